@@ -1,0 +1,87 @@
+/**
+ * runFakeServer: one SDK server (McpServer + StdioServerTransport) with the shared tool set,
+ * configured for the one behaviour its file is named for.
+ */
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { ChildTracker } from './children.js';
+import { startDaemon } from './daemon.js';
+import { createLog } from './log.js';
+import { Shutdown } from './shutdown.js';
+import { TimerRegistry } from './timers.js';
+import { registerFakeTools } from './tools.js';
+
+export interface FakeServerOptions {
+  /** serverInfo.name and the stderr log prefix; the file name of the server. */
+  name: string;
+  /**
+   * Listen to stdin 'end'/'close' and stdout 'error' and shut down on them. The SDK's
+   * StdioServerTransport listens to stdin 'data' and 'error' only (typescript-sdk #2002) and has
+   * no stdout 'error' handler, so without this an SDK server with a live handle never exits
+   * on EOF, and one that writes after its client died throws an unhandled EPIPE.
+   */
+  exitOnInputLoss: boolean;
+  /** After input loss, wait this long before ending children and exiting (slow-exit). */
+  exitDelayMs?: number;
+  /** 'shutdown': SIGTERM ends children and exits 0 at once. 'log-only': SIGTERM is ignored. */
+  onSigterm: 'shutdown' | 'log-only';
+  /** End the children it started before exiting (false: leaks-child). */
+  endChildrenOnExit: boolean;
+  /** What spawn-helper starts: a plain child, or a double-forked setsid daemon. */
+  helper: 'child' | 'daemon';
+  /** A live interval from startup, like an SDK server with a timer or subscription. */
+  keepAliveTimer: boolean;
+  /** Non-JSON lines on stdout: one banner at startup and one at the first tool call. */
+  stdoutNoise?: { banner: string; firstCall: string };
+}
+
+export const KEEP_ALIVE_TICK_MS = 1000;
+
+export async function runFakeServer(options: FakeServerOptions): Promise<void> {
+  const log = createLog(options.name);
+  const timers = new TimerRegistry();
+  const children = new ChildTracker(log);
+  const server = new McpServer({ name: options.name, version: '0.1.0' }, { capabilities: { tools: {} } });
+  const shutdown = new Shutdown({
+    server,
+    children,
+    timers,
+    log,
+    endChildren: options.endChildrenOnExit,
+  });
+
+  const noise = options.stdoutNoise;
+  if (noise) console.log(noise.banner); // deliberately on stdout: the oracle for stdout-clean
+  let firstCall = true;
+
+  registerFakeTools(server, {
+    timers,
+    spawnHelper: () => {
+      if (options.helper === 'daemon') return startDaemon(children);
+      return children.spawnHelper();
+    },
+    beforeCall: (tool) => {
+      if (!firstCall) return;
+      firstCall = false;
+      log(`first tool call: ${tool}`);
+      if (noise) console.log(noise.firstCall);
+    },
+  });
+
+  if (options.keepAliveTimer) timers.interval(() => {}, KEEP_ALIVE_TICK_MS);
+
+  if (options.exitOnInputLoss) {
+    const delay = options.exitDelayMs ?? 0;
+    process.stdin.once('end', () => shutdown.begin('stdin end', delay));
+    process.stdin.once('close', () => shutdown.begin('stdin close', delay));
+    process.stdout.on('error', (error: NodeJS.ErrnoException) => shutdown.begin(`stdout ${error.code ?? 'error'}`, delay));
+  }
+
+  process.on('SIGTERM', () => {
+    if (options.onSigterm === 'shutdown') shutdown.begin('SIGTERM');
+    else log('SIGTERM received: ignoring it');
+  });
+
+  await server.connect(new StdioServerTransport());
+  log(`ready (pid ${process.pid})`);
+}

@@ -1,0 +1,49 @@
+import { eventsOf, firstOf, type DrillEvidence } from '../evidence/types.js';
+import { isCheckResult, lossOrUnknown } from './loss.js';
+import type { Check, CheckResult } from './types.js';
+
+/**
+ * exit-on-eof: the server exits within the deadline after it lost its client, without a signal
+ * from anyone. There is no EOF in `hang` mode (the client is stopped, its pipes stay open), so
+ * the check does not apply there.
+ */
+export const exitOnEof: Check = {
+  id: 'exit-on-eof',
+  applies: (evidence, mode) => evidence.meta.expect.exitOnEof !== null && mode !== 'hang',
+  run(evidence: DrillEvidence): CheckResult {
+    const id = 'exit-on-eof' as const;
+    const deadline = evidence.meta.expect.exitOnEof?.deadline ?? 0;
+    const loss = lossOrUnknown(evidence, id);
+    if (isCheckResult(loss)) return loss;
+    const exit = firstOf(evidence, 'server-exit');
+    const spawned = firstOf(evidence, 'subject-spawned');
+    if (exit && exit.t < loss.t) {
+      return { id, verdict: 'unknown', summary: `the server had already exited (code ${exit.code}, signal ${exit.signal}) before its client was lost`, data: { exitAt: exit.t, lossAt: loss.t } };
+    }
+    if (!exit) {
+      const last = evidence.events[evidence.events.length - 1];
+      const watched = Math.round((last?.t ?? loss.t) - loss.t);
+      return { id, verdict: 'fail', summary: `the server (pid ${spawned?.pid ?? '?'}) did not exit on its own: still running ${watched} ms after losing its client (deadline ${deadline} ms)`, data: { lossAt: loss.t, deadlineMs: deadline, exited: false } };
+    }
+    const elapsed = Math.round(exit.t - loss.t);
+    const how = exit.signal ? `signal ${exit.signal}` : `code ${exit.code}`;
+    const data = { lossAt: loss.t, exitAt: exit.t, elapsedMs: elapsed, deadlineMs: deadline, code: exit.code, signal: exit.signal };
+    const signalled = signalsBefore(evidence, exit.t, exit.pid);
+    if (signalled) {
+      return { id, verdict: 'fail', summary: `the server did not exit on EOF: it was ended by ${signalled} ${elapsed} ms after losing its client`, data: { ...data, endedBy: signalled } };
+    }
+    if (elapsed > deadline) {
+      return { id, verdict: 'fail', summary: `the server exited ${elapsed} ms after losing its client (${how}); the deadline is ${deadline} ms`, data };
+    }
+    return { id, verdict: 'pass', summary: `the server exited ${elapsed} ms after losing its client (${how})`, data };
+  },
+};
+
+/** Who signalled the server before it exited: the client's close steps or the harness. */
+function signalsBefore(evidence: DrillEvidence, exitAt: number, pid: number): string | null {
+  const step = eventsOf(evidence, 'close-step').filter((event) => event.step !== 'stdin-closed' && event.t <= exitAt).pop();
+  const harness = eventsOf(evidence, 'signal').filter((event) => event.pid === pid && event.result === 'sent' && event.t <= exitAt).pop();
+  if (harness && (!step || harness.t > step.t)) return `${harness.signal} from the harness`;
+  if (step) return `${step.step === 'sigterm' ? 'SIGTERM' : 'SIGKILL'} from the client's shutdown`;
+  return null;
+}

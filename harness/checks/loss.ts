@@ -1,0 +1,20 @@
+import { firstOf, type DrillEvidence, type EvidenceOf } from '../evidence/types.js';
+import type { CheckId, CheckResult } from './types.js';
+
+/**
+ * The moment the server lost its client, or the `unknown` result every loss-based check gives
+ * when the drill never got that far (the kill point was not reached).
+ */
+export function lossOrUnknown(evidence: DrillEvidence, id: CheckId): EvidenceOf<'client-lost'> | CheckResult {
+  const loss = firstOf(evidence, 'client-lost');
+  if (loss) return loss;
+  const timeout = firstOf(evidence, 'point-timeout');
+  const summary = timeout
+    ? `the kill point ${timeout.point} was not reached within ${timeout.timeoutMs} ms: ${timeout.reason}`
+    : 'the client was never lost, so there is nothing to judge';
+  return { id, verdict: 'unknown', summary, data: {} };
+}
+
+export function isCheckResult(value: unknown): value is CheckResult {
+  return typeof value === 'object' && value !== null && 'verdict' in value;
+}

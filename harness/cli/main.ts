@@ -1,0 +1,55 @@
+#!/usr/bin/env node
+import { Command, CommanderError, InvalidArgumentError } from 'commander';
+import { KILL_MODES, KILL_POINTS } from '../config/index.js';
+import { harnessInfo } from '../util/version.js';
+import { runCommand, type RunCommandOptions } from './run-command.js';
+
+const EXIT_USAGE = 3;
+const EXIT_HARNESS = 4;
+
+function listOf(allowed: readonly string[], what: string) {
+  return (value: string, previous: string[] = []) => {
+    const items = value.split(',').map((s) => s.trim()).filter(Boolean);
+    for (const item of items) {
+      if (!allowed.includes(item)) throw new InvalidArgumentError(`unknown ${what} "${item}"; expected one of ${allowed.join(', ')}`);
+    }
+    return [...previous, ...items];
+  };
+}
+
+function positiveInt(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError(`expected a positive whole number, got "${value}"`);
+  return n;
+}
+
+const program = new Command('crash-drill')
+  .description('Crash drills for MCP stdio servers: kill the client at scripted points and judge what the server leaves behind.')
+  .version(harnessInfo().version)
+  .exitOverride()
+  .configureOutput({ writeErr: (s) => process.stderr.write(s) });
+
+program
+  .command('run')
+  .description('run the drills of scenario files or folders (default: scenarios/)')
+  .argument('[paths...]', 'scenario files or folders', ['scenarios'])
+  .option('--point <points>', `kill points to drill (${KILL_POINTS.join(', ')}); repeatable or comma-separated`, listOf(KILL_POINTS, 'kill point'))
+  .option('--mode <modes>', `kill modes to drill (${KILL_MODES.join(', ')}); repeatable or comma-separated`, listOf(KILL_MODES, 'kill mode'))
+  .option('--only <ids>', 'only the scenarios with these ids; repeatable or comma-separated', (v: string, p: string[] = []) => [...p, ...v.split(',')])
+  .option('--out <dir>', 'report folder', 'crash-drill-report')
+  .option('--concurrency <n>', 'drills at once', positiveInt)
+  .action(async (paths: string[], options: RunCommandOptions) => {
+    process.exitCode = await runCommand(paths, options);
+  });
+
+try {
+  await program.parseAsync(process.argv);
+} catch (error) {
+  if (error instanceof CommanderError) {
+    // --help and --version end here too, with exit code 0.
+    process.exitCode = error.exitCode === 0 ? 0 : EXIT_USAGE;
+  } else {
+    process.stderr.write(`crash-drill: the harness failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.exitCode = EXIT_HARNESS;
+  }
+}

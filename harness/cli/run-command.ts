@@ -1,0 +1,72 @@
+import { availableParallelism } from 'node:os';
+import { rmSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { ConsoleReporter } from '../../reports/console.js';
+import { JsonReporter } from '../../reports/json.js';
+import { ConfigError, loadScenarios, type KillMode, type KillPoint } from '../config/index.js';
+import { writeEvidenceLog } from '../evidence/log.js';
+import { exitCodeFor } from '../results/types.js';
+import { runScenarios } from '../run/run-drills.js';
+
+export interface RunCommandOptions {
+  point?: KillPoint[];
+  mode?: KillMode[];
+  only?: string[];
+  out: string;
+  concurrency?: number;
+}
+
+const EXIT_CONFIG = 3;
+const SIGNAL_EXIT: Record<string, number> = { SIGINT: 130, SIGTERM: 143 };
+
+export async function runCommand(paths: string[], options: RunCommandOptions): Promise<number> {
+  let scenarios;
+  try {
+    scenarios = await loadScenarios(paths);
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`crash-drill: ${error.message}\n`);
+      return EXIT_CONFIG;
+    }
+    throw error;
+  }
+  const known = new Set(scenarios.map((s) => s.id));
+  const missing = (options.only ?? []).filter((id) => !known.has(id));
+  if (missing.length > 0) {
+    process.stderr.write(`crash-drill: --only: no scenario has the id ${missing.map((m) => `"${m}"`).join(', ')}; known: ${[...known].join(', ')}\n`);
+    return EXIT_CONFIG;
+  }
+
+  const outDir = resolve(options.out);
+  // Evidence of an earlier run in the same folder would be mixed with this one's.
+  rmSync(join(outDir, 'evidence'), { recursive: true, force: true });
+
+  // Interrupted: stop starting drills, contain the active ones, write what we have, then exit.
+  const controller = new AbortController();
+  let caught: string | null = null;
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (caught) return;
+    caught = signal;
+    process.stderr.write(`\ncrash-drill: ${signal} received, containing the active drills...\n`);
+    controller.abort();
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  try {
+    const { results, evidence } = await runScenarios(scenarios, {
+      points: options.point,
+      modes: options.mode,
+      only: options.only,
+      concurrency: options.concurrency ?? Math.min(4, availableParallelism()),
+      signal: controller.signal,
+      outDir,
+      reporters: [new ConsoleReporter(), new JsonReporter(outDir)],
+    });
+    for (const ev of evidence) writeEvidenceLog(join(outDir, 'evidence'), ev);
+    if (caught) return SIGNAL_EXIT[caught] ?? 4;
+    return exitCodeFor(results.summary);
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  }
+}

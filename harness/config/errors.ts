@@ -1,0 +1,62 @@
+import path from 'node:path';
+
+/** One thing wrong with one scenario file (or with the set of files). */
+export interface ConfigProblem {
+  /** absolute path of the file the problem is in, when there is one */
+  file?: string;
+  /** field path inside the file, e.g. `setup[0].call` */
+  field?: string;
+  /** 1-based position, for YAML syntax errors */
+  line?: number;
+  col?: number;
+  /** what was expected and what was found, without the file and field prefix */
+  message: string;
+}
+
+/**
+ * Every configuration mistake the user can fix by editing a file or an argument. The CLI
+ * maps it to exit code 3 (DESIGN.md, "Contracts"). Each line of the message reads
+ * `file: field: what was expected, got what`, Playwright's errorWithFile style.
+ */
+export class ConfigError extends Error {
+  readonly code = 'CRASH_DRILL_CONFIG' as const;
+  /** absolute path of the (first) file at fault */
+  file?: string;
+  /** field path of the (first) problem */
+  field?: string;
+  /** every problem found, in order; the message has one line per problem */
+  readonly problems: ConfigProblem[];
+
+  constructor(problems: ConfigProblem | ConfigProblem[]) {
+    const list = Array.isArray(problems) ? problems : [problems];
+    if (list.length === 0) throw new TypeError('ConfigError needs at least one problem');
+    super(list.map(formatProblem).join('\n'));
+    this.name = 'ConfigError';
+    this.problems = list;
+    this.file = list[0].file;
+    this.field = list[0].field;
+  }
+}
+
+export function formatProblem(p: ConfigProblem): string {
+  const parts: string[] = [];
+  if (p.file !== undefined) {
+    // `file:line:col` is what editors and terminals turn into a link.
+    const at = p.line !== undefined ? `:${p.line}${p.col !== undefined ? `:${p.col}` : ''}` : '';
+    parts.push(displayPath(p.file) + at);
+  }
+  if (p.field !== undefined && p.field !== '') parts.push(p.field);
+  parts.push(p.message);
+  return parts.join(': ');
+}
+
+/**
+ * The path to show a user: relative to the working folder when the file is inside it
+ * (`scenarios/bad.yaml`), absolute otherwise (a temp folder), so it can be pasted either way.
+ */
+export function displayPath(file: string): string {
+  const abs = path.resolve(file);
+  const rel = path.relative(process.cwd(), abs);
+  if (rel === '' || rel.startsWith('..') || path.isAbsolute(rel)) return abs;
+  return rel;
+}

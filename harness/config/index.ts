@@ -1,0 +1,20 @@
+// Public entry of harness/config: scenario files -> validated, normalised Scenario objects.
+export type {
+  KillMode,
+  KillPoint,
+  Scenario,
+  ScenarioExpect,
+  ScenarioTimeouts,
+  SubjectSpec,
+  TemplateContext,
+  ToolCallSpec,
+} from './types.js';
+export { DEFAULT_KILL_POINTS, KILL_MODES, KILL_POINTS } from './types.js';
+export { ConfigError, type ConfigProblem } from './errors.js';
+export { EXTRA_EXPECT_KEYS, ScenarioSchema, type ScenarioInput } from './schema.js';
+export { DEFAULT_EXIT_DEADLINE_MS, DEFAULT_SURVIVOR_GRACE_MS, DEFAULT_TIMEOUTS } from './normalise.js';
+export { parseScenario } from './parse.js';
+export { findScenarioFiles } from './find-files.js';
+export { loadScenarios } from './load.js';
+export { renderScenario, renderTemplates, TEMPLATE_NAMES } from './templates.js';
+export { defineScenario } from './define.js';

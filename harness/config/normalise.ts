@@ -1,0 +1,85 @@
+import path from 'node:path';
+import type { ParsedScenario } from './schema.js';
+import { EXTRA_EXPECT_KEYS } from './schema.js';
+import type { Scenario, ScenarioExpect, ScenarioTimeouts } from './types.js';
+
+/** Defaults for the numbers a file may leave out (DESIGN.md; close-wait is the SDK client's 2 s). */
+export const DEFAULT_TIMEOUTS: Readonly<ScenarioTimeouts> = Object.freeze({
+  handshake: 10_000,
+  point: 5_000,
+  inFlightDelay: 0,
+  closeWait: 2_000,
+});
+
+export const DEFAULT_EXIT_DEADLINE_MS = 2_000;
+export const DEFAULT_SURVIVOR_GRACE_MS = 2_000;
+
+/** Fills in every default and makes paths absolute. `file` must already be absolute. */
+export function normaliseScenario(parsed: ParsedScenario, file: string): Scenario {
+  const dir = path.dirname(file);
+  const s = parsed.subject;
+  const scenario: Scenario = {
+    id: parsed.id,
+    file,
+    dir,
+    subject: {
+      name: s.name ?? defaultName(s.command, s.args),
+      command: s.command,
+      args: s.args,
+      env: s.env,
+      cwd: resolveCwd(dir, s.cwd),
+    },
+    setup: parsed.setup.map((c) => ({ call: c.call, args: c.args })),
+    target: { call: parsed.target.call, args: parsed.target.args },
+    points: parsed.points,
+    modes: parsed.modes,
+    timeouts: {
+      handshake: parsed.timeouts?.handshake ?? DEFAULT_TIMEOUTS.handshake,
+      point: parsed.timeouts?.point ?? DEFAULT_TIMEOUTS.point,
+      inFlightDelay: parsed.timeouts?.['in-flight-delay'] ?? DEFAULT_TIMEOUTS.inFlightDelay,
+      closeWait: parsed.timeouts?.['close-wait'] ?? DEFAULT_TIMEOUTS.closeWait,
+    },
+    expect: normaliseExpect(parsed.expect),
+  };
+  if (parsed.description !== undefined) scenario.description = parsed.description;
+  return scenario;
+}
+
+/**
+ * The cwd defaults to the file's folder, and relative paths resolve against it, so a
+ * scenario means the same thing whatever folder the CLI runs from. A cwd that begins with a
+ * template (`{{tmp}}/work`) is kept until the drill renders it (renderScenario resolves it).
+ */
+function resolveCwd(dir: string, cwd: string | undefined): string {
+  if (cwd === undefined) return dir;
+  if (cwd.startsWith('{{')) return cwd;
+  return path.resolve(dir, cwd);
+}
+
+/**
+ * The first argument that is not an option names the server better than the interpreter:
+ * `node dist/well-behaved.js` -> `well-behaved.js`, `npx -y @scope/server-memory` ->
+ * `server-memory`. With no such argument, the command's own basename.
+ */
+function defaultName(command: string, args: readonly string[]): string {
+  const first = args.find((a) => !a.startsWith('-'));
+  return path.basename(first ?? command) || command;
+}
+
+function normaliseExpect(e: ParsedScenario['expect']): ScenarioExpect {
+  const exit = e?.['exit-on-eof'] ?? true;
+  const survivors = e?.['no-survivors'] ?? true;
+  const extra: Record<string, unknown> = {};
+  for (const key of EXTRA_EXPECT_KEYS) {
+    const v = e?.[key];
+    if (v !== undefined) extra[key] = v;
+  }
+  return {
+    exitOnEof:
+      exit === false ? null : { deadline: (exit === true ? undefined : exit.deadline) ?? DEFAULT_EXIT_DEADLINE_MS },
+    noSurvivors:
+      survivors === false ? null : { grace: (survivors === true ? undefined : survivors.grace) ?? DEFAULT_SURVIVOR_GRACE_MS },
+    stdoutClean: e?.['stdout-clean'] ?? true,
+    extra,
+  };
+}

@@ -1,0 +1,91 @@
+import path from 'node:path';
+import { LineCounter, parseDocument, type YAMLError } from 'yaml';
+import { ConfigError, type ConfigProblem } from './errors.js';
+import { formatFieldPath } from './field-path.js';
+import { problemsFromIssues } from './issues.js';
+import { normaliseScenario } from './normalise.js';
+import { type ParsedScenario, ScenarioSchema } from './schema.js';
+import { findUnknownTemplates, hasTemplate } from './templates.js';
+import type { Scenario } from './types.js';
+
+/**
+ * Parses and validates one scenario file's text. Throws a ConfigError that names the file
+ * and, for each problem, the field path; YAML syntax errors carry line and column.
+ */
+export function parseScenario(text: string, file: string): Scenario {
+  const abs = path.resolve(file);
+  const fail = (problems: ConfigProblem[]): never => {
+    throw new ConfigError(problems.map((p) => ({ file: abs, ...p })));
+  };
+
+  const raw = readYaml(text, abs);
+  if (raw === null || raw === undefined) {
+    fail([{ message: 'the file is empty; expected a mapping with at least id, subject and target' }]);
+  }
+  if (typeof raw !== 'object' || Array.isArray(raw)) {
+    const found = Array.isArray(raw) ? 'a list' : `${typeof raw} ${JSON.stringify(raw)}`;
+    fail([{ message: `expected a mapping (id, subject, target, ...) at the top level, got ${found}` }]);
+  }
+
+  const result = ScenarioSchema.safeParse(raw);
+  if (!result.success) fail(problemsFromIssues(result.error.issues, raw));
+  const parsed = result.data as ParsedScenario;
+
+  const templateProblems = checkTemplates(parsed);
+  if (templateProblems.length > 0) fail(templateProblems);
+
+  return normaliseScenario(parsed, abs);
+}
+
+function readYaml(text: string, file: string): unknown {
+  // prettyErrors off: its message spans several lines; we build one `file:line:col: message`
+  // and take the position from a LineCounter (linePos is only filled in by prettyErrors).
+  const lines = new LineCounter();
+  const doc = parseDocument(text, { prettyErrors: false, uniqueKeys: true, lineCounter: lines });
+  const err: YAMLError | undefined = doc.errors[0];
+  if (err !== undefined) {
+    const pos = lines.linePos(err.pos[0]);
+    const message =
+      err.code === 'MULTIPLE_DOCS'
+        ? 'YAML syntax error: a scenario file holds one document, found more than one (a second `---`)'
+        : `YAML syntax error: ${err.message}`;
+    throw new ConfigError({ file, line: pos?.line, col: pos?.col, message });
+  }
+  if (doc.contents === null) return null;
+  try {
+    return doc.toJS({ maxAliasCount: 1000 });
+  } catch (e) {
+    throw new ConfigError({ file, message: `YAML error: ${(e as Error).message}` });
+  }
+}
+
+/**
+ * Templates are rendered only in subject args/env/cwd and tool-call args (templates.ts), so
+ * an unknown name there is an error, and a template anywhere it would not be rendered is one
+ * too: a `{{run.id}}` left literal in a command would fail far from its cause.
+ */
+function checkTemplates(p: ParsedScenario): ConfigProblem[] {
+  const out: ConfigProblem[] = [
+    ...findUnknownTemplates(p.subject.args, ['subject', 'args']),
+    ...findUnknownTemplates(p.subject.env, ['subject', 'env']),
+    ...(p.subject.cwd === undefined ? [] : findUnknownTemplates(p.subject.cwd, ['subject', 'cwd'])),
+    ...p.setup.flatMap((c, i) => findUnknownTemplates(c.args, ['setup', i, 'args'])),
+    ...findUnknownTemplates(p.target.args, ['target', 'args']),
+  ];
+  const notRendered: [PropertyKey[], string | undefined][] = [
+    [['subject', 'command'], p.subject.command],
+    [['subject', 'name'], p.subject.name],
+    ...p.setup.map((c, i): [PropertyKey[], string] => [['setup', i, 'call'], c.call]),
+    [['target', 'call'], p.target.call],
+  ];
+  for (const [where, value] of notRendered) {
+    if (value !== undefined && hasTemplate(value)) {
+      out.push({
+        field: formatFieldPath(where),
+        message:
+          'templates are not rendered here; use them in subject.args, subject.env, subject.cwd, setup[*].args or target.args',
+      });
+    }
+  }
+  return out;
+}

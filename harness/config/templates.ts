@@ -1,0 +1,123 @@
+import path from 'node:path';
+import { ConfigError, type ConfigProblem } from './errors.js';
+import { formatFieldPath } from './field-path.js';
+import { suggestKey } from './suggest.js';
+import type { Scenario, TemplateContext } from './types.js';
+
+/**
+ * `{{name}}` templates in scenario files. They are checked when the file is loaded (an unknown
+ * name is a config error) and rendered per drill, when the remote, the session and the temp
+ * folder exist. Only values are templated, never keys.
+ */
+
+type TemplateKey = keyof TemplateContext;
+
+/** Template name -> the context field that supplies it, and why it may be missing. */
+const TEMPLATES: Readonly<Record<string, { key: TemplateKey; missing: string }>> = {
+  'remote.url': { key: 'remoteUrl', missing: 'this drill has no drill remote' },
+  'remote.apiKey': { key: 'remoteApiKey', missing: 'this drill has no drill remote' },
+  'session.token': { key: 'sessionToken', missing: 'this drill has no session token' },
+  'run.id': { key: 'runId', missing: 'the drill id is not known' },
+  tmp: { key: 'tmp', missing: 'this drill has no temp folder' },
+  'scenario.dir': { key: 'scenarioDir', missing: 'the scenario folder is not known' },
+};
+
+export const TEMPLATE_NAMES: readonly string[] = Object.freeze(Object.keys(TEMPLATES));
+
+// `{{ name }}` with optional inner spaces; no nesting, no escapes.
+const TEMPLATE = /\{\{\s*([^{}]*?)\s*\}\}/g;
+
+/** Does this string contain a template? */
+export function hasTemplate(s: string): boolean {
+  TEMPLATE.lastIndex = 0;
+  return TEMPLATE.test(s);
+}
+
+function unknownTemplateMessage(name: string): string {
+  const near = suggestKey(name, TEMPLATE_NAMES);
+  const known = TEMPLATE_NAMES.map((n) => `{{${n}}}`).join(', ');
+  return `unknown template {{${name}}}; known: ${known}${near !== undefined ? ` (did you mean {{${near}}}?)` : ''}`;
+}
+
+/** Every unknown template name in a value, deeply, as problems with field paths. */
+export function findUnknownTemplates(value: unknown, at: readonly PropertyKey[]): ConfigProblem[] {
+  const out: ConfigProblem[] = [];
+  walk(value, [...at], (s, where) => {
+    for (const m of s.matchAll(TEMPLATE)) {
+      if (!(m[1] in TEMPLATES)) out.push({ field: formatFieldPath(where), message: unknownTemplateMessage(m[1]) });
+    }
+    return s;
+  });
+  return out;
+}
+
+/**
+ * Renders every template in `value`, deeply (strings inside arrays and plain objects), and
+ * returns a new value; the input is not changed. A template whose value `ctx` lacks (no
+ * remote yet, say) throws a ConfigError naming the field and the template, so the executor
+ * can give that drill `error` rather than start a server with an empty URL.
+ * `at` prefixes the field paths in errors, e.g. `target.args`.
+ */
+export function renderTemplates<T>(value: T, ctx: TemplateContext, at = ''): T {
+  return renderAt(value, ctx, at, undefined);
+}
+
+function renderAt<T>(value: T, ctx: TemplateContext, prefix: string, file: string | undefined): T {
+  return walk(value, [], (s, where) =>
+    s.replace(TEMPLATE, (_all, name: string) => {
+      const field = joinField(prefix, formatFieldPath(where));
+      const def = TEMPLATES[name];
+      if (def === undefined) throw new ConfigError({ file, field, message: unknownTemplateMessage(name) });
+      const v = ctx[def.key];
+      if (v === undefined) {
+        throw new ConfigError({ file, field, message: `template {{${name}}} has no value: ${def.missing}` });
+      }
+      return v;
+    }),
+  ) as T;
+}
+
+function joinField(prefix: string, rest: string): string | undefined {
+  if (prefix === '') return rest === '' ? undefined : rest;
+  if (rest === '') return prefix;
+  return rest.startsWith('[') ? prefix + rest : `${prefix}.${rest}`;
+}
+
+/**
+ * Renders the templated fields of a scenario for one drill: subject args, env and cwd, and
+ * the args of every tool call. A cwd that began with a template is resolved against the
+ * scenario folder once rendered, so `subject.cwd` is always absolute afterwards.
+ */
+export function renderScenario(scenario: Scenario, ctx: TemplateContext): Scenario {
+  const f = scenario.file;
+  const subject = scenario.subject;
+  const cwd = renderAt(subject.cwd, ctx, 'subject.cwd', f);
+  return {
+    ...scenario,
+    subject: {
+      ...subject,
+      args: renderAt(subject.args, ctx, 'subject.args', f),
+      env: renderAt(subject.env, ctx, 'subject.env', f),
+      cwd: path.resolve(scenario.dir, cwd),
+    },
+    setup: scenario.setup.map((step, i) => ({ ...step, args: renderAt(step.args, ctx, `setup[${i}].args`, f) })),
+    target: { ...scenario.target, args: renderAt(scenario.target.args, ctx, 'target.args', f) },
+  };
+}
+
+/** Maps every string in a value through `fn`, deeply; other values are kept as they are. */
+function walk(value: unknown, at: PropertyKey[], fn: (s: string, at: PropertyKey[]) => string): unknown {
+  if (typeof value === 'string') return fn(value, at);
+  if (Array.isArray(value)) return value.map((v, i) => walk(v, [...at, i], fn));
+  if (isPlainObject(value)) {
+    // fromEntries defines own properties, so a YAML key `__proto__` stays a plain key.
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, walk(v, [...at, k], fn)]));
+  }
+  return value;
+}
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  if (v === null || typeof v !== 'object') return false;
+  const proto = Object.getPrototypeOf(v) as unknown;
+  return proto === Object.prototype || proto === null;
+}

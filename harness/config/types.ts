@@ -1,0 +1,102 @@
+/**
+ * The normalised shapes a scenario file turns into. The file shape itself (kebab-case keys,
+ * optional fields) is `ScenarioInput` in schema.ts; everything here is what the rest of the
+ * harness consumes: every default filled in, every path absolute.
+ */
+
+export type KillPoint =
+  | 'idle'
+  | 'pre-dispatch'
+  | 'in-flight'
+  | 'sent'
+  | 'confirmed'
+  | 'child-spawned'
+  | 'after-response';
+
+export type KillMode = 'crash' | 'close' | 'hang';
+
+/** Every kill point, in the order a call passes through them (DESIGN.md, "Kill points"). */
+export const KILL_POINTS: readonly KillPoint[] = Object.freeze([
+  'idle',
+  'pre-dispatch',
+  'in-flight',
+  'sent',
+  'confirmed',
+  'child-spawned',
+  'after-response',
+] as const);
+
+export const KILL_MODES: readonly KillMode[] = Object.freeze(['crash', 'close', 'hang'] as const);
+
+/**
+ * The points a scenario tries when it names none: `sent` and `confirmed` need the drill
+ * remote to be in the server's path, which not every subject has.
+ */
+export const DEFAULT_KILL_POINTS: readonly KillPoint[] = Object.freeze([
+  'idle',
+  'pre-dispatch',
+  'in-flight',
+  'child-spawned',
+  'after-response',
+] as const);
+
+export interface SubjectSpec {
+  name: string;
+  command: string;
+  args: string[];
+  env: Record<string, string>;
+  /** Absolute, unless it starts with a template; then it is absolute once rendered (renderScenario). */
+  cwd: string;
+}
+
+export interface ToolCallSpec {
+  call: string;
+  args: Record<string, unknown>;
+}
+
+export interface ScenarioTimeouts {
+  /** spawn + initialize + setup, ms */
+  handshake: number;
+  /** how long to wait for the kill point to be reached, ms */
+  point: number;
+  /** extra delay after the target call was written before killing at `in-flight`, ms */
+  inFlightDelay: number;
+  /** close mode: wait after closing stdin before SIGTERM, and again before SIGKILL, ms */
+  closeWait: number;
+}
+
+export interface ScenarioExpect {
+  /** null: the check is off */
+  exitOnEof: { deadline: number } | null;
+  /** null: the check is off */
+  noSurvivors: { grace: number } | null;
+  stdoutClean: boolean;
+  /** Checks that later parts of the harness define, kept raw under their file keys. */
+  extra: Record<string, unknown>;
+}
+
+export interface Scenario {
+  id: string;
+  description?: string;
+  /** absolute path of the scenario file */
+  file: string;
+  /** absolute folder of the scenario file */
+  dir: string;
+  subject: SubjectSpec;
+  setup: ToolCallSpec[];
+  target: ToolCallSpec;
+  points: KillPoint[];
+  modes: KillMode[];
+  timeouts: ScenarioTimeouts;
+  expect: ScenarioExpect;
+}
+
+/** Values for the `{{...}}` templates of one drill. Missing values make rendering throw. */
+export interface TemplateContext {
+  remoteUrl?: string;
+  remoteApiKey?: string;
+  sessionToken?: string;
+  runId: string;
+  tmp: string;
+  scenarioDir: string;
+}

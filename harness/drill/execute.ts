@@ -1,0 +1,301 @@
+/**
+ * The drill executor: starts the drill client, reaches the kill point, kills the client in the
+ * drill's mode, watches what the server does, takes the final snapshot and contains everything.
+ * It records evidence and never decides a verdict (that is harness/checks).
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { ClientEvent } from '../client/protocol.js';
+import { renderScenario, type Scenario } from '../config/index.js';
+import type { DrillEvidence, DrillMeta } from '../evidence/types.js';
+import {
+  cgroupSupport,
+  contain,
+  createDrillCgroup,
+  DrillTracker,
+  drillIdFor,
+  identityKey,
+  inventory,
+  checkExit,
+  pollExit,
+  signalIdentity,
+  type DrillCgroup,
+  type ExitObservation,
+  type ProcIdentity,
+} from '../observe/index.js';
+import { monoNow } from '../util/clock.js';
+import { errorMessage } from '../util/errors.js';
+import { DrillClientProcess } from './client-process.js';
+import { reachPoint } from './points.js';
+import { EvidenceRecorder } from './recorder.js';
+import type { ExecuteOptions, PlannedDrill } from './types.js';
+
+const CLIENT_START_TIMEOUT_MS = 10_000;
+const CLOSE_ACK_TIMEOUT_MS = 5_000;
+const STDERR_DRAIN_MS = 300;
+
+class Interrupted extends Error {}
+
+export function drillMeta(drill: PlannedDrill, drillId: string): DrillMeta {
+  const { scenario } = drill;
+  return {
+    drillId,
+    scenario: scenario.id,
+    subject: { name: scenario.subject.name, command: scenario.subject.command, args: scenario.subject.args },
+    point: drill.point,
+    mode: drill.mode,
+    expect: { exitOnEof: scenario.expect.exitOnEof, noSurvivors: scenario.expect.noSurvivors, stdoutClean: scenario.expect.stdoutClean },
+  };
+}
+
+export async function executeDrill(drill: PlannedDrill, opts: ExecuteOptions): Promise<DrillEvidence> {
+  const drillId = drillIdFor(opts.runId, drill.index);
+  const rec = new EvidenceRecorder(drillMeta(drill, drillId));
+  if (opts.onEvent) rec.onEvent(opts.onEvent);
+  rec.harness({ type: 'drill-start', meta: rec.meta });
+  const run = new DrillRun(drill, drillId, rec, opts);
+  try {
+    await run.drive();
+  } catch (error) {
+    if (error instanceof Interrupted) rec.harness({ type: 'harness-error', phase: 'interrupted', message: 'the harness was interrupted; the drill was contained' });
+    else rec.harness({ type: 'harness-error', phase: 'harness', message: errorMessage(error) });
+  } finally {
+    await run.containAndClean();
+    rec.harness({ type: 'drill-end' });
+  }
+  return rec.evidence();
+}
+
+class DrillRun {
+  private tmp: string | null = null;
+  private cgroup: DrillCgroup | null = null;
+  private tracker: DrillTracker | null = null;
+  private client: DrillClientProcess | null = null;
+  private clientId: ProcIdentity | null = null;
+  private server: ProcIdentity | null = null;
+  private serverExited = false;
+  private resolveServerExit!: () => void;
+  private readonly serverExit = new Promise<void>((resolve) => (this.resolveServerExit = resolve));
+  private readonly watches = new AbortController();
+
+  constructor(
+    private readonly drill: PlannedDrill,
+    private readonly drillId: string,
+    private readonly rec: EvidenceRecorder,
+    private readonly opts: ExecuteOptions,
+  ) {}
+
+  async drive(): Promise<void> {
+    const { rec, drill } = this;
+    this.tmp = await mkdtemp(join(tmpdir(), 'crash-drill-'));
+    let scenario: Scenario;
+    try {
+      scenario = renderScenario(drill.scenario, { runId: this.drillId, tmp: this.tmp, scenarioDir: drill.scenario.dir });
+    } catch (error) {
+      rec.harness({ type: 'harness-error', phase: 'config', message: errorMessage(error) });
+      return;
+    }
+    if (!(await this.startClient())) return;
+    if (!(await this.handshake(scenario))) return;
+
+    const outcome = await this.interruptible(
+      reachPoint(drill.point, {
+        client: this.client!,
+        tracker: this.tracker!,
+        scenario,
+        server: () => this.server,
+        serverExit: this.serverExit,
+        serverGone: () => this.serverExited,
+      }),
+    );
+    if (!outcome.reached) {
+      rec.harness({ type: 'point-timeout', point: drill.point, timeoutMs: scenario.timeouts.point, reason: outcome.reason });
+      return;
+    }
+    rec.harness({ type: 'point-reached', point: drill.point, detail: outcome.detail });
+    const lossAt = await this.kill(scenario);
+    if (lossAt === null) return;
+    await this.observe(scenario, lossAt);
+  }
+
+  private async startClient(): Promise<boolean> {
+    const { rec } = this;
+    this.client = new DrillClientProcess(this.drillId, {
+      onEvent: (event) => this.onClientEvent(event),
+      onSubjectStderr: (text) => rec.harness({ type: 'subject-stderr', text }),
+      onClientStderr: (text) => rec.harness({ type: 'client-stderr', text }),
+    });
+    this.clientId = await this.interruptible(this.client.ready(CLIENT_START_TIMEOUT_MS));
+    if (!this.clientId) {
+      rec.harness({ type: 'harness-error', phase: 'client', message: 'the drill client did not start' });
+      return false;
+    }
+    rec.harness({ type: 'client-spawned', pid: this.clientId.pid, startTime: this.clientId.startTime });
+    // The client is placed in the drill's cgroup before it spawns anything, so every descendant inherits it.
+    if (cgroupSupport().available) {
+      this.cgroup = createDrillCgroup(this.drillId);
+      if (this.cgroup && !this.cgroup.addPid(this.clientId)) this.cgroup = null;
+    }
+    this.tracker = new DrillTracker({ drillId: this.drillId, root: this.clientId, cgroup: this.cgroup, sampleIntervalMs: this.opts.sampleIntervalMs ?? 20 });
+    this.tracker.on('new', (p) =>
+      rec.harness({ type: 'process-new', pid: p.pid, startTime: p.startTime, ppid: p.ppid, cmdline: p.cmdline, foundBy: p.foundBy }, p.firstSeen, 'observer'),
+    );
+    this.tracker.on('exit', (p) => rec.harness({ type: 'process-exit', pid: p.pid, startTime: p.startTime }, p.exitedAt ?? monoNow(), 'observer'));
+    this.tracker.start();
+    rec.harness({ type: 'tracking', tracking: this.tracker.tracking() });
+    return true;
+  }
+
+  private async handshake(scenario: Scenario): Promise<boolean> {
+    const { rec } = this;
+    const env = { ...scenario.subject.env, CRASH_DRILL_RUN: this.drillId };
+    this.client!.send({
+      type: 'start',
+      subject: { command: scenario.subject.command, args: scenario.subject.args, env, cwd: scenario.subject.cwd },
+      setup: scenario.setup,
+      target: scenario.target,
+      correlationId: `${this.drillId}:${scenario.target.call}`,
+      callTimeoutMs: Math.max(scenario.timeouts.handshake, scenario.timeouts.point),
+    });
+    const ended = ['setup-done', 'setup-error', 'handshake-error', 'spawn-error', 'client-error'];
+    const answer = await this.interruptible(this.client!.waitFor((e) => ended.includes(e.type), scenario.timeouts.handshake));
+    if (answer?.type === 'setup-done') return true;
+    const message = !answer
+      ? this.serverExited
+        ? 'the server exited before the handshake and setup completed'
+        : `initialize and setup did not complete within ${scenario.timeouts.handshake} ms`
+      : answer.type === 'spawn-error'
+        ? `the server command could not be started: ${answer.message}`
+        : answer.type === 'setup-error'
+          ? `setup step ${answer.step} (${answer.call}) failed: ${answer.message}`
+          : `${answer.type}: ${'message' in answer ? answer.message : ''}`;
+    const phase = answer?.type === 'setup-error' ? 'setup' : 'handshake';
+    rec.harness({ type: 'harness-error', phase, message });
+    return false;
+  }
+
+  private onClientEvent(event: ClientEvent): void {
+    this.rec.client(event);
+    if (event.type === 'subject-spawned' && event.startTime !== null) {
+      this.server = { pid: event.pid, startTime: event.startTime };
+      void pollExit(this.server, { intervalMs: 2, signal: this.watches.signal }).then((obs) => obs && this.onServerExit('observer', obs));
+    }
+    if (event.type === 'subject-exit') this.onServerExit('client', { t: event.t, how: 'gone', exitStatus: { code: event.code, signal: event.signal } });
+  }
+
+  private onServerExit(observedBy: 'client' | 'observer', obs: ExitObservation): void {
+    if (this.serverExited || !this.server) return;
+    this.serverExited = true;
+    const status = obs.exitStatus ?? { code: null, signal: null };
+    this.rec.harness({ type: 'server-exit', ...this.server, code: status.code, signal: status.signal, observedBy }, obs.t, observedBy === 'client' ? 'client' : 'observer');
+    this.resolveServerExit();
+  }
+
+  /** Kills the client in the drill's mode; returns the moment the server lost its client. */
+  private async kill(scenario: Scenario): Promise<number | null> {
+    const { rec, drill } = this;
+    const clientId = this.clientId!;
+    if (drill.mode === 'close') {
+      this.client!.send({ type: 'close', waitMs: scenario.timeouts.closeWait });
+      const closed = await this.interruptible(this.client!.waitFor((e) => e.type === 'close-step' && e.step === 'stdin-closed', CLOSE_ACK_TIMEOUT_MS));
+      if (!closed) {
+        rec.harness({ type: 'harness-error', phase: 'kill', message: 'the client did not close the server’s stdin' });
+        return null;
+      }
+      rec.harness({ type: 'kill', mode: 'close', signal: null, result: 'stdin closed by the client' }, closed.t);
+      rec.harness({ type: 'client-lost', mode: 'close', how: 'the client closed the server’s stdin (spec shutdown)' }, closed.t);
+      return closed.t;
+    }
+    const signal = drill.mode === 'crash' ? 'SIGKILL' : 'SIGSTOP';
+    const t = monoNow();
+    const result = signalIdentity(clientId, signal);
+    rec.harness({ type: 'kill', mode: drill.mode, signal, result }, t);
+    if (result !== 'sent') {
+      rec.harness({ type: 'harness-error', phase: 'kill', message: `could not ${signal} the client: ${result}` });
+      return null;
+    }
+    const how = signal === 'SIGKILL' ? 'the client was SIGKILLed' : 'the client was SIGSTOPped (alive, stuck)';
+    rec.harness({ type: 'client-lost', mode: drill.mode, how }, t);
+    return t;
+  }
+
+  /** Waits on events (exits, an empty cgroup) until everything is gone or the deadline plus grace has passed. */
+  private async observe(scenario: Scenario, lossAt: number): Promise<void> {
+    const tracker = this.tracker!;
+    const deadline = scenario.expect.exitOnEof?.deadline ?? 2000;
+    if (this.drill.mode === 'hang') {
+      // A stopped client keeps the pipes open: nothing is expected to end. The window is the exit deadline.
+      await this.interruptible(new Promise((resolve) => setTimeout(resolve, deadline)));
+      this.snapshot('hang-window', false);
+      return;
+    }
+    const grace = scenario.expect.noSurvivors?.grace ?? 2000;
+    const exclude = this.drill.mode === 'close' ? [this.clientId!] : [];
+    const remaining = Math.max(0, lossAt + deadline + grace - monoNow());
+    const quiet = await this.interruptible(tracker.waitForQuiet({ exclude, timeoutMs: remaining }));
+    this.snapshot('grace-end', quiet && monoNow() < lossAt + deadline + grace);
+  }
+
+  /** A last synchronous look, so an exit the 2 ms watch has not noticed yet is not missed. */
+  private lookForServerExit(): void {
+    if (!this.server || this.serverExited) return;
+    const obs = checkExit(this.server);
+    if (obs) this.onServerExit('observer', obs);
+  }
+
+  private snapshot(label: 'grace-end' | 'hang-window', early: boolean): void {
+    this.lookForServerExit();
+    const client = this.clientId ? identityKey(this.clientId) : '';
+    const live = this.tracker!.sampleNow().filter((p) => identityKey(p) !== client);
+    const survivors = live.flatMap((p) => inventory(p, { secrets: [], foundBy: p.foundBy }) ?? []);
+    this.rec.harness({ type: 'snapshot', label, early, survivors });
+  }
+
+  /** Containment order (DESIGN.md): revoke (nothing to revoke until the remote exists), SIGTERM, wait, SIGKILL. */
+  async containAndClean(): Promise<void> {
+    const { rec } = this;
+    if (this.tracker) {
+      const records = await contain(this.tracker, { termWaitMs: this.opts.containTermWaitMs ?? 1000 });
+      for (const record of records) {
+        for (const step of record.steps) {
+          const match = /^(SIG[A-Z]+)[^:]*: (\w+)/.exec(step.action);
+          if (match) rec.harness({ type: 'signal', pid: record.pid, startTime: record.startTime, signal: match[1], by: 'harness', result: match[2] }, step.t);
+        }
+      }
+      rec.harness({ type: 'containment', records });
+      this.tracker.stop();
+    } else if (this.client?.alive) {
+      // The client never reported ready, so it spawned nothing: it is our own unreaped child.
+      this.client.child.kill('SIGKILL');
+    }
+    this.lookForServerExit();
+    this.watches.abort();
+    if (this.client) {
+      await this.client.closed(STDERR_DRAIN_MS);
+      this.client.dispose();
+    }
+    this.cgroup?.remove();
+    if (this.tmp) await rm(this.tmp, { recursive: true, force: true });
+  }
+
+  private interruptible<T>(promise: Promise<T>): Promise<T> {
+    const signal = this.opts.signal;
+    if (!signal) return promise;
+    if (signal.aborted) return Promise.reject(new Interrupted());
+    return new Promise<T>((resolve, reject) => {
+      const onAbort = () => reject(new Interrupted());
+      signal.addEventListener('abort', onAbort, { once: true });
+      promise.then(
+        (value) => {
+          signal.removeEventListener('abort', onAbort);
+          resolve(value);
+        },
+        (error) => {
+          signal.removeEventListener('abort', onAbort);
+          reject(error);
+        },
+      );
+    });
+  }
+}

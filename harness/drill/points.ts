@@ -1,0 +1,121 @@
+import type { ClientEvent } from '../client/protocol.js';
+import type { KillPoint, Scenario } from '../config/index.js';
+import { identityKey, type DrillTracker, type ProcIdentity, type TrackedProcess } from '../observe/index.js';
+import type { DrillClientProcess } from './client-process.js';
+
+export type PointOutcome = { reached: true; detail: string } | { reached: false; reason: string };
+
+export interface PointContext {
+  client: DrillClientProcess;
+  tracker: DrillTracker;
+  scenario: Scenario;
+  server: () => ProcIdentity | null;
+  /** Resolves when the server exits, so a point does not wait out its timeout for a dead server. */
+  serverExit: Promise<void>;
+  serverGone: () => boolean;
+}
+
+/** How a kill point is reached. Points that need the drill remote (`sent`, `confirmed`) slot in here. */
+type PointTrigger = (ctx: PointContext) => Promise<PointOutcome>;
+
+const TRIGGERS: Record<KillPoint, PointTrigger> = {
+  idle: async () => ({ reached: true, detail: 'initialize and setup done, no call in flight' }),
+  'pre-dispatch': async (ctx) => {
+    const before = await prepare(ctx);
+    return before.reached ? { reached: true, detail: 'the target call is built and not yet written' } : before;
+  },
+  'in-flight': async (ctx) => {
+    const dispatched = await dispatch(ctx, true);
+    if (!dispatched.reached) return dispatched;
+    const delay = ctx.scenario.timeouts.inFlightDelay;
+    // The configured delay is part of the scenario (how long the call has been in flight), not a synchronisation.
+    if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay));
+    return { reached: true, detail: `the target call was written${delay > 0 ? ` ${delay} ms ago` : ''}; its answer is left unread` };
+  },
+  'child-spawned': async (ctx) => childSpawned(ctx),
+  'after-response': async (ctx) => {
+    const dispatched = await dispatch(ctx, false);
+    if (!dispatched.reached) return dispatched;
+    const answer = await waitClient(ctx, (e) => e.type === 'response' || e.type === 'call-error');
+    if (!answer) return { reached: false, reason: notReached(ctx, 'no answer to the target call came back') };
+    return { reached: true, detail: answer.type === 'response' ? 'the client received the tool result' : 'the client received an error answer' };
+  },
+  sent: async () => ({ reached: false, reason: 'the `sent` point needs the drill remote, which this version does not have yet' }),
+  confirmed: async () => ({ reached: false, reason: 'the `confirmed` point needs the drill remote, which this version does not have yet' }),
+};
+
+export function reachPoint(point: KillPoint, ctx: PointContext): Promise<PointOutcome> {
+  return TRIGGERS[point](ctx);
+}
+
+async function prepare(ctx: PointContext): Promise<PointOutcome> {
+  if (!ctx.client.send({ type: 'prepare-target' })) return { reached: false, reason: 'the client is gone' };
+  const before = await waitClient(ctx, (e) => e.type === 'before-dispatch');
+  return before ? { reached: true, detail: '' } : { reached: false, reason: notReached(ctx, 'the client never built the target call') };
+}
+
+async function dispatch(ctx: PointContext, holdResponses: boolean): Promise<PointOutcome> {
+  const prepared = await prepare(ctx);
+  if (!prepared.reached) return prepared;
+  ctx.client.send({ type: 'dispatch', holdResponses });
+  const written = await waitClient(ctx, (e) => e.type === 'dispatched');
+  return written ? { reached: true, detail: '' } : { reached: false, reason: notReached(ctx, 'the target call was never written') };
+}
+
+/**
+ * child-spawned: the first new descendant seen after dispatch. The tracker is sampled every
+ * 2 ms while armed, so a helper that lives at least that long is seen; one that exits sooner
+ * leaves the point unreached (unknown), never a pass.
+ */
+async function childSpawned(ctx: PointContext): Promise<PointOutcome> {
+  const known = new Set(ctx.tracker.sampleNow().map(keyOf));
+  const dispatched = await dispatch(ctx, true);
+  if (!dispatched.reached) return dispatched;
+  const dispatchedAt = Date.now();
+  const isNew = (p: TrackedProcess) => !known.has(keyOf(p)) && p.exitedAt === null;
+  return new Promise<PointOutcome>((resolve) => {
+    let done = false;
+    const finish = (outcome: PointOutcome) => {
+      if (done) return;
+      done = true;
+      clearInterval(poll);
+      clearTimeout(timer);
+      resolve(outcome);
+    };
+    const look = () => {
+      const fresh = ctx.tracker.sampleNow().filter(isNew);
+      if (fresh.length > 0) {
+        const child = fresh[0];
+        finish({ reached: true, detail: `pid ${child.pid} (${child.cmdline.join(' ').slice(0, 80)}) appeared ${Date.now() - dispatchedAt} ms after dispatch` });
+      }
+    };
+    const poll = setInterval(look, 2);
+    const timer = setTimeout(() => finish({ reached: false, reason: 'no new descendant appeared after the target call was dispatched' }), ctx.scenario.timeouts.point);
+    void ctx.serverExit.then(() => {
+      look();
+      finish({ reached: false, reason: 'the server exited before it started a child' });
+    });
+    look();
+  });
+}
+
+function keyOf(p: TrackedProcess): string {
+  return identityKey({ pid: p.pid, startTime: p.startTime });
+}
+
+async function waitClient(ctx: PointContext, match: (event: ClientEvent) => boolean): Promise<ClientEvent | null> {
+  let exited = false;
+  const exit = ctx.serverExit.then(() => {
+    exited = true;
+    return null;
+  });
+  const event = await Promise.race([ctx.client.waitFor(match, ctx.scenario.timeouts.point), exit]);
+  // The event may have arrived just as the server exited: prefer the event.
+  return event ?? (exited ? await ctx.client.waitFor(match, 0) : null);
+}
+
+function notReached(ctx: PointContext, fallback: string): string {
+  if (ctx.serverGone()) return 'the server exited before the point was reached';
+  if (!ctx.client.alive) return 'the drill client died before the point was reached';
+  return fallback;
+}

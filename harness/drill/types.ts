@@ -1,0 +1,25 @@
+import type { KillMode, KillPoint, Scenario } from '../config/index.js';
+import type { EvidenceEvent } from '../evidence/types.js';
+
+/** One scenario at one kill point in one kill mode: the unit that gets a verdict. */
+export interface PlannedDrill {
+  /** Position in the full plan (stable across shards and filters). */
+  index: number;
+  /** `<scenario>/<point>/<mode>`: the same drill in every run. */
+  key: string;
+  scenario: Scenario;
+  point: KillPoint;
+  mode: KillMode;
+}
+
+export interface ExecuteOptions {
+  runId: string;
+  /** Aborted when the harness is interrupted: the drill stops waiting and contains at once. */
+  signal?: AbortSignal;
+  /** How often the observer samples the process table while a drill runs (ms). */
+  sampleIntervalMs?: number;
+  /** Containment: how long SIGTERM gets before SIGKILL (ms). */
+  containTermWaitMs?: number;
+  /** Every evidence event as it is recorded (progress reporting). */
+  onEvent?: (event: EvidenceEvent) => void;
+}

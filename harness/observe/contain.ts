@@ -1,0 +1,69 @@
+/**
+ * Containment of one drill: end every live member by identity, gently first. New members can
+ * appear while we work (a dying server's handler forks), so the tracker is re-sampled and the
+ * round repeated until nothing lives, up to a bound. The drill cgroup's cgroup.kill is the last
+ * resort, used only when no excluded process is inside it.
+ */
+import { identityKey, type ProcIdentity } from './identity.js';
+import { newRecord, step, terminate, waitAll, type ContainmentRecord } from './terminate.js';
+import type { DrillTracker } from './tracker.js';
+
+export type { ContainmentRecord, EndedBy } from './terminate.js';
+
+export type ContainOptions = {
+  exclude?: ProcIdentity[];
+  /** How long to wait for SIGTERM to work. Default 1000 ms. */
+  termWaitMs?: number;
+  /** How long to wait for SIGKILL to work. Default 1000 ms. */
+  killWaitMs?: number;
+};
+
+const MAX_ROUNDS = 5;
+
+export async function contain(tracker: DrillTracker, opts: ContainOptions = {}): Promise<ContainmentRecord[]> {
+  const termWaitMs = opts.termWaitMs ?? 1000;
+  const killWaitMs = opts.killWaitMs ?? 1000;
+  const excluded = new Set((opts.exclude ?? []).map(identityKey));
+  const records = new Map<string, ContainmentRecord>();
+
+  const targets = (): ContainmentRecord[] =>
+    tracker
+      .sampleNow()
+      .filter((p) => !excluded.has(identityKey(p)) && !records.has(identityKey(p)))
+      .map((p) => {
+        const r = newRecord(p, p.cmdline);
+        records.set(identityKey(p), r);
+        return r;
+      });
+
+  for (let round = 0; round < MAX_ROUNDS; round++) {
+    const batch = targets();
+    if (batch.length === 0) break;
+    await terminate(batch, { termWaitMs, killWaitMs });
+  }
+
+  const stillLive = tracker.sampleNow().filter((p) => !excluded.has(identityKey(p)));
+  const cgroup = tracker.cgroup;
+  if (stillLive.length > 0 && cgroup) {
+    const inside = new Set(cgroup.pids());
+    const spareExcluded = tracker.live().some((p) => excluded.has(identityKey(p)) && inside.has(p.pid));
+    if (!spareExcluded) {
+      const pending = stillLive.map((p) => records.get(identityKey(p)) ?? addRecord(records, p));
+      const killed = cgroup.kill();
+      for (const r of pending) {
+        step(r, `cgroup.kill: ${killed ? 'sent' : 'unavailable'}`);
+        if (killed) r.forced = true;
+      }
+      const alive = await waitAll(pending, killWaitMs);
+      for (const r of pending) r.endedBy = alive.includes(r) ? 'survived' : 'SIGKILL';
+      tracker.sampleNow();
+    }
+  }
+  return [...records.values()];
+}
+
+function addRecord(records: Map<string, ContainmentRecord>, p: ProcIdentity & { cmdline: string[] }): ContainmentRecord {
+  const r = newRecord(p, p.cmdline);
+  records.set(identityKey(p), r);
+  return r;
+}

@@ -1,0 +1,19 @@
+/**
+ * Typed errors of the observer. The `code` is stable: callers and tests match on it, never on
+ * the message.
+ */
+export type ObserveErrorCode =
+  | 'OBSERVE_BAD_DRILL_ID'
+  | 'OBSERVE_BAD_RUN_ID'
+  | 'OBSERVE_ROOT_GONE'
+  | 'OBSERVE_REGISTRY_WRITE';
+
+export class ObserveError extends Error {
+  readonly code: ObserveErrorCode;
+
+  constructor(code: ObserveErrorCode, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'ObserveError';
+    this.code = code;
+  }
+}

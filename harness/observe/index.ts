@@ -1,0 +1,26 @@
+/** The observer's public API: /proc reading, identity, cgroups, tracking, inventory, containment. */
+export { listPids, readCmdline, readEnviron, readStat, parseStat, startTimeToMono, clockTicksPerSecond, type ProcStat } from './proc.js';
+export { identify, isAlive, procState, sameIdentity, identityKey, type ProcIdentity, type ProcState } from './identity.js';
+export { decodeWaitStatus, type ExitStatus } from './exit-status.js';
+export { cgroupSupport, createDrillCgroup, listDrillCgroups, findCgroup2Mount, DrillCgroup, type CgroupSupport } from './cgroup.js';
+export { DRILL_ENV, type TrackedProcess } from './membership.js';
+export { pollExit, checkExit, type ExitObservation, type PollExitOptions } from './exit-watch.js';
+export { DrillTracker, type DrillTrackerOptions, type TrackingInfo } from './tracker.js';
+export { inventory, classifyFd, type SurvivorRow, type FdInfo, type FdKind } from './inventory.js';
+export { tcpConnections, unixSockets, socketInodes, type TcpConn, type UnixSock } from './net.js';
+export { signalIdentity, type SignalOutcome } from './signal.js';
+export { contain, type ContainOptions } from './contain.js';
+export type { ContainmentRecord, EndedBy } from './terminate.js';
+export {
+  registerRun,
+  sweepStale,
+  newRunId,
+  drillIdFor,
+  runIdOf,
+  isRunLive,
+  runsDir,
+  type RunRegistration,
+  type StaleReport,
+  type SweepOptions,
+} from './runs.js';
+export { ObserveError, type ObserveErrorCode } from './errors.js';

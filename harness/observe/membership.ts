@@ -1,0 +1,197 @@
+/**
+ * Who belongs to a drill, decided from one scan of /proc. A process is a member when any of
+ * these holds (each is a "method" in TrackedProcess.foundBy):
+ *
+ * - cgroup:        it is in the drill's cgroup (inherited, nothing escapes it)
+ * - env-marker:    its environment has CRASH_DRILL_RUN=<drillId> exactly
+ * - parent-links:  its parent is a live member (seen while the parent lived)
+ * - process-group: its pgid is a group led by a member (another process)
+ * - session:       its sid is a session led by a member (another process)
+ *
+ * Nothing that started before the root can be a member. Walking parent links alone misses
+ * anything whose middle parent already exited (REFERENCE.md: tree-kill found 1 of 3), which is
+ * why the other methods exist.
+ */
+import { decodeWaitStatus, type ExitStatus } from './exit-status.js';
+import { identityKey, type ProcIdentity } from './identity.js';
+import { isKernelThread, listPids, readCmdline, readEnviron, readStat, type ProcStat } from './proc.js';
+
+export const DRILL_ENV = 'CRASH_DRILL_RUN';
+
+export type TrackedProcess = {
+  pid: number;
+  startTime: number;
+  ppid: number;
+  pgid: number;
+  sid: number;
+  comm: string;
+  cmdline: string[];
+  /** monoNow() of the sample (or watch) that first saw it. */
+  firstSeen: number;
+  /** monoNow() when its exit was noticed (zombie or gone), null while it lives. */
+  exitedAt: number | null;
+  /** Every method that matched it in any sample; 'root' for the drill's root. */
+  foundBy: string[];
+  /** Decoded from the zombie's wait status when a sample or watch caught it as a zombie. */
+  exitStatus?: ExitStatus;
+};
+
+export type ScanResult = { added: TrackedProcess[]; exited: TrackedProcess[] };
+
+/** Re-read argv for this long after discovery: a fresh fork still shows its parent's argv until it execs. */
+const CMDLINE_SETTLE_MS = 1000;
+
+export class MembershipScanner {
+  private readonly drillId: string;
+  private readonly root: ProcIdentity;
+  private readonly byKey = new Map<string, TrackedProcess>();
+  /** Env-marker verdicts per identity: environ is read once per process. */
+  private readonly envVerdict = new Map<string, boolean>();
+  /** pgid / sid values led by a member, kept while the group or session is still populated. */
+  private readonly groups = new Set<number>();
+  private readonly sessions = new Set<number>();
+
+  constructor(drillId: string, root: ProcIdentity) {
+    this.drillId = drillId;
+    this.root = root;
+  }
+
+  members(): TrackedProcess[] {
+    return [...this.byKey.values()];
+  }
+
+  get(id: ProcIdentity): TrackedProcess | undefined {
+    return this.byKey.get(identityKey(id));
+  }
+
+  /** One full scan. cgroupPids is null when the drill has no cgroup. */
+  scan(now: number, cgroupPids: Set<number> | null): ScanResult {
+    const stats = new Map<number, ProcStat>();
+    const pgidsInUse = new Set<number>();
+    const sidsInUse = new Set<number>();
+    for (const pid of listPids()) {
+      const stat = readStat(pid);
+      if (stat === null) continue;
+      pgidsInUse.add(stat.pgid);
+      sidsInUse.add(stat.sid);
+      if (stat.startTime < this.root.startTime || isKernelThread(stat)) continue;
+      stats.set(pid, stat);
+    }
+
+    const exited: TrackedProcess[] = [];
+    for (const member of this.byKey.values()) {
+      const stat = stats.get(member.pid);
+      const present = stat !== undefined && stat.startTime === member.startTime;
+      if (present) this.refresh(member, stat, now, cgroupPids, stats);
+      if (member.exitedAt !== null) continue;
+      if (!present || stat.state === 'X') {
+        member.exitedAt = now;
+        exited.push(member);
+      } else if (stat.state === 'Z') {
+        member.exitedAt = now;
+        member.exitStatus = decodeWaitStatus(stat.exitCode);
+        exited.push(member);
+      }
+    }
+
+    // A group or session id cannot be reused as a pid while any process still carries it, so a
+    // member-led group stays the drill's for as long as it is populated.
+    for (const g of this.groups) if (!pgidsInUse.has(g)) this.groups.delete(g);
+    for (const s of this.sessions) if (!sidsInUse.has(s)) this.sessions.delete(s);
+
+    const added: TrackedProcess[] = [];
+    const candidates = [...stats.values()]
+      .filter((s) => !this.byKey.has(identityKey(s)))
+      .sort((a, b) => a.startTime - b.startTime || a.pid - b.pid);
+    // Iterate to a fixed point: a child may be listed before the parent that makes it a member.
+    let changed = true;
+    while (changed && candidates.length > 0) {
+      changed = false;
+      for (let i = 0; i < candidates.length; i++) {
+        const stat = candidates[i];
+        const methods = this.match(stat, cgroupPids, stats);
+        if (methods.length === 0) continue;
+        candidates.splice(i--, 1);
+        added.push(this.admit(stat, methods, now));
+        changed = true;
+      }
+    }
+    return { added, exited };
+  }
+
+  /** Add a member found outside a scan (the root, or one seen by a watch). */
+  admit(stat: ProcStat, methods: string[], now: number): TrackedProcess {
+    const member: TrackedProcess = {
+      pid: stat.pid,
+      startTime: stat.startTime,
+      ppid: stat.ppid,
+      pgid: stat.pgid,
+      sid: stat.sid,
+      comm: stat.comm,
+      cmdline: readCmdline(stat.pid) ?? [],
+      firstSeen: now,
+      exitedAt: null,
+      foundBy: [...methods],
+    };
+    if (stat.state === 'Z' || stat.state === 'X') {
+      member.exitedAt = now;
+      if (stat.state === 'Z') member.exitStatus = decodeWaitStatus(stat.exitCode);
+    }
+    this.byKey.set(identityKey(stat), member);
+    if (stat.pgid === stat.pid) this.groups.add(stat.pgid);
+    if (stat.sid === stat.pid) this.sessions.add(stat.sid);
+    return member;
+  }
+
+  private match(stat: ProcStat, cgroupPids: Set<number> | null, stats: Map<number, ProcStat>): string[] {
+    const methods: string[] = [];
+    if (cgroupPids?.has(stat.pid)) methods.push('cgroup');
+    if (this.hasMarker(stat)) methods.push('env-marker');
+    if (this.parentIsLiveMember(stat, stats)) methods.push('parent-links');
+    if (stat.pgid !== stat.pid && this.groups.has(stat.pgid)) methods.push('process-group');
+    if (stat.sid !== stat.pid && this.sessions.has(stat.sid)) methods.push('session');
+    return methods;
+  }
+
+  private hasMarker(stat: ProcStat): boolean {
+    const key = identityKey(stat);
+    let verdict = this.envVerdict.get(key);
+    if (verdict === undefined) {
+      verdict = readEnviron(stat.pid)?.get(DRILL_ENV) === this.drillId;
+      this.envVerdict.set(key, verdict);
+    }
+    return verdict;
+  }
+
+  private parentIsLiveMember(stat: ProcStat, stats: Map<number, ProcStat>): boolean {
+    const parent = stats.get(stat.ppid);
+    if (parent === undefined || parent.state === 'Z' || parent.state === 'X') return false;
+    const member = this.byKey.get(identityKey(parent));
+    return member !== undefined && member.exitedAt === null;
+  }
+
+  private refresh(
+    member: TrackedProcess,
+    stat: ProcStat,
+    now: number,
+    cgroupPids: Set<number> | null,
+    stats: Map<number, ProcStat>,
+  ): void {
+    member.ppid = stat.ppid;
+    member.pgid = stat.pgid;
+    member.sid = stat.sid;
+    // setsid/setpgid after discovery: the member may now lead a group or session of its own.
+    if (stat.pgid === stat.pid) this.groups.add(stat.pgid);
+    if (stat.sid === stat.pid) this.sessions.add(stat.sid);
+    const execed = stat.comm !== member.comm;
+    member.comm = stat.comm;
+    if (stat.state !== 'Z' && (execed || now - member.firstSeen < CMDLINE_SETTLE_MS)) {
+      const argv = readCmdline(stat.pid);
+      if (argv !== null && argv.length > 0) member.cmdline = argv;
+    }
+    if (member.foundBy.includes('root')) return;
+    for (const method of this.match(stat, cgroupPids, stats)) {
+      if (!member.foundBy.includes(method)) member.foundBy.push(method);
+    }
+  }
+}

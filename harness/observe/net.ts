@@ -1,0 +1,109 @@
+/**
+ * Sockets of a process: its fds name socket inodes ("socket:[N]"), and the tables in
+ * /proc/PID/net/{tcp,tcp6,unix} (the process's own network namespace) map inodes to endpoints.
+ * Formats: proc(5) and Documentation/networking/proc_net_tcp.rst.
+ */
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
+
+export type TcpConn = { local: string; remote: string; state: string };
+export type UnixSock = { inode: number; path: string | null };
+
+/** include/net/tcp_states.h */
+const TCP_STATES: Record<string, string> = {
+  '01': 'ESTABLISHED', '02': 'SYN_SENT', '03': 'SYN_RECV', '04': 'FIN_WAIT1', '05': 'FIN_WAIT2',
+  '06': 'TIME_WAIT', '07': 'CLOSE', '08': 'CLOSE_WAIT', '09': 'LAST_ACK', '0A': 'LISTEN',
+  '0B': 'CLOSING', '0C': 'NEW_SYN_RECV',
+};
+
+/** Socket inodes held by any fd of the process. */
+export function socketInodes(pid: number): Set<number> {
+  const inodes = new Set<number>();
+  let fds: string[];
+  try {
+    fds = readdirSync(`/proc/${pid}/fd`);
+  } catch {
+    return inodes;
+  }
+  for (const fd of fds) {
+    try {
+      const m = /^socket:\[(\d+)\]$/.exec(readlinkSync(`/proc/${pid}/fd/${fd}`));
+      if (m) inodes.add(Number(m[1]));
+    } catch {
+      // closed meanwhile
+    }
+  }
+  return inodes;
+}
+
+/** Each 32-bit word is in host (little-endian on x86/arm) byte order. */
+function decodeAddress(hex: string): string {
+  const [addr = '', portHex = '0'] = hex.split(':');
+  const port = parseInt(portHex, 16);
+  const words = addr.match(/.{8}/g) ?? [];
+  const bytes = words.flatMap((w) => [6, 4, 2, 0].map((i) => parseInt(w.slice(i, i + 2), 16)));
+  if (bytes.length === 4) return `${bytes.join('.')}:${port}`;
+  // IPv4-mapped IPv6 (::ffff:a.b.c.d) reads better in its dotted form.
+  if (bytes.slice(0, 10).every((b) => b === 0) && bytes[10] === 0xff && bytes[11] === 0xff) {
+    return `[::ffff:${bytes.slice(12).join('.')}]:${port}`;
+  }
+  const groups: number[] = [];
+  for (let i = 0; i < 16; i += 2) groups.push((bytes[i]! << 8) | bytes[i + 1]!);
+  return `[${compressIpv6(groups)}]:${port}`;
+}
+
+/** RFC 5952: the longest run of two or more zero groups becomes '::'. */
+function compressIpv6(groups: number[]): string {
+  let bestStart = -1;
+  let bestLen = 0;
+  for (let i = 0; i < groups.length; ) {
+    if (groups[i] !== 0) {
+      i++;
+      continue;
+    }
+    let j = i;
+    while (j < groups.length && groups[j] === 0) j++;
+    if (j - i > bestLen) [bestStart, bestLen] = [i, j - i];
+    i = j;
+  }
+  const hex = groups.map((g) => g.toString(16));
+  if (bestLen < 2) return hex.join(':');
+  return `${hex.slice(0, bestStart).join(':')}::${hex.slice(bestStart + bestLen).join(':')}`;
+}
+
+export function parseTcpTable(text: string, inodes: Set<number>): TcpConn[] {
+  const out: TcpConn[] = [];
+  for (const line of text.split('\n').slice(1)) {
+    const f = line.trim().split(/\s+/);
+    if (f.length < 10 || !inodes.has(Number(f[9]))) continue;
+    out.push({ local: decodeAddress(f[1]!), remote: decodeAddress(f[2]!), state: TCP_STATES[f[3]!] ?? f[3]! });
+  }
+  return out;
+}
+
+export function parseUnixTable(text: string, inodes: Set<number>): UnixSock[] {
+  const out: UnixSock[] = [];
+  for (const line of text.split('\n').slice(1)) {
+    const f = line.trim().split(/\s+/);
+    if (f.length < 7 || !inodes.has(Number(f[6]))) continue;
+    out.push({ inode: Number(f[6]), path: f.length > 7 ? f.slice(7).join(' ') : null });
+  }
+  return out;
+}
+
+function readTable(pid: number, name: string): string {
+  try {
+    return readFileSync(`/proc/${pid}/net/${name}`, 'utf8');
+  } catch {
+    return '';
+  }
+}
+
+export function tcpConnections(pid: number, inodes = socketInodes(pid)): TcpConn[] {
+  if (inodes.size === 0) return [];
+  return [...parseTcpTable(readTable(pid, 'tcp'), inodes), ...parseTcpTable(readTable(pid, 'tcp6'), inodes)];
+}
+
+export function unixSockets(pid: number, inodes = socketInodes(pid)): UnixSock[] {
+  if (inodes.size === 0) return [];
+  return parseUnixTable(readTable(pid, 'unix'), inodes);
+}

@@ -1,0 +1,149 @@
+/**
+ * Reading the Linux process table from /proc. Every reader returns null (never throws) when
+ * the process is gone or unreadable: a process can exit between listing and reading, and
+ * that is the normal case for a crash drill, not an error.
+ */
+import { execFileSync } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import { monoNow } from '../util/clock.js';
+
+export type ProcStat = {
+  pid: number;
+  comm: string;
+  /** One letter: R S D Z T t X I ... (proc(5)). */
+  state: string;
+  ppid: number;
+  pgid: number;
+  sid: number;
+  /** Field 9. Used to skip kernel threads (PF_KTHREAD). */
+  flags: number;
+  /** Field 22: clock ticks after boot. With pid, the identity of a process. */
+  startTime: number;
+  /** Field 52: the wait(2) status; only meaningful while the process is a zombie. */
+  exitCode: number;
+};
+
+const PF_KTHREAD = 0x00200000;
+
+/**
+ * Parse the text of /proc/PID/stat. comm (field 2) may hold spaces and parentheses, so the
+ * split is at the LAST ')' (proc(5): "the filename of the executable, in parentheses").
+ */
+export function parseStat(text: string): ProcStat | null {
+  const open = text.indexOf('(');
+  const close = text.lastIndexOf(')');
+  if (open < 0 || close < open) return null;
+  const pid = Number(text.slice(0, open).trim());
+  const comm = text.slice(open + 1, close);
+  // rest[0] is field 3 (state), so field N is rest[N - 3].
+  const rest = text.slice(close + 2).trim().split(' ');
+  if (rest.length < 20) return null;
+  const field = (n: number): number => Number(rest[n - 3]);
+  return {
+    pid,
+    comm,
+    state: rest[0] ?? '?',
+    ppid: field(4),
+    pgid: field(5),
+    sid: field(6),
+    flags: field(9),
+    startTime: field(22),
+    // Field 52 exists since Linux 3.5; older kernels leave it out.
+    exitCode: rest.length >= 50 ? field(52) : 0,
+  };
+}
+
+export function readStat(pid: number): ProcStat | null {
+  try {
+    return parseStat(readFileSync(`/proc/${pid}/stat`, 'latin1'));
+  } catch {
+    return null;
+  }
+}
+
+export function isKernelThread(stat: ProcStat): boolean {
+  return (stat.flags & PF_KTHREAD) !== 0 || stat.pid === 2 || stat.ppid === 2;
+}
+
+/** Thread-group ids only: /proc lists processes, their threads live under /proc/PID/task. */
+export function listPids(): number[] {
+  const pids: number[] = [];
+  for (const name of readdirSync('/proc')) {
+    const c = name.charCodeAt(0);
+    if (c >= 48 && c <= 57) pids.push(Number(name));
+  }
+  return pids;
+}
+
+/** The initial environment of the process (what execve got), null if gone or unreadable. */
+export function readEnviron(pid: number): Map<string, string> | null {
+  let raw: string;
+  try {
+    raw = readFileSync(`/proc/${pid}/environ`, 'utf8');
+  } catch {
+    return null;
+  }
+  const env = new Map<string, string>();
+  for (const entry of raw.split('\0')) {
+    if (entry === '') continue;
+    const eq = entry.indexOf('=');
+    if (eq <= 0) env.set(entry, '');
+    else env.set(entry.slice(0, eq), entry.slice(eq + 1));
+  }
+  return env;
+}
+
+/** argv, null if gone. Zombies and kernel threads have an empty cmdline. */
+export function readCmdline(pid: number): string[] | null {
+  let raw: string;
+  try {
+    raw = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+  } catch {
+    return null;
+  }
+  const parts = raw.split('\0');
+  if (parts.length > 0 && parts[parts.length - 1] === '') parts.pop();
+  return parts;
+}
+
+let clkTck: number | undefined;
+
+/** sysconf(_SC_CLK_TCK), read once; 100 on every mainstream Linux build (USER_HZ). */
+export function clockTicksPerSecond(): number {
+  if (clkTck === undefined) {
+    try {
+      const out = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim());
+      clkTck = Number.isFinite(out) && out > 0 ? out : 100;
+    } catch {
+      clkTck = 100;
+    }
+  }
+  return clkTck;
+}
+
+let bootOffsetMs: number | undefined;
+
+/**
+ * The kernel counts start times on the boot-time clock (task->start_boottime since Linux 5.3),
+ * which also runs during suspend, while monoNow() reads CLOCK_MONOTONIC, which does not. On a
+ * machine that never suspended the two agree; otherwise /proc/uptime (boot-time clock, 10 ms
+ * resolution) gives the difference. Differences under 50 ms are read noise and ignored.
+ */
+function bootToMonotonicOffsetMs(): number {
+  if (bootOffsetMs === undefined) {
+    bootOffsetMs = 0;
+    try {
+      const uptimeMs = Number(readFileSync('/proc/uptime', 'utf8').split(' ')[0]) * 1000;
+      const diff = uptimeMs - monoNow();
+      if (Number.isFinite(diff) && diff > 50) bootOffsetMs = diff;
+    } catch {
+      // keep 0
+    }
+  }
+  return bootOffsetMs;
+}
+
+/** A start time in clock ticks as monoNow() milliseconds (resolution: one tick, 10 ms). */
+export function startTimeToMono(startTime: number): number {
+  return (startTime / clockTicksPerSecond()) * 1000 - bootToMonotonicOffsetMs();
+}

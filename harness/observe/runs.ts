@@ -1,0 +1,194 @@
+/**
+ * Run ids, the run registry and the stale sweep. A harness registers each run it executes in
+ * <tmpdir>/crash-drill/runs/<runId>.json with its own identity. A drill process whose run has no
+ * live registered harness was left behind by a harness that died (crashed, was killed, or its
+ * machine slept through a timeout): the sweep ends it. A live run's processes are never touched,
+ * which is what lets several harnesses (vitest workers) share one machine.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, readdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { listDrillCgroups } from './cgroup.js';
+import { ObserveError } from './errors.js';
+import { identify, identityKey, isAlive, type ProcIdentity } from './identity.js';
+import { DRILL_ENV } from './membership.js';
+import { isKernelThread, listPids, readCmdline, readEnviron, readStat } from './proc.js';
+import { newRecord, terminate, type ContainmentRecord, type EndedBy } from './terminate.js';
+
+export type RunRegistration = { unregister(): void };
+export type StaleReport = { drillId: string; pid: number; startTime: number; cmdline: string[]; endedBy: EndedBy };
+export type SweepOptions = {
+  /** Only consider runs this accepts (tests use it to stay inside their own runs). */
+  runFilter?: (runId: string) => boolean;
+  termWaitMs?: number;
+  killWaitMs?: number;
+};
+
+const SAFE_ID = /^[A-Za-z0-9._-]+$/;
+
+export function runsDir(): string {
+  return join(tmpdir(), 'crash-drill', 'runs');
+}
+
+/** cd-YYYYMMDDTHHMMSS-xxxxxx (UTC, six random hex digits). */
+export function newRunId(now: Date = new Date()): string {
+  const stamp = now.toISOString().replace(/[-:]/g, '').slice(0, 15);
+  return `cd-${stamp}-${randomBytes(3).toString('hex')}`;
+}
+
+export function drillIdFor(runId: string, index: number): string {
+  return `${runId}.${index}`;
+}
+
+/** The run of a drill id: everything before the last '.'. */
+export function runIdOf(drillId: string): string {
+  const dot = drillId.lastIndexOf('.');
+  return dot < 0 ? drillId : drillId.slice(0, dot);
+}
+
+function registryFile(runId: string): string {
+  if (!SAFE_ID.test(runId)) throw new ObserveError('OBSERVE_BAD_RUN_ID', `run id ${JSON.stringify(runId)} has characters outside [A-Za-z0-9._-]`);
+  return join(runsDir(), `${runId}.json`);
+}
+
+export function registerRun(runId: string): RunRegistration {
+  const file = registryFile(runId);
+  const self = identify(process.pid);
+  if (self === null) throw new ObserveError('OBSERVE_REGISTRY_WRITE', 'cannot read the harness\'s own /proc/self/stat');
+  try {
+    mkdirSync(runsDir(), { recursive: true });
+    // Write then rename, so a concurrent sweep never reads half a file.
+    const tmp = `${file}.${process.pid}.tmp`;
+    writeFileSync(tmp, JSON.stringify({ runId, pid: self.pid, startTime: self.startTime, registeredAt: new Date().toISOString() }));
+    renameSync(tmp, file);
+  } catch (err) {
+    throw new ObserveError('OBSERVE_REGISTRY_WRITE', `cannot write the run registry file ${file}`, { cause: err });
+  }
+  return {
+    unregister() {
+      try {
+        unlinkSync(file);
+      } catch {
+        // already gone
+      }
+    },
+  };
+}
+
+function registeredHarness(runId: string): ProcIdentity | null {
+  try {
+    const data = JSON.parse(readFileSync(registryFile(runId), 'utf8')) as { pid?: unknown; startTime?: unknown };
+    if (typeof data.pid === 'number' && typeof data.startTime === 'number') return { pid: data.pid, startTime: data.startTime };
+  } catch {
+    // missing, unreadable or a bad id: no live harness
+  }
+  return null;
+}
+
+export function isRunLive(runId: string): boolean {
+  const harness = registeredHarness(runId);
+  return harness !== null && isAlive(harness);
+}
+
+/** This process and its ancestors: never swept, whatever their environment says. */
+function selfAndAncestors(): Set<number> {
+  const out = new Set<number>();
+  let pid = process.pid;
+  while (pid > 0 && !out.has(pid)) {
+    out.add(pid);
+    pid = readStat(pid)?.ppid ?? 0;
+  }
+  return out;
+}
+
+export async function sweepStale(opts: SweepOptions = {}): Promise<StaleReport[]> {
+  const accept = opts.runFilter ?? (() => true);
+  const liveness = new Map<string, boolean>();
+  const stale = (drillId: string): boolean => {
+    const runId = runIdOf(drillId);
+    if (!accept(runId)) return false;
+    let live = liveness.get(runId);
+    if (live === undefined) liveness.set(runId, (live = isRunLive(runId)));
+    return !live;
+  };
+
+  const spared = selfAndAncestors();
+  const found = new Map<string, { drillId: string; record: ContainmentRecord }>();
+  const add = (drillId: string, id: ProcIdentity): void => {
+    if (spared.has(id.pid) || found.has(identityKey(id))) return;
+    found.set(identityKey(id), { drillId, record: newRecord(id, readCmdline(id.pid) ?? []) });
+  };
+
+  for (const pid of listPids()) {
+    const stat = readStat(pid);
+    if (stat === null || isKernelThread(stat) || stat.state === 'Z') continue;
+    const drillId = readEnviron(pid)?.get(DRILL_ENV);
+    if (drillId && stale(drillId)) add(drillId, stat);
+  }
+  const cgroups = listDrillCgroups().filter((cg) => stale(cg.drillId));
+  for (const cg of cgroups) {
+    for (const pid of cg.pids()) {
+      const id = identify(pid);
+      if (id) add(cg.drillId, id);
+    }
+  }
+
+  const rows = [...found.values()];
+  await terminate(rows.map((r) => r.record), { termWaitMs: opts.termWaitMs ?? 1000, killWaitMs: opts.killWaitMs ?? 1000 });
+
+  for (const cg of cgroups) {
+    // Anything inside that slipped the identity scan (born meanwhile) goes with the cgroup.
+    if (cg.populated()) cg.kill();
+    await waitEmpty(cg, opts.killWaitMs ?? 1000);
+    cg.remove();
+  }
+  for (const runId of liveness.keys()) {
+    if (liveness.get(runId) === false) removeRegistry(runId);
+  }
+  removeDeadRegistrations(accept);
+
+  return rows.map(({ drillId, record }) => ({
+    drillId,
+    pid: record.pid,
+    startTime: record.startTime,
+    cmdline: record.cmdline,
+    endedBy: record.endedBy,
+  }));
+}
+
+function waitEmpty(cg: { onEmpty(cb: () => void): () => void }, timeoutMs: number): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => {
+      unsubscribe();
+      resolve();
+    }, timeoutMs);
+    const unsubscribe = cg.onEmpty(() => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+}
+
+function removeRegistry(runId: string): void {
+  try {
+    unlinkSync(registryFile(runId));
+  } catch {
+    // not registered
+  }
+}
+
+/** Registry files whose harness is gone, even when no process of theirs is left. */
+function removeDeadRegistrations(accept: (runId: string) => boolean): void {
+  let names: string[];
+  try {
+    names = readdirSync(runsDir());
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    if (!name.endsWith('.json')) continue;
+    const runId = name.slice(0, -'.json'.length);
+    if (SAFE_ID.test(runId) && accept(runId) && !isRunLive(runId)) removeRegistry(runId);
+  }
+}

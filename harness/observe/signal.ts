@@ -1,0 +1,25 @@
+/**
+ * Signals by identity. The start time is re-read right before process.kill so a reused pid is
+ * never hit. A window of microseconds remains between the check and the kill; closing it fully
+ * needs pidfd_send_signal(2), which Node does not expose. Reuse inside that window would need
+ * the target to exit, be reaped and the pid space to wrap in between.
+ */
+import { readStat } from './proc.js';
+import type { ProcIdentity } from './identity.js';
+
+export type SignalOutcome = 'sent' | 'gone' | 'mismatch' | 'zombie';
+
+export function signalIdentity(id: ProcIdentity, signal: NodeJS.Signals | number): SignalOutcome {
+  const stat = readStat(id.pid);
+  if (stat === null || stat.state === 'X') return 'gone';
+  if (stat.startTime !== id.startTime) return 'mismatch';
+  // A zombie cannot be signalled into anything; it is already dead.
+  if (stat.state === 'Z') return 'zombie';
+  try {
+    process.kill(id.pid, signal);
+    return 'sent';
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ESRCH') return 'gone';
+    throw err;
+  }
+}

@@ -1,0 +1,166 @@
+/**
+ * Follows every process of one drill: samples /proc on an interval, admits members by the
+ * methods in membership.ts, and reports 'new' and 'exit'. One tracker sees only its own drill:
+ * membership needs this drill's exact marker, a link to one of its members, or its cgroup.
+ */
+import { EventEmitter } from 'node:events';
+import { monoNow } from '../util/clock.js';
+import type { DrillCgroup } from './cgroup.js';
+import { ObserveError } from './errors.js';
+import { pollExit, type ExitObservation } from './exit-watch.js';
+import { identityKey, type ProcIdentity } from './identity.js';
+import { MembershipScanner, type TrackedProcess } from './membership.js';
+import { readStat } from './proc.js';
+import { blindSpots } from './blind-spots.js';
+
+export type { TrackedProcess } from './membership.js';
+export type { ExitObservation } from './exit-watch.js';
+
+export type DrillTrackerOptions = {
+  drillId: string;
+  root: ProcIdentity;
+  cgroup?: DrillCgroup | null;
+  /** Default 20 ms. */
+  sampleIntervalMs?: number;
+  /**
+   * Move members found by other methods into the cgroup, so their later children are caught
+   * even after a setsid and a cleared environment. Default true when there is a cgroup.
+   */
+  adopt?: boolean;
+};
+
+export type TrackingInfo = { methods: string[]; cgroup: string | null; blindSpots: string[] };
+
+type TrackerEvents = { new: [TrackedProcess]; exit: [TrackedProcess] };
+
+export class DrillTracker extends EventEmitter<TrackerEvents> {
+  readonly drillId: string;
+  readonly root: ProcIdentity;
+  readonly cgroup: DrillCgroup | null;
+  readonly sampleIntervalMs: number;
+  private readonly adopt: boolean;
+  private readonly scanner: MembershipScanner;
+  private timer: NodeJS.Timeout | null = null;
+  private sampleCount = 0;
+  private sampleMsTotal = 0;
+
+  constructor(opts: DrillTrackerOptions) {
+    super();
+    if (!opts.drillId) throw new ObserveError('OBSERVE_BAD_DRILL_ID', 'DrillTracker needs a non-empty drillId');
+    this.drillId = opts.drillId;
+    this.root = { pid: opts.root.pid, startTime: opts.root.startTime };
+    this.cgroup = opts.cgroup ?? null;
+    this.sampleIntervalMs = opts.sampleIntervalMs ?? 20;
+    this.adopt = opts.adopt ?? true;
+    this.scanner = new MembershipScanner(this.drillId, this.root);
+    const stat = readStat(this.root.pid);
+    const now = monoNow();
+    if (stat !== null && stat.startTime === this.root.startTime) {
+      this.scanner.admit(stat, ['root'], now);
+    } else {
+      // The root died before tracking began: keep it as an exited member so reports show it.
+      this.scanner.admit(
+        { pid: this.root.pid, comm: '', state: 'X', ppid: 0, pgid: 0, sid: 0, flags: 0, startTime: this.root.startTime, exitCode: 0 },
+        ['root'],
+        now,
+      );
+    }
+  }
+
+  start(): this {
+    if (this.timer) return this;
+    this.sampleNow();
+    // unref: an observer must never be what keeps the harness process alive.
+    this.timer = setInterval(() => this.sampleNow(), this.sampleIntervalMs);
+    this.timer.unref();
+    return this;
+  }
+
+  stop(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+  }
+
+  /** One synchronous full sample; returns the live members after it. */
+  sampleNow(): TrackedProcess[] {
+    const t0 = monoNow();
+    const cgroupPids = this.cgroup ? new Set(this.cgroup.pids()) : null;
+    const { added, exited } = this.scanner.scan(t0, cgroupPids);
+    if (this.cgroup && this.adopt) {
+      for (const p of added) if (p.exitedAt === null && !cgroupPids?.has(p.pid)) this.cgroup.addPid(p);
+    }
+    this.sampleCount++;
+    this.sampleMsTotal += monoNow() - t0;
+    for (const p of added) this.emit('new', { ...p });
+    for (const p of exited) this.emit('exit', { ...p });
+    return this.live();
+  }
+
+  /** Every process ever seen in the drill, exited ones included. */
+  members(): TrackedProcess[] {
+    return this.scanner.members().map((p) => ({ ...p, foundBy: [...p.foundBy], cmdline: [...p.cmdline] }));
+  }
+
+  /** Members alive now (as of the last sample), zombies excluded. */
+  live(): TrackedProcess[] {
+    return this.members().filter((p) => p.exitedAt === null);
+  }
+
+  /** Average cost of one full sample so far, for the report. */
+  sampleStats(): { samples: number; meanMs: number } {
+    return { samples: this.sampleCount, meanMs: this.sampleCount ? this.sampleMsTotal / this.sampleCount : 0 };
+  }
+
+  /** Resolves when the process exits (zombie or gone), noticed within a few ms. */
+  async watchExit(id: ProcIdentity, opts: { intervalMs?: number } = {}): Promise<ExitObservation> {
+    const seen = await pollExit(id, { intervalMs: opts.intervalMs ?? 2 });
+    // pollExit without timeout or signal only resolves with an observation.
+    const obs = seen as ExitObservation;
+    const member = this.scanner.get(id);
+    if (member && member.exitedAt === null) {
+      member.exitedAt = obs.t;
+      if (obs.exitStatus) member.exitStatus = obs.exitStatus;
+      this.emit('exit', { ...member });
+    } else if (member && obs.exitStatus && !member.exitStatus) {
+      member.exitStatus = obs.exitStatus;
+    }
+    return obs;
+  }
+
+  /** True as soon as no live member remains (other than the excluded), false at the timeout. */
+  async waitForQuiet(opts: { exclude?: ProcIdentity[]; timeoutMs: number }): Promise<boolean> {
+    const excluded = new Set((opts.exclude ?? []).map(identityKey));
+    const quiet = (): boolean => this.sampleNow().every((p) => excluded.has(identityKey(p)));
+    if (quiet()) return true;
+    const deadline = monoNow() + opts.timeoutMs;
+    return new Promise<boolean>((resolve) => {
+      let done = false;
+      const finish = (value: boolean): void => {
+        if (done) return;
+        done = true;
+        clearInterval(poll);
+        clearTimeout(limit);
+        unsubscribe();
+        resolve(value);
+      };
+      const check = (): void => {
+        if (quiet()) finish(true);
+        else if (monoNow() >= deadline) finish(false);
+      };
+      const poll = setInterval(check, this.sampleIntervalMs);
+      const limit = setTimeout(() => finish(quiet()), opts.timeoutMs);
+      // The cgroup's empty event ends the wait without waiting for the next sample.
+      const unsubscribe = this.cgroup ? this.cgroup.onEmpty(check) : () => {};
+    });
+  }
+
+  tracking(): TrackingInfo {
+    const methods = ['parent-links', 'env-marker', 'process-group', 'session'];
+    if (this.cgroup) methods.push('cgroup');
+    return {
+      methods,
+      cgroup: this.cgroup?.path ?? null,
+      blindSpots: blindSpots({ cgroup: this.cgroup !== null, sampleIntervalMs: this.sampleIntervalMs }),
+    };
+  }
+}

@@ -1,0 +1,82 @@
+import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import { monoNow } from '../util/clock.js';
+import type { Journal } from './journal.js';
+import type { OutcomeEvent } from './types.js';
+
+export interface RequestIds {
+  seq: number;
+  drillId?: string;
+  sessionId?: string;
+}
+
+export interface OutcomeInfo {
+  outcome: OutcomeEvent['outcome'];
+  reason?: string;
+  effectId?: string;
+  jobId?: string;
+}
+
+/**
+ * The last step of a request: journal the outcome, then answer or drop, then journal whether
+ * the answer left. The outcome is always journalled before the first byte is written.
+ * Each method resolves once the delivery event is written.
+ */
+export class Answer {
+  constructor(
+    private readonly journal: Journal,
+    private readonly req: IncomingMessage,
+    private readonly res: ServerResponse,
+    private readonly ids: RequestIds,
+  ) {}
+
+  send(status: number, headers: OutgoingHttpHeaders, body: Buffer, info: OutcomeInfo): Promise<void> {
+    this.journalOutcome(status, info);
+    if (this.res.destroyed || this.req.socket.destroyed) {
+      this.delivery(false, 'client-gone');
+      return Promise.resolve();
+    }
+    return new Promise((resolve) => {
+      let done = false;
+      const finish = (delivered: boolean): void => {
+        if (done) return;
+        done = true;
+        this.delivery(delivered, delivered ? undefined : 'client-gone');
+        resolve();
+      };
+      this.res.once('finish', () => finish(true));
+      this.res.once('close', () => finish(this.res.writableFinished));
+      this.res.writeHead(status, { ...headers, 'content-length': body.length });
+      this.res.end(body);
+    });
+  }
+
+  json(status: number, value: unknown, info: OutcomeInfo, extra: OutgoingHttpHeaders = {}): Promise<void> {
+    const body = Buffer.from(JSON.stringify(value));
+    return this.send(status, { 'content-type': 'application/json', ...extra }, body, info);
+  }
+
+  /** No answer at all: the connection is destroyed (status 0 in the journal). */
+  drop(info: OutcomeInfo): Promise<void> {
+    this.journalOutcome(0, info);
+    this.req.socket.destroy();
+    this.delivery(false, info.reason ?? 'dropped');
+    return Promise.resolve();
+  }
+
+  private journalOutcome(status: number, info: OutcomeInfo): void {
+    this.journal.append({
+      kind: 'outcome',
+      t: monoNow(),
+      ...this.ids,
+      outcome: info.outcome,
+      status,
+      effectId: info.effectId,
+      jobId: info.jobId,
+      reason: info.reason,
+    });
+  }
+
+  private delivery(delivered: boolean, reason?: string): void {
+    this.journal.append({ kind: 'delivery', t: monoNow(), ...this.ids, delivered, reason });
+  }
+}

@@ -1,0 +1,61 @@
+import { readdirSync, readlinkSync } from 'node:fs';
+import { readdir, readlink } from 'node:fs/promises';
+
+/**
+ * Finds a process holding `socket:[inode]` among its open files (readlink of
+ * /proc/PID/fd/N gives that text for sockets, proc(5)). Reading every fd of every process is
+ * the expensive part, so the caller passes likely pids first, checked synchronously (about
+ * 0.06 ms for one pid here); only if none holds it are all pids scanned, asynchronously so a
+ * scan (about 6 ms for 80 processes and 500 fds here) does not stall the harness.
+ */
+export async function findSocketOwner(
+  inode: number,
+  candidates: readonly number[],
+): Promise<{ pid: number; method: 'candidate' | 'scan' } | undefined> {
+  const link = `socket:[${inode}]`;
+  const tried = new Set<number>();
+  for (const pid of candidates) {
+    if (tried.has(pid)) continue;
+    tried.add(pid);
+    if (holdsSync(pid, link)) return { pid, method: 'candidate' };
+  }
+  const rest = allPids().filter((pid) => !tried.has(pid));
+  const owners = await Promise.all(rest.map(async (pid) => ((await holds(pid, link)) ? pid : undefined)));
+  const pid = owners.find((p) => p !== undefined);
+  return pid === undefined ? undefined : { pid, method: 'scan' };
+}
+
+/** Numeric entries of /proc, highest (usually newest) first. */
+export function allPids(): number[] {
+  const pids: number[] = [];
+  for (const name of readdirSync('/proc')) {
+    const c = name.charCodeAt(0);
+    if (c >= 48 && c <= 57) pids.push(Number(name));
+  }
+  return pids.sort((a, b) => b - a);
+}
+
+function holdsSync(pid: number, link: string): boolean {
+  const dir = `/proc/${pid}/fd`;
+  let fds: string[];
+  try {
+    fds = readdirSync(dir);
+  } catch {
+    return false; // gone, or a kernel thread
+  }
+  for (const fd of fds) {
+    try {
+      if (readlinkSync(`${dir}/${fd}`) === link) return true;
+    } catch {
+      // the fd closed between readdir and readlink
+    }
+  }
+  return false;
+}
+
+async function holds(pid: number, link: string): Promise<boolean> {
+  const dir = `/proc/${pid}/fd`;
+  const fds = await readdir(dir).catch(() => [] as string[]);
+  const links = await Promise.all(fds.map((fd) => readlink(`${dir}/${fd}`).catch(() => '')));
+  return links.includes(link);
+}

@@ -1,0 +1,205 @@
+import { EventEmitter } from 'node:events';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import type { RequestHandler } from 'msw';
+import { monoNow } from '../util/clock.js';
+import { Attributor, type CandidateSource } from './attribution/attributor.js';
+import { BUILTIN_WRITES, builtinHandlers } from './builtin-handlers.js';
+import { credentialId, Credentials } from './credentials.js';
+import { EffectsStore } from './effects-store.js';
+import { RemoteError } from './errors.js';
+import { FaultRegistry, type Fault } from './faults.js';
+import { GateRegistry, type Gate, type GateSpec } from './gates.js';
+import { JobsStore } from './jobs-store.js';
+import { Journal } from './journal.js';
+import { foldRequests } from './journal-fold.js';
+import { handleRequest, type PipelineDeps } from './pipeline.js';
+import { RouteTable, type RouteSpec } from './routes.js';
+import type { Effect, FaultSpec, Job, JournalEvent, JournalFilter, RequestRecord } from './types.js';
+
+export interface RemoteOptions {
+  /** User API handlers (msw 2). They are tried before the built-in API, so they may shadow it. */
+  handlers?: RequestHandler[];
+  /** Which of the user's routes are writes (the built-in writes are always included). */
+  writes?: RouteSpec[];
+  /** How long a job runs before it completes (default 1000 ms); per session overridable. */
+  jobDurationMs?: number;
+}
+
+export interface SessionOptions {
+  jobDurationMs?: number;
+}
+
+/** How long close() waits for requests that are still being answered. */
+const CLOSE_GRACE_MS = 1000;
+
+/**
+ * The drill remote: a loopback HTTP credential broker and fake API. Emits `'journal'` with
+ * every JournalEvent, synchronously, before the remote acts on it.
+ */
+export class DrillRemote extends EventEmitter {
+  readonly url: string;
+  readonly port: number;
+  private readonly journalLog: Journal;
+  private readonly credentials = new Credentials();
+  private readonly attributor: Attributor;
+  private readonly gates = new GateRegistry();
+  private readonly faults = new FaultRegistry();
+  private readonly effectsStore = new EffectsStore();
+  private readonly jobsStore: JobsStore;
+  private readonly closing = new AbortController();
+  private readonly inflight = new Set<Promise<void>>();
+  private closed?: Promise<void>;
+
+  /** Use createRemote(); the server must already listen. */
+  constructor(private readonly server: Server, options: RemoteOptions) {
+    super();
+    this.port = (server.address() as AddressInfo).port;
+    this.url = `http://127.0.0.1:${this.port}`;
+    this.journalLog = new Journal(this);
+    this.attributor = new Attributor(this.port);
+    this.jobsStore = new JobsStore((job, status, seq) => {
+      this.journalLog.append({ kind: 'job', t: job.settledT ?? monoNow(), seq, drillId: job.drillId, sessionId: job.sessionId, jobId: job.id, status });
+    });
+    const handlers = [...(options.handlers ?? []), ...builtinHandlers()];
+    const deps: PipelineDeps = {
+      journal: this.journalLog,
+      credentials: this.credentials,
+      attributor: this.attributor,
+      routes: new RouteTable(handlers, [...BUILTIN_WRITES, ...(options.writes ?? [])], this.url),
+      gates: this.gates,
+      faults: this.faults,
+      effects: this.effectsStore,
+      jobs: this.jobsStore,
+      handlers,
+      baseUrl: this.url,
+      jobDurationMs: options.jobDurationMs ?? 1000,
+      closing: this.closing.signal,
+    };
+    // Attribute at accept time, while the client surely still lives; cached per socket.
+    server.on('connection', (socket: Socket) => void this.attributor.attribute(socket));
+    server.on('request', (req, res) => {
+      const p = handleRequest(deps, req, res).catch(() => {
+        if (!res.headersSent) res.destroy();
+      });
+      this.inflight.add(p);
+      void p.finally(() => this.inflight.delete(p));
+    });
+  }
+
+  /** The long-lived API key: accepted as a bearer, tied to no session, not covered by revoke(). */
+  get apiKey(): string {
+    return this.credentials.apiKey;
+  }
+
+  openSession(drillId: string, options: SessionOptions = {}): { sessionId: string; token: string } {
+    const s = this.credentials.open(drillId, options.jobDurationMs);
+    this.journalLog.append({ kind: 'session-opened', t: monoNow(), drillId, sessionId: s.sessionId, credentialId: credentialId(s.token) });
+    return { sessionId: s.sessionId, token: s.token };
+  }
+
+  /** From now on the session's token gets 401 on every route. Revoking twice keeps the first time. */
+  revoke(sessionId: string, operator?: string): { t: number } {
+    const s = this.credentials.get(sessionId);
+    if (!s) throw new RemoteError('REMOTE_UNKNOWN_SESSION', `revoke(): no session ${sessionId}`);
+    if (s.revokedT !== undefined) return { t: s.revokedT };
+    s.revokedT = monoNow();
+    s.revokedBy = operator;
+    this.journalLog.append({ kind: 'revoked', t: s.revokedT, drillId: s.drillId, sessionId, operator });
+    return { t: s.revokedT };
+  }
+
+  /** Issues a new API key; the old one is denied from now on. Returns the new key. */
+  rotateApiKey(): string {
+    const { previous, next } = this.credentials.rotateApiKey();
+    this.journalLog.append({ kind: 'api-key-rotated', t: monoNow(), credentialId: credentialId(next), previousCredentialId: credentialId(previous) });
+    return next;
+  }
+
+  /**
+   * Pids to search first when attributing a connection, and whose requests belong to this
+   * drill. Called once per new connection; pass undefined to remove.
+   */
+  setCandidatePids(drillId: string, source: CandidateSource | undefined): void {
+    this.attributor.setCandidates(drillId, source);
+  }
+
+  arm(spec: GateSpec): Gate {
+    if (this.closed) throw new RemoteError('REMOTE_CLOSED', 'arm(): the remote is closed');
+    if (spec.point !== 'sent' && spec.point !== 'confirmed') {
+      throw new RemoteError('REMOTE_BAD_OPTION', `arm(): point must be 'sent' or 'confirmed', got ${String(spec.point)}`);
+    }
+    return this.gates.arm(spec);
+  }
+
+  setFault(drillId: string, spec: FaultSpec): Fault {
+    const kinds = ['drop-after-commit', 'delay', 'status'];
+    if (!kinds.includes(spec.kind)) {
+      throw new RemoteError('REMOTE_BAD_OPTION', `setFault(): kind must be one of ${kinds.join(', ')}, got ${String(spec.kind)}`);
+    }
+    if (spec.status !== undefined && (spec.status < 100 || spec.status > 599)) {
+      throw new RemoteError('REMOTE_BAD_OPTION', `setFault(): status must be an HTTP status, got ${spec.status}`);
+    }
+    return this.faults.add(drillId, spec);
+  }
+
+  /** Raw journal events, in append order. */
+  journal(filter?: JournalFilter): JournalEvent[] {
+    return this.journalLog.list(filter);
+  }
+
+  /** One folded record per request (see foldRequests). */
+  requests(filter: Pick<JournalFilter, 'drillId' | 'sessionId'> = {}): RequestRecord[] {
+    const records = foldRequests(this.journalLog.list());
+    return records.filter(
+      (r) =>
+        (filter.drillId === undefined || r.drillId === filter.drillId) &&
+        (filter.sessionId === undefined || r.sessionId === filter.sessionId),
+    );
+  }
+
+  effects(drillId?: string): Effect[] {
+    return this.effectsStore.list(drillId);
+  }
+
+  jobs(drillId?: string): Job[] {
+    return this.jobsStore.list(drillId);
+  }
+
+  /** Closes every socket (held gates included), stops job timers; idempotent. */
+  close(): Promise<void> {
+    this.closed ??= this.doClose();
+    return this.closed;
+  }
+
+  private async doClose(): Promise<void> {
+    this.closing.abort();
+    this.gates.closeAll();
+    this.jobsStore.close();
+    const stopped = new Promise<void>((resolve) => this.server.close(() => resolve()));
+    this.server.closeAllConnections();
+    await stopped;
+    // Let held requests write their final `outcome` events, but never wait on a hung handler.
+    let timer: NodeJS.Timeout | undefined;
+    const grace = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, CLOSE_GRACE_MS);
+    });
+    await Promise.race([Promise.allSettled([...this.inflight]), grace]);
+    clearTimeout(timer);
+  }
+}
+
+export async function createRemote(options: RemoteOptions = {}): Promise<DrillRemote> {
+  if (options.jobDurationMs !== undefined && !(options.jobDurationMs >= 0)) {
+    throw new RemoteError('REMOTE_BAD_OPTION', `createRemote(): jobDurationMs must be >= 0, got ${options.jobDurationMs}`);
+  }
+  const server = createServer({ keepAliveTimeout: 5000 });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  return new DrillRemote(server, options);
+}

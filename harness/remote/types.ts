@@ -1,0 +1,252 @@
+/**
+ * Data shapes of the drill remote. Pure types, no runtime code: checks and reporters can
+ * import this file without pulling in node:http or msw.
+ */
+
+/** A process named the only safe way: pid plus start time (field 22 of /proc/PID/stat). */
+export interface ProcessIdentity {
+  pid: number;
+  /** Clock ticks since boot when the process started; tells a reused pid apart. */
+  startTime: number;
+}
+
+/** Which credential a request carried. `unknown`: a bearer token the remote never issued. */
+export type CredentialKind = 'session' | 'api-key' | 'unknown' | 'none';
+
+/**
+ * What became of a request. `held` only appears in a folded record, until its outcome is known.
+ * See README.md for the exact meaning of each value.
+ */
+export type Outcome = 'committed' | 'replayed' | 'denied' | 'failed' | 'cancelled' | 'ok' | 'held';
+
+export type GatePoint = 'sent' | 'confirmed';
+export type GateAction = 'proceed' | 'fail' | 'drop';
+
+/** How the sending process was found. `none`: it could not be (e.g. it already died). */
+export type AttributionMethod = 'candidate' | 'scan' | 'none';
+
+interface EventBase {
+  /** Position in the journal: 0, 1, 2, ... in append order, over all kinds. */
+  n: number;
+  /** monoNow() when the event happened. */
+  t: number;
+  drillId?: string;
+  /** Present on every event of a request that carried a session token, and on session events. */
+  sessionId?: string;
+}
+
+/** A request has arrived (headers and body read); always the first event of its `seq`. */
+export interface RequestEvent extends EventBase {
+  kind: 'request';
+  seq: number;
+  credential: CredentialKind;
+  /** sha256(token) cut to 8 hex chars: tells credentials apart without revealing them. */
+  credentialId?: string;
+  method: string;
+  /** URL path without the query string, known credentials redacted. */
+  path: string;
+  /** The matching handler's template, e.g. `POST /jobs/:id/cancel`, else `METHOD path`. */
+  route: string;
+  write: boolean;
+  idempotencyKey?: string;
+  /** X-Correlation-Id, or the Idempotency-Key when there is no such header. */
+  correlationId?: string;
+  process?: ProcessIdentity;
+  attribution: AttributionMethod;
+  /** The drill the sending process belongs to (candidate pids or CRASH_DRILL_RUN), if known. */
+  processDrillId?: string;
+}
+
+/** A gate holds the request (`sent`: before the handler, `confirmed`: before the answer). */
+export interface HoldEvent extends EventBase {
+  kind: 'hold';
+  seq: number;
+  point: GatePoint;
+  gateId: string;
+}
+
+export interface ReleaseEvent extends EventBase {
+  kind: 'release';
+  seq: number;
+  point: GatePoint;
+  gateId: string;
+  action: GateAction | 'closed';
+}
+
+/** A handler committed (or replayed) an effect; written at the moment of the commit. */
+export interface CommitEvent extends EventBase {
+  kind: 'commit';
+  seq: number;
+  effectId: string;
+  jobId?: string;
+  replayed: boolean;
+}
+
+/** The answer the remote is about to give; always written before the first byte is sent. */
+export interface OutcomeEvent extends EventBase {
+  kind: 'outcome';
+  seq: number;
+  outcome: Exclude<Outcome, 'held'>;
+  /** HTTP status about to be sent; 0 when no answer will be sent at all. */
+  status: number;
+  effectId?: string;
+  jobId?: string;
+  /** Why the remote deviated from the handler's answer, e.g. `gate:fail`, `fault:status`. */
+  reason?: string;
+}
+
+/** Whether the answer reached the socket (`false`: dropped, or the client was gone). */
+export interface DeliveryEvent extends EventBase {
+  kind: 'delivery';
+  seq: number;
+  delivered: boolean;
+  reason?: string;
+}
+
+export interface SessionOpenedEvent extends EventBase {
+  kind: 'session-opened';
+  credentialId: string;
+}
+
+export interface RevokedEvent extends EventBase {
+  kind: 'revoked';
+  operator?: string;
+}
+
+export interface ApiKeyRotatedEvent extends EventBase {
+  kind: 'api-key-rotated';
+  credentialId: string;
+  previousCredentialId: string;
+}
+
+export interface JobEvent extends EventBase {
+  kind: 'job';
+  jobId: string;
+  status: JobStatus;
+  /** The request that changed the status, if any (a timer completes jobs on its own). */
+  seq?: number;
+}
+
+export type RequestScopedEvent =
+  | RequestEvent
+  | HoldEvent
+  | ReleaseEvent
+  | CommitEvent
+  | OutcomeEvent
+  | DeliveryEvent;
+
+export type JournalEvent =
+  | RequestScopedEvent
+  | SessionOpenedEvent
+  | RevokedEvent
+  | ApiKeyRotatedEvent
+  | JobEvent;
+
+export type JournalEventKind = JournalEvent['kind'];
+
+/** One request folded from its events: the shape checks usually want. */
+export interface RequestRecord {
+  seq: number;
+  t: number;
+  drillId?: string;
+  sessionId?: string;
+  credential: CredentialKind;
+  credentialId?: string;
+  method: string;
+  path: string;
+  route: string;
+  write: boolean;
+  idempotencyKey?: string;
+  correlationId?: string;
+  process?: ProcessIdentity;
+  attribution: AttributionMethod;
+  processDrillId?: string;
+  /** `held` until the outcome event is written (a gate, a delay or the handler still has it). */
+  outcome: Outcome;
+  status: number;
+  effectId?: string;
+  jobId?: string;
+  reason?: string;
+  /** undefined while no answer was attempted. */
+  delivered?: boolean;
+  /** The gates it went through, in order. */
+  holds: Array<{ point: GatePoint; gateId: string; t: number; releasedT?: number; action?: ReleaseEvent['action'] }>;
+}
+
+export interface JournalFilter {
+  drillId?: string;
+  sessionId?: string;
+  kind?: JournalEventKind | JournalEventKind[];
+  seq?: number;
+  /** Only events with t >= since. */
+  since?: number;
+}
+
+export interface Effect {
+  id: string;
+  kind: 'action' | 'job' | string;
+  drillId?: string;
+  sessionId?: string;
+  op: string;
+  target?: string;
+  idempotencyKey?: string;
+  /** The request that created it. */
+  seq: number;
+  t: number;
+  /** How many later requests replayed it. */
+  replays: number;
+}
+
+export type JobStatus = 'running' | 'completed' | 'cancelled';
+
+export interface Job {
+  id: string;
+  drillId?: string;
+  sessionId?: string;
+  op: string;
+  status: JobStatus;
+  createdT: number;
+  /** When it completed or was cancelled. */
+  settledT?: number;
+  durationMs: number;
+  effectId: string;
+}
+
+export interface RouteMatch {
+  method?: string;
+  /** A concrete path (`/actions`) or a route template (`/jobs/:id`). */
+  path?: string;
+  correlationId?: string;
+}
+
+export interface GateHit {
+  gateId: string;
+  point: GatePoint;
+  t: number;
+  seq: number;
+  drillId?: string;
+  method: string;
+  path: string;
+  route: string;
+  idempotencyKey?: string;
+  correlationId?: string;
+  /** Present at `confirmed` when the handler committed through the remote's effect store. */
+  effectId?: string;
+  /** The status the handler chose (at `confirmed`). */
+  status?: number;
+  process?: ProcessIdentity;
+}
+
+export type FaultKind = 'drop-after-commit' | 'delay' | 'status';
+
+export interface FaultSpec {
+  /** Default: any write of the drill. */
+  match?: RouteMatch;
+  kind: FaultKind;
+  /** For `delay`: how long to hold the answer. */
+  ms?: number;
+  /** For `status`: the status to answer (default 503). */
+  status?: number;
+  /** How many matching requests it applies to (default 1). */
+  times?: number;
+}

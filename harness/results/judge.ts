@@ -1,0 +1,50 @@
+import { drillVerdict, runChecks, type CheckResult, type Verdict } from '../checks/index.js';
+import { eventsOf, firstOf, type ContainmentRecord, type DrillEvidence, type SurvivorRow, type TrackingInfo } from '../evidence/types.js';
+import { exitInfo, type ExitInfo } from './exit-info.js';
+
+export interface DrillResult {
+  id: string;
+  scenario: string;
+  subject: { name: string; command: string; args: string[] };
+  point: string;
+  mode: string;
+  verdict: Verdict;
+  /** One line: why this verdict. */
+  reason: string;
+  checks: CheckResult[];
+  survivors: SurvivorRow[];
+  exit: ExitInfo | null;
+  tracking: TrackingInfo | null;
+  handshake: { serverName: string | null; serverVersion: string | null; protocolVersion: string | null } | null;
+  containment: ContainmentRecord[];
+  /** True when containment needed SIGKILL for some process. */
+  forcedContainment: boolean;
+  durationMs: number;
+}
+
+/** Evidence in, result out: pure, so a saved log gives the same result as the live run. */
+export function judge(evidence: DrillEvidence): DrillResult {
+  const checks = runChecks(evidence);
+  const { verdict, reason } = drillVerdict(evidence, checks);
+  const { meta, events } = evidence;
+  const snapshot = firstOf(evidence, 'snapshot');
+  const handshake = firstOf(evidence, 'handshake');
+  const containment = eventsOf(evidence, 'containment').flatMap((e) => e.records);
+  return {
+    id: meta.drillId,
+    scenario: meta.scenario,
+    subject: meta.subject,
+    point: meta.point,
+    mode: meta.mode,
+    verdict,
+    reason,
+    checks,
+    survivors: snapshot?.survivors ?? [],
+    exit: exitInfo(evidence),
+    tracking: firstOf(evidence, 'tracking')?.tracking ?? null,
+    handshake: handshake ? { serverName: handshake.serverName, serverVersion: handshake.serverVersion, protocolVersion: handshake.protocolVersion } : null,
+    containment,
+    forcedContainment: containment.some((r) => r.forced),
+    durationMs: events.length > 1 ? Math.round(events[events.length - 1].t - events[0].t) : 0,
+  };
+}

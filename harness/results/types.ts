@@ -1,0 +1,56 @@
+import type { DrillResult } from './judge.js';
+
+export type { DrillResult } from './judge.js';
+export type { ExitInfo, ExitClass } from './exit-info.js';
+
+export interface RunSummary {
+  pass: number;
+  fail: number;
+  unknown: number;
+  error: number;
+}
+
+/** Processes of an earlier run that was killed before it could contain them, found and contained now. */
+export interface StaleProcess {
+  drillId: string;
+  pid: number;
+  startTime: number;
+  cmdline: string[];
+  endedBy: string;
+}
+
+/** The shape of results.json. */
+export interface RunResults {
+  version: 1;
+  harness: { name: string; version: string };
+  runId: string;
+  startedAt: string;
+  finishedAt: string;
+  interrupted: boolean;
+  summary: RunSummary;
+  stale: StaleProcess[];
+  drills: DrillResult[];
+}
+
+/** What a reporter is told when a drill starts (reporters never see processes). */
+export interface DrillInfo {
+  id: string;
+  key: string;
+  scenario: string;
+  point: string;
+  mode: string;
+}
+
+export function summarize(drills: DrillResult[]): RunSummary {
+  const summary: RunSummary = { pass: 0, fail: 0, unknown: 0, error: 0 };
+  for (const drill of drills) summary[drill.verdict]++;
+  return summary;
+}
+
+/** DESIGN.md: 0 all pass, 1 some failed, 2 some unknown and none failed, 4 the harness failed. */
+export function exitCodeFor(summary: RunSummary): number {
+  if (summary.fail > 0) return 1;
+  if (summary.error > 0) return 4;
+  if (summary.unknown > 0) return 2;
+  return 0;
+}

@@ -1,0 +1,97 @@
+/**
+ * A run: the planned drills, executed with bounded concurrency, judged, and handed to the
+ * reporters. Before it starts it sweeps processes left by runs that were killed before they
+ * could contain their drills.
+ */
+import type { Reporter } from '../../reports/types.js';
+import type { Scenario } from '../config/index.js';
+import { executeDrill } from '../drill/execute.js';
+import type { PlannedDrill } from '../drill/types.js';
+import type { DrillEvidence, EvidenceEvent } from '../evidence/types.js';
+import { drillIdFor, newRunId, registerRun, sweepStale } from '../observe/index.js';
+import { planDrills, type PlanFilter } from '../plan/plan.js';
+import { judge } from '../results/judge.js';
+import { summarize, type DrillInfo, type DrillResult, type RunResults } from '../results/types.js';
+import { harnessInfo } from '../util/version.js';
+
+export interface RunOptions extends PlanFilter {
+  concurrency?: number;
+  reporters?: Reporter[];
+  /** Abort to interrupt the run: active drills are contained, pending ones are not started. */
+  signal?: AbortSignal;
+  outDir?: string;
+  sampleIntervalMs?: number;
+  containTermWaitMs?: number;
+}
+
+export interface RunOutput {
+  results: RunResults;
+  evidence: DrillEvidence[];
+}
+
+const PHASES: Partial<Record<EvidenceEvent['type'], string>> = {
+  'client-spawned': 'handshake',
+  'setup-done': 'armed',
+  'client-lost': 'observing',
+  snapshot: 'containing',
+};
+
+export async function runScenarios(scenarios: Scenario[], options: RunOptions = {}): Promise<RunOutput> {
+  const drills = planDrills(scenarios, options);
+  const runId = newRunId();
+  const registration = registerRun(runId);
+  const reporters = options.reporters ?? [];
+  const startedAt = new Date().toISOString();
+  try {
+    const stale = await sweepStale();
+    const concurrency = Math.max(1, Math.min(options.concurrency ?? 1, drills.length || 1));
+    for (const r of reporters) await r.onRunStart?.({ runId, total: drills.length, concurrency, outDir: options.outDir ?? '' });
+    const results: DrillResult[] = new Array(drills.length);
+    const evidence: DrillEvidence[] = new Array(drills.length);
+    let next = 0;
+    let done = 0;
+    const worker = async () => {
+      while (next < drills.length && !options.signal?.aborted) {
+        const position = next++;
+        const drill = drills[position];
+        const info = drillInfo(drill, runId);
+        for (const r of reporters) r.onDrillStart?.(info);
+        const ev = await executeDrill(drill, {
+          runId,
+          signal: options.signal,
+          sampleIntervalMs: options.sampleIntervalMs,
+          containTermWaitMs: options.containTermWaitMs,
+          onEvent: (event) => {
+            const phase = PHASES[event.type];
+            if (phase) for (const r of reporters) r.onDrillPhase?.(info, phase);
+          },
+        });
+        evidence[position] = ev;
+        results[position] = judge(ev);
+        done++;
+        for (const r of reporters) r.onDrillEnd?.(results[position], { done, total: drills.length });
+      }
+    };
+    await Promise.all(Array.from({ length: concurrency }, worker));
+    const finished = results.filter(Boolean);
+    const output: RunResults = {
+      version: 1,
+      harness: harnessInfo(),
+      runId,
+      startedAt,
+      finishedAt: new Date().toISOString(),
+      interrupted: options.signal?.aborted ?? false,
+      summary: summarize(finished),
+      stale: stale.map((s) => ({ drillId: s.drillId, pid: s.pid, startTime: s.startTime, cmdline: s.cmdline, endedBy: s.endedBy })),
+      drills: finished,
+    };
+    for (const r of reporters) await r.onRunEnd?.(output);
+    return { results: output, evidence: evidence.filter(Boolean) };
+  } finally {
+    registration.unregister();
+  }
+}
+
+function drillInfo(drill: PlannedDrill, runId: string): DrillInfo {
+  return { id: drillIdFor(runId, drill.index), key: drill.key, scenario: drill.scenario.id, point: drill.point, mode: drill.mode };
+}

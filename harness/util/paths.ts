@@ -1,0 +1,26 @@
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+let root: string | undefined;
+
+/** The package root: the nearest folder above this file with a package.json (works from src and dist). */
+export function packageRoot(): string {
+  if (root) return root;
+  let dir = dirname(fileURLToPath(import.meta.url));
+  while (!existsSync(join(dir, 'package.json'))) {
+    const parent = dirname(dir);
+    if (parent === dir) throw new Error('crash-drill: cannot find its own package.json');
+    dir = parent;
+  }
+  return (root = dir);
+}
+
+/**
+ * A compiled file of the package. The drill client always runs from dist/, even when the
+ * harness itself runs from TypeScript sources under vitest: a process that must start fast
+ * should not pay for a transpiler.
+ */
+export function distFile(relative: string): string {
+  return join(packageRoot(), 'dist', relative);
+}

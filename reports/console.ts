@@ -1,0 +1,88 @@
+import { makeColors, colorsEnabled, type Colors } from './colors.js';
+import { summaryLine } from './summary-line.js';
+import type { DrillInfo, DrillResult, Reporter, RunResults, RunStartInfo } from './types.js';
+
+type Out = { write(s: string): unknown; isTTY?: boolean };
+
+/**
+ * Progress while drills run (one line per finished drill, and on a TTY a live status line of
+ * what is running), then every drill that did not pass with its reason, and the final line.
+ */
+export class ConsoleReporter implements Reporter {
+  name = 'console';
+  private readonly c: Colors;
+  private readonly live = new Map<string, string>();
+  private total = 0;
+  private done = 0;
+
+  constructor(private readonly out: Out = process.stdout) {
+    this.c = makeColors(colorsEnabled(out));
+  }
+
+  printsToStdio(): boolean {
+    return true;
+  }
+
+  onRunStart(info: RunStartInfo): void {
+    this.total = info.total;
+    this.write(`crash-drill: ${info.total} drill${info.total === 1 ? '' : 's'}, concurrency ${info.concurrency}, run ${info.runId}\n`);
+  }
+
+  onDrillStart(drill: DrillInfo): void {
+    this.live.set(drill.id, `${drill.key} starting`);
+    this.status();
+  }
+
+  onDrillPhase(drill: DrillInfo, phase: string): void {
+    this.live.set(drill.id, `${drill.key} ${phase}`);
+    this.status();
+  }
+
+  onDrillEnd(result: DrillResult, progress: { done: number; total: number }): void {
+    this.live.delete(result.id);
+    this.done = progress.done;
+    const width = String(progress.total).length;
+    const n = `[${String(progress.done).padStart(width)}/${progress.total}]`;
+    const checks = result.checks.map((check) => `${check.id}:${check.verdict}`).join(' ');
+    this.write(`${this.c.dim(n)} ${this.paint(result.verdict)} ${result.scenario} ${result.point}/${result.mode} ${this.c.dim(`${result.durationMs} ms ${checks}`)}\n`);
+  }
+
+  onRunEnd(results: RunResults): void {
+    this.clearStatus();
+    const notPassed = results.drills.filter((d) => d.verdict !== 'pass');
+    if (results.stale.length > 0) {
+      this.write(`\n${this.c.yellow('Left behind by an earlier, killed run (now contained):')}\n`);
+      for (const s of results.stale) this.write(`  ${s.drillId} pid ${s.pid} ${s.cmdline.join(' ').slice(0, 80)} -> ${s.endedBy}\n`);
+    }
+    if (notPassed.length > 0) {
+      this.write(`\n${this.c.bold('Drills that did not pass:')}\n`);
+      for (const d of notPassed) this.write(`  ${this.paint(d.verdict)} ${d.scenario} ${d.point}/${d.mode} (${d.id}): ${d.reason}\n`);
+    }
+    if (results.interrupted) this.write(`\n${this.c.yellow('The run was interrupted; active drills were contained.')}\n`);
+    this.write(`\n${summaryLine(results)}\n`);
+  }
+
+  private paint(verdict: string): string {
+    const label = verdict.toUpperCase().padEnd(7);
+    if (verdict === 'pass') return this.c.green(label);
+    if (verdict === 'fail') return this.c.red(label);
+    if (verdict === 'error') return this.c.magenta(label);
+    return this.c.yellow(label);
+  }
+
+  private status(): void {
+    if (!this.out.isTTY) return;
+    const running = [...this.live.values()].join(' | ');
+    this.out.write(`\r\u001b[2K${this.c.dim(`${this.done}/${this.total} done; running: ${running}`.slice(0, 150))}`);
+  }
+
+  private clearStatus(): void {
+    if (this.out.isTTY) this.out.write('\r\u001b[2K');
+  }
+
+  private write(s: string): void {
+    this.clearStatus();
+    this.out.write(s);
+    this.status();
+  }
+}

@@ -1,0 +1,21 @@
+import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Reporter, RunResults } from './types.js';
+
+/** Writes `<out>/results.json` atomically (a temp file, then rename): never half a file. */
+export class JsonReporter implements Reporter {
+  name = 'json';
+  constructor(private readonly outDir: string) {}
+
+  onRunEnd(results: RunResults): void {
+    writeJsonAtomic(join(this.outDir, 'results.json'), results);
+  }
+}
+
+export function writeJsonAtomic(file: string, value: unknown): void {
+  const dir = join(file, '..');
+  mkdirSync(dir, { recursive: true });
+  const tmp = `${file}.${process.pid}.tmp`;
+  writeFileSync(tmp, JSON.stringify(value, null, 2) + '\n');
+  renameSync(tmp, file);
+}

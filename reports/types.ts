@@ -1,0 +1,23 @@
+import type { DrillInfo, DrillResult, RunResults } from '../harness/results/types.js';
+
+export type { DrillInfo, DrillResult, RunResults };
+
+export interface RunStartInfo {
+  runId: string;
+  total: number;
+  concurrency: number;
+  outDir: string;
+}
+
+/** Reporters are objects with optional hooks (vitest, Playwright); every hook may be async. */
+export interface Reporter {
+  name: string;
+  onRunStart?(info: RunStartInfo): void | Promise<void>;
+  onDrillStart?(drill: DrillInfo): void;
+  /** A drill moved on: 'handshake', 'armed', 'killed', 'observing', 'containing'. */
+  onDrillPhase?(drill: DrillInfo, phase: string): void;
+  onDrillEnd?(result: DrillResult, progress: { done: number; total: number }): void;
+  onRunEnd?(results: RunResults): void | Promise<void>;
+  /** True when it writes to the terminal (when none does, the console reporter is added). */
+  printsToStdio?(): boolean;
+}

@@ -1,0 +1,50 @@
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startAndSpawnHelper } from './support/drive.js';
+import { ProcessJanitor } from './support/janitor.js';
+import { ancestorsOf, findByRunId, isRunning, readEnviron, readStat, waitUntil } from './support/proc.js';
+import { ensureBuilt } from './support/subjects.js';
+
+const janitor = new ProcessJanitor();
+beforeAll(ensureBuilt);
+afterEach(() => janitor.cleanup());
+
+/** init, or a subreaper: a subreaper can only be an ancestor of the server, i.e. of this test. */
+function isReaper(pid: number): boolean {
+  return pid === 1 || ancestorsOf(process.pid).includes(pid);
+}
+
+describe('daemonizes', () => {
+  it('leaves a daemon re-parented to init (or a subreaper) in its own session', async () => {
+    const { subject, runId, server, helperPid: daemonPid, helper: daemon } = await startAndSpawnHelper(
+      'daemonizes',
+      janitor,
+    );
+    const serverStat = readStat(server.pid)!;
+    await waitUntil(() => isReaper(readStat(daemonPid)?.ppid ?? -1), 5000, 'the daemon to be re-parented');
+    const daemonStat = readStat(daemonPid)!;
+    expect(daemonStat.ppid).not.toBe(server.pid);
+    expect(daemonStat.session).toBe(daemonPid); // it called setsid: leader of its own session
+    expect(daemonStat.session).not.toBe(serverStat.session);
+    expect(daemonStat.pgrp).not.toBe(serverStat.pgrp);
+    expect(readEnviron(daemonPid)?.CRASH_DRILL_RUN).toBe(runId); // findable by the marker
+
+    const closedAt = subject.closeStdin();
+    const exit = await subject.exitWithin(5000);
+    expect(exit).toMatchObject({ code: 0, signal: null });
+    expect(exit!.at - closedAt).toBeLessThan(1000);
+    expect(isRunning(daemon)).toBe(true); // the server did not end it
+    expect(findByRunId(runId)).toEqual([daemonPid]);
+  });
+
+  it('with FAKE_DAEMON_CLEAR_ENV=1 the daemon has an empty environment', async () => {
+    const { subject, runId, helperPid: daemonPid, helper: daemon } = await startAndSpawnHelper('daemonizes', janitor, {
+      FAKE_DAEMON_CLEAR_ENV: '1',
+    });
+    expect(readEnviron(daemonPid)).toEqual({});
+    expect(readStat(daemonPid)?.session).toBe(daemonPid);
+    subject.closeStdin();
+    expect((await subject.exitWithin(5000))?.code).toBe(0);
+    expect(isRunning(daemon)).toBe(true);
+    expect(findByRunId(runId)).toEqual([]); // the marker scan misses it: only a cgroup would not
+  });
+});

@@ -1,0 +1,43 @@
+/** The common opening of every behaviour test: start, initialize, list tools, spawn a helper. */
+import type { ProcessJanitor } from './janitor.js';
+import { readStat, type ProcIdentity } from './proc.js';
+import type { RawSubject } from './raw-subject.js';
+import { FOUR_TOOLS, startFake, type FakeName } from './subjects.js';
+
+export interface Driven {
+  subject: RawSubject;
+  runId: string;
+  server: ProcIdentity;
+  helperPid: number;
+  helper: ProcIdentity;
+}
+
+export async function startTracked(
+  name: FakeName,
+  janitor: ProcessJanitor,
+  env: NodeJS.ProcessEnv = {},
+): Promise<{ subject: RawSubject; runId: string; server: ProcIdentity }> {
+  const { subject, runId } = startFake(name, env);
+  const server = janitor.track(subject.pid);
+  if (!server) throw new Error(`${name} exited at once; stderr:\n${subject.stderrText}`);
+  return { subject, runId, server };
+}
+
+export async function startAndSpawnHelper(
+  name: FakeName,
+  janitor: ProcessJanitor,
+  env: NodeJS.ProcessEnv = {},
+): Promise<Driven> {
+  const { subject, runId, server } = await startTracked(name, janitor, env);
+  await subject.handshake();
+  const tools = await subject.listToolNames();
+  if ([...tools].sort().join() !== [...FOUR_TOOLS].sort().join()) throw new Error(`${name} lists ${tools.join()}`);
+  const helperPid = await subject.spawnHelper();
+  const helper = janitor.track(helperPid);
+  if (!helper) throw new Error(`${name}: helper ${helperPid} is already gone`);
+  return { subject, runId, server, helperPid, helper };
+}
+
+export function ppidOf(pid: number): number | null {
+  return readStat(pid)?.ppid ?? null;
+}

@@ -1,0 +1,19 @@
+/** Every process a test learns of is tracked here and SIGKILLed by identity afterwards. */
+import { identityOf, isRunning, signalByIdentity, waitUntil, type ProcIdentity } from './proc.js';
+
+export class ProcessJanitor {
+  private readonly tracked: ProcIdentity[] = [];
+
+  /** Records the identity now; returns it (null if the pid is already gone). */
+  track(pid: number): ProcIdentity | null {
+    const id = identityOf(pid);
+    if (id) this.tracked.push(id);
+    return id;
+  }
+
+  async cleanup(): Promise<void> {
+    const ids = this.tracked.splice(0);
+    for (const id of ids) signalByIdentity(id, 'SIGKILL');
+    await waitUntil(() => ids.every((id) => !isRunning(id)), 10_000, 'tracked processes to die');
+  }
+}

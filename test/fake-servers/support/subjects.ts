@@ -1,0 +1,52 @@
+/** Where the subjects under test live, and how to start one with a fresh drill id. */
+import { execFileSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { RawSubject } from './raw-subject.js';
+
+export const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+export const DIST_FAKES = fileURLToPath(new URL('../../../dist/fake-servers/', import.meta.url));
+export const PYTHON_WELL_BEHAVED = fileURLToPath(
+  new URL('../../../fake-servers/python/well-behaved.py', import.meta.url),
+);
+
+export const NODE_FAKES = [
+  'well-behaved',
+  'ignores-eof',
+  'leaks-child',
+  'daemonizes',
+  'stdout-noise',
+  'slow-exit',
+  'ignores-sigterm',
+] as const;
+export type NodeFake = (typeof NODE_FAKES)[number];
+export type FakeName = NodeFake | 'python/well-behaved';
+
+export const FOUR_TOOLS = ['echo', 'spawn-helper', 'slow', 'subscribe'];
+
+/**
+ * The tests run the compiled servers. `npm test` builds first; when dist is missing (running
+ * vitest alone on a fresh checkout) build here. tsc may exit non-zero for errors in files
+ * that are not ours and still emit, so only the presence of the output is checked.
+ */
+export function ensureBuilt(): void {
+  const missing = () => NODE_FAKES.some((name) => !existsSync(`${DIST_FAKES}${name}.js`));
+  if (!missing()) return;
+  try {
+    execFileSync('npx', ['tsc', '-p', 'tsconfig.json'], { cwd: REPO_ROOT, stdio: 'ignore' });
+  } catch {
+    // see above
+  }
+  if (missing()) throw new Error(`fake servers are not built in ${DIST_FAKES}: run npm run build`);
+}
+
+export function startFake(name: FakeName, extraEnv: NodeJS.ProcessEnv = {}): { subject: RawSubject; runId: string } {
+  const runId = `fake-servers-test-${randomUUID()}`;
+  const env = { ...process.env, CRASH_DRILL_RUN: runId, ...extraEnv };
+  const subject =
+    name === 'python/well-behaved'
+      ? new RawSubject('python3', [PYTHON_WELL_BEHAVED], env)
+      : new RawSubject(process.execPath, [`${DIST_FAKES}${name}.js`], env);
+  return { subject, runId };
+}

@@ -1,0 +1,71 @@
+import { existsSync } from 'node:fs';
+import { afterEach, describe, expect, it } from 'vitest';
+import { cgroupSupport, contain, DrillTracker, findCgroup2Mount, identify, procState } from '../../harness/observe/index.js';
+import { Cleanup, envWith, start, testDrillId } from './helpers.js';
+
+const cleanup = new Cleanup();
+afterEach(() => cleanup.run());
+const support = cgroupSupport();
+
+describe('cgroup support', () => {
+  it('finds the cgroup2 mount on hybrid and pure v2 machines, and none on v1-only', () => {
+    const hybrid = 'cgroup /sys/fs/cgroup/cpu cgroup rw 0 0\ncgroup2 /sys/fs/cgroup/unified cgroup2 rw 0 0\n';
+    const pure = 'cgroup2 /sys/fs/cgroup cgroup2 rw,nsdelegate 0 0\n';
+    expect(findCgroup2Mount(hybrid)).toBe('/sys/fs/cgroup/unified');
+    expect(findCgroup2Mount(pure)).toBe('/sys/fs/cgroup');
+    expect(findCgroup2Mount('cgroup /sys/fs/cgroup/cpu cgroup rw 0 0\n')).toBeNull();
+  });
+
+  it('answers without throwing and explains itself', () => {
+    expect(typeof support.available).toBe('boolean');
+    if (support.available) expect(support.root).toMatch(/\/crash-drill$/);
+    else expect(support.reason).toBeTruthy();
+  });
+});
+
+describe.skipIf(!support.available)('DrillCgroup', () => {
+  it('holds added processes and their descendants, reports emptiness by event, and refuses removal while populated', async () => {
+    const drillId = testDrillId();
+    const cg = cleanup.cgroup(drillId)!;
+    expect(existsSync(cg.path)).toBe(true);
+    expect(cg.populated()).toBe(false);
+
+    const p = start(cleanup, 'sh', ['-c', 'read go; sleep 300 & echo $!; wait'], { detached: true });
+    expect(cg.addPid(p.id)).toBe(true);
+    expect(cg.addPid({ pid: p.id.pid, startTime: p.id.startTime + 1 })).toBe(false);
+    p.child.stdin!.write('go\n');
+    const childId = identify(Number(await p.nextLine()))!;
+    cleanup.track(childId);
+    expect(cg.pids().sort()).toEqual([p.id.pid, childId.pid].sort());
+    expect(cg.populated()).toBe(true);
+    expect(cg.remove()).toBe(false);
+    expect(existsSync(cg.path)).toBe(true);
+
+    const empty = new Promise<void>((resolve) => cg.onEmpty(resolve));
+    expect(cg.kill()).toBe(true);
+    await empty;
+    expect(cg.populated()).toBe(false);
+    expect(procState(childId)).not.toBe('alive');
+    expect(cg.remove()).toBe(true);
+    expect(existsSync(cg.path)).toBe(false);
+  });
+
+  it('lets contain() end a daemon that only the cgroup sees', async () => {
+    const drillId = testDrillId();
+    const cg = cleanup.cgroup(drillId)!;
+    const root = start(cleanup, 'sh', ['-c', 'read go; sh -c "setsid env -i /bin/sh -c \\"echo \\\\\\$\\\\\\$; exec /bin/sleep 300\\" & exit 0"; read forever'], {
+      detached: true,
+      env: envWith({ CRASH_DRILL_RUN: drillId }),
+    });
+    cg.addPid(root.id);
+    root.child.stdin!.write('go\n');
+    const daemon = identify(Number(await root.nextLine()))!;
+    cleanup.track(daemon);
+    const tracker = new DrillTracker({ drillId, root: root.id, cgroup: cg });
+    expect(tracker.sampleNow().map((p) => p.pid)).toContain(daemon.pid);
+    const records = await contain(tracker, { termWaitMs: 2000 });
+    expect(records.find((r) => r.pid === daemon.pid)).toMatchObject({ endedBy: 'SIGTERM' });
+    expect(await tracker.waitForQuiet({ timeoutMs: 10_000 })).toBe(true);
+    expect(cg.populated()).toBe(false);
+  });
+});

@@ -1,0 +1,81 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { contain, DrillTracker, identify, procState, signalIdentity, type ProcIdentity } from '../../harness/observe/index.js';
+import { Cleanup, envWith, FIXTURES, start, stateOf, testDrillId, until } from './helpers.js';
+
+const cleanup = new Cleanup();
+afterEach(() => cleanup.run());
+
+describe('signalIdentity', () => {
+  it('signals only the exact identity, and says why it did not', async () => {
+    const p = start(cleanup, 'sleep', ['300'], { stdio: 'ignore' });
+    expect(signalIdentity({ pid: p.id.pid, startTime: p.id.startTime + 1 }, 'SIGKILL')).toBe('mismatch');
+    expect(procState(p.id)).toBe('alive');
+    const exited = new Promise((r) => p.child.once('exit', r));
+    expect(signalIdentity(p.id, 'SIGTERM')).toBe('sent');
+    await exited;
+    expect(signalIdentity(p.id, 'SIGTERM')).toBe('gone');
+
+    const parent = start(cleanup, 'sh', ['-c', 'sleep 0.2 & echo $!; exec sleep 300']);
+    const zombie = identify(Number(await parent.nextLine()))!;
+    cleanup.track(zombie);
+    await until(() => stateOf(zombie.pid) === 'Z', 10_000, 'the zombie');
+    expect(signalIdentity(zombie, 'SIGKILL')).toBe('zombie');
+  });
+});
+
+describe('contain', () => {
+  it('ends SIGTERM-ignoring, stopped and respawning members, forcing only where needed', async () => {
+    const drillId = testDrillId();
+    cleanup.trackDrill(drillId);
+    const root = start(cleanup, 'sh', [`${FIXTURES}contain-tree.sh`], { detached: true, env: envWith({ CRASH_DRILL_RUN: drillId }) });
+    const ids: Record<string, ProcIdentity> = {};
+    for (let line = await root.nextLine(); line !== 'ready'; line = await root.nextLine()) {
+      const [name, pid] = line.split(' ');
+      ids[name!] = identify(Number(pid))!;
+      cleanup.track(ids[name!]!);
+    }
+    await until(() => stateOf(ids.stopped!.pid) === 'T', 10_000, 'the stopped member');
+    // A bystander outside the drill, and a member we exclude: both must be left alone.
+    const bystander = start(cleanup, 'sleep', ['300'], { stdio: 'ignore' });
+    const excluded = start(cleanup, 'sleep', ['300'], { detached: true, stdio: 'ignore', env: envWith({ CRASH_DRILL_RUN: drillId }) });
+
+    const tracker = new DrillTracker({ drillId, root: root.id });
+    // 6 named members, plus the spawner's short `sleep 0.05` when a sample catches one.
+    const live = tracker.sampleNow().map((p) => p.pid);
+    for (const id of [root.id, excluded.id, ...Object.values(ids)]) expect(live).toContain(id.pid);
+    const records = await contain(tracker, { exclude: [excluded.id], termWaitMs: 1500, killWaitMs: 5000 });
+    const rec = (id: ProcIdentity) => records.find((r) => r.pid === id.pid && r.startTime === id.startTime)!;
+
+    expect(rec(ids.ignores!)).toMatchObject({ endedBy: 'SIGKILL', forced: true });
+    expect(rec(ids.ignores!).steps.map((s) => s.action)).toEqual(
+      expect.arrayContaining(['SIGTERM: sent', 'SIGKILL: sent', 'exited (zombie, signal SIGKILL)']),
+    );
+    expect(rec(ids.plain!)).toMatchObject({ endedBy: 'SIGTERM', forced: false });
+    expect(rec(ids.stopped!)).toMatchObject({ endedBy: 'SIGTERM', forced: false });
+    expect(rec(ids.stopped!).steps.map((s) => s.action)).toContain('SIGCONT (it was stopped): sent');
+    expect(rec(root.id)).toMatchObject({ endedBy: 'SIGTERM', forced: false });
+    expect(rec(ids.spawner!)).toMatchObject({ endedBy: 'SIGTERM', forced: false });
+    // The spawner's trap started `sleep 299` while dying: a later round found and ended it.
+    const late = records.find((r) => r.cmdline.join(' ') === 'sleep 299');
+    expect(late).toMatchObject({ endedBy: 'SIGTERM', forced: false });
+    for (const r of records) {
+      expect(r.steps.length).toBeGreaterThan(0);
+      expect(r.steps.every((s, i) => i === 0 || s.t >= r.steps[i - 1]!.t)).toBe(true);
+      expect(procState(r)).not.toBe('alive');
+    }
+    expect(records.length).toBeGreaterThanOrEqual(6);
+    expect(records.find((r) => r.pid === excluded.id.pid)).toBeUndefined();
+    expect(procState(excluded.id)).toBe('alive');
+    expect(procState(bystander.id)).toBe('alive');
+    expect(tracker.live().map((p) => p.pid)).toEqual([excluded.id.pid]);
+  });
+
+  it('returns no records when nothing lives', async () => {
+    const p = start(cleanup, 'sleep', ['300'], { stdio: 'ignore' });
+    const exited = new Promise((r) => p.child.once('exit', r));
+    p.child.kill('SIGKILL');
+    await exited;
+    const tracker = new DrillTracker({ drillId: testDrillId(), root: p.id });
+    expect(await contain(tracker)).toEqual([]);
+  });
+});

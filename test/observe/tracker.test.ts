@@ -1,0 +1,121 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { cgroupSupport, DrillTracker, identify, type TrackedProcess } from '../../harness/observe/index.js';
+import { Cleanup, envWith, FIXTURES, start, testDrillId, type Proc } from './helpers.js';
+
+const cleanup = new Cleanup();
+afterEach(() => cleanup.run());
+
+type Tree = { root: Proc; pids: Record<string, number> };
+
+/** Start fixtures/tree.sh as a drill root (own session, like the drill client) and build the tree. */
+async function buildTree(drillId: string, withCgroup: boolean): Promise<Tree & { cgroupPath: string | null }> {
+  const cg = withCgroup ? cleanup.cgroup(drillId) : (cleanup.trackDrill(drillId), null);
+  const root = start(cleanup, 'sh', [`${FIXTURES}tree.sh`], { detached: true, env: envWith({ CRASH_DRILL_RUN: drillId }) });
+  if (withCgroup) expect(cg!.addPid(root.id)).toBe(true);
+  root.child.stdin!.write('go\n');
+  const pids: Record<string, number> = {};
+  for (;;) {
+    const line = await root.nextLine();
+    if (line === 'ready') break;
+    const [name, pid] = line.split(' ');
+    pids[name!] = Number(pid);
+    cleanup.track(identify(Number(pid)));
+  }
+  // The two daemons print from their own process, possibly after "ready".
+  while (!('daemon-env' in pids && 'daemon-noenv' in pids)) {
+    const [name, pid] = (await root.nextLine()).split(' ');
+    pids[name!] = Number(pid);
+    cleanup.track(identify(Number(pid)));
+  }
+  return { root, pids, cgroupPath: cg?.path ?? null };
+}
+
+function byPid(members: TrackedProcess[], pid: number): TrackedProcess | undefined {
+  return members.find((m) => m.pid === pid);
+}
+
+describe('DrillTracker membership', () => {
+  it('finds a child, an orphaned grandchild and a setsid daemon without a cgroup, and says what it cannot see', async () => {
+    const drillId = testDrillId();
+    const { root, pids } = await buildTree(drillId, false);
+    const tracker = new DrillTracker({ drillId, root: root.id, cgroup: null });
+    tracker.sampleNow();
+    const members = tracker.members();
+
+    expect(byPid(members, root.id.pid)!.foundBy).toEqual(['root']);
+    const child = byPid(members, pids.child!)!;
+    expect(child.foundBy).toEqual(expect.arrayContaining(['parent-links', 'env-marker', 'process-group', 'session']));
+
+    // Its middle parent exited: no parent link, but the marker, the group and the session remain.
+    const grandchild = byPid(members, pids.grandchild!)!;
+    expect(grandchild.ppid).not.toBe(root.id.pid);
+    expect(grandchild.foundBy).toEqual(expect.arrayContaining(['env-marker', 'process-group', 'session']));
+    expect(grandchild.foundBy).not.toContain('parent-links');
+
+    // A new session and an orphan: only the inherited marker finds it.
+    const daemon = byPid(members, pids['daemon-env']!)!;
+    expect(daemon.sid).toBe(daemon.pid);
+    expect(daemon.foundBy).toEqual(['env-marker']);
+
+    // setsid + cleared environment + orphaned: invisible without a cgroup.
+    expect(byPid(members, pids['daemon-noenv']!)).toBeUndefined();
+    const info = tracker.tracking();
+    expect(info.cgroup).toBeNull();
+    expect(info.methods).not.toContain('cgroup');
+    expect(info.blindSpots.join('\n')).toMatch(/setsid and clears its environment/);
+  });
+
+  it.skipIf(!cgroupSupport().available)('with the drill cgroup also finds the daemon that cleared its environment', async () => {
+    const drillId = testDrillId();
+    const { root, pids, cgroupPath } = await buildTree(drillId, true);
+    const cg = (await import('../../harness/observe/index.js')).createDrillCgroup(drillId)!;
+    expect(cg.path).toBe(cgroupPath);
+    const withCgroup = new DrillTracker({ drillId, root: root.id, cgroup: cg });
+    const without = new DrillTracker({ drillId, root: root.id, cgroup: null });
+    withCgroup.sampleNow();
+    without.sampleNow();
+
+    const noenv = byPid(withCgroup.members(), pids['daemon-noenv']!)!;
+    expect(noenv).toBeDefined();
+    expect(noenv.foundBy).toEqual(['cgroup']);
+    expect(noenv.cmdline).toEqual(['/bin/sleep', '300']);
+    expect(byPid(without.members(), pids['daemon-noenv']!)).toBeUndefined();
+    for (const name of ['child', 'grandchild', 'daemon-env']) {
+      expect(byPid(withCgroup.members(), pids[name]!)!.foundBy).toContain('cgroup');
+    }
+    expect(withCgroup.live()).toHaveLength(5);
+    expect(without.live()).toHaveLength(4);
+    const info = withCgroup.tracking();
+    expect(info.methods).toContain('cgroup');
+    expect(info.cgroup).toBe(cgroupPath);
+    expect(info.blindSpots.join('\n')).not.toMatch(/clears its environment/);
+  });
+
+  it("ignores processes carrying another drill's marker", async () => {
+    const drillId = testDrillId(1);
+    const root = start(cleanup, 'sleep', ['300'], { detached: true, stdio: 'ignore', env: envWith({ CRASH_DRILL_RUN: drillId }) });
+    const others = [`${drillId.slice(0, -2)}.2`, `${drillId}0`, `x${drillId}`, ''].map((marker) =>
+      start(cleanup, 'sleep', ['300'], { detached: true, stdio: 'ignore', env: envWith({ CRASH_DRILL_RUN: marker }) }),
+    );
+    const same = start(cleanup, 'sleep', ['300'], { detached: true, stdio: 'ignore', env: envWith({ CRASH_DRILL_RUN: drillId }) });
+    const tracker = new DrillTracker({ drillId, root: root.id });
+    const live = tracker.sampleNow().map((p) => p.pid);
+    expect(live).toContain(root.id.pid);
+    expect(live).toContain(same.id.pid);
+    for (const o of others) expect(live).not.toContain(o.id.pid);
+    expect(live).toHaveLength(2);
+  });
+
+  it('never counts a process that started before the root', async () => {
+    const drillId = testDrillId();
+    const older = start(cleanup, 'sleep', ['300'], { detached: true, stdio: 'ignore', env: envWith({ CRASH_DRILL_RUN: drillId }) });
+    // Start times have 10 ms resolution: wait until the clock has moved on by a tick.
+    const { startTimeToMono } = await import('../../harness/observe/index.js');
+    const { monoNow } = await import('../../harness/util/clock.js');
+    while (monoNow() < startTimeToMono(older.id.startTime) + 30) await new Promise((r) => setTimeout(r, 10));
+    const root = start(cleanup, 'sleep', ['300'], { detached: true, stdio: 'ignore', env: envWith({ CRASH_DRILL_RUN: drillId }) });
+    expect(root.id.startTime).toBeGreaterThan(older.id.startTime);
+    const tracker = new DrillTracker({ drillId, root: root.id });
+    expect(tracker.sampleNow().map((p) => p.pid)).toEqual([root.id.pid]);
+  });
+});
