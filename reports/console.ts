@@ -71,7 +71,7 @@ export class ConsoleReporter implements Reporter {
   }
 
   private status(): void {
-    if (!this.out.isTTY) return;
+    if (!this.out.isTTY || this.live.size === 0) return; // nothing running: no status line, so the summary stays last
     const running = [...this.live.values()].join(' | ');
     this.out.write(`\r\u001b[2K${this.c.dim(`${this.done}/${this.total} done; running: ${running}`.slice(0, 150))}`);
   }

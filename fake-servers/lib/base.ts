@@ -33,6 +33,11 @@ export interface FakeServerOptions {
   keepAliveTimer: boolean;
   /** Non-JSON lines on stdout: one banner at startup and one at the first tool call. */
   stdoutNoise?: { banner: string; firstCall: string };
+  /**
+   * Send a log notification every this many ms and keep the SDK's missing stdout 'error'
+   * handler: the first write after the client died throws an unhandled EPIPE (crashes-on-epipe).
+   */
+  notifyEveryMs?: number;
 }
 
 export const KEEP_ALIVE_TICK_MS = 1000;
@@ -41,7 +46,9 @@ export async function runFakeServer(options: FakeServerOptions): Promise<void> {
   const log = createLog(options.name);
   const timers = new TimerRegistry();
   const children = new ChildTracker(log);
-  const server = new McpServer({ name: options.name, version: '0.1.0' }, { capabilities: { tools: {} } });
+  // Log notifications need the logging capability, or the SDK refuses to send them.
+  const capabilities = options.notifyEveryMs === undefined ? { tools: {} } : { tools: {}, logging: {} };
+  const server = new McpServer({ name: options.name, version: '0.1.0' }, { capabilities });
   const shutdown = new Shutdown({
     server,
     children,
@@ -57,7 +64,7 @@ export async function runFakeServer(options: FakeServerOptions): Promise<void> {
   registerFakeTools(server, {
     timers,
     spawnHelper: () => {
-      if (options.helper === 'daemon') return startDaemon(children);
+      if (options.helper === 'daemon') return startDaemon();
       return children.spawnHelper();
     },
     beforeCall: (tool) => {
@@ -75,6 +82,12 @@ export async function runFakeServer(options: FakeServerOptions): Promise<void> {
     process.stdin.once('end', () => shutdown.begin('stdin end', delay));
     process.stdin.once('close', () => shutdown.begin('stdin close', delay));
     process.stdout.on('error', (error: NodeJS.ErrnoException) => shutdown.begin(`stdout ${error.code ?? 'error'}`, delay));
+  } else if (options.notifyEveryMs === undefined) {
+    // A bare SDK server dies of an unhandled EPIPE when it answers after its client died, but
+    // whether the answer is written before or after the client's death is a race. The mutants
+    // that ignore input loss swallow the error, so their one behaviour (staying up) does not
+    // depend on that race and their verdicts are the same in every run.
+    process.stdout.on('error', (error: NodeJS.ErrnoException) => log(`stdout ${error.code ?? 'error'}: ignored`));
   }
 
   process.on('SIGTERM', () => {
@@ -84,4 +97,7 @@ export async function runFakeServer(options: FakeServerOptions): Promise<void> {
 
   await server.connect(new StdioServerTransport());
   log(`ready (pid ${process.pid})`);
+  if (options.notifyEveryMs !== undefined) {
+    timers.interval(() => void server.server.notification({ method: 'notifications/message', params: { level: 'info', data: 'tick' } }), options.notifyEveryMs);
+  }
 }

@@ -1,4 +1,5 @@
-import { eventsOf, firstOf, type DrillEvidence } from '../evidence/types.js';
+import { describeSignal, serverExitOf, signalBeforeExit } from '../evidence/queries.js';
+import { firstOf, type DrillEvidence } from '../evidence/types.js';
 import { isCheckResult, lossOrUnknown } from './loss.js';
 import type { Check, CheckResult } from './types.js';
 
@@ -15,7 +16,7 @@ export const exitOnEof: Check = {
     const deadline = evidence.meta.expect.exitOnEof?.deadline ?? 0;
     const loss = lossOrUnknown(evidence, id);
     if (isCheckResult(loss)) return loss;
-    const exit = firstOf(evidence, 'server-exit');
+    const exit = serverExitOf(evidence);
     const spawned = firstOf(evidence, 'subject-spawned');
     if (exit && exit.t < loss.t) {
       return { id, verdict: 'unknown', summary: `the server had already exited (code ${exit.code}, signal ${exit.signal}) before its client was lost`, data: { exitAt: exit.t, lossAt: loss.t } };
@@ -28,22 +29,14 @@ export const exitOnEof: Check = {
     const elapsed = Math.round(exit.t - loss.t);
     const how = exit.signal ? `signal ${exit.signal}` : `code ${exit.code}`;
     const data = { lossAt: loss.t, exitAt: exit.t, elapsedMs: elapsed, deadlineMs: deadline, code: exit.code, signal: exit.signal };
-    const signalled = signalsBefore(evidence, exit.t, exit.pid);
+    const sent = signalBeforeExit(evidence, exit.t, exit);
+    const signalled = sent ? describeSignal(sent) : null;
     if (signalled) {
       return { id, verdict: 'fail', summary: `the server did not exit on EOF: it was ended by ${signalled} ${elapsed} ms after losing its client`, data: { ...data, endedBy: signalled } };
     }
-    if (elapsed > deadline) {
+    if (exit.t - loss.t > deadline) {
       return { id, verdict: 'fail', summary: `the server exited ${elapsed} ms after losing its client (${how}); the deadline is ${deadline} ms`, data };
     }
     return { id, verdict: 'pass', summary: `the server exited ${elapsed} ms after losing its client (${how})`, data };
   },
 };
-
-/** Who signalled the server before it exited: the client's close steps or the harness. */
-function signalsBefore(evidence: DrillEvidence, exitAt: number, pid: number): string | null {
-  const step = eventsOf(evidence, 'close-step').filter((event) => event.step !== 'stdin-closed' && event.t <= exitAt).pop();
-  const harness = eventsOf(evidence, 'signal').filter((event) => event.pid === pid && event.result === 'sent' && event.t <= exitAt).pop();
-  if (harness && (!step || harness.t > step.t)) return `${harness.signal} from the harness`;
-  if (step) return `${step.step === 'sigterm' ? 'SIGTERM' : 'SIGKILL'} from the client's shutdown`;
-  return null;
-}

@@ -15,18 +15,23 @@ export function writeEvidenceLog(dir: string, evidence: DrillEvidence): string {
   return file;
 }
 
+export class EvidenceLogError extends Error {
+  readonly code = 'CRASH_DRILL_EVIDENCE';
+}
+
 export function readEvidenceLog(file: string): DrillEvidence {
-  const events = readFileSync(file, 'utf8')
+  const events: EvidenceEvent[] = [];
+  readFileSync(file, 'utf8')
     .split('\n')
-    .filter((line) => line.trim() !== '')
-    .map((line, index) => {
+    .forEach((line, index) => {
+      if (line.trim() === '') return;
       try {
-        return JSON.parse(line) as EvidenceEvent;
+        events.push(JSON.parse(line) as EvidenceEvent);
       } catch {
-        throw new Error(`${file}: line ${index + 1} is not JSON`);
+        throw new EvidenceLogError(`${file}: line ${index + 1} is not JSON`);
       }
     });
   const start = events.find((event) => event.type === 'drill-start');
-  if (!start || start.type !== 'drill-start') throw new Error(`${file}: no drill-start record, so this is not a drill's evidence`);
+  if (!start || start.type !== 'drill-start') throw new EvidenceLogError(`${file}: no drill-start record, so this is not a drill's evidence`);
   return { meta: start.meta, events };
 }

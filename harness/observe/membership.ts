@@ -45,8 +45,10 @@ export class MembershipScanner {
   private readonly drillId: string;
   private readonly root: ProcIdentity;
   private readonly byKey = new Map<string, TrackedProcess>();
+  /** The latest member per pid, for numeric lookups in the hot loop (no key strings). */
+  private readonly byPid = new Map<number, TrackedProcess>();
   /** Env-marker verdicts per identity: environ is read once per process. */
-  private readonly envVerdict = new Map<string, boolean>();
+  private readonly envVerdict = new Map<number, { startTime: number; marked: boolean }>();
   /** pgid / sid values led by a member, kept while the group or session is still populated. */
   private readonly groups = new Set<number>();
   private readonly sessions = new Set<number>();
@@ -100,21 +102,21 @@ export class MembershipScanner {
     for (const s of this.sessions) if (!sidsInUse.has(s)) this.sessions.delete(s);
 
     const added: TrackedProcess[] = [];
-    const candidates = [...stats.values()]
-      .filter((s) => !this.byKey.has(identityKey(s)))
-      .sort((a, b) => a.startTime - b.startTime || a.pid - b.pid);
+    let candidates: ProcStat[] = [];
+    for (const stat of stats.values()) if (!this.isMember(stat)) candidates.push(stat);
     // Iterate to a fixed point: a child may be listed before the parent that makes it a member.
-    let changed = true;
-    while (changed && candidates.length > 0) {
-      changed = false;
-      for (let i = 0; i < candidates.length; i++) {
-        const stat = candidates[i];
+    while (candidates.length > 0) {
+      const matched: [ProcStat, string[]][] = [];
+      const rest: ProcStat[] = [];
+      for (const stat of candidates) {
         const methods = this.match(stat, cgroupPids, stats);
-        if (methods.length === 0) continue;
-        candidates.splice(i--, 1);
-        added.push(this.admit(stat, methods, now));
-        changed = true;
+        if (methods.length > 0) matched.push([stat, methods]);
+        else rest.push(stat);
       }
+      if (matched.length === 0) break;
+      matched.sort(([a], [b]) => a.startTime - b.startTime || a.pid - b.pid);
+      for (const [stat, methods] of matched) added.push(this.admit(stat, methods, now));
+      candidates = rest;
     }
     return { added, exited };
   }
@@ -138,6 +140,7 @@ export class MembershipScanner {
       if (stat.state === 'Z') member.exitStatus = decodeWaitStatus(stat.exitCode);
     }
     this.byKey.set(identityKey(stat), member);
+    this.byPid.set(stat.pid, member);
     if (stat.pgid === stat.pid) this.groups.add(stat.pgid);
     if (stat.sid === stat.pid) this.sessions.add(stat.sid);
     return member;
@@ -153,21 +156,23 @@ export class MembershipScanner {
     return methods;
   }
 
+  private isMember(stat: ProcStat): boolean {
+    return this.byPid.get(stat.pid)?.startTime === stat.startTime;
+  }
+
   private hasMarker(stat: ProcStat): boolean {
-    const key = identityKey(stat);
-    let verdict = this.envVerdict.get(key);
-    if (verdict === undefined) {
-      verdict = readEnviron(stat.pid)?.get(DRILL_ENV) === this.drillId;
-      this.envVerdict.set(key, verdict);
-    }
-    return verdict;
+    const cached = this.envVerdict.get(stat.pid);
+    if (cached !== undefined && cached.startTime === stat.startTime) return cached.marked;
+    const marked = readEnviron(stat.pid)?.get(DRILL_ENV) === this.drillId;
+    this.envVerdict.set(stat.pid, { startTime: stat.startTime, marked });
+    return marked;
   }
 
   private parentIsLiveMember(stat: ProcStat, stats: Map<number, ProcStat>): boolean {
     const parent = stats.get(stat.ppid);
     if (parent === undefined || parent.state === 'Z' || parent.state === 'X') return false;
-    const member = this.byKey.get(identityKey(parent));
-    return member !== undefined && member.exitedAt === null;
+    const member = this.byPid.get(parent.pid);
+    return member !== undefined && member.startTime === parent.startTime && member.exitedAt === null;
   }
 
   private refresh(

@@ -6,7 +6,7 @@
 import { monoNow } from '../util/clock.js';
 import { pollExit, type ExitObservation } from './exit-watch.js';
 import { identityKey, type ProcIdentity } from './identity.js';
-import { readStat } from './proc.js';
+import { readCmdline, readStat } from './proc.js';
 import { signalIdentity } from './signal.js';
 
 export type EndedBy = 'already-gone' | 'SIGTERM' | 'SIGKILL' | 'survived';
@@ -27,8 +27,8 @@ export function newRecord(id: ProcIdentity, cmdline: string[]): ContainmentRecor
   return { pid: id.pid, startTime: id.startTime, cmdline: [...cmdline], endedBy: 'survived', forced: false, steps: [] };
 }
 
-export function step(record: ContainmentRecord, action: string): void {
-  record.steps.push({ t: monoNow(), action });
+export function step(record: ContainmentRecord, action: string, t: number = monoNow()): void {
+  record.steps.push({ t, action });
 }
 
 export function describeExit(obs: ExitObservation): string {
@@ -46,17 +46,26 @@ export async function waitAll(records: ContainmentRecord[], timeoutMs: number, p
   const alive: ContainmentRecord[] = [];
   records.forEach((r, i) => {
     const obs = seen[i];
-    if (obs) step(r, describeExit(obs));
-    else alive.push(r);
+    if (!obs) return void alive.push(r);
+    // Stamped when the exit was noticed, not when the slowest of the batch was done.
+    step(r, describeExit(obs), obs.t);
+    // The wait status is the ground truth: a SIGKILL from anyone else (another harness's stale
+    // sweep, the OOM killer) during our SIGTERM wait must not be credited to the SIGTERM.
+    if (obs.exitStatus?.signal === 'SIGKILL') killedBySigkill.add(r);
   });
   return alive;
 }
+
+const killedBySigkill = new WeakSet<ContainmentRecord>();
 
 /** SIGTERM, wait, SIGKILL the rest, wait. Mutates and returns the records. */
 export async function terminate(records: ContainmentRecord[], opts: TerminateOptions): Promise<ContainmentRecord[]> {
   const termed: ContainmentRecord[] = [];
   for (const r of records) {
     const before = readStat(r.pid);
+    // argv as it is now: a process first seen between fork and exec still showed its parent's.
+    const argv = before?.startTime === r.startTime ? readCmdline(r.pid) : null;
+    if (argv && argv.length > 0) r.cmdline = argv;
     const out = signalIdentity(r, 'SIGTERM');
     step(r, `SIGTERM: ${out}`);
     if (out !== 'sent') {
@@ -68,7 +77,11 @@ export async function terminate(records: ContainmentRecord[], opts: TerminateOpt
     termed.push(r);
   }
   const afterTerm = await waitAll(termed, opts.termWaitMs, opts.pollMs);
-  for (const r of termed) if (!afterTerm.includes(r)) r.endedBy = 'SIGTERM';
+  for (const r of termed) {
+    if (afterTerm.includes(r)) continue;
+    r.endedBy = killedBySigkill.has(r) ? 'SIGKILL' : 'SIGTERM';
+    r.forced = killedBySigkill.has(r);
+  }
 
   const killed: ContainmentRecord[] = [];
   for (const r of afterTerm) {

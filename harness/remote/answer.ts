@@ -22,12 +22,19 @@ export interface OutcomeInfo {
  * Each method resolves once the delivery event is written.
  */
 export class Answer {
+  private readonly onSocketClose = (): void => {
+    this.journal.append({ kind: 'disconnect', t: monoNow(), ...this.ids });
+  };
+
   constructor(
     private readonly journal: Journal,
     private readonly req: IncomingMessage,
     private readonly res: ServerResponse,
     private readonly ids: RequestIds,
-  ) {}
+  ) {
+    // Until the outcome is decided, a closing connection is evidence: the sender went away.
+    req.socket.once('close', this.onSocketClose);
+  }
 
   send(status: number, headers: OutgoingHttpHeaders, body: Buffer, info: OutcomeInfo): Promise<void> {
     this.journalOutcome(status, info);
@@ -64,6 +71,8 @@ export class Answer {
   }
 
   private journalOutcome(status: number, info: OutcomeInfo): void {
+    // From here on the delivery event tells what happened to the connection.
+    this.req.socket.off('close', this.onSocketClose);
     this.journal.append({
       kind: 'outcome',
       t: monoNow(),

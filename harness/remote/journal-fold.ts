@@ -60,6 +60,9 @@ export function foldRequests(events: readonly JournalEvent[]): RequestRecord[] {
       case 'delivery':
         r.delivered = e.delivered;
         break;
+      case 'disconnect':
+        r.disconnectedT = e.t;
+        break;
     }
   }
   // A request without an outcome event stays `held`: the remote has it and has not answered

@@ -24,8 +24,16 @@ export class Journal {
     const full = { ...event, n: this.events.length } as JournalEvent;
     Object.freeze(full);
     this.events.push(full);
-    // Synchronous emit: a listener sees the event before the remote acts on it.
-    this.emitter.emit('journal', full);
+    // Synchronous emit: a listener sees the event before the remote acts on it. A listener
+    // that throws must not leave a request half-journalled, so its error is rethrown on the
+    // next tick, where it surfaces as the harness's own failure.
+    try {
+      this.emitter.emit('journal', full);
+    } catch (err) {
+      process.nextTick(() => {
+        throw err;
+      });
+    }
     return full;
   }
 

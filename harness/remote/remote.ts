@@ -30,6 +30,13 @@ export interface SessionOptions {
   jobDurationMs?: number;
 }
 
+/** Typed 'journal' listeners (declaration merging with the class below). */
+export interface DrillRemote {
+  on(event: 'journal', listener: (event: JournalEvent) => void): this;
+  once(event: 'journal', listener: (event: JournalEvent) => void): this;
+  off(event: 'journal', listener: (event: JournalEvent) => void): this;
+}
+
 /** How long close() waits for requests that are still being answered. */
 const CLOSE_GRACE_MS = 1000;
 

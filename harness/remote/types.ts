@@ -103,6 +103,15 @@ export interface DeliveryEvent extends EventBase {
   reason?: string;
 }
 
+/**
+ * The client's connection closed while the remote still held the request (before its
+ * outcome): whoever sent it is gone or gave up, e.g. the server exited at a kill point.
+ */
+export interface DisconnectEvent extends EventBase {
+  kind: 'disconnect';
+  seq: number;
+}
+
 export interface SessionOpenedEvent extends EventBase {
   kind: 'session-opened';
   credentialId: string;
@@ -133,7 +142,8 @@ export type RequestScopedEvent =
   | ReleaseEvent
   | CommitEvent
   | OutcomeEvent
-  | DeliveryEvent;
+  | DeliveryEvent
+  | DisconnectEvent;
 
 export type JournalEvent =
   | RequestScopedEvent
@@ -169,6 +179,8 @@ export interface RequestRecord {
   reason?: string;
   /** undefined while no answer was attempted. */
   delivered?: boolean;
+  /** When the client's connection closed while the remote still held the request. */
+  disconnectedT?: number;
   /** The gates it went through, in order. */
   holds: Array<{ point: GatePoint; gateId: string; t: number; releasedT?: number; action?: ReleaseEvent['action'] }>;
 }

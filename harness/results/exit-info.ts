@@ -1,3 +1,4 @@
+import { describeSignal, serverExitOf, signalBeforeExit } from '../evidence/queries.js';
 import { eventsOf, firstOf, type DrillEvidence } from '../evidence/types.js';
 
 export type ExitClass = 'clean' | 'exit-code' | 'signal' | 'crash' | 'unknown' | 'did-not-exit';
@@ -9,6 +10,8 @@ export interface ExitInfo {
   class: ExitClass;
   /** For `signal`: who sent it, as far as the evidence shows. */
   signalFrom: 'client' | 'harness' | 'not the harness or the client' | null;
+  /** The last signal anyone sent it before it exited, even if it then exited with a code (it handled it). */
+  endedAfter: string | null;
   /** ms from the loss of the client to the exit (negative: it exited before). */
   afterLossMs: number | null;
   /** The line of stderr that shows the crash, e.g. an unhandled EPIPE. */
@@ -21,7 +24,15 @@ export interface ExitInfo {
  * SDK's StdioServerTransport has no stdout 'error' handler, so a write after the client died
  * throws EPIPE), a Python traceback, a Go or Rust panic.
  */
-const CRASH_LINE = /(Error: (write )?EPIPE.*|.*Unhandled 'error' event.*|Traceback \(most recent call last\):|BrokenPipeError.*|panic: .*|thread '.*' panicked.*|Uncaught \w*Error.*)/;
+const CRASH_LINES = [
+  /Error: (write )?EPIPE.*/,
+  /BrokenPipeError.*/,
+  /.*Unhandled 'error' event.*/,
+  /Traceback \(most recent call last\):/,
+  /panic: .*/,
+  /thread '.*' panicked.*/,
+  /Uncaught \w*Error.*/,
+];
 
 const STDERR_TAIL_CHARS = 2000;
 
@@ -30,16 +41,14 @@ export function exitInfo(evidence: DrillEvidence): ExitInfo | null {
   if (!spawned) return null;
   const stderr = eventsOf(evidence, 'subject-stderr').map((e) => e.text).join('');
   const stderrTail = stderr.slice(-STDERR_TAIL_CHARS);
-  const exit = firstOf(evidence, 'server-exit');
+  const exit = serverExitOf(evidence);
   const loss = firstOf(evidence, 'client-lost');
   if (!exit) {
-    return { pid: spawned.pid, code: null, signal: null, class: 'did-not-exit', signalFrom: null, afterLossMs: null, crash: null, stderrTail };
+    return { pid: spawned.pid, code: null, signal: null, class: 'did-not-exit', signalFrom: null, endedAfter: null, afterLossMs: null, crash: null, stderrTail };
   }
-  // The client saw the exit status when it was alive to reap it; otherwise the observer read it from the zombie.
-  const byClient = firstOf(evidence, 'subject-exit');
-  const code = exit.code ?? byClient?.code ?? null;
-  const signal = exit.signal ?? byClient?.signal ?? null;
-  const crashLine = CRASH_LINE.exec(stderr)?.[0]?.trim() ?? null;
+  const { code, signal } = exit;
+  // The most telling line first: the EPIPE itself rather than Node's generic "Unhandled 'error' event".
+  const crashLine = CRASH_LINES.map((re) => re.exec(stderr)?.[0]?.trim()).find(Boolean) ?? null;
   let cls: ExitClass;
   if (signal) cls = 'signal';
   else if (code === null) cls = 'unknown';
@@ -50,15 +59,16 @@ export function exitInfo(evidence: DrillEvidence): ExitInfo | null {
     code,
     signal,
     class: cls,
-    signalFrom: signal ? signalSender(evidence, exit.t, exit.pid, signal) : null,
+    signalFrom: signal ? signalSender(evidence, exit.t, exit, signal) : null,
+    endedAfter: ((sent) => (sent ? describeSignal(sent) : null))(signalBeforeExit(evidence, exit.t, exit)),
     afterLossMs: loss ? Math.round(exit.t - loss.t) : null,
     crash: cls === 'crash' ? crashLine : null,
     stderrTail,
   };
 }
 
-function signalSender(evidence: DrillEvidence, exitAt: number, pid: number, signal: string): ExitInfo['signalFrom'] {
-  const byHarness = eventsOf(evidence, 'signal').some((e) => e.pid === pid && e.signal === signal && e.t <= exitAt + 1);
+function signalSender(evidence: DrillEvidence, exitAt: number, server: { pid: number; startTime: number }, signal: string): ExitInfo['signalFrom'] {
+  const byHarness = eventsOf(evidence, 'signal').some((e) => e.pid === server.pid && e.startTime === server.startTime && e.signal === signal && e.result === 'sent' && e.t <= exitAt + 1);
   if (byHarness) return 'harness';
   const step = signal === 'SIGTERM' ? 'sigterm' : signal === 'SIGKILL' ? 'sigkill' : null;
   if (step && eventsOf(evidence, 'close-step').some((e) => e.step === step && e.t <= exitAt + 1)) return 'client';

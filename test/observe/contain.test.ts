@@ -29,10 +29,11 @@ describe('contain', () => {
     cleanup.trackDrill(drillId);
     const root = start(cleanup, 'sh', [`${FIXTURES}contain-tree.sh`], { detached: true, env: envWith({ CRASH_DRILL_RUN: drillId }) });
     const ids: Record<string, ProcIdentity> = {};
-    for (let line = await root.nextLine(); line !== 'ready'; line = await root.nextLine()) {
-      const [name, pid] = line.split(' ');
-      ids[name!] = identify(Number(pid))!;
-      cleanup.track(ids[name!]!);
+    let ready = false;
+    while (!ready || Object.keys(ids).length < 4) {
+      const [name, pid] = (await root.nextLine()).split(' ');
+      if (name === 'ready') ready = true;
+      else cleanup.track((ids[name!] = identify(Number(pid))!));
     }
     await until(() => stateOf(ids.stopped!.pid) === 'T', 10_000, 'the stopped member');
     // A bystander outside the drill, and a member we exclude: both must be left alone.
@@ -52,6 +53,9 @@ describe('contain', () => {
     );
     expect(rec(ids.plain!)).toMatchObject({ endedBy: 'SIGTERM', forced: false });
     expect(rec(ids.stopped!)).toMatchObject({ endedBy: 'SIGTERM', forced: false });
+    // Event-driven: SIGTERM's victims are seen exiting long before the 1.5 s wait for the stubborn one ends.
+    const exitedAt = (id: ProcIdentity) => rec(id).steps.find((s) => s.action.startsWith('exited'))!.t;
+    expect(exitedAt(ids.plain!)).toBeLessThan(exitedAt(ids.ignores!) - 500);
     expect(rec(ids.stopped!).steps.map((s) => s.action)).toContain('SIGCONT (it was stopped): sent');
     expect(rec(root.id)).toMatchObject({ endedBy: 'SIGTERM', forced: false });
     expect(rec(ids.spawner!)).toMatchObject({ endedBy: 'SIGTERM', forced: false });

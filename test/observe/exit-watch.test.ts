@@ -8,7 +8,7 @@ afterEach(() => cleanup.run());
 describe('watchExit', () => {
   it('sees an unreaped zombie as exited and decodes an exit code and a signal', async () => {
     const drillId = testDrillId();
-    const parent = start(cleanup, 'sh', [`${FIXTURES}zombie-parent.sh`], {
+    const parent = start(cleanup, 'python3', [`${FIXTURES}zombie-parent.py`], {
       detached: true,
       stdio: ['ignore', 'pipe', 'inherit', 'pipe'],
       env: envWith({ CRASH_DRILL_RUN: drillId }),
@@ -26,7 +26,7 @@ describe('watchExit', () => {
     const exits: number[] = [];
     tracker.on('exit', (p) => exits.push(p.pid));
     const watching = [tracker.watchExit(ids.exit7!), tracker.watchExit(ids.usr1!)];
-    (parent.child.stdio[3] as NodeJS.WritableStream).write('go\ngo\n');
+    (parent.child.stdio[3] as NodeJS.WritableStream).write('gg');
     const [exit7, usr1] = await Promise.all(watching);
 
     expect(exit7).toMatchObject({ how: 'zombie', exitStatus: { code: 7, signal: null } });

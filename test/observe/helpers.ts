@@ -14,15 +14,25 @@ import {
   pollExit,
   readEnviron,
   readStat,
+  registerRun,
   signalIdentity,
   type DrillCgroup,
   type ProcIdentity,
+  type RunRegistration,
 } from '../../harness/observe/index.js';
 
 export const FIXTURES = new URL('./fixtures/', import.meta.url).pathname;
 
+const registrations = new Map<string, RunRegistration>();
+
+/**
+ * A drill id of a registered run. The registration matters: any harness on the machine (another
+ * test file's run) sweeps drill processes of unregistered runs as stale, as it should.
+ */
 export function testDrillId(index = 1): string {
-  return drillIdFor(newRunId(), index);
+  const runId = newRunId();
+  registrations.set(runId, registerRun(runId));
+  return drillIdFor(runId, index);
 }
 
 /** Everything a test created, ended in afterEach. */
@@ -65,6 +75,8 @@ export class Cleanup {
     this.ids = [];
     this.cgroups = [];
     this.drillIds.clear();
+    for (const reg of registrations.values()) reg.unregister();
+    registrations.clear();
   }
 }
 

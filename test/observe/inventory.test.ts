@@ -3,9 +3,9 @@ import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { classifyFd, inventory } from '../../harness/observe/index.js';
+import { classifyFd, identify, inventory, listPids, readStat } from '../../harness/observe/index.js';
 import { parseTcpTable, parseUnixTable } from '../../harness/observe/net.js';
-import { Cleanup, envWith, FIXTURES, start } from './helpers.js';
+import { Cleanup, envWith, FIXTURES, start, until } from './helpers.js';
 
 const cleanup = new Cleanup();
 afterEach(() => cleanup.run());
@@ -69,15 +69,9 @@ describe('inventory', () => {
   it('sees a real pipe(2) as a pipe and a closed fd as absent', async () => {
     // `sleep` writes into a shell pipe; stdin is closed by the shell's <&- redirection.
     const p = start(cleanup, 'sh', ['-c', 'sleep 300 <&- | cat'], { stdio: 'ignore' });
-    const { listPids, readStat, identify } = await import('../../harness/observe/index.js');
-    const sleeper = listPids().find((pid) => readStat(pid)?.ppid === p.id.pid && readStat(pid)?.comm === 'sleep');
-    const id = sleeper === undefined ? null : identify(sleeper);
-    if (id === null) {
-      // The shell may not have forked yet: wait for it by condition.
-      const { until } = await import('./helpers.js');
-      await until(() => listPids().some((pid) => readStat(pid)?.ppid === p.id.pid && readStat(pid)?.comm === 'sleep'), 10_000, 'sleep');
-    }
-    const pid = listPids().find((q) => readStat(q)?.ppid === p.id.pid && readStat(q)?.comm === 'sleep')!;
+    const isSleeper = (pid: number) => readStat(pid)?.ppid === p.id.pid && readStat(pid)?.comm === 'sleep';
+    // The shell forks asynchronously: wait for the condition, not for a time.
+    const pid = await until(() => listPids().find(isSleeper), 10_000, 'the sleep of the pipeline');
     cleanup.track(identify(pid));
     const row = inventory(identify(pid)!, { secrets: [] })!;
     expect(row.fds.map((f) => [f.fd, f.kind])).toEqual([[1, 'pipe'], [2, 'file']]);

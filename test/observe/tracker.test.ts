@@ -1,6 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { cgroupSupport, DrillTracker, identify, type TrackedProcess } from '../../harness/observe/index.js';
-import { Cleanup, envWith, FIXTURES, start, testDrillId, type Proc } from './helpers.js';
+import { readStat } from '../../harness/observe/index.js';
+import { Cleanup, envWith, FIXTURES, start, testDrillId, until, type Proc } from './helpers.js';
+
+const stateOfComm = (pid: number): string | undefined => readStat(pid)?.comm;
 
 const cleanup = new Cleanup();
 afterEach(() => cleanup.run());
@@ -27,6 +30,8 @@ async function buildTree(drillId: string, withCgroup: boolean): Promise<Tree & {
     pids[name!] = Number(pid);
     cleanup.track(identify(Number(pid)));
   }
+  // Each leaf prints before it execs sleep: wait for the exec, so argv is final when we sample.
+  await until(() => Object.values(pids).every((pid) => stateOfComm(pid) === 'sleep'), 10_000, 'the leaves to exec sleep');
   return { root, pids, cgroupPath: cg?.path ?? null };
 }
 
@@ -117,5 +122,24 @@ describe('DrillTracker membership', () => {
     expect(root.id.startTime).toBeGreaterThan(older.id.startTime);
     const tracker = new DrillTracker({ drillId, root: root.id });
     expect(tracker.sampleNow().map((p) => p.pid)).toEqual([root.id.pid]);
+  });
+});
+
+describe('DrillTracker cost', () => {
+  it('measures one full sample of /proc', async () => {
+    const drillId = testDrillId();
+    const root = start(cleanup, 'sleep', ['300'], { detached: true, stdio: 'ignore', env: envWith({ CRASH_DRILL_RUN: drillId }) });
+    const tracker = new DrillTracker({ drillId, root: root.id });
+    tracker.sampleNow(); // warm the caches, as a running tracker would be
+    const { listPids } = await import('../../harness/observe/index.js');
+    const { monoNow } = await import('../../harness/util/clock.js');
+    const n = 200;
+    const t0 = monoNow();
+    for (let i = 0; i < n; i++) tracker.sampleNow();
+    const meanMs = (monoNow() - t0) / n;
+    console.log(`[observe] full sample: ${meanMs.toFixed(3)} ms mean over ${n} samples with ${listPids().length} processes on the machine`);
+    expect(tracker.live().map((p) => p.pid)).toEqual([root.id.pid]);
+    // Generous bound for a loaded 2-core machine; it must stay well under the 20 ms interval.
+    expect(meanMs).toBeLessThan(15);
   });
 });

@@ -38,6 +38,14 @@ export async function cleanup(): Promise<void> {
   await Promise.all(remotes.splice(0).map((r) => r.close()));
 }
 
+/** SIGKILL a process only if it is still the one named by (pid, start time) and not a zombie. */
+export function killByIdentity(identity: { pid: number; startTime: number }): boolean {
+  const stat = readProcStat(identity.pid);
+  if (!stat || stat.startTime !== identity.startTime || stat.state === 'Z') return false;
+  process.kill(identity.pid, 'SIGKILL');
+  return true;
+}
+
 export function bearer(token: string, extra: Record<string, string> = {}): Record<string, string> {
   return { authorization: `Bearer ${token}`, ...extra };
 }

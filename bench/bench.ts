@@ -1,0 +1,130 @@
+/**
+ * `npm run bench`: three figures from one run, printed as plain text with a line saying what
+ * each one measured (nothing is written to the repo).
+ *   1. drill overhead against a bare SDK client doing the same work
+ *   2. exit-detection latency: the server's own exit time against when the harness knew
+ *   3. wall time of the bundled run at concurrency 1 and 2 (--skip-bundled to leave it out)
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { loadScenarios } from '../harness/config/index.js';
+import type { DrillResult } from '../harness/results/types.js';
+import { runScenarios } from '../harness/run/run-drills.js';
+import { packageRoot } from '../harness/util/paths.js';
+import { runBareSdk } from './bare-sdk.js';
+import { exitLatency, runQuiet, timeDrill, wellBehavedScenario } from './drills.js';
+import { BenchError } from './errors.js';
+import { medianPhases } from './phases.js';
+import { median, ms, percentile } from './stats.js';
+
+const SERVER = fileURLToPath(new URL('../fake-servers/well-behaved.js', import.meta.url));
+
+function options(): { runs: number; latencyRuns: number; skipBundled: boolean } {
+  const { values } = parseArgs({
+    options: {
+      runs: { type: 'string', default: '5' },
+      'latency-runs': { type: 'string', default: '20' },
+      'skip-bundled': { type: 'boolean', default: false },
+    },
+  });
+  const count = (name: string, raw: string): number => {
+    const n = Number(raw);
+    if (!Number.isInteger(n) || n < 1) throw new BenchError('BENCH_USAGE', `--${name} must be a positive integer, got ${raw}`);
+    return n;
+  };
+  return { runs: count('runs', values.runs!), latencyRuns: count('latency-runs', values['latency-runs']!), skipBundled: values['skip-bundled']! };
+}
+
+const say = (line = ''): void => void process.stdout.write(`${line}\n`);
+
+async function overhead(dir: string, runs: number, signal: AbortSignal): Promise<void> {
+  const scenario = await wellBehavedScenario(dir, SERVER, 'after-response');
+  // One untimed warm-up of each, so neither side pays for a cold file cache alone.
+  await runBareSdk(SERVER);
+  await timeDrill(scenario, signal);
+  const drill: Awaited<ReturnType<typeof timeDrill>>[] = [];
+  const bare: Awaited<ReturnType<typeof runBareSdk>>[] = [];
+  // Interleaved, so load from other work on the machine falls on both sides alike.
+  for (let i = 0; i < runs && !signal.aborted; i++) {
+    drill.push(await timeDrill(scenario, signal));
+    bare.push(await runBareSdk(SERVER));
+  }
+  const drillMs = drill.map((d) => d.ms);
+  const bareMs = bare.map((b) => b.ms);
+  const samples = (v: number[]): string => `[${v.map((x) => x.toFixed(0)).join(', ')}]`;
+  say('1. Drill overhead: well-behaved, setup subscribe + spawn-helper, target spawn-helper');
+  say(`   (${runs} runs each after one warm-up, interleaved; drill = runScenarios end to end at after-response/crash,`);
+  say('    bare = SDK StdioClientTransport + Client: spawn, initialize, the same 3 calls, close)');
+  say(`   drill median:      ${ms(median(drillMs))}   ${samples(drillMs)}`);
+  say(`   bare SDK median:   ${ms(median(bareMs))}   ${samples(bareMs)}`);
+  say(`   ratio:             ${(median(drillMs) / median(bareMs)).toFixed(2)}x (aim <= 1.25x)`);
+  say('   where the time goes (median per phase, from evidence timestamps / performance.now()):');
+  for (const [side, phases] of [['drill', medianPhases(drill.map((d) => d.phases))], ['bare', medianPhases(bare.map((b) => b.phases))]] as const) {
+    for (const [name, value] of Object.entries(phases)) say(`     ${side.padEnd(5)} ${name.padEnd(46)} ${ms(value)}`);
+  }
+  say();
+}
+
+async function latency(dir: string, runs: number, signal: AbortSignal): Promise<void> {
+  const scenario = await wellBehavedScenario(dir, SERVER, 'idle');
+  const { evidence } = await runQuiet(Array.from({ length: runs }, () => scenario), signal);
+  const samples = evidence.map(exitLatency).filter((v): v is number => v !== null);
+  say('2. Exit-detection latency: well-behaved at idle/crash; server-exit event t minus the');
+  say('   server\'s own "crash-drill-fake exit mono=" stderr mark (both CLOCK_MONOTONIC)');
+  say(`   drills: ${evidence.length}, with both timestamps: ${samples.length}`);
+  say(`   median:            ${ms(median(samples))} (aim 10 ms)`);
+  say(`   p90:               ${ms(percentile(samples, 90))}`);
+  say(`   max:               ${ms(Math.max(...samples))}`);
+  say();
+}
+
+async function bundled(signal: AbortSignal): Promise<void> {
+  const scenarios = await loadScenarios([join(packageRoot(), 'scenarios')]);
+  say('3. Bundled run: every drill of scenarios/ through runScenarios, wall clock');
+  for (const concurrency of [1, 2]) {
+    const t0 = performance.now();
+    const { results } = await runScenarios(scenarios, { concurrency, reporters: [], signal });
+    const seconds = (performance.now() - t0) / 1000;
+    const s = results.summary;
+    say(`   concurrency ${concurrency}:     ${seconds.toFixed(1)} s for ${results.drills.length} drills ` +
+      `(${s.pass} pass, ${s.fail} fail, ${s.unknown} unknown, ${s.error} error)`);
+    say(`     not passed (most by design: each fake server is the oracle of one failure): ${notPassed(results.drills)}`);
+    // An error or unknown is never by design: say why, so it can be told from load.
+    for (const d of results.drills) if (d.verdict === 'error' || d.verdict === 'unknown') say(`     ${d.scenario}/${d.point}/${d.mode} ${d.verdict}: ${d.reason}`);
+  }
+  say();
+}
+
+/** "scenario verdict×n" for every drill that did not pass, so an unexpected one stands out. */
+function notPassed(drills: readonly DrillResult[]): string {
+  const counts = new Map<string, number>();
+  for (const d of drills) if (d.verdict !== 'pass') counts.set(`${d.scenario} ${d.verdict}`, (counts.get(`${d.scenario} ${d.verdict}`) ?? 0) + 1);
+  return [...counts].map(([k, n]) => `${k}×${n}`).join(', ') || 'none';
+}
+
+async function main(): Promise<void> {
+  const opts = options();
+  // Ctrl-C: the runner contains its active drills when aborted; a second one exits at once.
+  const abort = new AbortController();
+  process.once('SIGINT', () => abort.abort());
+  const dir = await mkdtemp(join(tmpdir(), 'crash-drill-bench-'));
+  try {
+    say(`mcp-crash-drill bench (node ${process.version}, pid ${process.pid})`);
+    say();
+    await overhead(dir, opts.runs, abort.signal);
+    await latency(dir, opts.latencyRuns, abort.signal);
+    if (opts.skipBundled) say('3. Bundled run: skipped (--skip-bundled)');
+    else await bundled(abort.signal);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+main().catch((error: unknown) => {
+  const code = error instanceof BenchError ? ` [${error.code}]` : '';
+  process.stderr.write(`bench failed${code}: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exitCode = error instanceof BenchError && error.code === 'BENCH_USAGE' ? 3 : 1;
+});

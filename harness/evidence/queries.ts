@@ -1,0 +1,46 @@
+import { eventsOf, firstOf, type DrillEvidence } from './types.js';
+
+/**
+ * Who signalled the server before it exited, as far as the evidence shows: the client's close
+ * steps (the spec's shutdown) or the harness (containment). Null when nobody did.
+ */
+export function signalBeforeExit(evidence: DrillEvidence, exitAt: number, server: { pid: number; startTime: number }): { signal: string; by: 'client' | 'harness' } | null {
+  // Both sides stamp CLOCK_MONOTONIC; 1 ms absorbs rounding between the signal's and the exit's stamps.
+  const until = exitAt + 1;
+  const step = eventsOf(evidence, 'close-step').filter((e) => e.step !== 'stdin-closed' && e.t <= until).pop();
+  const harness = eventsOf(evidence, 'signal').filter((e) => e.pid === server.pid && e.startTime === server.startTime && e.result === 'sent' && e.t <= until).pop();
+  if (harness && (!step || harness.t > step.t)) return { signal: harness.signal, by: 'harness' };
+  if (step) return { signal: step.step === 'sigterm' ? 'SIGTERM' : 'SIGKILL', by: 'client' };
+  return null;
+}
+
+export function describeSignal(sent: { signal: string; by: 'client' | 'harness' }): string {
+  return sent.by === 'client' ? `${sent.signal} from the client's shutdown` : `${sent.signal} from the harness`;
+}
+
+export interface ServerExit {
+  pid: number;
+  startTime: number;
+  /** The earliest moment anyone saw it gone: the client reaping it, or the observer's watch. */
+  t: number;
+  code: number | null;
+  signal: string | null;
+}
+
+/**
+ * The server's exit as both witnesses saw it. The observer's watch may notice first but only
+ * reads a status when it catches the zombie; the client, while alive, reaps its child and
+ * knows the code or signal.
+ */
+export function serverExitOf(evidence: DrillEvidence): ServerExit | null {
+  const seen = firstOf(evidence, 'server-exit');
+  if (!seen) return null;
+  const reaped = firstOf(evidence, 'subject-exit');
+  return {
+    pid: seen.pid,
+    startTime: seen.startTime,
+    t: reaped ? Math.min(seen.t, reaped.t) : seen.t,
+    code: seen.code ?? reaped?.code ?? null,
+    signal: seen.signal ?? reaped?.signal ?? null,
+  };
+}

@@ -1,0 +1,96 @@
+/**
+ * Our harness must never leave a process behind: not when a drill finds a leak, not when the
+ * harness is interrupted (SIGINT, SIGTERM), and when the harness itself is SIGKILLed the next
+ * run finds and contains what it left. These run last and alone (vitest.config.ts).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { CLI, lastLine, runCli } from '../support/cli.js';
+import { markedProcesses, until } from '../support/markers.js';
+import { subjectYaml, tempDir } from '../support/scenarios.js';
+
+/** Scenarios that keep drills busy for a while and leave survivors behind if nobody contains them. */
+function leakyFolder(): string {
+  const dir = tempDir('crash-drill-leftovers-');
+  const slow = 'expect: { exit-on-eof: { deadline: 20000 }, no-survivors: { grace: 20000 } }';
+  writeFileSync(join(dir, 'a.yaml'), ['id: stays-up', subjectYaml('ignores-eof'), 'target: { call: spawn-helper }', 'points: [after-response]', 'modes: [crash]', slow].join('\n'));
+  writeFileSync(join(dir, 'b.yaml'), ['id: leaks', subjectYaml('leaks-child'), 'target: { call: spawn-helper }', 'points: [after-response]', 'modes: [crash]', slow].join('\n'));
+  writeFileSync(join(dir, 'c.yaml'), ['id: daemon', subjectYaml('daemonizes'), 'target: { call: spawn-helper }', 'points: [after-response]', 'modes: [crash]', slow].join('\n'));
+  return dir;
+}
+
+function startCli(args: string[]): { child: ChildProcess; stdout: () => string; exit: Promise<{ code: number | null; signal: string | null }> } {
+  const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  child.stdout!.on('data', (d) => (out += d));
+  child.stderr!.on('data', () => {});
+  const exit = new Promise<{ code: number | null; signal: string | null }>((resolve) => child.on('close', (code, signal) => resolve({ code, signal })));
+  return { child, stdout: () => out, exit };
+}
+
+async function runIdOf(stdout: () => string): Promise<string> {
+  return until(() => /run (cd-[\w-]+)/.exec(stdout())?.[1], 20_000, 'the run id on the first line');
+}
+
+/** Waits until the run's drills have left survivors: each drill has its server and a helper or daemon up. */
+async function survivorsUp(runId: string, count: number): Promise<void> {
+  await until(() => markedProcesses(runId).filter((p) => !p.cmdline.includes('client/main.js')).length >= count, 30_000, `${count} drill processes of ${runId}`);
+}
+
+describe('no process is left behind', () => {
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    it(`${signal} mid-run: the harness contains every drill, writes its results and exits ${signal === 'SIGINT' ? 130 : 143}`, async () => {
+      const dir = leakyFolder();
+      const out = join(dir, 'out');
+      const cli = startCli(['run', dir, '--out', out, '--concurrency', '3']);
+      const runId = await runIdOf(cli.stdout);
+      // After-response drills: the helper or daemon exists once the call has been answered.
+      await survivorsUp(runId, 5);
+      // The CLI is our own unreaped child: its pid cannot have been reused.
+      cli.child.kill(signal);
+      const { code } = await cli.exit;
+      expect(code).toBe(signal === 'SIGINT' ? 130 : 143);
+      expect(markedProcesses(runId)).toEqual([]);
+      const results = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8'));
+      expect(results.interrupted).toBe(true);
+      expect(cli.stdout()).toContain('The run was interrupted; active drills were contained.');
+      for (const drill of results.drills) {
+        expect(drill.verdict).toBe('error');
+        expect(drill.reason).toContain('interrupted');
+        expect(drill.containment.length).toBeGreaterThan(0);
+      }
+    });
+  }
+
+  it('SIGKILL mid-run: the next run reports what the dead run left and contains it', async () => {
+    const dir = leakyFolder();
+    const cli = startCli(['run', dir, '--out', join(dir, 'out'), '--concurrency', '3']);
+    const runId = await runIdOf(cli.stdout);
+    await survivorsUp(runId, 5);
+    cli.child.kill('SIGKILL');
+    await cli.exit;
+    // Its clients notice the broken IPC channel and leave; the servers and their helpers stay.
+    const left = await until(() => {
+      const procs = markedProcesses(runId);
+      return procs.length > 0 && procs.every((p) => !p.cmdline.includes('client/main.js')) && procs;
+    }, 10_000, 'the clients of the killed run to leave');
+    expect(left.length).toBeGreaterThanOrEqual(4);
+
+    const next = tempDir('crash-drill-next-');
+    writeFileSync(join(next, 'n.yaml'), ['id: next', subjectYaml('well-behaved'), 'target: { call: echo }', 'points: [idle]', 'modes: [crash]'].join('\n'));
+    const run = await runCli(['run', next, '--out', join(next, 'out')]);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('Left behind by an earlier, killed run (now contained):');
+    expect(lastLine(run.stdout)).toBe('1 passed, 0 failed, 0 unknown');
+    const stale = JSON.parse(readFileSync(join(next, 'out', 'results.json'), 'utf8')).stale as Array<{ drillId: string; pid: number }>;
+    expect(stale.map((s) => s.pid).sort()).toEqual(left.map((p) => p.pid).sort());
+    expect(stale.every((s) => s.drillId.startsWith(`${runId}.`))).toBe(true);
+    expect(markedProcesses(runId)).toEqual([]);
+  });
+
+  it('after the whole test suite, no process carrying a drill marker remains', () => {
+    expect(markedProcesses()).toEqual([]);
+  });
+});

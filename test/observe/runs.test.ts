@@ -1,0 +1,112 @@
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  drillIdFor,
+  identify,
+  isRunLive,
+  newRunId,
+  procState,
+  registerRun,
+  runIdOf,
+  runsDir,
+  sweepStale,
+  type ProcIdentity,
+} from '../../harness/observe/index.js';
+import { Cleanup, envWith, start } from './helpers.js';
+
+const cleanup = new Cleanup();
+const registrations: { unregister(): void }[] = [];
+afterEach(async () => {
+  for (const r of registrations.splice(0)) r.unregister();
+  await cleanup.run();
+});
+
+describe('run ids', () => {
+  it('makes run ids and drill ids that round-trip', () => {
+    const runId = newRunId(new Date('2026-11-29T09:45:12Z'));
+    expect(runId).toMatch(/^cd-20261129T094512-[0-9a-f]{6}$/);
+    expect(newRunId()).not.toBe(newRunId());
+    expect(drillIdFor(runId, 3)).toBe(`${runId}.3`);
+    expect(runIdOf(drillIdFor(runId, 3))).toBe(runId);
+  });
+
+  it('registers a run as live while this process lives, and unregisters it', () => {
+    const runId = newRunId();
+    expect(isRunLive(runId)).toBe(false);
+    const reg = registerRun(runId);
+    registrations.push(reg);
+    expect(isRunLive(runId)).toBe(true);
+    reg.unregister();
+    expect(isRunLive(runId)).toBe(false);
+    expect(() => registerRun('../escape')).toThrow(expect.objectContaining({ code: 'OBSERVE_BAD_RUN_ID' }));
+  });
+});
+
+describe('sweepStale', () => {
+  it("ends processes of dead runs and leaves a live run's alone", async () => {
+    // Every run starts out live, so that no other harness on the machine (another test file's
+    // run sweeps at start-up) takes our processes; the two "dead" runs die just before our sweep.
+    const unregistered = newRunId();
+    const deadHarness = newRunId();
+    const live = newRunId();
+    for (const run of [unregistered, deadHarness, live]) cleanup.trackDrill(drillIdFor(run, 1));
+    const unregisteredReg = registerRun(unregistered);
+    registrations.push(unregisteredReg, registerRun(live));
+    // A stand-in harness for deadHarness: its registry file names a process we will kill.
+    const harness = start(cleanup, 'sleep', ['300'], { stdio: 'ignore' });
+    mkdirSync(runsDir(), { recursive: true });
+    const deadFile = join(runsDir(), `${deadHarness}.json`);
+    writeFileSync(deadFile, JSON.stringify({ runId: deadHarness, pid: harness.id.pid, startTime: harness.id.startTime }));
+    expect(isRunLive(deadHarness)).toBe(true);
+
+    const orphanA = start(cleanup, 'sleep', ['300'], { detached: true, stdio: 'ignore', env: envWith({ CRASH_DRILL_RUN: drillIdFor(unregistered, 1) }) });
+    // Ignores SIGTERM (the ignored disposition survives exec): needs the SIGKILL. "ok" comes once the trap is set.
+    const orphanB = start(cleanup, 'sh', ['-c', 'trap "" TERM; echo ok; exec sleep 300'], {
+      detached: true,
+      env: envWith({ CRASH_DRILL_RUN: drillIdFor(deadHarness, 1) }),
+    });
+    expect(await orphanB.nextLine()).toBe('ok');
+    const liveOne = start(cleanup, 'sleep', ['300'], { detached: true, stdio: 'ignore', env: envWith({ CRASH_DRILL_RUN: drillIdFor(live, 1) }) });
+
+    // With cgroups: a dead run's cgroup holding a process with no marker at all.
+    const cg = cleanup.cgroup(drillIdFor(deadHarness, 2));
+    let hidden: ProcIdentity | null = null;
+    if (cg) {
+      const h = start(cleanup, 'sleep', ['300'], { detached: true, stdio: 'ignore', env: envWith({}) });
+      expect(cg.addPid(h.id)).toBe(true);
+      hidden = h.id;
+    }
+    const liveCg = cleanup.cgroup(drillIdFor(live, 2));
+
+    unregisteredReg.unregister();
+    const harnessGone = new Promise((r) => harness.child.once('exit', r));
+    harness.child.kill('SIGKILL');
+    await harnessGone;
+    expect(isRunLive(unregistered)).toBe(false);
+    expect(isRunLive(deadHarness)).toBe(false);
+
+    const mine = new Set([unregistered, deadHarness, live]);
+    const rows = await sweepStale({ runFilter: (r) => mine.has(r), termWaitMs: 500 });
+
+    const row = (id: ProcIdentity) => rows.find((r) => r.pid === id.pid && r.startTime === id.startTime);
+    expect(row(orphanA.id)).toMatchObject({ drillId: drillIdFor(unregistered, 1), endedBy: 'SIGTERM', cmdline: ['sleep', '300'] });
+    expect(row(orphanB.id)).toMatchObject({ drillId: drillIdFor(deadHarness, 1), endedBy: 'SIGKILL', cmdline: ['sleep', '300'] });
+    expect(procState(orphanA.id)).not.toBe('alive');
+    expect(procState(orphanB.id)).not.toBe('alive');
+    expect(existsSync(deadFile)).toBe(false);
+
+    expect(row(liveOne.id)).toBeUndefined();
+    expect(procState(liveOne.id)).toBe('alive');
+    expect(isRunLive(live)).toBe(true);
+    expect(rows.every((r) => mine.has(runIdOf(r.drillId)))).toBe(true);
+
+    if (cg && hidden) {
+      expect(row(hidden)).toMatchObject({ drillId: drillIdFor(deadHarness, 2), endedBy: 'SIGTERM' });
+      expect(procState(hidden)).not.toBe('alive');
+      expect(cg.exists()).toBe(false);
+      expect(liveCg!.exists()).toBe(true);
+    }
+    expect(identify(process.pid)).not.toBeNull();
+  });
+});

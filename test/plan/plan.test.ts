@@ -1,0 +1,94 @@
+import { describe, expect, it } from 'vitest';
+import type { KillMode, KillPoint, Scenario } from '../../harness/config/index.js';
+import { planDrills } from '../../harness/plan/plan.js';
+
+function scenario(id: string, points: KillPoint[], modes: KillMode[]): Scenario {
+  return {
+    id,
+    file: `/tmp/scenarios/${id}.yaml`,
+    dir: '/tmp/scenarios',
+    subject: { name: id, command: 'node', args: ['server.js'], env: {}, cwd: '/tmp/scenarios' },
+    setup: [],
+    target: { call: 'echo', args: {} },
+    points,
+    modes,
+    timeouts: { handshake: 10_000, point: 5000, inFlightDelay: 0, closeWait: 2000 },
+    expect: { exitOnEof: { deadline: 1000 }, noSurvivors: { grace: 500 }, stdoutClean: true, extra: {} },
+  };
+}
+
+const A = scenario('alpha', ['idle', 'in-flight'], ['crash', 'close']);
+const B = scenario('beta', ['idle', 'after-response'], ['crash', 'hang']);
+
+const keysOf = (drills: ReturnType<typeof planDrills>) => drills.map((d) => [d.index, d.key]);
+
+describe('planDrills', () => {
+  it('orders scenario × point × mode in file order, indexed from 0', () => {
+    expect(keysOf(planDrills([A, B]))).toEqual([
+      [0, 'alpha/idle/crash'],
+      [1, 'alpha/idle/close'],
+      [2, 'alpha/in-flight/crash'],
+      [3, 'alpha/in-flight/close'],
+      [4, 'beta/idle/crash'],
+      [5, 'beta/idle/hang'],
+      [6, 'beta/after-response/crash'],
+      [7, 'beta/after-response/hang'],
+    ]);
+  });
+
+  it('keeps the scenario object and its point and mode on each drill', () => {
+    const [first, , , last] = planDrills([A]);
+    expect(first.scenario).toBe(A);
+    expect([first.point, first.mode]).toEqual(['idle', 'crash']);
+    expect([last.point, last.mode]).toEqual(['in-flight', 'close']);
+  });
+
+  it('--only keeps the named scenarios with their indexes in the full plan', () => {
+    expect(keysOf(planDrills([A, B], { only: ['beta'] }))).toEqual([
+      [4, 'beta/idle/crash'],
+      [5, 'beta/idle/hang'],
+      [6, 'beta/after-response/crash'],
+      [7, 'beta/after-response/hang'],
+    ]);
+  });
+
+  it('--point keeps the named points, indexes unchanged', () => {
+    expect(keysOf(planDrills([A, B], { points: ['in-flight', 'after-response'] }))).toEqual([
+      [2, 'alpha/in-flight/crash'],
+      [3, 'alpha/in-flight/close'],
+      [6, 'beta/after-response/crash'],
+      [7, 'beta/after-response/hang'],
+    ]);
+  });
+
+  it('--mode keeps the named modes, indexes unchanged', () => {
+    expect(keysOf(planDrills([A, B], { modes: ['hang'] }))).toEqual([
+      [5, 'beta/idle/hang'],
+      [7, 'beta/after-response/hang'],
+    ]);
+  });
+
+  it('combines filters with AND', () => {
+    expect(keysOf(planDrills([A, B], { only: ['alpha'], points: ['idle'], modes: ['close'] }))).toEqual([[1, 'alpha/idle/close']]);
+    expect(planDrills([A, B], { only: ['alpha'], modes: ['hang'] })).toEqual([]);
+  });
+
+  it('treats empty filter lists as no filter', () => {
+    expect(planDrills([A, B], { only: [], points: [], modes: [] })).toHaveLength(8);
+  });
+
+  it('gives the same drill the same index whatever the filter', () => {
+    const full = new Map(planDrills([A, B]).map((d) => [d.key, d.index]));
+    const filters = [{ only: ['alpha'] }, { points: ['idle' as const] }, { modes: ['crash' as const] }, { only: ['beta'], modes: ['hang' as const] }];
+    for (const filter of filters) {
+      const drills = planDrills([A, B], filter);
+      expect(drills.length).toBeGreaterThan(0);
+      for (const drill of drills) expect(drill.index).toBe(full.get(drill.key));
+    }
+  });
+
+  it('plans nothing for no scenarios or an unknown scenario id', () => {
+    expect(planDrills([])).toEqual([]);
+    expect(planDrills([A, B], { only: ['gamma'] })).toEqual([]);
+  });
+});

@@ -1,0 +1,57 @@
+/** Run results built from synthetic evidence through the real judge, for the reporter tests. */
+import { judge } from '../../harness/results/judge.js';
+import { summarize, type DrillResult, type RunResults } from '../../harness/results/types.js';
+import { EvidenceBuilder, passingDrill } from '../checks/evidence-builder.js';
+
+const RUN = 'cd-20260101T000000-abcdef';
+
+export function passed(): DrillResult {
+  return judge(passingDrill({ drillId: `${RUN}-0000` }).build());
+}
+
+export function failed(): DrillResult {
+  return judge(
+    new EvidenceBuilder({ drillId: `${RUN}-0001`, point: 'in-flight', mode: 'close' })
+      .start(1000)
+      .spawned(1010)
+      .stdoutNoise(1020, 'listening')
+      .handshake(1100)
+      .rpcIn(1100)
+      .pointReached(1200)
+      .clientLost(1200, 'close', 'stdin closed')
+      .closeStep(1200, 'stdin-closed')
+      .serverExit(1230, { code: 0 })
+      .snapshot(1700, [])
+      .end(1800)
+      .build(),
+  );
+}
+
+export function unknown(): DrillResult {
+  return judge(
+    new EvidenceBuilder({ drillId: `${RUN}-0002`, scenario: 'remote', point: 'sent' })
+      .start(1000)
+      .pointTimeout(6000, 'sent', 5000, 'the remote never saw the request')
+      .end(6250)
+      .build(),
+  );
+}
+
+export function errored(): DrillResult {
+  return judge(new EvidenceBuilder({ drillId: `${RUN}-0003`, scenario: 'broken' }).start(1000).harnessError(1040, 'spawn', 'spawn nope ENOENT').build());
+}
+
+export function runResults(drills: DrillResult[], extra: Partial<RunResults> = {}): RunResults {
+  return {
+    version: 1,
+    harness: { name: 'mcp-crash-drill', version: '0.1.0' },
+    runId: RUN,
+    startedAt: '2026-01-01T00:00:00.000Z',
+    finishedAt: '2026-01-01T00:00:09.000Z',
+    interrupted: false,
+    summary: summarize(drills),
+    stale: [],
+    drills,
+    ...extra,
+  };
+}

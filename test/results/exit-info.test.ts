@@ -1,0 +1,146 @@
+import { describe, expect, it } from 'vitest';
+import { exitInfo } from '../../harness/results/exit-info.js';
+import { EvidenceBuilder, SERVER } from '../checks/evidence-builder.js';
+
+/** The real message Node prints for an unhandled EPIPE on stdout (the SDK has no 'error' handler). */
+const NODE_EPIPE = [
+  'node:events:497',
+  '      throw er; // Unhandled \'error\' event',
+  '      ^',
+  '',
+  'Error: write EPIPE',
+  '    at afterWriteDispatched (node:internal/stream_base_commons:161:15)',
+  '',
+].join('\n');
+
+function lost(mode: 'crash' | 'close' = 'crash'): EvidenceBuilder {
+  return new EvidenceBuilder({ mode }).start(1000).spawned(1010).clientLost(1200);
+}
+
+describe('exitInfo', () => {
+  it('is null when the server never spawned', () => {
+    expect(exitInfo(new EvidenceBuilder().start(1000).harnessError(1100, 'spawn', 'ENOENT').build())).toBeNull();
+  });
+
+  it('classes a code 0 exit as clean, with the time after the loss', () => {
+    const ev = lost().stderr(1020, 'ready\n').serverExit(1250, { code: 0 }).build();
+    expect(exitInfo(ev)).toEqual({
+      pid: SERVER.pid,
+      code: 0,
+      signal: null,
+      class: 'clean',
+      signalFrom: null,
+      endedAfter: null,
+      afterLossMs: 50,
+      crash: null,
+      stderrTail: 'ready\n',
+    });
+  });
+
+  it('classes a non-zero code without a stack trace as exit-code', () => {
+    const info = exitInfo(lost().stderr(1020, 'bye: stdin closed\n').serverExit(1250, { code: 3 }).build());
+    expect(info?.class).toBe('exit-code');
+    expect(info?.code).toBe(3);
+    expect(info?.crash).toBeNull();
+  });
+
+  it('classes a non-zero code with an EPIPE in stderr as a crash and keeps the line', () => {
+    const info = exitInfo(lost().stderr(1230, 'Error: write EPIPE\n    at afterWriteDispatched\n').serverExit(1250, { code: 1 }).build());
+    expect(info?.class).toBe('crash');
+    expect(info?.crash).toBe('Error: write EPIPE');
+  });
+
+  it("takes the most telling line of Node's real unhandled-EPIPE output: the EPIPE, not the generic 'Unhandled' line", () => {
+    const info = exitInfo(lost().stderr(1230, NODE_EPIPE).serverExit(1250, { code: 1 }).build());
+    expect(info?.class).toBe('crash');
+    expect(info?.crash).toBe('Error: write EPIPE');
+  });
+
+  it('does not call a code 0 exit a crash even with an EPIPE in stderr', () => {
+    const info = exitInfo(lost().stderr(1230, 'Error: write EPIPE\n').serverExit(1250, { code: 0 }).build());
+    expect(info?.class).toBe('clean');
+    expect(info?.crash).toBeNull();
+  });
+
+  it('classes a signal sent by the harness', () => {
+    const info = exitInfo(lost().signal(2300, { signal: 'SIGTERM' }).serverExit(2310, { code: null, signal: 'SIGTERM' }).build());
+    expect(info).toMatchObject({
+      class: 'signal',
+      signal: 'SIGTERM',
+      code: null,
+      signalFrom: 'harness',
+      endedAfter: 'SIGTERM from the harness',
+      afterLossMs: 1110,
+      crash: null,
+    });
+  });
+
+  it('does not credit the harness with a signal it did not deliver (zombie, gone, mismatch), like exit-on-eof', () => {
+    for (const result of ['zombie', 'gone', 'mismatch']) {
+      const ev = lost().signal(2300, { signal: 'SIGTERM', result }).serverExit(2310, { code: null, signal: 'SIGTERM' }).build();
+      expect(exitInfo(ev)?.signalFrom).toBe('not the harness or the client');
+    }
+  });
+
+  it("classes a signal from the client's shutdown", () => {
+    const ev = lost('close').closeStep(1200, 'stdin-closed').closeStep(3200, 'sigterm').serverExit(3205, { code: null, signal: 'SIGTERM' }).build();
+    expect(exitInfo(ev)).toMatchObject({ class: 'signal', signal: 'SIGTERM', signalFrom: 'client', endedAfter: "SIGTERM from the client's shutdown", afterLossMs: 2005 });
+  });
+
+  it('records endedAfter when the server handled a signal and then exited with a code', () => {
+    const ev = lost().signal(2300, { signal: 'SIGTERM' }).serverExit(2320, { code: 0 }).build();
+    expect(exitInfo(ev)).toMatchObject({ class: 'clean', code: 0, signal: null, signalFrom: null, endedAfter: 'SIGTERM from the harness' });
+    const undelivered = lost().signal(2300, { signal: 'SIGTERM', result: 'gone' }).serverExit(2320, { code: 0 }).build();
+    expect(exitInfo(undelivered)?.endedAfter).toBeNull();
+  });
+
+  it('says the signal came from neither when no one in the evidence sent it', () => {
+    const ev = lost()
+      .signal(1300, { signal: 'SIGTERM', pid: 5001, startTime: 990_000 }) // another process
+      .closeStep(1300, 'sigterm') // a SIGTERM step, but the server died of SIGKILL
+      .serverExit(1400, { code: null, signal: 'SIGKILL' })
+      .build();
+    expect(exitInfo(ev)).toMatchObject({ class: 'signal', signal: 'SIGKILL', signalFrom: 'not the harness or the client' });
+  });
+
+  it('reports did-not-exit with the spawned pid when there is no server-exit', () => {
+    const ev = lost().stderr(1100, 'tick\n').end(4000).build();
+    expect(exitInfo(ev)).toEqual({
+      pid: SERVER.pid,
+      code: null,
+      signal: null,
+      class: 'did-not-exit',
+      signalFrom: null,
+      endedAfter: null,
+      afterLossMs: null,
+      crash: null,
+      stderrTail: 'tick\n',
+    });
+  });
+
+  it('falls back to the status the client reaped when the observer saw none', () => {
+    const ev = lost().subjectExit(1249, 2).serverExit(1250, { code: null, signal: null, observedBy: 'observer' }).build();
+    expect(exitInfo(ev)).toMatchObject({ class: 'exit-code', code: 2, signal: null });
+  });
+
+  it('classes an exit with no status at all as unknown', () => {
+    const ev = lost().serverExit(1250, { code: null, signal: null }).build();
+    expect(exitInfo(ev)).toMatchObject({ class: 'unknown', code: null, signal: null, signalFrom: null });
+  });
+
+  it('gives a negative afterLossMs when the server exited first, and null without a loss', () => {
+    const before = new EvidenceBuilder().start(1000).spawned(1010).serverExit(1100, { code: 1 }).clientLost(1200).build();
+    expect(exitInfo(before)?.afterLossMs).toBe(-100);
+    const noLoss = new EvidenceBuilder().start(1000).spawned(1010).serverExit(1100, { code: 1 }).build();
+    expect(exitInfo(noLoss)?.afterLossMs).toBeNull();
+  });
+
+  it('keeps only the last 2000 characters of stderr, across chunks', () => {
+    const chunks = ['a'.repeat(1500), 'b'.repeat(1000), 'c'.repeat(600)];
+    let b = lost();
+    chunks.forEach((text, i) => (b = b.stderr(1020 + i, text)));
+    const info = exitInfo(b.serverExit(1250).build());
+    expect(info?.stderrTail).toHaveLength(2000);
+    expect(info?.stderrTail).toBe('a'.repeat(400) + 'b'.repeat(1000) + 'c'.repeat(600));
+  });
+});

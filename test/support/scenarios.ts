@@ -1,0 +1,39 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseScenario, type Scenario } from '../../harness/config/index.js';
+import { packageRoot } from '../../harness/util/paths.js';
+
+export const FAKE_SERVERS = [
+  'well-behaved',
+  'ignores-eof',
+  'leaks-child',
+  'daemonizes',
+  'stdout-noise',
+  'slow-exit',
+  'ignores-sigterm',
+  'python-well-behaved',
+] as const;
+export type FakeServer = (typeof FAKE_SERVERS)[number] | 'crashes-on-epipe';
+
+/** The subject block for a bundled fake server, by absolute path. */
+export function subjectYaml(server: FakeServer, env: Record<string, string> = {}): string {
+  const root = packageRoot();
+  const [command, script] =
+    server === 'python-well-behaved'
+      ? ['python3', join(root, 'fake-servers/python/well-behaved.py')]
+      : ['node', join(root, `dist/fake-servers/${server}.js`)];
+  const envLines = Object.entries(env).map(([k, v]) => `    ${k}: "${v}"`);
+  return [`subject:`, `  command: ${command}`, `  args: [${JSON.stringify(script)}]`, `  name: ${server}`, ...(envLines.length ? ['  env:', ...envLines] : [])].join('\n');
+}
+
+export function tempDir(prefix = 'crash-drill-test-'): string {
+  return mkdtempSync(join(tmpdir(), prefix));
+}
+
+/** Writes the YAML into a temp folder and parses it the way the CLI does. */
+export function scenarioFrom(yaml: string, dir = tempDir(), name = 'scenario.yaml'): Scenario {
+  const file = join(dir, name);
+  writeFileSync(file, yaml);
+  return parseScenario(yaml, file);
+}
