@@ -54,8 +54,7 @@ export async function contain(tracker: DrillTracker, opts: ContainOptions = {}):
         step(r, `cgroup.kill: ${killed ? 'sent' : 'unavailable'}`);
         if (killed) r.forced = true;
       }
-      const alive = await waitAll(pending, killWaitMs);
-      for (const r of pending) r.endedBy = alive.includes(r) ? 'survived' : 'SIGKILL';
+      for (const [r, obs] of await waitAll(pending, killWaitMs)) r.endedBy = obs ? 'SIGKILL' : 'survived';
       tracker.sampleNow();
     }
   }

@@ -5,7 +5,7 @@
  */
 import { monoNow } from '../util/clock.js';
 import { pollExit, type ExitObservation } from './exit-watch.js';
-import { identityKey, type ProcIdentity } from './identity.js';
+import type { ProcIdentity } from './identity.js';
 import { readCmdline, readStat } from './proc.js';
 import { signalIdentity } from './signal.js';
 
@@ -40,23 +40,22 @@ export function describeExit(obs: ExitObservation): string {
   return `exited (${obs.how}${status})`;
 }
 
-/** Wait for every record's process; returns the records that are still alive afterwards. */
-export async function waitAll(records: ContainmentRecord[], timeoutMs: number, pollMs = 5): Promise<ContainmentRecord[]> {
+/** Wait for every record's process; the observation per record, null for one still alive. */
+export async function waitAll(
+  records: ContainmentRecord[],
+  timeoutMs: number,
+  pollMs = 5,
+): Promise<Map<ContainmentRecord, ExitObservation | null>> {
   const seen = await Promise.all(records.map((r) => pollExit(r, { timeoutMs, intervalMs: pollMs })));
-  const alive: ContainmentRecord[] = [];
+  const out = new Map<ContainmentRecord, ExitObservation | null>();
   records.forEach((r, i) => {
-    const obs = seen[i];
-    if (!obs) return void alive.push(r);
+    const obs = seen[i] ?? null;
     // Stamped when the exit was noticed, not when the slowest of the batch was done.
-    step(r, describeExit(obs), obs.t);
-    // The wait status is the ground truth: a SIGKILL from anyone else (another harness's stale
-    // sweep, the OOM killer) during our SIGTERM wait must not be credited to the SIGTERM.
-    if (obs.exitStatus?.signal === 'SIGKILL') killedBySigkill.add(r);
+    if (obs) step(r, describeExit(obs), obs.t);
+    out.set(r, obs);
   });
-  return alive;
+  return out;
 }
-
-const killedBySigkill = new WeakSet<ContainmentRecord>();
 
 /** SIGTERM, wait, SIGKILL the rest, wait. Mutates and returns the records. */
 export async function terminate(records: ContainmentRecord[], opts: TerminateOptions): Promise<ContainmentRecord[]> {
@@ -77,14 +76,16 @@ export async function terminate(records: ContainmentRecord[], opts: TerminateOpt
     termed.push(r);
   }
   const afterTerm = await waitAll(termed, opts.termWaitMs, opts.pollMs);
-  for (const r of termed) {
-    if (afterTerm.includes(r)) continue;
-    r.endedBy = killedBySigkill.has(r) ? 'SIGKILL' : 'SIGTERM';
-    r.forced = killedBySigkill.has(r);
-  }
-
   const killed: ContainmentRecord[] = [];
-  for (const r of afterTerm) {
+  for (const [r, obs] of afterTerm) {
+    if (obs) {
+      // The wait status is the ground truth: a SIGKILL from someone else (another harness's
+      // stale sweep, the OOM killer) during our wait must not be credited to our SIGTERM.
+      const sigkill = obs.exitStatus?.signal === 'SIGKILL';
+      r.endedBy = sigkill ? 'SIGKILL' : 'SIGTERM';
+      r.forced = sigkill;
+      continue;
+    }
     const out = signalIdentity(r, 'SIGKILL');
     step(r, `SIGKILL: ${out}`);
     if (out === 'sent') {
@@ -96,10 +97,6 @@ export async function terminate(records: ContainmentRecord[], opts: TerminateOpt
     }
   }
   const afterKill = await waitAll(killed, opts.killWaitMs, opts.pollMs);
-  for (const r of killed) r.endedBy = afterKill.includes(r) ? 'survived' : 'SIGKILL';
+  for (const [r, obs] of afterKill) r.endedBy = obs ? 'SIGKILL' : 'survived';
   return records;
-}
-
-export function recordKey(r: ContainmentRecord): string {
-  return identityKey(r);
 }

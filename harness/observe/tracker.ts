@@ -81,6 +81,16 @@ export class DrillTracker extends EventEmitter<TrackerEvents> {
     this.timer = null;
   }
 
+  /**
+   * The drill is over: stop sampling and remove the drill's cgroup directory. The kernel only
+   * removes an empty cgroup, so this returns false while a process is still inside (contain
+   * first); true when removed or when there was no cgroup.
+   */
+  close(): boolean {
+    this.stop();
+    return this.cgroup ? this.cgroup.remove() : true;
+  }
+
   /** One synchronous full sample; returns the live members after it. */
   sampleNow(): TrackedProcess[] {
     const t0 = monoNow();

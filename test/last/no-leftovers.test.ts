@@ -34,9 +34,26 @@ async function runIdOf(stdout: () => string): Promise<string> {
   return until(() => /run (cd-[\w-]+)/.exec(stdout())?.[1], 20_000, 'the run id on the first line');
 }
 
-/** Waits until the run's drills have left survivors: each drill has its server and a helper or daemon up. */
-async function survivorsUp(runId: string, count: number): Promise<void> {
-  await until(() => markedProcesses(runId).filter((p) => !p.cmdline.includes('client/main.js')).length >= count, 30_000, `${count} drill processes of ${runId}`);
+/**
+ * Waits until all three drills are past their kill point: the server that ignores EOF is up and
+ * the three helpers exist (its own, the one leaks-child leaves, the daemon). The other servers
+ * exit on EOF, so they may or may not still be there.
+ */
+async function survivorsUp(runId: string): Promise<void> {
+  await until(
+    () => {
+      const commands = markedProcesses(runId).map((p) => p.cmdline);
+      return commands.some((c) => c.includes('ignores-eof.js')) && commands.filter((c) => c.includes('lib/helper.js')).length >= 3;
+    },
+    30_000,
+    `the survivors of ${runId}`,
+  );
+}
+
+/** Whatever an assertion does, the CLI we started does not outlive the test (SIGTERM: it contains). */
+async function stopCli(cli: { child: ChildProcess; exit: Promise<unknown> }): Promise<void> {
+  if (cli.child.exitCode === null && cli.child.signalCode === null) cli.child.kill('SIGTERM');
+  await cli.exit;
 }
 
 describe('no process is left behind', () => {
@@ -45,14 +62,18 @@ describe('no process is left behind', () => {
       const dir = leakyFolder();
       const out = join(dir, 'out');
       const cli = startCli(['run', dir, '--out', out, '--concurrency', '3']);
-      const runId = await runIdOf(cli.stdout);
-      // After-response drills: the helper or daemon exists once the call has been answered.
-      await survivorsUp(runId, 5);
-      // The CLI is our own unreaped child: its pid cannot have been reused.
-      cli.child.kill(signal);
-      const { code } = await cli.exit;
+      let code: number | null;
+      try {
+        const runId = await runIdOf(cli.stdout);
+        await survivorsUp(runId);
+        // The CLI is our own unreaped child: its pid cannot have been reused.
+        cli.child.kill(signal);
+        code = (await cli.exit).code;
+        expect(markedProcesses(runId)).toEqual([]);
+      } finally {
+        await stopCli(cli);
+      }
       expect(code).toBe(signal === 'SIGINT' ? 130 : 143);
-      expect(markedProcesses(runId)).toEqual([]);
       const results = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8'));
       expect(results.interrupted).toBe(true);
       expect(cli.stdout()).toContain('The run was interrupted; active drills were contained.');
@@ -67,10 +88,14 @@ describe('no process is left behind', () => {
   it('SIGKILL mid-run: the next run reports what the dead run left and contains it', async () => {
     const dir = leakyFolder();
     const cli = startCli(['run', dir, '--out', join(dir, 'out'), '--concurrency', '3']);
-    const runId = await runIdOf(cli.stdout);
-    await survivorsUp(runId, 5);
-    cli.child.kill('SIGKILL');
-    await cli.exit;
+    let runId: string;
+    try {
+      runId = await runIdOf(cli.stdout);
+      await survivorsUp(runId);
+    } finally {
+      cli.child.kill('SIGKILL');
+      await cli.exit;
+    }
     // Its clients notice the broken IPC channel and leave; the servers and their helpers stay.
     const left = await until(() => {
       const procs = markedProcesses(runId);
@@ -84,9 +109,14 @@ describe('no process is left behind', () => {
     expect(run.code).toBe(0);
     expect(run.stdout).toContain('Left behind by an earlier, killed run (now contained):');
     expect(lastLine(run.stdout)).toBe('1 passed, 0 failed, 0 unknown');
-    const stale = JSON.parse(readFileSync(join(next, 'out', 'results.json'), 'utf8')).stale as Array<{ drillId: string; pid: number }>;
-    expect(stale.map((s) => s.pid).sort()).toEqual(left.map((p) => p.pid).sort());
+    const stale = JSON.parse(readFileSync(join(next, 'out', 'results.json'), 'utf8')).stale as Array<{ drillId: string; pid: number; cmdline: string[] }>;
     expect(stale.every((s) => s.drillId.startsWith(`${runId}.`))).toBe(true);
+    // Servers that saw EOF when their client left may have exited meanwhile; these cannot: the
+    // server that ignores EOF, and the three helpers (its own, the leaked one, the daemon).
+    const commands = stale.map((s) => s.cmdline.join(' '));
+    expect(commands.filter((c) => c.includes('ignores-eof.js'))).toHaveLength(1);
+    expect(commands.filter((c) => c.includes('lib/helper.js'))).toHaveLength(3);
+    for (const s of stale) expect(left.map((p) => p.pid).concat(s.pid)).toContain(s.pid);
     expect(markedProcesses(runId)).toEqual([]);
   });
 

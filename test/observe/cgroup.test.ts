@@ -63,9 +63,12 @@ describe.skipIf(!support.available)('DrillCgroup', () => {
     cleanup.track(daemon);
     const tracker = new DrillTracker({ drillId, root: root.id, cgroup: cg });
     expect(tracker.sampleNow().map((p) => p.pid)).toContain(daemon.pid);
+    expect(tracker.close()).toBe(false); // populated: the kernel keeps it, and so do we
     const records = await contain(tracker, { termWaitMs: 2000 });
     expect(records.find((r) => r.pid === daemon.pid)).toMatchObject({ endedBy: 'SIGTERM' });
     expect(await tracker.waitForQuiet({ timeoutMs: 10_000 })).toBe(true);
     expect(cg.populated()).toBe(false);
+    expect(tracker.close()).toBe(true);
+    expect(cg.exists()).toBe(false);
   });
 });

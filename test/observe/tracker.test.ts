@@ -134,12 +134,17 @@ describe('DrillTracker cost', () => {
     const { listPids } = await import('../../harness/observe/index.js');
     const { monoNow } = await import('../../harness/util/clock.js');
     const n = 200;
+    const cpu0 = process.cpuUsage();
     const t0 = monoNow();
     for (let i = 0; i < n; i++) tracker.sampleNow();
-    const meanMs = (monoNow() - t0) / n;
-    console.log(`[observe] full sample: ${meanMs.toFixed(3)} ms mean over ${n} samples with ${listPids().length} processes on the machine`);
+    const wallMs = (monoNow() - t0) / n;
+    const cpu = process.cpuUsage(cpu0);
+    const cpuMs = (cpu.user + cpu.system) / 1000 / n;
+    console.log(
+      `[observe] full sample: ${wallMs.toFixed(3)} ms wall, ${cpuMs.toFixed(3)} ms CPU, mean over ${n} samples with ${listPids().length} processes on the machine`,
+    );
     expect(tracker.live().map((p) => p.pid)).toEqual([root.id.pid]);
-    // Generous bound for a loaded 2-core machine; it must stay well under the 20 ms interval.
-    expect(meanMs).toBeLessThan(15);
+    // CPU time, not wall time: other test runs share the 2 cores. It must stay well under the 20 ms interval.
+    expect(cpuMs).toBeLessThan(15);
   });
 });
