@@ -23,13 +23,17 @@ import { median, ms, percentile } from './stats.js';
 const SERVER = fileURLToPath(new URL('../fake-servers/well-behaved.js', import.meta.url));
 
 function options(): { runs: number; latencyRuns: number; skipBundled: boolean } {
-  const { values } = parseArgs({
-    options: {
-      runs: { type: 'string', default: '5' },
-      'latency-runs': { type: 'string', default: '20' },
-      'skip-bundled': { type: 'boolean', default: false },
-    },
-  });
+  const spec = {
+    runs: { type: 'string', default: '5' },
+    'latency-runs': { type: 'string', default: '20' },
+    'skip-bundled': { type: 'boolean', default: false },
+  } as const;
+  let values: ReturnType<typeof parseArgs<{ options: typeof spec }>>['values'];
+  try {
+    values = parseArgs({ options: spec }).values;
+  } catch (error) {
+    throw new BenchError('BENCH_USAGE', `${(error as Error).message} (options: --runs N, --latency-runs N, --skip-bundled)`);
+  }
   const count = (name: string, raw: string): number => {
     const n = Number(raw);
     if (!Number.isInteger(n) || n < 1) throw new BenchError('BENCH_USAGE', `--${name} must be a positive integer, got ${raw}`);
@@ -38,7 +42,10 @@ function options(): { runs: number; latencyRuns: number; skipBundled: boolean } 
   return { runs: count('runs', values.runs!), latencyRuns: count('latency-runs', values['latency-runs']!), skipBundled: values['skip-bundled']! };
 }
 
-const say = (line = ''): void => void process.stdout.write(`${line}\n`);
+let stdoutGone = false;
+const say = (line = ''): void => {
+  if (!stdoutGone) process.stdout.write(`${line}\n`);
+};
 
 async function overhead(dir: string, runs: number, signal: AbortSignal): Promise<void> {
   const scenario = await wellBehavedScenario(dir, SERVER, 'after-response');
@@ -110,6 +117,12 @@ async function main(): Promise<void> {
   // Ctrl-C: the runner contains its active drills when aborted; a second one exits at once.
   const abort = new AbortController();
   process.once('SIGINT', () => abort.abort());
+  // Our own reader went away (`| head`): stop, but let the runner contain its drills first,
+  // rather than die of an unhandled EPIPE with drills in flight.
+  process.stdout.on('error', () => {
+    stdoutGone = true;
+    abort.abort();
+  });
   const dir = await mkdtemp(join(tmpdir(), 'crash-drill-bench-'));
   try {
     say(`mcp-crash-drill bench (node ${process.version}, pid ${process.pid})`);
@@ -120,6 +133,10 @@ async function main(): Promise<void> {
     else await bundled(abort.signal);
   } finally {
     await rm(dir, { recursive: true, force: true });
+  }
+  if (abort.signal.aborted) {
+    process.stderr.write('bench interrupted: the figures above (if any) are incomplete\n');
+    process.exitCode = 130;
   }
 }
 

@@ -5,10 +5,10 @@
  * the step that ended it. Otherwise well-behaved.
  */
 import { runFakeServer } from './lib/base.js';
+import { envMs } from './lib/env-ms.js';
 
 const DEFAULT_EXIT_DELAY_MS = 3000;
-const parsed = Number(process.env.FAKE_EXIT_DELAY_MS);
-const exitDelayMs = Number.isFinite(parsed) && parsed >= 0 && process.env.FAKE_EXIT_DELAY_MS ? parsed : DEFAULT_EXIT_DELAY_MS;
+const exitDelayMs = envMs('FAKE_EXIT_DELAY_MS', DEFAULT_EXIT_DELAY_MS);
 
 await runFakeServer({
   name: 'slow-exit',

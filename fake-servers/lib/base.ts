@@ -4,9 +4,15 @@
  */
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import type { AfterLoss } from './after-loss.js';
 import { ChildTracker } from './children.js';
 import { startDaemon } from './daemon.js';
+import { JobTracker } from './jobs.js';
 import { createLog } from './log.js';
+import { readRemoteEnv, RemoteHttp } from './remote-http.js';
+import { remoteOnLoss } from './remote-on-loss.js';
+import { registerRemoteTools } from './remote-tools.js';
+import type { WritePolicy } from './remote-writes.js';
 import { Shutdown } from './shutdown.js';
 import { TimerRegistry } from './timers.js';
 import { registerFakeTools } from './tools.js';
@@ -38,6 +44,12 @@ export interface FakeServerOptions {
    * handler: the first write after the client died throws an unhandled EPIPE (crashes-on-epipe).
    */
   notifyEveryMs?: number;
+  /** How `write` keys its requests (default `keyed`; see remote-writes.ts). */
+  writePolicy?: WritePolicy;
+  /** On input loss or SIGTERM, cancel the remote jobs it started (default true). */
+  cancelJobsOnLoss?: boolean;
+  /** What it does on the remote after input loss, before ending its children (mutants). */
+  afterLoss?: AfterLoss;
 }
 
 export const KEEP_ALIVE_TICK_MS = 1000;
@@ -49,30 +61,41 @@ export async function runFakeServer(options: FakeServerOptions): Promise<void> {
   // Log notifications need the logging capability, or the SDK refuses to send them.
   const capabilities = options.notifyEveryMs === undefined ? { tools: {} } : { tools: {}, logging: {} };
   const server = new McpServer({ name: options.name, version: '0.1.0' }, { capabilities });
+  const http = new RemoteHttp(readRemoteEnv());
+  const jobs = new JobTracker();
   const shutdown = new Shutdown({
     server,
     children,
     timers,
     log,
     endChildren: options.endChildrenOnExit,
+    onLoss: remoteOnLoss({ http, jobs, log, cancelJobs: options.cancelJobsOnLoss ?? true, afterLoss: options.afterLoss }),
   });
 
   const noise = options.stdoutNoise;
   if (noise) console.log(noise.banner); // deliberately on stdout: the oracle for stdout-clean
   let firstCall = true;
 
+  const beforeCall = (tool: string): void => {
+    if (!firstCall) return;
+    firstCall = false;
+    log(`first tool call: ${tool}`);
+    if (noise) console.log(noise.firstCall);
+  };
   registerFakeTools(server, {
     timers,
     spawnHelper: () => {
       if (options.helper === 'daemon') return startDaemon();
       return children.spawnHelper();
     },
-    beforeCall: (tool) => {
-      if (!firstCall) return;
-      firstCall = false;
-      log(`first tool call: ${tool}`);
-      if (noise) console.log(noise.firstCall);
-    },
+    beforeCall,
+  });
+  registerRemoteTools(server, {
+    http,
+    jobs,
+    writePolicy: options.writePolicy ?? 'keyed',
+    isStopping: () => shutdown.isStarted,
+    beforeCall,
   });
 
   if (options.keepAliveTimer) timers.interval(() => {}, KEEP_ALIVE_TICK_MS);

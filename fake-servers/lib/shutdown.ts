@@ -1,6 +1,7 @@
 /**
  * How a fake server ends itself once it lost its client (stdin EOF, stdout EPIPE) or got
- * SIGTERM: stop taking calls, optionally wait, clear timers, end its children, exit 0.
+ * SIGTERM: stop taking calls, settle with the remote (cancel its jobs), optionally wait, clear
+ * timers, end its children, exit 0.
  */
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { ChildTracker } from './children.js';
@@ -15,6 +16,11 @@ export interface ShutdownDeps {
   log: Log;
   /** false for leaks-child and daemonizes' daemon: the oracle for `no-survivors`. */
   endChildren: boolean;
+  /**
+   * Runs once calls have stopped, before the exit delay and the children: the remote part of
+   * the shutdown (remote-on-loss.ts). It bounds itself.
+   */
+  onLoss?: () => Promise<void>;
 }
 
 export class Shutdown {
@@ -22,6 +28,11 @@ export class Shutdown {
   private cutDelayShort: (() => void) | undefined;
 
   constructor(private readonly deps: ShutdownDeps) {}
+
+  /** True from the moment input loss (or SIGTERM) was noticed: no new write starts after it. */
+  get isStarted(): boolean {
+    return this.started;
+  }
 
   /**
    * Starts the shutdown once. A later call with no delay (SIGTERM during slow-exit's wait)
@@ -47,6 +58,7 @@ export class Shutdown {
     // One macrotask turn, so a handler already dispatched from data read before the EOF has
     // started its child (handlers spawn synchronously) and that child is ended below.
     await new Promise<void>((resolve) => setImmediate(resolve));
+    await this.deps.onLoss?.().catch((error: unknown) => log(`remote cleanup failed: ${String(error)}`));
     if (delayMs > 0) {
       log(`waiting ${delayMs} ms before exiting`);
       await new Promise<void>((resolve) => {

@@ -2,9 +2,11 @@
 """py-well-behaved: the non-Node reference subject, standard library only.
 
 Speaks raw newline-delimited JSON-RPC 2.0 on stdio (MCP stdio transport: one message a line,
-no embedded newlines) and exposes the same four tools as the Node fake servers. On stdin EOF,
-a BrokenPipeError on stdout, or SIGTERM it stops taking calls, terminates its children (SIGTERM,
-wait, SIGKILL after 1 s), stops its timers and exits 0, printing
+no embedded newlines) and exposes the same six tools as the Node fake servers (`write` and
+`start-job` talk to the drill remote, see remote_client.py). On stdin EOF, a BrokenPipeError on
+stdout, or SIGTERM it stops taking calls, lets its remote requests in flight settle and cancels
+its remote jobs (within 0.5 s), terminates its children (SIGTERM, wait, SIGKILL after 1 s),
+stops its timers and exits 0, printing
 `crash-drill-fake exit mono=<ms>` to stderr first. time.monotonic() reads CLOCK_MONOTONIC on
 Linux, the clock Node's process.hrtime reads, so the number compares with the harness's.
 """
@@ -16,6 +18,10 @@ import subprocess
 import sys
 import threading
 import time
+
+# Importing a sibling module would otherwise leave a __pycache__ folder in the source tree.
+sys.dont_write_bytecode = True
+from remote_client import CORRELATION_META_KEY, RemoteClient, ToolFailure
 
 NAME = "py-well-behaved"
 ACCEPTED_VERSIONS = ("2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05")
@@ -56,7 +62,22 @@ TOOLS = [
         "description": "Starts a live interval timer that ticks until shutdown.",
         "inputSchema": {"type": "object", "properties": {}},
     },
+    {
+        "name": "write",
+        "description": 'POST /actions on the drill remote; answers "effect <id>".',
+        "inputSchema": {
+            "type": "object",
+            "properties": {"op": {"type": "string"}, "target": {"type": "string"}},
+            "required": ["op", "target"],
+        },
+    },
+    {
+        "name": "start-job",
+        "description": 'POST /jobs on the drill remote (a long-running job); answers "job <id>".',
+        "inputSchema": {"type": "object", "properties": {"op": {"type": "string"}}, "required": ["op"]},
+    },
 ]
+REMOTE_TOOLS = ("write", "start-job")
 
 
 class RpcError(Exception):
@@ -81,6 +102,7 @@ class Server:
         self.children = []
         self.stopping = threading.Event()  # set on shutdown: timers and slow calls stop
         self.shutdown_started = False
+        self.remote = RemoteClient(os.environ, log)
 
     # -- output ---------------------------------------------------------------------------
     def send(self, message):
@@ -115,7 +137,7 @@ class Server:
             self.children.append(child)
         return child.pid
 
-    def call_tool(self, name, args):
+    def call_tool(self, name, args, correlation_id=None):
         if not isinstance(args, dict):
             raise RpcError(-32602, "arguments must be an object")
         if name == "echo":
@@ -135,6 +157,16 @@ class Server:
         if name == "subscribe":
             threading.Thread(target=self.tick, daemon=True).start()
             return "subscribed"
+        if name == "write":
+            op, target = args.get("op"), args.get("target")
+            if not isinstance(op, str) or not isinstance(target, str):
+                raise RpcError(-32602, "write: op and target must be strings")
+            return self.remote.write(op, target, correlation_id)
+        if name == "start-job":
+            op = args.get("op")
+            if not isinstance(op, str):
+                raise RpcError(-32602, "start-job: op must be a string")
+            return self.remote.start_job(op, correlation_id)
         raise RpcError(-32602, f"Tool {name} not found")
 
     def tick(self):
@@ -143,10 +175,16 @@ class Server:
             pass
 
     def run_call(self, msg_id, params):
+        meta = params.get("_meta")
+        correlation_id = meta.get(CORRELATION_META_KEY) if isinstance(meta, dict) else None
         try:
-            text = self.call_tool(params.get("name"), params.get("arguments") or {})
+            text = self.call_tool(params.get("name"), params.get("arguments") or {}, correlation_id or None)
         except RpcError as error:
             self.reply_error(msg_id, error.code, error.message)
+            return
+        except ToolFailure as error:
+            if not self.stopping.is_set():
+                self.reply(msg_id, {"content": [{"type": "text", "text": str(error)}], "isError": True})
             return
         if text is not None and not self.stopping.is_set():
             self.reply(msg_id, {"content": [{"type": "text", "text": text}]})
@@ -176,7 +214,18 @@ class Server:
         elif method == "tools/list":
             self.reply(msg_id, {"tools": TOOLS})
         elif method == "tools/call":
-            if params.get("name") == "slow":
+            if params.get("name") in REMOTE_TOOLS:
+                # Its request starts on a registered thread before the next line is read: a call
+                # that was read is acted on even if stdin ends right after, and shutdown waits
+                # for it (bounded) before it cancels jobs and exits.
+                with self.state_lock:
+                    refused = self.shutdown_started
+                if refused:
+                    text = "the server lost its client and starts no new write"
+                    self.reply(msg_id, {"content": [{"type": "text", "text": text}], "isError": True})
+                else:
+                    self.remote.in_thread(self.run_call, msg_id, params)
+            elif params.get("name") == "slow":
                 # On its own thread, so pings and other calls are answered meanwhile.
                 threading.Thread(target=self.run_call, args=(msg_id, params), daemon=True).start()
             else:
@@ -210,6 +259,7 @@ class Server:
             children = list(self.children)
         log(f"shutting down ({reason})")
         self.stopping.set()  # stop taking calls, stop timers and slow calls
+        self.remote.settle_and_cancel()
         for child in children:
             if child.poll() is None:
                 child.terminate()

@@ -3,11 +3,15 @@ import { firstOf } from '../evidence/types.js';
 import { exitOnEof } from './exit-on-eof.js';
 import { noSurvivors } from './no-survivors.js';
 import { stdoutClean } from './stdout-clean.js';
+import { idempotentEffects } from './idempotent-effects.js';
+import { deniedAfterRevocation } from './denied-after-revocation.js';
+import { quietAfterLoss } from './quiet-after-loss.js';
+import { jobsSettled } from './jobs-settled.js';
 import type { Check, CheckResult, Verdict } from './types.js';
 
 export type { Check, CheckId, CheckResult, CheckVerdict, Verdict } from './types.js';
 
-export const CHECKS: readonly Check[] = [exitOnEof, noSurvivors, stdoutClean];
+export const CHECKS: readonly Check[] = [exitOnEof, noSurvivors, stdoutClean, idempotentEffects, deniedAfterRevocation, quietAfterLoss, jobsSettled];
 
 /** Runs every check that applies to the drill. A check that cannot apply is left out, never counted as passed. */
 export function runChecks(evidence: DrillEvidence): CheckResult[] {

@@ -1,7 +1,14 @@
 import type { DrillEvidence } from '../evidence/types.js';
 import type { KillMode } from '../config/index.js';
 
-export type CheckId = 'exit-on-eof' | 'no-survivors' | 'stdout-clean';
+export type CheckId =
+  | 'exit-on-eof'
+  | 'no-survivors'
+  | 'stdout-clean'
+  | 'idempotent-effects'
+  | 'denied-after-revocation'
+  | 'quiet-after-loss'
+  | 'jobs-settled';
 export type CheckVerdict = 'pass' | 'fail' | 'unknown';
 export type Verdict = CheckVerdict | 'error';
 

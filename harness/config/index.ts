@@ -4,6 +4,8 @@ export type {
   KillPoint,
   Scenario,
   ScenarioExpect,
+  ScenarioRemote,
+  RouteMatchSpec,
   ScenarioTimeouts,
   SubjectSpec,
   TemplateContext,

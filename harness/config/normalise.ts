@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { ParsedScenario } from './schema.js';
 import { EXTRA_EXPECT_KEYS } from './schema.js';
-import type { Scenario, ScenarioExpect, ScenarioTimeouts } from './types.js';
+import type { Scenario, ScenarioExpect, ScenarioRemote, ScenarioTimeouts } from './types.js';
 
 /** Defaults for the numbers a file may leave out (DESIGN.md; close-wait is the SDK client's 2 s). */
 export const DEFAULT_TIMEOUTS: Readonly<ScenarioTimeouts> = Object.freeze({
@@ -39,8 +39,12 @@ export function normaliseScenario(parsed: ParsedScenario, file: string): Scenari
       inFlightDelay: parsed.timeouts?.['in-flight-delay'] ?? DEFAULT_TIMEOUTS.inFlightDelay,
       closeWait: parsed.timeouts?.['close-wait'] ?? DEFAULT_TIMEOUTS.closeWait,
     },
-    expect: normaliseExpect(parsed.expect),
+    remote: normaliseRemote(parsed.remote, dir),
+    retry: false,
+    expect: normaliseExpect(parsed.expect, parsed.remote !== undefined),
   };
+  // The retry exists to judge idempotency: on by default exactly when that check applies.
+  scenario.retry = parsed.retry ?? scenario.expect.idempotentEffects;
   if (parsed.description !== undefined) scenario.description = parsed.description;
   return scenario;
 }
@@ -66,7 +70,21 @@ function defaultName(command: string, args: readonly string[]): string {
   return path.basename(first ?? command) || command;
 }
 
-function normaliseExpect(e: ParsedScenario['expect']): ScenarioExpect {
+function normaliseRemote(r: ParsedScenario['remote'], dir: string): ScenarioRemote {
+  return {
+    handlers: r?.handlers ? path.resolve(dir, r.handlers) : null,
+    writes: r?.writes ?? [],
+    jobDuration: r?.['job-duration'] ?? null,
+    trigger: r?.trigger ?? null,
+    afterGate: r?.['after-gate'] ?? 'proceed',
+    fault: r?.fault ?? null,
+    revokeAfter: r?.['revoke-after'] ?? 0,
+    rotateApiKey: r?.['rotate-api-key'] ?? false,
+    declared: r !== undefined,
+  };
+}
+
+function normaliseExpect(e: ParsedScenario['expect'], remoteDeclared: boolean): ScenarioExpect {
   const exit = e?.['exit-on-eof'] ?? true;
   const survivors = e?.['no-survivors'] ?? true;
   const extra: Record<string, unknown> = {};
@@ -74,7 +92,15 @@ function normaliseExpect(e: ParsedScenario['expect']): ScenarioExpect {
     const v = e?.[key];
     if (v !== undefined) extra[key] = v;
   }
+  const on = (key: (typeof EXTRA_EXPECT_KEYS)[number]) => (extra[key] === undefined ? remoteDeclared : extra[key] !== false);
+  const noSurvivorsGrace = survivors === false || survivors === true ? DEFAULT_SURVIVOR_GRACE_MS : (survivors.grace ?? DEFAULT_SURVIVOR_GRACE_MS);
+  const jobs = extra['jobs-settled'];
+  const jobsGrace = typeof jobs === 'object' && jobs !== null && typeof (jobs as { grace?: unknown }).grace === 'number' ? (jobs as { grace: number }).grace : noSurvivorsGrace;
   return {
+    idempotentEffects: on('idempotent-effects'),
+    deniedAfterRevocation: on('denied-after-revocation'),
+    quietAfterLoss: on('quiet-after-loss'),
+    jobsSettled: on('jobs-settled') ? { grace: jobsGrace } : null,
     exitOnEof:
       exit === false ? null : { deadline: (exit === true ? undefined : exit.deadline) ?? DEFAULT_EXIT_DEADLINE_MS },
     noSurvivors:

@@ -55,7 +55,7 @@ export const TimeoutsSchema = z.strictObject({
 export const ExitOnEofSchema = z.strictObject({ deadline: positiveMs.optional() });
 export const NoSurvivorsSchema = z.strictObject({ grace: nonNegativeMs.optional() });
 
-/** Checks defined by later parts of the harness: accepted now, stored raw in `expect.extra`. */
+/** The checks that judge the drill remote's journal; also kept raw in `expect.extra`. */
 export const EXTRA_EXPECT_KEYS = [
   'idempotent-effects',
   'denied-after-revocation',
@@ -63,9 +63,7 @@ export const EXTRA_EXPECT_KEYS = [
   'jobs-settled',
 ] as const;
 
-const extraExpect = z
-  .union([z.boolean(), z.record(z.string(), z.unknown())], { error: 'expected true, false or a mapping' })
-  .optional();
+export const JobsSettledSchema = z.strictObject({ grace: nonNegativeMs.optional() });
 
 export const ExpectSchema = z.strictObject({
   'exit-on-eof': z
@@ -75,10 +73,50 @@ export const ExpectSchema = z.strictObject({
     .union([z.boolean(), NoSurvivorsSchema], { error: 'expected true, false or a mapping { grace: ms }' })
     .optional(),
   'stdout-clean': z.boolean().optional(),
-  'idempotent-effects': extraExpect,
-  'denied-after-revocation': extraExpect,
-  'quiet-after-loss': extraExpect,
-  'jobs-settled': extraExpect,
+  'idempotent-effects': z.boolean().optional(),
+  'denied-after-revocation': z.boolean().optional(),
+  'quiet-after-loss': z.boolean().optional(),
+  'jobs-settled': z
+    .union([z.boolean(), JobsSettledSchema], { error: 'expected true, false or a mapping { grace: ms }' })
+    .optional(),
+});
+
+const HTTP_METHOD = z.enum(['GET', 'POST', 'PUT', 'PATCH', 'DELETE'], { error: 'expected an HTTP method (GET, POST, PUT, PATCH, DELETE)' });
+
+export const RouteSchema = z.strictObject({
+  method: HTTP_METHOD,
+  path: z.string().startsWith('/', { error: 'expected a path starting with /' }),
+});
+
+export const TriggerSchema = z.strictObject({
+  method: HTTP_METHOD.optional(),
+  path: z.string().startsWith('/', { error: 'expected a path starting with /' }).optional(),
+});
+
+export const FaultSchema = z.strictObject({
+  kind: z.enum(['drop-after-commit', 'delay', 'status']),
+  ms: nonNegativeMs.optional(),
+  status: z.number().int().min(500).max(599).optional(),
+  times: z.number().int().positive().optional(),
+  match: TriggerSchema.optional(),
+});
+
+/** The drill remote: the server's side of the wire (credentials, the API, gates, faults). */
+export const RemoteSchema = z.strictObject({
+  /** A module (path relative to the scenario file) whose `handlers` export is a list of msw 2 handlers. */
+  handlers: z.string().min(1).optional(),
+  /** Which of those handlers' routes are writes. */
+  writes: z.array(RouteSchema).default([]),
+  'job-duration': positiveMs.optional(),
+  /** Which request is the kill point for `sent` and `confirmed`; default: the first write after dispatch. */
+  trigger: TriggerSchema.optional(),
+  /** What the remote does with the held request once the client is dead. */
+  'after-gate': z.enum(['proceed', 'fail', 'drop']).default('proceed'),
+  fault: FaultSchema.optional(),
+  /** How long after the client is lost the harness revokes the session. */
+  'revoke-after': nonNegativeMs.default(0),
+  /** Containment also rotates the long-lived API key ({{remote.apiKey}}). */
+  'rotate-api-key': z.boolean().default(false),
 });
 
 export const ScenarioSchema = z.strictObject({
@@ -92,6 +130,9 @@ export const ScenarioSchema = z.strictObject({
   points: uniqueList(z.enum(KILL_POINTS), 'kill point').default([...DEFAULT_KILL_POINTS]),
   modes: uniqueList(z.enum(KILL_MODES), 'kill mode').default([...KILL_MODES]),
   timeouts: TimeoutsSchema.optional(),
+  remote: RemoteSchema.optional(),
+  /** After a crash, re-issue the target call from a fresh client and server (a new session). Default: when idempotent-effects applies. */
+  retry: z.boolean().optional(),
   expect: ExpectSchema.optional(),
 });
 
@@ -113,4 +154,10 @@ export const KNOWN_KEYS: Readonly<Record<string, readonly string[]>> = {
   expect: Object.keys(ExpectSchema.shape),
   'expect.exit-on-eof': Object.keys(ExitOnEofSchema.shape),
   'expect.no-survivors': Object.keys(NoSurvivorsSchema.shape),
+  'expect.jobs-settled': Object.keys(JobsSettledSchema.shape),
+  remote: Object.keys(RemoteSchema.shape),
+  'remote.writes[]': Object.keys(RouteSchema.shape),
+  'remote.trigger': Object.keys(TriggerSchema.shape),
+  'remote.fault': Object.keys(FaultSchema.shape),
+  'remote.fault.match': Object.keys(TriggerSchema.shape),
 };

@@ -71,8 +71,16 @@ export interface ScenarioExpect {
   /** null: the check is off */
   noSurvivors: { grace: number } | null;
   stdoutClean: boolean;
-  /** Checks that later parts of the harness define, kept raw under their file keys. */
+  /** The remote checks as written in the file, kept raw under their file keys. */
   extra: Record<string, unknown>;
+  /**
+   * The remote checks that apply: the ones `expect` turns on, and all four by default when the
+   * file has a `remote:` section. jobs-settled's grace defaults to no-survivors' grace.
+   */
+  idempotentEffects: boolean;
+  deniedAfterRevocation: boolean;
+  quietAfterLoss: boolean;
+  jobsSettled: { grace: number } | null;
 }
 
 export interface Scenario {
@@ -88,7 +96,29 @@ export interface Scenario {
   points: KillPoint[];
   modes: KillMode[];
   timeouts: ScenarioTimeouts;
+  remote: ScenarioRemote;
+  /** Re-issue the target call from a fresh client and server after the crash. */
+  retry: boolean;
   expect: ScenarioExpect;
+}
+
+export interface RouteMatchSpec {
+  method?: string;
+  path?: string;
+}
+
+export interface ScenarioRemote {
+  /** Absolute path of a module exporting `handlers` (msw 2), or null for the built-in API only. */
+  handlers: string | null;
+  writes: Array<{ method: string; path: string }>;
+  jobDuration: number | null;
+  trigger: RouteMatchSpec | null;
+  afterGate: 'proceed' | 'fail' | 'drop';
+  fault: { kind: 'drop-after-commit' | 'delay' | 'status'; ms?: number; status?: number; times?: number; match?: RouteMatchSpec } | null;
+  revokeAfter: number;
+  rotateApiKey: boolean;
+  /** Whether the file had a `remote:` section (then the remote checks apply by default). */
+  declared: boolean;
 }
 
 /** Values for the `{{...}}` templates of one drill. Missing values make rendering throw. */

@@ -29,6 +29,8 @@ import { errorMessage } from '../util/errors.js';
 import { DrillClientProcess } from './client-process.js';
 import { reachPoint } from './points.js';
 import { EvidenceRecorder } from './recorder.js';
+import { RemoteLink } from './remote-link.js';
+import { recoveryRetry } from './retry.js';
 import type { ExecuteOptions, PlannedDrill } from './types.js';
 
 const CLIENT_START_TIMEOUT_MS = 10_000;
@@ -45,7 +47,16 @@ export function drillMeta(drill: PlannedDrill, drillId: string): DrillMeta {
     subject: { name: scenario.subject.name, command: scenario.subject.command, args: scenario.subject.args },
     point: drill.point,
     mode: drill.mode,
-    expect: { exitOnEof: scenario.expect.exitOnEof, noSurvivors: scenario.expect.noSurvivors, stdoutClean: scenario.expect.stdoutClean },
+    expect: {
+      exitOnEof: scenario.expect.exitOnEof,
+      noSurvivors: scenario.expect.noSurvivors,
+      stdoutClean: scenario.expect.stdoutClean,
+      idempotentEffects: scenario.expect.idempotentEffects,
+      deniedAfterRevocation: scenario.expect.deniedAfterRevocation,
+      quietAfterLoss: scenario.expect.quietAfterLoss,
+      jobsSettled: scenario.expect.jobsSettled,
+    },
+    correlationId: `${drillId}:${scenario.target.call}`,
   };
 }
 
@@ -78,6 +89,8 @@ class DrillRun {
   private resolveServerExit!: () => void;
   private readonly serverExit = new Promise<void>((resolve) => (this.resolveServerExit = resolve));
   private readonly watches = new AbortController();
+  private link: RemoteLink | null = null;
+  private scenario: Scenario | null = null;
 
   constructor(
     private readonly drill: PlannedDrill,
@@ -89,13 +102,22 @@ class DrillRun {
   async drive(): Promise<void> {
     const { rec, drill } = this;
     this.tmp = await mkdtemp(join(tmpdir(), 'crash-drill-'));
-    let scenario: Scenario;
+    let remote;
     try {
-      scenario = renderScenario(drill.scenario, { runId: this.drillId, tmp: this.tmp, scenarioDir: drill.scenario.dir });
+      remote = await this.opts.remoteFor(drill.scenario);
     } catch (error) {
       rec.harness({ type: 'harness-error', phase: 'config', message: errorMessage(error) });
       return;
     }
+    this.link = new RemoteLink(remote, this.drillId, drill.scenario.remote, rec, () => this.tracker?.live().map((p) => p.pid) ?? []);
+    let scenario: Scenario;
+    try {
+      scenario = this.render(this.link.session.token);
+    } catch (error) {
+      rec.harness({ type: 'harness-error', phase: 'config', message: errorMessage(error) });
+      return;
+    }
+    this.scenario = scenario;
     if (!(await this.startClient())) return;
     if (!(await this.handshake(scenario))) return;
 
@@ -107,6 +129,7 @@ class DrillRun {
         server: () => this.server,
         serverExit: this.serverExit,
         serverGone: () => this.serverExited,
+        remote: this.link,
       }),
     );
     if (!outcome.reached) {
@@ -116,7 +139,39 @@ class DrillRun {
     rec.harness({ type: 'point-reached', point: drill.point, detail: outcome.detail });
     const lossAt = await this.kill(scenario);
     if (lossAt === null) return;
+    // The server's request was held at the remote while the client died; now the remote goes on.
+    this.link.releaseGate();
+    await this.interruptible(this.revokeAfterLoss(scenario, lossAt));
     await this.observe(scenario, lossAt);
+    if (scenario.retry && drill.mode !== 'hang') {
+      const retryScenario = this.render(this.link.openRetrySession().token);
+      await this.interruptible(recoveryRetry({ drillId: this.drillId, scenario: retryScenario, rec, cgroup: this.cgroup, correlationId: rec.meta.correlationId, env: this.subjectEnv(retryScenario, this.link.retrySession!.token) }));
+    }
+  }
+
+  /** The scenario with this drill's templates filled in; the retry renders it again with its own token. */
+  private render(token: string): Scenario {
+    const link = this.link!;
+    return renderScenario(this.drill.scenario, {
+      runId: this.drillId,
+      tmp: this.tmp!,
+      scenarioDir: this.drill.scenario.dir,
+      remoteUrl: link.url,
+      remoteApiKey: link.apiKey,
+      sessionToken: token,
+    });
+  }
+
+  /** DESIGN.md's subject environment: the drill id, the remote and the session's token. */
+  private subjectEnv(scenario: Scenario, token: string): Record<string, string> {
+    return { ...scenario.subject.env, CRASH_DRILL_RUN: this.drillId, CRASH_DRILL_REMOTE_URL: this.link!.url, CRASH_DRILL_TOKEN: token };
+  }
+
+  /** Revocation after the client is lost (by default at once), then the probe with the revoked token. */
+  private async revokeAfterLoss(scenario: Scenario, lossAt: number): Promise<void> {
+    const wait = lossAt + scenario.remote.revokeAfter - monoNow();
+    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+    await this.link!.revoke('harness');
   }
 
   private async startClient(): Promise<boolean> {
@@ -149,13 +204,13 @@ class DrillRun {
 
   private async handshake(scenario: Scenario): Promise<boolean> {
     const { rec } = this;
-    const env = { ...scenario.subject.env, CRASH_DRILL_RUN: this.drillId };
+    const env = this.subjectEnv(scenario, this.link!.session.token);
     this.client!.send({
       type: 'start',
       subject: { command: scenario.subject.command, args: scenario.subject.args, env, cwd: scenario.subject.cwd },
       setup: scenario.setup,
       target: scenario.target,
-      correlationId: `${this.drillId}:${scenario.target.call}`,
+      correlationId: this.rec.meta.correlationId,
       callTimeoutMs: Math.max(scenario.timeouts.handshake, scenario.timeouts.point),
     });
     const ended = ['setup-done', 'setup-error', 'handshake-error', 'spawn-error', 'client-error'];
@@ -234,7 +289,11 @@ class DrillRun {
     const exclude = this.drill.mode === 'close' ? [this.clientId!] : [];
     const remaining = Math.max(0, lossAt + deadline + grace - monoNow());
     const quiet = await this.interruptible(tracker.waitForQuiet({ exclude, timeoutMs: remaining }));
+    // Remote jobs get the same time to settle: a job that is cancelled or done by then is fine.
+    const jobs = scenario.expect.jobsSettled;
+    if (jobs) await this.interruptible(this.link!.jobsSettled(Math.max(0, lossAt + deadline + jobs.grace - monoNow())));
     this.snapshot('grace-end', quiet && monoNow() < lossAt + deadline + grace);
+    this.link!.recordState('grace-end');
   }
 
   /** A last synchronous look, so an exit the 2 ms watch has not noticed yet is not missed. */
@@ -248,13 +307,17 @@ class DrillRun {
     this.lookForServerExit();
     const client = this.clientId ? identityKey(this.clientId) : '';
     const live = this.tracker!.sampleNow().filter((p) => identityKey(p) !== client);
-    const survivors = live.flatMap((p) => inventory(p, { secrets: [], foundBy: p.foundBy }) ?? []);
+    const survivors = live.flatMap((p) => inventory(p, { secrets: this.link?.secrets() ?? [], foundBy: p.foundBy }) ?? []);
     this.rec.harness({ type: 'snapshot', label, early, survivors });
   }
 
-  /** Containment order (DESIGN.md): revoke (nothing to revoke until the remote exists), SIGTERM, wait, SIGKILL. */
+  /** Containment order (DESIGN.md): revoke, confirm denial (the probe), SIGTERM, wait, SIGKILL only if needed. */
   async containAndClean(): Promise<void> {
     const { rec } = this;
+    if (this.link) {
+      await this.link.revoke('containment');
+      if (this.scenario?.remote.rotateApiKey) this.link.rotateApiKey();
+    }
     if (this.tracker) {
       const records = await contain(this.tracker, { termWaitMs: this.opts.containTermWaitMs ?? 1000 });
       for (const record of records) {
@@ -274,6 +337,10 @@ class DrillRun {
     if (this.client) {
       await this.client.closed(STDERR_DRAIN_MS);
       this.client.dispose();
+    }
+    if (this.link) {
+      this.link.recordState('final');
+      this.link.detach();
     }
     this.cgroup?.remove();
     if (this.tmp) await rm(this.tmp, { recursive: true, force: true });

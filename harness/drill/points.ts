@@ -2,6 +2,7 @@ import type { ClientEvent } from '../client/protocol.js';
 import type { KillPoint, Scenario } from '../config/index.js';
 import { identityKey, type DrillTracker, type ProcIdentity, type TrackedProcess } from '../observe/index.js';
 import type { DrillClientProcess } from './client-process.js';
+import type { RemoteLink } from './remote-link.js';
 
 export type PointOutcome = { reached: true; detail: string } | { reached: false; reason: string };
 
@@ -13,6 +14,7 @@ export interface PointContext {
   /** Resolves when the server exits, so a point does not wait out its timeout for a dead server. */
   serverExit: Promise<void>;
   serverGone: () => boolean;
+  remote: RemoteLink;
 }
 
 /** How a kill point is reached. Points that need the drill remote (`sent`, `confirmed`) slot in here. */
@@ -40,9 +42,32 @@ const TRIGGERS: Record<KillPoint, PointTrigger> = {
     if (!answer) return { reached: false, reason: notReached(ctx, 'no answer to the target call came back') };
     return { reached: true, detail: answer.type === 'response' ? 'the client received the tool result' : 'the client received an error answer' };
   },
-  sent: async () => ({ reached: false, reason: 'the `sent` point needs the drill remote, which this version does not have yet' }),
-  confirmed: async () => ({ reached: false, reason: 'the `confirmed` point needs the drill remote, which this version does not have yet' }),
+  sent: async (ctx) => atRemote(ctx, 'sent'),
+  confirmed: async (ctx) => atRemote(ctx, 'confirmed'),
 };
+
+/**
+ * `sent`: the server's request for the target call has fully arrived at the remote, which holds
+ * it before acting. `confirmed`: the remote committed and holds the answer. The trigger is the
+ * drill's first write after dispatch unless the scenario names one. The executor releases the
+ * gate once the client is dead.
+ */
+async function atRemote(ctx: PointContext, point: 'sent' | 'confirmed'): Promise<PointOutcome> {
+  const gate = ctx.remote.arm(point);
+  const dispatched = await dispatch(ctx, true);
+  if (!dispatched.reached) return dispatched;
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), ctx.scenario.timeouts.point)));
+  const exited = ctx.serverExit.then(() => null);
+  const hit = await Promise.race([gate.reached.catch(() => null), timeout, exited]);
+  clearTimeout(timer);
+  if (!hit) {
+    gate.disarm();
+    return { reached: false, reason: ctx.serverGone() ? 'the server exited before its request reached the remote' : 'no request of the target call reached the remote' };
+  }
+  const what = point === 'sent' ? 'arrived and is held before the remote acts on it' : `was committed${hit.effectId ? ` (effect ${hit.effectId})` : ''} and its answer is held`;
+  return { reached: true, detail: `${hit.method} ${hit.path} ${what}` };
+}
 
 export function reachPoint(point: KillPoint, ctx: PointContext): Promise<PointOutcome> {
   return TRIGGERS[point](ctx);

@@ -10,6 +10,7 @@ import { monoNow } from '../util/clock.js';
 export class EvidenceRecorder {
   readonly events: EvidenceEvent[] = [];
   private listeners: Array<(event: EvidenceEvent) => void> = [];
+  private readonly secrets: string[] = [];
 
   constructor(readonly meta: DrillMeta) {}
 
@@ -22,6 +23,11 @@ export class EvidenceRecorder {
     return this.push({ seq: this.events.length, t, source, ...event } as EvidenceEvent);
   }
 
+  /** Values that never enter the evidence in clear (tokens, keys): replaced by `[redacted]` wherever they appear. */
+  addSecret(value: string): void {
+    if (value.length >= 8 && !this.secrets.includes(value)) this.secrets.push(value);
+  }
+
   onEvent(listener: (event: EvidenceEvent) => void): void {
     this.listeners.push(listener);
   }
@@ -30,9 +36,19 @@ export class EvidenceRecorder {
     return { meta: this.meta, events: this.events };
   }
 
-  private push(event: EvidenceEvent): EvidenceEvent {
+  private push(raw: EvidenceEvent): EvidenceEvent {
+    const event = this.redact(raw);
     this.events.push(event);
     for (const listener of this.listeners) listener(event);
     return event;
+  }
+
+  private redact(event: EvidenceEvent): EvidenceEvent {
+    if (this.secrets.length === 0) return event;
+    const text = JSON.stringify(event);
+    if (!this.secrets.some((secret) => text.includes(secret))) return event;
+    let clean = text;
+    for (const secret of this.secrets) clean = clean.split(secret).join('[redacted]');
+    return JSON.parse(clean) as EvidenceEvent;
   }
 }

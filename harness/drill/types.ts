@@ -1,5 +1,6 @@
 import type { KillMode, KillPoint, Scenario } from '../config/index.js';
 import type { EvidenceEvent } from '../evidence/types.js';
+import type { DrillRemote } from '../remote/index.js';
 
 /** One scenario at one kill point in one kill mode: the unit that gets a verdict. */
 export interface PlannedDrill {
@@ -14,6 +15,8 @@ export interface PlannedDrill {
 
 export interface ExecuteOptions {
   runId: string;
+  /** The drill remote this scenario's drills talk to (one per run, or per handler set). */
+  remoteFor: (scenario: Scenario) => Promise<DrillRemote>;
   /** Aborted when the harness is interrupted: the drill stops waiting and contains at once. */
   signal?: AbortSignal;
   /** How often the observer samples the process table while a drill runs (ms). */

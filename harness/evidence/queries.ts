@@ -1,3 +1,5 @@
+import { foldRequests } from '../remote/journal-fold.js';
+import type { RequestRecord } from '../remote/types.js';
 import { eventsOf, firstOf, type DrillEvidence } from './types.js';
 
 /**
@@ -43,4 +45,33 @@ export function serverExitOf(evidence: DrillEvidence): ServerExit | null {
     code: seen.code ?? reaped?.code ?? null,
     signal: seen.signal ?? reaped?.signal ?? null,
   };
+}
+
+/** The drill remote's requests of this drill, folded from the journal events in the evidence. */
+export function remoteRequests(evidence: DrillEvidence): RequestRecord[] {
+  return foldRequests(eventsOf(evidence, 'remote').map((e) => e.entry));
+}
+
+export function sessionOf(evidence: DrillEvidence, role: 'drill' | 'retry'): string | null {
+  return eventsOf(evidence, 'session').find((e) => e.role === role)?.sessionId ?? null;
+}
+
+/** Requests made by the servers of the drill (both generations): everything but the harness's probe. */
+export function serverRequests(evidence: DrillEvidence): RequestRecord[] {
+  const harnessPids = new Set(eventsOf(evidence, 'probe').map((e) => e.pid));
+  return remoteRequests(evidence).filter((r) => !(r.process && harnessPids.has(r.process.pid)));
+}
+
+/**
+ * Requests made by the first generation, the processes that lost their client: not the
+ * recovery retry's session (a fresh, authorised session the harness opened on purpose).
+ */
+export function subjectRequests(evidence: DrillEvidence): RequestRecord[] {
+  const retry = sessionOf(evidence, 'retry');
+  return serverRequests(evidence).filter((r) => retry === null || r.sessionId !== retry);
+}
+
+export function describeRequest(r: RequestRecord): string {
+  const who = r.process ? `pid ${r.process.pid}` : 'an unattributed process';
+  return `${r.method} ${r.path} (${r.credential === 'api-key' ? 'the long-lived API key' : `${r.credential} credential`}, ${who}) -> ${r.status || r.outcome}`;
 }

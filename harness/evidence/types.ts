@@ -5,6 +5,7 @@
 import type { ClientEvent } from '../client/protocol.js';
 import type { KillMode, KillPoint } from '../config/index.js';
 import type { ContainmentRecord, SurvivorRow, TrackingInfo } from '../observe/index.js';
+import type { JobStatus, JournalEvent } from '../remote/types.js';
 
 export type { ContainmentRecord, SurvivorRow, TrackingInfo };
 
@@ -12,6 +13,32 @@ export interface ExpectOptions {
   exitOnEof: { deadline: number } | null;
   noSurvivors: { grace: number } | null;
   stdoutClean: boolean;
+  idempotentEffects: boolean;
+  deniedAfterRevocation: boolean;
+  quietAfterLoss: boolean;
+  jobsSettled: { grace: number } | null;
+}
+
+/** A remote job of the drill, as the remote held it at a moment. */
+export interface RemoteJob {
+  id: string;
+  sessionId: string | null;
+  status: JobStatus;
+  createdT: number;
+  settledT: number | null;
+}
+
+/** A committed effect of the drill. `operation` hashes op and target: no request body in clear. */
+export interface RemoteEffect {
+  id: string;
+  kind: string;
+  sessionId: string | null;
+  op: string;
+  operation: string;
+  idempotencyKey: string | null;
+  seq: number;
+  t: number;
+  replays: number;
 }
 
 export interface DrillMeta {
@@ -21,6 +48,8 @@ export interface DrillMeta {
   point: KillPoint;
   mode: KillMode;
   expect: ExpectOptions;
+  /** The correlation id the target call carries (and the recovery retry re-uses). */
+  correlationId: string;
 }
 
 /** Events the harness itself records (the client's own events keep their client timestamp). */
@@ -50,9 +79,20 @@ export type HarnessEvent =
   | { type: 'snapshot'; label: 'grace-end' | 'hang-window'; early: boolean; survivors: SurvivorRow[] }
   | { type: 'containment'; records: ContainmentRecord[] }
   | { type: 'harness-error'; phase: string; message: string }
+  /** Every journal event of the drill remote that concerns this drill (no token, no body). */
+  | { type: 'remote'; entry: JournalEvent }
+  | { type: 'session'; role: 'drill' | 'retry'; sessionId: string }
+  | { type: 'revoked'; sessionId: string; operator: string }
+  /** GET /whoami with the revoked token, from the harness itself (pid). */
+  | { type: 'probe'; status: number; denied: boolean; pid: number }
+  | { type: 'api-key-rotated' }
+  | { type: 'remote-state'; label: 'grace-end' | 'final'; jobs: RemoteJob[]; effects: RemoteEffect[] }
+  /** An event of the recovery retry's client (a fresh client and server, a new session). */
+  | { type: 'retry'; event: DistributiveOmit<ClientEvent, 't'> }
+  | { type: 'retry-end'; ok: boolean; detail: string }
   | { type: 'drill-end' };
 
-export type EvidenceSource = 'harness' | 'client' | 'observer';
+export type EvidenceSource = 'harness' | 'client' | 'observer' | 'remote';
 
 export type EvidenceEvent = { seq: number; t: number; source: EvidenceSource } & (
   | DistributiveOmit<ClientEvent, 't'>

@@ -5,7 +5,6 @@
 export type ObserveErrorCode =
   | 'OBSERVE_BAD_DRILL_ID'
   | 'OBSERVE_BAD_RUN_ID'
-  | 'OBSERVE_ROOT_GONE'
   | 'OBSERVE_REGISTRY_WRITE';
 
 export class ObserveError extends Error {

@@ -57,6 +57,8 @@ export class DrillTracker extends EventEmitter<TrackerEvents> {
     const now = monoNow();
     if (stat !== null && stat.startTime === this.root.startTime) {
       this.scanner.admit(stat, ['root'], now);
+      // The harness should move the root in right after spawning it; if it did not, do it now.
+      if (this.cgroup && this.adopt && !this.cgroup.pids().includes(this.root.pid)) this.cgroup.addPid(this.root);
     } else {
       // The root died before tracking began: keep it as an exited member so reports show it.
       this.scanner.admit(
@@ -102,7 +104,8 @@ export class DrillTracker extends EventEmitter<TrackerEvents> {
     this.sampleCount++;
     this.sampleMsTotal += monoNow() - t0;
     for (const p of added) this.emit('new', { ...p });
-    for (const p of exited) this.emit('exit', { ...p });
+    // One first seen already dead (born and exited between samples) gets both events.
+    for (const p of [...added.filter((a) => a.exitedAt !== null), ...exited]) this.emit('exit', { ...p });
     return this.live();
   }
 

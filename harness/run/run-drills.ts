@@ -13,6 +13,7 @@ import { planDrills, type PlanFilter } from '../plan/plan.js';
 import { judge } from '../results/judge.js';
 import { summarize, type DrillInfo, type DrillResult, type RunResults } from '../results/types.js';
 import { harnessInfo } from '../util/version.js';
+import { RemotePool } from './remotes.js';
 
 export interface RunOptions extends PlanFilter {
   concurrency?: number;
@@ -42,6 +43,7 @@ export async function runScenarios(scenarios: Scenario[], options: RunOptions = 
   const registration = registerRun(runId);
   const reporters = options.reporters ?? [];
   const startedAt = new Date().toISOString();
+  const remotes = new RemotePool();
   try {
     const stale = await sweepStale();
     const concurrency = Math.max(1, Math.min(options.concurrency ?? 1, drills.length || 1));
@@ -58,6 +60,7 @@ export async function runScenarios(scenarios: Scenario[], options: RunOptions = 
         for (const r of reporters) r.onDrillStart?.(info);
         const ev = await executeDrill(drill, {
           runId,
+          remoteFor: (scenario) => remotes.remoteFor(scenario),
           signal: options.signal,
           sampleIntervalMs: options.sampleIntervalMs,
           containTermWaitMs: options.containTermWaitMs,
@@ -88,6 +91,7 @@ export async function runScenarios(scenarios: Scenario[], options: RunOptions = 
     for (const r of reporters) await r.onRunEnd?.(output);
     return { results: output, evidence: evidence.filter(Boolean) };
   } finally {
+    await remotes.close();
     registration.unregister();
   }
 }

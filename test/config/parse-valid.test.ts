@@ -1,4 +1,6 @@
 import path from 'node:path';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   defineScenario,
@@ -44,7 +46,7 @@ expect:
   exit-on-eof: { deadline: 1000 }
   no-survivors: false
   stdout-clean: false
-  idempotent-effects: { keys: required }
+  idempotent-effects: true
   jobs-settled: true
 `;
 
@@ -62,7 +64,18 @@ describe('parseScenario: valid files', () => {
       points: ['idle', 'pre-dispatch', 'in-flight', 'child-spawned', 'after-response'],
       modes: ['crash', 'close', 'hang'],
       timeouts: { handshake: 10000, point: 5000, inFlightDelay: 0, closeWait: 2000 },
-      expect: { exitOnEof: { deadline: 2000 }, noSurvivors: { grace: 2000 }, stdoutClean: true, extra: {} },
+      remote: { handlers: null, writes: [], jobDuration: null, trigger: null, afterGate: 'proceed', fault: null, revokeAfter: 0, rotateApiKey: false, declared: false },
+      retry: false,
+      expect: {
+        exitOnEof: { deadline: 2000 },
+        noSurvivors: { grace: 2000 },
+        stdoutClean: true,
+        extra: {},
+        idempotentEffects: false,
+        deniedAfterRevocation: false,
+        quietAfterLoss: false,
+        jobsSettled: null,
+      },
     });
     expect('description' in s).toBe(false);
   });
@@ -91,7 +104,12 @@ describe('parseScenario: valid files', () => {
       exitOnEof: { deadline: 1000 },
       noSurvivors: null,
       stdoutClean: false,
-      extra: { 'idempotent-effects': { keys: 'required' }, 'jobs-settled': true },
+      extra: { 'idempotent-effects': true, 'jobs-settled': true },
+      idempotentEffects: true,
+      deniedAfterRevocation: false,
+      quietAfterLoss: false,
+      // no-survivors is off, so jobs-settled's grace falls back to the default grace.
+      jobsSettled: { grace: 2000 },
     });
   });
 
@@ -101,14 +119,15 @@ subject: { command: python3, args: [-m, my_server] }
 target: { call: t }
 points: [${KILL_POINTS.join(', ')}]
 modes: [${KILL_MODES.join(', ')}]
-expect: { exit-on-eof: true, no-survivors: { }, stdout-clean: true, quiet-after-loss: false, denied-after-revocation: {} }
+expect: { exit-on-eof: true, no-survivors: { }, stdout-clean: true, quiet-after-loss: false, denied-after-revocation: true, jobs-settled: { grace: 700 } }
 `;
     const s = parseScenario(text, path.join(tmp.root, 'all.yaml'));
     expect(s.points).toEqual([...KILL_POINTS]);
     expect(s.modes).toEqual([...KILL_MODES]);
     expect(s.expect.exitOnEof).toEqual({ deadline: 2000 });
     expect(s.expect.noSurvivors).toEqual({ grace: 2000 });
-    expect(s.expect.extra).toEqual({ 'quiet-after-loss': false, 'denied-after-revocation': {} });
+    expect(s.expect.extra).toEqual({ 'quiet-after-loss': false, 'denied-after-revocation': true, 'jobs-settled': { grace: 700 } });
+    expect(s.expect).toMatchObject({ quietAfterLoss: false, deniedAfterRevocation: true, idempotentEffects: false, jobsSettled: { grace: 700 } });
     expect(s.subject.name).toBe('my_server'); // first argument that is not an option
   });
 
@@ -153,5 +172,51 @@ expect: { exit-on-eof: true, no-survivors: { }, stdout-clean: true, quiet-after-
     const s = parseScenario(JSON.stringify(input), path.join(tmp.root, 'typed.yaml')); // JSON is YAML
     expect(s.timeouts.closeWait).toBe(100);
     expect(s.expect.exitOnEof).toBeNull();
+  });
+});
+
+describe('the remote section', () => {
+  it('normalises a full remote section and turns the four remote checks on by default', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'crash-drill-remote-'));
+    const text = `id: deploys
+subject: { command: node, args: [server.js] }
+target: { call: deploy, args: { service: web } }
+points: [sent, confirmed]
+remote:
+  handlers: ./deploy-api.js
+  writes: [{ method: POST, path: /deploys }]
+  job-duration: 800
+  trigger: { method: POST, path: /deploys }
+  after-gate: drop
+  fault: { kind: drop-after-commit, times: 1 }
+  revoke-after: 50
+  rotate-api-key: true
+retry: false
+expect: { jobs-settled: false, no-survivors: { grace: 900 } }
+`;
+    const s = parseScenario(text, path.join(dir, 'd.yaml'));
+    expect(s.remote).toEqual({
+      handlers: path.join(dir, 'deploy-api.js'),
+      writes: [{ method: 'POST', path: '/deploys' }],
+      jobDuration: 800,
+      trigger: { method: 'POST', path: '/deploys' },
+      afterGate: 'drop',
+      fault: { kind: 'drop-after-commit', times: 1 },
+      revokeAfter: 50,
+      rotateApiKey: true,
+      declared: true,
+    });
+    expect(s.retry).toBe(false);
+    expect(s.expect).toMatchObject({ idempotentEffects: true, deniedAfterRevocation: true, quietAfterLoss: true, jobsSettled: null });
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('names the field of a bad remote value', () => {
+    const file = path.join(tmpdir(), 'bad-remote.yaml');
+    expect(() => parseScenario('id: r\nsubject: { command: node }\ntarget: { call: t }\nremote: { after-gate: explode }\n', file)).toThrow(
+      /bad-remote\.yaml: remote\.after-gate: expected one of proceed, fail, drop, got "explode"/,
+    );
+    expect(() => parseScenario('id: r\nsubject: { command: node }\ntarget: { call: t }\nremote: { fault: { kind: status, status: 404 } }\n', file)).toThrow(/remote\.fault\.status/);
+    expect(() => parseScenario('id: r\nsubject: { command: node }\ntarget: { call: t }\nremote: { revoke-afterr: 5 }\n', file)).toThrow(/remote\.revoke-afterr: .*did you mean "revoke-after"/);
   });
 });

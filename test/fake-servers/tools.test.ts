@@ -1,7 +1,7 @@
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startTracked } from './support/drive.js';
 import { ProcessJanitor } from './support/janitor.js';
-import { ensureBuilt, FOUR_TOOLS, NODE_FAKES, type FakeName } from './support/subjects.js';
+import { ensureBuilt, FAKE_TOOLS, NODE_FAKES, type FakeName } from './support/subjects.js';
 
 const janitor = new ProcessJanitor();
 beforeAll(ensureBuilt);
@@ -10,12 +10,12 @@ afterEach(() => janitor.cleanup());
 const ALL: FakeName[] = [...NODE_FAKES, 'python/well-behaved'];
 
 describe.each(ALL)('%s exposes the shared tool set', (name) => {
-  it('lists exactly echo, spawn-helper, slow and subscribe, and answers them', async () => {
+  it('lists exactly echo, spawn-helper, slow, subscribe, write and start-job, and answers the local ones', async () => {
     const { subject } = await startTracked(name, janitor);
     await subject.handshake();
     const list = await subject.request('tools/list');
     const tools = list.result?.tools as Array<{ name: string; annotations?: { readOnlyHint?: boolean } }>;
-    expect(tools.map((tool) => tool.name).sort()).toEqual([...FOUR_TOOLS].sort());
+    expect(tools.map((tool) => tool.name).sort()).toEqual([...FAKE_TOOLS].sort());
     expect(tools.find((tool) => tool.name === 'echo')?.annotations?.readOnlyHint).toBe(true);
 
     expect(await subject.callTool('echo', { text: 'héllo wörld' })).toBe('héllo wörld');

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { cgroupSupport, contain, DrillTracker, findCgroup2Mount, identify, procState } from '../../harness/observe/index.js';
-import { Cleanup, envWith, start, testDrillId } from './helpers.js';
+import { cgroupSupport, contain, DrillTracker, findCgroup2Mount, identify, procState, type ProcIdentity } from '../../harness/observe/index.js';
+import { Cleanup, envWith, FIXTURES, start, testDrillId } from './helpers.js';
 
 const cleanup = new Cleanup();
 afterEach(() => cleanup.run());
@@ -70,5 +70,37 @@ describe.skipIf(!support.available)('DrillCgroup', () => {
     expect(cg.populated()).toBe(false);
     expect(tracker.close()).toBe(true);
     expect(cg.exists()).toBe(false);
+  });
+
+  /** Start fixtures/escape.sh as a drill root; returns once the daemon exists and its middle parent is gone. */
+  async function escapeTree(drillId: string, adopt: boolean) {
+    const cg = cleanup.cgroup(drillId)!;
+    const root = start(cleanup, 'sh', [`${FIXTURES}escape.sh`], { detached: true, env: envWith({ CRASH_DRILL_RUN: drillId }) });
+    expect(cg.pids()).toEqual([]);
+    const tracker = new DrillTracker({ drillId, root: root.id, cgroup: cg, adopt });
+    root.child.stdin!.write('go\n');
+    let daemon: ProcIdentity | null = null;
+    let done = false;
+    while (!daemon || !done) {
+      const [word, pid] = (await root.nextLine()).split(' ');
+      if (word === 'done') done = true;
+      else cleanup.track((daemon = identify(Number(pid))));
+    }
+    return { cg, root, tracker, daemon };
+  }
+
+  it('adopts the root into the cgroup when the harness did not, so a later escape is still caught', async () => {
+    const { cg, root, tracker, daemon } = await escapeTree(testDrillId(), true);
+    expect(cg.pids()).toContain(root.id.pid);
+    const found = tracker.sampleNow().find((p) => p.pid === daemon.pid);
+    expect(found?.foundBy).toEqual(['cgroup']);
+    expect(found?.sid).toBe(daemon.pid);
+  });
+
+  it('without adoption the same escape stays invisible', async () => {
+    const { cg, root, tracker, daemon } = await escapeTree(testDrillId(), false);
+    expect(cg.pids()).toEqual([]);
+    expect(tracker.sampleNow().map((p) => p.pid)).toEqual([root.id.pid]);
+    expect(procState(daemon)).toBe('alive');
   });
 });

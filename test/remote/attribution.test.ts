@@ -1,4 +1,5 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { registerRun } from '../../harness/observe/index.js';
+import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
 import { readProcStat } from '../../harness/remote/attribution/proc-stat.js';
 import { bearer, cleanup, spawnNode, startRemote } from './helpers.js';
 
@@ -67,6 +68,9 @@ describe('remote attribution', () => {
   });
 
   it('reads the drill from CRASH_DRILL_RUN when the process is no candidate', async () => {
+    // Registered, so a drill run in another test file does not contain it as a stale leftover.
+    const registration = registerRun('denv');
+    onTestFinished(() => registration.unregister());
     const remote = await startRemote();
     const child = spawnNode(WHOAMI_CHILD, { URL: remote.url, TOKEN: remote.apiKey, CRASH_DRILL_RUN: 'denv' });
     const out = stdoutOf(child);

@@ -2,7 +2,7 @@
 import type { ProcessJanitor } from './janitor.js';
 import { readStat, type ProcIdentity } from './proc.js';
 import type { RawSubject } from './raw-subject.js';
-import { FOUR_TOOLS, startFake, type FakeName } from './subjects.js';
+import { FAKE_TOOLS, startFake, type FakeName } from './subjects.js';
 
 export interface Driven {
   subject: RawSubject;
@@ -16,11 +16,13 @@ export async function startTracked(
   name: FakeName,
   janitor: ProcessJanitor,
   env: NodeJS.ProcessEnv = {},
+  runId?: string,
 ): Promise<{ subject: RawSubject; runId: string; server: ProcIdentity }> {
-  const { subject, runId } = startFake(name, env);
+  const started = startFake(name, env, runId);
+  const { subject } = started;
   const server = janitor.track(subject.pid);
   if (!server) throw new Error(`${name} exited at once; stderr:\n${subject.stderrText}`);
-  return { subject, runId, server };
+  return { subject, runId: started.runId, server };
 }
 
 export async function startAndSpawnHelper(
@@ -31,7 +33,7 @@ export async function startAndSpawnHelper(
   const { subject, runId, server } = await startTracked(name, janitor, env);
   await subject.handshake();
   const tools = await subject.listToolNames();
-  if ([...tools].sort().join() !== [...FOUR_TOOLS].sort().join()) throw new Error(`${name} lists ${tools.join()}`);
+  if ([...tools].sort().join() !== [...FAKE_TOOLS].sort().join()) throw new Error(`${name} lists ${tools.join()}`);
   const helperPid = await subject.spawnHelper();
   const helper = janitor.track(helperPid);
   if (!helper) throw new Error(`${name}: helper ${helperPid} is already gone`);

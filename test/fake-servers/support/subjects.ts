@@ -1,4 +1,5 @@
 /** Where the subjects under test live, and how to start one with a fresh drill id. */
+import { registerRun } from '../../../harness/observe/index.js';
 import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
@@ -19,11 +20,17 @@ export const NODE_FAKES = [
   'stdout-noise',
   'slow-exit',
   'ignores-sigterm',
+  'keyless-writer',
+  'retries-without-key',
+  'polls-after-loss',
+  'fire-and-forget-job',
+  'static-key-holder',
 ] as const;
 export type NodeFake = (typeof NODE_FAKES)[number];
 export type FakeName = NodeFake | 'python/well-behaved';
 
-export const FOUR_TOOLS = ['echo', 'spawn-helper', 'slow', 'subscribe'];
+/** The tool set every fake server exposes: four local ones and two that talk to the remote. */
+export const FAKE_TOOLS = ['echo', 'spawn-helper', 'slow', 'subscribe', 'write', 'start-job'];
 
 /**
  * The tests run the compiled servers. `npm test` builds first; when dist is missing (running
@@ -41,8 +48,18 @@ export function ensureBuilt(): void {
   if (missing()) throw new Error(`fake servers are not built in ${DIST_FAKES}: run npm run build`);
 }
 
-export function startFake(name: FakeName, extraEnv: NodeJS.ProcessEnv = {}): { subject: RawSubject; runId: string } {
-  const runId = `fake-servers-test-${randomUUID()}`;
+export function newRunId(): string {
+  return `fake-servers-test-${randomUUID()}`;
+}
+
+export function startFake(
+  name: FakeName,
+  extraEnv: NodeJS.ProcessEnv = {},
+  runId = newRunId(),
+): { subject: RawSubject; runId: string } {
+  // A marked process of a run nobody registered is what a crashed harness leaves behind, and
+  // any drill run that starts meanwhile (another test file) would contain it as stale.
+  registerRun(runId);
   const env = { ...process.env, CRASH_DRILL_RUN: runId, ...extraEnv };
   const subject =
     name === 'python/well-behaved'

@@ -1,0 +1,45 @@
+import { describeRequest, subjectRequests } from '../evidence/queries.js';
+import { firstOf, type DrillEvidence } from '../evidence/types.js';
+import type { Check, CheckResult } from './types.js';
+
+const SUCCEEDED = new Set(['committed', 'replayed', 'ok']);
+
+/**
+ * denied-after-revocation: once the session is revoked, the probe with its token is denied,
+ * no request from the drill's processes succeeds whatever credential it carries, and every
+ * attempt is journalled as denied with the process that made it. In `hang` mode, where the
+ * server never sees EOF, this is the main check.
+ */
+export const deniedAfterRevocation: Check = {
+  id: 'denied-after-revocation',
+  applies: (evidence) => evidence.meta.expect.deniedAfterRevocation === true,
+  run(evidence: DrillEvidence): CheckResult {
+    const id = 'denied-after-revocation' as const;
+    const revoked = firstOf(evidence, 'revoked');
+    if (!revoked || !firstOf(evidence, 'client-lost')) {
+      return { id, verdict: 'unknown', summary: 'the client was never lost, so the session was only revoked at containment', data: {} };
+    }
+    const probe = firstOf(evidence, 'probe');
+    const attempts = subjectRequests(evidence).filter((r) => r.t >= revoked.t);
+    const succeeded = attempts.filter((r) => SUCCEEDED.has(r.outcome));
+    const denied = attempts.filter((r) => r.outcome === 'denied');
+    const unattributed = attempts.filter((r) => !r.process).length;
+    const data = {
+      revokedAt: revoked.t,
+      probe: probe ? { status: probe.status, denied: probe.denied } : null,
+      attempts: attempts.map((r) => ({ seq: r.seq, afterMs: Math.round(r.t - revoked.t), route: r.route, credential: r.credential, outcome: r.outcome, process: r.process ?? null })),
+      firstDenialMs: denied.length > 0 ? Math.round(denied[0].t - revoked.t) : null,
+      unattributed,
+      followUp: succeeded.some((r) => r.credential === 'api-key') ? 'rotate the long-lived API key: a process of the drill used it after the session was revoked' : null,
+    };
+    if (!probe?.denied) {
+      return { id, verdict: 'fail', summary: `the revoked token still works: the probe GET /whoami was answered ${probe?.status ?? 'never'}`, data };
+    }
+    if (succeeded.length > 0) {
+      const rotate = data.followUp ? '; rotate the long-lived API key' : '';
+      return { id, verdict: 'fail', summary: `${succeeded.length} request${succeeded.length === 1 ? '' : 's'} succeeded after the session was revoked, first: ${describeRequest(succeeded[0])}${rotate}`, data };
+    }
+    const tail = attempts.length === 0 ? 'no process of the drill tried anything after' : `all ${attempts.length} later attempts were denied, the first ${data.firstDenialMs} ms after`;
+    return { id, verdict: 'pass', summary: `the revoked token is denied; ${tail}`, data };
+  },
+};

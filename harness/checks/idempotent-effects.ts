@@ -1,0 +1,46 @@
+import { serverRequests } from '../evidence/queries.js';
+import { eventsOf, type DrillEvidence, type RemoteEffect } from '../evidence/types.js';
+import type { Check, CheckResult } from './types.js';
+
+/**
+ * idempotent-effects: after the crash and the recovery retry, the remote holds exactly one
+ * effect per logical operation (per Idempotency-Key; a keyless effect is one operation with
+ * every other effect of the same op and target), and every write carried a key.
+ */
+export const idempotentEffects: Check = {
+  id: 'idempotent-effects',
+  applies: (evidence) => evidence.meta.expect.idempotentEffects === true,
+  run(evidence: DrillEvidence): CheckResult {
+    const id = 'idempotent-effects' as const;
+    const state = eventsOf(evidence, 'remote-state').pop();
+    if (!state) return { id, verdict: 'unknown', summary: 'the remote state was never recorded', data: {} };
+    const writes = serverRequests(evidence).filter((r) => r.write);
+    const keyless = writes.filter((r) => !r.idempotencyKey);
+    const duplicates = duplicateGroups(state.effects);
+    const retried = eventsOf(evidence, 'retry-end')[0];
+    const data = {
+      writes: writes.length,
+      keyless: keyless.map((r) => ({ seq: r.seq, route: r.route, pid: r.process?.pid ?? null })),
+      effects: state.effects.map((e) => ({ id: e.id, op: e.op, key: e.idempotencyKey, session: e.sessionId })),
+      duplicates: duplicates.map((group) => group.map((e) => e.id)),
+      retry: retried ? { ok: retried.ok, detail: retried.detail } : null,
+    };
+    const problems: string[] = [];
+    if (duplicates.length > 0) {
+      const listed = duplicates.map((group) => `${group.map((e) => e.id).join(' and ')} (${group[0].op})`).join('; ');
+      problems.push(`${duplicates.length} operation${duplicates.length === 1 ? '' : 's'} took effect more than once: ${listed}`);
+    }
+    if (keyless.length > 0) problems.push(`${keyless.length} of ${writes.length} writes carried no Idempotency-Key (first: ${keyless[0].method} ${keyless[0].path})`);
+    if (problems.length > 0) return { id, verdict: 'fail', summary: problems.join('; '), data };
+    const retryNote = retried ? (retried.ok ? ' after the recovery retry' : ` (the recovery retry did not complete: ${retried.detail})`) : '';
+    if (writes.length === 0) return { id, verdict: 'pass', summary: `no write reached the remote${retryNote}: no effect to duplicate`, data };
+    return { id, verdict: 'pass', summary: `${state.effects.length} effect${state.effects.length === 1 ? '' : 's'} for ${writes.length} keyed write${writes.length === 1 ? '' : 's'}${retryNote}, none duplicated`, data };
+  },
+};
+
+/** Effects of the same op and target where at least one carried no key: one operation, several effects. */
+function duplicateGroups(effects: RemoteEffect[]): RemoteEffect[][] {
+  const byOperation = new Map<string, RemoteEffect[]>();
+  for (const effect of effects) byOperation.set(effect.operation, [...(byOperation.get(effect.operation) ?? []), effect]);
+  return [...byOperation.values()].filter((group) => group.length > 1 && group.some((e) => e.idempotencyKey === null));
+}

@@ -1,0 +1,34 @@
+import { describeRequest, subjectRequests } from '../evidence/queries.js';
+import type { DrillEvidence } from '../evidence/types.js';
+import { isCheckResult, lossOrUnknown } from './loss.js';
+import type { Check, CheckResult } from './types.js';
+
+/**
+ * quiet-after-loss: the server starts no new write after it lost its client. Cancellations and
+ * status reads are fine (the remote does not count them as writes), and so is the write of the
+ * call that was already in flight: it carries the target call's correlation id.
+ */
+export const quietAfterLoss: Check = {
+  id: 'quiet-after-loss',
+  applies: (evidence, mode) => evidence.meta.expect.quietAfterLoss === true && mode !== 'hang',
+  run(evidence: DrillEvidence): CheckResult {
+    const id = 'quiet-after-loss' as const;
+    const loss = lossOrUnknown(evidence, id);
+    if (isCheckResult(loss)) return loss;
+    const target = evidence.meta.correlationId;
+    const after = subjectRequests(evidence).filter((r) => r.write && r.t > loss.t);
+    const fresh = after.filter((r) => r.correlationId !== target && r.idempotencyKey !== target);
+    const data = { lossAt: loss.t, writesAfterLoss: fresh.map((r) => ({ seq: r.seq, afterMs: Math.round(r.t - loss.t), route: r.route, outcome: r.outcome, pid: r.process?.pid ?? null })), inFlightWrites: after.length - fresh.length };
+    if (fresh.length === 0) {
+      const inFlight = after.length > 0 ? ` (the in-flight call's own write arrived ${Math.round(after[0].t - loss.t)} ms after)` : '';
+      return { id, verdict: 'pass', summary: `no new write after the client was lost${inFlight}`, data };
+    }
+    const first = fresh[0];
+    return {
+      id,
+      verdict: 'fail',
+      summary: `${fresh.length} new write${fresh.length === 1 ? '' : 's'} after the client was lost, the first ${Math.round(first.t - loss.t)} ms after: ${describeRequest(first)}`,
+      data,
+    };
+  },
+};

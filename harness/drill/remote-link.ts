@@ -1,0 +1,168 @@
+/**
+ * One drill's side of the drill remote: its session (and the recovery retry's), the journal
+ * streamed into the evidence, the process candidates for attribution, the gates of the `sent`
+ * and `confirmed` points, revocation with its probe, and the remote's state at the moments the
+ * checks need it. Tokens never enter the evidence: only session ids and credential hashes.
+ */
+import type { ScenarioRemote } from '../config/index.js';
+import type { RemoteJob, RemoteEffect } from '../evidence/types.js';
+import type { DrillRemote, Gate, GateHit, JournalEvent } from '../remote/index.js';
+import { monoNow } from '../util/clock.js';
+import { createHash } from 'node:crypto';
+import type { EvidenceRecorder } from './recorder.js';
+
+export interface Session {
+  sessionId: string;
+  token: string;
+}
+
+export class RemoteLink {
+  readonly session: Session;
+  retrySession: Session | null = null;
+  revokedAt: number | null = null;
+  private readonly listener: (event: JournalEvent) => void;
+  private gate: Gate | null = null;
+
+  constructor(
+    readonly remote: DrillRemote,
+    private readonly drillId: string,
+    private readonly settings: ScenarioRemote,
+    private readonly rec: EvidenceRecorder,
+    candidates: () => number[],
+  ) {
+    // Every journal event of this drill, including API-key requests its processes made.
+    this.listener = (event) => {
+      const processDrill = 'processDrillId' in event ? event.processDrillId : undefined;
+      if (event.drillId === drillId || processDrill === drillId) rec.harness({ type: 'remote', entry: event }, event.t, 'remote');
+    };
+    remote.on('journal', this.listener);
+    remote.setCandidatePids(drillId, candidates);
+    this.session = this.open('drill');
+    if (settings.fault) {
+      const { kind, ms, status, times, match } = settings.fault;
+      remote.setFault(drillId, { kind, ms, status, times, match: match ?? undefined });
+    }
+  }
+
+  get url(): string {
+    return this.remote.url;
+  }
+
+  get apiKey(): string {
+    return this.remote.apiKey;
+  }
+
+  openRetrySession(): Session {
+    this.retrySession = this.open('retry');
+    return this.retrySession;
+  }
+
+  /** Holds the trigger request of `sent` or `confirmed`; the trigger defaults to the drill's first write. */
+  arm(point: 'sent' | 'confirmed'): Gate {
+    const trigger = this.settings.trigger;
+    this.gate = this.remote.arm({ drillId: this.drillId, point, match: trigger ? { method: trigger.method, path: trigger.path } : undefined });
+    // A gate that is never reached rejects when the remote closes: that is expected, not an error.
+    this.gate.reached.catch(() => {});
+    return this.gate;
+  }
+
+  /** After the kill: the remote goes on as the scenario says (by default it commits, as a real one would). */
+  releaseGate(): void {
+    if (this.gate && this.gate.state === 'held') this.gate.release(this.settings.afterGate);
+    else this.gate?.disarm();
+    this.gate = null;
+  }
+
+  /** Revokes the drill's session and probes it with the revoked token (the safe identity probe). */
+  async revoke(operator: string): Promise<void> {
+    if (this.revokedAt !== null) return;
+    const { t } = this.remote.revoke(this.session.sessionId, operator);
+    this.revokedAt = t;
+    this.rec.harness({ type: 'revoked', sessionId: this.session.sessionId, operator }, t);
+    let status = 0;
+    try {
+      const response = await fetch(`${this.remote.url}/whoami`, { headers: { authorization: `Bearer ${this.session.token}` } });
+      status = response.status;
+      await response.arrayBuffer();
+    } catch {
+      status = 0;
+    }
+    this.rec.harness({ type: 'probe', status, denied: status === 401 || status === 403, pid: process.pid });
+  }
+
+  rotateApiKey(): void {
+    this.rec.addSecret(this.remote.rotateApiKey());
+    this.rec.harness({ type: 'api-key-rotated' });
+  }
+
+  /** The remote's jobs and effects of this drill, as the checks need them (no bodies: op names and hashes). */
+  recordState(label: 'grace-end' | 'final'): void {
+    const jobs: RemoteJob[] = this.remote.jobs(this.drillId).map((job) => ({
+      id: job.id,
+      sessionId: job.sessionId ?? null,
+      status: job.status,
+      createdT: job.createdT,
+      settledT: job.settledT ?? null,
+    }));
+    const effects: RemoteEffect[] = this.remote.effects(this.drillId).map((effect) => ({
+      id: effect.id,
+      kind: effect.kind,
+      sessionId: effect.sessionId ?? null,
+      op: effect.op,
+      // The logical operation, without putting the target (request body content) in clear.
+      operation: digest(`${effect.op}\u0000${effect.target ?? ''}`),
+      idempotencyKey: effect.idempotencyKey ?? null,
+      seq: effect.seq,
+      t: effect.t,
+      replays: effect.replays,
+    }));
+    this.rec.harness({ type: 'remote-state', label, jobs, effects }, monoNow());
+  }
+
+  runningJobs(): number {
+    return this.remote.jobs(this.drillId).filter((job) => job.status === 'running' && job.sessionId === this.session.sessionId).length;
+  }
+
+  /** Resolves when no job of the drill's session is running, or after `timeoutMs`. */
+  async jobsSettled(timeoutMs: number): Promise<boolean> {
+    if (this.runningJobs() === 0) return true;
+    return new Promise((resolve) => {
+      const onEvent = (event: JournalEvent) => {
+        if (event.kind === 'job' && this.runningJobs() === 0) finish(true);
+      };
+      const timer = setTimeout(() => finish(this.runningJobs() === 0), timeoutMs);
+      const finish = (value: boolean) => {
+        clearTimeout(timer);
+        this.remote.off('journal', onEvent);
+        resolve(value);
+      };
+      this.remote.on('journal', onEvent);
+    });
+  }
+
+  detach(): void {
+    this.gate?.disarm();
+    this.remote.off('journal', this.listener);
+    this.remote.setCandidatePids(this.drillId, undefined);
+  }
+
+  /** Every credential this drill's processes may hold, for redaction and the survivor inventory. */
+  secrets(): string[] {
+    return [this.session.token, this.retrySession?.token, this.remote.apiKey].filter((s): s is string => !!s);
+  }
+
+  private open(role: 'drill' | 'retry'): Session {
+    const jobDurationMs = this.settings.jobDuration ?? undefined;
+    const session = this.remote.openSession(this.drillId, { jobDurationMs });
+    this.rec.addSecret(session.token);
+    this.rec.addSecret(this.remote.apiKey);
+    this.rec.harness({ type: 'session', role, sessionId: session.sessionId });
+    return session;
+  }
+}
+
+function digest(text: string): string {
+  return createHash('sha256').update(text).digest('hex').slice(0, 12);
+}
+
+export type { GateHit };

@@ -1,0 +1,66 @@
+/**
+ * The recovery retry: after the crash, an agent restarts the server and re-issues the call it
+ * never got an answer to. A fresh client and a fresh server (a new session, a new token) run
+ * initialize, the setup, and the same target call with the same correlation id; a server that
+ * forwards that id as its Idempotency-Key lets the remote replay instead of acting twice.
+ * Its processes carry the drill's marker, so the drill's observer and containment cover them.
+ */
+import type { ClientEvent } from '../client/protocol.js';
+import type { Scenario } from '../config/index.js';
+import type { DrillCgroup } from '../observe/index.js';
+import { DrillClientProcess } from './client-process.js';
+import type { EvidenceRecorder } from './recorder.js';
+
+const CLIENT_START_TIMEOUT_MS = 10_000;
+
+export interface RetryOptions {
+  drillId: string;
+  scenario: Scenario;
+  rec: EvidenceRecorder;
+  cgroup: DrillCgroup | null;
+  correlationId: string;
+  env: Record<string, string>;
+}
+
+export async function recoveryRetry(opts: RetryOptions): Promise<void> {
+  const { rec, scenario } = opts;
+  const end = (ok: boolean, detail: string): void => void rec.harness({ type: 'retry-end', ok, detail });
+  const client = new DrillClientProcess(opts.drillId, {
+    onEvent: (event) => {
+      const { t, ...rest } = event;
+      rec.harness({ type: 'retry', event: rest as Omit<ClientEvent, 't'> } as Parameters<EvidenceRecorder['harness']>[0], t, 'client');
+    },
+    onSubjectStderr: () => {},
+    onClientStderr: () => {},
+  });
+  try {
+    const id = await client.ready(CLIENT_START_TIMEOUT_MS);
+    if (!id) return end(false, 'the retry client did not start');
+    opts.cgroup?.addPid(id);
+    client.send({
+      type: 'start',
+      subject: { command: scenario.subject.command, args: scenario.subject.args, env: opts.env, cwd: scenario.subject.cwd },
+      setup: scenario.setup,
+      target: scenario.target,
+      correlationId: opts.correlationId,
+      callTimeoutMs: Math.max(scenario.timeouts.handshake, scenario.timeouts.point),
+    });
+    const ready = await client.waitFor((e) => ['setup-done', 'setup-error', 'handshake-error', 'spawn-error', 'client-error'].includes(e.type), scenario.timeouts.handshake);
+    if (ready?.type !== 'setup-done') return end(false, `the retry's server did not get ready: ${ready?.type ?? 'timeout'}`);
+    client.send({ type: 'prepare-target' });
+    if (!(await client.waitFor((e) => e.type === 'before-dispatch', scenario.timeouts.point))) return end(false, 'the retry never built the target call');
+    client.send({ type: 'dispatch', holdResponses: false });
+    const answer = await client.waitFor((e) => e.type === 'response' || e.type === 'call-error', scenario.timeouts.point);
+    if (!answer) return end(false, `the retried call got no answer within ${scenario.timeouts.point} ms`);
+    if (answer.type === 'call-error') return end(false, `the retried call failed: ${answer.message}`);
+    if (answer.type === 'response' && answer.isError) return end(false, `the retried call answered with an error: ${answer.text}`);
+    end(true, 'the retried call was answered');
+    // Shut the retry's server down the way a client should; containment ends whatever stays.
+    client.send({ type: 'close', waitMs: scenario.timeouts.closeWait });
+    await client.waitFor((e) => e.type === 'close-done', scenario.timeouts.closeWait * 3 + 1000);
+  } finally {
+    if (client.alive) client.send({ type: 'exit' });
+    await client.closed(1000);
+    client.dispose();
+  }
+}

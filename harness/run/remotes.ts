@@ -1,0 +1,45 @@
+/**
+ * The drill remotes of a run: one for the built-in API, shared by every drill (each drill has
+ * its own session, keys and jobs, so drills stay apart), and one per user handler set.
+ */
+import { pathToFileURL } from 'node:url';
+import type { RequestHandler } from 'msw';
+import type { Scenario } from '../config/index.js';
+import { ConfigError } from '../config/index.js';
+import { createRemote, type DrillRemote } from '../remote/index.js';
+
+export class RemotePool {
+  private readonly remotes = new Map<string, Promise<DrillRemote>>();
+
+  remoteFor(scenario: Scenario): Promise<DrillRemote> {
+    const { handlers, writes } = scenario.remote;
+    const key = handlers ? `${handlers}\u0000${JSON.stringify(writes)}` : '';
+    let remote = this.remotes.get(key);
+    if (!remote) {
+      remote = handlers ? loadHandlers(scenario, handlers).then((list) => createRemote({ handlers: list, writes })) : createRemote();
+      this.remotes.set(key, remote);
+    }
+    return remote;
+  }
+
+  async close(): Promise<void> {
+    const all = await Promise.allSettled(this.remotes.values());
+    await Promise.all(all.map((r) => (r.status === 'fulfilled' ? r.value.close() : undefined)));
+    this.remotes.clear();
+  }
+}
+
+/** A module whose `handlers` (or default) export is an array of msw 2 request handlers. */
+async function loadHandlers(scenario: Scenario, file: string): Promise<RequestHandler[]> {
+  let mod: { handlers?: unknown; default?: unknown };
+  try {
+    mod = (await import(pathToFileURL(file).href)) as typeof mod;
+  } catch (error) {
+    throw new ConfigError({ file: scenario.file, field: 'remote.handlers', message: `cannot load ${file}: ${error instanceof Error ? error.message : String(error)}` });
+  }
+  const list = mod.handlers ?? mod.default;
+  if (!Array.isArray(list)) {
+    throw new ConfigError({ file: scenario.file, field: 'remote.handlers', message: `expected ${file} to export \`handlers\` (an array of msw request handlers), got ${typeof list}` });
+  }
+  return list as RequestHandler[];
+}
