@@ -20,11 +20,16 @@ export const deniedAfterRevocation: Check = {
       return { id, verdict: 'unknown', summary: 'the client was never lost, so the session was only revoked at containment', data: {} };
     }
     const probe = firstOf(evidence, 'probe');
-    const attempts = subjectRequests(evidence).filter((r) => r.t >= revoked.t);
+    const lost = firstOf(evidence, 'client-lost')!;
+    const requests = subjectRequests(evidence);
+    const attempts = requests.filter((r) => r.t >= revoked.t);
+    // Three moments kept apart: the client became unavailable, the server's last action started, authority was revoked.
+    const timeline = { clientLostAt: lost.t, lastActionStartedAt: requests.length > 0 ? requests[requests.length - 1].t : null, revokedAt: revoked.t };
     const succeeded = attempts.filter((r) => SUCCEEDED.has(r.outcome));
     const denied = attempts.filter((r) => r.outcome === 'denied');
     const unattributed = attempts.filter((r) => !r.process).length;
     const data = {
+      timeline,
       revokedAt: revoked.t,
       probe: probe ? { status: probe.status, denied: probe.denied } : null,
       attempts: attempts.map((r) => ({ seq: r.seq, afterMs: Math.round(r.t - revoked.t), route: r.route, credential: r.credential, outcome: r.outcome, process: r.process ?? null })),

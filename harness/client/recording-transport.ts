@@ -1,10 +1,9 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { ChildProcess } from 'node:child_process';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { JSONRPCMessageSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { monoNow } from '../util/clock.js';
-import { CORRELATION_META_KEY, SUBJECT_STDERR_FD, type ClientEvent, type ClientSubject } from './protocol.js';
+import { CORRELATION_META_KEY, type ClientEvent } from './protocol.js';
+import type { SpawnedSubject } from './spawn-subject.js';
 
 type Emit = (event: ClientEvent) => void;
 
@@ -12,7 +11,8 @@ type Emit = (event: ClientEvent) => void;
  * A stdio client transport that behaves like the SDK's StdioClientTransport (same default
  * environment, stdin/stdout pipes, newline-delimited JSON-RPC) but records every line the
  * server writes, including the ones that are not JSON-RPC (the SDK's ReadBuffer throws those
- * away), and can stop just before the target call is written.
+ * away), and can stop just before the target call is written. The server was spawned already
+ * (spawn-subject.ts); this transport takes over its pipes.
  *
  * The subject's stderr is not read here: it is the client's fd 4, a pipe whose reading end the
  * harness holds, so the harness keeps receiving it (an EPIPE stack trace, say) after this
@@ -23,45 +23,34 @@ export class RecordingStdioTransport implements Transport {
   onerror?: (error: Error) => void;
   onmessage?: (message: JSONRPCMessage) => void;
 
-  child: ChildProcess | undefined;
-  exited = false;
   private buffer = '';
   private targetCorrelationId: string | null = null;
   private dispatchGate: Promise<boolean> | null = null;
   private openGate: ((holdResponses: boolean) => void) | null = null;
 
   constructor(
-    private readonly subject: ClientSubject,
+    private readonly spawned: SpawnedSubject,
     private readonly emit: Emit,
   ) {}
 
+  get child(): ChildProcess {
+    return this.spawned.child;
+  }
+
+  get exited(): boolean {
+    return this.spawned.exited;
+  }
+
   async start(): Promise<void> {
-    await new Promise<void>((resolve, reject) => {
-      const child = spawn(this.subject.command, this.subject.args, {
-        env: { ...getDefaultEnvironment(), ...this.subject.env },
-        cwd: this.subject.cwd,
-        stdio: ['pipe', 'pipe', SUBJECT_STDERR_FD],
-      });
-      this.child = child;
-      child.once('error', (error) => {
-        this.emit({ type: 'spawn-error', t: monoNow(), message: error.message });
-        reject(error);
-      });
-      child.once('spawn', () => {
-        this.emit({ type: 'subject-spawned', t: monoNow(), pid: child.pid!, startTime: readStartTime(child.pid!) });
-        resolve();
-      });
-      child.once('exit', (code, signal) => {
-        this.exited = true;
-        this.emit({ type: 'subject-exit', t: monoNow(), code, signal });
-      });
-      child.once('close', () => this.onclose?.());
-      // Writing to a server that is gone is expected in a crash drill; it is evidence, not a client failure.
-      child.stdin!.on('error', (error) => this.onerror?.(error));
-      child.stdout!.setEncoding('utf8');
-      child.stdout!.on('data', (chunk: string) => this.onChunk(chunk));
-      child.stdout!.on('end', () => this.flushPartialLine());
-    });
+    if (!(await this.spawned.started)) throw new Error('the server could not be started');
+    const child = this.spawned.child;
+    // Writing to a server that is gone is expected in a crash drill; it is evidence, not a client failure.
+    child.stdin!.on('error', (error) => this.onerror?.(error));
+    child.once('close', () => this.onclose?.());
+    this.spawned.attach(
+      (chunk) => this.onChunk(chunk),
+      () => this.flushPartialLine(),
+    );
   }
 
   /** The next tools/call carrying this correlation id waits in send() until dispatch() opens the gate. */
@@ -76,7 +65,7 @@ export class RecordingStdioTransport implements Transport {
 
   async send(message: JSONRPCMessage): Promise<void> {
     const child = this.child;
-    if (!child?.stdin || child.stdin.destroyed) throw new Error('Not connected');
+    if (!child.stdin || child.stdin.destroyed) throw new Error('Not connected');
     const isTarget = this.isTarget(message);
     let holdResponses = false;
     if (isTarget && this.dispatchGate) {
@@ -98,11 +87,11 @@ export class RecordingStdioTransport implements Transport {
   }
 
   resumeReading(): void {
-    this.child?.stdout?.resume();
+    this.child.stdout?.resume();
   }
 
   async close(): Promise<void> {
-    this.child?.stdin?.end();
+    this.child.stdin?.end();
   }
 
   private isTarget(message: JSONRPCMessage): boolean {
@@ -145,17 +134,6 @@ function parseJsonRpc(line: string): JSONRPCMessage | null {
   try {
     const parsed = JSONRPCMessageSchema.safeParse(JSON.parse(line));
     return parsed.success ? parsed.data : null;
-  } catch {
-    return null;
-  }
-}
-
-function readStartTime(pid: number): number | null {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // comm may hold spaces and parentheses: the fields after it start at the last ')'.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return Number(fields[19]);
   } catch {
     return null;
   }

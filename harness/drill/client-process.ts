@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import type { ClientEvent, HarnessCommand } from '../client/protocol.js';
 import { SUBJECT_STDERR_FD } from '../client/protocol.js';
@@ -27,10 +28,18 @@ export class DrillClientProcess {
   private waiters: Waiter[] = [];
   private exited = false;
 
-  constructor(drillId: string, private readonly handlers: ClientProcessHandlers) {
+  /**
+   * With `cgroupDir`, the client enters the drill's cgroup before it runs a line of its own: a
+   * shell writes its own pid into cgroup.procs and then execs Node (same pid, same IPC fd), so
+   * not even the server's first fork happens outside the cgroup.
+   */
+  constructor(drillId: string, private readonly handlers: ClientProcessHandlers, cgroupDir?: string) {
     const main = distFile('harness/client/main.js');
     if (!existsSync(main)) throw new Error(`the drill client is not built: ${main} is missing (run npm run build)`);
-    this.child = spawn(process.execPath, [main], {
+    const [command, args] = cgroupDir
+      ? ['/bin/sh', ['-c', 'echo $$ > "$1" 2>/dev/null; exec "$0" "$2"', process.execPath, join(cgroupDir, 'cgroup.procs'), main]]
+      : [process.execPath, [main]];
+    this.child = spawn(command, args, {
       detached: true,
       stdio: ['ignore', 'ignore', 'pipe', 'ipc', 'pipe'],
       env: { ...process.env, CRASH_DRILL_RUN: drillId },

@@ -118,7 +118,7 @@ class DrillRun {
       return;
     }
     this.scenario = scenario;
-    if (!(await this.startClient())) return;
+    if (!(await this.startClient(scenario))) return;
     if (!(await this.handshake(scenario))) return;
 
     const outcome = await this.interruptible(
@@ -174,12 +174,27 @@ class DrillRun {
     await this.link!.revoke('harness');
   }
 
-  private async startClient(): Promise<boolean> {
+  private async startClient(scenario: Scenario): Promise<boolean> {
     const { rec } = this;
-    this.client = new DrillClientProcess(this.drillId, {
-      onEvent: (event) => this.onClientEvent(event),
-      onSubjectStderr: (text) => rec.harness({ type: 'subject-stderr', text }),
-      onClientStderr: (text) => rec.harness({ type: 'client-stderr', text }),
+    // The cgroup comes first: the client is born into it (client-process.ts).
+    if (cgroupSupport().available) this.cgroup = createDrillCgroup(this.drillId);
+    this.client = new DrillClientProcess(
+      this.drillId,
+      {
+        onEvent: (event) => this.onClientEvent(event),
+        onSubjectStderr: (text) => rec.harness({ type: 'subject-stderr', text }),
+        onClientStderr: (text) => rec.harness({ type: 'client-stderr', text }),
+      },
+      this.cgroup?.path,
+    );
+    // Sent at once: the client spawns the server while it is still loading the SDK.
+    this.client.send({
+      type: 'start',
+      subject: { command: scenario.subject.command, args: scenario.subject.args, env: this.subjectEnv(scenario, this.link!.session.token), cwd: scenario.subject.cwd },
+      setup: scenario.setup,
+      target: scenario.target,
+      correlationId: this.rec.meta.correlationId,
+      callTimeoutMs: Math.max(scenario.timeouts.handshake, scenario.timeouts.point),
     });
     this.clientId = await this.interruptible(this.client.ready(CLIENT_START_TIMEOUT_MS));
     if (!this.clientId) {
@@ -187,11 +202,8 @@ class DrillRun {
       return false;
     }
     rec.harness({ type: 'client-spawned', pid: this.clientId.pid, startTime: this.clientId.startTime });
-    // The client is placed in the drill's cgroup before it spawns anything, so every descendant inherits it.
-    if (cgroupSupport().available) {
-      this.cgroup = createDrillCgroup(this.drillId);
-      if (this.cgroup && !this.cgroup.addPid(this.clientId)) this.cgroup = null;
-    }
+    // Where the shell could not enter the cgroup, adding it now still covers what it starts later.
+    if (this.cgroup && !this.cgroup.pids().includes(this.clientId.pid) && !this.cgroup.addPid(this.clientId)) this.cgroup = null;
     this.tracker = new DrillTracker({ drillId: this.drillId, root: this.clientId, cgroup: this.cgroup, sampleIntervalMs: this.opts.sampleIntervalMs ?? 20 });
     this.tracker.on('new', (p) =>
       rec.harness({ type: 'process-new', pid: p.pid, startTime: p.startTime, ppid: p.ppid, cmdline: p.cmdline, foundBy: p.foundBy }, p.firstSeen, 'observer'),
@@ -204,15 +216,6 @@ class DrillRun {
 
   private async handshake(scenario: Scenario): Promise<boolean> {
     const { rec } = this;
-    const env = this.subjectEnv(scenario, this.link!.session.token);
-    this.client!.send({
-      type: 'start',
-      subject: { command: scenario.subject.command, args: scenario.subject.args, env, cwd: scenario.subject.cwd },
-      setup: scenario.setup,
-      target: scenario.target,
-      correlationId: this.rec.meta.correlationId,
-      callTimeoutMs: Math.max(scenario.timeouts.handshake, scenario.timeouts.point),
-    });
     const ended = ['setup-done', 'setup-error', 'handshake-error', 'spawn-error', 'client-error'];
     const answer = await this.interruptible(this.client!.waitFor((e) => ended.includes(e.type), scenario.timeouts.handshake));
     if (answer?.type === 'setup-done') return true;

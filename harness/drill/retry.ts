@@ -32,11 +32,8 @@ export async function recoveryRetry(opts: RetryOptions): Promise<void> {
     },
     onSubjectStderr: () => {},
     onClientStderr: () => {},
-  });
+  }, opts.cgroup?.path);
   try {
-    const id = await client.ready(CLIENT_START_TIMEOUT_MS);
-    if (!id) return end(false, 'the retry client did not start');
-    opts.cgroup?.addPid(id);
     client.send({
       type: 'start',
       subject: { command: scenario.subject.command, args: scenario.subject.args, env: opts.env, cwd: scenario.subject.cwd },
@@ -45,6 +42,8 @@ export async function recoveryRetry(opts: RetryOptions): Promise<void> {
       correlationId: opts.correlationId,
       callTimeoutMs: Math.max(scenario.timeouts.handshake, scenario.timeouts.point),
     });
+    const id = await client.ready(CLIENT_START_TIMEOUT_MS);
+    if (!id) return end(false, 'the retry client did not start');
     const ready = await client.waitFor((e) => ['setup-done', 'setup-error', 'handshake-error', 'spawn-error', 'client-error'].includes(e.type), scenario.timeouts.handshake);
     if (ready?.type !== 'setup-done') return end(false, `the retry's server did not get ready: ${ready?.type ?? 'timeout'}`);
     client.send({ type: 'prepare-target' });

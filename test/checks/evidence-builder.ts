@@ -33,8 +33,18 @@ export function makeMeta(overrides: MetaOverrides = {}): DrillMeta {
     subject: { name: 'well-behaved', command: 'node', args: ['dist/fake-servers/well-behaved.js'] },
     point: 'idle',
     mode: 'crash',
+    correlationId: 'cd-20260101T000000-abcdef-0003:write',
     ...rest,
-    expect: { exitOnEof: { deadline: 1000 }, noSurvivors: { grace: 500 }, stdoutClean: true, ...expect },
+    expect: {
+      exitOnEof: { deadline: 1000 },
+      noSurvivors: { grace: 500 },
+      stdoutClean: true,
+      idempotentEffects: false,
+      deniedAfterRevocation: false,
+      quietAfterLoss: false,
+      jobsSettled: null,
+      ...expect,
+    },
   };
 }
 
