@@ -94,7 +94,7 @@ export async function runFakeServer(options: FakeServerOptions): Promise<void> {
     http,
     jobs,
     writePolicy: options.writePolicy ?? 'keyed',
-    isStopping: () => shutdown.isStarted,
+    isStopping: () => shutdown.refusesCalls,
     beforeCall,
   });
 

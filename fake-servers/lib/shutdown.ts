@@ -25,13 +25,17 @@ export interface ShutdownDeps {
 
 export class Shutdown {
   private started = false;
+  private callsClosed = false;
   private cutDelayShort: (() => void) | undefined;
 
   constructor(private readonly deps: ShutdownDeps) {}
 
-  /** True from the moment input loss (or SIGTERM) was noticed: no new write starts after it. */
-  get isStarted(): boolean {
-    return this.started;
+  /**
+   * True once the shutdown stopped taking calls and gave the handlers dispatched from data read
+   * before the EOF their turn: a tool handler that runs after this starts no new write.
+   */
+  get refusesCalls(): boolean {
+    return this.callsClosed;
   }
 
   /**
@@ -58,6 +62,7 @@ export class Shutdown {
     // One macrotask turn, so a handler already dispatched from data read before the EOF has
     // started its child (handlers spawn synchronously) and that child is ended below.
     await new Promise<void>((resolve) => setImmediate(resolve));
+    this.callsClosed = true;
     await this.deps.onLoss?.().catch((error: unknown) => log(`remote cleanup failed: ${String(error)}`));
     if (delayMs > 0) {
       log(`waiting ${delayMs} ms before exiting`);

@@ -2,7 +2,7 @@
  * End to end: the real CLI on scenario files written to a temp folder; exit codes, the summary
  * line and results.json.
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { lastLine, runCli } from '../support/cli.js';
@@ -145,5 +145,31 @@ describe('bad scenario files', () => {
     const run = await runCli(['run', '/nonexistent/scenarios']);
     expect(run.code).toBe(3);
     expect(run.stderr).toContain('/nonexistent/scenarios');
+  });
+});
+
+describe('the bundled deploy API (user msw handlers)', () => {
+  it('drills a server that talks to a user-shaped API end to end, and no token reaches any output file', async () => {
+    const out = join(tempDir('crash-drill-deploy-'), 'out');
+    // A survivor holding its token in the environment would be reported; templated tokens in args would be logged: neither may show a token.
+    const run = await runCli(['run', 'scenarios/deploy-api', '--out', out, '--point', 'sent,confirmed', '--mode', 'crash']);
+    expect(run.stderr).toBe('');
+    expect(lastLine(run.stdout)).toBe('2 passed, 0 failed, 0 unknown');
+    expect(run.code).toBe(0);
+    const r = results(out);
+    for (const d of r.drills) {
+      const idem = d.checks.find((c: { id: string }) => c.id === 'idempotent-effects');
+      expect(idem.summary).toBe('1 effect for 2 keyed writes after the recovery retry, none duplicated');
+      expect(idem.data.effects).toEqual([expect.objectContaining({ op: 'deploy' })]);
+    }
+    const files = [join(out, 'results.json'), ...readdirSync(join(out, 'evidence')).map((f) => join(out, 'evidence', f))];
+    const text = files.map((f) => readFileSync(f, 'utf8')).join('\n');
+    expect(text).toContain('"type":"remote"');
+    expect(text).not.toMatch(/cd[tk]_[A-Za-z0-9_-]{20,}/);
+    expect(text).not.toMatch(/Bearer /i);
+    // The remote's journal holds no request body: no entry has one, and the effects hash op and target.
+    const entries = text.split('\n').filter((line) => line.includes('"type":"remote"')).map((line) => JSON.parse(line).entry);
+    expect(entries.length).toBeGreaterThan(0);
+    expect(entries.filter((e) => 'body' in e || 'authorization' in e)).toEqual([]);
   });
 });

@@ -89,7 +89,7 @@ describe('the confusion matrix', () => {
       const { results } = await runScenarios(scenarios(), { concurrency: 3, containTermWaitMs: 500 });
       runs.push(results.drills);
       expect(results.drills).toHaveLength(FAKE_SERVERS.length * POINTS.length * MODES.length);
-      const unexplained = results.drills.filter((d) => d.verdict === 'error' || d.verdict === 'unknown').map((d) => `${d.scenario}/${d.point}/${d.mode}: ${d.reason}`);
+      const unexplained = results.drills.filter((d) => d.verdict === 'error' || d.verdict === 'unknown').map((d) => `${d.scenario}/${d.point}/${d.mode}: ${d.reason}\n${d.exit?.stderrTail ?? ''}`);
       expect(unexplained).toEqual([]);
       expect(table(results.drills)).toEqual(expectedTable());
     }, 600_000);
