@@ -3,7 +3,8 @@
  * each one measured (nothing is written to the repo).
  *   1. drill overhead against a bare SDK client doing the same work
  *   2. exit-detection latency: the server's own exit time against when the harness knew
- *   3. wall time of the bundled run at concurrency 1 and 2 (--skip-bundled to leave it out)
+ *   3. what the drill remote adds, per request and per drill
+ *   4. wall time of the bundled run at concurrency 1 and 2 (--skip-bundled to leave it out)
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -19,6 +20,7 @@ import { exitLatency, runQuiet, timeDrill, wellBehavedScenario } from './drills.
 import { BenchError } from './errors.js';
 import { medianPhases } from './phases.js';
 import { median, ms, percentile } from './stats.js';
+import { perDrill, perRequest } from './remote-overhead.js';
 
 const SERVER = fileURLToPath(new URL('../fake-servers/well-behaved.js', import.meta.url));
 
@@ -88,9 +90,23 @@ async function latency(dir: string, runs: number, signal: AbortSignal): Promise<
   say();
 }
 
+async function remote(dir: string, runs: number, signal: AbortSignal): Promise<void> {
+  const request = await perRequest(300);
+  const drill = await perDrill(dir, SERVER, runs, signal);
+  say('3. Remote overhead');
+  say('   per request (300 sequential loopback GET /whoami, keep-alive, medians):');
+  say(`     bare node:http:    ${ms(request.bare)}`);
+  say(`     drill remote:      ${ms(request.remote)}   (+${ms(request.remote - request.bare)}: auth, journal, process attribution)`);
+  say(`   per drill (well-behaved, target write, after-response/crash, ${runs} drills, medians from the evidence):`);
+  say(`     revoke + probe with the revoked token:   ${ms(drill.revokeAndProbe)}`);
+  say(`     recovery retry (fresh client and server): ${ms(drill.retry)}`);
+  say(`     whole drill:                              ${ms(drill.drill)}`);
+  say();
+}
+
 async function bundled(signal: AbortSignal): Promise<void> {
   const scenarios = await loadScenarios([join(packageRoot(), 'scenarios')]);
-  say('3. Bundled run: every drill of scenarios/ through runScenarios, wall clock');
+  say('4. Bundled run: every drill of scenarios/ through runScenarios, wall clock');
   for (const concurrency of [1, 2]) {
     const t0 = performance.now();
     const { results } = await runScenarios(scenarios, { concurrency, reporters: [], signal });
@@ -129,7 +145,8 @@ async function main(): Promise<void> {
     say();
     await overhead(dir, opts.runs, abort.signal);
     await latency(dir, opts.latencyRuns, abort.signal);
-    if (opts.skipBundled) say('3. Bundled run: skipped (--skip-bundled)');
+    await remote(dir, opts.runs, abort.signal);
+    if (opts.skipBundled) say('4. Bundled run: skipped (--skip-bundled)');
     else await bundled(abort.signal);
   } finally {
     await rm(dir, { recursive: true, force: true });

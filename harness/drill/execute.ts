@@ -317,6 +317,7 @@ class DrillRun {
   /** Containment order (DESIGN.md): revoke, confirm denial (the probe), SIGTERM, wait, SIGKILL only if needed. */
   async containAndClean(): Promise<void> {
     const { rec } = this;
+    rec.harness({ type: 'containment-start' });
     if (this.link) {
       await this.link.revoke('containment');
       if (this.scenario?.remote.rotateApiKey) this.link.rotateApiKey();

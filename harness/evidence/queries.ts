@@ -63,12 +63,16 @@ export function serverRequests(evidence: DrillEvidence): RequestRecord[] {
 }
 
 /**
- * Requests made by the first generation, the processes that lost their client: not the
- * recovery retry's session (a fresh, authorised session the harness opened on purpose).
+ * Requests made by the first generation, the processes that lost their client, until the
+ * harness began containment: not the recovery retry's session (a fresh, authorised session the
+ * harness opened on purpose), and not what a process did while the harness was ending it (it
+ * is journalled, but the harness's own SIGTERM provoked it, and whether it got that far before
+ * the SIGKILL would make the verdict a race).
  */
 export function subjectRequests(evidence: DrillEvidence): RequestRecord[] {
   const retry = sessionOf(evidence, 'retry');
-  return serverRequests(evidence).filter((r) => retry === null || r.sessionId !== retry);
+  const until = firstOf(evidence, 'containment-start')?.t ?? Infinity;
+  return serverRequests(evidence).filter((r) => (retry === null || r.sessionId !== retry) && r.t < until);
 }
 
 export function describeRequest(r: RequestRecord): string {

@@ -77,6 +77,8 @@ export type HarnessEvent =
     }
   | { type: 'signal'; pid: number; startTime: number; signal: string; by: 'harness' | 'client'; result: string }
   | { type: 'snapshot'; label: 'grace-end' | 'hang-window'; early: boolean; survivors: SurvivorRow[] }
+  /** The harness starts ending the drill: what the processes do from here on is recorded, not judged. */
+  | { type: 'containment-start' }
   | { type: 'containment'; records: ContainmentRecord[] }
   | { type: 'harness-error'; phase: string; message: string }
   /** Every journal event of the drill remote that concerns this drill (no token, no body). */

@@ -128,6 +128,13 @@ describe('denied-after-revocation', () => {
     expect(result.summary).toBe('the revoked token is denied; no process of the drill tried anything after');
   });
 
+  it('judges what happened before containment, not what the harness provoked while ending the processes', () => {
+    const during = request(lostDrill(on).add(2000, { type: 'containment-start' }), { t: 2100, method: 'GET', path: '/whoami', write: false, credential: 'api-key', outcome: 'ok', status: 200 });
+    expect(deniedAfterRevocation.run(during.build()).verdict).toBe('pass');
+    const before = request(lostDrill(on), { t: 1900, method: 'GET', path: '/whoami', write: false, credential: 'api-key', outcome: 'ok', status: 200 }).add(2000, { type: 'containment-start' });
+    expect(deniedAfterRevocation.run(before.build()).verdict).toBe('fail');
+  });
+
   it('is unknown when the client was never lost', () => {
     const b = new EvidenceBuilder(on).start(1000).add(1001, { type: 'session', role: 'drill', sessionId: 's1' }).add(3000, { type: 'revoked', sessionId: 's1', operator: 'containment' });
     expect(deniedAfterRevocation.run(b.build()).verdict).toBe('unknown');

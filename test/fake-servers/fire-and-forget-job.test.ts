@@ -1,18 +1,15 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createRemote, type DrillRemote } from '../../harness/remote/index.js';
-import { ProcessJanitor } from './support/janitor.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { DrillRemote } from '../../harness/remote/index.js';
 import { isRunning } from './support/proc.js';
 import { correlationMeta, idFrom, requestsOn, startWithRemote } from './support/remote-subject.js';
-import { ensureBuilt } from './support/subjects.js';
+import { remoteFixture } from './support/remote-fixture.js';
 
-const janitor = new ProcessJanitor();
+const fixture = remoteFixture();
+const { janitor } = fixture;
 let remote: DrillRemote;
-beforeAll(async () => {
-  ensureBuilt();
-  remote = await createRemote();
+beforeEach(() => {
+  remote = fixture.remote();
 });
-afterEach(() => janitor.cleanup());
-afterAll(() => remote?.close());
 
 describe('fire-and-forget-job', () => {
   it('exits 0 on EOF and leaves its job running: no cancel was ever sent', async () => {

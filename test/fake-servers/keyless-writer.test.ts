@@ -1,17 +1,14 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createRemote, type DrillRemote } from '../../harness/remote/index.js';
-import { ProcessJanitor } from './support/janitor.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { DrillRemote } from '../../harness/remote/index.js';
 import { correlationMeta, idFrom, requestsOn, startWithRemote } from './support/remote-subject.js';
-import { ensureBuilt } from './support/subjects.js';
+import { remoteFixture } from './support/remote-fixture.js';
 
-const janitor = new ProcessJanitor();
+const fixture = remoteFixture();
+const { janitor } = fixture;
 let remote: DrillRemote;
-beforeAll(async () => {
-  ensureBuilt();
-  remote = await createRemote();
+beforeEach(() => {
+  remote = fixture.remote();
 });
-afterEach(() => janitor.cleanup());
-afterAll(() => remote?.close());
 
 describe('keyless-writer', () => {
   it('sends no Idempotency-Key, so a retry of the same call makes a second effect', async () => {

@@ -1,19 +1,16 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createRemote, type DrillRemote } from '../../harness/remote/index.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { DrillRemote } from '../../harness/remote/index.js';
 import { startTracked } from './support/drive.js';
-import { ProcessJanitor } from './support/janitor.js';
 import { isRunning, signalByIdentity } from './support/proc.js';
 import { correlationMeta, idFrom, requestsOn, startWithRemote, waitForJournal } from './support/remote-subject.js';
-import { ensureBuilt } from './support/subjects.js';
+import { remoteFixture } from './support/remote-fixture.js';
 
-const janitor = new ProcessJanitor();
+const fixture = remoteFixture();
+const { janitor } = fixture;
 let remote: DrillRemote;
-beforeAll(async () => {
-  ensureBuilt();
-  remote = await createRemote();
+beforeEach(() => {
+  remote = fixture.remote();
 });
-afterEach(() => janitor.cleanup());
-afterAll(() => remote?.close());
 
 describe('well-behaved: write and start-job on the drill remote', () => {
   it('write forwards the correlation id as Idempotency-Key and X-Correlation-Id; a retry replays', async () => {
