@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startAndSpawnHelper } from './support/drive.js';
 import { ProcessJanitor } from './support/janitor.js';
@@ -40,11 +41,16 @@ describe('daemonizes', () => {
     const { subject, runId, helperPid: daemonPid, helper: daemon } = await startAndSpawnHelper('daemonizes', janitor, {
       FAKE_DAEMON_CLEAR_ENV: '1',
     });
+    // Until it has exec'd, a fresh fork still shows its parent's environment: wait for the exec.
+    await waitUntil(() => readFileSync(`/proc/${daemonPid}/cmdline`, 'utf8').includes('helper'), 5000, 'the daemon to exec');
     expect(readEnviron(daemonPid)).toEqual({});
     expect(readStat(daemonPid)?.session).toBe(daemonPid);
     subject.closeStdin();
     expect((await subject.exitWithin(5000))?.code).toBe(0);
     expect(isRunning(daemon)).toBe(true);
-    expect(findByRunId(runId)).toEqual([]); // the marker scan misses it: only a cgroup would not
+    // The launcher (the double fork's middle process) carries the marker until it has exited.
+    await waitUntil(() => findByRunId(runId).length === 0, 5000, 'the daemon launcher to exit');
+    expect(isRunning(daemon)).toBe(true);
+    expect(findByRunId(runId)).toEqual([]); // the marker scan misses the daemon: only a cgroup would not
   });
 });
