@@ -11,15 +11,14 @@ import { renderScenario, type Scenario } from '../config/index.js';
 import type { DrillEvidence, DrillMeta } from '../evidence/types.js';
 import {
   cgroupSupport,
-  contain,
   createDrillCgroup,
   DrillTracker,
   drillIdFor,
+  identify,
   identityKey,
   inventory,
   checkExit,
   pollExit,
-  signalIdentity,
   type DrillCgroup,
   type ExitObservation,
   type ProcIdentity,
@@ -31,13 +30,13 @@ import { reachPoint } from './points.js';
 import { EvidenceRecorder } from './recorder.js';
 import { RemoteLink } from './remote-link.js';
 import { recoveryRetry } from './retry.js';
+import { containDrill } from './containment.js';
+import { killClient } from './kill.js';
+import { abortable, Interrupted } from '../util/abortable.js';
 import type { ExecuteOptions, PlannedDrill } from './types.js';
 
 const CLIENT_START_TIMEOUT_MS = 10_000;
-const CLOSE_ACK_TIMEOUT_MS = 5_000;
 const STDERR_DRAIN_MS = 300;
-
-class Interrupted extends Error {}
 
 export function drillMeta(drill: PlannedDrill, drillId: string): DrillMeta {
   const { scenario } = drill;
@@ -137,7 +136,7 @@ class DrillRun {
       return;
     }
     rec.harness({ type: 'point-reached', point: drill.point, detail: outcome.detail });
-    const lossAt = await this.kill(scenario);
+    const lossAt = await killClient(drill.mode, this.client!, this.clientId!, scenario, rec, (p) => this.interruptible(p));
     if (lossAt === null) return;
     // The server's request was held at the remote while the client died; now the remote goes on.
     this.link.releaseGate();
@@ -250,34 +249,6 @@ class DrillRun {
     this.resolveServerExit();
   }
 
-  /** Kills the client in the drill's mode; returns the moment the server lost its client. */
-  private async kill(scenario: Scenario): Promise<number | null> {
-    const { rec, drill } = this;
-    const clientId = this.clientId!;
-    if (drill.mode === 'close') {
-      this.client!.send({ type: 'close', waitMs: scenario.timeouts.closeWait });
-      const closed = await this.interruptible(this.client!.waitFor((e) => e.type === 'close-step' && e.step === 'stdin-closed', CLOSE_ACK_TIMEOUT_MS));
-      if (!closed) {
-        rec.harness({ type: 'harness-error', phase: 'kill', message: 'the client did not close the server’s stdin' });
-        return null;
-      }
-      rec.harness({ type: 'kill', mode: 'close', signal: null, result: 'stdin closed by the client' }, closed.t);
-      rec.harness({ type: 'client-lost', mode: 'close', how: 'the client closed the server’s stdin (spec shutdown)' }, closed.t);
-      return closed.t;
-    }
-    const signal = drill.mode === 'crash' ? 'SIGKILL' : 'SIGSTOP';
-    const t = monoNow();
-    const result = signalIdentity(clientId, signal);
-    rec.harness({ type: 'kill', mode: drill.mode, signal, result }, t);
-    if (result !== 'sent') {
-      rec.harness({ type: 'harness-error', phase: 'kill', message: `could not ${signal} the client: ${result}` });
-      return null;
-    }
-    const how = signal === 'SIGKILL' ? 'the client was SIGKILLed' : 'the client was SIGSTOPped (alive, stuck)';
-    rec.harness({ type: 'client-lost', mode: drill.mode, how }, t);
-    return t;
-  }
-
   /** Waits on events (exits, an empty cgroup) until everything is gone or the deadline plus grace has passed. */
   private async observe(scenario: Scenario, lossAt: number): Promise<void> {
     const tracker = this.tracker!;
@@ -322,20 +293,13 @@ class DrillRun {
       await this.link.revoke('containment');
       if (this.scenario?.remote.rotateApiKey) this.link.rotateApiKey();
     }
-    if (this.tracker) {
-      const records = await contain(this.tracker, { termWaitMs: this.opts.containTermWaitMs ?? 1000 });
-      for (const record of records) {
-        for (const step of record.steps) {
-          const match = /^(SIG[A-Z]+)[^:]*: (\w+)/.exec(step.action);
-          if (match) rec.harness({ type: 'signal', pid: record.pid, startTime: record.startTime, signal: match[1], by: 'harness', result: match[2] }, step.t);
-        }
-      }
-      rec.harness({ type: 'containment', records });
-      this.tracker.stop();
-    } else if (this.client?.alive) {
-      // The client never reported ready, so it spawned nothing: it is our own unreaped child.
-      this.client.child.kill('SIGKILL');
-    }
+    // A client that never reported ready may still have started the server (it is told to at
+    // once): track it now, so containment reaches everything it started.
+    const pid = this.client?.child.pid;
+    const late = !this.tracker && pid !== undefined ? identify(pid) : null;
+    if (late) this.tracker = new DrillTracker({ drillId: this.drillId, root: late, cgroup: this.cgroup });
+    if (this.tracker) await containDrill(this.tracker, rec, this.opts.containTermWaitMs ?? 1000);
+    else if (this.client?.alive) this.client.child.kill('SIGKILL'); // it is gone from /proc already, or never got a pid
     this.lookForServerExit();
     this.watches.abort();
     if (this.client) {
@@ -351,22 +315,6 @@ class DrillRun {
   }
 
   private interruptible<T>(promise: Promise<T>): Promise<T> {
-    const signal = this.opts.signal;
-    if (!signal) return promise;
-    if (signal.aborted) return Promise.reject(new Interrupted());
-    return new Promise<T>((resolve, reject) => {
-      const onAbort = () => reject(new Interrupted());
-      signal.addEventListener('abort', onAbort, { once: true });
-      promise.then(
-        (value) => {
-          signal.removeEventListener('abort', onAbort);
-          resolve(value);
-        },
-        (error) => {
-          signal.removeEventListener('abort', onAbort);
-          reject(error);
-        },
-      );
-    });
+    return abortable(promise, this.opts.signal);
   }
 }

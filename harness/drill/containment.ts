@@ -1,0 +1,20 @@
+import { contain, type DrillTracker } from '../observe/index.js';
+import type { EvidenceRecorder } from './recorder.js';
+
+/**
+ * Ends every process of the drill (SIGTERM, wait, SIGKILL only if needed, each process
+ * re-identified before each signal) and records each signal the harness sent as evidence, so a
+ * check can tell an exit the harness caused from one the server chose.
+ */
+export async function containDrill(tracker: DrillTracker, rec: EvidenceRecorder, termWaitMs: number): Promise<void> {
+  const records = await contain(tracker, { termWaitMs });
+  for (const record of records) {
+    for (const step of record.steps) {
+      // Step strings read "SIGTERM: sent", "SIGCONT (it was stopped): sent", ... (observe/terminate.ts).
+      const match = /^(SIG[A-Z]+)[^:]*: (\w+)/.exec(step.action);
+      if (match) rec.harness({ type: 'signal', pid: record.pid, startTime: record.startTime, signal: match[1], by: 'harness', result: match[2] }, step.t);
+    }
+  }
+  rec.harness({ type: 'containment', records });
+  tracker.stop();
+}
