@@ -4,7 +4,6 @@ import { join, resolve } from 'node:path';
 import { ConsoleReporter } from '../../reports/console.js';
 import { JsonReporter } from '../../reports/json.js';
 import { ConfigError, loadScenarios, type KillMode, type KillPoint } from '../config/index.js';
-import { writeEvidenceLog } from '../evidence/log.js';
 import { exitCodeFor } from '../results/types.js';
 import { runScenarios } from '../run/run-drills.js';
 
@@ -53,16 +52,16 @@ export async function runCommand(paths: string[], options: RunCommandOptions): P
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   try {
-    const { results, evidence } = await runScenarios(scenarios, {
+    const { results } = await runScenarios(scenarios, {
       points: options.point,
       modes: options.mode,
       only: options.only,
       concurrency: options.concurrency ?? Math.min(4, availableParallelism()),
       signal: controller.signal,
       outDir,
+      evidenceDir: join(outDir, 'evidence'),
       reporters: [new ConsoleReporter(), new JsonReporter(outDir)],
     });
-    for (const ev of evidence) writeEvidenceLog(join(outDir, 'evidence'), ev);
     if (caught) return SIGNAL_EXIT[caught] ?? 4;
     return exitCodeFor(results.summary);
   } finally {

@@ -17,6 +17,7 @@ import {
   identify,
   identityKey,
   inventory,
+  readCmdline,
   checkExit,
   pollExit,
   type DrillCgroup,
@@ -63,7 +64,7 @@ export async function executeDrill(drill: PlannedDrill, opts: ExecuteOptions): P
   const drillId = drillIdFor(opts.runId, drill.index);
   const rec = new EvidenceRecorder(drillMeta(drill, drillId));
   if (opts.onEvent) rec.onEvent(opts.onEvent);
-  rec.harness({ type: 'drill-start', meta: rec.meta });
+  rec.harness({ type: 'drill-start', meta: rec.meta, wall: new Date().toISOString() });
   const run = new DrillRun(drill, drillId, rec, opts);
   try {
     await run.drive();
@@ -200,12 +201,12 @@ class DrillRun {
       rec.harness({ type: 'harness-error', phase: 'client', message: 'the drill client did not start' });
       return false;
     }
-    rec.harness({ type: 'client-spawned', pid: this.clientId.pid, startTime: this.clientId.startTime });
+    rec.harness({ type: 'client-spawned', pid: this.clientId.pid, startTime: this.clientId.startTime, cmdline: readCmdline(this.clientId.pid) ?? [] });
     // Where the shell could not enter the cgroup, adding it now still covers what it starts later.
     if (this.cgroup && !this.cgroup.pids().includes(this.clientId.pid) && !this.cgroup.addPid(this.clientId)) this.cgroup = null;
     this.tracker = new DrillTracker({ drillId: this.drillId, root: this.clientId, cgroup: this.cgroup, sampleIntervalMs: this.opts.sampleIntervalMs ?? 20 });
     this.tracker.on('new', (p) =>
-      rec.harness({ type: 'process-new', pid: p.pid, startTime: p.startTime, ppid: p.ppid, cmdline: p.cmdline, foundBy: p.foundBy }, p.firstSeen, 'observer'),
+      rec.harness({ type: 'process-new', pid: p.pid, startTime: p.startTime, ppid: p.ppid, pgid: p.pgid, cmdline: p.cmdline, foundBy: p.foundBy }, p.firstSeen, 'observer'),
     );
     this.tracker.on('exit', (p) => rec.harness({ type: 'process-exit', pid: p.pid, startTime: p.startTime }, p.exitedAt ?? monoNow(), 'observer'));
     this.tracker.start();

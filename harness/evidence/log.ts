@@ -1,24 +1,57 @@
+import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DrillEvidence, EvidenceEvent } from './types.js';
 
 /**
- * One JSONL file per drill: one event a line, in recording order. The first event
- * (`drill-start`) carries the drill's meta, so the file alone is enough to re-check the drill.
+ * One JSONL file per drill: one event a line, in recording order, each line holding `prev`, the
+ * SHA-256 of the previous line's exact bytes (the first holds GENESIS). The hash of the last
+ * line is the log's head: kept in results.json and the reports, it makes a cut-off tail
+ * detectable too. The first event (`drill-start`) carries the drill's meta, so the file alone is
+ * enough to re-check the drill.
  */
-export function writeEvidenceLog(dir: string, evidence: DrillEvidence): string {
-  mkdirSync(dir, { recursive: true });
-  const file = join(dir, `${evidence.meta.drillId}.jsonl`);
-  const tmp = `${file}.tmp`;
-  writeFileSync(tmp, evidence.events.map((event) => JSON.stringify(event)).join('\n') + '\n');
-  renameSync(tmp, file);
-  return file;
+export const GENESIS = '0'.repeat(64);
+
+export interface EvidenceLogInfo {
+  /** The file's name inside the evidence folder. */
+  file: string;
+  /** SHA-256 of the last record's bytes. */
+  head: string;
+  records: number;
 }
 
 export class EvidenceLogError extends Error {
   readonly code = 'CRASH_DRILL_EVIDENCE';
 }
 
+export function sha256(text: string): string {
+  return createHash('sha256').update(text, 'utf8').digest('hex');
+}
+
+/** The chained lines of an evidence log, and its head. */
+export function chainEvents(events: readonly EvidenceEvent[]): { lines: string[]; head: string } {
+  const lines: string[] = [];
+  let prev = GENESIS;
+  for (const event of events) {
+    const line = JSON.stringify({ ...event, prev });
+    lines.push(line);
+    prev = sha256(line);
+  }
+  return { lines, head: prev };
+}
+
+export function writeEvidenceLog(dir: string, evidence: DrillEvidence): EvidenceLogInfo {
+  mkdirSync(dir, { recursive: true });
+  const name = `${evidence.meta.drillId}.jsonl`;
+  const file = join(dir, name);
+  const { lines, head } = chainEvents(evidence.events);
+  const tmp = `${file}.tmp`;
+  writeFileSync(tmp, lines.join('\n') + '\n');
+  renameSync(tmp, file);
+  return { file: name, head, records: lines.length };
+}
+
+/** Reads a log back into evidence (without judging its chain: see verify.ts for that). */
 export function readEvidenceLog(file: string): DrillEvidence {
   const events: EvidenceEvent[] = [];
   readFileSync(file, 'utf8')
@@ -26,7 +59,8 @@ export function readEvidenceLog(file: string): DrillEvidence {
     .forEach((line, index) => {
       if (line.trim() === '') return;
       try {
-        events.push(JSON.parse(line) as EvidenceEvent);
+        const { prev: _prev, ...event } = JSON.parse(line) as EvidenceEvent & { prev?: string };
+        events.push(event as EvidenceEvent);
       } catch {
         throw new EvidenceLogError(`${file}: line ${index + 1} is not JSON`);
       }

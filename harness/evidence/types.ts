@@ -54,13 +54,14 @@ export interface DrillMeta {
 
 /** Events the harness itself records (the client's own events keep their client timestamp). */
 export type HarnessEvent =
-  | { type: 'drill-start'; meta: DrillMeta }
+  /** `wall`: the wall-clock time (ISO) at this event's monotonic `t`, to date every other event. */
+  | { type: 'drill-start'; meta: DrillMeta; wall?: string }
   /** Which process-tracking methods were in force, and what they cannot see. */
   | { type: 'tracking'; tracking: TrackingInfo }
-  | { type: 'client-spawned'; pid: number; startTime: number }
+  | { type: 'client-spawned'; pid: number; startTime: number; cmdline?: string[] }
   | { type: 'subject-stderr'; text: string }
   | { type: 'client-stderr'; text: string }
-  | { type: 'process-new'; pid: number; startTime: number; ppid: number; cmdline: string[]; foundBy: string[] }
+  | { type: 'process-new'; pid: number; startTime: number; ppid: number; pgid?: number; cmdline: string[]; foundBy: string[] }
   | { type: 'process-exit'; pid: number; startTime: number }
   | { type: 'point-reached'; point: KillPoint; detail: string }
   | { type: 'point-timeout'; point: KillPoint; timeoutMs: number; reason: string }

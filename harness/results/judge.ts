@@ -1,6 +1,7 @@
 import { drillVerdict, runChecks, type CheckResult, type Verdict } from '../checks/index.js';
 import { eventsOf, firstOf, type ContainmentRecord, type DrillEvidence, type SurvivorRow, type TrackingInfo } from '../evidence/types.js';
 import { exitInfo, type ExitInfo } from './exit-info.js';
+import { incidentRecord, type IncidentRecord } from './incident.js';
 
 export interface DrillResult {
   id: string;
@@ -20,6 +21,9 @@ export interface DrillResult {
   /** True when containment needed SIGKILL for some process. */
   forcedContainment: boolean;
   durationMs: number;
+  incident: IncidentRecord;
+  /** The drill's hash-chained evidence log in the report folder, when one was written. */
+  evidence: { file: string; head: string; records: number } | null;
 }
 
 /** Evidence in, result out: pure, so a saved log gives the same result as the live run. */
@@ -30,6 +34,7 @@ export function judge(evidence: DrillEvidence): DrillResult {
   const snapshot = firstOf(evidence, 'snapshot');
   const handshake = firstOf(evidence, 'handshake');
   const containment = eventsOf(evidence, 'containment').flatMap((e) => e.records);
+  const exit = exitInfo(evidence);
   return {
     id: meta.drillId,
     scenario: meta.scenario,
@@ -40,11 +45,13 @@ export function judge(evidence: DrillEvidence): DrillResult {
     reason,
     checks,
     survivors: snapshot?.survivors ?? [],
-    exit: exitInfo(evidence),
+    exit,
     tracking: firstOf(evidence, 'tracking')?.tracking ?? null,
     handshake: handshake ? { serverName: handshake.serverName, serverVersion: handshake.serverVersion, protocolVersion: handshake.protocolVersion } : null,
     containment,
     forcedContainment: containment.some((r) => r.forced),
     durationMs: events.length > 1 ? Math.round(events[events.length - 1].t - events[0].t) : 0,
+    incident: incidentRecord(evidence, checks, exit),
+    evidence: null,
   };
 }

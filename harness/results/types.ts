@@ -2,6 +2,7 @@ import type { DrillResult } from './judge.js';
 
 export type { DrillResult } from './judge.js';
 export type { ExitInfo, ExitClass } from './exit-info.js';
+export type { IncidentRecord, Moment } from './incident.js';
 
 export interface RunSummary {
   pass: number;

@@ -11,6 +11,7 @@ import type { DrillEvidence, EvidenceEvent } from '../evidence/types.js';
 import { drillIdFor, newRunId, registerRun, sweepStale } from '../observe/index.js';
 import { planDrills, type PlanFilter } from '../plan/plan.js';
 import { judge } from '../results/judge.js';
+import { writeEvidenceLog } from '../evidence/log.js';
 import { summarize, type DrillInfo, type DrillResult, type RunResults } from '../results/types.js';
 import { harnessInfo } from '../util/version.js';
 import { RemotePool } from './remotes.js';
@@ -21,6 +22,8 @@ export interface RunOptions extends PlanFilter {
   /** Abort to interrupt the run: active drills are contained, pending ones are not started. */
   signal?: AbortSignal;
   outDir?: string;
+  /** Where to write each drill's hash-chained evidence log (results then name the file and its head). */
+  evidenceDir?: string;
   sampleIntervalMs?: number;
   containTermWaitMs?: number;
 }
@@ -71,6 +74,7 @@ export async function runScenarios(scenarios: Scenario[], options: RunOptions = 
         });
         evidence[position] = ev;
         results[position] = judge(ev);
+        if (options.evidenceDir) results[position].evidence = writeEvidenceLog(options.evidenceDir, ev);
         done++;
         for (const r of reporters) r.onDrillEnd?.(results[position], { done, total: drills.length });
       }

@@ -1,0 +1,128 @@
+/**
+ * The incident record of a drill: what a responder needs on one page. Derived from the evidence
+ * alone (pure), so a saved log gives the same record. Three moments are kept apart: when the
+ * client became unavailable, when the server's last action started, when authority was revoked.
+ */
+import { serverRequests, sessionOf, subjectRequests } from '../evidence/queries.js';
+import { eventsOf, firstOf, type DrillEvidence } from '../evidence/types.js';
+import type { CheckResult } from '../checks/index.js';
+import type { ExitInfo } from './exit-info.js';
+
+/** A moment of the drill: ms since the drill started, and the wall-clock time when known. */
+export interface Moment {
+  ms: number;
+  at: string | null;
+}
+
+export interface IncidentRecord {
+  observedAt: Moment | null;
+  client: { pid: number; command: string } | null;
+  server: { pid: number; command: string; ppid: number | null; pgid: number | null } | null;
+  sessionId: string | null;
+  authorization: string;
+  clientUnavailableAt: Moment | null;
+  lastActionStartedAt: Moment | null;
+  lastSuccessfulActionAt: Moment | null;
+  lastAttemptedActionAt: Moment | null;
+  action: { tool: string; operation: string | null; target: string | null } | null;
+  result: { effects: string[]; jobs: string[] };
+  revocation: { at: Moment; operator: string } | null;
+  termination: string;
+  followUp: string[];
+}
+
+const SUCCEEDED = new Set(['committed', 'replayed', 'ok']);
+
+export function incidentRecord(evidence: DrillEvidence, checks: CheckResult[], exit: ExitInfo | null): IncidentRecord {
+  const start = firstOf(evidence, 'drill-start');
+  const t0 = evidence.events[0]?.t ?? 0;
+  const wall0 = start?.wall ? Date.parse(start.wall) : null;
+  const moment = (t: number | undefined | null): Moment | null =>
+    t === undefined || t === null ? null : { ms: Math.round(t - t0), at: wall0 === null ? null : new Date(wall0 + (t - t0)).toISOString() };
+
+  const lost = firstOf(evidence, 'client-lost');
+  const clientEvent = firstOf(evidence, 'client-spawned');
+  const spawned = firstOf(evidence, 'subject-spawned');
+  const seen = spawned ? eventsOf(evidence, 'process-new').find((p) => p.pid === spawned.pid) : undefined;
+  const revoked = firstOf(evidence, 'revoked');
+  const requests = subjectRequests(evidence);
+  const succeeded = requests.filter((r) => SUCCEEDED.has(r.outcome));
+  const writes = serverRequests(evidence).filter((r) => r.write);
+  const lastWrite = writes[writes.length - 1];
+  const state = eventsOf(evidence, 'remote-state').pop();
+  const { meta } = evidence;
+  const keyRotated = firstOf(evidence, 'api-key-rotated') !== undefined;
+  const keyUsed = requests.some((r) => r.credential === 'api-key');
+
+  return {
+    observedAt: moment(lost?.t),
+    client: clientEvent ? { pid: clientEvent.pid, command: (clientEvent.cmdline ?? []).join(' ') } : null,
+    server: spawned ? { pid: spawned.pid, command: [meta.subject.command, ...meta.subject.args].join(' '), ppid: seen?.ppid ?? null, pgid: seen?.pgid ?? null } : null,
+    sessionId: sessionOf(evidence, 'drill'),
+    authorization: !revoked
+      ? 'the session was never revoked'
+      : `session revoked by ${revoked.operator}${keyUsed ? (keyRotated ? '; the long-lived API key was used and has been rotated' : '; the long-lived API key was used and is still valid') : ''}`,
+    clientUnavailableAt: moment(lost?.t),
+    lastActionStartedAt: moment(requests[requests.length - 1]?.t),
+    lastSuccessfulActionAt: moment(succeeded[succeeded.length - 1]?.t),
+    lastAttemptedActionAt: moment(requests[requests.length - 1]?.t),
+    action: { tool: targetTool(evidence), operation: lastWrite ? lastWrite.route : null, target: lastWrite ? lastWrite.path : null },
+    result: { effects: state?.effects.map((e) => e.id) ?? [], jobs: state?.jobs.map((j) => `${j.id} (${j.status})`) ?? [] },
+    revocation: revoked ? { at: moment(revoked.t)!, operator: revoked.operator } : null,
+    termination: termination(exit),
+    followUp: [...followUps(checks), ...credentialFollowUps(evidence)],
+  };
+}
+
+function targetTool(evidence: DrillEvidence): string {
+  const call = firstOf(evidence, 'before-dispatch');
+  const request = eventsOf(evidence, 'rpc-out').find((e) => {
+    const m = e.message as { id?: unknown; method?: string };
+    return call && m.id === call.requestId && m.method === 'tools/call';
+  });
+  return ((request?.message as { params?: { name?: string } } | undefined)?.params?.name) ?? '';
+}
+
+function termination(exit: ExitInfo | null): string {
+  if (!exit) return 'the server never started';
+  switch (exit.class) {
+    case 'did-not-exit':
+      return 'the server did not exit';
+    case 'signal':
+      return `killed by ${exit.signal} (${exit.signalFrom ?? 'sender unknown'})`;
+    case 'crash':
+      return `crashed with code ${exit.code}: ${exit.crash}`;
+    case 'unknown':
+      return 'exited; its status was reaped before it could be read';
+    default:
+      return `exited with code ${exit.code}${exit.endedAfter ? ` after ${exit.endedAfter}` : ''}`;
+  }
+}
+
+/** A survivor that still holds a drill credential in its environment: the credential must go. */
+function credentialFollowUps(evidence: DrillEvidence): string[] {
+  const survivors = firstOf(evidence, 'snapshot')?.survivors ?? [];
+  return survivors
+    .filter((s) => s.credential.present)
+    .map((s) => `process ${s.pid} held a credential in its environment (${s.credential.vars.join(', ')}): rotate it`);
+}
+
+/** What someone has to do now, from the checks that failed. */
+function followUps(checks: CheckResult[]): string[] {
+  const out: string[] = [];
+  for (const check of checks) {
+    if (check.verdict !== 'fail') continue;
+    const data = check.data as Record<string, unknown>;
+    if (check.id === 'jobs-settled') for (const id of (data.unresolved as string[]) ?? []) out.push(`job ${id} is still running: cancel it`);
+    if (check.id === 'denied-after-revocation' && typeof data.followUp === 'string') out.push(data.followUp);
+    if (check.id === 'denied-after-revocation' && !data.followUp) out.push('a revoked credential still worked: find why revocation did not take');
+    if (check.id === 'no-survivors') {
+      for (const s of (data.survivors as Array<{ pid: number }>) ?? []) out.push(`process ${s.pid} outlived its client: it has been contained; make the server end its children`);
+    }
+    if (check.id === 'idempotent-effects') out.push('an operation took effect more than once or without a key: reconcile the duplicate effects and send an Idempotency-Key on every write');
+    if (check.id === 'quiet-after-loss') out.push('the server kept writing after its client was gone: stop writes on input loss');
+    if (check.id === 'exit-on-eof') out.push('the server does not exit when its input closes: listen for stdin end');
+    if (check.id === 'stdout-clean') out.push('the server writes non-JSON-RPC text on stdout: move logs to stderr');
+  }
+  return out;
+}
