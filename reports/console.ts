@@ -86,3 +86,7 @@ export class ConsoleReporter implements Reporter {
     this.status();
   }
 }
+
+export function create(options: { stdout?: Out }): ConsoleReporter {
+  return new ConsoleReporter(options.stdout ?? process.stdout);
+}

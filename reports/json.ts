@@ -19,3 +19,7 @@ export function writeJsonAtomic(file: string, value: unknown): void {
   writeFileSync(tmp, JSON.stringify(value, null, 2) + '\n');
   renameSync(tmp, file);
 }
+
+export function create(options: { outDir: string }): JsonReporter {
+  return new JsonReporter(options.outDir);
+}

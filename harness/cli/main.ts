@@ -38,6 +38,7 @@ program
   .option('--only <ids>', 'only the scenarios with these ids; repeatable or comma-separated', (v: string, p: string[] = []) => [...p, ...v.split(',')])
   .option('--out <dir>', 'report folder', 'crash-drill-report')
   .option('--concurrency <n>', 'drills at once', positiveInt)
+  .option('--reporter <names>', 'reporters: console, json, junit, markdown, html, or a module path; repeatable or comma-separated (json is always on)', (v: string, p: string[] = []) => [...p, ...v.split(',').map((s) => s.trim()).filter(Boolean)])
   .action(async (paths: string[], options: RunCommandOptions) => {
     process.exitCode = await runCommand(paths, options);
   });

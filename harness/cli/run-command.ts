@@ -1,8 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { ConsoleReporter } from '../../reports/console.js';
-import { JsonReporter } from '../../reports/json.js';
+import { loadReporters, ReporterError } from '../../reports/registry.js';
 import { ConfigError, loadScenarios, type KillMode, type KillPoint } from '../config/index.js';
 import { exitCodeFor } from '../results/types.js';
 import { runScenarios } from '../run/run-drills.js';
@@ -13,6 +12,7 @@ export interface RunCommandOptions {
   only?: string[];
   out: string;
   concurrency?: number;
+  reporter?: string[];
 }
 
 const EXIT_CONFIG = 3;
@@ -37,6 +37,16 @@ export async function runCommand(paths: string[], options: RunCommandOptions): P
   }
 
   const outDir = resolve(options.out);
+  let reporters;
+  try {
+    reporters = await loadReporters(options.reporter ?? [], { outDir, stdout: process.stdout, env: process.env });
+  } catch (error) {
+    if (error instanceof ReporterError) {
+      process.stderr.write(`crash-drill: ${error.message}\n`);
+      return EXIT_CONFIG;
+    }
+    throw error;
+  }
   // Evidence of an earlier run in the same folder would be mixed with this one's.
   rmSync(join(outDir, 'evidence'), { recursive: true, force: true });
 
@@ -60,7 +70,7 @@ export async function runCommand(paths: string[], options: RunCommandOptions): P
       signal: controller.signal,
       outDir,
       evidenceDir: join(outDir, 'evidence'),
-      reporters: [new ConsoleReporter(), new JsonReporter(outDir)],
+      reporters,
     });
     if (caught) return SIGNAL_EXIT[caught] ?? 4;
     return exitCodeFor(results.summary);

@@ -1,0 +1,49 @@
+import { pathToFileURL } from 'node:url';
+import { resolve } from 'node:path';
+import type { Reporter } from './types.js';
+
+export interface ReporterOptions {
+  /** The report folder (results.json, evidence/, and whatever the reporter writes). */
+  outDir: string;
+  /** Where a terminal reporter prints. */
+  stdout?: { write(s: string): unknown; isTTY?: boolean };
+  env?: NodeJS.ProcessEnv;
+}
+
+/** Built-in reporters, each a module `reports/<name>.js` exporting `create(options): Reporter`. */
+export const BUILTIN_REPORTERS = ['console', 'json', 'junit', 'markdown', 'html'] as const;
+
+export class ReporterError extends Error {
+  readonly code = 'CRASH_DRILL_REPORTER';
+}
+
+/**
+ * A reporter by name, or loaded from a path (a module whose default export or `create` builds
+ * one from the options, or whose default export is a reporter object).
+ */
+export async function loadReporter(nameOrPath: string, options: ReporterOptions): Promise<Reporter> {
+  const builtin = (BUILTIN_REPORTERS as readonly string[]).includes(nameOrPath);
+  const url = builtin ? new URL(`./${nameOrPath}.js`, import.meta.url).href : pathToFileURL(resolve(nameOrPath)).href;
+  let mod: { create?: unknown; default?: unknown };
+  try {
+    mod = (await import(url)) as typeof mod;
+  } catch (error) {
+    const known = BUILTIN_REPORTERS.join(', ');
+    throw new ReporterError(`--reporter ${nameOrPath}: ${builtin ? 'cannot load it' : `not a built-in reporter (${known}) and not a loadable module`}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  const factory = typeof mod.create === 'function' ? mod.create : typeof mod.default === 'function' ? mod.default : null;
+  const reporter = factory ? (factory as (o: ReporterOptions) => Reporter)(options) : mod.default;
+  if (!reporter || typeof reporter !== 'object') throw new ReporterError(`--reporter ${nameOrPath}: expected a module exporting create(options) or a reporter object`);
+  return reporter as Reporter;
+}
+
+/**
+ * The reporters of a run: json always (results.json is the contract), the named ones, and the
+ * console reporter when none of them prints to the terminal.
+ */
+export async function loadReporters(names: string[], options: ReporterOptions): Promise<Reporter[]> {
+  const wanted = [...new Set(['json', ...names])];
+  const reporters = await Promise.all(wanted.map((name) => loadReporter(name, options)));
+  if (!reporters.some((r) => r.printsToStdio?.())) reporters.unshift(await loadReporter('console', options));
+  return reporters;
+}
