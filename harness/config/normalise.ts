@@ -17,18 +17,19 @@ export const DEFAULT_SURVIVOR_GRACE_MS = 2_000;
 /** Fills in every default and makes paths absolute. `file` must already be absolute. */
 export function normaliseScenario(parsed: ParsedScenario, file: string): Scenario {
   const dir = path.dirname(file);
-  const s = parsed.subject;
+  const subjects = (parsed.subjects ?? (parsed.subject ? [parsed.subject] : [])).map((s) => ({
+    name: s.name ?? defaultName(s.command, s.args),
+    command: s.command,
+    args: s.args,
+    env: s.env,
+    cwd: resolveCwd(dir, s.cwd),
+  }));
   const scenario: Scenario = {
     id: parsed.id,
     file,
     dir,
-    subject: {
-      name: s.name ?? defaultName(s.command, s.args),
-      command: s.command,
-      args: s.args,
-      env: s.env,
-      cwd: resolveCwd(dir, s.cwd),
-    },
+    subject: subjects[0],
+    subjects,
     setup: parsed.setup.map((c) => ({ call: c.call, args: c.args })),
     target: { call: parsed.target.call, args: parsed.target.args },
     points: parsed.points,

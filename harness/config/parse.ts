@@ -34,7 +34,12 @@ export function parseScenario(text: string, file: string): Scenario {
   const templateProblems = checkTemplates(parsed);
   if (templateProblems.length > 0) fail(templateProblems);
 
-  return normaliseScenario(parsed, abs);
+  const scenario = normaliseScenario(parsed, abs);
+  // Subjects compared side by side are told apart by name in every report.
+  const names = scenario.subjects.map((s) => s.name);
+  const dup = names.findIndex((name, i) => names.indexOf(name) !== i);
+  if (dup >= 0) fail([{ field: formatFieldPath(['subjects', dup, 'name']), message: `expected a name no other subject has, got "${names[dup]}" twice (set name: to tell them apart)` }]);
+  return scenario;
 }
 
 function readYaml(text: string, file: string): unknown {
@@ -65,16 +70,25 @@ function readYaml(text: string, file: string): unknown {
  * too: a `{{run.id}}` left literal in a command would fail far from its cause.
  */
 function checkTemplates(p: ParsedScenario): ConfigProblem[] {
+  const subjects: Array<[PropertyKey[], NonNullable<ParsedScenario['subject']>]> = p.subjects
+    ? p.subjects.map((s, i) => [['subjects', i], s])
+    : p.subject
+      ? [[['subject'], p.subject]]
+      : [];
   const out: ConfigProblem[] = [
-    ...findUnknownTemplates(p.subject.args, ['subject', 'args']),
-    ...findUnknownTemplates(p.subject.env, ['subject', 'env']),
-    ...(p.subject.cwd === undefined ? [] : findUnknownTemplates(p.subject.cwd, ['subject', 'cwd'])),
+    ...subjects.flatMap(([at, s]) => [
+      ...findUnknownTemplates(s.args, [...at, 'args']),
+      ...findUnknownTemplates(s.env, [...at, 'env']),
+      ...(s.cwd === undefined ? [] : findUnknownTemplates(s.cwd, [...at, 'cwd'])),
+    ]),
     ...p.setup.flatMap((c, i) => findUnknownTemplates(c.args, ['setup', i, 'args'])),
     ...findUnknownTemplates(p.target.args, ['target', 'args']),
   ];
   const notRendered: [PropertyKey[], string | undefined][] = [
-    [['subject', 'command'], p.subject.command],
-    [['subject', 'name'], p.subject.name],
+    ...subjects.flatMap(([at, s]): [PropertyKey[], string | undefined][] => [
+      [[...at, 'command'], s.command],
+      [[...at, 'name'], s.name],
+    ]),
     ...p.setup.map((c, i): [PropertyKey[], string] => [['setup', i, 'call'], c.call]),
     [['target', 'call'], p.target.call],
   ];

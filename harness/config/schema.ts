@@ -124,7 +124,9 @@ export const ScenarioSchema = z.strictObject({
     error: `expected an id matching ${ID_PATTERN.source.slice(1, -1)} (lower-case letters, digits, ".", "_", "-")`,
   }),
   description: z.string().optional(),
-  subject: SubjectSchema,
+  /** The server under test; or `subjects`, several servers drilled with the same scenario side by side. */
+  subject: SubjectSchema.optional(),
+  subjects: z.array(SubjectSchema).min(1).optional(),
   setup: z.array(ToolCallSchema).default([]),
   target: ToolCallSchema,
   points: uniqueList(z.enum(KILL_POINTS), 'kill point').default([...DEFAULT_KILL_POINTS]),
@@ -134,6 +136,13 @@ export const ScenarioSchema = z.strictObject({
   /** After a crash, re-issue the target call from a fresh client and server (a new session). Default: when idempotent-effects applies. */
   retry: z.boolean().optional(),
   expect: ExpectSchema.optional(),
+}).superRefine((scenario, ctx) => {
+  if (scenario.subject === undefined && scenario.subjects === undefined) {
+    ctx.addIssue({ code: 'custom', path: ['subject'], message: 'expected a subject (or a list of subjects), got nothing' });
+  }
+  if (scenario.subject !== undefined && scenario.subjects !== undefined) {
+    ctx.addIssue({ code: 'custom', path: ['subjects'], message: 'expected either subject or subjects, not both' });
+  }
 });
 
 /** The shape of a scenario file, as written (kebab-case keys, defaults optional). */
@@ -148,6 +157,7 @@ export type ParsedScenario = z.output<typeof ScenarioSchema>;
 export const KNOWN_KEYS: Readonly<Record<string, readonly string[]>> = {
   '': Object.keys(ScenarioSchema.shape),
   subject: Object.keys(SubjectSchema.shape),
+  'subjects[]': Object.keys(SubjectSchema.shape),
   'setup[]': Object.keys(ToolCallSchema.shape),
   target: Object.keys(ToolCallSchema.shape),
   timeouts: Object.keys(TimeoutsSchema.shape),

@@ -90,7 +90,10 @@ export interface Scenario {
   file: string;
   /** absolute folder of the scenario file */
   dir: string;
+  /** The (first) server under test; a drill's scenario always has exactly the one it drills. */
   subject: SubjectSpec;
+  /** Every server the scenario names (`subjects:`), compared side by side; [subject] otherwise. */
+  subjects: SubjectSpec[];
   setup: ToolCallSpec[];
   target: ToolCallSpec;
   points: KillPoint[];

@@ -15,9 +15,15 @@ export interface PlanFilter {
 export function planDrills(scenarios: Scenario[], filter: PlanFilter = {}): PlannedDrill[] {
   const all: PlannedDrill[] = [];
   for (const scenario of scenarios) {
-    for (const point of scenario.points) {
-      for (const mode of scenario.modes) {
-        all.push({ index: all.length, key: `${scenario.id}/${point}/${mode}`, scenario, point, mode });
+    // A scenario naming several subjects drills each of them the same way, side by side.
+    const subjects = scenario.subjects?.length ? scenario.subjects : [scenario.subject];
+    for (const subject of subjects) {
+      const forSubject = subjects.length > 1 ? { ...scenario, subject } : scenario;
+      const prefix = subjects.length > 1 ? `${scenario.id}/${subject.name}` : scenario.id;
+      for (const point of scenario.points) {
+        for (const mode of scenario.modes) {
+          all.push({ index: all.length, key: `${prefix}/${point}/${mode}`, scenario: forSubject, point, mode });
+        }
       }
     }
   }

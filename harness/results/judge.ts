@@ -5,6 +5,12 @@ import { incidentRecord, type IncidentRecord } from './incident.js';
 
 export interface DrillResult {
   id: string;
+  /** `<scenario>/<point>/<mode>`: the same drill in every run, so shards and repeats can be matched. */
+  key: string;
+  /** Position in the full plan (set by the run; absent when a result is re-judged from a log alone). */
+  index?: number;
+  /** 1-based attempt of this drill when the run repeats drills (`--repeat`); absent means 1. */
+  attempt?: number;
   scenario: string;
   subject: { name: string; command: string; args: string[] };
   point: string;
@@ -37,6 +43,7 @@ export function judge(evidence: DrillEvidence): DrillResult {
   const exit = exitInfo(evidence);
   return {
     id: meta.drillId,
+    key: `${meta.scenario}/${meta.point}/${meta.mode}`,
     scenario: meta.scenario,
     subject: meta.subject,
     point: meta.point,

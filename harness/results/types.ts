@@ -1,3 +1,4 @@
+import type { Verdict } from '../checks/index.js';
 import type { DrillResult } from './judge.js';
 
 export type { DrillResult } from './judge.js';
@@ -20,6 +21,23 @@ export interface StaleProcess {
   endedBy: string;
 }
 
+/** A drill key whose repeated attempts did not all get the same verdict (harness/results/flaky.ts). */
+export interface FlakyEntry {
+  key: string;
+  /** Every attempt's verdict, in attempt order. */
+  verdicts: Verdict[];
+}
+
+/** Which plan a run executed: shards of one plan share it, and `merge` refuses any other. */
+export interface PlanInfo {
+  /** Hash of the ordered drill keys (after filters, before sharding) and the repeat count. */
+  id: string;
+  /** Drills in the whole plan (all shards), each counted once. */
+  drills: number;
+  /** Attempts per drill (`--repeat`). */
+  repeat: number;
+}
+
 /** The shape of results.json. */
 export interface RunResults {
   version: 1;
@@ -31,6 +49,13 @@ export interface RunResults {
   summary: RunSummary;
   stale: StaleProcess[];
   drills: DrillResult[];
+  /** Set when the run was one shard of a plan (`--shard index/total`). */
+  shard?: { index: number; total: number };
+  plan?: PlanInfo;
+  /** Drill keys whose attempts disagreed; they count as failed for the exit code. */
+  flaky?: FlakyEntry[];
+  /** Set by `merge`: the runs it combined, in shard order. */
+  mergedFrom?: { runId: string; shard: { index: number; total: number } | null }[];
 }
 
 /** What a reporter is told when a drill starts (reporters never see processes). */

@@ -59,6 +59,7 @@ describe('parseScenario: valid files', () => {
       file,
       dir: path.join(tmp.root, 'scenarios'),
       subject: { name: 'node', command: 'node', args: [], env: {}, cwd: path.join(tmp.root, 'scenarios') },
+      subjects: [{ name: 'node', command: 'node', args: [], env: {}, cwd: path.join(tmp.root, 'scenarios') }],
       setup: [],
       target: { call: 'slow', args: {} },
       points: ['idle', 'pre-dispatch', 'in-flight', 'child-spawned', 'after-response'],

@@ -1,0 +1,73 @@
+/**
+ * Splitting a plan across machines (`--shard i/n`) and repeating it (`--repeat n`).
+ *
+ * Shards are dealt round-robin over the drills in plan order: drill k of the (filtered) plan
+ * goes to shard (k mod n) + 1. That is deterministic for the same scenario files and filters,
+ * puts every drill in exactly one shard, and spreads each scenario's slow and fast drills over
+ * the shards instead of handing one shard a whole slow scenario (Playwright's `--shard`
+ * splits by file; drills are cheaper units, so we deal them one at a time).
+ */
+import { createHash } from 'node:crypto';
+import type { PlannedDrill } from '../drill/types.js';
+
+export interface ShardSpec {
+  /** 1-based. */
+  index: number;
+  total: number;
+}
+
+export class ShardError extends Error {
+  readonly code = 'CRASH_DRILL_SHARD';
+}
+
+/** `i/n` with 1 ≤ i ≤ n, whole numbers; anything else is a usage error. */
+export function parseShard(text: string): ShardSpec {
+  const match = /^\s*(\d+)\s*\/\s*(\d+)\s*$/.exec(text);
+  if (!match) throw new ShardError(`--shard: expected i/n such as 1/3, got "${text}"`);
+  const index = Number(match[1]);
+  const total = Number(match[2]);
+  if (total < 1) throw new ShardError(`--shard: the number of shards must be at least 1, got "${text}"`);
+  if (index < 1 || index > total) throw new ShardError(`--shard: the shard must be between 1 and ${total}, got "${text}"`);
+  return { index, total };
+}
+
+/** The drills of one shard, in plan order. */
+export function shardDrills<T extends Pick<PlannedDrill, 'index'>>(drills: readonly T[], shard: ShardSpec | undefined): T[] {
+  if (!shard || shard.total === 1) return [...drills];
+  const ordered = [...drills].sort((a, b) => a.index - b.index);
+  return ordered.filter((_, position) => position % shard.total === shard.index - 1);
+}
+
+/** One planned execution of a drill: the drill, which attempt this is, and its own id index. */
+export interface DrillAttempt<T> {
+  drill: T;
+  /** 1-based. */
+  attempt: number;
+}
+
+/**
+ * Each drill `repeat` times, the copies of one drill next to each other (so a flaky drill's
+ * attempts run close together and are easy to read in the console).
+ */
+export function repeatDrills<T>(drills: readonly T[], repeat = 1): DrillAttempt<T>[] {
+  if (!Number.isInteger(repeat) || repeat < 1) throw new ShardError(`--repeat: expected a positive whole number, got ${repeat}`);
+  return drills.flatMap((drill) => Array.from({ length: repeat }, (_, i) => ({ drill, attempt: i + 1 })));
+}
+
+/**
+ * The index a repeated attempt runs under, so every attempt gets its own drill id
+ * (`<run>.<index>`, harness/observe/runs.ts) without a new id format: attempt a of the drill at
+ * plan index k runs as k + (a − 1) × planSize, which no other drill of the full plan uses.
+ * Results keep the drill's real plan index and the attempt number.
+ */
+export function attemptIndex(index: number, attempt: number, planSize: number): number {
+  return index + (attempt - 1) * planSize;
+}
+
+/**
+ * What every shard of one plan has in common: the ordered drill keys (after filters, before
+ * sharding) and the repeat count, hashed. `merge` refuses results whose plans differ.
+ */
+export function planFingerprint(keys: readonly string[], repeat = 1): string {
+  return createHash('sha256').update(JSON.stringify({ keys, repeat }), 'utf8').digest('hex').slice(0, 16);
+}

@@ -1,0 +1,32 @@
+/**
+ * Flakiness across repeated attempts (`--repeat n`, or shards that ran the same drill more
+ * than once): a drill key whose attempts did not all get the same verdict. Pure.
+ */
+import type { Verdict } from '../checks/index.js';
+import type { DrillResult } from './judge.js';
+import { exitCodeFor, type FlakyEntry, type RunResults } from './types.js';
+
+export type { FlakyEntry } from './types.js';
+
+/** The keys whose attempts disagree, in plan order (then first appearance). */
+export function findFlaky(drills: readonly DrillResult[]): FlakyEntry[] {
+  const byKey = new Map<string, { order: number; attempts: { attempt: number; verdict: Verdict }[] }>();
+  drills.forEach((drill, position) => {
+    const entry = byKey.get(drill.key) ?? { order: drill.index ?? position, attempts: [] };
+    entry.attempts.push({ attempt: drill.attempt ?? 1, verdict: drill.verdict });
+    byKey.set(drill.key, entry);
+  });
+  return [...byKey.entries()]
+    .filter(([, e]) => new Set(e.attempts.map((a) => a.verdict)).size > 1)
+    .sort((a, b) => a[1].order - b[1].order)
+    .map(([key, e]) => ({ key, verdicts: [...e.attempts].sort((a, b) => a.attempt - b.attempt).map((a) => a.verdict) }));
+}
+
+/**
+ * The exit code of a run or a merge: as `exitCodeFor` (DESIGN.md), except that a flaky drill
+ * counts as failed, so a CI gate never passes on a coin toss.
+ */
+export function runExitCode(results: Pick<RunResults, 'summary' | 'flaky'>): number {
+  if ((results.flaky?.length ?? 0) > 0) return 1;
+  return exitCodeFor(results.summary);
+}
