@@ -58,6 +58,11 @@ export class ConsoleReporter implements Reporter {
       this.write(`\n${this.c.bold('Drills that did not pass:')}\n`);
       for (const d of notPassed) this.write(`  ${this.paint(d.verdict)} ${d.scenario} ${d.point}/${d.mode} (${d.id}): ${d.reason}\n`);
     }
+    // A drill whose repeated attempts disagree (--repeat, merged shards): it counts as failed.
+    if (results.flaky && results.flaky.length > 0) {
+      this.write(`\n${this.c.yellow('Flaky drills (verdicts differ across attempts; counted as failed):')}\n`);
+      for (const f of results.flaky) this.write(`  ${this.c.yellow('FLAKY  ')} ${f.key}: ${f.verdicts.join(', ')}\n`);
+    }
     if (results.interrupted) this.write(`\n${this.c.yellow('The run was interrupted; active drills were contained.')}\n`);
     this.write(`\n${summaryLine(results)}\n`);
   }

@@ -2,7 +2,10 @@
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import { KILL_MODES, KILL_POINTS } from '../config/index.js';
 import { harnessInfo } from '../util/version.js';
+import { checkCommand } from './check-command.js';
+import { reportCommand, type ReportCommandOptions } from './report-command.js';
 import { runCommand, type RunCommandOptions } from './run-command.js';
+import { verifyCommand } from './verify-command.js';
 
 const EXIT_USAGE = 3;
 const EXIT_HARNESS = 4;
@@ -41,6 +44,32 @@ program
   .option('--reporter <names>', 'reporters: console, json, junit, markdown, html, or a module path; repeatable or comma-separated (json is always on)', (v: string, p: string[] = []) => [...p, ...v.split(',').map((s) => s.trim()).filter(Boolean)])
   .action(async (paths: string[], options: RunCommandOptions) => {
     process.exitCode = await runCommand(paths, options);
+  });
+
+program
+  .command('verify')
+  .description('recompute the hash chain of evidence logs (a file, an evidence folder or a report folder)')
+  .argument('<path>', 'an evidence log, an evidence folder or a report folder')
+  .action((path: string) => {
+    process.exitCode = verifyCommand(path);
+  });
+
+program
+  .command('check')
+  .description('judge saved evidence logs again, without starting anything (each chain is verified first)')
+  .argument('<path>', 'an evidence log, an evidence folder or a report folder')
+  .action((path: string) => {
+    process.exitCode = checkCommand(path);
+  });
+
+program
+  .command('report')
+  .description("render the reports again from a report folder's results.json, without running anything")
+  .argument('<folder>', 'a report folder (holding results.json)')
+  .option('--reporter <names>', 'reporters: console, json, junit, markdown, html, or a module path; repeatable or comma-separated (json is always on)', (v: string, p: string[] = []) => [...p, ...v.split(',').map((s) => s.trim()).filter(Boolean)])
+  .option('--out <dir>', 'where to write the reports (default: the report folder itself)')
+  .action(async (folder: string, options: ReportCommandOptions) => {
+    process.exitCode = await reportCommand(folder, options);
   });
 
 try {

@@ -3,7 +3,8 @@ import { rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { loadReporters, ReporterError } from '../../reports/registry.js';
 import { ConfigError, loadScenarios, type KillMode, type KillPoint } from '../config/index.js';
-import { exitCodeFor } from '../results/types.js';
+import type { ShardSpec } from '../plan/shard.js';
+import { runExitCode } from '../results/flaky.js';
 import { runScenarios } from '../run/run-drills.js';
 
 export interface RunCommandOptions {
@@ -13,6 +14,10 @@ export interface RunCommandOptions {
   out: string;
   concurrency?: number;
   reporter?: string[];
+  /** `--shard i/n`, parsed by harness/cli/shard-options.ts. */
+  shard?: ShardSpec;
+  /** `--repeat n`. */
+  repeat?: number;
 }
 
 const EXIT_CONFIG = 3;
@@ -71,9 +76,12 @@ export async function runCommand(paths: string[], options: RunCommandOptions): P
       outDir,
       evidenceDir: join(outDir, 'evidence'),
       reporters,
+      shard: options.shard,
+      repeat: options.repeat,
     });
     if (caught) return SIGNAL_EXIT[caught] ?? 4;
-    return exitCodeFor(results.summary);
+    // A flaky drill counts as failed (harness/results/flaky.ts).
+    return runExitCode(results);
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);

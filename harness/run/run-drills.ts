@@ -10,6 +10,8 @@ import type { PlannedDrill } from '../drill/types.js';
 import type { DrillEvidence, EvidenceEvent } from '../evidence/types.js';
 import { drillIdFor, newRunId, registerRun, sweepStale } from '../observe/index.js';
 import { planDrills, type PlanFilter } from '../plan/plan.js';
+import { attemptIndex, planFingerprint, repeatDrills, shardDrills, type ShardSpec } from '../plan/shard.js';
+import { findFlaky } from '../results/flaky.js';
 import { judge } from '../results/judge.js';
 import { writeEvidenceLog } from '../evidence/log.js';
 import { summarize, type DrillInfo, type DrillResult, type RunResults } from '../results/types.js';
@@ -26,6 +28,10 @@ export interface RunOptions extends PlanFilter {
   evidenceDir?: string;
   sampleIntervalMs?: number;
   containTermWaitMs?: number;
+  /** Run only this shard of the plan (harness/plan/shard.ts). */
+  shard?: ShardSpec;
+  /** Run each drill this many times (default 1); results keep every attempt. */
+  repeat?: number;
 }
 
 export interface RunOutput {
@@ -41,7 +47,15 @@ const PHASES: Partial<Record<EvidenceEvent['type'], string>> = {
 };
 
 export async function runScenarios(scenarios: Scenario[], options: RunOptions = {}): Promise<RunOutput> {
-  const drills = planDrills(scenarios, options);
+  const planned = planDrills(scenarios, options);
+  const repeat = options.repeat ?? 1;
+  // Repeated attempts run under indexes past the end of the full plan, so each gets its own id.
+  const planSize = repeat > 1 ? planDrills(scenarios).length : 0;
+  const drills = repeatDrills(shardDrills(planned, options.shard), repeat).map(({ drill, attempt }) => ({
+    planned: drill,
+    attempt,
+    run: attempt === 1 ? drill : { ...drill, index: attemptIndex(drill.index, attempt, planSize) },
+  }));
   const runId = newRunId();
   const registration = registerRun(runId);
   const reporters = options.reporters ?? [];
@@ -58,7 +72,7 @@ export async function runScenarios(scenarios: Scenario[], options: RunOptions = 
     const worker = async () => {
       while (next < drills.length && !options.signal?.aborted) {
         const position = next++;
-        const drill = drills[position];
+        const { planned: plannedDrill, attempt, run: drill } = drills[position];
         const info = drillInfo(drill, runId);
         for (const r of reporters) r.onDrillStart?.(info);
         const ev = await executeDrill(drill, {
@@ -73,7 +87,7 @@ export async function runScenarios(scenarios: Scenario[], options: RunOptions = 
           },
         });
         evidence[position] = ev;
-        results[position] = judge(ev);
+        results[position] = { ...judge(ev), key: plannedDrill.key, index: plannedDrill.index, ...(repeat > 1 ? { attempt } : {}) };
         if (options.evidenceDir) results[position].evidence = writeEvidenceLog(options.evidenceDir, ev);
         done++;
         for (const r of reporters) r.onDrillEnd?.(results[position], { done, total: drills.length });
@@ -91,6 +105,9 @@ export async function runScenarios(scenarios: Scenario[], options: RunOptions = 
       summary: summarize(finished),
       stale: stale.map((s) => ({ drillId: s.drillId, pid: s.pid, startTime: s.startTime, cmdline: s.cmdline, endedBy: s.endedBy })),
       drills: finished,
+      ...(options.shard ? { shard: { index: options.shard.index, total: options.shard.total } } : {}),
+      plan: { id: planFingerprint(planned.map((d) => d.key), repeat), drills: planned.length, repeat },
+      flaky: findFlaky(finished),
     };
     for (const r of reporters) await r.onRunEnd?.(output);
     return { results: output, evidence: evidence.filter(Boolean) };

@@ -2,7 +2,7 @@
 // revocation, journal, gates and faults in front of them; `remoteContext(request).commit()`
 // gives them the remote's idempotent effect store (one effect per Idempotency-Key).
 import { http, HttpResponse } from 'msw';
-import { remoteContext } from '../../dist/harness/remote/index.js';
+import { remoteContext } from 'mcp-crash-drill/remote';
 
 export const handlers = [
   http.post('/deploys', async ({ request }) => {

@@ -1,0 +1,91 @@
+import { basename } from 'node:path';
+import { ConsoleReporter } from '../../reports/console.js';
+import { summaryLine } from '../../reports/summary-line.js';
+import { EvidenceLogError, readEvidenceLog } from '../evidence/log.js';
+import { verifyLine, verifyPath, VerifyPathError, type VerifyResult } from '../evidence/verify.js';
+import { judge, type DrillResult } from '../results/judge.js';
+import { exitCodeFor, summarize, type RunResults } from '../results/types.js';
+import { harnessInfo } from '../util/version.js';
+import { displayPath } from './verify-command.js';
+
+const EXIT_FAIL = 1;
+const EXIT_PATH = 3;
+
+type Out = { write(s: string): unknown; isTTY?: boolean };
+
+export interface CheckOutcome {
+  /** The drills judged again from their saved logs (evidence set from the verified log). */
+  results: RunResults;
+  /** Logs whose chain is broken (or that are no drill's evidence): reported, not judged. */
+  broken: VerifyResult[];
+}
+
+/** Verifies, then judges, every log of a file or folder; starts nothing (DESIGN.md: checks are pure). */
+export function checkPath(path: string): CheckOutcome {
+  const startedAt = new Date().toISOString();
+  const drills: DrillResult[] = [];
+  const broken: VerifyResult[] = [];
+  for (const log of verifyPath(path)) {
+    if (!log.ok) {
+      broken.push(log);
+      continue;
+    }
+    try {
+      const result = judge(readEvidenceLog(log.file));
+      result.evidence = { file: basename(log.file), head: log.head!, records: log.records };
+      drills.push(result);
+    } catch (error) {
+      if (!(error instanceof EvidenceLogError)) throw error;
+      broken.push({ ...log, ok: false, problem: { code: 'not-json', line: null, drillId: log.drillId, message: error.message.replace(`${log.file}: `, '') } });
+    }
+  }
+  const results: RunResults = {
+    version: 1,
+    harness: { name: harnessInfo().name, version: harnessInfo().version },
+    runId: `check-${startedAt}`,
+    startedAt,
+    finishedAt: new Date().toISOString(),
+    interrupted: false,
+    summary: summarize(drills),
+    stale: [],
+    drills,
+  };
+  return { results, broken };
+}
+
+/**
+ * `crash-drill check <evidence file or folder>`: each drill's verdict and checks as `run` prints
+ * them, the logs that could not be trusted, and the summary line. Exits like `run`; a broken log
+ * counts as a failure (exit 1): evidence that does not verify must not let a gate pass.
+ */
+export function checkCommand(path: string, out: Out = process.stdout, err: Out = process.stderr): number {
+  let outcome: CheckOutcome;
+  try {
+    outcome = checkPath(path);
+  } catch (error) {
+    if (error instanceof VerifyPathError) {
+      err.write(`crash-drill: check: ${error.message}\n`);
+      return EXIT_PATH;
+    }
+    throw error;
+  }
+  const { results, broken } = outcome;
+  const total = results.drills.length + broken.length;
+  if (total === 0) {
+    err.write(`crash-drill: check: ${path}: no evidence log (*.jsonl) in this folder\n`);
+    return EXIT_PATH;
+  }
+  const reporter = new ConsoleReporter(out);
+  results.drills.forEach((drill, index) => reporter.onDrillEnd(drill, { done: index + 1, total: results.drills.length }));
+  const notPassed = results.drills.filter((d) => d.verdict !== 'pass');
+  if (notPassed.length > 0) {
+    out.write('\nDrills that did not pass:\n');
+    for (const d of notPassed) out.write(`  ${d.verdict.toUpperCase().padEnd(7)} ${d.scenario} ${d.point}/${d.mode} (${d.id}): ${d.reason}\n`);
+  }
+  if (broken.length > 0) {
+    out.write('\nEvidence that does not verify (not judged):\n');
+    for (const log of broken) out.write(`  ${verifyLine(log, displayPath(log.file))}\n`);
+  }
+  out.write(`\n${summaryLine(results)}${broken.length > 0 ? `, ${broken.length} broken` : ''}\n`);
+  return broken.length > 0 ? EXIT_FAIL : exitCodeFor(results.summary);
+}

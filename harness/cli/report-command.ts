@@ -1,0 +1,75 @@
+import { cpSync, existsSync, readFileSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { loadReporters, ReporterError } from '../../reports/registry.js';
+import type { RunResults } from '../results/types.js';
+
+const EXIT_USAGE = 3;
+
+export interface ReportCommandOptions {
+  reporter?: string[];
+  out?: string;
+}
+
+export class ReportInputError extends Error {
+  readonly code = 'CRASH_DRILL_REPORT_INPUT';
+}
+
+type Out = { write(s: string): unknown; isTTY?: boolean };
+
+/** The saved results of a report folder, with the fields every reporter relies on checked. */
+export function readResults(folder: string): RunResults {
+  const file = join(folder, 'results.json');
+  if (!existsSync(folder) || !statSync(folder).isDirectory()) throw new ReportInputError(`${folder}: not a folder`);
+  if (!existsSync(file)) throw new ReportInputError(`${folder}: no results.json (is this a report folder written by crash-drill run?)`);
+  let results: RunResults;
+  try {
+    results = JSON.parse(readFileSync(file, 'utf8')) as RunResults;
+  } catch (error) {
+    throw new ReportInputError(`${file}: not JSON: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  if (results?.version !== 1 || !Array.isArray(results.drills) || typeof results.summary !== 'object') {
+    throw new ReportInputError(`${file}: not a results.json of version 1 (expected version, summary and drills)`);
+  }
+  return results;
+}
+
+/**
+ * `crash-drill report <report folder> [--reporter names] [--out dir]`: renders the reports again
+ * from a saved results.json, running nothing. The reporters see the same hooks as in a run
+ * (onRunStart, onDrillEnd per drill, onRunEnd), minus the live ones. With --out elsewhere, the
+ * evidence folder is copied along, so the new folder verifies like the original. Exit 0 when
+ * rendered, 3 for a bad folder or reporter name.
+ */
+export async function reportCommand(folder: string, options: ReportCommandOptions, out: Out = process.stdout, err: Out = process.stderr): Promise<number> {
+  const source = resolve(folder);
+  let results: RunResults;
+  try {
+    results = readResults(source);
+  } catch (error) {
+    if (error instanceof ReportInputError) {
+      err.write(`crash-drill: report: ${error.message}\n`);
+      return EXIT_USAGE;
+    }
+    throw error;
+  }
+  const outDir = resolve(options.out ?? source);
+  let reporters;
+  try {
+    reporters = await loadReporters(options.reporter ?? [], { outDir, stdout: out, env: process.env });
+  } catch (error) {
+    if (error instanceof ReporterError) {
+      err.write(`crash-drill: report: ${error.message}\n`);
+      return EXIT_USAGE;
+    }
+    throw error;
+  }
+  const evidence = join(source, 'evidence');
+  if (outDir !== source && existsSync(evidence)) cpSync(evidence, join(outDir, 'evidence'), { recursive: true });
+  const total = results.drills.length;
+  for (const r of reporters) await r.onRunStart?.({ runId: results.runId, total, concurrency: 1, outDir });
+  results.drills.forEach((drill, index) => {
+    for (const r of reporters) r.onDrillEnd?.(drill, { done: index + 1, total });
+  });
+  for (const r of reporters) await r.onRunEnd?.(results);
+  return 0;
+}

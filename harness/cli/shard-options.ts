@@ -1,0 +1,101 @@
+/**
+ * The CLI surface of sharding, repeats and merging: `run --shard i/n --repeat n` and
+ * `crash-drill merge <folders...> --out <dir>`. main.ts wires them in:
+ *
+ *   addShardOptions(program.commands.find((c) => c.name() === 'run')!);
+ *   registerMergeCommand(program);
+ */
+import { resolve } from 'node:path';
+import { rmSync } from 'node:fs';
+import { InvalidArgumentError, type Command } from 'commander';
+import { loadReporters, ReporterError } from '../../reports/registry.js';
+import { parseShard, ShardError } from '../plan/shard.js';
+import { runExitCode } from '../results/flaky.js';
+import { copyEvidence, mergeResults, MergeError, readShardFolder } from '../results/merge.js';
+
+const EXIT_USAGE = 3;
+
+function shardArg(value: string) {
+  try {
+    return parseShard(value);
+  } catch (error) {
+    // Commander turns InvalidArgumentError into a usage error; main.ts exits 3 on those.
+    if (error instanceof ShardError) throw new InvalidArgumentError(error.message.replace(/^--shard: /, ''));
+    throw error;
+  }
+}
+
+function repeatArg(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError(`expected a positive whole number, got "${value}"`);
+  return n;
+}
+
+/** Adds `--shard <i/n>` and `--repeat <n>` to the run command (options reach runCommand as `shard` and `repeat`). */
+export function addShardOptions(command: Command): Command {
+  return command
+    .option('--shard <i/n>', 'run only shard i of n (drills dealt round-robin in plan order); merge the shards with `crash-drill merge`', shardArg)
+    .option('--repeat <n>', 'run every drill n times; a drill whose verdicts differ is reported as flaky and counts as failed', repeatArg);
+}
+
+export interface MergeCommandOptions {
+  out: string;
+  reporter?: string[];
+}
+
+/** `crash-drill merge`: exit 3 with the reason when the folders cannot be merged, else as `run`. */
+export async function mergeCommand(folders: string[], options: MergeCommandOptions): Promise<number> {
+  const outDir = resolve(options.out);
+  const dirs = folders.map((f) => resolve(f));
+  if (dirs.includes(outDir)) {
+    process.stderr.write(`crash-drill: merge: --out ${options.out} is one of the folders to merge; choose a new folder\n`);
+    return EXIT_USAGE;
+  }
+  let merged;
+  let inputs;
+  try {
+    inputs = dirs.map(readShardFolder);
+    merged = mergeResults(inputs);
+  } catch (error) {
+    if (error instanceof MergeError) {
+      process.stderr.write(`crash-drill: merge: ${error.message}\n`);
+      return EXIT_USAGE;
+    }
+    throw error;
+  }
+  let reporters;
+  try {
+    reporters = await loadReporters(options.reporter ?? [], { outDir, stdout: process.stdout, env: process.env });
+  } catch (error) {
+    if (error instanceof ReporterError) {
+      process.stderr.write(`crash-drill: ${error.message}\n`);
+      return EXIT_USAGE;
+    }
+    throw error;
+  }
+  // Like `run`: evidence of an earlier report in the same folder would be mixed with this one's.
+  rmSync(resolve(outDir, 'evidence'), { recursive: true, force: true });
+  const absent = copyEvidence(inputs, outDir);
+  for (const file of absent) process.stderr.write(`crash-drill: merge: evidence log not found, not copied: ${file}\n`);
+
+  const total = merged.drills.length;
+  for (const r of reporters) await r.onRunStart?.({ runId: merged.runId, total, concurrency: 1, outDir });
+  merged.drills.forEach((drill, i) => {
+    for (const r of reporters) r.onDrillEnd?.(drill, { done: i + 1, total });
+  });
+  for (const r of reporters) await r.onRunEnd?.(merged);
+  return runExitCode(merged);
+}
+
+/** Adds `crash-drill merge <folders...> --out <dir> [--reporter ...]` to the program. */
+export function registerMergeCommand(program: Command): void {
+  program
+    .command('merge')
+    .description('merge the report folders of the shards of one plan into one report')
+    .argument('<folders...>', 'report folders written by `run --shard i/n` (each holding results.json and evidence/)')
+    .option('--out <dir>', 'merged report folder', 'crash-drill-report')
+    .option('--reporter <names>', 'reporters, as for run (json is always on)', (v: string, p: string[] = []) => [...p, ...v.split(',').map((s) => s.trim()).filter(Boolean)])
+    .action(async (folders: string[], options: MergeCommandOptions) => {
+      process.exitCode = await mergeCommand(folders, options);
+    });
+}

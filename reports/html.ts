@@ -1,0 +1,40 @@
+/**
+ * The HTML reporter: at run end, `<out>/report.html`, one self-contained file (inline CSS and
+ * script, nothing fetched). Each drill's timeline is drawn from its evidence log in
+ * `<out>/evidence/`, read here (a reporter sees results and evidence, never processes).
+ */
+import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { readEvidence, type EvidenceRead } from './html/evidence-file.js';
+import { renderPage } from './html/page.js';
+import type { ReporterOptions } from './registry.js';
+import type { Reporter, RunResults } from './types.js';
+
+export class HtmlReporter implements Reporter {
+  name = 'html';
+  constructor(private readonly outDir: string) {}
+
+  /** The report's path. */
+  get file(): string {
+    return join(this.outDir, 'report.html');
+  }
+
+  onRunEnd(results: RunResults): void {
+    const evidence = new Map<string, EvidenceRead | { error: string } | null>();
+    for (const drill of results.drills) {
+      evidence.set(drill.id, drill.evidence ? readEvidence(join(this.outDir, 'evidence', drill.evidence.file), drill.evidence.head) : null);
+    }
+    writeAtomic(this.file, renderPage(results, evidence));
+  }
+}
+
+function writeAtomic(file: string, text: string): void {
+  mkdirSync(join(file, '..'), { recursive: true });
+  const tmp = `${file}.${process.pid}.tmp`;
+  writeFileSync(tmp, text);
+  renameSync(tmp, file);
+}
+
+export function create(options: ReporterOptions): HtmlReporter {
+  return new HtmlReporter(options.outDir);
+}

@@ -1,0 +1,64 @@
+/**
+ * One drill's section: verdict and reason, its checks, the incident record, the server's exit,
+ * survivors, containment, the evidence log, and the timeline. Failed drills open by default.
+ */
+import type { DrillResult } from '../types.js';
+import { anchorOf, esc, verdictClass } from './escape.js';
+import type { EvidenceRead } from './evidence-file.js';
+import { renderIncident } from './incident.js';
+import { renderTimeline } from './timeline.js';
+import { timelineEntries } from './timeline-entries.js';
+
+function checks(d: DrillResult): string {
+  if (d.checks.length === 0) return '<p class="muted">No check applied.</p>';
+  const rows = d.checks
+    .map((c) => `<tr class="check ${verdictClass(c.verdict)}"><td><span class="badge ${verdictClass(c.verdict)}">${esc(c.verdict)}</span></td><td><code>${esc(c.id)}</code></td><td class="summary">${esc(c.summary)}</td></tr>`)
+    .join('');
+  return `<table class="checks"><tbody>${rows}</tbody></table>`;
+}
+
+function exit(d: DrillResult): string {
+  const x = d.exit;
+  if (!x) return '<p class="muted">The server never started.</p>';
+  const how = x.signal ? `signal ${esc(x.signal)}${x.signalFrom ? ` from ${esc(x.signalFrom)}` : ''}` : x.code === null ? 'status unknown' : `code ${esc(x.code)}`;
+  const after = x.afterLossMs === null ? '' : `, ${esc(x.afterLossMs)} ms after the client was lost`;
+  const tail = x.stderrTail ? `<details class="stderr"><summary>stderr tail</summary><pre>${esc(x.stderrTail)}</pre></details>` : '';
+  return `<p>pid ${esc(x.pid ?? '?')}: <b>${esc(x.class)}</b>, ${how}${after}${x.endedAfter ? `, after ${esc(x.endedAfter)}` : ''}${x.crash ? `; crash: <code>${esc(x.crash)}</code>` : ''}</p>${tail}`;
+}
+
+function survivors(d: DrillResult): string {
+  if (d.survivors.length === 0) return '<p>None.</p>';
+  const rows = d.survivors
+    .map((s) => `<tr><td>${esc(s.pid)}</td><td>${esc(s.ppid)}</td><td>${esc(s.state)}</td><td><code>${esc(s.cmdline.join(' '))}</code></td><td>${esc(s.foundBy.join(', '))}</td><td>${s.credential.present ? `holds ${esc(s.credential.vars.join(', '))}` : 'no'}</td></tr>`)
+    .join('');
+  return `<table class="grid"><thead><tr><th>pid</th><th>ppid</th><th>state</th><th>command</th><th>found by</th><th>credential</th></tr></thead><tbody>${rows}</tbody></table>`;
+}
+
+function containment(d: DrillResult): string {
+  if (d.containment.length === 0) return '<p>Nothing to contain.</p>';
+  const rows = d.containment
+    .map((c) => `<tr><td>${esc(c.pid)}</td><td><code>${esc(c.cmdline.join(' '))}</code></td><td>${esc(c.endedBy)}${c.forced ? ' (forced)' : ''}</td><td>${esc(c.steps.map((s) => s.action).join(' → '))}</td></tr>`)
+    .join('');
+  return `<table class="grid"><thead><tr><th>pid</th><th>command</th><th>ended by</th><th>steps</th></tr></thead><tbody>${rows}</tbody></table>`;
+}
+
+function evidence(d: DrillResult, read: EvidenceRead | { error: string } | null): string {
+  if (!d.evidence) return '<p class="muted">No evidence log was written for this drill.</p>';
+  const state = !read ? '' : 'error' in read ? ` <span class="warn">${esc(read.error)}</span>` : ` chain ${read.chain === 'intact' ? 'intact' : `<span class="warn">${esc(read.chain)}</span>`}`;
+  return `<p><code>evidence/${esc(d.evidence.file)}</code>, ${esc(d.evidence.records)} records, head <code class="hash">${esc(d.evidence.head)}</code>;${state}</p>`;
+}
+
+export function renderDrill(d: DrillResult, read: EvidenceRead | { error: string } | null): string {
+  const open = d.verdict !== 'pass' ? ' open' : '';
+  const timeline = read && 'events' in read ? renderTimeline(timelineEntries(read.events)) : '<p class="muted">No timeline: the evidence log is not available.</p>';
+  return `<details class="drill ${verdictClass(d.verdict)}" id="${esc(anchorOf(d.id))}"${open}>
+<summary><span class="badge ${verdictClass(d.verdict)}">${esc(d.verdict)}</span> <b>${esc(d.scenario)}</b> ${esc(d.point)}/${esc(d.mode)} <span class="muted">${esc(d.id)} · ${esc(d.durationMs)} ms</span><div class="reason">${esc(d.reason)}</div></summary>
+<div class="body">
+<p class="muted">subject ${esc(d.subject.name)}: <code>${esc([d.subject.command, ...d.subject.args].join(' '))}</code>${d.handshake?.serverName ? ` · ${esc(d.handshake.serverName)} ${esc(d.handshake.serverVersion ?? '')} · protocol ${esc(d.handshake.protocolVersion ?? '?')}` : ''}</p>
+<h4>Checks</h4>${checks(d)}
+<h4>Timeline</h4>${timeline}
+<div class="cols"><section><h4>Incident record</h4>${renderIncident(d.incident)}</section>
+<section><h4>Server exit</h4>${exit(d)}<h4>Survivors</h4>${survivors(d)}<h4>Containment</h4>${containment(d)}<h4>Evidence</h4>${evidence(d, read)}</section></div>
+</div>
+</details>`;
+}

@@ -1,0 +1,35 @@
+/** The incident record of a drill (every field of IncidentRecord) as a definition list. */
+import type { IncidentRecord, Moment } from '../../harness/results/types.js';
+import { esc } from './escape.js';
+
+function moment(m: Moment | null): string {
+  if (!m) return '<span class="muted">none</span>';
+  return `${esc(m.ms)} ms${m.at ? ` <span class="muted">(${esc(m.at)})</span>` : ''}`;
+}
+
+function list(items: string[]): string {
+  return items.length ? `<ul>${items.map((i) => `<li>${esc(i)}</li>`).join('')}</ul>` : '<span class="muted">none</span>';
+}
+
+const NONE = '<span class="muted">none</span>';
+
+export function renderIncident(r: IncidentRecord): string {
+  const rows: Array<[string, string]> = [
+    ['observed at', moment(r.observedAt)],
+    ['client', r.client ? `pid ${esc(r.client.pid)}: <code>${esc(r.client.command)}</code>` : NONE],
+    ['server', r.server ? `pid ${esc(r.server.pid)} (ppid ${esc(r.server.ppid ?? '?')}, pgid ${esc(r.server.pgid ?? '?')}): <code>${esc(r.server.command)}</code>` : NONE],
+    ['session', r.sessionId ? esc(r.sessionId) : NONE],
+    ['authorization', esc(r.authorization)],
+    ['client unavailable at', moment(r.clientUnavailableAt)],
+    ['last action started at', moment(r.lastActionStartedAt)],
+    ['last successful action at', moment(r.lastSuccessfulActionAt)],
+    ['last attempted action at', moment(r.lastAttemptedActionAt)],
+    ['action', r.action ? `tool <code>${esc(r.action.tool || '?')}</code>${r.action.operation ? `, ${esc(r.action.operation)}` : ''}${r.action.target ? ` on ${esc(r.action.target)}` : ''}` : NONE],
+    ['effects', list(r.result.effects)],
+    ['jobs', list(r.result.jobs)],
+    ['revocation', r.revocation ? `${moment(r.revocation.at)} by ${esc(r.revocation.operator)}` : NONE],
+    ['termination', esc(r.termination)],
+    ['follow-up', list(r.followUp)],
+  ];
+  return `<dl class="incident">${rows.map(([k, v]) => `<dt>${k}</dt><dd>${v}</dd>`).join('')}</dl>`;
+}

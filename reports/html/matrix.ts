@@ -1,0 +1,46 @@
+/**
+ * The matrix: one row per scenario (and its subject), one column per kill point × mode; each
+ * cell links to its drills, coloured by verdict. A repeated drill gets one chip per run.
+ */
+import type { DrillResult } from '../types.js';
+import { anchorOf, esc, verdictClass } from './escape.js';
+
+/** DESIGN.md's order of kill points and modes; anything else follows in the order seen. */
+const POINT_ORDER = ['idle', 'pre-dispatch', 'in-flight', 'sent', 'confirmed', 'child-spawned', 'after-response'];
+const MODE_ORDER = ['crash', 'close', 'hang'];
+
+function ordered(values: string[], order: string[]): string[] {
+  const seen = [...new Set(values)];
+  return [...order.filter((v) => seen.includes(v)), ...seen.filter((v) => !order.includes(v))];
+}
+
+const SHORT: Record<string, string> = { pass: 'pass', fail: 'FAIL', unknown: '?', error: 'ERR' };
+
+export function renderMatrix(drills: DrillResult[]): string {
+  if (drills.length === 0) return '<p class="muted">No drills ran.</p>';
+  const points = ordered(drills.map((d) => d.point), POINT_ORDER);
+  const modes = ordered(drills.map((d) => d.mode), MODE_ORDER);
+  const scenarios = [...new Set(drills.map((d) => d.scenario))];
+  const head1 = points.map((p) => `<th colspan="${modes.length}" class="point">${esc(p)}</th>`).join('');
+  const head2 = points.map(() => modes.map((m) => `<th class="mode">${esc(m)}</th>`).join('')).join('');
+  const rows = scenarios
+    .map((scenario) => {
+      const own = drills.filter((d) => d.scenario === scenario);
+      const cells = points
+        .flatMap((p) =>
+          modes.map((m) => {
+            const here = own.filter((d) => d.point === p && d.mode === m);
+            if (here.length === 0) return '<td class="cell empty">&middot;</td>';
+            const chips = here
+              .map((d) => `<a class="chip ${verdictClass(d.verdict)}" href="#${esc(anchorOf(d.id))}" data-drill="${esc(d.id)}" title="${esc(`${d.verdict}: ${d.reason}`)}">${esc(SHORT[d.verdict] ?? d.verdict)}</a>`)
+              .join('');
+            const worst = ['error', 'fail', 'unknown', 'pass'].find((v) => here.some((d) => d.verdict === v)) ?? 'unknown';
+            return `<td class="cell ${verdictClass(worst)}">${chips}</td>`;
+          }),
+        )
+        .join('');
+      return `<tr><th class="scenario">${esc(scenario)}<span class="subject">${esc(own[0].subject.name)}</span></th>${cells}</tr>`;
+    })
+    .join('');
+  return `<table class="matrix"><thead><tr><th rowspan="2">scenario / subject</th>${head1}</tr><tr>${head2}</tr></thead><tbody>${rows}</tbody></table>`;
+}

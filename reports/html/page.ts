@@ -1,0 +1,54 @@
+/**
+ * The whole report page: header with the summary line, the matrix, then every drill (those that
+ * failed first, then errors, unknowns, passes; run order within each).
+ */
+import type { DrillResult, RunResults } from '../types.js';
+import { summaryLine } from '../summary-line.js';
+import { CSS, SCRIPT } from './assets.js';
+import { renderDrill } from './drill-section.js';
+import { esc, verdictClass } from './escape.js';
+import type { EvidenceRead } from './evidence-file.js';
+import { renderMatrix } from './matrix.js';
+
+const RANK: Record<string, number> = { fail: 0, error: 1, unknown: 2, pass: 3 };
+
+export function drillOrder(drills: DrillResult[]): DrillResult[] {
+  return drills
+    .map((d, i) => ({ d, i }))
+    .sort((a, b) => (RANK[a.d.verdict] ?? 4) - (RANK[b.d.verdict] ?? 4) || a.i - b.i)
+    .map(({ d }) => d);
+}
+
+function stale(results: RunResults): string {
+  if (results.stale.length === 0) return '';
+  const rows = results.stale.map((s) => `<li>drill ${esc(s.drillId)}: pid ${esc(s.pid)} <code>${esc(s.cmdline.join(' '))}</code>, ended by ${esc(s.endedBy)}</li>`).join('');
+  return `<h2>Left over from an earlier run</h2><ul>${rows}</ul>`;
+}
+
+export function renderPage(results: RunResults, evidence: Map<string, EvidenceRead | { error: string } | null>): string {
+  const { summary } = results;
+  const counts = (['pass', 'fail', 'unknown', 'error'] as const)
+    .map((v) => `<span class="${verdictClass(v)}" style="background:var(--v)">${summary[v]} ${v}</span>`)
+    .join('');
+  const drills = drillOrder(results.drills)
+    .map((d) => renderDrill(d, evidence.get(d.id) ?? null))
+    .join('\n');
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>crash-drill ${esc(results.runId)}: ${esc(summaryLine(results))}</title>
+<style>${CSS}</style></head>
+<body>
+<header><h1>crash-drill report</h1>
+<p class="summary-line" id="summary-line">${esc(summaryLine(results))}</p>
+<p class="counts">${counts}</p>
+<p class="muted">run ${esc(results.runId)} · ${esc(results.startedAt)} → ${esc(results.finishedAt)} · ${esc(results.harness.name)} ${esc(results.harness.version)}${results.interrupted ? ' · <span class="warn">interrupted</span>' : ''}</p></header>
+<h2>Matrix</h2>
+${renderMatrix(results.drills)}
+${stale(results)}
+<h2>Drills</h2>
+<div class="toolbar"><button type="button" data-open="all">expand all</button><button type="button" data-open="none">collapse all</button></div>
+${drills}
+<script>${SCRIPT}</script>
+</body></html>
+`;
+}

@@ -1,0 +1,225 @@
+/**
+ * `<out>/junit.xml` for CI: the Ant/Surefire JUnit format as the Jenkins xUnit plugin's
+ * junit-10.xsd defines it (the schema most CI parsers follow; test/reports/fixtures/junit.xsd).
+ *
+ * One <testsuite> per scenario (classname = the scenario id), one <testcase> per drill and
+ * check, named `<point>/<mode> <check>`. A failed check is a <failure>, an unknown one
+ * <skipped>; a drill whose harness or setup failed (verdict error) is one <testcase>
+ * `<point>/<mode>` with an <error>, since its checks judged nothing. Per-drill facts (drill id,
+ * kill point, mode, evidence head) go into the suite's <properties>, keyed by the testcase
+ * label, because junit-10.xsd allows no <properties> inside a <testcase>.
+ */
+import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import type { ReporterOptions } from './registry.js';
+import type { DrillResult, Reporter, RunResults } from './types.js';
+
+type Check = DrillResult['checks'][number];
+
+interface Outcome {
+  kind: 'failure' | 'error' | 'skipped';
+  message: string;
+  type: string;
+  body: string;
+}
+
+interface TestCase {
+  name: string;
+  classname: string;
+  /** Seconds; a drill's duration goes on its first testcase, so the sums are drill time. */
+  time: number;
+  outcome: Outcome | null;
+  systemOut: string;
+}
+
+export class JunitReporter implements Reporter {
+  name = 'junit';
+  constructor(private readonly outDir: string) {}
+
+  onRunEnd(results: RunResults): void {
+    writeTextAtomic(join(this.outDir, 'junit.xml'), junitXml(results));
+  }
+}
+
+export function create(options: ReporterOptions): JunitReporter {
+  return new JunitReporter(options.outDir);
+}
+
+export function junitXml(results: RunResults): string {
+  const labels = drillLabels(results.drills);
+  const byScenario = new Map<string, DrillResult[]>();
+  for (const drill of results.drills) byScenario.set(drill.scenario, [...(byScenario.get(drill.scenario) ?? []), drill]);
+
+  const suites: string[] = [];
+  const total = { tests: 0, failures: 0, errors: 0, time: 0 };
+  let index = 0;
+  for (const [scenario, drills] of byScenario) {
+    const cases = drills.flatMap((drill) => testCases(drill, labels.get(drill)!));
+    const count = (kind: Outcome['kind']) => cases.filter((c) => c.outcome?.kind === kind).length;
+    const time = cases.reduce((sum, c) => sum + c.time, 0);
+    const suite = { tests: cases.length, failures: count('failure'), errors: count('error'), skipped: count('skipped') };
+    total.tests += suite.tests;
+    total.failures += suite.failures;
+    total.errors += suite.errors;
+    total.time += time;
+    const properties = [
+      property('run-id', results.runId),
+      property('subject', drills[0].subject.name),
+      ...drills.flatMap((drill) => drillProperties(drill, labels.get(drill)!)),
+    ];
+    suites.push(
+      `  <testsuite${attrs({ name: scenario, tests: suite.tests, failures: suite.failures, errors: suite.errors, skipped: suite.skipped, time: seconds(time), timestamp: results.startedAt, id: index++ })}>\n` +
+        `    <properties>\n${properties.map((p) => `      ${p}\n`).join('')}    </properties>\n` +
+        cases.map(testCaseXml).join('') +
+        `  </testsuite>\n`,
+    );
+  }
+  // junit-10.xsd gives <testsuites> no `skipped` attribute: the skipped counts live on each suite.
+  const root = attrs({ name: results.harness.name, tests: total.tests, failures: total.failures, errors: total.errors, time: seconds(total.time) });
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites${root}>\n${suites.join('')}</testsuites>\n`;
+}
+
+/** `<point>/<mode>`, with ` (attempt n)` when a scenario ran the same drill more than once (--repeat). */
+function drillLabels(drills: DrillResult[]): Map<DrillResult, string> {
+  const seen = new Map<string, number>();
+  const totals = new Map<string, number>();
+  for (const d of drills) totals.set(`${d.scenario}\0${d.point}/${d.mode}`, (totals.get(`${d.scenario}\0${d.point}/${d.mode}`) ?? 0) + 1);
+  const labels = new Map<DrillResult, string>();
+  for (const d of drills) {
+    const key = `${d.scenario}\0${d.point}/${d.mode}`;
+    const n = (seen.get(key) ?? 0) + 1;
+    seen.set(key, n);
+    labels.set(d, totals.get(key)! > 1 ? `${d.point}/${d.mode} (attempt ${n})` : `${d.point}/${d.mode}`);
+  }
+  return labels;
+}
+
+function testCases(drill: DrillResult, label: string): TestCase[] {
+  const systemOut = `drill ${drill.id}\n${evidenceLine(drill)}\n`;
+  const time = drill.durationMs / 1000;
+  const base = { classname: drill.scenario, systemOut };
+  if (drill.verdict === 'error') {
+    return [{ ...base, name: label, time, outcome: { kind: 'error', message: drill.reason, type: 'harness-error', body: `${drill.reason}\n${systemOut}` } }];
+  }
+  if (drill.checks.length === 0) {
+    return [{ ...base, name: label, time, outcome: { kind: 'skipped', message: drill.reason, type: 'unknown', body: '' } }];
+  }
+  return drill.checks.map((check, i) => ({ ...base, name: `${label} ${check.id}`, time: i === 0 ? time : 0, outcome: outcome(drill, check) }));
+}
+
+function outcome(drill: DrillResult, check: Check): Outcome | null {
+  if (check.verdict === 'pass') return null;
+  if (check.verdict === 'unknown') {
+    // A kill point that was never reached explains every unknown check of the drill: say so.
+    const message = drill.verdict === 'unknown' && !drill.reason.includes(check.summary) ? `${check.summary} (${drill.reason})` : check.summary;
+    return { kind: 'skipped', message, type: 'unknown', body: '' };
+  }
+  const lines = [check.summary, ...details(drill, check)];
+  if (drill.incident.followUp.length > 0) lines.push('follow-up:', ...drill.incident.followUp.map((f) => `  - ${f}`));
+  lines.push(`drill ${drill.id}`, evidenceLine(drill));
+  return { kind: 'failure', message: check.summary, type: check.id, body: lines.join('\n') + '\n' };
+}
+
+/** What the failed check found, from its data and the drill's process inventory (already redacted). */
+function details(drill: DrillResult, check: Check): string[] {
+  const data = check.data ?? {};
+  const out: string[] = [];
+  if (check.id === 'no-survivors' && drill.survivors.length > 0) {
+    out.push('survivors:');
+    for (const s of drill.survivors) {
+      const credential = s.credential.present ? `; holds a credential in ${s.credential.vars.join(', ')}` : '';
+      out.push(`  pid ${s.pid} (ppid ${s.ppid}, pgid ${s.pgid}, sid ${s.sid}, state ${s.state}) ${s.cmdline.join(' ')} [found by ${s.foundBy.join(', ')}${credential}]`);
+    }
+  }
+  if (check.id === 'exit-on-eof') out.push(`termination: ${drill.incident.termination}`);
+  const duplicates = Array.isArray(data.duplicates) ? (data.duplicates as unknown[][]) : [];
+  if (duplicates.length > 0) out.push('duplicates:', ...duplicates.map((group) => `  ${group.map(String).join(' and ')}`));
+  const keyless = Array.isArray(data.keyless) ? (data.keyless as Array<{ seq?: unknown; route?: unknown; pid?: unknown }>) : [];
+  if (keyless.length > 0) out.push('writes without an Idempotency-Key:', ...keyless.map((w) => `  #${w.seq} ${w.route} (pid ${w.pid ?? 'unknown'})`));
+  const unresolved = Array.isArray(data.unresolved) ? (data.unresolved as unknown[]) : [];
+  if (unresolved.length > 0) out.push(`unresolved jobs: ${unresolved.map(String).join(', ')}`);
+  const attempts = Array.isArray(data.attempts) ? (data.attempts as Array<Record<string, unknown>>) : [];
+  if (check.id === 'denied-after-revocation' && attempts.length > 0) {
+    out.push('requests after revocation:');
+    for (const a of attempts) {
+      const proc = a.process as { pid?: number } | null;
+      out.push(`  #${a.seq} +${a.afterMs} ms ${a.route} with ${a.credential} -> ${a.outcome} (pid ${proc?.pid ?? 'unknown'})`);
+    }
+  }
+  return out;
+}
+
+function drillProperties(drill: DrillResult, label: string): string[] {
+  return [
+    property(`${label} drill-id`, drill.id),
+    property(`${label} kill-point`, drill.point),
+    property(`${label} mode`, drill.mode),
+    property(`${label} verdict`, drill.verdict),
+    property(`${label} evidence-head`, drill.evidence?.head ?? 'none'),
+    property(`${label} evidence-file`, drill.evidence ? evidencePath(drill.evidence.file) : 'none'),
+  ];
+}
+
+function evidenceLine(drill: DrillResult): string {
+  if (!drill.evidence) return 'evidence: none written';
+  return `evidence: ${evidencePath(drill.evidence.file)} (head ${drill.evidence.head}, ${drill.evidence.records} records)`;
+}
+
+/** results.json names the log by its file name inside `<out>/evidence/`. */
+export function evidencePath(file: string): string {
+  return file.includes('/') ? file : `evidence/${file}`;
+}
+
+function testCaseXml(c: TestCase): string {
+  const open = `    <testcase${attrs({ name: c.name, classname: c.classname, time: seconds(c.time) })}>\n`;
+  const o = c.outcome;
+  const inner = o
+    ? o.body === ''
+      ? `      <${o.kind}${attrs({ message: o.message, type: o.type })}/>\n`
+      : `      <${o.kind}${attrs({ message: o.message, type: o.type })}>${xmlText(o.body)}</${o.kind}>\n`
+    : '';
+  return `${open}${inner}      <system-out>${xmlText(c.systemOut)}</system-out>\n    </testcase>\n`;
+}
+
+function property(name: string, value: string): string {
+  return `<property${attrs({ name, value })}/>`;
+}
+
+function attrs(values: Record<string, string | number>): string {
+  return Object.entries(values)
+    .map(([k, v]) => ` ${k}="${xmlAttr(String(v))}"`)
+    .join('');
+}
+
+/** Surefire's time: seconds with a dot (junit-10.xsd SUREFIRE_TIME allows no exponent, no sign). */
+function seconds(s: number): string {
+  return Math.max(0, s).toFixed(3);
+}
+
+/**
+ * Characters XML 1.0 cannot carry even as references (§2.2 Char: most C0 controls, lone
+ * surrogates, U+FFFE/U+FFFF), plus DEL and the C1 controls (allowed but a terminal may act on
+ * them): written as visible `\uXXXX` text, so nothing is lost and no ANSI code gets through.
+ */
+const UNSAFE = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+function visible(s: string): string {
+  return s.replace(UNSAFE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+/** Element text: `&`, `<`, `>` escaped (`>` too, so `]]>` can never appear), CR kept as a reference. */
+export function xmlText(s: string): string {
+  return visible(s).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/\r/g, '&#13;');
+}
+
+/** Attribute values: also quotes, and tab/LF/CR as references, which attribute normalisation would turn into spaces. */
+export function xmlAttr(s: string): string {
+  return xmlText(s).replace(/"/g, '&quot;').replace(/'/g, '&apos;').replace(/\t/g, '&#9;').replace(/\n/g, '&#10;');
+}
+
+function writeTextAtomic(file: string, text: string): void {
+  mkdirSync(dirname(file), { recursive: true });
+  const tmp = `${file}.${process.pid}.tmp`;
+  writeFileSync(tmp, text);
+  renameSync(tmp, file);
+}

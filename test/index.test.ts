@@ -1,0 +1,35 @@
+/** The public entry: runDrills gives what the CLI writes, from files or scenario objects. */
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { defineConfig, defineScenario, runDrills, type Reporter } from '../harness/index.js';
+import { scenarioFrom, subjectYaml, tempDir } from './support/scenarios.js';
+
+describe('runDrills', () => {
+  it('runs scenario files into a report folder, like the CLI', async () => {
+    const dir = tempDir('crash-drill-api-');
+    writeFileSync(join(dir, 'a.yaml'), ['id: api', subjectYaml('well-behaved'), 'target: { call: echo, args: { text: hi } }', 'points: [idle]', 'modes: [crash]'].join('\n'));
+    const seen: string[] = [];
+    const spy: Reporter = { name: 'spy', onDrillEnd: (r) => void seen.push(`${r.scenario} ${r.verdict}`) };
+    const config = defineConfig({ scenarios: [dir], out: join(dir, 'out'), reporters: [spy] });
+    const { results, evidence } = await runDrills(config);
+    expect(results.summary).toEqual({ pass: 1, fail: 0, unknown: 0, error: 0 });
+    expect(seen).toEqual(['api pass']);
+    expect(evidence).toHaveLength(1);
+    const saved = JSON.parse(readFileSync(join(dir, 'out', 'results.json'), 'utf8'));
+    expect(saved.drills[0].evidence.head).toBe(results.drills[0].evidence!.head);
+    expect(existsSync(join(dir, 'out', 'evidence', results.drills[0].evidence!.file))).toBe(true);
+  });
+
+  it('takes scenario objects and writes nothing without out', async () => {
+    const scenario = scenarioFrom(['id: obj', subjectYaml('ignores-eof'), 'target: { call: echo }', 'points: [idle]', 'modes: [close]', 'timeouts: { close-wait: 400 }', 'expect: { exit-on-eof: { deadline: 400 }, no-survivors: { grace: 400 } }'].join('\n'));
+    const { results } = await runDrills({ scenarios: [scenario] });
+    expect(results.drills.map((d) => [d.verdict, d.checks.find((c) => c.id === 'exit-on-eof')?.verdict])).toEqual([['fail', 'fail']]);
+    expect(results.drills[0].evidence).toBeNull();
+  });
+
+  it('defineScenario is an identity function for types', () => {
+    const input = { id: 'x', subject: { command: 'node' }, target: { call: 't' } } as const;
+    expect(defineScenario(input)).toBe(input);
+  });
+});
