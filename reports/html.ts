@@ -4,7 +4,7 @@
  * `<out>/evidence/`, read here (a reporter sees results and evidence, never processes).
  */
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { readEvidence, type EvidenceRead } from './html/evidence-file.js';
 import { renderPage } from './html/page.js';
 import type { ReporterOptions } from './registry.js';
@@ -22,7 +22,7 @@ export class HtmlReporter implements Reporter {
   onRunEnd(results: RunResults): void {
     const evidence = new Map<string, EvidenceRead | { error: string } | null>();
     for (const drill of results.drills) {
-      evidence.set(drill.id, drill.evidence ? readEvidence(join(this.outDir, 'evidence', drill.evidence.file), drill.evidence.head) : null);
+      evidence.set(drill.id, drill.evidence ? readEvidence(join(this.outDir, 'evidence', basename(drill.evidence.file)), drill.evidence.head) : null);
     }
     writeAtomic(this.file, renderPage(results, evidence));
   }
