@@ -44,7 +44,7 @@ export class ConsoleReporter implements Reporter {
     const width = String(progress.total).length;
     const n = `[${String(progress.done).padStart(width)}/${progress.total}]`;
     const checks = result.checks.map((check) => `${check.id}:${check.verdict}`).join(' ');
-    this.write(`${this.c.dim(n)} ${this.paint(result.verdict)} ${result.scenario} ${result.point}/${result.mode} ${this.c.dim(`${result.durationMs} ms ${checks}`)}\n`);
+    this.write(`${this.c.dim(n)} ${this.paint(result.verdict)} ${label(result)} ${this.c.dim(`${result.durationMs} ms ${checks}`)}\n`);
   }
 
   onRunEnd(results: RunResults): void {
@@ -56,8 +56,10 @@ export class ConsoleReporter implements Reporter {
     }
     if (notPassed.length > 0) {
       this.write(`\n${this.c.bold('Drills that did not pass:')}\n`);
-      for (const d of notPassed) this.write(`  ${this.paint(d.verdict)} ${d.scenario} ${d.point}/${d.mode} (${d.id}): ${d.reason}\n`);
+      for (const d of notPassed) this.write(`  ${this.paint(d.verdict)} ${label(d)} (${d.id}): ${d.reason}\n`);
     }
+    const compared = comparison(results.drills);
+    if (compared) this.write(`\n${this.c.bold('Servers side by side:')}\n${compared}`);
     // A drill whose repeated attempts disagree (--repeat, merged shards): it counts as failed.
     if (results.flaky && results.flaky.length > 0) {
       this.write(`\n${this.c.yellow('Flaky drills (verdicts differ across attempts; counted as failed):')}\n`);
@@ -90,6 +92,33 @@ export class ConsoleReporter implements Reporter {
     this.out.write(s);
     this.status();
   }
+}
+
+/** `scenario point/mode`, with `[subject]` when the scenario drills several subjects (its key has four parts). */
+function label(d: DrillResult): string {
+  const compared = typeof d.key === 'string' && d.key.split('/').length > 3;
+  return `${d.scenario}${compared ? ` [${d.subject.name}]` : ''} ${d.point}/${d.mode}`;
+}
+
+/**
+ * A table of the drills of scenarios that name several subjects: one row per scenario, point
+ * and mode, one column per subject, each cell the verdict and the checks that failed.
+ */
+export function comparison(drills: DrillResult[]): string | null {
+  const multi = drills.filter((d) => typeof d.key === 'string' && d.key.split('/').length > 3);
+  if (multi.length === 0) return null;
+  const subjects = [...new Set(multi.map((d) => d.subject.name))];
+  const rows = new Map<string, Map<string, string>>();
+  for (const d of multi) {
+    const row = `${d.scenario} ${d.point}/${d.mode}`;
+    const failed = d.checks.filter((c) => c.verdict === 'fail').map((c) => c.id);
+    const cell = d.verdict + (failed.length ? ` (${failed.join(', ')})` : '');
+    if (!rows.has(row)) rows.set(row, new Map());
+    rows.get(row)!.set(d.subject.name, cell);
+  }
+  const table = [['', ...subjects], ...[...rows].map(([row, cells]) => [row, ...subjects.map((s) => cells.get(s) ?? '-')])];
+  const widths = table[0].map((_, i) => Math.max(...table.map((r) => r[i].length)));
+  return table.map((r) => '  ' + r.map((cell, i) => cell.padEnd(widths[i])).join('  ').trimEnd()).join('\n') + '\n';
 }
 
 export function create(options: { stdout?: Out }): ConsoleReporter {

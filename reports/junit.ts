@@ -109,11 +109,7 @@ function testCases(drill: DrillResult, label: string): TestCase[] {
 
 function outcome(drill: DrillResult, check: Check): Outcome | null {
   if (check.verdict === 'pass') return null;
-  if (check.verdict === 'unknown') {
-    // A kill point that was never reached explains every unknown check of the drill: say so.
-    const message = drill.verdict === 'unknown' && !drill.reason.includes(check.summary) ? `${check.summary} (${drill.reason})` : check.summary;
-    return { kind: 'skipped', message, type: 'unknown', body: '' };
-  }
+  if (check.verdict === 'unknown') return { kind: 'skipped', message: check.summary, type: 'unknown', body: '' };
   const lines = [check.summary, ...details(drill, check)];
   if (drill.incident.followUp.length > 0) lines.push('follow-up:', ...drill.incident.followUp.map((f) => `  - ${f}`));
   lines.push(`drill ${drill.id}`, evidenceLine(drill));

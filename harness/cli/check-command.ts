@@ -36,7 +36,7 @@ export function checkPath(path: string): CheckOutcome {
       drills.push(result);
     } catch (error) {
       if (!(error instanceof EvidenceLogError)) throw error;
-      broken.push({ ...log, ok: false, problem: { code: 'not-json', line: null, drillId: log.drillId, message: error.message.replace(`${log.file}: `, '') } });
+      broken.push({ ...log, ok: false, problem: { code: 'not-a-drill', line: null, drillId: log.drillId, message: error.message.replace(`${log.file}: `, '') } });
     }
   }
   const results: RunResults = {

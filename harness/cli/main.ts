@@ -5,6 +5,8 @@ import { harnessInfo } from '../util/version.js';
 import { checkCommand } from './check-command.js';
 import { reportCommand, type ReportCommandOptions } from './report-command.js';
 import { runCommand, type RunCommandOptions } from './run-command.js';
+import { addShardOptions, registerMergeCommand } from './shard-options.js';
+import { registerInitCommand } from './init-command.js';
 import { verifyCommand } from './verify-command.js';
 
 const EXIT_USAGE = 3;
@@ -32,19 +34,25 @@ const program = new Command('crash-drill')
   .exitOverride()
   .configureOutput({ writeErr: (s) => process.stderr.write(s) });
 
-program
+const commaList = (v: string, p: string[] = []) => [...p, ...v.split(',').map((s) => s.trim()).filter(Boolean)];
+const REPORTER_HELP = 'reporters: console, json, junit, markdown, html, or a module path; repeatable or comma-separated (json is always on)';
+
+const run = program
   .command('run')
   .description('run the drills of scenario files or folders (default: scenarios/)')
-  .argument('[paths...]', 'scenario files or folders', ['scenarios'])
+  .argument('[paths...]', 'scenario files or folders (default: the config file\'s scenarios, else scenarios/)')
   .option('--point <points>', `kill points to drill (${KILL_POINTS.join(', ')}); repeatable or comma-separated`, listOf(KILL_POINTS, 'kill point'))
   .option('--mode <modes>', `kill modes to drill (${KILL_MODES.join(', ')}); repeatable or comma-separated`, listOf(KILL_MODES, 'kill mode'))
-  .option('--only <ids>', 'only the scenarios with these ids; repeatable or comma-separated', (v: string, p: string[] = []) => [...p, ...v.split(',')])
-  .option('--out <dir>', 'report folder', 'crash-drill-report')
+  .option('--only <ids>', 'only the scenarios with these ids; repeatable or comma-separated', commaList)
+  .option('--out <dir>', 'report folder (default: crash-drill-report)')
   .option('--concurrency <n>', 'drills at once', positiveInt)
-  .option('--reporter <names>', 'reporters: console, json, junit, markdown, html, or a module path; repeatable or comma-separated (json is always on)', (v: string, p: string[] = []) => [...p, ...v.split(',').map((s) => s.trim()).filter(Boolean)])
+  .option('--config <path>', 'config file (default: crash-drill.config.{ts,mts,js,mjs} in the working folder)')
+  .option('--reporter <names>', REPORTER_HELP, commaList)
+  .option('--subject <command>', 'drill this server instead of the scenarios\' own (a command line); repeat it to compare servers side by side', (v: string, p: string[] = []) => [...p, v])
   .action(async (paths: string[], options: RunCommandOptions) => {
     process.exitCode = await runCommand(paths, options);
   });
+addShardOptions(run);
 
 program
   .command('verify')
@@ -66,11 +74,14 @@ program
   .command('report')
   .description("render the reports again from a report folder's results.json, without running anything")
   .argument('<folder>', 'a report folder (holding results.json)')
-  .option('--reporter <names>', 'reporters: console, json, junit, markdown, html, or a module path; repeatable or comma-separated (json is always on)', (v: string, p: string[] = []) => [...p, ...v.split(',').map((s) => s.trim()).filter(Boolean)])
+  .option('--reporter <names>', REPORTER_HELP, commaList)
   .option('--out <dir>', 'where to write the reports (default: the report folder itself)')
   .action(async (folder: string, options: ReportCommandOptions) => {
     process.exitCode = await reportCommand(folder, options);
   });
+
+registerMergeCommand(program);
+registerInitCommand(program);
 
 try {
   await program.parseAsync(process.argv);

@@ -81,6 +81,7 @@ function normaliseRemote(r: ParsedScenario['remote'], dir: string): ScenarioRemo
     fault: r?.fault ?? null,
     revokeAfter: r?.['revoke-after'] ?? 0,
     rotateApiKey: r?.['rotate-api-key'] ?? false,
+    intercept: r?.intercept ?? [],
     declared: r !== undefined,
   };
 }

@@ -14,11 +14,20 @@ import type { Scenario } from './types.js';
  */
 export function parseScenario(text: string, file: string): Scenario {
   const abs = path.resolve(file);
+  return validateScenario(readYaml(text, abs), abs);
+}
+
+/**
+ * Validates and normalises one scenario already read into plain values (a YAML document, or
+ * an inline scenario of a config file): the same schema, template checks and defaults.
+ * Problems carry `file` and a field path relative to the scenario.
+ */
+export function validateScenario(raw: unknown, file: string): Scenario {
+  const abs = path.resolve(file);
   const fail = (problems: ConfigProblem[]): never => {
     throw new ConfigError(problems.map((p) => ({ file: abs, ...p })));
   };
 
-  const raw = readYaml(text, abs);
   if (raw === null || raw === undefined) {
     fail([{ message: 'the file is empty; expected a mapping with at least id, subject and target' }]);
   }

@@ -117,6 +117,8 @@ export const RemoteSchema = z.strictObject({
   'revoke-after': nonNegativeMs.default(0),
   /** Containment also rotates the long-lived API key ({{remote.apiKey}}). */
   'rotate-api-key': z.boolean().default(false),
+  /** Node subjects: origins whose HTTP the preload routes to the remote (a server with a hard-coded API host). */
+  intercept: z.array(z.string().regex(/^https?:\/\/[^/\s]+\/?$/, { error: 'expected an origin such as https://api.example.com' })).default([]),
 });
 
 export const ScenarioSchema = z.strictObject({

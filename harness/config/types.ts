@@ -120,6 +120,8 @@ export interface ScenarioRemote {
   fault: { kind: 'drop-after-commit' | 'delay' | 'status'; ms?: number; status?: number; times?: number; match?: RouteMatchSpec } | null;
   revokeAfter: number;
   rotateApiKey: boolean;
+  /** Origins whose HTTP a Node subject's preload routes to the remote (harness/preload). */
+  intercept: string[];
   /** Whether the file had a `remote:` section (then the remote checks apply by default). */
   declared: boolean;
 }

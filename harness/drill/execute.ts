@@ -31,6 +31,7 @@ import { reachPoint } from './points.js';
 import { EvidenceRecorder } from './recorder.js';
 import { RemoteLink } from './remote-link.js';
 import { recoveryRetry } from './retry.js';
+import { interceptEnv } from '../preload/index.js';
 import { containDrill } from './containment.js';
 import { killClient } from './kill.js';
 import { abortable, Interrupted } from '../util/abortable.js';
@@ -57,6 +58,8 @@ export function drillMeta(drill: PlannedDrill, drillId: string): DrillMeta {
       jobsSettled: scenario.expect.jobsSettled,
     },
     correlationId: `${drillId}:${scenario.target.call}`,
+    key: drill.key,
+    target: scenario.target.call,
   };
 }
 
@@ -164,7 +167,8 @@ class DrillRun {
 
   /** DESIGN.md's subject environment: the drill id, the remote and the session's token. */
   private subjectEnv(scenario: Scenario, token: string): Record<string, string> {
-    return { ...scenario.subject.env, CRASH_DRILL_RUN: this.drillId, CRASH_DRILL_REMOTE_URL: this.link!.url, CRASH_DRILL_TOKEN: token };
+    const intercept = scenario.remote.intercept.length > 0 ? interceptEnv(scenario.remote.intercept, scenario.subject.env.NODE_OPTIONS) : {};
+    return { ...scenario.subject.env, ...intercept, CRASH_DRILL_RUN: this.drillId, CRASH_DRILL_REMOTE_URL: this.link!.url, CRASH_DRILL_TOKEN: token };
   }
 
   /** Revocation after the client is lost (by default at once), then the probe with the revoked token. */

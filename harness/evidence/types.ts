@@ -50,6 +50,10 @@ export interface DrillMeta {
   expect: ExpectOptions;
   /** The correlation id the target call carries (and the recovery retry re-uses). */
   correlationId: string;
+  /** The drill's plan key: `scenario[/subject]/point/mode`, the same in every run. */
+  key?: string;
+  /** The tool the target call calls. */
+  target?: string;
 }
 
 /** Events the harness itself records (the client's own events keep their client timestamp). */

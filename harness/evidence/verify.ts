@@ -32,7 +32,8 @@ export type BreakCode =
   | 'head-mismatch' // as many records as results.json says, but another head
   | 'not-in-results' // results.json sits next to the folder but names no such log
   | 'missing' // results.json names a log that is not in the folder
-  | 'unreadable'; // the file cannot be read
+  | 'unreadable' // the file cannot be read
+  | 'not-a-drill'; // a valid chain, but no drill-start record: not a drill's evidence (check-command.ts)
 
 export interface ChainBreak {
   code: BreakCode;
@@ -144,7 +145,10 @@ function explainBreak(lines: Line[], i: number, byHash: Map<string, number>, dri
   return { code: 'changed', line: before.n, drillId, message: `changed: its bytes no longer hash to the prev of record ${line.n}` };
 }
 
-/** Recomputes one log's chain; compares it with results.json when given or found beside it. */
+/**
+ * Recomputes one log's chain. `expected` undefined: compare with the results.json beside the
+ * evidence folder when there is one; null: chain only; given: compare with it.
+ */
 export function verifyLog(file: string, expected?: ExpectedLog | null): VerifyResult {
   let data: Buffer;
   try {

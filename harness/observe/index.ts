@@ -24,3 +24,4 @@ export {
   type SweepOptions,
 } from './runs.js';
 export { ObserveError, type ObserveErrorCode } from './errors.js';
+export { findRealServer, findRealServerNow, isLauncher, readFdLink, snapshotChain, type ChainProcess, type ReadFd } from './wrapper.js';

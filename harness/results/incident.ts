@@ -80,7 +80,7 @@ function targetTool(evidence: DrillEvidence): string {
     const m = e.message as { id?: unknown; method?: string };
     return call && m.id === call.requestId && m.method === 'tools/call';
   });
-  return ((request?.message as { params?: { name?: string } } | undefined)?.params?.name) ?? '';
+  return ((request?.message as { params?: { name?: string } } | undefined)?.params?.name) ?? evidence.meta.target ?? '';
 }
 
 function termination(exit: ExitInfo | null): string {

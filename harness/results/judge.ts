@@ -43,7 +43,7 @@ export function judge(evidence: DrillEvidence): DrillResult {
   const exit = exitInfo(evidence);
   return {
     id: meta.drillId,
-    key: `${meta.scenario}/${meta.point}/${meta.mode}`,
+    key: meta.key ?? `${meta.scenario}/${meta.point}/${meta.mode}`,
     scenario: meta.scenario,
     subject: meta.subject,
     point: meta.point,

@@ -19,8 +19,11 @@ function ticks(span: number): string {
 export function renderTimeline(entries: TimelineEntry[]): string {
   if (entries.length === 0) return '<p class="muted">No events.</p>';
   const span = Math.max(1, ...entries.map((e) => e.ms));
+  // The kill is drawn last so that it stays visible when the revocation comes at the same moment.
+  const layer = { revoked: 0, exit: 1, kill: 2 } as const;
   const majors = entries
     .filter((e) => e.major)
+    .sort((a, b) => layer[a.major!] - layer[b.major!])
     .map((e) => `<div class="major major-${e.major}" style="left:${pct(e.ms, span)}" title="${esc(`${e.ms} ms: ${e.what}`)}"></div>`)
     .join('');
   const lanes = LANES.filter((lane) => entries.some((e) => e.lane === lane))

@@ -2,7 +2,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { EvidenceLogError, readEvidenceLog, writeEvidenceLog } from '../../harness/evidence/log.js';
+import { chainEvents, EvidenceLogError, GENESIS, readEvidenceLog, sha256, writeEvidenceLog } from '../../harness/evidence/log.js';
 import { judge } from '../../harness/results/judge.js';
 import { containmentRecord, EvidenceBuilder, passingDrill, survivor } from '../checks/evidence-builder.js';
 
@@ -36,31 +36,42 @@ function richDrill() {
 }
 
 describe('evidence log', () => {
-  it('writes one JSON event per line to <dir>/<drillId>.jsonl, and nothing else', () => {
+  it('writes one JSON event per line to <dir>/<drillId>.jsonl, each chained to the line before, and nothing else', () => {
     const ev = passingDrill().build();
-    const file = writeEvidenceLog(dir, ev);
-    expect(file).toBe(join(dir, `${ev.meta.drillId}.jsonl`));
+    const info = writeEvidenceLog(dir, ev);
+    expect(info.file).toBe(`${ev.meta.drillId}.jsonl`);
     expect(readdirSync(dir)).toEqual([`${ev.meta.drillId}.jsonl`]);
-    const text = readFileSync(file, 'utf8');
+    const text = readFileSync(join(dir, info.file), 'utf8');
     expect(text.endsWith('\n')).toBe(true);
-    expect(text.trimEnd().split('\n').map((line) => JSON.parse(line))).toEqual(ev.events);
+    const lines = text.trimEnd().split('\n');
+    expect(lines.map((line) => JSON.parse(line))).toEqual(ev.events.map((event, i) => ({ ...event, prev: i === 0 ? GENESIS : sha256(lines[i - 1]) })));
+    expect(info).toEqual({ file: info.file, head: sha256(lines[lines.length - 1]), records: ev.events.length });
+  });
+
+  it('chainEvents gives the same lines and head as the file', () => {
+    const ev = passingDrill().build();
+    const info = writeEvidenceLog(dir, ev);
+    const { lines, head } = chainEvents(ev.events);
+    expect(readFileSync(join(dir, info.file), 'utf8')).toBe(lines.join('\n') + '\n');
+    expect(head).toBe(info.head);
+    expect(chainEvents([])).toEqual({ lines: [], head: GENESIS });
   });
 
   it('creates a missing folder', () => {
     const nested = join(dir, 'a', 'b');
-    const file = writeEvidenceLog(nested, passingDrill().build());
-    expect(readdirSync(nested)).toEqual([file.slice(nested.length + 1)]);
+    const info = writeEvidenceLog(nested, passingDrill().build());
+    expect(readdirSync(nested)).toEqual([info.file]);
   });
 
   it('round-trips: read(write(ev)) equals ev, meta taken from drill-start', () => {
     for (const ev of [passingDrill().build(), richDrill()]) {
-      expect(readEvidenceLog(writeEvidenceLog(dir, ev))).toEqual(ev);
+      expect(readEvidenceLog(join(dir, writeEvidenceLog(dir, ev).file))).toEqual(ev);
     }
   });
 
   it('gives the same judgement from the saved log as from the live evidence', () => {
     for (const ev of [passingDrill().build(), richDrill()]) {
-      const again = judge(readEvidenceLog(writeEvidenceLog(dir, ev)));
+      const again = judge(readEvidenceLog(join(dir, writeEvidenceLog(dir, ev).file)));
       expect(again).toEqual(judge(ev));
     }
     // And the judgement is not trivial: the rich drill fails on the SIGTERM and the survivor.
@@ -81,7 +92,7 @@ describe('evidence log', () => {
   });
 
   it('refuses a broken line, naming the file and the line number', () => {
-    const file = writeEvidenceLog(dir, passingDrill().build());
+    const file = join(dir, writeEvidenceLog(dir, passingDrill().build()).file);
     const lines = readFileSync(file, 'utf8').split('\n');
     lines[3] = lines[3].slice(0, 10); // a torn write
     writeFileSync(file, lines.join('\n'));

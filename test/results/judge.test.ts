@@ -50,6 +50,9 @@ describe('judge', () => {
       containment: [],
       forcedContainment: false,
       durationMs: 800,
+      key: 'demo/idle/crash',
+      incident: expect.objectContaining({ termination: 'exited with code 0', followUp: [] }),
+      evidence: null,
     });
   });
 
@@ -112,6 +115,9 @@ describe('judge', () => {
       containment: records,
       forcedContainment: true,
       durationMs: 4200,
+      key: 'leaky/in-flight/crash',
+      incident: expect.objectContaining({ followUp: expect.arrayContaining([expect.stringMatching(/^process 5001 outlived its client/)]) }),
+      evidence: null,
     });
   });
 

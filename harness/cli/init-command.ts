@@ -1,0 +1,26 @@
+/**
+ * `crash-drill init`: registers the command; the work is in harness/init/run-init.ts.
+ */
+import { type Command, InvalidArgumentError } from 'commander';
+import { DEFAULT_INIT_TIMEOUT_MS, runInit, type InitOptions } from '../init/run-init.js';
+
+function positiveMs(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError(`expected a positive whole number of ms, got "${value}"`);
+  return n;
+}
+
+export function registerInitCommand(program: Command): void {
+  program
+    .command('init')
+    .description('ask an MCP server for its tools and write crash-drill.config.mjs and one scenario per tool')
+    .option('--command <cmd>', 'the command that starts the server (asked for on a terminal when left out)')
+    .option('--arg <a>', 'an argument of the server command; repeat it for each one', (v: string, p: string[] = []) => [...p, v])
+    .option('--cwd <dir>', "the server's working folder (default: the current folder)")
+    .option('--dir <dir>', 'the scenarios folder to write', 'scenarios')
+    .option('--force', 'overwrite files that exist already')
+    .option('--timeout <ms>', 'how long the server may take to start and list its tools', positiveMs, DEFAULT_INIT_TIMEOUT_MS)
+    .action(async (options: InitOptions) => {
+      process.exitCode = await runInit(options, { cwd: process.cwd(), stdin: process.stdin, stdout: process.stdout, stderr: process.stderr });
+    });
+}

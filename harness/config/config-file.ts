@@ -1,0 +1,230 @@
+/**
+ * The config file: `crash-drill.config.{ts,mts,js,mjs}`, found the way vitest finds its own
+ * (the first of those names in the working folder), whose default export is
+ * `defineConfig({...})`. Paths in it (scenarios, out, reporter modules) are relative to the
+ * file, so a config means the same thing from any folder. Validation happens here, at load
+ * (`defineConfig` is an identity function), and every problem names the file and the field.
+ */
+import { existsSync, promises as fs, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import * as z from 'zod';
+import type { DrillConfig } from '../index.js';
+import { ConfigError, type ConfigProblem } from './errors.js';
+import { formatFieldPath } from './field-path.js';
+import { problemsFromIssues } from './issues.js';
+import { validateScenario } from './parse.js';
+import { suggestKey } from './suggest.js';
+import { KILL_MODES, KILL_POINTS, type Scenario } from './types.js';
+
+/** In the order they are looked for (vitest's `configFiles` order: ts before js). */
+export const CONFIG_FILE_NAMES = [
+  'crash-drill.config.ts',
+  'crash-drill.config.mts',
+  'crash-drill.config.js',
+  'crash-drill.config.mjs',
+] as const;
+
+// The built-in reporter names; any other reporter string is a module path (reports/registry.ts).
+const BUILTIN_REPORTER_NAMES = new Set(['console', 'json', 'junit', 'markdown', 'html']);
+
+const nonEmptyList = <T extends z.ZodType>(item: T) => z.array(item).min(1);
+
+/** Validates only; the values handed on are the file's own (reporter objects keep their prototypes). */
+const ConfigSchema = z.strictObject({
+  scenarios: nonEmptyList(
+    z.union([z.string().min(1), z.record(z.string(), z.unknown())], {
+      error: 'expected a scenario file or folder (a string) or a scenario object (defineScenario)',
+    }),
+  ),
+  points: nonEmptyList(z.enum(KILL_POINTS)).optional(),
+  modes: nonEmptyList(z.enum(KILL_MODES)).optional(),
+  only: nonEmptyList(z.string().min(1)).optional(),
+  concurrency: z.number().int().positive().optional(),
+  out: z.string().min(1).optional(),
+  reporters: z
+    .array(
+      z.union([z.string().min(1), z.looseObject({ name: z.string().min(1) })], {
+        error: 'expected a reporter name, a module path or a reporter object with a name',
+      }),
+    )
+    .optional(),
+  signal: z.instanceof(AbortSignal).optional(),
+});
+
+const KNOWN_CONFIG_KEYS = Object.keys(ConfigSchema.shape);
+
+/** The config file in `cwd`, as an absolute path, or null when there is none. */
+export function findConfigFile(cwd: string): string | null {
+  for (const name of CONFIG_FILE_NAMES) {
+    const file = path.resolve(cwd, name);
+    if (existsSync(file) && statSync(file).isFile()) return file;
+  }
+  return null;
+}
+
+export interface LoadConfigOptions {
+  /**
+   * Where to look for the `typescript` package when the file is TypeScript, in order. Default:
+   * the config file's own project, then this package's. (Tests use it to show the message a
+   * project without typescript gets.)
+   */
+  typescriptFrom?: readonly string[];
+}
+
+/**
+ * Imports a config file and validates its default export. Scenario paths, `out` and reporter
+ * module paths come back absolute; inline scenarios come back validated and normalised.
+ * Throws a ConfigError naming the file (and the field) for anything the user can fix.
+ */
+export async function loadConfigFile(file: string, options: LoadConfigOptions = {}): Promise<DrillConfig> {
+  const abs = path.resolve(file);
+  if (!existsSync(abs)) throw new ConfigError({ file: abs, message: 'no such config file' });
+  const raw = await importDefault(abs, options);
+  return validateConfig(raw, abs);
+}
+
+/**
+ * Validates and normalises one inline scenario (`defineScenario({...})`, the file shape) through
+ * the same schema, template checks and defaults as a YAML file; relative paths resolve from
+ * the folder of `file` (the config file).
+ */
+export function scenarioFromObject(input: unknown, file: string): Scenario {
+  return validateScenario(input, file);
+}
+
+function validateConfig(raw: unknown, file: string): DrillConfig {
+  const fail = (problems: ConfigProblem[]): never => {
+    throw new ConfigError(problems.map((p) => ({ file, ...p })));
+  };
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
+    const found = raw === undefined ? 'no default export' : Array.isArray(raw) ? 'a list' : `${raw === null ? 'null' : typeof raw}`;
+    fail([{ message: `expected a default export such as \`export default defineConfig({ scenarios: ['scenarios'] })\`, got ${found}` }]);
+  }
+  const result = ConfigSchema.safeParse(raw);
+  if (!result.success) fail(configProblems(result.error.issues, raw));
+
+  const input = raw as Record<string, unknown> & DrillConfigInput;
+  const dir = path.dirname(file);
+  const problems: ConfigProblem[] = [];
+  const scenarios: Array<string | Scenario> = [];
+  const inlineIds = new Map<string, number>();
+  input.scenarios.forEach((entry, i) => {
+    if (typeof entry === 'string') {
+      scenarios.push(path.resolve(dir, entry));
+      return;
+    }
+    try {
+      const scenario = scenarioFromObject(entry, file);
+      const first = inlineIds.get(scenario.id);
+      if (first !== undefined) {
+        problems.push({ field: formatFieldPath(['scenarios', i, 'id']), message: `duplicate id "${scenario.id}", already used by scenarios[${first}]` });
+      } else inlineIds.set(scenario.id, i);
+      scenarios.push(scenario);
+    } catch (e) {
+      if (!(e instanceof ConfigError)) throw e;
+      // The scenario's own field paths, placed under scenarios[i] of the config.
+      for (const p of e.problems) problems.push({ ...p, file, field: p.field ? `scenarios[${i}].${p.field}` : `scenarios[${i}]` });
+    }
+  });
+  if (problems.length > 0) fail(problems);
+
+  const config: DrillConfig = { scenarios };
+  if (input.points) config.points = [...input.points];
+  if (input.modes) config.modes = [...input.modes];
+  if (input.only) config.only = [...input.only];
+  if (input.concurrency !== undefined) config.concurrency = input.concurrency;
+  if (input.out !== undefined) config.out = path.resolve(dir, input.out);
+  if (input.reporters) {
+    config.reporters = input.reporters.map((r) => (typeof r === 'string' && !BUILTIN_REPORTER_NAMES.has(r) ? path.resolve(dir, r) : r));
+  }
+  if (input.signal) config.signal = input.signal;
+  return config;
+}
+
+type DrillConfigInput = Omit<DrillConfig, 'scenarios'> & { scenarios: Array<string | Record<string, unknown>> };
+
+/** Unknown top-level keys get their own "did you mean"; the rest read like scenario problems. */
+function configProblems(issues: readonly z.core.$ZodIssue[], raw: unknown): ConfigProblem[] {
+  const out: ConfigProblem[] = [];
+  const rest: z.core.$ZodIssue[] = [];
+  for (const issue of issues) {
+    if (issue.code === 'unrecognized_keys' && issue.path.length === 0) {
+      for (const key of issue.keys) {
+        const near = suggestKey(key, KNOWN_CONFIG_KEYS);
+        const message = near ? `unknown field; did you mean "${near}"?` : `unknown field; known: ${KNOWN_CONFIG_KEYS.join(', ')}`;
+        out.push({ field: formatFieldPath([key]), message });
+      }
+    } else rest.push(issue);
+  }
+  return [...out, ...problemsFromIssues(rest, raw)];
+}
+
+let loads = 0;
+
+async function importDefault(file: string, options: LoadConfigOptions): Promise<unknown> {
+  const isTs = /\.m?ts$/.test(file);
+  let target = file;
+  let temp: string | null = null;
+  if (isTs) {
+    temp = await transpileToTemp(file, options);
+    target = temp;
+  }
+  try {
+    // A query makes each load a fresh module instance: a long-lived process (watch mode, tests)
+    // that loads an edited config again must not get the cached first version.
+    const mod = (await import(`${pathToFileURL(target).href}?t=${Date.now()}-${++loads}`)) as { default?: unknown };
+    return mod.default;
+  } catch (e) {
+    const message = e instanceof Error ? e.message.split('\n')[0] : String(e);
+    throw new ConfigError({ file, message: `cannot load the config: ${message}` });
+  } finally {
+    if (temp) await fs.rm(temp, { force: true });
+  }
+}
+
+/**
+ * Node 20 cannot import TypeScript, so a `.ts` config is transpiled (types stripped, nothing
+ * checked) with the typescript package's transpileModule to a temp `.mjs` next to it, so its
+ * relative imports and its node_modules resolve as they would from the original (vitest and
+ * Vite bundle the config to `<file>.timestamp-<n>.mjs` beside it for the same reason).
+ */
+async function transpileToTemp(file: string, options: LoadConfigOptions): Promise<string> {
+  const ts = await loadTypeScript(file, options.typescriptFrom ?? [file, import.meta.url]);
+  const source = await fs.readFile(file, 'utf8');
+  const out = ts.transpileModule(source, {
+    fileName: file,
+    reportDiagnostics: true,
+    compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022, sourceMap: false },
+  });
+  const diag = out.diagnostics?.find((d) => d.category === ts.DiagnosticCategory.Error);
+  if (diag) {
+    const pos = diag.file && diag.start !== undefined ? diag.file.getLineAndCharacterOfPosition(diag.start) : undefined;
+    const text = ts.flattenDiagnosticMessageText(diag.messageText, ' ');
+    throw new ConfigError({ file, line: pos ? pos.line + 1 : undefined, col: pos ? pos.character + 1 : undefined, message: `TypeScript syntax error: ${text}` });
+  }
+  const temp = `${file}.timestamp-${Date.now()}-${Math.random().toString(16).slice(2, 10)}.mjs`;
+  await fs.writeFile(temp, out.outputText);
+  return temp;
+}
+
+type TypeScriptModule = typeof import('typescript');
+
+async function loadTypeScript(file: string, from: readonly string[]): Promise<TypeScriptModule> {
+  for (const base of from) {
+    let resolved: string;
+    try {
+      resolved = createRequire(base).resolve('typescript');
+    } catch {
+      continue;
+    }
+    const mod = (await import(pathToFileURL(resolved).href)) as { default?: TypeScriptModule } & TypeScriptModule;
+    return mod.default ?? mod;
+  }
+  throw new ConfigError({
+    file,
+    message:
+      'a TypeScript config needs the "typescript" package to be loaded, and it is not installed here; install it (npm i -D typescript) or name the file crash-drill.config.mjs (or .js) and write it in JavaScript',
+  });
+}

@@ -1,0 +1,106 @@
+/**
+ * Starts a server with the SDK client, asks it for its tools (`tools/list`, every page), and
+ * makes sure nothing of it is left afterwards. The SDK's close() signals only the direct child
+ * (typescript-sdk #2023: `npx` leaves the real server behind), so every process started here
+ * carries a marker in its environment; after close() we look for the marker in /proc and end
+ * what carries it, by identity (SIGTERM, wait, SIGKILL).
+ */
+import { randomUUID } from 'node:crypto';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import { identify, type ProcIdentity } from '../observe/identity.js';
+import { listPids, readCmdline, readEnviron } from '../observe/proc.js';
+import { newRecord, terminate } from '../observe/terminate.js';
+import { harnessInfo } from '../util/version.js';
+
+/** The environment variable that marks every process `init` started (and only those). */
+export const INIT_MARKER_ENV = 'CRASH_DRILL_INIT';
+
+export interface ServerCommand {
+  command: string;
+  args: string[];
+  /** absolute working folder of the server */
+  cwd: string;
+}
+
+export class ListToolsError extends Error {
+  readonly code = 'CRASH_DRILL_INIT_LIST_TOOLS' as const;
+  constructor(
+    message: string,
+    readonly stderrTail: string,
+  ) {
+    super(message);
+    this.name = 'ListToolsError';
+  }
+}
+
+export interface ListToolsResult {
+  tools: Tool[];
+  /** What had to be ended after close(), by identity: empty when the server exited on its own. */
+  ended: Array<ProcIdentity & { cmdline: string[]; endedBy: string }>;
+}
+
+/**
+ * The server gets the SDK client's default environment (as in a drill) plus the marker.
+ * Throws ListToolsError when it cannot be started or does not answer within `timeoutMs`.
+ */
+export async function listServerTools(server: ServerCommand, timeoutMs: number): Promise<ListToolsResult> {
+  const marker = randomUUID();
+  const transport = new StdioClientTransport({
+    command: server.command,
+    args: server.args,
+    cwd: server.cwd,
+    env: { ...getDefaultEnvironment(), [INIT_MARKER_ENV]: marker },
+    stderr: 'pipe',
+  });
+  let stderr = '';
+  transport.stderr?.on('data', (d: Buffer) => {
+    stderr = (stderr + d.toString('utf8')).slice(-4000);
+  });
+  const client = new Client({ name: 'crash-drill-init', version: harnessInfo().version });
+  let tools: Tool[] = [];
+  let failure: unknown = null;
+  try {
+    await client.connect(transport, { timeout: timeoutMs });
+    let cursor: string | undefined;
+    do {
+      const page = await client.listTools(cursor ? { cursor } : undefined, { timeout: timeoutMs });
+      tools.push(...page.tools);
+      cursor = page.nextCursor;
+    } while (cursor);
+  } catch (error) {
+    failure = error;
+    tools = [];
+  } finally {
+    await client.close().catch(() => {});
+  }
+  const ended = await endMarked(marker);
+  if (failure !== null) {
+    const cause = failure instanceof Error ? failure.message : String(failure);
+    throw new ListToolsError(`could not list the tools of \`${[server.command, ...server.args].join(' ')}\`: ${cause}`, tailLines(stderr, 10));
+  }
+  return { tools, ended };
+}
+
+/** Every live process carrying the marker, ended by identity. Zombies count as exited. */
+async function endMarked(marker: string): Promise<ListToolsResult['ended']> {
+  const found: ProcIdentity[] = [];
+  for (const pid of listPids()) {
+    if (pid === process.pid) continue;
+    const env = readEnviron(pid);
+    if (env?.get(INIT_MARKER_ENV) !== marker) continue;
+    const id = identify(pid);
+    if (id) found.push(id);
+  }
+  if (found.length === 0) return [];
+  const records = found.map((id) => newRecord(id, readCmdline(id.pid) ?? []));
+  await terminate(records, { termWaitMs: 2000, killWaitMs: 2000 });
+  return records
+    .filter((r) => r.endedBy !== 'already-gone')
+    .map((r) => ({ pid: r.pid, startTime: r.startTime, cmdline: r.cmdline, endedBy: r.endedBy }));
+}
+
+function tailLines(text: string, n: number): string {
+  return text.trimEnd().split('\n').slice(-n).join('\n');
+}

@@ -1,0 +1,135 @@
+/**
+ * `crash-drill init`: ask the server for its tools, then write a config file and one scenario
+ * per tool. Everything is checked before anything is written: a file that exists already is
+ * refused (unless force), and every scenario text is parsed with the same parser `run` uses,
+ * so init never leaves a file `run` would reject.
+ */
+import { existsSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { CONFIG_FILE_NAMES, findConfigFile } from '../config/config-file.js';
+import { ConfigError, displayPath } from '../config/errors.js';
+import { parseScenario } from '../config/parse.js';
+import { askServerCommand } from './ask-command.js';
+import { listServerTools, ListToolsError, type ServerCommand } from './list-tools.js';
+import { configText, isWriteCapable, READ_POINTS, scenarioIdFor, scenarioText, WRITE_POINTS } from './render.js';
+import { InitFilesError, writeAll, type PlannedFile } from './write-files.js';
+
+export const INIT_CONFIG_FILE = 'crash-drill.config.mjs';
+export const DEFAULT_INIT_TIMEOUT_MS = 30_000;
+
+export interface InitOptions {
+  command?: string;
+  arg?: string[];
+  /** the server's working folder (default: the current folder) */
+  cwd?: string;
+  force?: boolean;
+  /** the scenarios folder (default: scenarios) */
+  dir?: string;
+  /** how long the server may take to start and list its tools, ms */
+  timeout?: number;
+}
+
+export interface InitIo {
+  /** the project folder: the config file goes here, relative options resolve from here */
+  cwd: string;
+  stdin: NodeJS.ReadableStream & { isTTY?: boolean };
+  stdout: NodeJS.WritableStream;
+  stderr: NodeJS.WritableStream;
+}
+
+const EXIT_OK = 0;
+const EXIT_USAGE = 3;
+const EXIT_HARNESS = 4;
+
+const USAGE = 'usage: crash-drill init --command <cmd> [--arg <a>]... [--cwd <dir>] [--dir <scenarios dir>] [--force]';
+
+/** Runs init and returns the exit code: 0 written, 3 usage or a file in the way, 4 the server could not be asked. */
+export async function runInit(options: InitOptions, io: InitIo): Promise<number> {
+  const say = (line: string) => io.stderr.write(`crash-drill init: ${line}\n`);
+  const projectDir = path.resolve(io.cwd);
+  const scenarioDir = path.resolve(projectDir, options.dir ?? 'scenarios');
+  const configFile = path.join(projectDir, INIT_CONFIG_FILE);
+  const force = options.force === true;
+
+  // Refuse early what can be refused before starting anything.
+  if (!force && existsSync(configFile)) {
+    say(`${displayPath(configFile)} exists already; refusing to overwrite it (use --force to overwrite)`);
+    return EXIT_USAGE;
+  }
+  const serverCwd = path.resolve(projectDir, options.cwd ?? '.');
+  if (!existsSync(serverCwd) || !statSync(serverCwd).isDirectory()) {
+    say(`--cwd: no such folder: ${serverCwd}`);
+    return EXIT_USAGE;
+  }
+  if (existsSync(scenarioDir) && !statSync(scenarioDir).isDirectory()) {
+    say(`--dir: ${displayPath(scenarioDir)} is a file, expected a folder`);
+    return EXIT_USAGE;
+  }
+
+  let words: string[];
+  if (options.command !== undefined) {
+    words = [options.command, ...(options.arg ?? [])];
+  } else if (io.stdin.isTTY === true && (options.arg ?? []).length === 0) {
+    words = await askServerCommand(io.stdin, io.stderr);
+  } else {
+    say(`no --command given${(options.arg ?? []).length > 0 ? ' (--arg needs --command)' : ', and stdin is not a terminal to ask on'}`);
+    io.stderr.write(`${USAGE}\n`);
+    return EXIT_USAGE;
+  }
+  const server: ServerCommand = { command: words[0], args: words.slice(1), cwd: serverCwd };
+
+  let tools;
+  let ended;
+  try {
+    ({ tools, ended } = await listServerTools(server, options.timeout ?? DEFAULT_INIT_TIMEOUT_MS));
+  } catch (error) {
+    if (!(error instanceof ListToolsError)) throw error;
+    say(error.message);
+    if (error.stderrTail) io.stderr.write(`\n${error.stderrTail}\n`);
+    return EXIT_HARNESS;
+  }
+  for (const p of ended) {
+    // Worth knowing before the first drill: this is what exit-on-eof and no-survivors judge.
+    say(`note: pid ${p.pid} (${p.cmdline.join(' ')}) was still running after the client closed; ended it (${p.endedBy})`);
+  }
+  if (tools.length === 0) {
+    say(`\`${words.join(' ')}\` lists no tools: there is no call to drill, so nothing was written`);
+    return EXIT_USAGE;
+  }
+
+  const taken = new Set<string>();
+  const planned: PlannedFile[] = [{ file: configFile, text: configText(projectDir, scenarioDir) }];
+  const lines: string[] = [];
+  for (const tool of tools) {
+    const id = scenarioIdFor(tool.name, taken);
+    const file = path.join(scenarioDir, `${id}.yaml`);
+    const text = scenarioText({ tool, id, server, scenarioDir, projectDir });
+    try {
+      parseScenario(text, file);
+    } catch (error) {
+      // A scenario init wrote must load: anything else is a bug here, not the user's.
+      if (error instanceof ConfigError) throw new Error(`crash-drill init wrote an invalid scenario for tool "${tool.name}": ${error.message}`);
+      throw error;
+    }
+    planned.push({ file, text });
+    const points = isWriteCapable(tool) ? WRITE_POINTS : READ_POINTS;
+    lines.push(`  ${displayPath(file)}  ${tool.name} (${isWriteCapable(tool) ? 'may write' : 'read-only'}: ${points.join(', ')})`);
+  }
+
+  try {
+    await writeAll(planned, force);
+  } catch (error) {
+    if (!(error instanceof InitFilesError)) throw error;
+    say(`${error.files.map(displayPath).join(', ')} ${error.files.length === 1 ? 'exists' : 'exist'} already; refusing to overwrite (use --force to overwrite); nothing was written`);
+    return EXIT_USAGE;
+  }
+
+  const out = io.stdout;
+  out.write(`wrote ${displayPath(configFile)} and ${tools.length} scenario${tools.length === 1 ? '' : 's'}:\n${lines.join('\n')}\n`);
+  const other = findConfigFile(projectDir);
+  if (other !== null && other !== configFile) {
+    out.write(`note: ${displayPath(other)} is found before ${INIT_CONFIG_FILE} (order: ${CONFIG_FILE_NAMES.join(', ')})\n`);
+  }
+  out.write('Adjust the placeholder args in each scenario, then run: npx crash-drill run\n');
+  return EXIT_OK;
+}

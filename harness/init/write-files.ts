@@ -1,0 +1,50 @@
+/**
+ * Writes a set of files all or nothing, as far as a file system allows: every target is
+ * checked first (an existing file is refused unless `force`), then every file is written to
+ * a temp name beside its target, and only when all of them are written are they renamed into
+ * place (rename(2) replaces a file atomically on the same file system).
+ */
+import { existsSync, promises as fs } from 'node:fs';
+import path from 'node:path';
+
+export interface PlannedFile {
+  /** absolute path */
+  file: string;
+  text: string;
+}
+
+export class InitFilesError extends Error {
+  readonly code = 'CRASH_DRILL_INIT_FILES' as const;
+  constructor(
+    message: string,
+    readonly files: string[],
+  ) {
+    super(message);
+    this.name = 'InitFilesError';
+  }
+}
+
+/** The files among `files` that exist already. */
+export function existingFiles(files: readonly string[]): string[] {
+  return files.filter((f) => existsSync(f));
+}
+
+export async function writeAll(planned: readonly PlannedFile[], force: boolean): Promise<void> {
+  const existing = existingFiles(planned.map((p) => p.file));
+  if (existing.length > 0 && !force) {
+    throw new InitFilesError(`refusing to overwrite ${existing.join(', ')} (use --force to overwrite)`, existing);
+  }
+  const temps: Array<{ temp: string; file: string }> = [];
+  try {
+    for (const { file, text } of planned) {
+      await fs.mkdir(path.dirname(file), { recursive: true });
+      const temp = `${file}.crash-drill-init-${process.pid}.tmp`;
+      temps.push({ temp, file });
+      await fs.writeFile(temp, text);
+    }
+  } catch (error) {
+    await Promise.all(temps.map(({ temp }) => fs.rm(temp, { force: true })));
+    throw error;
+  }
+  for (const { temp, file } of temps) await fs.rename(temp, file);
+}

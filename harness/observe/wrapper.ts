@@ -1,0 +1,128 @@
+/**
+ * Finding the real server below a launcher. A subject started as `npx pkg`, `uvx pkg`,
+ * `sh -c '...'` or `env X=1 node s.js` is a chain of processes (measured here: `npm exec` ->
+ * `sh -c` -> `node`). The drill client only knows its direct child, and the SDK's
+ * StdioClientTransport signals only that child (typescript-sdk #2023), so judging
+ * exit-on-eof on the direct child judges the launcher, not the server.
+ *
+ * The real server is the process that actually talks on the client's pipes: its fd 0 and 1
+ * are the very pipes (Node's stdio pipes are socketpairs: `socket:[inode]`) the direct child
+ * got. Launchers pass their stdio down unchanged, so every process of the chain shares them;
+ * the server is the first one that is not a launcher.
+ */
+import { readlinkSync } from 'node:fs';
+import type { ProcIdentity } from './identity.js';
+import { listPids, readCmdline, readStat } from './proc.js';
+
+export type ChainProcess = { pid: number; startTime: number; ppid: number; cmdline: string[] };
+
+/** readlink of /proc/PID/fd/N, or null when the process or the fd is gone. */
+export type ReadFd = (pid: number, fd: number) => string | null;
+
+/** Programs that only start another program and pass their stdio down. */
+const LAUNCHER_NAMES = new Set([
+  'npm', 'npx', 'pnpm', 'pnpx', 'yarn', 'sh', 'bash', 'dash', 'zsh', 'env', 'uv', 'uvx',
+]);
+
+/** npm and npx run as `node .../bin/npm-cli.js` (or `npx-cli.js`) before they set a title. */
+const NODE_LAUNCHER_SCRIPT = /(^|\/)(npm|npx)-cli\.js$/;
+
+function baseName(path: string): string {
+  const slash = path.lastIndexOf('/');
+  return slash < 0 ? path : path.slice(slash + 1);
+}
+
+/**
+ * True when argv is one of the known launchers. npm rewrites its process title, after which
+ * /proc/PID/cmdline is one string such as `npm exec @scope/pkg` (Node's process.title
+ * overwrites argv memory), so the first word of argv[0] is what names the program.
+ */
+export function isLauncher(cmdline: readonly string[]): boolean {
+  const first = cmdline[0];
+  if (first === undefined || first === '') return false;
+  const program = baseName(first.trim().split(/\s+/)[0] ?? '');
+  if (LAUNCHER_NAMES.has(program)) return true;
+  if (program === 'node' || program === 'nodejs') {
+    const script = cmdline[1];
+    return script !== undefined && NODE_LAUNCHER_SCRIPT.test(script);
+  }
+  return false;
+}
+
+/**
+ * The real server among the direct child and its descendants in `chain`.
+ *
+ * Candidates share the direct child's fd 0 and fd 1 (same pipe or socket). Among them the
+ * server is the first non-launcher on the way down from the direct child: deeper candidates
+ * below it are its own children that inherited its stdio (`stdio: 'inherit'`), not the
+ * server. When no candidate is a non-launcher (the server has not been exec'd yet, or the
+ * launcher is unknown to us), the deepest candidate is the best guess. When the direct child's
+ * fds cannot be read (it is gone), the direct child itself is returned.
+ */
+export function findRealServer(
+  chain: readonly ChainProcess[],
+  directChild: ProcIdentity,
+  readFd: ReadFd,
+): ProcIdentity {
+  const direct = { pid: directChild.pid, startTime: directChild.startTime };
+  const in0 = readFd(direct.pid, 0);
+  const out1 = readFd(direct.pid, 1);
+  if (in0 === null || out1 === null) return direct;
+
+  const children = new Map<number, ChainProcess[]>();
+  for (const p of chain) {
+    const list = children.get(p.ppid);
+    if (list === undefined) children.set(p.ppid, [p]);
+    else list.push(p);
+  }
+  const self = chain.find((p) => p.pid === direct.pid && p.startTime === direct.startTime);
+  if (self !== undefined && !isLauncher(self.cmdline)) return direct;
+
+  let deepest: { id: ProcIdentity; depth: number } = { id: direct, depth: 0 };
+  // Breadth-first through launchers only: a non-launcher stops the walk on its branch.
+  let level: ChainProcess[] = children.get(direct.pid) ?? [];
+  const seen = new Set<number>([direct.pid]);
+  for (let depth = 1; level.length > 0; depth++) {
+    const next: ChainProcess[] = [];
+    for (const p of level) {
+      if (seen.has(p.pid)) continue;
+      seen.add(p.pid);
+      // A child starts after its parent: a younger "parent" means the parent pid was reused.
+      if (p.startTime < direct.startTime) continue;
+      if (readFd(p.pid, 0) !== in0 || readFd(p.pid, 1) !== out1) continue;
+      const id = { pid: p.pid, startTime: p.startTime };
+      if (!isLauncher(p.cmdline)) return id;
+      if (depth > deepest.depth) deepest = { id, depth };
+      next.push(...(children.get(p.pid) ?? []));
+    }
+    level = next;
+  }
+  return deepest.id;
+}
+
+/** The ReadFd over the live /proc. */
+export function readFdLink(pid: number, fd: number): string | null {
+  try {
+    return readlinkSync(`/proc/${pid}/fd/${fd}`);
+  } catch {
+    return null;
+  }
+}
+
+/** Every live process of the machine as a chain entry (a snapshot; racy by nature). */
+export function snapshotChain(): ChainProcess[] {
+  const chain: ChainProcess[] = [];
+  for (const pid of listPids()) {
+    const stat = readStat(pid);
+    if (stat === null || stat.state === 'Z') continue;
+    const cmdline = readCmdline(pid);
+    if (cmdline === null) continue;
+    chain.push({ pid, startTime: stat.startTime, ppid: stat.ppid, cmdline });
+  }
+  return chain;
+}
+
+/** findRealServer over the live process table. */
+export function findRealServerNow(directChild: ProcIdentity): ProcIdentity {
+  return findRealServer(snapshotChain(), directChild, readFdLink);
+}

@@ -1,0 +1,249 @@
+/**
+ * `<out>/summary.md`: a table of every scenario × (kill point, mode), the closing
+ * `N passed, N failed, N unknown` line, then each failed drill with its failed checks and its
+ * incident record, and one line for each drill that ended unknown or in error.
+ *
+ * In GitHub Actions (https://docs.github.com/en/actions/reference/workflow-commands-for-github-actions):
+ * - with GITHUB_STEP_SUMMARY set, the same Markdown is appended to that file (the job summary);
+ * - with GITHUB_ACTIONS set, the first 10 drills that failed or errored are printed to stdout
+ *   as `::error title=...::message` annotations; GitHub shows at most 10 error annotations per
+ *   step, so one `::notice` says there are more. They are printed as the drills end, so the
+ *   console reporter's closing line stays the last line of the log; when results arrive only
+ *   at the end (`report`, a shard merge), they are printed then. printsToStdio() stays false:
+ *   annotations are commands for the runner, not a terminal report, so the console reporter
+ *   is still added and a person reading the log still sees the run.
+ */
+import { appendFileSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import type { ReporterOptions } from './registry.js';
+import { summaryLine } from './summary-line.js';
+import type { DrillResult, Reporter, RunResults } from './types.js';
+
+type Incident = DrillResult['incident'];
+type Moment = NonNullable<Incident['observedAt']>;
+type Out = { write(s: string): unknown };
+
+export const MAX_ANNOTATIONS = 10;
+
+export const VERDICT_ICON: Record<string, string> = { pass: '✅', fail: '❌', unknown: '❔', error: '💥' };
+
+/** DESIGN.md's order of kill points and modes, for the table's columns; others follow sorted. */
+const POINT_ORDER = ['idle', 'pre-dispatch', 'in-flight', 'sent', 'confirmed', 'child-spawned', 'after-response'];
+const MODE_ORDER = ['crash', 'close', 'hang'];
+
+export class StepSummaryError extends Error {
+  readonly code = 'CRASH_DRILL_STEP_SUMMARY';
+}
+
+export class MarkdownReporter implements Reporter {
+  name = 'markdown';
+  constructor(
+    private readonly outDir: string,
+    private readonly env: NodeJS.ProcessEnv = process.env,
+    private readonly out: Out = process.stdout,
+  ) {}
+
+  /** Drills that failed or errored so far, and whether any drill ended live (before onRunEnd). */
+  private bad = 0;
+  private live = false;
+
+  printsToStdio(): boolean {
+    return false;
+  }
+
+  onDrillEnd(result: DrillResult): void {
+    this.live = true;
+    if (!this.env.GITHUB_ACTIONS || (result.verdict !== 'fail' && result.verdict !== 'error')) return;
+    this.bad++;
+    if (this.bad <= MAX_ANNOTATIONS) this.out.write(`${annotation(result)}\n`);
+    if (this.bad === MAX_ANNOTATIONS + 1) this.out.write(`${moreNotice(null)}\n`);
+  }
+
+  onRunEnd(results: RunResults): void {
+    const text = summaryMarkdown(results);
+    const file = join(this.outDir, 'summary.md');
+    mkdirSync(dirname(file), { recursive: true });
+    const tmp = `${file}.${process.pid}.tmp`;
+    writeFileSync(tmp, text);
+    renameSync(tmp, file);
+    if (this.env.GITHUB_ACTIONS && !this.live) for (const line of annotations(results)) this.out.write(`${line}\n`);
+    const stepSummary = this.env.GITHUB_STEP_SUMMARY;
+    if (stepSummary) {
+      try {
+        appendFileSync(stepSummary, `${text}\n`);
+      } catch (error) {
+        throw new StepSummaryError(`cannot append the summary to GITHUB_STEP_SUMMARY (${stepSummary}): ${error instanceof Error ? error.message : String(error)}`);
+      }
+    }
+  }
+}
+
+export function create(options: ReporterOptions): MarkdownReporter {
+  return new MarkdownReporter(options.outDir, options.env ?? process.env, options.stdout ?? process.stdout);
+}
+
+export function summaryMarkdown(results: RunResults): string {
+  const lines: string[] = ['# Crash drill summary', ''];
+  const n = results.drills.length;
+  lines.push(`Run ${code(results.runId)}, ${md(results.startedAt)} to ${md(results.finishedAt)}, ${n} drill${n === 1 ? '' : 's'}.`, '');
+  if (results.interrupted) lines.push('**The run was interrupted**; the active drills were contained.', '');
+  lines.push(...table(results.drills), '', summaryLine(results), '');
+
+  const failed = results.drills.filter((d) => d.verdict === 'fail');
+  if (failed.length > 0) lines.push('## Failed drills', '');
+  for (const drill of failed) lines.push(...failedDrill(drill));
+
+  const other = results.drills.filter((d) => d.verdict === 'unknown' || d.verdict === 'error');
+  if (other.length > 0) {
+    lines.push('## Drills without a pass or fail', '');
+    for (const d of other) lines.push(`- ${VERDICT_ICON[d.verdict]} ${d.verdict} ${md(d.scenario)} ${md(`${d.point}/${d.mode}`)} (${code(d.id)}): ${md(d.reason)}`);
+    lines.push('');
+  }
+  if (results.stale.length > 0) {
+    lines.push('## Left behind by an earlier, killed run (now contained)', '');
+    for (const s of results.stale) lines.push(`- ${code(s.drillId)} pid ${s.pid} ${code(s.cmdline.join(' '))}: ${md(s.endedBy)}`);
+    lines.push('');
+  }
+  return lines.join('\n');
+}
+
+/** Rows: subject / scenario; columns: kill point × mode; a cell holds each verdict of that drill. */
+function table(drills: DrillResult[]): string[] {
+  const columns = [...new Set(drills.map((d) => `${d.point}\0${d.mode}`))].sort(byColumn);
+  const rows = [...new Set(drills.map((d) => d.scenario))];
+  const head = `| subject / scenario | ${columns.map((c) => md(c.replace('\0', ' / '))).join(' | ')} |`;
+  const rule = `| --- | ${columns.map(() => ':---:').join(' | ')} |`;
+  const body = rows.map((scenario) => {
+    const mine = drills.filter((d) => d.scenario === scenario);
+    const cells = columns.map((c) => cell(mine.filter((d) => `${d.point}\0${d.mode}` === c)));
+    return `| ${md(mine[0].subject.name)} / ${md(scenario)} | ${cells.join(' | ')} |`;
+  });
+  return [head, rule, ...body];
+}
+
+function byColumn(a: string, b: string): number {
+  const rank = (key: string) => {
+    const [point, mode] = key.split('\0');
+    const p = POINT_ORDER.indexOf(point);
+    const m = MODE_ORDER.indexOf(mode);
+    return [p < 0 ? POINT_ORDER.length : p, point, m < 0 ? MODE_ORDER.length : m, mode] as const;
+  };
+  const [ap, an, am, amn] = rank(a);
+  const [bp, bn, bm, bmn] = rank(b);
+  return ap - bp || an.localeCompare(bn) || am - bm || amn.localeCompare(bmn);
+}
+
+/** `✅ pass`; with repeats, each verdict with its count (`❌ fail ×1, ✅ pass ×2`); `–` when not drilled. */
+function cell(drills: DrillResult[]): string {
+  if (drills.length === 0) return '–';
+  const counts = new Map<string, number>();
+  for (const d of drills) counts.set(d.verdict, (counts.get(d.verdict) ?? 0) + 1);
+  if (drills.length === 1) return `${VERDICT_ICON[drills[0].verdict]} ${drills[0].verdict}`;
+  return [...counts].map(([verdict, count]) => `${VERDICT_ICON[verdict]} ${verdict} ×${count}`).join(', ');
+}
+
+function failedDrill(drill: DrillResult): string[] {
+  const i = drill.incident;
+  const lines = [`### ${VERDICT_ICON.fail} ${md(drill.scenario)} ${md(`${drill.point}/${drill.mode}`)}`, ''];
+  lines.push(`Drill ${code(drill.id)}, subject ${md(drill.subject.name)}.`, '', 'Failed checks:', '');
+  for (const check of drill.checks.filter((c) => c.verdict === 'fail')) lines.push(`- **${md(check.id)}**: ${md(check.summary)}`);
+  lines.push('', 'Incident record:', '');
+  // The three moments are kept apart on purpose: they are often confused in a post-mortem.
+  lines.push('| client unavailable | last action started | authority revoked |', '| --- | --- | --- |');
+  lines.push(`| ${moment(i.clientUnavailableAt)} | ${moment(i.lastActionStartedAt)} | ${i.revocation ? moment(i.revocation.at) : 'never'} |`, '');
+  lines.push(...incidentList(i), `- Evidence: ${evidence(drill)}`, '');
+  return lines;
+}
+
+function incidentList(i: Incident): string[] {
+  const lines = [
+    `- Observed at: ${moment(i.observedAt)}`,
+    `- Client: ${i.client ? `pid ${i.client.pid}, ${code(i.client.command)}` : 'none'}`,
+    `- Server: ${i.server ? `pid ${i.server.pid}, ${code(i.server.command)}, ppid ${i.server.ppid ?? 'unknown'}, pgid ${i.server.pgid ?? 'unknown'}` : 'never started'}`,
+    `- Session: ${i.sessionId ? code(i.sessionId) : 'none'}`,
+    `- Authorization: ${md(i.authorization)}`,
+    `- Last successful action: ${moment(i.lastSuccessfulActionAt)}`,
+    `- Last attempted action: ${moment(i.lastAttemptedActionAt)}`,
+    `- Action: ${action(i.action)}`,
+    `- Result: effects ${list(i.result.effects)}; jobs ${list(i.result.jobs)}`,
+    `- Revocation: ${i.revocation ? `${moment(i.revocation.at)} by ${md(i.revocation.operator)}` : 'never revoked'}`,
+    `- Termination: ${md(i.termination)}`,
+  ];
+  if (i.followUp.length === 0) return [...lines, '- Follow-up: none'];
+  return [...lines, '- Follow-up:', ...i.followUp.map((f) => `  - ${md(f)}`)];
+}
+
+function action(a: Incident['action']): string {
+  if (!a) return 'none';
+  const tool = a.tool ? `tool ${code(a.tool)}` : 'tool unknown';
+  return a.operation ? `${tool}, last write ${code(a.operation)}${a.target ? ` on ${code(a.target)}` : ''}` : `${tool}, no write`;
+}
+
+function evidence(drill: DrillResult): string {
+  if (!drill.evidence) return 'none written';
+  const { file, head, records } = drill.evidence;
+  return `${code(file.includes('/') ? file : `evidence/${file}`)}, head ${code(head)} (${records} records)`;
+}
+
+function moment(m: Moment | null): string {
+  if (!m) return 'never';
+  return `${m.ms} ms${m.at ? ` (${md(m.at)})` : ''}`;
+}
+
+function list(items: string[]): string {
+  return items.length === 0 ? 'none' : items.map(md).join(', ');
+}
+
+/** `::error title=...::message` for the first failed or errored drills, and a notice for the rest. */
+export function annotations(results: RunResults): string[] {
+  const bad = results.drills.filter((d) => d.verdict === 'fail' || d.verdict === 'error');
+  const lines = bad.slice(0, MAX_ANNOTATIONS).map(annotation);
+  if (bad.length > MAX_ANNOTATIONS) lines.push(moreNotice(bad.length - MAX_ANNOTATIONS));
+  return lines;
+}
+
+function annotation(d: DrillResult): string {
+  return `::error title=${escapeProperty(`crash-drill ${d.verdict}: ${d.scenario} ${d.point}/${d.mode}`)}::${escapeData(`${d.reason} (drill ${d.id})`)}`;
+}
+
+/** While drills still run the count is not known yet: then it says only that there are more. */
+function moreNotice(more: number | null): string {
+  const what = more === null ? 'More drills failed or errored' : `${more} more drill${more === 1 ? '' : 's'} failed or errored`;
+  return `::notice title=crash-drill::${escapeData(`${what}; see summary.md`)}`;
+}
+
+/** @actions/core command.ts escapeData: `%`, CR and LF would end or corrupt the command. */
+function escapeData(s: string): string {
+  return visible(s).replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+}
+
+/** @actions/core command.ts escapeProperty: also `:` and `,`, which separate properties. */
+function escapeProperty(s: string): string {
+  return escapeData(s).replace(/:/g, '%3A').replace(/,/g, '%2C');
+}
+
+/** Control characters (ESC among them, so no ANSI code) as visible `\uXXXX`; CR/LF/tab left to the caller. */
+function visible(s: string): string {
+  return s.replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+/**
+ * Free text in Markdown: one line, and the characters that could start HTML, an entity, a link,
+ * emphasis, code or a table cell backslash-escaped (CommonMark: any ASCII punctuation may be
+ * escaped). `_` is left alone: names like CRASH_DRILL_TOKEN are common here, and GFM never
+ * reads an underscore inside a word as emphasis.
+ */
+export function md(s: string): string {
+  return visible(s)
+    .replace(/[\r\n\t]+/g, ' ')
+    .replace(/[\\`*[\]<>|&]/g, (c) => `\\${c}`);
+}
+
+/** An inline code span whose fence is longer than any backtick run inside it (CommonMark 6.1); never used in a table. */
+export function code(s: string): string {
+  const text = visible(s).replace(/[\r\n\t]+/g, ' ');
+  const longest = Math.max(0, ...(text.match(/`+/g) ?? []).map((run) => run.length));
+  const fence = '`'.repeat(longest + 1);
+  const pad = text.startsWith('`') || text.endsWith('`') ? ' ' : '';
+  return `${fence}${pad}${text}${pad}${fence}`;
+}

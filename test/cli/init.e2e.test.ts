@@ -1,0 +1,184 @@
+/**
+ * End to end: `crash-drill init` against a real fake server, in a temp project folder; the
+ * files it writes are then run by the real `crash-drill run`. No process of init may remain.
+ */
+import { spawn } from 'node:child_process';
+import { mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfigFile } from '../../harness/config/config-file.js';
+import { loadScenarios } from '../../harness/config/index.js';
+import { INIT_MARKER_ENV } from '../../harness/init/list-tools.js';
+import { identify, procState, type ProcIdentity } from '../../harness/observe/identity.js';
+import { listPids, readEnviron } from '../../harness/observe/proc.js';
+import { signalIdentity } from '../../harness/observe/signal.js';
+import { packageRoot } from '../../harness/util/paths.js';
+import { CLI, runCli, type CliRun } from '../support/cli.js';
+import { tempDir } from '../support/scenarios.js';
+
+const ROOT = packageRoot();
+const SERVER = ['--command', 'node', '--arg', 'dist/fake-servers/well-behaved.js', '--cwd', ROOT];
+const TOOLS = ['echo', 'spawn-helper', 'slow', 'subscribe', 'write', 'start-job'];
+
+/**
+ * The real CLI once main.ts registers `init`; until the lead wires it in, a driver that does
+ * what main.ts does (registerInitCommand on a program, commander usage errors -> exit 3).
+ */
+const WIRED = readFileSync(join(ROOT, 'harness/cli/main.ts'), 'utf8').includes('registerInitCommand');
+let driver = '';
+const dirs: string[] = [];
+
+beforeAll(() => {
+  if (WIRED) return;
+  const dir = tempDir('crash-drill-init-driver-');
+  dirs.push(dir);
+  driver = join(dir, 'init-driver.mjs');
+  const commander = pathToFileURL(createRequire(join(ROOT, 'package.json')).resolve('commander')).href;
+  const init = pathToFileURL(join(ROOT, 'dist/harness/cli/init-command.js')).href;
+  writeFileSync(
+    driver,
+    [
+      `import { Command, CommanderError } from ${JSON.stringify(commander)};`,
+      `import { registerInitCommand } from ${JSON.stringify(init)};`,
+      "const program = new Command('crash-drill').exitOverride();",
+      'registerInitCommand(program);',
+      'try { await program.parseAsync(process.argv); } catch (e) { if (!(e instanceof CommanderError)) throw e; process.exitCode = e.exitCode === 0 ? 0 : 3; }',
+    ].join('\n'),
+  );
+});
+
+function init(args: string[], cwd: string): Promise<CliRun> {
+  if (WIRED) return runCli(['init', ...args], { cwd });
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [driver, 'init', ...args], { cwd, env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('error', reject);
+    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
+  });
+}
+
+/** Live (not zombie) processes that init started: they carry its marker. */
+function initLeftovers(): ProcIdentity[] {
+  const out: ProcIdentity[] = [];
+  for (const pid of listPids()) {
+    if (!readEnviron(pid)?.has(INIT_MARKER_ENV)) continue;
+    const id = identify(pid);
+    if (id && procState(id) === 'alive') out.push(id);
+  }
+  return out;
+}
+
+function project(): string {
+  const dir = tempDir('crash-drill-init-');
+  dirs.push(dir);
+  return dir;
+}
+
+afterEach(() => {
+  // A safety net only: the assertions below require that none is left. By identity.
+  for (const id of initLeftovers()) signalIdentity(id, 'SIGKILL');
+});
+afterAll(() => {
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+
+describe('crash-drill init', () => {
+  it('writes the config and a scenario per tool that `crash-drill run` accepts and runs', async () => {
+    const dir = project();
+    const run = await init(SERVER, dir);
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('wrote crash-drill.config.mjs and 6 scenarios');
+    expect(initLeftovers()).toEqual([]);
+
+    expect(readdirSync(dir).sort()).toEqual(['crash-drill.config.mjs', 'scenarios']);
+    expect(readdirSync(join(dir, 'scenarios')).sort()).toEqual(TOOLS.map((t) => `${t}.yaml`).sort());
+    const echo = readFileSync(join(dir, 'scenarios/echo.yaml'), 'utf8');
+    expect(echo.split('\n')[0]).toBe('# yaml-language-server: $schema=../node_modules/mcp-crash-drill/schema/scenario.schema.json');
+    expect(echo).toContain('adjust them');
+
+    const scenarios = await loadScenarios([join(dir, 'scenarios')]);
+    const byId = new Map(scenarios.map((s) => [s.id, s]));
+    // echo is annotated read-only; the others say nothing, so they are treated as writers.
+    expect(byId.get('echo')).toMatchObject({ points: ['idle', 'in-flight', 'after-response'], target: { call: 'echo', args: { text: 'example' } } });
+    expect(byId.get('echo')?.remote.declared).toBe(false);
+    for (const id of TOOLS.filter((t) => t !== 'echo')) {
+      expect(byId.get(id)?.points).toEqual(['idle', 'pre-dispatch', 'in-flight', 'sent', 'confirmed', 'after-response']);
+      expect(byId.get(id)?.remote.declared).toBe(true);
+    }
+    expect(byId.get('slow')?.target.args).toEqual({ ms: 1 });
+    expect(byId.get('write')?.target.args).toEqual({ op: 'example', target: 'example' });
+    expect(byId.get('slow')?.subject).toMatchObject({ command: 'node', args: ['dist/fake-servers/well-behaved.js'], cwd: ROOT });
+
+    // The config loads (with the package installed as a user's project would have it).
+    mkdirSync(join(dir, 'node_modules'));
+    symlinkSync(ROOT, join(dir, 'node_modules/mcp-crash-drill'), 'dir');
+    expect(await loadConfigFile(join(dir, 'crash-drill.config.mjs'))).toEqual({ scenarios: [join(dir, 'scenarios')], out: join(dir, 'crash-drill-report') });
+
+    const drill = await runCli(['run', 'scenarios', '--point', 'idle', '--mode', 'crash', '--out', join(dir, 'out')], { cwd: dir });
+    expect([0, 1]).toContain(drill.code);
+    expect(drill.stdout).toMatch(/\d+ passed, \d+ failed, 0 unknown\n?$/);
+    const results = JSON.parse(readFileSync(join(dir, 'out/results.json'), 'utf8'));
+    expect(results.drills.map((d: { scenario: string }) => d.scenario).sort()).toEqual([...TOOLS].sort());
+  });
+
+  it('refuses to overwrite without --force and writes nothing half-way; --force overwrites', async () => {
+    const dir = project();
+    expect((await init(SERVER, dir)).code).toBe(0);
+
+    const again = await init(SERVER, dir);
+    expect(again.code).toBe(3);
+    expect(again.stderr).toContain('crash-drill.config.mjs exists already; refusing to overwrite it (use --force to overwrite)');
+
+    // Only a scenario is in the way: nothing is written, not even the config that was free.
+    rmSync(join(dir, 'crash-drill.config.mjs'));
+    writeFileSync(join(dir, 'scenarios/slow.yaml'), 'mine\n');
+    rmSync(join(dir, 'scenarios/echo.yaml'));
+    const blocked = await init(SERVER, dir);
+    expect(blocked.code).toBe(3);
+    expect(blocked.stderr).toContain('scenarios/spawn-helper.yaml, scenarios/slow.yaml, scenarios/subscribe.yaml, scenarios/write.yaml, scenarios/start-job.yaml exist already; refusing to overwrite');
+    expect(readdirSync(dir)).toEqual(['scenarios']);
+    expect(readdirSync(join(dir, 'scenarios')).sort()).toEqual(TOOLS.filter((t) => t !== 'echo').map((t) => `${t}.yaml`).sort());
+    expect(readFileSync(join(dir, 'scenarios/slow.yaml'), 'utf8')).toBe('mine\n');
+
+    const forced = await init([...SERVER, '--force'], dir);
+    expect(forced.code).toBe(0);
+    expect(readFileSync(join(dir, 'scenarios/slow.yaml'), 'utf8')).toContain('call: slow');
+    expect(readdirSync(join(dir, 'scenarios')).sort()).toEqual(TOOLS.map((t) => `${t}.yaml`).sort());
+    expect(readdirSync(dir).sort()).toEqual(['crash-drill.config.mjs', 'scenarios']);
+    expect(initLeftovers()).toEqual([]);
+  });
+
+  it('exits 3 with a usage line without --command when stdin is not a terminal, starting nothing', async () => {
+    const dir = project();
+    const run = await init([], dir);
+    expect(run.code).toBe(3);
+    expect(run.stderr).toContain('no --command given, and stdin is not a terminal to ask on');
+    expect(run.stderr).toContain('usage: crash-drill init --command <cmd>');
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it('exits 4 naming the command when the server cannot be started', async () => {
+    const dir = project();
+    const run = await init(['--command', '/nonexistent/mcp-server'], dir);
+    expect(run.code).toBe(4);
+    expect(run.stderr).toContain('could not list the tools of `/nonexistent/mcp-server`');
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it('ends a server that a wrapper left behind (the SDK signals only its direct child), by identity', async () => {
+    const dir = project();
+    // `sh -c '...; true'` keeps sh as the parent, like `npx`: SIGTERM to sh leaves node running.
+    const script = `node ${join(ROOT, 'dist/fake-servers/ignores-eof.js')}; true`;
+    const run = await init(['--command', 'sh', '--arg', '-c', '--arg', script, '--dir', 'drills'], dir);
+    expect(run.code).toBe(0);
+    expect(run.stderr).toMatch(/note: pid \d+ \(node \S+ignores-eof\.js\) was still running after the client closed; ended it \(SIG(TERM|KILL)\)/);
+    expect(readdirSync(join(dir, 'drills'))).toContain('echo.yaml');
+    expect(initLeftovers()).toEqual([]);
+  });
+});

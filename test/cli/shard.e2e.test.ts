@@ -1,0 +1,164 @@
+/**
+ * End to end: `run --shard i/n` three times, then `merge`, equals one unsharded run, drill for
+ * drill; `merge` refuses mismatched versions and missing or overlapping shards; `--repeat`.
+ *
+ * The CLI is the real compiled one. Until main.ts wires in `addShardOptions` and
+ * `registerMergeCommand` (harness/cli/shard-options.ts), the test drives a tiny entry that wires
+ * them exactly that way around the same `runCommand`.
+ */
+import { spawn } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { packageRoot } from '../../harness/util/paths.js';
+import { CLI, lastLine, runCli, type CliRun } from '../support/cli.js';
+import { subjectYaml, tempDir } from '../support/scenarios.js';
+
+const FAST = 'expect: { exit-on-eof: { deadline: 800 }, no-survivors: { grace: 400 } }\ntimeouts: { close-wait: 800 }';
+const root = tempDir('crash-drill-shard-');
+const wired = readFileSync(CLI, 'utf8').includes('registerMergeCommand');
+
+function entry(): string {
+  const file = join(root, 'entry.mjs');
+  const url = (p: string) => pathToFileURL(join(packageRoot(), p)).href;
+  const commander = pathToFileURL(createRequire(join(packageRoot(), 'package.json')).resolve('commander')).href;
+  writeFileSync(
+    file,
+    [
+      `import commander from ${JSON.stringify(commander)};`,
+      `import { runCommand } from ${JSON.stringify(url('dist/harness/cli/run-command.js'))};`,
+      `import { addShardOptions, registerMergeCommand } from ${JSON.stringify(url('dist/harness/cli/shard-options.js'))};`,
+      `const program = new commander.Command('crash-drill').exitOverride();`,
+      `addShardOptions(program.command('run').argument('[paths...]').option('--out <dir>', '', 'crash-drill-report').option('--concurrency <n>', '', Number)`,
+      `  .action(async (paths, options) => { process.exitCode = await runCommand(paths, options); }));`,
+      `registerMergeCommand(program);`,
+      `try { await program.parseAsync(process.argv); } catch (e) { process.exitCode = e.exitCode === 0 ? 0 : 3; }`,
+    ].join('\n'),
+  );
+  return file;
+}
+
+function cli(args: string[]): Promise<CliRun> {
+  if (wired) return runCli(args);
+  const file = entry();
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [file, ...args], { cwd: packageRoot(), env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('error', reject);
+    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
+  });
+}
+
+interface Drill { id: string; key: string; index: number; attempt?: number; verdict: string; checks: { id: string; verdict: string }[]; evidence: { file: string } | null }
+const results = (dir: string) => JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')) as { drills: Drill[]; summary: unknown; shard?: unknown; plan: { id: string }; harness: { version: string }; flaky: unknown[] };
+/** What must not depend on how the run was split: the key, the verdict and every check's verdict, in plan order. */
+const outcome = (d: Drill) => ({ key: d.key, index: d.index, verdict: d.verdict, checks: d.checks.map((c) => `${c.id}:${c.verdict}`) });
+
+// Six fast drills: four passes, a failure (ignores EOF) and an unknown (a point never reached).
+const scenarios = join(root, 'scenarios');
+const out = (name: string) => join(root, name);
+
+beforeAll(() => {
+  mkdirSync(scenarios, { recursive: true });
+  const files: Record<string, string> = {
+    'a.yaml': ['id: wb', subjectYaml('well-behaved'), 'target: { call: echo, args: { text: hi } }', 'points: [idle, after-response]', 'modes: [crash, close]', FAST].join('\n'),
+    'b.yaml': ['id: stays-up', subjectYaml('ignores-eof'), 'target: { call: echo, args: { text: hi } }', 'points: [idle]', 'modes: [crash]', FAST].join('\n'),
+    'c.yaml': ['id: no-child', subjectYaml('well-behaved'), 'target: { call: echo, args: { text: hi } }', 'points: [child-spawned]', 'modes: [crash]', 'timeouts: { point: 500 }'].join('\n'),
+  };
+  for (const [name, text] of Object.entries(files)) {
+    writeFileSync(join(scenarios, name), text);
+  }
+});
+
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+describe('crash-drill run --shard and merge', () => {
+  it('three shards merged equal one unsharded run, drill for drill', async () => {
+    const runs = await Promise.all([
+      cli(['run', scenarios, '--out', out('whole'), '--concurrency', '2']),
+      ...[1, 2, 3].map((i) => cli(['run', scenarios, '--out', out(`s${i}`), '--shard', `${i}/3`, '--concurrency', '2'])),
+    ]);
+    expect(runs.map((r) => r.code)).toEqual([1, expect.any(Number), expect.any(Number), expect.any(Number)]);
+    const shards = [1, 2, 3].map((i) => results(out(`s${i}`)));
+    expect(shards.map((s) => s.shard)).toEqual([{ index: 1, total: 3 }, { index: 2, total: 3 }, { index: 3, total: 3 }]);
+    expect(shards.map((s) => s.drills.length)).toEqual([2, 2, 2]);
+    expect(new Set(shards.map((s) => s.plan.id)).size).toBe(1);
+
+    const merge = await cli(['merge', out('s1'), out('s2'), out('s3'), '--out', out('merged')]);
+    expect(merge.stderr).toBe('');
+    expect(merge.code).toBe(1);
+    expect(lastLine(merge.stdout)).toBe('4 passed, 1 failed, 1 unknown');
+
+    const whole = results(out('whole'));
+    const merged = results(out('merged'));
+    expect(whole.drills.map((d) => d.key)).toEqual(['wb/idle/crash', 'wb/idle/close', 'wb/after-response/crash', 'wb/after-response/close', 'stays-up/idle/crash', 'no-child/child-spawned/crash']);
+    expect(merged.drills.map(outcome)).toEqual(whole.drills.map(outcome));
+    expect(merged.summary).toEqual(whole.summary);
+    expect(merged.summary).toEqual({ pass: 4, fail: 1, unknown: 1, error: 0 });
+    expect(merged.plan).toEqual(whole.plan);
+    expect(merged.shard).toBeUndefined();
+    // Every drill's evidence log is in the merged folder, byte for byte the shard's.
+    expect(readdirSync(join(out('merged'), 'evidence')).sort()).toEqual(merged.drills.map((d) => d.evidence!.file).sort());
+    for (const d of merged.drills) {
+      const from = [1, 2, 3].map((i) => join(out(`s${i}`), 'evidence', d.evidence!.file)).find(existsSync)!;
+      expect(readFileSync(join(out('merged'), 'evidence', d.evidence!.file), 'utf8')).toBe(readFileSync(from, 'utf8'));
+    }
+  });
+
+  it('refuses results of another harness version, another plan, a missing or a repeated shard (exit 3)', async () => {
+    // Uses the shard folders of the first test.
+    expect(existsSync(join(out('s3'), 'results.json'))).toBe(true);
+    cpSync(out('s3'), out('s3-old'), { recursive: true });
+    const old = results(out('s3-old'));
+    writeFileSync(join(out('s3-old'), 'results.json'), JSON.stringify({ ...old, harness: { ...old.harness, version: '0.0.1-old' } }));
+    const version = await cli(['merge', out('s1'), out('s2'), out('s3-old'), '--out', out('m-version')]);
+    expect(version.code).toBe(3);
+    expect(version.stderr).toMatch(/crash-drill: merge: different harness versions: .*0\.0\.1-old/);
+    expect(existsSync(join(out('m-version'), 'results.json'))).toBe(false);
+
+    const missing = await cli(['merge', out('s1'), out('s2'), '--out', out('m-missing')]);
+    expect(missing.code).toBe(3);
+    expect(missing.stderr).toContain('missing shard 3/3');
+
+    const twice = await cli(['merge', out('s1'), out('s2'), out('s3'), out('s2'), '--out', out('m-twice')]);
+    expect(twice.code).toBe(3);
+    expect(twice.stderr).toMatch(/shard 2\/3 given twice/);
+
+    // The unsharded run is another split of the same plan: merging it with shards would double drills.
+    const mixed = await cli(['merge', out('whole'), out('s1'), '--out', out('m-mixed')]);
+    expect(mixed.code).toBe(3);
+    expect(mixed.stderr).toContain('different shard counts');
+
+    const into = await cli(['merge', out('s1'), out('s2'), out('s3'), '--out', out('s1')]);
+    expect(into.code).toBe(3);
+    expect(into.stderr).toContain('is one of the folders to merge');
+  });
+
+  it.each(['0/3', '4/3', '2', 'x/y'])('refuses --shard %s with a usage error (exit 3)', async (spec) => {
+    const run = await cli(['run', scenarios, '--out', out('bad'), '--shard', spec]);
+    expect(run.code).toBe(3);
+    expect(run.stderr).toContain('--shard');
+    expect(existsSync(join(out('bad'), 'results.json'))).toBe(false);
+  });
+
+  it('--repeat runs every drill n times under its own id and keeps every attempt', async () => {
+    const dir = join(root, 'repeat');
+    mkdirSync(dir);
+    cpSync(join(scenarios, 'a.yaml'), join(dir, 'a.yaml'));
+    const run = await cli(['run', dir, '--out', out('rep'), '--repeat', '2', '--concurrency', '2']);
+    expect(run.code).toBe(0);
+    const r = results(out('rep'));
+    expect(r.drills.map((d) => [d.key, d.attempt])).toEqual(
+      ['wb/idle/crash', 'wb/idle/close', 'wb/after-response/crash', 'wb/after-response/close'].flatMap((k) => [[k, 1], [k, 2]]),
+    );
+    expect(new Set(r.drills.map((d) => d.id)).size).toBe(8);
+    expect(r.drills.every((d) => d.verdict === 'pass')).toBe(true);
+    expect(r.flaky).toEqual([]);
+    expect(lastLine(run.stdout)).toBe('8 passed, 0 failed, 0 unknown');
+  });
+});

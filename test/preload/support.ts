@@ -1,0 +1,72 @@
+/**
+ * Subjects with (or without) the intercept preload, wired to a real drill remote the way the
+ * harness wires one: a session for a fresh drill id and the CRASH_DRILL_* variables.
+ */
+import { execFileSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { registerRun } from '../../harness/observe/index.js';
+import type { DrillRemote } from '../../harness/remote/index.js';
+import { interceptEnv, preloadPath } from '../../harness/preload/index.js';
+import type { ProcessJanitor } from '../fake-servers/support/janitor.js';
+import type { ProcIdentity } from '../fake-servers/support/proc.js';
+import { RawSubject } from '../fake-servers/support/raw-subject.js';
+
+export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+export const HARDCODED_HOST_JS = fileURLToPath(new URL('../../dist/fake-servers/hardcoded-host.js', import.meta.url));
+export const HARDCODED_API = 'https://api.example.invalid';
+
+/** The compiled preload and fake server; tsc may fail on others' files and still emit. */
+export function ensureBuilt(): void {
+  const missing = () => !existsSync(HARDCODED_HOST_JS) || !existsSync(preloadPath());
+  if (!missing()) return;
+  try {
+    execFileSync('npx', ['tsc', '-p', 'tsconfig.json'], { cwd: REPO_ROOT, stdio: 'ignore' });
+  } catch {
+    // see above
+  }
+  if (missing()) throw new Error('hardcoded-host or the preload is not built: run npm run build');
+}
+
+/** The test runner's environment without its own NODE_OPTIONS (vitest may set some). */
+export function baseEnv(): NodeJS.ProcessEnv {
+  const env = { ...process.env };
+  delete env.NODE_OPTIONS;
+  delete env.CRASH_DRILL_INTERCEPT;
+  return env;
+}
+
+export interface Started {
+  subject: RawSubject;
+  server: ProcIdentity;
+  drillId: string;
+  token: string;
+}
+
+/**
+ * Starts `command args` as a drill subject: `intercept` lists the origins for the preload
+ * (null: no preload at all).
+ */
+export async function startSubject(
+  janitor: ProcessJanitor,
+  remote: DrillRemote,
+  opts: { intercept: string[] | null; command?: string; args?: string[]; env?: NodeJS.ProcessEnv; handshake?: boolean },
+): Promise<Started> {
+  const drillId = `preload-test-${randomUUID()}`;
+  registerRun(drillId); // an unregistered marked process looks like a crashed harness's leftover
+  const { token } = remote.openSession(drillId);
+  const env: NodeJS.ProcessEnv = {
+    ...baseEnv(),
+    CRASH_DRILL_RUN: drillId,
+    CRASH_DRILL_REMOTE_URL: remote.url,
+    CRASH_DRILL_TOKEN: token,
+    ...(opts.intercept ? interceptEnv(opts.intercept) : {}),
+    ...opts.env,
+  };
+  const subject = new RawSubject(opts.command ?? process.execPath, opts.args ?? [HARDCODED_HOST_JS], env);
+  const server = janitor.track(subject.pid);
+  if (!server) throw new Error(`the subject exited at once; stderr:\n${subject.stderrText}`);
+  if (opts.handshake !== false) await subject.handshake();
+  return { subject, server, drillId, token };
+}

@@ -1,0 +1,83 @@
+/**
+ * The HTML reporter without a browser: the page it writes for synthetic evidence run through the
+ * real judge, the evidence chain it checks, and escaping. The browser test covers a real run.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { writeEvidenceLog } from '../../harness/evidence/log.js';
+import { judge } from '../../harness/results/judge.js';
+import { create } from '../../reports/html.js';
+import { EvidenceBuilder, survivor } from '../checks/evidence-builder.js';
+import { tempDir } from '../support/scenarios.js';
+import { passed, runResults } from './fixtures.js';
+
+/** A drill whose server ignored EOF, with its evidence log written into `out/evidence`. */
+function failedWithLog(out: string) {
+  const evidence = new EvidenceBuilder({ drillId: 'cd-x-0001', point: 'idle', mode: 'crash' })
+    .start(1000)
+    .spawned(1010)
+    .handshake(1100)
+    .pointReached(1200)
+    .clientLost(1200, 'crash', 'the client was SIGKILLed')
+    .snapshot(1700, [survivor()])
+    .serverExit(1900, { code: null, signal: 'SIGTERM' })
+    .end(2000)
+    .build();
+  const result = judge(evidence);
+  result.evidence = writeEvidenceLog(join(out, 'evidence'), evidence);
+  return result;
+}
+
+function report(out: string, drills: ReturnType<typeof passed>[]): string {
+  create({ outDir: out }).onRunEnd(runResults(drills));
+  return readFileSync(join(out, 'report.html'), 'utf8');
+}
+
+describe('html reporter', () => {
+  it('writes one page with the summary line, the matrix and a timeline from the evidence log', () => {
+    const out = tempDir();
+    const failed = failedWithLog(out);
+    const html = report(out, [passed(), failed]);
+    expect(html.startsWith('<!doctype html>')).toBe(true);
+    expect(html).toContain('<p class="summary-line" id="summary-line">1 passed, 1 failed, 0 unknown</p>');
+    expect(html).toContain(`<a class="chip v-fail" href="#drill-${failed.id}"`);
+    expect(html).toMatch(/<td class="ms">200\.0<\/td><td><span class="dot lane-kill"><\/span>kill<\/td><td>client lost: the client was SIGKILLed<\/td>/);
+    expect(html).toMatch(/<td class="ms">700\.0<\/td><td><span class="dot lane-survivors"><\/span>survivors<\/td><td>grace-end: 1 survivor: pid \d+<\/td>/);
+    expect(html).toContain('chain intact');
+    // The failed drill comes first and open; the passed one is closed.
+    expect(html.indexOf(`id="drill-${failed.id}" open`)).toBeGreaterThan(0);
+    expect(html.indexOf(`id="drill-${failed.id}"`)).toBeLessThan(html.indexOf(`id="drill-${passed().id}"`));
+    expect(html).toContain(`id="drill-${passed().id}">`);
+  });
+
+  it('says when the evidence chain is broken, cut short or missing', () => {
+    const out = tempDir();
+    const failed = failedWithLog(out);
+    const file = join(out, 'evidence', failed.evidence!.file);
+    const lines = readFileSync(file, 'utf8').trimEnd().split('\n');
+
+    writeFileSync(file, [lines[0], lines[1].replace('"t":1010', '"t":1011'), ...lines.slice(2)].join('\n') + '\n');
+    expect(report(out, [failed])).toContain('broken at line 3: its prev does not hash the line before');
+
+    writeFileSync(file, lines.slice(0, -1).join('\n') + '\n');
+    expect(report(out, [failed])).toContain('the head differs from the one in results.json (the log was cut or changed)');
+
+    const gone = { ...failed, evidence: { ...failed.evidence!, file: 'nope.jsonl' } };
+    const html = report(out, [gone]);
+    expect(html).toContain('cannot read the evidence log: ENOENT');
+    expect(html).toContain('No timeline: the evidence log is not available.');
+  });
+
+  it('escapes every text: a reason, a summary or a scenario holding markup stays text', () => {
+    const out = tempDir();
+    const d = passed();
+    const evil = '<script>alert(1)</script><img src=x onerror=alert(2)>"\'&';
+    const drill = { ...d, scenario: evil, reason: evil, checks: d.checks.map((c) => ({ ...c, summary: evil })) };
+    const html = report(out, [drill]);
+    expect(html).not.toContain('<script>alert');
+    expect(html).not.toContain('<img');
+    expect(html).toContain('&lt;script&gt;alert(1)&lt;/script&gt;&lt;img src=x onerror=alert(2)&gt;&quot;&#39;&amp;');
+    expect(html.match(/<script>/g)).toHaveLength(1); // the page's own
+  });
+});

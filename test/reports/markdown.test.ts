@@ -1,0 +1,210 @@
+/**
+ * The Markdown reporter on real run results (the CLI on five small scenarios): the table, the
+ * closing line, the failed drills with their incident records, the job summary and the GitHub
+ * annotations, and Markdown escaping.
+ */
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { annotations, code, create, md, MarkdownReporter, StepSummaryError, summaryMarkdown } from '../../reports/markdown.js';
+import type { DrillResult } from '../../reports/types.js';
+import { drillOf, runReportScenarios, type ReportRun } from './fixtures/cli-run.js';
+
+let run: ReportRun;
+let dir: string;
+beforeAll(async () => {
+  run = await runReportScenarios();
+  dir = mkdtempSync(join(tmpdir(), 'crash-drill-markdown-'));
+}, 60_000);
+afterAll(() => {
+  if (run) rmSync(run.dir, { recursive: true, force: true });
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+function sink() {
+  const chunks: string[] = [];
+  return { out: { write: (s: string) => chunks.push(s) }, text: () => chunks.join('') };
+}
+
+function section(text: string, heading: string): string {
+  const start = text.indexOf(`${heading}\n`);
+  expect(start).toBeGreaterThanOrEqual(0);
+  const next = text.indexOf('\n### ', start + 1);
+  const end = text.indexOf('\n## ', start + 1);
+  const stops = [next, end].filter((i) => i > 0);
+  return text.slice(start, stops.length ? Math.min(...stops) : undefined);
+}
+
+describe('markdown reporter', () => {
+  it('writes <out>/summary.md: the table, then the closing line, then the failed drills', () => {
+    const stdout = sink();
+    const reporter = create({ outDir: join(dir, 'plain'), env: {}, stdout: stdout.out });
+    expect(reporter.name).toBe('markdown');
+    expect(reporter.printsToStdio()).toBe(false);
+    reporter.onRunEnd(run.results);
+    expect(readdirSync(join(dir, 'plain'))).toEqual(['summary.md']);
+    const text = readFileSync(join(dir, 'plain', 'summary.md'), 'utf8');
+    expect(text).toBe(summaryMarkdown(run.results));
+    expect(stdout.text()).toBe(''); // not in GitHub Actions: no annotations
+    expect(text).not.toMatch(/\u001b/);
+
+    const table = [
+      '| subject / scenario | idle / crash | child-spawned / crash |',
+      '| --- | :---: | :---: |',
+      '| mcp-server / missing | 💥 error | – |',
+      '| ignores-eof / stays-up | ❌ fail | – |',
+      '| static-key-holder / key-holder | ❌ fail | – |',
+      '| well-behaved / no-child | – | ❔ unknown |',
+      '| well-behaved / wb | ✅ pass | – |',
+      '',
+      '1 passed, 2 failed, 1 unknown, 1 error',
+      '',
+      '## Failed drills',
+    ].join('\n');
+    // Scenario files run in name order (e, ie, sk, u, wb), and the rows follow the run.
+    expect(text).toContain(table);
+    expect(text.startsWith(`# Crash drill summary\n\nRun \`${run.results.runId}\`, ${run.results.startedAt} to ${run.results.finishedAt}, 5 drills.\n\n`)).toBe(true);
+    expect(text).toContain('### ❌ stays-up idle/crash');
+    expect(text).toContain('### ❌ key-holder idle/crash');
+    expect(text).not.toContain('### ❌ wb');
+    expect(text).toContain('## Drills without a pass or fail\n\n');
+    expect(text).toContain(`- 💥 error missing idle/crash (\`${drillOf(run.results, 'missing').id}\`): handshake: the server command could not be started: spawn /nonexistent/mcp-server ENOENT`);
+    expect(text).toMatch(/- ❔ unknown no-child child-spawned\/crash \(`[^`]+`\): kill point child-spawned not reached within 500 ms/);
+  });
+
+  it('gives each failed drill its failed checks and its whole incident record', () => {
+    const text = summaryMarkdown(run.results);
+    const drill = drillOf(run.results, 'stays-up');
+    const i = drill.incident;
+    const part = section(text, '### ❌ stays-up idle/crash');
+    expect(part).toContain(`Drill \`${drill.id}\`, subject ignores-eof.`);
+    for (const check of drill.checks.filter((c) => c.verdict === 'fail')) expect(part).toContain(`- **${check.id}**: ${md(check.summary)}`);
+    expect(part).not.toContain('**stdout-clean**');
+    const at = (m: { ms: number; at: string | null } | null) => (m ? `${m.ms} ms (${m.at})` : 'never');
+    expect(part).toContain(`| client unavailable | last action started | authority revoked |\n| --- | --- | --- |\n| ${at(i.clientUnavailableAt)} | ${at(i.lastActionStartedAt)} | ${at(i.revocation!.at)} |`);
+    expect(part).toContain(`- Observed at: ${at(i.observedAt)}`);
+    expect(part).toContain(`- Client: pid ${i.client!.pid}, \`${i.client!.command}\``);
+    expect(part).toContain(`- Server: pid ${i.server!.pid}, \`${i.server!.command}\`, ppid ${i.server!.ppid}, pgid ${i.server!.pgid}`);
+    expect(i.server!.command).toContain('ignores-eof.js');
+    expect(part).toContain(`- Session: \`${i.sessionId}\``);
+    expect(part).toContain('- Authorization: session revoked by harness');
+    expect(part).toContain(`- Last successful action: ${at(i.lastSuccessfulActionAt)}`);
+    expect(part).toContain(`- Last attempted action: ${at(i.lastAttemptedActionAt)}`);
+    expect(part).toContain(`- Revocation: ${at(i.revocation!.at)} by harness`);
+    expect(part).toContain(`- Termination: ${i.termination}`);
+    expect(part).toContain('- Follow-up:\n  - the server does not exit when its input closes: listen for stdin end\n');
+    expect(part).toContain(`  - process ${drill.survivors[0].pid} outlived its client`);
+    expect(part).toContain(`- Evidence: \`evidence/${drill.evidence!.file}\`, head \`${drill.evidence!.head}\` (${drill.evidence!.records} records)`);
+
+    const key = section(text, '### ❌ key-holder idle/crash');
+    expect(key).toContain('- **denied-after-revocation**: ');
+    expect(key).toContain('-\\> 200; rotate the long-lived API key');
+    expect(key).toContain('- Authorization: session revoked by harness; the long-lived API key was used and is still valid');
+    expect(key).toContain('last write `POST /actions` on `/actions`');
+    expect(key).toContain('- Result: effects eff_1; jobs none');
+    expect(key).toContain('  - rotate the long-lived API key: a process of the drill used it after the session was revoked');
+  });
+
+  it('in GitHub Actions, given only the end results (report, merge): appends the Markdown to GITHUB_STEP_SUMMARY and prints ::error annotations', () => {
+    const stepSummary = join(dir, 'step-summary.md');
+    writeFileSync(stepSummary, 'earlier step\n');
+    const stdout = sink();
+    new MarkdownReporter(join(dir, 'gh'), { GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: stepSummary }, stdout.out).onRunEnd(run.results);
+    const text = readFileSync(join(dir, 'gh', 'summary.md'), 'utf8');
+    expect(readFileSync(stepSummary, 'utf8')).toBe(`earlier step\n${text}\n`);
+    const lines = stdout.text().trimEnd().split('\n');
+    const ids = Object.fromEntries(run.results.drills.map((d) => [d.scenario, d.id]));
+    expect(lines).toEqual([
+      `::error title=crash-drill error%3A missing idle/crash::${drillOf(run.results, 'missing').reason} (drill ${ids.missing})`,
+      expect.stringMatching(/^::error title=crash-drill fail%3A stays-up idle\/crash::exit-on-eof: the server did not exit on EOF/),
+      expect.stringMatching(/^::error title=crash-drill fail%3A key-holder idle\/crash::denied-after-revocation: /),
+    ]);
+  });
+
+  it('while drills run: each failed or errored drill is annotated as it ends, 10 at most, then one notice, and none again at the end', () => {
+    const stdout = sink();
+    const reporter = new MarkdownReporter(join(dir, 'gh-live'), { GITHUB_ACTIONS: 'true' }, stdout.out);
+    const base = drillOf(run.results, 'stays-up');
+    const drills: DrillResult[] = [drillOf(run.results, 'wb'), ...Array.from({ length: 12 }, (_, n) => ({ ...structuredClone(base), id: `d${n}` }))];
+    const seen: number[] = [];
+    for (const [n, d] of drills.entries()) {
+      reporter.onDrillEnd(d);
+      seen.push(stdout.text().split('\n').length - 1);
+      if (n === 0) expect(stdout.text()).toBe(''); // a pass is not annotated
+    }
+    expect(seen).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 11]);
+    const lines = stdout.text().trimEnd().split('\n');
+    expect(lines[0]).toMatch(/^::error title=crash-drill fail%3A stays-up idle\/crash::exit-on-eof: .*\(drill d0\)$/);
+    expect(lines[10]).toBe('::notice title=crash-drill::More drills failed or errored; see summary.md');
+    reporter.onRunEnd({ ...run.results, drills });
+    expect(stdout.text().trimEnd().split('\n')).toEqual(lines);
+  });
+
+  it('without GITHUB_ACTIONS prints nothing, and without GITHUB_STEP_SUMMARY appends nowhere', () => {
+    const stdout = sink();
+    const stepSummary = join(dir, 'not-written.md');
+    const reporter = new MarkdownReporter(join(dir, 'gh-off'), { GITHUB_STEP_SUMMARY: '' }, stdout.out);
+    for (const d of run.results.drills) reporter.onDrillEnd(d);
+    reporter.onRunEnd(run.results);
+    expect(stdout.text()).toBe('');
+    expect(existsSync(stepSummary)).toBe(false);
+    expect(existsSync(join(dir, 'gh-off', 'summary.md'))).toBe(true);
+  });
+
+  it('annotates at most 10 drills, then one notice with how many more; escapes % CR LF , :', () => {
+    const base = drillOf(run.results, 'stays-up');
+    const drills: DrillResult[] = Array.from({ length: 12 }, (_, n) => ({ ...structuredClone(base), id: `d${n}`, reason: `50% broke,\r\nline: ${n}` }));
+    const lines = annotations({ ...run.results, drills });
+    expect(lines).toHaveLength(11);
+    expect(lines[0]).toBe('::error title=crash-drill fail%3A stays-up idle/crash::50%25 broke,%0D%0Aline: 0 (drill d0)');
+    expect(lines.slice(0, 10).every((l) => l.startsWith('::error '))).toBe(true);
+    expect(lines[10]).toBe('::notice title=crash-drill::2 more drills failed or errored; see summary.md');
+    expect(annotations({ ...run.results, drills: drills.slice(0, 10) })).toHaveLength(10);
+    expect(annotations({ ...run.results, drills: [drillOf(run.results, 'wb'), drillOf(run.results, 'no-child')] })).toEqual([]);
+  });
+
+  it('an unwritable GITHUB_STEP_SUMMARY is a typed error, after summary.md is written', () => {
+    const folder = join(dir, 'a-folder');
+    mkdirSync(folder, { recursive: true });
+    const reporter = new MarkdownReporter(join(dir, 'bad-step'), { GITHUB_STEP_SUMMARY: folder }, sink().out);
+    let caught: unknown;
+    try {
+      reporter.onRunEnd(run.results);
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toBeInstanceOf(StepSummaryError);
+    expect((caught as StepSummaryError).code).toBe('CRASH_DRILL_STEP_SUMMARY');
+    expect((caught as Error).message).toContain(folder);
+    expect(existsSync(join(dir, 'bad-step', 'summary.md'))).toBe(true);
+  });
+
+  it('escapes Markdown: a | in a name keeps the table shape, HTML and control characters do not get through', () => {
+    const base = drillOf(run.results, 'stays-up');
+    const drill: DrillResult = structuredClone(base);
+    drill.scenario = 'a|b <img src=x onerror=alert(1)> *x* [l](u) `c`';
+    drill.checks = drill.checks.map((c) => (c.id === 'exit-on-eof' ? { ...c, summary: 'line1\nline2 & \u001b[31mred' } : c));
+    const text = summaryMarkdown({ ...run.results, drills: [drill] });
+    const row = text.split('\n').find((l) => l.startsWith('| ignores-eof / '))!;
+    expect(row).toBe('| ignores-eof / a\\|b \\<img src=x onerror=alert(1)\\> \\*x\\* \\[l\\](u) \\`c\\` | ❌ fail |');
+    expect(row.split(/(?<!\\)\|/).length - 2).toBe(2); // two cells, as in the header
+    // ESC becomes the visible text \u001b, whose backslash is itself escaped (renders as \u001b).
+    expect(text).toContain('- **exit-on-eof**: line1 line2 \\& \\\\u001b\\[31mred');
+    expect(text).not.toMatch(/[\u0000-\u0008\u000b-\u001f]/);
+  });
+
+  it('md and code: plain text stays plain; a code span outgrows the backticks inside it', () => {
+    expect(md('exit-on-eof: pid 12 (ppid 1) CRASH_DRILL_TOKEN')).toBe('exit-on-eof: pid 12 (ppid 1) CRASH_DRILL_TOKEN');
+    expect(code('node x.js')).toBe('`node x.js`');
+    expect(code('a`b')).toBe('``a`b``');
+    expect(code('`x')).toBe('`` `x ``');
+  });
+
+  it('with repeats, a cell counts each verdict', () => {
+    const base = drillOf(run.results, 'wb');
+    const failing: DrillResult = { ...structuredClone(base), id: 'x2', verdict: 'fail' };
+    const text = summaryMarkdown({ ...run.results, drills: [base, structuredClone(base), failing] });
+    expect(text).toContain('| well-behaved / wb | ✅ pass ×2, ❌ fail ×1 |');
+  });
+});
