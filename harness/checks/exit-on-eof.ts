@@ -1,4 +1,4 @@
-import { describeSignal, serverExitOf, signalBeforeExit } from '../evidence/queries.js';
+import { describeSignal, serverExitOf, serverOf, signalBeforeExit } from '../evidence/queries.js';
 import { firstOf, type DrillEvidence } from '../evidence/types.js';
 import { isCheckResult, lossOrUnknown } from './loss.js';
 import type { Check, CheckResult } from './types.js';
@@ -17,7 +17,7 @@ export const exitOnEof: Check = {
     const loss = lossOrUnknown(evidence, id);
     if (isCheckResult(loss)) return loss;
     const exit = serverExitOf(evidence);
-    const spawned = firstOf(evidence, 'subject-spawned');
+    const spawned = serverOf(evidence);
     if (exit && exit.t < loss.t) {
       return { id, verdict: 'unknown', summary: `the server had already exited (code ${exit.code}, signal ${exit.signal}) before its client was lost`, data: { exitAt: exit.t, lossAt: loss.t } };
     }

@@ -18,6 +18,7 @@ import {
   identityKey,
   inventory,
   readCmdline,
+  findRealServerNow,
   checkExit,
   pollExit,
   type DrillCgroup,
@@ -88,6 +89,8 @@ class DrillRun {
   private client: DrillClientProcess | null = null;
   private clientId: ProcIdentity | null = null;
   private server: ProcIdentity | null = null;
+  /** The direct child when it is only a launcher (npx, sh -c, ...) in front of the real server. */
+  private wrapper: ProcIdentity | null = null;
   private serverExited = false;
   private resolveServerExit!: () => void;
   private readonly serverExit = new Promise<void>((resolve) => (this.resolveServerExit = resolve));
@@ -222,7 +225,10 @@ class DrillRun {
     const { rec } = this;
     const ended = ['setup-done', 'setup-error', 'handshake-error', 'spawn-error', 'client-error'];
     const answer = await this.interruptible(this.client!.waitFor((e) => ended.includes(e.type), scenario.timeouts.handshake));
-    if (answer?.type === 'setup-done') return true;
+    if (answer?.type === 'setup-done') {
+      this.findRealServer();
+      return true;
+    }
     const message = !answer
       ? this.serverExited
         ? 'the server exited before the handshake and setup completed'
@@ -241,13 +247,34 @@ class DrillRun {
     this.rec.client(event);
     if (event.type === 'subject-spawned' && event.startTime !== null) {
       this.server = { pid: event.pid, startTime: event.startTime };
-      void pollExit(this.server, { intervalMs: 2, signal: this.watches.signal }).then((obs) => obs && this.onServerExit('observer', obs));
+      this.watchServer(this.server);
     }
-    if (event.type === 'subject-exit') this.onServerExit('client', { t: event.t, how: 'gone', exitStatus: { code: event.code, signal: event.signal } });
+    // The client reaps its direct child: that is the server's exit unless the child is only a launcher.
+    if (event.type === 'subject-exit' && !this.wrapper) this.onServerExit('client', { t: event.t, how: 'gone', exitStatus: { code: event.code, signal: event.signal } }, this.server);
   }
 
-  private onServerExit(observedBy: 'client' | 'observer', obs: ExitObservation): void {
-    if (this.serverExited || !this.server) return;
+  private watchServer(id: ProcIdentity): void {
+    void pollExit(id, { intervalMs: 2, signal: this.watches.signal }).then((obs) => obs && this.onServerExit('observer', obs, id));
+  }
+
+  /**
+   * A subject started through npx, uvx or sh -c is a chain: npm exec -> sh -> node. The real
+   * server is the first process down the chain, past the launchers, on the same stdin/stdout
+   * pipes (observe/wrapper.ts). Its exit is the one that counts: the SDK client's SIGTERM
+   * reaches only the launcher (typescript-sdk #2023), and the server below can live on.
+   */
+  private findRealServer(): void {
+    if (!this.server || this.serverExited) return;
+    const real = findRealServerNow(this.server);
+    if (real.pid === this.server.pid && real.startTime === this.server.startTime) return;
+    this.wrapper = this.server;
+    this.server = real;
+    this.rec.harness({ type: 'real-server', pid: real.pid, startTime: real.startTime, cmdline: readCmdline(real.pid) ?? [], wrapper: this.wrapper });
+    this.watchServer(real);
+  }
+
+  private onServerExit(observedBy: 'client' | 'observer', obs: ExitObservation, id: ProcIdentity | null): void {
+    if (this.serverExited || !this.server || !id || id.pid !== this.server.pid || id.startTime !== this.server.startTime) return;
     this.serverExited = true;
     const status = obs.exitStatus ?? { code: null, signal: null };
     this.rec.harness({ type: 'server-exit', ...this.server, code: status.code, signal: status.signal, observedBy }, obs.t, observedBy === 'client' ? 'client' : 'observer');
@@ -279,7 +306,7 @@ class DrillRun {
   private lookForServerExit(): void {
     if (!this.server || this.serverExited) return;
     const obs = checkExit(this.server);
-    if (obs) this.onServerExit('observer', obs);
+    if (obs) this.onServerExit('observer', obs, this.server);
   }
 
   private snapshot(label: 'grace-end' | 'hang-window', early: boolean): void {

@@ -9,7 +9,10 @@ import { eventsOf, firstOf, type DrillEvidence } from './types.js';
 export function signalBeforeExit(evidence: DrillEvidence, exitAt: number, server: { pid: number; startTime: number }): { signal: string; by: 'client' | 'harness' } | null {
   // Both sides stamp CLOCK_MONOTONIC; 1 ms absorbs rounding between the signal's and the exit's stamps.
   const until = exitAt + 1;
-  const step = eventsOf(evidence, 'close-step').filter((e) => e.step !== 'stdin-closed' && e.t <= until).pop();
+  // The client's shutdown signals its direct child; behind a launcher that is not the server.
+  const direct = firstOf(evidence, 'subject-spawned');
+  const clientSignalsServer = direct?.pid === server.pid;
+  const step = clientSignalsServer ? eventsOf(evidence, 'close-step').filter((e) => e.step !== 'stdin-closed' && e.t <= until).pop() : undefined;
   const harness = eventsOf(evidence, 'signal').filter((e) => e.pid === server.pid && e.startTime === server.startTime && e.result === 'sent' && e.t <= until).pop();
   if (harness && (!step || harness.t > step.t)) return { signal: harness.signal, by: 'harness' };
   if (step) return { signal: step.step === 'sigterm' ? 'SIGTERM' : 'SIGKILL', by: 'client' };
@@ -18,6 +21,14 @@ export function signalBeforeExit(evidence: DrillEvidence, exitAt: number, server
 
 export function describeSignal(sent: { signal: string; by: 'client' | 'harness' }): string {
   return sent.by === 'client' ? `${sent.signal} from the client's shutdown` : `${sent.signal} from the harness`;
+}
+
+/** The server under test: the real server below a launcher when there is one, else the direct child. */
+export function serverOf(evidence: DrillEvidence): { pid: number; startTime: number | null } | null {
+  const real = firstOf(evidence, 'real-server');
+  if (real) return { pid: real.pid, startTime: real.startTime };
+  const direct = firstOf(evidence, 'subject-spawned');
+  return direct ? { pid: direct.pid, startTime: direct.startTime } : null;
 }
 
 export interface ServerExit {
@@ -37,7 +48,9 @@ export interface ServerExit {
 export function serverExitOf(evidence: DrillEvidence): ServerExit | null {
   const seen = firstOf(evidence, 'server-exit');
   if (!seen) return null;
-  const reaped = firstOf(evidence, 'subject-exit');
+  // The client reaped its direct child: the same process only when no launcher stood in front.
+  const direct = firstOf(evidence, 'subject-spawned');
+  const reaped = direct?.pid === seen.pid ? firstOf(evidence, 'subject-exit') : undefined;
   return {
     pid: seen.pid,
     startTime: seen.startTime,

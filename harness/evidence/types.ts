@@ -83,6 +83,8 @@ export type HarnessEvent =
   | { type: 'signal'; pid: number; startTime: number; signal: string; by: 'harness' | 'client'; result: string }
   | { type: 'snapshot'; label: 'grace-end' | 'hang-window'; early: boolean; survivors: SurvivorRow[] }
   /** The harness starts ending the drill: what the processes do from here on is recorded, not judged. */
+  /** The direct child is a launcher (npx, sh -c, ...): this process below it is the real server. */
+  | { type: 'real-server'; pid: number; startTime: number; cmdline: string[]; wrapper: { pid: number; startTime: number } }
   | { type: 'containment-start' }
   | { type: 'containment'; records: ContainmentRecord[] }
   | { type: 'harness-error'; phase: string; message: string }

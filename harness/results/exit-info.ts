@@ -1,4 +1,4 @@
-import { describeSignal, serverExitOf, signalBeforeExit } from '../evidence/queries.js';
+import { describeSignal, serverExitOf, serverOf, signalBeforeExit } from '../evidence/queries.js';
 import { eventsOf, firstOf, type DrillEvidence } from '../evidence/types.js';
 
 export type ExitClass = 'clean' | 'exit-code' | 'signal' | 'crash' | 'unknown' | 'did-not-exit';
@@ -17,6 +17,8 @@ export interface ExitInfo {
   /** The line of stderr that shows the crash, e.g. an unhandled EPIPE. */
   crash: string | null;
   stderrTail: string;
+  /** When the subject was started through a launcher (npx, sh -c, ...): the launcher's pid and command. */
+  launcher: { pid: number; command: string } | null;
 }
 
 /**
@@ -37,14 +39,16 @@ const CRASH_LINES = [
 const STDERR_TAIL_CHARS = 2000;
 
 export function exitInfo(evidence: DrillEvidence): ExitInfo | null {
-  const spawned = firstOf(evidence, 'subject-spawned');
+  const spawned = serverOf(evidence);
   if (!spawned) return null;
   const stderr = eventsOf(evidence, 'subject-stderr').map((e) => e.text).join('');
   const stderrTail = stderr.slice(-STDERR_TAIL_CHARS);
+  const real = firstOf(evidence, 'real-server');
+  const launcher = real ? { pid: real.wrapper.pid, command: [evidence.meta.subject.command, ...evidence.meta.subject.args].join(' ') } : null;
   const exit = serverExitOf(evidence);
   const loss = firstOf(evidence, 'client-lost');
   if (!exit) {
-    return { pid: spawned.pid, code: null, signal: null, class: 'did-not-exit', signalFrom: null, endedAfter: null, afterLossMs: null, crash: null, stderrTail };
+    return { pid: spawned.pid, code: null, signal: null, class: 'did-not-exit', signalFrom: null, endedAfter: null, afterLossMs: null, crash: null, stderrTail, launcher };
   }
   const { code, signal } = exit;
   // The most telling line first: the EPIPE itself rather than Node's generic "Unhandled 'error' event".
@@ -64,6 +68,7 @@ export function exitInfo(evidence: DrillEvidence): ExitInfo | null {
     afterLossMs: loss ? Math.round(exit.t - loss.t) : null,
     crash: cls === 'crash' ? crashLine : null,
     stderrTail,
+    launcher,
   };
 }
 
@@ -71,6 +76,8 @@ function signalSender(evidence: DrillEvidence, exitAt: number, server: { pid: nu
   const byHarness = eventsOf(evidence, 'signal').some((e) => e.pid === server.pid && e.startTime === server.startTime && e.signal === signal && e.result === 'sent' && e.t <= exitAt + 1);
   if (byHarness) return 'harness';
   const step = signal === 'SIGTERM' ? 'sigterm' : signal === 'SIGKILL' ? 'sigkill' : null;
-  if (step && eventsOf(evidence, 'close-step').some((e) => e.step === step && e.t <= exitAt + 1)) return 'client';
+  // The client's shutdown signals only its direct child, which behind a launcher is not the server.
+  const direct = firstOf(evidence, 'subject-spawned')?.pid === server.pid;
+  if (direct && step && eventsOf(evidence, 'close-step').some((e) => e.step === step && e.t <= exitAt + 1)) return 'client';
   return 'not the harness or the client';
 }

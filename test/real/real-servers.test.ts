@@ -134,12 +134,16 @@ describe('real published servers', () => {
     ['idle', 'crash'], ['idle', 'close'], ['after-response', 'crash'], ['after-response', 'close'],
   ])('server-memory through npx --no-install, %s/%s: the whole npm exec -> sh -> node chain ends', (point, mode) => {
     // By hand (findRealServer): the server is the node two levels below `npm exec`; it exits
-    // 22-30 ms after EOF, then sh and npm follow. The harness judges the direct child (npm
-    // exec), which exits because the server did; no-survivors covers the node itself.
+    // 22-30 ms after EOF, then sh and npm follow. The harness judges that node process (the
+    // exit record names it), and no-survivors covers the whole chain. Its parent sh reaps it at
+    // once, so its exit code is read only when the 2 ms watch catches the zombie first.
     const d = drill('memory-npx', point, mode);
     expect(d.verdict).toBe('pass');
     expect(checks(d)).toEqual(CLEAN);
-    expect(d.exit?.class).toBe('clean');
+    expect(['clean', 'unknown']).toContain(d.exit?.class);
+    expect(d.exit?.signal).toBeNull();
+    expect(d.exit?.launcher?.command).toMatch(/^npx /);
+    expect(d.exit?.pid).not.toBe(d.exit?.launcher?.pid);
   });
 
   it.each(['crash', 'close'])('server-everything with logging behind npx, idle/%s: the node server is left behind', (mode) => {
@@ -159,7 +163,7 @@ describe('real published servers', () => {
   // shutdown" although the real server never got that signal and survived. Once the executor
   // judges the server found by findRealServer (harness/observe/wrapper.ts), this expectation
   // holds and `it.fails` must become `it`.
-  it.fails('server-everything with logging behind npx, idle/close: the exit record is the real server', () => {
+  it('server-everything with logging behind npx, idle/close: the exit record is the real server', () => {
     const d = drill('everything-logging-npx', 'idle', 'close');
     const server = d.survivors.find((s) => /mcp-server-everything$/.test(s.cmdline[1] ?? ''));
     expect(d.exit?.pid).toBe(server?.pid);

@@ -34,6 +34,7 @@ describe('exitInfo', () => {
       afterLossMs: 50,
       crash: null,
       stderrTail: 'ready\n',
+      launcher: null,
     });
   });
 
@@ -115,6 +116,7 @@ describe('exitInfo', () => {
       afterLossMs: null,
       crash: null,
       stderrTail: 'tick\n',
+      launcher: null,
     });
   });
 
