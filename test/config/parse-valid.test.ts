@@ -65,7 +65,7 @@ describe('parseScenario: valid files', () => {
       points: ['idle', 'pre-dispatch', 'in-flight', 'child-spawned', 'after-response'],
       modes: ['crash', 'close', 'hang'],
       timeouts: { handshake: 10000, point: 5000, inFlightDelay: 0, closeWait: 2000 },
-      remote: { handlers: null, writes: [], jobDuration: null, trigger: null, afterGate: 'proceed', fault: null, revokeAfter: 0, rotateApiKey: false, declared: false },
+      remote: { handlers: null, writes: [], jobDuration: null, trigger: null, afterGate: 'proceed', fault: null, revokeAfter: 0, rotateApiKey: false, intercept: [], declared: false },
       retry: false,
       expect: {
         exitOnEof: { deadline: 2000 },
@@ -205,6 +205,7 @@ expect: { jobs-settled: false, no-survivors: { grace: 900 } }
       fault: { kind: 'drop-after-commit', times: 1 },
       revokeAfter: 50,
       rotateApiKey: true,
+      intercept: [],
       declared: true,
     });
     expect(s.retry).toBe(false);
