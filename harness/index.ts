@@ -7,7 +7,8 @@
 import { resolve, join } from 'node:path';
 import { loadReporters } from '../reports/registry.js';
 import type { Reporter } from '../reports/types.js';
-import { loadScenarios, type KillMode, type KillPoint, type Scenario } from './config/index.js';
+import { ConfigError, loadScenarios, type KillMode, type KillPoint, type Scenario } from './config/index.js';
+import { findConfigFile, loadConfigFile } from './config/config-file.js';
 import type { DrillEvidence } from './evidence/types.js';
 import type { RunResults } from './results/types.js';
 import { runScenarios } from './run/run-drills.js';
@@ -32,8 +33,14 @@ export function defineConfig<T extends DrillConfig>(config: T): T {
   return config;
 }
 
-/** Runs the drills and returns what the CLI writes to results.json, plus every drill's evidence. */
-export async function runDrills(config: DrillConfig): Promise<{ results: RunResults; evidence: DrillEvidence[] }> {
+/**
+ * Runs the drills and returns what the CLI writes to results.json, plus every drill's evidence.
+ * Without a config, it reads the same config file the CLI would (crash-drill.config.* here).
+ */
+export async function runDrills(given?: DrillConfig): Promise<{ results: RunResults; evidence: DrillEvidence[] }> {
+  const file = given ? null : findConfigFile(process.cwd());
+  if (!given && !file) throw new ConfigError({ message: `runDrills(): no config given and no crash-drill.config.{ts,mts,js,mjs} in ${process.cwd()}` });
+  const config = given ?? (await loadConfigFile(file!));
   const paths = config.scenarios.filter((s): s is string => typeof s === 'string');
   const loaded = paths.length > 0 ? await loadScenarios(paths) : [];
   const scenarios = [...loaded, ...config.scenarios.filter((s): s is Scenario => typeof s !== 'string')];
@@ -54,6 +61,7 @@ export async function runDrills(config: DrillConfig): Promise<{ results: RunResu
 }
 
 export { defineScenario, loadScenarios, parseScenario, ConfigError, KILL_MODES, KILL_POINTS } from './config/index.js';
+export { findConfigFile, loadConfigFile } from './config/config-file.js';
 export type { KillMode, KillPoint, Scenario, ScenarioInput } from './config/index.js';
 export type { DrillEvidence, EvidenceEvent } from './evidence/types.js';
 export { readEvidenceLog } from './evidence/log.js';

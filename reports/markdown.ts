@@ -110,11 +110,14 @@ export function summaryMarkdown(results: RunResults): string {
 /** Rows: subject / scenario; columns: kill point × mode; a cell holds each verdict of that drill. */
 function table(drills: DrillResult[]): string[] {
   const columns = [...new Set(drills.map((d) => `${d.point}\0${d.mode}`))].sort(byColumn);
-  const rows = [...new Set(drills.map((d) => d.scenario))];
+  // One row per subject and scenario: a scenario drilling several servers shows them side by side.
+  const rowKey = (d: DrillResult) => `${d.subject.name}\u0000${d.scenario}`;
+  const rows = [...new Set(drills.map(rowKey))];
   const head = `| subject / scenario | ${columns.map((c) => md(c.replace('\0', ' / '))).join(' | ')} |`;
   const rule = `| --- | ${columns.map(() => ':---:').join(' | ')} |`;
-  const body = rows.map((scenario) => {
-    const mine = drills.filter((d) => d.scenario === scenario);
+  const body = rows.map((row) => {
+    const mine = drills.filter((d) => rowKey(d) === row);
+    const scenario = mine[0].scenario;
     const cells = columns.map((c) => cell(mine.filter((d) => `${d.point}\0${d.mode}` === c)));
     return `| ${md(mine[0].subject.name)} / ${md(scenario)} | ${cells.join(' | ')} |`;
   });

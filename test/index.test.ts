@@ -33,3 +33,20 @@ describe('runDrills', () => {
     expect(defineScenario(input)).toBe(input);
   });
 });
+
+describe('runDrills without a config', () => {
+  it('reads the config file of the working folder, like the CLI', async () => {
+    const dir = tempDir('crash-drill-api-config-');
+    writeFileSync(join(dir, 's.yaml'), ['id: cfg', subjectYaml('well-behaved'), 'target: { call: echo }', 'points: [idle]', 'modes: [crash]'].join('\n'));
+    writeFileSync(join(dir, 'crash-drill.config.mjs'), "export default { scenarios: ['s.yaml'] };\n");
+    const cwd = process.cwd();
+    process.chdir(dir);
+    try {
+      const { results } = await runDrills();
+      expect(results.drills.map((d) => [d.key, d.verdict])).toEqual([['cfg/idle/crash', 'pass']]);
+    } finally {
+      process.chdir(cwd);
+    }
+    await expect(runDrills()).rejects.toThrow(/no config given and no crash-drill\.config/);
+  });
+});

@@ -20,12 +20,15 @@ export function renderMatrix(drills: DrillResult[]): string {
   if (drills.length === 0) return '<p class="muted">No drills ran.</p>';
   const points = ordered(drills.map((d) => d.point), POINT_ORDER);
   const modes = ordered(drills.map((d) => d.mode), MODE_ORDER);
-  const scenarios = [...new Set(drills.map((d) => d.scenario))];
+  // One row per scenario and subject: a scenario drilling several servers shows them side by side.
+  const rowKey = (d: DrillResult) => `${d.scenario}\u0000${d.subject.name}`;
+  const scenarios = [...new Set(drills.map(rowKey))];
   const head1 = points.map((p) => `<th colspan="${modes.length}" class="point">${esc(p)}</th>`).join('');
   const head2 = points.map(() => modes.map((m) => `<th class="mode">${esc(m)}</th>`).join('')).join('');
   const rows = scenarios
-    .map((scenario) => {
-      const own = drills.filter((d) => d.scenario === scenario);
+    .map((row) => {
+      const own = drills.filter((d) => rowKey(d) === row);
+      const scenario = own[0].scenario;
       const cells = points
         .flatMap((p) =>
           modes.map((m) => {

@@ -12,11 +12,17 @@ describe('--subject', () => {
     const dir = tempDir('crash-drill-compare-');
     writeFileSync(join(dir, 's.yaml'), ['id: cmp', 'subject: { command: node, args: [unused.js] }', 'target: { call: spawn-helper }', 'points: [after-response]', 'modes: [crash]', 'expect: { exit-on-eof: { deadline: 1500 }, no-survivors: { grace: 800 } }'].join('\n'));
     const fake = (name: string) => `node ${join(packageRoot(), 'dist/fake-servers', `${name}.js`)}`;
-    const run = await runCli(['run', dir, '--out', join(dir, 'out'), '--subject', fake('well-behaved'), '--subject', fake('leaks-child')]);
+    const run = await runCli(['run', dir, '--out', join(dir, 'out'), '--subject', fake('well-behaved'), '--subject', fake('leaks-child'), '--reporter', 'console,markdown,html']);
     expect(run.code).toBe(1);
     expect(run.stdout).toContain('Servers side by side:');
     expect(run.stdout).toMatch(/cmp after-response\/crash +pass +fail \(no-survivors\)/);
     expect(lastLine(run.stdout)).toBe('1 passed, 1 failed, 0 unknown');
+    // Side by side in every human report: one row per server.
+    const markdown = readFileSync(join(dir, 'out', 'summary.md'), 'utf8');
+    expect(markdown).toContain('| well-behaved.js / cmp | ✅ pass |');
+    expect(markdown).toContain('| leaks-child.js / cmp | ❌ fail |');
+    const html = readFileSync(join(dir, 'out', 'report.html'), 'utf8');
+    expect([...html.matchAll(/class="subject">([^<]*)/g)].map((m) => m[1])).toEqual(['well-behaved.js', 'leaks-child.js']);
     const results = JSON.parse(readFileSync(join(dir, 'out', 'results.json'), 'utf8'));
     expect(results.drills.map((d: { key: string; verdict: string }) => [d.key, d.verdict])).toEqual([
       ['cmp/well-behaved.js/after-response/crash', 'pass'],
