@@ -2,11 +2,8 @@
  * End to end: `crash-drill init` against a real fake server, in a temp project folder; the
  * files it writes are then run by the real `crash-drill run`. No process of init may remain.
  */
-import { spawn } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfigFile } from '../../harness/config/config-file.js';
 import { loadScenarios } from '../../harness/config/index.js';
@@ -15,51 +12,17 @@ import { identify, procState, type ProcIdentity } from '../../harness/observe/id
 import { listPids, readEnviron } from '../../harness/observe/proc.js';
 import { signalIdentity } from '../../harness/observe/signal.js';
 import { packageRoot } from '../../harness/util/paths.js';
-import { CLI, runCli, type CliRun } from '../support/cli.js';
+import { runCli, type CliRun } from '../support/cli.js';
 import { tempDir } from '../support/scenarios.js';
 
 const ROOT = packageRoot();
 const SERVER = ['--command', 'node', '--arg', 'dist/fake-servers/well-behaved.js', '--cwd', ROOT];
 const TOOLS = ['echo', 'spawn-helper', 'slow', 'subscribe', 'write', 'start-job'];
 
-/**
- * The real CLI once main.ts registers `init`; until the lead wires it in, a driver that does
- * what main.ts does (registerInitCommand on a program, commander usage errors -> exit 3).
- */
-const WIRED = readFileSync(join(ROOT, 'harness/cli/main.ts'), 'utf8').includes('registerInitCommand');
-let driver = '';
 const dirs: string[] = [];
 
-beforeAll(() => {
-  if (WIRED) return;
-  const dir = tempDir('crash-drill-init-driver-');
-  dirs.push(dir);
-  driver = join(dir, 'init-driver.mjs');
-  const commander = pathToFileURL(createRequire(join(ROOT, 'package.json')).resolve('commander')).href;
-  const init = pathToFileURL(join(ROOT, 'dist/harness/cli/init-command.js')).href;
-  writeFileSync(
-    driver,
-    [
-      `import { Command, CommanderError } from ${JSON.stringify(commander)};`,
-      `import { registerInitCommand } from ${JSON.stringify(init)};`,
-      "const program = new Command('crash-drill').exitOverride();",
-      'registerInitCommand(program);',
-      'try { await program.parseAsync(process.argv); } catch (e) { if (!(e instanceof CommanderError)) throw e; process.exitCode = e.exitCode === 0 ? 0 : 3; }',
-    ].join('\n'),
-  );
-});
-
 function init(args: string[], cwd: string): Promise<CliRun> {
-  if (WIRED) return runCli(['init', ...args], { cwd });
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [driver, 'init', ...args], { cwd, env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('error', reject);
-    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
-  });
+  return runCli(['init', ...args], { cwd });
 }
 
 /** Live (not zombie) processes that init started: they carry its marker. */

@@ -1,57 +1,18 @@
 /**
  * End to end: `run --shard i/n` three times, then `merge`, equals one unsharded run, drill for
  * drill; `merge` refuses mismatched versions and missing or overlapping shards; `--repeat`.
- *
- * The CLI is the real compiled one. Until main.ts wires in `addShardOptions` and
- * `registerMergeCommand` (harness/cli/shard-options.ts), the test drives a tiny entry that wires
- * them exactly that way around the same `runCommand`.
  */
-import { spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { packageRoot } from '../../harness/util/paths.js';
-import { CLI, lastLine, runCli, type CliRun } from '../support/cli.js';
+import { lastLine, runCli, type CliRun } from '../support/cli.js';
 import { subjectYaml, tempDir } from '../support/scenarios.js';
 
 const FAST = 'expect: { exit-on-eof: { deadline: 800 }, no-survivors: { grace: 400 } }\ntimeouts: { close-wait: 800 }';
 const root = tempDir('crash-drill-shard-');
-const wired = readFileSync(CLI, 'utf8').includes('registerMergeCommand');
-
-function entry(): string {
-  const file = join(root, 'entry.mjs');
-  const url = (p: string) => pathToFileURL(join(packageRoot(), p)).href;
-  const commander = pathToFileURL(createRequire(join(packageRoot(), 'package.json')).resolve('commander')).href;
-  writeFileSync(
-    file,
-    [
-      `import commander from ${JSON.stringify(commander)};`,
-      `import { runCommand } from ${JSON.stringify(url('dist/harness/cli/run-command.js'))};`,
-      `import { addShardOptions, registerMergeCommand } from ${JSON.stringify(url('dist/harness/cli/shard-options.js'))};`,
-      `const program = new commander.Command('crash-drill').exitOverride();`,
-      `addShardOptions(program.command('run').argument('[paths...]').option('--out <dir>', '', 'crash-drill-report').option('--concurrency <n>', '', Number)`,
-      `  .action(async (paths, options) => { process.exitCode = await runCommand(paths, options); }));`,
-      `registerMergeCommand(program);`,
-      `try { await program.parseAsync(process.argv); } catch (e) { process.exitCode = e.exitCode === 0 ? 0 : 3; }`,
-    ].join('\n'),
-  );
-  return file;
-}
-
 function cli(args: string[]): Promise<CliRun> {
-  if (wired) return runCli(args);
-  const file = entry();
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [file, ...args], { cwd: packageRoot(), env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('error', reject);
-    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
-  });
+  return runCli(args);
 }
 
 interface Drill { id: string; key: string; index: number; attempt?: number; verdict: string; checks: { id: string; verdict: string }[]; evidence: { file: string } | null }

@@ -6,25 +6,11 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCli, type CliRun } from '../support/cli.js';
-import { subjectYaml, tempDir, type FakeServer } from '../support/scenarios.js';
+import { tempDir } from '../support/scenarios.js';
+import { SCENARIOS } from '../reports/fixtures/cli-run.js';
 
-const FAST = 'expect: { exit-on-eof: { deadline: 800 }, no-survivors: { grace: 400 } }\ntimeouts: { close-wait: 800 }';
-
-export const FIXTURE_SCENARIOS: Record<string, string> = {
-  'wb.yaml': ['id: wb', subjectYaml('well-behaved'), 'target: { call: echo, args: { text: hi } }', 'points: [idle]', 'modes: [crash]', FAST].join('\n'),
-  'ie.yaml': ['id: stays-up', subjectYaml('ignores-eof'), 'target: { call: echo, args: { text: hi } }', 'points: [idle]', 'modes: [crash]', FAST].join('\n'),
-  'sk.yaml': [
-    'id: key-holder',
-    subjectYaml('static-key-holder' as FakeServer, { CRASH_DRILL_API_KEY: '{{remote.apiKey}}' }),
-    'target: { call: write, args: { op: deploy, target: web } }',
-    'points: [idle]',
-    'modes: [crash]',
-    'remote: {}',
-    FAST,
-  ].join('\n'),
-  'un.yaml': ['id: no-child', subjectYaml('well-behaved'), 'target: { call: echo, args: { text: hi } }', 'points: [child-spawned]', 'modes: [crash]', 'timeouts: { point: 500 }'].join('\n'),
-  'er.yaml': ['id: missing', 'subject: { command: /nonexistent/mcp-server }', 'target: { call: echo }', 'points: [idle]', 'modes: [crash]'].join('\n'),
-};
+/** The same five scenarios as the reporters' fixture: one realistic report folder shape for every test. */
+export const FIXTURE_SCENARIOS: Record<string, string> = SCENARIOS;
 
 export interface ReportFixture {
   dir: string;
