@@ -58,7 +58,14 @@ export function renderDrill(d: DrillResult, read: EvidenceRead | { error: string
 <h4>Checks</h4>${checks(d)}
 <h4>Timeline</h4>${timeline}
 <div class="cols"><section><h4>Incident record</h4>${renderIncident(d.incident)}</section>
-<section><h4>Server exit</h4>${exit(d)}<h4>Survivors</h4>${survivors(d)}<h4>Containment</h4>${containment(d)}<h4>Evidence</h4>${evidence(d, read)}</section></div>
+<section><h4>Server exit</h4>${exit(d)}<h4>Survivors</h4>${survivors(d)}<h4>Containment</h4>${containment(d)}<h4>Tracking</h4>${tracking(d)}<h4>Evidence</h4>${evidence(d, read)}</section></div>
 </div>
 </details>`;
+}
+
+/** Which process-tracking methods were in force, and what they cannot see. */
+function tracking(d: DrillResult): string {
+  if (!d.tracking) return '<p class="muted">No tracking (the drill never started its client).</p>';
+  const spots = d.tracking.blindSpots.map((b) => `<li>${esc(b)}</li>`).join('');
+  return `<p>${esc(d.tracking.methods.join(', '))}${d.tracking.cgroup ? ` (cgroup <code>${esc(d.tracking.cgroup)}</code>)` : ''}</p>${spots ? `<p class="muted">Cannot see:</p><ul>${spots}</ul>` : ''}`;
 }

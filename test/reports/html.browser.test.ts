@@ -217,6 +217,10 @@ describe('the HTML report in a real browser', () => {
     expect(denied.verdict).toBe('fail');
     await expect(section(skh).locator('tr.check.v-fail td.summary').textContent()).resolves.toBe(denied.summary);
     await expect(section(skh).locator('dl.incident').innerText()).resolves.toContain(`by ${skh.incident.revocation!.operator}`);
+    // What the tracking could see, and what it cannot.
+    const text = await body.innerText();
+    expect(text).toContain(ie.tracking!.methods.join(', '));
+    for (const spot of ie.tracking!.blindSpots) expect(text).toContain(spot);
   });
 
   it('renders a <script> in a summary as text, and never runs it', async () => {
