@@ -3,7 +3,7 @@
  * script, nothing fetched). Each drill's timeline is drawn from its evidence log in
  * `<out>/evidence/`, read here (a reporter sees results and evidence, never processes).
  */
-import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { writeTextAtomic } from './write-atomic.js';
 import { basename, join } from 'node:path';
 import { readEvidence, type EvidenceRead } from './html/evidence-file.js';
 import { renderPage } from './html/page.js';
@@ -24,16 +24,10 @@ export class HtmlReporter implements Reporter {
     for (const drill of results.drills) {
       evidence.set(drill.id, drill.evidence ? readEvidence(join(this.outDir, 'evidence', basename(drill.evidence.file)), drill.evidence.head) : null);
     }
-    writeAtomic(this.file, renderPage(results, evidence));
+    writeTextAtomic(this.file, renderPage(results, evidence));
   }
 }
 
-function writeAtomic(file: string, text: string): void {
-  mkdirSync(join(file, '..'), { recursive: true });
-  const tmp = `${file}.${process.pid}.tmp`;
-  writeFileSync(tmp, text);
-  renameSync(tmp, file);
-}
 
 export function create(options: ReporterOptions): HtmlReporter {
   return new HtmlReporter(options.outDir);

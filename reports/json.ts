@@ -1,4 +1,4 @@
-import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { writeTextAtomic } from './write-atomic.js';
 import { join } from 'node:path';
 import type { Reporter, RunResults } from './types.js';
 
@@ -13,11 +13,7 @@ export class JsonReporter implements Reporter {
 }
 
 export function writeJsonAtomic(file: string, value: unknown): void {
-  const dir = join(file, '..');
-  mkdirSync(dir, { recursive: true });
-  const tmp = `${file}.${process.pid}.tmp`;
-  writeFileSync(tmp, JSON.stringify(value, null, 2) + '\n');
-  renameSync(tmp, file);
+  writeTextAtomic(file, JSON.stringify(value, null, 2) + '\n');
 }
 
 export function create(options: { outDir: string }): JsonReporter {

@@ -9,8 +9,8 @@
  * kill point, mode, evidence head) go into the suite's <properties>, keyed by the testcase
  * label, because junit-10.xsd allows no <properties> inside a <testcase>.
  */
-import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { writeTextAtomic } from './write-atomic.js';
+import { join } from 'node:path';
 import type { ReporterOptions } from './registry.js';
 import type { DrillResult, Reporter, RunResults } from './types.js';
 
@@ -213,9 +213,3 @@ export function xmlAttr(s: string): string {
   return xmlText(s).replace(/"/g, '&quot;').replace(/'/g, '&apos;').replace(/\t/g, '&#9;').replace(/\n/g, '&#10;');
 }
 
-function writeTextAtomic(file: string, text: string): void {
-  mkdirSync(dirname(file), { recursive: true });
-  const tmp = `${file}.${process.pid}.tmp`;
-  writeFileSync(tmp, text);
-  renameSync(tmp, file);
-}

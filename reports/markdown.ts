@@ -13,8 +13,9 @@
  *   annotations are commands for the runner, not a terminal report, so the console reporter
  *   is still added and a person reading the log still sees the run.
  */
-import { appendFileSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { appendFileSync } from 'node:fs';
+import { writeTextAtomic } from './write-atomic.js';
+import { join } from 'node:path';
 import type { ReporterOptions } from './registry.js';
 import { summaryLine } from './summary-line.js';
 import type { DrillResult, Reporter, RunResults } from './types.js';
@@ -62,10 +63,7 @@ export class MarkdownReporter implements Reporter {
   onRunEnd(results: RunResults): void {
     const text = summaryMarkdown(results);
     const file = join(this.outDir, 'summary.md');
-    mkdirSync(dirname(file), { recursive: true });
-    const tmp = `${file}.${process.pid}.tmp`;
-    writeFileSync(tmp, text);
-    renameSync(tmp, file);
+    writeTextAtomic(file, text);
     if (this.env.GITHUB_ACTIONS && !this.live) for (const line of annotations(results)) this.out.write(`${line}\n`);
     const stepSummary = this.env.GITHUB_STEP_SUMMARY;
     if (stepSummary) {

@@ -1,8 +1,6 @@
-import { describeRequest, subjectRequests } from '../evidence/queries.js';
+import { describeRequest, subjectRequests, SUCCEEDED } from '../evidence/queries.js';
 import { firstOf, type DrillEvidence } from '../evidence/types.js';
 import type { Check, CheckResult } from './types.js';
-
-const SUCCEEDED = new Set(['committed', 'replayed', 'ok']);
 
 /**
  * denied-after-revocation: once the session is revoked, the probe with its token is denied,

@@ -1,5 +1,5 @@
 import { describeSignal, serverExitOf, serverOf, signalBeforeExit } from '../evidence/queries.js';
-import { firstOf, type DrillEvidence } from '../evidence/types.js';
+import type { DrillEvidence } from '../evidence/types.js';
 import { isCheckResult, lossOrUnknown } from './loss.js';
 import type { Check, CheckResult } from './types.js';
 

@@ -2,10 +2,29 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
-import type { ClientEvent, HarnessCommand } from '../client/protocol.js';
+import type { ClientEvent, HarnessCommand, StartCommand } from '../client/protocol.js';
+import type { Scenario } from '../config/index.js';
 import { SUBJECT_STDERR_FD } from '../client/protocol.js';
 import { identify, type ProcIdentity } from '../observe/index.js';
 import { distFile } from '../util/paths.js';
+
+/** How long a client may take to report ready. */
+export const CLIENT_START_TIMEOUT_MS = 10_000;
+
+/** The client events that end the handshake and setup, well or badly. */
+export const SETUP_ENDED: ReadonlySet<ClientEvent['type']> = new Set(['setup-done', 'setup-error', 'handshake-error', 'spawn-error', 'client-error']);
+
+/** The command that makes a client start the scenario's server, run its setup and hold the target call. */
+export function startCommand(scenario: Scenario, env: Record<string, string>, correlationId: string): StartCommand {
+  return {
+    type: 'start',
+    subject: { command: scenario.subject.command, args: scenario.subject.args, env, cwd: scenario.subject.cwd },
+    setup: scenario.setup,
+    target: scenario.target,
+    correlationId,
+    callTimeoutMs: Math.max(scenario.timeouts.handshake, scenario.timeouts.point),
+  };
+}
 
 export interface ClientProcessHandlers {
   onEvent(event: ClientEvent): void;

@@ -27,7 +27,7 @@ import {
 } from '../observe/index.js';
 import { monoNow } from '../util/clock.js';
 import { errorMessage } from '../util/errors.js';
-import { DrillClientProcess } from './client-process.js';
+import { CLIENT_START_TIMEOUT_MS, DrillClientProcess, SETUP_ENDED, startCommand } from './client-process.js';
 import { reachPoint } from './points.js';
 import { EvidenceRecorder } from './recorder.js';
 import { RemoteLink } from './remote-link.js';
@@ -38,7 +38,6 @@ import { killClient } from './kill.js';
 import { abortable, Interrupted } from '../util/abortable.js';
 import type { ExecuteOptions, PlannedDrill } from './types.js';
 
-const CLIENT_START_TIMEOUT_MS = 10_000;
 const STDERR_DRAIN_MS = 300;
 
 export function drillMeta(drill: PlannedDrill, drillId: string): DrillMeta {
@@ -195,14 +194,7 @@ class DrillRun {
       this.cgroup?.path,
     );
     // Sent at once: the client spawns the server while it is still loading the SDK.
-    this.client.send({
-      type: 'start',
-      subject: { command: scenario.subject.command, args: scenario.subject.args, env: this.subjectEnv(scenario, this.link!.session.token), cwd: scenario.subject.cwd },
-      setup: scenario.setup,
-      target: scenario.target,
-      correlationId: this.rec.meta.correlationId,
-      callTimeoutMs: Math.max(scenario.timeouts.handshake, scenario.timeouts.point),
-    });
+    this.client.send(startCommand(scenario, this.subjectEnv(scenario, this.link!.session.token), this.rec.meta.correlationId));
     this.clientId = await this.interruptible(this.client.ready(CLIENT_START_TIMEOUT_MS));
     if (!this.clientId) {
       rec.harness({ type: 'harness-error', phase: 'client', message: 'the drill client did not start' });
@@ -223,8 +215,7 @@ class DrillRun {
 
   private async handshake(scenario: Scenario): Promise<boolean> {
     const { rec } = this;
-    const ended = ['setup-done', 'setup-error', 'handshake-error', 'spawn-error', 'client-error'];
-    const answer = await this.interruptible(this.client!.waitFor((e) => ended.includes(e.type), scenario.timeouts.handshake));
+    const answer = await this.interruptible(this.client!.waitFor((e) => SETUP_ENDED.has(e.type), scenario.timeouts.handshake));
     if (answer?.type === 'setup-done') {
       this.findRealServer();
       return true;

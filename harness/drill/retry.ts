@@ -8,10 +8,9 @@
 import type { ClientEvent } from '../client/protocol.js';
 import type { Scenario } from '../config/index.js';
 import type { DrillCgroup } from '../observe/index.js';
-import { DrillClientProcess } from './client-process.js';
+import { CLIENT_START_TIMEOUT_MS, DrillClientProcess, SETUP_ENDED, startCommand } from './client-process.js';
 import type { EvidenceRecorder } from './recorder.js';
 
-const CLIENT_START_TIMEOUT_MS = 10_000;
 
 export interface RetryOptions {
   drillId: string;
@@ -34,17 +33,10 @@ export async function recoveryRetry(opts: RetryOptions): Promise<void> {
     onClientStderr: () => {},
   }, opts.cgroup?.path);
   try {
-    client.send({
-      type: 'start',
-      subject: { command: scenario.subject.command, args: scenario.subject.args, env: opts.env, cwd: scenario.subject.cwd },
-      setup: scenario.setup,
-      target: scenario.target,
-      correlationId: opts.correlationId,
-      callTimeoutMs: Math.max(scenario.timeouts.handshake, scenario.timeouts.point),
-    });
+    client.send(startCommand(scenario, opts.env, opts.correlationId));
     const id = await client.ready(CLIENT_START_TIMEOUT_MS);
     if (!id) return end(false, 'the retry client did not start');
-    const ready = await client.waitFor((e) => ['setup-done', 'setup-error', 'handshake-error', 'spawn-error', 'client-error'].includes(e.type), scenario.timeouts.handshake);
+    const ready = await client.waitFor((e) => SETUP_ENDED.has(e.type), scenario.timeouts.handshake);
     if (ready?.type !== 'setup-done') return end(false, `the retry's server did not get ready: ${ready?.type ?? 'timeout'}`);
     client.send({ type: 'prepare-target' });
     if (!(await client.waitFor((e) => e.type === 'before-dispatch', scenario.timeouts.point))) return end(false, 'the retry never built the target call');

@@ -60,6 +60,9 @@ export function serverExitOf(evidence: DrillEvidence): ServerExit | null {
   };
 }
 
+/** Remote outcomes where a request got what it asked for. */
+export const SUCCEEDED: ReadonlySet<string> = new Set(['committed', 'replayed', 'ok']);
+
 /** The drill remote's requests of this drill, folded from the journal events in the evidence. */
 export function remoteRequests(evidence: DrillEvidence): RequestRecord[] {
   return foldRequests(eventsOf(evidence, 'remote').map((e) => e.entry));

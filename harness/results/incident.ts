@@ -3,7 +3,7 @@
  * alone (pure), so a saved log gives the same record. Three moments are kept apart: when the
  * client became unavailable, when the server's last action started, when authority was revoked.
  */
-import { serverRequests, sessionOf, subjectRequests } from '../evidence/queries.js';
+import { serverRequests, sessionOf, subjectRequests, SUCCEEDED } from '../evidence/queries.js';
 import { eventsOf, firstOf, type DrillEvidence } from '../evidence/types.js';
 import type { CheckResult } from '../checks/index.js';
 import type { ExitInfo } from './exit-info.js';
@@ -30,8 +30,6 @@ export interface IncidentRecord {
   termination: string;
   followUp: string[];
 }
-
-const SUCCEEDED = new Set(['committed', 'replayed', 'ok']);
 
 export function incidentRecord(evidence: DrillEvidence, checks: CheckResult[], exit: ExitInfo | null): IncidentRecord {
   const start = firstOf(evidence, 'drill-start');
