@@ -1,12 +1,13 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Readable } from 'node:stream';
+import type { Readable, Writable } from 'node:stream';
 import type { ClientEvent, HarnessCommand, StartCommand } from '../client/protocol.js';
 import type { Scenario } from '../config/index.js';
 import { SUBJECT_STDERR_FD } from '../client/protocol.js';
 import { identify, type ProcIdentity } from '../observe/index.js';
 import { distFile } from '../util/paths.js';
+import { holderCommand, parseHolderLine, type HolderState } from './holder.js';
 
 /** How long a client may take to report ready. */
 export const CLIENT_START_TIMEOUT_MS = 10_000;
@@ -35,39 +36,51 @@ export interface ClientProcessHandlers {
 type Waiter = { match: (event: ClientEvent) => boolean; resolve: (event: ClientEvent | null) => void; timer: NodeJS.Timeout };
 
 /**
- * The harness's handle on one drill client process. The client leads its own process group and
- * session (detached), so a Ctrl-C at the terminal reaches only the harness, which then contains
- * the drill itself. fd 4 of the client is a pipe the subject gets as its stderr; the harness
- * holds the reading end so the subject's last words survive the client.
+ * The harness's handle on one drill client process. Where perl is available the client runs
+ * under a holder (holder.ts): harness -> holder (child subreaper, watchdog) -> client -> server.
+ * The holder leads its own process group and session (detached), so a Ctrl-C at the terminal
+ * reaches only the harness, which then contains the drill itself, and a signal to the
+ * harness's group does not take the watchdog with it. fd 4 of the client is a pipe the subject
+ * gets as its stderr; the harness holds the reading end so the subject's last words survive
+ * the client.
  */
 export class DrillClientProcess {
+  /** The process the harness spawned: the holder, or the client itself without one. */
   readonly child: ChildProcess;
   identity: ProcIdentity | null = null;
+  /** The holder's state, or null when the client runs without one (no perl, or turned off). */
+  readonly holder: HolderState | null;
   private readonly events: ClientEvent[] = [];
   private waiters: Waiter[] = [];
   private exited = false;
+  private readonly exitListeners: Array<() => void> = [];
 
   /**
-   * With `cgroupDir`, the client enters the drill's cgroup before it runs a line of its own: a
-   * shell writes its own pid into cgroup.procs and then execs Node (same pid, same IPC fd), so
-   * not even the server's first fork happens outside the cgroup.
+   * With `cgroupDir`, the client enters the drill's cgroup before it runs a line of its own: the
+   * holder's child (or, without a holder, a shell) writes its own pid into cgroup.procs and
+   * then execs Node (same pid, same IPC fd), so not even the server's first fork happens
+   * outside the cgroup.
    */
   constructor(drillId: string, private readonly handlers: ClientProcessHandlers, cgroupDir?: string) {
     const main = distFile('harness/client/main.js');
     if (!existsSync(main)) throw new Error(`the drill client is not built: ${main} is missing (run npm run build)`);
-    const [command, args] = cgroupDir
-      ? ['/bin/sh', ['-c', 'echo $$ > "$1" 2>/dev/null; exec "$0" "$2"', process.execPath, join(cgroupDir, 'cgroup.procs'), main]]
-      : [process.execPath, [main]];
+    const procs = cgroupDir ? join(cgroupDir, 'cgroup.procs') : '';
+    const held = holderCommand(procs, [process.execPath, main]);
+    const [command, args] = held
+      ? held
+      : cgroupDir
+        ? ['/bin/sh', ['-c', 'echo $$ > "$1" 2>/dev/null; exec "$0" "$2"', process.execPath, procs, main]]
+        : [process.execPath, [main]];
     this.child = spawn(command, args, {
       detached: true,
-      stdio: ['ignore', 'ignore', 'pipe', 'ipc', 'pipe'],
+      stdio: [held ? 'pipe' : 'ignore', held ? 'pipe' : 'ignore', 'pipe', 'ipc', 'pipe'],
       env: { ...process.env, CRASH_DRILL_RUN: drillId },
     });
+    this.holder = held ? { identity: null, subreaper: null, clientPid: null, watchdogSignalled: null } : null;
     this.child.on('message', (event: ClientEvent) => this.onEvent(event));
-    this.child.on('exit', () => {
-      this.exited = true;
-      this.flushWaiters();
-    });
+    if (this.holder) this.readHolder(this.holder);
+    // Without a holder the spawned child is the client; with one, the holder reports the client's exit.
+    this.child.on('exit', () => this.onClientExit());
     // An 'error' here means the spawn itself failed or IPC broke; the exit handler settles waiters.
     this.child.on('error', () => this.flushWaiters());
     this.pipe(this.child.stderr, (text) => handlers.onClientStderr(text));
@@ -77,9 +90,26 @@ export class DrillClientProcess {
   /** Resolves once the client reports ready, with its identity, or null when it died first. */
   async ready(timeoutMs: number): Promise<ProcIdentity | null> {
     const event = await this.waitFor((e) => e.type === 'client-ready', timeoutMs);
-    if (!event || this.child.pid === undefined) return null;
-    this.identity = identify(this.child.pid);
+    if (!event || event.type !== 'client-ready' || this.child.pid === undefined) return null;
+    this.identity = identify(this.holder ? event.pid : this.child.pid);
     return this.identity;
+  }
+
+  /** The client's pid as far as it is known (before it reported ready, too). */
+  clientPid(): number | undefined {
+    return this.holder ? (this.holder.clientPid ?? undefined) : this.child.pid;
+  }
+
+  /**
+   * The drill is over (contained): let the holder go. It reaps the zombies it still keeps and
+   * exits. Until this is called the holder stays, so every orphan of the drill has a parent the
+   * observer knows, even after the client is gone.
+   */
+  release(): void {
+    const stdin = this.child.stdin as Writable | null;
+    if (!stdin || stdin.destroyed) return;
+    stdin.on('error', () => {});
+    stdin.end('done\n');
   }
 
   send(command: HarnessCommand): boolean {
@@ -122,18 +152,61 @@ export class DrillClientProcess {
     const stderr = this.child.stdio[SUBJECT_STDERR_FD] as Readable | null;
     const ended = (stream: Readable | null) =>
       !stream || stream.readableEnded || stream.destroyed ? Promise.resolve() : new Promise<void>((resolve) => stream.once('close', resolve));
-    const exited = this.exited ? Promise.resolve() : new Promise<void>((resolve) => this.child.once('exit', () => resolve()));
+    const exited = this.exited ? Promise.resolve() : new Promise<void>((resolve) => this.exitListeners.push(resolve));
     let timer: NodeJS.Timeout | undefined;
     const limit = new Promise<void>((resolve) => (timer = setTimeout(resolve, timeoutMs)));
     await Promise.race([Promise.all([exited, ended(stderr)]), limit]);
     clearTimeout(timer);
   }
 
-  /** Releases the harness's ends of the pipes (after containment, when nothing is left to say). */
+  /**
+   * The harness cannot track this client (it never reported): close the holder's control pipe
+   * without "done", which is what the holder's watchdog takes for the harness's death, so it
+   * ends every process below it.
+   */
+  abandon(): void {
+    const stdin = this.child.stdin as Writable | null;
+    if (!stdin || stdin.destroyed) return;
+    stdin.on('error', () => {});
+    stdin.end();
+  }
+
+  /**
+   * Releases the harness's ends of the pipes (after containment, when nothing is left to say).
+   * The holder's control pipe is left to release(): closing it without "done" is what tells the
+   * holder the harness died.
+   */
   dispose(): void {
     this.flushWaiters();
-    for (const stream of this.child.stdio) stream?.destroy();
+    for (const [fd, stream] of this.child.stdio.entries()) if (fd !== 0 || !this.holder) stream?.destroy();
     if (this.child.connected) this.child.disconnect();
+  }
+
+  private onClientExit(): void {
+    if (this.exited) return;
+    this.exited = true;
+    this.flushWaiters();
+    for (const listener of this.exitListeners.splice(0)) listener();
+  }
+
+  private readHolder(state: HolderState): void {
+    const out = this.child.stdout;
+    if (!out) return;
+    this.child.once('spawn', () => {
+      if (this.child.pid !== undefined) state.identity = identify(this.child.pid);
+    });
+    let buffered = '';
+    out.setEncoding('utf8');
+    out.on('error', () => {});
+    out.on('data', (chunk: string) => {
+      buffered += chunk;
+      let nl: number;
+      while ((nl = buffered.indexOf('\n')) >= 0) {
+        const line = buffered.slice(0, nl);
+        buffered = buffered.slice(nl + 1);
+        if (parseHolderLine(line, state) === 'client-exit') this.onClientExit();
+      }
+    });
   }
 
   private onEvent(event: ClientEvent): void {

@@ -28,6 +28,7 @@ import {
 import { monoNow } from '../util/clock.js';
 import { errorMessage } from '../util/errors.js';
 import { CLIENT_START_TIMEOUT_MS, DrillClientProcess, SETUP_ENDED, startCommand } from './client-process.js';
+import { holderUnavailable } from './holder.js';
 import { reachPoint } from './points.js';
 import { EvidenceRecorder } from './recorder.js';
 import { RemoteLink } from './remote-link.js';
@@ -48,19 +49,16 @@ export function drillMeta(drill: PlannedDrill, drillId: string): DrillMeta {
     subject: { name: scenario.subject.name, command: scenario.subject.command, args: scenario.subject.args },
     point: drill.point,
     mode: drill.mode,
-    expect: {
-      exitOnEof: scenario.expect.exitOnEof,
-      noSurvivors: scenario.expect.noSurvivors,
-      stdoutClean: scenario.expect.stdoutClean,
-      idempotentEffects: scenario.expect.idempotentEffects,
-      deniedAfterRevocation: scenario.expect.deniedAfterRevocation,
-      quietAfterLoss: scenario.expect.quietAfterLoss,
-      jobsSettled: scenario.expect.jobsSettled,
-    },
+    expect: expectOptions(scenario.expect),
     correlationId: `${drillId}:${scenario.target.call}`,
     key: drill.key,
     target: scenario.target.call,
   };
+}
+
+/** Every check option the scenario has, so a new check's option reaches its check without an edit here. */
+function expectOptions({ extra: _raw, ...options }: Scenario['expect']): DrillMeta['expect'] {
+  return options;
 }
 
 export async function executeDrill(drill: PlannedDrill, opts: ExecuteOptions): Promise<DrillEvidence> {
@@ -96,6 +94,8 @@ class DrillRun {
   private readonly watches = new AbortController();
   private link: RemoteLink | null = null;
   private scenario: Scenario | null = null;
+  /** The recovery retry's clients: their holders stay until the drill is contained. */
+  private readonly retryClients: DrillClientProcess[] = [];
 
   constructor(
     private readonly drill: PlannedDrill,
@@ -150,7 +150,19 @@ class DrillRun {
     await this.observe(scenario, lossAt);
     if (scenario.retry && drill.mode !== 'hang') {
       const retryScenario = this.render(this.link.openRetrySession().token);
-      await this.interruptible(recoveryRetry({ drillId: this.drillId, scenario: retryScenario, rec, cgroup: this.cgroup, correlationId: rec.meta.correlationId, env: this.subjectEnv(retryScenario, this.link.retrySession!.token) }));
+      await this.interruptible(
+        recoveryRetry({
+          drillId: this.drillId,
+          scenario: retryScenario,
+          rec,
+          cgroup: this.cgroup,
+          correlationId: rec.meta.correlationId,
+          env: this.subjectEnv(retryScenario, this.link.retrySession!.token),
+          onClient: (client) => this.retryClients.push(client),
+        }),
+      );
+      // Orphans of the retry are re-parented to its own holder, which stays until containment.
+      for (const client of this.retryClients) if (client.holder?.identity && client.holder.subreaper?.ok) this.tracker!.addSubreaper(client.holder.identity);
     }
   }
 
@@ -203,11 +215,24 @@ class DrillRun {
     rec.harness({ type: 'client-spawned', pid: this.clientId.pid, startTime: this.clientId.startTime, cmdline: readCmdline(this.clientId.pid) ?? [] });
     // Where the shell could not enter the cgroup, adding it now still covers what it starts later.
     if (this.cgroup && !this.cgroup.pids().includes(this.clientId.pid) && !this.cgroup.addPid(this.clientId)) this.cgroup = null;
-    this.tracker = new DrillTracker({ drillId: this.drillId, root: this.clientId, cgroup: this.cgroup, sampleIntervalMs: this.opts.sampleIntervalMs ?? 20 });
+    const holder = this.client.holder;
+    if (holder?.identity) {
+      const subreaper = holder.subreaper?.ok === true;
+      const reason = holder.subreaper && !holder.subreaper.ok ? holder.subreaper.reason : subreaper ? undefined : 'the holder did not report';
+      rec.harness({ type: 'holder', pid: holder.identity.pid, startTime: holder.identity.startTime, subreaper, ...(reason ? { reason } : {}) });
+    } else {
+      rec.harness({ type: 'holder', pid: null, startTime: null, subreaper: false, reason: holderUnavailable() ?? 'the holder did not start' });
+    }
+    const subreapers = holder?.identity && holder.subreaper?.ok ? [holder.identity] : [];
+    this.tracker = new DrillTracker({ drillId: this.drillId, root: this.clientId, cgroup: this.cgroup, subreapers, sampleIntervalMs: this.opts.sampleIntervalMs ?? 20 });
     this.tracker.on('new', (p) =>
       rec.harness({ type: 'process-new', pid: p.pid, startTime: p.startTime, ppid: p.ppid, pgid: p.pgid, cmdline: p.cmdline, foundBy: p.foundBy }, p.firstSeen, 'observer'),
     );
     this.tracker.on('exit', (p) => rec.harness({ type: 'process-exit', pid: p.pid, startTime: p.startTime }, p.exitedAt ?? monoNow(), 'observer'));
+    this.tracker.on('reparented', (p, from) =>
+      rec.harness({ type: 'process-reparented', pid: p.pid, startTime: p.startTime, from, to: p.ppid, toHolder: subreapers.some((h) => h.pid === p.ppid) }, monoNow(), 'observer'),
+    );
+    this.tracker.on('unattributed', (p) => rec.harness({ type: 'process-unattributed', ...p }, p.firstSeen, 'observer'));
     this.tracker.start();
     rec.harness({ type: 'tracking', tracking: this.tracker.tracking() });
     return true;
@@ -318,17 +343,21 @@ class DrillRun {
     }
     // A client that never reported ready may still have started the server (it is told to at
     // once): track it now, so containment reaches everything it started.
-    const pid = this.client?.child.pid;
+    const pid = this.client?.clientPid();
     const late = !this.tracker && pid !== undefined ? identify(pid) : null;
-    if (late) this.tracker = new DrillTracker({ drillId: this.drillId, root: late, cgroup: this.cgroup });
+    const holderId = this.client?.holder?.identity;
+    if (late) this.tracker = new DrillTracker({ drillId: this.drillId, root: late, cgroup: this.cgroup, subreapers: holderId ? [holderId] : [] });
     if (this.tracker) await containDrill(this.tracker, rec, this.opts.containTermWaitMs ?? 1000);
+    else if (this.client?.holder) this.client.abandon(); // the holder's watchdog ends whatever the untracked client started
     else if (this.client?.alive) this.client.child.kill('SIGKILL'); // it is gone from /proc already, or never got a pid
     this.lookForServerExit();
     this.watches.abort();
     if (this.client) {
       await this.client.closed(STDERR_DRAIN_MS);
       this.client.dispose();
+      this.client.release();
     }
+    for (const client of this.retryClients) client.release();
     if (this.link) {
       this.link.recordState('final');
       this.link.detach();

@@ -19,6 +19,8 @@ export interface RetryOptions {
   cgroup: DrillCgroup | null;
   correlationId: string;
   env: Record<string, string>;
+  /** Hands over the retry's client: its holder must stay until the drill is contained. */
+  onClient?: (client: DrillClientProcess) => void;
 }
 
 export async function recoveryRetry(opts: RetryOptions): Promise<void> {
@@ -32,6 +34,7 @@ export async function recoveryRetry(opts: RetryOptions): Promise<void> {
     onSubjectStderr: () => {},
     onClientStderr: () => {},
   }, opts.cgroup?.path);
+  opts.onClient?.(client);
   try {
     client.send(startCommand(scenario, opts.env, opts.correlationId));
     const id = await client.ready(CLIENT_START_TIMEOUT_MS);

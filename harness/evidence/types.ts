@@ -3,21 +3,17 @@
  * and nothing else, so a saved evidence log can be re-checked without re-running anything.
  */
 import type { ClientEvent } from '../client/protocol.js';
-import type { KillMode, KillPoint } from '../config/index.js';
+import type { KillMode, KillPoint, ScenarioExpect } from '../config/index.js';
 import type { ContainmentRecord, SurvivorRow, TrackingInfo } from '../observe/index.js';
 import type { JobStatus, JournalEvent } from '../remote/types.js';
 
 export type { ContainmentRecord, SurvivorRow, TrackingInfo };
 
-export interface ExpectOptions {
-  exitOnEof: { deadline: number } | null;
-  noSurvivors: { grace: number } | null;
-  stdoutClean: boolean;
-  idempotentEffects: boolean;
-  deniedAfterRevocation: boolean;
-  quietAfterLoss: boolean;
-  jobsSettled: { grace: number } | null;
-}
+/**
+ * The drill's check options: the scenario's `expect` as harness/config normalised it (each
+ * check reads its own key), without the raw file keys.
+ */
+export type ExpectOptions = Omit<ScenarioExpect, 'extra'>;
 
 /** A remote job of the drill, as the remote held it at a moment. */
 export interface RemoteJob {
@@ -67,6 +63,28 @@ export type HarnessEvent =
   | { type: 'client-stderr'; text: string }
   | { type: 'process-new'; pid: number; startTime: number; ppid: number; pgid?: number; cmdline: string[]; foundBy: string[] }
   | { type: 'process-exit'; pid: number; startTime: number }
+  /**
+   * The process between the harness and the client (harness/drill/holder-script.ts): a child
+   * subreaper when `subreaper` is true. pid null: no holder could be started (`reason` says why).
+   */
+  | { type: 'holder'; pid: number | null; startTime: number | null; subreaper: boolean; reason?: string }
+  /** A member's parent changed (its parent died): `toHolder` when it went to the drill's subreaper, not to init. */
+  | { type: 'process-reparented'; pid: number; startTime: number; from: number; to: number; toHolder: boolean }
+  /**
+   * A process no tracking method could attribute, seen while the floor was in force (neither a
+   * cgroup nor a subreaper): observe/unattributed.ts. It is never signalled.
+   */
+  | {
+      type: 'process-unattributed';
+      pid: number;
+      startTime: number;
+      ppid: number;
+      sid: number;
+      uid: number | null;
+      cmdline: string[];
+      firstSeen: number;
+      reason: string;
+    }
   | { type: 'point-reached'; point: KillPoint; detail: string }
   | { type: 'point-timeout'; point: KillPoint; timeoutMs: number; reason: string }
   | { type: 'kill'; mode: KillMode; signal: 'SIGKILL' | 'SIGSTOP' | null; result: string }

@@ -1,13 +1,21 @@
 /**
  * Plain sentences of what the active tracking methods cannot see, for reports. Kept apart from
- * the tracker so the wording can be reviewed in one place.
+ * the tracker so the wording can be reviewed in one place. Each configuration's list must be
+ * true for it:
+ * - cgroup: membership is inherited and survives everything; only a process forked before the
+ *   root joined it, and work handed to another service, are outside.
+ * - subreaper, no cgroup: every process that loses its parent is re-parented to the holder, so
+ *   a live process of the drill always has a parent the drill knows; a process that exits
+ *   between two samples is not seen.
+ * - neither: a setsid daemon with a cleared environment escapes every method; the floor turns
+ *   such a process into `unknown` (observe/unattributed.ts), it never lets it pass.
  */
-export function blindSpots(opts: { cgroup: boolean; sampleIntervalMs: number }): string[] {
+export function blindSpots(opts: { cgroup: boolean; subreaper: boolean; sampleIntervalMs: number }): string[] {
   const spots: string[] = [];
-  if (!opts.cgroup) {
+  if (!opts.cgroup && !opts.subreaper) {
     spots.push(
-      'a process that calls setsid and clears its environment after its parent exited is not seen',
-      'a process that joins a process group or session of its own and clears its environment before the first sample after its birth is not seen',
+      'a process that calls setsid and clears its environment after its parent exited is not attributed to the drill: when one appears, no-survivors is unknown, never pass',
+      'a process that joins a process group or session of its own and clears its environment before the first sample after its birth is not attributed (the same floor applies)',
     );
   }
   spots.push(
@@ -16,6 +24,9 @@ export function blindSpots(opts: { cgroup: boolean; sampleIntervalMs: number }):
   );
   if (opts.cgroup) {
     spots.push('a process forked before the root joined the drill cgroup is outside it and is seen only by the other methods');
+  }
+  if (opts.subreaper && !opts.cgroup) {
+    spots.push('a process that outlives the drill\'s holder (the harness died and the holder was killed with it) is re-parented to init and is found only by its marker');
   }
   return spots;
 }

@@ -7,6 +7,10 @@
  * - parent-links:  its parent is a live member (seen while the parent lived)
  * - process-group: its pgid is a group led by a member (another process)
  * - session:       its sid is a session led by a member (another process)
+ * - subreaper:     its parent is one of the drill's holders, a child subreaper
+ *                  (harness/drill/holder-script.ts): every process of the drill that loses its
+ *                  parent is re-parented there, so a double fork with setsid and an empty
+ *                  environment still ends up with a parent the drill knows
  *
  * Nothing that started before the root can be a member. Walking parent links alone misses
  * anything whose middle parent already exited (REFERENCE.md: tree-kill found 1 of 3), which is
@@ -15,6 +19,7 @@
 import { decodeWaitStatus, type ExitStatus } from './exit-status.js';
 import { identityKey, type ProcIdentity } from './identity.js';
 import { isKernelThread, listPids, readCmdline, readEnviron, readStat, type ProcStat } from './proc.js';
+import { attributionProbe, type UnattributedProcess } from './unattributed.js';
 
 export const DRILL_ENV = 'CRASH_DRILL_RUN';
 
@@ -36,7 +41,23 @@ export type TrackedProcess = {
   exitStatus?: ExitStatus;
 };
 
-export type ScanResult = { added: TrackedProcess[]; exited: TrackedProcess[] };
+export type ScanResult = {
+  added: TrackedProcess[];
+  exited: TrackedProcess[];
+  /** Members whose parent changed since the last scan, with the old ppid (a dead parent's orphans). */
+  reparented: [TrackedProcess, number][];
+  unattributed: UnattributedProcess[];
+};
+
+export type ScanOptions = {
+  /** Pids in the drill cgroup, or null when the drill has no cgroup. */
+  cgroupPids: Set<number> | null;
+  /**
+   * Look for processes no method can attribute (unattributed.ts). Only meaningful when neither a
+   * cgroup nor a live subreaper holds the drill: with either, nothing of the drill can leave.
+   */
+  floor: boolean;
+};
 
 /** Re-read argv for this long after discovery: a fresh fork still shows its parent's argv until it execs. */
 const CMDLINE_SETTLE_MS = 1000;
@@ -52,6 +73,12 @@ export class MembershipScanner {
   /** pgid / sid values led by a member, kept while the group or session is still populated. */
   private readonly groups = new Set<number>();
   private readonly sessions = new Set<number>();
+  /** The drill's holders (child subreapers), pid -> start time. */
+  private readonly subreapers = new Map<number, number>();
+  /** Holders seen alive in the latest scan. */
+  private liveSubreapers = new Set<number>();
+  /** Unattributed processes already reported, by identity. */
+  private readonly unattributedSeen = new Set<string>();
 
   constructor(drillId: string, root: ProcIdentity) {
     this.drillId = drillId;
@@ -66,24 +93,42 @@ export class MembershipScanner {
     return this.byKey.get(identityKey(id));
   }
 
-  /** One full scan. cgroupPids is null when the drill has no cgroup. */
-  scan(now: number, cgroupPids: Set<number> | null): ScanResult {
+  addSubreaper(id: ProcIdentity): void {
+    this.subreapers.set(id.pid, id.startTime);
+    if (readStat(id.pid)?.startTime === id.startTime) this.liveSubreapers.add(id.pid);
+  }
+
+  /** True while at least one of the drill's holders was alive at the latest scan. */
+  subreaperAlive(): boolean {
+    return this.liveSubreapers.size > 0;
+  }
+
+  /** One full scan. */
+  scan(now: number, opts: ScanOptions): ScanResult {
+    const { cgroupPids } = opts;
     const stats = new Map<number, ProcStat>();
+    const all = new Map<number, ProcStat>();
     const pgidsInUse = new Set<number>();
     const sidsInUse = new Set<number>();
+    const liveSubreapers = new Set<number>();
     for (const pid of listPids()) {
       const stat = readStat(pid);
       if (stat === null) continue;
+      all.set(pid, stat);
       pgidsInUse.add(stat.pgid);
       sidsInUse.add(stat.sid);
+      if (this.subreapers.get(pid) === stat.startTime && stat.state !== 'Z' && stat.state !== 'X') liveSubreapers.add(pid);
       if (stat.startTime < this.root.startTime || isKernelThread(stat)) continue;
       stats.set(pid, stat);
     }
+    this.liveSubreapers = liveSubreapers;
 
     const exited: TrackedProcess[] = [];
+    const reparented: [TrackedProcess, number][] = [];
     for (const member of this.byKey.values()) {
       const stat = stats.get(member.pid);
       const present = stat !== undefined && stat.startTime === member.startTime;
+      if (present && member.exitedAt === null && stat.ppid !== member.ppid) reparented.push([member, member.ppid]);
       if (present) this.refresh(member, stat, now, cgroupPids, stats);
       if (member.exitedAt !== null) continue;
       if (!present || stat.state === 'X') {
@@ -118,7 +163,19 @@ export class MembershipScanner {
       for (const [stat, methods] of matched) added.push(this.admit(stat, methods, now));
       candidates = rest;
     }
-    return { added, exited };
+    const unattributed: UnattributedProcess[] = [];
+    if (opts.floor) {
+      const probe = attributionProbe(this.drillId, all);
+      for (const stat of candidates) {
+        const key = identityKey(stat);
+        if (this.unattributedSeen.has(key)) continue;
+        const found = probe(stat, now);
+        if (found === null) continue;
+        this.unattributedSeen.add(key);
+        unattributed.push(found);
+      }
+    }
+    return { added, exited, reparented, unattributed };
   }
 
   /** Add a member found outside a scan (the root, or one seen by a watch). */
@@ -153,6 +210,7 @@ export class MembershipScanner {
     if (this.parentIsLiveMember(stat, stats)) methods.push('parent-links');
     if (stat.pgid !== stat.pid && this.groups.has(stat.pgid)) methods.push('process-group');
     if (stat.sid !== stat.pid && this.sessions.has(stat.sid)) methods.push('session');
+    if (this.liveSubreapers.has(stat.ppid)) methods.push('subreaper');
     return methods;
   }
 

@@ -1,12 +1,12 @@
 /**
  * Run ids, the run registry and the stale sweep. A harness registers each run it executes in
- * <tmpdir>/crash-drill/runs/<runId>.json with its own identity. A drill process whose run has no
+ * <tmpdir>/crash-drill-<uid>/runs/<runId>.json with its own identity. A drill process whose run has no
  * live registered harness was left behind by a harness that died (crashed, was killed, or its
  * machine slept through a timeout): the sweep ends it. A live run's processes are never touched,
  * which is what lets several harnesses (vitest workers) share one machine.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { listDrillCgroups } from './cgroup.js';
@@ -27,8 +27,24 @@ export type SweepOptions = {
 
 const SAFE_ID = /^[A-Za-z0-9._-]+$/;
 
+/**
+ * One registry per user: a harness can only vouch for, and only sweep, its own user's drills.
+ * A shared folder would be owned by whoever ran first, and an unprivileged harness could not
+ * register there (and would then take its own live drills for stale).
+ */
 export function runsDir(): string {
-  return join(tmpdir(), 'crash-drill', 'runs');
+  const uid = typeof process.getuid === 'function' ? process.getuid() : 0;
+  return join(tmpdir(), `crash-drill-${uid}`, 'runs');
+}
+
+/** The processes a sweep may end: its own user's, whatever the harness's privileges. */
+function ownedBySelf(pid: number): boolean {
+  if (typeof process.getuid !== 'function') return true;
+  try {
+    return statSync(`/proc/${pid}`).uid === process.getuid();
+  } catch {
+    return false;
+  }
 }
 
 /** cd-YYYYMMDDTHHMMSS-xxxxxx (UTC, six random hex digits). */
@@ -57,7 +73,7 @@ export function registerRun(runId: string): RunRegistration {
   const self = identify(process.pid);
   if (self === null) throw new ObserveError('OBSERVE_REGISTRY_WRITE', 'cannot read the harness\'s own /proc/self/stat');
   try {
-    mkdirSync(runsDir(), { recursive: true });
+    mkdirSync(runsDir(), { recursive: true, mode: 0o700 });
     // Write then rename, so a concurrent sweep never reads half a file.
     const tmp = `${file}.${process.pid}.tmp`;
     writeFileSync(tmp, JSON.stringify({ runId, pid: self.pid, startTime: self.startTime, registeredAt: new Date().toISOString() }));
@@ -122,7 +138,7 @@ export async function sweepStale(opts: SweepOptions = {}): Promise<StaleReport[]
 
   for (const pid of listPids()) {
     const stat = readStat(pid);
-    if (stat === null || isKernelThread(stat) || stat.state === 'Z') continue;
+    if (stat === null || isKernelThread(stat) || stat.state === 'Z' || !ownedBySelf(pid)) continue;
     const drillId = readEnviron(pid)?.get(DRILL_ENV);
     if (drillId && stale(drillId)) add(drillId, stat);
   }

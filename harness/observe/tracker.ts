@@ -12,8 +12,10 @@ import { identityKey, type ProcIdentity } from './identity.js';
 import { MembershipScanner, type TrackedProcess } from './membership.js';
 import { readStat } from './proc.js';
 import { blindSpots } from './blind-spots.js';
+import type { UnattributedProcess } from './unattributed.js';
 
 export type { TrackedProcess } from './membership.js';
+export type { UnattributedProcess } from './unattributed.js';
 export type { ExitObservation } from './exit-watch.js';
 
 export type DrillTrackerOptions = {
@@ -27,11 +29,27 @@ export type DrillTrackerOptions = {
    * even after a setsid and a cleared environment. Default true when there is a cgroup.
    */
   adopt?: boolean;
+  /**
+   * The drill's holders: child subreapers that every orphan of the drill is re-parented to
+   * (harness/drill/holder-script.ts). More can be added later (the recovery retry's client).
+   */
+  subreapers?: ProcIdentity[];
 };
 
-export type TrackingInfo = { methods: string[]; cgroup: string | null; blindSpots: string[] };
+export type TrackingInfo = {
+  methods: string[];
+  cgroup: string | null;
+  /** The holder every orphan of the drill is re-parented to, or null without one. */
+  subreaper: ProcIdentity | null;
+  /**
+   * Whether the floor is in force: with neither a cgroup nor a subreaper, a process that no
+   * method can attribute makes the survivor checks `unknown` (observe/unattributed.ts).
+   */
+  floor: boolean;
+  blindSpots: string[];
+};
 
-type TrackerEvents = { new: [TrackedProcess]; exit: [TrackedProcess] };
+type TrackerEvents = { new: [TrackedProcess]; exit: [TrackedProcess]; reparented: [TrackedProcess, number]; unattributed: [UnattributedProcess] };
 
 export class DrillTracker extends EventEmitter<TrackerEvents> {
   readonly drillId: string;
@@ -43,6 +61,7 @@ export class DrillTracker extends EventEmitter<TrackerEvents> {
   private timer: NodeJS.Timeout | null = null;
   private sampleCount = 0;
   private sampleMsTotal = 0;
+  private readonly subreaperIds: ProcIdentity[] = [];
 
   constructor(opts: DrillTrackerOptions) {
     super();
@@ -53,6 +72,7 @@ export class DrillTracker extends EventEmitter<TrackerEvents> {
     this.sampleIntervalMs = opts.sampleIntervalMs ?? 20;
     this.adopt = opts.adopt ?? true;
     this.scanner = new MembershipScanner(this.drillId, this.root);
+    for (const id of opts.subreapers ?? []) this.addSubreaper(id);
     const stat = readStat(this.root.pid);
     const now = monoNow();
     if (stat !== null && stat.startTime === this.root.startTime) {
@@ -93,11 +113,25 @@ export class DrillTracker extends EventEmitter<TrackerEvents> {
     return this.cgroup ? this.cgroup.remove() : true;
   }
 
+  /** A holder whose orphans belong to this drill (the recovery retry's client has its own). */
+  addSubreaper(id: ProcIdentity): void {
+    this.subreaperIds.push({ pid: id.pid, startTime: id.startTime });
+    this.scanner.addSubreaper(id);
+  }
+
+  /**
+   * The floor applies when nothing keeps the drill's processes attributable: no cgroup, and no
+   * holder alive (none could be started, or it died during the drill).
+   */
+  floorActive(): boolean {
+    return this.cgroup === null && !this.scanner.subreaperAlive();
+  }
+
   /** One synchronous full sample; returns the live members after it. */
   sampleNow(): TrackedProcess[] {
     const t0 = monoNow();
     const cgroupPids = this.cgroup ? new Set(this.cgroup.pids()) : null;
-    const { added, exited } = this.scanner.scan(t0, cgroupPids);
+    const { added, exited, reparented, unattributed } = this.scanner.scan(t0, { cgroupPids, floor: this.floorActive() });
     if (this.cgroup && this.adopt) {
       for (const p of added) if (p.exitedAt === null && !cgroupPids?.has(p.pid)) this.cgroup.addPid(p);
     }
@@ -106,6 +140,8 @@ export class DrillTracker extends EventEmitter<TrackerEvents> {
     for (const p of added) this.emit('new', { ...p });
     // One first seen already dead (born and exited between samples) gets both events.
     for (const p of [...added.filter((a) => a.exitedAt !== null), ...exited]) this.emit('exit', { ...p });
+    for (const [p, from] of reparented) this.emit('reparented', { ...p }, from);
+    for (const p of unattributed) this.emit('unattributed', { ...p, cmdline: [...p.cmdline] });
     return this.live();
   }
 
@@ -169,11 +205,15 @@ export class DrillTracker extends EventEmitter<TrackerEvents> {
 
   tracking(): TrackingInfo {
     const methods = ['parent-links', 'env-marker', 'process-group', 'session'];
+    const subreaper = this.scanner.subreaperAlive() ? (this.subreaperIds[0] ?? null) : null;
+    if (subreaper) methods.push('subreaper');
     if (this.cgroup) methods.push('cgroup');
     return {
       methods,
       cgroup: this.cgroup?.path ?? null,
-      blindSpots: blindSpots({ cgroup: this.cgroup !== null, sampleIntervalMs: this.sampleIntervalMs }),
+      subreaper,
+      floor: this.floorActive(),
+      blindSpots: blindSpots({ cgroup: this.cgroup !== null, subreaper: subreaper !== null, sampleIntervalMs: this.sampleIntervalMs }),
     };
   }
 }

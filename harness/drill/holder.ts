@@ -1,0 +1,63 @@
+/**
+ * Starting the drill holder (holder-script.ts) and reading what it reports. The holder needs
+ * perl; without it, or with CRASH_DRILL_SUBREAPER=off (to drill the fallback on purpose), the
+ * client runs without one and the tracking says so.
+ */
+import { accessSync, constants } from 'node:fs';
+import { delimiter, join } from 'node:path';
+import type { ProcIdentity } from '../observe/index.js';
+import { HOLDER_SCRIPT } from './holder-script.js';
+
+export type HolderState = {
+  identity: ProcIdentity | null;
+  /** true once the holder set PR_SET_CHILD_SUBREAPER, false with the reason when it could not. */
+  subreaper: { ok: true } | { ok: false; reason: string } | null;
+  clientPid: number | null;
+  /** How many processes the watchdog signalled (only when the harness died). */
+  watchdogSignalled: number | null;
+};
+
+/** The holder's inherited descriptors that belong to the client alone: the IPC channel and the subject's stderr. */
+const CLIENT_ONLY_FDS = '3,4';
+
+let perlPath: string | null | undefined;
+
+function findPerl(): string | null {
+  if (perlPath !== undefined) return perlPath;
+  perlPath = null;
+  for (const dir of (process.env.PATH ?? '/usr/bin:/bin').split(delimiter)) {
+    if (dir === '') continue;
+    try {
+      accessSync(join(dir, 'perl'), constants.X_OK);
+      perlPath = join(dir, 'perl');
+      break;
+    } catch {
+      // not here
+    }
+  }
+  return perlPath;
+}
+
+/** Why there is no holder, or null when one can be started. */
+export function holderUnavailable(): string | null {
+  if (process.platform !== 'linux') return `a child subreaper needs Linux (this is ${process.platform})`;
+  if (process.env.CRASH_DRILL_SUBREAPER === 'off') return 'turned off by CRASH_DRILL_SUBREAPER=off';
+  if (findPerl() === null) return 'perl is not on PATH';
+  return null;
+}
+
+/** The command that starts `command` under a holder, or null when there can be none. */
+export function holderCommand(cgroupProcs: string, command: string[], recordFile = ''): [string, string[]] | null {
+  if (holderUnavailable() !== null) return null;
+  return [findPerl()!, ['-e', HOLDER_SCRIPT, cgroupProcs, CLIENT_ONLY_FDS, recordFile, '--', ...command]];
+}
+
+/** Applies one report line to the state; 'client-exit' when the line says the client exited. */
+export function parseHolderLine(line: string, state: HolderState): 'client-exit' | null {
+  const [word, ...rest] = line.trim().split(' ');
+  if (word === 'subreaper') state.subreaper = rest[0] === '1' ? { ok: true } : { ok: false, reason: rest.slice(1).join(' ') || 'unknown' };
+  else if (word === 'child') state.clientPid = Number(rest[0]);
+  else if (word === 'watchdog') state.watchdogSignalled = Number(rest[0]);
+  else if (word === 'exit') return 'client-exit';
+  return null;
+}

@@ -1,0 +1,81 @@
+/**
+ * The floor under every verdict: a process the harness cannot attribute. Without a cgroup and
+ * without a live subreaper (harness/drill/holder-script.ts), a double-forked daemon that calls
+ * setsid and clears its environment is re-parented to init (or to a subreaper such as
+ * `systemd --user`) and no membership method reaches it. The harness cannot prove such a
+ * process is the drill's, so it never signals it; but it must not print `pass` either. A
+ * process is unattributed when all of these hold:
+ *
+ * - it started during the drill (no earlier than the drill's root; the scanner filters that);
+ * - no membership method matched it;
+ * - it looks re-parented: its parent is init, or a process outside the harness's own tree in
+ *   another session (what a daemon under a foreign subreaper looks like);
+ * - it is not in the harness's own tree (the harness's other drills and holders);
+ * - it carries no other drill's marker (then it belongs to that drill);
+ * - it runs as the harness's user (an unprivileged subject cannot start a process of another
+ *   user); a harness running as root considers every user.
+ */
+import { statSync } from 'node:fs';
+import { DRILL_ENV } from './membership.js';
+import { readCmdline, readEnviron, type ProcStat } from './proc.js';
+
+export type UnattributedProcess = {
+  pid: number;
+  startTime: number;
+  ppid: number;
+  sid: number;
+  uid: number | null;
+  cmdline: string[];
+  /** monoNow() of the scan that saw it. */
+  firstSeen: number;
+  reason: string;
+};
+
+const INIT_PID = 1;
+
+function uidOf(pid: number): number | null {
+  try {
+    return statSync(`/proc/${pid}`).uid;
+  } catch {
+    return null;
+  }
+}
+
+/** Builds the test for one scan: `all` is every process of that scan, by pid. */
+export function attributionProbe(drillId: string, all: Map<number, ProcStat>): (stat: ProcStat, now: number) => UnattributedProcess | null {
+  const harnessPid = process.pid;
+  const ownUid = typeof process.getuid === 'function' ? process.getuid() : null;
+  const inHarnessTree = (pid: number): boolean => {
+    const seen = new Set<number>();
+    let cur = pid;
+    while (cur > 0 && !seen.has(cur)) {
+      if (cur === harnessPid) return true;
+      seen.add(cur);
+      cur = all.get(cur)?.ppid ?? 0;
+    }
+    return false;
+  };
+  return (stat, now) => {
+    if (stat.state === 'Z' || stat.state === 'X') return null;
+    const parent = all.get(stat.ppid);
+    let reason: string;
+    if (stat.ppid === INIT_PID) reason = 'it was re-parented to init (ppid 1)';
+    else if (parent && parent.sid !== stat.sid && !inHarnessTree(stat.ppid)) reason = `its parent ${stat.ppid} (${parent.comm}) is outside the harness and in another session, as a subreaper's adopted orphan is`;
+    else return null;
+    if (inHarnessTree(stat.pid)) return null;
+    const uid = uidOf(stat.pid);
+    if (ownUid !== null && ownUid !== 0 && uid !== ownUid) return null;
+    const marker = readEnviron(stat.pid)?.get(DRILL_ENV);
+    if (marker !== undefined && marker !== drillId) return null;
+    return {
+      pid: stat.pid,
+      startTime: stat.startTime,
+      ppid: stat.ppid,
+      sid: stat.sid,
+      uid,
+      cmdline: readCmdline(stat.pid) ?? [],
+      firstSeen: now,
+      reason: `${reason}; it started during the drill, no tracking method links it to the drill, and nothing ties it to another drill`,
+    };
+  };
+}
