@@ -110,39 +110,16 @@ function testCases(drill: DrillResult, label: string): TestCase[] {
 function outcome(drill: DrillResult, check: Check): Outcome | null {
   if (check.verdict === 'pass') return null;
   if (check.verdict === 'unknown') return { kind: 'skipped', message: check.summary, type: 'unknown', body: '' };
-  const lines = [check.summary, ...details(drill, check)];
+  // How the server ended is a fact of the drill, not of one check: every failure carries it.
+  const lines = [check.summary, ...details(drill, check), `termination: ${drill.incident.termination}`];
   if (drill.incident.followUp.length > 0) lines.push('follow-up:', ...drill.incident.followUp.map((f) => `  - ${f}`));
   lines.push(`drill ${drill.id}`, evidenceLine(drill));
   return { kind: 'failure', message: check.summary, type: check.id, body: lines.join('\n') + '\n' };
 }
 
-/** What the failed check found, from its data and the drill's process inventory (already redacted). */
+/** What the failed check found, as the check itself set it out in the incident record's findings. */
 function details(drill: DrillResult, check: Check): string[] {
-  const data = check.data ?? {};
-  const out: string[] = [];
-  if (check.id === 'no-survivors' && drill.survivors.length > 0) {
-    out.push('survivors:');
-    for (const s of drill.survivors) {
-      const credential = s.credential.present ? `; holds a credential in ${s.credential.vars.join(', ')}` : '';
-      out.push(`  pid ${s.pid} (ppid ${s.ppid}, pgid ${s.pgid}, sid ${s.sid}, state ${s.state}) ${s.cmdline.join(' ')} [found by ${s.foundBy.join(', ')}${credential}]`);
-    }
-  }
-  if (check.id === 'exit-on-eof') out.push(`termination: ${drill.incident.termination}`);
-  const duplicates = Array.isArray(data.duplicates) ? (data.duplicates as unknown[][]) : [];
-  if (duplicates.length > 0) out.push('duplicates:', ...duplicates.map((group) => `  ${group.map(String).join(' and ')}`));
-  const keyless = Array.isArray(data.keyless) ? (data.keyless as Array<{ seq?: unknown; route?: unknown; pid?: unknown }>) : [];
-  if (keyless.length > 0) out.push('writes without an Idempotency-Key:', ...keyless.map((w) => `  #${w.seq} ${w.route} (pid ${w.pid ?? 'unknown'})`));
-  const unresolved = Array.isArray(data.unresolved) ? (data.unresolved as unknown[]) : [];
-  if (unresolved.length > 0) out.push(`unresolved jobs: ${unresolved.map(String).join(', ')}`);
-  const attempts = Array.isArray(data.attempts) ? (data.attempts as Array<Record<string, unknown>>) : [];
-  if (check.id === 'denied-after-revocation' && attempts.length > 0) {
-    out.push('requests after revocation:');
-    for (const a of attempts) {
-      const proc = a.process as { pid?: number } | null;
-      out.push(`  #${a.seq} +${a.afterMs} ms ${a.route} with ${a.credential} -> ${a.outcome} (pid ${proc?.pid ?? 'unknown'})`);
-    }
-  }
-  return out;
+  return (drill.incident.findings ?? []).filter((f) => f.check === check.id).flatMap((f) => [`${f.label}:`, ...f.items.map((item) => `  ${item}`)]);
 }
 
 function drillProperties(drill: DrillResult, label: string): string[] {

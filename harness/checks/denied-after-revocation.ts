@@ -1,6 +1,20 @@
 import { describeRequest, subjectRequests, SUCCEEDED } from '../evidence/queries.js';
 import { firstOf, type DrillEvidence } from '../evidence/types.js';
-import type { Check, CheckResult } from './types.js';
+import { dataOf, defineCheck, type CheckOutcome } from './types.js';
+
+type Request = ReturnType<typeof subjectRequests>[number];
+
+export interface DeniedAfterRevocationData {
+  /** Three moments kept apart: the client became unavailable, the server's last action started, authority was revoked. */
+  timeline: { clientLostAt: number; lastActionStartedAt: number | null; revokedAt: number };
+  revokedAt: number;
+  probe: { status: number; denied: boolean } | null;
+  attempts: Array<{ seq: number; afterMs: number; route: string; credential: Request['credential']; outcome: Request['outcome']; process: Request['process'] | null }>;
+  firstDenialMs: number | null;
+  unattributed: number;
+  /** Set when a process of the drill used the long-lived API key after the revocation. */
+  followUp: string | null;
+}
 
 /**
  * denied-after-revocation: once the session is revoked, the probe with its token is denied,
@@ -8,10 +22,10 @@ import type { Check, CheckResult } from './types.js';
  * attempt is journalled as denied with the process that made it. In `hang` mode, where the
  * server never sees EOF, this is the main check.
  */
-export const deniedAfterRevocation: Check = {
+export const deniedAfterRevocation = defineCheck({
   id: 'denied-after-revocation',
   applies: (evidence) => evidence.meta.expect.deniedAfterRevocation === true,
-  run(evidence: DrillEvidence): CheckResult {
+  run(evidence: DrillEvidence): CheckOutcome<'denied-after-revocation', DeniedAfterRevocationData> {
     const id = 'denied-after-revocation' as const;
     const revoked = firstOf(evidence, 'revoked');
     if (!revoked || !firstOf(evidence, 'client-lost')) {
@@ -21,12 +35,11 @@ export const deniedAfterRevocation: Check = {
     const lost = firstOf(evidence, 'client-lost')!;
     const requests = subjectRequests(evidence);
     const attempts = requests.filter((r) => r.t >= revoked.t);
-    // Three moments kept apart: the client became unavailable, the server's last action started, authority was revoked.
     const timeline = { clientLostAt: lost.t, lastActionStartedAt: requests.length > 0 ? requests[requests.length - 1].t : null, revokedAt: revoked.t };
     const succeeded = attempts.filter((r) => SUCCEEDED.has(r.outcome));
     const denied = attempts.filter((r) => r.outcome === 'denied');
     const unattributed = attempts.filter((r) => !r.process).length;
-    const data = {
+    const data: DeniedAfterRevocationData = {
       timeline,
       revokedAt: revoked.t,
       probe: probe ? { status: probe.status, denied: probe.denied } : null,
@@ -45,4 +58,10 @@ export const deniedAfterRevocation: Check = {
     const tail = attempts.length === 0 ? 'no process of the drill tried anything after' : `all ${attempts.length} later attempts were denied, the first ${data.firstDenialMs} ms after`;
     return { id, verdict: 'pass', summary: `the revoked token is denied; ${tail}`, data };
   },
-};
+  followUp: (outcome) => [dataOf(outcome).followUp ?? 'a revoked credential still worked: find why revocation did not take'],
+  details(outcome) {
+    const attempts = dataOf(outcome).attempts ?? [];
+    if (attempts.length === 0) return [];
+    return [{ label: 'requests after revocation', items: attempts.map((a) => `#${a.seq} +${a.afterMs} ms ${a.route} with ${a.credential} -> ${a.outcome} (pid ${a.process?.pid ?? 'unknown'})`) }];
+  },
+});

@@ -1,17 +1,25 @@
 import { describeSignal, serverExitOf, serverOf, signalBeforeExit } from '../evidence/queries.js';
 import type { DrillEvidence } from '../evidence/types.js';
 import { isCheckResult, lossOrUnknown } from './loss.js';
-import type { Check, CheckResult } from './types.js';
+import { dataOf, defineCheck, type CheckOutcome } from './types.js';
+
+export type ExitOnEofData =
+  /** The server had already exited before the loss: nothing to judge. */
+  | { exitAt: number; lossAt: number }
+  /** The server was still running at the end of the evidence. */
+  | { lossAt: number; deadlineMs: number; exited: false }
+  /** The server exited: when, how, and the signal that ended it if one did. */
+  | { lossAt: number; exitAt: number; elapsedMs: number; deadlineMs: number; code: number | null; signal: string | null; endedBy?: string };
 
 /**
  * exit-on-eof: the server exits within the deadline after it lost its client, without a signal
  * from anyone. There is no EOF in `hang` mode (the client is stopped, its pipes stay open), so
  * the check does not apply there.
  */
-export const exitOnEof: Check = {
+export const exitOnEof = defineCheck({
   id: 'exit-on-eof',
   applies: (evidence, mode) => evidence.meta.expect.exitOnEof !== null && mode !== 'hang',
-  run(evidence: DrillEvidence): CheckResult {
+  run(evidence: DrillEvidence): CheckOutcome<'exit-on-eof', ExitOnEofData> {
     const id = 'exit-on-eof' as const;
     const deadline = evidence.meta.expect.exitOnEof?.deadline ?? 0;
     const loss = lossOrUnknown(evidence, id);
@@ -39,4 +47,13 @@ export const exitOnEof: Check = {
     }
     return { id, verdict: 'pass', summary: `the server exited ${elapsed} ms after losing its client (${how})`, data };
   },
-};
+  followUp: () => ['the server does not exit when its input closes: listen for stdin end'],
+  details(outcome) {
+    const data = dataOf(outcome);
+    if ('exited' in data) return [{ label: 'server exit', items: [`none: still running when the drill ended (deadline ${data.deadlineMs} ms)`] }];
+    if (!('elapsedMs' in data)) return [];
+    const how = data.signal ? `signal ${data.signal}` : `code ${data.code}`;
+    const by = 'endedBy' in data && data.endedBy ? `, ended by ${data.endedBy}` : '';
+    return [{ label: 'server exit', items: [`${how} ${data.elapsedMs} ms after losing its client (deadline ${data.deadlineMs} ms)${by}`] }];
+  },
+});

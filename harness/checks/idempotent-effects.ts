@@ -1,16 +1,25 @@
 import { serverRequests } from '../evidence/queries.js';
 import { eventsOf, type DrillEvidence, type RemoteEffect } from '../evidence/types.js';
-import type { Check, CheckResult } from './types.js';
+import { dataOf, defineCheck, type CheckOutcome } from './types.js';
+
+export interface IdempotentEffectsData {
+  writes: number;
+  keyless: Array<{ seq: number; route: string; pid: number | null }>;
+  effects: Array<{ id: string; op: string; key: string | null; session: string | null }>;
+  /** Effect ids of each operation that took effect more than once. */
+  duplicates: string[][];
+  retry: { ok: boolean; detail: string } | null;
+}
 
 /**
  * idempotent-effects: after the crash and the recovery retry, the remote holds exactly one
  * effect per logical operation (per Idempotency-Key; a keyless effect is one operation with
  * every other effect of the same op and target), and every write carried a key.
  */
-export const idempotentEffects: Check = {
+export const idempotentEffects = defineCheck({
   id: 'idempotent-effects',
   applies: (evidence) => evidence.meta.expect.idempotentEffects === true,
-  run(evidence: DrillEvidence): CheckResult {
+  run(evidence: DrillEvidence): CheckOutcome<'idempotent-effects', IdempotentEffectsData> {
     const id = 'idempotent-effects' as const;
     const state = eventsOf(evidence, 'remote-state').pop();
     if (!state) return { id, verdict: 'unknown', summary: 'the remote state was never recorded', data: {} };
@@ -18,7 +27,7 @@ export const idempotentEffects: Check = {
     const keyless = writes.filter((r) => !r.idempotencyKey);
     const duplicates = duplicateGroups(state.effects);
     const retried = eventsOf(evidence, 'retry-end')[0];
-    const data = {
+    const data: IdempotentEffectsData = {
       writes: writes.length,
       keyless: keyless.map((r) => ({ seq: r.seq, route: r.route, pid: r.process?.pid ?? null })),
       effects: state.effects.map((e) => ({ id: e.id, op: e.op, key: e.idempotencyKey, session: e.sessionId })),
@@ -36,7 +45,17 @@ export const idempotentEffects: Check = {
     if (writes.length === 0) return { id, verdict: 'pass', summary: `no write reached the remote${retryNote}: no effect to duplicate`, data };
     return { id, verdict: 'pass', summary: `${state.effects.length} effect${state.effects.length === 1 ? '' : 's'} for ${writes.length} keyed write${writes.length === 1 ? '' : 's'}${retryNote}, none duplicated`, data };
   },
-};
+  followUp: () => ['an operation took effect more than once or without a key: reconcile the duplicate effects and send an Idempotency-Key on every write'],
+  details(outcome) {
+    const data = dataOf(outcome);
+    const out = [];
+    const duplicates = data.duplicates ?? [];
+    if (duplicates.length > 0) out.push({ label: 'duplicates', items: duplicates.map((group) => group.join(' and ')) });
+    const keyless = data.keyless ?? [];
+    if (keyless.length > 0) out.push({ label: 'writes without an Idempotency-Key', items: keyless.map((w) => `#${w.seq} ${w.route} (pid ${w.pid ?? 'unknown'})`) });
+    return out;
+  },
+});
 
 /** Effects of the same op and target where at least one carried no key: one operation, several effects. */
 function duplicateGroups(effects: RemoteEffect[]): RemoteEffect[][] {

@@ -1,21 +1,31 @@
 import type { DrillEvidence } from '../evidence/types.js';
 import { firstOf } from '../evidence/types.js';
-import { exitOnEof } from './exit-on-eof.js';
-import { noSurvivors } from './no-survivors.js';
-import { stdoutClean } from './stdout-clean.js';
-import { idempotentEffects } from './idempotent-effects.js';
-import { deniedAfterRevocation } from './denied-after-revocation.js';
-import { quietAfterLoss } from './quiet-after-loss.js';
-import { jobsSettled } from './jobs-settled.js';
-import type { Check, CheckResult, Verdict } from './types.js';
+import { CHECKS, checkById, type CheckId, type CheckResult } from './registry.js';
+import type { Check, CheckFinding, Verdict } from './types.js';
 
-export type { Check, CheckId, CheckResult, CheckVerdict, Verdict } from './types.js';
-
-export const CHECKS: readonly Check[] = [exitOnEof, noSurvivors, stdoutClean, idempotentEffects, deniedAfterRevocation, quietAfterLoss, jobsSettled];
+export { CHECKS } from './registry.js';
+export type { CheckId, CheckResult } from './registry.js';
+export type { Check, CheckDetail, CheckFinding, CheckOutcome, CheckVerdict, NoData, Verdict } from './types.js';
 
 /** Runs every check that applies to the drill. A check that cannot apply is left out, never counted as passed. */
 export function runChecks(evidence: DrillEvidence): CheckResult[] {
-  return CHECKS.filter((check) => check.applies(evidence, evidence.meta.mode)).map((check) => check.run(evidence));
+  return (CHECKS as readonly Check[]).filter((check) => check.applies(evidence, evidence.meta.mode)).map((check) => check.run(evidence) as CheckResult);
+}
+
+/**
+ * What the failed checks contribute to the incident record, each check saying its own: what
+ * to do now (follow-up) and what it found (findings, which the reports print under the check).
+ */
+export function failedCheckContributions(evidence: DrillEvidence, results: CheckResult[]): { followUp: string[]; findings: CheckFinding<CheckId>[] } {
+  const followUp: string[] = [];
+  const findings: CheckFinding<CheckId>[] = [];
+  for (const result of results) {
+    const check = checkById(result.id);
+    if (result.verdict !== 'fail' || !check) continue;
+    followUp.push(...(check.followUp?.(result, evidence) ?? []));
+    for (const detail of check.details?.(result, evidence) ?? []) findings.push({ check: result.id, ...detail });
+  }
+  return { followUp, findings };
 }
 
 /**

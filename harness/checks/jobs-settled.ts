@@ -1,16 +1,22 @@
 import { sessionOf } from '../evidence/queries.js';
 import { eventsOf, type DrillEvidence } from '../evidence/types.js';
 import { isCheckResult, lossOrUnknown } from './loss.js';
-import type { Check, CheckResult } from './types.js';
+import { dataOf, defineCheck, type CheckOutcome } from './types.js';
+
+export interface JobsSettledData {
+  jobs: Array<{ id: string; status: string }>;
+  /** Ids of the jobs still running at the end of the grace period. */
+  unresolved: string[];
+}
 
 /**
  * jobs-settled: every remote job the session started is completed or cancelled by the end of
  * the grace period; the ones still running are listed by id, for someone to cancel.
  */
-export const jobsSettled: Check = {
+export const jobsSettled = defineCheck({
   id: 'jobs-settled',
   applies: (evidence, mode) => evidence.meta.expect.jobsSettled != null && mode !== 'hang',
-  run(evidence: DrillEvidence): CheckResult {
+  run(evidence: DrillEvidence): CheckOutcome<'jobs-settled', JobsSettledData> {
     const id = 'jobs-settled' as const;
     const loss = lossOrUnknown(evidence, id);
     if (isCheckResult(loss)) return loss;
@@ -27,4 +33,9 @@ export const jobsSettled: Check = {
     const cancelled = jobs.filter((j) => j.status === 'cancelled').length;
     return { id, verdict: 'pass', summary: `all ${jobs.length} remote jobs settled (${cancelled} cancelled, ${jobs.length - cancelled} completed)`, data };
   },
-};
+  followUp: (outcome) => (dataOf(outcome).unresolved ?? []).map((job) => `job ${job} is still running: cancel it`),
+  details(outcome) {
+    const unresolved = dataOf(outcome).unresolved ?? [];
+    return unresolved.length > 0 ? [{ label: 'unresolved jobs', items: unresolved }] : [];
+  },
+});

@@ -1,11 +1,11 @@
 import { firstOf, type DrillEvidence, type EvidenceOf } from '../evidence/types.js';
-import type { CheckId, CheckResult } from './types.js';
+import type { CheckOutcome } from './types.js';
 
 /**
  * The moment the server lost its client, or the `unknown` result every loss-based check gives
  * when the drill never got that far (the kill point was not reached).
  */
-export function lossOrUnknown(evidence: DrillEvidence, id: CheckId): EvidenceOf<'client-lost'> | CheckResult {
+export function lossOrUnknown<Id extends string>(evidence: DrillEvidence, id: Id): EvidenceOf<'client-lost'> | CheckOutcome<Id, never> {
   const loss = firstOf(evidence, 'client-lost');
   if (loss) return loss;
   const timeout = firstOf(evidence, 'point-timeout');
@@ -15,6 +15,6 @@ export function lossOrUnknown(evidence: DrillEvidence, id: CheckId): EvidenceOf<
   return { id, verdict: 'unknown', summary, data: {} };
 }
 
-export function isCheckResult(value: unknown): value is CheckResult {
-  return typeof value === 'object' && value !== null && 'verdict' in value;
+export function isCheckResult<Id extends string>(value: EvidenceOf<'client-lost'> | CheckOutcome<Id, never>): value is CheckOutcome<Id, never> {
+  return 'verdict' in value;
 }

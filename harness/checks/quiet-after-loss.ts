@@ -1,17 +1,24 @@
 import { describeRequest, subjectRequests } from '../evidence/queries.js';
 import type { DrillEvidence } from '../evidence/types.js';
 import { isCheckResult, lossOrUnknown } from './loss.js';
-import type { Check, CheckResult } from './types.js';
+import { dataOf, defineCheck, type CheckOutcome } from './types.js';
+
+export interface QuietAfterLossData {
+  lossAt: number;
+  writesAfterLoss: Array<{ seq: number; afterMs: number; route: string; outcome: string; pid: number | null }>;
+  /** Writes after the loss that belong to the call already in flight (fine). */
+  inFlightWrites: number;
+}
 
 /**
  * quiet-after-loss: the server starts no new write after it lost its client. Cancellations and
  * status reads are fine (the remote does not count them as writes), and so is the write of the
  * call that was already in flight: it carries the target call's correlation id.
  */
-export const quietAfterLoss: Check = {
+export const quietAfterLoss = defineCheck({
   id: 'quiet-after-loss',
   applies: (evidence, mode) => evidence.meta.expect.quietAfterLoss === true && mode !== 'hang',
-  run(evidence: DrillEvidence): CheckResult {
+  run(evidence: DrillEvidence): CheckOutcome<'quiet-after-loss', QuietAfterLossData> {
     const id = 'quiet-after-loss' as const;
     const loss = lossOrUnknown(evidence, id);
     if (isCheckResult(loss)) return loss;
@@ -31,4 +38,9 @@ export const quietAfterLoss: Check = {
       data,
     };
   },
-};
+  followUp: () => ['the server kept writing after its client was gone: stop writes on input loss'],
+  details(outcome) {
+    const writes = dataOf(outcome).writesAfterLoss ?? [];
+    return writes.length > 0 ? [{ label: 'writes after the client was lost', items: writes.map((w) => `#${w.seq} +${w.afterMs} ms ${w.route} -> ${w.outcome} (pid ${w.pid ?? 'unknown'})`) }] : [];
+  },
+});

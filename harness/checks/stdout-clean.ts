@@ -1,14 +1,21 @@
 import { eventsOf, type DrillEvidence } from '../evidence/types.js';
-import type { Check, CheckResult } from './types.js';
+import { dataOf, defineCheck, type CheckOutcome } from './types.js';
+
+export interface StdoutCleanData {
+  messages: number;
+  noise: number;
+  /** The first ten noise lines, 500 characters each at most. */
+  lines?: string[];
+}
 
 /**
  * stdout-clean: every line the server wrote to stdout is a JSON-RPC message. The MCP spec says
  * a server must not write anything else there (stdio transport); logs belong on stderr.
  */
-export const stdoutClean: Check = {
+export const stdoutClean = defineCheck({
   id: 'stdout-clean',
   applies: (evidence) => evidence.meta.expect.stdoutClean,
-  run(evidence: DrillEvidence): CheckResult {
+  run(evidence: DrillEvidence): CheckOutcome<'stdout-clean', StdoutCleanData> {
     const id = 'stdout-clean' as const;
     const noise = eventsOf(evidence, 'stdout-noise');
     const messages = eventsOf(evidence, 'rpc-in').length;
@@ -24,4 +31,9 @@ export const stdoutClean: Check = {
       data: { messages, noise: noise.length, lines: noise.slice(0, 10).map((event) => event.line.slice(0, 500)) },
     };
   },
-};
+  followUp: () => ['the server writes non-JSON-RPC text on stdout: move logs to stderr'],
+  details(outcome) {
+    const lines = dataOf(outcome).lines ?? [];
+    return lines.length > 0 ? [{ label: 'stdout lines that are not JSON-RPC', items: lines.map((line) => JSON.stringify(line.slice(0, 200))) }] : [];
+  },
+});

@@ -5,7 +5,7 @@
  */
 import { serverRequests, sessionOf, subjectRequests, SUCCEEDED } from '../evidence/queries.js';
 import { eventsOf, firstOf, type DrillEvidence } from '../evidence/types.js';
-import type { CheckResult } from '../checks/index.js';
+import { failedCheckContributions, type CheckFinding, type CheckId, type CheckResult } from '../checks/index.js';
 import type { ExitInfo } from './exit-info.js';
 
 /** A moment of the drill: ms since the drill started, and the wall-clock time when known. */
@@ -29,6 +29,8 @@ export interface IncidentRecord {
   revocation: { at: Moment; operator: string } | null;
   termination: string;
   followUp: string[];
+  /** What each failed check found, labelled by the check itself (harness/checks/types.ts). */
+  findings: CheckFinding<CheckId>[];
 }
 
 export function incidentRecord(evidence: DrillEvidence, checks: CheckResult[], exit: ExitInfo | null): IncidentRecord {
@@ -51,6 +53,7 @@ export function incidentRecord(evidence: DrillEvidence, checks: CheckResult[], e
   const { meta } = evidence;
   const keyRotated = firstOf(evidence, 'api-key-rotated') !== undefined;
   const keyUsed = requests.some((r) => r.credential === 'api-key');
+  const fromChecks = failedCheckContributions(evidence, checks);
 
   return {
     observedAt: moment(lost?.t),
@@ -68,7 +71,9 @@ export function incidentRecord(evidence: DrillEvidence, checks: CheckResult[], e
     result: { effects: state?.effects.map((e) => e.id) ?? [], jobs: state?.jobs.map((j) => `${j.id} (${j.status})`) ?? [] },
     revocation: revoked ? { at: moment(revoked.t)!, operator: revoked.operator } : null,
     termination: termination(exit),
-    followUp: [...followUps(checks), ...credentialFollowUps(evidence)],
+    // Each failed check says what to do; a survivor holding a credential is the drill's own follow-up.
+    followUp: [...fromChecks.followUp, ...credentialFollowUps(evidence)],
+    findings: fromChecks.findings,
   };
 }
 
@@ -103,24 +108,4 @@ function credentialFollowUps(evidence: DrillEvidence): string[] {
   return survivors
     .filter((s) => s.credential.present)
     .map((s) => `process ${s.pid} held a credential in its environment (${s.credential.vars.join(', ')}): rotate it`);
-}
-
-/** What someone has to do now, from the checks that failed. */
-function followUps(checks: CheckResult[]): string[] {
-  const out: string[] = [];
-  for (const check of checks) {
-    if (check.verdict !== 'fail') continue;
-    const data = check.data as Record<string, unknown>;
-    if (check.id === 'jobs-settled') for (const id of (data.unresolved as string[]) ?? []) out.push(`job ${id} is still running: cancel it`);
-    if (check.id === 'denied-after-revocation' && typeof data.followUp === 'string') out.push(data.followUp);
-    if (check.id === 'denied-after-revocation' && !data.followUp) out.push('a revoked credential still worked: find why revocation did not take');
-    if (check.id === 'no-survivors') {
-      for (const s of (data.survivors as Array<{ pid: number }>) ?? []) out.push(`process ${s.pid} outlived its client: it has been contained; make the server end its children`);
-    }
-    if (check.id === 'idempotent-effects') out.push('an operation took effect more than once or without a key: reconcile the duplicate effects and send an Idempotency-Key on every write');
-    if (check.id === 'quiet-after-loss') out.push('the server kept writing after its client was gone: stop writes on input loss');
-    if (check.id === 'exit-on-eof') out.push('the server does not exit when its input closes: listen for stdin end');
-    if (check.id === 'stdout-clean') out.push('the server writes non-JSON-RPC text on stdout: move logs to stderr');
-  }
-  return out;
 }
