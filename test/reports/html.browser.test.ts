@@ -1,6 +1,7 @@
 /**
- * The HTML report, opened in a real headless Chromium: from a real run of the CLI on small
- * scenarios (a pass, two fails, an unknown, an error), the page must load with no console or
+ * The HTML report, opened in a real headless Chromium (the one the npm package
+ * @sparticuz/chromium ships, so no system browser is needed: fixtures/npm-chromium.ts): from a
+ * real run of the CLI on small scenarios (a pass, two fails, an unknown, an error), the page must load with no console or
  * page error, fetch nothing but itself, colour the failing cells, show a failed check's summary
  * and the incident record, and render an injected `<script>` as text.
  */
@@ -14,14 +15,13 @@ import type { DrillResult, RunResults } from '../../reports/types.js';
 import { runCli, type CliRun } from '../support/cli.js';
 import { until } from '../support/markers.js';
 import { subjectYaml, tempDir, type FakeServer } from '../support/scenarios.js';
+import { NPM_CHROMIUM_ARGS, npmChromium } from './fixtures/npm-chromium.js';
 
 /** Short, but with room for a loaded 2-core machine: the verdicts must not depend on timing. */
 const FAST = 'expect: { exit-on-eof: { deadline: 1500 }, no-survivors: { grace: 800 } }\ntimeouts: { close-wait: 800 }';
 const INJECTED = '<script>__pwned=1</script>';
 const root = packageRoot();
 
-/** The flags matter here: root (no sandbox), a closed network (no background fetches). */
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
 const SCENARIOS: Record<string, string> = {
   'wb.yaml': ['id: wb', subjectYaml('well-behaved'), 'target: { call: echo, args: { text: hi } }', 'points: [idle]', 'modes: [crash]', FAST].join('\n'),
@@ -125,7 +125,8 @@ beforeAll(async () => {
   results = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8')) as RunResults;
   html = readFileSync(join(out, 'report.html'), 'utf8');
 
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  const npm = npmChromium();
+  browser = await chromium.launch({ executablePath: npm.executablePath, env: npm.env, args: NPM_CHROMIUM_ARGS });
   browserProcesses = chromiumDescendants();
   page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
   page.on('console', (m) => {
