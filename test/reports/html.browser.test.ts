@@ -1,9 +1,10 @@
 /**
  * The HTML report, opened in a real headless Chromium (the one the npm package
  * @sparticuz/chromium ships, so no system browser is needed: fixtures/npm-chromium.ts): from a
- * real run of the CLI on small scenarios (a pass, two fails, an unknown, an error), the page must load with no console or
- * page error, fetch nothing but itself, colour the failing cells, show a failed check's summary
- * and the incident record, and render an injected `<script>` as text.
+ * real run of the CLI on small scenarios (a pass, two fails, an unknown, an error), the page
+ * must load with no console or page error, fetch nothing but itself, colour the failing cells,
+ * show a failed check's summary and the incident record, and render an injected `<script>` as
+ * text.
  */
 import { readFileSync, readdirSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
