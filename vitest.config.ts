@@ -8,6 +8,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     pool: 'forks',
+    // The run ends with what was skipped and why (test/support/skipped-reporter.ts).
+    reporters: ['default', './test/support/skipped-reporter.ts'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
     projects: [
