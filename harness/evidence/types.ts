@@ -6,6 +6,7 @@ import type { ClientEvent } from '../client/protocol.js';
 import type { KillMode, KillPoint, ScenarioExpect } from '../config/index.js';
 import type { ContainmentRecord, SurvivorRow, TrackingInfo } from '../observe/index.js';
 import type { JobStatus, JournalEvent } from '../remote/types.js';
+import type { ContainerEvidenceEvent } from '../containers/types.js';
 
 export type { ContainmentRecord, SurvivorRow, TrackingInfo };
 
@@ -117,7 +118,9 @@ export type HarnessEvent =
   /** An event of the recovery retry's client (a fresh client and server, a new session). */
   | { type: 'retry'; event: DistributiveOmit<ClientEvent, 't'> }
   | { type: 'retry-end'; ok: boolean; detail: string }
-  | { type: 'drill-end' };
+  | { type: 'drill-end' }
+  /** Containers of the drill: label, engine, the subject's container and its exit, snapshot, containment (harness/containers/). */
+  | ContainerEvidenceEvent;
 
 export type EvidenceSource = 'harness' | 'client' | 'observer' | 'remote';
 

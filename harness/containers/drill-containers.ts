@@ -1,0 +1,180 @@
+/**
+ * The containers of one drill, from the label on the subject's command to containment. The
+ * executor calls it at five places (harness/drill/execute.ts): when it renders the subject,
+ * when the tracker starts, after the handshake, at the snapshot and at containment. A drill
+ * that never touches a container engine costs nothing: no engine is asked anything.
+ *
+ * The container's processes are not the drill's descendants (they are children of
+ * containerd-shim: no parent link, marker, process group or drill cgroup reaches them), so
+ * they are found through the engine: the label, the engine CLI processes among the drill's
+ * members, and the engine's events in the drill window (attribute.ts).
+ */
+import type { Scenario } from '../config/index.js';
+import type { EvidenceRecorder } from '../drill/recorder.js';
+import type { DrillTracker, ProcIdentity, TrackedProcess } from '../observe/index.js';
+import { readCmdline } from '../observe/index.js';
+import { monoNow } from '../util/clock.js';
+import { attribute, type CliSighting } from './attribute.js';
+import { containContainers } from './contain.js';
+import { parseRunCommand, type Engine } from './engine-cli.js';
+import { EngineClient, type EngineEvent, type Inspected } from './engine.js';
+import { ContainerProcessWatch } from './inside.js';
+import { labelCommand, RUN_LABEL } from './label.js';
+import type { AmbiguousContainer, ContainerRow } from './types.js';
+
+/** Events are asked for from a little before the drill began (the engine's clock is the same host clock). */
+const WINDOW_SLACK_MS = 1000;
+
+export class DrillContainers {
+  private engine: EngineClient | null = null;
+  private engineChecked = false;
+  private reachable = false;
+  private readonly startWall = Date.now();
+  private readonly clis = new Map<string, CliSighting>();
+  private subjectContainer: string | null = null;
+  private exitRecorded = false;
+  private readonly inside = new ContainerProcessWatch((p) => this.sighted(p, monoNow()));
+  private subjectEnv: Record<string, string> = {};
+
+  constructor(
+    private readonly drillId: string,
+    private readonly rec: EvidenceRecorder,
+  ) {}
+
+  /** True once the drill has shown any use of a container engine. */
+  get active(): boolean {
+    return this.engine !== null;
+  }
+
+  /** Hook 1: the rendered scenario with the drill's label on its container (recorded as evidence). */
+  label(scenario: Scenario): Scenario {
+    const { subject } = scenario;
+    const change = labelCommand([subject.command, ...subject.args], this.drillId);
+    if (!change.changed && change.reason.startsWith('no docker')) return scenario;
+    this.rec.harness({ type: 'container-label', change });
+    this.subjectEnv = subject.env;
+    if (!change.changed) return scenario;
+    this.useEngine(change.engine, change.endpoint);
+    const [command, ...args] = change.after;
+    return { ...scenario, subject: { ...subject, command, args } };
+  }
+
+  /** Hook 2: engine CLI processes among the drill's members (a tool's own `docker run -d`). */
+  attach(tracker: DrillTracker): void {
+    tracker.on('new', (p: TrackedProcess) => this.sighted(p, p.firstSeen));
+    tracker.on('exit', (p: TrackedProcess) => {
+      const seen = this.clis.get(`${p.pid}:${p.startTime}`);
+      if (seen) seen.lastSeenWall = this.toWall(p.exitedAt ?? monoNow());
+    });
+  }
+
+  /** Hook 3: the subject's own container, once the server has answered (it exists by then). */
+  async afterHandshake(server: ProcIdentity | null): Promise<void> {
+    if (!this.engine || !(await this.checkEngine())) return;
+    const ids = await this.engine.labelled(`${RUN_LABEL}=${this.drillId}`).catch(() => []);
+    const [found] = await this.engine.inspect(ids.slice(0, 1));
+    if (!found) return;
+    this.subjectContainer = found.id;
+    const cmdline = server ? (readCmdline(server.pid) ?? []) : [];
+    const cli = server && parseRunCommand(cmdline) ? { pid: server.pid, startTime: server.startTime, cmdline } : null;
+    this.rec.harness({ type: 'container-server', cli: cli ?? { pid: 0, startTime: 0, cmdline: [] }, container: this.row(found, 'label', cli) });
+    if (found.pid !== null) this.inside.watch(found.pid);
+  }
+
+  /** Hook 4: the drill's containers at the end of the grace period (or the hang window). */
+  async snapshot(label: 'grace-end' | 'hang-window'): Promise<void> {
+    if (!this.engine) return;
+    const reachable = await this.checkEngine();
+    if (!reachable) {
+      this.rec.harness({ type: 'container-snapshot', label, reachable, running: [], seen: [], ambiguous: [], blindSpots: [this.unreachableSpot()] });
+      return;
+    }
+    const { rows, ambiguous, events } = await this.current();
+    this.recordSubjectExit(events);
+    const blindSpots = ambiguous.length > 0 ? ['a container created during the drill could not be tied to it or ruled out (see ambiguous)'] : [];
+    this.rec.harness({ type: 'container-snapshot', label, reachable, running: rows.filter((r) => r.state === 'running'), seen: rows, ambiguous, blindSpots });
+  }
+
+  /** Hook 5: stop what is the drill's (docker stop --time <wait>, then docker kill), before the processes are signalled. */
+  async contain(termWaitMs: number): Promise<void> {
+    this.inside.stop();
+    if (!this.engine || !this.reachable) return;
+    const { rows, events } = await this.current();
+    this.recordSubjectExit(events);
+    const records = await containContainers(this.engine, rows, termWaitMs);
+    if (records.length > 0) this.rec.harness({ type: 'container-containment', records });
+    // The subject's container may have ended only now: its exit (and code) comes from the engine.
+    if (!this.exitRecorded && this.subjectContainer) this.recordSubjectExit(await this.windowEvents());
+  }
+
+  private useEngine(engine: Engine, endpoint: string[]): void {
+    this.engine ??= EngineClient.forSubject(engine, endpoint, this.subjectEnv);
+  }
+
+  private sighted(p: { pid: number; startTime: number; cmdline: string[] }, firstSeenMono: number): void {
+    const run = parseRunCommand(p.cmdline);
+    if (!run) return;
+    this.clis.set(`${p.pid}:${p.startTime}`, { pid: p.pid, startTime: p.startTime, cmdline: [...p.cmdline], run, firstSeenWall: this.toWall(firstSeenMono), lastSeenWall: null });
+    this.useEngine(run.engine, run.endpoint);
+  }
+
+  private async checkEngine(): Promise<boolean> {
+    if (this.engineChecked || !this.engine) return this.reachable;
+    this.engineChecked = true;
+    const { version, error } = await this.engine.version();
+    this.reachable = error === null;
+    this.rec.harness({ type: 'container-engine', engine: this.engine.engine, endpoint: this.engine.endpoint, reachable: this.reachable, version, error });
+    return this.reachable;
+  }
+
+  private unreachableSpot(): string {
+    return `no container engine was reachable (${this.engine?.engine ?? 'docker'}): containers the drill started cannot be seen, judged or contained`;
+  }
+
+  private windowEvents(): Promise<EngineEvent[]> {
+    return this.engine!.events(this.startWall - WINDOW_SLACK_MS, Date.now()).catch(() => []);
+  }
+
+  /** The drill's containers as the engine knows them now, with the ones that cannot be attributed. */
+  private async current(): Promise<{ rows: ContainerRow[]; ambiguous: AmbiguousContainer[]; events: EngineEvent[] }> {
+    const events = await this.windowEvents();
+    const { ours, ambiguous } = attribute(this.drillId, events, [...this.clis.values()], true);
+    // A labelled container created before the window (never the case for a fresh drill id) is still ours.
+    const labelled = await this.engine!.labelled(`${RUN_LABEL}=${this.drillId}`).catch(() => []);
+    for (const id of labelled) if (!ours.some((o) => o.id === id)) ours.push({ id, by: 'label', cli: null });
+    const inspected = await this.engine!.inspect(ours.map((o) => o.id));
+    const rows = ours.map((o) => {
+      const found = inspected.find((i) => i.id === o.id);
+      return found ? this.row(found, o.by, o.cli) : this.removedRow(o, events);
+    });
+    for (const row of rows) if (row.state === 'running' && row.pid !== null) this.inside.watch(row.pid);
+    return { rows, ambiguous, events };
+  }
+
+  private row(found: Inspected, by: ContainerRow['attributedBy'], cli: ContainerRow['cli']): ContainerRow {
+    return { id: found.id, name: found.name, image: found.image, command: found.command, state: found.state, created: found.created, labels: found.labels, pid: found.pid, attributedBy: by, cli };
+  }
+
+  /** A container of the drill that no longer exists (--rm): what its events said. */
+  private removedRow(o: { id: string; by: ContainerRow['attributedBy']; cli: ContainerRow['cli'] }, events: EngineEvent[]): ContainerRow {
+    const create = events.find((e) => e.id === o.id && e.action === 'create');
+    const labels = Object.fromEntries(Object.entries(create?.labels ?? {}).filter(([k]) => k.includes('.') || k === RUN_LABEL));
+    return { id: o.id, name: create?.name ?? '', image: create?.image ?? '', command: [], state: 'removed', created: create ? new Date(create.wallMs).toISOString() : '', labels, pid: null, attributedBy: o.by, cli: o.cli };
+  }
+
+  private recordSubjectExit(events: EngineEvent[]): void {
+    if (this.exitRecorded || !this.subjectContainer) return;
+    const die = events.find((e) => e.id === this.subjectContainer && e.action === 'die');
+    if (!die) return;
+    this.exitRecorded = true;
+    this.rec.harness({ type: 'container-exit', id: die.id, code: die.exitCode, wall: new Date(die.wallMs).toISOString() }, this.toMono(die.wallMs));
+  }
+
+  private toWall(mono: number): number {
+    return Date.now() - (monoNow() - mono);
+  }
+
+  private toMono(wallMs: number): number {
+    return monoNow() - (Date.now() - wallMs);
+  }
+}

@@ -1,0 +1,9 @@
+/** Servers in containers (issue 9): recognise the engine, label, attribute, judge, contain, sweep. */
+export { parseEngineCommand, parseRunCommand, isEngineRun, engineOf, type Engine, type EngineCommand, type RunCommand } from './engine-cli.js';
+export { labelCommand, labelArgv, labelShellScript, RUN_LABEL, type LabelChange } from './label.js';
+export { EngineClient, parseEvent, parseInspect, type EngineEvent, type Inspected } from './engine.js';
+export { attribute, sameImage, type Attribution, type CliSighting } from './attribute.js';
+export { containContainers } from './contain.js';
+export { DrillContainers } from './drill-containers.js';
+export { sweepStaleContainers, type StaleContainer } from './stale.js';
+export type { AmbiguousContainer, CliProcess, ContainerContainment, ContainerEvidenceEvent, ContainerRow } from './types.js';

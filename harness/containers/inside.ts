@@ -1,0 +1,66 @@
+/**
+ * Processes inside the drill's containers. They are invisible to the drill's tracker (their
+ * parent is containerd-shim), but a server in a container that runs `docker run -d` through a
+ * mounted engine socket does it from such a process: it is an engine CLI of the drill, and
+ * seeing it is what ties the sibling container to the drill (attribute.ts). Sampled every
+ * 20 ms, only while the drill has a running container, by walking down from each container's
+ * first process (its host pid).
+ */
+import { listPids, readCmdline, readStat } from '../observe/index.js';
+import { isEngineRun } from './engine-cli.js';
+
+export type InsideProcess = { pid: number; startTime: number; cmdline: string[] };
+
+const SAMPLE_MS = 20;
+
+export class ContainerProcessWatch {
+  private readonly roots = new Set<number>();
+  private readonly seen = new Set<string>();
+  private timer: NodeJS.Timeout | null = null;
+
+  constructor(private readonly onProcess: (p: InsideProcess) => void) {}
+
+  watch(hostPid: number): void {
+    this.roots.add(hostPid);
+    if (!this.timer) {
+      this.timer = setInterval(() => this.sample(), SAMPLE_MS);
+      this.timer.unref();
+    }
+    this.sample();
+  }
+
+  stop(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    this.roots.clear();
+  }
+
+  /** Every live descendant of a root (the roots themselves included). */
+  sample(): void {
+    const children = new Map<number, number[]>();
+    const stats = new Map<number, number>();
+    for (const pid of listPids()) {
+      const stat = readStat(pid);
+      if (!stat || stat.state === 'Z') continue;
+      stats.set(pid, stat.startTime);
+      const list = children.get(stat.ppid);
+      if (list) list.push(pid);
+      else children.set(stat.ppid, [pid]);
+    }
+    const queue = [...this.roots].filter((pid) => stats.has(pid));
+    for (let pid = queue.shift(); pid !== undefined; pid = queue.shift()) {
+      const startTime = stats.get(pid)!;
+      const key = `${pid}:${startTime}`;
+      if (!this.seen.has(key)) {
+        const cmdline = readCmdline(pid);
+        // Only engine CLIs are remembered: a process caught between fork and exec still shows
+        // its parent's argv, so anything else is looked at again at the next sample.
+        if (cmdline && isEngineRun(cmdline)) {
+          this.seen.add(key);
+          this.onProcess({ pid, startTime, cmdline });
+        }
+      }
+      queue.push(...(children.get(pid) ?? []));
+    }
+  }
+}
