@@ -18,7 +18,7 @@ import { writeTextAtomic } from './write-atomic.js';
 import { join } from 'node:path';
 import type { ReporterOptions } from './registry.js';
 import { summaryLine } from './summary-line.js';
-import type { DrillResult, Reporter, RunResults } from './types.js';
+import { KILL_MODES, KILL_POINTS, type DrillResult, type Reporter, type RunResults } from './types.js';
 
 type Incident = DrillResult['incident'];
 type Moment = NonNullable<Incident['observedAt']>;
@@ -28,9 +28,9 @@ export const MAX_ANNOTATIONS = 10;
 
 export const VERDICT_ICON: Record<string, string> = { pass: '✅', fail: '❌', unknown: '❔', error: '💥' };
 
-/** DESIGN.md's order of kill points and modes, for the table's columns; others follow sorted. */
-const POINT_ORDER = ['idle', 'pre-dispatch', 'in-flight', 'sent', 'confirmed', 'child-spawned', 'after-response'];
-const MODE_ORDER = ['crash', 'close', 'hang'];
+/** The order of kill points and modes, for the table's columns (a merged older run's others follow sorted). */
+const POINT_ORDER: readonly string[] = KILL_POINTS;
+const MODE_ORDER: readonly string[] = KILL_MODES;
 
 export class StepSummaryError extends Error {
   readonly code = 'CRASH_DRILL_STEP_SUMMARY';
@@ -147,7 +147,13 @@ function failedDrill(drill: DrillResult): string[] {
   const i = drill.incident;
   const lines = [`### ${VERDICT_ICON.fail} ${md(drill.scenario)} ${md(`${drill.point}/${drill.mode}`)}`, ''];
   lines.push(`Drill ${code(drill.id)}, subject ${md(drill.subject.name)}.`, '', 'Failed checks:', '');
-  for (const check of drill.checks.filter((c) => c.verdict === 'fail')) lines.push(`- **${md(check.id)}**: ${md(check.summary)}`);
+  for (const check of drill.checks.filter((c) => c.verdict === 'fail')) {
+    lines.push(`- **${md(check.id)}**: ${md(check.summary)}`);
+    // What the check found, as the check set it out (the incident record's findings).
+    for (const finding of (i.findings ?? []).filter((f) => f.check === check.id)) {
+      lines.push(`  - ${md(finding.label)}:`, ...finding.items.map((item) => `    - ${md(item)}`));
+    }
+  }
   lines.push('', 'Incident record:', '');
   // The three moments are kept apart on purpose: they are often confused in a post-mortem.
   lines.push('| client unavailable | last action started | authority revoked |', '| --- | --- | --- |');

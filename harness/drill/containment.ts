@@ -10,9 +10,7 @@ export async function containDrill(tracker: DrillTracker, rec: EvidenceRecorder,
   const records = await contain(tracker, { termWaitMs });
   for (const record of records) {
     for (const step of record.steps) {
-      // Step strings read "SIGTERM: sent", "SIGCONT (it was stopped): sent", ... (observe/terminate.ts).
-      const match = /^(SIG[A-Z]+)[^:]*: (\w+)/.exec(step.action);
-      if (match) rec.harness({ type: 'signal', pid: record.pid, startTime: record.startTime, signal: match[1], by: 'harness', result: match[2] }, step.t);
+      if (step.kind === 'signal') rec.harness({ type: 'signal', pid: record.pid, startTime: record.startTime, signal: step.signal, by: 'harness', result: step.result }, step.t);
     }
   }
   rec.harness({ type: 'containment', records });

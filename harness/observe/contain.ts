@@ -51,7 +51,7 @@ export async function contain(tracker: DrillTracker, opts: ContainOptions = {}):
       const pending = stillLive.map((p) => records.get(identityKey(p)) ?? addRecord(records, p));
       const killed = cgroup.kill();
       for (const r of pending) {
-        step(r, `cgroup.kill: ${killed ? 'sent' : 'unavailable'}`);
+        step(r, { kind: 'cgroup.kill', result: killed ? 'sent' : 'unavailable' });
         if (killed) r.forced = true;
       }
       for (const [r, obs] of await waitAll(pending, killWaitMs)) r.endedBy = obs ? 'SIGKILL' : 'survived';

@@ -10,7 +10,7 @@ export { inventory, classifyFd, type SurvivorRow, type FdInfo, type FdKind } fro
 export { tcpConnections, unixSockets, socketInodes, type TcpConn, type UnixSock } from './net.js';
 export { signalIdentity, type SignalOutcome } from './signal.js';
 export { contain, type ContainOptions } from './contain.js';
-export type { ContainmentRecord, EndedBy } from './terminate.js';
+export type { ContainmentRecord, ContainmentStep, EndedBy } from './terminate.js';
 export {
   registerRun,
   sweepStale,

@@ -7,9 +7,26 @@ import { monoNow } from '../util/clock.js';
 import { pollExit, type ExitObservation } from './exit-watch.js';
 import type { ProcIdentity } from './identity.js';
 import { readCmdline, readStat } from './proc.js';
-import { signalIdentity } from './signal.js';
+import { signalIdentity, type SignalOutcome } from './signal.js';
 
 export type EndedBy = 'already-gone' | 'SIGTERM' | 'SIGKILL' | 'survived';
+
+/** The signals containment sends. */
+export type ContainmentSignal = 'SIGTERM' | 'SIGKILL' | 'SIGCONT';
+
+/**
+ * One step of containment, as data: a signal the harness sent and what came of it, the drill
+ * cgroup's cgroup.kill, or the exit it saw. `action` is the same step as one line a person
+ * reads ("SIGTERM: sent"), derived from the fields: nothing parses it.
+ */
+export type ContainmentStep = { t: number; action: string } & (
+  | { kind: 'signal'; signal: ContainmentSignal; result: SignalOutcome; /** Why a SIGCONT was sent. */ reason?: 'stopped' }
+  | { kind: 'cgroup.kill'; result: 'sent' | 'unavailable' }
+  | { kind: 'exited'; how: ExitObservation['how']; code: number | null; signal: string | null }
+);
+
+/** A step without its time and display line: what the code records. */
+export type StepRecord = ContainmentStep extends infer S ? (S extends ContainmentStep ? Omit<S, 't' | 'action'> : never) : never;
 
 export type ContainmentRecord = {
   pid: number;
@@ -18,7 +35,7 @@ export type ContainmentRecord = {
   endedBy: EndedBy;
   /** True when SIGKILL (or cgroup.kill) was needed. */
   forced: boolean;
-  steps: { t: number; action: string }[];
+  steps: ContainmentStep[];
 };
 
 export type TerminateOptions = { termWaitMs: number; killWaitMs: number; pollMs?: number };
@@ -27,17 +44,26 @@ export function newRecord(id: ProcIdentity, cmdline: string[]): ContainmentRecor
   return { pid: id.pid, startTime: id.startTime, cmdline: [...cmdline], endedBy: 'survived', forced: false, steps: [] };
 }
 
-export function step(record: ContainmentRecord, action: string, t: number = monoNow()): void {
-  record.steps.push({ t, action });
+export function step(record: ContainmentRecord, what: StepRecord, t: number = monoNow()): void {
+  record.steps.push({ t, action: describeStep(what), ...what } as ContainmentStep);
 }
 
-export function describeExit(obs: ExitObservation): string {
-  const status = obs.exitStatus
-    ? obs.exitStatus.signal !== null
-      ? `, signal ${obs.exitStatus.signal}`
-      : `, code ${obs.exitStatus.code}`
-    : '';
-  return `exited (${obs.how}${status})`;
+/** The step as one line: "SIGTERM: sent", "SIGCONT (it was stopped): sent", "exited (zombie, signal SIGKILL)". */
+export function describeStep(what: StepRecord): string {
+  switch (what.kind) {
+    case 'signal':
+      return `${what.signal}${what.reason === 'stopped' ? ' (it was stopped)' : ''}: ${what.result}`;
+    case 'cgroup.kill':
+      return `cgroup.kill: ${what.result}`;
+    case 'exited': {
+      const status = what.signal !== null ? `, signal ${what.signal}` : what.code !== null ? `, code ${what.code}` : '';
+      return `exited (${what.how}${status})`;
+    }
+  }
+}
+
+export function exitStep(obs: ExitObservation): StepRecord {
+  return { kind: 'exited', how: obs.how, code: obs.exitStatus?.code ?? null, signal: obs.exitStatus?.signal ?? null };
 }
 
 /** Wait for every record's process; the observation per record, null for one still alive. */
@@ -51,7 +77,7 @@ export async function waitAll(
   records.forEach((r, i) => {
     const obs = seen[i] ?? null;
     // Stamped when the exit was noticed, not when the slowest of the batch was done.
-    if (obs) step(r, describeExit(obs), obs.t);
+    if (obs) step(r, exitStep(obs), obs.t);
     out.set(r, obs);
   });
   return out;
@@ -66,13 +92,13 @@ export async function terminate(records: ContainmentRecord[], opts: TerminateOpt
     const argv = before?.startTime === r.startTime ? readCmdline(r.pid) : null;
     if (argv && argv.length > 0) r.cmdline = argv;
     const out = signalIdentity(r, 'SIGTERM');
-    step(r, `SIGTERM: ${out}`);
+    step(r, { kind: 'signal', signal: 'SIGTERM', result: out });
     if (out !== 'sent') {
       r.endedBy = 'already-gone';
       continue;
     }
     // A stopped process keeps SIGTERM pending until it is continued (signal(7)).
-    if (before?.state === 'T') step(r, `SIGCONT (it was stopped): ${signalIdentity(r, 'SIGCONT')}`);
+    if (before?.state === 'T') step(r, { kind: 'signal', signal: 'SIGCONT', result: signalIdentity(r, 'SIGCONT'), reason: 'stopped' });
     termed.push(r);
   }
   const afterTerm = await waitAll(termed, opts.termWaitMs, opts.pollMs);
@@ -87,7 +113,7 @@ export async function terminate(records: ContainmentRecord[], opts: TerminateOpt
       continue;
     }
     const out = signalIdentity(r, 'SIGKILL');
-    step(r, `SIGKILL: ${out}`);
+    step(r, { kind: 'signal', signal: 'SIGKILL', result: out });
     if (out === 'sent') {
       r.forced = true;
       killed.push(r);

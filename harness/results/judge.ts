@@ -1,4 +1,5 @@
 import { drillVerdict, runChecks, type CheckResult, type Verdict } from '../checks/index.js';
+import type { KillMode, KillPoint } from '../config/index.js';
 import { eventsOf, firstOf, type ContainmentRecord, type DrillEvidence, type SurvivorRow, type TrackingInfo } from '../evidence/types.js';
 import { exitInfo, type ExitInfo } from './exit-info.js';
 import { incidentRecord, type IncidentRecord } from './incident.js';
@@ -13,8 +14,8 @@ export interface DrillResult {
   attempt?: number;
   scenario: string;
   subject: { name: string; command: string; args: string[] };
-  point: string;
-  mode: string;
+  point: KillPoint;
+  mode: KillMode;
   verdict: Verdict;
   /** One line: why this verdict. */
   reason: string;

@@ -1,5 +1,15 @@
 import type { Verdict } from '../checks/index.js';
+import type { KillMode, KillPoint } from '../config/index.js';
 import type { DrillResult } from './judge.js';
+
+/**
+ * Kill points and modes, declared once in harness/config and re-exported here, where reporters
+ * (which import only result types) take them: KILL_POINTS is in the order a call passes them.
+ */
+export { KILL_MODES, KILL_POINTS } from '../config/index.js';
+export type { KillMode, KillPoint } from '../config/index.js';
+export type { CheckDetail, CheckFinding, CheckId, CheckResult, CheckVerdict, Verdict } from '../checks/index.js';
+export type { ContainmentStep } from '../observe/index.js';
 
 export type { DrillResult } from './judge.js';
 export type { ExitInfo, ExitClass } from './exit-info.js';
@@ -63,8 +73,8 @@ export interface DrillInfo {
   id: string;
   key: string;
   scenario: string;
-  point: string;
-  mode: string;
+  point: KillPoint;
+  mode: KillMode;
 }
 
 export function summarize(drills: DrillResult[]): RunSummary {
@@ -73,7 +83,7 @@ export function summarize(drills: DrillResult[]): RunSummary {
   return summary;
 }
 
-/** DESIGN.md: 0 all pass, 1 some failed, 2 some unknown and none failed, 4 the harness failed. */
+/** docs/design.md, "Exit codes": 0 all pass, 1 some failed, 2 some unknown and none failed, 4 the harness failed. */
 export function exitCodeFor(summary: RunSummary): number {
   if (summary.fail > 0) return 1;
   if (summary.error > 0) return 4;

@@ -12,9 +12,15 @@ import { timelineEntries } from './timeline-entries.js';
 function checks(d: DrillResult): string {
   if (d.checks.length === 0) return '<p class="muted">No check applied.</p>';
   const rows = d.checks
-    .map((c) => `<tr class="check ${verdictClass(c.verdict)}"><td><span class="badge ${verdictClass(c.verdict)}">${esc(c.verdict)}</span></td><td><code>${esc(c.id)}</code></td><td class="summary">${esc(c.summary)}</td></tr>`)
+    .map((c) => `<tr class="check ${verdictClass(c.verdict)}"><td><span class="badge ${verdictClass(c.verdict)}">${esc(c.verdict)}</span></td><td><code>${esc(c.id)}</code></td><td class="summary">${esc(c.summary)}${findings(d, c.id)}</td></tr>`)
     .join('');
   return `<table class="checks"><tbody>${rows}</tbody></table>`;
+}
+
+/** What a failed check found, as the check set it out (the incident record's findings). */
+function findings(d: DrillResult, check: string): string {
+  const mine = (d.incident.findings ?? []).filter((f) => f.check === check);
+  return mine.map((f) => `<div class="finding">${esc(f.label)}:<ul>${f.items.map((item) => `<li>${esc(item)}</li>`).join('')}</ul></div>`).join('');
 }
 
 function exit(d: DrillResult): string {

@@ -2,14 +2,11 @@
  * The matrix: one row per scenario (and its subject), one column per kill point × mode; each
  * cell links to its drills, coloured by verdict. A repeated drill gets one chip per run.
  */
-import type { DrillResult } from '../types.js';
+import { KILL_MODES, KILL_POINTS, type DrillResult } from '../types.js';
 import { anchorOf, esc, verdictClass } from './escape.js';
 
-/** DESIGN.md's order of kill points and modes; anything else follows in the order seen. */
-const POINT_ORDER = ['idle', 'pre-dispatch', 'in-flight', 'sent', 'confirmed', 'child-spawned', 'after-response'];
-const MODE_ORDER = ['crash', 'close', 'hang'];
-
-function ordered(values: string[], order: string[]): string[] {
+/** Kill points in the order a call passes them, modes as declared; anything else (an older run's) follows in the order seen. */
+function ordered(values: string[], order: readonly string[]): string[] {
   const seen = [...new Set(values)];
   return [...order.filter((v) => seen.includes(v)), ...seen.filter((v) => !order.includes(v))];
 }
@@ -18,8 +15,8 @@ const SHORT: Record<string, string> = { pass: 'pass', fail: 'FAIL', unknown: '?'
 
 export function renderMatrix(drills: DrillResult[]): string {
   if (drills.length === 0) return '<p class="muted">No drills ran.</p>';
-  const points = ordered(drills.map((d) => d.point), POINT_ORDER);
-  const modes = ordered(drills.map((d) => d.mode), MODE_ORDER);
+  const points = ordered(drills.map((d) => d.point), KILL_POINTS);
+  const modes = ordered(drills.map((d) => d.mode), KILL_MODES);
   // One row per scenario and subject: a scenario drilling several servers shows them side by side.
   const rowKey = (d: DrillResult) => `${d.scenario}\u0000${d.subject.name}`;
   const scenarios = [...new Set(drills.map(rowKey))];

@@ -74,7 +74,7 @@ export function containmentRecord(overrides: Partial<ContainmentRecord> = {}): C
     cmdline: ['node', 'leak.js'],
     endedBy: 'SIGTERM',
     forced: false,
-    steps: [{ t: 2000, action: 'SIGTERM: sent' }],
+    steps: [{ t: 2000, action: 'SIGTERM: sent', kind: 'signal', signal: 'SIGTERM', result: 'sent' }],
     ...overrides,
   };
 }

@@ -60,7 +60,7 @@ describe('judge', () => {
     const leak = survivor({ pid: 5001, startTime: 990_000, ppid: 1, cmdline: ['sleep', '1000'] });
     const records = [
       containmentRecord({ pid: SERVER.pid, startTime: SERVER.startTime, cmdline: ['node', 'srv.js'], endedBy: 'already-gone', forced: false, steps: [] }),
-      containmentRecord({ pid: 5001, startTime: 990_000, cmdline: ['sleep', '1000'], endedBy: 'SIGKILL', forced: true, steps: [{ t: 4100, action: 'SIGTERM: sent' }, { t: 5100, action: 'SIGKILL: sent' }] }),
+      containmentRecord({ pid: 5001, startTime: 990_000, cmdline: ['sleep', '1000'], endedBy: 'SIGKILL', forced: true, steps: [{ t: 4100, action: 'SIGTERM: sent', kind: 'signal', signal: 'SIGTERM', result: 'sent' }, { t: 5100, action: 'SIGKILL: sent', kind: 'signal', signal: 'SIGKILL', result: 'sent' }] }),
     ];
     const ev = new EvidenceBuilder({ scenario: 'leaky', point: 'in-flight', mode: 'crash' })
       .start(1000)
