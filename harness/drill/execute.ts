@@ -36,6 +36,7 @@ import { recoveryRetry } from './retry.js';
 import { interceptEnv } from '../preload/index.js';
 import { containDrill } from './containment.js';
 import { killClient } from './kill.js';
+import { DrillContainers } from '../containers/index.js';
 import { abortable, Interrupted } from '../util/abortable.js';
 import type { ExecuteOptions, PlannedDrill } from './types.js';
 
@@ -96,13 +97,17 @@ class DrillRun {
   private scenario: Scenario | null = null;
   /** The recovery retry's clients: their holders stay until the drill is contained. */
   private readonly retryClients: DrillClientProcess[] = [];
+  /** Containers of the drill (harness/containers/): five hooks, each marked `containers:`. */
+  private readonly containers: DrillContainers;
 
   constructor(
     private readonly drill: PlannedDrill,
     private readonly drillId: string,
     private readonly rec: EvidenceRecorder,
     private readonly opts: ExecuteOptions,
-  ) {}
+  ) {
+    this.containers = new DrillContainers(drillId, rec);
+  }
 
   async drive(): Promise<void> {
     const { rec, drill } = this;
@@ -169,14 +174,15 @@ class DrillRun {
   /** The scenario with this drill's templates filled in; the retry renders it again with its own token. */
   private render(token: string): Scenario {
     const link = this.link!;
-    return renderScenario(this.drill.scenario, {
+    // containers: a `docker run` subject gets the drill's label (the change is recorded).
+    return this.containers.label(renderScenario(this.drill.scenario, {
       runId: this.drillId,
       tmp: this.tmp!,
       scenarioDir: this.drill.scenario.dir,
       remoteUrl: link.url,
       remoteApiKey: link.apiKey,
       sessionToken: token,
-    });
+    }));
   }
 
   /** DESIGN.md's subject environment: the drill id, the remote and the session's token. */
@@ -233,6 +239,7 @@ class DrillRun {
       rec.harness({ type: 'process-reparented', pid: p.pid, startTime: p.startTime, from, to: p.ppid, toHolder: subreapers.some((h) => h.pid === p.ppid) }, monoNow(), 'observer'),
     );
     this.tracker.on('unattributed', (p) => rec.harness({ type: 'process-unattributed', ...p }, p.firstSeen, 'observer'));
+    this.containers.attach(this.tracker); // containers: engine CLI processes among the members
     this.tracker.start();
     rec.harness({ type: 'tracking', tracking: this.tracker.tracking() });
     return true;
@@ -243,6 +250,7 @@ class DrillRun {
     const answer = await this.interruptible(this.client!.waitFor((e) => SETUP_ENDED.has(e.type), scenario.timeouts.handshake));
     if (answer?.type === 'setup-done') {
       this.findRealServer();
+      await this.interruptible(this.containers.afterHandshake(this.server)); // containers: the subject's own container
       return true;
     }
     const message = !answer
@@ -305,6 +313,7 @@ class DrillRun {
       // A stopped client keeps the pipes open: nothing is expected to end. The window is the exit deadline.
       await this.interruptible(new Promise((resolve) => setTimeout(resolve, deadline)));
       this.snapshot('hang-window', false);
+      await this.interruptible(this.containers.snapshot('hang-window')); // containers
       return;
     }
     const grace = scenario.expect.noSurvivors?.grace ?? 2000;
@@ -315,6 +324,7 @@ class DrillRun {
     const jobs = scenario.expect.jobsSettled;
     if (jobs) await this.interruptible(this.link!.jobsSettled(Math.max(0, lossAt + deadline + jobs.grace - monoNow())));
     this.snapshot('grace-end', quiet && monoNow() < lossAt + deadline + grace);
+    await this.interruptible(this.containers.snapshot('grace-end')); // containers
     this.link!.recordState('grace-end');
   }
 
@@ -347,6 +357,8 @@ class DrillRun {
     const late = !this.tracker && pid !== undefined ? identify(pid) : null;
     const holderId = this.client?.holder?.identity;
     if (late) this.tracker = new DrillTracker({ drillId: this.drillId, root: late, cgroup: this.cgroup, subreapers: holderId ? [holderId] : [] });
+    // containers: stopped first (stop --time, kill), so their engine CLIs end on their own.
+    await this.containers.contain(this.opts.containTermWaitMs ?? 1000);
     if (this.tracker) await containDrill(this.tracker, rec, this.opts.containTermWaitMs ?? 1000);
     else if (this.client?.holder) this.client.abandon(); // the holder's watchdog ends whatever the untracked client started
     else if (this.client?.alive) this.client.child.kill('SIGKILL'); // it is gone from /proc already, or never got a pid
