@@ -7,7 +7,7 @@
 import { resolve, join } from 'node:path';
 import { loadReporters } from '../reports/registry.js';
 import type { Reporter } from '../reports/types.js';
-import { ConfigError, loadScenarios, type KillMode, type KillPoint, type Scenario } from './config/index.js';
+import { ConfigError, loadScenarios, type KillMode, type KillPoint, type ProtocolChoice, type Scenario } from './config/index.js';
 import { findConfigFile, loadConfigFile } from './config/config-file.js';
 import type { DrillEvidence } from './evidence/types.js';
 import type { RunResults } from './results/types.js';
@@ -18,6 +18,8 @@ export interface DrillConfig {
   scenarios: Array<string | Scenario>;
   points?: KillPoint[];
   modes?: KillMode[];
+  /** Overrides every scenario's protocol era: auto, 2025-11-25 or 2026-07-28. */
+  protocol?: ProtocolChoice;
   /** Scenario ids to keep. */
   only?: string[];
   concurrency?: number;
@@ -51,6 +53,7 @@ export async function runDrills(given?: DrillConfig): Promise<{ results: RunResu
   return runScenarios(scenarios, {
     points: config.points,
     modes: config.modes,
+    protocol: config.protocol,
     only: config.only,
     concurrency: config.concurrency,
     signal: config.signal,

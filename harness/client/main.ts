@@ -43,6 +43,9 @@ process.on('message', (command: HarnessCommand) => {
     case 'close':
       void session.then((s) => s.onClose(command.waitMs)).catch(fail);
       break;
+    case 'cancel':
+      void session.then((s) => s.onCancel(command.followUpTimeoutMs)).catch(fail);
+      break;
     case 'exit':
       process.exit(0);
   }

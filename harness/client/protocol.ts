@@ -21,14 +21,32 @@ export interface ClientToolCall {
   args: Record<string, unknown>;
 }
 
+/** A setup step: a tool call, or resources/subscribe (2025-11-25) or subscriptions/listen (2026-07-28). */
+export interface ClientSetupStep extends ClientToolCall {
+  kind?: 'tool' | 'subscribe' | 'listen';
+}
+
+/** The era the client is told to speak (config/types.ts ProtocolChoice). */
+export type ClientProtocol = 'auto' | '2025-11-25' | '2026-07-28';
+
+/** The two eras: 2025-11-25 (initialize) and 2026-07-28 (server/discover, a `_meta` envelope on every request). */
+export type ProtocolEra = '2025-11-25' | '2026-07-28';
+
+/** How the era was chosen: the probe was answered, the probe failed or timed out, or the scenario pinned it. */
+export type EraChoice = 'probed' | 'fell-back' | 'pinned';
+
 export interface StartCommand {
   type: 'start';
   subject: ClientSubject;
-  setup: ClientToolCall[];
+  setup: ClientSetupStep[];
   target: ClientToolCall;
   correlationId: string;
   /** Request timeout for setup and target calls. */
   callTimeoutMs: number;
+  /** Which era to speak; absent means auto. */
+  protocol?: ClientProtocol;
+  /** auto: how long the server/discover probe may take before falling back to initialize. */
+  discoverTimeoutMs?: number;
 }
 
 export type HarnessCommand =
@@ -43,6 +61,12 @@ export type HarnessCommand =
   | { type: 'dispatch'; holdResponses: boolean }
   /** The spec's shutdown: end stdin, wait, SIGTERM, wait, SIGKILL (direct child only, like the SDK). */
   | { type: 'close'; waitMs: number }
+  /**
+   * Cancel the target call: write notifications/cancelled for its request id, read the server's
+   * stdout again, then ask `tools/list` on the same connection (alive-after-cancel). The client
+   * stays alive and reading until it is told otherwise.
+   */
+  | { type: 'cancel'; followUpTimeoutMs: number }
   | { type: 'exit' };
 
 export type CloseStep = 'stdin-closed' | 'sigterm' | 'sigkill';
@@ -51,7 +75,20 @@ export type ClientEvent =
   | { type: 'client-ready'; t: number; pid: number }
   | { type: 'subject-spawned'; t: number; pid: number; startTime: number | null }
   | { type: 'spawn-error'; t: number; message: string }
-  | { type: 'handshake'; t: number; serverName: string | null; serverVersion: string | null; protocolVersion: string | null }
+  /** The server/discover probe of protocol auto: answered (modern), or why the client falls back. */
+  | { type: 'era-probe'; t: number; outcome: 'answered' | 'error' | 'timeout' | 'closed'; detail: string }
+  | {
+      type: 'handshake';
+      t: number;
+      serverName: string | null;
+      serverVersion: string | null;
+      protocolVersion: string | null;
+      /** The era spoken and how it was chosen (absent in evidence recorded before eras existed). */
+      era?: ProtocolEra;
+      chosenBy?: EraChoice;
+      /** fell-back: what the probe got instead of an answer. */
+      fallbackReason?: string;
+    }
   | { type: 'rpc-out'; t: number; message: unknown }
   | { type: 'rpc-in'; t: number; message: unknown }
   /** A line on the server's stdout that is not a JSON-RPC message. */
@@ -66,6 +103,10 @@ export type ClientEvent =
   | { type: 'subject-exit'; t: number; code: number | null; signal: string | null }
   | { type: 'close-step'; t: number; step: CloseStep }
   | { type: 'close-done'; t: number; endedBy: 'eof' | 'SIGTERM' | 'SIGKILL' | 'survived' }
+  /** notifications/cancelled for the target call's request id was fully written to the server. */
+  | { type: 'cancel-sent'; t: number; requestId: string | number; progressToken: string | number | null }
+  /** The follow-up tools/list after a cancel: answered (with how many tools) or not. */
+  | { type: 'follow-up'; t: number; ok: boolean; detail: string }
   | { type: 'client-error'; t: number; message: string };
 
 export type ClientEventType = ClientEvent['type'];

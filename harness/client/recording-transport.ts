@@ -27,6 +27,7 @@ export class RecordingStdioTransport implements Transport {
   private targetCorrelationId: string | null = null;
   private dispatchGate: Promise<boolean> | null = null;
   private openGate: ((holdResponses: boolean) => void) | null = null;
+  private started = false;
 
   constructor(
     private readonly spawned: SpawnedSubject,
@@ -41,7 +42,13 @@ export class RecordingStdioTransport implements Transport {
     return this.spawned.exited;
   }
 
+  /**
+   * Idempotent: the era probe (era-select.ts) starts the transport, and the SDK client that may
+   * take over after a fallback calls start() again in connect().
+   */
   async start(): Promise<void> {
+    if (this.started) return;
+    this.started = true;
     if (!(await this.spawned.started)) throw new Error('the server could not be started');
     const child = this.spawned.child;
     // Writing to a server that is gone is expected in a crash drill; it is evidence, not a client failure.
@@ -64,6 +71,11 @@ export class RecordingStdioTransport implements Transport {
   }
 
   async send(message: JSONRPCMessage): Promise<void> {
+    await this.write(message);
+  }
+
+  /** Writes one message and resolves with the moment the write completed (CLOCK_MONOTONIC ms). */
+  async write(message: JSONRPCMessage): Promise<number> {
     const child = this.child;
     if (!child.stdin || child.stdin.destroyed) throw new Error('Not connected');
     const isTarget = this.isTarget(message);
@@ -75,13 +87,13 @@ export class RecordingStdioTransport implements Transport {
       if (holdResponses) child.stdout!.pause();
     }
     const line = JSON.stringify(message) + '\n';
-    await new Promise<void>((resolve, reject) => {
+    return new Promise<number>((resolve, reject) => {
       child.stdin!.write(line, (error) => {
         if (error) return reject(error);
         const t = monoNow();
         this.emit({ type: 'rpc-out', t, message });
         if (isTarget) this.emit({ type: 'dispatched', t, requestId: (message as { id: string | number }).id });
-        resolve();
+        resolve(t);
       });
     });
   }

@@ -1,25 +1,28 @@
 /**
- * The SDK side of the drill client, loaded once the server is already starting (main.ts): the
- * official SDK Client over the recording transport, initialize, the setup calls, the target
- * call with its correlation id, and the spec's shutdown.
+ * The protocol side of the drill client, loaded once the server is already starting (main.ts):
+ * the era (era-select.ts: probe, fall back or pinned), the setup steps, the target call with
+ * its correlation id, the cancel of a cancel drill, and the spec's shutdown.
  */
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { monoNow } from '../util/clock.js';
 import { errorMessage } from '../util/errors.js';
+import type { EraSession } from './era-session.js';
+import { selectEra } from './era-select.js';
 import { CORRELATION_META_KEY, type ClientEvent, type StartCommand } from './protocol.js';
 import { RecordingStdioTransport } from './recording-transport.js';
 import type { SpawnedSubject } from './spawn-subject.js';
 
 let transport: RecordingStdioTransport | undefined;
-let client: Client | undefined;
+let session: EraSession | undefined;
 let start: StartCommand | undefined;
 let protocolVersion: string | null = null;
+let targetRequestId: string | number | null = null;
 let emit: (event: ClientEvent) => void = () => {};
 
-/** Every event goes through here: the handshake's protocol version is read off the wire. */
+/** Every event goes through here: the handshake's protocol version and the target's request id are read off it. */
 export function setEmitter(send: (event: ClientEvent) => void): (event: ClientEvent) => void {
   emit = (event) => {
     if (event.type === 'rpc-in') noteProtocolVersion(event.message);
+    if (event.type === 'before-dispatch') targetRequestId = event.requestId;
     send(event);
   };
   return emit;
@@ -37,22 +40,28 @@ function noteProtocolVersion(message: unknown): void {
 export async function onStart(command: StartCommand, spawned: SpawnedSubject): Promise<void> {
   start = command;
   transport = new RecordingStdioTransport(spawned, emit);
-  client = new Client({ name: 'crash-drill', version: '0.1.0' }, { capabilities: {} });
-  // EPIPE on the subject's stdin after it died is part of what a drill observes, not a client failure.
-  client.onerror = () => {};
+  let chosen;
   try {
-    await client.connect(transport, { timeout: command.callTimeoutMs });
+    chosen = await selectEra(transport, command, emit);
   } catch (error) {
     if (!transport.child.pid) return; // spawn-error was already reported
     emit({ type: 'handshake-error', t: monoNow(), message: errorMessage(error) });
     return;
   }
-  const info = client.getServerVersion();
-  emit({ type: 'handshake', t: monoNow(), serverName: info?.name ?? null, serverVersion: info?.version ?? null, protocolVersion });
+  session = chosen.session;
+  emit({
+    type: 'handshake',
+    t: monoNow(),
+    serverName: chosen.serverName,
+    serverVersion: chosen.serverVersion,
+    protocolVersion: chosen.protocolVersion ?? protocolVersion,
+    era: chosen.era,
+    chosenBy: chosen.chosenBy,
+    ...(chosen.fallbackReason !== undefined ? { fallbackReason: chosen.fallbackReason } : {}),
+  });
   for (const [index, step] of command.setup.entries()) {
     try {
-      const result = await client.callTool({ name: step.call, arguments: step.args }, undefined, { timeout: command.callTimeoutMs });
-      if (result.isError) throw new Error(`the tool answered with isError: ${resultText(result)}`);
+      await session.setupStep(step, command.callTimeoutMs);
     } catch (error) {
       emit({ type: 'setup-error', t: monoNow(), step: index, call: step.call, message: errorMessage(error) });
       return;
@@ -62,24 +71,38 @@ export async function onStart(command: StartCommand, spawned: SpawnedSubject): P
 }
 
 export function onPrepareTarget(): void {
-  if (!client || !transport || !start) return;
+  if (!session || !transport || !start) return;
   const { target, correlationId, callTimeoutMs } = start;
   transport.holdTarget(correlationId);
-  client
-    .callTool({ name: target.call, arguments: target.args, _meta: { [CORRELATION_META_KEY]: correlationId } }, undefined, {
-      timeout: callTimeoutMs,
-    })
-    .then((result) => emit({ type: 'response', t: monoNow(), isError: result.isError === true, text: resultText(result) }))
+  // The correlation id doubles as the progress token, so progress for the target call (and for
+  // nothing else) can be told apart after a cancel (silent-after-cancel).
+  session
+    .callTool(target, { [CORRELATION_META_KEY]: correlationId, progressToken: correlationId }, callTimeoutMs)
+    .then((answer) => emit({ type: 'response', t: monoNow(), isError: answer.isError, text: answer.text }))
     .catch((error: unknown) => emit({ type: 'call-error', t: monoNow(), message: errorMessage(error) }));
 }
 
-function resultText(result: unknown): string {
-  const raw = (result as { content?: unknown }).content;
-  const content = Array.isArray(raw) ? raw : [];
-  return content
-    .map((part: { type?: string; text?: string }) => (part.type === 'text' ? part.text ?? '' : `[${part.type}]`))
-    .join('\n')
-    .slice(0, 500);
+/**
+ * The cancel drill: notifications/cancelled for the target call's request id, then the client
+ * reads the server's stdout again (it was paused at in-flight) and asks tools/list on the same
+ * connection. It stays alive and reading until the harness says otherwise.
+ */
+export async function onCancel(followUpTimeoutMs: number): Promise<void> {
+  if (!session || !transport || !start) return;
+  if (targetRequestId === null) {
+    emit({ type: 'client-error', t: monoNow(), message: 'there is no target call to cancel' });
+    return;
+  }
+  const message = session.cancelMessage(targetRequestId, 'crash-drill: the client abandoned the call');
+  const t = await transport.write(message as Parameters<RecordingStdioTransport['write']>[0]);
+  emit({ type: 'cancel-sent', t, requestId: targetRequestId, progressToken: start.correlationId });
+  transport.resumeReading();
+  try {
+    const tools = await session.listTools(followUpTimeoutMs);
+    emit({ type: 'follow-up', t: monoNow(), ok: true, detail: `tools/list answered with ${tools} tool${tools === 1 ? '' : 's'}` });
+  } catch (error) {
+    emit({ type: 'follow-up', t: monoNow(), ok: false, detail: `tools/list: ${errorMessage(error)}` });
+  }
 }
 
 /** The spec's stdio shutdown, timed like the SDK's StdioClientTransport.close(), but judged on 'exit'. */
@@ -108,4 +131,3 @@ export async function onClose(waitMs: number): Promise<void> {
   if (await waitExit()) return emit({ type: 'close-done', t: monoNow(), endedBy: 'SIGKILL' });
   emit({ type: 'close-done', t: monoNow(), endedBy: 'survived' });
 }
-

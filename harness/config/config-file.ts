@@ -16,7 +16,7 @@ import { formatFieldPath } from './field-path.js';
 import { problemsFromIssues } from './issues.js';
 import { validateScenario } from './parse.js';
 import { suggestKey } from './suggest.js';
-import { KILL_MODES, KILL_POINTS, type Scenario } from './types.js';
+import { KILL_MODES, KILL_POINTS, PROTOCOL_CHOICES, type Scenario } from './types.js';
 
 /** In the order they are looked for (vitest's `configFiles` order: ts before js). */
 export const CONFIG_FILE_NAMES = [
@@ -40,6 +40,8 @@ const ConfigSchema = z.strictObject({
   ),
   points: nonEmptyList(z.enum(KILL_POINTS)).optional(),
   modes: nonEmptyList(z.enum(KILL_MODES)).optional(),
+  /** Overrides every scenario's `protocol` (auto, or one pinned revision). */
+  protocol: z.enum(PROTOCOL_CHOICES, { error: `expected one of ${PROTOCOL_CHOICES.join(', ')}` }).optional(),
   only: nonEmptyList(z.string().min(1)).optional(),
   concurrency: z.number().int().positive().optional(),
   out: z.string().min(1).optional(),
@@ -133,6 +135,7 @@ function validateConfig(raw: unknown, file: string): DrillConfig {
   const config: DrillConfig = { scenarios };
   if (input.points) config.points = [...input.points];
   if (input.modes) config.modes = [...input.modes];
+  if (input.protocol) config.protocol = input.protocol;
   if (input.only) config.only = [...input.only];
   if (input.concurrency !== undefined) config.concurrency = input.concurrency;
   if (input.out !== undefined) config.out = path.resolve(dir, input.out);

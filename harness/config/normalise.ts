@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { ParsedScenario } from './schema.js';
 import { EXTRA_EXPECT_KEYS } from './schema.js';
-import type { Scenario, ScenarioExpect, ScenarioRemote, ScenarioTimeouts } from './types.js';
+import type { CancelSpec, Scenario, ScenarioExpect, ScenarioRemote, ScenarioTimeouts, SetupStep } from './types.js';
 
 /** Defaults for the numbers a file may leave out (DESIGN.md; close-wait is the SDK client's 2 s). */
 export const DEFAULT_TIMEOUTS: Readonly<ScenarioTimeouts> = Object.freeze({
@@ -9,7 +9,12 @@ export const DEFAULT_TIMEOUTS: Readonly<ScenarioTimeouts> = Object.freeze({
   point: 5_000,
   inFlightDelay: 0,
   closeWait: 2_000,
+  discover: 2_000,
 });
+
+/** How long a message for a cancelled request may still arrive and count as already on its way. */
+export const DEFAULT_CANCEL_IN_FLIGHT_MS = 100;
+export const DEFAULT_CANCEL_DEADLINE_MS = 2_000;
 
 export const DEFAULT_EXIT_DEADLINE_MS = 2_000;
 export const DEFAULT_SURVIVOR_GRACE_MS = 2_000;
@@ -30,15 +35,18 @@ export function normaliseScenario(parsed: ParsedScenario, file: string): Scenari
     dir,
     subject: subjects[0],
     subjects,
-    setup: parsed.setup.map((c) => ({ call: c.call, args: c.args })),
+    setup: parsed.setup.map(normaliseSetupStep),
     target: { call: parsed.target.call, args: parsed.target.args },
     points: parsed.points,
     modes: parsed.modes,
+    protocol: parsed.protocol,
+    cancel: normaliseCancel(parsed.cancel),
     timeouts: {
       handshake: parsed.timeouts?.handshake ?? DEFAULT_TIMEOUTS.handshake,
       point: parsed.timeouts?.point ?? DEFAULT_TIMEOUTS.point,
       inFlightDelay: parsed.timeouts?.['in-flight-delay'] ?? DEFAULT_TIMEOUTS.inFlightDelay,
       closeWait: parsed.timeouts?.['close-wait'] ?? DEFAULT_TIMEOUTS.closeWait,
+      discover: parsed.timeouts?.discover ?? DEFAULT_TIMEOUTS.discover,
     },
     remote: normaliseRemote(parsed.remote, dir),
     retry: false,
@@ -69,6 +77,25 @@ function resolveCwd(dir: string, cwd: string | undefined): string {
 function defaultName(command: string, args: readonly string[]): string {
   const first = args.find((a) => !a.startsWith('-'));
   return path.basename(first ?? command) || command;
+}
+
+/** subscribe and listen become their JSON-RPC method and params, so templates render in them like tool args. */
+function normaliseSetupStep(step: ParsedScenario['setup'][number]): SetupStep {
+  if (step.subscribe !== undefined) return { kind: 'subscribe', call: 'resources/subscribe', args: { uri: step.subscribe } };
+  if (step.listen !== undefined) {
+    const l = step.listen;
+    const notifications: Record<string, unknown> = {};
+    if (l['tools-list-changed'] !== undefined) notifications.toolsListChanged = l['tools-list-changed'];
+    if (l['prompts-list-changed'] !== undefined) notifications.promptsListChanged = l['prompts-list-changed'];
+    if (l['resources-list-changed'] !== undefined) notifications.resourcesListChanged = l['resources-list-changed'];
+    if (l['resource-subscriptions'] !== undefined) notifications.resourceSubscriptions = l['resource-subscriptions'];
+    return { kind: 'listen', call: 'subscriptions/listen', args: { notifications } };
+  }
+  return { call: step.call ?? '', args: step.args };
+}
+
+function normaliseCancel(c: ParsedScenario['cancel']): CancelSpec {
+  return { then: c?.then ?? null, after: c?.after ?? 0 };
 }
 
 function normaliseRemote(r: ParsedScenario['remote'], dir: string): ScenarioRemote {
@@ -108,6 +135,15 @@ function normaliseExpect(e: ParsedScenario['expect'], remoteDeclared: boolean): 
     noSurvivors:
       survivors === false ? null : { grace: (survivors === true ? undefined : survivors.grace) ?? DEFAULT_SURVIVOR_GRACE_MS },
     stdoutClean: e?.['stdout-clean'] ?? true,
+    silentAfterCancel: cancelOption(e?.['silent-after-cancel'], (o) => ({ inFlight: o?.['in-flight'] ?? DEFAULT_CANCEL_IN_FLIGHT_MS })),
+    stopsAfterCancel: cancelOption(e?.['stops-after-cancel'], (o) => ({ deadline: o?.deadline ?? DEFAULT_CANCEL_DEADLINE_MS })),
+    aliveAfterCancel: cancelOption(e?.['alive-after-cancel'], (o) => ({ deadline: o?.deadline ?? DEFAULT_CANCEL_DEADLINE_MS })),
     extra,
   };
+}
+
+/** The cancel checks are on by default (they apply to cancel drills only); false turns one off. */
+function cancelOption<O extends object, R>(value: boolean | O | undefined, make: (options: O | undefined) => R): R | null {
+  if (value === false) return null;
+  return make(value === true || value === undefined ? undefined : value);
 }

@@ -98,7 +98,7 @@ function checkTemplates(p: ParsedScenario): ConfigProblem[] {
       [[...at, 'command'], s.command],
       [[...at, 'name'], s.name],
     ]),
-    ...p.setup.map((c, i): [PropertyKey[], string] => [['setup', i, 'call'], c.call]),
+    ...p.setup.map((c, i): [PropertyKey[], string | undefined] => [['setup', i, 'call'], c.call]),
     [['target', 'call'], p.target.call],
   ];
   for (const [where, value] of notRendered) {

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { DEFAULT_KILL_POINTS, KILL_MODES, KILL_POINTS } from './types.js';
+import { DEFAULT_KILL_MODES, DEFAULT_KILL_POINTS, KILL_MODES, KILL_POINTS, LOSS_MODES, PROTOCOL_CHOICES } from './types.js';
 
 /**
  * The file shape of a scenario, validated with zod 4. Every object is strict: an unknown key
@@ -45,11 +45,44 @@ export const ToolCallSchema = z.strictObject({
   args: z.record(z.string(), z.unknown()).default({}),
 });
 
+/**
+ * A setup step: a tool call, or a subscription in one era's terms (`subscribe: <uri>` is
+ * resources/subscribe of 2025-11-25; `listen: {...}` is subscriptions/listen of 2026-07-28).
+ * Exactly one of call, subscribe and listen.
+ */
+export const ListenSchema = z.strictObject({
+  'tools-list-changed': z.boolean().optional(),
+  'prompts-list-changed': z.boolean().optional(),
+  'resources-list-changed': z.boolean().optional(),
+  'resource-subscriptions': z.array(z.string().min(1)).optional(),
+});
+
+export const SetupStepSchema = z
+  .strictObject({
+    call: z.string().min(1).optional(),
+    args: z.record(z.string(), z.unknown()).default({}),
+    subscribe: z.string().min(1).optional(),
+    listen: ListenSchema.optional(),
+  })
+  .superRefine((step, ctx) => {
+    const given = (['call', 'subscribe', 'listen'] as const).filter((k) => step[k] !== undefined);
+    if (given.length === 0) ctx.addIssue({ code: 'custom', path: ['call'], message: 'missing; expected a string (a tool name), or instead subscribe: <uri> or listen: { ... }' });
+    if (given.length > 1) ctx.addIssue({ code: 'custom', path: [given[1]], message: `expected one of call, subscribe and listen in a setup step, got ${given.join(' and ')}` });
+  });
+
+/** A cancel drill may kill the client later: "the cancel was ignored, and then the client died". */
+export const CancelSchema = z.strictObject({
+  then: z.enum(LOSS_MODES, { error: `expected a kill mode that ends the client (${LOSS_MODES.join(', ')})` }).optional(),
+  after: nonNegativeMs.optional(),
+});
+
 export const TimeoutsSchema = z.strictObject({
   handshake: positiveMs.optional(),
   point: positiveMs.optional(),
   'in-flight-delay': nonNegativeMs.optional(),
   'close-wait': positiveMs.optional(),
+  /** protocol auto: the server/discover probe's timeout before falling back to initialize. */
+  discover: positiveMs.optional(),
 });
 
 export const ExitOnEofSchema = z.strictObject({ deadline: positiveMs.optional() });
@@ -64,6 +97,8 @@ export const EXTRA_EXPECT_KEYS = [
 ] as const;
 
 export const JobsSettledSchema = z.strictObject({ grace: nonNegativeMs.optional() });
+export const SilentAfterCancelSchema = z.strictObject({ 'in-flight': nonNegativeMs.optional() });
+export const DeadlineSchema = z.strictObject({ deadline: positiveMs.optional() });
 
 export const ExpectSchema = z.strictObject({
   'exit-on-eof': z
@@ -78,6 +113,15 @@ export const ExpectSchema = z.strictObject({
   'quiet-after-loss': z.boolean().optional(),
   'jobs-settled': z
     .union([z.boolean(), JobsSettledSchema], { error: 'expected true, false or a mapping { grace: ms }' })
+    .optional(),
+  'silent-after-cancel': z
+    .union([z.boolean(), SilentAfterCancelSchema], { error: 'expected true, false or a mapping { in-flight: ms }' })
+    .optional(),
+  'stops-after-cancel': z
+    .union([z.boolean(), DeadlineSchema], { error: 'expected true, false or a mapping { deadline: ms }' })
+    .optional(),
+  'alive-after-cancel': z
+    .union([z.boolean(), DeadlineSchema], { error: 'expected true, false or a mapping { deadline: ms }' })
     .optional(),
 });
 
@@ -129,10 +173,14 @@ export const ScenarioSchema = z.strictObject({
   /** The server under test; or `subjects`, several servers drilled with the same scenario side by side. */
   subject: SubjectSchema.optional(),
   subjects: z.array(SubjectSchema).min(1).optional(),
-  setup: z.array(ToolCallSchema).default([]),
+  setup: z.array(SetupStepSchema).default([]),
   target: ToolCallSchema,
   points: uniqueList(z.enum(KILL_POINTS), 'kill point').default([...DEFAULT_KILL_POINTS]),
-  modes: uniqueList(z.enum(KILL_MODES), 'kill mode').default([...KILL_MODES]),
+  modes: uniqueList(z.enum(KILL_MODES), 'kill mode').default([...DEFAULT_KILL_MODES]),
+  /** The protocol era the drill client speaks: auto (probe, fall back), or one pinned revision. */
+  protocol: z.enum(PROTOCOL_CHOICES, { error: `expected one of ${PROTOCOL_CHOICES.join(', ')}` }).default('auto'),
+  /** Cancel drills: an optional kill of the client some ms after the cancel. */
+  cancel: CancelSchema.optional(),
   timeouts: TimeoutsSchema.optional(),
   remote: RemoteSchema.optional(),
   /** After a crash, re-issue the target call from a fresh client and server (a new session). Default: when idempotent-effects applies. */
@@ -160,13 +208,18 @@ export const KNOWN_KEYS: Readonly<Record<string, readonly string[]>> = {
   '': Object.keys(ScenarioSchema.shape),
   subject: Object.keys(SubjectSchema.shape),
   'subjects[]': Object.keys(SubjectSchema.shape),
-  'setup[]': Object.keys(ToolCallSchema.shape),
+  'setup[]': Object.keys(SetupStepSchema.shape),
+  'setup[].listen': Object.keys(ListenSchema.shape),
+  cancel: Object.keys(CancelSchema.shape),
   target: Object.keys(ToolCallSchema.shape),
   timeouts: Object.keys(TimeoutsSchema.shape),
   expect: Object.keys(ExpectSchema.shape),
   'expect.exit-on-eof': Object.keys(ExitOnEofSchema.shape),
   'expect.no-survivors': Object.keys(NoSurvivorsSchema.shape),
   'expect.jobs-settled': Object.keys(JobsSettledSchema.shape),
+  'expect.silent-after-cancel': Object.keys(SilentAfterCancelSchema.shape),
+  'expect.stops-after-cancel': Object.keys(DeadlineSchema.shape),
+  'expect.alive-after-cancel': Object.keys(DeadlineSchema.shape),
   remote: Object.keys(RemoteSchema.shape),
   'remote.writes[]': Object.keys(RouteSchema.shape),
   'remote.trigger': Object.keys(TriggerSchema.shape),

@@ -13,7 +13,27 @@ export type KillPoint =
   | 'child-spawned'
   | 'after-response';
 
-export type KillMode = 'crash' | 'close' | 'hang';
+/**
+ * How the target call ends: the client is killed (`crash`), shuts the server down (`close`),
+ * freezes (`hang`), or stays alive and cancels the call (`cancel`: notifications/cancelled for
+ * the target call's request id, then the client keeps reading for the observation window).
+ */
+export type KillMode = 'crash' | 'close' | 'hang' | 'cancel';
+
+/** The kill modes that end the client; a cancel drill may add one after the cancel (`cancel.then`). */
+export type LossMode = Exclude<KillMode, 'cancel'>;
+
+/**
+ * The protocol era the drill client speaks. `auto` probes with `server/discover` and falls back
+ * to `initialize` on any error or a timeout (the 2026-07-28 stdio backward-compatibility rule);
+ * a revision pins that era with no probe and no fallback.
+ */
+export type ProtocolChoice = 'auto' | '2025-11-25' | '2026-07-28';
+
+export const PROTOCOL_CHOICES: readonly ProtocolChoice[] = Object.freeze(['auto', '2025-11-25', '2026-07-28'] as const);
+
+/** The points where a call is in flight, so a cancel has something to cancel. */
+export const CANCEL_POINTS: readonly KillPoint[] = Object.freeze(['in-flight', 'sent', 'confirmed', 'child-spawned'] as const);
 
 /** Every kill point, in the order a call passes through them (DESIGN.md, "Kill points"). */
 export const KILL_POINTS: readonly KillPoint[] = Object.freeze([
@@ -26,7 +46,12 @@ export const KILL_POINTS: readonly KillPoint[] = Object.freeze([
   'after-response',
 ] as const);
 
-export const KILL_MODES: readonly KillMode[] = Object.freeze(['crash', 'close', 'hang'] as const);
+export const KILL_MODES: readonly KillMode[] = Object.freeze(['crash', 'close', 'hang', 'cancel'] as const);
+
+/** The modes a scenario drills when it names none: cancel is opt-in (it needs a call to cancel). */
+export const DEFAULT_KILL_MODES: readonly KillMode[] = Object.freeze(['crash', 'close', 'hang'] as const);
+
+export const LOSS_MODES: readonly LossMode[] = Object.freeze(['crash', 'close', 'hang'] as const);
 
 /**
  * The points a scenario tries when it names none: `sent` and `confirmed` need the drill
@@ -54,6 +79,23 @@ export interface ToolCallSpec {
   args: Record<string, unknown>;
 }
 
+/**
+ * A setup step: a tool call (both eras), or a subscription in one era's own terms. `subscribe`
+ * is `resources/subscribe` (2025-11-25 only: the 2026-07-28 revision removed it); `listen` is
+ * `subscriptions/listen` (2026-07-28 only). `call` holds the JSON-RPC method for those two and
+ * `args` its params, so templates render in them like in tool arguments.
+ */
+export interface SetupStep extends ToolCallSpec {
+  kind?: 'tool' | 'subscribe' | 'listen';
+}
+
+/** A cancel drill's optional second half: kill the client this long after the cancel. */
+export interface CancelSpec {
+  then: LossMode | null;
+  /** ms after the cancel was written */
+  after: number;
+}
+
 export interface ScenarioTimeouts {
   /** spawn + initialize + setup, ms */
   handshake: number;
@@ -63,6 +105,8 @@ export interface ScenarioTimeouts {
   inFlightDelay: number;
   /** close mode: wait after closing stdin before SIGTERM, and again before SIGKILL, ms */
   closeWait: number;
+  /** protocol auto: how long the server/discover probe may take before the client falls back to initialize, ms */
+  discover: number;
 }
 
 export interface ScenarioExpect {
@@ -81,6 +125,15 @@ export interface ScenarioExpect {
   deniedAfterRevocation: boolean;
   quietAfterLoss: boolean;
   jobsSettled: { grace: number } | null;
+  /**
+   * The cancel checks (cancel drills only). `inFlight`: how long after the cancel was written a
+   * message for the cancelled request still counts as already on its way.
+   */
+  silentAfterCancel: { inFlight: number } | null;
+  /** `deadline`: the cancel drill's observation window, and how long a spawned child may take to end. */
+  stopsAfterCancel: { deadline: number } | null;
+  /** `deadline`: how long the follow-up tools/list may take to be answered. */
+  aliveAfterCancel: { deadline: number } | null;
 }
 
 export interface Scenario {
@@ -94,10 +147,14 @@ export interface Scenario {
   subject: SubjectSpec;
   /** Every server the scenario names (`subjects:`), compared side by side; [subject] otherwise. */
   subjects: SubjectSpec[];
-  setup: ToolCallSpec[];
+  setup: SetupStep[];
   target: ToolCallSpec;
   points: KillPoint[];
   modes: KillMode[];
+  /** The era the drill client speaks (default auto). */
+  protocol: ProtocolChoice;
+  /** Cancel drills: what follows the cancel (default: nothing, the client stays). */
+  cancel: CancelSpec;
   timeouts: ScenarioTimeouts;
   remote: ScenarioRemote;
   /** Re-issue the target call from a fresh client and server after the crash. */

@@ -24,6 +24,8 @@ export function startCommand(scenario: Scenario, env: Record<string, string>, co
     target: scenario.target,
     correlationId,
     callTimeoutMs: Math.max(scenario.timeouts.handshake, scenario.timeouts.point),
+    protocol: scenario.protocol,
+    discoverTimeoutMs: scenario.timeouts.discover,
   };
 }
 

@@ -1,4 +1,4 @@
-import type { KillMode, KillPoint, Scenario } from '../config/index.js';
+import { CANCEL_POINTS, type KillMode, type KillPoint, type ProtocolChoice, type Scenario } from '../config/index.js';
 import type { PlannedDrill } from '../drill/types.js';
 
 export interface PlanFilter {
@@ -6,6 +6,8 @@ export interface PlanFilter {
   modes?: KillMode[];
   /** Scenario ids to keep. */
   only?: string[];
+  /** Overrides every scenario's protocol (the config file's `protocol`, `--protocol`). */
+  protocol?: ProtocolChoice;
 }
 
 /**
@@ -17,11 +19,14 @@ export function planDrills(scenarios: Scenario[], filter: PlanFilter = {}): Plan
   for (const scenario of scenarios) {
     // A scenario naming several subjects drills each of them the same way, side by side.
     const subjects = scenario.subjects?.length ? scenario.subjects : [scenario.subject];
+    const pinned = filter.protocol && filter.protocol !== scenario.protocol ? { protocol: filter.protocol } : {};
     for (const subject of subjects) {
-      const forSubject = subjects.length > 1 ? { ...scenario, subject } : scenario;
+      const forSubject = subjects.length > 1 || pinned.protocol ? { ...scenario, ...pinned, subject } : scenario;
       const prefix = subjects.length > 1 ? `${scenario.id}/${subject.name}` : scenario.id;
       for (const point of scenario.points) {
         for (const mode of scenario.modes) {
+          // A cancel needs a call in flight: at idle, pre-dispatch and after-response there is none.
+          if (mode === 'cancel' && !CANCEL_POINTS.includes(point)) continue;
           all.push({ index: all.length, key: `${prefix}/${point}/${mode}`, scenario: forSubject, point, mode });
         }
       }

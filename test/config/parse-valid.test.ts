@@ -64,7 +64,9 @@ describe('parseScenario: valid files', () => {
       target: { call: 'slow', args: {} },
       points: ['idle', 'pre-dispatch', 'in-flight', 'child-spawned', 'after-response'],
       modes: ['crash', 'close', 'hang'],
-      timeouts: { handshake: 10000, point: 5000, inFlightDelay: 0, closeWait: 2000 },
+      protocol: 'auto',
+      cancel: { then: null, after: 0 },
+      timeouts: { handshake: 10000, point: 5000, inFlightDelay: 0, closeWait: 2000, discover: 2000 },
       remote: { handlers: null, writes: [], jobDuration: null, trigger: null, afterGate: 'proceed', fault: null, revokeAfter: 0, rotateApiKey: false, intercept: [], declared: false },
       retry: false,
       expect: {
@@ -76,6 +78,9 @@ describe('parseScenario: valid files', () => {
         deniedAfterRevocation: false,
         quietAfterLoss: false,
         jobsSettled: null,
+        silentAfterCancel: { inFlight: 100 },
+        stopsAfterCancel: { deadline: 2000 },
+        aliveAfterCancel: { deadline: 2000 },
       },
     });
     expect('description' in s).toBe(false);
@@ -100,7 +105,7 @@ describe('parseScenario: valid files', () => {
     expect(s.target).toEqual({ call: 'slow', args: { ms: 200, out: '{{tmp}}/out.txt' } });
     expect(s.points).toEqual(['idle', 'sent', 'confirmed']);
     expect(s.modes).toEqual(['crash']);
-    expect(s.timeouts).toEqual({ handshake: 12000, point: 3000, inFlightDelay: 0, closeWait: 1500 });
+    expect(s.timeouts).toEqual({ handshake: 12000, point: 3000, inFlightDelay: 0, closeWait: 1500, discover: 2000 });
     expect(s.expect).toEqual({
       exitOnEof: { deadline: 1000 },
       noSurvivors: null,
@@ -111,6 +116,9 @@ describe('parseScenario: valid files', () => {
       quietAfterLoss: false,
       // no-survivors is off, so jobs-settled's grace falls back to the default grace.
       jobsSettled: { grace: 2000 },
+      silentAfterCancel: { inFlight: 100 },
+      stopsAfterCancel: { deadline: 2000 },
+      aliveAfterCancel: { deadline: 2000 },
     });
   });
 
