@@ -53,6 +53,13 @@ describe('layering', () => {
     expect(bad).toEqual([]);
   });
 
+  it('one /proc library: the remote reads process stat and environment through harness/observe, and the marker is declared once', () => {
+    const readers = sources('harness/remote').filter((file) => /\/(stat|environ|cmdline)[`']/.test(readFileSync(join(root, file), 'utf8')));
+    expect(readers).toEqual([]);
+    const markers = sources('harness').filter((file) => /=\s*'CRASH_DRILL_RUN'/.test(readFileSync(join(root, file), 'utf8')));
+    expect(markers).toEqual(['harness/observe/membership.ts']);
+  });
+
   it('the executor and the observer never print', () => {
     const files = [...sources('harness/drill'), ...sources('harness/observe'), ...sources('harness/run')];
     const bad = files.filter((file) => /console\.|process\.stdout|process\.stderr/.test(readFileSync(join(root, file), 'utf8')));

@@ -1,6 +1,6 @@
 import type { CommitResult } from './effects-store.js';
 import type { Job } from './types.js';
-import type { CredentialKind, ProcessIdentity } from './types.js';
+import type { CredentialKind, ProcIdentity } from './types.js';
 
 /**
  * What a handler may know and do about the request it answers. The remote attaches one to
@@ -15,7 +15,7 @@ export interface RemoteRequestContext {
   readonly credential: CredentialKind;
   readonly idempotencyKey?: string;
   readonly correlationId?: string;
-  readonly process?: ProcessIdentity;
+  readonly process?: ProcIdentity;
   /**
    * Commits an effect in the remote's store and journals it at once. Idempotent per drill:
    * a second commit with the same Idempotency-Key returns the first effect as `replayed`

@@ -3,7 +3,7 @@ import type { CommitResult, EffectsStore } from './effects-store.js';
 import type { JobsStore } from './jobs-store.js';
 import type { Journal } from './journal.js';
 import type { RemoteRequestContext } from './request-context.js';
-import type { CredentialKind, Job, ProcessIdentity } from './types.js';
+import type { CredentialKind, Job, ProcIdentity } from './types.js';
 
 export interface RequestStateInit {
   seq: number;
@@ -12,7 +12,7 @@ export interface RequestStateInit {
   credential: CredentialKind;
   idempotencyKey?: string;
   correlationId?: string;
-  process?: ProcessIdentity;
+  process?: ProcIdentity;
   jobDurationMs: number;
 }
 
@@ -27,7 +27,7 @@ export class RequestState implements RemoteRequestContext {
   readonly credential: CredentialKind;
   readonly idempotencyKey?: string;
   readonly correlationId?: string;
-  readonly process?: ProcessIdentity;
+  readonly process?: ProcIdentity;
   effectId?: string;
   jobId?: string;
   created = false;

@@ -3,12 +3,10 @@
  * import this file without pulling in node:http or msw.
  */
 
-/** A process named the only safe way: pid plus start time (field 22 of /proc/PID/stat). */
-export interface ProcessIdentity {
-  pid: number;
-  /** Clock ticks since boot when the process started; tells a reused pid apart. */
-  startTime: number;
-}
+import type { ProcIdentity } from '../observe/identity.js';
+
+/** A process named the only safe way: pid plus start time; the one identity type (harness/observe/identity.ts). */
+export type { ProcIdentity };
 
 /** Which credential a request carried. `unknown`: a bearer token the remote never issued. */
 export type CredentialKind = 'session' | 'api-key' | 'unknown' | 'none';
@@ -51,7 +49,7 @@ export interface RequestEvent extends EventBase {
   idempotencyKey?: string;
   /** X-Correlation-Id, or the Idempotency-Key when there is no such header. */
   correlationId?: string;
-  process?: ProcessIdentity;
+  process?: ProcIdentity;
   attribution: AttributionMethod;
   /** The drill the sending process belongs to (candidate pids or CRASH_DRILL_RUN), if known. */
   processDrillId?: string;
@@ -168,7 +166,7 @@ export interface RequestRecord {
   write: boolean;
   idempotencyKey?: string;
   correlationId?: string;
-  process?: ProcessIdentity;
+  process?: ProcIdentity;
   attribution: AttributionMethod;
   processDrillId?: string;
   /** `held` until the outcome event is written (a gate, a delay or the handler still has it). */
@@ -246,7 +244,7 @@ export interface GateHit {
   effectId?: string;
   /** The status the handler chose (at `confirmed`). */
   status?: number;
-  process?: ProcessIdentity;
+  process?: ProcIdentity;
 }
 
 export type FaultKind = 'drop-after-commit' | 'delay' | 'status';

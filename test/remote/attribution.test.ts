@@ -1,6 +1,6 @@
 import { registerRun } from '../../harness/observe/index.js';
 import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
-import { readProcStat } from '../../harness/remote/attribution/proc-stat.js';
+import { readStat as readProcStat } from '../../harness/observe/proc.js';
 import { bearer, cleanup, spawnNode, startRemote } from './helpers.js';
 
 afterEach(cleanup);

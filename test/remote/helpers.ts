@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createRemote, type DrillRemote, type RemoteOptions } from '../../harness/remote/index.js';
 import type { JournalEvent } from '../../harness/remote/types.js';
-import { readProcStat } from '../../harness/remote/attribution/proc-stat.js';
+import { readStat as readProcStat } from '../../harness/observe/proc.js';
 
 const remotes: DrillRemote[] = [];
 const children: Array<{ child: ChildProcess; pid: number; startTime: number }> = [];

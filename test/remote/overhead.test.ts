@@ -10,7 +10,8 @@ import { Agent, createServer, request, type Server } from 'node:http';
 import { connect, createServer as createTcpServer } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ProcNetTcp } from '../../harness/remote/attribution/proc-net-tcp.js';
-import { allPids, findSocketOwner } from '../../harness/remote/attribution/socket-owner.js';
+import { listPids as allPids } from '../../harness/observe/proc.js';
+import { findSocketOwner } from '../../harness/remote/attribution/socket-owner.js';
 import { cleanup, startRemote } from './helpers.js';
 
 afterEach(cleanup);

@@ -1,14 +1,13 @@
 import type { Socket } from 'node:net';
-import type { AttributionMethod, ProcessIdentity } from '../types.js';
+import { identify, type ProcIdentity } from '../../observe/identity.js';
+import { DRILL_ENV } from '../../observe/membership.js';
+import { readEnviron } from '../../observe/proc.js';
+import type { AttributionMethod } from '../types.js';
 import { ProcNetTcp } from './proc-net-tcp.js';
-import { readEnvironVar, readIdentity } from './proc-stat.js';
 import { findSocketOwner } from './socket-owner.js';
 
-/** The environment marker the harness gives every subject (DESIGN.md, Contracts). */
-export const DRILL_ENV = 'CRASH_DRILL_RUN';
-
 export interface Attribution {
-  process?: ProcessIdentity;
+  process?: ProcIdentity;
   method: AttributionMethod;
   /** The drill whose candidate list or CRASH_DRILL_RUN names the process. */
   drillId?: string;
@@ -67,9 +66,10 @@ export class Attributor {
     }
     const owner = await findSocketOwner(inode, [...byPid.keys()]);
     if (!owner) return none;
-    const identity = readIdentity(owner.pid);
+    const identity = identify(owner.pid);
     if (!identity) return none;
-    const drillId = byPid.get(owner.pid) ?? readEnvironVar(owner.pid, DRILL_ENV);
+    // The environment marker the harness gives every process of a drill (harness/observe/membership.ts).
+    const drillId = byPid.get(owner.pid) ?? readEnviron(owner.pid)?.get(DRILL_ENV);
     return { process: identity, method: owner.method, drillId, costMs: 0 };
   }
 }

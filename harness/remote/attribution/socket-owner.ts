@@ -1,5 +1,6 @@
 import { readdirSync, readlinkSync } from 'node:fs';
 import { readdir, readlink } from 'node:fs/promises';
+import { listPids } from '../../observe/proc.js';
 
 /**
  * Finds a process holding `socket:[inode]` among its open files (readlink of
@@ -19,20 +20,13 @@ export async function findSocketOwner(
     tried.add(pid);
     if (holdsSync(pid, link)) return { pid, method: 'candidate' };
   }
-  const rest = allPids().filter((pid) => !tried.has(pid));
+  // Highest (usually newest) pid first.
+  const rest = listPids()
+    .filter((pid) => !tried.has(pid))
+    .sort((a, b) => b - a);
   const owners = await Promise.all(rest.map(async (pid) => ((await holds(pid, link)) ? pid : undefined)));
   const pid = owners.find((p) => p !== undefined);
   return pid === undefined ? undefined : { pid, method: 'scan' };
-}
-
-/** Numeric entries of /proc, highest (usually newest) first. */
-export function allPids(): number[] {
-  const pids: number[] = [];
-  for (const name of readdirSync('/proc')) {
-    const c = name.charCodeAt(0);
-    if (c >= 48 && c <= 57) pids.push(Number(name));
-  }
-  return pids.sort((a, b) => b - a);
 }
 
 function holdsSync(pid: number, link: string): boolean {
