@@ -10,6 +10,7 @@ import { scenarioFrom, subjectYaml } from './support/scenarios.js';
 
 expect.extend(crashDrillMatchers);
 declare module 'vitest' {
+  // biome-ignore lint/suspicious/noExplicitAny: the augmentation must repeat vitest's own `Assertion<T = any>`
   interface Assertion<T = any> extends CrashDrillMatchers<T> {}
 }
 

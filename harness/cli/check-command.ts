@@ -76,7 +76,7 @@ export function checkCommand(path: string, out: Out = process.stdout, err: Out =
     return EXIT_PATH;
   }
   const reporter = new ConsoleReporter(out);
-  results.drills.forEach((drill, index) => reporter.onDrillEnd(drill, { done: index + 1, total: results.drills.length }));
+  for (const [index, drill] of results.drills.entries()) reporter.onDrillEnd(drill, { done: index + 1, total: results.drills.length });
   const notPassed = results.drills.filter((d) => d.verdict !== 'pass');
   if (notPassed.length > 0) {
     out.write('\nDrills that did not pass:\n');

@@ -79,7 +79,7 @@ export function attribute(drillId: string, events: EngineEvent[], clis: CliSight
     // As many processes as containers: each container goes with the process seen closest to its creation.
     const sorted = [...group.events].sort((a, b) => a.wallMs - b.wallMs);
     const byStart = [...group.clis].sort((a, b) => a.firstSeenWall - b.firstSeenWall);
-    sorted.forEach((event, i) => ours.push({ id: event.id, by: 'engine-cli', cli: cliOf(byStart[i]) }));
+    for (const [i, event] of sorted.entries()) ours.push({ id: event.id, by: 'engine-cli', cli: cliOf(byStart[i]) });
   }
   return { ours, ambiguous };
 }

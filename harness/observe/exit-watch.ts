@@ -46,9 +46,9 @@ export function pollExit(id: ProcIdentity, opts: PollExitOptions = {}): Promise<
     const onAbort = (): void => finish(null);
     const tick = (): void => {
       const seen = checkExit(id);
-      if (seen) return finish(seen);
-      if (monoNow() >= deadline) return finish(null);
-      timer = setTimeout(tick, intervalMs);
+      if (seen) finish(seen);
+      else if (monoNow() >= deadline) finish(null);
+      else timer = setTimeout(tick, intervalMs);
     };
     if (opts.signal?.aborted) return finish(null);
     opts.signal?.addEventListener('abort', onAbort, { once: true });

@@ -1,4 +1,4 @@
-import { EventEmitter } from 'node:events';
+import type { EventEmitter } from 'node:events';
 import type { JournalEvent, JournalFilter } from './types.js';
 
 /** Distributes Omit over the union so each event kind keeps its own fields. */

@@ -44,6 +44,7 @@ const CLOSE_GRACE_MS = 1000;
  * The drill remote: a loopback HTTP credential broker and fake API. Emits `'journal'` with
  * every JournalEvent, synchronously, before the remote acts on it.
  */
+// biome-ignore lint/suspicious/noUnsafeDeclarationMerging: the interface above only types the class's own EventEmitter methods
 export class DrillRemote extends EventEmitter {
   readonly url: string;
   readonly port: number;

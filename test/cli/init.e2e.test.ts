@@ -4,7 +4,7 @@
  */
 import { mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { loadConfigFile } from '../../harness/config/config-file.js';
 import { loadScenarios } from '../../harness/config/index.js';
 import { INIT_MARKER_ENV } from '../../harness/init/list-tools.js';

@@ -5,7 +5,6 @@
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { packageRoot } from '../../harness/util/paths.js';
 import { lastLine, runCli, type CliRun } from '../support/cli.js';
 import { subjectYaml, tempDir } from '../support/scenarios.js';
 

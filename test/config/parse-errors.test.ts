@@ -201,7 +201,7 @@ describe('parseScenario: each bad input names the file and the field', () => {
   it('gives a YAML syntax error with line and column', async () => {
     const { err, file } = await loadError('id: x\nsubject: {\n  command: [\n');
     expect(err.problems[0].line).toBeGreaterThanOrEqual(3);
-    expect(err.message).toMatch(new RegExp(`^${escape(file)}:\\d+:\\d+: YAML syntax error: `));
+    expect(err.message).toMatch(new RegExp(`^${escapeRegExp(file)}:\\d+:\\d+: YAML syntax error: `));
   });
 
   it('pins the position of a YAML error exactly', async () => {
@@ -246,6 +246,6 @@ function caughtSync(fn: () => unknown): ConfigError {
   throw new Error('expected a ConfigError');
 }
 
-function escape(s: string): string {
+function escapeRegExp(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }

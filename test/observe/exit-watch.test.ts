@@ -44,7 +44,10 @@ describe('watchExit', () => {
     const p = start(cleanup, 'sleep', ['300'], { stdio: 'ignore' });
     const tracker = new DrillTracker({ drillId: testDrillId(), root: p.id });
     let settled = false;
-    const watching = tracker.watchExit(p.id).then((o) => ((settled = true), o));
+    const watching = tracker.watchExit(p.id).then((o) => {
+      settled = true;
+      return o;
+    });
     await new Promise((r) => setTimeout(r, 100));
     expect(settled).toBe(false);
     const reaped = new Promise((r) => p.child.once('exit', r));

@@ -12,7 +12,8 @@ type Tree = { root: Proc; pids: Record<string, number> };
 
 /** Start fixtures/tree.sh as a drill root (own session, like the drill client) and build the tree. */
 async function buildTree(drillId: string, withCgroup: boolean): Promise<Tree & { cgroupPath: string | null }> {
-  const cg = withCgroup ? cleanup.cgroup(drillId) : (cleanup.trackDrill(drillId), null);
+  if (!withCgroup) cleanup.trackDrill(drillId);
+  const cg = withCgroup ? cleanup.cgroup(drillId) : null;
   const root = start(cleanup, 'sh', [`${FIXTURES}tree.sh`], { detached: true, env: envWith({ CRASH_DRILL_RUN: drillId }) });
   if (withCgroup) expect(cg!.addPid(root.id)).toBe(true);
   root.child.stdin!.write('go\n');

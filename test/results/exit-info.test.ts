@@ -140,7 +140,7 @@ describe('exitInfo', () => {
   it('keeps only the last 2000 characters of stderr, across chunks', () => {
     const chunks = ['a'.repeat(1500), 'b'.repeat(1000), 'c'.repeat(600)];
     let b = lost();
-    chunks.forEach((text, i) => (b = b.stderr(1020 + i, text)));
+    for (const [i, text] of chunks.entries()) b = b.stderr(1020 + i, text);
     const info = exitInfo(b.serverExit(1250).build());
     expect(info?.stderrTail).toHaveLength(2000);
     expect(info?.stderrTail).toBe('a'.repeat(400) + 'b'.repeat(1000) + 'c'.repeat(600));

@@ -12,7 +12,9 @@ const tempDir = (prefix: string) => {
   made.push(dir);
   return dir;
 };
-afterAll(() => made.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+afterAll(() => {
+  for (const dir of made) rmSync(dir, { recursive: true, force: true });
+});
 
 const PLAN = { id: 'plan-a', drills: 4, repeat: 1 };
 
