@@ -52,7 +52,7 @@ export class ConsoleReporter implements Reporter {
     const notPassed = results.drills.filter((d) => d.verdict !== 'pass');
     if (results.stale.length > 0) {
       this.write(`\n${this.c.yellow('Left behind by an earlier, killed run (now contained):')}\n`);
-      for (const s of results.stale) this.write(`  ${s.drillId} pid ${s.pid} ${s.cmdline.join(' ').slice(0, 80)} -> ${s.endedBy}\n`);
+      for (const s of results.stale) this.write(`  ${s.drillId} pid ${s.pid} ${s.cmdline.join(' ').slice(0, 80)} -> ${s.endedBy}${s.containedBy === 'watchdog' ? " (by its holder's watchdog)" : ''}\n`);
     }
     if (notPassed.length > 0) {
       this.write(`\n${this.c.bold('Drills that did not pass:')}\n`);

@@ -5,7 +5,7 @@ import type { Readable, Writable } from 'node:stream';
 import type { ClientEvent, HarnessCommand, StartCommand } from '../client/protocol.js';
 import type { Scenario } from '../config/index.js';
 import { SUBJECT_STDERR_FD } from '../client/protocol.js';
-import { identify, type ProcIdentity } from '../observe/index.js';
+import { identify, runIdOf, watchdogFile, type ProcIdentity } from '../observe/index.js';
 import { distFile } from '../util/paths.js';
 import { holderCommand, parseHolderLine, type HolderState } from './holder.js';
 
@@ -33,6 +33,15 @@ export interface ClientProcessHandlers {
   onEvent(event: ClientEvent): void;
   onSubjectStderr(text: string): void;
   onClientStderr(text: string): void;
+}
+
+/** The run's watchdog record, or none for a drill id that is not of a registered run's shape. */
+function recordFileFor(drillId: string): string {
+  try {
+    return watchdogFile(runIdOf(drillId));
+  } catch {
+    return '';
+  }
 }
 
 type Waiter = { match: (event: ClientEvent) => boolean; resolve: (event: ClientEvent | null) => void; timer: NodeJS.Timeout };
@@ -67,7 +76,7 @@ export class DrillClientProcess {
     const main = distFile('harness/client/main.js');
     if (!existsSync(main)) throw new Error(`the drill client is not built: ${main} is missing (run npm run build)`);
     const procs = cgroupDir ? join(cgroupDir, 'cgroup.procs') : '';
-    const held = holderCommand(procs, [process.execPath, main]);
+    const held = holderCommand(procs, [process.execPath, main], recordFileFor(drillId));
     const [command, args] = held
       ? held
       : cgroupDir

@@ -8,10 +8,10 @@
  *   exit, and leaves every other child unreaped until the harness says the drill is over, so
  *   the observer still reads each exit status from the zombie, as it does under init;
  * - a watchdog: its stdin is a pipe from the harness. "done" ends it quietly; end of file
- *   without "done" means the harness died, and it ends every descendant (TERM, wait, then KILL
- *   in rounds: a killed child's children are re-parented to it, so the rounds reach them all).
- *   Signalling its own unreaped children is safe by identity: a pid cannot be reused until its
- *   parent reaps it.
+ *   without "done" means the harness died, and it ends every descendant: TERM to all at once,
+ *   wait up to 500 ms, KILL what is left, in rounds until nothing is below it. Descendants are
+ *   found by parent links read in one pass over /proc (nothing below a subreaper can leave its
+ *   subtree), and each is re-identified by its start time right before each signal.
  *
  * perl, because perl-base is essential on Debian and Ubuntu and its `syscall` reaches prctl;
  * Node has no prctl. The flag does not survive fork, so it is set in the holder itself.
@@ -22,10 +22,15 @@
  *   child <pid>
  *   exit <code|-> <signal number|->          (the client's exit)
  *   watchdog <number of processes signalled>   (only when the harness died)
+ * With a record file, the watchdog appends one JSON line per process it ended (drill id from
+ * CRASH_DRILL_RUN, pid, start time read before the signal, argv, how it ended), so the next
+ * run can report what a killed harness left and how it was contained.
  */
 export const HOLDER_SCRIPT = String.raw`
 use strict; use warnings; use POSIX ();
 $| = 1;
+# Its stdout and stderr are pipes to the harness: once the harness is dead a write must fail, not kill.
+$SIG{PIPE} = 'IGNORE';
 my ($procs, $closefds, $record, $sep, @cmd) = @ARGV;
 die "holder: usage\n" unless defined $sep && $sep eq '--' && @cmd;
 my %prctl = (x86_64 => 157, aarch64 => 167, riscv64 => 167, i686 => 172, i386 => 172, armv7l => 172, armv6l => 172, ppc64le => 171, ppc64 => 171, s390x => 172, loongarch64 => 167);
@@ -67,28 +72,50 @@ while (1) {
   last if !$got;
 }
 if (!$done) {
-  my $signalled = 0;
-  my $children = sub {
-    my @pids;
+  my (%rec, @order);
+  # Every process below the holder, with its start time: parent links from /proc, read at once.
+  my $descendants = sub {
+    my (%ppid, %start, %state);
     opendir(my $d, '/proc') or return ();
     for my $p (grep { /^\d+$/ } readdir $d) {
       open(my $f, '<', "/proc/$p/stat") or next; my $s = <$f>; close $f;
-      next unless defined $s && $s =~ /\)\s+(\S)\s+(\d+)/;
-      push @pids, $p if $2 == $$ && $1 ne 'Z' && $1 ne 'X';
+      next unless defined $s;
+      my @x = split / /, substr($s, rindex($s, ')') + 2);
+      ($state{$p}, $ppid{$p}, $start{$p}) = ($x[0], $x[1], $x[19]);
     }
-    return @pids;
+    my %below = ($$ => 1); my $grew = 1;
+    while ($grew) { $grew = 0; for my $p (keys %ppid) { if (!$below{$p} && $below{$ppid{$p}}) { $below{$p} = 1; $grew = 1; } } }
+    return map { [$_, $start{$_}] } grep { $_ != $$ && $state{$_} ne 'Z' && $state{$_} ne 'X' } keys %below;
   };
-  my @first = $children->();
-  $signalled += kill('TERM', @first) if @first;
-  for (1 .. 20) { last unless $children->(); select(undef, undef, undef, 0.05); }
-  for (1 .. 50) {
-    my @left = $children->();
-    last unless @left;
-    $signalled += kill('KILL', @left);
-    select(undef, undef, undef, 0.02);
+  # Signal only while the pid still has the start time seen: identity, never a bare pid.
+  my $same = sub { my ($p, $st) = @_; open(my $f, '<', "/proc/$p/stat") or return 0; my $s = <$f>; close $f; return 0 unless defined $s; my @x = split / /, substr($s, rindex($s, ')') + 2); return $x[19] == $st && $x[0] ne 'Z' && $x[0] ne 'X'; };
+  my $info = sub {
+    my ($p, $st) = @_; my @cmd;
+    if (open(my $f, '<', "/proc/$p/cmdline")) { local $/; my $c = <$f> // ''; close $f; @cmd = split /\0/, $c; }
+    return { start => $st, cmd => \@cmd, end => 'SIGTERM' };
+  };
+  my $json = sub { my $v = shift; $v =~ s/(["\\])/\\$1/g; $v =~ s/([\x00-\x1f])/sprintf('\\u%04x', ord $1)/ge; return "\"$v\""; };
+  for my $round (1 .. 10) {
+    my @live = $descendants->();
+    last unless @live;
+    my @new = grep { !$rec{$_->[0]} } @live;
+    for my $x (@new) { $rec{$x->[0]} = $info->(@$x); push @order, $x->[0]; kill('TERM', $x->[0]) if $same->(@$x); }
+    for (1 .. 10) { last unless grep { $same->(@$_) } @new; select(undef, undef, undef, 0.05); }
+    my @left = grep { $same->(@$_) } $descendants->();
+    for my $x (@left) { $rec{$x->[0]} ||= $info->(@$x); push @order, $x->[0] unless grep { $_ == $x->[0] } @order; $rec{$x->[0]}{end} = 'SIGKILL'; kill('KILL', $x->[0]); }
+    select(undef, undef, undef, 0.02) if @left;
   }
-  print "watchdog $signalled\n";
-  if ($record ne '' && open(my $fh, '>>', $record)) { print $fh "{\"holder\":$$,\"signalled\":$signalled,\"at\":\"" . POSIX::strftime('%Y-%m-%dT%H:%M:%SZ', gmtime) . "\"}\n"; close $fh; }
+  $rec{$_}{end} = 'survived' for grep { $same->($_, $rec{$_}{start}) } @order;
+  if ($record ne '' && @order && open(my $fh, '>>', $record)) {
+    my $drill = $json->($ENV{CRASH_DRILL_RUN} // '');
+    my $at = POSIX::strftime('%Y-%m-%dT%H:%M:%SZ', gmtime);
+    for my $p (@order) {
+      my $r = $rec{$p};
+      print $fh "{\"drillId\":$drill,\"pid\":$p,\"startTime\":$r->{start},\"cmdline\":[" . join(',', map { $json->($_) } @{$r->{cmd}}) . "],\"endedBy\":\"$r->{end}\",\"by\":\"watchdog\",\"at\":\"$at\"}\n";
+    }
+    close $fh;
+  }
+  print "watchdog " . scalar(@order) . "\n";
 }
 1 while waitpid(-1, POSIX::WNOHANG()) > 0;
 POSIX::_exit(0);

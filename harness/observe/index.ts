@@ -19,6 +19,7 @@ export {
   runIdOf,
   isRunLive,
   runsDir,
+  watchdogFile,
   type RunRegistration,
   type StaleReport,
   type SweepOptions,

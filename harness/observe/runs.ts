@@ -17,7 +17,11 @@ import { isKernelThread, listPids, readCmdline, readEnviron, readStat } from './
 import { newRecord, terminate, type ContainmentRecord, type EndedBy } from './terminate.js';
 
 export type RunRegistration = { unregister(): void };
-export type StaleReport = { drillId: string; pid: number; startTime: number; cmdline: string[]; endedBy: EndedBy };
+/**
+ * A process a killed harness left. `containedBy`: 'sweep' when this run ended it; 'watchdog' when
+ * the dead run's holder already had (harness/drill/holder-script.ts), read from its record.
+ */
+export type StaleReport = { drillId: string; pid: number; startTime: number; cmdline: string[]; endedBy: EndedBy; containedBy?: 'sweep' | 'watchdog' };
 export type SweepOptions = {
   /** Only consider runs this accepts (tests use it to stay inside their own runs). */
   runFilter?: (runId: string) => boolean;
@@ -61,6 +65,37 @@ export function drillIdFor(runId: string, index: number): string {
 export function runIdOf(drillId: string): string {
   const dot = drillId.lastIndexOf('.');
   return dot < 0 ? drillId : drillId.slice(0, dot);
+}
+
+/** Where a run's holders record what their watchdog ended when the harness died. */
+export function watchdogFile(runId: string): string {
+  if (!SAFE_ID.test(runId)) throw new ObserveError('OBSERVE_BAD_RUN_ID', `run id ${JSON.stringify(runId)} has characters outside [A-Za-z0-9._-]`);
+  return join(runsDir(), `${runId}.watchdog.jsonl`);
+}
+
+/** What the watchdogs of a dead run recorded; the file is removed once read. */
+function takeWatchdogRecords(runId: string): StaleReport[] {
+  const file = watchdogFile(runId);
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+    unlinkSync(file);
+  } catch {
+    return [];
+  }
+  const rows: StaleReport[] = [];
+  for (const line of text.split('\n')) {
+    if (line.trim() === '') continue;
+    try {
+      const r = JSON.parse(line) as { drillId?: unknown; pid?: unknown; startTime?: unknown; cmdline?: unknown; endedBy?: unknown };
+      if (typeof r.drillId !== 'string' || typeof r.pid !== 'number' || typeof r.startTime !== 'number') continue;
+      const endedBy = r.endedBy === 'SIGTERM' || r.endedBy === 'SIGKILL' ? r.endedBy : 'survived';
+      rows.push({ drillId: r.drillId, pid: r.pid, startTime: r.startTime, cmdline: Array.isArray(r.cmdline) ? r.cmdline.map(String) : [], endedBy, containedBy: 'watchdog' });
+    } catch {
+      // a line cut short when the holder itself was killed: nothing to report from it
+    }
+  }
+  return rows;
 }
 
 function registryFile(runId: string): string {
@@ -162,15 +197,18 @@ export async function sweepStale(opts: SweepOptions = {}): Promise<StaleReport[]
   for (const runId of liveness.keys()) {
     if (liveness.get(runId) === false) removeRegistry(runId);
   }
+  const watched = deadWatchdogRuns(accept).flatMap(takeWatchdogRecords);
   removeDeadRegistrations(accept);
 
-  return rows.map(({ drillId, record }) => ({
+  const swept: StaleReport[] = rows.map(({ drillId, record }) => ({
     drillId,
     pid: record.pid,
     startTime: record.startTime,
     cmdline: record.cmdline,
     endedBy: record.endedBy,
+    containedBy: 'sweep',
   }));
+  return [...watched, ...swept];
 }
 
 function waitEmpty(cg: { onEmpty(cb: () => void): () => void }, timeoutMs: number): Promise<void> {
@@ -192,6 +230,20 @@ function removeRegistry(runId: string): void {
   } catch {
     // not registered
   }
+}
+
+/** Runs whose watchdog left a record and whose harness is gone. */
+function deadWatchdogRuns(accept: (runId: string) => boolean): string[] {
+  let names: string[];
+  try {
+    names = readdirSync(runsDir());
+  } catch {
+    return [];
+  }
+  return names
+    .filter((name) => name.endsWith('.watchdog.jsonl'))
+    .map((name) => name.slice(0, -'.watchdog.jsonl'.length))
+    .filter((runId) => SAFE_ID.test(runId) && accept(runId) && !isRunLive(runId));
 }
 
 /** Registry files whose harness is gone, even when no process of theirs is left. */

@@ -1,4 +1,5 @@
 import type { Verdict } from '../checks/index.js';
+import { EXIT } from '../cli/exit-codes.js';
 import type { KillMode, KillPoint } from '../config/index.js';
 import type { DrillResult } from './judge.js';
 
@@ -29,6 +30,8 @@ export interface StaleProcess {
   startTime: number;
   cmdline: string[];
   endedBy: string;
+  /** 'watchdog': the dead run's holder ended it; 'sweep': this run's start-up sweep did. */
+  containedBy?: 'sweep' | 'watchdog';
 }
 
 /** A drill key whose repeated attempts did not all get the same verdict (harness/results/flaky.ts). */
@@ -85,8 +88,8 @@ export function summarize(drills: DrillResult[]): RunSummary {
 
 /** docs/design.md, "Exit codes": 0 all pass, 1 some failed, 2 some unknown and none failed, 4 the harness failed. */
 export function exitCodeFor(summary: RunSummary): number {
-  if (summary.fail > 0) return 1;
-  if (summary.error > 0) return 4;
-  if (summary.unknown > 0) return 2;
-  return 0;
+  if (summary.fail > 0) return EXIT.failed;
+  if (summary.error > 0) return EXIT.harness;
+  if (summary.unknown > 0) return EXIT.unknown;
+  return EXIT.ok;
 }

@@ -103,7 +103,7 @@ export async function runScenarios(scenarios: Scenario[], options: RunOptions = 
       finishedAt: new Date().toISOString(),
       interrupted: options.signal?.aborted ?? false,
       summary: summarize(finished),
-      stale: stale.map((s) => ({ drillId: s.drillId, pid: s.pid, startTime: s.startTime, cmdline: s.cmdline, endedBy: s.endedBy })),
+      stale: stale.map((s) => ({ drillId: s.drillId, pid: s.pid, startTime: s.startTime, cmdline: s.cmdline, endedBy: s.endedBy, ...(s.containedBy ? { containedBy: s.containedBy } : {}) })),
       drills: finished,
       ...(options.shard ? { shard: { index: options.shard.index, total: options.shard.total } } : {}),
       plan: { id: planFingerprint(planned.map((d) => d.key), repeat), drills: planned.length, repeat },
