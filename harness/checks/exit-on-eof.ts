@@ -1,5 +1,7 @@
 import { describeSignal, serverExitOf, serverOf, signalBeforeExit } from '../evidence/queries.js';
 import type { DrillEvidence } from '../evidence/types.js';
+import { containerServerOf } from '../evidence/container-queries.js';
+import { judgeContainerExit } from './exit-on-eof-container.js';
 import { isCheckResult, lossOrUnknown } from './loss.js';
 import { dataOf, defineCheck, type CheckOutcome } from './types.js';
 
@@ -7,9 +9,9 @@ export type ExitOnEofData =
   /** The server had already exited before the loss: nothing to judge. */
   | { exitAt: number; lossAt: number }
   /** The server was still running at the end of the evidence. */
-  | { lossAt: number; deadlineMs: number; exited: false }
+  | { lossAt: number; deadlineMs: number; exited: false; container?: string }
   /** The server exited: when, how, and the signal that ended it if one did. */
-  | { lossAt: number; exitAt: number; elapsedMs: number; deadlineMs: number; code: number | null; signal: string | null; endedBy?: string };
+  | { lossAt: number; exitAt: number; elapsedMs: number; deadlineMs: number; code: number | null; signal: string | null; endedBy?: string; container?: string };
 
 /**
  * exit-on-eof: the server exits within the deadline after it lost its client, without a signal
@@ -24,6 +26,9 @@ export const exitOnEof = defineCheck({
     const deadline = evidence.meta.expect.exitOnEof?.deadline ?? 0;
     const loss = lossOrUnknown(evidence, id);
     if (isCheckResult(loss)) return loss;
+    // A server in a container is judged by its container's exit (exit-on-eof-container.ts).
+    const boxed = containerServerOf(evidence);
+    if (boxed) return judgeContainerExit(evidence, boxed, loss, deadline);
     const exit = serverExitOf(evidence);
     const spawned = serverOf(evidence);
     if (exit && exit.t < loss.t) {
