@@ -1,0 +1,134 @@
+/**
+ * `crash-drill orphans` without the printing: the MCP stdio sessions of the machine, each
+ * classified with its evidence (classify.ts) and ranked by what it can still reach.
+ */
+import { classify, descendantsOf, type EndHolder, type OrphanClass, type StdioEnd } from './classify.js';
+import { findRealServer, isLauncher, type ChainProcess } from './observe.js';
+import type { ServerPattern } from './patterns.js';
+import { recordPending } from './pending.js';
+import { byReach, readReach, type Reach } from './reach.js';
+import { scanSessions, type Session } from './sessions.js';
+import type { Backend, BackendName, ProcessEntry } from './types.js';
+
+export interface OrphanEntry {
+  pid: number;
+  startTime: number;
+  user: string;
+  ppid: number;
+  pgid: number;
+  sid: number | null;
+  state: string;
+  startedAt: string;
+  elapsedMs: number;
+  command: string;
+  classification: OrphanClass;
+  /** Why it is classified so. */
+  evidence: string[];
+  /** Why it counts as an MCP server (patterns, drill marker). */
+  serverEvidence: string[];
+  /** The real server below the launchers (the entry itself when it is no launcher). */
+  server: { pid: number; startTime: number; command: string };
+  /** The session's processes, top first: the launcher chain and the server. */
+  chain: { pid: number; startTime: number; command: string; launcher: boolean }[];
+  stdio: StdioEnd[];
+  clients: EndHolder[];
+  reach: Reach;
+}
+
+export interface OrphanReport {
+  backend: BackendName;
+  takenAt: string;
+  durationMs: number;
+  /** Entries shown: gone and stuck (and, with `all`, attached and unresolved), by reach. */
+  entries: OrphanEntry[];
+  counts: Record<OrphanClass, number>;
+  /** Matching processes whose stdio this user cannot read. */
+  unreadable: { pid: number; user: string; command: string }[];
+  blindSpots: string[];
+}
+
+export interface FindOptions {
+  patterns: readonly ServerPattern[];
+  markers: boolean;
+  stuckAfterMs: number;
+  all: boolean;
+  exclude?: ReadonlySet<number>;
+}
+
+function chainOf(session: Session): ProcessEntry[] {
+  return session.members;
+}
+
+function realServer(session: Session, table: readonly ProcessEntry[]): ProcessEntry {
+  const top = session.members[0]!;
+  const chain: ChainProcess[] = table.map((p) => ({ pid: p.pid, startTime: p.startTime, ppid: p.ppid, cmdline: p.argv ?? p.command.split(' ') }));
+  const objects = new Map(session.members.map((m) => [m.pid, [session.stdin.object, session.stdout.object]] as const));
+  const id = findRealServer(chain, top, (pid, fd) => objects.get(pid)?.[fd] ?? null);
+  return session.members.find((m) => m.pid === id.pid) ?? top;
+}
+
+export function findOrphans(backend: Backend, opts: FindOptions): OrphanReport {
+  const t0 = performance.now();
+  const takenAt = new Date().toISOString();
+  const scan = scanSessions(backend, opts);
+  const holders = scan.sessions.length > 0 ? backend.holders() : { byObject: new Map(), peers: new Map(), unread: new Map(), peersUnavailable: null };
+  const classified = scan.sessions.map((s) => ({ session: s, c: classify(s, scan.table, scan.byPid, holders) }));
+
+  const looks = recordPending(new Map(classified.flatMap(({ c }) => (c.unread ? [[c.unread.key, c.unread.bytes] as const] : []))));
+  const now = Date.now();
+  for (const { c } of classified) {
+    if (c.classification !== 'attached' || !c.unread) continue;
+    const look = looks.get(c.unread.key)!;
+    const forMs = now - look.since;
+    const line = `${c.unread.bytes} bytes of its output are unread by client ${c.clients[0]?.pid}, at every look since ${new Date(look.since).toISOString()} (${(forMs / 1000).toFixed(1)} s)`;
+    if (forMs >= opts.stuckAfterMs) {
+      c.classification = 'client-stuck';
+      c.evidence = [line, ...c.evidence];
+    } else c.evidence.push(line);
+  }
+
+  const counts: Record<OrphanClass, number> = { 'client-gone': 0, 'client-stuck': 0, attached: 0, unresolved: 0 };
+  const entries: OrphanEntry[] = [];
+  for (const { session, c } of classified) {
+    counts[c.classification]++;
+    const shown = c.classification === 'client-gone' || c.classification === 'client-stuck' || opts.all;
+    if (!shown) continue;
+    const top = session.members[0]!;
+    const server = realServer(session, scan.table);
+    const memberPids = session.members.map((m) => m.pid);
+    const below = [...descendantsOf(memberPids, scan.table)].filter((pid) => !memberPids.includes(pid));
+    entries.push({
+      pid: top.pid,
+      startTime: top.startTime,
+      user: top.user,
+      ppid: top.ppid,
+      pgid: top.pgid,
+      sid: top.sid,
+      state: top.state,
+      startedAt: top.startedAt,
+      elapsedMs: top.elapsedMs,
+      command: top.command,
+      classification: c.classification,
+      evidence: c.evidence,
+      serverEvidence: session.evidence,
+      server: { pid: server.pid, startTime: server.startTime, command: server.command },
+      chain: chainOf(session).map((m) => ({ pid: m.pid, startTime: m.startTime, command: m.command, launcher: isLauncher(m.argv ?? m.command.split(' ')) })),
+      stdio: c.ends,
+      clients: c.clients,
+      reach: readReach(backend, [...memberPids, ...below], below.length, top.elapsedMs),
+    });
+  }
+  const rank = (e: OrphanEntry) => (e.classification === 'client-gone' ? 0 : e.classification === 'client-stuck' ? 1 : 2);
+  entries.sort((a, b) => byReach(a.reach, b.reach) || rank(a) - rank(b) || a.pid - b.pid);
+  const blindSpots = [...backend.blindSpots];
+  if (holders.peersUnavailable) blindSpots.push(holders.peersUnavailable);
+  return {
+    backend: backend.name,
+    takenAt,
+    durationMs: Math.round(performance.now() - t0),
+    entries,
+    counts,
+    unreadable: scan.unreadable.map((p) => ({ pid: p.pid, user: p.user, command: p.command })),
+    blindSpots,
+  };
+}

@@ -1,0 +1,165 @@
+/**
+ * The /proc backend (Linux): the observer's readers (harness/observe) for the process table,
+ * fd links for descriptors, the fd link's permission bits for the access mode (proc(5): "the
+ * permission bits of the symbolic link indicate the access mode of the file descriptor"), and
+ * `ss` for the peers of unix sockets, which /proc does not show.
+ */
+import { lstatSync, readdirSync, readlinkSync, statSync } from 'node:fs';
+import {
+  classifyFd,
+  listPids,
+  readCmdline,
+  readEnviron,
+  readStat,
+  startTimeToMono,
+  tcpConnections,
+  unixSockets,
+} from './observe.js';
+import { monoNow } from '../util/clock.js';
+import type { Access, Backend, Descriptor, DescriptorKind, Holder, ProcessEntry } from './types.js';
+import { readUnixPeers } from './unix-peers.js';
+import { userName } from './users.js';
+
+/** PF_KTHREAD (include/linux/sched.h): kernel threads have no fds, argv or user to show. */
+const PF_KTHREAD = 0x00200000;
+
+function kindOf(target: string): DescriptorKind {
+  if (target === '/dev/null') return 'null';
+  const kind = classifyFd(target);
+  return kind === 'anon' ? 'other' : kind;
+}
+
+function accessOf(pid: number, fd: number | string): Access {
+  try {
+    const mode = lstatSync(`/proc/${pid}/fd/${fd}`).mode;
+    const r = (mode & 0o400) !== 0;
+    const w = (mode & 0o200) !== 0;
+    return r && w ? 'rw' : w ? 'w' : r ? 'r' : null;
+  } catch {
+    return null;
+  }
+}
+
+function entryOf(pid: number): ProcessEntry | null {
+  const stat = readStat(pid);
+  if (stat === null || (stat.flags & PF_KTHREAD) !== 0 || stat.pid === 2 || stat.ppid === 2) return null;
+  let uid: number | null = null;
+  try {
+    uid = statSync(`/proc/${pid}`).uid;
+  } catch {
+    return null;
+  }
+  const argv = readCmdline(pid) ?? [];
+  const elapsedMs = Math.max(0, Math.round(monoNow() - startTimeToMono(stat.startTime)));
+  return {
+    pid,
+    ppid: stat.ppid,
+    pgid: stat.pgid,
+    sid: stat.sid,
+    user: userName(uid),
+    uid,
+    state: stat.state,
+    startTime: stat.startTime,
+    startedAt: new Date(Date.now() - elapsedMs).toISOString(),
+    elapsedMs,
+    command: argv.length > 0 ? argv.join(' ') : `[${stat.comm}]`,
+    argv,
+  };
+}
+
+function describe(pid: number, fd: number, target: string, withNet: boolean): Descriptor {
+  const kind = kindOf(target);
+  const d: Descriptor = { fd, kind, access: kind === 'socket' ? 'rw' : accessOf(pid, fd), object: target, protocol: null, tcp: null, path: null, peer: null };
+  if (kind === 'socket' && withNet) {
+    const inode = Number(/\d+/.exec(target)?.[0]);
+    const tcp = tcpConnections(pid, new Set([inode]));
+    const unix = tcp.length === 0 ? unixSockets(pid, new Set([inode])) : [];
+    if (tcp[0]) {
+      d.protocol = tcp[0].local.startsWith('[') ? 'tcp6' : 'tcp';
+      d.tcp = tcp[0];
+    } else if (unix[0]) {
+      d.protocol = 'unix';
+      d.path = unix[0].path;
+    }
+  }
+  return d;
+}
+
+function readFds(pid: number, only: number[] | null, withNet: boolean): Descriptor[] | null {
+  let names: string[];
+  try {
+    names = only ? only.map(String) : readdirSync(`/proc/${pid}/fd`);
+  } catch {
+    return null;
+  }
+  const out: Descriptor[] = [];
+  for (const name of names) {
+    try {
+      out.push(describe(pid, Number(name), readlinkSync(`/proc/${pid}/fd/${name}`), withNet));
+    } catch (error) {
+      // EACCES: another user's process; the whole answer is unknown, not "no fds".
+      if ((error as NodeJS.ErrnoException).code === 'EACCES') return null;
+    }
+  }
+  return out.sort((a, b) => a.fd - b.fd);
+}
+
+export const procBackend: Backend = {
+  name: 'proc',
+  blindSpots: [],
+  processes() {
+    const out: ProcessEntry[] = [];
+    for (const pid of listPids()) {
+      const entry = entryOf(pid);
+      if (entry) out.push(entry);
+    }
+    return out;
+  },
+  process: entryOf,
+  stdio: (pid) => readFds(pid, [0, 1, 2], false),
+  descriptors: (pid) => readFds(pid, null, true),
+  holders() {
+    const byObject = new Map<string, Holder[]>();
+    for (const pid of listPids()) {
+      let names: string[];
+      try {
+        names = readdirSync(`/proc/${pid}/fd`);
+      } catch {
+        continue;
+      }
+      for (const name of names) {
+        let target: string;
+        try {
+          target = readlinkSync(`/proc/${pid}/fd/${name}`);
+        } catch {
+          continue;
+        }
+        const pipe = target.startsWith('pipe:');
+        if (!pipe && !target.startsWith('socket:')) continue;
+        const holder: Holder = { pid, fd: Number(name), access: pipe ? accessOf(pid, name) : 'rw' };
+        const list = byObject.get(target);
+        if (list) list.push(holder);
+        else byObject.set(target, [holder]);
+      }
+    }
+    const ss = readUnixPeers();
+    return typeof ss === 'string'
+      ? { byObject, peers: null, unread: null, peersUnavailable: ss }
+      : { byObject, peers: ss.peers, unread: ss.unread, peersUnavailable: null };
+  },
+  environNames(pid) {
+    const env = readEnviron(pid);
+    return env ? [...env.keys()] : null;
+  },
+  environValue(pid, name) {
+    return readEnviron(pid)?.get(name) ?? null;
+  },
+  environValues(pids, name) {
+    const out = new Map<number, string>();
+    for (const pid of pids) {
+      const value = readEnviron(pid)?.get(name);
+      if (value !== undefined) out.set(pid, value);
+    }
+    return out;
+  },
+};

@@ -1,0 +1,107 @@
+/**
+ * Finding MCP stdio sessions on the machine. A session is the set of processes that share one
+ * stdin and one stdout object: a launcher chain (`npm exec` -> `sh -c` -> `node`) passes its
+ * stdio down unchanged, so the chain is one session with one client, and two clients running
+ * the same command are two sessions (commands repeat, sessions do not).
+ */
+import { DRILL_ENV } from './observe.js';
+import { matchEvidence, type ServerPattern } from './patterns.js';
+import type { Backend, Descriptor, ProcessEntry } from './types.js';
+
+export interface Session {
+  /** `stdin object|stdout object`. */
+  key: string;
+  stdin: Descriptor;
+  stdout: Descriptor;
+  /** Members, top (the one whose parent is not a member) first, then by start. */
+  members: ProcessEntry[];
+  /** Why this counts as an MCP server: matched patterns and drill markers. */
+  evidence: string[];
+  marker: string | null;
+}
+
+export interface SessionScan {
+  table: ProcessEntry[];
+  byPid: Map<number, ProcessEntry>;
+  sessions: Session[];
+  /** Processes that matched but whose stdio could not be read (another user's, without root). */
+  unreadable: ProcessEntry[];
+}
+
+export interface SessionOptions {
+  patterns: readonly ServerPattern[];
+  /** Count a drill marker (CRASH_DRILL_RUN) as evidence. */
+  markers: boolean;
+  /** Processes never to report: this command and its ancestors. */
+  exclude: ReadonlySet<number>;
+}
+
+const STDIO_KINDS = new Set(['pipe', 'socket']);
+
+/** The pids of this process and its ancestors: never candidates, never contained. */
+export function selfAndAncestors(byPid: Map<number, ProcessEntry>, self = process.pid): Set<number> {
+  const out = new Set<number>();
+  for (let pid: number | undefined = self; pid !== undefined && pid > 0 && !out.has(pid); pid = byPid.get(pid)?.ppid) out.add(pid);
+  return out;
+}
+
+export function scanSessions(backend: Backend, opts: Omit<SessionOptions, 'exclude'> & { exclude?: ReadonlySet<number> }): SessionScan {
+  const table = backend.processes();
+  const byPid = new Map(table.map((p) => [p.pid, p]));
+  const exclude = opts.exclude ?? selfAndAncestors(byPid);
+  const live = table.filter((p) => p.state !== 'Z' && !exclude.has(p.pid));
+
+  const evidence = new Map<number, string[]>();
+  for (const p of live) {
+    const matched = matchEvidence(p.command, opts.patterns);
+    if (matched.length > 0) evidence.set(p.pid, matched);
+  }
+  const markers = opts.markers ? backend.environValues(live.filter((p) => !evidence.has(p.pid)).map((p) => p.pid), DRILL_ENV) : new Map<number, string>();
+  if (opts.markers) for (const [pid, value] of backend.environValues([...evidence.keys()], DRILL_ENV)) markers.set(pid, value);
+  for (const [pid, value] of markers) evidence.set(pid, [...(evidence.get(pid) ?? []), `carries the drill marker ${DRILL_ENV}=${value}`]);
+
+  const stdioCache = new Map<number, Descriptor[] | null>();
+  const stdioOf = (pid: number) => {
+    if (!stdioCache.has(pid)) stdioCache.set(pid, backend.stdio(pid));
+    return stdioCache.get(pid)!;
+  };
+  const keyOf = (pid: number): string | null => {
+    const fds = stdioOf(pid);
+    const d0 = fds?.find((d) => d.fd === 0);
+    const d1 = fds?.find((d) => d.fd === 1);
+    return d0 && d1 && STDIO_KINDS.has(d0.kind) && STDIO_KINDS.has(d1.kind) ? `${d0.object}|${d1.object}` : null;
+  };
+
+  const groups = new Map<string, Set<number>>();
+  const unreadable: ProcessEntry[] = [];
+  for (const pid of evidence.keys()) {
+    if (stdioOf(pid) === null) {
+      unreadable.push(byPid.get(pid)!);
+      continue;
+    }
+    const key = keyOf(pid);
+    if (key === null) continue;
+    const group = groups.get(key) ?? new Set<number>();
+    groups.set(key, group);
+    group.add(pid);
+    // Up the chain while the parent shares the stdio: launchers whose own command matched nothing.
+    for (let parent = byPid.get(pid)?.ppid; parent !== undefined && parent > 1 && !exclude.has(parent) && !group.has(parent); parent = byPid.get(parent)?.ppid) {
+      if (keyOf(parent) !== key) break;
+      group.add(parent);
+    }
+  }
+
+  const sessions: Session[] = [];
+  for (const [key, pids] of groups) {
+    const members = [...pids].map((pid) => byPid.get(pid)!).sort((a, b) => {
+      const aTop = pids.has(a.ppid) ? 1 : 0;
+      const bTop = pids.has(b.ppid) ? 1 : 0;
+      return aTop - bTop || a.startTime - b.startTime || a.pid - b.pid;
+    });
+    const fds = stdioOf(members[0]!.pid)!;
+    const ev = [...new Set(members.flatMap((m) => (evidence.get(m.pid) ?? []).map((line) => `${m.pid}: ${line}`)))];
+    const marker = members.map((m) => markers.get(m.pid)).find((v) => v !== undefined) ?? null;
+    sessions.push({ key, stdin: fds.find((d) => d.fd === 0)!, stdout: fds.find((d) => d.fd === 1)!, members, evidence: ev, marker });
+  }
+  return { table, byPid, sessions, unreadable };
+}

@@ -1,0 +1,105 @@
+/**
+ * What `orphans`, `inspect` and `contain` know about processes, whichever backend read it: the
+ * /proc backend (Linux) or the ps + lsof backend (macOS, and Linux when asked for). A field a
+ * backend cannot see is null, never guessed.
+ */
+export type BackendName = 'proc' | 'ps-lsof';
+
+/** One row of the process table. */
+export interface ProcessEntry {
+  pid: number;
+  ppid: number;
+  pgid: number;
+  /** Session id; null where the tool cannot show it (macOS ps has no sid column). */
+  sid: number | null;
+  user: string;
+  uid: number | null;
+  /** One letter: R S D T t Z I ... */
+  state: string;
+  /**
+   * The identity key with pid: clock ticks after boot (/proc field 22) or, on the ps backend,
+   * the start in whole seconds since the epoch (`ps -o lstart`). Compare only within a backend.
+   */
+  startTime: number;
+  /** Wall-clock start (ISO); whole seconds on the ps backend. */
+  startedAt: string;
+  elapsedMs: number;
+  /** The full command line; argv joined by spaces. */
+  command: string;
+  /** argv when the backend sees its boundaries (/proc does, ps does not). */
+  argv: string[] | null;
+}
+
+export type DescriptorKind = 'pipe' | 'socket' | 'tty' | 'file' | 'null' | 'other';
+export type Access = 'r' | 'w' | 'rw' | null;
+
+export interface TcpEndpoint {
+  local: string;
+  remote: string;
+  state: string;
+}
+
+/** One open file descriptor, as `lsof -nP` would list it. */
+export interface Descriptor {
+  fd: number;
+  kind: DescriptorKind;
+  access: Access;
+  /**
+   * The kernel object, the same string in every process that holds it: `pipe:[inode]`,
+   * `socket:[inode]`, a path. Two descriptors with one object are the two ends' holders.
+   */
+  object: string;
+  /** Protocol of a socket: tcp, tcp6, udp, unix, or null when unknown. */
+  protocol: string | null;
+  tcp: TcpEndpoint | null;
+  /** A unix socket's bound path, if any. */
+  path: string | null;
+  /** The object of the other end of a unix socket, when resolved (`socket:[inode]`). */
+  peer: string | null;
+}
+
+/** Who holds an object: a process and the descriptor it holds it on. */
+export interface Holder {
+  pid: number;
+  fd: number;
+  access: Access;
+}
+
+/**
+ * A backend reads the machine. Every reader may return null when the process is gone or
+ * unreadable (another user's process without root): that is normal on a live machine.
+ */
+export interface Backend {
+  readonly name: BackendName;
+  /** The whole process table (cheap: one read per process, or one `ps`). */
+  processes(): ProcessEntry[];
+  /** One process, read now; null when it is gone. */
+  process(pid: number): ProcessEntry | null;
+  /** Only fds 0, 1 and 2 (cheap). */
+  stdio(pid: number): Descriptor[] | null;
+  /** Every descriptor of the process. */
+  descriptors(pid: number): Descriptor[] | null;
+  /**
+   * Every pipe and socket held by any process, by object (the expensive scan), and the unix
+   * socket peers it could resolve (null: it cannot resolve any, and why).
+   */
+  holders(): Holders;
+  /** Environment variable names (never values); null when unreadable. */
+  environNames(pid: number): string[] | null;
+  /** One environment variable's value (the drill marker), null when absent or unreadable. */
+  environValue(pid: number, name: string): string | null;
+  /** The value of `name` in each of these processes' environments that has it (one pass). */
+  environValues(pids: readonly number[], name: string): Map<number, string>;
+  /** What this backend cannot see, said once per output. */
+  readonly blindSpots: string[];
+}
+
+export interface Holders {
+  byObject: Map<string, Holder[]>;
+  /** Unix socket -> its peer, for the sockets whose peer could be resolved; null: none could. */
+  peers: Map<string, string> | null;
+  /** Bytes queued unread on a socket (Recv-Q), when the backend can see it. */
+  unread: Map<string, number> | null;
+  /** Why peers is null. */
+  peersUnavailable: string | null;
+}
