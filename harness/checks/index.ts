@@ -9,7 +9,12 @@ export type { Check, CheckDetail, CheckFinding, CheckOutcome, CheckVerdict, NoDa
 
 /** Runs every check that applies to the drill. A check that cannot apply is left out, never counted as passed. */
 export function runChecks(evidence: DrillEvidence): CheckResult[] {
-  return (CHECKS as readonly Check[]).filter((check) => check.applies(evidence, evidence.meta.mode)).map((check) => check.run(evidence) as CheckResult);
+  // A cancel drill with a later kill (cancel.then) is also a drill of that mode: the loss checks judge its second half.
+  const { mode, cancel } = evidence.meta;
+  const lossMode = mode === 'cancel' ? (cancel?.then ?? 'cancel') : mode;
+  return (CHECKS as readonly Check[])
+    .filter((check) => (lossMode !== 'cancel' || check.withoutLoss === true) && check.applies(evidence, lossMode))
+    .map((check) => check.run(evidence) as CheckResult);
 }
 
 /**

@@ -3,17 +3,20 @@
  * details; see harness/checks/types.ts), add it here, and give it an `expect` option in
  * harness/config if it has one. Nothing else names check ids.
  */
+import { aliveAfterCancel } from './alive-after-cancel.js';
 import { deniedAfterRevocation } from './denied-after-revocation.js';
 import { exitOnEof } from './exit-on-eof.js';
 import { idempotentEffects } from './idempotent-effects.js';
 import { jobsSettled } from './jobs-settled.js';
 import { noSurvivors } from './no-survivors.js';
 import { quietAfterLoss } from './quiet-after-loss.js';
+import { silentAfterCancel } from './silent-after-cancel.js';
+import { stopsAfterCancel } from './stops-after-cancel.js';
 import { stdoutClean } from './stdout-clean.js';
 import type { Check, CheckOutcome } from './types.js';
 
 /** In the order they run and are reported. */
-export const CHECKS = [exitOnEof, noSurvivors, stdoutClean, idempotentEffects, deniedAfterRevocation, quietAfterLoss, jobsSettled] as const;
+export const CHECKS = [exitOnEof, noSurvivors, stdoutClean, idempotentEffects, deniedAfterRevocation, quietAfterLoss, jobsSettled, silentAfterCancel, stopsAfterCancel, aliveAfterCancel] as const;
 
 type Registered = (typeof CHECKS)[number];
 

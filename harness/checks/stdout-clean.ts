@@ -15,6 +15,7 @@ export interface StdoutCleanData {
 export const stdoutClean = defineCheck({
   id: 'stdout-clean',
   applies: (evidence) => evidence.meta.expect.stdoutClean,
+  withoutLoss: true,
   run(evidence: DrillEvidence): CheckOutcome<'stdout-clean', StdoutCleanData> {
     const id = 'stdout-clean' as const;
     const noise = eventsOf(evidence, 'stdout-noise');

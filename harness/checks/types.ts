@@ -40,6 +40,11 @@ export interface Check<Id extends string = string, D extends object = object> {
   id: Id;
   /** Whether the check is configured for this drill and can apply to its mode at all. */
   applies(evidence: DrillEvidence, mode: KillMode): boolean;
+  /**
+   * The check can judge a drill whose client is never lost (a cancel drill without a later
+   * kill). Checks of what a server does after losing its client leave it out.
+   */
+  withoutLoss?: boolean;
   run(evidence: DrillEvidence): CheckOutcome<Id, D>;
   /** What someone has to do now, when the check failed: its part of the incident record's follow-up. */
   followUp?(outcome: CheckOutcome<Id, D>, evidence: DrillEvidence): string[];

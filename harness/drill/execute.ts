@@ -7,7 +7,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ClientEvent } from '../client/protocol.js';
-import { renderScenario, type Scenario } from '../config/index.js';
+import { renderScenario, type LossMode, type Scenario } from '../config/index.js';
 import type { DrillEvidence, DrillMeta } from '../evidence/types.js';
 import {
   cgroupSupport,
@@ -35,7 +35,7 @@ import { RemoteLink } from './remote-link.js';
 import { recoveryRetry } from './retry.js';
 import { interceptEnv } from '../preload/index.js';
 import { containDrill } from './containment.js';
-import { killClient } from './kill.js';
+import { endTarget } from './kill.js';
 import { DrillContainers } from '../containers/index.js';
 import { abortable, Interrupted } from '../util/abortable.js';
 import type { ExecuteOptions, PlannedDrill } from './types.js';
@@ -54,6 +54,8 @@ export function drillMeta(drill: PlannedDrill, drillId: string): DrillMeta {
     correlationId: `${drillId}:${scenario.target.call}`,
     key: drill.key,
     target: scenario.target.call,
+    protocol: scenario.protocol,
+    ...(drill.mode === 'cancel' ? { cancel: scenario.cancel } : {}),
   };
 }
 
@@ -147,13 +149,15 @@ class DrillRun {
       return;
     }
     rec.harness({ type: 'point-reached', point: drill.point, detail: outcome.detail });
-    const lossAt = await killClient(drill.mode, this.client!, this.clientId!, scenario, rec, (p) => this.interruptible(p));
-    if (lossAt === null) return;
-    // The server's request was held at the remote while the client died; now the remote goes on.
-    this.link.releaseGate();
+    // The server's request was held at the remote while the client died (or cancelled); endTarget lets it go on.
+    const link = this.link;
+    const ended = await endTarget(drill.mode, { client: this.client!, clientId: this.clientId!, scenario, rec, wait: (p) => this.interruptible(p), releaseGate: () => link.releaseGate(), recordRemoteState: () => link.recordState('cancel-window') });
+    // A cancel drill without a later kill ends here: its client never got lost (harness/drill/kill.ts).
+    if (ended === null || ended.mode === 'cancel') return;
+    const { mode, lossAt } = ended;
     await this.interruptible(this.revokeAfterLoss(scenario, lossAt));
-    await this.observe(scenario, lossAt);
-    if (scenario.retry && drill.mode !== 'hang') {
+    await this.observe(scenario, lossAt, mode);
+    if (scenario.retry && mode !== 'hang') {
       const retryScenario = this.render(this.link.openRetrySession().token);
       await this.interruptible(
         recoveryRetry({
@@ -306,10 +310,10 @@ class DrillRun {
   }
 
   /** Waits on events (exits, an empty cgroup) until everything is gone or the deadline plus grace has passed. */
-  private async observe(scenario: Scenario, lossAt: number): Promise<void> {
+  private async observe(scenario: Scenario, lossAt: number, mode: LossMode): Promise<void> {
     const tracker = this.tracker!;
     const deadline = scenario.expect.exitOnEof?.deadline ?? 2000;
-    if (this.drill.mode === 'hang') {
+    if (mode === 'hang') {
       // A stopped client keeps the pipes open: nothing is expected to end. The window is the exit deadline.
       await this.interruptible(new Promise((resolve) => setTimeout(resolve, deadline)));
       this.snapshot('hang-window', false);
@@ -317,7 +321,7 @@ class DrillRun {
       return;
     }
     const grace = scenario.expect.noSurvivors?.grace ?? 2000;
-    const exclude = this.drill.mode === 'close' ? [this.clientId!] : [];
+    const exclude = mode === 'close' ? [this.clientId!] : [];
     const remaining = Math.max(0, lossAt + deadline + grace - monoNow());
     const quiet = await this.interruptible(tracker.waitForQuiet({ exclude, timeoutMs: remaining }));
     // Remote jobs get the same time to settle: a job that is cancelled or done by then is fine.

@@ -1,4 +1,4 @@
-import type { KillMode, Scenario } from '../config/index.js';
+import type { KillMode, LossMode, Scenario } from '../config/index.js';
 import { signalIdentity, type ProcIdentity } from '../observe/index.js';
 import { monoNow } from '../util/clock.js';
 import type { DrillClientProcess } from './client-process.js';
@@ -6,13 +6,74 @@ import type { EvidenceRecorder } from './recorder.js';
 
 const CLOSE_ACK_TIMEOUT_MS = 5_000;
 
+export interface KillContext {
+  client: DrillClientProcess;
+  clientId: ProcIdentity;
+  scenario: Scenario;
+  rec: EvidenceRecorder;
+  wait: <T>(promise: Promise<T>) => Promise<T>;
+  /** Lets a request held at the remote (`sent`, `confirmed`) go on. */
+  releaseGate: () => void;
+  /** Records the remote's jobs and effects at the end of a cancel drill's window. */
+  recordRemoteState: () => void;
+}
+
+/** How the target call ended: the client was lost in `mode` at `lossAt`, or only cancelled (`cancel`). */
+export type TargetEnd = { mode: LossMode; lossAt: number } | { mode: 'cancel'; lossAt: null };
+
+/**
+ * Ends the target call in the drill's mode. A loss mode kills the client (killClient). `cancel`
+ * writes notifications/cancelled and keeps the client alive and reading for the observation
+ * window (the longest deadline of the cancel checks); with `cancel.then` the client is then
+ * killed `cancel.after` ms after the cancel, and the drill goes on as a drill of that mode.
+ * Null when the kill or the cancel itself failed.
+ */
+export async function endTarget(mode: KillMode, ctx: KillContext): Promise<TargetEnd | null> {
+  if (mode !== 'cancel') {
+    const lossAt = await killClient(mode, ctx.client, ctx.clientId, ctx.scenario, ctx.rec, ctx.wait);
+    ctx.releaseGate();
+    return lossAt === null ? null : { mode, lossAt };
+  }
+  const cancelAt = await cancelTarget(ctx);
+  ctx.releaseGate();
+  if (cancelAt === null) return null;
+  const { then, after } = ctx.scenario.cancel;
+  const until = cancelAt + (then ? after : cancelWindow(ctx.scenario));
+  // The window is configuration (expect), not a synchronisation: silence can only be seen by waiting it out.
+  await ctx.wait(new Promise((resolve) => setTimeout(resolve, Math.max(0, until - monoNow()))));
+  ctx.recordRemoteState();
+  if (!then) return { mode: 'cancel', lossAt: null };
+  const lossAt = await killClient(then, ctx.client, ctx.clientId, ctx.scenario, ctx.rec, ctx.wait);
+  return lossAt === null ? null : { mode: then, lossAt };
+}
+
+/** The observation window of a cancel drill: the longest deadline of the cancel checks that apply. */
+export function cancelWindow(scenario: Scenario): number {
+  const { stopsAfterCancel, aliveAfterCancel, silentAfterCancel } = scenario.expect;
+  return Math.max(stopsAfterCancel?.deadline ?? 0, aliveAfterCancel?.deadline ?? 0, silentAfterCancel ? silentAfterCancel.inFlight * 2 : 0, 500);
+}
+
+async function cancelTarget(ctx: KillContext): Promise<number | null> {
+  const { client, scenario, rec } = ctx;
+  const followUpTimeoutMs = scenario.expect.aliveAfterCancel?.deadline ?? cancelWindow(scenario);
+  client.send({ type: 'cancel', followUpTimeoutMs });
+  const sent = await ctx.wait(client.waitFor((e) => e.type === 'cancel-sent' || e.type === 'client-error', CLOSE_ACK_TIMEOUT_MS));
+  if (sent?.type !== 'cancel-sent') {
+    const why = sent?.type === 'client-error' ? `: ${sent.message}` : '';
+    rec.harness({ type: 'harness-error', phase: 'kill', message: `the client did not write notifications/cancelled${why}` });
+    return null;
+  }
+  rec.harness({ type: 'kill', mode: 'cancel', signal: null, result: `notifications/cancelled written for request ${JSON.stringify(sent.requestId)}; the client stays and reads` }, sent.t);
+  return sent.t;
+}
+
 /**
  * Kills the client in the drill's mode and records the moment the server lost it: the SIGKILL
  * (crash), the client closing the server's stdin (close: the spec's shutdown, which the client
  * then carries on with), or the SIGSTOP (hang). Null when the kill itself failed.
  */
 export async function killClient(
-  mode: KillMode,
+  mode: LossMode,
   client: DrillClientProcess,
   clientId: ProcIdentity,
   scenario: Scenario,

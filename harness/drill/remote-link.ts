@@ -96,7 +96,7 @@ export class RemoteLink {
   }
 
   /** The remote's jobs and effects of this drill, as the checks need them (no bodies: op names and hashes). */
-  recordState(label: 'grace-end' | 'final'): void {
+  recordState(label: 'grace-end' | 'cancel-window' | 'final'): void {
     const jobs: RemoteJob[] = this.remote.jobs(this.drillId).map((job) => ({
       id: job.id,
       sessionId: job.sessionId ?? null,

@@ -3,7 +3,7 @@
  * and nothing else, so a saved evidence log can be re-checked without re-running anything.
  */
 import type { ClientEvent } from '../client/protocol.js';
-import type { KillMode, KillPoint, ScenarioExpect } from '../config/index.js';
+import type { CancelSpec, KillMode, KillPoint, ProtocolChoice, ScenarioExpect } from '../config/index.js';
 import type { ContainmentRecord, SurvivorRow, TrackingInfo } from '../observe/index.js';
 import type { JobStatus, JournalEvent } from '../remote/types.js';
 import type { ContainerEvidenceEvent } from '../containers/types.js';
@@ -51,6 +51,10 @@ export interface DrillMeta {
   key?: string;
   /** The tool the target call calls. */
   target?: string;
+  /** The protocol the scenario asked for (auto, or a pinned revision); the era spoken is in the handshake event. */
+  protocol?: ProtocolChoice;
+  /** Cancel drills: the kill that follows the cancel, if any (harness/drill/kill.ts). */
+  cancel?: CancelSpec;
 }
 
 /** Events the harness itself records (the client's own events keep their client timestamp). */
@@ -114,7 +118,7 @@ export type HarnessEvent =
   /** GET /whoami with the revoked token, from the harness itself (pid). */
   | { type: 'probe'; status: number; denied: boolean; pid: number }
   | { type: 'api-key-rotated' }
-  | { type: 'remote-state'; label: 'grace-end' | 'final'; jobs: RemoteJob[]; effects: RemoteEffect[] }
+  | { type: 'remote-state'; label: 'grace-end' | 'cancel-window' | 'final'; jobs: RemoteJob[]; effects: RemoteEffect[] }
   /** An event of the recovery retry's client (a fresh client and server, a new session). */
   | { type: 'retry'; event: DistributiveOmit<ClientEvent, 't'> }
   | { type: 'retry-end'; ok: boolean; detail: string }

@@ -1,0 +1,46 @@
+import type { DrillEvidence } from '../evidence/types.js';
+import { firstOf } from '../evidence/types.js';
+import { cancelOrUnknown, isCancelDrill, isCancelWindow } from './cancel.js';
+import { defineCheck, type CheckOutcome } from './types.js';
+
+export interface AliveAfterCancelData {
+  deadlineMs: number;
+  answeredAfterMs: number | null;
+  detail: string;
+}
+
+/**
+ * alive-after-cancel: after the cancel, the server still answers a follow-up call (tools/list)
+ * on the same connection, within the deadline. A server that exits, closes its connection or
+ * wedges on a cancel fails. When a later kill (cancel.then) came before the answer and before
+ * the deadline, the check cannot tell: unknown.
+ */
+export const aliveAfterCancel = defineCheck({
+  id: 'alive-after-cancel',
+  applies: (evidence) => isCancelDrill(evidence) && evidence.meta.expect.aliveAfterCancel != null,
+  withoutLoss: true,
+  run(evidence: DrillEvidence): CheckOutcome<'alive-after-cancel', AliveAfterCancelData> {
+    const id = 'alive-after-cancel' as const;
+    const window = cancelOrUnknown(evidence, id);
+    if (!isCancelWindow(window)) return window;
+    const { cancel, end, cutByLoss } = window;
+    const deadlineMs = evidence.meta.expect.aliveAfterCancel?.deadline ?? 0;
+    const followUp = firstOf(evidence, 'follow-up');
+    const afterMs = followUp ? Math.round(followUp.t - cancel.t) : null;
+    if (followUp?.ok && followUp.t <= end && afterMs! <= deadlineMs) {
+      return { id, verdict: 'pass', summary: `the server answered a follow-up ${followUp.detail.replace(/^tools\/list answered/, 'tools/list')} ${afterMs} ms after the cancel`, data: { deadlineMs, answeredAfterMs: afterMs, detail: followUp.detail } };
+    }
+    if (followUp && !followUp.ok && followUp.t <= end) {
+      return { id, verdict: 'fail', summary: `the follow-up after the cancel failed ${afterMs} ms after it: ${followUp.detail}`, data: { deadlineMs, answeredAfterMs: null, detail: followUp.detail } };
+    }
+    if (cutByLoss && end < cancel.t + deadlineMs) {
+      return { id, verdict: 'unknown', summary: `the client was killed ${Math.round(end - cancel.t)} ms after the cancel, before the follow-up was answered`, data: { deadlineMs, answeredAfterMs: null, detail: 'cut short' } };
+    }
+    const detail = followUp ? `answered after ${afterMs} ms` : 'no answer';
+    return { id, verdict: 'fail', summary: `the server did not answer tools/list within ${deadlineMs} ms of the cancel (${detail})`, data: { deadlineMs, answeredAfterMs: afterMs, detail } };
+  },
+  followUp: () => ['the server stopped serving after a cancel: a cancel ends one request, not the connection'],
+  details(outcome) {
+    return outcome.data && 'detail' in outcome.data ? [{ label: 'follow-up tools/list', items: [outcome.data.detail] }] : [];
+  },
+});

@@ -1,0 +1,39 @@
+import { firstOf, type DrillEvidence, type EvidenceOf } from '../evidence/types.js';
+import type { CheckOutcome } from './types.js';
+
+/** What a cancel check judges: the cancel, and where the drill stopped watching what followed it. */
+export interface CancelWindow {
+  cancel: EvidenceOf<'cancel-sent'>;
+  /** The later kill (cancel.then) or the start of containment: after it the client reads nothing more. */
+  end: number;
+  /** True when a later kill cut the window short. */
+  cutByLoss: boolean;
+}
+
+/**
+ * The cancel of a cancel drill, or the `unknown` result every cancel check gives when the drill
+ * never got that far (the kill point was not reached, or the cancel could not be written).
+ */
+export function cancelOrUnknown<Id extends string>(evidence: DrillEvidence, id: Id): CancelWindow | CheckOutcome<Id, never> {
+  const cancel = firstOf(evidence, 'cancel-sent');
+  if (!cancel) {
+    const timeout = firstOf(evidence, 'point-timeout');
+    const summary = timeout
+      ? `the kill point ${timeout.point} was not reached within ${timeout.timeoutMs} ms: ${timeout.reason}`
+      : 'the target call was never cancelled, so there is nothing to judge';
+    return { id, verdict: 'unknown', summary, data: {} };
+  }
+  const loss = evidence.events.find((e): e is EvidenceOf<'client-lost'> => e.type === 'client-lost' && e.t >= cancel.t);
+  const containment = firstOf(evidence, 'containment-start');
+  const end = loss?.t ?? containment?.t ?? Infinity;
+  return { cancel, end, cutByLoss: loss !== undefined };
+}
+
+export function isCancelWindow<Id extends string>(value: CancelWindow | CheckOutcome<Id, never>): value is CancelWindow {
+  return !('verdict' in value);
+}
+
+/** The cancel checks judge cancel drills only (with or without a later kill). */
+export function isCancelDrill(evidence: DrillEvidence): boolean {
+  return evidence.meta.mode === 'cancel';
+}

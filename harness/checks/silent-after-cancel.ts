@@ -1,0 +1,62 @@
+import { eventsOf, type DrillEvidence } from '../evidence/types.js';
+import { cancelOrUnknown, isCancelDrill, isCancelWindow } from './cancel.js';
+import { dataOf, defineCheck, type CheckOutcome } from './types.js';
+
+export interface SilentAfterCancelData {
+  requestId: string | number;
+  inFlightMs: number;
+  /** Messages for the cancelled request read within the in-flight allowance: on their way before the cancel (fine). */
+  inFlight: number;
+  after: Array<{ seq: number; afterMs: number; what: string }>;
+}
+
+/**
+ * silent-after-cancel: once the cancel is delivered, the server sends nothing more for the
+ * cancelled request: no response, no progress (the spec: it MUST NOT send any further message
+ * for that request). A message the server wrote before it read the cancel can only be read
+ * after it; such messages are told apart by time: read within `in-flight` ms of the cancel
+ * (the client paused its reading at in-flight and resumes right after the cancel, so they come
+ * at once), they count as already on their way. The target call's progress token is its
+ * correlation id (harness/client/session.ts).
+ */
+export const silentAfterCancel = defineCheck({
+  id: 'silent-after-cancel',
+  applies: (evidence) => isCancelDrill(evidence) && evidence.meta.expect.silentAfterCancel != null,
+  withoutLoss: true,
+  run(evidence: DrillEvidence): CheckOutcome<'silent-after-cancel', SilentAfterCancelData> {
+    const id = 'silent-after-cancel' as const;
+    const window = cancelOrUnknown(evidence, id);
+    if (!isCancelWindow(window)) return window;
+    const { cancel, end } = window;
+    const inFlightMs = evidence.meta.expect.silentAfterCancel?.inFlight ?? 0;
+    const related = eventsOf(evidence, 'rpc-in')
+      .filter((e) => e.t > cancel.t && e.t <= end)
+      .map((e) => ({ e, what: relation(e.message, cancel.requestId, cancel.progressToken) }))
+      .filter((r): r is { e: (typeof r)['e']; what: string } => r.what !== null);
+    const inFlight = related.filter((r) => r.e.t <= cancel.t + inFlightMs).length;
+    const after = related.filter((r) => r.e.t > cancel.t + inFlightMs).map((r) => ({ seq: r.e.seq, afterMs: Math.round(r.e.t - cancel.t), what: r.what }));
+    const data = { requestId: cancel.requestId, inFlightMs, inFlight, after };
+    const onTheirWay = inFlight > 0 ? ` (${inFlight} already on its way within ${inFlightMs} ms)` : '';
+    if (after.length === 0) return { id, verdict: 'pass', summary: `nothing more for the cancelled request ${JSON.stringify(cancel.requestId)} after the cancel${onTheirWay}`, data };
+    const first = after[0];
+    return {
+      id,
+      verdict: 'fail',
+      summary: `${after.length} message${after.length === 1 ? '' : 's'} for the cancelled request ${JSON.stringify(cancel.requestId)} after the cancel, the first ${first.afterMs} ms after: ${first.what}`,
+      data,
+    };
+  },
+  followUp: () => ['the server kept talking about a cancelled request: stop its work and send nothing more for it once notifications/cancelled arrives'],
+  details(outcome) {
+    const after = dataOf(outcome).after ?? [];
+    return after.length > 0 ? [{ label: 'messages after the cancel', items: after.map((m) => `#${m.seq} +${m.afterMs} ms ${m.what}`) }] : [];
+  },
+});
+
+/** How a message relates to the cancelled request: its response, or progress for it; null when it does not. */
+function relation(message: unknown, requestId: string | number, progressToken: string | number | null): string | null {
+  const m = message as { id?: unknown; method?: string; result?: unknown; error?: { code?: number; message?: string }; params?: { progressToken?: unknown } };
+  if (m.method === undefined && m.id === requestId) return m.error ? `an error response (${m.error.code}: ${m.error.message})` : 'the response';
+  if (m.method === 'notifications/progress' && progressToken !== null && m.params?.progressToken === progressToken) return 'a progress notification';
+  return null;
+}
