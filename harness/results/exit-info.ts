@@ -1,5 +1,6 @@
 import { describeSignal, serverExitOf, serverOf, signalBeforeExit } from '../evidence/queries.js';
 import { eventsOf, firstOf, type DrillEvidence } from '../evidence/types.js';
+import { containerExitInfo } from './containers.js';
 
 export type ExitClass = 'clean' | 'exit-code' | 'signal' | 'crash' | 'unknown' | 'did-not-exit';
 
@@ -43,6 +44,9 @@ export function exitInfo(evidence: DrillEvidence): ExitInfo | null {
   if (!spawned) return null;
   const stderr = eventsOf(evidence, 'subject-stderr').map((e) => e.text).join('');
   const stderrTail = stderr.slice(-STDERR_TAIL_CHARS);
+  // A server in a container: its container's exit, and the engine CLI as the launcher (containers.ts).
+  const boxed = containerExitInfo(evidence, stderrTail);
+  if (boxed) return boxed;
   const real = firstOf(evidence, 'real-server');
   const launcher = real ? { pid: real.wrapper.pid, command: [evidence.meta.subject.command, ...evidence.meta.subject.args].join(' ') } : null;
   const exit = serverExitOf(evidence);

@@ -1,7 +1,9 @@
 import { drillVerdict, runChecks, type CheckResult, type Verdict } from '../checks/index.js';
 import type { KillMode, KillPoint } from '../config/index.js';
 import { eventsOf, firstOf, type ContainmentRecord, type DrillEvidence, type SurvivorRow, type TrackingInfo } from '../evidence/types.js';
+import { eraOf, type DrillEra } from './era-info.js';
 import { exitInfo, type ExitInfo } from './exit-info.js';
+import { containersResult, type ContainersResult } from './containers.js';
 import { incidentRecord, type IncidentRecord } from './incident.js';
 
 export interface DrillResult {
@@ -24,9 +26,13 @@ export interface DrillResult {
   exit: ExitInfo | null;
   tracking: TrackingInfo | null;
   handshake: { serverName: string | null; serverVersion: string | null; protocolVersion: string | null } | null;
+  /** The protocol era spoken and how it was chosen (probed, fell-back, pinned); null when no handshake completed. */
+  era: DrillEra | null;
   containment: ContainmentRecord[];
   /** True when containment needed SIGKILL for some process. */
   forcedContainment: boolean;
+  /** The drill's containers (harness/containers/), when the subject used a container engine. */
+  containers?: ContainersResult | null;
   durationMs: number;
   incident: IncidentRecord;
   /** The drill's hash-chained evidence log in the report folder, when one was written. */
@@ -42,6 +48,7 @@ export function judge(evidence: DrillEvidence): DrillResult {
   const handshake = firstOf(evidence, 'handshake');
   const containment = eventsOf(evidence, 'containment').flatMap((e) => e.records);
   const exit = exitInfo(evidence);
+  const containers = containersResult(evidence);
   return {
     id: meta.drillId,
     key: meta.key ?? `${meta.scenario}/${meta.point}/${meta.mode}`,
@@ -56,8 +63,10 @@ export function judge(evidence: DrillEvidence): DrillResult {
     exit,
     tracking: firstOf(evidence, 'tracking')?.tracking ?? null,
     handshake: handshake ? { serverName: handshake.serverName, serverVersion: handshake.serverVersion, protocolVersion: handshake.protocolVersion } : null,
+    era: eraOf(evidence),
     containment,
-    forcedContainment: containment.some((r) => r.forced),
+    forcedContainment: containment.some((r) => r.forced) || (containers?.forced ?? false),
+    containers,
     durationMs: events.length > 1 ? Math.round(events[events.length - 1].t - events[0].t) : 0,
     incident: incidentRecord(evidence, checks, exit),
     evidence: null,
