@@ -43,6 +43,9 @@ export function makeMeta(overrides: MetaOverrides = {}): DrillMeta {
       deniedAfterRevocation: false,
       quietAfterLoss: false,
       jobsSettled: null,
+      silentAfterCancel: null,
+      stopsAfterCancel: null,
+      aliveAfterCancel: null,
       ...expect,
     },
   };

@@ -104,7 +104,7 @@ describe('loadConfigFile', () => {
        export default { scenarios: ['s'], reporters: [new Mine()] };`,
     );
     const config = await loadConfigFile(file);
-    const r = config.reporters?.[0] as { name: string; onRunEnd(): string };
+    const r = config.reporters?.[0] as unknown as { name: string; onRunEnd(): string };
     expect(r.name).toBe('mine');
     expect(r.onRunEnd()).toBe('ended');
   });

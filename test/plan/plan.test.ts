@@ -1,20 +1,19 @@
 import { describe, expect, it } from 'vitest';
-import type { KillMode, KillPoint, Scenario } from '../../harness/config/index.js';
+import { parseScenario, type KillMode, type KillPoint, type Scenario } from '../../harness/config/index.js';
 import { planDrills } from '../../harness/plan/plan.js';
 
+/** A scenario as the CLI parses it from its file (every default filled in), from a few lines of YAML. */
 function scenario(id: string, points: KillPoint[], modes: KillMode[]): Scenario {
-  return {
-    id,
-    file: `/tmp/scenarios/${id}.yaml`,
-    dir: '/tmp/scenarios',
-    subject: { name: id, command: 'node', args: ['server.js'], env: {}, cwd: '/tmp/scenarios' },
-    setup: [],
-    target: { call: 'echo', args: {} },
-    points,
-    modes,
-    timeouts: { handshake: 10_000, point: 5000, inFlightDelay: 0, closeWait: 2000 },
-    expect: { exitOnEof: { deadline: 1000 }, noSurvivors: { grace: 500 }, stdoutClean: true, extra: {} },
-  };
+  const yaml = [
+    `id: ${id}`,
+    'subject: { command: node, args: [server.js] }',
+    'target: { call: echo }',
+    `points: [${points.join(', ')}]`,
+    `modes: [${modes.join(', ')}]`,
+    'timeouts: { handshake: 10000, point: 5000, close-wait: 2000 }',
+    'expect: { exit-on-eof: { deadline: 1000 }, no-survivors: { grace: 500 } }',
+  ].join('\n');
+  return parseScenario(yaml, `/tmp/scenarios/${id}.yaml`);
 }
 
 const A = scenario('alpha', ['idle', 'in-flight'], ['crash', 'close']);

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { judge } from '../../harness/results/judge.js';
 import { containmentRecord, EvidenceBuilder, passingDrill, SERVER, survivor } from '../checks/evidence-builder.js';
 
-const TRACKING = { methods: ['parent-links', 'env-marker', 'process-group', 'session', 'cgroup'], cgroup: '/sys/fs/cgroup/unified/crash-drill/x', blindSpots: [] };
+const TRACKING = { methods: ['parent-links', 'env-marker', 'process-group', 'session', 'cgroup'], cgroup: '/sys/fs/cgroup/unified/crash-drill/x', subreaper: null, floor: false, blindSpots: [] };
 
 describe('judge', () => {
   it('gives the full result of a passing drill', () => {
@@ -47,6 +47,7 @@ describe('judge', () => {
       exit: { pid: SERVER.pid, code: 0, signal: null, class: 'clean', signalFrom: null, endedAfter: null, afterLossMs: 50, crash: null, stderrTail: '', launcher: null },
       tracking: TRACKING,
       handshake: { serverName: 'well-behaved', serverVersion: '1.0.0', protocolVersion: '2025-11-25' },
+      era: null,
       containment: [],
       forcedContainment: false,
       durationMs: 800,
@@ -113,6 +114,7 @@ describe('judge', () => {
       },
       tracking: null,
       handshake: null,
+      era: null,
       containment: records,
       forcedContainment: true,
       durationMs: 4200,

@@ -4,7 +4,8 @@
  * the reason is the `[skip] <file>: <why>` line the file prints, or the note of
  * `ctx.skip(note)`. The list comes last, so a skip cannot hide in the middle of the output.
  */
-import type { Reporter, TestModule, UserConsoleLog } from 'vitest/node';
+import type { UserConsoleLog } from 'vitest';
+import type { Reporter, TestModule } from 'vitest/node';
 
 export default class SkippedReporter implements Reporter {
   private readonly reasons: string[] = [];
