@@ -111,7 +111,7 @@ function outcome(drill: DrillResult, check: Check): Outcome | null {
   if (check.verdict === 'pass') return null;
   if (check.verdict === 'unknown') return { kind: 'skipped', message: check.summary, type: 'unknown', body: '' };
   // How the server ended is a fact of the drill, not of one check: every failure carries it.
-  const lines = [check.summary, ...details(drill, check), `termination: ${drill.incident.termination}`];
+  const lines = [check.summary, ...details(drill, check), `termination: ${drill.incident.termination}`, `protocol: ${drill.incident.protocol ?? 'not recorded'}`];
   if (drill.incident.followUp.length > 0) lines.push('follow-up:', ...drill.incident.followUp.map((f) => `  - ${f}`));
   lines.push(`drill ${drill.id}`, evidenceLine(drill));
   return { kind: 'failure', message: check.summary, type: check.id, body: lines.join('\n') + '\n' };

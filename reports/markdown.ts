@@ -175,6 +175,8 @@ function incidentList(i: Incident): string[] {
     `- Result: effects ${list(i.result.effects)}; jobs ${list(i.result.jobs)}`,
     `- Revocation: ${i.revocation ? `${moment(i.revocation.at)} by ${md(i.revocation.operator)}` : 'never revoked'}`,
     `- Termination: ${md(i.termination)}`,
+    `- Protocol: ${md(i.protocol ?? 'not recorded')}`,
+    ...(i.cancelledAt ? [`- Cancelled at: ${moment(i.cancelledAt)}`] : []),
   ];
   if (i.followUp.length === 0) return [...lines, '- Follow-up: none'];
   return [...lines, '- Follow-up:', ...i.followUp.map((f) => `  - ${md(f)}`)];

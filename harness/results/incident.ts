@@ -6,6 +6,7 @@
 import { serverRequests, sessionOf, subjectRequests, SUCCEEDED } from '../evidence/queries.js';
 import { eventsOf, firstOf, type DrillEvidence } from '../evidence/types.js';
 import { failedCheckContributions, type CheckFinding, type CheckId, type CheckResult } from '../checks/index.js';
+import { describeEra, eraOf } from './era-info.js';
 import type { ExitInfo } from './exit-info.js';
 
 /** A moment of the drill: ms since the drill started, and the wall-clock time when known. */
@@ -28,6 +29,10 @@ export interface IncidentRecord {
   result: { effects: string[]; jobs: string[] };
   revocation: { at: Moment; operator: string } | null;
   termination: string;
+  /** The protocol era the drill spoke and how it was chosen (harness/results/era-info.ts). */
+  protocol: string;
+  /** Cancel drills: when notifications/cancelled was written for the target call. */
+  cancelledAt: Moment | null;
   followUp: string[];
   /** What each failed check found, labelled by the check itself (harness/checks/types.ts). */
   findings: CheckFinding<CheckId>[];
@@ -71,6 +76,8 @@ export function incidentRecord(evidence: DrillEvidence, checks: CheckResult[], e
     result: { effects: state?.effects.map((e) => e.id) ?? [], jobs: state?.jobs.map((j) => `${j.id} (${j.status})`) ?? [] },
     revocation: revoked ? { at: moment(revoked.t)!, operator: revoked.operator } : null,
     termination: termination(exit),
+    protocol: describeEra(eraOf(evidence), evidence),
+    cancelledAt: moment(firstOf(evidence, 'cancel-sent')?.t),
     // Each failed check says what to do; a survivor holding a credential is the drill's own follow-up.
     followUp: [...fromChecks.followUp, ...credentialFollowUps(evidence)],
     findings: fromChecks.findings,

@@ -1,6 +1,7 @@
 import { drillVerdict, runChecks, type CheckResult, type Verdict } from '../checks/index.js';
 import type { KillMode, KillPoint } from '../config/index.js';
 import { eventsOf, firstOf, type ContainmentRecord, type DrillEvidence, type SurvivorRow, type TrackingInfo } from '../evidence/types.js';
+import { eraOf, type DrillEra } from './era-info.js';
 import { exitInfo, type ExitInfo } from './exit-info.js';
 import { containersResult, type ContainersResult } from './containers.js';
 import { incidentRecord, type IncidentRecord } from './incident.js';
@@ -25,6 +26,8 @@ export interface DrillResult {
   exit: ExitInfo | null;
   tracking: TrackingInfo | null;
   handshake: { serverName: string | null; serverVersion: string | null; protocolVersion: string | null } | null;
+  /** The protocol era spoken and how it was chosen (probed, fell-back, pinned); null when no handshake completed. */
+  era: DrillEra | null;
   containment: ContainmentRecord[];
   /** True when containment needed SIGKILL for some process. */
   forcedContainment: boolean;
@@ -60,6 +63,7 @@ export function judge(evidence: DrillEvidence): DrillResult {
     exit,
     tracking: firstOf(evidence, 'tracking')?.tracking ?? null,
     handshake: handshake ? { serverName: handshake.serverName, serverVersion: handshake.serverVersion, protocolVersion: handshake.protocolVersion } : null,
+    era: eraOf(evidence),
     containment,
     forcedContainment: containment.some((r) => r.forced) || (containers?.forced ?? false),
     containers,

@@ -29,6 +29,8 @@ export function renderIncident(r: IncidentRecord): string {
     ['jobs', list(r.result.jobs)],
     ['revocation', r.revocation ? `${moment(r.revocation.at)} by ${esc(r.revocation.operator)}` : NONE],
     ['termination', esc(r.termination)],
+    ['protocol', esc(r.protocol ?? 'not recorded')],
+    ...(r.cancelledAt ? ([['cancelled at', moment(r.cancelledAt)]] as Array<[string, string]>) : []),
     ['follow-up', list(r.followUp)],
   ];
   return `<dl class="incident">${rows.map(([k, v]) => `<dt>${k}</dt><dd>${v}</dd>`).join('')}</dl>`;
