@@ -21,7 +21,7 @@ export interface EndHolder {
 }
 
 export interface StdioEnd {
-  fd: 0 | 1;
+  fd: 0 | 1 | 2;
   kind: Descriptor['kind'];
   object: string;
   /** What the client holds: the write end of stdin, the read end of stdout, or the peer socket. */
@@ -59,7 +59,7 @@ export function descendantsOf(roots: Iterable<number>, table: readonly ProcessEn
   return out;
 }
 
-function resolveEnd(d: Descriptor, fd: 0 | 1, holders: Holders, own: Set<number>, byPid: Map<number, ProcessEntry>): StdioEnd {
+export function resolveEnd(d: Descriptor, fd: 0 | 1 | 2, holders: Holders, own: Set<number>, byPid: Map<number, ProcessEntry>): StdioEnd {
   const wanted = fd === 0 ? 'w' : 'r';
   let otherEnd: string;
   let list: Holder[] | null;
@@ -67,10 +67,10 @@ function resolveEnd(d: Descriptor, fd: 0 | 1, holders: Holders, own: Set<number>
     otherEnd = fd === 0 ? `the write end of ${d.object}` : `the read end of ${d.object}`;
     list = (holders.byObject.get(d.object) ?? []).filter((h) => h.access === wanted || h.access === 'rw');
   } else if (holders.peers === null && d.peer === null) {
-    return { fd, kind: d.kind, object: d.object, otherEnd: `the peer of ${d.object}`, holders: null };
+    return { fd, kind: d.kind, object: d.object, otherEnd: `the other end of ${d.object}`, holders: null };
   } else {
     const peer = d.peer ?? holders.peers?.get(d.object) ?? null;
-    otherEnd = peer === null ? `the peer of ${d.object} (gone)` : `the peer of ${d.object}, ${peer}`;
+    otherEnd = peer === null ? `the other end of ${d.object} (its peer socket is closed)` : `the other end of ${d.object} (${peer})`;
     list = peer === null ? [] : (holders.byObject.get(peer) ?? []);
   }
   const live: EndHolder[] = [];
