@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
-import { KILL_MODES, KILL_POINTS } from '../config/index.js';
+import { KILL_MODES, KILL_POINTS, PROTOCOL_CHOICES } from '../config/index.js';
 import { harnessInfo } from '../util/version.js';
 import { checkCommand } from './check-command.js';
 import { reportCommand, type ReportCommandOptions } from './report-command.js';
@@ -19,6 +19,13 @@ function listOf(allowed: readonly string[], what: string) {
       if (!allowed.includes(item)) throw new InvalidArgumentError(`unknown ${what} "${item}"; expected one of ${allowed.join(', ')}`);
     }
     return [...previous, ...items];
+  };
+}
+
+function oneOf(allowed: readonly string[], what: string) {
+  return (value: string) => {
+    if (!allowed.includes(value)) throw new InvalidArgumentError(`unknown ${what} "${value}"; expected one of ${allowed.join(', ')}`);
+    return value;
   };
 }
 
@@ -43,6 +50,7 @@ const run = program
   .argument('[paths...]', 'scenario files or folders (default: the config file\'s scenarios, else scenarios/)')
   .option('--point <points>', `kill points to drill (${KILL_POINTS.join(', ')}); repeatable or comma-separated`, listOf(KILL_POINTS, 'kill point'))
   .option('--mode <modes>', `kill modes to drill (${KILL_MODES.join(', ')}); repeatable or comma-separated`, listOf(KILL_MODES, 'kill mode'))
+  .option('--protocol <era>', `protocol era for every drill: ${PROTOCOL_CHOICES.join(', ')} (auto probes with server/discover and falls back to initialize)`, oneOf(PROTOCOL_CHOICES, 'protocol'))
   .option('--only <ids>', 'only the scenarios with these ids; repeatable or comma-separated', commaList)
   .option('--out <dir>', 'report folder (default: crash-drill-report)')
   .option('--concurrency <n>', 'drills at once', positiveInt)
