@@ -10,10 +10,9 @@
  */
 import { monoNow } from '../util/clock.js';
 import type { EngineClient } from './engine.js';
-import { RUN_LABEL } from './label.js';
 import type { ContainerContainment, ContainerRow } from './types.js';
 
-const SIGKILL_EXIT = 137;
+export const SIGKILL_EXIT = 137;
 
 export async function containContainers(engine: EngineClient, rows: ContainerRow[], termWaitMs: number): Promise<ContainerContainment[]> {
   const waitSec = Math.max(0, Math.ceil(termWaitMs / 1000));
@@ -60,8 +59,8 @@ export async function containContainers(engine: EngineClient, rows: ContainerRow
       if (record.exitCode === SIGKILL_EXIT) record.forced = true;
       step(after ? `state ${after.state}, exit code ${after.exitCode}` : 'removed by the engine (--rm)');
     }
-    // Exited containers the harness labelled are removed: the drill leaves nothing behind.
-    if (row.labels[RUN_LABEL] !== undefined && record.endedBy !== 'survived') {
+    // Exited containers of the drill (labelled, or tied to it by its engine CLI) are removed: the drill leaves nothing behind.
+    if (record.endedBy !== 'survived') {
       const removed = await engine.run(['rm', '-f', row.id]).then(() => 'done', () => 'gone already');
       step(`${engine.engine} rm: ${removed}`);
     }

@@ -15,7 +15,7 @@ import type { DrillTracker, ProcIdentity, TrackedProcess } from '../observe/inde
 import { readCmdline } from '../observe/index.js';
 import { monoNow } from '../util/clock.js';
 import { attribute, type CliSighting } from './attribute.js';
-import { containContainers } from './contain.js';
+import { containContainers, SIGKILL_EXIT } from './contain.js';
 import { parseRunCommand, type Engine } from './engine-cli.js';
 import { EngineClient, type EngineEvent, type Inspected } from './engine.js';
 import { ContainerProcessWatch } from './inside.js';
@@ -102,6 +102,16 @@ export class DrillContainers {
     const { rows, events } = await this.current();
     this.recordSubjectExit(events);
     const records = await containContainers(this.engine, rows, termWaitMs);
+    // A --rm container can be gone before it is inspected again: its exit code is in its die event.
+    if (records.some((r) => r.exitCode === null && r.endedBy !== 'already-gone')) {
+      const later = await this.windowEvents();
+      for (const r of records) {
+        const die = r.exitCode === null ? later.filter((e) => e.id === r.id && e.action === 'die').pop() : undefined;
+        if (!die) continue;
+        r.exitCode = die.exitCode;
+        if (die.exitCode === SIGKILL_EXIT) r.forced = true;
+      }
+    }
     if (records.length > 0) this.rec.harness({ type: 'container-containment', records });
     // The subject's container may have ended only now: its exit (and code) comes from the engine.
     if (!this.exitRecorded && this.subjectContainer) this.recordSubjectExit(await this.windowEvents());
