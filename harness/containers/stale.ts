@@ -5,7 +5,9 @@
  * touched, so harnesses sharing one engine leave each other alone. No engine reachable: nothing
  * to do, and said so.
  */
-import { isRunLive, runIdOf } from '../observe/index.js';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { isRunLive, runIdOf, type StaleReport } from '../observe/index.js';
 import { containContainers } from './contain.js';
 import { EngineClient } from './engine.js';
 import type { Engine } from './engine-cli.js';
@@ -32,4 +34,20 @@ export async function sweepStaleContainers(
     opts.termWaitMs ?? 1000,
   );
   return { reachable: true, stale: records.map((record, i) => ({ drillId: rows[i].labels[RUN_LABEL], record })) };
+}
+
+/**
+ * The container sweep for `crash-drill run`, as stale rows of results.json (pid 0: a container,
+ * named in cmdline). Only when docker is on PATH; an unreachable engine has nothing to sweep.
+ */
+export async function sweepStaleContainerRows(): Promise<StaleReport[]> {
+  if (!(process.env.PATH ?? '').split(':').some((dir) => dir && existsSync(join(dir, 'docker')))) return [];
+  const { stale } = await sweepStaleContainers({ env: process.env as Record<string, string> }).catch(() => ({ stale: [] as StaleContainer[] }));
+  return stale.map(({ drillId, record }) => ({
+    drillId,
+    pid: 0,
+    startTime: 0,
+    cmdline: ['container', record.id.slice(0, 12), record.name, record.image],
+    endedBy: record.endedBy === 'survived' ? 'survived' : record.endedBy === 'already-gone' || record.endedBy === 'mismatch' ? 'already-gone' : record.forced ? 'SIGKILL' : 'SIGTERM',
+  }));
 }

@@ -9,6 +9,7 @@ import { executeDrill } from '../drill/execute.js';
 import type { PlannedDrill } from '../drill/types.js';
 import type { DrillEvidence, EvidenceEvent } from '../evidence/types.js';
 import { drillIdFor, newRunId, registerRun, sweepStale } from '../observe/index.js';
+import { sweepStaleContainerRows } from '../containers/index.js';
 import { planDrills, type PlanFilter } from '../plan/plan.js';
 import { attemptIndex, planFingerprint, repeatDrills, shardDrills, type ShardSpec } from '../plan/shard.js';
 import { findFlaky } from '../results/flaky.js';
@@ -62,7 +63,7 @@ export async function runScenarios(scenarios: Scenario[], options: RunOptions = 
   const startedAt = new Date().toISOString();
   const remotes = new RemotePool();
   try {
-    const stale = await sweepStale();
+    const stale = [...(await sweepStale()), ...(await sweepStaleContainerRows())]; // containers: labelled ones of dead runs
     const concurrency = Math.max(1, Math.min(options.concurrency ?? 1, drills.length || 1));
     for (const r of reporters) await r.onRunStart?.({ runId, total: drills.length, concurrency, outDir: options.outDir ?? '' });
     const results: DrillResult[] = new Array(drills.length);
