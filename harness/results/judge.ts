@@ -66,7 +66,7 @@ export function judge(evidence: DrillEvidence): DrillResult {
     era: eraOf(evidence),
     containment,
     forcedContainment: containment.some((r) => r.forced) || (containers?.forced ?? false),
-    containers,
+    ...(containers ? { containers } : {}),
     durationMs: events.length > 1 ? Math.round(events[events.length - 1].t - events[0].t) : 0,
     incident: incidentRecord(evidence, checks, exit),
     evidence: null,
