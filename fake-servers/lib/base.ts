@@ -6,7 +6,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { AfterLoss } from './after-loss.js';
 import { ChildTracker } from './children.js';
-import { startDaemon } from './daemon.js';
+import { startDaemon, startShellDaemon } from './daemon.js';
 import { JobTracker } from './jobs.js';
 import { createLog } from './log.js';
 import { readRemoteEnv, RemoteHttp } from './remote-http.js';
@@ -33,8 +33,11 @@ export interface FakeServerOptions {
   onSigterm: 'shutdown' | 'log-only';
   /** End the children it started before exiting (false: leaks-child). */
   endChildrenOnExit: boolean;
-  /** What spawn-helper starts: a plain child, or a double-forked setsid daemon. */
-  helper: 'child' | 'daemon';
+  /**
+   * What spawn-helper starts: a plain child, a double-forked setsid daemon, or a daemon a shell
+   * starts with `setsid -f env -i` (what a shell-command tool does when asked to).
+   */
+  helper: 'child' | 'daemon' | 'shell-daemon';
   /** A live interval from startup, like an SDK server with a timer or subscription. */
   keepAliveTimer: boolean;
   /** Non-JSON lines on stdout: one banner at startup and one at the first tool call. */
@@ -86,6 +89,7 @@ export async function runFakeServer(options: FakeServerOptions): Promise<void> {
     timers,
     spawnHelper: () => {
       if (options.helper === 'daemon') return startDaemon();
+      if (options.helper === 'shell-daemon') return startShellDaemon();
       return children.spawnHelper();
     },
     beforeCall,

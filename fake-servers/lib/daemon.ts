@@ -14,6 +14,20 @@ export class DaemonStartError extends Error {
  * the launcher ended with the server's other children, a client lost right after the call
  * would race the launcher's start-up, and the daemon would exist in some runs and not others.
  */
+/**
+ * A shell-command tool asked to run `setsid -f env -i /bin/sleep 300`: the shell forks setsid,
+ * which forks again and exits, so the sleep has a session of its own, an empty environment
+ * and, once the shell is gone, a parent that is init or the nearest subreaper. Untracked, like
+ * startDaemon, and spawned synchronously; answers with the shell's pid once the shell exits.
+ */
+export function startShellDaemon(): Promise<number> {
+  const shell = spawn('/bin/sh', ['-c', 'setsid -f env -i /bin/sleep 300 </dev/null >/dev/null 2>&1'], { detached: true, stdio: 'ignore' });
+  return new Promise((resolve, reject) => {
+    shell.once('error', (error) => reject(new DaemonStartError(`sh failed: ${error.message}`)));
+    shell.once('exit', (code) => (code === 0 ? resolve(shell.pid!) : reject(new DaemonStartError(`sh exited ${code}`))));
+  });
+}
+
 export function startDaemon(): Promise<number> {
   const launcher = spawn(process.execPath, [DAEMON_LAUNCHER_SCRIPT], {
     detached: true,

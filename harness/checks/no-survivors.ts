@@ -1,16 +1,25 @@
-import { firstOf, type DrillEvidence, type SurvivorRow } from '../evidence/types.js';
+import { eventsOf, firstOf, type DrillEvidence, type SurvivorRow } from '../evidence/types.js';
 import { isCheckResult, lossOrUnknown } from './loss.js';
 import { containerSurvivors, type ContainerSurvivors } from './no-survivors-containers.js';
 import { defineCheck, type CheckOutcome } from './types.js';
 
+type Unattributed = { pid: number; startTime: number; ppid: number; cmdline: string[] };
+
 export type NoSurvivorsData =
   | { afterMs: number; early: boolean }
+  /** Nothing of the drill remained that the harness could see, but it could not see everything. */
+  | { afterMs: number; unattributed: Unattributed[] }
   | { afterMs: number; survivors: Array<{ pid: number; startTime: number; ppid: number }>; containers?: Array<{ id: string; name: string; image: string }> };
 
 /**
  * no-survivors: after the deadline and the grace period no process of the drill remains: the
  * server, its children, grandchildren, daemons that re-parented or changed session. In `hang`
  * mode the client is alive (stopped), so its server may rightly live on: not applicable.
+ *
+ * The floor: where neither a cgroup nor a subreaper held the drill, a process that appeared
+ * during it and that no method could attribute (evidence `process-unattributed`,
+ * harness/observe/unattributed.ts) may be a daemon of the drill. Then an empty snapshot proves
+ * nothing, and the verdict is `unknown`, never `pass`.
  */
 export const noSurvivors = defineCheck({
   id: 'no-survivors',
@@ -27,6 +36,19 @@ export const noSurvivors = defineCheck({
     const boxes = containerSurvivors(evidence);
     if (boxes && boxes.running.length > 0) return containersFail(after, survivors, boxes);
     if (survivors.length === 0 && boxes?.blind) return { id, verdict: 'unknown', summary: `no process of the drill remained ${after} ms after the client was lost, but ${boxes.blind}`, data: {} };
+    const unattributed = unattributedOf(evidence).filter((p) => p.firstSeen <= snapshot.t);
+    if (survivors.length === 0 && unattributed.length > 0) {
+      const named = unattributed
+        .slice(0, 3)
+        .map((p) => `pid ${p.pid} (ppid ${p.ppid}) ${p.cmdline.join(' ').slice(0, 80)}`)
+        .join('; ');
+      return {
+        id,
+        verdict: 'unknown',
+        summary: `no process the harness could attribute remained ${after} ms after the client was lost, but ${unattributed.length} process${unattributed.length === 1 ? '' : 'es'} appeared during the drill that no tracking method could tie to it or to anything else (${named}): without a cgroup or a subreaper the harness cannot tell whether ${unattributed.length === 1 ? 'it is' : 'they are'} the drill's`,
+        data: { afterMs: after, unattributed: unattributed.map((p) => ({ pid: p.pid, startTime: p.startTime, ppid: p.ppid, cmdline: p.cmdline })) },
+      };
+    }
     if (survivors.length === 0) {
       return { id, verdict: 'pass', summary: `no process of the drill remained ${after} ms after the client was lost`, data: { afterMs: after, early: snapshot.early } };
     }
@@ -46,15 +68,25 @@ export const noSurvivors = defineCheck({
   followUp: (_outcome, evidence) => [
     ...survivorsOf(evidence).map((s) => `process ${s.pid} outlived its client: it has been contained; make the server end its children`),
     ...containerFollowUps(evidence),
+    ...unattributedOf(evidence).map(
+      (p) => `process ${p.pid} (${p.cmdline.join(' ').slice(0, 60)}) could not be attributed and was not touched: check whether the server started it; run with perl on PATH (a subreaper) or as root (a cgroup) to find out`,
+    ),
   ],
   details(_outcome, evidence) {
+    const rows = [];
     const survivors = survivorsOf(evidence);
-    if (survivors.length === 0) return containerDetails(evidence);
-    const items = survivors.map((s) => {
-      const credential = s.credential.present ? `; holds a credential in ${s.credential.vars.join(', ')}` : '';
-      return `pid ${s.pid} (ppid ${s.ppid}, pgid ${s.pgid}, sid ${s.sid}, state ${s.state}) ${s.cmdline.join(' ')} [found by ${s.foundBy.join(', ')}${credential}]`;
-    });
-    return [{ label: 'survivors', items }, ...containerDetails(evidence)];
+    if (survivors.length > 0) {
+      const items = survivors.map((s) => {
+        const credential = s.credential.present ? `; holds a credential in ${s.credential.vars.join(', ')}` : '';
+        return `pid ${s.pid} (ppid ${s.ppid}, pgid ${s.pgid}, sid ${s.sid}, state ${s.state}) ${s.cmdline.join(' ')} [found by ${s.foundBy.join(', ')}${credential}]`;
+      });
+      rows.push({ label: 'survivors', items });
+    }
+    const unattributed = unattributedOf(evidence);
+    if (unattributed.length > 0) {
+      rows.push({ label: 'not attributable', items: unattributed.map((p) => `pid ${p.pid} (ppid ${p.ppid}, sid ${p.sid}) ${p.cmdline.join(' ')}: ${p.reason}`) });
+    }
+    return [...rows, ...containerDetails(evidence)];
   },
 });
 
@@ -86,4 +118,8 @@ function containerDetails(evidence: DrillEvidence): Array<{ label: string; items
 
 function survivorsOf(evidence: DrillEvidence) {
   return firstOf(evidence, 'snapshot')?.survivors ?? [];
+}
+
+function unattributedOf(evidence: DrillEvidence) {
+  return eventsOf(evidence, 'process-unattributed');
 }

@@ -5,7 +5,7 @@ export { decodeWaitStatus, type ExitStatus } from './exit-status.js';
 export { cgroupSupport, createDrillCgroup, listDrillCgroups, findCgroup2Mount, DrillCgroup, type CgroupSupport } from './cgroup.js';
 export { DRILL_ENV, type TrackedProcess } from './membership.js';
 export { pollExit, checkExit, type ExitObservation, type PollExitOptions } from './exit-watch.js';
-export { DrillTracker, type DrillTrackerOptions, type TrackingInfo } from './tracker.js';
+export { DrillTracker, type DrillTrackerOptions, type TrackingInfo, type UnattributedProcess } from './tracker.js';
 export { inventory, classifyFd, type SurvivorRow, type FdInfo, type FdKind } from './inventory.js';
 export { tcpConnections, unixSockets, socketInodes, type TcpConn, type UnixSock } from './net.js';
 export { signalIdentity, type SignalOutcome } from './signal.js';

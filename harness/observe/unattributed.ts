@@ -13,7 +13,8 @@
  * - it is not in the harness's own tree (the harness's other drills and holders);
  * - it carries no other drill's marker (then it belongs to that drill);
  * - it runs as the harness's user (an unprivileged subject cannot start a process of another
- *   user); a harness running as root considers every user.
+ *   user); a harness running as root considers every user;
+ * - it is not a container's process (harness/containers accounts for those).
  */
 import { statSync } from 'node:fs';
 import { DRILL_ENV } from './membership.js';
@@ -32,6 +33,7 @@ export type UnattributedProcess = {
 };
 
 const INIT_PID = 1;
+const ENGINE_PARENTS = ['containerd-shim', 'conmon'];
 
 function uidOf(pid: number): number | null {
   try {
@@ -58,6 +60,9 @@ export function attributionProbe(drillId: string, all: Map<number, ProcStat>): (
   return (stat, now) => {
     if (stat.state === 'Z' || stat.state === 'X') return null;
     const parent = all.get(stat.ppid);
+    // A container's processes are the engine's children (containerd-shim, podman's conmon);
+    // harness/containers attributes containers by label and by the drill's engine CLI.
+    if (parent && ENGINE_PARENTS.some((p) => parent.comm.startsWith(p))) return null;
     let reason: string;
     if (stat.ppid === INIT_PID) reason = 'it was re-parented to init (ppid 1)';
     else if (parent && parent.sid !== stat.sid && !inHarnessTree(stat.ppid)) reason = `its parent ${stat.ppid} (${parent.comm}) is outside the harness and in another session, as a subreaper's adopted orphan is`;

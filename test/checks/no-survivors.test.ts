@@ -81,4 +81,40 @@ describe('no-survivors', () => {
     expect(noSurvivors.applies(passingDrill().build(), 'crash')).toBe(true);
     expect(noSurvivors.applies(passingDrill({ mode: 'close' }).build(), 'close')).toBe(true);
   });
+
+  describe('the floor: a process no method could attribute', () => {
+    const daemon = { pid: 7100, startTime: 991_000, ppid: 1, sid: 7100, uid: 65534, cmdline: ['sleep', '300'], reason: 'it was re-parented to init (ppid 1)' };
+    const withUnattributed = (seenAt: number) =>
+      lostAt1200()
+        .add(seenAt, { type: 'process-unattributed', ...daemon, firstSeen: seenAt }, 'observer')
+        .snapshot(1700, []);
+
+    it('turns an empty snapshot into unknown, naming the process, never pass', () => {
+      const result = noSurvivors.run(withUnattributed(1300).build());
+      expect(result.verdict).toBe('unknown');
+      expect(result.summary).toBe(
+        'no process the harness could attribute remained 500 ms after the client was lost, but 1 process appeared during the drill that no tracking method could tie to it or to anything else (pid 7100 (ppid 1) sleep 300): without a cgroup or a subreaper the harness cannot tell whether it is the drill\'s',
+      );
+      expect(result.data).toEqual({ afterMs: 500, unattributed: [{ pid: 7100, startTime: 991_000, ppid: 1, cmdline: ['sleep', '300'] }] });
+      expect(noSurvivors.details!(result as never, withUnattributed(1300).build())).toEqual([
+        { label: 'not attributable', items: ['pid 7100 (ppid 1, sid 7100) sleep 300: it was re-parented to init (ppid 1)'] },
+      ]);
+    });
+
+    it('leaves a fail a fail: the survivors it did see are named', () => {
+      const ev = lostAt1200()
+        .add(1300, { type: 'process-unattributed', ...daemon, firstSeen: 1300 }, 'observer')
+        .snapshot(1700, [survivor({ pid: 5001, ppid: 1, cmdline: ['node', 'leak.js'] })])
+        .build();
+      expect(noSurvivors.run(ev).verdict).toBe('fail');
+    });
+
+    it('ignores a process first seen after the snapshot (it cannot have changed what the snapshot saw)', () => {
+      const ev = lostAt1200()
+        .snapshot(1700, [])
+        .add(1800, { type: 'process-unattributed', ...daemon, firstSeen: 1800 }, 'observer')
+        .build();
+      expect(noSurvivors.run(ev).verdict).toBe('pass');
+    });
+  });
 });

@@ -9,6 +9,8 @@ export const FAKE_SERVERS = [
   'ignores-eof',
   'leaks-child',
   'daemonizes',
+  'daemonizes-clean-env',
+  'shell-daemon',
   'stdout-noise',
   'slow-exit',
   'ignores-sigterm',
@@ -17,8 +19,7 @@ export const FAKE_SERVERS = [
 export type FakeServer = (typeof FAKE_SERVERS)[number] | 'crashes-on-epipe';
 
 /** The subject block for a bundled fake server, by absolute path. */
-export function subjectYaml(server: FakeServer, env: Record<string, string> = {}): string {
-  const root = packageRoot();
+export function subjectYaml(server: FakeServer, env: Record<string, string> = {}, root = packageRoot()): string {
   const [command, script] =
     server === 'python-well-behaved'
       ? ['python3', join(root, 'fake-servers/python/well-behaved.py')]

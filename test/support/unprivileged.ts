@@ -1,0 +1,99 @@
+/**
+ * Running the real CLI as an ordinary user. CI runs as root, most users do not: the tests drop
+ * privileges themselves (setpriv to uid/gid 65534, no supplementary groups). When the package
+ * folder is not readable by that user (a checkout below a private home), the runtime the CLI
+ * needs (dist/, the Python fake servers, package.json and the production dependencies) is
+ * copied to a world-readable temp folder first. Run as an ordinary user already, the CLI runs as is.
+ */
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { chmodSync, chownSync, cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { packageRoot } from '../../harness/util/paths.js';
+import type { CliRun } from './cli.js';
+
+export const NOBODY = 65534;
+
+export type Unprivileged =
+  | { available: false; reason: string }
+  | {
+      available: true;
+      /** Where the package the CLI runs from lives (packageRoot() or a readable copy). */
+      root: string;
+      /** A fresh folder the ordinary user owns, for scenarios and reports. */
+      workDir(): string;
+      /** Starts the CLI as the ordinary user; `env` adds to the environment. */
+      start(args: string[], opts?: { cwd?: string; env?: NodeJS.ProcessEnv }): ReturnType<typeof spawn>;
+      run(args: string[], opts?: { cwd?: string; env?: NodeJS.ProcessEnv }): Promise<CliRun>;
+      cleanup(): void;
+    };
+
+const isRoot = (): boolean => typeof process.getuid === 'function' && process.getuid() === 0;
+
+function dropArgs(): string[] {
+  return isRoot() ? ['--reuid', String(NOBODY), '--regid', String(NOBODY), '--clear-groups'] : [];
+}
+
+function readableByNobody(file: string): boolean {
+  return spawnSync('setpriv', [...dropArgs(), 'test', '-r', file], { stdio: 'ignore' }).status === 0;
+}
+
+/** dist/, fake-servers/, package.json and node_modules of the production dependencies, copied. */
+function readableCopy(): string {
+  const src = packageRoot();
+  const dest = mkdtempSync(join(tmpdir(), 'crash-drill-pkg-'));
+  chmodSync(dest, 0o755);
+  for (const part of ['package.json', 'dist', 'fake-servers']) cpSync(join(src, part), join(dest, part), { recursive: true });
+  const listing = execFileSync('npm', ['ls', '--omit=dev', '--all', '--parseable'], { cwd: src, encoding: 'utf8' });
+  for (const dir of listing.split('\n').slice(1)) {
+    if (dir.trim() === '') continue;
+    const rel = relative(src, dir);
+    if (!rel.startsWith('node_modules')) continue;
+    cpSync(dir, join(dest, rel), { recursive: true, force: false, errorOnExist: false });
+  }
+  execFileSync('chmod', ['-R', 'a+rX', dest]);
+  return dest;
+}
+
+export function unprivileged(): Unprivileged {
+  if (process.platform !== 'linux') return { available: false, reason: `dropping privileges is tested on Linux only (this is ${process.platform})` };
+  if (isRoot() && spawnSync('setpriv', ['--version'], { stdio: 'ignore' }).status !== 0) {
+    return { available: false, reason: 'setpriv (util-linux) is not installed, so the tests cannot drop to uid 65534' };
+  }
+  const own = packageRoot();
+  const copied = isRoot() && !readableByNobody(join(own, 'dist/harness/cli/main.js')) ? readableCopy() : null;
+  const root = copied ?? own;
+  const dirs: string[] = [];
+  const cli = join(root, 'dist/harness/cli/main.js');
+  const start = (args: string[], opts: { cwd?: string; env?: NodeJS.ProcessEnv } = {}) => {
+    const [command, argv] = isRoot() ? ['setpriv', [...dropArgs(), process.execPath, cli, ...args]] : [process.execPath, [cli, ...args]];
+    return spawn(command, argv, { cwd: opts.cwd ?? root, env: { ...process.env, NO_COLOR: '1', ...opts.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  };
+  return {
+    available: true,
+    root,
+    workDir() {
+      const dir = mkdtempSync(join(tmpdir(), 'crash-drill-nobody-'));
+      mkdirSync(dir, { recursive: true });
+      if (isRoot()) chownSync(dir, NOBODY, NOBODY);
+      dirs.push(dir);
+      return dir;
+    },
+    start,
+    run(args, opts) {
+      return new Promise((resolve, reject) => {
+        const child = start(args, opts);
+        let stdout = '';
+        let stderr = '';
+        child.stdout!.on('data', (d) => (stdout += d));
+        child.stderr!.on('data', (d) => (stderr += d));
+        child.on('error', reject);
+        child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
+      });
+    },
+    cleanup() {
+      for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+      if (copied) rmSync(copied, { recursive: true, force: true });
+    },
+  };
+}

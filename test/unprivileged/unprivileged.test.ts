@@ -1,0 +1,160 @@
+/**
+ * The harness as an ordinary user (uid 65534 here; as is, when the suite itself runs
+ * unprivileged). There is no cgroup to create, so each drill's holder, a child subreaper
+ * (harness/drill/holder-script.ts), is what keeps a double-forked, setsid daemon with an empty
+ * environment attributable. One file, so its drills never run beside each other: the floor
+ * case below must not see another drill's daemon.
+ */
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { pollExit, signalIdentity } from '../../harness/observe/index.js';
+import type { DrillResult } from '../../harness/results/types.js';
+import { lastLine } from '../support/cli.js';
+import { expectedTable, MODES, matrixYaml, POINTS, table, unexplained } from '../support/engine-matrix.js';
+import { markedProcesses, until } from '../support/markers.js';
+import { FAKE_SERVERS, subjectYaml, type FakeServer } from '../support/scenarios.js';
+import { NOBODY, unprivileged } from '../support/unprivileged.js';
+
+const u = unprivileged();
+if (!u.available) console.log(`[unprivileged] skipped: ${u.reason}`);
+
+function results(out: string): { drills: DrillResult[]; stale: Array<{ drillId: string; cmdline: string[]; containedBy?: string }> } {
+  return JSON.parse(readFileSync(join(out, 'results.json'), 'utf8'));
+}
+
+function oneDrill(dir: string, id: string, server: FakeServer, root: string): void {
+  const slow = 'expect: { exit-on-eof: { deadline: 800 }, no-survivors: { grace: 800 } }';
+  writeFileSync(join(dir, `${id}.yaml`), [`id: ${id}`, subjectYaml(server, {}, root), 'target: { call: spawn-helper }', 'points: [after-response]', 'modes: [crash]', slow].join('\n'));
+}
+
+describe.skipIf(!u.available)('as an ordinary user', () => {
+  if (!u.available) return;
+  afterAll(() => u.cleanup());
+
+  it('the engine confusion matrix gives exactly the root table: the holder finds what the cgroup finds', async () => {
+    const dir = u.workDir();
+    for (const server of FAKE_SERVERS) writeFileSync(join(dir, `${server}.yaml`), matrixYaml(server, u.root));
+    const out = join(dir, 'out');
+    const run = await u.run(['run', dir, '--out', out, '--concurrency', '3']);
+    expect(run.stderr).not.toMatch(/harness failed/);
+    const { drills } = results(out);
+    expect(drills).toHaveLength(FAKE_SERVERS.length * POINTS.length * MODES.length);
+    expect(unexplained(drills)).toEqual([]);
+    expect(table(drills)).toEqual(expectedTable());
+
+    for (const d of drills) {
+      expect(d.tracking?.cgroup, d.key).toBeNull();
+      expect(d.tracking?.methods, d.key).toContain('subreaper');
+      expect(d.tracking?.floor, d.key).toBe(false);
+    }
+    // The held-out daemons: an empty environment, a session of their own, re-parented to the
+    // drill's holder (not to init), found by that alone, and contained.
+    for (const key of ['daemonizes-clean-env/after-response/crash', 'shell-daemon/after-response/crash']) {
+      const d = drills.find((x) => x.key === key)!;
+      expect(d.survivors, key).toHaveLength(1);
+      const [daemon] = d.survivors;
+      expect(daemon.sid, key).toBe(daemon.pid);
+      expect(daemon.ppid, key).toBe(d.tracking!.subreaper!.pid);
+      expect(daemon.foundBy, key).toEqual(['subreaper']);
+      const record = d.containment.find((r) => r.pid === daemon.pid && r.startTime === daemon.startTime);
+      expect(['SIGTERM', 'SIGKILL'], key).toContain(record?.endedBy);
+    }
+    expect(markedProcesses().filter((p) => p.marker.startsWith(drills[0].id.slice(0, drills[0].id.lastIndexOf('.'))))).toEqual([]);
+  }, 600_000);
+
+  it('with neither a cgroup nor a subreaper (CRASH_DRILL_SUBREAPER=off) a daemon it cannot attribute makes no-survivors unknown, never pass', async () => {
+    const dir = u.workDir();
+    oneDrill(dir, 'a-double-fork', 'daemonizes-clean-env', u.root);
+    oneDrill(dir, 'b-shell', 'shell-daemon', u.root);
+    oneDrill(dir, 'c-marked', 'daemonizes', u.root);
+    oneDrill(dir, 'd-clean', 'well-behaved', u.root);
+    const out = join(dir, 'out');
+    const run = await u.run(['run', dir, '--out', out, '--concurrency', '1'], { env: { CRASH_DRILL_SUBREAPER: 'off' } });
+    const { drills } = results(out);
+    const leftovers: Array<{ pid: number; startTime: number }> = [];
+    try {
+      const by = (id: string) => drills.find((d) => d.scenario === id)!;
+      // Whether a sample happens to catch the daemon's short-lived parent (then it is found and
+      // contained: fail) is a race the harness does not control; what it must never say is pass.
+      // The deterministic proof of each branch is test/observe/subreaper.test.ts.
+      for (const id of ['a-double-fork', 'b-shell']) {
+        const d = by(id);
+        expect(d.tracking, id).toMatchObject({ cgroup: null, subreaper: null, floor: true });
+        const check = d.checks.find((c) => c.id === 'no-survivors')!;
+        expect(['unknown', 'fail'], id).toContain(check.verdict);
+        expect(d.verdict, id).toBe(check.verdict);
+        if (check.verdict === 'unknown') {
+          expect(check.summary, id).toContain('cannot tell whether');
+          const data = check.data as { unattributed: Array<{ pid: number; startTime: number; ppid: number }> };
+          expect(data.unattributed, id).toHaveLength(1);
+          expect(data.unattributed[0].ppid, id).toBe(1);
+          expect(d.survivors, id).toEqual([]);
+          leftovers.push(...data.unattributed);
+        } else {
+          expect(d.survivors, id).toHaveLength(1);
+          const [daemon] = d.survivors;
+          expect(d.containment.find((r) => r.pid === daemon.pid && r.startTime === daemon.startTime)?.endedBy, id).toMatch(/^SIG(TERM|KILL)$/);
+        }
+      }
+      // The marker still finds a daemon that keeps its environment: a plain fail, as with root.
+      expect(by('c-marked').checks.find((c) => c.id === 'no-survivors')!.verdict).toBe('fail');
+      // And the floor is no excuse for a false unknown: a server that leaves nothing passes.
+      expect(by('d-clean').verdict).toBe('pass');
+      expect(run.code).toBe(1);
+      expect(lastLine(run.stdout)).toMatch(/^1 passed, [1-3] failed, [0-2] unknown$/);
+    } finally {
+      // The harness never signals what it cannot attribute; the test knows these are its own.
+      for (const p of leftovers) signalIdentity(p, 'SIGKILL');
+    }
+    for (const p of leftovers) expect(await pollExit(p, { timeoutMs: 5000 })).not.toBeNull();
+  }, 120_000);
+
+  it('kill -9 of the harness mid-run: the holders end every drill process within 2 s, and the next run reports it', async () => {
+    const dir = u.workDir();
+    const slow = 'expect: { exit-on-eof: { deadline: 20000 }, no-survivors: { grace: 20000 } }';
+    const scenario = (id: string, server: FakeServer) =>
+      writeFileSync(join(dir, `${id}.yaml`), [`id: ${id}`, subjectYaml(server, {}, u.root), 'target: { call: spawn-helper }', 'points: [after-response]', 'modes: [crash]', slow].join('\n'));
+    scenario('stays-up', 'ignores-eof');
+    scenario('leaks', 'leaks-child');
+    scenario('daemon', 'daemonizes');
+    scenario('no-term', 'ignores-sigterm');
+    const cli = u.start(['run', dir, '--out', join(dir, 'out'), '--concurrency', '4']);
+    let stdout = '';
+    cli.stdout!.on('data', (d) => (stdout += d));
+    cli.stderr!.on('data', () => {});
+    const exited = new Promise((resolve) => cli.on('close', resolve));
+    let runId = '';
+    let killedAt = 0;
+    try {
+      runId = await until(() => /run (cd-[\w-]+)/.exec(stdout)?.[1], 20_000, 'the run id');
+      await until(() => markedProcesses(runId).filter((p) => p.cmdline.includes('lib/helper.js')).length >= 4, 30_000, 'four helpers up');
+    } finally {
+      // setpriv execs node: the pid we spawned is the harness itself, our unreaped child.
+      cli.kill('SIGKILL');
+      killedAt = Date.now();
+      await exited;
+    }
+    await until(() => markedProcesses(runId).length === 0, Math.max(1, 2000 - (Date.now() - killedAt)), 'every process of the killed run to end');
+
+    const next = u.workDir();
+    writeFileSync(join(next, 'n.yaml'), ['id: next', subjectYaml('well-behaved', {}, u.root), 'target: { call: echo }', 'points: [idle]', 'modes: [crash]'].join('\n'));
+    const run = await u.run(['run', next, '--out', join(next, 'out')]);
+    expect(run.code).toBe(0);
+    const stale = results(join(next, 'out')).stale.filter((s) => s.drillId.startsWith(`${runId}.`));
+    expect(stale.filter((s) => s.cmdline.join(' ').includes('lib/helper.js'))).toHaveLength(4);
+    expect(stale.every((s) => s.containedBy === 'watchdog')).toBe(true);
+  }, 120_000);
+
+  it('runs as the ordinary user it claims to: its report is that user\'s, and no cgroup is used', async () => {
+    const dir = u.workDir();
+    writeFileSync(join(dir, 'who.yaml'), ['id: who', subjectYaml('well-behaved', {}, u.root), 'target: { call: echo }', 'points: [idle]', 'modes: [crash]'].join('\n'));
+    const run = await u.run(['run', dir, '--out', join(dir, 'out')]);
+    expect(run.code).toBe(0);
+    const [drill] = results(join(dir, 'out')).drills;
+    const expectedUid = process.getuid!() === 0 ? NOBODY : process.getuid!();
+    expect(statSync(join(dir, 'out', 'results.json')).uid).toBe(expectedUid);
+    expect(drill.tracking).toMatchObject({ cgroup: null, floor: false });
+    expect(drill.tracking?.blindSpots.join(' ')).not.toContain('setsid');
+  });
+});
