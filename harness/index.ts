@@ -4,14 +4,13 @@
  *   import { runDrills, defineScenario } from 'mcp-crash-drill';
  *   const { results } = await runDrills({ scenarios: ['scenarios'], concurrency: 2 });
  */
-import { resolve, join } from 'node:path';
-import { loadReporters } from '../reports/registry.js';
 import type { Reporter } from '../reports/types.js';
-import { ConfigError, loadScenarios, type KillMode, type KillPoint, type ProtocolChoice, type Scenario } from './config/index.js';
+import { ConfigError, type KillMode, type KillPoint, type ProtocolChoice, type Scenario } from './config/index.js';
 import { findConfigFile, loadConfigFile } from './config/config-file.js';
 import type { DrillEvidence } from './evidence/types.js';
 import type { RunResults } from './results/types.js';
-import { runScenarios } from './run/run-drills.js';
+import type { ShardSpec } from './plan/shard.js';
+import { startRun } from './run/start-run.js';
 
 export interface DrillConfig {
   /** Scenario files or folders, or scenarios already loaded. */
@@ -28,6 +27,10 @@ export interface DrillConfig {
   /** Reporter names or module paths, or reporter objects. */
   reporters?: Array<string | Reporter>;
   signal?: AbortSignal;
+  /** Run only shard `index` of `total` of the plan (1-based), as `--shard index/total`. */
+  shard?: ShardSpec;
+  /** Run every drill this many times (`--repeat`); a drill whose verdicts differ is flaky. */
+  repeat?: number;
 }
 
 /** Identity function for types: `defineConfig({...})` in a config file; validation happens at load. */
@@ -38,29 +41,15 @@ export function defineConfig<T extends DrillConfig>(config: T): T {
 /**
  * Runs the drills and returns what the CLI writes to results.json, plus every drill's evidence.
  * Without a config, it reads the same config file the CLI would (crash-drill.config.* here).
+ * The same run path as `crash-drill run` (harness/run/start-run.ts): duplicate ids and `only`
+ * are checked, the report folder's old evidence is wiped, shard and repeat apply, concurrency
+ * defaults to the cores (at most 4), and named reporters need `out`.
  */
 export async function runDrills(given?: DrillConfig): Promise<{ results: RunResults; evidence: DrillEvidence[] }> {
   const file = given ? null : findConfigFile(process.cwd());
   if (!given && !file) throw new ConfigError({ message: `runDrills(): no config given and no crash-drill.config.{ts,mts,js,mjs} in ${process.cwd()}` });
   const config = given ?? (await loadConfigFile(file!));
-  const paths = config.scenarios.filter((s): s is string => typeof s === 'string');
-  const loaded = paths.length > 0 ? await loadScenarios(paths) : [];
-  const scenarios = [...loaded, ...config.scenarios.filter((s): s is Scenario => typeof s !== 'string')];
-  const outDir = config.out ? resolve(config.out) : undefined;
-  const named = (config.reporters ?? []).filter((r): r is string => typeof r === 'string');
-  const objects = (config.reporters ?? []).filter((r): r is Reporter => typeof r !== 'string');
-  const reporters = outDir ? [...(await loadReporters(named, { outDir })), ...objects] : objects;
-  return runScenarios(scenarios, {
-    points: config.points,
-    modes: config.modes,
-    protocol: config.protocol,
-    only: config.only,
-    concurrency: config.concurrency,
-    signal: config.signal,
-    outDir,
-    evidenceDir: outDir ? join(outDir, 'evidence') : undefined,
-    reporters,
-  });
+  return startRun({ ...config, configFile: file ?? undefined });
 }
 
 export { defineScenario, loadScenarios, parseScenario, ConfigError, KILL_MODES, KILL_POINTS } from './config/index.js';

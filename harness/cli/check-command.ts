@@ -6,10 +6,10 @@ import { verifyLine, verifyPath, VerifyPathError, type VerifyResult } from '../e
 import { judge, type DrillResult } from '../results/judge.js';
 import { exitCodeFor, summarize, type RunResults } from '../results/types.js';
 import { harnessInfo } from '../util/version.js';
-import { displayPath } from './verify-command.js';
+import { displayPath } from '../util/paths.js';
+import { withUsageErrors } from './errors.js';
+import { EXIT } from './exit-codes.js';
 
-const EXIT_FAIL = 1;
-const EXIT_PATH = 3;
 
 type Out = { write(s: string): unknown; isTTY?: boolean };
 
@@ -58,34 +58,23 @@ export function checkPath(path: string): CheckOutcome {
  * them, the logs that could not be trusted, and the summary line. Exits like `run`; a broken log
  * counts as a failure (exit 1): evidence that does not verify must not let a gate pass.
  */
-export function checkCommand(path: string, out: Out = process.stdout, err: Out = process.stderr): number {
-  let outcome: CheckOutcome;
-  try {
-    outcome = checkPath(path);
-  } catch (error) {
-    if (error instanceof VerifyPathError) {
-      err.write(`crash-drill: check: ${error.message}\n`);
-      return EXIT_PATH;
+export function checkCommand(path: string, out: Out = process.stdout, err: Out = process.stderr): Promise<number> {
+  return withUsageErrors(err, 'check', () => {
+    const { results, broken } = checkPath(path);
+    const total = results.drills.length + broken.length;
+    if (total === 0) throw new VerifyPathError(`${path}: no evidence log (*.jsonl) in this folder`);
+    const reporter = new ConsoleReporter(out);
+    for (const [index, drill] of results.drills.entries()) reporter.onDrillEnd(drill, { done: index + 1, total: results.drills.length });
+    const notPassed = results.drills.filter((d) => d.verdict !== 'pass');
+    if (notPassed.length > 0) {
+      out.write('\nDrills that did not pass:\n');
+      for (const d of notPassed) out.write(`  ${d.verdict.toUpperCase().padEnd(7)} ${d.scenario} ${d.point}/${d.mode} (${d.id}): ${d.reason}\n`);
     }
-    throw error;
-  }
-  const { results, broken } = outcome;
-  const total = results.drills.length + broken.length;
-  if (total === 0) {
-    err.write(`crash-drill: check: ${path}: no evidence log (*.jsonl) in this folder\n`);
-    return EXIT_PATH;
-  }
-  const reporter = new ConsoleReporter(out);
-  for (const [index, drill] of results.drills.entries()) reporter.onDrillEnd(drill, { done: index + 1, total: results.drills.length });
-  const notPassed = results.drills.filter((d) => d.verdict !== 'pass');
-  if (notPassed.length > 0) {
-    out.write('\nDrills that did not pass:\n');
-    for (const d of notPassed) out.write(`  ${d.verdict.toUpperCase().padEnd(7)} ${d.scenario} ${d.point}/${d.mode} (${d.id}): ${d.reason}\n`);
-  }
-  if (broken.length > 0) {
-    out.write('\nEvidence that does not verify (not judged):\n');
-    for (const log of broken) out.write(`  ${verifyLine(log, displayPath(log.file))}\n`);
-  }
-  out.write(`\n${summaryLine(results)}${broken.length > 0 ? `, ${broken.length} broken` : ''}\n`);
-  return broken.length > 0 ? EXIT_FAIL : exitCodeFor(results.summary);
+    if (broken.length > 0) {
+      out.write('\nEvidence that does not verify (not judged):\n');
+      for (const log of broken) out.write(`  ${verifyLine(log, displayPath(log.file))}\n`);
+    }
+    out.write(`\n${summaryLine(results)}${broken.length > 0 ? `, ${broken.length} broken` : ''}\n`);
+    return broken.length > 0 ? EXIT.failed : exitCodeFor(results.summary);
+  });
 }

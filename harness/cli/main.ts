@@ -8,9 +8,8 @@ import { runCommand, type RunCommandOptions } from './run-command.js';
 import { addShardOptions, registerMergeCommand } from './shard-options.js';
 import { registerInitCommand } from './init-command.js';
 import { verifyCommand } from './verify-command.js';
+import { EXIT } from './exit-codes.js';
 
-const EXIT_USAGE = 3;
-const EXIT_HARNESS = 4;
 
 function listOf(allowed: readonly string[], what: string) {
   return (value: string, previous: string[] = []) => {
@@ -66,16 +65,16 @@ program
   .command('verify')
   .description('recompute the hash chain of evidence logs (a file, an evidence folder or a report folder)')
   .argument('<path>', 'an evidence log, an evidence folder or a report folder')
-  .action((path: string) => {
-    process.exitCode = verifyCommand(path);
+  .action(async (path: string) => {
+    process.exitCode = await verifyCommand(path);
   });
 
 program
   .command('check')
   .description('judge saved evidence logs again, without starting anything (each chain is verified first)')
   .argument('<path>', 'an evidence log, an evidence folder or a report folder')
-  .action((path: string) => {
-    process.exitCode = checkCommand(path);
+  .action(async (path: string) => {
+    process.exitCode = await checkCommand(path);
   });
 
 program
@@ -96,9 +95,9 @@ try {
 } catch (error) {
   if (error instanceof CommanderError) {
     // --help and --version end here too, with exit code 0.
-    process.exitCode = error.exitCode === 0 ? 0 : EXIT_USAGE;
+    process.exitCode = error.exitCode === 0 ? EXIT.ok : EXIT.usage;
   } else {
     process.stderr.write(`crash-drill: the harness failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-    process.exitCode = EXIT_HARNESS;
+    process.exitCode = EXIT.harness;
   }
 }

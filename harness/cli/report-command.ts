@@ -1,17 +1,17 @@
 import { cpSync, existsSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { loadReporters, ReporterError } from '../../reports/registry.js';
+import { loadReporters } from '../../reports/registry.js';
 import type { RunResults } from '../results/types.js';
-
-const EXIT_USAGE = 3;
+import { UsageError, withUsageErrors } from './errors.js';
+import { EXIT } from './exit-codes.js';
 
 export interface ReportCommandOptions {
   reporter?: string[];
   out?: string;
 }
 
-export class ReportInputError extends Error {
-  readonly code = 'CRASH_DRILL_REPORT_INPUT';
+export class ReportInputError extends UsageError {
+  override readonly code = 'CRASH_DRILL_REPORT_INPUT';
 }
 
 type Out = { write(s: string): unknown; isTTY?: boolean };
@@ -41,35 +41,19 @@ export function readResults(folder: string): RunResults {
  * rendered, 3 for a bad folder or reporter name.
  */
 export async function reportCommand(folder: string, options: ReportCommandOptions, out: Out = process.stdout, err: Out = process.stderr): Promise<number> {
-  const source = resolve(folder);
-  let results: RunResults;
-  try {
-    results = readResults(source);
-  } catch (error) {
-    if (error instanceof ReportInputError) {
-      err.write(`crash-drill: report: ${error.message}\n`);
-      return EXIT_USAGE;
-    }
-    throw error;
-  }
-  const outDir = resolve(options.out ?? source);
-  let reporters;
-  try {
-    reporters = await loadReporters(options.reporter ?? [], { outDir, stdout: out, env: process.env });
-  } catch (error) {
-    if (error instanceof ReporterError) {
-      err.write(`crash-drill: report: ${error.message}\n`);
-      return EXIT_USAGE;
-    }
-    throw error;
-  }
-  const evidence = join(source, 'evidence');
-  if (outDir !== source && existsSync(evidence)) cpSync(evidence, join(outDir, 'evidence'), { recursive: true });
-  const total = results.drills.length;
-  for (const r of reporters) await r.onRunStart?.({ runId: results.runId, total, concurrency: 1, outDir });
-  results.drills.forEach((drill, index) => {
-    for (const r of reporters) r.onDrillEnd?.(drill, { done: index + 1, total });
+  return withUsageErrors(err, 'report', async () => {
+    const source = resolve(folder);
+    const results = readResults(source);
+    const outDir = resolve(options.out ?? source);
+    const reporters = await loadReporters(options.reporter ?? [], { outDir, stdout: out, env: process.env });
+    const evidence = join(source, 'evidence');
+    if (outDir !== source && existsSync(evidence)) cpSync(evidence, join(outDir, 'evidence'), { recursive: true });
+    const total = results.drills.length;
+    for (const r of reporters) await r.onRunStart?.({ runId: results.runId, total, concurrency: 1, outDir });
+    results.drills.forEach((drill, index) => {
+      for (const r of reporters) r.onDrillEnd?.(drill, { done: index + 1, total });
+    });
+    for (const r of reporters) await r.onRunEnd?.(results);
+    return EXIT.ok;
   });
-  for (const r of reporters) await r.onRunEnd?.(results);
-  return 0;
 }

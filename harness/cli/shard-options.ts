@@ -8,12 +8,11 @@
 import { resolve } from 'node:path';
 import { rmSync } from 'node:fs';
 import { InvalidArgumentError, type Command } from 'commander';
-import { loadReporters, ReporterError } from '../../reports/registry.js';
+import { loadReporters } from '../../reports/registry.js';
 import { parseShard, ShardError } from '../plan/shard.js';
 import { runExitCode } from '../results/flaky.js';
-import { copyEvidence, mergeResults, MergeError, readShardFolder } from '../results/merge.js';
-
-const EXIT_USAGE = 3;
+import { copyEvidence, mergeResults, readShardFolder } from '../results/merge.js';
+import { UsageError, withUsageErrors } from './errors.js';
 
 function shardArg(value: string) {
   try {
@@ -45,46 +44,26 @@ export interface MergeCommandOptions {
 
 /** `crash-drill merge`: exit 3 with the reason when the folders cannot be merged, else as `run`. */
 export async function mergeCommand(folders: string[], options: MergeCommandOptions): Promise<number> {
-  const outDir = resolve(options.out);
-  const dirs = folders.map((f) => resolve(f));
-  if (dirs.includes(outDir)) {
-    process.stderr.write(`crash-drill: merge: --out ${options.out} is one of the folders to merge; choose a new folder\n`);
-    return EXIT_USAGE;
-  }
-  let merged;
-  let inputs;
-  try {
-    inputs = dirs.map(readShardFolder);
-    merged = mergeResults(inputs);
-  } catch (error) {
-    if (error instanceof MergeError) {
-      process.stderr.write(`crash-drill: merge: ${error.message}\n`);
-      return EXIT_USAGE;
-    }
-    throw error;
-  }
-  let reporters;
-  try {
-    reporters = await loadReporters(options.reporter ?? [], { outDir, stdout: process.stdout, env: process.env });
-  } catch (error) {
-    if (error instanceof ReporterError) {
-      process.stderr.write(`crash-drill: ${error.message}\n`);
-      return EXIT_USAGE;
-    }
-    throw error;
-  }
-  // Like `run`: evidence of an earlier report in the same folder would be mixed with this one's.
-  rmSync(resolve(outDir, 'evidence'), { recursive: true, force: true });
-  const absent = copyEvidence(inputs, outDir);
-  for (const file of absent) process.stderr.write(`crash-drill: merge: evidence log not found, not copied: ${file}\n`);
+  return withUsageErrors(process.stderr, 'merge', async () => {
+    const outDir = resolve(options.out);
+    const dirs = folders.map((f) => resolve(f));
+    if (dirs.includes(outDir)) throw new UsageError(`--out ${options.out} is one of the folders to merge; choose a new folder`);
+    const inputs = dirs.map(readShardFolder);
+    const merged = mergeResults(inputs);
+    const reporters = await loadReporters(options.reporter ?? [], { outDir, stdout: process.stdout, env: process.env });
+    // Like `run`: evidence of an earlier report in the same folder would be mixed with this one's.
+    rmSync(resolve(outDir, 'evidence'), { recursive: true, force: true });
+    const absent = copyEvidence(inputs, outDir);
+    for (const file of absent) process.stderr.write(`crash-drill: merge: evidence log not found, not copied: ${file}\n`);
 
-  const total = merged.drills.length;
-  for (const r of reporters) await r.onRunStart?.({ runId: merged.runId, total, concurrency: 1, outDir });
-  merged.drills.forEach((drill, i) => {
-    for (const r of reporters) r.onDrillEnd?.(drill, { done: i + 1, total });
+    const total = merged.drills.length;
+    for (const r of reporters) await r.onRunStart?.({ runId: merged.runId, total, concurrency: 1, outDir });
+    for (const [i, drill] of merged.drills.entries()) {
+      for (const r of reporters) r.onDrillEnd?.(drill, { done: i + 1, total });
+    }
+    for (const r of reporters) await r.onRunEnd?.(merged);
+    return runExitCode(merged);
   });
-  for (const r of reporters) await r.onRunEnd?.(merged);
-  return runExitCode(merged);
 }
 
 /** Adds `crash-drill merge <folders...> --out <dir> [--reporter ...]` to the program. */

@@ -1,4 +1,4 @@
-import path from 'node:path';
+import { displayPath } from '../util/paths.js';
 
 /** One thing wrong with one scenario file (or with the set of files). */
 export interface ConfigProblem {
@@ -15,7 +15,7 @@ export interface ConfigProblem {
 
 /**
  * Every configuration mistake the user can fix by editing a file or an argument. The CLI
- * maps it to exit code 3 (DESIGN.md, "Contracts"). Each line of the message reads
+ * maps it to exit code 3 (harness/cli/exit-codes.ts). Each line of the message reads
  * `file: field: what was expected, got what`, Playwright's errorWithFile style.
  */
 export class ConfigError extends Error {
@@ -50,13 +50,5 @@ export function formatProblem(p: ConfigProblem): string {
   return parts.join(': ');
 }
 
-/**
- * The path to show a user: relative to the working folder when the file is inside it
- * (`scenarios/bad.yaml`), absolute otherwise (a temp folder), so it can be pasted either way.
- */
-export function displayPath(file: string): string {
-  const abs = path.resolve(file);
-  const rel = path.relative(process.cwd(), abs);
-  if (rel === '' || rel.startsWith('..') || path.isAbsolute(rel)) return abs;
-  return rel;
-}
+/** Re-exported: the one displayPath (harness/util/paths.ts), which config messages use. */
+export { displayPath };

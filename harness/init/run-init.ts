@@ -7,7 +7,9 @@
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { CONFIG_FILE_NAMES, findConfigFile } from '../config/config-file.js';
-import { ConfigError, displayPath } from '../config/errors.js';
+import { EXIT } from '../cli/exit-codes.js';
+import { ConfigError } from '../config/errors.js';
+import { displayPath } from '../util/paths.js';
 import { parseScenario } from '../config/parse.js';
 import { askServerCommand } from './ask-command.js';
 import { listServerTools, ListToolsError, type ServerCommand } from './list-tools.js';
@@ -37,9 +39,6 @@ export interface InitIo {
   stderr: NodeJS.WritableStream;
 }
 
-const EXIT_OK = 0;
-const EXIT_USAGE = 3;
-const EXIT_HARNESS = 4;
 
 const USAGE = 'usage: crash-drill init --command <cmd> [--arg <a>]... [--cwd <dir>] [--dir <scenarios dir>] [--force]';
 
@@ -54,16 +53,16 @@ export async function runInit(options: InitOptions, io: InitIo): Promise<number>
   // Refuse early what can be refused before starting anything.
   if (!force && existsSync(configFile)) {
     say(`${displayPath(configFile)} exists already; refusing to overwrite it (use --force to overwrite)`);
-    return EXIT_USAGE;
+    return EXIT.usage;
   }
   const serverCwd = path.resolve(projectDir, options.cwd ?? '.');
   if (!existsSync(serverCwd) || !statSync(serverCwd).isDirectory()) {
     say(`--cwd: no such folder: ${serverCwd}`);
-    return EXIT_USAGE;
+    return EXIT.usage;
   }
   if (existsSync(scenarioDir) && !statSync(scenarioDir).isDirectory()) {
     say(`--dir: ${displayPath(scenarioDir)} is a file, expected a folder`);
-    return EXIT_USAGE;
+    return EXIT.usage;
   }
 
   let words: string[];
@@ -74,7 +73,7 @@ export async function runInit(options: InitOptions, io: InitIo): Promise<number>
   } else {
     say(`no --command given${(options.arg ?? []).length > 0 ? ' (--arg needs --command)' : ', and stdin is not a terminal to ask on'}`);
     io.stderr.write(`${USAGE}\n`);
-    return EXIT_USAGE;
+    return EXIT.usage;
   }
   const server: ServerCommand = { command: words[0], args: words.slice(1), cwd: serverCwd };
 
@@ -86,7 +85,7 @@ export async function runInit(options: InitOptions, io: InitIo): Promise<number>
     if (!(error instanceof ListToolsError)) throw error;
     say(error.message);
     if (error.stderrTail) io.stderr.write(`\n${error.stderrTail}\n`);
-    return EXIT_HARNESS;
+    return EXIT.harness;
   }
   for (const p of ended) {
     // Worth knowing before the first drill: this is what exit-on-eof and no-survivors judge.
@@ -94,7 +93,7 @@ export async function runInit(options: InitOptions, io: InitIo): Promise<number>
   }
   if (tools.length === 0) {
     say(`\`${words.join(' ')}\` lists no tools: there is no call to drill, so nothing was written`);
-    return EXIT_USAGE;
+    return EXIT.usage;
   }
 
   const taken = new Set<string>();
@@ -121,7 +120,7 @@ export async function runInit(options: InitOptions, io: InitIo): Promise<number>
   } catch (error) {
     if (!(error instanceof InitFilesError)) throw error;
     say(`${error.files.map(displayPath).join(', ')} ${error.files.length === 1 ? 'exists' : 'exist'} already; refusing to overwrite (use --force to overwrite); nothing was written`);
-    return EXIT_USAGE;
+    return EXIT.usage;
   }
 
   const out = io.stdout;
@@ -131,5 +130,5 @@ export async function runInit(options: InitOptions, io: InitIo): Promise<number>
     out.write(`note: ${displayPath(other)} is found before ${INIT_CONFIG_FILE} (order: ${CONFIG_FILE_NAMES.join(', ')})\n`);
   }
   out.write('Adjust the placeholder args in each scenario, then run: npx crash-drill run\n');
-  return EXIT_OK;
+  return EXIT.ok;
 }

@@ -4,6 +4,7 @@
  */
 import type { Verdict } from '../checks/index.js';
 import type { DrillResult } from './judge.js';
+import { EXIT } from '../cli/exit-codes.js';
 import { exitCodeFor, type FlakyEntry, type RunResults } from './types.js';
 
 export type { FlakyEntry } from './types.js';
@@ -23,10 +24,10 @@ export function findFlaky(drills: readonly DrillResult[]): FlakyEntry[] {
 }
 
 /**
- * The exit code of a run or a merge: as `exitCodeFor` (DESIGN.md), except that a flaky drill
+ * The exit code of a run or a merge: as `exitCodeFor` (docs/design.md, "Exit codes"), except that a flaky drill
  * counts as failed, so a CI gate never passes on a coin toss.
  */
 export function runExitCode(results: Pick<RunResults, 'summary' | 'flaky'>): number {
-  if ((results.flaky?.length ?? 0) > 0) return 1;
+  if ((results.flaky?.length ?? 0) > 0) return EXIT.failed;
   return exitCodeFor(results.summary);
 }

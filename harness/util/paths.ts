@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 let root: string | undefined;
@@ -23,4 +23,16 @@ export function packageRoot(): string {
  */
 export function distFile(relative: string): string {
   return join(packageRoot(), 'dist', relative);
+}
+
+/**
+ * The path to show a user: relative to the working folder when the file is inside it
+ * (`scenarios/bad.yaml`), absolute otherwise (a temp folder), so it can be pasted either way.
+ * Every message of the CLI and the config loader names files this way.
+ */
+export function displayPath(file: string): string {
+  const abs = resolve(file);
+  const rel = relative(process.cwd(), abs);
+  if (rel === '' || rel.startsWith('..') || isAbsolute(rel)) return abs;
+  return rel;
 }

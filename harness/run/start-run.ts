@@ -1,0 +1,91 @@
+/**
+ * The one run path behind both `crash-drill run` and runDrills(): load and validate the
+ * scenarios, check `only`, load the reporters, wipe the report folder's old evidence, and run
+ * the plan (shard, repeat, default concurrency). The CLI adds only what a terminal needs
+ * (flags, the config file lookup, signals, the exit code).
+ */
+import { rmSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { join, resolve } from 'node:path';
+import { loadReporters, type ReporterOptions } from '../../reports/registry.js';
+import type { Reporter } from '../../reports/types.js';
+import { ConfigError, loadScenarios, type Scenario, type SubjectSpec } from '../config/index.js';
+import type { DrillConfig } from '../index.js';
+import { runScenarios, type RunOutput } from './run-drills.js';
+
+export interface RunRequest extends DrillConfig {
+  /** Drill these servers instead of every scenario's own (`--subject`), side by side. */
+  subjects?: SubjectSpec[];
+  /** The config file the request came from, named in errors. */
+  configFile?: string;
+  /** Where `only` came from, said back in an error: the CLI passes '--only' for the flag. */
+  onlyField?: string;
+  /** Where terminal reporters print, and the environment they read (GitHub Actions). */
+  stdout?: ReporterOptions['stdout'];
+  env?: NodeJS.ProcessEnv;
+}
+
+/** Drills at once when the config names no number: the cores, at most four. */
+export function defaultConcurrency(): number {
+  return Math.min(4, availableParallelism());
+}
+
+export async function startRun(request: RunRequest): Promise<RunOutput> {
+  const scenarios = await scenariosOf(request);
+  const known = new Set(scenarios.map((s) => s.id));
+  const missing = (request.only ?? []).filter((id) => !known.has(id));
+  if (missing.length > 0) {
+    const flag = request.onlyField?.startsWith('--');
+    throw new ConfigError({ file: flag ? undefined : request.configFile, field: request.onlyField ?? 'only', message: `no scenario has the id ${missing.map((m) => `"${m}"`).join(', ')}; known: ${[...known].join(', ')}` });
+  }
+  const outDir = request.out ? resolve(request.out) : undefined;
+  const reporters = await reportersOf(request, outDir);
+  // Evidence of an earlier run in the same folder would be mixed with this one's.
+  if (outDir) rmSync(join(outDir, 'evidence'), { recursive: true, force: true });
+  return runScenarios(scenarios, {
+    points: request.points,
+    modes: request.modes,
+    protocol: request.protocol,
+    only: request.only,
+    concurrency: request.concurrency ?? defaultConcurrency(),
+    signal: request.signal,
+    outDir,
+    evidenceDir: outDir ? join(outDir, 'evidence') : undefined,
+    reporters,
+    shard: request.shard,
+    repeat: request.repeat,
+  });
+}
+
+/** The scenarios of the files and folders named, then the inline ones; ids unique across both. */
+async function scenariosOf(request: RunRequest): Promise<Scenario[]> {
+  const files = request.scenarios.filter((s): s is string => typeof s === 'string');
+  const inline = request.scenarios.filter((s): s is Scenario => typeof s !== 'string');
+  let scenarios = [...(files.length > 0 ? await loadScenarios(files) : []), ...inline];
+  const ids = scenarios.map((s) => s.id);
+  const twice = ids.find((id, i) => ids.indexOf(id) !== i);
+  if (twice) throw new ConfigError({ file: request.configFile, field: 'scenarios', message: `expected unique scenario ids, got "${twice}" both in a file and inline` });
+  const subjects = request.subjects;
+  if (subjects?.length) {
+    const names = subjects.map((s) => s.name);
+    const dup = names.find((n, i) => names.indexOf(n) !== i);
+    if (dup) throw new ConfigError({ field: '--subject', message: `two subjects are both named "${dup}"; they must differ to be compared` });
+    scenarios = scenarios.map((s) => ({ ...s, subject: subjects[0], subjects }));
+  }
+  return scenarios;
+}
+
+/**
+ * Named reporters write into the report folder (json always), so they need one: named
+ * reporters without `out` are a config error, never silently dropped. Reporter objects run
+ * either way.
+ */
+async function reportersOf(request: RunRequest, outDir: string | undefined): Promise<Reporter[]> {
+  const named = (request.reporters ?? []).filter((r): r is string => typeof r === 'string');
+  const objects = (request.reporters ?? []).filter((r): r is Reporter => typeof r !== 'string');
+  if (!outDir) {
+    if (named.length > 0) throw new ConfigError({ file: request.configFile, field: 'reporters', message: `expected \`out\` (a report folder) with named reporters, got ${named.map((n) => `"${n}"`).join(', ')} and no out` });
+    return objects;
+  }
+  return [...(await loadReporters(named, { outDir, stdout: request.stdout, env: request.env })), ...objects];
+}
