@@ -1,5 +1,5 @@
 /**
- * Layering you can see (STYLE.md, after Playwright's DEPS.list): checks import only evidence
+ * Layering you can see (docs/design.md, "Data flow"; after Playwright's DEPS.list): checks import only evidence
  * types, reporters only result types, and the executor never prints.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';

@@ -9,7 +9,7 @@ export class RemoteNotConfiguredError extends Error {
   readonly code = 'FAKE_REMOTE_NOT_CONFIGURED';
 }
 
-/** What the harness puts in every subject's environment (DESIGN.md, Contracts). */
+/** What the harness puts in every subject's environment (docs/design.md, Contracts). */
 export interface RemoteEnv {
   url: string;
   token: string;

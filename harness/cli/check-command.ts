@@ -20,7 +20,7 @@ export interface CheckOutcome {
   broken: VerifyResult[];
 }
 
-/** Verifies, then judges, every log of a file or folder; starts nothing (DESIGN.md: checks are pure). */
+/** Verifies, then judges, every log of a file or folder; starts nothing (docs/design.md: checks are pure). */
 export function checkPath(path: string): CheckOutcome {
   const startedAt = new Date().toISOString();
   const drills: DrillResult[] = [];

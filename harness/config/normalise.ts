@@ -3,7 +3,7 @@ import type { ParsedScenario } from './schema.js';
 import { EXTRA_EXPECT_KEYS } from './schema.js';
 import type { CancelSpec, Scenario, ScenarioExpect, ScenarioRemote, ScenarioTimeouts, SetupStep } from './types.js';
 
-/** Defaults for the numbers a file may leave out (DESIGN.md; close-wait is the SDK client's 2 s). */
+/** Defaults for the numbers a file may leave out (docs/design.md; close-wait is the SDK client's 2 s). */
 export const DEFAULT_TIMEOUTS: Readonly<ScenarioTimeouts> = Object.freeze({
   handshake: 10_000,
   point: 5_000,

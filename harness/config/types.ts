@@ -35,7 +35,7 @@ export const PROTOCOL_CHOICES: readonly ProtocolChoice[] = Object.freeze(['auto'
 /** The points where a call is in flight, so a cancel has something to cancel. */
 export const CANCEL_POINTS: readonly KillPoint[] = Object.freeze(['in-flight', 'sent', 'confirmed', 'child-spawned'] as const);
 
-/** Every kill point, in the order a call passes through them (DESIGN.md, "Kill points"). */
+/** Every kill point, in the order a call passes through them (docs/design.md, "Kill points"). */
 export const KILL_POINTS: readonly KillPoint[] = Object.freeze([
   'idle',
   'pre-dispatch',

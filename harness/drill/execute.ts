@@ -189,7 +189,7 @@ class DrillRun {
     }));
   }
 
-  /** DESIGN.md's subject environment: the drill id, the remote and the session's token. */
+  /** The subject environment (docs/design.md, "Contracts"): the drill id, the remote and the session's token. */
   private subjectEnv(scenario: Scenario, token: string): Record<string, string> {
     const intercept = scenario.remote.intercept.length > 0 ? interceptEnv(scenario.remote.intercept, scenario.subject.env.NODE_OPTIONS) : {};
     return { ...scenario.subject.env, ...intercept, CRASH_DRILL_RUN: this.drillId, CRASH_DRILL_REMOTE_URL: this.link!.url, CRASH_DRILL_TOKEN: token };
@@ -347,7 +347,7 @@ class DrillRun {
     this.rec.harness({ type: 'snapshot', label, early, survivors });
   }
 
-  /** Containment order (DESIGN.md): revoke, confirm denial (the probe), SIGTERM, wait, SIGKILL only if needed. */
+  /** Containment order (docs/design.md, "Contracts"): revoke, confirm denial (the probe), SIGTERM, wait, SIGKILL only if needed. */
   async containAndClean(): Promise<void> {
     const { rec } = this;
     rec.harness({ type: 'containment-start' });

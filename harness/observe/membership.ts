@@ -13,7 +13,7 @@
  *                  environment still ends up with a parent the drill knows
  *
  * Nothing that started before the root can be a member. Walking parent links alone misses
- * anything whose middle parent already exited (REFERENCE.md: tree-kill found 1 of 3), which is
+ * anything whose middle parent already exited (tree-kill, for one, found 1 of 3 such processes), which is
  * why the other methods exist.
  */
 import { decodeWaitStatus, type ExitStatus } from './exit-status.js';

@@ -160,7 +160,7 @@ expect: { exit-on-eof: true, no-survivors: { }, stdout-clean: true, quiet-after-
     expect(cwd('work-{{run.id}}')).toBe(path.join(tmp.root, 'x', 'work-{{run.id}}'));
   });
 
-  it('has the default point list documented in DESIGN.md', () => {
+  it('has the default point list documented in docs/design.md', () => {
     expect([...DEFAULT_KILL_POINTS]).toEqual(['idle', 'pre-dispatch', 'in-flight', 'child-spawned', 'after-response']);
   });
 
