@@ -47,6 +47,11 @@ export interface StartCommand {
   protocol?: ClientProtocol;
   /** auto: how long the server/discover probe may take before falling back to initialize. */
   discoverTimeoutMs?: number;
+  /**
+   * Send the correlation id as the target call's progress token (cancel drills only: a server
+   * that gets a token may report progress, which changes what a crash drill of it sees).
+   */
+  progressToken?: boolean;
 }
 
 export type HarnessCommand =

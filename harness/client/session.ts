@@ -74,10 +74,11 @@ export function onPrepareTarget(): void {
   if (!session || !transport || !start) return;
   const { target, correlationId, callTimeoutMs } = start;
   transport.holdTarget(correlationId);
-  // The correlation id doubles as the progress token, so progress for the target call (and for
-  // nothing else) can be told apart after a cancel (silent-after-cancel).
+  // In a cancel drill the correlation id doubles as the progress token, so progress for the
+  // target call (and for nothing else) can be told apart after the cancel (silent-after-cancel).
+  const meta = { [CORRELATION_META_KEY]: correlationId, ...(start.progressToken ? { progressToken: correlationId } : {}) };
   session
-    .callTool(target, { [CORRELATION_META_KEY]: correlationId, progressToken: correlationId }, callTimeoutMs)
+    .callTool(target, meta, callTimeoutMs)
     .then((answer) => emit({ type: 'response', t: monoNow(), isError: answer.isError, text: answer.text }))
     .catch((error: unknown) => emit({ type: 'call-error', t: monoNow(), message: errorMessage(error) }));
 }
@@ -95,7 +96,7 @@ export async function onCancel(followUpTimeoutMs: number): Promise<void> {
   }
   const message = session.cancelMessage(targetRequestId, 'crash-drill: the client abandoned the call');
   const t = await transport.write(message as Parameters<RecordingStdioTransport['write']>[0]);
-  emit({ type: 'cancel-sent', t, requestId: targetRequestId, progressToken: start.correlationId });
+  emit({ type: 'cancel-sent', t, requestId: targetRequestId, progressToken: start.progressToken ? start.correlationId : null });
   transport.resumeReading();
   try {
     const tools = await session.listTools(followUpTimeoutMs);

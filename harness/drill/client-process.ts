@@ -16,7 +16,7 @@ export const CLIENT_START_TIMEOUT_MS = 10_000;
 export const SETUP_ENDED: ReadonlySet<ClientEvent['type']> = new Set(['setup-done', 'setup-error', 'handshake-error', 'spawn-error', 'client-error']);
 
 /** The command that makes a client start the scenario's server, run its setup and hold the target call. */
-export function startCommand(scenario: Scenario, env: Record<string, string>, correlationId: string): StartCommand {
+export function startCommand(scenario: Scenario, env: Record<string, string>, correlationId: string, opts: { progressToken?: boolean } = {}): StartCommand {
   return {
     type: 'start',
     subject: { command: scenario.subject.command, args: scenario.subject.args, env, cwd: scenario.subject.cwd },
@@ -26,6 +26,7 @@ export function startCommand(scenario: Scenario, env: Record<string, string>, co
     callTimeoutMs: Math.max(scenario.timeouts.handshake, scenario.timeouts.point),
     protocol: scenario.protocol,
     discoverTimeoutMs: scenario.timeouts.discover,
+    ...(opts.progressToken ? { progressToken: true } : {}),
   };
 }
 

@@ -216,7 +216,8 @@ class DrillRun {
       this.cgroup?.path,
     );
     // Sent at once: the client spawns the server while it is still loading the SDK.
-    this.client.send(startCommand(scenario, this.subjectEnv(scenario, this.link!.session.token), this.rec.meta.correlationId));
+    // Cancel drills ask for progress on the target call, so silent-after-cancel can see it (a token changes what some servers send).
+    this.client.send(startCommand(scenario, this.subjectEnv(scenario, this.link!.session.token), this.rec.meta.correlationId, { progressToken: this.drill.mode === 'cancel' }));
     this.clientId = await this.interruptible(this.client.ready(CLIENT_START_TIMEOUT_MS));
     if (!this.clientId) {
       rec.harness({ type: 'harness-error', phase: 'client', message: 'the drill client did not start' });
