@@ -48,7 +48,7 @@ describe('silent-after-cancel', () => {
 });
 
 describe('stops-after-cancel', () => {
-  const child = { type: 'process-new', pid: 5000, startTime: 999_000, ppid: 4242, cmdline: ['node', 'helper.js'], foundBy: ['parent-links'] } as const;
+  const child = { type: 'process-new' as const, pid: 5000, startTime: 999_000, ppid: 4242, cmdline: ['node', 'helper.js'], foundBy: ['parent-links'] };
 
   it('passes when the call’s child ended within the deadline', () => {
     const ev = cancelled().add(1205, child, 'observer').add(1400, { type: 'process-exit', pid: 5000, startTime: 999_000 }, 'observer').add(2100, { type: 'containment-start' }).build();
