@@ -5,7 +5,10 @@
  *   2. exit-detection latency: the server's own exit time against when the harness knew
  *   3. what the drill remote adds, per request and per drill
  *   4. wall time of the bundled run at concurrency 1 and 2 (--skip-bundled to leave it out)
+ *   5. what running without root costs: drill time and exit detection as uid 65534 (holder,
+ *      no cgroup) against root (holder and cgroup), each side in its own process (privilege.ts)
  */
+import { spawnSync } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -21,6 +24,7 @@ import { BenchError } from './errors.js';
 import { medianPhases } from './phases.js';
 import { median, ms, percentile } from './stats.js';
 import { perDrill, perRequest } from './remote-overhead.js';
+import type { PrivilegeSide } from './privilege.js';
 
 const SERVER = fileURLToPath(new URL('../fake-servers/well-behaved.js', import.meta.url));
 
@@ -121,6 +125,37 @@ async function bundled(signal: AbortSignal): Promise<void> {
   say();
 }
 
+/** Runs privilege.ts as this user, or as uid 65534 through setpriv; null when that cannot run. */
+function privilegeSide(runs: number, asNobody: boolean, env: NodeJS.ProcessEnv = {}): PrivilegeSide | null {
+  const script = fileURLToPath(new URL('./privilege.js', import.meta.url));
+  const argv = [process.execPath, script, '--runs', String(runs)];
+  const [command, args] = asNobody ? ['setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', ...argv]] : [argv[0]!, argv.slice(1)];
+  const out = spawnSync(command, args, { encoding: 'utf8', env: { ...process.env, ...env } });
+  const line = out.stdout?.trim().split('\n').pop();
+  if (out.status !== 0 || !line) {
+    say(`   (${asNobody ? 'uid 65534' : 'this user'} could not run it: ${out.stderr?.trim().split('\n').pop() ?? out.error?.message ?? 'no output'})`);
+    return null;
+  }
+  return JSON.parse(line) as PrivilegeSide;
+}
+
+function privilege(runs: number): void {
+  say('5. Without root: well-behaved drills (after-response/crash) and exit detection (idle/crash), medians,');
+  say(`   each side in its own process (${runs} drills + ${runs * 2} latency drills each)`);
+  const root = process.getuid?.() === 0;
+  if (!root) say('   (not root here: only this user\'s side can be measured)');
+  const sides: Array<[string, PrivilegeSide | null]> = root
+    ? [['root (holder + cgroup)', privilegeSide(runs, false)], ['uid 65534 (holder, no cgroup)', privilegeSide(runs, true)], ['uid 65534, no holder (floor)', privilegeSide(runs, true, { CRASH_DRILL_SUBREAPER: 'off' })]]
+    : [['this user', privilegeSide(runs, false)], ['this user, no holder (floor)', privilegeSide(runs, false, { CRASH_DRILL_SUBREAPER: 'off' })]];
+  for (const [name, side] of sides) {
+    if (!side) continue;
+    say(`   ${name.padEnd(32)} drill ${ms(side.drillMs)}   exit detection ${ms(side.exitLatencyMs)}   [${side.tracking.join(', ')}]`);
+  }
+  const [base, nobody] = [sides[0]?.[1], sides[1]?.[1]];
+  if (root && base && nobody) say(`   unprivileged / root:             drill ${(nobody.drillMs / base.drillMs).toFixed(2)}x   exit detection ${(nobody.exitLatencyMs / base.exitLatencyMs).toFixed(2)}x`);
+  say();
+}
+
 /** "scenario verdict×n" for every drill that did not pass, so an unexpected one stands out. */
 function notPassed(drills: readonly DrillResult[]): string {
   const counts = new Map<string, number>();
@@ -148,6 +183,7 @@ async function main(): Promise<void> {
     await remote(dir, opts.runs, abort.signal);
     if (opts.skipBundled) say('4. Bundled run: skipped (--skip-bundled)');
     else await bundled(abort.signal);
+    if (!abort.signal.aborted) privilege(opts.runs);
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
