@@ -7,6 +7,7 @@ import { reportCommand, type ReportCommandOptions } from './report-command.js';
 import { runCommand, type RunCommandOptions } from './run-command.js';
 import { addShardOptions, registerMergeCommand } from './shard-options.js';
 import { registerInitCommand } from './init-command.js';
+import { registerOrphanCommands } from './orphans-command.js';
 import { verifyCommand } from './verify-command.js';
 import { EXIT } from './exit-codes.js';
 
@@ -89,6 +90,7 @@ program
 
 registerMergeCommand(program);
 registerInitCommand(program);
+registerOrphanCommands(program);
 
 try {
   await program.parseAsync(process.argv);

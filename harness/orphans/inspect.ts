@@ -111,8 +111,8 @@ export function inspectProcess(backend: Backend, pid: number): Snapshot {
     related: {
       children: children.map(rel),
       grandchildren: table.filter((q) => childPids.has(q.ppid)).map(rel),
-      processGroup: table.filter((q) => q.pgid === p.pgid && q.pid !== pid).map(rel),
-      session: p.sid === null ? [] : table.filter((q) => q.sid === p.sid && q.pid !== pid).map(rel),
+      processGroup: table.filter((q) => q.pgid === p.pgid && q.pid !== pid && q.pid !== process.pid).map(rel),
+      session: p.sid === null ? [] : table.filter((q) => q.sid === p.sid && q.pid !== pid && q.pid !== process.pid).map(rel),
     },
     credentials: names === null ? null : credentialNames(names),
     marker: backend.environValue(pid, DRILL_ENV),

@@ -1,0 +1,112 @@
+/**
+ * `crash-drill contain <pid>` and `contain --all-orphans`: snapshot, revoke and prove it,
+ * SIGTERM, wait, re-identify, SIGKILL only proven members; an incident record and, with
+ * `--out`, the hash-chained evidence log. Exit 0 ended by SIGTERM, 1 forced (SIGKILL was
+ * needed) or something survived, 2 refused or stopped (nothing was signalled), 3 usage.
+ */
+import { type Command, InvalidArgumentError } from 'commander';
+import { chooseBackend } from '../orphans/backend.js';
+import { containProcess, type ContainResult } from '../orphans/contain.js';
+import { checkOutDir, EvidenceOutError } from '../orphans/evidence.js';
+import { findOrphans } from '../orphans/find-orphans.js';
+import { PatternError } from '../orphans/patterns.js';
+import type { BackendName } from '../orphans/types.js';
+import { backendOption, pidArgument, repeatable, seconds, serverPatterns } from '../orphans/cli-options.js';
+import { EXIT } from './exit-codes.js';
+
+export interface ContainCommandOptions {
+  allOrphans?: boolean;
+  startTime?: number;
+  force?: boolean;
+  wait: number;
+  revokeCmd?: string;
+  revokeUrl?: string;
+  probeCmd?: string;
+  probeUrl?: string;
+  out?: string;
+  json?: boolean;
+  backend?: BackendName;
+  match?: string[];
+  defaults: boolean;
+  config?: string;
+}
+
+const EXIT_OF: Record<ContainResult['outcome'], number> = { contained: 0, forced: 1, survived: 1, refused: 2, stopped: 2 };
+
+function render(r: ContainResult): string {
+  const lines = [`contain ${r.pid}: ${r.outcome.toUpperCase()}: ${r.reason}`, ...r.steps.map((s) => `  +${s.ms} ms  ${s.action}`)];
+  if (r.incident) lines.push(...r.incident.followUp.map((f) => `  follow-up: ${f}`));
+  if (r.evidence) lines.push(`  evidence: ${r.evidence.file} (${r.evidence.records} records, head ${r.evidence.head.slice(0, 12)})`);
+  return `${lines.join('\n')}\n`;
+}
+
+function wholeNumber(value: string): number {
+  if (!/^\d+$/.test(value)) throw new InvalidArgumentError(`expected a start time (a whole number, as inspect or orphans print it), got "${value}"`);
+  return Number(value);
+}
+
+export async function containCommand(pid: number | undefined, options: ContainCommandOptions, out = process.stdout, err = process.stderr): Promise<number> {
+  if ((pid === undefined) === !options.allOrphans) {
+    err.write('crash-drill: contain: give one <pid> or --all-orphans\n');
+    return EXIT.usage;
+  }
+  const backend = chooseBackend(options.backend);
+  let targets: { pid: number; startTime?: number }[] = pid === undefined ? [] : [{ pid, startTime: options.startTime }];
+  try {
+    if (options.out) checkOutDir(options.out);
+    if (options.allOrphans) {
+      const patterns = await serverPatterns(options);
+      const report = findOrphans(backend, { patterns, markers: options.defaults, stuckAfterMs: Number.POSITIVE_INFINITY, all: false });
+      targets = report.entries.filter((e) => e.classification === 'client-gone').map((e) => ({ pid: e.pid, startTime: e.startTime }));
+    }
+  } catch (error) {
+    if (!(error instanceof PatternError) && !(error instanceof EvidenceOutError)) throw error;
+    err.write(`crash-drill: contain: ${error.message}\n`);
+    return EXIT.usage;
+  }
+  const results: ContainResult[] = [];
+  for (const t of targets) {
+    const r = await containProcess({
+      backend,
+      pid: t.pid,
+      expectStartTime: t.startTime,
+      force: options.force,
+      waitMs: options.wait * 1000,
+      revokeCmd: options.revokeCmd,
+      revokeUrl: options.revokeUrl,
+      probeCmd: options.probeCmd,
+      probeUrl: options.probeUrl,
+      outDir: options.out,
+    });
+    results.push(r);
+    if (!options.json) out.write(render(r));
+  }
+  if (options.json) out.write(`${JSON.stringify(options.allOrphans ? results : results[0], null, 2)}\n`);
+  else if (options.allOrphans) out.write(`${results.length} orphan${results.length === 1 ? '' : 's'} with client gone; ${results.filter((r) => r.outcome === 'contained').length} contained, ${results.filter((r) => r.outcome === 'forced' || r.outcome === 'survived').length} forced, ${results.filter((r) => r.outcome === 'refused' || r.outcome === 'stopped').length} refused or stopped\n`);
+  const codes = results.map((r) => EXIT_OF[r.outcome]);
+  return codes.includes(1) ? 1 : codes.includes(2) ? 2 : 0;
+}
+
+export function registerContainCommand(program: Command): void {
+  program
+    .command('contain')
+    .description('end an orphaned server without losing the evidence: snapshot, revoke and prove it, SIGTERM, wait, re-identify, SIGKILL only proven members')
+    .argument('[pid]', 'the process id', pidArgument)
+    .option('--all-orphans', 'contain every "client gone" entry of `orphans`, one by one')
+    .option('--start-time <t>', 'contain only if the process still has this start time (from inspect or orphans)', wholeNumber)
+    .option('--force', "go on when the probe is still allowed; contain another user's process")
+    .option('--wait <s>', 'how long to wait after SIGTERM', seconds, 2)
+    .option('--revoke-cmd <command>', "a shell command that revokes the process's authority (CRASH_DRILL_PID and CRASH_DRILL_START_TIME are set)")
+    .option('--revoke-url <url>', 'a URL to POST to that revokes its authority')
+    .option('--probe-cmd <command>', 'a shell command that uses its authority: it must fail (be denied) after revocation')
+    .option('--probe-url <url>', 'a URL that must answer 401 or 403 after revocation')
+    .option('--out <dir>', 'write the hash-chained evidence log (with the incident record) to <dir>/evidence/')
+    .option('--json', 'print the result as JSON')
+    .option('--match <regex>', 'with --all-orphans: a command line that counts as an MCP server; repeatable', repeatable)
+    .option('--no-defaults', 'with --all-orphans: only --match and orphans.match count')
+    .option('--config <path>', 'config file with orphans.match')
+    .addOption(backendOption())
+    .action(async (pid: number | undefined, options: ContainCommandOptions) => {
+      process.exitCode = await containCommand(pid, options);
+    });
+}

@@ -1,0 +1,47 @@
+/**
+ * `crash-drill inspect <pid>`: one process, before anything touches it. `--out <dir>` appends
+ * the snapshot to the process's hash-chained evidence log, which `crash-drill verify` checks.
+ */
+import type { Command } from 'commander';
+import { chooseBackend } from '../orphans/backend.js';
+import { appendEvidence, checkOutDir, evidenceFile, EvidenceOutError } from '../orphans/evidence.js';
+import { InspectError, inspectProcess } from '../orphans/inspect.js';
+import { renderSnapshot } from '../orphans/render.js';
+import type { BackendName } from '../orphans/types.js';
+import { backendOption, pidArgument } from '../orphans/cli-options.js';
+import { EXIT } from './exit-codes.js';
+
+export interface InspectOptions {
+  json?: boolean;
+  out?: string;
+  backend?: BackendName;
+}
+
+export function inspectCommand(pid: number, options: InspectOptions, out = process.stdout, err = process.stderr): number {
+  try {
+    if (options.out) checkOutDir(options.out);
+    const snapshot = inspectProcess(chooseBackend(options.backend), pid);
+    let log = null;
+    if (options.out) log = appendEvidence(evidenceFile(options.out, pid, snapshot.process.startTime), [{ type: 'orphan-snapshot', snapshot }]);
+    out.write(options.json ? `${JSON.stringify(log ? { ...snapshot, evidence: log } : snapshot, null, 2)}\n` : renderSnapshot(snapshot));
+    if (log && !options.json) out.write(`evidence: ${log.file} (${log.records} records, head ${log.head.slice(0, 12)})\n`);
+    return 0;
+  } catch (error) {
+    if (!(error instanceof InspectError) && !(error instanceof EvidenceOutError)) throw error;
+    err.write(`crash-drill: inspect: ${error.message}\n`);
+    return EXIT.usage;
+  }
+}
+
+export function registerInspectCommand(program: Command): void {
+  program
+    .command('inspect')
+    .description('snapshot one process before anything touches it: identity, who holds the other end of its stdio, descriptors, relatives, credential names, launcher chain')
+    .argument('<pid>', 'the process id', pidArgument)
+    .option('--json', 'print the snapshot as JSON')
+    .option('--out <dir>', 'append the snapshot to the hash-chained evidence log in <dir>/evidence/')
+    .addOption(backendOption())
+    .action((pid: number, options: InspectOptions) => {
+      process.exitCode = inspectCommand(pid, options);
+    });
+}

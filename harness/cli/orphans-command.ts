@@ -1,0 +1,66 @@
+/**
+ * `crash-drill orphans`: the MCP stdio servers of this machine whose client is gone or stuck.
+ * Exit 0 when there are none, 1 when there are some (a cron job or a CI post-step gates on
+ * it), 3 on a usage error.
+ */
+import type { Command } from 'commander';
+import { chooseBackend } from '../orphans/backend.js';
+import { backendOption, repeatable, seconds, serverPatterns } from '../orphans/cli-options.js';
+import { findOrphans } from '../orphans/find-orphans.js';
+import { PatternError } from '../orphans/patterns.js';
+import { renderOrphans } from '../orphans/render.js';
+import type { BackendName } from '../orphans/types.js';
+import { registerContainCommand } from './contain-command.js';
+import { EXIT } from './exit-codes.js';
+import { registerInspectCommand } from './inspect-command.js';
+
+export interface OrphansOptions {
+  all?: boolean;
+  json?: boolean;
+  match?: string[];
+  defaults: boolean;
+  stuckAfter: number;
+  backend?: BackendName;
+  config?: string;
+}
+
+export async function orphansCommand(options: OrphansOptions, out = process.stdout, err = process.stderr): Promise<number> {
+  let patterns;
+  try {
+    patterns = await serverPatterns(options);
+  } catch (error) {
+    if (!(error instanceof PatternError)) throw error;
+    err.write(`crash-drill: orphans: ${error.message}\n`);
+    return EXIT.usage;
+  }
+  if (patterns.length === 0 && !options.defaults) {
+    err.write('crash-drill: orphans: --no-defaults needs at least one --match <regex> (or orphans.match in the config)\n');
+    return EXIT.usage;
+  }
+  const report = findOrphans(chooseBackend(options.backend), { patterns, markers: options.defaults, stuckAfterMs: options.stuckAfter * 1000, all: options.all ?? false });
+  out.write(options.json ? `${JSON.stringify(report, null, 2)}\n` : renderOrphans(report));
+  return report.counts['client-gone'] + report.counts['client-stuck'] > 0 ? 1 : 0;
+}
+
+export function registerOrphansCommand(program: Command): void {
+  program
+    .command('orphans')
+    .description('list the MCP stdio servers on this machine whose client is gone or stuck, with the evidence (exit 1 when there are some)')
+    .option('--all', 'also list servers whose client is attached, and those that could not be classified')
+    .option('--json', 'print the report as JSON')
+    .option('--match <regex>', 'a command line that counts as an MCP server; repeatable', repeatable)
+    .option('--no-defaults', 'drop the built-in server patterns and the drill marker: only --match and orphans.match count')
+    .option('--stuck-after <s>', "a client that leaves the server's output unread this long is stuck", seconds, 30)
+    .option('--config <path>', 'config file with orphans.match (default: crash-drill.config.{mjs,js} in the working folder)')
+    .addOption(backendOption())
+    .action(async (options: OrphansOptions) => {
+      process.exitCode = await orphansCommand(options);
+    });
+}
+
+/** orphans, inspect and contain, registered in one call (harness/cli/main.ts). */
+export function registerOrphanCommands(program: Command): void {
+  registerOrphansCommand(program);
+  registerInspectCommand(program);
+  registerContainCommand(program);
+}

@@ -1,0 +1,169 @@
+/**
+ * `crash-drill contain <pid>` without the printing, in the order that keeps the evidence:
+ * snapshot, revoke and prove it, SIGTERM, wait, re-identify and re-check the group and the
+ * children, SIGKILL only what is still there and proven to belong to the same run
+ * (members.ts), then the incident record and the evidence log. Every step is recorded.
+ * It refuses pid 1, its own ancestors, a process whose start time no longer matches, and
+ * (without force) another user's process. It never signals by name.
+ */
+import { monoNow } from '../util/clock.js';
+import type { IncidentRecord } from '../results/incident.js';
+import { appendEvidence, evidenceFile, type AppendedLog } from './evidence.js';
+import { containIncident } from './incident.js';
+import { inspectProcess, type Snapshot } from './inspect.js';
+import { runMembers, type Member } from './members.js';
+import { probe, revoke, type ProbeOutcome } from './probe.js';
+import { selfAndAncestors } from './sessions.js';
+import { signalChecked, waitGone } from './signals.js';
+import type { Backend } from './types.js';
+
+export type ContainOutcome = 'contained' | 'forced' | 'survived' | 'refused' | 'stopped';
+
+export interface ContainOptions {
+  backend: Backend;
+  pid: number;
+  /** Contain only if its start time is still this (from an earlier inspect or orphans). */
+  expectStartTime?: number;
+  force?: boolean;
+  waitMs: number;
+  killWaitMs?: number;
+  revokeCmd?: string;
+  revokeUrl?: string;
+  probeCmd?: string;
+  probeUrl?: string;
+  probeTimeoutMs?: number;
+  outDir?: string;
+  /** Runs between the snapshot and the first signal (tests simulate a reused pid here). */
+  afterSnapshot?: (snapshot: Snapshot) => void | Promise<void>;
+}
+
+export interface ContainStep {
+  ms: number;
+  at: string;
+  action: string;
+}
+
+export interface MemberRecord extends Member {
+  endedBy: 'SIGTERM' | 'SIGKILL' | 'already-gone' | 'survived' | 'skipped';
+}
+
+export interface ContainResult {
+  pid: number;
+  startTime: number | null;
+  outcome: ContainOutcome;
+  reason: string;
+  steps: ContainStep[];
+  revocations: ProbeOutcome[];
+  probes: ProbeOutcome[];
+  members: MemberRecord[];
+  incident: IncidentRecord | null;
+  evidence: AppendedLog | null;
+}
+
+export async function containProcess(opts: ContainOptions): Promise<ContainResult> {
+  const { backend, pid } = opts;
+  const t0 = monoNow();
+  const wall0 = Date.now();
+  const steps: ContainStep[] = [];
+  const step = (action: string) => steps.push({ ms: Math.round(monoNow() - t0), at: new Date().toISOString(), action });
+  const result: ContainResult = { pid, startTime: null, outcome: 'refused', reason: '', steps, revocations: [], probes: [], members: [], incident: null, evidence: null };
+  const refuse = (reason: string): ContainResult => {
+    step(`refused: ${reason}`);
+    return { ...result, outcome: 'refused', reason };
+  };
+
+  if (pid === 1) return refuse('pid 1 is init: never contained');
+  const table = backend.processes();
+  const byPid = new Map(table.map((p) => [p.pid, p]));
+  if (selfAndAncestors(byPid).has(pid)) return refuse(`process ${pid} is this command or one of its ancestors`);
+  const target = byPid.get(pid);
+  if (!target || target.state === 'Z') return refuse(`no live process ${pid}`);
+  result.startTime = target.startTime;
+  if (opts.expectStartTime !== undefined && target.startTime !== opts.expectStartTime) {
+    return refuse(`process ${pid} started at ${target.startTime}, not ${opts.expectStartTime}: the pid now names another process`);
+  }
+  const me = process.getuid?.() ?? null;
+  if (me !== null && me !== 0 && target.uid !== me && !opts.force) return refuse(`process ${pid} belongs to user ${target.user}, not to you (use --force)`);
+  if (me === 0 && target.uid !== 0 && !opts.force) return refuse(`process ${pid} belongs to user ${target.user}, not to root, who runs this (use --force)`);
+
+  // 1. Snapshot.
+  const snapshot = inspectProcess(backend, pid);
+  step(`snapshot of ${pid} (start ${snapshot.process.startTime})`);
+  const records: Record<string, unknown>[] = [{ type: 'orphan-snapshot', snapshot }];
+  const finish = (outcome: ContainOutcome, reason: string, forced: boolean, survivors: number[], revokedAt: number | null): ContainResult => {
+    step(`${outcome}: ${reason}`);
+    const incident = containIncident({ snapshot, t0, wall0, revokedAt, revocations: result.revocations, probes: result.probes, termination: reason, forced, survivors });
+    records.push({ type: 'contain-steps', steps, members: result.members, revocations: result.revocations, probes: result.probes, outcome, reason }, { type: 'incident', incident });
+    const evidence = opts.outDir ? appendEvidence(evidenceFile(opts.outDir, pid, snapshot.process.startTime), records) : null;
+    return { ...result, outcome, reason, incident, evidence };
+  };
+  await opts.afterSnapshot?.(snapshot);
+
+  // 2. Revoke and prove it.
+  const env = { CRASH_DRILL_PID: String(pid), CRASH_DRILL_START_TIME: String(snapshot.process.startTime) };
+  const timeoutMs = opts.probeTimeoutMs ?? 10_000;
+  let revokedAt: number | null = null;
+  if (opts.revokeCmd || opts.revokeUrl) {
+    result.revocations = await revoke({ cmd: opts.revokeCmd, url: opts.revokeUrl, env, timeoutMs });
+    revokedAt = monoNow();
+    for (const r of result.revocations) step(`${r.what}: ${r.result} (${r.detail})`);
+  }
+  if (opts.probeCmd || opts.probeUrl) {
+    result.probes = await probe({ cmd: opts.probeCmd, url: opts.probeUrl, env, timeoutMs });
+    for (const p of result.probes) step(`${p.what}: ${p.result} (${p.detail})`);
+    if (result.probes.some((p) => p.result === 'allowed')) {
+      if (!opts.force) return finish('stopped', 'the probe was still allowed after revocation: containment stopped, nothing was signalled (--force goes on)', false, [], revokedAt);
+      step('the probe was still allowed; going on because of --force');
+    }
+  }
+
+  // 3. SIGTERM, after re-identifying: the pid must still name the process of the snapshot.
+  const now = backend.process(pid);
+  if (!now || now.startTime !== snapshot.process.startTime) {
+    return finish('refused', `process ${pid} no longer has the start time of the snapshot (${snapshot.process.startTime}${now ? `, now ${now.startTime}` : ', now gone'}): nothing was signalled`, false, [], revokedAt);
+  }
+  const snapTable = backend.processes();
+  let members = runMembers(now, snapTable).filter((m) => {
+    const other = m.uid !== now.uid && !opts.force;
+    if (other) result.members.push({ ...m, endedBy: 'skipped' });
+    return !other;
+  });
+  const ended = new Map<number, MemberRecord['endedBy']>();
+  for (const m of members) {
+    const state = snapTable.find((p) => p.pid === m.pid)?.state;
+    const out = signalChecked(backend, m, 'SIGTERM');
+    step(`SIGTERM ${m.pid} (${m.proof}): ${out}`);
+    if (out !== 'sent') ended.set(m.pid, 'already-gone');
+    // A stopped process keeps SIGTERM pending until it is continued (signal(7)).
+    else if (state === 'T') step(`SIGCONT ${m.pid} (it was stopped): ${signalChecked(backend, m, 'SIGCONT')}`);
+  }
+
+  // 4. Wait.
+  await Promise.all(members.filter((m) => !ended.has(m.pid)).map(async (m) => {
+    if (await waitGone(backend, m, opts.waitMs)) ended.set(m.pid, 'SIGTERM');
+  }));
+  step(`waited up to ${opts.waitMs} ms: ${ended.size} of ${members.length} ended`);
+
+  // 5. Re-identify and re-check the group and children: a dying handler may have forked.
+  const root = backend.process(pid);
+  const again = runMembers(root && root.startTime === snapshot.process.startTime ? root : snapshot.process, backend.processes(), members);
+  for (const m of again) if (!members.some((x) => x.pid === m.pid) && (m.uid === now.uid || opts.force)) members.push(m);
+  const left = members.filter((m) => !ended.has(m.pid));
+  step(`re-identified: ${left.length === 0 ? 'nothing of the run is left' : `still there: ${left.map((m) => m.pid).join(', ')}`}`);
+
+  // 6. SIGKILL only what is still there and proven to be of the run.
+  let forced = false;
+  for (const m of left) {
+    const out = signalChecked(backend, m, 'SIGKILL');
+    step(`SIGKILL ${m.pid} (${m.proof}): ${out}`);
+    if (out === 'sent') forced = true;
+    else ended.set(m.pid, 'already-gone');
+  }
+  const killWaitMs = opts.killWaitMs ?? 2000;
+  await Promise.all(left.filter((m) => !ended.has(m.pid)).map(async (m) => ended.set(m.pid, (await waitGone(backend, m, killWaitMs)) ? 'SIGKILL' : 'survived')));
+  for (const m of members) result.members.push({ ...m, endedBy: ended.get(m.pid) ?? 'survived' });
+  const survivors = result.members.filter((m) => m.endedBy === 'survived').map((m) => m.pid);
+  if (survivors.length > 0) return finish('survived', `forced containment, cleanup may be incomplete: ${survivors.join(', ')} survived SIGKILL`, true, survivors, revokedAt);
+  if (forced) return finish('forced', 'forced containment, cleanup may be incomplete: SIGTERM did not end it, SIGKILL did', true, [], revokedAt);
+  return finish('contained', 'ended by SIGTERM', false, [], revokedAt);
+}

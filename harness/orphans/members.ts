@@ -1,0 +1,42 @@
+/**
+ * Which processes belong to the same run as the process being contained, each with its proof.
+ * Only these may get a SIGKILL. A process group or session counts only when a member leads it
+ * (an inherited group is the client's, shared with everything else the client started), and
+ * only processes started no earlier than the contained one: an older process cannot be its
+ * child. Descendants seen at the snapshot stay members after they are re-parented, as long as
+ * their (pid, start time) still match.
+ */
+import { descendantsOf } from './classify.js';
+import type { ProcessEntry } from './types.js';
+
+export interface Member {
+  pid: number;
+  startTime: number;
+  command: string;
+  uid: number | null;
+  proof: string;
+}
+
+export function runMembers(root: ProcessEntry, table: readonly ProcessEntry[], earlier: readonly Member[] = []): Member[] {
+  const byPid = new Map(table.map((p) => [p.pid, p]));
+  const out = new Map<number, Member>();
+  const add = (p: ProcessEntry, proof: string) => {
+    if (!out.has(p.pid) && p.state !== 'Z') out.set(p.pid, { pid: p.pid, startTime: p.startTime, command: p.command, uid: p.uid, proof });
+  };
+  add(root, 'the process itself');
+  for (const m of earlier) {
+    const now = byPid.get(m.pid);
+    if (now && now.startTime === m.startTime) add(now, m.proof);
+  }
+  for (const pid of descendantsOf([root.pid], table)) {
+    const p = byPid.get(pid)!;
+    if (p.startTime >= root.startTime) add(p, `a descendant of ${root.pid}`);
+  }
+  const leaders = new Set(out.keys());
+  for (const p of table) {
+    if (p.startTime < root.startTime || out.has(p.pid)) continue;
+    if (leaders.has(p.pgid)) add(p, `in process group ${p.pgid}, led by member ${p.pgid}`);
+    else if (p.sid !== null && leaders.has(p.sid)) add(p, `in session ${p.sid}, led by member ${p.sid}`);
+  }
+  return [...out.values()];
+}

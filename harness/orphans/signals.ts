@@ -1,0 +1,39 @@
+/**
+ * Signals and exit waits by identity, for either backend. The /proc backend uses the observer's
+ * own (harness/observe/signal.ts re-reads the start time right before kill; exit-watch.ts
+ * treats a zombie as exited). The ps backend does the same with `ps`: coarser (whole-second
+ * start times, a ps call per check), never by name.
+ */
+import { pollExit, signalIdentity, type ProcIdentity, type SignalOutcome } from './observe.js';
+import type { Backend } from './types.js';
+
+export function signalChecked(backend: Backend, id: ProcIdentity, signal: NodeJS.Signals): SignalOutcome {
+  if (backend.name === 'proc') return signalIdentity(id, signal);
+  const now = backend.process(id.pid);
+  if (now === null) return 'gone';
+  if (now.startTime !== id.startTime) return 'mismatch';
+  if (now.state === 'Z') return 'zombie';
+  try {
+    process.kill(id.pid, signal);
+    return 'sent';
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ESRCH') return 'gone';
+    throw error;
+  }
+}
+
+export function isGone(backend: Backend, id: ProcIdentity): boolean {
+  const now = backend.process(id.pid);
+  return now === null || now.startTime !== id.startTime || now.state === 'Z' || now.state === 'X';
+}
+
+/** Waits until the process is gone (true) or the timeout passes (false). */
+export async function waitGone(backend: Backend, id: ProcIdentity, timeoutMs: number): Promise<boolean> {
+  if (backend.name === 'proc') return (await pollExit(id, { timeoutMs, intervalMs: 5 })) !== null;
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (isGone(backend, id)) return true;
+    if (Date.now() >= deadline) return false;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
