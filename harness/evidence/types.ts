@@ -4,7 +4,7 @@
  */
 import type { ClientEvent } from '../client/protocol.js';
 import type { CancelSpec, KillMode, KillPoint, ProtocolChoice, ScenarioExpect } from '../config/index.js';
-import type { ContainmentRecord, SurvivorRow, TrackingInfo } from '../observe/index.js';
+import type { ContainmentRecord, SurvivorRow, TrackingInfo, UnattributedProcess } from '../observe/index.js';
 import type { JobStatus, JournalEvent } from '../remote/types.js';
 import type { ContainerEvidenceEvent } from '../containers/types.js';
 
@@ -79,17 +79,7 @@ export type HarnessEvent =
    * A process no tracking method could attribute, seen while the floor was in force (neither a
    * cgroup nor a subreaper): observe/unattributed.ts. It is never signalled.
    */
-  | {
-      type: 'process-unattributed';
-      pid: number;
-      startTime: number;
-      ppid: number;
-      sid: number;
-      uid: number | null;
-      cmdline: string[];
-      firstSeen: number;
-      reason: string;
-    }
+  | ({ type: 'process-unattributed' } & UnattributedProcess)
   | { type: 'point-reached'; point: KillPoint; detail: string }
   | { type: 'point-timeout'; point: KillPoint; timeoutMs: number; reason: string }
   | { type: 'kill'; mode: KillMode; signal: 'SIGKILL' | 'SIGSTOP' | null; result: string }
