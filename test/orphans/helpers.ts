@@ -1,0 +1,87 @@
+/**
+ * Real processes for the orphans tests: a client (fixtures/client.mjs, or a shell pipeline for
+ * real pipes) that starts a server, and the ways a client goes away (SIGKILL, SIGSTOP). Every
+ * process carries this file's marker, so cleanup finds it by identity, never by name.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { identify, pollExit, signalIdentity, type ProcIdentity } from '../../harness/observe/index.js';
+import { until } from '../support/markers.js';
+
+export const FIXTURES = join(import.meta.dirname, 'fixtures');
+export const MARK_NAME = 'ORPHANS_TEST_MARK';
+export const mark = randomUUID();
+
+export interface Pair {
+  client: ProcIdentity;
+  server: ProcIdentity;
+  child: ChildProcess;
+}
+
+/** Every live process carrying this test file's marker. */
+export function marked(): ProcIdentity[] {
+  const out: ProcIdentity[] = [];
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      if (!readFileSync(`/proc/${name}/environ`, 'utf8').includes(`${MARK_NAME}=${mark}`)) continue;
+      const id = identify(Number(name));
+      const state = readFileSync(`/proc/${name}/stat`, 'utf8').split(') ')[1]?.[0];
+      if (id && state !== 'Z') out.push(id);
+    } catch {
+      // gone meanwhile, or not ours to read
+    }
+  }
+  return out;
+}
+
+export async function cleanup(): Promise<void> {
+  const ids = marked();
+  for (const id of ids) signalIdentity(id, 'SIGKILL');
+  await Promise.all(ids.map((id) => pollExit(id, { timeoutMs: 5000 })));
+  await until(() => marked().length === 0, 10_000, 'the test processes to end');
+}
+
+export function env(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const e: NodeJS.ProcessEnv = { ...process.env, [MARK_NAME]: mark, ...extra };
+  delete e.CRASH_DRILL_RUN;
+  return e;
+}
+
+/** fixtures/client.mjs running `command args`; resolves once the server said it is up. */
+export async function startPair(command: string, args: string[], extra: Record<string, string> = {}): Promise<Pair> {
+  const child = spawn(process.execPath, [join(FIXTURES, 'client.mjs'), command, ...args], { cwd: FIXTURES, env: env(extra), stdio: ['ignore', 'pipe', 'inherit'] });
+  let out = '';
+  child.stdout!.on('data', (d) => (out += d));
+  const m = await until(() => /client-up (\d+) (\d+)/.exec(out), 30_000, `client-up from ${command} ${args.join(' ')}`);
+  const client = identify(Number(m[1]));
+  const server = identify(Number(m[2]));
+  if (!client || !server) throw new Error('the client or the server is gone already');
+  return { client, server, child };
+}
+
+/** The fake server, or any command, under a client. */
+export const serverPair = (extra: Record<string, string> = {}) => startPair('node', ['fake-mcp-server.mjs'], extra);
+
+/** SIGKILL the client (our own child: its pid cannot be reused before we reap it) and wait. */
+export async function killClient(pair: Pair): Promise<void> {
+  const exited = new Promise((r) => pair.child.once('exit', r));
+  pair.child.kill('SIGKILL');
+  await exited;
+}
+
+export function stopClient(pair: Pair): void {
+  signalIdentity(pair.client, 'SIGSTOP');
+}
+
+export function alive(id: ProcIdentity): boolean {
+  try {
+    const stat = readFileSync(`/proc/${id.pid}/stat`, 'utf8');
+    const rest = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return Number(rest[19]) === id.startTime && rest[0] !== 'Z';
+  } catch {
+    return false;
+  }
+}
