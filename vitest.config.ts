@@ -1,13 +1,41 @@
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
 import { defineConfig } from 'vitest/config';
+
+/**
+ * The files that take longest, longest first: started early they overlap with everything else
+ * instead of running alone at the end. On a fresh clone vitest has no timings from an earlier
+ * run and would start the largest files first, which are not these.
+ */
+const LONGEST = ['test/drill/remote-matrix.test.ts', 'test/unprivileged/unprivileged.test.ts', 'test/drill/matrix.test.ts', 'test/real/real-servers.test.ts'];
+
+class LongestFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const rank = (spec: TestSpecification) => {
+      const i = LONGEST.findIndex((file) => spec.moduleId.endsWith(`/${file}`));
+      return i === -1 ? LONGEST.length : i;
+    };
+    // Array.prototype.sort is stable: vitest's own order holds within each rank.
+    return (await super.sort(files)).sort(
+      (a, b) => a.project.config.sequence.groupOrder - b.project.config.sequence.groupOrder || rank(a) - rank(b),
+    );
+  }
+}
 
 /**
  * Two groups: every test first, then test/last/ on its own, so the leftover checks there
  * (an interrupted run, a killed harness, and "no drill process remains after the whole suite")
  * see no drill of another test file in flight.
+ *
+ * Two test files at a time: most of a file's time is spent waiting on drills (deadlines,
+ * exits, the remote), and vitest's default on a 2-core machine is one file at a time. Drills
+ * of different files may run side by side: each harness sweeps and contains only its own runs
+ * (harness/observe/runs.ts).
  */
 export default defineConfig({
   test: {
     pool: 'forks',
+    maxWorkers: 2,
+    sequence: { sequencer: LongestFirst },
     // The run ends with what was skipped and why (test/support/skipped-reporter.ts).
     reporters: ['default', './test/support/skipped-reporter.ts'],
     testTimeout: 60_000,
