@@ -54,6 +54,8 @@ function toDescriptor(pid: number, f: Record<string, string>): LsofFile | null {
     const tcp = protocol === 'tcp' ? { ...splitTcp(name), state: f.TST ?? '' } : null;
     return { ...base, access: 'rw', kind: 'socket', protocol: protocol === 'tcp' && type === 'IPv6' ? 'tcp6' : protocol || null, object: `socket:[${f.d ?? f.i}]`, tcp };
   }
+  // lsof adds details /proc does not show (`[eventpoll:10,12]`, `[eventfd:55]`): name it as /proc does.
+  if (type === 'a_inode') return { ...base, kind: 'other', object: `anon_inode:${name.replace(/^\[([^:\]]+).*$/, '[$1]')}` };
   if (type === 'sock') return { ...base, access: 'rw', kind: 'socket', object: `socket:[${f.i ?? f.d}]` };
   return { ...base, kind: pathKind(name), object: name };
 }
