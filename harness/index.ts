@@ -31,6 +31,8 @@ export interface DrillConfig {
   shard?: ShardSpec;
   /** Run every drill this many times (`--repeat`); a drill whose verdicts differ is flaky. */
   repeat?: number;
+  /** A baseline file (`--baseline`): the failures it lists are known and do not fail the run (harness/baseline). */
+  baseline?: string;
 }
 
 /** Identity function for types: `defineConfig({...})` in a config file; validation happens at load. */

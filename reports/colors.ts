@@ -7,6 +7,7 @@ export interface Colors {
   green(s: string): string;
   yellow(s: string): string;
   magenta(s: string): string;
+  cyan(s: string): string;
   dim(s: string): string;
   bold(s: string): string;
 }
@@ -19,5 +20,5 @@ export function colorsEnabled(stream: { isTTY?: boolean }, env: NodeJS.ProcessEn
 
 export function makeColors(enabled: boolean): Colors {
   const wrap = (open: number, close: number) => (s: string) => (enabled ? `\u001b[${open}m${s}\u001b[${close}m` : s);
-  return { red: wrap(31, 39), green: wrap(32, 39), yellow: wrap(33, 39), magenta: wrap(35, 39), dim: wrap(2, 22), bold: wrap(1, 22) };
+  return { red: wrap(31, 39), green: wrap(32, 39), yellow: wrap(33, 39), magenta: wrap(35, 39), cyan: wrap(36, 39), dim: wrap(2, 22), bold: wrap(1, 22) };
 }

@@ -43,20 +43,32 @@ export class ConsoleReporter implements Reporter {
     this.done = progress.done;
     const width = String(progress.total).length;
     const n = `[${String(progress.done).padStart(width)}/${progress.total}]`;
-    const checks = result.checks.map((check) => `${check.id}:${check.verdict}`).join(' ');
+    const checks = result.checks.map((check) => `${check.id}:${checkVerdict(result, check)}`).join(' ');
     this.write(`${this.c.dim(n)} ${this.paint(result.verdict)} ${label(result)} ${this.c.dim(`${result.durationMs} ms ${checks}`)}\n`);
   }
 
   onRunEnd(results: RunResults): void {
     this.clearStatus();
-    const notPassed = results.drills.filter((d) => d.verdict !== 'pass');
+    const notPassed = results.drills.filter((d) => d.verdict !== 'pass' && d.verdict !== 'known');
+    const known = results.drills.filter((d) => d.known?.length);
     if (results.stale.length > 0) {
       this.write(`\n${this.c.yellow('Left behind by an earlier, killed run (now contained):')}\n`);
       for (const s of results.stale) this.write(`  ${s.drillId} pid ${s.pid} ${s.cmdline.join(' ').slice(0, 80)} -> ${s.endedBy}${s.containedBy === 'watchdog' ? " (by its holder's watchdog)" : ''}\n`);
     }
+    // Known failures (a baseline lists them) apart from new ones: they do not fail the run.
+    if (known.length > 0) {
+      this.write(`\n${this.c.bold(`Known failures (baseline ${results.baseline?.file ?? ''}):`)}\n`);
+      for (const d of known) for (const k of d.known ?? []) this.write(`  ${this.paint('known')} ${label(d)} ${k.check}${k.reason ? `: ${k.reason}` : ' (no reason written)'}\n`);
+    }
     if (notPassed.length > 0) {
-      this.write(`\n${this.c.bold('Drills that did not pass:')}\n`);
-      for (const d of notPassed) this.write(`  ${this.paint(d.verdict)} ${label(d)} (${d.id}): ${d.reason}\n`);
+      this.write(`\n${this.c.bold(results.baseline ? 'Drills that did not pass (new, not in the baseline):' : 'Drills that did not pass:')}\n`);
+      for (const d of notPassed) this.write(`  ${this.paint(d.verdict)} ${label(d)} (${d.id}): ${newReason(d)}\n`);
+    }
+    if (results.baseline && results.baseline.stale.length > 0) {
+      const b = results.baseline;
+      this.write(`\n${this.c.red(`Stale baseline entries (they now pass; ${b.stale.length === 1 ? 'it fails' : 'they fail'} the run):`)}\n`);
+      for (const e of b.stale) this.write(`  ${this.c.red('STALE  ')} ${e.drill} ${e.check ?? '(the drill)'} was ${e.verdict}, now passes\n`);
+      this.write(`  ${b.stale.length === 1 ? 'Remove it' : 'Remove them'} from ${b.file}, or run again with --update-baseline to rewrite the file.\n`);
     }
     const compared = comparison(results.drills);
     if (compared) this.write(`\n${this.c.bold('Servers side by side:')}\n${compared}`);
@@ -74,6 +86,7 @@ export class ConsoleReporter implements Reporter {
     if (verdict === 'pass') return this.c.green(label);
     if (verdict === 'fail') return this.c.red(label);
     if (verdict === 'error') return this.c.magenta(label);
+    if (verdict === 'known') return this.c.cyan(label);
     return this.c.yellow(label);
   }
 
@@ -92,6 +105,17 @@ export class ConsoleReporter implements Reporter {
     this.out.write(s);
     this.status();
   }
+}
+
+/** A check's verdict as shown: `known` when the baseline lists its failure. */
+function checkVerdict(d: DrillResult, check: DrillResult['checks'][number]): string {
+  return check.verdict === 'fail' && d.known?.some((k) => k.check === check.id) ? 'known' : check.verdict;
+}
+
+/** The reason of a drill that did not pass, without the failures the baseline already knows. */
+function newReason(d: DrillResult): string {
+  if (!d.known?.length || d.verdict !== 'fail') return d.reason;
+  return d.checks.filter((c) => c.verdict === 'fail' && checkVerdict(d, c) === 'fail').map((c) => `${c.id}: ${c.summary}`).join(' | ');
 }
 
 /** `scenario point/mode`, with `[subject]` when the scenario drills several subjects (its key has four parts). */

@@ -5,7 +5,9 @@
  * One <testsuite> per scenario (classname = the scenario id), one <testcase> per drill and
  * check, named `<point>/<mode> <check>`. A failed check is a <failure>, an unknown one
  * <skipped>; a drill whose harness or setup failed (verdict error) is one <testcase>
- * `<point>/<mode>` with an <error>, since its checks judged nothing. Per-drill facts (drill id,
+ * `<point>/<mode>` with an <error>, since its checks judged nothing. A failed check a baseline
+ * lists is <skipped> with the baseline's reason (type `known`); a baseline entry that now
+ * passes is a failed testcase of a suite `crash-drill baseline`. Per-drill facts (drill id,
  * kill point, mode, evidence head) go into the suite's <properties>, keyed by the testcase
  * label, because junit-10.xsd allows no <properties> inside a <testcase>.
  */
@@ -53,8 +55,10 @@ export function junitXml(results: RunResults): string {
   const suites: string[] = [];
   const total = { tests: 0, failures: 0, errors: 0, time: 0 };
   let index = 0;
-  for (const [scenario, drills] of byScenario) {
-    const cases = drills.flatMap((drill) => testCases(drill, labels.get(drill)!));
+  const groups: [string, DrillResult[], TestCase[]][] = [...byScenario].map(([scenario, drills]) => [scenario, drills, drills.flatMap((drill) => testCases(drill, labels.get(drill)!))]);
+  const stale = staleCases(results);
+  if (stale.length > 0) groups.push(['crash-drill baseline', [], stale]);
+  for (const [scenario, drills, cases] of groups) {
     const count = (kind: Outcome['kind']) => cases.filter((c) => c.outcome?.kind === kind).length;
     const time = cases.reduce((sum, c) => sum + c.time, 0);
     const suite = { tests: cases.length, failures: count('failure'), errors: count('error'), skipped: count('skipped') };
@@ -64,7 +68,7 @@ export function junitXml(results: RunResults): string {
     total.time += time;
     const properties = [
       property('run-id', results.runId),
-      property('subject', drills[0].subject.name),
+      ...(drills.length > 0 ? [property('subject', drills[0].subject.name)] : [property('baseline', results.baseline?.file ?? '')]),
       ...drills.flatMap((drill) => drillProperties(drill, labels.get(drill)!)),
     ];
     suites.push(
@@ -77,6 +81,16 @@ export function junitXml(results: RunResults): string {
   // junit-10.xsd gives <testsuites> no `skipped` attribute: the skipped counts live on each suite.
   const root = attrs({ name: results.harness.name, tests: total.tests, failures: total.failures, errors: total.errors, time: seconds(total.time) });
   return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites${root}>\n${suites.join('')}</testsuites>\n`;
+}
+
+/** A baseline entry that now passes fails the run: one failed testcase each, in a suite of its own. */
+function staleCases(results: RunResults): TestCase[] {
+  const b = results.baseline;
+  if (!b) return [];
+  return b.stale.map((e) => {
+    const message = `stale baseline entry: ${e.drill} ${e.check ?? '(the drill)'} was ${e.verdict} and now passes; remove it from ${b.file}, or run again with --update-baseline`;
+    return { name: `${e.drill} ${e.check ?? '(drill)'}`, classname: 'crash-drill baseline', time: 0, outcome: { kind: 'failure', message, type: 'stale-baseline', body: `${message}\n` }, systemOut: '' };
+  });
 }
 
 /** `<point>/<mode>`, with ` (attempt n)` when a scenario ran the same drill more than once (--repeat). */
@@ -109,6 +123,9 @@ function testCases(drill: DrillResult, label: string): TestCase[] {
 
 function outcome(drill: DrillResult, check: Check): Outcome | null {
   if (check.verdict === 'pass') return null;
+  // A failure the baseline lists: skipped, with the baseline's reason, so CI shows it apart from new ones.
+  const known = check.verdict === 'fail' ? drill.known?.find((k) => k.check === check.id) : undefined;
+  if (known) return { kind: 'skipped', message: `known failure (baseline): ${known.reason || 'no reason written in the baseline'}`, type: 'known', body: `${check.summary}\n` };
   if (check.verdict === 'unknown') return { kind: 'skipped', message: check.summary, type: 'unknown', body: '' };
   // How the server ended is a fact of the drill, not of one check: every failure carries it.
   const lines = [check.summary, ...details(drill, check), `termination: ${drill.incident.termination}`, `protocol: ${drill.incident.protocol ?? 'not recorded'}`];

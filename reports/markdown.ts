@@ -26,7 +26,7 @@ type Out = { write(s: string): unknown };
 
 export const MAX_ANNOTATIONS = 10;
 
-export const VERDICT_ICON: Record<string, string> = { pass: '✅', fail: '❌', unknown: '❔', error: '💥' };
+export const VERDICT_ICON: Record<string, string> = { pass: '✅', fail: '❌', unknown: '❔', error: '💥', known: '🔷' };
 
 /** The order of kill points and modes, for the table's columns (a merged older run's others follow sorted). */
 const POINT_ORDER: readonly string[] = KILL_POINTS;
@@ -91,6 +91,20 @@ export function summaryMarkdown(results: RunResults): string {
   if (failed.length > 0) lines.push('## Failed drills', '');
   for (const drill of failed) lines.push(...failedDrill(drill));
 
+  // Failures a baseline lists, apart from the new ones above: they do not fail the run.
+  const known = results.drills.filter((d) => d.known?.length);
+  if (known.length > 0) {
+    lines.push(`## Known failures (baseline ${code(results.baseline?.file ?? '')})`, '');
+    for (const d of known) for (const k of d.known ?? []) lines.push(`- ${VERDICT_ICON.known} ${md(d.scenario)} ${md(`${d.point}/${d.mode}`)} **${md(k.check)}**: ${k.reason ? md(k.reason) : '_no reason written_'}`);
+    lines.push('');
+  }
+  const b = results.baseline;
+  if (b && b.stale.length > 0) {
+    lines.push('## Stale baseline entries', '', `They now pass and fail the run: remove ${b.stale.length === 1 ? 'it' : 'them'} from ${code(b.file)}, or run again with \`--update-baseline\`.`, '');
+    for (const e of b.stale) lines.push(`- ${code(e.drill)} ${md(e.check ?? '(the drill)')}: was ${e.verdict}, now passes`);
+    lines.push('');
+  }
+
   const other = results.drills.filter((d) => d.verdict === 'unknown' || d.verdict === 'error');
   if (other.length > 0) {
     lines.push('## Drills without a pass or fail', '');
@@ -146,8 +160,8 @@ function cell(drills: DrillResult[]): string {
 function failedDrill(drill: DrillResult): string[] {
   const i = drill.incident;
   const lines = [`### ${VERDICT_ICON.fail} ${md(drill.scenario)} ${md(`${drill.point}/${drill.mode}`)}`, ''];
-  lines.push(`Drill ${code(drill.id)}, subject ${md(drill.subject.name)}.`, '', 'Failed checks:', '');
-  for (const check of drill.checks.filter((c) => c.verdict === 'fail')) {
+  lines.push(`Drill ${code(drill.id)}, subject ${md(drill.subject.name)}.`, '', drill.known?.length ? 'New failed checks (the baseline knows the others):' : 'Failed checks:', '');
+  for (const check of drill.checks.filter((c) => c.verdict === 'fail' && !drill.known?.some((k) => k.check === c.id))) {
     lines.push(`- **${md(check.id)}**: ${md(check.summary)}`);
     // What the check found, as the check set it out (the incident record's findings).
     for (const finding of (i.findings ?? []).filter((f) => f.check === check.id)) {

@@ -3,7 +3,9 @@ import { findConfigFile, loadConfigFile } from '../config/config-file.js';
 import type { KillMode, KillPoint, ProtocolChoice, SubjectSpec } from '../config/index.js';
 import type { DrillConfig } from '../index.js';
 import type { ShardSpec } from '../plan/shard.js';
+import { baselineNotes } from '../baseline/notes.js';
 import { runExitCode } from '../results/flaky.js';
+import type { RunResults } from '../results/types.js';
 import { startRun } from '../run/start-run.js';
 import { subjectFromCommandLine } from './command-line.js';
 import { UsageError, withUsageErrors } from './errors.js';
@@ -26,6 +28,10 @@ export interface RunCommandOptions {
   repeat?: number;
   /** `--subject <command line>`, repeatable: drill these servers instead of the scenarios' own. */
   subject?: string[];
+  /** `--baseline <file>`: failures listed there are known (harness/baseline). */
+  baseline?: string;
+  /** `--update-baseline`: rewrite the baseline file from this run. */
+  updateBaseline?: boolean;
 }
 
 /** The CLI's defaults where runDrills() has none: scenarios/ and a report folder. */
@@ -38,48 +44,57 @@ const DEFAULT_OUT = 'crash-drill-report';
  * terminal's part: signals and the exit code.
  */
 export async function runCommand(paths: string[], options: RunCommandOptions): Promise<number> {
-  return withUsageErrors(process.stderr, null, async () => {
-    const configFile = options.config ? resolve(options.config) : findConfigFile(process.cwd());
-    const config: Partial<DrillConfig> = configFile ? await loadConfigFile(configFile) : {};
-    const configReporters = config.reporters ?? [];
-    const controller = new AbortController();
-    let caught: NodeJS.Signals | null = null;
-    // Interrupted: stop starting drills, contain the active ones, write what we have, then exit.
-    const onSignal = (signal: NodeJS.Signals) => {
-      if (caught) return;
-      caught = signal;
-      process.stderr.write(`\ncrash-drill: ${signal} received, containing the active drills...\n`);
-      controller.abort();
-    };
-    process.on('SIGINT', onSignal);
-    process.on('SIGTERM', onSignal);
-    try {
-      const { results } = await startRun({
-        ...config,
-        scenarios: paths.length > 0 ? paths : (config.scenarios ?? DEFAULT_SCENARIOS),
-        points: options.point ?? config.points,
-        modes: options.mode ?? config.modes,
-        protocol: options.protocol ?? config.protocol,
-        only: options.only ?? config.only,
-        onlyField: options.only ? '--only' : 'only',
-        concurrency: options.concurrency ?? config.concurrency,
-        out: options.out ?? config.out ?? DEFAULT_OUT,
-        // --reporter replaces the config's named reporters; its reporter objects stay.
-        reporters: options.reporter ? [...options.reporter, ...configReporters.filter((r) => typeof r !== 'string')] : configReporters,
-        subjects: options.subject ? subjectsOf(options.subject) : undefined,
-        shard: options.shard,
-        repeat: options.repeat,
-        signal: controller.signal,
-        configFile: configFile ?? undefined,
-      });
-      if (caught) return SIGNAL_EXIT[caught] ?? EXIT.harness;
-      // A flaky drill counts as failed (harness/results/flaky.ts).
-      return runExitCode(results);
-    } finally {
-      process.off('SIGINT', onSignal);
-      process.off('SIGTERM', onSignal);
-    }
-  });
+  return withUsageErrors(process.stderr, null, async () => (await runFromCommandLine(paths, options)).code);
+}
+
+/**
+ * The run behind `crash-drill run` (and `crash-drill baseline`, which runs the same way):
+ * its exit code, and its results when it ran to the end.
+ */
+export async function runFromCommandLine(paths: string[], options: RunCommandOptions): Promise<{ code: number; results: RunResults | null }> {
+  const configFile = options.config ? resolve(options.config) : findConfigFile(process.cwd());
+  const config: Partial<DrillConfig> = configFile ? await loadConfigFile(configFile) : {};
+  const configReporters = config.reporters ?? [];
+  const controller = new AbortController();
+  let caught: NodeJS.Signals | null = null;
+  // Interrupted: stop starting drills, contain the active ones, write what we have, then exit.
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (caught) return;
+    caught = signal;
+    process.stderr.write(`\ncrash-drill: ${signal} received, containing the active drills...\n`);
+    controller.abort();
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  try {
+    const { results } = await startRun({
+      ...config,
+      scenarios: paths.length > 0 ? paths : (config.scenarios ?? DEFAULT_SCENARIOS),
+      points: options.point ?? config.points,
+      modes: options.mode ?? config.modes,
+      protocol: options.protocol ?? config.protocol,
+      only: options.only ?? config.only,
+      onlyField: options.only ? '--only' : 'only',
+      concurrency: options.concurrency ?? config.concurrency,
+      out: options.out ?? config.out ?? DEFAULT_OUT,
+      // --reporter replaces the config's named reporters; its reporter objects stay.
+      reporters: options.reporter ? [...options.reporter, ...configReporters.filter((r) => typeof r !== 'string')] : configReporters,
+      subjects: options.subject ? subjectsOf(options.subject) : undefined,
+      shard: options.shard,
+      repeat: options.repeat,
+      signal: controller.signal,
+      configFile: configFile ?? undefined,
+      baseline: options.baseline ? resolve(options.baseline) : config.baseline,
+      updateBaseline: options.updateBaseline,
+    });
+    if (caught) return { code: SIGNAL_EXIT[caught] ?? EXIT.harness, results: null };
+    if (results.baseline) process.stderr.write(baselineNotes(results.baseline));
+    // A flaky drill counts as failed (harness/results/flaky.ts); so does a stale baseline entry.
+    return { code: runExitCode(results), results };
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  }
 }
 
 function subjectsOf(lines: string[]): SubjectSpec[] {

@@ -53,6 +53,8 @@ const ConfigSchema = z.strictObject({
     )
     .optional(),
   signal: z.instanceof(AbortSignal).optional(),
+  /** A baseline file of known failures (harness/baseline), relative to the config file. */
+  baseline: z.string().min(1).optional(),
 });
 
 const KNOWN_CONFIG_KEYS = Object.keys(ConfigSchema.shape);
@@ -143,6 +145,7 @@ function validateConfig(raw: unknown, file: string): DrillConfig {
     config.reporters = input.reporters.map((r) => (typeof r === 'string' && !BUILTIN_REPORTER_NAMES.has(r) ? path.resolve(dir, r) : r));
   }
   if (input.signal) config.signal = input.signal;
+  if (input.baseline !== undefined) config.baseline = path.resolve(dir, input.baseline);
   return config;
 }
 

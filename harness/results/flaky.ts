@@ -11,7 +11,7 @@ export type { FlakyEntry } from './types.js';
 
 /** The keys whose attempts disagree, in plan order (then first appearance). */
 export function findFlaky(drills: readonly DrillResult[]): FlakyEntry[] {
-  const byKey = new Map<string, { order: number; attempts: { attempt: number; verdict: Verdict }[] }>();
+  const byKey = new Map<string, { order: number; attempts: { attempt: number; verdict: DrillResult['verdict'] }[] }>();
   drills.forEach((drill, position) => {
     const entry = byKey.get(drill.key) ?? { order: drill.index ?? position, attempts: [] };
     entry.attempts.push({ attempt: drill.attempt ?? 1, verdict: drill.verdict });
@@ -27,7 +27,9 @@ export function findFlaky(drills: readonly DrillResult[]): FlakyEntry[] {
  * The exit code of a run or a merge: as `exitCodeFor` (docs/design.md, "Exit codes"), except that a flaky drill
  * counts as failed, so a CI gate never passes on a coin toss.
  */
-export function runExitCode(results: Pick<RunResults, 'summary' | 'flaky'>): number {
+export function runExitCode(results: Pick<RunResults, 'summary' | 'flaky' | 'baseline'>): number {
   if ((results.flaky?.length ?? 0) > 0) return EXIT.failed;
+  // A baseline entry that now passes fails the run until it is removed (harness/baseline).
+  if ((results.baseline?.stale.length ?? 0) > 0) return EXIT.failed;
   return exitCodeFor(results.summary);
 }

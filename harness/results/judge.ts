@@ -18,7 +18,10 @@ export interface DrillResult {
   subject: { name: string; command: string; args: string[] };
   point: KillPoint;
   mode: KillMode;
-  verdict: Verdict;
+  /** `known` only after a baseline absorbed every failed check (harness/baseline). */
+  verdict: Verdict | 'known';
+  /** Failed checks a baseline lists (shown as known, apart from new failures). */
+  known?: { check: CheckResult['id']; reason: string }[];
   /** One line: why this verdict. */
   reason: string;
   checks: CheckResult[];

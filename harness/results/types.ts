@@ -1,4 +1,4 @@
-import type { Verdict } from '../checks/index.js';
+import type { CheckId, Verdict } from '../checks/index.js';
 import { EXIT } from '../cli/exit-codes.js';
 import type { KillMode, KillPoint } from '../config/index.js';
 import type { DrillResult } from './judge.js';
@@ -21,6 +21,46 @@ export interface RunSummary {
   fail: number;
   unknown: number;
   error: number;
+  /** Drills whose only failures a baseline lists (harness/baseline): they do not fail the run. Absent without one. */
+  known?: number;
+}
+
+/**
+ * A drill's verdict in a run with a baseline: `known` when every check that failed is listed
+ * in the baseline (and none is unknown). The checks keep their own verdicts; `known` on the
+ * drill says which failures were absorbed and why.
+ */
+export type DrillVerdict = Verdict | 'known';
+
+/** A failed check the baseline lists: shown as known, apart from new failures. */
+export interface KnownFailure {
+  check: CheckId;
+  /** The baseline entry's reason, as people wrote it ('' when nobody has yet). */
+  reason: string;
+}
+
+/** One entry of a baseline file (harness/baseline/schema.ts). */
+export interface BaselineEntryInfo {
+  /** The drill key: `<scenario>[/<subject>]/<point>/<mode>`. */
+  drill: string;
+  /** The check, or null for the drill itself (an error, or unknown without a check to blame). */
+  check: CheckId | null;
+  verdict: 'fail' | 'unknown' | 'error';
+  reason: string;
+}
+
+/** What a baseline did to a run (results.json `baseline`). */
+export interface BaselineInfo {
+  /** The baseline file, as the user named it. */
+  file: string;
+  /** Entries in the file. */
+  entries: number;
+  /** Failed checks absorbed as known. */
+  known: number;
+  /** Listed entries whose drill ran and that now pass: the run fails until they are removed. */
+  stale: BaselineEntryInfo[];
+  /** Set when `--update-baseline` rewrote the file after the run. */
+  updated?: { added: number; removed: number };
 }
 
 /** Processes of an earlier run that was killed before it could contain them, found and contained now. */
@@ -38,7 +78,7 @@ export interface StaleProcess {
 export interface FlakyEntry {
   key: string;
   /** Every attempt's verdict, in attempt order. */
-  verdicts: Verdict[];
+  verdicts: DrillVerdict[];
 }
 
 /** Which plan a run executed: shards of one plan share it, and `merge` refuses any other. */
@@ -67,6 +107,8 @@ export interface RunResults {
   plan?: PlanInfo;
   /** Drill keys whose attempts disagreed; they count as failed for the exit code. */
   flaky?: FlakyEntry[];
+  /** Set when the run had a baseline (`--baseline`, config `baseline`). */
+  baseline?: BaselineInfo;
   /** Set by `merge`: the runs it combined, in shard order. */
   mergedFrom?: { runId: string; shard: { index: number; total: number } | null }[];
 }
@@ -82,7 +124,7 @@ export interface DrillInfo {
 
 export function summarize(drills: DrillResult[]): RunSummary {
   const summary: RunSummary = { pass: 0, fail: 0, unknown: 0, error: 0 };
-  for (const drill of drills) summary[drill.verdict]++;
+  for (const drill of drills) summary[drill.verdict] = (summary[drill.verdict] ?? 0) + 1;
   return summary;
 }
 

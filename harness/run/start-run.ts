@@ -10,6 +10,10 @@ import { join, resolve } from 'node:path';
 import { loadReporters, type ReporterOptions } from '../../reports/registry.js';
 import type { Reporter } from '../../reports/types.js';
 import { ConfigError, loadScenarios, type Scenario, type SubjectSpec } from '../config/index.js';
+import { refuseUnrunnableSubjects } from '../config/subject-command.js';
+import { loadBaseline } from '../baseline/load.js';
+import { baselineStage } from '../baseline/stage.js';
+import { displayPath } from '../util/paths.js';
 import type { DrillConfig } from '../index.js';
 import { runScenarios, type RunOutput } from './run-drills.js';
 
@@ -20,6 +24,8 @@ export interface RunRequest extends DrillConfig {
   configFile?: string;
   /** Where `only` came from, said back in an error: the CLI passes '--only' for the flag. */
   onlyField?: string;
+  /** `--update-baseline`: rewrite the baseline file from this run (harness/baseline/stage.ts). */
+  updateBaseline?: boolean;
   /** Where terminal reporters print, and the environment they read (GitHub Actions). */
   stdout?: ReporterOptions['stdout'];
   env?: NodeJS.ProcessEnv;
@@ -38,8 +44,17 @@ export async function startRun(request: RunRequest): Promise<RunOutput> {
     const flag = request.onlyField?.startsWith('--');
     throw new ConfigError({ file: flag ? undefined : request.configFile, field: request.onlyField ?? 'only', message: `no scenario has the id ${missing.map((m) => `"${m}"`).join(', ')}; known: ${[...known].join(', ')}` });
   }
+  // Early refusal: a command that cannot run is one config error, before anything starts or is written.
+  refuseUnrunnableSubjects(scenarios.filter((s) => !request.only?.length || request.only.includes(s.id)), (scenario, i) =>
+    request.subjects?.length
+      ? { field: '--subject', cwdField: '--subject' }
+      : { file: scenario.file, field: scenario.subjects.length > 1 ? `subjects[${i}].command` : 'subject.command', cwdField: scenario.subjects.length > 1 ? `subjects[${i}].cwd` : 'subject.cwd' },
+  );
+  const baseline = baselineOf(request);
   const outDir = request.out ? resolve(request.out) : undefined;
   const reporters = await reportersOf(request, outDir);
+  // First, so every reporter is handed results the baseline has already marked.
+  if (baseline) reporters.unshift(baselineStage(baseline, { shownAs: displayPath(baseline.file), update: request.updateBaseline }));
   // Evidence of an earlier run in the same folder would be mixed with this one's.
   if (outDir) rmSync(join(outDir, 'evidence'), { recursive: true, force: true });
   return runScenarios(scenarios, {
@@ -55,6 +70,15 @@ export async function startRun(request: RunRequest): Promise<RunOutput> {
     shard: request.shard,
     repeat: request.repeat,
   });
+}
+
+/** The baseline file, read and validated before anything runs or is written (a bad one is exit 3). */
+function baselineOf(request: RunRequest) {
+  if (!request.baseline) {
+    if (request.updateBaseline) throw new ConfigError({ field: '--update-baseline', message: 'expected a baseline file to update: give --baseline <file> (or the config key baseline)' });
+    return null;
+  }
+  return loadBaseline(request.baseline, { missingIsEmpty: request.updateBaseline });
 }
 
 /** The scenarios of the files and folders named, then the inline ones; ids unique across both. */

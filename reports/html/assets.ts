@@ -1,7 +1,7 @@
 /** The report's inline CSS and script: one self-contained file, no network, no external fonts. */
 
 export const CSS = `
-:root{--pass:#1a7f37;--fail:#cf222e;--unknown:#9a6700;--error:#8250df;--bg:#fff;--fg:#1f2328;--muted:#656d76;--line:#d0d7de;--soft:#f6f8fa}
+:root{--pass:#1a7f37;--fail:#cf222e;--unknown:#9a6700;--error:#8250df;--known:#0969da;--bg:#fff;--fg:#1f2328;--muted:#656d76;--line:#d0d7de;--soft:#f6f8fa}
 *{box-sizing:border-box}
 body{margin:0;padding:16px 24px;font:13px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;color:var(--fg);background:var(--bg)}
 h1{font-size:20px;margin:0 0 4px}h2{font-size:16px;margin:20px 0 8px}h4{margin:14px 0 6px;font-size:13px}
@@ -10,7 +10,7 @@ pre{background:var(--soft);padding:8px;overflow:auto;max-height:220px;white-spac
 .muted{color:var(--muted)}.warn{color:var(--fail);font-weight:600}
 .summary-line{font-size:15px;font-weight:600}
 .counts span{display:inline-block;margin-right:10px;padding:1px 8px;border-radius:10px;color:#fff}
-.v-pass{--v:var(--pass)}.v-fail{--v:var(--fail)}.v-unknown{--v:var(--unknown)}.v-error{--v:var(--error)}
+.v-pass{--v:var(--pass)}.v-fail{--v:var(--fail)}.v-unknown{--v:var(--unknown)}.v-error{--v:var(--error)}.v-known{--v:var(--known)}
 .badge{display:inline-block;min-width:56px;text-align:center;padding:0 6px;border-radius:4px;background:var(--v);color:#fff;font-weight:600;text-transform:uppercase;font-size:11px}
 table{border-collapse:collapse}
 .matrix th,.matrix td{border:1px solid var(--line);padding:3px 6px;text-align:center}

@@ -12,7 +12,13 @@ import { timelineEntries } from './timeline-entries.js';
 function checks(d: DrillResult): string {
   if (d.checks.length === 0) return '<p class="muted">No check applied.</p>';
   const rows = d.checks
-    .map((c) => `<tr class="check ${verdictClass(c.verdict)}"><td><span class="badge ${verdictClass(c.verdict)}">${esc(c.verdict)}</span></td><td><code>${esc(c.id)}</code></td><td class="summary">${esc(c.summary)}${findings(d, c.id)}</td></tr>`)
+    .map((c) => {
+      // A failure the baseline lists shows as known, with the baseline's reason.
+      const known = c.verdict === 'fail' ? d.known?.find((k) => k.check === c.id) : undefined;
+      const shown = known ? 'known' : c.verdict;
+      const why = known ? `<div class="muted">known failure (baseline): ${esc(known.reason || 'no reason written')}</div>` : '';
+      return `<tr class="check ${verdictClass(shown)}"><td><span class="badge ${verdictClass(shown)}">${esc(shown)}</span></td><td><code>${esc(c.id)}</code></td><td class="summary">${esc(c.summary)}${why}${findings(d, c.id)}</td></tr>`;
+    })
     .join('');
   return `<table class="checks"><tbody>${rows}</tbody></table>`;
 }

@@ -15,5 +15,5 @@ export function anchorOf(drillId: string): string {
 
 /** A verdict as a class name: only the fixed vocabulary passes through. */
 export function verdictClass(verdict: string): string {
-  return ['pass', 'fail', 'unknown', 'error'].includes(verdict) ? `v-${verdict}` : 'v-unknown';
+  return ['pass', 'fail', 'unknown', 'error', 'known'].includes(verdict) ? `v-${verdict}` : 'v-unknown';
 }

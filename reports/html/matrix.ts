@@ -11,7 +11,7 @@ function ordered(values: string[], order: readonly string[]): string[] {
   return [...order.filter((v) => seen.includes(v)), ...seen.filter((v) => !order.includes(v))];
 }
 
-const SHORT: Record<string, string> = { pass: 'pass', fail: 'FAIL', unknown: '?', error: 'ERR' };
+const SHORT: Record<string, string> = { pass: 'pass', fail: 'FAIL', unknown: '?', error: 'ERR', known: 'known' };
 
 export function renderMatrix(drills: DrillResult[]): string {
   if (drills.length === 0) return '<p class="muted">No drills ran.</p>';
@@ -34,7 +34,7 @@ export function renderMatrix(drills: DrillResult[]): string {
             const chips = here
               .map((d) => `<a class="chip ${verdictClass(d.verdict)}" href="#${esc(anchorOf(d.id))}" data-drill="${esc(d.id)}" title="${esc(`${d.verdict}: ${d.reason}`)}">${esc(SHORT[d.verdict] ?? d.verdict)}</a>`)
               .join('');
-            const worst = ['error', 'fail', 'unknown', 'pass'].find((v) => here.some((d) => d.verdict === v)) ?? 'unknown';
+            const worst = ['error', 'fail', 'unknown', 'known', 'pass'].find((v) => here.some((d) => d.verdict === v)) ?? 'unknown';
             return `<td class="cell ${verdictClass(worst)}">${chips}</td>`;
           }),
         )

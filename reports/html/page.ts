@@ -10,12 +10,12 @@ import { esc, verdictClass } from './escape.js';
 import type { EvidenceRead } from './evidence-file.js';
 import { renderMatrix } from './matrix.js';
 
-const RANK: Record<string, number> = { fail: 0, error: 1, unknown: 2, pass: 3 };
+const RANK: Record<string, number> = { fail: 0, error: 1, unknown: 2, known: 3, pass: 4 };
 
 export function drillOrder(drills: DrillResult[]): DrillResult[] {
   return drills
     .map((d, i) => ({ d, i }))
-    .sort((a, b) => (RANK[a.d.verdict] ?? 4) - (RANK[b.d.verdict] ?? 4) || a.i - b.i)
+    .sort((a, b) => (RANK[a.d.verdict] ?? 5) - (RANK[b.d.verdict] ?? 5) || a.i - b.i)
     .map(({ d }) => d);
 }
 
@@ -25,10 +25,19 @@ function stale(results: RunResults): string {
   return `<h2>Left over from an earlier run</h2><ul>${rows}</ul>`;
 }
 
+/** Baseline entries that now pass: they fail the run until removed. */
+function staleBaseline(results: RunResults): string {
+  const b = results.baseline;
+  if (!b || b.stale.length === 0) return '';
+  const rows = b.stale.map((e) => `<li><code>${esc(e.drill)}</code> ${esc(e.check ?? '(the drill)')}: was ${esc(e.verdict)}, now passes</li>`).join('');
+  return `<h2>Stale baseline entries</h2><p class="warn">They now pass and fail the run: remove them from <code>${esc(b.file)}</code>, or run again with --update-baseline.</p><ul>${rows}</ul>`;
+}
+
 export function renderPage(results: RunResults, evidence: Map<string, EvidenceRead | { error: string } | null>): string {
   const { summary } = results;
-  const counts = (['pass', 'fail', 'unknown', 'error'] as const)
-    .map((v) => `<span class="${verdictClass(v)}" style="background:var(--v)">${summary[v]} ${v}</span>`)
+  const counts = (['pass', 'fail', 'known', 'unknown', 'error'] as const)
+    .filter((v) => v !== 'known' || summary.known !== undefined)
+    .map((v) => `<span class="${verdictClass(v)}" style="background:var(--v)">${summary[v] ?? 0} ${v}</span>`)
     .join('');
   const drills = drillOrder(results.drills)
     .map((d) => renderDrill(d, evidence.get(d.id) ?? null))
@@ -45,6 +54,7 @@ export function renderPage(results: RunResults, evidence: Map<string, EvidenceRe
 <h2>Matrix</h2>
 ${renderMatrix(results.drills)}
 ${stale(results)}
+${staleBaseline(results)}
 <h2>Drills</h2>
 <div class="toolbar"><button type="button" data-open="all">expand all</button><button type="button" data-open="none">collapse all</button></div>
 ${drills}

@@ -1,0 +1,66 @@
+/**
+ * Applying a baseline to a run. A failed check listed as `fail` for its drill is known: it
+ * does not fail the run, and a drill whose every failure is known gets the verdict `known`
+ * (unknown when some check could not tell: a baseline never makes a drill pass what it could
+ * not see). `unknown` and `error` are never absorbed. A listed entry whose drill ran and that
+ * now passes is stale: the run fails until it is removed (`--update-baseline` rewrites the file).
+ */
+import type { CheckResult } from '../checks/index.js';
+import type { BaselineEntryInfo, DrillResult } from '../results/types.js';
+import { entryKey, type Baseline } from './load.js';
+
+export class BaselineIndex {
+  private readonly byKey = new Map<string, BaselineEntryInfo>();
+
+  constructor(readonly baseline: Baseline) {
+    for (const entry of baseline.entries) this.byKey.set(entryKey(entry), entry);
+  }
+
+  /** The entry that absorbs this failed check, if any. */
+  knownFailure(drillKey: string, check: CheckResult): BaselineEntryInfo | undefined {
+    if (check.verdict !== 'fail') return undefined;
+    const entry = this.byKey.get(entryKey({ drill: drillKey, check: check.id }));
+    return entry?.verdict === 'fail' ? entry : undefined;
+  }
+
+  /**
+   * Marks the drill's known failures and sets its verdict as the baseline sees it. Changes the
+   * result in place: it is the object every reporter is handed next.
+   */
+  apply(drill: DrillResult): DrillResult {
+    if (drill.verdict !== 'fail') return drill;
+    const known = drill.checks.flatMap((check) => {
+      const entry = this.knownFailure(drill.key, check);
+      return entry ? [{ check: check.id, reason: entry.reason }] : [];
+    });
+    if (known.length === 0) return drill;
+    drill.known = known;
+    const newFailures = drill.checks.filter((c) => c.verdict === 'fail' && !known.some((k) => k.check === c.id));
+    if (newFailures.length > 0) return drill;
+    const unknown = drill.checks.filter((c) => c.verdict === 'unknown');
+    if (unknown.length > 0) {
+      drill.verdict = 'unknown';
+      drill.reason = unknown.map((c) => `${c.id}: ${c.summary}`).join(' | ');
+    } else {
+      drill.verdict = 'known';
+      drill.reason = `known (baseline): ${drill.reason}`;
+    }
+    return drill;
+  }
+
+  /**
+   * Listed entries that now pass, judged only on drills that ran (a filtered or sharded run
+   * says nothing of the others). A check entry is stale when its check passed or no longer
+   * applies in every attempt of a drill that did not err; a drill entry when every attempt passed.
+   */
+  stale(drills: readonly DrillResult[]): BaselineEntryInfo[] {
+    const attempts = new Map<string, DrillResult[]>();
+    for (const d of drills) attempts.set(d.key, [...(attempts.get(d.key) ?? []), d]);
+    return this.baseline.entries.filter((entry) => {
+      const ran = attempts.get(entry.drill);
+      if (!ran) return false;
+      if (entry.check === null) return ran.every((d) => d.verdict === 'pass');
+      return ran.every((d) => d.verdict !== 'error' && (d.checks.find((c) => c.id === entry.check)?.verdict ?? 'pass') === 'pass');
+    });
+  }
+}

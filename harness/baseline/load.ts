@@ -1,0 +1,60 @@
+/**
+ * Reading a baseline file: JSON, validated, with every problem naming the file and the field
+ * (`entries[2].check: expected a check id ...`), so a bad file is exit 3 before anything runs.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { ConfigError, type ConfigProblem } from '../config/index.js';
+import { formatFieldPath } from '../config/field-path.js';
+import { problemsFromIssues } from '../config/issues.js';
+import type { BaselineEntryInfo } from '../results/types.js';
+import { BaselineFileSchema } from './schema.js';
+
+export interface Baseline {
+  /** Absolute path of the file. */
+  file: string;
+  entries: BaselineEntryInfo[];
+}
+
+/** The identity of an entry: one per drill key and check. */
+export function entryKey(entry: Pick<BaselineEntryInfo, 'drill' | 'check'>): string {
+  return `${entry.drill}\u0000${entry.check ?? ''}`;
+}
+
+/** Reads and validates a baseline; `missingIsEmpty` (an update may create the file) reads a missing file as empty. */
+export function loadBaseline(file: string, options: { missingIsEmpty?: boolean } = {}): Baseline {
+  const abs = path.resolve(file);
+  let text: string;
+  try {
+    text = readFileSync(abs, 'utf8');
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' && options.missingIsEmpty) return { file: abs, entries: [] };
+    throw new ConfigError({ file: abs, message: code === 'ENOENT' ? 'no such baseline file (write one with `crash-drill baseline --out <file>`)' : `cannot read the baseline: ${(e as Error).message}` });
+  }
+  return parseBaseline(text, abs);
+}
+
+export function parseBaseline(text: string, file: string): Baseline {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (e) {
+    throw new ConfigError({ file, message: `expected JSON, got a syntax error: ${(e as Error).message}` });
+  }
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
+    throw new ConfigError({ file, message: `expected an object { "version": 1, "entries": [...] }, got ${Array.isArray(raw) ? 'a list' : raw === null ? 'null' : typeof raw}` });
+  }
+  const result = BaselineFileSchema.safeParse(raw);
+  if (!result.success) throw new ConfigError(problemsFromIssues(result.error.issues, raw).map((p) => ({ file, ...p })));
+  const problems: ConfigProblem[] = [];
+  const first = new Map<string, number>();
+  result.data.entries.forEach((entry, i) => {
+    const key = entryKey(entry as BaselineEntryInfo);
+    const at = first.get(key);
+    if (at !== undefined) problems.push({ file, field: formatFieldPath(['entries', i]), message: `duplicate entry: entries[${at}] already lists ${entry.drill} ${entry.check ?? '(the drill)'}` });
+    else first.set(key, i);
+  });
+  if (problems.length > 0) throw new ConfigError(problems);
+  return { file, entries: result.data.entries as BaselineEntryInfo[] };
+}

@@ -1,0 +1,35 @@
+/**
+ * The baseline file (`crash-drill.baseline.json`): the failures a team knows its server has,
+ * each with a reason people fill in. Validated with zod like scenario files
+ * (harness/config/schema.ts), so a mistake names the file and the field.
+ */
+import * as z from 'zod';
+import { CHECKS } from '../checks/index.js';
+import { KILL_MODES, KILL_POINTS } from '../config/index.js';
+
+export const BASELINE_VERSION = 1;
+
+const CHECK_IDS = CHECKS.map((c) => c.id) as [string, ...string[]];
+
+/** `<scenario>[/<subject>]/<point>/<mode>`, as results.json names a drill (its `key`). */
+const DRILL_KEY = new RegExp(`^[^/]+(/[^/]+)?/(${KILL_POINTS.join('|')})/(${KILL_MODES.join('|')})$`);
+
+export const BaselineEntrySchema = z
+  .strictObject({
+    drill: z.string().regex(DRILL_KEY, { error: `expected a drill key <scenario>[/<subject>]/<point>/<mode> (points: ${KILL_POINTS.join(', ')}; modes: ${KILL_MODES.join(', ')})` }),
+    check: z.enum(CHECK_IDS, { error: `expected a check id (${CHECK_IDS.join(', ')}) or null for the drill itself` }).nullable(),
+    verdict: z.enum(['fail', 'unknown', 'error'], { error: 'expected fail, unknown or error (entries are what did not pass)' }),
+    reason: z.string({ error: 'expected a string: why this failure is accepted for now ("" until someone writes it)' }),
+  })
+  .superRefine((entry, ctx) => {
+    if (entry.check === null && entry.verdict === 'fail') ctx.addIssue({ code: 'custom', path: ['check'], message: 'expected a check id: a failure is always a check\'s (null is for an error or unknown drill)' });
+    if (entry.check !== null && entry.verdict === 'error') ctx.addIssue({ code: 'custom', path: ['check'], message: 'expected null: an error is the drill\'s, not a check\'s' });
+  });
+
+export const BaselineFileSchema = z.strictObject({
+  version: z.literal(BASELINE_VERSION, { error: `expected ${BASELINE_VERSION}` }),
+  entries: z.array(BaselineEntrySchema),
+});
+
+export type BaselineEntry = z.infer<typeof BaselineEntrySchema>;
+export type BaselineFile = z.infer<typeof BaselineFileSchema>;

@@ -1,0 +1,57 @@
+/**
+ * The baseline in a run: a reporter placed before every other one (harness/run/start-run.ts),
+ * so each result is marked before anyone prints it, and results.json carries the `baseline`
+ * section. With `update`, the file is rewritten from the run at its end and the run is judged
+ * against the new file (what failed is now listed, stale entries are gone).
+ */
+import type { Reporter } from '../../reports/types.js';
+import { findFlaky } from '../results/flaky.js';
+import { summarize, type DrillResult, type RunResults } from '../results/types.js';
+import { BaselineIndex } from './apply.js';
+import type { Baseline } from './load.js';
+import { updatedEntries, writeBaseline } from './write.js';
+
+export interface BaselineStageOptions {
+  /** The file as the user named it, said back in reports. */
+  shownAs: string;
+  /** `--update-baseline`: rewrite the file from this run. */
+  update?: boolean;
+}
+
+export function baselineStage(baseline: Baseline, options: BaselineStageOptions): Reporter {
+  let index = new BaselineIndex(baseline);
+  // Each drill's own verdict and reason, so an update can judge it again against the new file.
+  const judged = new Map<DrillResult, { verdict: DrillResult['verdict']; reason: string }>();
+  return {
+    name: 'baseline',
+    onDrillEnd(result) {
+      judged.set(result, { verdict: result.verdict, reason: result.reason });
+      index.apply(result);
+    },
+    onRunEnd(results: RunResults) {
+      let updated: { added: number; removed: number } | undefined;
+      if (options.update) {
+        const update = updatedEntries(baseline, results.drills);
+        writeBaseline(baseline.file, update.entries);
+        updated = { added: update.added, removed: update.removed };
+        index = new BaselineIndex({ file: baseline.file, entries: update.entries });
+        for (const drill of results.drills) {
+          const own = judged.get(drill);
+          if (own) Object.assign(drill, own);
+          delete drill.known;
+          index.apply(drill);
+        }
+        results.summary = summarize(results.drills);
+        results.flaky = findFlaky(results.drills);
+      }
+      results.summary.known ??= 0;
+      results.baseline = {
+        file: options.shownAs,
+        entries: index.baseline.entries.length,
+        known: results.drills.reduce((n, d) => n + (d.known?.length ?? 0), 0),
+        stale: index.stale(results.drills),
+        ...(updated ? { updated } : {}),
+      };
+    },
+  };
+}

@@ -1,0 +1,53 @@
+/**
+ * Writing a baseline file: whole or not at all (a temp file, then a rename), one entry a line
+ * sorted by drill and check so a change reads as a small diff, reasons people wrote kept.
+ */
+import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import type { BaselineEntryInfo, DrillResult } from '../results/types.js';
+import { collectEntries } from './collect.js';
+import { entryKey, type Baseline } from './load.js';
+import { BASELINE_VERSION } from './schema.js';
+
+export interface BaselineUpdate {
+  entries: BaselineEntryInfo[];
+  added: number;
+  removed: number;
+}
+
+/**
+ * The entries a file should hold after these drills: what did not pass now (reasons kept from
+ * `old`), plus the old entries of drills that did not run (a filtered run knows nothing of them).
+ */
+export function updatedEntries(old: Baseline | null, drills: readonly DrillResult[]): BaselineUpdate {
+  const previous = old?.entries ?? [];
+  const reasons = new Map(previous.map((e) => [entryKey(e), e.reason]));
+  const fresh = collectEntries(drills, reasons);
+  const ran = new Set(drills.map((d) => d.key));
+  const kept = previous.filter((e) => !ran.has(e.drill));
+  const before = new Set(previous.map(entryKey));
+  const after = new Set(fresh.map(entryKey));
+  return {
+    entries: sortEntries([...kept, ...fresh]),
+    added: fresh.filter((e) => !before.has(entryKey(e))).length,
+    removed: previous.filter((e) => ran.has(e.drill) && !after.has(entryKey(e))).length,
+  };
+}
+
+export function sortEntries(entries: readonly BaselineEntryInfo[]): BaselineEntryInfo[] {
+  const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+  return [...entries].sort((a, b) => cmp(a.drill, b.drill) || cmp(a.check ?? '', b.check ?? ''));
+}
+
+export function baselineText(entries: readonly BaselineEntryInfo[]): string {
+  const lines = entries.map((e) => `    ${JSON.stringify({ drill: e.drill, check: e.check, verdict: e.verdict, reason: e.reason })}`);
+  return `{\n  "version": ${BASELINE_VERSION},\n  "entries": [${lines.length ? `\n${lines.join(',\n')}\n  ` : ''}]\n}\n`;
+}
+
+export function writeBaseline(file: string, entries: readonly BaselineEntryInfo[]): void {
+  const abs = path.resolve(file);
+  mkdirSync(path.dirname(abs), { recursive: true });
+  const tmp = `${abs}.${process.pid}.tmp`;
+  writeFileSync(tmp, baselineText(entries));
+  renameSync(tmp, abs);
+}

@@ -1,0 +1,76 @@
+/**
+ * `crash-drill baseline --out <file> [paths...] [run options]`, or `--from <report folder>`:
+ * writes every drill check that did not pass (drill key, check id, verdict, and a reason for
+ * people to fill in) to a baseline file that `crash-drill run --baseline <file>` gates on
+ * (harness/baseline). Reasons already written in the file are kept. Exit 0 when written.
+ */
+import { resolve } from 'node:path';
+import type { Command } from 'commander';
+import { collectEntries } from '../baseline/collect.js';
+import { entryKey, loadBaseline } from '../baseline/load.js';
+import { sortEntries, writeBaseline } from '../baseline/write.js';
+import type { BaselineEntryInfo, RunResults } from '../results/types.js';
+import { displayPath } from '../util/paths.js';
+import { UsageError, withUsageErrors } from './errors.js';
+import { EXIT } from './exit-codes.js';
+import { readResults } from './report-command.js';
+import { runFromCommandLine, type RunCommandOptions } from './run-command.js';
+
+export const DEFAULT_BASELINE_FILE = 'crash-drill.baseline.json';
+
+export interface BaselineCommandOptions extends Omit<RunCommandOptions, 'out' | 'baseline' | 'updateBaseline'> {
+  /** The baseline file to write. */
+  out?: string;
+  /** Read this report folder's results.json instead of running. */
+  from?: string;
+  /** The report folder of the run (`crash-drill run --out`). */
+  reportOut?: string;
+}
+
+type Out = { write(s: string): unknown };
+
+export async function baselineCommand(paths: string[], options: BaselineCommandOptions, err: Out = process.stderr): Promise<number> {
+  return withUsageErrors(err, 'baseline', async () => {
+    const file = resolve(options.out ?? DEFAULT_BASELINE_FILE);
+    // An existing file must be valid before anything runs: its reasons are carried over.
+    const old = loadBaseline(file, { missingIsEmpty: true });
+    let results: RunResults;
+    if (options.from !== undefined) {
+      const runOnly = Object.entries({ paths: paths.length > 0, '--point': options.point, '--mode': options.mode, '--only': options.only, '--subject': options.subject, '--report-out': options.reportOut, '--concurrency': options.concurrency, '--reporter': options.reporter })
+        .filter(([, v]) => v !== undefined && v !== false)
+        .map(([k]) => k);
+      if (runOnly.length > 0) throw new UsageError(`--from reads a report folder and runs nothing; ${runOnly.join(', ')} cannot apply`);
+      results = readResults(resolve(options.from));
+    } else {
+      const run = await runFromCommandLine(paths, { ...options, out: options.reportOut });
+      if (!run.results) return run.code;
+      results = run.results;
+    }
+    const reasons = new Map(old.entries.map((e) => [entryKey(e), e.reason]));
+    const entries = sortEntries(collectEntries(results.drills, reasons));
+    writeBaseline(file, entries);
+    err.write(describe(entries, displayPath(file)));
+    return EXIT.ok;
+  });
+}
+
+function describe(entries: BaselineEntryInfo[], shown: string): string {
+  const count = (v: BaselineEntryInfo['verdict']) => entries.filter((e) => e.verdict === v).length;
+  const lines = [`crash-drill: baseline: wrote ${entries.length} entr${entries.length === 1 ? 'y' : 'ies'} to ${shown} (${count('fail')} fail, ${count('unknown')} unknown, ${count('error')} error); fill in each "reason", commit it, and run with --baseline ${shown}`];
+  const never = count('unknown') + count('error');
+  if (never > 0) lines.push(`crash-drill: baseline: the ${never} unknown and error entr${never === 1 ? 'y is' : 'ies are'} listed for the record but never absorbed: a run still reports them`);
+  return `${lines.join('\n')}\n`;
+}
+
+export function registerBaselineCommand(program: Command, addRunOptions: (command: Command) => Command): void {
+  const command = program
+    .command('baseline')
+    .description('write every drill check that did not pass to a baseline file, from a run or a report folder; `run --baseline <file>` then fails only on new failures')
+    .argument('[paths...]', 'scenario files or folders (default: the config file\'s scenarios, else scenarios/)')
+    .option('--out <file>', `the baseline file to write (default: ${DEFAULT_BASELINE_FILE}); reasons already in it are kept`)
+    .option('--from <dir>', 'read this report folder\'s results.json instead of running the drills')
+    .option('--report-out <dir>', 'report folder of the run (default: crash-drill-report)');
+  addRunOptions(command).action(async (paths: string[], options: BaselineCommandOptions) => {
+    process.exitCode = await baselineCommand(paths, options);
+  });
+}
