@@ -69,7 +69,7 @@ export const noSurvivors = defineCheck({
     ...survivorsOf(evidence).map((s) => `process ${s.pid} outlived its client: it has been contained; make the server end its children`),
     ...containerFollowUps(evidence),
     ...unattributedOf(evidence).map(
-      (p) => `process ${p.pid} (${p.cmdline.join(' ').slice(0, 60)}) could not be attributed and was not touched: check whether the server started it; run with perl on PATH (a subreaper) or as root (a cgroup) to find out`,
+      (p) => `process ${p.pid} (${p.cmdline.join(' ').slice(0, 60)}) could not be attributed and was not touched: if the server started it, end it with \`crash-drill contain ${p.pid}\`; run with perl on PATH (a subreaper) or as root (a cgroup) to have the drill find it`,
     ),
   ],
   details(_outcome, evidence) {
