@@ -11,7 +11,8 @@ type Out = { write(s: string): unknown; isTTY?: boolean };
 export class ConsoleReporter implements Reporter {
   name = 'console';
   private readonly c: Colors;
-  private readonly live = new Map<string, string>();
+  /** Each running drill's key and phase ('starting', 'waiting', 'containing'). */
+  private readonly live = new Map<string, { key: string; phase: string }>();
   private total = 0;
   private done = 0;
 
@@ -25,16 +26,17 @@ export class ConsoleReporter implements Reporter {
 
   onRunStart(info: RunStartInfo): void {
     this.total = info.total;
-    this.write(`crash-drill: ${info.total} drill${info.total === 1 ? '' : 's'}, concurrency ${info.concurrency}, run ${info.runId}\n`);
+    const cpu = info.cpuSlots !== undefined && info.cpuSlots !== info.concurrency ? ` (${info.cpuSlots} CPU slot${info.cpuSlots === 1 ? '' : 's'})` : '';
+    this.write(`crash-drill: ${info.total} drill${info.total === 1 ? '' : 's'}, concurrency ${info.concurrency}, run ${info.runId}${cpu}\n`);
   }
 
   onDrillStart(drill: DrillInfo): void {
-    this.live.set(drill.id, `${drill.key} starting`);
+    this.live.set(drill.id, { key: drill.key, phase: 'starting' });
     this.status();
   }
 
   onDrillPhase(drill: DrillInfo, phase: string): void {
-    this.live.set(drill.id, `${drill.key} ${phase}`);
+    this.live.set(drill.id, { key: drill.key, phase });
     this.status();
   }
 
@@ -92,8 +94,7 @@ export class ConsoleReporter implements Reporter {
 
   private status(): void {
     if (!this.out.isTTY || this.live.size === 0) return; // nothing running: no status line, so the summary stays last
-    const running = [...this.live.values()].join(' | ');
-    this.out.write(`\r\u001b[2K${this.c.dim(`${this.done}/${this.total} done; running: ${running}`.slice(0, 150))}`);
+    this.out.write(`\r\u001b[2K${this.c.dim(statusLine(this.done, this.total, [...this.live.values()]).slice(0, 150))}`);
   }
 
   private clearStatus(): void {
@@ -105,6 +106,18 @@ export class ConsoleReporter implements Reporter {
     this.out.write(s);
     this.status();
   }
+}
+
+/**
+ * The live status line: how many drills are starting (spawn, handshake, setup: what costs
+ * CPU), waiting out their windows and being contained, then which drills are starting.
+ */
+export function statusLine(done: number, total: number, live: Array<{ key: string; phase: string }>): string {
+  const count = (phase: string) => live.filter((d) => d.phase === phase).length;
+  const starting = live.filter((d) => d.phase === 'starting').map((d) => d.key);
+  const other = live.filter((d) => !['starting', 'waiting', 'containing'].includes(d.phase)).map((d) => `${d.key} ${d.phase}`);
+  const names = [...starting, ...other];
+  return `${done}/${total} done; ${count('starting')} starting, ${count('waiting')} waiting, ${count('containing')} containing${names.length ? `: ${names.join(' | ')}` : ''}`;
 }
 
 /** A check's verdict as shown: `known` when the baseline lists its failure. */

@@ -8,6 +8,8 @@ export interface RunStartInfo {
   runId: string;
   total: number;
   concurrency: number;
+  /** Drills in a CPU phase at once (phase-aware scheduling); absent where there is no schedule. */
+  cpuSlots?: number;
   outDir: string;
 }
 
@@ -16,7 +18,7 @@ export interface Reporter {
   name: string;
   onRunStart?(info: RunStartInfo): void | Promise<void>;
   onDrillStart?(drill: DrillInfo): void;
-  /** A drill moved on: 'handshake', 'armed', 'killed', 'observing', 'containing'. */
+  /** A drill moved on: 'starting' (spawn, handshake, setup, kill point), 'waiting' (deadline and grace windows), 'containing'. */
   onDrillPhase?(drill: DrillInfo, phase: string): void;
   onDrillEnd?(result: DrillResult, progress: { done: number; total: number }): void;
   onRunEnd?(results: RunResults): void | Promise<void>;

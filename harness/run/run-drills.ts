@@ -7,7 +7,7 @@ import type { Reporter } from '../../reports/types.js';
 import type { Scenario } from '../config/index.js';
 import { executeDrill } from '../drill/execute.js';
 import type { PlannedDrill } from '../drill/types.js';
-import type { DrillEvidence, EvidenceEvent } from '../evidence/types.js';
+import type { DrillEvidence } from '../evidence/types.js';
 import { drillIdFor, newRunId, registerRun, sweepStale } from '../observe/index.js';
 import { sweepStaleContainerRows } from '../containers/index.js';
 import { planDrills, type PlanFilter } from '../plan/plan.js';
@@ -18,9 +18,17 @@ import { writeEvidenceLog } from '../evidence/log.js';
 import { summarize, type DrillInfo, type DrillResult, type RunResults } from '../results/types.js';
 import { harnessInfo } from '../util/version.js';
 import { RemotePool } from './remotes.js';
+import { phaseOf, PhaseScheduler, scheduleLimits, type DrillSlot } from './scheduler.js';
 
 export interface RunOptions extends PlanFilter {
-  concurrency?: number;
+  /**
+   * Drills in flight at most (default 1). 'auto' is the phase-aware default: as many drills in
+   * flight as keep the cores busy, a CPU slot per core (harness/run/scheduler.ts). With a number
+   * the CPU slots are still the cores, never more than that number.
+   */
+  concurrency?: number | 'auto';
+  /** CPU slots (default: the cores); for tests and the bench. */
+  cpuSlots?: number;
   reporters?: Reporter[];
   /** Abort to interrupt the run: active drills are contained, pending ones are not started. */
   signal?: AbortSignal;
@@ -40,13 +48,6 @@ export interface RunOutput {
   evidence: DrillEvidence[];
 }
 
-const PHASES: Partial<Record<EvidenceEvent['type'], string>> = {
-  'client-spawned': 'handshake',
-  'setup-done': 'armed',
-  'client-lost': 'observing',
-  snapshot: 'containing',
-};
-
 export async function runScenarios(scenarios: Scenario[], options: RunOptions = {}): Promise<RunOutput> {
   const planned = planDrills(scenarios, options);
   const repeat = options.repeat ?? 1;
@@ -64,17 +65,16 @@ export async function runScenarios(scenarios: Scenario[], options: RunOptions = 
   const remotes = new RemotePool();
   try {
     const stale = [...(await sweepStale()), ...(await sweepStaleContainerRows())]; // containers: labelled ones of dead runs
-    const concurrency = Math.max(1, Math.min(options.concurrency ?? 1, drills.length || 1));
-    for (const r of reporters) await r.onRunStart?.({ runId, total: drills.length, concurrency, outDir: options.outDir ?? '' });
+    const limits = options.concurrency === 'auto' ? scheduleLimits(undefined, drills.length, options.cpuSlots) : scheduleLimits(options.concurrency ?? 1, drills.length, options.cpuSlots);
+    const scheduler = new PhaseScheduler(limits);
+    for (const r of reporters) await r.onRunStart?.({ runId, total: drills.length, concurrency: limits.inFlight, cpuSlots: limits.cpu, outDir: options.outDir ?? '' });
     const results: DrillResult[] = new Array(drills.length);
     const evidence: DrillEvidence[] = new Array(drills.length);
-    let next = 0;
     let done = 0;
-    const worker = async () => {
-      while (next < drills.length && !options.signal?.aborted) {
-        const position = next++;
-        const { planned: plannedDrill, attempt, run: drill } = drills[position];
-        const info = drillInfo(drill, runId);
+    const runOne = async (position: number, slot: DrillSlot): Promise<void> => {
+      const { planned: plannedDrill, attempt, run: drill } = drills[position];
+      const info = drillInfo(drill, runId);
+      try {
         for (const r of reporters) r.onDrillStart?.(info);
         const ev = await executeDrill(drill, {
           runId,
@@ -83,8 +83,10 @@ export async function runScenarios(scenarios: Scenario[], options: RunOptions = 
           sampleIntervalMs: options.sampleIntervalMs,
           containTermWaitMs: options.containTermWaitMs,
           onEvent: (event) => {
-            const phase = PHASES[event.type];
-            if (phase) for (const r of reporters) r.onDrillPhase?.(info, phase);
+            const phase = phaseOf(event);
+            if (!phase || phase === slot.phase) return;
+            slot.enter(phase);
+            for (const r of reporters) r.onDrillPhase?.(info, phase);
           },
         });
         evidence[position] = ev;
@@ -92,9 +94,18 @@ export async function runScenarios(scenarios: Scenario[], options: RunOptions = 
         if (options.evidenceDir) results[position].evidence = writeEvidenceLog(options.evidenceDir, ev);
         done++;
         for (const r of reporters) r.onDrillEnd?.(results[position], { done, total: drills.length });
+      } finally {
+        slot.release();
       }
     };
-    await Promise.all(Array.from({ length: concurrency }, worker));
+    // Drills are admitted in plan order as the limits allow (harness/run/scheduler.ts); each runs on its own.
+    const running: Array<Promise<void>> = [];
+    for (let position = 0; position < drills.length; position++) {
+      const slot = await scheduler.admit(options.signal);
+      if (!slot) break;
+      running.push(runOne(position, slot));
+    }
+    await Promise.all(running);
     const finished = results.filter(Boolean);
     const output: RunResults = {
       version: 1,

@@ -5,7 +5,6 @@
  * (flags, the config file lookup, signals, the exit code).
  */
 import { rmSync } from 'node:fs';
-import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
 import { loadReporters, type ReporterOptions } from '../../reports/registry.js';
 import type { Reporter } from '../../reports/types.js';
@@ -31,9 +30,12 @@ export interface RunRequest extends DrillConfig {
   env?: NodeJS.ProcessEnv;
 }
 
-/** Drills at once when the config names no number: the cores, at most four. */
-export function defaultConcurrency(): number {
-  return Math.min(4, availableParallelism());
+/**
+ * Drills at once when the config names no number: the phase-aware schedule
+ * (harness/run/scheduler.ts), a CPU slot per core and several waiting drills beside them.
+ */
+export function defaultConcurrency(): 'auto' {
+  return 'auto';
 }
 
 export async function startRun(request: RunRequest): Promise<RunOutput> {

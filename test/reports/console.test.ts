@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ConsoleReporter } from '../../reports/console.js';
+import { ConsoleReporter, statusLine } from '../../reports/console.js';
 import type { DrillResult, RunResults } from '../../reports/types.js';
 import { errored, failed, passed, runResults, unknown } from './fixtures.js';
 
@@ -38,7 +38,7 @@ function drive(out: FakeStream, results: RunResults): void {
   results.drills.forEach((drill: DrillResult, i) => {
     const info = { id: drill.id, key: `${drill.scenario}/${drill.point}/${drill.mode}`, scenario: drill.scenario, point: drill.point, mode: drill.mode };
     reporter.onDrillStart(info);
-    reporter.onDrillPhase(info, 'armed');
+    reporter.onDrillPhase(info, 'waiting');
     reporter.onDrillEnd(drill, { done: i + 1, total: results.drills.length });
   });
   reporter.onRunEnd(results);
@@ -151,11 +151,29 @@ describe('ConsoleReporter', () => {
     const out = new FakeStream(true);
     drive(out, FOUR());
     expect(out.text).toMatch(ANSI);
-    expect(out.chunks).toContain('\r\u001b[2K\u001b[2m0/4 done; running: demo/idle/crash starting\u001b[22m');
-    expect(out.chunks).toContain('\r\u001b[2K\u001b[2m1/4 done; running: demo/in-flight/close armed\u001b[22m');
+    expect(out.chunks).toContain('\r\u001b[2K\u001b[2m0/4 done; 1 starting, 0 waiting, 0 containing: demo/idle/crash\u001b[22m');
+    expect(out.chunks).toContain('\r\u001b[2K\u001b[2m1/4 done; 0 starting, 1 waiting, 0 containing\u001b[22m');
     // Nothing runs any more, so no status line follows the summary: the terminal ends on it.
     expect(out.chunks.slice(-2)).toEqual(['\r\u001b[2K', '\n1 passed, 1 failed, 1 unknown, 1 error\n']);
-    expect(out.chunks.filter((c) => c.includes('running: \u001b'))).toEqual([]);
+    expect(out.chunks.filter((c) => c.includes('4/4 done'))).toEqual([]);
+  });
+
+  it('the status line counts the drills starting, waiting and containing, and names the ones starting', () => {
+    const live = [
+      { key: 'a/idle/crash', phase: 'starting' },
+      { key: 'b/idle/crash', phase: 'waiting' },
+      { key: 'c/idle/hang', phase: 'waiting' },
+      { key: 'd/idle/close', phase: 'containing' },
+      { key: 'e/idle/crash', phase: 'starting' },
+    ];
+    expect(statusLine(3, 9, live)).toBe('3/9 done; 2 starting, 2 waiting, 1 containing: a/idle/crash | e/idle/crash');
+    expect(statusLine(9, 9, [])).toBe('9/9 done; 0 starting, 0 waiting, 0 containing');
+  });
+
+  it('names the CPU slots when the run has fewer than drills in flight', () => {
+    const out = new FakeStream(false);
+    new ConsoleReporter(out).onRunStart({ runId: 'cd-x', total: 63, concurrency: 8, cpuSlots: 2, outDir: '' });
+    expect(out.text).toBe('crash-drill: 63 drills, concurrency 8, run cd-x (2 CPU slots)\n');
   });
 
   it('says it prints to the terminal', () => {

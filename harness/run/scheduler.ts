@@ -1,0 +1,167 @@
+/**
+ * Phase-aware scheduling: concurrency is limited by what costs CPU, not by drills in flight.
+ * A drill costs CPU while it starts (client and server spawn, handshake, setup, reaching the
+ * kill point) and while it is contained; between the kill and the end of its deadline and grace
+ * windows it only waits on events, so it holds no CPU slot and another drill may start.
+ *
+ * Rules:
+ * - a drill is admitted (in plan order) only while fewer than `cpu` drills are in a CPU phase
+ *   and fewer than `inFlight` drills are running;
+ * - containment never waits for a slot (delaying it would keep a drill's survivors alive
+ *   longer); a containing drill counts against the CPU slots, so no new drill starts beside it;
+ * - each drill keeps its own processes, remote session and evidence whatever runs beside it
+ *   (harness/drill/execute.ts gives every drill its own id, cgroup, holder and session).
+ */
+import { availableParallelism } from 'node:os';
+import type { EvidenceEvent } from '../evidence/types.js';
+
+export type DrillPhase = 'starting' | 'waiting' | 'containing';
+
+/** Phases that cost CPU: a drill in one of them holds a CPU slot. */
+const CPU_PHASES: ReadonlySet<DrillPhase> = new Set(['starting', 'containing']);
+
+/**
+ * The evidence events that move a drill from one phase to the next. `kill` is the moment the
+ * client is lost (or the target call cancelled): from then on the drill waits out its windows.
+ * The recovery retry (its client's events are `retry`) starts a client and server again, which
+ * costs CPU until it has ended.
+ */
+const PHASE_EVENTS: Partial<Record<EvidenceEvent['type'], DrillPhase>> = {
+  'drill-start': 'starting',
+  kill: 'waiting',
+  retry: 'starting',
+  'retry-end': 'waiting',
+  'containment-start': 'containing',
+};
+
+export function phaseOf(event: EvidenceEvent): DrillPhase | null {
+  return PHASE_EVENTS[event.type] ?? null;
+}
+
+export interface ScheduleLimits {
+  /** Drills running at once, whatever their phase (`--concurrency`). */
+  inFlight: number;
+  /** Drills in a CPU phase at once. */
+  cpu: number;
+}
+
+/** In flight by default: enough waiting drills to keep the cores busy, few enough that their observers stay cheap. */
+export const IN_FLIGHT_PER_CORE = 4;
+
+/**
+ * The limits for a run. `concurrency` is the user's cap on drills in flight; without it the
+ * run uses the phase-aware default. CPU slots are the cores, never more than the cap.
+ */
+export function scheduleLimits(concurrency: number | undefined, total: number, cores = availableParallelism()): ScheduleLimits {
+  const inFlight = Math.max(1, Math.min(concurrency ?? cores * IN_FLIGHT_PER_CORE, total || 1));
+  return { inFlight, cpu: Math.max(1, Math.min(cores, inFlight)) };
+}
+
+export type PhaseCounts = Record<DrillPhase, number>;
+
+/** One admitted drill's hold on the scheduler. */
+export interface DrillSlot {
+  readonly phase: DrillPhase;
+  /** Moves the drill to `phase`; never waits (a phase change is something that already happened). */
+  enter(phase: DrillPhase): void;
+  /** The drill has ended: its slots go to the next drill. */
+  release(): void;
+}
+
+type Waiter = { resolve: (slot: DrillSlot | null) => void };
+
+export class PhaseScheduler {
+  private readonly slots = new Set<Slot>();
+  private readonly waiters: Waiter[] = [];
+  private listeners: Array<(counts: PhaseCounts) => void> = [];
+  /** Most drills that were ever in a CPU phase at once, and in flight at once (for tests and the bench). */
+  peak = { cpu: 0, inFlight: 0 };
+
+  constructor(readonly limits: ScheduleLimits) {}
+
+  /** Resolves with a slot in the `starting` phase once the limits allow it, or null when aborted first. */
+  admit(signal?: AbortSignal): Promise<DrillSlot | null> {
+    if (signal?.aborted) return Promise.resolve(null);
+    return new Promise((resolve) => {
+      const waiter: Waiter = { resolve };
+      this.waiters.push(waiter);
+      signal?.addEventListener(
+        'abort',
+        () => {
+          const at = this.waiters.indexOf(waiter);
+          if (at >= 0) {
+            this.waiters.splice(at, 1);
+            resolve(null);
+          }
+        },
+        { once: true },
+      );
+      this.pump();
+    });
+  }
+
+  counts(): PhaseCounts {
+    const counts: PhaseCounts = { starting: 0, waiting: 0, containing: 0 };
+    for (const slot of this.slots) counts[slot.phase]++;
+    return counts;
+  }
+
+  /** Called with the counts after every change (the console's live status line). */
+  onChange(listener: (counts: PhaseCounts) => void): void {
+    this.listeners.push(listener);
+  }
+
+  private cpuBusy(): number {
+    let n = 0;
+    for (const slot of this.slots) if (CPU_PHASES.has(slot.phase)) n++;
+    return n;
+  }
+
+  private canAdmit(): boolean {
+    return this.slots.size < this.limits.inFlight && this.cpuBusy() < this.limits.cpu;
+  }
+
+  /** Admits waiting drills, first come first served, while the limits allow. */
+  private pump(): void {
+    while (this.waiters.length > 0 && this.canAdmit()) {
+      const waiter = this.waiters.shift()!;
+      const slot = new Slot(this);
+      this.slots.add(slot);
+      this.changed();
+      waiter.resolve(slot);
+    }
+  }
+
+  /** @internal */
+  moved(slot: Slot, released: boolean): void {
+    if (released) this.slots.delete(slot);
+    this.changed();
+    this.pump();
+  }
+
+  private changed(): void {
+    this.peak.cpu = Math.max(this.peak.cpu, this.cpuBusy());
+    this.peak.inFlight = Math.max(this.peak.inFlight, this.slots.size);
+    const counts = this.counts();
+    for (const listener of this.listeners) listener(counts);
+  }
+}
+
+class Slot implements DrillSlot {
+  phase: DrillPhase = 'starting';
+  private released = false;
+
+  constructor(private readonly scheduler: PhaseScheduler) {}
+
+  enter(phase: DrillPhase): void {
+    if (this.released || phase === this.phase) return;
+    this.phase = phase;
+    this.scheduler.moved(this, false);
+  }
+
+  release(): void {
+    if (this.released) return;
+    this.released = true;
+    this.scheduler.moved(this, true);
+  }
+}

@@ -1,0 +1,165 @@
+/**
+ * Phase-aware scheduling (harness/run/scheduler.ts): the admission rules on the scheduler
+ * itself, then a small real run where waiting drills make room for starting ones and the
+ * verdicts are the same as one drill at a time. The whole engine matrix at both schedules is a
+ * benchmark (bench/schedule-verdicts.ts), too slow for the suite.
+ */
+import { describe, expect, it } from 'vitest';
+import type { DrillInfo, DrillResult, Reporter } from '../../reports/types.js';
+import { runScenarios } from '../../harness/run/run-drills.js';
+import { PhaseScheduler, phaseOf, scheduleLimits, type DrillSlot } from '../../harness/run/scheduler.js';
+import type { EvidenceEvent } from '../../harness/evidence/types.js';
+import { scenarioFrom, subjectYaml, tempDir } from '../support/scenarios.js';
+
+/** Whether the promise has settled by the time queued callbacks have run. */
+async function settled<T>(promise: Promise<T>): Promise<boolean> {
+  let done = false;
+  void promise.then(() => (done = true));
+  await new Promise((resolve) => setImmediate(resolve));
+  return done;
+}
+
+describe('the phase-aware scheduler', () => {
+  it('admits a drill only while a CPU slot is free; a waiting drill frees its slot', async () => {
+    const s = new PhaseScheduler({ inFlight: 3, cpu: 1 });
+    const a = (await s.admit())!;
+    const b = s.admit();
+    expect(await settled(b)).toBe(false);
+    a.enter('waiting');
+    expect(await settled(b)).toBe(true);
+    expect(s.counts()).toEqual({ starting: 1, waiting: 1, containing: 0 });
+    const c = s.admit();
+    expect(await settled(c)).toBe(false);
+    (await b)!.enter('waiting');
+    expect(await settled(c)).toBe(true);
+    expect(s.counts()).toEqual({ starting: 1, waiting: 2, containing: 0 });
+  });
+
+  it('caps drills in flight whatever their phase (--concurrency)', async () => {
+    const s = new PhaseScheduler({ inFlight: 2, cpu: 2 });
+    const a = (await s.admit())!;
+    const b = (await s.admit())!;
+    a.enter('waiting');
+    b.enter('waiting');
+    const c = s.admit();
+    expect(await settled(c)).toBe(false);
+    a.release();
+    expect(await settled(c)).toBe(true);
+    expect(s.peak).toEqual({ cpu: 2, inFlight: 2 });
+  });
+
+  it('never makes containment wait, and starts no drill beside it while the CPU slots are taken', async () => {
+    const s = new PhaseScheduler({ inFlight: 4, cpu: 1 });
+    const a = (await s.admit())!;
+    a.enter('waiting');
+    const b = (await s.admit())!;
+    // a's windows end while b starts: a contains at once, over the limit, and nothing new starts.
+    a.enter('containing');
+    expect(s.counts()).toEqual({ starting: 1, waiting: 0, containing: 1 });
+    b.enter('waiting');
+    const c = s.admit();
+    expect(await settled(c)).toBe(false);
+    a.release();
+    expect(await settled(c)).toBe(true);
+  });
+
+  it('admits in order and gives up on waiting drills when the run is interrupted', async () => {
+    const s = new PhaseScheduler({ inFlight: 1, cpu: 1 });
+    const a = (await s.admit())!;
+    const abort = new AbortController();
+    const order: string[] = [];
+    const note = (name: string) => (slot: DrillSlot | null) => {
+      order.push(name);
+      return slot;
+    };
+    const b = s.admit(abort.signal).then(note('b'));
+    const c = s.admit().then(note('c'));
+    abort.abort();
+    expect(await b).toBeNull();
+    a.release();
+    const slot = (await c) as DrillSlot;
+    expect(slot.phase).toBe('starting');
+    expect(order).toEqual(['b', 'c']);
+    expect(await s.admit(abort.signal)).toBeNull();
+  });
+
+  it('limits: the cores as CPU slots, never more than the cap; several waiting drills per core by default', () => {
+    expect(scheduleLimits(undefined, 63, 2)).toEqual({ inFlight: 8, cpu: 2 });
+    expect(scheduleLimits(1, 63, 2)).toEqual({ inFlight: 1, cpu: 1 });
+    expect(scheduleLimits(3, 63, 2)).toEqual({ inFlight: 3, cpu: 2 });
+    expect(scheduleLimits(undefined, 3, 4)).toEqual({ inFlight: 3, cpu: 3 });
+  });
+
+  it('reads the phase off the evidence: the kill starts the wait, containment and the retry cost CPU', () => {
+    const at = (type: string) => phaseOf({ type } as EvidenceEvent);
+    expect(['drill-start', 'kill', 'retry', 'retry-end', 'containment-start', 'snapshot'].map(at)).toEqual([
+      'starting',
+      'waiting',
+      'starting',
+      'waiting',
+      'containing',
+      null,
+    ]);
+  });
+});
+
+/** Records how many drills were starting and in flight at once, from the reporter hooks. */
+class PhaseWatch implements Reporter {
+  name = 'phase-watch';
+  private readonly phase = new Map<string, string>();
+  maxStarting = 0;
+  maxInFlight = 0;
+  onDrillStart(drill: DrillInfo): void {
+    this.set(drill.id, 'starting');
+  }
+  onDrillPhase(drill: DrillInfo, phase: string): void {
+    this.set(drill.id, phase);
+  }
+  onDrillEnd(result: DrillResult): void {
+    this.phase.delete(result.id);
+  }
+  private set(id: string, phase: string): void {
+    this.phase.set(id, phase);
+    this.maxStarting = Math.max(this.maxStarting, [...this.phase.values()].filter((p) => p !== 'waiting').length);
+    this.maxInFlight = Math.max(this.maxInFlight, this.phase.size);
+  }
+}
+
+describe('a run with phase-aware scheduling', () => {
+  it('starts drills while others wait, one CPU slot at a time, with the verdicts of one drill at a time', async () => {
+    const dir = tempDir('crash-drill-schedule-');
+    const window = 'expect: { exit-on-eof: { deadline: 800 }, no-survivors: { grace: 600 } }\ntimeouts: { close-wait: 400 }';
+    const scenarios = (['well-behaved', 'ignores-eof', 'leaks-child', 'slow-exit'] as const).map((server) =>
+      scenarioFrom(
+        [`id: ${server}`, subjectYaml(server, server === 'slow-exit' ? { FAKE_EXIT_DELAY_MS: '1100' } : {}), 'target: { call: spawn-helper }', 'points: [after-response]', `modes: [${server === 'ignores-eof' ? 'crash, hang' : 'crash'}]`, window].join('\n'),
+        dir,
+        `${server}.yaml`,
+      ),
+    );
+    const verdicts = (drills: DrillResult[]) => drills.map((d) => [d.key, d.verdict, ...d.checks.map((c) => `${c.id}:${c.verdict}`)]);
+    const watchOne = new PhaseWatch();
+    const one = await runScenarios(scenarios, { concurrency: 1, containTermWaitMs: 500, reporters: [watchOne] });
+    const watch = new PhaseWatch();
+    const phased = await runScenarios(scenarios, { concurrency: 'auto', cpuSlots: 1, containTermWaitMs: 500, reporters: [watch] });
+    expect(verdicts(phased.results.drills)).toEqual(verdicts(one.results.drills));
+    expect(verdicts(one.results.drills).map(([key, verdict]) => `${key} ${verdict}`)).toEqual([
+      'well-behaved/after-response/crash pass',
+      'ignores-eof/after-response/crash fail',
+      'ignores-eof/after-response/hang pass',
+      'leaks-child/after-response/crash fail',
+      'slow-exit/after-response/crash fail',
+    ]);
+    expect(watchOne.maxInFlight).toBe(1);
+    // Waiting drills made room: more than one in flight, yet never two in a CPU phase, except a
+    // containment that does not wait for its slot beside one drill that is starting.
+    expect(watch.maxInFlight).toBeGreaterThan(1);
+    expect(watch.maxStarting).toBeLessThanOrEqual(2);
+    // Every drill has its own id, its own processes and its own evidence.
+    const ids = phased.evidence.map((e) => e.meta.drillId);
+    expect(new Set(ids).size).toBe(ids.length);
+    for (const ev of phased.evidence) {
+      const spawned = ev.events.filter((e) => e.type === 'process-new').map((e) => (e as { pid: number }).pid);
+      for (const other of phased.evidence) if (other !== ev) for (const e of other.events) if (e.type === 'process-new') expect(spawned).not.toContain((e as { pid: number }).pid);
+    }
+  }, 120_000);
+});
