@@ -71,7 +71,8 @@ export function findOrphans(backend: Backend, opts: FindOptions): OrphanReport {
   const t0 = performance.now();
   const takenAt = new Date().toISOString();
   const scan = scanSessions(backend, opts);
-  const holders = scan.sessions.length > 0 ? backend.holders() : { byObject: new Map(), peers: new Map(), unread: new Map(), peersUnavailable: null };
+  const wanted = new Set(scan.sessions.flatMap((s) => [s.stdin.object, s.stdout.object]));
+  const holders = scan.sessions.length > 0 ? backend.holders(wanted) : { byObject: new Map(), peers: new Map(), unread: new Map(), peersUnavailable: null };
   const classified = scan.sessions.map((s) => ({ session: s, c: classify(s, scan.table, scan.byPid, holders) }));
 
   const looks = recordPending(new Map(classified.flatMap(({ c }) => (c.unread ? [[c.unread.key, c.unread.bytes] as const] : []))));

@@ -4,7 +4,7 @@
  * permission bits of the symbolic link indicate the access mode of the file descriptor"), and
  * `ss` for the peers of unix sockets, which /proc does not show.
  */
-import { lstatSync, readdirSync, readlinkSync, statSync } from 'node:fs';
+import { lstatSync, readdirSync, readFileSync, readlinkSync, statSync } from 'node:fs';
 import {
   classifyFd,
   listPids,
@@ -118,7 +118,7 @@ export const procBackend: Backend = {
   process: entryOf,
   stdio: (pid) => readFds(pid, [0, 1, 2], false),
   descriptors: (pid) => readFds(pid, null, true),
-  holders() {
+  holders(wanted) {
     const byObject = new Map<string, Holder[]>();
     for (const pid of listPids()) {
       let names: string[];
@@ -136,6 +136,8 @@ export const procBackend: Backend = {
         }
         const pipe = target.startsWith('pipe:');
         if (!pipe && !target.startsWith('socket:')) continue;
+        // The access mode costs an lstat: only for the pipes asked about.
+        if (pipe && wanted && !wanted.has(target)) continue;
         const holder: Holder = { pid, fd: Number(name), access: pipe ? accessOf(pid, name) : 'rw' };
         const list = byObject.get(target);
         if (list) list.push(holder);
@@ -155,10 +157,21 @@ export const procBackend: Backend = {
     return readEnviron(pid)?.get(name) ?? null;
   },
   environValues(pids, name) {
+    // A raw search, not readEnviron's map: this runs over every process of the machine.
     const out = new Map<number, string>();
+    const needle = Buffer.from(`\0${name}=`);
     for (const pid of pids) {
-      const value = readEnviron(pid)?.get(name);
-      if (value !== undefined) out.set(pid, value);
+      let raw: Buffer;
+      try {
+        raw = readFileSync(`/proc/${pid}/environ`);
+      } catch {
+        continue;
+      }
+      const at = raw.subarray(0, name.length + 1).equals(needle.subarray(1)) ? 0 : raw.indexOf(needle);
+      if (at < 0) continue;
+      const start = at + needle.length - (at === 0 && raw[0] !== 0 ? 1 : 0);
+      const end = raw.indexOf(0, start);
+      out.set(pid, raw.toString('utf8', start, end < 0 ? raw.length : end));
     }
     return out;
   },

@@ -81,9 +81,10 @@ export interface Backend {
   descriptors(pid: number): Descriptor[] | null;
   /**
    * Every pipe and socket held by any process, by object (the expensive scan), and the unix
-   * socket peers it could resolve (null: it cannot resolve any, and why).
+   * socket peers it could resolve (null: it cannot resolve any, and why). With `wanted`, a
+   * backend may leave out pipes not in it (the scan still reads every fd link).
    */
-  holders(): Holders;
+  holders(wanted?: ReadonlySet<string>): Holders;
   /** Environment variable names (never values); null when unreadable. */
   environNames(pid: number): string[] | null;
   /** One environment variable's value (the drill marker), null when absent or unreadable. */
