@@ -33,6 +33,8 @@ export interface DrillConfig {
   repeat?: number;
   /** A baseline file (`--baseline`): the failures it lists are known and do not fail the run (harness/baseline). */
   baseline?: string;
+  /** For `crash-drill orphans`: extra server patterns (regular expressions) besides the defaults. */
+  orphans?: { match?: string[] };
 }
 
 /** Identity function for types: `defineConfig({...})` in a config file; validation happens at load. */

@@ -55,6 +55,8 @@ const ConfigSchema = z.strictObject({
   signal: z.instanceof(AbortSignal).optional(),
   /** A baseline file of known failures (harness/baseline), relative to the config file. */
   baseline: z.string().min(1).optional(),
+  /** Read by `crash-drill orphans` (harness/orphans/config-match.ts); `run` ignores it. */
+  orphans: z.strictObject({ match: z.array(z.string().min(1)).optional() }).optional(),
 });
 
 const KNOWN_CONFIG_KEYS = Object.keys(ConfigSchema.shape);
