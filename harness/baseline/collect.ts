@@ -1,6 +1,7 @@
 /**
  * What a baseline lists: every drill check that did not pass, in plan order, and the drill
- * itself when it erred or is unknown without a check to blame (a kill point not reached).
+ * itself when it erred (then only that) or is unknown without a check to blame (a kill point
+ * not reached).
  * Pure: from results, whether of a run just done or of a report folder's results.json.
  */
 import type { BaselineEntryInfo, DrillResult } from '../results/types.js';
@@ -16,7 +17,11 @@ export function collectEntries(drills: readonly DrillResult[], reasons: Readonly
     out.set(key, { ...entry, reason: had?.reason ?? reasons.get(key) ?? '' });
   };
   for (const drill of drills) {
-    if (drill.verdict === 'error') add({ drill: drill.key, check: null, verdict: 'error' });
+    // An erred drill's checks judged a drill that did not happen as planned: the error is the entry.
+    if (drill.verdict === 'error') {
+      add({ drill: drill.key, check: null, verdict: 'error' });
+      continue;
+    }
     for (const check of drill.checks) if (check.verdict !== 'pass') add({ drill: drill.key, check: check.id, verdict: check.verdict });
     const blamed = drill.checks.some((c) => c.verdict !== 'pass');
     if (drill.verdict === 'unknown' && !blamed) add({ drill: drill.key, check: null, verdict: 'unknown' });

@@ -7,8 +7,27 @@ import path from 'node:path';
 import { ConfigError, type ConfigProblem } from '../config/index.js';
 import { formatFieldPath } from '../config/field-path.js';
 import { problemsFromIssues } from '../config/issues.js';
+import { suggestKey } from '../config/suggest.js';
 import type { BaselineEntryInfo } from '../results/types.js';
+import type * as z from 'zod';
 import { BaselineFileSchema } from './schema.js';
+
+const FILE_KEYS = Object.keys(BaselineFileSchema.shape);
+const ENTRY_KEYS = ['drill', 'check', 'verdict', 'reason'];
+
+/** Unknown keys named with the baseline's own keys (and a "did you mean"); the rest as scenario problems read. */
+function fileProblems(issues: readonly z.core.$ZodIssue[], raw: unknown): ConfigProblem[] {
+  const out: ConfigProblem[] = [];
+  for (const issue of issues) {
+    if (issue.code !== 'unrecognized_keys') continue;
+    const known = issue.path.length === 0 ? FILE_KEYS : ENTRY_KEYS;
+    for (const key of issue.keys) {
+      const near = suggestKey(key, known);
+      out.push({ field: formatFieldPath([...issue.path, key]), message: near ? `unknown field; did you mean "${near}"?` : `unknown field; known: ${known.join(', ')}` });
+    }
+  }
+  return [...out, ...problemsFromIssues(issues.filter((i) => i.code !== 'unrecognized_keys'), raw)];
+}
 
 export interface Baseline {
   /** Absolute path of the file. */
@@ -46,7 +65,7 @@ export function parseBaseline(text: string, file: string): Baseline {
     throw new ConfigError({ file, message: `expected an object { "version": 1, "entries": [...] }, got ${Array.isArray(raw) ? 'a list' : raw === null ? 'null' : typeof raw}` });
   }
   const result = BaselineFileSchema.safeParse(raw);
-  if (!result.success) throw new ConfigError(problemsFromIssues(result.error.issues, raw).map((p) => ({ file, ...p })));
+  if (!result.success) throw new ConfigError(fileProblems(result.error.issues, raw).map((p) => ({ file, ...p })));
   const problems: ConfigProblem[] = [];
   const first = new Map<string, number>();
   result.data.entries.forEach((entry, i) => {
