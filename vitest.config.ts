@@ -6,7 +6,13 @@ import { defineConfig } from 'vitest/config';
  * instead of running alone at the end. On a fresh clone vitest has no timings from an earlier
  * run and would start the largest files first, which are not these.
  */
-const LONGEST = ['test/drill/remote-matrix.test.ts', 'test/unprivileged/unprivileged.test.ts', 'test/drill/matrix.test.ts', 'test/real/real-servers.test.ts'];
+const LONGEST = [
+  'test/drill/remote-matrix.test.ts',
+  'test/unprivileged/unprivileged.test.ts',
+  'test/drill/matrix.test.ts',
+  'test/drill/era-matrix.test.ts',
+  'test/real/real-servers.test.ts',
+];
 
 class LongestFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
