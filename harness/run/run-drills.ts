@@ -3,8 +3,10 @@
  * reporters. Before it starts it sweeps processes left by runs that were killed before they
  * could contain their drills.
  */
+import { setMaxListeners } from 'node:events';
 import type { Reporter } from '../../reports/types.js';
 import type { Scenario } from '../config/index.js';
+import type { ClientKind } from '../drill/drill-client.js';
 import { executeDrill } from '../drill/execute.js';
 import type { PlannedDrill } from '../drill/types.js';
 import type { DrillEvidence } from '../evidence/types.js';
@@ -27,6 +29,8 @@ export interface RunOptions extends PlanFilter {
    * the CPU slots are still the cores, never more than that number.
    */
   concurrency?: number | 'auto';
+  /** The drill client (harness/drill/drill-client.ts); default: a client process. */
+  client?: ClientKind;
   /** CPU slots (default: the cores); for tests and the bench. */
   cpuSlots?: number;
   reporters?: Reporter[];
@@ -67,6 +71,8 @@ export async function runScenarios(scenarios: Scenario[], options: RunOptions = 
     const stale = [...(await sweepStale()), ...(await sweepStaleContainerRows())]; // containers: labelled ones of dead runs
     const limits = options.concurrency === 'auto' ? scheduleLimits(undefined, drills.length, options.cpuSlots) : scheduleLimits(options.concurrency ?? 1, drills.length, options.cpuSlots);
     const scheduler = new PhaseScheduler(limits);
+    // Every drill in flight listens for the interrupt (harness/util/abortable.ts): more drills in flight, more listeners.
+    if (options.signal) setMaxListeners(Math.max(10, limits.inFlight * 4), options.signal);
     for (const r of reporters) await r.onRunStart?.({ runId, total: drills.length, concurrency: limits.inFlight, cpuSlots: limits.cpu, outDir: options.outDir ?? '' });
     const results: DrillResult[] = new Array(drills.length);
     const evidence: DrillEvidence[] = new Array(drills.length);
@@ -82,6 +88,7 @@ export async function runScenarios(scenarios: Scenario[], options: RunOptions = 
           signal: options.signal,
           sampleIntervalMs: options.sampleIntervalMs,
           containTermWaitMs: options.containTermWaitMs,
+          client: options.client,
           onEvent: (event) => {
             const phase = phaseOf(event);
             if (!phase || phase === slot.phase) return;

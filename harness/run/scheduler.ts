@@ -83,19 +83,21 @@ export class PhaseScheduler {
   admit(signal?: AbortSignal): Promise<DrillSlot | null> {
     if (signal?.aborted) return Promise.resolve(null);
     return new Promise((resolve) => {
-      const waiter: Waiter = { resolve };
-      this.waiters.push(waiter);
-      signal?.addEventListener(
-        'abort',
-        () => {
-          const at = this.waiters.indexOf(waiter);
-          if (at >= 0) {
-            this.waiters.splice(at, 1);
-            resolve(null);
-          }
+      const onAbort = () => {
+        const at = this.waiters.indexOf(waiter);
+        if (at >= 0) {
+          this.waiters.splice(at, 1);
+          resolve(null);
+        }
+      };
+      const waiter: Waiter = {
+        resolve: (slot) => {
+          signal?.removeEventListener('abort', onAbort);
+          resolve(slot);
         },
-        { once: true },
-      );
+      };
+      this.waiters.push(waiter);
+      signal?.addEventListener('abort', onAbort, { once: true });
       this.pump();
     });
   }
