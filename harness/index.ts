@@ -4,6 +4,7 @@
  *   import { runDrills, defineScenario } from 'mcp-crash-drill';
  *   const { results } = await runDrills({ scenarios: ['scenarios'], concurrency: 2 });
  */
+import type { ClientKind } from './drill/drill-client.js';
 import type { Reporter } from '../reports/types.js';
 import { ConfigError, type KillMode, type KillPoint, type ProtocolChoice, type Scenario } from './config/index.js';
 import { findConfigFile, loadConfigFile } from './config/config-file.js';
@@ -21,7 +22,10 @@ export interface DrillConfig {
   protocol?: ProtocolChoice;
   /** Scenario ids to keep. */
   only?: string[];
+  /** Drills in flight at most; without it, the phase-aware schedule (harness/run/scheduler.ts). */
   concurrency?: number;
+  /** The drill client: 'process' (its own Node process) or 'inprocess' (in the harness, over the server's pipes). */
+  client?: ClientKind;
   /** Report folder: results.json, evidence/ and what the reporters write. Default: no files. */
   out?: string;
   /** Reporter names or module paths, or reporter objects. */

@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
+import { CLIENT_KINDS } from '../drill/drill-client.js';
 import { KILL_MODES, KILL_POINTS, PROTOCOL_CHOICES } from '../config/index.js';
 import { harnessInfo } from '../util/version.js';
 import { checkCommand } from './check-command.js';
@@ -52,7 +53,8 @@ function addRunOptions(command: Command): Command {
     .option('--mode <modes>', `kill modes to drill (${KILL_MODES.join(', ')}); repeatable or comma-separated`, listOf(KILL_MODES, 'kill mode'))
     .option('--protocol <era>', `protocol era for every drill: ${PROTOCOL_CHOICES.join(', ')} (auto probes with server/discover and falls back to initialize)`, oneOf(PROTOCOL_CHOICES, 'protocol'))
     .option('--only <ids>', 'only the scenarios with these ids; repeatable or comma-separated', commaList)
-    .option('--concurrency <n>', 'drills at once', positiveInt)
+    .option('--concurrency <n>', 'drills in flight at most (default: phase-aware, a CPU slot per core while drills start or are contained)', positiveInt)
+    .option('--client <kind>', `the drill client: ${CLIENT_KINDS.join(', ')} (inprocess: the SDK client runs in the harness over the server's pipes)`, oneOf(CLIENT_KINDS, 'client'))
     .option('--config <path>', 'config file (default: crash-drill.config.{ts,mts,js,mjs} in the working folder)')
     .option('--reporter <names>', REPORTER_HELP, commaList)
     .option('--subject <command>', 'drill this server instead of the scenarios\' own (a command line); repeat it to compare servers side by side', (v: string, p: string[] = []) => [...p, v]);

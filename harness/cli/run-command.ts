@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import { findConfigFile, loadConfigFile } from '../config/config-file.js';
 import type { KillMode, KillPoint, ProtocolChoice, SubjectSpec } from '../config/index.js';
 import type { DrillConfig } from '../index.js';
+import type { ClientKind } from '../drill/drill-client.js';
 import type { ShardSpec } from '../plan/shard.js';
 import { baselineNotes } from '../baseline/notes.js';
 import { runExitCode } from '../results/flaky.js';
@@ -19,6 +20,8 @@ export interface RunCommandOptions {
   only?: string[];
   out?: string;
   concurrency?: number;
+  /** `--client process|inprocess`. */
+  client?: ClientKind;
   /** A config file; default: crash-drill.config.{ts,mts,js,mjs} in the working folder. */
   config?: string;
   reporter?: string[];
@@ -76,6 +79,7 @@ export async function runFromCommandLine(paths: string[], options: RunCommandOpt
       only: options.only ?? config.only,
       onlyField: options.only ? '--only' : 'only',
       concurrency: options.concurrency ?? config.concurrency,
+      client: options.client ?? config.client,
       out: options.out ?? config.out ?? DEFAULT_OUT,
       // --reporter replaces the config's named reporters; its reporter objects stay.
       reporters: options.reporter ? [...options.reporter, ...configReporters.filter((r) => typeof r !== 'string')] : configReporters,

@@ -37,7 +37,7 @@ export interface ClientProcessHandlers {
 }
 
 /** The run's watchdog record, or none for a drill id that is not of a registered run's shape. */
-function recordFileFor(drillId: string): string {
+export function recordFileFor(drillId: string): string {
   try {
     return watchdogFile(runIdOf(drillId));
   } catch {

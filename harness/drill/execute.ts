@@ -27,7 +27,8 @@ import {
 } from '../observe/index.js';
 import { monoNow } from '../util/clock.js';
 import { errorMessage } from '../util/errors.js';
-import { CLIENT_START_TIMEOUT_MS, DrillClientProcess, SETUP_ENDED, startCommand } from './client-process.js';
+import { CLIENT_START_TIMEOUT_MS, type DrillClientProcess, SETUP_ENDED, startCommand } from './client-process.js';
+import { createDrillClient, type DrillClient } from './drill-client.js';
 import { holderUnavailable } from './holder.js';
 import { reachPoint } from './points.js';
 import { EvidenceRecorder } from './recorder.js';
@@ -86,7 +87,7 @@ class DrillRun {
   private tmp: string | null = null;
   private cgroup: DrillCgroup | null = null;
   private tracker: DrillTracker | null = null;
-  private client: DrillClientProcess | null = null;
+  private client: DrillClient | null = null;
   private clientId: ProcIdentity | null = null;
   private server: ProcIdentity | null = null;
   /** The direct child when it is only a launcher (npx, sh -c, ...) in front of the real server. */
@@ -206,7 +207,9 @@ class DrillRun {
     const { rec } = this;
     // The cgroup comes first: the client is born into it (client-process.ts).
     if (cgroupSupport().available) this.cgroup = createDrillCgroup(this.drillId);
-    this.client = new DrillClientProcess(
+    // The client process, or the SDK client in this process over the server's pipes (drill-client.ts).
+    this.client = createDrillClient(
+      this.opts.client ?? 'process',
       this.drillId,
       {
         onEvent: (event) => this.onClientEvent(event),
@@ -214,7 +217,7 @@ class DrillRun {
         onClientStderr: (text) => rec.harness({ type: 'client-stderr', text }),
       },
       this.cgroup?.path,
-    );
+    ).client;
     // Sent at once: the client spawns the server while it is still loading the SDK.
     // Cancel drills ask for progress on the target call, so silent-after-cancel can see it (a token changes what some servers send).
     this.client.send(startCommand(scenario, this.subjectEnv(scenario, this.link!.session.token), this.rec.meta.correlationId, { progressToken: this.drill.mode === 'cancel' }));

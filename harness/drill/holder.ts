@@ -46,10 +46,18 @@ export function holderUnavailable(): string | null {
   return null;
 }
 
-/** The command that starts `command` under a holder, or null when there can be none. */
-export function holderCommand(cgroupProcs: string, command: string[], recordFile = ''): [string, string[]] | null {
+/**
+ * The command that starts `command` under a holder, or null when there can be none.
+ * `clientOnlyFds`: the inherited descriptors the holder closes in itself (they are the client's).
+ */
+export function holderCommand(cgroupProcs: string, command: string[], recordFile = '', clientOnlyFds = CLIENT_ONLY_FDS): [string, string[]] | null {
   if (holderUnavailable() !== null) return null;
-  return [findPerl()!, ['-e', HOLDER_SCRIPT, cgroupProcs, CLIENT_ONLY_FDS, recordFile, '--', ...command]];
+  return [findPerl()!, ['-e', HOLDER_SCRIPT, cgroupProcs, clientOnlyFds, recordFile, '--', ...command]];
+}
+
+/** perl, for the in-process client's stand-in (stand-in-script.ts); null when there is no holder. */
+export function perlForStandIn(): string | null {
+  return holderUnavailable() === null ? findPerl() : null;
 }
 
 /** Applies one report line to the state; 'client-exit' when the line says the client exited. */

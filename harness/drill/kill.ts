@@ -1,13 +1,13 @@
 import type { KillMode, LossMode, Scenario } from '../config/index.js';
 import { signalIdentity, type ProcIdentity } from '../observe/index.js';
 import { monoNow } from '../util/clock.js';
-import type { DrillClientProcess } from './client-process.js';
+import type { DrillClient } from './drill-client.js';
 import type { EvidenceRecorder } from './recorder.js';
 
 const CLOSE_ACK_TIMEOUT_MS = 5_000;
 
 export interface KillContext {
-  client: DrillClientProcess;
+  client: DrillClient;
   clientId: ProcIdentity;
   scenario: Scenario;
   rec: EvidenceRecorder;
@@ -74,7 +74,7 @@ async function cancelTarget(ctx: KillContext): Promise<number | null> {
  */
 export async function killClient(
   mode: LossMode,
-  client: DrillClientProcess,
+  client: DrillClient,
   clientId: ProcIdentity,
   scenario: Scenario,
   rec: EvidenceRecorder,
@@ -93,6 +93,8 @@ export async function killClient(
   }
   const signal = mode === 'crash' ? 'SIGKILL' : 'SIGSTOP';
   const t = monoNow();
+  // An in-process client closes (crash) or freezes (hang) its ends of the server's pipes in this same tick.
+  client.onLoss?.(mode);
   const result = signalIdentity(clientId, signal);
   rec.harness({ type: 'kill', mode, signal, result }, t);
   if (result !== 'sent') {

@@ -1,13 +1,13 @@
 import type { ClientEvent } from '../client/protocol.js';
 import type { KillPoint, Scenario } from '../config/index.js';
 import { identityKey, type DrillTracker, type ProcIdentity, type TrackedProcess } from '../observe/index.js';
-import type { DrillClientProcess } from './client-process.js';
+import type { DrillClient } from './drill-client.js';
 import type { RemoteLink } from './remote-link.js';
 
 export type PointOutcome = { reached: true; detail: string } | { reached: false; reason: string };
 
 export interface PointContext {
-  client: DrillClientProcess;
+  client: DrillClient;
   tracker: DrillTracker;
   scenario: Scenario;
   server: () => ProcIdentity | null;

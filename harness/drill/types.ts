@@ -1,6 +1,7 @@
 import type { KillMode, KillPoint, Scenario } from '../config/index.js';
 import type { EvidenceEvent } from '../evidence/types.js';
 import type { DrillRemote } from '../remote/index.js';
+import type { ClientKind } from './drill-client.js';
 
 /** One scenario at one kill point in one kill mode: the unit that gets a verdict. */
 export interface PlannedDrill {
@@ -23,6 +24,8 @@ export interface ExecuteOptions {
   sampleIntervalMs?: number;
   /** Containment: how long SIGTERM gets before SIGKILL (ms). */
   containTermWaitMs?: number;
+  /** The drill client: a process of its own (default) or the SDK client in the harness process (harness/drill/drill-client.ts). */
+  client?: ClientKind;
   /** Every evidence event as it is recorded (progress reporting). */
   onEvent?: (event: EvidenceEvent) => void;
 }

@@ -65,6 +65,7 @@ export async function startRun(request: RunRequest): Promise<RunOutput> {
     protocol: request.protocol,
     only: request.only,
     concurrency: request.concurrency ?? defaultConcurrency(),
+    client: request.client,
     signal: request.signal,
     outDir,
     evidenceDir: outDir ? join(outDir, 'evidence') : undefined,

@@ -1,0 +1,143 @@
+/**
+ * The protocol side of one drill client: the era (era-select.ts: probe, fall back or pinned),
+ * the setup steps, the target call with its correlation id, the cancel of a cancel drill, and
+ * the spec's shutdown. One object per drill: the client process (main.ts, through session.ts)
+ * holds one, and the in-process client (harness/drill/in-process-client.ts) one per drill in
+ * the harness itself.
+ */
+import { monoNow } from '../util/clock.js';
+import { errorMessage } from '../util/errors.js';
+import type { EraSession } from './era-session.js';
+import { selectEra } from './era-select.js';
+import { CORRELATION_META_KEY, type ClientEvent, type StartCommand } from './protocol.js';
+import { RecordingStdioTransport } from './recording-transport.js';
+import type { SpawnedSubject } from './spawn-subject.js';
+
+export class ClientSession {
+  private transport: RecordingStdioTransport | undefined;
+  private session: EraSession | undefined;
+  private start: StartCommand | undefined;
+  private protocolVersion: string | null = null;
+  private targetRequestId: string | number | null = null;
+  /** Every event goes through here: the handshake's protocol version and the target's request id are read off it. */
+  readonly emit: (event: ClientEvent) => void;
+
+  constructor(send: (event: ClientEvent) => void) {
+    this.emit = (event) => {
+      if (event.type === 'rpc-in') this.noteProtocolVersion(event.message);
+      if (event.type === 'before-dispatch') this.targetRequestId = event.requestId;
+      send(event);
+    };
+  }
+
+  dispatch(holdResponses: boolean): void {
+    this.transport?.dispatch(holdResponses);
+  }
+
+  private noteProtocolVersion(message: unknown): void {
+    const result = (message as { result?: { protocolVersion?: unknown } }).result;
+    if (this.protocolVersion === null && typeof result?.protocolVersion === 'string') this.protocolVersion = result.protocolVersion;
+  }
+
+  async onStart(command: StartCommand, spawned: SpawnedSubject): Promise<void> {
+    const emit = this.emit;
+    this.start = command;
+    const transport = new RecordingStdioTransport(spawned, emit);
+    this.transport = transport;
+    let chosen;
+    try {
+      chosen = await selectEra(transport, command, emit);
+    } catch (error) {
+      if (!transport.child.pid) return; // spawn-error was already reported
+      emit({ type: 'handshake-error', t: monoNow(), message: errorMessage(error) });
+      return;
+    }
+    const session = chosen.session;
+    this.session = session;
+    emit({
+      type: 'handshake',
+      t: monoNow(),
+      serverName: chosen.serverName,
+      serverVersion: chosen.serverVersion,
+      protocolVersion: chosen.protocolVersion ?? this.protocolVersion,
+      era: chosen.era,
+      chosenBy: chosen.chosenBy,
+      ...(chosen.fallbackReason !== undefined ? { fallbackReason: chosen.fallbackReason } : {}),
+    });
+    for (const [index, step] of command.setup.entries()) {
+      try {
+        await session.setupStep(step, command.callTimeoutMs);
+      } catch (error) {
+        emit({ type: 'setup-error', t: monoNow(), step: index, call: step.call, message: errorMessage(error) });
+        return;
+      }
+    }
+    emit({ type: 'setup-done', t: monoNow(), steps: command.setup.length });
+  }
+
+  onPrepareTarget(): void {
+    const { session, transport, start, emit } = this;
+    if (!session || !transport || !start) return;
+    const { target, correlationId, callTimeoutMs } = start;
+    transport.holdTarget(correlationId);
+    // In a cancel drill the correlation id doubles as the progress token, so progress for the
+    // target call (and for nothing else) can be told apart after the cancel (silent-after-cancel).
+    const meta = { [CORRELATION_META_KEY]: correlationId, ...(start.progressToken ? { progressToken: correlationId } : {}) };
+    session
+      .callTool(target, meta, callTimeoutMs)
+      .then((answer) => emit({ type: 'response', t: monoNow(), isError: answer.isError, text: answer.text }))
+      .catch((error: unknown) => emit({ type: 'call-error', t: monoNow(), message: errorMessage(error) }));
+  }
+
+  /**
+   * The cancel drill: notifications/cancelled for the target call's request id, then the client
+   * reads the server's stdout again (it was paused at in-flight) and asks tools/list on the same
+   * connection. It stays alive and reading until the harness says otherwise.
+   */
+  async onCancel(followUpTimeoutMs: number): Promise<void> {
+    const { session, transport, start, emit } = this;
+    if (!session || !transport || !start) return;
+    if (this.targetRequestId === null) {
+      emit({ type: 'client-error', t: monoNow(), message: 'there is no target call to cancel' });
+      return;
+    }
+    const message = session.cancelMessage(this.targetRequestId, 'crash-drill: the client abandoned the call');
+    const t = await transport.write(message as Parameters<RecordingStdioTransport['write']>[0]);
+    emit({ type: 'cancel-sent', t, requestId: this.targetRequestId, progressToken: start.progressToken ? start.correlationId : null });
+    transport.resumeReading();
+    try {
+      const tools = await session.listTools(followUpTimeoutMs);
+      emit({ type: 'follow-up', t: monoNow(), ok: true, detail: `tools/list answered with ${tools} tool${tools === 1 ? '' : 's'}` });
+    } catch (error) {
+      emit({ type: 'follow-up', t: monoNow(), ok: false, detail: `tools/list: ${errorMessage(error)}` });
+    }
+  }
+
+  /** The spec's stdio shutdown, timed like the SDK's StdioClientTransport.close(), but judged on 'exit'. */
+  async onClose(waitMs: number): Promise<void> {
+    const { transport, emit } = this;
+    const child = transport?.child;
+    if (!transport || !child) return;
+    transport.resumeReading();
+    const waitExit = () =>
+      new Promise<boolean>((resolve) => {
+        if (transport.exited) return resolve(true);
+        const timer = setTimeout(() => resolve(false), waitMs);
+        child.once('exit', () => {
+          clearTimeout(timer);
+          resolve(true);
+        });
+      });
+    child.stdin?.end();
+    emit({ type: 'close-step', t: monoNow(), step: 'stdin-closed' });
+    if (await waitExit()) return emit({ type: 'close-done', t: monoNow(), endedBy: 'eof' });
+    // The subject is the client's own unreaped child (or, in process, signalled by identity), so its pid cannot have been reused.
+    child.kill('SIGTERM');
+    emit({ type: 'close-step', t: monoNow(), step: 'sigterm' });
+    if (await waitExit()) return emit({ type: 'close-done', t: monoNow(), endedBy: 'SIGTERM' });
+    child.kill('SIGKILL');
+    emit({ type: 'close-step', t: monoNow(), step: 'sigkill' });
+    if (await waitExit()) return emit({ type: 'close-done', t: monoNow(), endedBy: 'SIGKILL' });
+    emit({ type: 'close-done', t: monoNow(), endedBy: 'survived' });
+  }
+}

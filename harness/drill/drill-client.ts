@@ -1,0 +1,48 @@
+/**
+ * The harness's handle on a drill's client, whichever kind: a client process
+ * (client-process.ts, `--client process`) or the SDK client in the harness process over the
+ * server's pipes, with a stand-in as the server's parent (in-process-client.ts, `--client
+ * inprocess`). The executor, the kill points and the kill modes use only this.
+ */
+import type { ChildProcess } from 'node:child_process';
+import type { ClientEvent, HarnessCommand } from '../client/protocol.js';
+import type { ProcIdentity } from '../observe/index.js';
+import { DrillClientProcess, type ClientProcessHandlers } from './client-process.js';
+import type { HolderState } from './holder.js';
+import { InProcessClient, inProcessUnavailable } from './in-process-client.js';
+
+export type ClientKind = 'process' | 'inprocess';
+export const CLIENT_KINDS: readonly ClientKind[] = ['process', 'inprocess'];
+
+export interface DrillClient {
+  /** The process the harness spawned: the holder, or the client itself without one. */
+  readonly child: ChildProcess;
+  readonly holder: HolderState | null;
+  readonly alive: boolean;
+  ready(timeoutMs: number): Promise<ProcIdentity | null>;
+  clientPid(): number | undefined;
+  send(command: HarnessCommand): boolean;
+  waitFor(match: (event: ClientEvent) => boolean, timeoutMs: number): Promise<ClientEvent | null>;
+  closed(timeoutMs: number): Promise<void>;
+  abandon(): void;
+  dispose(): void;
+  release(): void;
+  /**
+   * Called in the very tick the client is lost, right before the signal (crash: SIGKILL, hang:
+   * SIGSTOP): an in-process client closes or freezes its ends of the server's pipes there.
+   */
+  onLoss?(mode: 'crash' | 'hang'): void;
+}
+
+/**
+ * A client of the kind asked for. The in-process client needs the holder (perl, Linux); without
+ * it the drill runs with a client process, and `fellBack` says why.
+ */
+export function createDrillClient(kind: ClientKind, drillId: string, handlers: ClientProcessHandlers, cgroupDir?: string): { client: DrillClient; fellBack: string | null } {
+  if (kind === 'inprocess') {
+    const why = inProcessUnavailable();
+    if (why === null) return { client: new InProcessClient(drillId, handlers, cgroupDir), fellBack: null };
+    return { client: new DrillClientProcess(drillId, handlers, cgroupDir), fellBack: why };
+  }
+  return { client: new DrillClientProcess(drillId, handlers, cgroupDir), fellBack: null };
+}

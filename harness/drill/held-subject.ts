@@ -1,0 +1,131 @@
+/**
+ * The server as the in-process client sees it: a ChildProcess-shaped handle over the pipes the
+ * harness holds and the stand-in's reports (stand-in-script.ts), so the recording transport
+ * (harness/client/recording-transport.ts) and the session run unchanged over it. Its `kill`
+ * signals the server by identity (pid and start time): the server is the stand-in's child, not
+ * the harness's, so only its identity proves the pid is still the server's.
+ */
+import { EventEmitter } from 'node:events';
+import { readFileSync } from 'node:fs';
+import { constants } from 'node:os';
+import type { Readable, Writable } from 'node:stream';
+import type { SpawnedSubject } from '../client/spawn-subject.js';
+import type { ClientEvent } from '../client/protocol.js';
+import { signalIdentity } from '../observe/index.js';
+import { monoNow } from '../util/clock.js';
+
+const SIGNAL_NAMES = new Map<number, NodeJS.Signals>(Object.entries(constants.signals).map(([name, n]) => [n, name as NodeJS.Signals]));
+
+/** The part of ChildProcess the transport and the session use. */
+export class SubjectHandle extends EventEmitter {
+  pid: number | undefined;
+  startTime: number | null = null;
+  exitCode: number | null = null;
+
+  constructor(
+    readonly stdin: Writable,
+    readonly stdout: Readable,
+  ) {
+    super();
+  }
+
+  kill(signal: NodeJS.Signals = 'SIGTERM'): boolean {
+    if (this.pid === undefined || this.startTime === null) return false;
+    return signalIdentity({ pid: this.pid, startTime: this.startTime }, signal) === 'sent';
+  }
+}
+
+/**
+ * Reads the stand-in's report lines and hands the server to the transport the way
+ * spawn-subject.ts does for a client process: the same events (subject-spawned with the
+ * server's identity, spawn-error with Node's wording, subject-exit), the same early buffering
+ * of stdout until the transport attaches.
+ */
+export function heldSubject(
+  command: string,
+  stdin: Writable,
+  stdout: Readable,
+  reports: Readable,
+  emit: (event: ClientEvent) => void,
+  onSelf: (pid: number) => void,
+): SpawnedSubject & { child: SubjectHandle } {
+  const child = new SubjectHandle(stdin, stdout);
+  const early: string[] = [];
+  let ended = false;
+  let exited = false;
+  let outClosed = false;
+  let sink: ((chunk: string) => void) | null = null;
+  let endSink: (() => void) | null = null;
+  let resolveStarted!: (ok: boolean) => void;
+  const started = new Promise<boolean>((resolve) => (resolveStarted = resolve));
+  const spawned = {
+    child,
+    exited: false,
+    started,
+    attach(onChunk: (chunk: string) => void, onEnd: () => void) {
+      for (const chunk of early.splice(0)) onChunk(chunk);
+      sink = onChunk;
+      endSink = onEnd;
+      if (ended) onEnd();
+    },
+  };
+  // Like ChildProcess: 'close' once the process has exited and its stdout is closed.
+  const maybeClose = () => {
+    if (exited && outClosed) child.emit('close', child.exitCode, null);
+  };
+  let buffered = '';
+  reports.setEncoding('utf8');
+  reports.on('error', () => {});
+  reports.on('data', (chunk: string) => {
+    buffered += chunk;
+    let nl: number;
+    while ((nl = buffered.indexOf('\n')) >= 0) {
+      const [word, a, b] = buffered.slice(0, nl).trim().split(' ');
+      buffered = buffered.slice(nl + 1);
+      const t = monoNow();
+      if (word === 'self') onSelf(Number(a));
+      else if (word === 'spawned') {
+        child.pid = Number(a);
+        child.startTime = readStartTime(child.pid);
+        emit({ type: 'subject-spawned', t, pid: child.pid, startTime: child.startTime });
+        resolveStarted(true);
+      } else if (word === 'spawn-error') {
+        emit({ type: 'spawn-error', t, message: `spawn ${command} ${a}` });
+        resolveStarted(false);
+      } else if (word === 'exit') {
+        const code = a === '-' ? null : Number(a);
+        const signal = b === '-' ? null : (SIGNAL_NAMES.get(Number(b)) ?? null);
+        exited = true;
+        spawned.exited = true;
+        child.exitCode = code;
+        emit({ type: 'subject-exit', t, code, signal });
+        child.emit('exit', code, signal);
+        maybeClose();
+      }
+    }
+  });
+  // The stand-in died before it said anything: the server was never started.
+  reports.on('close', () => resolveStarted(false));
+  stdout.setEncoding('utf8');
+  stdout.on('error', () => {});
+  stdin.on('error', () => {});
+  stdout.on('data', (chunk: string) => (sink ? sink(chunk) : early.push(chunk)));
+  stdout.on('end', () => {
+    ended = true;
+    endSink?.();
+  });
+  stdout.on('close', () => {
+    outClosed = true;
+    maybeClose();
+  });
+  return spawned as SpawnedSubject & { child: SubjectHandle };
+}
+
+function readStartTime(pid: number): number | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19]);
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,265 @@
+/**
+ * The in-process client (`--client inprocess`): the SDK client of the drill runs in the
+ * harness process, over the server's pipes, so a drill costs one Node process (the server's)
+ * instead of two. The server's parent is a stand-in (stand-in-script.ts) below the drill's
+ * holder: harness -> holder (subreaper, watchdog) -> stand-in -> server. The holder outlives
+ * the stand-in, so every orphan of the drill is re-parented to it, as with a client process.
+ *
+ * The stand-in plays the client's part in the process tree: it is the tracker's root, the
+ * process the crash SIGKILLs and the hang SIGSTOPs. What the server sees is what it sees when
+ * a client process dies (harness/drill/kill.ts calls onLoss in the same tick as the signal):
+ * - crash: the harness closes its ends of the server's stdin and stdout, and the stand-in is
+ *   SIGKILLed: EOF, EPIPE and re-parenting at once;
+ * - hang: the harness stops reading and writing (the pipes stay open) and the stand-in is
+ *   SIGSTOPped;
+ * - close: the session's shutdown ladder (end stdin, wait, SIGTERM, wait, SIGKILL to the
+ *   direct child only), the signals sent to the server by identity.
+ * After a crash or a hang the session is muted: a dead or stopped client reports nothing more.
+ * The recovery retry still uses a client process (harness/drill/retry.ts).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
+import type { Readable, Writable } from 'node:stream';
+import type { ClientSession } from '../client/client-session.js';
+import type { ClientEvent, HarnessCommand, StartCommand } from '../client/protocol.js';
+import { identify, type ProcIdentity } from '../observe/index.js';
+import { monoNow } from '../util/clock.js';
+import { errorMessage } from '../util/errors.js';
+import { recordFileFor, type ClientProcessHandlers } from './client-process.js';
+import { heldSubject } from './held-subject.js';
+import { holderCommand, holderUnavailable, parseHolderLine, perlForStandIn, type HolderState } from './holder.js';
+import { STAND_IN_SCRIPT } from './stand-in-script.js';
+
+/** The environment the SDK's StdioClientTransport gives a server (harness/client/spawn-subject.ts). */
+const INHERITED_ENV = ['HOME', 'LOGNAME', 'PATH', 'SHELL', 'TERM', 'USER'];
+
+/** The holder's descriptors for the stand-in alone: the server's stdin, stdout, stderr and the stand-in's reports. */
+const STAND_IN_FDS = '3,4,5,6';
+const FD = { stdin: 3, stdout: 4, stderr: 5, reports: 6 } as const;
+
+type Waiter = { match: (event: ClientEvent) => boolean; resolve: (event: ClientEvent | null) => void; timer: NodeJS.Timeout };
+
+/** Why the in-process client cannot run here (it needs the holder), or null. */
+export function inProcessUnavailable(): string | null {
+  return perlForStandIn() === null ? `the in-process client needs the holder: ${holderUnavailable() ?? 'unavailable'}` : null;
+}
+
+export class InProcessClient {
+  child!: ChildProcess;
+  identity: ProcIdentity | null = null;
+  readonly holder: HolderState = { identity: null, subreaper: null, clientPid: null, watchdogSignalled: null };
+  private readonly events: ClientEvent[] = [];
+  private waiters: Waiter[] = [];
+  private session: Promise<ClientSession> | null = null;
+  /** The stand-in (or the holder) has exited. */
+  private exited = false;
+  /** A crashed or stopped client says nothing more. */
+  private muted = false;
+  private readonly exitListeners: Array<() => void> = [];
+
+  constructor(
+    private readonly drillId: string,
+    private readonly handlers: ClientProcessHandlers,
+    private readonly cgroupDir?: string,
+  ) {}
+
+  get alive(): boolean {
+    return !this.exited;
+  }
+
+  clientPid(): number | undefined {
+    return this.holder.clientPid ?? undefined;
+  }
+
+  send(command: HarnessCommand): boolean {
+    if (this.exited || this.muted) return false;
+    const fail = (error: unknown) => this.onEvent({ type: 'client-error', t: monoNow(), message: errorMessage(error) });
+    switch (command.type) {
+      case 'start':
+        this.start(command);
+        void this.session!.then((s) => s.onStart(command, this.spawned!)).catch(fail);
+        break;
+      case 'prepare-target':
+        void this.session?.then((s) => s.onPrepareTarget()).catch(fail);
+        break;
+      case 'dispatch':
+        void this.session?.then((s) => s.dispatch(command.holdResponses)).catch(fail);
+        break;
+      case 'close':
+        void this.session?.then((s) => s.onClose(command.waitMs)).catch(fail);
+        break;
+      case 'cancel':
+        void this.session?.then((s) => s.onCancel(command.followUpTimeoutMs)).catch(fail);
+        break;
+      case 'exit':
+        // A client process that is told to exit closes its ends of the server's pipes as it goes.
+        this.onLoss('crash');
+        this.child.kill('SIGTERM');
+        break;
+    }
+    return true;
+  }
+
+  private spawned: ReturnType<typeof heldSubject> | null = null;
+
+  /**
+   * Starts holder -> stand-in -> server at once; the session (and with it the SDK, the first
+   * time) loads while the server starts, and the server's early output waits in heldSubject.
+   */
+  private start(command: StartCommand): void {
+    const { subject } = command;
+    const env: Record<string, string> = {};
+    for (const key of INHERITED_ENV) {
+      const value = process.env[key];
+      if (value !== undefined && !value.startsWith('()')) env[key] = value;
+    }
+    const procs = this.cgroupDir ? join(this.cgroupDir, 'cgroup.procs') : '';
+    const standIn = [perlForStandIn()!, '-e', STAND_IN_SCRIPT, subject.cwd, '--', subject.command, ...subject.args];
+    const [holder, args] = holderCommand(procs, standIn, recordFileFor(this.drillId), STAND_IN_FDS)!;
+    // The holder and the stand-in get the server's environment: the stand-in passes it on unchanged.
+    this.child = spawn(holder, args, { detached: true, stdio: ['pipe', 'pipe', 'pipe', 'pipe', 'pipe', 'pipe', 'pipe'], env: { ...env, ...subject.env } });
+    this.child.on('exit', () => this.onClientExit());
+    this.child.on('error', (error) => {
+      this.onEvent({ type: 'spawn-error', t: monoNow(), message: error.message });
+      this.onClientExit();
+    });
+    this.readHolder();
+    const stdio = this.child.stdio as unknown as Array<Readable | Writable | null>;
+    this.pipe(this.child.stderr, (text) => this.handlers.onClientStderr(text));
+    this.pipe(stdio[FD.stderr] as Readable, (text) => this.handlers.onSubjectStderr(text));
+    this.spawned = heldSubject(subject.command, stdio[FD.stdin] as Writable, stdio[FD.stdout] as Readable, stdio[FD.reports] as Readable, (event) => this.onEvent(event),
+      // The stand-in runs (under its own name): it is the drill's client from now on.
+      (pid) => this.onEvent({ type: 'client-ready', t: monoNow(), pid }),
+    );
+    this.session = import('../client/client-session.js').then(({ ClientSession }) => new ClientSession((event) => this.onEvent(event)));
+  }
+
+  async ready(timeoutMs: number): Promise<ProcIdentity | null> {
+    const event = await this.waitFor((e) => e.type === 'client-ready', timeoutMs);
+    if (!event || event.type !== 'client-ready') return null;
+    this.identity = identify(event.pid);
+    return this.identity;
+  }
+
+  onLoss(mode: 'crash' | 'hang'): void {
+    this.muted = true;
+    const stdin = this.child?.stdio[FD.stdin] as Writable | null;
+    const stdout = this.child?.stdio[FD.stdout] as Readable | null;
+    if (mode === 'crash') {
+      // Synchronous closes of the harness's ends: the kernel sees them before the SIGKILL that follows in this tick.
+      stdin?.destroy();
+      stdout?.destroy();
+    } else {
+      // A stopped client neither reads nor writes; its ends stay open.
+      stdout?.pause();
+      stdin?.cork();
+    }
+  }
+
+  waitFor(match: (event: ClientEvent) => boolean, timeoutMs: number): Promise<ClientEvent | null> {
+    const seen = this.events.find(match);
+    if (seen) return Promise.resolve(seen);
+    if (this.exited) return Promise.resolve(null);
+    return new Promise((resolve) => {
+      const waiter: Waiter = {
+        match,
+        resolve,
+        timer: setTimeout(() => {
+          this.waiters = this.waiters.filter((w) => w !== waiter);
+          resolve(null);
+        }, timeoutMs),
+      };
+      this.waiters.push(waiter);
+    });
+  }
+
+  /** Resolves once the stand-in has exited and the server's stderr reached its end, or after `timeoutMs`. */
+  async closed(timeoutMs: number): Promise<void> {
+    const stderr = ((this.child?.stdio as unknown as Array<Readable | null> | undefined)?.[FD.stderr] as Readable | null) ?? null;
+    const ended = !stderr || stderr.readableEnded || stderr.destroyed ? Promise.resolve() : new Promise<void>((resolve) => stderr.once('close', resolve));
+    const exited = this.exited ? Promise.resolve() : new Promise<void>((resolve) => this.exitListeners.push(resolve));
+    let timer: NodeJS.Timeout | undefined;
+    const limit = new Promise<void>((resolve) => (timer = setTimeout(resolve, timeoutMs)));
+    await Promise.race([Promise.all([exited, ended]), limit]);
+    clearTimeout(timer);
+  }
+
+  /** Closing the holder's control pipe without "done": its watchdog ends everything below it. */
+  abandon(): void {
+    this.muted = true;
+    this.endControl();
+  }
+
+  dispose(): void {
+    this.muted = true;
+    this.flushWaiters();
+    if (!this.child) return;
+    for (const [fd, stream] of this.child.stdio.entries()) if (fd !== 0) stream?.destroy();
+  }
+
+  release(): void {
+    this.endControl('done\n');
+  }
+
+  private endControl(text?: string): void {
+    const stdin = this.child?.stdin;
+    if (!stdin || stdin.destroyed) return;
+    stdin.on('error', () => {});
+    if (text) stdin.end(text);
+    else stdin.end();
+  }
+
+  private readHolder(): void {
+    const out = this.child.stdout!;
+    this.child.once('spawn', () => {
+      if (this.child.pid !== undefined) this.holder.identity = identify(this.child.pid);
+    });
+    let buffered = '';
+    out.setEncoding('utf8');
+    out.on('error', () => {});
+    out.on('data', (chunk: string) => {
+      buffered += chunk;
+      let nl: number;
+      while ((nl = buffered.indexOf('\n')) >= 0) {
+        const line = buffered.slice(0, nl);
+        buffered = buffered.slice(nl + 1);
+        if (parseHolderLine(line, this.holder) === 'client-exit') this.onClientExit();
+      }
+    });
+  }
+
+  private onClientExit(): void {
+    if (this.exited) return;
+    this.exited = true;
+    this.flushWaiters();
+    for (const listener of this.exitListeners.splice(0)) listener();
+  }
+
+  private onEvent(event: ClientEvent): void {
+    if (this.muted) return;
+    this.events.push(event);
+    this.handlers.onEvent(event);
+    for (const waiter of [...this.waiters]) {
+      if (waiter.match(event)) {
+        clearTimeout(waiter.timer);
+        this.waiters = this.waiters.filter((w) => w !== waiter);
+        waiter.resolve(event);
+      }
+    }
+  }
+
+  private flushWaiters(): void {
+    for (const waiter of this.waiters) {
+      clearTimeout(waiter.timer);
+      waiter.resolve(null);
+    }
+    this.waiters = [];
+  }
+
+  private pipe(stream: Readable | null | undefined, sink: (text: string) => void): void {
+    if (!stream) return;
+    stream.setEncoding('utf8');
+    stream.on('data', sink);
+    stream.on('error', () => {});
+  }
+}

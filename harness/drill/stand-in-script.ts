@@ -1,0 +1,59 @@
+/**
+ * The stand-in: the server's parent when the SDK client runs in the harness process
+ * (in-process-client.ts). The holder (holder-script.ts) forks and execs it in the client's
+ * place: harness -> holder (subreaper, watchdog) -> stand-in -> server. The stand-in forks and
+ * execs the server on the harness's pipes, reports, and waits. A client crash is then the
+ * harness closing its ends of the server's pipes and SIGKILLing the stand-in in the same tick:
+ * the server sees EOF on stdin, EPIPE on stdout and its parent gone (re-parented to the holder)
+ * at once, as when a client process dies.
+ *
+ * Inherited descriptors: 3 the server's stdin, 4 its stdout, 5 its stderr (each a socket or
+ * pipe whose other end the harness holds), 6 the report pipe. The stand-in keeps none of 3-5
+ * (so the harness sees EOF when the server's last copy closes) and the report pipe is
+ * close-on-exec (the server never gets it). Signal dispositions go back to the default before
+ * the exec: the holder ignores SIGPIPE, and an ignored signal survives exec, while a Node
+ * client's spawn resets them (libuv), so a server must not inherit it.
+ *
+ * Arguments: <cwd> -- <command> <args...> (the command is looked up on PATH, like Node's
+ * spawn). Reports on fd 6, one line each:
+ *   self <pid>                           (first: the stand-in is running)
+ *   spawned <pid> | spawn-error <errno name>
+ *   exit <code|-> <signal number|->      (the server's exit, while the stand-in lives)
+ */
+export const STAND_IN_SCRIPT = String.raw`
+use strict; use warnings; use POSIX (); use Fcntl ();
+$SIG{$_} = 'DEFAULT' for grep { $_ ne 'KILL' && $_ ne 'STOP' && $_ ne 'ZERO' } keys %SIG;
+my ($cwd, $sep, @cmd) = @ARGV;
+POSIX::_exit(126) unless defined $sep && $sep eq '--' && @cmd;
+open(my $rep, '>&=', 6) or POSIX::_exit(126);
+fcntl($rep, Fcntl::F_SETFD(), Fcntl::FD_CLOEXEC());
+$rep->autoflush(1);
+# Named in the process table for what it is, not by this script's text.
+$0 = "crash-drill stand-in for $cmd[0]";
+print $rep "self $$\n";
+my $errname = sub { my $e = $! + 0; for (keys %!) { return $_ if $!{$_}; } return "E$e"; };
+pipe(my $er, my $ew) or do { print $rep "spawn-error EMFILE\n"; POSIX::_exit(0); };
+my $pid = fork();
+if (!defined $pid) { print $rep "spawn-error EAGAIN\n"; POSIX::_exit(0); }
+if ($pid == 0) {
+  close $er;
+  POSIX::dup2(3, 0); POSIX::dup2(4, 1); POSIX::dup2(5, 2);
+  POSIX::close($_) for 3, 4, 5;
+  if (!chdir $cwd) { syswrite($ew, $errname->()); POSIX::_exit(127); }
+  { no warnings 'exec'; exec { $cmd[0] } @cmd; }
+  syswrite($ew, $errname->());
+  POSIX::_exit(127);
+}
+close $ew;
+POSIX::close($_) for 3, 4, 5;
+my $err = '';
+1 while !defined sysread($er, $err, 64) && $!{EINTR};
+close $er;
+if ($err ne '') { waitpid($pid, 0); print $rep "spawn-error $err\n"; POSIX::_exit(0); }
+print $rep "spawned $pid\n";
+while (1) { my $r = waitpid($pid, 0); last if $r == $pid; last if $r == -1 && !$!{EINTR}; }
+my $st = $?;
+my ($code, $sig) = ($st & 127) ? ('-', $st & 127) : ($st >> 8, '-');
+print $rep "exit $code $sig\n";
+POSIX::_exit(0);
+`;
