@@ -98,8 +98,21 @@ export function mergeResults(inputs: readonly ShardInput[]): RunResults {
     drills,
     plan: first.results.plan,
     flaky: findFlaky(drills),
+    ...mergedBaseline(inputs.map((i) => i.results)),
     mergedFrom: ordered.map((i) => ({ runId: i.results.runId, shard: i.results.shard ?? null })),
   };
+}
+
+/**
+ * The shards' baseline sections as one: each shard judged staleness on its own drills only
+ * (harness/baseline/apply.ts), so the merged stale entries are their union.
+ */
+function mergedBaseline(runs: readonly RunResults[]): Pick<RunResults, 'baseline'> {
+  const withBaseline = runs.filter((r) => r.baseline);
+  if (withBaseline.length === 0) return {};
+  const first = withBaseline[0].baseline!;
+  const stale = new Map(withBaseline.flatMap((r) => r.baseline!.stale).map((e) => [`${e.drill}\u0000${e.check ?? ''}`, e]));
+  return { baseline: { file: first.file, entries: first.entries, known: withBaseline.reduce((n, r) => n + r.baseline!.known, 0), stale: [...stale.values()] } };
 }
 
 /**

@@ -10,7 +10,8 @@ import type { Baseline } from '../../harness/baseline/load.js';
 import { baselineText, updatedEntries } from '../../harness/baseline/write.js';
 import { parseBaseline } from '../../harness/baseline/load.js';
 import { runExitCode } from '../../harness/results/flaky.js';
-import { summarize, type BaselineEntryInfo, type DrillResult } from '../../harness/results/types.js';
+import { mergeResults } from '../../harness/results/merge.js';
+import { summarize, type BaselineEntryInfo, type DrillResult, type RunResults } from '../../harness/results/types.js';
 
 type C = [id: string, verdict: 'pass' | 'fail' | 'unknown'];
 
@@ -113,5 +114,33 @@ describe('what a baseline lists', () => {
     });
     // What is written reads back the same.
     expect(parseBaseline(baselineText(update.entries), '/x/b.json').entries).toEqual(update.entries);
+  });
+});
+
+describe('merging shards of a run with a baseline', () => {
+  it('keeps known verdicts, sums what was absorbed and fails on the union of the shards\' stale entries', () => {
+    const shard = (index: number, drills: DrillResult[], stale: BaselineEntryInfo[]): RunResults =>
+      ({
+        version: 1,
+        harness: { name: 'mcp-crash-drill', version: '1' },
+        runId: `r${index}`,
+        startedAt: 't',
+        finishedAt: 't',
+        interrupted: false,
+        summary: summarize(drills),
+        stale: [],
+        drills: drills.map((d, i) => ({ ...d, id: `r${index}.${i}`, index: index * 10 + i })),
+        shard: { index, total: 2 },
+        plan: { id: 'p', drills: 3, repeat: 1 },
+        baseline: { file: 'b.json', entries: 3, known: drills.filter((d) => d.verdict === 'known').length, stale },
+      }) as RunResults;
+    const stale = entry('g/idle/crash', 'exit-on-eof');
+    const merged = mergeResults([
+      { dir: 'a', results: shard(1, [drill('s/idle/crash', 'known', [['exit-on-eof', 'fail']])], []) },
+      { dir: 'b', results: shard(2, [drill('g/idle/crash', 'pass', [['exit-on-eof', 'pass']])], [stale]) },
+    ]);
+    expect(merged.summary).toEqual({ pass: 1, fail: 0, unknown: 0, error: 0, known: 1 });
+    expect(merged.baseline).toEqual({ file: 'b.json', entries: 3, known: 1, stale: [stale] });
+    expect(runExitCode(merged)).toBe(1);
   });
 });
