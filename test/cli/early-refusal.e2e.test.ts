@@ -3,12 +3,19 @@
  * naming the scenario file and field, exit 3, before any drill starts and before the report
  * folder is touched; the same through runDrills() (one run path, harness/run/start-run.ts).
  */
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
+import { resolveCommand } from '../../harness/config/subject-command.js';
 import { ConfigError, runDrills } from '../../harness/index.js';
 import { runCli } from '../support/cli.js';
 import { subjectYaml, tempDir } from '../support/scenarios.js';
+import { unprivileged } from '../support/unprivileged.js';
+
+const u = unprivileged();
+const asRoot = process.getuid?.() === 0;
+if (!u.available) console.log(`[early-refusal] the ordinary-user case is skipped: ${u.reason}`);
+else if (!asRoot) console.log('[early-refusal] the ordinary-user case is skipped: it needs root to make a program only root may run');
 
 const ALL = 'points: [idle, pre-dispatch, in-flight, child-spawned, after-response]\nmodes: [crash, close, hang]';
 
@@ -64,5 +71,27 @@ describe('early refusal of a subject command that cannot run', () => {
     const out = join(dir, 'report');
     const { results } = await runDrills({ scenarios: [dir], only: ['good'], out });
     expect(results.drills.map((d) => [d.key, d.verdict])).toEqual([['good/idle/crash', 'pass']]);
+  });
+});
+
+// Privilege is part of the matrix: whether a program can be run depends on who runs it.
+describe.skipIf(!u.available || !asRoot)('early refusal as an ordinary user', () => {
+  it('refuses a program only root may run (exit 3), which root itself may run', async () => {
+    if (!u.available) return;
+    const bin = tempDir('crash-drill-root-only-');
+    chmodSync(bin, 0o755);
+    const program = join(bin, 'root-only-server');
+    writeFileSync(program, '#!/bin/sh\nexit 0\n');
+    chmodSync(program, 0o700);
+    expect(resolveCommand(program, bin, '')).toEqual({ ok: true, path: program });
+    const dir = u.workDir();
+    writeFileSync(join(dir, 's.yaml'), ['id: s', `subject: { command: ${JSON.stringify(program)} }`, 'target: { call: echo }'].join('\n'));
+    chmodSync(join(dir, 's.yaml'), 0o644);
+    const run = await u.run(['run', dir, '--out', join(dir, 'report')], { cwd: dir });
+    expect([run.code, run.stderr]).toEqual([3, `crash-drill: s.yaml: subject.command: expected a program that can be run, got "${program}": not executable; nothing was started\n`]);
+    expect(existsSync(join(dir, 'report'))).toBe(false);
+  });
+  afterAll(() => {
+    if (u.available) u.cleanup();
   });
 });
