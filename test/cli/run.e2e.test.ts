@@ -74,9 +74,11 @@ describe('crash-drill run', () => {
     expect(d.reason).toContain('kill point child-spawned not reached within 500 ms');
   });
 
-  it('exits 4 with verdict error when the server command does not exist', async () => {
+  // A command missing before the run is refused with exit 3 (test/cli/early-refusal.e2e.test.ts); one found
+  // on no PATH folder where PATH is the drill's own temp folder can only fail in the drill.
+  it('exits 4 with verdict error when the drill cannot start the server command', async () => {
     const dir = folderWith({
-      'e.yaml': ['id: missing', 'subject: { command: /nonexistent/mcp-server }', 'target: { call: echo }', 'points: [idle]', 'modes: [crash]'].join('\n'),
+      'e.yaml': ['id: missing', 'subject: { command: mcp-server, env: { PATH: "{{tmp}}" } }', 'target: { call: echo }', 'points: [idle]', 'modes: [crash]'].join('\n'),
     });
     const out = join(dir, 'out');
     const run = await runCli(['run', dir, '--out', out]);
@@ -84,7 +86,7 @@ describe('crash-drill run', () => {
     expect(lastLine(run.stdout)).toBe('0 passed, 0 failed, 0 unknown, 1 error');
     const d = results(out).drills[0];
     expect(d.verdict).toBe('error');
-    expect(d.reason).toMatch(/^handshake: the server command could not be started: spawn \/nonexistent\/mcp-server ENOENT/);
+    expect(d.reason).toMatch(/^handshake: the server command could not be started: spawn mcp-server ENOENT/);
   });
 
   it('exits 4 with verdict error when a setup call fails', async () => {

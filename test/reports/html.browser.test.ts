@@ -41,7 +41,9 @@ const SCENARIOS: Record<string, string> = {
   ].join('\n'),
   'skh.yaml': ['id: skh', subjectYaml('static-key-holder' as FakeServer, { CRASH_DRILL_API_KEY: '{{remote.apiKey}}' }), 'target: { call: write, args: { op: deploy, target: web } }', 'points: [sent]', 'modes: [crash]', 'remote: {}', FAST].join('\n'),
   'u.yaml': ['id: no-child', subjectYaml('well-behaved'), 'target: { call: echo, args: { text: hi } }', 'points: [child-spawned]', 'modes: [crash]', 'timeouts: { point: 500 }'].join('\n'),
-  'e.yaml': ['id: missing', 'subject: { command: /nonexistent/mcp-server }', 'target: { call: echo }', 'points: [idle]', 'modes: [crash]'].join('\n'),
+  // A command on no PATH folder, where PATH is the drill's own temp folder: the early refusal
+  // (harness/config/subject-command.ts) cannot judge a per-drill path, so the drill itself errs.
+  'e.yaml': ['id: missing', 'subject: { command: mcp-server, env: { PATH: "{{tmp}}" } }', 'target: { call: echo }', 'points: [idle]', 'modes: [crash]'].join('\n'),
 };
 
 /** (pid, start time) of every process below ours whose command is chromium: what the browser started. */

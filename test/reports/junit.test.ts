@@ -132,7 +132,7 @@ describe('junit reporter', () => {
     const missing = drillOf(run.results, 'missing');
     const err = child(testcase(suite(root, 'missing'), 'idle/crash'), 'error')!;
     expect(err.attrs).toEqual({ message: missing.reason, type: 'harness-error' });
-    expect(err.attrs.message).toMatch(/spawn \/nonexistent\/mcp-server ENOENT/);
+    expect(err.attrs.message).toMatch(/spawn mcp-server ENOENT/);
     const noChild = drillOf(run.results, 'no-child');
     const skipped = child(testcase(suite(root, 'no-child'), 'child-spawned/crash exit-on-eof'), 'skipped')!;
     expect(skipped.attrs).toEqual({ message: noChild.checks.find((c) => c.id === 'exit-on-eof')!.summary, type: 'unknown' });

@@ -69,7 +69,7 @@ describe('markdown reporter', () => {
     expect(text).toContain('### ❌ key-holder idle/crash');
     expect(text).not.toContain('### ❌ wb');
     expect(text).toContain('## Drills without a pass or fail\n\n');
-    expect(text).toContain(`- 💥 error missing idle/crash (\`${drillOf(run.results, 'missing').id}\`): handshake: the server command could not be started: spawn /nonexistent/mcp-server ENOENT`);
+    expect(text).toContain(`- 💥 error missing idle/crash (\`${drillOf(run.results, 'missing').id}\`): handshake: the server command could not be started: spawn mcp-server ENOENT`);
     expect(text).toMatch(/- ❔ unknown no-child child-spawned\/crash \(`[^`]+`\): kill point child-spawned not reached within 500 ms/);
   });
 
