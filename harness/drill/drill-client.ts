@@ -35,6 +35,17 @@ export interface DrillClient {
 }
 
 /**
+ * The kind when a run names none: CRASH_DRILL_CLIENT (process or inprocess) when set, so a
+ * whole test group or CI job can be run with either client unchanged; else a client process.
+ */
+export function defaultClientKind(env: NodeJS.ProcessEnv = process.env): ClientKind {
+  const kind = env.CRASH_DRILL_CLIENT;
+  if (kind === undefined || kind === '') return 'process';
+  if ((CLIENT_KINDS as readonly string[]).includes(kind)) return kind as ClientKind;
+  throw new Error(`CRASH_DRILL_CLIENT: expected ${CLIENT_KINDS.join(' or ')}, got "${kind}"`);
+}
+
+/**
  * A client of the kind asked for. The in-process client needs the holder (perl, Linux); without
  * it the drill runs with a client process, and `fellBack` says why.
  */

@@ -28,7 +28,7 @@ import {
 import { monoNow } from '../util/clock.js';
 import { errorMessage } from '../util/errors.js';
 import { CLIENT_START_TIMEOUT_MS, type DrillClientProcess, SETUP_ENDED, startCommand } from './client-process.js';
-import { createDrillClient, type DrillClient } from './drill-client.js';
+import { createDrillClient, defaultClientKind, type DrillClient } from './drill-client.js';
 import { holderUnavailable } from './holder.js';
 import { reachPoint } from './points.js';
 import { EvidenceRecorder } from './recorder.js';
@@ -209,7 +209,7 @@ class DrillRun {
     if (cgroupSupport().available) this.cgroup = createDrillCgroup(this.drillId);
     // The client process, or the SDK client in this process over the server's pipes (drill-client.ts).
     this.client = createDrillClient(
-      this.opts.client ?? 'process',
+      this.opts.client ?? defaultClientKind(),
       this.drillId,
       {
         onEvent: (event) => this.onClientEvent(event),

@@ -2,7 +2,8 @@
  * The stand-in: the server's parent when the SDK client runs in the harness process
  * (in-process-client.ts). The holder (holder-script.ts) forks and execs it in the client's
  * place: harness -> holder (subreaper, watchdog) -> stand-in -> server. The stand-in forks and
- * execs the server on the harness's pipes, reports, and waits. A client crash is then the
+ * execs the server on the harness's pipes, reports, and waits (and stays after the server's
+ * exit, like a client process, until it is killed). A client crash is then the
  * harness closing its ends of the server's pipes and SIGKILLing the stand-in in the same tick:
  * the server sees EOF on stdin, EPIPE on stdout and its parent gone (re-parented to the holder)
  * at once, as when a client process dies.
@@ -55,5 +56,7 @@ while (1) { my $r = waitpid($pid, 0); last if $r == $pid; last if $r == -1 && !$
 my $st = $?;
 my ($code, $sig) = ($st & 127) ? ('-', $st & 127) : ($st >> 8, '-');
 print $rep "exit $code $sig\n";
-POSIX::_exit(0);
+# A client does not end when its server does: the stand-in stays, as the client process would,
+# until the crash's SIGKILL, containment or the holder's watchdog ends it.
+select(undef, undef, undef, 3600) while 1;
 `;
