@@ -2,7 +2,6 @@
  * Flakiness across repeated attempts (`--repeat n`, or shards that ran the same drill more
  * than once): a drill key whose attempts did not all get the same verdict. Pure.
  */
-import type { Verdict } from '../checks/index.js';
 import type { DrillResult } from './judge.js';
 import { EXIT } from '../cli/exit-codes.js';
 import { exitCodeFor, type FlakyEntry, type RunResults } from './types.js';
