@@ -1,10 +1,13 @@
 /**
  * `npm run bench`: three figures from one run, printed as plain text with a line saying what
  * each one measured (nothing is written to the repo).
- *   1. drill overhead against a bare SDK client doing the same work
- *   2. exit-detection latency: the server's own exit time against when the harness knew
+ *   1. drill overhead against a bare SDK client doing the same work, with a client process and
+ *      with the in-process client
+ *   2. exit-detection latency: the server's own exit time against when the harness knew (both clients)
  *   3. what the drill remote adds, per request and per drill
- *   4. wall time of the bundled run at concurrency 1 and 2 (--skip-bundled to leave it out)
+ *   4. wall time of the bundled run at concurrency 1 and with the phase-aware schedule (client
+ *      process and in-process client), the ratio and the verdicts that differ (--skip-bundled
+ *      to leave it out); flips across repeated runs are bench/flips.ts
  *   5. what running without root costs: drill time and exit detection as uid 65534 (holder,
  *      no cgroup) against root (holder and cgroup), each side in its own process (privilege.ts)
  */
@@ -16,6 +19,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { loadScenarios } from '../harness/config/index.js';
 import type { DrillResult } from '../harness/results/types.js';
+import type { ClientKind } from '../harness/drill/drill-client.js';
 import { runScenarios } from '../harness/run/run-drills.js';
 import { packageRoot } from '../harness/util/paths.js';
 import { runBareSdk } from './bare-sdk.js';
@@ -57,40 +61,49 @@ async function overhead(dir: string, runs: number, signal: AbortSignal): Promise
   const scenario = await wellBehavedScenario(dir, SERVER, 'after-response');
   // One untimed warm-up of each, so neither side pays for a cold file cache alone.
   await runBareSdk(SERVER);
-  await timeDrill(scenario, signal);
+  await timeDrill(scenario, signal, 'process');
+  await timeDrill(scenario, signal, 'inprocess');
   const drill: Awaited<ReturnType<typeof timeDrill>>[] = [];
+  const inproc: Awaited<ReturnType<typeof timeDrill>>[] = [];
   const bare: Awaited<ReturnType<typeof runBareSdk>>[] = [];
-  // Interleaved, so load from other work on the machine falls on both sides alike.
+  // Interleaved, so load from other work on the machine falls on every side alike.
   for (let i = 0; i < runs && !signal.aborted; i++) {
-    drill.push(await timeDrill(scenario, signal));
+    drill.push(await timeDrill(scenario, signal, 'process'));
+    inproc.push(await timeDrill(scenario, signal, 'inprocess'));
     bare.push(await runBareSdk(SERVER));
   }
   const drillMs = drill.map((d) => d.ms);
+  const inprocMs = inproc.map((d) => d.ms);
   const bareMs = bare.map((b) => b.ms);
   const samples = (v: number[]): string => `[${v.map((x) => x.toFixed(0)).join(', ')}]`;
   say('1. Drill overhead: well-behaved, setup subscribe + spawn-helper, target spawn-helper');
   say(`   (${runs} runs each after one warm-up, interleaved; drill = runScenarios end to end at after-response/crash,`);
   say('    bare = SDK StdioClientTransport + Client: spawn, initialize, the same 3 calls, close)');
-  say(`   drill median:      ${ms(median(drillMs))}   ${samples(drillMs)}`);
-  say(`   bare SDK median:   ${ms(median(bareMs))}   ${samples(bareMs)}`);
-  say(`   ratio:             ${(median(drillMs) / median(bareMs)).toFixed(2)}x (aim <= 1.25x)`);
-  say('   where the time goes (median per phase, from evidence timestamps / performance.now()):');
-  for (const [side, phases] of [['drill', medianPhases(drill.map((d) => d.phases))], ['bare', medianPhases(bare.map((b) => b.phases))]] as const) {
-    for (const [name, value] of Object.entries(phases)) say(`     ${side.padEnd(5)} ${name.padEnd(46)} ${ms(value)}`);
+  say(`   drill, client process median:     ${ms(median(drillMs))}   ${samples(drillMs)}`);
+  say(`   drill, in-process client median:  ${ms(median(inprocMs))}   ${samples(inprocMs)}`);
+  say(`   bare SDK median:                  ${ms(median(bareMs))}   ${samples(bareMs)}`);
+  say(`   ratio, client process:            ${(median(drillMs) / median(bareMs)).toFixed(2)}x`);
+  say(`   ratio, in-process client:         ${(median(inprocMs) / median(bareMs)).toFixed(2)}x (aim <= 1.1x)`);
+  say('   where the time goes (median per phase, from evidence timestamps / performance.now();');
+  say('   for the in-process client "drill client process start" is the holder and stand-in start):');
+  for (const [side, phases] of [['proc', medianPhases(drill.map((d) => d.phases))], ['inproc', medianPhases(inproc.map((d) => d.phases))], ['bare', medianPhases(bare.map((b) => b.phases))]] as const) {
+    for (const [name, value] of Object.entries(phases)) say(`     ${side.padEnd(6)} ${name.padEnd(46)} ${ms(value)}`);
   }
   say();
 }
 
 async function latency(dir: string, runs: number, signal: AbortSignal): Promise<void> {
   const scenario = await wellBehavedScenario(dir, SERVER, 'idle');
-  const { evidence } = await runQuiet(Array.from({ length: runs }, () => scenario), signal);
-  const samples = evidence.map(exitLatency).filter((v): v is number => v !== null);
   say('2. Exit-detection latency: well-behaved at idle/crash; server-exit event t minus the');
   say('   server\'s own "crash-drill-fake exit mono=" stderr mark (both CLOCK_MONOTONIC)');
-  say(`   drills: ${evidence.length}, with both timestamps: ${samples.length}`);
-  say(`   median:            ${ms(median(samples))} (aim 10 ms)`);
-  say(`   p90:               ${ms(percentile(samples, 90))}`);
-  say(`   max:               ${ms(Math.max(...samples))}`);
+  for (const client of ['process', 'inprocess'] as const) {
+    const { evidence } = await runQuiet(Array.from({ length: runs }, () => scenario), signal, client);
+    const samples = evidence.map(exitLatency).filter((v): v is number => v !== null);
+    say(`   ${client === 'process' ? 'client process' : 'in-process client'}: drills ${evidence.length}, with both timestamps ${samples.length}`);
+    say(`     median:          ${ms(median(samples))} (aim <= 3 ms)`);
+    say(`     p90:             ${ms(percentile(samples, 90))}`);
+    say(`     max:             ${ms(Math.max(...samples))}`);
+  }
   say();
 }
 
@@ -111,16 +124,30 @@ async function remote(dir: string, runs: number, signal: AbortSignal): Promise<v
 async function bundled(signal: AbortSignal): Promise<void> {
   const scenarios = await loadScenarios([join(packageRoot(), 'scenarios')]);
   say('4. Bundled run: every drill of scenarios/ through runScenarios, wall clock');
-  for (const concurrency of [1, 2]) {
+  const runs: Array<[string, { concurrency: number | 'auto'; client: ClientKind }]> = [
+    ['concurrency 1, client process', { concurrency: 1, client: 'process' }],
+    ['phase-aware, client process', { concurrency: 'auto', client: 'process' }],
+    ['phase-aware, in-process client', { concurrency: 'auto', client: 'inprocess' }],
+  ];
+  const wall: number[] = [];
+  const verdicts: Array<Map<string, string>> = [];
+  for (const [name, options] of runs) {
+    if (signal.aborted) break;
     const t0 = performance.now();
-    const { results } = await runScenarios(scenarios, { concurrency, reporters: [], signal });
+    const { results } = await runScenarios(scenarios, { ...options, reporters: [], signal });
     const seconds = (performance.now() - t0) / 1000;
+    wall.push(seconds);
+    verdicts.push(new Map(results.drills.map((d) => [d.key, d.verdict])));
     const s = results.summary;
-    say(`   concurrency ${concurrency}:     ${seconds.toFixed(1)} s for ${results.drills.length} drills ` +
+    say(`   ${name.padEnd(32)} ${seconds.toFixed(1)} s for ${results.drills.length} drills ` +
       `(${s.pass} pass, ${s.fail} fail, ${s.unknown} unknown, ${s.error} error)`);
     say(`     not passed (most by design: each fake server is the oracle of one failure): ${notPassed(results.drills)}`);
     // An error or unknown is never by design: say why, so it can be told from load.
     for (const d of results.drills) if (d.verdict === 'error' || d.verdict === 'unknown') say(`     ${d.scenario}/${d.point}/${d.mode} ${d.verdict}: ${d.reason}`);
+  }
+  for (let i = 1; i < wall.length; i++) {
+    const differ = [...verdicts[0]].filter(([key, verdict]) => verdicts[i].get(key) !== verdict).map(([key]) => key);
+    say(`   ${runs[i][0]} / concurrency 1: ${(wall[i] / wall[0]).toFixed(2)}x (aim <= 0.25x); verdicts that differ from concurrency 1: ${differ.length}${differ.length ? ` (${differ.join(', ')})` : ''}`);
   }
   say();
 }

@@ -6,6 +6,7 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseScenario, type KillPoint, type Scenario } from '../harness/config/index.js';
+import type { ClientKind } from '../harness/drill/drill-client.js';
 import type { DrillEvidence } from '../harness/evidence/types.js';
 import { runScenarios, type RunOutput } from '../harness/run/run-drills.js';
 import { parseExitMark } from '../fake-servers/lib/exit-mark.js';
@@ -34,8 +35,8 @@ export async function wellBehavedScenario(dir: string, serverScript: string, poi
 }
 
 /** Runs the scenarios with no reporter; every drill must pass, or its figures mean nothing. */
-export async function runQuiet(scenarios: Scenario[], signal?: AbortSignal): Promise<RunOutput> {
-  const output = await runScenarios(scenarios, { concurrency: 1, reporters: [], signal });
+export async function runQuiet(scenarios: Scenario[], signal?: AbortSignal, client: ClientKind = 'process'): Promise<RunOutput> {
+  const output = await runScenarios(scenarios, { concurrency: 1, reporters: [], signal, client });
   const bad = output.results.drills.filter((d) => d.verdict !== 'pass');
   if (bad.length > 0) {
     const list = bad.map((d) => `${d.scenario}/${d.point}/${d.mode}: ${d.verdict} (${d.reason})`).join(', ');
@@ -45,9 +46,9 @@ export async function runQuiet(scenarios: Scenario[], signal?: AbortSignal): Pro
 }
 
 /** One drill, timed end to end around runScenarios (performance.now()), in ms, with where the time went. */
-export async function timeDrill(scenario: Scenario, signal?: AbortSignal): Promise<{ ms: number; phases: Phases }> {
+export async function timeDrill(scenario: Scenario, signal?: AbortSignal, client: ClientKind = 'process'): Promise<{ ms: number; phases: Phases }> {
   const t0 = performance.now();
-  const { evidence } = await runQuiet([scenario], signal);
+  const { evidence } = await runQuiet([scenario], signal, client);
   const wall = performance.now() - t0;
   return { ms: wall, phases: drillPhases(evidence[0], wall) };
 }
