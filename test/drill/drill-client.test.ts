@@ -1,0 +1,51 @@
+/**
+ * Choosing the drill client (harness/drill/drill-client.ts): the flag and CRASH_DRILL_CLIENT
+ * accept process and inprocess and nothing else, and the in-process client falls back to a
+ * client process, saying why, where there can be no holder for its stand-in.
+ */
+import { describe, expect, it } from 'vitest';
+import { DrillClientProcess } from '../../harness/drill/client-process.js';
+import { createDrillClient, defaultClientKind } from '../../harness/drill/drill-client.js';
+import { InProcessClient } from '../../harness/drill/in-process-client.js';
+import { runCli } from '../support/cli.js';
+
+const handlers = { onEvent: () => {}, onSubjectStderr: () => {}, onClientStderr: () => {} };
+
+describe('the drill client', () => {
+  it('defaults to a client process; CRASH_DRILL_CLIENT picks either kind and rejects anything else', () => {
+    expect(defaultClientKind({})).toBe('process');
+    expect(defaultClientKind({ CRASH_DRILL_CLIENT: '' })).toBe('process');
+    expect(defaultClientKind({ CRASH_DRILL_CLIENT: 'inprocess' })).toBe('inprocess');
+    expect(defaultClientKind({ CRASH_DRILL_CLIENT: 'process' })).toBe('process');
+    expect(() => defaultClientKind({ CRASH_DRILL_CLIENT: 'thread' })).toThrow('CRASH_DRILL_CLIENT: expected process or inprocess, got "thread"');
+  });
+
+  it('is in-process when asked and the holder can run, else a client process with the reason', async () => {
+    const made = createDrillClient('inprocess', 'cd-20260101T000000-abcdef.0', handlers);
+    expect(made).toMatchObject({ fellBack: null });
+    expect(made.client).toBeInstanceOf(InProcessClient);
+    const saved = process.env.CRASH_DRILL_SUBREAPER;
+    process.env.CRASH_DRILL_SUBREAPER = 'off';
+    try {
+      const off = createDrillClient('inprocess', 'cd-20260101T000000-abcdef.0', handlers);
+      expect(off.fellBack).toBe('the in-process client needs the holder: turned off by CRASH_DRILL_SUBREAPER=off');
+      expect(off.client).toBeInstanceOf(DrillClientProcess);
+      // It started a client process already: end it and wait for its exit, so nothing outlives the test.
+      const child = (off.client as DrillClientProcess).child;
+      const gone = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGKILL');
+      await gone;
+      off.client.dispose();
+    } finally {
+      if (saved === undefined) delete process.env.CRASH_DRILL_SUBREAPER;
+      else process.env.CRASH_DRILL_SUBREAPER = saved;
+    }
+  });
+
+  it('crash-drill run --client with an unknown kind is a usage error (exit 3) that names the choices', async () => {
+    const run = await runCli(['run', '--client', 'thread']);
+    expect(run.code).toBe(3);
+    expect(run.stderr).toContain('thread');
+    expect(run.stderr).toContain('process, inprocess');
+  });
+});
