@@ -9,7 +9,8 @@
  *   the observer still reads each exit status from the zombie, as it does under init;
  * - a watchdog: its stdin is a pipe from the harness. "done" ends it quietly; end of file
  *   without "done" means the harness died, and it ends every descendant: TERM to all at once,
- *   wait up to 500 ms, KILL what is left, in rounds until nothing is below it. Descendants are
+ *   wait up to 500 ms, cgroup.kill the drill cgroup when there is one, KILL what is left, in
+ *   rounds until nothing is below it. Descendants are
  *   found by parent links read in one pass over /proc (nothing below a subreaper can leave its
  *   subtree), and each is re-identified by its start time right before each signal.
  *
@@ -101,6 +102,17 @@ if (!$done) {
     my @new = grep { !$rec{$_->[0]} } @live;
     for my $x (@new) { $rec{$x->[0]} = $info->(@$x); push @order, $x->[0]; kill('TERM', $x->[0]) if $same->(@$x); }
     for (1 .. 10) { last unless grep { $same->(@$_) } @new; select(undef, undef, undef, 0.05); }
+    # With a drill cgroup, cgroup.kill ends everything in it at once, even a process forking
+    # faster than the rounds below could follow; the rounds then catch what is outside it.
+    my @before = grep { $same->(@$_) } $descendants->();
+    if ($procs ne '' && @before) {
+      (my $kill = $procs) =~ s/cgroup\.procs$/cgroup.kill/;
+      if (open(my $k, '>', $kill)) {
+        print $k "1\n"; close $k;
+        for my $x (@before) { $rec{$x->[0]} ||= $info->(@$x); push @order, $x->[0] unless grep { $_ == $x->[0] } @order; $rec{$x->[0]}{end} = 'SIGKILL'; }
+        select(undef, undef, undef, 0.02);
+      }
+    }
     my @left = grep { $same->(@$_) } $descendants->();
     for my $x (@left) { $rec{$x->[0]} ||= $info->(@$x); push @order, $x->[0] unless grep { $_ == $x->[0] } @order; $rec{$x->[0]}{end} = 'SIGKILL'; kill('KILL', $x->[0]); }
     select(undef, undef, undef, 0.02) if @left;

@@ -205,7 +205,7 @@ describe('the HTML report in a real browser', () => {
     const body = section(ie);
     for (const check of ie.checks.filter((c) => c.verdict === 'fail')) {
       await expect(body.locator('tr.check.v-fail td.summary', { hasText: check.summary.slice(0, 40) }).count()).resolves.toBe(1);
-      await expect(body.locator('tr.check.v-fail').filter({ hasText: check.id }).locator('td.summary').textContent()).resolves.toBe(check.summary);
+      await expect(body.locator('tr.check.v-fail').filter({ hasText: check.id }).locator('td.summary .text').textContent()).resolves.toBe(check.summary);
     }
     const incident = await body.locator('dl.incident').innerText();
     expect(incident).toContain(ie.incident.termination);
@@ -219,7 +219,7 @@ describe('the HTML report in a real browser', () => {
     const skh = drill('skh');
     const denied = skh.checks.find((c) => c.id === 'denied-after-revocation')!;
     expect(denied.verdict).toBe('fail');
-    await expect(section(skh).locator('tr.check.v-fail td.summary').textContent()).resolves.toBe(denied.summary);
+    await expect(section(skh).locator('tr.check.v-fail td.summary .text').textContent()).resolves.toBe(denied.summary);
     await expect(section(skh).locator('dl.incident').innerText()).resolves.toContain(`by ${skh.incident.revocation!.operator}`);
     // What the tracking could see, and what it cannot.
     const text = await body.innerText();
