@@ -48,7 +48,7 @@ export function heldSubject(
   reports: Readable,
   emit: (event: ClientEvent) => void,
   onSelf: (pid: number) => void,
-): SpawnedSubject & { child: SubjectHandle } {
+): SpawnedSubject & { child: SubjectHandle; shut: () => void } {
   const child = new SubjectHandle(stdin, stdout);
   const early: string[] = [];
   let ended = false;
@@ -58,20 +58,32 @@ export function heldSubject(
   let endSink: (() => void) | null = null;
   let resolveStarted!: (ok: boolean) => void;
   const started = new Promise<boolean>((resolve) => (resolveStarted = resolve));
+  // Like ChildProcess: 'close' once the process has exited and its stdout is closed.
+  let closeEmitted = false;
+  const emitClose = () => {
+    if (closeEmitted) return;
+    closeEmitted = true;
+    child.emit('close', child.exitCode, null);
+  };
+  const maybeClose = () => {
+    if (exited && outClosed) emitClose();
+  };
   const spawned = {
     child,
     exited: false,
     started,
+    /**
+     * The drill is over: tell the transport the connection is closed, so the SDK client in this
+     * process settles its pending requests and clears their timers (a dead client process
+     * takes them with it; here they would keep the harness waiting).
+     */
+    shut: emitClose,
     attach(onChunk: (chunk: string) => void, onEnd: () => void) {
       for (const chunk of early.splice(0)) onChunk(chunk);
       sink = onChunk;
       endSink = onEnd;
       if (ended) onEnd();
     },
-  };
-  // Like ChildProcess: 'close' once the process has exited and its stdout is closed.
-  const maybeClose = () => {
-    if (exited && outClosed) child.emit('close', child.exitCode, null);
   };
   let buffered = '';
   reports.setEncoding('utf8');
@@ -118,7 +130,7 @@ export function heldSubject(
     outClosed = true;
     maybeClose();
   });
-  return spawned as SpawnedSubject & { child: SubjectHandle };
+  return spawned as SpawnedSubject & { child: SubjectHandle; shut: () => void };
 }
 
 function readStartTime(pid: number): number | null {

@@ -195,6 +195,7 @@ export class InProcessClient {
   dispose(): void {
     this.muted = true;
     this.flushWaiters();
+    this.spawned?.shut();
     if (!this.child) return;
     for (const [fd, stream] of this.child.stdio.entries()) if (fd !== 0) stream?.destroy();
   }

@@ -3,11 +3,14 @@
  * accept process and inprocess and nothing else, and the in-process client falls back to a
  * client process, saying why, where there can be no holder for its stand-in.
  */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DrillClientProcess } from '../../harness/drill/client-process.js';
 import { createDrillClient, defaultClientKind } from '../../harness/drill/drill-client.js';
 import { InProcessClient } from '../../harness/drill/in-process-client.js';
 import { runCli } from '../support/cli.js';
+import { subjectYaml, tempDir } from '../support/scenarios.js';
 
 const handlers = { onEvent: () => {}, onSubjectStderr: () => {}, onClientStderr: () => {} };
 
@@ -48,4 +51,14 @@ describe('the drill client', () => {
     expect(run.stderr).toContain('thread');
     expect(run.stderr).toContain('process, inprocess');
   });
+
+  it('leaves nothing of its SDK client behind once a drill is over: the CLI exits without waiting out the call timeout', async () => {
+    // The target call is in flight when the client crashes; its request timer is 120 s. A dead
+    // client process takes its timers along; the in-process client must settle them itself.
+    const dir = tempDir('crash-drill-in-process-exit-');
+    writeFileSync(join(dir, 'in-flight.yaml'), ['id: in-flight', subjectYaml('ignores-eof'), 'target: { call: spawn-helper }', 'points: [in-flight]', 'modes: [crash]', 'timeouts: { handshake: 120000, point: 120000 }', 'expect: { exit-on-eof: { deadline: 300 }, no-survivors: { grace: 300 } }'].join('\n'));
+    const run = await runCli(['run', dir, '--client', 'inprocess', '--out', join(dir, 'out')]);
+    expect(run.code).toBe(1);
+    expect(JSON.parse(readFileSync(join(dir, 'out', 'results.json'), 'utf8')).drills.map((d: { verdict: string }) => d.verdict)).toEqual(['fail']);
+  }, 60_000);
 });
