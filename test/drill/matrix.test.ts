@@ -74,7 +74,7 @@ describe('the confusion matrix', () => {
       expect(d.survivors, key).toHaveLength(1);
       expect(d.survivors[0].sid, key).toBe(d.survivors[0].pid);
       expect(d.survivors[0].foundBy, key).toContain('cgroup');
-      expect(d.survivors[0].foundBy, key).not.toContain('env-marker');
+      expect(d.survivors[0].foundBy, key).toContain('subreaper');
     }
 
     // stdout-noise: the banner is quoted in the failure.

@@ -49,14 +49,16 @@ describe.skipIf(!u.available)('as an ordinary user', () => {
       expect(d.tracking?.floor, d.key).toBe(false);
     }
     // The held-out daemons: an empty environment, a session of their own, re-parented to the
-    // drill's holder (not to init), found by that alone, and contained.
+    // drill's holder (not to init), found through it, and contained.
     for (const key of ['daemonizes-clean-env/after-response/crash', 'shell-daemon/after-response/crash']) {
       const d = drills.find((x) => x.key === key)!;
       expect(d.survivors, key).toHaveLength(1);
       const [daemon] = d.survivors;
       expect(daemon.sid, key).toBe(daemon.pid);
       expect(daemon.ppid, key).toBe(d.tracking!.subreaper!.pid);
-      expect(daemon.foundBy, key).toEqual(['subreaper']);
+      // A sample may also have caught it before its parent died or before it exec'd (parent links, the
+      // marker it still had): the holder is what finds it whatever the samples saw.
+      expect(daemon.foundBy, key).toContain('subreaper');
       const record = d.containment.find((r) => r.pid === daemon.pid && r.startTime === daemon.startTime);
       expect(['SIGTERM', 'SIGKILL'], key).toContain(record?.endedBy);
     }
