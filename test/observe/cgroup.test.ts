@@ -23,6 +23,7 @@ describe('cgroup support', () => {
   });
 });
 
+if (!support.available) console.log(`[skip] DrillCgroup: ${support.reason ?? 'no writable cgroup v2'}`);
 describe.skipIf(!support.available)('DrillCgroup', () => {
   it('holds added processes and their descendants, reports emptiness by event, and refuses removal while populated', async () => {
     const drillId = testDrillId();

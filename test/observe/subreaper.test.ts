@@ -27,6 +27,7 @@ function procPids(): string[] {
   return readdirSync('/proc').filter((n) => /^\d+$/.test(n));
 }
 
+if (holderUnavailable() !== null) console.log(`[skip] the holder (child subreaper): ${holderUnavailable()}`);
 describe.skipIf(holderUnavailable() !== null)('the holder (child subreaper)', () => {
   it('takes in a setsid daemon with an empty environment when its parent dies; the tracker finds it by that alone', async () => {
     const drillId = testDrillId();

@@ -71,6 +71,7 @@ describe('DrillTracker membership', () => {
     expect(info.blindSpots.join('\n')).toMatch(/setsid and clears its environment/);
   });
 
+  if (!cgroupSupport().available) console.log(`[skip] tracker with a drill cgroup: ${cgroupSupport().reason ?? 'no writable cgroup v2'}`);
   it.skipIf(!cgroupSupport().available)('with the drill cgroup also finds the daemon that cleared its environment', async () => {
     const drillId = testDrillId();
     const { root, pids, cgroupPath } = await buildTree(drillId, true);
