@@ -8,7 +8,7 @@ export { pollExit, checkExit, type ExitObservation, type PollExitOptions } from 
 export { DrillTracker, type DrillTrackerOptions, type TrackingInfo, type UnattributedProcess } from './tracker.js';
 export { inventory, classifyFd, type SurvivorRow, type FdInfo, type FdKind } from './inventory.js';
 export { tcpConnections, unixSockets, socketInodes, type TcpConn, type UnixSock } from './net.js';
-export { signalIdentity, type SignalOutcome } from './signal.js';
+export { signalIdentity, signalIfSame, type SignalOutcome } from './signal.js';
 export { contain, type ContainOptions } from './contain.js';
 export type { ContainmentRecord, ContainmentStep, EndedBy } from './terminate.js';
 export {

@@ -10,7 +10,19 @@ import type { ProcIdentity } from './identity.js';
 export type SignalOutcome = 'sent' | 'gone' | 'mismatch' | 'zombie';
 
 export function signalIdentity(id: ProcIdentity, signal: NodeJS.Signals | number): SignalOutcome {
-  const stat = readStat(id.pid);
+  return signalIfSame(id, signal, readStat);
+}
+
+/**
+ * The same, with the process read by another means (the ps backend of harness/orphans): its
+ * start time and state, or null when it is gone.
+ */
+export function signalIfSame(
+  id: ProcIdentity,
+  signal: NodeJS.Signals | number,
+  read: (pid: number) => { startTime: number; state: string } | null,
+): SignalOutcome {
+  const stat = read(id.pid);
   if (stat === null || stat.state === 'X') return 'gone';
   if (stat.startTime !== id.startTime) return 'mismatch';
   // A zombie cannot be signalled into anything; it is already dead.

@@ -14,6 +14,7 @@ export {
   readEnviron,
   readStat,
   signalIdentity,
+  signalIfSame,
   startTimeToMono,
   tcpConnections,
   unixSockets,

@@ -4,22 +4,12 @@
  * treats a zombie as exited). The ps backend does the same with `ps`: coarser (whole-second
  * start times, a ps call per check), never by name.
  */
-import { pollExit, signalIdentity, type ProcIdentity, type SignalOutcome } from './observe.js';
+import { pollExit, signalIdentity, signalIfSame, type ProcIdentity, type SignalOutcome } from './observe.js';
 import type { Backend } from './types.js';
 
 export function signalChecked(backend: Backend, id: ProcIdentity, signal: NodeJS.Signals): SignalOutcome {
   if (backend.name === 'proc') return signalIdentity(id, signal);
-  const now = backend.process(id.pid);
-  if (now === null) return 'gone';
-  if (now.startTime !== id.startTime) return 'mismatch';
-  if (now.state === 'Z') return 'zombie';
-  try {
-    process.kill(id.pid, signal);
-    return 'sent';
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ESRCH') return 'gone';
-    throw error;
-  }
+  return signalIfSame(id, signal, (pid) => backend.process(pid));
 }
 
 export function isGone(backend: Backend, id: ProcIdentity): boolean {
