@@ -123,7 +123,7 @@ export async function containProcess(opts: ContainOptions): Promise<ContainResul
     return finish('refused', `process ${pid} no longer has the start time of the snapshot (${snapshot.process.startTime}${now ? `, now ${now.startTime}` : ', now gone'}): nothing was signalled`, false, [], revokedAt);
   }
   const snapTable = backend.processes();
-  let members = runMembers(now, snapTable).filter((m) => {
+  const members = runMembers(now, snapTable).filter((m) => {
     const other = m.uid !== now.uid && !opts.force;
     if (other) result.members.push({ ...m, endedBy: 'skipped' });
     return !other;

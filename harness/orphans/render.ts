@@ -70,7 +70,7 @@ export function renderSnapshot(s: Snapshot): string {
     else if (d.protocol === 'unix') out.push(`  ${d.fd} unix ${d.object}${d.path ? ` ${d.path}` : ''}${d.peerHolders && d.peerHolders.length > 0 ? ` peer: ${d.peerHolders.map((h) => `${h.pid} ${h.command}`).join(', ')}` : d.peer ? ` peer ${d.peer}` : ''}`);
     else out.push(`  ${d.fd} ${d.kind} ${d.object}${d.access ? ` (${d.access})` : ''}`);
   }
-  const list = (label: string, ps: { pid: number; state: string; command: string }[]) => out.push(`${label}: ${ps.length === 0 ? 'none' : ''}`, ...ps.map((q) => `  ${who(q)}`));
+  const list = (label: string, ps: { pid: number; state: string; command: string }[]) => out.push(ps.length === 0 ? `${label}: none` : `${label}:`, ...ps.map((q) => `  ${who(q)}`));
   list('children', s.related.children);
   list('grandchildren', s.related.grandchildren);
   list(`process group ${p.pgid}`, s.related.processGroup);

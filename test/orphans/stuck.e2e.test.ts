@@ -54,7 +54,7 @@ describe.skipIf(!hasSs)('orphans --stuck-after: a live client that stopped readi
     // Wait on the condition (the recorded first look is --stuck-after old), then look again.
     const since = Date.parse(/since (\S+) /.exec(unreadLine(first.paused)!)![1]!);
     let later = await look();
-    for (let i = 0; later.paused.classification === 'attached' && Date.now() - since < 10_000; i++) later = await look();
+    while (later.paused.classification === 'attached' && Date.now() - since < 10_000) later = await look();
     expect(later.paused.classification).toBe('client-stuck');
     expect(later.code).toBe(1);
     const line = later.paused.evidence[0]!;
