@@ -40,9 +40,9 @@ export async function sweepStaleContainers(
  * The container sweep for `crash-drill run`, as stale rows of results.json (pid 0: a container,
  * named in cmdline). Only when docker is on PATH; an unreachable engine has nothing to sweep.
  */
-export async function sweepStaleContainerRows(): Promise<StaleReport[]> {
+export async function sweepStaleContainerRows(runFilter?: (runId: string) => boolean): Promise<StaleReport[]> {
   if (!(process.env.PATH ?? '').split(':').some((dir) => dir && existsSync(join(dir, 'docker')))) return [];
-  const { stale } = await sweepStaleContainers({ env: process.env as Record<string, string> }).catch(() => ({ stale: [] as StaleContainer[] }));
+  const { stale } = await sweepStaleContainers({ env: process.env as Record<string, string>, runFilter }).catch(() => ({ stale: [] as StaleContainer[] }));
   return stale.map(({ drillId, record }) => ({
     drillId,
     pid: 0,

@@ -7,7 +7,7 @@ import type { Scenario } from '../config/index.js';
 import { SUBJECT_STDERR_FD } from '../client/protocol.js';
 import { identify, runIdOf, watchdogFile, type ProcIdentity } from '../observe/index.js';
 import { distFile } from '../util/paths.js';
-import { holderCommand, parseHolderLine, type HolderState } from './holder.js';
+import { holderCommand, holderEnv, parseHolderLine, type HolderState } from './holder.js';
 
 /** How long a client may take to report ready. */
 export const CLIENT_START_TIMEOUT_MS = 10_000;
@@ -77,7 +77,7 @@ export class DrillClientProcess {
     const main = distFile('harness/client/main.js');
     if (!existsSync(main)) throw new Error(`the drill client is not built: ${main} is missing (run npm run build)`);
     const procs = cgroupDir ? join(cgroupDir, 'cgroup.procs') : '';
-    const held = holderCommand(procs, [process.execPath, main], recordFileFor(drillId));
+    const held = holderCommand(procs, [process.execPath, main], recordFileFor(drillId), undefined, drillId);
     const [command, args] = held
       ? held
       : cgroupDir
@@ -86,7 +86,7 @@ export class DrillClientProcess {
     this.child = spawn(command, args, {
       detached: true,
       stdio: [held ? 'pipe' : 'ignore', held ? 'pipe' : 'ignore', 'pipe', 'ipc', 'pipe'],
-      env: { ...process.env, CRASH_DRILL_RUN: drillId },
+      env: held ? holderEnv(process.env) : { ...process.env, CRASH_DRILL_RUN: drillId },
     });
     this.holder = held ? { identity: null, subreaper: null, clientPid: null, watchdogSignalled: null } : null;
     this.child.on('message', (event: ClientEvent) => this.onEvent(event));

@@ -18,13 +18,15 @@
  * Node has no prctl. The flag does not survive fork, so it is set in the holder itself.
  *
  * Arguments: <cgroup.procs path or ""> <fds to close in the holder, comma-separated> <record
- * file or ""> -- <command> <args...>. Reports on stdout, one line each:
+ * file or ""> <drill id or ""> -- <command> <args...>. The holder itself carries no drill
+ * marker (a sweep of a dead run must not end it before its watchdog is done); it gives the
+ * client CRASH_DRILL_RUN=<drill id>. Reports on stdout, one line each:
  *   subreaper 1 | subreaper 0 <reason>
  *   child <pid>
  *   exit <code|-> <signal number|->          (the client's exit)
  *   watchdog <number of processes signalled>   (only when the harness died)
- * With a record file, the watchdog appends one JSON line per process it ended (drill id from
- * CRASH_DRILL_RUN, pid, start time read before the signal, argv, how it ended), so the next
+ * With a record file, the watchdog appends one JSON line per process it ended (drill id, pid,
+ * start time read before the signal, argv, how it ended), so the next
  * run can report what a killed harness left and how it was contained.
  */
 export const HOLDER_SCRIPT = String.raw`
@@ -32,7 +34,7 @@ use strict; use warnings; use POSIX ();
 $| = 1;
 # Its stdout and stderr are pipes to the harness: once the harness is dead a write must fail, not kill.
 $SIG{PIPE} = 'IGNORE';
-my ($procs, $closefds, $record, $sep, @cmd) = @ARGV;
+my ($procs, $closefds, $record, $drill, $sep, @cmd) = @ARGV;
 die "holder: usage\n" unless defined $sep && $sep eq '--' && @cmd;
 my %prctl = (x86_64 => 157, aarch64 => 167, riscv64 => 167, i686 => 172, i386 => 172, armv7l => 172, armv6l => 172, ppc64le => 171, ppc64 => 171, s390x => 172, loongarch64 => 167);
 my $nr = eval { require 'syscall.ph'; &SYS_prctl() } // $prctl{(POSIX::uname())[4]};
@@ -45,6 +47,7 @@ die "holder: fork: $!\n" unless defined $child;
 if ($child == 0) {
   if ($procs ne '' && open(my $fh, '>>', $procs)) { print $fh "$$\n"; close $fh; }
   open(STDIN, '<', '/dev/null'); open(STDOUT, '>', '/dev/null');
+  $ENV{CRASH_DRILL_RUN} = $drill if $drill ne '';
   exec { $cmd[0] } @cmd or do { print STDERR "holder: exec $cmd[0]: $!\n"; POSIX::_exit(127); };
 }
 POSIX::close($_) for grep { /^\d+$/ } split /,/, $closefds;
@@ -119,11 +122,11 @@ if (!$done) {
   }
   $rec{$_}{end} = 'survived' for grep { $same->($_, $rec{$_}{start}) } @order;
   if ($record ne '' && @order && open(my $fh, '>>', $record)) {
-    my $drill = $json->($ENV{CRASH_DRILL_RUN} // '');
+    my $drillJson = $json->($drill);
     my $at = POSIX::strftime('%Y-%m-%dT%H:%M:%SZ', gmtime);
     for my $p (@order) {
       my $r = $rec{$p};
-      print $fh "{\"drillId\":$drill,\"pid\":$p,\"startTime\":$r->{start},\"cmdline\":[" . join(',', map { $json->($_) } @{$r->{cmd}}) . "],\"endedBy\":\"$r->{end}\",\"by\":\"watchdog\",\"at\":\"$at\"}\n";
+      print $fh "{\"drillId\":$drillJson,\"pid\":$p,\"startTime\":$r->{start},\"cmdline\":[" . join(',', map { $json->($_) } @{$r->{cmd}}) . "],\"endedBy\":\"$r->{end}\",\"by\":\"watchdog\",\"at\":\"$at\"}\n";
     }
     close $fh;
   }

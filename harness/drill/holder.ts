@@ -50,9 +50,26 @@ export function holderUnavailable(): string | null {
  * The command that starts `command` under a holder, or null when there can be none.
  * `clientOnlyFds`: the inherited descriptors the holder closes in itself (they are the client's).
  */
-export function holderCommand(cgroupProcs: string, command: string[], recordFile = '', clientOnlyFds = CLIENT_ONLY_FDS): [string, string[]] | null {
+export function holderCommand(
+  cgroupProcs: string,
+  command: string[],
+  recordFile = '',
+  clientOnlyFds = CLIENT_ONLY_FDS,
+  drillId = '',
+): [string, string[]] | null {
   if (holderUnavailable() !== null) return null;
-  return [findPerl()!, ['-e', HOLDER_SCRIPT, cgroupProcs, clientOnlyFds, recordFile, '--', ...command]];
+  return [findPerl()!, ['-e', HOLDER_SCRIPT, cgroupProcs, clientOnlyFds, recordFile, drillId, '--', ...command]];
+}
+
+/**
+ * The holder's environment: the given one without the drill marker. The holder passes the
+ * marker to its child alone, so a sweep of a dead run (its sentinel's, or the next run's)
+ * never ends a holder before its watchdog has recorded what it ended.
+ */
+export function holderEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const out = { ...env };
+  delete out.CRASH_DRILL_RUN;
+  return out;
 }
 
 /** perl, for the in-process client's stand-in (stand-in-script.ts); null when there is no holder. */

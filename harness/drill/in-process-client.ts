@@ -27,7 +27,7 @@ import { monoNow } from '../util/clock.js';
 import { errorMessage } from '../util/errors.js';
 import { recordFileFor, type ClientProcessHandlers } from './client-process.js';
 import { heldSubject } from './held-subject.js';
-import { holderCommand, holderUnavailable, parseHolderLine, perlForStandIn, type HolderState } from './holder.js';
+import { holderCommand, holderEnv, holderUnavailable, parseHolderLine, perlForStandIn, type HolderState } from './holder.js';
 import { STAND_IN_SCRIPT } from './stand-in-script.js';
 
 /** The environment the SDK's StdioClientTransport gives a server (harness/client/spawn-subject.ts). */
@@ -115,9 +115,9 @@ export class InProcessClient {
     }
     const procs = this.cgroupDir ? join(this.cgroupDir, 'cgroup.procs') : '';
     const standIn = [perlForStandIn()!, '-e', STAND_IN_SCRIPT, subject.cwd, '--', subject.command, ...subject.args];
-    const [holder, args] = holderCommand(procs, standIn, recordFileFor(this.drillId), STAND_IN_FDS)!;
+    const [holder, args] = holderCommand(procs, standIn, recordFileFor(this.drillId), STAND_IN_FDS, subject.env.CRASH_DRILL_RUN ?? '')!;
     // The holder and the stand-in get the server's environment: the stand-in passes it on unchanged.
-    this.child = spawn(holder, args, { detached: true, stdio: ['pipe', 'pipe', 'pipe', 'pipe', 'pipe', 'pipe', 'pipe'], env: { ...env, ...subject.env } });
+    this.child = spawn(holder, args, { detached: true, stdio: ['pipe', 'pipe', 'pipe', 'pipe', 'pipe', 'pipe', 'pipe'], env: holderEnv({ ...env, ...subject.env }) });
     this.child.on('exit', () => this.onClientExit());
     this.child.on('error', (error) => {
       this.onEvent({ type: 'spawn-error', t: monoNow(), message: error.message });

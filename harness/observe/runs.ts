@@ -27,6 +27,11 @@ export type SweepOptions = {
   runFilter?: (runId: string) => boolean;
   termWaitMs?: number;
   killWaitMs?: number;
+  /**
+   * Contain only: leave registry files and watchdog records for the next run to read (the
+   * run's own sentinel, harness/run/sentinel-main.ts, sweeps its dead run this way).
+   */
+  keepRegistration?: boolean;
 };
 
 const SAFE_ID = /^[A-Za-z0-9._-]+$/;
@@ -84,12 +89,17 @@ function takeWatchdogRecords(runId: string): StaleReport[] {
     return [];
   }
   const rows: StaleReport[] = [];
+  const seen = new Set<string>();
   for (const line of text.split('\n')) {
     if (line.trim() === '') continue;
     try {
       const r = JSON.parse(line) as { drillId?: unknown; pid?: unknown; startTime?: unknown; cmdline?: unknown; endedBy?: unknown };
       if (typeof r.drillId !== 'string' || typeof r.pid !== 'number' || typeof r.startTime !== 'number') continue;
-      const endedBy = r.endedBy === 'SIGTERM' || r.endedBy === 'SIGKILL' ? r.endedBy : 'survived';
+      const endedBy = r.endedBy === 'SIGTERM' || r.endedBy === 'SIGKILL' || r.endedBy === 'already-gone' ? r.endedBy : 'survived';
+      // A holder and the run's sentinel may both have ended the same process: report it once.
+      const key = `${r.drillId}:${r.pid}:${r.startTime}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
       rows.push({ drillId: r.drillId, pid: r.pid, startTime: r.startTime, cmdline: Array.isArray(r.cmdline) ? r.cmdline.map(String) : [], endedBy, containedBy: 'watchdog' });
     } catch {
       // a line cut short when the holder itself was killed: nothing to report from it
@@ -194,11 +204,14 @@ export async function sweepStale(opts: SweepOptions = {}): Promise<StaleReport[]
     await waitEmpty(cg, opts.killWaitMs ?? 1000);
     cg.remove();
   }
-  for (const runId of liveness.keys()) {
-    if (liveness.get(runId) === false) removeRegistry(runId);
+  let watched: StaleReport[] = [];
+  if (!opts.keepRegistration) {
+    for (const runId of liveness.keys()) {
+      if (liveness.get(runId) === false) removeRegistry(runId);
+    }
+    watched = deadWatchdogRuns(accept).flatMap(takeWatchdogRecords);
+    removeDeadRegistrations(accept);
   }
-  const watched = deadWatchdogRuns(accept).flatMap(takeWatchdogRecords);
-  removeDeadRegistrations(accept);
 
   const swept: StaleReport[] = rows.map(({ drillId, record }) => ({
     drillId,

@@ -20,6 +20,7 @@ import { writeEvidenceLog } from '../evidence/log.js';
 import { summarize, type DrillInfo, type DrillResult, type RunResults } from '../results/types.js';
 import { harnessInfo } from '../util/version.js';
 import { RemotePool } from './remotes.js';
+import { startSentinel } from './sentinel.js';
 import { phaseOf, PhaseScheduler, scheduleLimits, type DrillSlot } from './scheduler.js';
 
 export interface RunOptions extends PlanFilter {
@@ -64,6 +65,8 @@ export async function runScenarios(scenarios: Scenario[], options: RunOptions = 
   }));
   const runId = newRunId();
   const registration = registerRun(runId);
+  // Contains this run's drills if the harness dies before the finally below (sentinel.ts).
+  const sentinel = startSentinel(runId);
   const reporters = options.reporters ?? [];
   const startedAt = new Date().toISOString();
   const remotes = new RemotePool();
@@ -84,7 +87,8 @@ export async function runScenarios(scenarios: Scenario[], options: RunOptions = 
         for (const r of reporters) r.onDrillStart?.(info);
         const ev = await executeDrill(drill, {
           runId,
-          remoteFor: (scenario) => remotes.remoteFor(scenario),
+          // Each drill in flight listens to its remote's journal: as many listeners as drills in flight.
+          remoteFor: (scenario) => remotes.remoteFor(scenario).then((remote) => remote.setMaxListeners(Math.max(10, limits.inFlight * 4))),
           signal: options.signal,
           sampleIntervalMs: options.sampleIntervalMs,
           containTermWaitMs: options.containTermWaitMs,
@@ -132,6 +136,7 @@ export async function runScenarios(scenarios: Scenario[], options: RunOptions = 
     return { results: output, evidence: evidence.filter(Boolean) };
   } finally {
     await remotes.close();
+    sentinel.release();
     registration.unregister();
   }
 }

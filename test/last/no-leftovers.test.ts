@@ -4,7 +4,7 @@
  * holder (harness/drill/holder-script.ts) ends what the drill started, and the next run reports it. These run last and alone (vitest.config.ts).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CLI, lastLine, runCli } from '../support/cli.js';
@@ -21,13 +21,25 @@ function leakyFolder(): string {
   return dir;
 }
 
-function startCli(args: string[]): { child: ChildProcess; stdout: () => string; exit: Promise<{ code: number | null; signal: string | null }> } {
-  const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+function startCli(args: string[], env: NodeJS.ProcessEnv = {}): { child: ChildProcess; stdout: () => string; exit: Promise<{ code: number | null; signal: string | null }> } {
+  const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, NO_COLOR: '1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   child.stdout!.on('data', (d) => (out += d));
   child.stderr!.on('data', () => {});
   const exit = new Promise<{ code: number | null; signal: string | null }>((resolve) => child.on('close', (code, signal) => resolve({ code, signal })));
   return { child, stdout: () => out, exit };
+}
+
+/** The killed run's sentinel (harness/run/sentinel.ts), while it still works: the next run reads what it recorded. */
+function sentinelOf(runId: string): boolean {
+  return readdirSync('/proc').some((pid) => {
+    try {
+      const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+      return argv.some((a) => a.endsWith('sentinel-main.js')) && argv.includes(runId);
+    } catch {
+      return false;
+    }
+  });
 }
 
 async function runIdOf(stdout: () => string): Promise<string> {
@@ -103,6 +115,7 @@ describe('no process is left behind', () => {
     // No sweep runs meanwhile: the watchdogs alone end the SIGTERM-ignoring server, the server
     // that ignores EOF, the leaked helper and the daemon (issue target: 2 s after kill -9).
     await until(() => markedProcesses(runId).length === 0, Math.max(0, 2000 - (Date.now() - killedAt)), 'every drill process of the killed run to end');
+    await until(() => !sentinelOf(runId), 10_000, 'the killed run\'s sentinel to finish its record');
 
     const next = tempDir('crash-drill-next-');
     writeFileSync(join(next, 'n.yaml'), ['id: next', subjectYaml('well-behaved'), 'target: { call: echo }', 'points: [idle]', 'modes: [crash]'].join('\n'));
@@ -119,6 +132,33 @@ describe('no process is left behind', () => {
     expect(commands.filter((c) => c.includes('lib/helper.js'))).toHaveLength(4);
     for (const s of stale) expect(['SIGTERM', 'SIGKILL']).toContain(s.endedBy);
     expect(markedProcesses(runId)).toEqual([]);
+  });
+
+  it('SIGKILL mid-run without holders (no perl): the run\'s sentinel ends every drill process within 2 s, and the next run reports it', async () => {
+    const dir = leakyFolder();
+    const cli = startCli(['run', dir, '--out', join(dir, 'out'), '--concurrency', '3'], { CRASH_DRILL_SUBREAPER: 'off' });
+    let runId: string;
+    let killedAt: number;
+    try {
+      runId = await runIdOf(cli.stdout);
+      await survivorsUp(runId);
+    } finally {
+      cli.child.kill('SIGKILL');
+      killedAt = Date.now();
+      await cli.exit;
+    }
+    await until(() => markedProcesses(runId).length === 0, Math.max(1, 2000 - (Date.now() - killedAt)), 'the sentinel to end every drill process of the killed run');
+    await until(() => !sentinelOf(runId), 10_000, 'the killed run\'s sentinel to finish its record');
+
+    const next = tempDir('crash-drill-next-');
+    writeFileSync(join(next, 'n.yaml'), ['id: next', subjectYaml('well-behaved'), 'target: { call: echo }', 'points: [idle]', 'modes: [crash]'].join('\n'));
+    const run = await runCli(['run', next, '--out', join(next, 'out')]);
+    expect(run.code).toBe(0);
+    const stale = JSON.parse(readFileSync(join(next, 'out', 'results.json'), 'utf8')).stale as Array<{ drillId: string; cmdline: string[]; containedBy: string }>;
+    const ours = stale.filter((s) => s.drillId.startsWith(`${runId}.`));
+    expect(ours.filter((s) => s.cmdline.join(' ').includes('ignores-eof.js'))).toHaveLength(1);
+    expect(ours.filter((s) => s.cmdline.join(' ').includes('lib/helper.js'))).toHaveLength(3);
+    expect(ours.every((s) => s.containedBy === 'watchdog')).toBe(true);
   });
 
   it('after the whole test suite, no process carrying a drill marker remains', () => {

@@ -1,0 +1,34 @@
+/**
+ * The sentinel process (sentinel.ts): `node sentinel-main.js <runId>`. Waits for its stdin to
+ * end; contains the run only when the harness died without saying "done".
+ */
+import { appendFileSync } from 'node:fs';
+import { sweepStale, watchdogFile } from '../observe/index.js';
+import { sweepStaleContainerRows } from '../containers/index.js';
+
+const runId = process.argv[2] ?? '';
+let text = '';
+process.stdin.setEncoding('utf8');
+process.stdin.on('data', (chunk: string) => (text += chunk));
+process.stdin.on('error', () => {});
+process.stdin.on('end', () => void onEnd());
+
+async function onEnd(): Promise<void> {
+  if (/^done$/m.test(text) || runId === '') process.exit(0);
+  const mine = (id: string): boolean => id === runId;
+  const ended = [...(await sweepStale({ runFilter: mine, termWaitMs: 500, keepRegistration: true })), ...(await sweepStaleContainerRows(mine))];
+  const at = new Date().toISOString();
+  // What was gone before its signal was ended by a holder, which records it itself.
+  const lines = ended
+    .filter((r) => r.endedBy !== 'already-gone')
+    .map((r) => JSON.stringify({ ...r, by: 'sentinel', at }))
+    .join('\n');
+  if (lines !== '') {
+    try {
+      appendFileSync(watchdogFile(runId), `${lines}\n`);
+    } catch {
+      // no registry folder: nothing can be reported later, the processes are ended all the same
+    }
+  }
+  process.exit(0);
+}
