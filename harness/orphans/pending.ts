@@ -6,7 +6,7 @@
  * since T". Between two looks the queue may have drained and filled again: the record says
  * "at every look", not "continuously".
  */
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { lstatSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -16,8 +16,23 @@ export interface PendingLook {
   bytes: number;
 }
 
+/**
+ * One folder per user (mode 0700): tmp is shared, so a folder of one name for everyone would be
+ * writable only by whoever made it first, and readable (and forgeable) by the others.
+ */
 export function pendingFile(): string {
-  return process.env.CRASH_DRILL_ORPHANS_STATE ?? join(tmpdir(), 'crash-drill', 'orphans-pending.json');
+  return process.env.CRASH_DRILL_ORPHANS_STATE ?? join(tmpdir(), `crash-drill-${process.getuid?.() ?? 'user'}`, 'orphans-pending.json');
+}
+
+/** The state's folder is a real folder of this user: not another user's, not a symlink. */
+function ownFolder(dir: string): boolean {
+  try {
+    const st = lstatSync(dir);
+    const uid = process.getuid?.();
+    return st.isDirectory() && (uid === undefined || st.uid === uid);
+  } catch {
+    return false;
+  }
 }
 
 function load(file: string): Record<string, PendingLook> {
@@ -34,11 +49,22 @@ function load(file: string): Record<string, PendingLook> {
  * Returns each key's first-seen time. Keys not pending now are forgotten: the client read.
  */
 export function recordPending(now: Map<string, number>, at = Date.now(), file = pendingFile()): Map<string, PendingLook> {
-  const before = load(file);
-  const after: Record<string, PendingLook> = {};
-  for (const [key, bytes] of now) after[key] = { since: before[key]?.since ?? at, bytes };
+  const dir = join(file, '..');
   try {
-    mkdirSync(join(file, '..'), { recursive: true });
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+  } catch {
+    // judged below
+  }
+  // A folder this user does not own is neither trusted nor written: every look is a first look.
+  const own = ownFolder(dir);
+  const before = own ? load(file) : {};
+  const after: Record<string, PendingLook> = {};
+  for (const [key, bytes] of now) {
+    const since = before[key]?.since;
+    after[key] = { since: typeof since === 'number' && Number.isFinite(since) ? since : at, bytes };
+  }
+  if (!own) return new Map(Object.entries(after));
+  try {
     const tmp = `${file}.${process.pid}.tmp`;
     writeFileSync(tmp, JSON.stringify(after));
     renameSync(tmp, file);

@@ -8,7 +8,8 @@
  */
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { chmodSync, copyFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ContainResult } from '../../harness/orphans/contain.js';
@@ -82,6 +83,9 @@ describe.skipIf(reason !== null)('orphans and contain as uid 65534', () => {
     expect(mine.map((e) => [e.pid, e.startTime, e.user, e.classification])).toEqual([[nobodyOrphan.pid, nobodyOrphan.startTime, 'nobody', 'client-gone']]);
     expect(report.unreadable).toContainEqual({ pid: rootOrphan.pid, user: 'root', command: `node fake-mcp-server.mjs ${token}` });
     expect(report.entries.every((e) => e.user === 'nobody')).toBe(true);
+    // Its --stuck-after state lives in a folder of its own (harness/orphans/pending.ts), not root's.
+    const state = statSync(join(tmpdir(), `crash-drill-${NOBODY}`));
+    expect([state.uid, state.mode & 0o777]).toEqual([NOBODY, 0o700]);
 
     const text = await u.run(['orphans', '--no-defaults', '--match', token]);
     expect(text.code).toBe(1);
