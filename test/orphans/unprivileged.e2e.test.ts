@@ -3,7 +3,8 @@
  * real orphan of that user and one of root's beside it: `orphans` lists its own user's orphan,
  * reports root's as unreadable instead of crashing on it (and runs with a state folder in tmp it
  * cannot write); `contain` refuses root's process without --force and contains its own. As
- * root, `contain` refuses the ordinary user's process without --force. The fixtures are copied
+ * root, `contain --all-orphans` refuses the ordinary user's orphan without --force and contains
+ * root's. The fixtures are copied
  * to a world-readable folder, since the checkout may be below a private home.
  */
 import { spawn } from 'node:child_process';
@@ -94,7 +95,7 @@ describe.skipIf(reason !== null)('orphans and contain as uid 65534', () => {
     expect(text.stdout).toContain(`1 matching process of other users could not be read (run as root to see them): ${rootOrphan.pid}\n`);
   });
 
-  it("contain refuses root's process without --force, and contains its own", async () => {
+  it("contain refuses root's process without --force and contains its own; root's --all-orphans refuses its orphan the same way", async () => {
     if (!u.available) return;
     const refused = await u.run(['contain', String(rootOrphan.pid), '--json']);
     expect(refused.code).toBe(2);
@@ -103,16 +104,24 @@ describe.skipIf(reason !== null)('orphans and contain as uid 65534', () => {
     expect(r.steps.some((s) => s.action.startsWith('SIGTERM'))).toBe(false);
     expect(alive(rootOrphan)).toBe(true);
 
-    // As root, the ordinary user's process is refused the same way.
-    const asRoot = await runCli(['contain', String(nobodyOrphan.pid)]);
+    // As root, --all-orphans keeps contain's rules: the ordinary user's orphan is refused without
+    // --force, root's own is contained (exit 2: something was refused).
+    const asRoot = await runCli(['contain', '--all-orphans', '--no-defaults', '--match', token, '--wait', '0.5', '--json']);
+    expect(asRoot.stderr).toBe('');
     expect(asRoot.code).toBe(2);
-    expect(asRoot.stdout).toContain(`REFUSED: process ${nobodyOrphan.pid} belongs to user nobody, not to root, who runs this (use --force)`);
+    const all = (JSON.parse(asRoot.stdout) as ContainResult[]).map((x) => [x.pid, x.outcome, x.reason]).sort((a, b) => Number(a[0]) - Number(b[0]));
+    expect(all).toEqual(
+      [
+        [nobodyOrphan.pid, 'refused', `process ${nobodyOrphan.pid} belongs to user nobody, not to root, who runs this (use --force)`],
+        [rootOrphan.pid, 'contained', 'ended by SIGTERM'],
+      ].sort((a, b) => Number(a[0]) - Number(b[0])),
+    );
     expect(alive(nobodyOrphan)).toBe(true);
+    expect(alive(rootOrphan)).toBe(false);
 
     const own = await u.run(['contain', String(nobodyOrphan.pid), '--start-time', String(nobodyOrphan.startTime), '--wait', '0.5', '--json']);
     expect(own.code).toBe(0);
     expect((JSON.parse(own.stdout) as ContainResult).outcome).toBe('contained');
     expect(alive(nobodyOrphan)).toBe(false);
-    expect(alive(rootOrphan)).toBe(true);
   });
 });
