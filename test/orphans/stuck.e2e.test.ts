@@ -3,7 +3,8 @@
  * client that stopped reading leaves the server's output queued on its end of the socketpair
  * (`ss` Recv-Q). The first look records it and still says attached; a look once --stuck-after
  * has passed says stuck. A client that reads the same output stays attached. The looks share a
- * state file of this test's own (CRASH_DRILL_ORPHANS_STATE), so other runs cannot disturb it.
+ * state file of this test's own (CRASH_DRILL_ORPHANS_STATE), so other runs cannot disturb it. The
+ * reading client says it is up only once it has read all the output (fixtures/client.mjs).
  */
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
