@@ -46,7 +46,7 @@ export interface ScheduleLimits {
 }
 
 /** In flight by default: enough waiting drills to keep the cores busy, few enough that their observers stay cheap. */
-export const IN_FLIGHT_PER_CORE = 4;
+export const IN_FLIGHT_PER_CORE = 8;
 
 /**
  * The limits for a run. `concurrency` is the user's cap on drills in flight; without it the

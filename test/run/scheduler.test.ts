@@ -84,7 +84,7 @@ describe('the phase-aware scheduler', () => {
   });
 
   it('limits: the cores as CPU slots, never more than the cap; several waiting drills per core by default', () => {
-    expect(scheduleLimits(undefined, 63, 2)).toEqual({ inFlight: 8, cpu: 2 });
+    expect(scheduleLimits(undefined, 63, 2)).toEqual({ inFlight: 16, cpu: 2 });
     expect(scheduleLimits(1, 63, 2)).toEqual({ inFlight: 1, cpu: 1 });
     expect(scheduleLimits(3, 63, 2)).toEqual({ inFlight: 3, cpu: 2 });
     expect(scheduleLimits(undefined, 3, 4)).toEqual({ inFlight: 3, cpu: 3 });
