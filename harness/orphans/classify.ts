@@ -35,8 +35,8 @@ export interface Classified {
   evidence: string[];
   ends: StdioEnd[];
   clients: EndHolder[];
-  /** Unread bytes on a client's end of the server's stdout, with the client's identity key. */
-  unread: { key: string; bytes: number } | null;
+  /** Unread bytes on a client's end of the server's stdout, with that reader's identity key. */
+  unread: { key: string; bytes: number; reader: number } | null;
 }
 
 export function descendantsOf(roots: Iterable<number>, table: readonly ProcessEntry[]): Set<number> {
@@ -93,7 +93,7 @@ export function classify(session: Session, table: readonly ProcessEntry[], byPid
   const stdoutPeer = session.stdout.kind === 'socket' ? (session.stdout.peer ?? holders.peers?.get(session.stdout.object) ?? null) : null;
   const reader = ends[1]!.holders?.[0];
   const bytes = stdoutPeer !== null ? (holders.unread?.get(stdoutPeer) ?? 0) : 0;
-  const unread = reader && bytes > 0 ? { key: `${reader.pid}:${reader.startTime}:${stdoutPeer}`, bytes } : null;
+  const unread = reader && bytes > 0 ? { key: `${reader.pid}:${reader.startTime}:${stdoutPeer}`, bytes, reader: reader.pid } : null;
 
   const unresolved = ends.filter((e) => e.holders === null);
   if (unresolved.length > 0 && clients.length === 0) {

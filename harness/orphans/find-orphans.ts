@@ -81,7 +81,7 @@ export function findOrphans(backend: Backend, opts: FindOptions): OrphanReport {
     if (c.classification !== 'attached' || !c.unread) continue;
     const look = looks.get(c.unread.key)!;
     const forMs = now - look.since;
-    const line = `${c.unread.bytes} bytes of its output are unread by client ${c.clients[0]?.pid}, at every look since ${new Date(look.since).toISOString()} (${(forMs / 1000).toFixed(1)} s)`;
+    const line = `${c.unread.bytes} bytes of its output are unread by client ${c.unread.reader}, at every look since ${new Date(look.since).toISOString()} (${(forMs / 1000).toFixed(1)} s)`;
     if (forMs >= opts.stuckAfterMs) {
       c.classification = 'client-stuck';
       c.evidence = [line, ...c.evidence];

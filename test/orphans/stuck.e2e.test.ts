@@ -7,10 +7,12 @@
  * reading client says it is up only once it has read all the output (fixtures/client.mjs).
  */
 import { spawnSync } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OrphanEntry, OrphanReport } from '../../harness/orphans/find-orphans.js';
 import { runCli } from '../support/cli.js';
+import { until } from '../support/markers.js';
 import { tempDir } from '../support/scenarios.js';
 import { cleanup, serverPair, type Pair } from './helpers.js';
 
@@ -24,22 +26,40 @@ const state = join(tempDir('orphans-stuck-'), 'pending.json');
 
 let paused: Pair;
 let reading: Pair;
+let handoff: Pair;
+let reader: number;
+
+/** The `stdout-reader` the HANDOFF client started: a child of the client (fixtures/client.mjs). */
+function readerOf(client: number): number | undefined {
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) !== client) continue;
+      if (readFileSync(`/proc/${name}/cmdline`, 'utf8').split('\0').includes('stdout-reader')) return Number(name);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return undefined;
+}
 
 beforeAll(async () => {
   if (!hasSs) return;
-  [paused, reading] = await Promise.all([serverPair({ PAUSE: '1', OUTPUT }), serverPair({ OUTPUT })]);
+  [paused, reading, handoff] = await Promise.all([serverPair({ PAUSE: '1', OUTPUT }), serverPair({ OUTPUT }), serverPair({ HANDOFF: '1', OUTPUT })]);
+  reader = await until(() => readerOf(handoff.client.pid), 10_000, 'the stdout reader of the HANDOFF client');
 }, 60_000);
 
 afterAll(cleanup, 30_000);
 
-async function look(): Promise<{ code: number | null; paused: OrphanEntry; reading: OrphanEntry }> {
+async function look(): Promise<{ code: number | null; paused: OrphanEntry; reading: OrphanEntry; handoff: OrphanEntry }> {
   const run = await runCli(['orphans', '--all', '--json', '--stuck-after', STUCK_AFTER, '--no-defaults', '--match', 'fake-mcp-server\\.mjs'], {
     env: { CRASH_DRILL_ORPHANS_STATE: state },
   });
   expect(run.stderr).toBe('');
   const report = JSON.parse(run.stdout) as OrphanReport;
   const find = (p: Pair) => report.entries.find((e) => e.pid === p.server.pid && e.startTime === p.server.startTime)!;
-  return { code: run.code, paused: find(paused), reading: find(reading) };
+  return { code: run.code, paused: find(paused), reading: find(reading), handoff: find(handoff) };
 }
 
 const unreadLine = (e: OrphanEntry) => e.evidence.find((l) => / bytes of its output are unread by client /.test(l));
@@ -65,5 +85,15 @@ describe.skipIf(!hasSs)('orphans --stuck-after: a live client that stopped readi
 
     expect(later.reading.classification).toBe('attached');
     expect(unreadLine(later.reading)).toBeUndefined();
+  }, 60_000);
+
+  it("names the process that holds the server's stdout as the one not reading, when another holds its stdin", async () => {
+    let entry = (await look()).handoff;
+    expect(entry.clients.map((c) => c.pid).sort()).toEqual([handoff.client.pid, reader].sort());
+    expect(unreadLine(entry)).toMatch(new RegExp(`^\\d+ bytes of its output are unread by client ${reader}, at every look since `));
+    const since = Date.parse(/since (\S+) /.exec(unreadLine(entry)!)![1]!);
+    while (entry.classification === 'attached' && Date.now() - since < 10_000) entry = (await look()).handoff;
+    expect(entry.classification).toBe('client-stuck');
+    expect(entry.evidence[0]).toMatch(new RegExp(`unread by client ${reader}, at every look since `));
   }, 60_000);
 });
