@@ -1,4 +1,4 @@
-import { describeRequest, subjectRequests, SUCCEEDED } from '../evidence/queries.js';
+import { describeRequest, subjectRequests, SUCCEEDED, unclaimedRequests } from '../evidence/queries.js';
 import { firstOf, type DrillEvidence } from '../evidence/types.js';
 import { dataOf, defineCheck, type CheckOutcome } from './types.js';
 
@@ -54,6 +54,17 @@ export const deniedAfterRevocation = defineCheck({
     if (succeeded.length > 0) {
       const rotate = data.followUp ? '; rotate the long-lived API key' : '';
       return { id, verdict: 'fail', summary: `${succeeded.length} request${succeeded.length === 1 ? '' : 's'} succeeded after the session was revoked, first: ${describeRequest(succeeded[0])}${rotate}`, data };
+    }
+    // The floor: a success with the long-lived key that no drill could claim may have been this
+    // drill's; the harness cannot tell, so it never passes over it.
+    const unclaimed = unclaimedRequests(evidence).filter((r) => r.t >= revoked.t && SUCCEEDED.has(r.outcome));
+    if (unclaimed.length > 0) {
+      return {
+        id,
+        verdict: 'unknown',
+        summary: `the revoked token is denied, but ${unclaimed.length} request${unclaimed.length === 1 ? '' : 's'} with the long-lived API key succeeded after the revocation that no process could be tied to (the sender was gone before the remote looked): it may have been this drill's, first: ${describeRequest(unclaimed[0])}`,
+        data: { ...data, unattributed: unattributed + unclaimed.length },
+      };
     }
     const tail = attempts.length === 0 ? 'no process of the drill tried anything after' : `all ${attempts.length} later attempts were denied, the first ${data.firstDenialMs} ms after`;
     return { id, verdict: 'pass', summary: `the revoked token is denied; ${tail}`, data };

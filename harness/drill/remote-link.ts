@@ -22,6 +22,8 @@ export class RemoteLink {
   revokedAt: number | null = null;
   private readonly listener: (event: JournalEvent) => void;
   private gate: Gate | null = null;
+  /** Journal seqs of API-key requests no drill could claim (see the listener). */
+  private readonly unattributed = new Set<number>();
 
   constructor(
     readonly remote: DrillRemote,
@@ -33,7 +35,19 @@ export class RemoteLink {
     // Every journal event of this drill, including API-key requests its processes made.
     this.listener = (event) => {
       const processDrill = 'processDrillId' in event ? event.processDrillId : undefined;
-      if (event.drillId === drillId || processDrill === drillId) rec.harness({ type: 'remote', entry: event }, event.t, 'remote');
+      if (event.drillId === drillId || processDrill === drillId) {
+        rec.harness({ type: 'remote', entry: event }, event.t, 'remote');
+        return;
+      }
+      // A request with the long-lived API key that no session and no process ties to any drill
+      // (its sender was gone before the remote could look it up): it may be this drill's. It is
+      // kept apart, so only denied-after-revocation weighs it, as a reason for unknown.
+      const seq = 'seq' in event ? event.seq : undefined;
+      if (event.drillId !== undefined || processDrill !== undefined || seq === undefined) return;
+      if (event.kind === 'request' ? event.credential === 'api-key' : this.unattributed.has(seq)) {
+        if (event.kind === 'request') this.unattributed.add(seq);
+        rec.harness({ type: 'remote-unattributed', entry: event }, event.t, 'remote');
+      }
     };
     remote.on('journal', this.listener);
     remote.setCandidatePids(drillId, candidates);

@@ -68,6 +68,12 @@ export function remoteRequests(evidence: DrillEvidence): RequestRecord[] {
   return foldRequests(eventsOf(evidence, 'remote').map((e) => e.entry));
 }
 
+/** API-key requests during the drill that no drill could claim (they may be this drill's). */
+export function unclaimedRequests(evidence: DrillEvidence): RequestRecord[] {
+  const until = firstOf(evidence, 'containment-start')?.t ?? Infinity;
+  return foldRequests(eventsOf(evidence, 'remote-unattributed').map((e) => e.entry)).filter((r) => r.t < until);
+}
+
 export function sessionOf(evidence: DrillEvidence, role: 'drill' | 'retry'): string | null {
   return eventsOf(evidence, 'session').find((e) => e.role === role)?.sessionId ?? null;
 }

@@ -103,6 +103,11 @@ export type HarnessEvent =
   | { type: 'harness-error'; phase: string; message: string }
   /** Every journal event of the drill remote that concerns this drill (no token, no body). */
   | { type: 'remote'; entry: JournalEvent }
+  /**
+   * A journal event of an API-key request that no session and no process tied to any drill,
+   * seen while this drill was running: it may be this drill's (denied-after-revocation).
+   */
+  | { type: 'remote-unattributed'; entry: JournalEvent }
   | { type: 'session'; role: 'drill' | 'retry'; sessionId: string }
   | { type: 'revoked'; sessionId: string; operator: string }
   /** GET /whoami with the revoked token, from the harness itself (pid). */

@@ -118,6 +118,37 @@ describe('denied-after-revocation', () => {
     expect(result.data.followUp).toContain('rotate the long-lived API key');
   });
 
+  describe('an API-key request no drill could claim (its sender was gone before the remote looked)', () => {
+    /** As the remote journals it: no session, no process, no drill. */
+    const unclaimed = (b: EvidenceBuilder, t: number, outcome: 'ok' | 'denied', status: number): EvidenceBuilder => {
+      const s = seq++;
+      const req: JournalEvent = {
+        kind: 'request', n: n++, t, seq: s, credential: 'api-key', method: 'GET', path: '/whoami', route: 'GET /whoami', write: false, attribution: 'none',
+      } as JournalEvent;
+      const out: JournalEvent = { kind: 'outcome', n: n++, t: t + 1, seq: s, outcome, status } as JournalEvent;
+      return b.add(t, { type: 'remote-unattributed', entry: req }, 'remote').add(t + 1, { type: 'remote-unattributed', entry: out }, 'remote');
+    };
+
+    it('makes an otherwise clean drill unknown, never pass, when it succeeded after the revocation', () => {
+      const result = deniedAfterRevocation.run(unclaimed(lostDrill(on), 1300, 'ok', 200).build());
+      expect(result.verdict).toBe('unknown');
+      expect(result.summary).toBe(
+        'the revoked token is denied, but 1 request with the long-lived API key succeeded after the revocation that no process could be tied to (the sender was gone before the remote looked): it may have been this drill\'s, first: GET /whoami (the long-lived API key, an unattributed process) -> 200',
+      );
+    });
+
+    it('changes nothing when it was denied, came before the revocation, or came during containment', () => {
+      expect(deniedAfterRevocation.run(unclaimed(lostDrill(on), 1300, 'denied', 401).build()).verdict).toBe('pass');
+      expect(deniedAfterRevocation.run(unclaimed(lostDrill(on), 1205, 'ok', 200).build()).verdict).toBe('pass');
+      expect(deniedAfterRevocation.run(unclaimed(lostDrill(on).add(2000, { type: 'containment-start' }), 2100, 'ok', 200).build()).verdict).toBe('pass');
+    });
+
+    it('leaves a fail a fail', () => {
+      const b = request(lostDrill(on), { t: 1300, method: 'GET', path: '/whoami', write: false, credential: 'api-key', outcome: 'ok', status: 200, pid: 5150 });
+      expect(deniedAfterRevocation.run(unclaimed(b, 1400, 'ok', 200).build()).verdict).toBe('fail');
+    });
+  });
+
   it("ignores the harness's own probe, requests before the revocation and the retry's fresh session", () => {
     const b = request(lostDrill(on), { t: 1100, outcome: 'committed' });
     request(b, { t: 1216, method: 'GET', path: '/whoami', write: false, outcome: 'denied', status: 401, pid: HARNESS_PID });
