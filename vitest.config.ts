@@ -21,9 +21,7 @@ class LongestFirst extends BaseSequencer {
       return i === -1 ? LONGEST.length : i;
     };
     // Array.prototype.sort is stable: vitest's own order holds within each rank.
-    return (await super.sort(files)).sort(
-      (a, b) => a.project.config.sequence.groupOrder - b.project.config.sequence.groupOrder || rank(a) - rank(b),
-    );
+    return (await super.sort(files)).sort((a, b) => a.project.config.sequence.groupOrder - b.project.config.sequence.groupOrder || rank(a) - rank(b));
   }
 }
 

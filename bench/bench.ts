@@ -86,7 +86,11 @@ async function overhead(dir: string, runs: number, signal: AbortSignal): Promise
   say(`   ratio, in-process client:         ${(median(inprocMs) / median(bareMs)).toFixed(2)}x (aim <= 1.1x)`);
   say('   where the time goes (median per phase, from evidence timestamps / performance.now();');
   say('   for the in-process client "drill client process start" is the holder and stand-in start):');
-  for (const [side, phases] of [['proc', medianPhases(drill.map((d) => d.phases))], ['inproc', medianPhases(inproc.map((d) => d.phases))], ['bare', medianPhases(bare.map((b) => b.phases))]] as const) {
+  for (const [side, phases] of [
+    ['proc', medianPhases(drill.map((d) => d.phases))],
+    ['inproc', medianPhases(inproc.map((d) => d.phases))],
+    ['bare', medianPhases(bare.map((b) => b.phases))],
+  ] as const) {
     for (const [name, value] of Object.entries(phases)) say(`     ${side.padEnd(6)} ${name.padEnd(46)} ${ms(value)}`);
   }
   say();
@@ -97,7 +101,11 @@ async function latency(dir: string, runs: number, signal: AbortSignal): Promise<
   say('2. Exit-detection latency: well-behaved at idle/crash; server-exit event t minus the');
   say('   server\'s own "crash-drill-fake exit mono=" stderr mark (both CLOCK_MONOTONIC)');
   for (const client of ['process', 'inprocess'] as const) {
-    const { evidence } = await runQuiet(Array.from({ length: runs }, () => scenario), signal, client);
+    const { evidence } = await runQuiet(
+      Array.from({ length: runs }, () => scenario),
+      signal,
+      client,
+    );
     const samples = evidence.map(exitLatency).filter((v): v is number => v !== null);
     say(`   ${client === 'process' ? 'client process' : 'in-process client'}: drills ${evidence.length}, with both timestamps ${samples.length}`);
     say(`     median:          ${ms(median(samples))} (aim <= 3 ms)`);
@@ -139,15 +147,20 @@ async function bundled(signal: AbortSignal): Promise<void> {
     wall.push(seconds);
     verdicts.push(new Map(results.drills.map((d) => [d.key, d.verdict])));
     const s = results.summary;
-    say(`   ${name.padEnd(32)} ${seconds.toFixed(1)} s for ${results.drills.length} drills ` +
-      `(${s.pass} pass, ${s.fail} fail, ${s.unknown} unknown, ${s.error} error)`);
+    say(
+      `   ${name.padEnd(32)} ${seconds.toFixed(1)} s for ${results.drills.length} drills ` +
+        `(${s.pass} pass, ${s.fail} fail, ${s.unknown} unknown, ${s.error} error)`,
+    );
     say(`     not passed (most by design: each fake server is the oracle of one failure): ${notPassed(results.drills)}`);
     // An error or unknown is never by design: say why, so it can be told from load.
-    for (const d of results.drills) if (d.verdict === 'error' || d.verdict === 'unknown') say(`     ${d.scenario}/${d.point}/${d.mode} ${d.verdict}: ${d.reason}`);
+    for (const d of results.drills)
+      if (d.verdict === 'error' || d.verdict === 'unknown') say(`     ${d.scenario}/${d.point}/${d.mode} ${d.verdict}: ${d.reason}`);
   }
   for (let i = 1; i < wall.length; i++) {
     const differ = [...verdicts[0]].filter(([key, verdict]) => verdicts[i].get(key) !== verdict).map(([key]) => key);
-    say(`   ${runs[i][0]} / concurrency 1: ${(wall[i] / wall[0]).toFixed(2)}x (aim <= 0.25x); verdicts that differ from concurrency 1: ${differ.length}${differ.length ? ` (${differ.join(', ')})` : ''}`);
+    say(
+      `   ${runs[i][0]} / concurrency 1: ${(wall[i] / wall[0]).toFixed(2)}x (aim <= 0.25x); verdicts that differ from concurrency 1: ${differ.length}${differ.length ? ` (${differ.join(', ')})` : ''}`,
+    );
   }
   say();
 }
@@ -170,16 +183,26 @@ function privilege(runs: number): void {
   say('5. Without root: well-behaved drills (after-response/crash) and exit detection (idle/crash), medians,');
   say(`   each side in its own process (${runs} drills + ${runs * 2} latency drills each)`);
   const root = process.getuid?.() === 0;
-  if (!root) say('   (not root here: only this user\'s side can be measured)');
+  if (!root) say("   (not root here: only this user's side can be measured)");
   const sides: Array<[string, PrivilegeSide | null]> = root
-    ? [['root (holder + cgroup)', privilegeSide(runs, false)], ['uid 65534 (holder, no cgroup)', privilegeSide(runs, true)], ['uid 65534, no holder (floor)', privilegeSide(runs, true, { CRASH_DRILL_SUBREAPER: 'off' })]]
-    : [['this user', privilegeSide(runs, false)], ['this user, no holder (floor)', privilegeSide(runs, false, { CRASH_DRILL_SUBREAPER: 'off' })]];
+    ? [
+        ['root (holder + cgroup)', privilegeSide(runs, false)],
+        ['uid 65534 (holder, no cgroup)', privilegeSide(runs, true)],
+        ['uid 65534, no holder (floor)', privilegeSide(runs, true, { CRASH_DRILL_SUBREAPER: 'off' })],
+      ]
+    : [
+        ['this user', privilegeSide(runs, false)],
+        ['this user, no holder (floor)', privilegeSide(runs, false, { CRASH_DRILL_SUBREAPER: 'off' })],
+      ];
   for (const [name, side] of sides) {
     if (!side) continue;
     say(`   ${name.padEnd(32)} drill ${ms(side.drillMs)}   exit detection ${ms(side.exitLatencyMs)}   [${side.tracking.join(', ')}]`);
   }
   const [base, nobody] = [sides[0]?.[1], sides[1]?.[1]];
-  if (root && base && nobody) say(`   unprivileged / root:             drill ${(nobody.drillMs / base.drillMs).toFixed(2)}x   exit detection ${(nobody.exitLatencyMs / base.exitLatencyMs).toFixed(2)}x`);
+  if (root && base && nobody)
+    say(
+      `   unprivileged / root:             drill ${(nobody.drillMs / base.drillMs).toFixed(2)}x   exit detection ${(nobody.exitLatencyMs / base.exitLatencyMs).toFixed(2)}x`,
+    );
   say();
 }
 

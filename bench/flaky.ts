@@ -95,7 +95,9 @@ function main(): void {
       }
       const matched = outcomes.filter((o) => o.matched).length;
       const seconds = outcomes.map((o) => o.seconds);
-      say(`${matrix} matrix: ${matched} of ${outcomes.length} runs matched; median ${median(seconds).toFixed(1)} s, max ${Math.max(...seconds).toFixed(1)} s per run`);
+      say(
+        `${matrix} matrix: ${matched} of ${outcomes.length} runs matched; median ${median(seconds).toFixed(1)} s, max ${Math.max(...seconds).toFixed(1)} s per run`,
+      );
       runsTotal += outcomes.length;
       mismatches += outcomes.length - matched;
     }

@@ -33,7 +33,18 @@ function main(): void {
   const out = mkdtempSync(join(tmpdir(), 'crash-drill-flips-'));
   try {
     const t0 = performance.now();
-    const args = [distFile('harness/cli/main.js'), 'run', 'scenarios', '--repeat', String(repeat), '--out', out, '--reporter', 'json', ...(client ? ['--client', client] : [])];
+    const args = [
+      distFile('harness/cli/main.js'),
+      'run',
+      'scenarios',
+      '--repeat',
+      String(repeat),
+      '--out',
+      out,
+      '--reporter',
+      'json',
+      ...(client ? ['--client', client] : []),
+    ];
     const run = spawnSync(process.execPath, args, { cwd: packageRoot(), encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
     const seconds = (performance.now() - t0) / 1000;
     let results: RunResults;

@@ -47,7 +47,9 @@ async function main(): Promise<void> {
         found = report.entries.length;
       }
       ms.sort((a, b) => a - b);
-      process.stdout.write(`orphans (${backend.name}): median ${ms[Math.floor(ROUNDS / 2)]!.toFixed(0)} ms, best ${ms[0]!.toFixed(0)} ms over ${ROUNDS} looks (${found} entries)\n`);
+      process.stdout.write(
+        `orphans (${backend.name}): median ${ms[Math.floor(ROUNDS / 2)]!.toFixed(0)} ms, best ${ms[0]!.toFixed(0)} ms over ${ROUNDS} looks (${found} entries)\n`,
+      );
     };
     time(procBackend);
     if (spawnSync('lsof', ['-v']).error === undefined) time(psLsofBackend);

@@ -48,7 +48,12 @@ function span(evidence: DrillEvidence, from: string, to: string): number | null 
 }
 
 /** Per drill: revocation to the probe's answer, and the recovery retry (first retry event to its end). */
-export async function perDrill(dir: string, serverScript: string, runs: number, signal: AbortSignal): Promise<{ revokeAndProbe: number; retry: number; drill: number }> {
+export async function perDrill(
+  dir: string,
+  serverScript: string,
+  runs: number,
+  signal: AbortSignal,
+): Promise<{ revokeAndProbe: number; retry: number; drill: number }> {
   const file = join(dir, 'remote-write.yaml');
   const yaml = [
     'id: bench-remote-write',
@@ -60,7 +65,10 @@ export async function perDrill(dir: string, serverScript: string, runs: number, 
   ].join('\n');
   await writeFile(file, yaml);
   const scenario = parseScenario(yaml, file);
-  const { evidence } = await runQuiet(Array.from({ length: runs }, () => scenario), signal);
+  const { evidence } = await runQuiet(
+    Array.from({ length: runs }, () => scenario),
+    signal,
+  );
   const values = (from: string, to: string) => evidence.map((e) => span(e, from, to)).filter((v): v is number => v !== null);
   return {
     revokeAndProbe: median(values('revoked', 'probe')),

@@ -55,12 +55,16 @@ export class ConsoleReporter implements Reporter {
     const known = results.drills.filter((d) => d.known?.length);
     if (results.stale.length > 0) {
       this.write(`\n${this.c.yellow('Left behind by an earlier, killed run (now contained):')}\n`);
-      for (const s of results.stale) this.write(`  ${s.drillId} pid ${s.pid} ${s.cmdline.join(' ').slice(0, 80)} -> ${s.endedBy}${s.containedBy === 'watchdog' ? " (by its holder's watchdog)" : ''}\n`);
+      for (const s of results.stale)
+        this.write(
+          `  ${s.drillId} pid ${s.pid} ${s.cmdline.join(' ').slice(0, 80)} -> ${s.endedBy}${s.containedBy === 'watchdog' ? " (by its holder's watchdog)" : ''}\n`,
+        );
     }
     // Known failures (a baseline lists them) apart from new ones: they do not fail the run.
     if (known.length > 0) {
       this.write(`\n${this.c.bold(`Known failures (baseline ${results.baseline?.file ?? ''}):`)}\n`);
-      for (const d of known) for (const k of d.known ?? []) this.write(`  ${this.paint('known')} ${label(d)} ${k.check}${k.reason ? `: ${k.reason}` : ' (no reason written)'}\n`);
+      for (const d of known)
+        for (const k of d.known ?? []) this.write(`  ${this.paint('known')} ${label(d)} ${k.check}${k.reason ? `: ${k.reason}` : ' (no reason written)'}\n`);
     }
     if (notPassed.length > 0) {
       this.write(`\n${this.c.bold(results.baseline ? 'Drills that did not pass (new, not in the baseline):' : 'Drills that did not pass:')}\n`);
@@ -128,7 +132,10 @@ function checkVerdict(d: DrillResult, check: DrillResult['checks'][number]): str
 /** The reason of a drill that did not pass, without the failures the baseline already knows. */
 function newReason(d: DrillResult): string {
   if (!d.known?.length || d.verdict !== 'fail') return d.reason;
-  return d.checks.filter((c) => c.verdict === 'fail' && checkVerdict(d, c) === 'fail').map((c) => `${c.id}: ${c.summary}`).join(' | ');
+  return d.checks
+    .filter((c) => c.verdict === 'fail' && checkVerdict(d, c) === 'fail')
+    .map((c) => `${c.id}: ${c.summary}`)
+    .join(' | ');
 }
 
 /** `scenario point/mode`, with `[subject]` when the scenario drills several subjects (its key has four parts). */
@@ -155,7 +162,18 @@ export function comparison(drills: DrillResult[]): string | null {
   }
   const table = [['', ...subjects], ...[...rows].map(([row, cells]) => [row, ...subjects.map((s) => cells.get(s) ?? '-')])];
   const widths = table[0].map((_, i) => Math.max(...table.map((r) => r[i].length)));
-  return table.map((r) => '  ' + r.map((cell, i) => cell.padEnd(widths[i])).join('  ').trimEnd()).join('\n') + '\n';
+  return (
+    table
+      .map(
+        (r) =>
+          '  ' +
+          r
+            .map((cell, i) => cell.padEnd(widths[i]))
+            .join('  ')
+            .trimEnd(),
+      )
+      .join('\n') + '\n'
+  );
 }
 
 export function create(options: { stdout?: Out }): ConsoleReporter {

@@ -28,7 +28,6 @@ export class HtmlReporter implements Reporter {
   }
 }
 
-
 export function create(options: ReporterOptions): HtmlReporter {
   return new HtmlReporter(options.outDir);
 }

@@ -55,7 +55,11 @@ export function junitXml(results: RunResults): string {
   const suites: string[] = [];
   const total = { tests: 0, failures: 0, errors: 0, time: 0 };
   let index = 0;
-  const groups: [string, DrillResult[], TestCase[]][] = [...byScenario].map(([scenario, drills]) => [scenario, drills, drills.flatMap((drill) => testCases(drill, labels.get(drill)!))]);
+  const groups: [string, DrillResult[], TestCase[]][] = [...byScenario].map(([scenario, drills]) => [
+    scenario,
+    drills,
+    drills.flatMap((drill) => testCases(drill, labels.get(drill)!)),
+  ]);
   const stale = staleCases(results);
   if (stale.length > 0) groups.push(['crash-drill baseline', [], stale]);
   for (const [scenario, drills, cases] of groups) {
@@ -89,7 +93,13 @@ function staleCases(results: RunResults): TestCase[] {
   if (!b) return [];
   return b.stale.map((e) => {
     const message = `stale baseline entry: ${e.drill} ${e.check ?? '(the drill)'} was ${e.verdict} and now passes; remove it from ${b.file}, or run again with --update-baseline`;
-    return { name: `${e.drill} ${e.check ?? '(drill)'}`, classname: 'crash-drill baseline', time: 0, outcome: { kind: 'failure', message, type: 'stale-baseline', body: `${message}\n` }, systemOut: '' };
+    return {
+      name: `${e.drill} ${e.check ?? '(drill)'}`,
+      classname: 'crash-drill baseline',
+      time: 0,
+      outcome: { kind: 'failure', message, type: 'stale-baseline', body: `${message}\n` },
+      systemOut: '',
+    };
   });
 }
 
@@ -125,10 +135,21 @@ function outcome(drill: DrillResult, check: Check): Outcome | null {
   if (check.verdict === 'pass') return null;
   // A failure the baseline lists: skipped, with the baseline's reason, so CI shows it apart from new ones.
   const known = check.verdict === 'fail' ? drill.known?.find((k) => k.check === check.id) : undefined;
-  if (known) return { kind: 'skipped', message: `known failure (baseline): ${known.reason || 'no reason written in the baseline'}`, type: 'known', body: `${check.summary}\n` };
+  if (known)
+    return {
+      kind: 'skipped',
+      message: `known failure (baseline): ${known.reason || 'no reason written in the baseline'}`,
+      type: 'known',
+      body: `${check.summary}\n`,
+    };
   if (check.verdict === 'unknown') return { kind: 'skipped', message: check.summary, type: 'unknown', body: '' };
   // How the server ended is a fact of the drill, not of one check: every failure carries it.
-  const lines = [check.summary, ...details(drill, check), `termination: ${drill.incident.termination}`, `protocol: ${drill.incident.protocol ?? 'not recorded'}`];
+  const lines = [
+    check.summary,
+    ...details(drill, check),
+    `termination: ${drill.incident.termination}`,
+    `protocol: ${drill.incident.protocol ?? 'not recorded'}`,
+  ];
   if (drill.incident.followUp.length > 0) lines.push('follow-up:', ...drill.incident.followUp.map((f) => `  - ${f}`));
   lines.push(`drill ${drill.id}`, evidenceLine(drill));
   return { kind: 'failure', message: check.summary, type: check.id, body: lines.join('\n') + '\n' };
@@ -206,4 +227,3 @@ export function xmlText(s: string): string {
 export function xmlAttr(s: string): string {
   return xmlText(s).replace(/"/g, '&quot;').replace(/'/g, '&apos;').replace(/\t/g, '&#9;').replace(/\n/g, '&#10;');
 }
-

@@ -70,7 +70,9 @@ export class MarkdownReporter implements Reporter {
       try {
         appendFileSync(stepSummary, `${text}\n`);
       } catch (error) {
-        throw new StepSummaryError(`cannot append the summary to GITHUB_STEP_SUMMARY (${stepSummary}): ${error instanceof Error ? error.message : String(error)}`);
+        throw new StepSummaryError(
+          `cannot append the summary to GITHUB_STEP_SUMMARY (${stepSummary}): ${error instanceof Error ? error.message : String(error)}`,
+        );
       }
     }
   }
@@ -95,12 +97,21 @@ export function summaryMarkdown(results: RunResults): string {
   const known = results.drills.filter((d) => d.known?.length);
   if (known.length > 0) {
     lines.push(`## Known failures (baseline ${code(results.baseline?.file ?? '')})`, '');
-    for (const d of known) for (const k of d.known ?? []) lines.push(`- ${VERDICT_ICON.known} ${md(d.scenario)} ${md(`${d.point}/${d.mode}`)} **${md(k.check)}**: ${k.reason ? md(k.reason) : '_no reason written_'}`);
+    for (const d of known)
+      for (const k of d.known ?? [])
+        lines.push(
+          `- ${VERDICT_ICON.known} ${md(d.scenario)} ${md(`${d.point}/${d.mode}`)} **${md(k.check)}**: ${k.reason ? md(k.reason) : '_no reason written_'}`,
+        );
     lines.push('');
   }
   const b = results.baseline;
   if (b && b.stale.length > 0) {
-    lines.push('## Stale baseline entries', '', `They now pass and fail the run: remove ${b.stale.length === 1 ? 'it' : 'them'} from ${code(b.file)}, or run again with \`--update-baseline\`.`, '');
+    lines.push(
+      '## Stale baseline entries',
+      '',
+      `They now pass and fail the run: remove ${b.stale.length === 1 ? 'it' : 'them'} from ${code(b.file)}, or run again with \`--update-baseline\`.`,
+      '',
+    );
     for (const e of b.stale) lines.push(`- ${code(e.drill)} ${md(e.check ?? '(the drill)')}: was ${e.verdict}, now passes`);
     lines.push('');
   }
@@ -108,7 +119,8 @@ export function summaryMarkdown(results: RunResults): string {
   const other = results.drills.filter((d) => d.verdict === 'unknown' || d.verdict === 'error');
   if (other.length > 0) {
     lines.push('## Drills without a pass or fail', '');
-    for (const d of other) lines.push(`- ${VERDICT_ICON[d.verdict]} ${d.verdict} ${md(d.scenario)} ${md(`${d.point}/${d.mode}`)} (${code(d.id)}): ${md(d.reason)}`);
+    for (const d of other)
+      lines.push(`- ${VERDICT_ICON[d.verdict]} ${d.verdict} ${md(d.scenario)} ${md(`${d.point}/${d.mode}`)} (${code(d.id)}): ${md(d.reason)}`);
     lines.push('');
   }
   if (results.stale.length > 0) {
@@ -160,7 +172,12 @@ function cell(drills: DrillResult[]): string {
 function failedDrill(drill: DrillResult): string[] {
   const i = drill.incident;
   const lines = [`### ${VERDICT_ICON.fail} ${md(drill.scenario)} ${md(`${drill.point}/${drill.mode}`)}`, ''];
-  lines.push(`Drill ${code(drill.id)}, subject ${md(drill.subject.name)}.`, '', drill.known?.length ? 'New failed checks (the baseline knows the others):' : 'Failed checks:', '');
+  lines.push(
+    `Drill ${code(drill.id)}, subject ${md(drill.subject.name)}.`,
+    '',
+    drill.known?.length ? 'New failed checks (the baseline knows the others):' : 'Failed checks:',
+    '',
+  );
   for (const check of drill.checks.filter((c) => c.verdict === 'fail' && !drill.known?.some((k) => k.check === c.id))) {
     lines.push(`- **${md(check.id)}**: ${md(check.summary)}`);
     // What the check found, as the check set it out (the incident record's findings).

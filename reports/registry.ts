@@ -29,11 +29,14 @@ export async function loadReporter(nameOrPath: string, options: ReporterOptions)
     mod = (await import(url)) as typeof mod;
   } catch (error) {
     const known = BUILTIN_REPORTERS.join(', ');
-    throw new ReporterError(`--reporter ${nameOrPath}: ${builtin ? 'cannot load it' : `not a built-in reporter (${known}) and not a loadable module`}: ${error instanceof Error ? error.message : String(error)}`);
+    throw new ReporterError(
+      `--reporter ${nameOrPath}: ${builtin ? 'cannot load it' : `not a built-in reporter (${known}) and not a loadable module`}: ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
   const factory = typeof mod.create === 'function' ? mod.create : typeof mod.default === 'function' ? mod.default : null;
   const reporter = factory ? (factory as (o: ReporterOptions) => Reporter)(options) : mod.default;
-  if (!reporter || typeof reporter !== 'object') throw new ReporterError(`--reporter ${nameOrPath}: expected a module exporting create(options) or a reporter object`);
+  if (!reporter || typeof reporter !== 'object')
+    throw new ReporterError(`--reporter ${nameOrPath}: expected a module exporting create(options) or a reporter object`);
   return reporter as Reporter;
 }
 

@@ -8,7 +8,10 @@ import { scenarioFrom, subjectYaml, tempDir } from './support/scenarios.js';
 describe('runDrills', () => {
   it('runs scenario files into a report folder, like the CLI', async () => {
     const dir = tempDir('crash-drill-api-');
-    writeFileSync(join(dir, 'a.yaml'), ['id: api', subjectYaml('well-behaved'), 'target: { call: echo, args: { text: hi } }', 'points: [idle]', 'modes: [crash]'].join('\n'));
+    writeFileSync(
+      join(dir, 'a.yaml'),
+      ['id: api', subjectYaml('well-behaved'), 'target: { call: echo, args: { text: hi } }', 'points: [idle]', 'modes: [crash]'].join('\n'),
+    );
     const seen: string[] = [];
     const spy: Reporter = { name: 'spy', onDrillEnd: (r) => void seen.push(`${r.scenario} ${r.verdict}`) };
     const config = defineConfig({ scenarios: [dir], out: join(dir, 'out'), reporters: [spy] });
@@ -22,7 +25,17 @@ describe('runDrills', () => {
   });
 
   it('takes scenario objects and writes nothing without out', async () => {
-    const scenario = scenarioFrom(['id: obj', subjectYaml('ignores-eof'), 'target: { call: echo }', 'points: [idle]', 'modes: [close]', 'timeouts: { close-wait: 400 }', 'expect: { exit-on-eof: { deadline: 400 }, no-survivors: { grace: 400 } }'].join('\n'));
+    const scenario = scenarioFrom(
+      [
+        'id: obj',
+        subjectYaml('ignores-eof'),
+        'target: { call: echo }',
+        'points: [idle]',
+        'modes: [close]',
+        'timeouts: { close-wait: 400 }',
+        'expect: { exit-on-eof: { deadline: 400 }, no-survivors: { grace: 400 } }',
+      ].join('\n'),
+    );
     const { results } = await runDrills({ scenarios: [scenario] });
     expect(results.drills.map((d) => [d.verdict, d.checks.find((c) => c.id === 'exit-on-eof')?.verdict])).toEqual([['fail', 'fail']]);
     expect(results.drills[0].evidence).toBeNull();

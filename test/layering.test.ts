@@ -39,7 +39,11 @@ describe('layering', () => {
 
   it('checks and the evidence queries start no process and read no file', () => {
     const files = [...sources('harness/checks'), 'harness/evidence/queries.ts', 'harness/evidence/types.ts'];
-    const bad = files.flatMap((file) => imports(file).filter((spec) => spec.startsWith('node:')).map((spec) => `${file} -> ${spec}`));
+    const bad = files.flatMap((file) =>
+      imports(file)
+        .filter((spec) => spec.startsWith('node:'))
+        .map((spec) => `${file} -> ${spec}`),
+    );
     expect(bad).toEqual([]);
   });
 

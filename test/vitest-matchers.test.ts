@@ -19,7 +19,9 @@ const FAST = 'expect: { exit-on-eof: { deadline: 800 }, no-survivors: { grace: 4
 describe('vitest matchers', () => {
   it('my server cleans up after a client crash', async () => {
     // README: the example test
-    const scenario = scenarioFrom(['id: mine', subjectYaml('well-behaved'), 'target: { call: spawn-helper }', 'points: [after-response]', 'modes: [crash]', FAST].join('\n'));
+    const scenario = scenarioFrom(
+      ['id: mine', subjectYaml('well-behaved'), 'target: { call: spawn-helper }', 'points: [after-response]', 'modes: [crash]', FAST].join('\n'),
+    );
     const { results } = await runDrills({ scenarios: [scenario] });
     const [drill] = results.drills;
     expect(drill).toExitOnEof();
@@ -28,11 +30,15 @@ describe('vitest matchers', () => {
   });
 
   it('fails with the survivor in the message when the server leaks a child', async () => {
-    const scenario = scenarioFrom(['id: leaky', subjectYaml('leaks-child'), 'target: { call: spawn-helper }', 'points: [after-response]', 'modes: [crash]', FAST].join('\n'));
+    const scenario = scenarioFrom(
+      ['id: leaky', subjectYaml('leaks-child'), 'target: { call: spawn-helper }', 'points: [after-response]', 'modes: [crash]', FAST].join('\n'),
+    );
     const { results } = await runDrills({ scenarios: [scenario] });
     const [drill] = results.drills;
     expect(drill).toExitOnEof();
-    expect(() => expect(drill).toLeaveNoSurvivors()).toThrow(/leaky after-response\/crash: expected the server to leave no process behind; no-survivors is fail: 1 process survived[\s\S]*survivor pid \d+ \(ppid \d+, found by [a-z+-]+\): .*helper\.js/);
+    expect(() => expect(drill).toLeaveNoSurvivors()).toThrow(
+      /leaky after-response\/crash: expected the server to leave no process behind; no-survivors is fail: 1 process survived[\s\S]*survivor pid \d+ \(ppid \d+, found by [a-z+-]+\): .*helper\.js/,
+    );
     expect(drill).not.toLeaveNoSurvivors();
   });
 });

@@ -50,7 +50,10 @@ export function buildNodeImage(opts: BuildImageOptions = {}): string {
     mkdirSync(join(root, 'tmp'), { recursive: true });
     const tar = join(work, 'rootfs.tar');
     execFileSync('tar', ['-C', root, '-cf', tar, '.']);
-    execFileSync(opts.docker ?? 'docker', ['import', '-c', 'CMD ["/usr/bin/node"]', tar, tag], { env: opts.env ?? process.env, stdio: ['ignore', 'ignore', 'pipe'] });
+    execFileSync(opts.docker ?? 'docker', ['import', '-c', 'CMD ["/usr/bin/node"]', tar, tag], {
+      env: opts.env ?? process.env,
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
     return tag;
   } finally {
     rmSync(work, { recursive: true, force: true });

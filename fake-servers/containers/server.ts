@@ -27,7 +27,9 @@ function text(value: string) {
 
 export async function runContainerServer(opts: ContainerServerOptions): Promise<void> {
   const server = new McpServer({ name: opts.name, version: '0.1.0' }, { capabilities: { tools: {} } });
-  server.registerTool('echo', { description: 'Answers with the text it was given.', inputSchema: { text: z.string() } }, async ({ text: value }) => text(value));
+  server.registerTool('echo', { description: 'Answers with the text it was given.', inputSchema: { text: z.string() } }, async ({ text: value }) =>
+    text(value),
+  );
   server.registerTool(
     'start-sibling',
     { description: 'Starts a detached container next to this one and answers with its id.', inputSchema: {} },

@@ -59,12 +59,7 @@ export function postAction(
 }
 
 /** `POST /jobs`, always keyed; a job that is running afterwards is remembered in `jobs`. */
-export function postJob(
-  http: RemoteHttp,
-  jobs: JobTracker,
-  op: string,
-  correlationId: string | undefined,
-): Promise<RemoteAnswer> {
+export function postJob(http: RemoteHttp, jobs: JobTracker, op: string, correlationId: string | undefined): Promise<RemoteAnswer> {
   const key = idempotencyKey(correlationId, 'job', op);
   const answer = http.request({ method: 'POST', path: '/jobs', body: { op }, headers: writeHeaders(key, correlationId) });
   // Tracked as one exchange with the bookkeeping, so a shutdown that lets in-flight requests

@@ -39,15 +39,11 @@ export function registerFakeTools(server: McpServer, ctx: ToolContext): void {
     },
   );
 
-  server.registerTool(
-    'spawn-helper',
-    { description: 'Starts one long-lived helper process and answers "helper <pid>".', inputSchema: {} },
-    async () => {
-      const pid = ctx.spawnHelper(); // synchronous spawn: no await before this line
-      ctx.beforeCall?.('spawn-helper');
-      return text(`helper ${await pid}`);
-    },
-  );
+  server.registerTool('spawn-helper', { description: 'Starts one long-lived helper process and answers "helper <pid>".', inputSchema: {} }, async () => {
+    const pid = ctx.spawnHelper(); // synchronous spawn: no await before this line
+    ctx.beforeCall?.('spawn-helper');
+    return text(`helper ${await pid}`);
+  });
 
   server.registerTool(
     'slow',
@@ -62,14 +58,10 @@ export function registerFakeTools(server: McpServer, ctx: ToolContext): void {
     },
   );
 
-  server.registerTool(
-    'subscribe',
-    { description: 'Starts a live interval timer that ticks until shutdown.', inputSchema: {} },
-    async () => {
-      ctx.beforeCall?.('subscribe');
-      // The tick does nothing: what matters is the live handle it keeps in the event loop.
-      ctx.timers.interval(() => {}, SUBSCRIPTION_TICK_MS);
-      return text('subscribed');
-    },
-  );
+  server.registerTool('subscribe', { description: 'Starts a live interval timer that ticks until shutdown.', inputSchema: {} }, async () => {
+    ctx.beforeCall?.('subscribe');
+    // The tick does nothing: what matters is the live handle it keeps in the event loop.
+    ctx.timers.interval(() => {}, SUBSCRIPTION_TICK_MS);
+    return text('subscribed');
+  });
 }

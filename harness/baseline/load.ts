@@ -23,10 +23,19 @@ function fileProblems(issues: readonly z.core.$ZodIssue[], raw: unknown): Config
     const known = issue.path.length === 0 ? FILE_KEYS : ENTRY_KEYS;
     for (const key of issue.keys) {
       const near = suggestKey(key, known);
-      out.push({ field: formatFieldPath([...issue.path, key]), message: near ? `unknown field; did you mean "${near}"?` : `unknown field; known: ${known.join(', ')}` });
+      out.push({
+        field: formatFieldPath([...issue.path, key]),
+        message: near ? `unknown field; did you mean "${near}"?` : `unknown field; known: ${known.join(', ')}`,
+      });
     }
   }
-  return [...out, ...problemsFromIssues(issues.filter((i) => i.code !== 'unrecognized_keys'), raw)];
+  return [
+    ...out,
+    ...problemsFromIssues(
+      issues.filter((i) => i.code !== 'unrecognized_keys'),
+      raw,
+    ),
+  ];
 }
 
 export interface Baseline {
@@ -49,7 +58,11 @@ export function loadBaseline(file: string, options: { missingIsEmpty?: boolean }
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' && options.missingIsEmpty) return { file: abs, entries: [] };
-    throw new ConfigError({ file: abs, message: code === 'ENOENT' ? 'no such baseline file (write one with `crash-drill baseline --out <file>`)' : `cannot read the baseline: ${(e as Error).message}` });
+    throw new ConfigError({
+      file: abs,
+      message:
+        code === 'ENOENT' ? 'no such baseline file (write one with `crash-drill baseline --out <file>`)' : `cannot read the baseline: ${(e as Error).message}`,
+    });
   }
   return parseBaseline(text, abs);
 }
@@ -62,7 +75,10 @@ export function parseBaseline(text: string, file: string): Baseline {
     throw new ConfigError({ file, message: `expected JSON, got a syntax error: ${(e as Error).message}` });
   }
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
-    throw new ConfigError({ file, message: `expected an object { "version": 1, "entries": [...] }, got ${Array.isArray(raw) ? 'a list' : raw === null ? 'null' : typeof raw}` });
+    throw new ConfigError({
+      file,
+      message: `expected an object { "version": 1, "entries": [...] }, got ${Array.isArray(raw) ? 'a list' : raw === null ? 'null' : typeof raw}`,
+    });
   }
   const result = BaselineFileSchema.safeParse(raw);
   if (!result.success) throw new ConfigError(fileProblems(result.error.issues, raw).map((p) => ({ file, ...p })));
@@ -71,7 +87,12 @@ export function parseBaseline(text: string, file: string): Baseline {
   result.data.entries.forEach((entry, i) => {
     const key = entryKey(entry as BaselineEntryInfo);
     const at = first.get(key);
-    if (at !== undefined) problems.push({ file, field: formatFieldPath(['entries', i]), message: `duplicate entry: entries[${at}] already lists ${entry.drill} ${entry.check ?? '(the drill)'}` });
+    if (at !== undefined)
+      problems.push({
+        file,
+        field: formatFieldPath(['entries', i]),
+        message: `duplicate entry: entries[${at}] already lists ${entry.drill} ${entry.check ?? '(the drill)'}`,
+      });
     else first.set(key, i);
   });
   if (problems.length > 0) throw new ConfigError(problems);

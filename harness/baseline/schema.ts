@@ -16,14 +16,18 @@ const DRILL_KEY = new RegExp(`^[^/]+(/[^/]+)?/(${KILL_POINTS.join('|')})/(${KILL
 
 export const BaselineEntrySchema = z
   .strictObject({
-    drill: z.string().regex(DRILL_KEY, { error: `expected a drill key <scenario>[/<subject>]/<point>/<mode> (points: ${KILL_POINTS.join(', ')}; modes: ${KILL_MODES.join(', ')})` }),
+    drill: z.string().regex(DRILL_KEY, {
+      error: `expected a drill key <scenario>[/<subject>]/<point>/<mode> (points: ${KILL_POINTS.join(', ')}; modes: ${KILL_MODES.join(', ')})`,
+    }),
     check: z.enum(CHECK_IDS, { error: `expected a check id (${CHECK_IDS.join(', ')}) or null for the drill itself` }).nullable(),
     verdict: z.enum(['fail', 'unknown', 'error'], { error: 'expected fail, unknown or error (entries are what did not pass)' }),
     reason: z.string({ error: 'expected a string: why this failure is accepted for now ("" until someone writes it)' }),
   })
   .superRefine((entry, ctx) => {
-    if (entry.check === null && entry.verdict === 'fail') ctx.addIssue({ code: 'custom', path: ['check'], message: 'expected a check id: a failure is always a check\'s (null is for an error or unknown drill)' });
-    if (entry.check !== null && entry.verdict === 'error') ctx.addIssue({ code: 'custom', path: ['check'], message: 'expected null: an error is the drill\'s, not a check\'s' });
+    if (entry.check === null && entry.verdict === 'fail')
+      ctx.addIssue({ code: 'custom', path: ['check'], message: "expected a check id: a failure is always a check's (null is for an error or unknown drill)" });
+    if (entry.check !== null && entry.verdict === 'error')
+      ctx.addIssue({ code: 'custom', path: ['check'], message: "expected null: an error is the drill's, not a check's" });
   });
 
 export const BaselineFileSchema = z.strictObject({

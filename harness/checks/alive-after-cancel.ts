@@ -28,16 +28,36 @@ export const aliveAfterCancel = defineCheck({
     const followUp = firstOf(evidence, 'follow-up');
     const afterMs = followUp ? Math.round(followUp.t - cancel.t) : null;
     if (followUp?.ok && followUp.t <= end && afterMs! <= deadlineMs) {
-      return { id, verdict: 'pass', summary: `the server answered a follow-up ${followUp.detail.replace(/^tools\/list answered/, 'tools/list')} ${afterMs} ms after the cancel`, data: { deadlineMs, answeredAfterMs: afterMs, detail: followUp.detail } };
+      return {
+        id,
+        verdict: 'pass',
+        summary: `the server answered a follow-up ${followUp.detail.replace(/^tools\/list answered/, 'tools/list')} ${afterMs} ms after the cancel`,
+        data: { deadlineMs, answeredAfterMs: afterMs, detail: followUp.detail },
+      };
     }
     if (followUp && !followUp.ok && followUp.t <= end) {
-      return { id, verdict: 'fail', summary: `the follow-up after the cancel failed ${afterMs} ms after it: ${followUp.detail}`, data: { deadlineMs, answeredAfterMs: null, detail: followUp.detail } };
+      return {
+        id,
+        verdict: 'fail',
+        summary: `the follow-up after the cancel failed ${afterMs} ms after it: ${followUp.detail}`,
+        data: { deadlineMs, answeredAfterMs: null, detail: followUp.detail },
+      };
     }
     if (cutByLoss && end < cancel.t + deadlineMs) {
-      return { id, verdict: 'unknown', summary: `the client was killed ${Math.round(end - cancel.t)} ms after the cancel, before the follow-up was answered`, data: { deadlineMs, answeredAfterMs: null, detail: 'cut short' } };
+      return {
+        id,
+        verdict: 'unknown',
+        summary: `the client was killed ${Math.round(end - cancel.t)} ms after the cancel, before the follow-up was answered`,
+        data: { deadlineMs, answeredAfterMs: null, detail: 'cut short' },
+      };
     }
     const detail = followUp ? `answered after ${afterMs} ms` : 'no answer';
-    return { id, verdict: 'fail', summary: `the server did not answer tools/list within ${deadlineMs} ms of the cancel (${detail})`, data: { deadlineMs, answeredAfterMs: afterMs, detail } };
+    return {
+      id,
+      verdict: 'fail',
+      summary: `the server did not answer tools/list within ${deadlineMs} ms of the cancel (${detail})`,
+      data: { deadlineMs, answeredAfterMs: afterMs, detail },
+    };
   },
   followUp: () => ['the server stopped serving after a cancel: a cancel ends one request, not the connection'],
   details(outcome) {

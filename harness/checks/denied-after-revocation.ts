@@ -9,7 +9,14 @@ export interface DeniedAfterRevocationData {
   timeline: { clientLostAt: number; lastActionStartedAt: number | null; revokedAt: number };
   revokedAt: number;
   probe: { status: number; denied: boolean } | null;
-  attempts: Array<{ seq: number; afterMs: number; route: string; credential: Request['credential']; outcome: Request['outcome']; process: Request['process'] | null }>;
+  attempts: Array<{
+    seq: number;
+    afterMs: number;
+    route: string;
+    credential: Request['credential'];
+    outcome: Request['outcome'];
+    process: Request['process'] | null;
+  }>;
   firstDenialMs: number | null;
   unattributed: number;
   /** Set when a process of the drill used the long-lived API key after the revocation. */
@@ -43,17 +50,31 @@ export const deniedAfterRevocation = defineCheck({
       timeline,
       revokedAt: revoked.t,
       probe: probe ? { status: probe.status, denied: probe.denied } : null,
-      attempts: attempts.map((r) => ({ seq: r.seq, afterMs: Math.round(r.t - revoked.t), route: r.route, credential: r.credential, outcome: r.outcome, process: r.process ?? null })),
+      attempts: attempts.map((r) => ({
+        seq: r.seq,
+        afterMs: Math.round(r.t - revoked.t),
+        route: r.route,
+        credential: r.credential,
+        outcome: r.outcome,
+        process: r.process ?? null,
+      })),
       firstDenialMs: denied.length > 0 ? Math.round(denied[0].t - revoked.t) : null,
       unattributed,
-      followUp: succeeded.some((r) => r.credential === 'api-key') ? 'rotate the long-lived API key: a process of the drill used it after the session was revoked' : null,
+      followUp: succeeded.some((r) => r.credential === 'api-key')
+        ? 'rotate the long-lived API key: a process of the drill used it after the session was revoked'
+        : null,
     };
     if (!probe?.denied) {
       return { id, verdict: 'fail', summary: `the revoked token still works: the probe GET /whoami was answered ${probe?.status ?? 'never'}`, data };
     }
     if (succeeded.length > 0) {
       const rotate = data.followUp ? '; rotate the long-lived API key' : '';
-      return { id, verdict: 'fail', summary: `${succeeded.length} request${succeeded.length === 1 ? '' : 's'} succeeded after the session was revoked, first: ${describeRequest(succeeded[0])}${rotate}`, data };
+      return {
+        id,
+        verdict: 'fail',
+        summary: `${succeeded.length} request${succeeded.length === 1 ? '' : 's'} succeeded after the session was revoked, first: ${describeRequest(succeeded[0])}${rotate}`,
+        data,
+      };
     }
     // The floor: a success with the long-lived key that no drill could claim may have been this
     // drill's; the harness cannot tell, so it never passes over it.
@@ -66,13 +87,21 @@ export const deniedAfterRevocation = defineCheck({
         data: { ...data, unattributed: unattributed + unclaimed.length },
       };
     }
-    const tail = attempts.length === 0 ? 'no process of the drill tried anything after' : `all ${attempts.length} later attempts were denied, the first ${data.firstDenialMs} ms after`;
+    const tail =
+      attempts.length === 0
+        ? 'no process of the drill tried anything after'
+        : `all ${attempts.length} later attempts were denied, the first ${data.firstDenialMs} ms after`;
     return { id, verdict: 'pass', summary: `the revoked token is denied; ${tail}`, data };
   },
   followUp: (outcome) => [dataOf(outcome).followUp ?? 'a revoked credential still worked: find why revocation did not take'],
   details(outcome) {
     const attempts = dataOf(outcome).attempts ?? [];
     if (attempts.length === 0) return [];
-    return [{ label: 'requests after revocation', items: attempts.map((a) => `#${a.seq} +${a.afterMs} ms ${a.route} with ${a.credential} -> ${a.outcome} (pid ${a.process?.pid ?? 'unknown'})`) }];
+    return [
+      {
+        label: 'requests after revocation',
+        items: attempts.map((a) => `#${a.seq} +${a.afterMs} ms ${a.route} with ${a.credential} -> ${a.outcome} (pid ${a.process?.pid ?? 'unknown'})`),
+      },
+    ];
   },
 });

@@ -22,14 +22,29 @@ export function judgeContainerExit(
   const exit = containerExitOf(evidence);
   if (!exit) {
     if (containerSnapshotOf(evidence)?.reachable === false) {
-      return { id, verdict: 'unknown', summary: `the server runs in ${container}, but the container engine could not be reached to see whether it exited`, data: {} };
+      return {
+        id,
+        verdict: 'unknown',
+        summary: `the server runs in ${container}, but the container engine could not be reached to see whether it exited`,
+        data: {},
+      };
     }
     const last = evidence.events[evidence.events.length - 1];
     const watched = Math.round((last?.t ?? loss.t) - loss.t);
-    return { id, verdict: 'fail', summary: `the server in ${container} did not exit on its own: still running ${watched} ms after losing its client (deadline ${deadline} ms)`, data: { lossAt: loss.t, deadlineMs: deadline, exited: false, container: server.container.id } };
+    return {
+      id,
+      verdict: 'fail',
+      summary: `the server in ${container} did not exit on its own: still running ${watched} ms after losing its client (deadline ${deadline} ms)`,
+      data: { lossAt: loss.t, deadlineMs: deadline, exited: false, container: server.container.id },
+    };
   }
   if (exit.t < loss.t) {
-    return { id, verdict: 'unknown', summary: `the server's ${container} had already exited (code ${exit.code}) before its client was lost`, data: { exitAt: exit.t, lossAt: loss.t } };
+    return {
+      id,
+      verdict: 'unknown',
+      summary: `the server's ${container} had already exited (code ${exit.code}) before its client was lost`,
+      data: { exitAt: exit.t, lossAt: loss.t },
+    };
   }
   const elapsed = Math.round(exit.t - loss.t);
   const data = { lossAt: loss.t, exitAt: exit.t, elapsedMs: elapsed, deadlineMs: deadline, code: exit.code, signal: null, container: server.container.id };
@@ -39,10 +54,20 @@ export function judgeContainerExit(
   const forwarded = sent && sent.signal === 'SIGTERM' ? `${describeSignal(sent)}, forwarded by the engine CLI` : null;
   const endedBy = stopped ?? forwarded;
   if (endedBy) {
-    return { id, verdict: 'fail', summary: `the server in ${container} did not exit on EOF: it was ended by ${endedBy} ${elapsed} ms after losing its client (exit code ${exit.code})`, data: { ...data, endedBy } };
+    return {
+      id,
+      verdict: 'fail',
+      summary: `the server in ${container} did not exit on EOF: it was ended by ${endedBy} ${elapsed} ms after losing its client (exit code ${exit.code})`,
+      data: { ...data, endedBy },
+    };
   }
   if (elapsed > deadline) {
-    return { id, verdict: 'fail', summary: `the server in ${container} exited ${elapsed} ms after losing its client (exit code ${exit.code}); the deadline is ${deadline} ms`, data };
+    return {
+      id,
+      verdict: 'fail',
+      summary: `the server in ${container} exited ${elapsed} ms after losing its client (exit code ${exit.code}); the deadline is ${deadline} ms`,
+      data,
+    };
   }
   return { id, verdict: 'pass', summary: `the server in ${container} exited ${elapsed} ms after losing its client (exit code ${exit.code})`, data };
 }

@@ -32,12 +32,22 @@ export const exitOnEof = defineCheck({
     const exit = serverExitOf(evidence);
     const spawned = serverOf(evidence);
     if (exit && exit.t < loss.t) {
-      return { id, verdict: 'unknown', summary: `the server had already exited (code ${exit.code}, signal ${exit.signal}) before its client was lost`, data: { exitAt: exit.t, lossAt: loss.t } };
+      return {
+        id,
+        verdict: 'unknown',
+        summary: `the server had already exited (code ${exit.code}, signal ${exit.signal}) before its client was lost`,
+        data: { exitAt: exit.t, lossAt: loss.t },
+      };
     }
     if (!exit) {
       const last = evidence.events[evidence.events.length - 1];
       const watched = Math.round((last?.t ?? loss.t) - loss.t);
-      return { id, verdict: 'fail', summary: `the server (pid ${spawned?.pid ?? '?'}) did not exit on its own: still running ${watched} ms after losing its client (deadline ${deadline} ms)`, data: { lossAt: loss.t, deadlineMs: deadline, exited: false } };
+      return {
+        id,
+        verdict: 'fail',
+        summary: `the server (pid ${spawned?.pid ?? '?'}) did not exit on its own: still running ${watched} ms after losing its client (deadline ${deadline} ms)`,
+        data: { lossAt: loss.t, deadlineMs: deadline, exited: false },
+      };
     }
     const elapsed = Math.round(exit.t - loss.t);
     const how = exit.signal ? `signal ${exit.signal}` : `code ${exit.code}`;
@@ -45,7 +55,12 @@ export const exitOnEof = defineCheck({
     const sent = signalBeforeExit(evidence, exit.t, exit);
     const signalled = sent ? describeSignal(sent) : null;
     if (signalled) {
-      return { id, verdict: 'fail', summary: `the server did not exit on EOF: it was ended by ${signalled} ${elapsed} ms after losing its client`, data: { ...data, endedBy: signalled } };
+      return {
+        id,
+        verdict: 'fail',
+        summary: `the server did not exit on EOF: it was ended by ${signalled} ${elapsed} ms after losing its client`,
+        data: { ...data, endedBy: signalled },
+      };
     }
     if (exit.t - loss.t > deadline) {
       return { id, verdict: 'fail', summary: `the server exited ${elapsed} ms after losing its client (${how}); the deadline is ${deadline} ms`, data };

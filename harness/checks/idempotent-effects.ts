@@ -39,11 +39,17 @@ export const idempotentEffects = defineCheck({
       const listed = duplicates.map((group) => `${group.map((e) => e.id).join(' and ')} (${group[0].op})`).join('; ');
       problems.push(`${duplicates.length} operation${duplicates.length === 1 ? '' : 's'} took effect more than once: ${listed}`);
     }
-    if (keyless.length > 0) problems.push(`${keyless.length} of ${writes.length} writes carried no Idempotency-Key (first: ${keyless[0].method} ${keyless[0].path})`);
+    if (keyless.length > 0)
+      problems.push(`${keyless.length} of ${writes.length} writes carried no Idempotency-Key (first: ${keyless[0].method} ${keyless[0].path})`);
     if (problems.length > 0) return { id, verdict: 'fail', summary: problems.join('; '), data };
     const retryNote = retried ? (retried.ok ? ' after the recovery retry' : ` (the recovery retry did not complete: ${retried.detail})`) : '';
     if (writes.length === 0) return { id, verdict: 'pass', summary: `no write reached the remote${retryNote}: no effect to duplicate`, data };
-    return { id, verdict: 'pass', summary: `${state.effects.length} effect${state.effects.length === 1 ? '' : 's'} for ${writes.length} keyed write${writes.length === 1 ? '' : 's'}${retryNote}, none duplicated`, data };
+    return {
+      id,
+      verdict: 'pass',
+      summary: `${state.effects.length} effect${state.effects.length === 1 ? '' : 's'} for ${writes.length} keyed write${writes.length === 1 ? '' : 's'}${retryNote}, none duplicated`,
+      data,
+    };
   },
   followUp: () => ['an operation took effect more than once or without a key: reconcile the duplicate effects and send an Idempotency-Key on every write'],
   details(outcome) {
@@ -52,7 +58,8 @@ export const idempotentEffects = defineCheck({
     const duplicates = data.duplicates ?? [];
     if (duplicates.length > 0) out.push({ label: 'duplicates', items: duplicates.map((group) => group.join(' and ')) });
     const keyless = data.keyless ?? [];
-    if (keyless.length > 0) out.push({ label: 'writes without an Idempotency-Key', items: keyless.map((w) => `#${w.seq} ${w.route} (pid ${w.pid ?? 'unknown'})`) });
+    if (keyless.length > 0)
+      out.push({ label: 'writes without an Idempotency-Key', items: keyless.map((w) => `#${w.seq} ${w.route} (pid ${w.pid ?? 'unknown'})`) });
     return out;
   },
 });

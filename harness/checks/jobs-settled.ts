@@ -27,7 +27,12 @@ export const jobsSettled = defineCheck({
     const running = jobs.filter((job) => job.status === 'running');
     const data = { jobs: jobs.map((job) => ({ id: job.id, status: job.status })), unresolved: running.map((job) => job.id) };
     if (running.length > 0) {
-      return { id, verdict: 'fail', summary: `${running.length} remote job${running.length === 1 ? '' : 's'} still running at the end of the grace period: ${running.map((j) => j.id).join(', ')}; cancel ${running.length === 1 ? 'it' : 'them'}`, data };
+      return {
+        id,
+        verdict: 'fail',
+        summary: `${running.length} remote job${running.length === 1 ? '' : 's'} still running at the end of the grace period: ${running.map((j) => j.id).join(', ')}; cancel ${running.length === 1 ? 'it' : 'them'}`,
+        data,
+      };
     }
     if (jobs.length === 0) return { id, verdict: 'pass', summary: 'the session started no remote job', data };
     const cancelled = jobs.filter((j) => j.status === 'cancelled').length;

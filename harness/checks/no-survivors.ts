@@ -35,7 +35,8 @@ export const noSurvivors = defineCheck({
     // Containers of the drill count too (no-survivors-containers.ts).
     const boxes = containerSurvivors(evidence);
     if (boxes && boxes.running.length > 0) return containersFail(after, survivors, boxes);
-    if (survivors.length === 0 && boxes?.blind) return { id, verdict: 'unknown', summary: `no process of the drill remained ${after} ms after the client was lost, but ${boxes.blind}`, data: {} };
+    if (survivors.length === 0 && boxes?.blind)
+      return { id, verdict: 'unknown', summary: `no process of the drill remained ${after} ms after the client was lost, but ${boxes.blind}`, data: {} };
     const unattributed = unattributedOf(evidence).filter((p) => p.firstSeen <= snapshot.t);
     if (survivors.length === 0 && unattributed.length > 0) {
       const named = unattributed
@@ -50,7 +51,12 @@ export const noSurvivors = defineCheck({
       };
     }
     if (survivors.length === 0) {
-      return { id, verdict: 'pass', summary: `no process of the drill remained ${after} ms after the client was lost`, data: { afterMs: after, early: snapshot.early } };
+      return {
+        id,
+        verdict: 'pass',
+        summary: `no process of the drill remained ${after} ms after the client was lost`,
+        data: { afterMs: after, early: snapshot.early },
+      };
     }
     const named = survivors
       .slice(0, 3)
@@ -69,7 +75,8 @@ export const noSurvivors = defineCheck({
     ...survivorsOf(evidence).map((s) => `process ${s.pid} outlived its client: it has been contained; make the server end its children`),
     ...containerFollowUps(evidence),
     ...unattributedOf(evidence).map(
-      (p) => `process ${p.pid} (${p.cmdline.join(' ').slice(0, 60)}) could not be attributed and was not touched: if the server started it, end it with \`crash-drill contain ${p.pid}\`; run with perl on PATH (a subreaper) or as root (a cgroup) to have the drill find it`,
+      (p) =>
+        `process ${p.pid} (${p.cmdline.join(' ').slice(0, 60)}) could not be attributed and was not touched: if the server started it, end it with \`crash-drill contain ${p.pid}\`; run with perl on PATH (a subreaper) or as root (a cgroup) to have the drill find it`,
     ),
   ],
   details(_outcome, evidence) {
@@ -84,7 +91,10 @@ export const noSurvivors = defineCheck({
     }
     const unattributed = unattributedOf(evidence);
     if (unattributed.length > 0) {
-      rows.push({ label: 'not attributable', items: unattributed.map((p) => `pid ${p.pid} (ppid ${p.ppid}, sid ${p.sid}) ${p.cmdline.join(' ')}: ${p.reason}`) });
+      rows.push({
+        label: 'not attributable',
+        items: unattributed.map((p) => `pid ${p.pid} (ppid ${p.ppid}, sid ${p.sid}) ${p.cmdline.join(' ')}: ${p.reason}`),
+      });
     }
     return [...rows, ...containerDetails(evidence)];
   },
@@ -108,7 +118,9 @@ function containersFail(after: number, survivors: SurvivorRow[], boxes: Containe
 }
 
 function containerFollowUps(evidence: DrillEvidence): string[] {
-  return (containerSurvivors(evidence)?.running ?? []).map((c) => `${c.line} outlived its client: it has been stopped; make the server exit on EOF, run it with --init, and stop the containers it starts`);
+  return (containerSurvivors(evidence)?.running ?? []).map(
+    (c) => `${c.line} outlived its client: it has been stopped; make the server exit on EOF, run it with --init, and stop the containers it starts`,
+  );
 }
 
 function containerDetails(evidence: DrillEvidence): Array<{ label: string; items: string[] }> {

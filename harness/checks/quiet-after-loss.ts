@@ -25,7 +25,11 @@ export const quietAfterLoss = defineCheck({
     const target = evidence.meta.correlationId;
     const after = subjectRequests(evidence).filter((r) => r.write && r.t > loss.t);
     const fresh = after.filter((r) => r.correlationId !== target && r.idempotencyKey !== target);
-    const data = { lossAt: loss.t, writesAfterLoss: fresh.map((r) => ({ seq: r.seq, afterMs: Math.round(r.t - loss.t), route: r.route, outcome: r.outcome, pid: r.process?.pid ?? null })), inFlightWrites: after.length - fresh.length };
+    const data = {
+      lossAt: loss.t,
+      writesAfterLoss: fresh.map((r) => ({ seq: r.seq, afterMs: Math.round(r.t - loss.t), route: r.route, outcome: r.outcome, pid: r.process?.pid ?? null })),
+      inFlightWrites: after.length - fresh.length,
+    };
     if (fresh.length === 0) {
       const inFlight = after.length > 0 ? ` (the in-flight call's own write arrived ${Math.round(after[0].t - loss.t)} ms after)` : '';
       return { id, verdict: 'pass', summary: `no new write after the client was lost${inFlight}`, data };
@@ -41,6 +45,13 @@ export const quietAfterLoss = defineCheck({
   followUp: () => ['the server kept writing after its client was gone: stop writes on input loss'],
   details(outcome) {
     const writes = dataOf(outcome).writesAfterLoss ?? [];
-    return writes.length > 0 ? [{ label: 'writes after the client was lost', items: writes.map((w) => `#${w.seq} +${w.afterMs} ms ${w.route} -> ${w.outcome} (pid ${w.pid ?? 'unknown'})`) }] : [];
+    return writes.length > 0
+      ? [
+          {
+            label: 'writes after the client was lost',
+            items: writes.map((w) => `#${w.seq} +${w.afterMs} ms ${w.route} -> ${w.outcome} (pid ${w.pid ?? 'unknown'})`),
+          },
+        ]
+      : [];
   },
 });

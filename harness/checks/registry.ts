@@ -16,7 +16,18 @@ import { stdoutClean } from './stdout-clean.js';
 import type { Check, CheckOutcome } from './types.js';
 
 /** In the order they run and are reported. */
-export const CHECKS = [exitOnEof, noSurvivors, stdoutClean, idempotentEffects, deniedAfterRevocation, quietAfterLoss, jobsSettled, silentAfterCancel, stopsAfterCancel, aliveAfterCancel] as const;
+export const CHECKS = [
+  exitOnEof,
+  noSurvivors,
+  stdoutClean,
+  idempotentEffects,
+  deniedAfterRevocation,
+  quietAfterLoss,
+  jobsSettled,
+  silentAfterCancel,
+  stopsAfterCancel,
+  aliveAfterCancel,
+] as const;
 
 type Registered = (typeof CHECKS)[number];
 

@@ -37,7 +37,8 @@ export const silentAfterCancel = defineCheck({
     const after = related.filter((r) => r.e.t > cancel.t + inFlightMs).map((r) => ({ seq: r.e.seq, afterMs: Math.round(r.e.t - cancel.t), what: r.what }));
     const data = { requestId: cancel.requestId, inFlightMs, inFlight, after };
     const onTheirWay = inFlight > 0 ? ` (${inFlight} already on its way within ${inFlightMs} ms)` : '';
-    if (after.length === 0) return { id, verdict: 'pass', summary: `nothing more for the cancelled request ${JSON.stringify(cancel.requestId)} after the cancel${onTheirWay}`, data };
+    if (after.length === 0)
+      return { id, verdict: 'pass', summary: `nothing more for the cancelled request ${JSON.stringify(cancel.requestId)} after the cancel${onTheirWay}`, data };
     const first = after[0];
     return {
       id,

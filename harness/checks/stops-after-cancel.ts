@@ -31,26 +31,50 @@ export const stopsAfterCancel = defineCheck({
     const judgedUntil = Math.min(end, cancel.t + deadlineMs);
     const children = callChildren(evidence).map((c) => {
       const exit = eventsOf(evidence, 'process-exit').find((e) => e.pid === c.pid && e.startTime === c.startTime);
-      return { pid: c.pid, startTime: c.startTime, cmdline: c.cmdline.join(' ').slice(0, 120), endedAfterMs: exit && exit.t <= judgedUntil ? Math.round(exit.t - cancel.t) : null };
+      return {
+        pid: c.pid,
+        startTime: c.startTime,
+        cmdline: c.cmdline.join(' ').slice(0, 120),
+        endedAfterMs: exit && exit.t <= judgedUntil ? Math.round(exit.t - cancel.t) : null,
+      };
     });
     const writes = subjectRequests(evidence).filter((r) => r.write && r.t > cancel.t && r.t <= end);
-    const writesAfterCancel = writes.map((r) => ({ seq: r.seq, afterMs: Math.round(r.t - cancel.t), route: r.route, outcome: r.outcome, pid: r.process?.pid ?? null }));
+    const writesAfterCancel = writes.map((r) => ({
+      seq: r.seq,
+      afterMs: Math.round(r.t - cancel.t),
+      route: r.route,
+      outcome: r.outcome,
+      pid: r.process?.pid ?? null,
+    }));
     const session = sessionOf(evidence, 'drill');
     const state = eventsOf(evidence, 'remote-state').find((s) => s.label === 'cancel-window') ?? eventsOf(evidence, 'remote-state')[0];
     const runningJobs = (state?.jobs ?? []).filter((j) => j.status === 'running' && (session === null || j.sessionId === session)).map((j) => j.id);
     const data = { deadlineMs, children, writesAfterCancel, runningJobs };
     const alive = children.filter((c) => c.endedAfterMs === null);
     const problems: string[] = [];
-    if (writes.length > 0) problems.push(`${writes.length} new write${writes.length === 1 ? '' : 's'} after the cancel, the first ${writesAfterCancel[0].afterMs} ms after: ${describeRequest(writes[0])}`);
+    if (writes.length > 0)
+      problems.push(
+        `${writes.length} new write${writes.length === 1 ? '' : 's'} after the cancel, the first ${writesAfterCancel[0].afterMs} ms after: ${describeRequest(writes[0])}`,
+      );
     if (runningJobs.length > 0) problems.push(`remote job${runningJobs.length === 1 ? '' : 's'} ${runningJobs.join(', ')} still running after the cancel`);
     if (alive.length > 0 && (!cutByLoss || end >= cancel.t + deadlineMs)) {
-      problems.push(`${alive.length === 1 ? 'a child' : `${alive.length} children`} the call started still running ${deadlineMs} ms after the cancel: ${alive.map((c) => `pid ${c.pid} (${c.cmdline.slice(0, 60)})`).join('; ')}`);
+      problems.push(
+        `${alive.length === 1 ? 'a child' : `${alive.length} children`} the call started still running ${deadlineMs} ms after the cancel: ${alive.map((c) => `pid ${c.pid} (${c.cmdline.slice(0, 60)})`).join('; ')}`,
+      );
     }
     if (problems.length > 0) return { id, verdict: 'fail', summary: problems.join('; '), data };
     if (alive.length > 0) {
-      return { id, verdict: 'unknown', summary: `the client was killed ${Math.round(end - cancel.t)} ms after the cancel, before the ${deadlineMs} ms deadline, with the call's child still running`, data };
+      return {
+        id,
+        verdict: 'unknown',
+        summary: `the client was killed ${Math.round(end - cancel.t)} ms after the cancel, before the ${deadlineMs} ms deadline, with the call's child still running`,
+        data,
+      };
     }
-    const ended = children.length > 0 ? `its ${children.length === 1 ? 'child' : `${children.length} children`} ended within ${Math.max(...children.map((c) => c.endedAfterMs ?? 0))} ms, ` : '';
+    const ended =
+      children.length > 0
+        ? `its ${children.length === 1 ? 'child' : `${children.length} children`} ended within ${Math.max(...children.map((c) => c.endedAfterMs ?? 0))} ms, `
+        : '';
     return { id, verdict: 'pass', summary: `the call stopped after the cancel: ${ended}no new write, no job left running`, data };
   },
   followUp: () => ['the server went on with a cancelled call: stop its children, writes and jobs when notifications/cancelled arrives'],
@@ -59,7 +83,11 @@ export const stopsAfterCancel = defineCheck({
     const out = [];
     const alive = (d.children ?? []).filter((c) => c.endedAfterMs === null);
     if (alive.length > 0) out.push({ label: 'children still running after the cancel', items: alive.map((c) => `pid ${c.pid} ${c.cmdline}`) });
-    if ((d.writesAfterCancel ?? []).length > 0) out.push({ label: 'writes after the cancel', items: d.writesAfterCancel!.map((w) => `#${w.seq} +${w.afterMs} ms ${w.route} -> ${w.outcome} (pid ${w.pid ?? 'unknown'})`) });
+    if ((d.writesAfterCancel ?? []).length > 0)
+      out.push({
+        label: 'writes after the cancel',
+        items: d.writesAfterCancel!.map((w) => `#${w.seq} +${w.afterMs} ms ${w.route} -> ${w.outcome} (pid ${w.pid ?? 'unknown'})`),
+      });
     if ((d.runningJobs ?? []).length > 0) out.push({ label: 'jobs still running', items: d.runningJobs! });
     return out;
   },

@@ -36,7 +36,16 @@ export async function baselineCommand(paths: string[], options: BaselineCommandO
     const old = loadBaseline(file, { missingIsEmpty: true });
     let results: RunResults;
     if (options.from !== undefined) {
-      const runOnly = Object.entries({ paths: paths.length > 0, '--point': options.point, '--mode': options.mode, '--only': options.only, '--subject': options.subject, '--report-out': options.reportOut, '--concurrency': options.concurrency, '--reporter': options.reporter })
+      const runOnly = Object.entries({
+        paths: paths.length > 0,
+        '--point': options.point,
+        '--mode': options.mode,
+        '--only': options.only,
+        '--subject': options.subject,
+        '--report-out': options.reportOut,
+        '--concurrency': options.concurrency,
+        '--reporter': options.reporter,
+      })
         .filter(([, v]) => v !== undefined && v !== false)
         .map(([k]) => k);
       if (runOnly.length > 0) throw new UsageError(`--from reads a report folder and runs nothing; ${runOnly.join(', ')} cannot apply`);
@@ -56,19 +65,26 @@ export async function baselineCommand(paths: string[], options: BaselineCommandO
 
 function describe(entries: BaselineEntryInfo[], shown: string): string {
   const count = (v: BaselineEntryInfo['verdict']) => entries.filter((e) => e.verdict === v).length;
-  const lines = [`crash-drill: baseline: wrote ${entries.length} entr${entries.length === 1 ? 'y' : 'ies'} to ${shown} (${count('fail')} fail, ${count('unknown')} unknown, ${count('error')} error); fill in each "reason", commit it, and run with --baseline ${shown}`];
+  const lines = [
+    `crash-drill: baseline: wrote ${entries.length} entr${entries.length === 1 ? 'y' : 'ies'} to ${shown} (${count('fail')} fail, ${count('unknown')} unknown, ${count('error')} error); fill in each "reason", commit it, and run with --baseline ${shown}`,
+  ];
   const never = count('unknown') + count('error');
-  if (never > 0) lines.push(`crash-drill: baseline: the ${never} unknown and error entr${never === 1 ? 'y is' : 'ies are'} listed for the record but never absorbed: a run still reports them`);
+  if (never > 0)
+    lines.push(
+      `crash-drill: baseline: the ${never} unknown and error entr${never === 1 ? 'y is' : 'ies are'} listed for the record but never absorbed: a run still reports them`,
+    );
   return `${lines.join('\n')}\n`;
 }
 
 export function registerBaselineCommand(program: Command, addRunOptions: (command: Command) => Command): void {
   const command = program
     .command('baseline')
-    .description('write every drill check that did not pass to a baseline file, from a run or a report folder; `run --baseline <file>` then fails only on new failures')
-    .argument('[paths...]', 'scenario files or folders (default: the config file\'s scenarios, else scenarios/)')
+    .description(
+      'write every drill check that did not pass to a baseline file, from a run or a report folder; `run --baseline <file>` then fails only on new failures',
+    )
+    .argument('[paths...]', "scenario files or folders (default: the config file's scenarios, else scenarios/)")
     .option('--out <file>', `the baseline file to write (default: ${DEFAULT_BASELINE_FILE}); reasons already in it are kept`)
-    .option('--from <dir>', 'read this report folder\'s results.json instead of running the drills')
+    .option('--from <dir>', "read this report folder's results.json instead of running the drills")
     .option('--report-out <dir>', 'report folder of the run (default: crash-drill-report)');
   addRunOptions(command).action(async (paths: string[], options: BaselineCommandOptions) => {
     process.exitCode = await baselineCommand(paths, options);

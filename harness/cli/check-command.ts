@@ -10,7 +10,6 @@ import { displayPath } from '../util/paths.js';
 import { withUsageErrors } from './errors.js';
 import { EXIT } from './exit-codes.js';
 
-
 type Out = { write(s: string): unknown; isTTY?: boolean };
 
 export interface CheckOutcome {
@@ -36,7 +35,11 @@ export function checkPath(path: string): CheckOutcome {
       drills.push(result);
     } catch (error) {
       if (!(error instanceof EvidenceLogError)) throw error;
-      broken.push({ ...log, ok: false, problem: { code: 'not-a-drill', line: null, drillId: log.drillId, message: error.message.replace(`${log.file}: `, '') } });
+      broken.push({
+        ...log,
+        ok: false,
+        problem: { code: 'not-a-drill', line: null, drillId: log.drillId, message: error.message.replace(`${log.file}: `, '') },
+      });
     }
   }
   const results: RunResults = {

@@ -82,7 +82,10 @@ export async function containCommand(pid: number | undefined, options: ContainCo
     if (!options.json) out.write(render(r));
   }
   if (options.json) out.write(`${JSON.stringify(options.allOrphans ? results : results[0], null, 2)}\n`);
-  else if (options.allOrphans) out.write(`${results.length} orphan${results.length === 1 ? '' : 's'} with client gone; ${results.filter((r) => r.outcome === 'contained').length} contained, ${results.filter((r) => r.outcome === 'forced' || r.outcome === 'survived').length} forced, ${results.filter((r) => r.outcome === 'refused' || r.outcome === 'stopped').length} refused or stopped\n`);
+  else if (options.allOrphans)
+    out.write(
+      `${results.length} orphan${results.length === 1 ? '' : 's'} with client gone; ${results.filter((r) => r.outcome === 'contained').length} contained, ${results.filter((r) => r.outcome === 'forced' || r.outcome === 'survived').length} forced, ${results.filter((r) => r.outcome === 'refused' || r.outcome === 'stopped').length} refused or stopped\n`,
+    );
   const codes = results.map((r) => EXIT_OF[r.outcome]);
   return codes.includes(1) ? 1 : codes.includes(2) ? 2 : 0;
 }

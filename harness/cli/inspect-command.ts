@@ -36,7 +36,9 @@ export function inspectCommand(pid: number, options: InspectOptions, out = proce
 export function registerInspectCommand(program: Command): void {
   program
     .command('inspect')
-    .description('snapshot one process before anything touches it: identity, who holds the other end of its stdio, descriptors, relatives, credential names, launcher chain')
+    .description(
+      'snapshot one process before anything touches it: identity, who holds the other end of its stdio, descriptors, relatives, credential names, launcher chain',
+    )
     .argument('<pid>', 'the process id', pidArgument)
     .option('--json', 'print the snapshot as JSON')
     .option('--out <dir>', 'append the snapshot to the hash-chained evidence log in <dir>/evidence/')

@@ -13,10 +13,12 @@ import { verifyCommand } from './verify-command.js';
 import { registerBaselineCommand } from './baseline-command.js';
 import { EXIT } from './exit-codes.js';
 
-
 function listOf(allowed: readonly string[], what: string) {
   return (value: string, previous: string[] = []) => {
-    const items = value.split(',').map((s) => s.trim()).filter(Boolean);
+    const items = value
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
     for (const item of items) {
       if (!allowed.includes(item)) throw new InvalidArgumentError(`unknown ${what} "${item}"; expected one of ${allowed.join(', ')}`);
     }
@@ -43,7 +45,13 @@ const program = new Command('crash-drill')
   .exitOverride()
   .configureOutput({ writeErr: (s) => process.stderr.write(s) });
 
-const commaList = (v: string, p: string[] = []) => [...p, ...v.split(',').map((s) => s.trim()).filter(Boolean)];
+const commaList = (v: string, p: string[] = []) => [
+  ...p,
+  ...v
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean),
+];
 const REPORTER_HELP = 'reporters: console, json, junit, markdown, html, or a module path; repeatable or comma-separated (json is always on)';
 
 /** The options of a run, shared by `run` and `baseline` (which names its own --out). */
@@ -51,20 +59,32 @@ function addRunOptions(command: Command): Command {
   command
     .option('--point <points>', `kill points to drill (${KILL_POINTS.join(', ')}); repeatable or comma-separated`, listOf(KILL_POINTS, 'kill point'))
     .option('--mode <modes>', `kill modes to drill (${KILL_MODES.join(', ')}); repeatable or comma-separated`, listOf(KILL_MODES, 'kill mode'))
-    .option('--protocol <era>', `protocol era for every drill: ${PROTOCOL_CHOICES.join(', ')} (auto probes with server/discover and falls back to initialize)`, oneOf(PROTOCOL_CHOICES, 'protocol'))
+    .option(
+      '--protocol <era>',
+      `protocol era for every drill: ${PROTOCOL_CHOICES.join(', ')} (auto probes with server/discover and falls back to initialize)`,
+      oneOf(PROTOCOL_CHOICES, 'protocol'),
+    )
     .option('--only <ids>', 'only the scenarios with these ids; repeatable or comma-separated', commaList)
     .option('--concurrency <n>', 'drills in flight at most (default: phase-aware, a CPU slot per core while drills start or are contained)', positiveInt)
-    .option('--client <kind>', `the drill client: ${CLIENT_KINDS.join(', ')} (inprocess: the SDK client runs in the harness over the server's pipes)`, oneOf(CLIENT_KINDS, 'client'))
+    .option(
+      '--client <kind>',
+      `the drill client: ${CLIENT_KINDS.join(', ')} (inprocess: the SDK client runs in the harness over the server's pipes)`,
+      oneOf(CLIENT_KINDS, 'client'),
+    )
     .option('--config <path>', 'config file (default: crash-drill.config.{ts,mts,js,mjs} in the working folder)')
     .option('--reporter <names>', REPORTER_HELP, commaList)
-    .option('--subject <command>', 'drill this server instead of the scenarios\' own (a command line); repeat it to compare servers side by side', (v: string, p: string[] = []) => [...p, v]);
+    .option(
+      '--subject <command>',
+      "drill this server instead of the scenarios' own (a command line); repeat it to compare servers side by side",
+      (v: string, p: string[] = []) => [...p, v],
+    );
   return addShardOptions(command);
 }
 
 const run = program
   .command('run')
   .description('run the drills of scenario files or folders (default: scenarios/)')
-  .argument('[paths...]', 'scenario files or folders (default: the config file\'s scenarios, else scenarios/)')
+  .argument('[paths...]', "scenario files or folders (default: the config file's scenarios, else scenarios/)")
   .option('--out <dir>', 'report folder (default: crash-drill-report)')
   .option('--baseline <file>', 'known failures (written by `crash-drill baseline`): listed ones do not fail the run; new ones and entries that now pass do')
   .option('--update-baseline', 'rewrite the --baseline file from this run (new failures added, entries that now pass removed, reasons kept)');

@@ -37,7 +37,12 @@ export async function orphansCommand(options: OrphansOptions, out = process.stdo
     err.write('crash-drill: orphans: --no-defaults needs at least one --match <regex> (or orphans.match in the config)\n');
     return EXIT.usage;
   }
-  const report = findOrphans(chooseBackend(options.backend), { patterns, markers: options.defaults, stuckAfterMs: options.stuckAfter * 1000, all: options.all ?? false });
+  const report = findOrphans(chooseBackend(options.backend), {
+    patterns,
+    markers: options.defaults,
+    stuckAfterMs: options.stuckAfter * 1000,
+    all: options.all ?? false,
+  });
   out.write(options.json ? `${JSON.stringify(report, null, 2)}\n` : renderOrphans(report));
   return report.counts['client-gone'] + report.counts['client-stuck'] > 0 ? 1 : 0;
 }

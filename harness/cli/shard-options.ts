@@ -73,7 +73,13 @@ export function registerMergeCommand(program: Command): void {
     .description('merge the report folders of the shards of one plan into one report')
     .argument('<folders...>', 'report folders written by `run --shard i/n` (each holding results.json and evidence/)')
     .option('--out <dir>', 'merged report folder', 'crash-drill-report')
-    .option('--reporter <names>', 'reporters, as for run (json is always on)', (v: string, p: string[] = []) => [...p, ...v.split(',').map((s) => s.trim()).filter(Boolean)])
+    .option('--reporter <names>', 'reporters, as for run (json is always on)', (v: string, p: string[] = []) => [
+      ...p,
+      ...v
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
+    ])
     .action(async (folders: string[], options: MergeCommandOptions) => {
       process.exitCode = await mergeCommand(folders, options);
     });

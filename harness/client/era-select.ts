@@ -50,7 +50,9 @@ export async function selectEra(transport: RecordingStdioTransport, command: Sta
     return await legacy(transport, command, 'fell-back', detail);
   } catch (error) {
     if (!probe.ok && probe.outcome === 'closed') {
-      throw new Error(`the server closed the connection on the server/discover probe, so initialize could not follow (${errorMessage(error)}); pin protocol: 2025-11-25 for this server`);
+      throw new Error(
+        `the server closed the connection on the server/discover probe, so initialize could not follow (${errorMessage(error)}); pin protocol: 2025-11-25 for this server`,
+      );
     }
     throw error;
   }
@@ -98,7 +100,9 @@ async function discover(rpc: RpcRequester, timeoutMs: number): Promise<Probe> {
 /** Null when the discover result offers 2026-07-28; else why it does not count as an answer. */
 function offersModern(result: Record<string, unknown>): string | null {
   const versions = versionsOf(result);
-  return versions.includes(MODERN_REVISION) ? null : `server/discover offered ${versions.length > 0 ? versions.join(', ') : 'no protocol version'}, not ${MODERN_REVISION}`;
+  return versions.includes(MODERN_REVISION)
+    ? null
+    : `server/discover offered ${versions.length > 0 ? versions.join(', ') : 'no protocol version'}, not ${MODERN_REVISION}`;
 }
 
 function versionsOf(result: Record<string, unknown>): string[] {

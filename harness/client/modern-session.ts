@@ -33,7 +33,8 @@ export class ModernSession implements EraSession {
 
   async callTool(call: ClientToolCall, meta: Record<string, unknown>, timeoutMs: number): Promise<ToolAnswer> {
     const result = await this.rpc.request('tools/call', { name: call.call, arguments: call.args, _meta: { ...modernEnvelope(), ...meta } }, timeoutMs);
-    if (result.resultType === 'input_required') return { isError: true, text: 'the server asked for client input (resultType input_required), which the drill client does not give' };
+    if (result.resultType === 'input_required')
+      return { isError: true, text: 'the server asked for client input (resultType input_required), which the drill client does not give' };
     return { isError: result.isError === true, text: resultText(result) };
   }
 

@@ -19,12 +19,7 @@ import { suggestKey } from './suggest.js';
 import { KILL_MODES, KILL_POINTS, PROTOCOL_CHOICES, type Scenario } from './types.js';
 
 /** In the order they are looked for (vitest's `configFiles` order: ts before js). */
-export const CONFIG_FILE_NAMES = [
-  'crash-drill.config.ts',
-  'crash-drill.config.mts',
-  'crash-drill.config.js',
-  'crash-drill.config.mjs',
-] as const;
+export const CONFIG_FILE_NAMES = ['crash-drill.config.ts', 'crash-drill.config.mts', 'crash-drill.config.js', 'crash-drill.config.mjs'] as const;
 
 // The built-in reporter names; any other reporter string is a module path (reports/registry.ts).
 const BUILTIN_REPORTER_NAMES = new Set(['console', 'json', 'junit', 'markdown', 'html']);
@@ -210,7 +205,12 @@ async function transpileToTemp(file: string, options: LoadConfigOptions): Promis
   if (diag) {
     const pos = diag.file && diag.start !== undefined ? diag.file.getLineAndCharacterOfPosition(diag.start) : undefined;
     const text = ts.flattenDiagnosticMessageText(diag.messageText, ' ');
-    throw new ConfigError({ file, line: pos ? pos.line + 1 : undefined, col: pos ? pos.character + 1 : undefined, message: `TypeScript syntax error: ${text}` });
+    throw new ConfigError({
+      file,
+      line: pos ? pos.line + 1 : undefined,
+      col: pos ? pos.character + 1 : undefined,
+      message: `TypeScript syntax error: ${text}`,
+    });
   }
   const temp = `${file}.timestamp-${Date.now()}-${Math.random().toString(16).slice(2, 10)}.mjs`;
   await fs.writeFile(temp, out.outputText);

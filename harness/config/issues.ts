@@ -48,10 +48,7 @@ function issueMessage(issue: z.core.$ZodIssue, found: unknown): string {
     case 'invalid_type': {
       const expected = typeName(issue.expected);
       if (found === undefined) return `missing; expected ${expected}`;
-      const hint =
-        issue.expected === 'string' && (typeof found === 'number' || typeof found === 'boolean')
-          ? ' (quote it to make it a string)'
-          : '';
+      const hint = issue.expected === 'string' && (typeof found === 'number' || typeof found === 'boolean') ? ' (quote it to make it a string)' : '';
       return `expected ${expected}, got ${describeValue(found)}${hint}`;
     }
     case 'invalid_value':

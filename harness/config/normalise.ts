@@ -124,16 +124,15 @@ function normaliseExpect(e: ParsedScenario['expect'], remoteDeclared: boolean): 
   const on = (key: (typeof EXTRA_EXPECT_KEYS)[number]) => (extra[key] === undefined ? remoteDeclared : extra[key] !== false);
   const noSurvivorsGrace = survivors === false || survivors === true ? DEFAULT_SURVIVOR_GRACE_MS : (survivors.grace ?? DEFAULT_SURVIVOR_GRACE_MS);
   const jobs = extra['jobs-settled'];
-  const jobsGrace = typeof jobs === 'object' && jobs !== null && typeof (jobs as { grace?: unknown }).grace === 'number' ? (jobs as { grace: number }).grace : noSurvivorsGrace;
+  const jobsGrace =
+    typeof jobs === 'object' && jobs !== null && typeof (jobs as { grace?: unknown }).grace === 'number' ? (jobs as { grace: number }).grace : noSurvivorsGrace;
   return {
     idempotentEffects: on('idempotent-effects'),
     deniedAfterRevocation: on('denied-after-revocation'),
     quietAfterLoss: on('quiet-after-loss'),
     jobsSettled: on('jobs-settled') ? { grace: jobsGrace } : null,
-    exitOnEof:
-      exit === false ? null : { deadline: (exit === true ? undefined : exit.deadline) ?? DEFAULT_EXIT_DEADLINE_MS },
-    noSurvivors:
-      survivors === false ? null : { grace: (survivors === true ? undefined : survivors.grace) ?? DEFAULT_SURVIVOR_GRACE_MS },
+    exitOnEof: exit === false ? null : { deadline: (exit === true ? undefined : exit.deadline) ?? DEFAULT_EXIT_DEADLINE_MS },
+    noSurvivors: survivors === false ? null : { grace: (survivors === true ? undefined : survivors.grace) ?? DEFAULT_SURVIVOR_GRACE_MS },
     stdoutClean: e?.['stdout-clean'] ?? true,
     silentAfterCancel: cancelOption(e?.['silent-after-cancel'], (o) => ({ inFlight: o?.['in-flight'] ?? DEFAULT_CANCEL_IN_FLIGHT_MS })),
     stopsAfterCancel: cancelOption(e?.['stops-after-cancel'], (o) => ({ deadline: o?.deadline ?? DEFAULT_CANCEL_DEADLINE_MS })),

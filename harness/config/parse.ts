@@ -47,7 +47,13 @@ export function validateScenario(raw: unknown, file: string): Scenario {
   // Subjects compared side by side are told apart by name in every report.
   const names = scenario.subjects.map((s) => s.name);
   const dup = names.findIndex((name, i) => names.indexOf(name) !== i);
-  if (dup >= 0) fail([{ field: formatFieldPath(['subjects', dup, 'name']), message: `expected a name no other subject has, got "${names[dup]}" twice (set name: to tell them apart)` }]);
+  if (dup >= 0)
+    fail([
+      {
+        field: formatFieldPath(['subjects', dup, 'name']),
+        message: `expected a name no other subject has, got "${names[dup]}" twice (set name: to tell them apart)`,
+      },
+    ]);
   return scenario;
 }
 
@@ -105,8 +111,7 @@ function checkTemplates(p: ParsedScenario): ConfigProblem[] {
     if (value !== undefined && hasTemplate(value)) {
       out.push({
         field: formatFieldPath(where),
-        message:
-          'templates are not rendered here; use them in subject.args, subject.env, subject.cwd, setup[*].args or target.args',
+        message: 'templates are not rendered here; use them in subject.args, subject.env, subject.cwd, setup[*].args or target.args',
       });
     }
   }

@@ -33,9 +33,7 @@ function uniqueList<S extends z.ZodType<string>>(item: S, what: string) {
 export const SubjectSchema = z.strictObject({
   command: z.string().min(1),
   args: z.array(z.string()).default([]),
-  env: z
-    .record(z.string().regex(ENV_NAME, { error: 'expected an environment variable name without "="' }), z.string())
-    .default({}),
+  env: z.record(z.string().regex(ENV_NAME, { error: 'expected an environment variable name without "="' }), z.string()).default({}),
   cwd: z.string().min(1).optional(),
   name: z.string().min(1).optional(),
 });
@@ -66,8 +64,10 @@ export const SetupStepSchema = z
   })
   .superRefine((step, ctx) => {
     const given = (['call', 'subscribe', 'listen'] as const).filter((k) => step[k] !== undefined);
-    if (given.length === 0) ctx.addIssue({ code: 'custom', path: ['call'], message: 'missing; expected a string (a tool name), or instead subscribe: <uri> or listen: { ... }' });
-    if (given.length > 1) ctx.addIssue({ code: 'custom', path: [given[1]], message: `expected one of call, subscribe and listen in a setup step, got ${given.join(' and ')}` });
+    if (given.length === 0)
+      ctx.addIssue({ code: 'custom', path: ['call'], message: 'missing; expected a string (a tool name), or instead subscribe: <uri> or listen: { ... }' });
+    if (given.length > 1)
+      ctx.addIssue({ code: 'custom', path: [given[1]], message: `expected one of call, subscribe and listen in a setup step, got ${given.join(' and ')}` });
   });
 
 /** A cancel drill may kill the client later: "the cancel was ignored, and then the client died". */
@@ -89,40 +89,23 @@ export const ExitOnEofSchema = z.strictObject({ deadline: positiveMs.optional() 
 export const NoSurvivorsSchema = z.strictObject({ grace: nonNegativeMs.optional() });
 
 /** The checks that judge the drill remote's journal; also kept raw in `expect.extra`. */
-export const EXTRA_EXPECT_KEYS = [
-  'idempotent-effects',
-  'denied-after-revocation',
-  'quiet-after-loss',
-  'jobs-settled',
-] as const;
+export const EXTRA_EXPECT_KEYS = ['idempotent-effects', 'denied-after-revocation', 'quiet-after-loss', 'jobs-settled'] as const;
 
 export const JobsSettledSchema = z.strictObject({ grace: nonNegativeMs.optional() });
 export const SilentAfterCancelSchema = z.strictObject({ 'in-flight': nonNegativeMs.optional() });
 export const DeadlineSchema = z.strictObject({ deadline: positiveMs.optional() });
 
 export const ExpectSchema = z.strictObject({
-  'exit-on-eof': z
-    .union([z.boolean(), ExitOnEofSchema], { error: 'expected true, false or a mapping { deadline: ms }' })
-    .optional(),
-  'no-survivors': z
-    .union([z.boolean(), NoSurvivorsSchema], { error: 'expected true, false or a mapping { grace: ms }' })
-    .optional(),
+  'exit-on-eof': z.union([z.boolean(), ExitOnEofSchema], { error: 'expected true, false or a mapping { deadline: ms }' }).optional(),
+  'no-survivors': z.union([z.boolean(), NoSurvivorsSchema], { error: 'expected true, false or a mapping { grace: ms }' }).optional(),
   'stdout-clean': z.boolean().optional(),
   'idempotent-effects': z.boolean().optional(),
   'denied-after-revocation': z.boolean().optional(),
   'quiet-after-loss': z.boolean().optional(),
-  'jobs-settled': z
-    .union([z.boolean(), JobsSettledSchema], { error: 'expected true, false or a mapping { grace: ms }' })
-    .optional(),
-  'silent-after-cancel': z
-    .union([z.boolean(), SilentAfterCancelSchema], { error: 'expected true, false or a mapping { in-flight: ms }' })
-    .optional(),
-  'stops-after-cancel': z
-    .union([z.boolean(), DeadlineSchema], { error: 'expected true, false or a mapping { deadline: ms }' })
-    .optional(),
-  'alive-after-cancel': z
-    .union([z.boolean(), DeadlineSchema], { error: 'expected true, false or a mapping { deadline: ms }' })
-    .optional(),
+  'jobs-settled': z.union([z.boolean(), JobsSettledSchema], { error: 'expected true, false or a mapping { grace: ms }' }).optional(),
+  'silent-after-cancel': z.union([z.boolean(), SilentAfterCancelSchema], { error: 'expected true, false or a mapping { in-flight: ms }' }).optional(),
+  'stops-after-cancel': z.union([z.boolean(), DeadlineSchema], { error: 'expected true, false or a mapping { deadline: ms }' }).optional(),
+  'alive-after-cancel': z.union([z.boolean(), DeadlineSchema], { error: 'expected true, false or a mapping { deadline: ms }' }).optional(),
 });
 
 const HTTP_METHOD = z.enum(['GET', 'POST', 'PUT', 'PATCH', 'DELETE'], { error: 'expected an HTTP method (GET, POST, PUT, PATCH, DELETE)' });
@@ -165,35 +148,37 @@ export const RemoteSchema = z.strictObject({
   intercept: z.array(z.string().regex(/^https?:\/\/[^/\s]+\/?$/, { error: 'expected an origin such as https://api.example.com' })).default([]),
 });
 
-export const ScenarioSchema = z.strictObject({
-  id: z.string().regex(ID_PATTERN, {
-    error: `expected an id matching ${ID_PATTERN.source.slice(1, -1)} (lower-case letters, digits, ".", "_", "-")`,
-  }),
-  description: z.string().optional(),
-  /** The server under test; or `subjects`, several servers drilled with the same scenario side by side. */
-  subject: SubjectSchema.optional(),
-  subjects: z.array(SubjectSchema).min(1).optional(),
-  setup: z.array(SetupStepSchema).default([]),
-  target: ToolCallSchema,
-  points: uniqueList(z.enum(KILL_POINTS), 'kill point').default([...DEFAULT_KILL_POINTS]),
-  modes: uniqueList(z.enum(KILL_MODES), 'kill mode').default([...DEFAULT_KILL_MODES]),
-  /** The protocol era the drill client speaks: auto (probe, fall back), or one pinned revision. */
-  protocol: z.enum(PROTOCOL_CHOICES, { error: `expected one of ${PROTOCOL_CHOICES.join(', ')}` }).default('auto'),
-  /** Cancel drills: an optional kill of the client some ms after the cancel. */
-  cancel: CancelSchema.optional(),
-  timeouts: TimeoutsSchema.optional(),
-  remote: RemoteSchema.optional(),
-  /** After a crash, re-issue the target call from a fresh client and server (a new session). Default: when idempotent-effects applies. */
-  retry: z.boolean().optional(),
-  expect: ExpectSchema.optional(),
-}).superRefine((scenario, ctx) => {
-  if (scenario.subject === undefined && scenario.subjects === undefined) {
-    ctx.addIssue({ code: 'custom', path: ['subject'], message: 'expected a subject (or a list of subjects), got nothing' });
-  }
-  if (scenario.subject !== undefined && scenario.subjects !== undefined) {
-    ctx.addIssue({ code: 'custom', path: ['subjects'], message: 'expected either subject or subjects, not both' });
-  }
-});
+export const ScenarioSchema = z
+  .strictObject({
+    id: z.string().regex(ID_PATTERN, {
+      error: `expected an id matching ${ID_PATTERN.source.slice(1, -1)} (lower-case letters, digits, ".", "_", "-")`,
+    }),
+    description: z.string().optional(),
+    /** The server under test; or `subjects`, several servers drilled with the same scenario side by side. */
+    subject: SubjectSchema.optional(),
+    subjects: z.array(SubjectSchema).min(1).optional(),
+    setup: z.array(SetupStepSchema).default([]),
+    target: ToolCallSchema,
+    points: uniqueList(z.enum(KILL_POINTS), 'kill point').default([...DEFAULT_KILL_POINTS]),
+    modes: uniqueList(z.enum(KILL_MODES), 'kill mode').default([...DEFAULT_KILL_MODES]),
+    /** The protocol era the drill client speaks: auto (probe, fall back), or one pinned revision. */
+    protocol: z.enum(PROTOCOL_CHOICES, { error: `expected one of ${PROTOCOL_CHOICES.join(', ')}` }).default('auto'),
+    /** Cancel drills: an optional kill of the client some ms after the cancel. */
+    cancel: CancelSchema.optional(),
+    timeouts: TimeoutsSchema.optional(),
+    remote: RemoteSchema.optional(),
+    /** After a crash, re-issue the target call from a fresh client and server (a new session). Default: when idempotent-effects applies. */
+    retry: z.boolean().optional(),
+    expect: ExpectSchema.optional(),
+  })
+  .superRefine((scenario, ctx) => {
+    if (scenario.subject === undefined && scenario.subjects === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['subject'], message: 'expected a subject (or a list of subjects), got nothing' });
+    }
+    if (scenario.subject !== undefined && scenario.subjects !== undefined) {
+      ctx.addIssue({ code: 'custom', path: ['subjects'], message: 'expected either subject or subjects, not both' });
+    }
+  });
 
 /** The shape of a scenario file, as written (kebab-case keys, defaults optional). */
 export type ScenarioInput = z.input<typeof ScenarioSchema>;

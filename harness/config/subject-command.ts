@@ -42,13 +42,20 @@ export function resolveCommand(command: string, cwd: string, envPath: string | u
   if (command === '') return { ok: false, message: 'expected a program to run, got an empty command' };
   if (!cwd.includes(PER_DRILL)) {
     const folder = kindOf(cwd);
-    if (folder !== 'dir') return { ok: false, cwd: true, message: `expected a folder to run the server in, got "${cwd}": ${folder === 'missing' ? 'no such folder' : 'not a folder'}` };
+    if (folder !== 'dir')
+      return {
+        ok: false,
+        cwd: true,
+        message: `expected a folder to run the server in, got "${cwd}": ${folder === 'missing' ? 'no such folder' : 'not a folder'}`,
+      };
   }
   if (command.includes('/')) {
     if (!path.isAbsolute(command) && cwd.includes(PER_DRILL)) return { ok: 'per-drill' };
     const file = path.resolve(cwd, command);
     const why = notRunnable(file);
-    return why ? { ok: false, message: `expected a program that can be run, got "${command}"${file !== command ? ` (${file})` : ''}: ${why}` } : { ok: true, path: file };
+    return why
+      ? { ok: false, message: `expected a program that can be run, got "${command}"${file !== command ? ` (${file})` : ''}: ${why}` }
+      : { ok: true, path: file };
   }
   // A bare name: every PATH entry in order, as execvp does; an empty entry is the working folder.
   const entries = (envPath ?? '').split(path.delimiter);
@@ -68,7 +75,10 @@ export function resolveCommand(command: string, cwd: string, envPath: string | u
   if (perDrill) return { ok: 'per-drill' };
   if (notExecutable) return { ok: false, message: `expected a program that can be run, got "${command}": ${notExecutable} is not executable` };
   const searched = entries.filter((e) => e !== '').length;
-  return { ok: false, message: `expected a program that can be run, got "${command}": not found on PATH (${searched} folder${searched === 1 ? '' : 's'} searched)` };
+  return {
+    ok: false,
+    message: `expected a program that can be run, got "${command}": not found on PATH (${searched} folder${searched === 1 ? '' : 's'} searched)`,
+  };
 }
 
 /**
@@ -76,7 +86,11 @@ export function resolveCommand(command: string, cwd: string, envPath: string | u
  * cannot run (once per scenario file and field, however many drills would have used it).
  * `originOf` says where a subject came from (a flag replaces the scenarios' own).
  */
-export function refuseUnrunnableSubjects(scenarios: readonly Scenario[], originOf: (scenario: Scenario, index: number) => SubjectOrigin, env: NodeJS.ProcessEnv = process.env): void {
+export function refuseUnrunnableSubjects(
+  scenarios: readonly Scenario[],
+  originOf: (scenario: Scenario, index: number) => SubjectOrigin,
+  env: NodeJS.ProcessEnv = process.env,
+): void {
   const problems: ConfigProblem[] = [];
   const seen = new Set<string>();
   for (const scenario of scenarios) {
@@ -101,14 +115,17 @@ export function refuseUnrunnableSubjects(scenarios: readonly Scenario[], originO
 /** The subject's cwd and env with templates filled in (per-drill values as placeholders). */
 function renderedSubject(scenario: Scenario, subject: SubjectSpec): { cwd: string; env: Record<string, string> } | null {
   try {
-    const rendered = renderScenario({ ...scenario, subject }, {
-      runId: PER_DRILL,
-      tmp: PER_DRILL,
-      scenarioDir: scenario.dir,
-      remoteUrl: PER_DRILL,
-      remoteApiKey: PER_DRILL,
-      sessionToken: PER_DRILL,
-    });
+    const rendered = renderScenario(
+      { ...scenario, subject },
+      {
+        runId: PER_DRILL,
+        tmp: PER_DRILL,
+        scenarioDir: scenario.dir,
+        remoteUrl: PER_DRILL,
+        remoteApiKey: PER_DRILL,
+        sessionToken: PER_DRILL,
+      },
+    );
     return { cwd: rendered.subject.cwd, env: rendered.subject.env };
   } catch {
     // A template that cannot render is the drill's own error, reported there as today.

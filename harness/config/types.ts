@@ -4,14 +4,7 @@
  * harness consumes: every default filled in, every path absolute.
  */
 
-export type KillPoint =
-  | 'idle'
-  | 'pre-dispatch'
-  | 'in-flight'
-  | 'sent'
-  | 'confirmed'
-  | 'child-spawned'
-  | 'after-response';
+export type KillPoint = 'idle' | 'pre-dispatch' | 'in-flight' | 'sent' | 'confirmed' | 'child-spawned' | 'after-response';
 
 /**
  * How the target call ends: the client is killed (`crash`), shuts the server down (`close`),
@@ -57,13 +50,7 @@ export const LOSS_MODES: readonly LossMode[] = Object.freeze(['crash', 'close', 
  * The points a scenario tries when it names none: `sent` and `confirmed` need the drill
  * remote to be in the server's path, which not every subject has.
  */
-export const DEFAULT_KILL_POINTS: readonly KillPoint[] = Object.freeze([
-  'idle',
-  'pre-dispatch',
-  'in-flight',
-  'child-spawned',
-  'after-response',
-] as const);
+export const DEFAULT_KILL_POINTS: readonly KillPoint[] = Object.freeze(['idle', 'pre-dispatch', 'in-flight', 'child-spawned', 'after-response'] as const);
 
 export interface SubjectSpec {
   name: string;

@@ -29,7 +29,7 @@ const SLACK_MS = 250;
 /** `docker.io/library/node:latest` and `node` are one image. */
 export function sameImage(a: string, b: string): boolean {
   const norm = (s: string) => s.replace(/^(docker\.io\/)?(library\/)?/, '').replace(/:latest$/, '');
-  return norm(a) === norm(b) || a.startsWith('sha256:') && b.startsWith(a);
+  return norm(a) === norm(b) || (a.startsWith('sha256:') && b.startsWith(a));
 }
 
 function cliOf(sighting: CliSighting): CliProcess {

@@ -19,7 +19,16 @@ export async function containContainers(engine: EngineClient, rows: ContainerRow
   const records: ContainerContainment[] = [];
   for (const row of rows) {
     if (row.state === 'removed') continue;
-    const record: ContainerContainment = { id: row.id, name: row.name, image: row.image, created: row.created, endedBy: 'survived', forced: false, exitCode: null, steps: [] };
+    const record: ContainerContainment = {
+      id: row.id,
+      name: row.name,
+      image: row.image,
+      created: row.created,
+      endedBy: 'survived',
+      forced: false,
+      exitCode: null,
+      steps: [],
+    };
     const step = (action: string) => record.steps.push({ t: monoNow(), action });
     const [now] = await engine.inspect([row.id]);
     if (!now) {
@@ -47,7 +56,10 @@ export async function containContainers(engine: EngineClient, rows: ContainerRow
       let [after] = await engine.inspect([row.id]);
       if (after && after.state === 'running') {
         step(`${engine.engine} kill: sent`);
-        const killed = await engine.run(['kill', row.id]).then(() => 'done', (error: Error) => `failed: ${error.message.split('\n')[0]}`);
+        const killed = await engine.run(['kill', row.id]).then(
+          () => 'done',
+          (error: Error) => `failed: ${error.message.split('\n')[0]}`,
+        );
         step(`${engine.engine} kill: ${killed}`);
         record.forced = true;
         [after] = await engine.inspect([row.id]);
@@ -61,7 +73,10 @@ export async function containContainers(engine: EngineClient, rows: ContainerRow
     }
     // Exited containers of the drill (labelled, or tied to it by its engine CLI) are removed: the drill leaves nothing behind.
     if (record.endedBy !== 'survived') {
-      const removed = await engine.run(['rm', '-f', row.id]).then(() => 'done', () => 'gone already');
+      const removed = await engine.run(['rm', '-f', row.id]).then(
+        () => 'done',
+        () => 'gone already',
+      );
       step(`${engine.engine} rm: ${removed}`);
     }
     records.push(record);

@@ -124,7 +124,14 @@ export class DrillContainers {
   private sighted(p: { pid: number; startTime: number; cmdline: string[] }, firstSeenMono: number): void {
     const run = parseRunCommand(p.cmdline);
     if (!run) return;
-    this.clis.set(`${p.pid}:${p.startTime}`, { pid: p.pid, startTime: p.startTime, cmdline: [...p.cmdline], run, firstSeenWall: this.toWall(firstSeenMono), lastSeenWall: null });
+    this.clis.set(`${p.pid}:${p.startTime}`, {
+      pid: p.pid,
+      startTime: p.startTime,
+      cmdline: [...p.cmdline],
+      run,
+      firstSeenWall: this.toWall(firstSeenMono),
+      lastSeenWall: null,
+    });
     this.useEngine(run.engine, run.endpoint);
   }
 
@@ -162,14 +169,36 @@ export class DrillContainers {
   }
 
   private row(found: Inspected, by: ContainerRow['attributedBy'], cli: ContainerRow['cli']): ContainerRow {
-    return { id: found.id, name: found.name, image: found.image, command: found.command, state: found.state, created: found.created, labels: found.labels, pid: found.pid, attributedBy: by, cli };
+    return {
+      id: found.id,
+      name: found.name,
+      image: found.image,
+      command: found.command,
+      state: found.state,
+      created: found.created,
+      labels: found.labels,
+      pid: found.pid,
+      attributedBy: by,
+      cli,
+    };
   }
 
   /** A container of the drill that no longer exists (--rm): what its events said. */
   private removedRow(o: { id: string; by: ContainerRow['attributedBy']; cli: ContainerRow['cli'] }, events: EngineEvent[]): ContainerRow {
     const create = events.find((e) => e.id === o.id && e.action === 'create');
     const labels = Object.fromEntries(Object.entries(create?.labels ?? {}).filter(([k]) => k.includes('.') || k === RUN_LABEL));
-    return { id: o.id, name: create?.name ?? '', image: create?.image ?? '', command: [], state: 'removed', created: create ? new Date(create.wallMs).toISOString() : '', labels, pid: null, attributedBy: o.by, cli: o.cli };
+    return {
+      id: o.id,
+      name: create?.name ?? '',
+      image: create?.image ?? '',
+      command: [],
+      state: 'removed',
+      created: create ? new Date(create.wallMs).toISOString() : '',
+      labels,
+      pid: null,
+      attributedBy: o.by,
+      cli: o.cli,
+    };
   }
 
   private recordSubjectExit(events: EngineEvent[]): void {

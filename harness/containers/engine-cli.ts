@@ -31,15 +31,46 @@ const RUN_SUBCOMMANDS = new Set(['run', 'create']);
 
 /** docker/podman run flags that take no value (the rest take one unless written `--x=v`). */
 const RUN_FLAGS = new Set([
-  '-d', '--detach', '-i', '--interactive', '-t', '--tty', '--rm', '--init', '--privileged', '--read-only', '-P',
-  '--publish-all', '--no-healthcheck', '--oom-kill-disable', '-q', '--quiet', '--help', '--disable-content-trust',
-  '--replace', '--rmi', '--http-proxy', '--sig-proxy', '--use-init',
+  '-d',
+  '--detach',
+  '-i',
+  '--interactive',
+  '-t',
+  '--tty',
+  '--rm',
+  '--init',
+  '--privileged',
+  '--read-only',
+  '-P',
+  '--publish-all',
+  '--no-healthcheck',
+  '--oom-kill-disable',
+  '-q',
+  '--quiet',
+  '--help',
+  '--disable-content-trust',
+  '--replace',
+  '--rmi',
+  '--http-proxy',
+  '--sig-proxy',
+  '--use-init',
 ]);
 const SHORT_FLAGS = new Set(['d', 'i', 't', 'P', 'q']);
 /** Global options with a value that say which engine to talk to. */
 const ENDPOINT_OPTIONS = new Set(['-H', '--host', '-c', '--context', '--url', '--connection', '--remote']);
 /** Global options with a value that do not (docker's --config, --log-level, podman's --root, ...). */
-const GLOBAL_WITH_VALUE = new Set(['--config', '-l', '--log-level', '--tlscacert', '--tlscert', '--tlskey', '--root', '--runroot', '--storage-driver', '--cgroup-manager']);
+const GLOBAL_WITH_VALUE = new Set([
+  '--config',
+  '-l',
+  '--log-level',
+  '--tlscacert',
+  '--tlscert',
+  '--tlskey',
+  '--root',
+  '--runroot',
+  '--storage-driver',
+  '--cgroup-manager',
+]);
 
 function baseName(path: string): string {
   const slash = path.lastIndexOf('/');

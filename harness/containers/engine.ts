@@ -31,7 +31,15 @@ export type Inspected = {
 };
 
 /** Environment variables that choose the engine endpoint, passed from the subject's environment. */
-export const ENDPOINT_ENV = ['DOCKER_HOST', 'DOCKER_CONTEXT', 'DOCKER_CONFIG', 'DOCKER_TLS_VERIFY', 'DOCKER_CERT_PATH', 'CONTAINER_HOST', 'CONTAINER_CONNECTION'];
+export const ENDPOINT_ENV = [
+  'DOCKER_HOST',
+  'DOCKER_CONTEXT',
+  'DOCKER_CONFIG',
+  'DOCKER_TLS_VERIFY',
+  'DOCKER_CERT_PATH',
+  'CONTAINER_HOST',
+  'CONTAINER_CONNECTION',
+];
 
 export class EngineClient {
   constructor(
@@ -68,7 +76,10 @@ export class EngineClient {
   /** Ids of containers (all states) carrying a label (`key` or `key=value`). */
   async labelled(label: string): Promise<string[]> {
     const out = await this.run(['ps', '-a', '--no-trunc', '--filter', `label=${label}`, '--format', '{{.ID}}']);
-    return out.split('\n').map((s) => s.trim()).filter(Boolean);
+    return out
+      .split('\n')
+      .map((s) => s.trim())
+      .filter(Boolean);
   }
 
   /** The containers that still exist among ids (a removed one is left out). */

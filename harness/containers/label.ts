@@ -60,7 +60,16 @@ export function labelCommand(argv: readonly string[], drillId: string): LabelCha
     let i = 1;
     while (i < argv.length && (argv[i].startsWith('-') || argv[i].includes('='))) i++;
     const inner = labelArgv(argv.slice(i), drillId);
-    if (inner) return { changed: true, engine: engineOf(argv[i])!, how: 'argv', label, before, after: [...argv.slice(0, i), ...inner], endpoint: endpointOf(argv.slice(i)) };
+    if (inner)
+      return {
+        changed: true,
+        engine: engineOf(argv[i])!,
+        how: 'argv',
+        label,
+        before,
+        after: [...argv.slice(0, i), ...inner],
+        endpoint: endpointOf(argv.slice(i)),
+      };
   }
   if (SHELLS.has(program)) {
     const c = argv.indexOf('-c');

@@ -48,6 +48,13 @@ export async function sweepStaleContainerRows(runFilter?: (runId: string) => boo
     pid: 0,
     startTime: 0,
     cmdline: ['container', record.id.slice(0, 12), record.name, record.image],
-    endedBy: record.endedBy === 'survived' ? 'survived' : record.endedBy === 'already-gone' || record.endedBy === 'mismatch' ? 'already-gone' : record.forced ? 'SIGKILL' : 'SIGTERM',
+    endedBy:
+      record.endedBy === 'survived'
+        ? 'survived'
+        : record.endedBy === 'already-gone' || record.endedBy === 'mismatch'
+          ? 'already-gone'
+          : record.forced
+            ? 'SIGKILL'
+            : 'SIGTERM',
   }));
 }

@@ -73,7 +73,11 @@ export class DrillClientProcess {
    * then execs Node (same pid, same IPC fd), so not even the server's first fork happens
    * outside the cgroup.
    */
-  constructor(drillId: string, private readonly handlers: ClientProcessHandlers, cgroupDir?: string) {
+  constructor(
+    drillId: string,
+    private readonly handlers: ClientProcessHandlers,
+    cgroupDir?: string,
+  ) {
     const main = distFile('harness/client/main.js');
     if (!existsSync(main)) throw new Error(`the drill client is not built: ${main} is missing (run npm run build)`);
     const procs = cgroupDir ? join(cgroupDir, 'cgroup.procs') : '';

@@ -10,7 +10,8 @@ export async function containDrill(tracker: DrillTracker, rec: EvidenceRecorder,
   const records = await contain(tracker, { termWaitMs });
   for (const record of records) {
     for (const step of record.steps) {
-      if (step.kind === 'signal') rec.harness({ type: 'signal', pid: record.pid, startTime: record.startTime, signal: step.signal, by: 'harness', result: step.result }, step.t);
+      if (step.kind === 'signal')
+        rec.harness({ type: 'signal', pid: record.pid, startTime: record.startTime, signal: step.signal, by: 'harness', result: step.result }, step.t);
     }
   }
   rec.harness({ type: 'containment', records });

@@ -49,7 +49,12 @@ export function defaultClientKind(env: NodeJS.ProcessEnv = process.env): ClientK
  * A client of the kind asked for. The in-process client needs the holder (perl, Linux); without
  * it the drill runs with a client process, and `fellBack` says why.
  */
-export function createDrillClient(kind: ClientKind, drillId: string, handlers: ClientProcessHandlers, cgroupDir?: string): { client: DrillClient; fellBack: string | null } {
+export function createDrillClient(
+  kind: ClientKind,
+  drillId: string,
+  handlers: ClientProcessHandlers,
+  cgroupDir?: string,
+): { client: DrillClient; fellBack: string | null } {
   if (kind === 'inprocess') {
     const why = inProcessUnavailable();
     if (why === null) return { client: new InProcessClient(drillId, handlers, cgroupDir), fellBack: null };

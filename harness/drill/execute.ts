@@ -74,7 +74,8 @@ export async function executeDrill(drill: PlannedDrill, opts: ExecuteOptions): P
   try {
     await run.drive();
   } catch (error) {
-    if (error instanceof Interrupted) rec.harness({ type: 'harness-error', phase: 'interrupted', message: 'the harness was interrupted; the drill was contained' });
+    if (error instanceof Interrupted)
+      rec.harness({ type: 'harness-error', phase: 'interrupted', message: 'the harness was interrupted; the drill was contained' });
     else rec.harness({ type: 'harness-error', phase: 'harness', message: errorMessage(error) });
   } finally {
     await run.containAndClean();
@@ -152,7 +153,15 @@ class DrillRun {
     rec.harness({ type: 'point-reached', point: drill.point, detail: outcome.detail });
     // The server's request was held at the remote while the client died (or cancelled); endTarget lets it go on.
     const link = this.link;
-    const ended = await endTarget(drill.mode, { client: this.client!, clientId: this.clientId!, scenario, rec, wait: (p) => this.interruptible(p), releaseGate: () => link.releaseGate(), recordRemoteState: () => link.recordState('cancel-window') });
+    const ended = await endTarget(drill.mode, {
+      client: this.client!,
+      clientId: this.clientId!,
+      scenario,
+      rec,
+      wait: (p) => this.interruptible(p),
+      releaseGate: () => link.releaseGate(),
+      recordRemoteState: () => link.recordState('cancel-window'),
+    });
     // A cancel drill without a later kill ends here: its client never got lost (harness/drill/kill.ts).
     if (ended === null || ended.mode === 'cancel') return;
     const { mode, lossAt } = ended;
@@ -180,14 +189,16 @@ class DrillRun {
   private render(token: string): Scenario {
     const link = this.link!;
     // containers: a `docker run` subject gets the drill's label (the change is recorded).
-    return this.containers.label(renderScenario(this.drill.scenario, {
-      runId: this.drillId,
-      tmp: this.tmp!,
-      scenarioDir: this.drill.scenario.dir,
-      remoteUrl: link.url,
-      remoteApiKey: link.apiKey,
-      sessionToken: token,
-    }));
+    return this.containers.label(
+      renderScenario(this.drill.scenario, {
+        runId: this.drillId,
+        tmp: this.tmp!,
+        scenarioDir: this.drill.scenario.dir,
+        remoteUrl: link.url,
+        remoteApiKey: link.apiKey,
+        sessionToken: token,
+      }),
+    );
   }
 
   /** The subject environment (docs/design.md, "Contracts"): the drill id, the remote and the session's token. */
@@ -220,7 +231,9 @@ class DrillRun {
     ).client;
     // Sent at once: the client spawns the server while it is still loading the SDK.
     // Cancel drills ask for progress on the target call, so silent-after-cancel can see it (a token changes what some servers send).
-    this.client.send(startCommand(scenario, this.subjectEnv(scenario, this.link!.session.token), this.rec.meta.correlationId, { progressToken: this.drill.mode === 'cancel' }));
+    this.client.send(
+      startCommand(scenario, this.subjectEnv(scenario, this.link!.session.token), this.rec.meta.correlationId, { progressToken: this.drill.mode === 'cancel' }),
+    );
     this.clientId = await this.interruptible(this.client.ready(CLIENT_START_TIMEOUT_MS));
     if (!this.clientId) {
       rec.harness({ type: 'harness-error', phase: 'client', message: 'the drill client did not start' });
@@ -238,13 +251,27 @@ class DrillRun {
       rec.harness({ type: 'holder', pid: null, startTime: null, subreaper: false, reason: holderUnavailable() ?? 'the holder did not start' });
     }
     const subreapers = holder?.identity && holder.subreaper?.ok ? [holder.identity] : [];
-    this.tracker = new DrillTracker({ drillId: this.drillId, root: this.clientId, cgroup: this.cgroup, subreapers, sampleIntervalMs: this.opts.sampleIntervalMs ?? 20 });
+    this.tracker = new DrillTracker({
+      drillId: this.drillId,
+      root: this.clientId,
+      cgroup: this.cgroup,
+      subreapers,
+      sampleIntervalMs: this.opts.sampleIntervalMs ?? 20,
+    });
     this.tracker.on('new', (p) =>
-      rec.harness({ type: 'process-new', pid: p.pid, startTime: p.startTime, ppid: p.ppid, pgid: p.pgid, cmdline: p.cmdline, foundBy: p.foundBy }, p.firstSeen, 'observer'),
+      rec.harness(
+        { type: 'process-new', pid: p.pid, startTime: p.startTime, ppid: p.ppid, pgid: p.pgid, cmdline: p.cmdline, foundBy: p.foundBy },
+        p.firstSeen,
+        'observer',
+      ),
     );
     this.tracker.on('exit', (p) => rec.harness({ type: 'process-exit', pid: p.pid, startTime: p.startTime }, p.exitedAt ?? monoNow(), 'observer'));
     this.tracker.on('reparented', (p, from) =>
-      rec.harness({ type: 'process-reparented', pid: p.pid, startTime: p.startTime, from, to: p.ppid, toHolder: subreapers.some((h) => h.pid === p.ppid) }, monoNow(), 'observer'),
+      rec.harness(
+        { type: 'process-reparented', pid: p.pid, startTime: p.startTime, from, to: p.ppid, toHolder: subreapers.some((h) => h.pid === p.ppid) },
+        monoNow(),
+        'observer',
+      ),
     );
     this.tracker.on('unattributed', (p) => rec.harness({ type: 'process-unattributed', ...p }, p.firstSeen, 'observer'));
     this.containers.attach(this.tracker); // containers: engine CLI processes among the members
@@ -282,7 +309,8 @@ class DrillRun {
       this.watchServer(this.server);
     }
     // The client reaps its direct child: that is the server's exit unless the child is only a launcher.
-    if (event.type === 'subject-exit' && !this.wrapper) this.onServerExit('client', { t: event.t, how: 'gone', exitStatus: { code: event.code, signal: event.signal } }, this.server);
+    if (event.type === 'subject-exit' && !this.wrapper)
+      this.onServerExit('client', { t: event.t, how: 'gone', exitStatus: { code: event.code, signal: event.signal } }, this.server);
   }
 
   private watchServer(id: ProcIdentity): void {
@@ -309,7 +337,11 @@ class DrillRun {
     if (this.serverExited || !this.server || !id || id.pid !== this.server.pid || id.startTime !== this.server.startTime) return;
     this.serverExited = true;
     const status = obs.exitStatus ?? { code: null, signal: null };
-    this.rec.harness({ type: 'server-exit', ...this.server, code: status.code, signal: status.signal, observedBy }, obs.t, observedBy === 'client' ? 'client' : 'observer');
+    this.rec.harness(
+      { type: 'server-exit', ...this.server, code: status.code, signal: status.signal, observedBy },
+      obs.t,
+      observedBy === 'client' ? 'client' : 'observer',
+    );
     this.resolveServerExit();
   }
 
@@ -368,7 +400,8 @@ class DrillRun {
     // containers: stopped first (stop --time, kill), so their engine CLIs end on their own.
     await this.containers.contain(this.opts.containTermWaitMs ?? 1000);
     if (this.tracker) await containDrill(this.tracker, rec, this.opts.containTermWaitMs ?? 1000);
-    else if (this.client?.holder) this.client.abandon(); // the holder's watchdog ends whatever the untracked client started
+    else if (this.client?.holder)
+      this.client.abandon(); // the holder's watchdog ends whatever the untracked client started
     else if (this.client?.alive) this.client.child.kill('SIGKILL'); // it is gone from /proc already, or never got a pid
     this.lookForServerExit();
     this.watches.abort();

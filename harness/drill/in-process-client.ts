@@ -117,7 +117,11 @@ export class InProcessClient {
     const standIn = [perlForStandIn()!, '-e', STAND_IN_SCRIPT, subject.cwd, '--', subject.command, ...subject.args];
     const [holder, args] = holderCommand(procs, standIn, recordFileFor(this.drillId), STAND_IN_FDS, subject.env.CRASH_DRILL_RUN ?? '')!;
     // The holder and the stand-in get the server's environment: the stand-in passes it on unchanged.
-    this.child = spawn(holder, args, { detached: true, stdio: ['pipe', 'pipe', 'pipe', 'pipe', 'pipe', 'pipe', 'pipe'], env: holderEnv({ ...env, ...subject.env }) });
+    this.child = spawn(holder, args, {
+      detached: true,
+      stdio: ['pipe', 'pipe', 'pipe', 'pipe', 'pipe', 'pipe', 'pipe'],
+      env: holderEnv({ ...env, ...subject.env }),
+    });
     this.child.on('exit', () => this.onClientExit());
     this.child.on('error', (error) => {
       this.onEvent({ type: 'spawn-error', t: monoNow(), message: error.message });
@@ -127,7 +131,12 @@ export class InProcessClient {
     const stdio = this.child.stdio as unknown as Array<Readable | Writable | null>;
     this.pipe(this.child.stderr, (text) => this.handlers.onClientStderr(text));
     this.pipe(stdio[FD.stderr] as Readable, (text) => this.handlers.onSubjectStderr(text));
-    this.spawned = heldSubject(subject.command, stdio[FD.stdin] as Writable, stdio[FD.stdout] as Readable, stdio[FD.reports] as Readable, (event) => this.onEvent(event),
+    this.spawned = heldSubject(
+      subject.command,
+      stdio[FD.stdin] as Writable,
+      stdio[FD.stdout] as Readable,
+      stdio[FD.reports] as Readable,
+      (event) => this.onEvent(event),
       // The stand-in runs (under its own name): it is the drill's client from now on.
       (pid) => this.onEvent({ type: 'client-ready', t: monoNow(), pid }),
     );

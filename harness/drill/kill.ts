@@ -63,7 +63,15 @@ async function cancelTarget(ctx: KillContext): Promise<number | null> {
     rec.harness({ type: 'harness-error', phase: 'kill', message: `the client did not write notifications/cancelled${why}` });
     return null;
   }
-  rec.harness({ type: 'kill', mode: 'cancel', signal: null, result: `notifications/cancelled written for request ${JSON.stringify(sent.requestId)}; the client stays and reads` }, sent.t);
+  rec.harness(
+    {
+      type: 'kill',
+      mode: 'cancel',
+      signal: null,
+      result: `notifications/cancelled written for request ${JSON.stringify(sent.requestId)}; the client stays and reads`,
+    },
+    sent.t,
+  );
   return sent.t;
 }
 

@@ -63,9 +63,15 @@ async function atRemote(ctx: PointContext, point: 'sent' | 'confirmed'): Promise
   clearTimeout(timer);
   if (!hit) {
     gate.disarm();
-    return { reached: false, reason: ctx.serverGone() ? 'the server exited before its request reached the remote' : 'no request of the target call reached the remote' };
+    return {
+      reached: false,
+      reason: ctx.serverGone() ? 'the server exited before its request reached the remote' : 'no request of the target call reached the remote',
+    };
   }
-  const what = point === 'sent' ? 'arrived and is held before the remote acts on it' : `was committed${hit.effectId ? ` (effect ${hit.effectId})` : ''} and its answer is held`;
+  const what =
+    point === 'sent'
+      ? 'arrived and is held before the remote acts on it'
+      : `was committed${hit.effectId ? ` (effect ${hit.effectId})` : ''} and its answer is held`;
   return { reached: true, detail: `${hit.method} ${hit.path} ${what}` };
 }
 
@@ -115,7 +121,10 @@ async function childSpawned(ctx: PointContext): Promise<PointOutcome> {
       }
     };
     const poll = setInterval(look, 2);
-    const timer = setTimeout(() => finish({ reached: false, reason: 'no new descendant appeared after the target call was dispatched' }), ctx.scenario.timeouts.point);
+    const timer = setTimeout(
+      () => finish({ reached: false, reason: 'no new descendant appeared after the target call was dispatched' }),
+      ctx.scenario.timeouts.point,
+    );
     void ctx.serverExit.then(() => {
       look();
       finish({ reached: false, reason: 'the server exited before it started a child' });

@@ -11,7 +11,6 @@ import type { DrillCgroup } from '../observe/index.js';
 import { CLIENT_START_TIMEOUT_MS, DrillClientProcess, SETUP_ENDED, startCommand } from './client-process.js';
 import type { EvidenceRecorder } from './recorder.js';
 
-
 export interface RetryOptions {
   drillId: string;
   scenario: Scenario;
@@ -26,14 +25,18 @@ export interface RetryOptions {
 export async function recoveryRetry(opts: RetryOptions): Promise<void> {
   const { rec, scenario } = opts;
   const end = (ok: boolean, detail: string): void => void rec.harness({ type: 'retry-end', ok, detail });
-  const client = new DrillClientProcess(opts.drillId, {
-    onEvent: (event) => {
-      const { t, ...rest } = event;
-      rec.harness({ type: 'retry', event: rest as Omit<ClientEvent, 't'> } as Parameters<EvidenceRecorder['harness']>[0], t, 'client');
+  const client = new DrillClientProcess(
+    opts.drillId,
+    {
+      onEvent: (event) => {
+        const { t, ...rest } = event;
+        rec.harness({ type: 'retry', event: rest as Omit<ClientEvent, 't'> } as Parameters<EvidenceRecorder['harness']>[0], t, 'client');
+      },
+      onSubjectStderr: () => {},
+      onClientStderr: () => {},
     },
-    onSubjectStderr: () => {},
-    onClientStderr: () => {},
-  }, opts.cgroup?.path);
+    opts.cgroup?.path,
+  );
   opts.onClient?.(client);
   try {
     client.send(startCommand(scenario, opts.env, opts.correlationId));

@@ -6,14 +6,24 @@ import { eventsOf, firstOf, type DrillEvidence } from './types.js';
  * Who signalled the server before it exited, as far as the evidence shows: the client's close
  * steps (the spec's shutdown) or the harness (containment). Null when nobody did.
  */
-export function signalBeforeExit(evidence: DrillEvidence, exitAt: number, server: { pid: number; startTime: number }): { signal: string; by: 'client' | 'harness' } | null {
+export function signalBeforeExit(
+  evidence: DrillEvidence,
+  exitAt: number,
+  server: { pid: number; startTime: number },
+): { signal: string; by: 'client' | 'harness' } | null {
   // Both sides stamp CLOCK_MONOTONIC; 1 ms absorbs rounding between the signal's and the exit's stamps.
   const until = exitAt + 1;
   // The client's shutdown signals its direct child; behind a launcher that is not the server.
   const direct = firstOf(evidence, 'subject-spawned');
   const clientSignalsServer = direct?.pid === server.pid;
-  const step = clientSignalsServer ? eventsOf(evidence, 'close-step').filter((e) => e.step !== 'stdin-closed' && e.t <= until).pop() : undefined;
-  const harness = eventsOf(evidence, 'signal').filter((e) => e.pid === server.pid && e.startTime === server.startTime && e.result === 'sent' && e.t <= until).pop();
+  const step = clientSignalsServer
+    ? eventsOf(evidence, 'close-step')
+        .filter((e) => e.step !== 'stdin-closed' && e.t <= until)
+        .pop()
+    : undefined;
+  const harness = eventsOf(evidence, 'signal')
+    .filter((e) => e.pid === server.pid && e.startTime === server.startTime && e.result === 'sent' && e.t <= until)
+    .pop();
   if (harness && (!step || harness.t > step.t)) return { signal: harness.signal, by: 'harness' };
   if (step) return { signal: step.step === 'sigterm' ? 'SIGTERM' : 'SIGKILL', by: 'client' };
   return null;

@@ -123,10 +123,7 @@ export type HarnessEvent =
 
 export type EvidenceSource = 'harness' | 'client' | 'observer' | 'remote';
 
-export type EvidenceEvent = { seq: number; t: number; source: EvidenceSource } & (
-  | DistributiveOmit<ClientEvent, 't'>
-  | HarnessEvent
-);
+export type EvidenceEvent = { seq: number; t: number; source: EvidenceSource } & (DistributiveOmit<ClientEvent, 't'> | HarnessEvent);
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 

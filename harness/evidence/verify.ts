@@ -129,19 +129,35 @@ function explainBreak(lines: Line[], i: number, byHash: Map<string, number>, dri
   const beforeSeq = before && typeof before.record?.seq === 'number' ? before.record.seq : -1;
   const target = byHash.get(prev);
   if (target !== undefined && target !== i - 1) {
-    return { code: 'reordered', line: line.n, drillId, message: `out of order: its prev is the hash of record ${lines[target].n}, not of ${before ? `record ${before.n}` : 'GENESIS'}` };
+    return {
+      code: 'reordered',
+      line: line.n,
+      drillId,
+      message: `out of order: its prev is the hash of record ${lines[target].n}, not of ${before ? `record ${before.n}` : 'GENESIS'}`,
+    };
   }
   if (seq !== null && seq > beforeSeq + 1) {
     const missing = seq - beforeSeq - 1;
     const where = before ? `between record ${before.n} and this one` : 'before it';
-    return { code: 'dropped', line: line.n, drillId, message: `${missing} record${missing === 1 ? '' : 's'} dropped ${where} (seq jumps from ${beforeSeq} to ${seq}, and its prev matches no line)` };
+    return {
+      code: 'dropped',
+      line: line.n,
+      drillId,
+      message: `${missing} record${missing === 1 ? '' : 's'} dropped ${where} (seq jumps from ${beforeSeq} to ${seq}, and its prev matches no line)`,
+    };
   }
   if (!before) return { code: 'bad-genesis', line: line.n, drillId, message: `the first record's prev is ${short(prev)}, not GENESIS (64 zeros)` };
   // A changed byte in record k breaks only the link k -> k+1, unless it is in k's own prev,
   // which breaks k-1 -> k as well as k -> k+1: then k itself is the changed record.
   const next = lines[i + 1];
   const ownPrevChanged = next !== undefined && next.record?.prev !== line.hash && !byHash.has(next.record?.prev as string);
-  if (ownPrevChanged) return { code: 'changed', line: line.n, drillId, message: `changed: its prev field no longer matches record ${before.n}, and its bytes no longer hash to record ${next.n}'s prev` };
+  if (ownPrevChanged)
+    return {
+      code: 'changed',
+      line: line.n,
+      drillId,
+      message: `changed: its prev field no longer matches record ${before.n}, and its bytes no longer hash to record ${next.n}'s prev`,
+    };
   return { code: 'changed', line: before.n, drillId, message: `changed: its bytes no longer hash to the prev of record ${line.n}` };
 }
 
@@ -168,7 +184,14 @@ export function verifyLog(file: string, expected?: ExpectedLog | null): VerifyRe
   const start = lines.find((l) => l.record?.type === 'drill-start')?.record;
   const drillId = typeof start?.meta?.drillId === 'string' ? start.meta.drillId : drillIdOfFile(file);
   const head = lines.length > 0 ? lines[lines.length - 1].hash : null;
-  const result = (problem: ChainBreak | null): VerifyResult => ({ file, drillId, ok: problem === null, records: lines.filter((l) => l.bytes.length > 0).length, head, problem });
+  const result = (problem: ChainBreak | null): VerifyResult => ({
+    file,
+    drillId,
+    ok: problem === null,
+    records: lines.filter((l) => l.bytes.length > 0).length,
+    head,
+    problem,
+  });
 
   if (lines.length === 0) return result({ code: 'empty', line: null, drillId, message: 'the log holds no record' });
   for (const line of lines) {
@@ -186,10 +209,12 @@ export function verifyLog(file: string, expected?: ExpectedLog | null): VerifyRe
   }
   if (expected) {
     const n = lines.length;
-    if (expected.records < 0) return result({ code: 'not-in-results', line: null, drillId, message: 'results.json beside the evidence folder names no such log' });
+    if (expected.records < 0)
+      return result({ code: 'not-in-results', line: null, drillId, message: 'results.json beside the evidence folder names no such log' });
     const says = `results.json says ${expected.records} records with head ${short(expected.head)}`;
     if (n < expected.records) return result({ code: 'cut-off', line: null, drillId, message: `the log ends early: ${says}, the file has ${n}` });
-    if (n > expected.records) return result({ code: 'extra-records', line: null, drillId, message: `the log has records past its end: ${says}, the file has ${n}` });
+    if (n > expected.records)
+      return result({ code: 'extra-records', line: null, drillId, message: `the log has records past its end: ${says}, the file has ${n}` });
     if (head !== expected.head) return result({ code: 'head-mismatch', line: n, drillId, message: `changed: ${says}, the file's head is ${short(head!)}` });
   }
   return result(null);
@@ -207,7 +232,9 @@ export interface FolderVerification {
  */
 export function verifyFolder(dir: string): FolderVerification {
   const evidenceDir = evidenceFolderOf(dir);
-  const files = readdirSync(evidenceDir).filter((name) => name.endsWith('.jsonl')).sort();
+  const files = readdirSync(evidenceDir)
+    .filter((name) => name.endsWith('.jsonl'))
+    .sort();
   const results = resultsBeside(join(evidenceDir, 'x.jsonl'));
   const logs = files.map((name) => {
     const file = join(evidenceDir, name);

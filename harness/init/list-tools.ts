@@ -96,9 +96,7 @@ async function endMarked(marker: string): Promise<ListToolsResult['ended']> {
   if (found.length === 0) return [];
   const records = found.map((id) => newRecord(id, readCmdline(id.pid) ?? []));
   await terminate(records, { termWaitMs: 2000, killWaitMs: 2000 });
-  return records
-    .filter((r) => r.endedBy !== 'already-gone')
-    .map((r) => ({ pid: r.pid, startTime: r.startTime, cmdline: r.cmdline, endedBy: r.endedBy }));
+  return records.filter((r) => r.endedBy !== 'already-gone').map((r) => ({ pid: r.pid, startTime: r.startTime, cmdline: r.cmdline, endedBy: r.endedBy }));
 }
 
 function tailLines(text: string, n: number): string {

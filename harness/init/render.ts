@@ -25,7 +25,10 @@ export function isWriteCapable(tool: Pick<Tool, 'annotations'>): boolean {
 
 /** A scenario id (and file name) for a tool name: [a-z0-9][a-z0-9._-]*, unique among `taken`. */
 export function scenarioIdFor(toolName: string, taken: Set<string>): string {
-  let base = toolName.toLowerCase().replace(/[^a-z0-9._-]+/g, '-').replace(/^[^a-z0-9]+/, '');
+  let base = toolName
+    .toLowerCase()
+    .replace(/[^a-z0-9._-]+/g, '-')
+    .replace(/^[^a-z0-9]+/, '');
   if (base === '') base = 'tool';
   let id = base;
   for (let n = 2; taken.has(id); n++) id = `${base}-${n}`;

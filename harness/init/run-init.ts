@@ -39,7 +39,6 @@ export interface InitIo {
   stderr: NodeJS.WritableStream;
 }
 
-
 const USAGE = 'usage: crash-drill init --command <cmd> [--arg <a>]... [--cwd <dir>] [--dir <scenarios dir>] [--force]';
 
 /** Runs init and returns the exit code: 0 written, 3 usage or a file in the way, 4 the server could not be asked. */
@@ -119,7 +118,9 @@ export async function runInit(options: InitOptions, io: InitIo): Promise<number>
     await writeAll(planned, force);
   } catch (error) {
     if (!(error instanceof InitFilesError)) throw error;
-    say(`${error.files.map(displayPath).join(', ')} ${error.files.length === 1 ? 'exists' : 'exist'} already; refusing to overwrite (use --force to overwrite); nothing was written`);
+    say(
+      `${error.files.map(displayPath).join(', ')} ${error.files.length === 1 ? 'exists' : 'exist'} already; refusing to overwrite (use --force to overwrite); nothing was written`,
+    );
     return EXIT.usage;
   }
 

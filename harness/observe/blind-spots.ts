@@ -26,7 +26,9 @@ export function blindSpots(opts: { cgroup: boolean; subreaper: boolean; sampleIn
     spots.push('a process forked before the root joined the drill cgroup is outside it and is seen only by the other methods');
   }
   if (opts.subreaper && !opts.cgroup) {
-    spots.push('a process that outlives the drill\'s holder (the harness died and the holder was killed with it) is re-parented to init and is found only by its marker');
+    spots.push(
+      "a process that outlives the drill's holder (the harness died and the holder was killed with it) is re-parented to init and is found only by its marker",
+    );
   }
   return spots;
 }

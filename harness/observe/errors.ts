@@ -2,10 +2,7 @@
  * Typed errors of the observer. The `code` is stable: callers and tests match on it, never on
  * the message.
  */
-export type ObserveErrorCode =
-  | 'OBSERVE_BAD_DRILL_ID'
-  | 'OBSERVE_BAD_RUN_ID'
-  | 'OBSERVE_REGISTRY_WRITE';
+export type ObserveErrorCode = 'OBSERVE_BAD_DRILL_ID' | 'OBSERVE_BAD_RUN_ID' | 'OBSERVE_REGISTRY_WRITE';
 
 export class ObserveError extends Error {
   readonly code: ObserveErrorCode;

@@ -233,13 +233,7 @@ export class MembershipScanner {
     return member !== undefined && member.startTime === parent.startTime && member.exitedAt === null;
   }
 
-  private refresh(
-    member: TrackedProcess,
-    stat: ProcStat,
-    now: number,
-    cgroupPids: Set<number> | null,
-    stats: Map<number, ProcStat>,
-  ): void {
+  private refresh(member: TrackedProcess, stat: ProcStat, now: number, cgroupPids: Set<number> | null, stats: Map<number, ProcStat>): void {
     member.ppid = stat.ppid;
     member.pgid = stat.pgid;
     member.sid = stat.sid;

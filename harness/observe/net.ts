@@ -10,9 +10,18 @@ export type UnixSock = { inode: number; path: string | null };
 
 /** include/net/tcp_states.h */
 const TCP_STATES: Record<string, string> = {
-  '01': 'ESTABLISHED', '02': 'SYN_SENT', '03': 'SYN_RECV', '04': 'FIN_WAIT1', '05': 'FIN_WAIT2',
-  '06': 'TIME_WAIT', '07': 'CLOSE', '08': 'CLOSE_WAIT', '09': 'LAST_ACK', '0A': 'LISTEN',
-  '0B': 'CLOSING', '0C': 'NEW_SYN_RECV',
+  '01': 'ESTABLISHED',
+  '02': 'SYN_SENT',
+  '03': 'SYN_RECV',
+  '04': 'FIN_WAIT1',
+  '05': 'FIN_WAIT2',
+  '06': 'TIME_WAIT',
+  '07': 'CLOSE',
+  '08': 'CLOSE_WAIT',
+  '09': 'LAST_ACK',
+  '0A': 'LISTEN',
+  '0B': 'CLOSING',
+  '0C': 'NEW_SYN_RECV',
 };
 
 /** Socket inodes held by any fd of the process. */

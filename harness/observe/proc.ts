@@ -36,7 +36,10 @@ export function parseStat(text: string): ProcStat | null {
   const pid = Number(text.slice(0, open).trim());
   const comm = text.slice(open + 1, close);
   // rest[0] is field 3 (state), so field N is rest[N - 3].
-  const rest = text.slice(close + 2).trim().split(' ');
+  const rest = text
+    .slice(close + 2)
+    .trim()
+    .split(' ');
   if (rest.length < 20) return null;
   const field = (n: number): number => Number(rest[n - 3]);
   return {

@@ -100,7 +100,14 @@ function takeWatchdogRecords(runId: string): StaleReport[] {
       const key = `${r.drillId}:${r.pid}:${r.startTime}`;
       if (seen.has(key)) continue;
       seen.add(key);
-      rows.push({ drillId: r.drillId, pid: r.pid, startTime: r.startTime, cmdline: Array.isArray(r.cmdline) ? r.cmdline.map(String) : [], endedBy, containedBy: 'watchdog' });
+      rows.push({
+        drillId: r.drillId,
+        pid: r.pid,
+        startTime: r.startTime,
+        cmdline: Array.isArray(r.cmdline) ? r.cmdline.map(String) : [],
+        endedBy,
+        containedBy: 'watchdog',
+      });
     } catch {
       // a line cut short when the holder itself was killed: nothing to report from it
     }
@@ -116,7 +123,7 @@ function registryFile(runId: string): string {
 export function registerRun(runId: string): RunRegistration {
   const file = registryFile(runId);
   const self = identify(process.pid);
-  if (self === null) throw new ObserveError('OBSERVE_REGISTRY_WRITE', 'cannot read the harness\'s own /proc/self/stat');
+  if (self === null) throw new ObserveError('OBSERVE_REGISTRY_WRITE', "cannot read the harness's own /proc/self/stat");
   try {
     mkdirSync(runsDir(), { recursive: true, mode: 0o700 });
     // Write then rename, so a concurrent sweep never reads half a file.
@@ -196,7 +203,10 @@ export async function sweepStale(opts: SweepOptions = {}): Promise<StaleReport[]
   }
 
   const rows = [...found.values()];
-  await terminate(rows.map((r) => r.record), { termWaitMs: opts.termWaitMs ?? 1000, killWaitMs: opts.killWaitMs ?? 1000 });
+  await terminate(
+    rows.map((r) => r.record),
+    { termWaitMs: opts.termWaitMs ?? 1000, killWaitMs: opts.killWaitMs ?? 1000 },
+  );
 
   for (const cg of cgroups) {
     // Anything inside that slipped the identity scan (born meanwhile) goes with the cgroup.

@@ -20,7 +20,7 @@ export type ContainmentSignal = 'SIGTERM' | 'SIGKILL' | 'SIGCONT';
  * reads ("SIGTERM: sent"), derived from the fields: nothing parses it.
  */
 export type ContainmentStep = { t: number; action: string } & (
-  | { kind: 'signal'; signal: ContainmentSignal; result: SignalOutcome; /** Why a SIGCONT was sent. */ reason?: 'stopped' }
+  | { kind: 'signal'; signal: ContainmentSignal; result: SignalOutcome /** Why a SIGCONT was sent. */; reason?: 'stopped' }
   | { kind: 'cgroup.kill'; result: 'sent' | 'unavailable' }
   | { kind: 'exited'; how: ExitObservation['how']; code: number | null; signal: string | null }
 );
@@ -67,11 +67,7 @@ export function exitStep(obs: ExitObservation): StepRecord {
 }
 
 /** Wait for every record's process; the observation per record, null for one still alive. */
-export async function waitAll(
-  records: ContainmentRecord[],
-  timeoutMs: number,
-  pollMs = 5,
-): Promise<Map<ContainmentRecord, ExitObservation | null>> {
+export async function waitAll(records: ContainmentRecord[], timeoutMs: number, pollMs = 5): Promise<Map<ContainmentRecord, ExitObservation | null>> {
   const seen = await Promise.all(records.map((r) => pollExit(r, { timeoutMs, intervalMs: pollMs })));
   const out = new Map<ContainmentRecord, ExitObservation | null>();
   records.forEach((r, i) => {

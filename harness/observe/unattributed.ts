@@ -65,7 +65,8 @@ export function attributionProbe(drillId: string, all: Map<number, ProcStat>): (
     if (parent && ENGINE_PARENTS.some((p) => parent.comm.startsWith(p))) return null;
     let reason: string;
     if (stat.ppid === INIT_PID) reason = 'it was re-parented to init (ppid 1)';
-    else if (parent && parent.sid !== stat.sid && !inHarnessTree(stat.ppid)) reason = `its parent ${stat.ppid} (${parent.comm}) is outside the harness and in another session, as a subreaper's adopted orphan is`;
+    else if (parent && parent.sid !== stat.sid && !inHarnessTree(stat.ppid))
+      reason = `its parent ${stat.ppid} (${parent.comm}) is outside the harness and in another session, as a subreaper's adopted orphan is`;
     else return null;
     if (inHarnessTree(stat.pid)) return null;
     const uid = uidOf(stat.pid);

@@ -20,9 +20,7 @@ export type ChainProcess = { pid: number; startTime: number; ppid: number; cmdli
 export type ReadFd = (pid: number, fd: number) => string | null;
 
 /** Programs that only start another program and pass their stdio down. */
-const LAUNCHER_NAMES = new Set([
-  'npm', 'npx', 'pnpm', 'pnpx', 'yarn', 'sh', 'bash', 'dash', 'zsh', 'env', 'uv', 'uvx',
-]);
+const LAUNCHER_NAMES = new Set(['npm', 'npx', 'pnpm', 'pnpx', 'yarn', 'sh', 'bash', 'dash', 'zsh', 'env', 'uv', 'uvx']);
 
 /** npm and npx run as `node .../bin/npm-cli.js` (or `npx-cli.js`) before they set a title. */
 const NODE_LAUNCHER_SCRIPT = /(^|\/)(npm|npx)-cli\.js$/;
@@ -59,11 +57,7 @@ export function isLauncher(cmdline: readonly string[]): boolean {
  * launcher is unknown to us), the deepest candidate is the best guess. When the direct child's
  * fds cannot be read (it is gone), the direct child itself is returned.
  */
-export function findRealServer(
-  chain: readonly ChainProcess[],
-  directChild: ProcIdentity,
-  readFd: ReadFd,
-): ProcIdentity {
+export function findRealServer(chain: readonly ChainProcess[], directChild: ProcIdentity, readFd: ReadFd): ProcIdentity {
   const direct = { pid: directChild.pid, startTime: directChild.startTime };
   const in0 = readFd(direct.pid, 0);
   const out1 = readFd(direct.pid, 1);

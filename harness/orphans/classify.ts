@@ -83,7 +83,13 @@ export function resolveEnd(d: Descriptor, fd: 0 | 1 | 2, holders: Holders, own: 
 }
 
 export function classify(session: Session, table: readonly ProcessEntry[], byPid: Map<number, ProcessEntry>, holders: Holders): Classified {
-  const own = new Set([...session.members.map((m) => m.pid), ...descendantsOf(session.members.map((m) => m.pid), table)]);
+  const own = new Set([
+    ...session.members.map((m) => m.pid),
+    ...descendantsOf(
+      session.members.map((m) => m.pid),
+      table,
+    ),
+  ]);
   const ends = [resolveEnd(session.stdin, 0, holders, own, byPid), resolveEnd(session.stdout, 1, holders, own, byPid)];
   const clients: EndHolder[] = [];
   for (const end of ends) for (const h of end.holders ?? []) if (!clients.some((c) => c.pid === h.pid)) clients.push(h);
@@ -98,7 +104,13 @@ export function classify(session: Session, table: readonly ProcessEntry[], byPid
   const unresolved = ends.filter((e) => e.holders === null);
   if (unresolved.length > 0 && clients.length === 0) {
     const why = holders.peersUnavailable ?? 'the peer could not be resolved';
-    return { classification: 'unresolved', evidence: [...unresolved.map((e) => `${e.fd === 0 ? 'stdin' : 'stdout'} is ${e.object}: ${why}`), ...hint], ends, clients, unread };
+    return {
+      classification: 'unresolved',
+      evidence: [...unresolved.map((e) => `${e.fd === 0 ? 'stdin' : 'stdout'} is ${e.object}: ${why}`), ...hint],
+      ends,
+      clients,
+      unread,
+    };
   }
   if (clients.length === 0) {
     const lines = ends.map((e) => `no live process holds ${e.otherEnd} (${e.fd === 0 ? 'its stdin' : 'its stdout'})`);
@@ -106,8 +118,16 @@ export function classify(session: Session, table: readonly ProcessEntry[], byPid
   }
   const stopped = clients.filter((c) => c.state === 'T' || c.state === 't');
   if (stopped.length === clients.length) {
-    return { classification: 'client-stuck', evidence: stopped.map((c) => `client ${c.pid} (${c.command}) is stopped (state ${c.state})`), ends, clients, unread };
+    return {
+      classification: 'client-stuck',
+      evidence: stopped.map((c) => `client ${c.pid} (${c.command}) is stopped (state ${c.state})`),
+      ends,
+      clients,
+      unread,
+    };
   }
-  const via = clients.map((c) => `client ${c.pid} (${c.command}) holds ${ends.find((e) => e.holders?.some((h) => h.pid === c.pid))!.otherEnd}, state ${c.state}`);
+  const via = clients.map(
+    (c) => `client ${c.pid} (${c.command}) holds ${ends.find((e) => e.holders?.some((h) => h.pid === c.pid))!.otherEnd}, state ${c.state}`,
+  );
   return { classification: 'attached', evidence: via, ends, clients, unread };
 }

@@ -12,7 +12,8 @@ export function seconds(value: string): number {
 
 export function pidArgument(value: string): number {
   const n = Number(value);
-  if (!/^\d+$/.test(value) || !Number.isSafeInteger(n) || n < 1) throw new InvalidArgumentError(`expected a process id (a positive whole number), got "${value}"`);
+  if (!/^\d+$/.test(value) || !Number.isSafeInteger(n) || n < 1)
+    throw new InvalidArgumentError(`expected a process id (a positive whole number), got "${value}"`);
   return n;
 }
 

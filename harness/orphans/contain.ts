@@ -66,7 +66,18 @@ export async function containProcess(opts: ContainOptions): Promise<ContainResul
   const wall0 = Date.now();
   const steps: ContainStep[] = [];
   const step = (action: string) => steps.push({ ms: Math.round(monoNow() - t0), at: new Date().toISOString(), action });
-  const result: ContainResult = { pid, startTime: null, outcome: 'refused', reason: '', steps, revocations: [], probes: [], members: [], incident: null, evidence: null };
+  const result: ContainResult = {
+    pid,
+    startTime: null,
+    outcome: 'refused',
+    reason: '',
+    steps,
+    revocations: [],
+    probes: [],
+    members: [],
+    incident: null,
+    evidence: null,
+  };
   const refuse = (reason: string): ContainResult => {
     step(`refused: ${reason}`);
     return { ...result, outcome: 'refused', reason };
@@ -92,8 +103,21 @@ export async function containProcess(opts: ContainOptions): Promise<ContainResul
   const records: Record<string, unknown>[] = [{ type: 'orphan-snapshot', snapshot }];
   const finish = (outcome: ContainOutcome, reason: string, forced: boolean, survivors: number[], revokedAt: number | null): ContainResult => {
     step(`${outcome}: ${reason}`);
-    const incident = containIncident({ snapshot, t0, wall0, revokedAt, revocations: result.revocations, probes: result.probes, termination: reason, forced, survivors });
-    records.push({ type: 'contain-steps', steps, members: result.members, revocations: result.revocations, probes: result.probes, outcome, reason }, { type: 'incident', incident });
+    const incident = containIncident({
+      snapshot,
+      t0,
+      wall0,
+      revokedAt,
+      revocations: result.revocations,
+      probes: result.probes,
+      termination: reason,
+      forced,
+      survivors,
+    });
+    records.push(
+      { type: 'contain-steps', steps, members: result.members, revocations: result.revocations, probes: result.probes, outcome, reason },
+      { type: 'incident', incident },
+    );
     const evidence = opts.outDir ? appendEvidence(evidenceFile(opts.outDir, pid, snapshot.process.startTime), records) : null;
     return { ...result, outcome, reason, incident, evidence };
   };
@@ -112,7 +136,14 @@ export async function containProcess(opts: ContainOptions): Promise<ContainResul
     result.probes = await probe({ cmd: opts.probeCmd, url: opts.probeUrl, env, timeoutMs });
     for (const p of result.probes) step(`${p.what}: ${p.result} (${p.detail})`);
     if (result.probes.some((p) => p.result === 'allowed')) {
-      if (!opts.force) return finish('stopped', 'the probe was still allowed after revocation: containment stopped, nothing was signalled (--force goes on)', false, [], revokedAt);
+      if (!opts.force)
+        return finish(
+          'stopped',
+          'the probe was still allowed after revocation: containment stopped, nothing was signalled (--force goes on)',
+          false,
+          [],
+          revokedAt,
+        );
       step('the probe was still allowed; going on because of --force');
     }
   }
@@ -120,7 +151,13 @@ export async function containProcess(opts: ContainOptions): Promise<ContainResul
   // 3. SIGTERM, after re-identifying: the pid must still name the process of the snapshot.
   const now = backend.process(pid);
   if (!now || now.startTime !== snapshot.process.startTime) {
-    return finish('refused', `process ${pid} no longer has the start time of the snapshot (${snapshot.process.startTime}${now ? `, now ${now.startTime}` : ', now gone'}): nothing was signalled`, false, [], revokedAt);
+    return finish(
+      'refused',
+      `process ${pid} no longer has the start time of the snapshot (${snapshot.process.startTime}${now ? `, now ${now.startTime}` : ', now gone'}): nothing was signalled`,
+      false,
+      [],
+      revokedAt,
+    );
   }
   const snapTable = backend.processes();
   const members = runMembers(now, snapTable).filter((m) => {
@@ -139,9 +176,13 @@ export async function containProcess(opts: ContainOptions): Promise<ContainResul
   }
 
   // 4. Wait.
-  await Promise.all(members.filter((m) => !ended.has(m.pid)).map(async (m) => {
-    if (await waitGone(backend, m, opts.waitMs)) ended.set(m.pid, 'SIGTERM');
-  }));
+  await Promise.all(
+    members
+      .filter((m) => !ended.has(m.pid))
+      .map(async (m) => {
+        if (await waitGone(backend, m, opts.waitMs)) ended.set(m.pid, 'SIGTERM');
+      }),
+  );
   step(`waited up to ${opts.waitMs} ms: ${ended.size} of ${members.length} ended`);
 
   // 5. Re-identify and re-check the group and children: a dying handler may have forked.
@@ -160,10 +201,13 @@ export async function containProcess(opts: ContainOptions): Promise<ContainResul
     else ended.set(m.pid, 'already-gone');
   }
   const killWaitMs = opts.killWaitMs ?? 2000;
-  await Promise.all(left.filter((m) => !ended.has(m.pid)).map(async (m) => ended.set(m.pid, (await waitGone(backend, m, killWaitMs)) ? 'SIGKILL' : 'survived')));
+  await Promise.all(
+    left.filter((m) => !ended.has(m.pid)).map(async (m) => ended.set(m.pid, (await waitGone(backend, m, killWaitMs)) ? 'SIGKILL' : 'survived')),
+  );
   for (const m of members) result.members.push({ ...m, endedBy: ended.get(m.pid) ?? 'survived' });
   const survivors = result.members.filter((m) => m.endedBy === 'survived').map((m) => m.pid);
-  if (survivors.length > 0) return finish('survived', `forced containment, cleanup may be incomplete: ${survivors.join(', ')} survived SIGKILL`, true, survivors, revokedAt);
+  if (survivors.length > 0)
+    return finish('survived', `forced containment, cleanup may be incomplete: ${survivors.join(', ')} survived SIGKILL`, true, survivors, revokedAt);
   if (forced) return finish('forced', 'forced containment, cleanup may be incomplete: SIGTERM did not end it, SIGKILL did', true, [], revokedAt);
   return finish('contained', 'ended by SIGTERM', false, [], revokedAt);
 }

@@ -25,7 +25,8 @@ export function containIncident(input: IncidentInput): IncidentRecord {
   const s = input.snapshot;
   const client = s.stdio?.flatMap((d) => d.holders ?? [])[0];
   const followUp: string[] = [];
-  if (s.credentials && s.credentials.length > 0) followUp.push(`process ${s.process.pid} held credentials in its environment (${s.credentials.join(', ')}): rotate them`);
+  if (s.credentials && s.credentials.length > 0)
+    followUp.push(`process ${s.process.pid} held credentials in its environment (${s.credentials.join(', ')}): rotate them`);
   if (input.revocations.length === 0) followUp.push('no revocation was run: whatever authority it held may still be valid');
   if (input.probes.some((p) => p.result === 'allowed')) followUp.push('a probe was still allowed after revocation: find why revocation did not take');
   if (input.forced) followUp.push('forced containment, cleanup may be incomplete: check what its handlers left half done');

@@ -54,7 +54,12 @@ function chainOf(p: ProcessEntry, table: ProcessEntry[], byPid: Map<number, Proc
   const own = key(p.pid);
   let top = p;
   // Up while the parent shares the stdio and is a launcher: npm exec -> sh -c -> node.
-  for (let parent = byPid.get(p.ppid); own && parent && parent.pid > 1 && key(parent.pid) === own && isLauncher(parent.argv ?? parent.command.split(' ')); parent = byPid.get(parent.ppid)) top = parent;
+  for (
+    let parent = byPid.get(p.ppid);
+    own && parent && parent.pid > 1 && key(parent.pid) === own && isLauncher(parent.argv ?? parent.command.split(' '));
+    parent = byPid.get(parent.ppid)
+  )
+    top = parent;
   const chainTable: ChainProcess[] = table.map((q) => ({ pid: q.pid, startTime: q.startTime, ppid: q.ppid, cmdline: q.argv ?? q.command.split(' ') }));
   const server = findRealServer(chainTable, top, (pid, fd) => stdioOf(pid)?.find((d) => d.fd === fd)?.object ?? null);
   const out: ProcessEntry[] = [];
@@ -75,18 +80,29 @@ export function inspectProcess(backend: Backend, pid: number): Snapshot {
     ? ([0, 1, 2] as const).flatMap((fd) => {
         const d = fds.find((x) => x.fd === fd);
         if (!d) return [];
-        const end = d.kind === 'pipe' || d.kind === 'socket' ? resolveEnd(d, fd, holders, own, byPid) : { fd, kind: d.kind, object: d.object, otherEnd: '', holders: [] };
+        const end =
+          d.kind === 'pipe' || d.kind === 'socket' ? resolveEnd(d, fd, holders, own, byPid) : { fd, kind: d.kind, object: d.object, otherEnd: '', holders: [] };
         return [{ ...end, access: d.access }];
       })
     : null;
   const stdin = stdio?.find((s) => s.fd === 0);
-  const eofPending = stdin === undefined ? null : stdin.kind !== 'pipe' && stdin.kind !== 'socket' ? false : stdin.holders === null ? null : stdin.holders.length === 0;
+  const eofPending =
+    stdin === undefined ? null : stdin.kind !== 'pipe' && stdin.kind !== 'socket' ? false : stdin.holders === null ? null : stdin.holders.length === 0;
   const descriptors = fds
     ? fds
         .filter((d) => d.fd > 2)
         .map((d) => {
           const peer = d.kind === 'socket' && d.protocol !== 'tcp' && d.protocol !== 'tcp6' ? (d.peer ?? holders.peers?.get(d.object) ?? null) : null;
-          const peerHolders = peer === null ? null : (holders.byObject.get(peer) ?? []).map((h) => ({ pid: h.pid, startTime: byPid.get(h.pid)?.startTime ?? 0, fd: h.fd, state: byPid.get(h.pid)?.state ?? '?', command: byPid.get(h.pid)?.command ?? '' }));
+          const peerHolders =
+            peer === null
+              ? null
+              : (holders.byObject.get(peer) ?? []).map((h) => ({
+                  pid: h.pid,
+                  startTime: byPid.get(h.pid)?.startTime ?? 0,
+                  fd: h.fd,
+                  state: byPid.get(h.pid)?.state ?? '?',
+                  command: byPid.get(h.pid)?.command ?? '',
+                }));
           return { ...d, peer, peerHolders };
         })
     : null;

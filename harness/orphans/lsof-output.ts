@@ -47,12 +47,27 @@ function toDescriptor(pid: number, f: Record<string, string>): LsofFile | null {
     const ino = /->INO=(\d+)/.exec(name)?.[1];
     const addr = /->(0x[0-9a-f]+)/i.exec(name)?.[1];
     const path = name.startsWith('/') ? name.split(' ')[0]! : null;
-    return { ...base, access: 'rw', kind: 'socket', protocol: 'unix', object: `socket:[${self}]`, path, peer: ino ? `socket:[${ino}]` : addr ? `socket:[${addr}]` : null };
+    return {
+      ...base,
+      access: 'rw',
+      kind: 'socket',
+      protocol: 'unix',
+      object: `socket:[${self}]`,
+      path,
+      peer: ino ? `socket:[${ino}]` : addr ? `socket:[${addr}]` : null,
+    };
   }
   if (type === 'IPv4' || type === 'IPv6') {
     const protocol = (f.P ?? '').toLowerCase();
     const tcp = protocol === 'tcp' ? { ...splitTcp(name), state: f.TST ?? '' } : null;
-    return { ...base, access: 'rw', kind: 'socket', protocol: protocol === 'tcp' && type === 'IPv6' ? 'tcp6' : protocol || null, object: `socket:[${f.d ?? f.i}]`, tcp };
+    return {
+      ...base,
+      access: 'rw',
+      kind: 'socket',
+      protocol: protocol === 'tcp' && type === 'IPv6' ? 'tcp6' : protocol || null,
+      object: `socket:[${f.d ?? f.i}]`,
+      tcp,
+    };
   }
   // lsof adds details /proc does not show (`[eventpoll:10,12]`, `[eventfd:55]`): name it as /proc does.
   if (type === 'a_inode') return { ...base, kind: 'other', object: `anon_inode:${name.replace(/^\[([^:\]]+).*$/, '[$1]')}` };

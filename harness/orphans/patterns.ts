@@ -35,5 +35,7 @@ export function userPattern(source: string, from: Exclude<PatternSource, 'defaul
 
 /** The patterns a command line matches, as evidence lines. */
 export function matchEvidence(command: string, patterns: readonly ServerPattern[]): string[] {
-  return patterns.filter((p) => p.regex.test(command)).map((p) => `command matches ${p.source === 'default' ? 'default' : p.source === 'config' ? 'config' : '--match'} pattern ${JSON.stringify(p.name)}`);
+  return patterns
+    .filter((p) => p.regex.test(command))
+    .map((p) => `command matches ${p.source === 'default' ? 'default' : p.source === 'config' ? 'config' : '--match'} pattern ${JSON.stringify(p.name)}`);
 }

@@ -60,12 +60,20 @@ export async function revoke(opts: { cmd?: string; url?: string; env: Record<str
   const out: ProbeOutcome[] = [];
   if (opts.cmd) {
     const code = await runCommand(opts.cmd, opts.env, opts.timeoutMs);
-    out.push({ what: `revoke ${describeCommand(opts.cmd)}`, result: code === 0 ? 'ok' : 'failed', detail: `exit code ${code ?? 'none (could not run or timed out)'}` });
+    out.push({
+      what: `revoke ${describeCommand(opts.cmd)}`,
+      result: code === 0 ? 'ok' : 'failed',
+      detail: `exit code ${code ?? 'none (could not run or timed out)'}`,
+    });
   }
   if (opts.url) {
     const status = await requestStatus(opts.url, 'POST', opts.env, opts.timeoutMs);
     const ok = typeof status === 'number' && status >= 200 && status < 300;
-    out.push({ what: `revoke POST ${describeUrl(opts.url)}`, result: ok ? 'ok' : 'failed', detail: typeof status === 'number' ? `status ${status}` : `no answer: ${status}` });
+    out.push({
+      what: `revoke POST ${describeUrl(opts.url)}`,
+      result: ok ? 'ok' : 'failed',
+      detail: typeof status === 'number' ? `status ${status}` : `no answer: ${status}`,
+    });
   }
   return out;
 }
@@ -74,7 +82,11 @@ export async function probe(opts: { cmd?: string; url?: string; env: Record<stri
   const out: ProbeOutcome[] = [];
   if (opts.cmd) {
     const code = await runCommand(opts.cmd, opts.env, opts.timeoutMs);
-    out.push({ what: `probe ${describeCommand(opts.cmd)}`, result: code === null ? 'error' : code === 0 ? 'allowed' : 'denied', detail: `exit code ${code ?? 'none'}` });
+    out.push({
+      what: `probe ${describeCommand(opts.cmd)}`,
+      result: code === null ? 'error' : code === 0 ? 'allowed' : 'denied',
+      detail: `exit code ${code ?? 'none'}`,
+    });
   }
   if (opts.url) {
     const status = await requestStatus(opts.url, 'GET', undefined, opts.timeoutMs);

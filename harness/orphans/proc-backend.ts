@@ -5,16 +5,7 @@
  * `ss` for the peers of unix sockets, which /proc does not show.
  */
 import { lstatSync, readdirSync, readFileSync, readlinkSync, statSync } from 'node:fs';
-import {
-  classifyFd,
-  listPids,
-  readCmdline,
-  readEnviron,
-  readStat,
-  startTimeToMono,
-  tcpConnections,
-  unixSockets,
-} from './observe.js';
+import { classifyFd, listPids, readCmdline, readEnviron, readStat, startTimeToMono, tcpConnections, unixSockets } from './observe.js';
 import { monoNow } from '../util/clock.js';
 import type { Access, Backend, Descriptor, DescriptorKind, Holder, ProcessEntry } from './types.js';
 import { readUnixPeers } from './unix-peers.js';

@@ -43,7 +43,12 @@ function envLines(pids: readonly number[]): Map<number, { line: string; command:
   const list = pids.join(',');
   const plain = run('ps', ['-ww', '-o', 'pid=,command=', '-p', list]).split('\n');
   const withEnv = run('ps', LINUX ? ['eww', '-o', 'pid=,command=', '-p', list] : ['-Eww', '-o', 'pid=,command=', '-p', list]).split('\n');
-  const commands = new Map(plain.map((l) => /^\s*(\d+)\s(.*)$/.exec(l)).filter((m) => m !== null).map((m) => [Number(m![1]), m![2]!.trim()] as const));
+  const commands = new Map(
+    plain
+      .map((l) => /^\s*(\d+)\s(.*)$/.exec(l))
+      .filter((m) => m !== null)
+      .map((m) => [Number(m![1]), m![2]!.trim()] as const),
+  );
   for (const l of withEnv) {
     const m = /^\s*(\d+)\s(.*)$/.exec(l);
     if (m) out.set(Number(m[1]), { line: m[2]!, command: commands.get(Number(m[1])) ?? '' });
@@ -84,8 +89,14 @@ export const psLsofBackend: Backend = {
     return processes();
   },
   process: (pid) => processes([pid])[0] ?? null,
-  stdio: (pid) => files(pid)?.filter((f) => f.fd <= 2).map(strip) ?? null,
-  descriptors: (pid) => files(pid)?.map(strip).sort((a, b) => a.fd - b.fd) ?? null,
+  stdio: (pid) =>
+    files(pid)
+      ?.filter((f) => f.fd <= 2)
+      .map(strip) ?? null,
+  descriptors: (pid) =>
+    files(pid)
+      ?.map(strip)
+      .sort((a, b) => a.fd - b.fd) ?? null,
   holders() {
     const byObject = new Map<string, Holder[]>();
     const peers = new Map<string, string>();

@@ -26,9 +26,6 @@ export function readReach(backend: Backend, pids: readonly number[], children: n
 /** Most reach first: a credential, then live connections, then children, then age. */
 export function byReach(a: Reach, b: Reach): number {
   return (
-    Number(b.credentials.length > 0) - Number(a.credentials.length > 0) ||
-    b.tcpEstablished - a.tcpEstablished ||
-    b.children - a.children ||
-    b.ageMs - a.ageMs
+    Number(b.credentials.length > 0) - Number(a.credentials.length > 0) || b.tcpEstablished - a.tcpEstablished || b.children - a.children || b.ageMs - a.ageMs
   );
 }

@@ -35,10 +35,15 @@ export function renderOrphans(report: OrphanReport): string {
     for (const line of e.serverEvidence) out.push(`  MCP server: ${line}`);
   }
   const c = report.counts;
-  if (report.unreadable.length > 0) out.push(`${report.unreadable.length} matching process${report.unreadable.length === 1 ? '' : 'es'} of other users could not be read (run as root to see them): ${report.unreadable.map((p) => p.pid).join(', ')}`);
+  if (report.unreadable.length > 0)
+    out.push(
+      `${report.unreadable.length} matching process${report.unreadable.length === 1 ? '' : 'es'} of other users could not be read (run as root to see them): ${report.unreadable.map((p) => p.pid).join(', ')}`,
+    );
   for (const b of report.blindSpots) out.push(`note: ${b}`);
   if (c.unresolved > 0) out.push(`${c.unresolved} MCP server${c.unresolved === 1 ? '' : 's'} could not be classified (see --all)`);
-  out.push(`${c['client-gone']} client gone, ${c['client-stuck']} client stuck, ${c.attached} attached, ${c.unresolved} unresolved (${report.backend} backend, ${report.durationMs} ms)`);
+  out.push(
+    `${c['client-gone']} client gone, ${c['client-stuck']} client stuck, ${c.attached} attached, ${c.unresolved} unresolved (${report.backend} backend, ${report.durationMs} ms)`,
+  );
   return `${out.join('\n')}\n`;
 }
 
@@ -67,15 +72,21 @@ export function renderSnapshot(s: Snapshot): string {
   out.push('other descriptors:');
   for (const d of s.descriptors ?? []) {
     if (d.tcp) out.push(`  ${d.fd} ${d.protocol ?? 'tcp'} ${d.tcp.local} -> ${d.tcp.remote} (${d.tcp.state})`);
-    else if (d.protocol === 'unix') out.push(`  ${d.fd} unix ${d.object}${d.path ? ` ${d.path}` : ''}${d.peerHolders && d.peerHolders.length > 0 ? ` peer: ${d.peerHolders.map((h) => `${h.pid} ${h.command}`).join(', ')}` : d.peer ? ` peer ${d.peer}` : ''}`);
+    else if (d.protocol === 'unix')
+      out.push(
+        `  ${d.fd} unix ${d.object}${d.path ? ` ${d.path}` : ''}${d.peerHolders && d.peerHolders.length > 0 ? ` peer: ${d.peerHolders.map((h) => `${h.pid} ${h.command}`).join(', ')}` : d.peer ? ` peer ${d.peer}` : ''}`,
+      );
     else out.push(`  ${d.fd} ${d.kind} ${d.object}${d.access ? ` (${d.access})` : ''}`);
   }
-  const list = (label: string, ps: { pid: number; state: string; command: string }[]) => out.push(ps.length === 0 ? `${label}: none` : `${label}:`, ...ps.map((q) => `  ${who(q)}`));
+  const list = (label: string, ps: { pid: number; state: string; command: string }[]) =>
+    out.push(ps.length === 0 ? `${label}: none` : `${label}:`, ...ps.map((q) => `  ${who(q)}`));
   list('children', s.related.children);
   list('grandchildren', s.related.grandchildren);
   list(`process group ${p.pgid}`, s.related.processGroup);
   list(`session ${p.sid ?? '?'}`, s.related.session);
-  out.push(`credentials in its environment (names only): ${s.credentials === null ? 'cannot be read' : s.credentials.length === 0 ? 'none' : s.credentials.join(', ')}`);
+  out.push(
+    `credentials in its environment (names only): ${s.credentials === null ? 'cannot be read' : s.credentials.length === 0 ? 'none' : s.credentials.join(', ')}`,
+  );
   if (s.marker) out.push(`drill marker: ${s.marker}`);
   out.push(`launcher chain: ${s.launcherChain.map((c) => `${c.pid}${c.launcher ? ' (launcher)' : ' (server)'} ${c.command}`).join('  ->  ')}`);
   for (const b of s.blindSpots) out.push(`note: ${b}`);

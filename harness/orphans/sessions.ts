@@ -56,7 +56,12 @@ export function scanSessions(backend: Backend, opts: Omit<SessionOptions, 'exclu
     const matched = matchEvidence(p.command, opts.patterns);
     if (matched.length > 0) evidence.set(p.pid, matched);
   }
-  const markers = opts.markers ? backend.environValues(live.filter((p) => !evidence.has(p.pid)).map((p) => p.pid), DRILL_ENV) : new Map<number, string>();
+  const markers = opts.markers
+    ? backend.environValues(
+        live.filter((p) => !evidence.has(p.pid)).map((p) => p.pid),
+        DRILL_ENV,
+      )
+    : new Map<number, string>();
   if (opts.markers) for (const [pid, value] of backend.environValues([...evidence.keys()], DRILL_ENV)) markers.set(pid, value);
   for (const [pid, value] of markers) evidence.set(pid, [...(evidence.get(pid) ?? []), `carries the drill marker ${DRILL_ENV}=${value}`]);
 
@@ -85,7 +90,11 @@ export function scanSessions(backend: Backend, opts: Omit<SessionOptions, 'exclu
     groups.set(key, group);
     group.add(pid);
     // Up the chain while the parent shares the stdio: launchers whose own command matched nothing.
-    for (let parent = byPid.get(pid)?.ppid; parent !== undefined && parent > 1 && !exclude.has(parent) && !group.has(parent); parent = byPid.get(parent)?.ppid) {
+    for (
+      let parent = byPid.get(pid)?.ppid;
+      parent !== undefined && parent > 1 && !exclude.has(parent) && !group.has(parent);
+      parent = byPid.get(parent)?.ppid
+    ) {
       if (keyOf(parent) !== key) break;
       group.add(parent);
     }
@@ -93,11 +102,13 @@ export function scanSessions(backend: Backend, opts: Omit<SessionOptions, 'exclu
 
   const sessions: Session[] = [];
   for (const [key, pids] of groups) {
-    const members = [...pids].map((pid) => byPid.get(pid)!).sort((a, b) => {
-      const aTop = pids.has(a.ppid) ? 1 : 0;
-      const bTop = pids.has(b.ppid) ? 1 : 0;
-      return aTop - bTop || a.startTime - b.startTime || a.pid - b.pid;
-    });
+    const members = [...pids]
+      .map((pid) => byPid.get(pid)!)
+      .sort((a, b) => {
+        const aTop = pids.has(a.ppid) ? 1 : 0;
+        const bTop = pids.has(b.ppid) ? 1 : 0;
+        return aTop - bTop || a.startTime - b.startTime || a.pid - b.pid;
+      });
     const fds = stdioOf(members[0]!.pid)!;
     const ev = [...new Set(members.flatMap((m) => (evidence.get(m.pid) ?? []).map((line) => `${m.pid}: ${line}`)))];
     const marker = members.map((m) => markers.get(m.pid)).find((v) => v !== undefined) ?? null;

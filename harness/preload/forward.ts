@@ -41,7 +41,10 @@ export function readForwardTarget(env: NodeJS.ProcessEnv): ForwardTarget {
     remote = undefined;
   }
   if (!remote) {
-    throw new PreloadError('PRELOAD_NO_REMOTE', `CRASH_DRILL_REMOTE_URL is ${raw ? `not a URL: "${raw}"` : 'not set'}; the crash-drill preload will not send a listed host's request anywhere else`);
+    throw new PreloadError(
+      'PRELOAD_NO_REMOTE',
+      `CRASH_DRILL_REMOTE_URL is ${raw ? `not a URL: "${raw}"` : 'not set'}; the crash-drill preload will not send a listed host's request anywhere else`,
+    );
   }
   return { remote, token: env.CRASH_DRILL_TOKEN || undefined };
 }

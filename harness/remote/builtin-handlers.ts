@@ -74,8 +74,5 @@ function badBody(message: string): Response {
 }
 
 function keyReused(id: string): Response {
-  return HttpResponse.json(
-    { error: 'idempotency-key-reused', message: 'this Idempotency-Key was used for another operation', id },
-    { status: 422 },
-  );
+  return HttpResponse.json({ error: 'idempotency-key-reused', message: 'this Idempotency-Key was used for another operation', id }, { status: 422 });
 }

@@ -28,8 +28,7 @@ export class EffectsStore {
   private counter = 0;
 
   commit(input: CommitInput): CommitResult {
-    const scopedKey =
-      input.idempotencyKey === undefined ? undefined : `${input.drillId ?? ''}\u0000${input.idempotencyKey}`;
+    const scopedKey = input.idempotencyKey === undefined ? undefined : `${input.drillId ?? ''}\u0000${input.idempotencyKey}`;
     if (scopedKey !== undefined) {
       const existing = this.byKey.get(scopedKey);
       if (existing) {

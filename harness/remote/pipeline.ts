@@ -88,9 +88,14 @@ export async function handleRequest(d: PipelineDeps, req: IncomingMessage, res: 
   const isHealth = method === 'GET' && url.pathname === '/health';
   if (!isHealth && !cred.allowed) {
     // RFC 6750 §3: a refused bearer token is answered with WWW-Authenticate.
-    return answer.json(401, { error: 'unauthorized' }, { outcome: 'denied', reason: denialReason(cred) }, {
-      'www-authenticate': 'Bearer error="invalid_token"',
-    });
+    return answer.json(
+      401,
+      { error: 'unauthorized' },
+      { outcome: 'denied', reason: denialReason(cred) },
+      {
+        'www-authenticate': 'Bearer error="invalid_token"',
+      },
+    );
   }
 
   const candidate: GateCandidate = {
@@ -146,9 +151,7 @@ export async function handleRequest(d: PipelineDeps, req: IncomingMessage, res: 
   attachContext(request, state);
   let response: Response;
   try {
-    response =
-      (await getResponse(d.handlers, request, { baseUrl: d.baseUrl })) ??
-      Response.json({ error: 'not-found', route }, { status: 404 });
+    response = (await getResponse(d.handlers, request, { baseUrl: d.baseUrl })) ?? Response.json({ error: 'not-found', route }, { status: 404 });
   } catch {
     // The handler's error message could echo a body value, so it is not journalled.
     return answer.json(500, { error: 'handler-error' }, { outcome: 'failed', reason: 'handler-error' });

@@ -60,7 +60,10 @@ export class DrillRemote extends EventEmitter {
   private closed?: Promise<void>;
 
   /** Use createRemote(); the server must already listen. */
-  constructor(private readonly server: Server, options: RemoteOptions) {
+  constructor(
+    private readonly server: Server,
+    options: RemoteOptions,
+  ) {
     super();
     this.port = (server.address() as AddressInfo).port;
     this.url = `http://127.0.0.1:${this.port}`;
@@ -160,9 +163,7 @@ export class DrillRemote extends EventEmitter {
   requests(filter: Pick<JournalFilter, 'drillId' | 'sessionId'> = {}): RequestRecord[] {
     const records = foldRequests(this.journalLog.list());
     return records.filter(
-      (r) =>
-        (filter.drillId === undefined || r.drillId === filter.drillId) &&
-        (filter.sessionId === undefined || r.sessionId === filter.sessionId),
+      (r) => (filter.drillId === undefined || r.drillId === filter.drillId) && (filter.sessionId === undefined || r.sessionId === filter.sessionId),
     );
   }
 

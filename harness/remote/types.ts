@@ -134,21 +134,9 @@ export interface JobEvent extends EventBase {
   seq?: number;
 }
 
-export type RequestScopedEvent =
-  | RequestEvent
-  | HoldEvent
-  | ReleaseEvent
-  | CommitEvent
-  | OutcomeEvent
-  | DeliveryEvent
-  | DisconnectEvent;
+export type RequestScopedEvent = RequestEvent | HoldEvent | ReleaseEvent | CommitEvent | OutcomeEvent | DeliveryEvent | DisconnectEvent;
 
-export type JournalEvent =
-  | RequestScopedEvent
-  | SessionOpenedEvent
-  | RevokedEvent
-  | ApiKeyRotatedEvent
-  | JobEvent;
+export type JournalEvent = RequestScopedEvent | SessionOpenedEvent | RevokedEvent | ApiKeyRotatedEvent | JobEvent;
 
 export type JournalEventKind = JournalEvent['kind'];
 

@@ -48,7 +48,8 @@ export function containerExitInfo(evidence: DrillEvidence, stderrTail: string): 
   const exit = containerExitOf(evidence);
   const loss = firstOf(evidence, 'client-lost');
   const pid = server.container.pid;
-  if (!exit) return { pid, code: null, signal: null, class: 'did-not-exit', signalFrom: null, endedAfter: null, afterLossMs: null, crash: null, stderrTail, launcher };
+  if (!exit)
+    return { pid, code: null, signal: null, class: 'did-not-exit', signalFrom: null, endedAfter: null, afterLossMs: null, crash: null, stderrTail, launcher };
   const stopped = containerStopBefore(evidence, exit.id, exit.t);
   return {
     pid,

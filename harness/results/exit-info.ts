@@ -42,7 +42,9 @@ const STDERR_TAIL_CHARS = 2000;
 export function exitInfo(evidence: DrillEvidence): ExitInfo | null {
   const spawned = serverOf(evidence);
   if (!spawned) return null;
-  const stderr = eventsOf(evidence, 'subject-stderr').map((e) => e.text).join('');
+  const stderr = eventsOf(evidence, 'subject-stderr')
+    .map((e) => e.text)
+    .join('');
   const stderrTail = stderr.slice(-STDERR_TAIL_CHARS);
   // A server in a container: its container's exit, and the engine CLI as the launcher (containers.ts).
   const boxed = containerExitInfo(evidence, stderrTail);
@@ -52,7 +54,18 @@ export function exitInfo(evidence: DrillEvidence): ExitInfo | null {
   const exit = serverExitOf(evidence);
   const loss = firstOf(evidence, 'client-lost');
   if (!exit) {
-    return { pid: spawned.pid, code: null, signal: null, class: 'did-not-exit', signalFrom: null, endedAfter: null, afterLossMs: null, crash: null, stderrTail, launcher };
+    return {
+      pid: spawned.pid,
+      code: null,
+      signal: null,
+      class: 'did-not-exit',
+      signalFrom: null,
+      endedAfter: null,
+      afterLossMs: null,
+      crash: null,
+      stderrTail,
+      launcher,
+    };
   }
   const { code, signal } = exit;
   // The most telling line first: the EPIPE itself rather than Node's generic "Unhandled 'error' event".
@@ -77,7 +90,9 @@ export function exitInfo(evidence: DrillEvidence): ExitInfo | null {
 }
 
 function signalSender(evidence: DrillEvidence, exitAt: number, server: { pid: number; startTime: number }, signal: string): ExitInfo['signalFrom'] {
-  const byHarness = eventsOf(evidence, 'signal').some((e) => e.pid === server.pid && e.startTime === server.startTime && e.signal === signal && e.result === 'sent' && e.t <= exitAt + 1);
+  const byHarness = eventsOf(evidence, 'signal').some(
+    (e) => e.pid === server.pid && e.startTime === server.startTime && e.signal === signal && e.result === 'sent' && e.t <= exitAt + 1,
+  );
   if (byHarness) return 'harness';
   const step = signal === 'SIGTERM' ? 'sigterm' : signal === 'SIGKILL' ? 'sigkill' : null;
   // The client's shutdown signals only its direct child, which behind a launcher is not the server.

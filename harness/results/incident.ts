@@ -63,7 +63,9 @@ export function incidentRecord(evidence: DrillEvidence, checks: CheckResult[], e
   return {
     observedAt: moment(lost?.t),
     client: clientEvent ? { pid: clientEvent.pid, command: (clientEvent.cmdline ?? []).join(' ') } : null,
-    server: spawned ? { pid: spawned.pid, command: [meta.subject.command, ...meta.subject.args].join(' '), ppid: seen?.ppid ?? null, pgid: seen?.pgid ?? null } : null,
+    server: spawned
+      ? { pid: spawned.pid, command: [meta.subject.command, ...meta.subject.args].join(' '), ppid: seen?.ppid ?? null, pgid: seen?.pgid ?? null }
+      : null,
     sessionId: sessionOf(evidence, 'drill'),
     authorization: !revoked
       ? 'the session was never revoked'
@@ -90,7 +92,7 @@ function targetTool(evidence: DrillEvidence): string {
     const m = e.message as { id?: unknown; method?: string };
     return call && m.id === call.requestId && m.method === 'tools/call';
   });
-  return ((request?.message as { params?: { name?: string } } | undefined)?.params?.name) ?? evidence.meta.target ?? '';
+  return (request?.message as { params?: { name?: string } } | undefined)?.params?.name ?? evidence.meta.target ?? '';
 }
 
 function termination(exit: ExitInfo | null): string {

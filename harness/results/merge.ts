@@ -47,11 +47,15 @@ export function mergeResults(inputs: readonly ShardInput[]): RunResults {
     const a = first.results.harness;
     const b = results.harness;
     if (a.name !== b.name || a.version !== b.version) {
-      throw new MergeError(`different harness versions: ${first.dir} has ${a.name} ${a.version}, ${dir} has ${b.name} ${b.version}; re-run every shard with the same version`);
+      throw new MergeError(
+        `different harness versions: ${first.dir} has ${a.name} ${a.version}, ${dir} has ${b.name} ${b.version}; re-run every shard with the same version`,
+      );
     }
     if (!results.plan) throw new MergeError(`${dir}: results.json names no plan, so it cannot be matched with other shards`);
     if (results.plan.id !== first.results.plan?.id) {
-      throw new MergeError(`different plans: ${first.dir} ran plan ${first.results.plan?.id} (${first.results.plan?.drills} drills × ${first.results.plan?.repeat}), ${dir} ran plan ${results.plan.id} (${results.plan.drills} drills × ${results.plan.repeat}); use the same scenario files, filters and --repeat on every shard`);
+      throw new MergeError(
+        `different plans: ${first.dir} ran plan ${first.results.plan?.id} (${first.results.plan?.drills} drills × ${first.results.plan?.repeat}), ${dir} ran plan ${results.plan.id} (${results.plan.drills} drills × ${results.plan.repeat}); use the same scenario files, filters and --repeat on every shard`,
+      );
     }
     if (shardOf(results).total !== shardOf(first.results).total) {
       throw new MergeError(`different shard counts: ${first.dir} is shard ${fmt(shardOf(first.results))}, ${dir} is shard ${fmt(shardOf(results))}`);
@@ -67,7 +71,9 @@ export function mergeResults(inputs: readonly ShardInput[]): RunResults {
   }
   const missing = Array.from({ length: total }, (_, i) => i + 1).filter((i) => !seenShard.has(i));
   if (missing.length > 0) {
-    throw new MergeError(`missing shard${missing.length > 1 ? 's' : ''} ${missing.map((i) => `${i}/${total}`).join(', ')}: without ${missing.length > 1 ? 'them' : 'it'} some drills of the plan would go unjudged`);
+    throw new MergeError(
+      `missing shard${missing.length > 1 ? 's' : ''} ${missing.map((i) => `${i}/${total}`).join(', ')}: without ${missing.length > 1 ? 'them' : 'it'} some drills of the plan would go unjudged`,
+    );
   }
 
   const seenDrill = new Map<string, string>();
@@ -76,7 +82,8 @@ export function mergeResults(inputs: readonly ShardInput[]): RunResults {
     for (const drill of results.drills) {
       const id = attemptKey(drill);
       const other = seenDrill.get(id);
-      if (other !== undefined) throw new MergeError(`drill ${drill.key}${drill.attempt ? ` attempt ${drill.attempt}` : ''} is in both ${other} and ${dir}: the shards overlap`);
+      if (other !== undefined)
+        throw new MergeError(`drill ${drill.key}${drill.attempt ? ` attempt ${drill.attempt}` : ''} is in both ${other} and ${dir}: the shards overlap`);
       seenDrill.set(id, dir);
       drills.push(drill);
     }

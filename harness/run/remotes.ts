@@ -35,11 +35,19 @@ async function loadHandlers(scenario: Scenario, file: string): Promise<RequestHa
   try {
     mod = (await import(pathToFileURL(file).href)) as typeof mod;
   } catch (error) {
-    throw new ConfigError({ file: scenario.file, field: 'remote.handlers', message: `cannot load ${file}: ${error instanceof Error ? error.message : String(error)}` });
+    throw new ConfigError({
+      file: scenario.file,
+      field: 'remote.handlers',
+      message: `cannot load ${file}: ${error instanceof Error ? error.message : String(error)}`,
+    });
   }
   const list = mod.handlers ?? mod.default;
   if (!Array.isArray(list)) {
-    throw new ConfigError({ file: scenario.file, field: 'remote.handlers', message: `expected ${file} to export \`handlers\` (an array of msw request handlers), got ${typeof list}` });
+    throw new ConfigError({
+      file: scenario.file,
+      field: 'remote.handlers',
+      message: `expected ${file} to export \`handlers\` (an array of msw request handlers), got ${typeof list}`,
+    });
   }
   return list as RequestHandler[];
 }

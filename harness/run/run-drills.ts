@@ -72,11 +72,15 @@ export async function runScenarios(scenarios: Scenario[], options: RunOptions = 
   const remotes = new RemotePool();
   try {
     const stale = [...(await sweepStale()), ...(await sweepStaleContainerRows())]; // containers: labelled ones of dead runs
-    const limits = options.concurrency === 'auto' ? scheduleLimits(undefined, drills.length, options.cpuSlots) : scheduleLimits(options.concurrency ?? 1, drills.length, options.cpuSlots);
+    const limits =
+      options.concurrency === 'auto'
+        ? scheduleLimits(undefined, drills.length, options.cpuSlots)
+        : scheduleLimits(options.concurrency ?? 1, drills.length, options.cpuSlots);
     const scheduler = new PhaseScheduler(limits);
     // Every drill in flight listens for the interrupt (harness/util/abortable.ts): more drills in flight, more listeners.
     if (options.signal) setMaxListeners(Math.max(10, limits.inFlight * 4), options.signal);
-    for (const r of reporters) await r.onRunStart?.({ runId, total: drills.length, concurrency: limits.inFlight, cpuSlots: limits.cpu, outDir: options.outDir ?? '' });
+    for (const r of reporters)
+      await r.onRunStart?.({ runId, total: drills.length, concurrency: limits.inFlight, cpuSlots: limits.cpu, outDir: options.outDir ?? '' });
     const results: DrillResult[] = new Array(drills.length);
     const evidence: DrillEvidence[] = new Array(drills.length);
     let done = 0;
@@ -126,10 +130,24 @@ export async function runScenarios(scenarios: Scenario[], options: RunOptions = 
       finishedAt: new Date().toISOString(),
       interrupted: options.signal?.aborted ?? false,
       summary: summarize(finished),
-      stale: stale.map((s) => ({ drillId: s.drillId, pid: s.pid, startTime: s.startTime, cmdline: s.cmdline, endedBy: s.endedBy, ...(s.containedBy ? { containedBy: s.containedBy } : {}) })),
+      stale: stale.map((s) => ({
+        drillId: s.drillId,
+        pid: s.pid,
+        startTime: s.startTime,
+        cmdline: s.cmdline,
+        endedBy: s.endedBy,
+        ...(s.containedBy ? { containedBy: s.containedBy } : {}),
+      })),
       drills: finished,
       ...(options.shard ? { shard: { index: options.shard.index, total: options.shard.total } } : {}),
-      plan: { id: planFingerprint(planned.map((d) => d.key), repeat), drills: planned.length, repeat },
+      plan: {
+        id: planFingerprint(
+          planned.map((d) => d.key),
+          repeat,
+        ),
+        drills: planned.length,
+        repeat,
+      },
       flaky: findFlaky(finished),
     };
     for (const r of reporters) await r.onRunEnd?.(output);

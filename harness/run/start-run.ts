@@ -44,13 +44,23 @@ export async function startRun(request: RunRequest): Promise<RunOutput> {
   const missing = (request.only ?? []).filter((id) => !known.has(id));
   if (missing.length > 0) {
     const flag = request.onlyField?.startsWith('--');
-    throw new ConfigError({ file: flag ? undefined : request.configFile, field: request.onlyField ?? 'only', message: `no scenario has the id ${missing.map((m) => `"${m}"`).join(', ')}; known: ${[...known].join(', ')}` });
+    throw new ConfigError({
+      file: flag ? undefined : request.configFile,
+      field: request.onlyField ?? 'only',
+      message: `no scenario has the id ${missing.map((m) => `"${m}"`).join(', ')}; known: ${[...known].join(', ')}`,
+    });
   }
   // Early refusal: a command that cannot run is one config error, before anything starts or is written.
-  refuseUnrunnableSubjects(scenarios.filter((s) => !request.only?.length || request.only.includes(s.id)), (scenario, i) =>
-    request.subjects?.length
-      ? { field: '--subject', cwdField: '--subject' }
-      : { file: scenario.file, field: scenario.subjects.length > 1 ? `subjects[${i}].command` : 'subject.command', cwdField: scenario.subjects.length > 1 ? `subjects[${i}].cwd` : 'subject.cwd' },
+  refuseUnrunnableSubjects(
+    scenarios.filter((s) => !request.only?.length || request.only.includes(s.id)),
+    (scenario, i) =>
+      request.subjects?.length
+        ? { field: '--subject', cwdField: '--subject' }
+        : {
+            file: scenario.file,
+            field: scenario.subjects.length > 1 ? `subjects[${i}].command` : 'subject.command',
+            cwdField: scenario.subjects.length > 1 ? `subjects[${i}].cwd` : 'subject.cwd',
+          },
   );
   const baseline = baselineOf(request);
   const outDir = request.out ? resolve(request.out) : undefined;
@@ -78,7 +88,8 @@ export async function startRun(request: RunRequest): Promise<RunOutput> {
 /** The baseline file, read and validated before anything runs or is written (a bad one is exit 3). */
 function baselineOf(request: RunRequest) {
   if (!request.baseline) {
-    if (request.updateBaseline) throw new ConfigError({ field: '--update-baseline', message: 'expected a baseline file to update: give --baseline <file> (or the config key baseline)' });
+    if (request.updateBaseline)
+      throw new ConfigError({ field: '--update-baseline', message: 'expected a baseline file to update: give --baseline <file> (or the config key baseline)' });
     return null;
   }
   return loadBaseline(request.baseline, { missingIsEmpty: request.updateBaseline });
@@ -91,7 +102,8 @@ async function scenariosOf(request: RunRequest): Promise<Scenario[]> {
   let scenarios = [...(files.length > 0 ? await loadScenarios(files) : []), ...inline];
   const ids = scenarios.map((s) => s.id);
   const twice = ids.find((id, i) => ids.indexOf(id) !== i);
-  if (twice) throw new ConfigError({ file: request.configFile, field: 'scenarios', message: `expected unique scenario ids, got "${twice}" both in a file and inline` });
+  if (twice)
+    throw new ConfigError({ file: request.configFile, field: 'scenarios', message: `expected unique scenario ids, got "${twice}" both in a file and inline` });
   const subjects = request.subjects;
   if (subjects?.length) {
     const names = subjects.map((s) => s.name);
@@ -111,7 +123,12 @@ async function reportersOf(request: RunRequest, outDir: string | undefined): Pro
   const named = (request.reporters ?? []).filter((r): r is string => typeof r === 'string');
   const objects = (request.reporters ?? []).filter((r): r is Reporter => typeof r !== 'string');
   if (!outDir) {
-    if (named.length > 0) throw new ConfigError({ file: request.configFile, field: 'reporters', message: `expected \`out\` (a report folder) with named reporters, got ${named.map((n) => `"${n}"`).join(', ')} and no out` });
+    if (named.length > 0)
+      throw new ConfigError({
+        file: request.configFile,
+        field: 'reporters',
+        message: `expected \`out\` (a report folder) with named reporters, got ${named.map((n) => `"${n}"`).join(', ')} and no out`,
+      });
     return objects;
   }
   return [...(await loadReporters(named, { outDir, stdout: request.stdout, env: request.env })), ...objects];

@@ -42,13 +42,17 @@ function checkMatcher(id: CheckId, what: string) {
 
 function evidenceLines(drill: DrillResult, id: CheckId): string[] {
   const lines: string[] = [];
-  if (id === 'no-survivors') for (const s of drill.survivors) lines.push(`  survivor pid ${s.pid} (ppid ${s.ppid}, found by ${s.foundBy.join('+')}): ${s.cmdline.join(' ')}`);
+  if (id === 'no-survivors')
+    for (const s of drill.survivors) lines.push(`  survivor pid ${s.pid} (ppid ${s.ppid}, found by ${s.foundBy.join('+')}): ${s.cmdline.join(' ')}`);
   if (id === 'idempotent-effects') {
-    const data = drill.checks.find((c) => c.id === id)?.data as { duplicates?: string[][]; effects?: Array<{ id: string; op: string; key: string | null }> } | undefined;
+    const data = drill.checks.find((c) => c.id === id)?.data as
+      | { duplicates?: string[][]; effects?: Array<{ id: string; op: string; key: string | null }> }
+      | undefined;
     for (const group of data?.duplicates ?? []) lines.push(`  duplicate effects: ${group.join(', ')}`);
     for (const e of data?.effects ?? []) lines.push(`  effect ${e.id} (${e.op}) key ${e.key ?? 'none'}`);
   }
-  if (id === 'exit-on-eof' && drill.exit) lines.push(`  exit: ${drill.exit.class}${drill.exit.code !== null ? ` code ${drill.exit.code}` : ''}${drill.exit.signal ? ` ${drill.exit.signal}` : ''}`);
+  if (id === 'exit-on-eof' && drill.exit)
+    lines.push(`  exit: ${drill.exit.class}${drill.exit.code !== null ? ` code ${drill.exit.code}` : ''}${drill.exit.signal ? ` ${drill.exit.signal}` : ''}`);
   for (const f of drill.incident?.followUp ?? []) lines.push(`  follow-up: ${f}`);
   if (drill.evidence) lines.push(`  evidence: ${drill.evidence.file} (head ${drill.evidence.head.slice(0, 12)})`);
   return lines;

@@ -32,7 +32,11 @@ function findings(d: DrillResult, check: string): string {
 function exit(d: DrillResult): string {
   const x = d.exit;
   if (!x) return '<p class="muted">The server never started.</p>';
-  const how = x.signal ? `signal ${esc(x.signal)}${x.signalFrom ? ` from ${esc(x.signalFrom)}` : ''}` : x.code === null ? 'status unknown' : `code ${esc(x.code)}`;
+  const how = x.signal
+    ? `signal ${esc(x.signal)}${x.signalFrom ? ` from ${esc(x.signalFrom)}` : ''}`
+    : x.code === null
+      ? 'status unknown'
+      : `code ${esc(x.code)}`;
   const after = x.afterLossMs === null ? '' : `, ${esc(x.afterLossMs)} ms after the client was lost`;
   const tail = x.stderrTail ? `<details class="stderr"><summary>stderr tail</summary><pre>${esc(x.stderrTail)}</pre></details>` : '';
   return `<p>pid ${esc(x.pid ?? '?')}: <b>${esc(x.class)}</b>, ${how}${after}${x.endedAfter ? `, after ${esc(x.endedAfter)}` : ''}${x.crash ? `; crash: <code>${esc(x.crash)}</code>` : ''}</p>${tail}`;
@@ -41,7 +45,10 @@ function exit(d: DrillResult): string {
 function survivors(d: DrillResult): string {
   if (d.survivors.length === 0) return '<p>None.</p>';
   const rows = d.survivors
-    .map((s) => `<tr><td>${esc(s.pid)}</td><td>${esc(s.ppid)}</td><td>${esc(s.state)}</td><td><code>${esc(s.cmdline.join(' '))}</code></td><td>${esc(s.foundBy.join(', '))}</td><td>${s.credential.present ? `holds ${esc(s.credential.vars.join(', '))}` : 'no'}</td></tr>`)
+    .map(
+      (s) =>
+        `<tr><td>${esc(s.pid)}</td><td>${esc(s.ppid)}</td><td>${esc(s.state)}</td><td><code>${esc(s.cmdline.join(' '))}</code></td><td>${esc(s.foundBy.join(', '))}</td><td>${s.credential.present ? `holds ${esc(s.credential.vars.join(', '))}` : 'no'}</td></tr>`,
+    )
     .join('');
   return `<table class="grid"><thead><tr><th>pid</th><th>ppid</th><th>state</th><th>command</th><th>found by</th><th>credential</th></tr></thead><tbody>${rows}</tbody></table>`;
 }
@@ -49,20 +56,28 @@ function survivors(d: DrillResult): string {
 function containment(d: DrillResult): string {
   if (d.containment.length === 0) return '<p>Nothing to contain.</p>';
   const rows = d.containment
-    .map((c) => `<tr><td>${esc(c.pid)}</td><td><code>${esc(c.cmdline.join(' '))}</code></td><td>${esc(c.endedBy)}${c.forced ? ' (forced)' : ''}</td><td>${esc(c.steps.map((s) => s.action).join(' → '))}</td></tr>`)
+    .map(
+      (c) =>
+        `<tr><td>${esc(c.pid)}</td><td><code>${esc(c.cmdline.join(' '))}</code></td><td>${esc(c.endedBy)}${c.forced ? ' (forced)' : ''}</td><td>${esc(c.steps.map((s) => s.action).join(' → '))}</td></tr>`,
+    )
     .join('');
   return `<table class="grid"><thead><tr><th>pid</th><th>command</th><th>ended by</th><th>steps</th></tr></thead><tbody>${rows}</tbody></table>`;
 }
 
 function evidence(d: DrillResult, read: EvidenceRead | { error: string } | null): string {
   if (!d.evidence) return '<p class="muted">No evidence log was written for this drill.</p>';
-  const state = !read ? '' : 'error' in read ? ` <span class="warn">${esc(read.error)}</span>` : ` chain ${read.chain === 'intact' ? 'intact' : `<span class="warn">${esc(read.chain)}</span>`}`;
+  const state = !read
+    ? ''
+    : 'error' in read
+      ? ` <span class="warn">${esc(read.error)}</span>`
+      : ` chain ${read.chain === 'intact' ? 'intact' : `<span class="warn">${esc(read.chain)}</span>`}`;
   return `<p><code>evidence/${esc(d.evidence.file)}</code>, ${esc(d.evidence.records)} records, head <code class="hash">${esc(d.evidence.head)}</code>;${state}</p>`;
 }
 
 export function renderDrill(d: DrillResult, read: EvidenceRead | { error: string } | null): string {
   const open = d.verdict !== 'pass' ? ' open' : '';
-  const timeline = read && 'events' in read ? renderTimeline(timelineEntries(read.events)) : '<p class="muted">No timeline: the evidence log is not available.</p>';
+  const timeline =
+    read && 'events' in read ? renderTimeline(timelineEntries(read.events)) : '<p class="muted">No timeline: the evidence log is not available.</p>';
   return `<details class="drill ${verdictClass(d.verdict)}" id="${esc(anchorOf(d.id))}"${open}>
 <summary><span class="badge ${verdictClass(d.verdict)}">${esc(d.verdict)}</span> <b>${esc(d.scenario)}</b> ${esc(d.point)}/${esc(d.mode)} <span class="muted">${esc(d.id)} · ${esc(d.durationMs)} ms</span><div class="reason">${esc(d.reason)}</div></summary>
 <div class="body">

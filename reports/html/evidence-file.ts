@@ -52,6 +52,7 @@ export function readEvidence(file: string, expectedHead: string | null): Evidenc
     prev = sha256(line);
     if (typeof event.t === 'number' && typeof event.type === 'string') events.push(event);
   }
-  if (chain === 'intact' && expectedHead !== null && prev !== expectedHead) chain = 'the head differs from the one in results.json (the log was cut or changed)';
+  if (chain === 'intact' && expectedHead !== null && prev !== expectedHead)
+    chain = 'the head differs from the one in results.json (the log was cut or changed)';
   return { events, chain };
 }

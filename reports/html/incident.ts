@@ -17,14 +17,24 @@ export function renderIncident(r: IncidentRecord): string {
   const rows: Array<[string, string]> = [
     ['observed at', moment(r.observedAt)],
     ['client', r.client ? `pid ${esc(r.client.pid)}: <code>${esc(r.client.command)}</code>` : NONE],
-    ['server', r.server ? `pid ${esc(r.server.pid)} (ppid ${esc(r.server.ppid ?? '?')}, pgid ${esc(r.server.pgid ?? '?')}): <code>${esc(r.server.command)}</code>` : NONE],
+    [
+      'server',
+      r.server
+        ? `pid ${esc(r.server.pid)} (ppid ${esc(r.server.ppid ?? '?')}, pgid ${esc(r.server.pgid ?? '?')}): <code>${esc(r.server.command)}</code>`
+        : NONE,
+    ],
     ['session', r.sessionId ? esc(r.sessionId) : NONE],
     ['authorization', esc(r.authorization)],
     ['client unavailable at', moment(r.clientUnavailableAt)],
     ['last action started at', moment(r.lastActionStartedAt)],
     ['last successful action at', moment(r.lastSuccessfulActionAt)],
     ['last attempted action at', moment(r.lastAttemptedActionAt)],
-    ['action', r.action ? `tool <code>${esc(r.action.tool || '?')}</code>${r.action.operation ? `, ${esc(r.action.operation)}` : ''}${r.action.target ? ` on ${esc(r.action.target)}` : ''}` : NONE],
+    [
+      'action',
+      r.action
+        ? `tool <code>${esc(r.action.tool || '?')}</code>${r.action.operation ? `, ${esc(r.action.operation)}` : ''}${r.action.target ? ` on ${esc(r.action.target)}` : ''}`
+        : NONE,
+    ],
     ['effects', list(r.result.effects)],
     ['jobs', list(r.result.jobs)],
     ['revocation', r.revocation ? `${moment(r.revocation.at)} by ${esc(r.revocation.operator)}` : NONE],

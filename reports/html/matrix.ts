@@ -15,8 +15,14 @@ const SHORT: Record<string, string> = { pass: 'pass', fail: 'FAIL', unknown: '?'
 
 export function renderMatrix(drills: DrillResult[]): string {
   if (drills.length === 0) return '<p class="muted">No drills ran.</p>';
-  const points = ordered(drills.map((d) => d.point), KILL_POINTS);
-  const modes = ordered(drills.map((d) => d.mode), KILL_MODES);
+  const points = ordered(
+    drills.map((d) => d.point),
+    KILL_POINTS,
+  );
+  const modes = ordered(
+    drills.map((d) => d.mode),
+    KILL_MODES,
+  );
   // One row per scenario and subject: a scenario drilling several servers shows them side by side.
   const rowKey = (d: DrillResult) => `${d.scenario}\u0000${d.subject.name}`;
   const scenarios = [...new Set(drills.map(rowKey))];
@@ -32,7 +38,10 @@ export function renderMatrix(drills: DrillResult[]): string {
             const here = own.filter((d) => d.point === p && d.mode === m);
             if (here.length === 0) return '<td class="cell empty">&middot;</td>';
             const chips = here
-              .map((d) => `<a class="chip ${verdictClass(d.verdict)}" href="#${esc(anchorOf(d.id))}" data-drill="${esc(d.id)}" title="${esc(`${d.verdict}: ${d.reason}`)}">${esc(SHORT[d.verdict] ?? d.verdict)}</a>`)
+              .map(
+                (d) =>
+                  `<a class="chip ${verdictClass(d.verdict)}" href="#${esc(anchorOf(d.id))}" data-drill="${esc(d.id)}" title="${esc(`${d.verdict}: ${d.reason}`)}">${esc(SHORT[d.verdict] ?? d.verdict)}</a>`,
+              )
               .join('');
             const worst = ['error', 'fail', 'unknown', 'known', 'pass'].find((v) => here.some((d) => d.verdict === v)) ?? 'unknown';
             return `<td class="cell ${verdictClass(worst)}">${chips}</td>`;

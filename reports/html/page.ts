@@ -21,7 +21,9 @@ export function drillOrder(drills: DrillResult[]): DrillResult[] {
 
 function stale(results: RunResults): string {
   if (results.stale.length === 0) return '';
-  const rows = results.stale.map((s) => `<li>drill ${esc(s.drillId)}: pid ${esc(s.pid)} <code>${esc(s.cmdline.join(' '))}</code>, ended by ${esc(s.endedBy)}</li>`).join('');
+  const rows = results.stale
+    .map((s) => `<li>drill ${esc(s.drillId)}: pid ${esc(s.pid)} <code>${esc(s.cmdline.join(' '))}</code>, ended by ${esc(s.endedBy)}</li>`)
+    .join('');
   return `<h2>Left over from an earlier run</h2><ul>${rows}</ul>`;
 }
 

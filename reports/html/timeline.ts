@@ -11,9 +11,7 @@ function pct(ms: number, span: number): string {
 }
 
 function ticks(span: number): string {
-  return [0, 0.25, 0.5, 0.75, 1]
-    .map((f) => `<span class="tick" style="left:${pct(span * f, span)}">${Math.round(span * f)} ms</span>`)
-    .join('');
+  return [0, 0.25, 0.5, 0.75, 1].map((f) => `<span class="tick" style="left:${pct(span * f, span)}">${Math.round(span * f)} ms</span>`).join('');
 }
 
 export function renderTimeline(entries: TimelineEntry[]): string {
@@ -30,13 +28,19 @@ export function renderTimeline(entries: TimelineEntry[]): string {
     .map((lane) => {
       const marks = entries
         .filter((e) => e.lane === lane)
-        .map((e) => `<span class="mark lane-${lane}${e.major ? ` mark-${e.major}` : ''}" style="left:${pct(e.ms, span)}" title="${esc(`${e.ms} ms: ${e.what}`)}"></span>`)
+        .map(
+          (e) =>
+            `<span class="mark lane-${lane}${e.major ? ` mark-${e.major}` : ''}" style="left:${pct(e.ms, span)}" title="${esc(`${e.ms} ms: ${e.what}`)}"></span>`,
+        )
         .join('');
       return `<div class="lane"><span class="lane-name">${lane}</span><div class="track">${marks}</div></div>`;
     })
     .join('');
   const rows = entries
-    .map((e) => `<tr class="${e.major ? `row-${e.major}` : ''}"><td class="ms">${e.ms.toFixed(1)}</td><td><span class="dot lane-${e.lane}"></span>${e.lane}</td><td>${esc(e.what)}</td></tr>`)
+    .map(
+      (e) =>
+        `<tr class="${e.major ? `row-${e.major}` : ''}"><td class="ms">${e.ms.toFixed(1)}</td><td><span class="dot lane-${e.lane}"></span>${e.lane}</td><td>${esc(e.what)}</td></tr>`,
+    )
     .join('');
   return `<div class="timeline" role="img" aria-label="timeline of the drill, ${Math.round(span)} ms">
 <div class="lanes"><div class="overlay">${majors}</div>${lanes}<div class="lane axis"><span class="lane-name">ms</span><div class="track">${ticks(span)}</div></div></div>

@@ -16,7 +16,12 @@ import { summarize, type BaselineEntryInfo, type DrillResult, type RunResults } 
 type C = [id: string, verdict: 'pass' | 'fail' | 'unknown'];
 
 function drill(key: string, verdict: DrillResult['verdict'], checks: C[]): DrillResult {
-  return { key, verdict, reason: `reason of ${key}`, checks: checks.map(([id, v]) => ({ id, verdict: v, summary: `${id} ${v}`, data: {} })) } as unknown as DrillResult;
+  return {
+    key,
+    verdict,
+    reason: `reason of ${key}`,
+    checks: checks.map(([id, v]) => ({ id, verdict: v, summary: `${id} ${v}`, data: {} })),
+  } as unknown as DrillResult;
 }
 
 function entry(drillKey: string, check: string | null, verdict: BaselineEntryInfo['verdict'] = 'fail', reason = ''): BaselineEntryInfo {
@@ -28,9 +33,26 @@ const base = (entries: BaselineEntryInfo[]): Baseline => ({ file: '/x/crash-dril
 describe('BaselineIndex.apply', () => {
   it('absorbs exactly the listed failures: known when all are, fail when one is new', () => {
     const index = new BaselineIndex(base([entry('s/idle/crash', 'exit-on-eof', 'fail', 'SDK 1'), entry('s/idle/crash', 'no-survivors')]));
-    const all = index.apply(drill('s/idle/crash', 'fail', [['exit-on-eof', 'fail'], ['no-survivors', 'fail'], ['stdout-clean', 'pass']]));
-    expect([all.verdict, all.known]).toEqual(['known', [{ check: 'exit-on-eof', reason: 'SDK 1' }, { check: 'no-survivors', reason: '' }]]);
-    const partly = new BaselineIndex(base([entry('s/idle/crash', 'exit-on-eof')])).apply(drill('s/idle/crash', 'fail', [['exit-on-eof', 'fail'], ['no-survivors', 'fail']]));
+    const all = index.apply(
+      drill('s/idle/crash', 'fail', [
+        ['exit-on-eof', 'fail'],
+        ['no-survivors', 'fail'],
+        ['stdout-clean', 'pass'],
+      ]),
+    );
+    expect([all.verdict, all.known]).toEqual([
+      'known',
+      [
+        { check: 'exit-on-eof', reason: 'SDK 1' },
+        { check: 'no-survivors', reason: '' },
+      ],
+    ]);
+    const partly = new BaselineIndex(base([entry('s/idle/crash', 'exit-on-eof')])).apply(
+      drill('s/idle/crash', 'fail', [
+        ['exit-on-eof', 'fail'],
+        ['no-survivors', 'fail'],
+      ]),
+    );
     expect([partly.verdict, partly.known]).toEqual(['fail', [{ check: 'exit-on-eof', reason: '' }]]);
     // The same check of another drill is another entry.
     const other = index.apply(drill('s/idle/close', 'fail', [['exit-on-eof', 'fail']]));
@@ -38,14 +60,28 @@ describe('BaselineIndex.apply', () => {
   });
 
   it('never absorbs unknown or error, whatever the entry says', () => {
-    const index = new BaselineIndex(base([entry('s/idle/crash', 'no-survivors', 'unknown'), entry('s/idle/crash', 'exit-on-eof'), entry('e/idle/crash', null, 'error'), entry('e/idle/crash', 'exit-on-eof')]));
+    const index = new BaselineIndex(
+      base([
+        entry('s/idle/crash', 'no-survivors', 'unknown'),
+        entry('s/idle/crash', 'exit-on-eof'),
+        entry('e/idle/crash', null, 'error'),
+        entry('e/idle/crash', 'exit-on-eof'),
+      ]),
+    );
     // A known failure beside an unknown check: the drill is unknown, never known or pass.
-    const d = index.apply(drill('s/idle/crash', 'fail', [['exit-on-eof', 'fail'], ['no-survivors', 'unknown']]));
+    const d = index.apply(
+      drill('s/idle/crash', 'fail', [
+        ['exit-on-eof', 'fail'],
+        ['no-survivors', 'unknown'],
+      ]),
+    );
     expect([d.verdict, d.reason]).toEqual(['unknown', 'no-survivors: no-survivors unknown']);
     const err = index.apply(drill('e/idle/crash', 'error', [['exit-on-eof', 'fail']]));
     expect([err.verdict, err.known]).toEqual(['error', undefined]);
     // An entry listed as unknown does not absorb the check when it fails.
-    const failsNow = new BaselineIndex(base([entry('s/idle/crash', 'no-survivors', 'unknown')])).apply(drill('s/idle/crash', 'fail', [['no-survivors', 'fail']]));
+    const failsNow = new BaselineIndex(base([entry('s/idle/crash', 'no-survivors', 'unknown')])).apply(
+      drill('s/idle/crash', 'fail', [['no-survivors', 'fail']]),
+    );
     expect(failsNow.verdict).toBe('fail');
   });
 
@@ -91,7 +127,11 @@ describe('BaselineIndex.stale', () => {
 describe('what a baseline lists', () => {
   it('every check that did not pass, the drill itself when it erred or is unknown with no check to blame', () => {
     const drills = [
-      drill('a/idle/crash', 'fail', [['exit-on-eof', 'fail'], ['no-survivors', 'unknown'], ['stdout-clean', 'pass']]),
+      drill('a/idle/crash', 'fail', [
+        ['exit-on-eof', 'fail'],
+        ['no-survivors', 'unknown'],
+        ['stdout-clean', 'pass'],
+      ]),
       drill('b/idle/crash', 'error', [['exit-on-eof', 'unknown']]),
       drill('c/in-flight/crash', 'unknown', [['stdout-clean', 'pass']]),
       drill('d/idle/crash', 'pass', [['exit-on-eof', 'pass']]),
@@ -105,10 +145,24 @@ describe('what a baseline lists', () => {
   });
 
   it('an update keeps reasons, adds new failures, removes what passes and keeps entries of drills that did not run', () => {
-    const old = base([entry('a/idle/crash', 'exit-on-eof', 'fail', 'known since 1.0'), entry('a/idle/crash', 'no-survivors', 'fail', 'gone'), entry('z/idle/crash', 'stdout-clean', 'fail', 'other shard')]);
-    const update = updatedEntries(old, [drill('a/idle/crash', 'fail', [['exit-on-eof', 'fail'], ['no-survivors', 'pass'], ['stdout-clean', 'fail']])]);
+    const old = base([
+      entry('a/idle/crash', 'exit-on-eof', 'fail', 'known since 1.0'),
+      entry('a/idle/crash', 'no-survivors', 'fail', 'gone'),
+      entry('z/idle/crash', 'stdout-clean', 'fail', 'other shard'),
+    ]);
+    const update = updatedEntries(old, [
+      drill('a/idle/crash', 'fail', [
+        ['exit-on-eof', 'fail'],
+        ['no-survivors', 'pass'],
+        ['stdout-clean', 'fail'],
+      ]),
+    ]);
     expect(update).toEqual({
-      entries: [entry('a/idle/crash', 'exit-on-eof', 'fail', 'known since 1.0'), entry('a/idle/crash', 'stdout-clean'), entry('z/idle/crash', 'stdout-clean', 'fail', 'other shard')],
+      entries: [
+        entry('a/idle/crash', 'exit-on-eof', 'fail', 'known since 1.0'),
+        entry('a/idle/crash', 'stdout-clean'),
+        entry('z/idle/crash', 'stdout-clean', 'fail', 'other shard'),
+      ],
       added: 1,
       removed: 1,
     });
@@ -118,7 +172,7 @@ describe('what a baseline lists', () => {
 });
 
 describe('merging shards of a run with a baseline', () => {
-  it('keeps known verdicts, sums what was absorbed and fails on the union of the shards\' stale entries', () => {
+  it("keeps known verdicts, sums what was absorbed and fails on the union of the shards' stale entries", () => {
     const shard = (index: number, drills: DrillResult[], stale: BaselineEntryInfo[]): RunResults =>
       ({
         version: 1,

@@ -33,13 +33,18 @@ describe('crash-drill baseline and run --baseline', () => {
     writeFileSync(join(dir, 'stays.yaml'), ['id: stays', subjectYaml('ignores-eof'), 'target: { call: echo }', FAST].join('\n'));
     writeFileSync(join(dir, 'noisy.yaml'), ['id: noisy', subjectYaml('stdout-noise'), 'target: { call: echo }', FAST].join('\n'));
     // Exits before any handshake: the drill is an error.
-    writeFileSync(join(dir, 'broken.yaml'), ['id: broken', 'subject: { command: node, args: ["-e", "process.exit(0)"] }', 'protocol: 2025-11-25', 'target: { call: echo }', FAST].join('\n'));
+    writeFileSync(
+      join(dir, 'broken.yaml'),
+      ['id: broken', 'subject: { command: node, args: ["-e", "process.exit(0)"] }', 'protocol: 2025-11-25', 'target: { call: echo }', FAST].join('\n'),
+    );
   });
 
   it('writes every check that did not pass, and the erred drill, with an empty reason; --from gives the same file', async () => {
     const run = await runCli(['baseline', dir, '--out', 'b.json', '--report-out', 'r0', '--concurrency', '4'], { cwd: dir });
     expect(run.code).toBe(0);
-    expect(run.stderr).toContain('crash-drill: baseline: wrote 4 entries to b.json (3 fail, 0 unknown, 1 error); fill in each "reason", commit it, and run with --baseline b.json\n');
+    expect(run.stderr).toContain(
+      'crash-drill: baseline: wrote 4 entries to b.json (3 fail, 0 unknown, 1 error); fill in each "reason", commit it, and run with --baseline b.json\n',
+    );
     expect(run.stderr).toContain('the 1 unknown and error entry is listed for the record but never absorbed');
     expect(read(join(dir, 'b.json'))).toEqual({ version: 1, entries: ENTRIES });
     const again = await runCli(['baseline', '--from', 'r0', '--out', 'b2.json'], { cwd: dir });
@@ -49,7 +54,10 @@ describe('crash-drill baseline and run --baseline', () => {
 
   it('absorbs exactly the listed failures (exit 0) and every report shows them as known, JUnit as skipped with the reason', async () => {
     write(join(dir, 'known.json'), FAILS);
-    writeFileSync(join(dir, 'crash-drill.config.mjs'), "export default { scenarios: ['good.yaml', 'stays.yaml', 'noisy.yaml'], baseline: 'known.json', concurrency: 3 };\n");
+    writeFileSync(
+      join(dir, 'crash-drill.config.mjs'),
+      "export default { scenarios: ['good.yaml', 'stays.yaml', 'noisy.yaml'], baseline: 'known.json', concurrency: 3 };\n",
+    );
     const run = await runCli(['run', '--out', 'r1', '--reporter', 'junit,markdown,html'], { cwd: dir });
     expect(run.code).toBe(0);
     expect(lastLine(run.stdout)).toBe('1 passed, 0 failed, 2 known, 0 unknown');
@@ -60,7 +68,13 @@ describe('crash-drill baseline and run --baseline', () => {
     expect(results.summary).toEqual({ pass: 1, fail: 0, unknown: 0, error: 0, known: 2 });
     expect(results.baseline).toEqual({ file: 'known.json', entries: 3, known: 3, stale: [] });
     const stays = results.drills.find((d: { key: string }) => d.key === 'stays/idle/crash');
-    expect([stays.verdict, stays.known]).toEqual(['known', [{ check: 'exit-on-eof', reason: 'why stays/idle/crash exit-on-eof' }, { check: 'no-survivors', reason: 'why stays/idle/crash no-survivors' }]]);
+    expect([stays.verdict, stays.known]).toEqual([
+      'known',
+      [
+        { check: 'exit-on-eof', reason: 'why stays/idle/crash exit-on-eof' },
+        { check: 'no-survivors', reason: 'why stays/idle/crash no-survivors' },
+      ],
+    ]);
     const junit = readFileSync(join(dir, 'r1', 'junit.xml'), 'utf8');
     expect(junit).toContain('<skipped message="known failure (baseline): why noisy/idle/crash stdout-clean" type="known">');
     expect(junit).not.toContain('<failure');
@@ -69,7 +83,10 @@ describe('crash-drill baseline and run --baseline', () => {
   });
 
   it('fails on a failure the baseline does not list, naming only it as new', async () => {
-    write(join(dir, 'missing-one.json'), FAILS.filter((e) => e.drill !== 'noisy/idle/crash'));
+    write(
+      join(dir, 'missing-one.json'),
+      FAILS.filter((e) => e.drill !== 'noisy/idle/crash'),
+    );
     const run = await runCli(['run', 'stays.yaml', 'noisy.yaml', '--baseline', 'missing-one.json', '--out', 'r2', '--concurrency', '2'], { cwd: dir });
     expect(run.code).toBe(1);
     expect(lastLine(run.stdout)).toBe('0 passed, 1 failed, 1 known, 0 unknown');
@@ -82,11 +99,15 @@ describe('crash-drill baseline and run --baseline', () => {
     const only = ['--only', 'good,stays,noisy', '--concurrency', '3'];
     const stale = await runCli(['run', dir, '--baseline', 'stale.json', '--out', 'r3', ...only], { cwd: dir });
     expect(stale.code).toBe(1);
-    expect(stale.stdout).toContain('Stale baseline entries (they now pass; it fails the run):\n  STALE   good/idle/crash exit-on-eof was fail, now passes\n  Remove it from stale.json, or run again with --update-baseline to rewrite the file.\n');
+    expect(stale.stdout).toContain(
+      'Stale baseline entries (they now pass; it fails the run):\n  STALE   good/idle/crash exit-on-eof was fail, now passes\n  Remove it from stale.json, or run again with --update-baseline to rewrite the file.\n',
+    );
     expect(lastLine(stale.stdout)).toBe('1 passed, 1 failed, 1 known, 0 unknown, 1 stale baseline entry');
     const update = await runCli(['run', dir, '--baseline', 'stale.json', '--update-baseline', '--out', 'r4', ...only], { cwd: dir });
     expect(update.code).toBe(0);
-    expect(update.stderr).toBe('crash-drill: baseline stale.json rewritten from this run: 1 entry added, 1 removed, 3 listed; fill in the reason of each new one\n');
+    expect(update.stderr).toBe(
+      'crash-drill: baseline stale.json rewritten from this run: 1 entry added, 1 removed, 3 listed; fill in the reason of each new one\n',
+    );
     expect(lastLine(update.stdout)).toBe('1 passed, 0 failed, 2 known, 0 unknown');
     // Reasons people wrote are kept; the new entry's is left to fill in.
     expect(read(file).entries).toEqual([{ ...FAILS[0], reason: '' }, FAILS[1], FAILS[2]]);
@@ -102,11 +123,18 @@ describe('crash-drill baseline and run --baseline', () => {
   it('a bad baseline file is exit 3 naming the file and field, before anything runs or is written', async () => {
     write(join(dir, 'bad.json'), [{ ...FAILS[0], verdict: 'pass' }]);
     const run = await runCli(['run', dir, '--baseline', 'bad.json', '--out', 'r6'], { cwd: dir });
-    expect([run.code, run.stderr, run.stdout]).toEqual([3, 'crash-drill: bad.json: entries[0].verdict: expected one of fail, unknown, error, got "pass"\n', '']);
+    expect([run.code, run.stderr, run.stdout]).toEqual([
+      3,
+      'crash-drill: bad.json: entries[0].verdict: expected one of fail, unknown, error, got "pass"\n',
+      '',
+    ]);
     expect(existsSync(join(dir, 'r6'))).toBe(false);
     // From a folder without the config file (whose `baseline` key would be the file to update).
     const noFile = await runCli(['run', dir, '--update-baseline', '--out', join(dir, 'r6')], { cwd: tempDir('crash-drill-no-config-') });
-    expect([noFile.code, noFile.stderr]).toEqual([3, 'crash-drill: --update-baseline: expected a baseline file to update: give --baseline <file> (or the config key baseline)\n']);
+    expect([noFile.code, noFile.stderr]).toEqual([
+      3,
+      'crash-drill: --update-baseline: expected a baseline file to update: give --baseline <file> (or the config key baseline)\n',
+    ]);
   });
 
   it('runDrills() applies the baseline the same way', async () => {

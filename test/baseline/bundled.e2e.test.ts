@@ -18,7 +18,19 @@ import { tempDir } from '../support/scenarios.js';
 const root = packageRoot();
 const FILE = join(root, 'scenarios', 'crash-drill.baseline.json');
 /** The broken servers the README's first lines name, each caught for the one thing it does wrong. */
-const BROKEN = ['daemonizes', 'fire-and-forget-job', 'ignores-eof', 'ignores-sigterm', 'keyless-writer', 'leaks-child', 'polls-after-loss', 'retries-without-key', 'slow-exit', 'static-key-holder', 'stdout-noise'];
+const BROKEN = [
+  'daemonizes',
+  'fire-and-forget-job',
+  'ignores-eof',
+  'ignores-sigterm',
+  'keyless-writer',
+  'leaks-child',
+  'polls-after-loss',
+  'retries-without-key',
+  'slow-exit',
+  'static-key-holder',
+  'stdout-noise',
+];
 
 describe('the bundled baseline', () => {
   it('lists the broken servers and only them, each entry a planned drill with a reason', async () => {
@@ -38,7 +50,18 @@ describe('the bundled baseline', () => {
   });
 
   it('a run of every broken server against it exits 0: the harness catches exactly what each does wrong', async () => {
-    const run = await runCli(['run', 'scenarios', '--baseline', 'scenarios/crash-drill.baseline.json', '--only', BROKEN.join(','), '--concurrency', '4', '--out', tempDir('crash-drill-bundled-')]);
+    const run = await runCli([
+      'run',
+      'scenarios',
+      '--baseline',
+      'scenarios/crash-drill.baseline.json',
+      '--only',
+      BROKEN.join(','),
+      '--concurrency',
+      '4',
+      '--out',
+      tempDir('crash-drill-bundled-'),
+    ]);
     expect(run.stderr).not.toMatch(/crash-drill:/);
     // On a miss or an over-report this shows which drill and why.
     expect(run.stdout.slice(run.stdout.indexOf('\nDrills that did not pass'))).not.toContain('Drills that did not pass');

@@ -28,22 +28,39 @@ const progress = { jsonrpc: '2.0', method: 'notifications/progress', params: { p
 
 describe('silent-after-cancel', () => {
   it('passes with a message read within the in-flight allowance, and counts it', () => {
-    const ev = cancelled().rpcIn(1290, progress).rpcIn(1295, { jsonrpc: '2.0', id: 'cd-4', result: { tools: [] } }).add(2100, { type: 'containment-start' }).build();
+    const ev = cancelled()
+      .rpcIn(1290, progress)
+      .rpcIn(1295, { jsonrpc: '2.0', id: 'cd-4', result: { tools: [] } })
+      .add(2100, { type: 'containment-start' })
+      .build();
     const r = silentAfterCancel.run(ev);
     expect(r.verdict).toBe('pass');
     expect(r.summary).toBe('nothing more for the cancelled request "cd-3" after the cancel (1 already on its way within 100 ms)');
   });
 
   it('fails on progress or a response for the cancelled id after the allowance, and not on other ids', () => {
-    const ev = cancelled().rpcIn(1400, { jsonrpc: '2.0', id: 'cd-9', result: {} }).rpcIn(1420, progress).rpcIn(1500, { jsonrpc: '2.0', id: 'cd-3', result: {} }).add(2100, { type: 'containment-start' }).build();
+    const ev = cancelled()
+      .rpcIn(1400, { jsonrpc: '2.0', id: 'cd-9', result: {} })
+      .rpcIn(1420, progress)
+      .rpcIn(1500, { jsonrpc: '2.0', id: 'cd-3', result: {} })
+      .add(2100, { type: 'containment-start' })
+      .build();
     const r = silentAfterCancel.run(ev);
     expect(r.verdict).toBe('fail');
     expect(r.summary).toBe('2 messages for the cancelled request "cd-3" after the cancel, the first 210 ms after: a progress notification');
   });
 
   it('is unknown when the call was never cancelled', () => {
-    const ev = new EvidenceBuilder({ mode: 'cancel', point: 'in-flight', expect: EXPECT }).start().spawned().handshake().pointTimeout(6000, 'in-flight', 5000, 'the target call was never written').build();
-    expect(silentAfterCancel.run(ev)).toMatchObject({ verdict: 'unknown', summary: 'the kill point in-flight was not reached within 5000 ms: the target call was never written' });
+    const ev = new EvidenceBuilder({ mode: 'cancel', point: 'in-flight', expect: EXPECT })
+      .start()
+      .spawned()
+      .handshake()
+      .pointTimeout(6000, 'in-flight', 5000, 'the target call was never written')
+      .build();
+    expect(silentAfterCancel.run(ev)).toMatchObject({
+      verdict: 'unknown',
+      summary: 'the kill point in-flight was not reached within 5000 ms: the target call was never written',
+    });
   });
 });
 
@@ -51,13 +68,27 @@ describe('stops-after-cancel', () => {
   const child = { type: 'process-new' as const, pid: 5000, startTime: 999_000, ppid: 4242, cmdline: ['node', 'helper.js'], foundBy: ['parent-links'] };
 
   it('passes when the call’s child ended within the deadline', () => {
-    const ev = cancelled().add(1205, child, 'observer').add(1400, { type: 'process-exit', pid: 5000, startTime: 999_000 }, 'observer').add(2100, { type: 'containment-start' }).build();
-    expect(stopsAfterCancel.run(ev)).toMatchObject({ verdict: 'pass', summary: 'the call stopped after the cancel: its child ended within 190 ms, no new write, no job left running' });
+    const ev = cancelled()
+      .add(1205, child, 'observer')
+      .add(1400, { type: 'process-exit', pid: 5000, startTime: 999_000 }, 'observer')
+      .add(2100, { type: 'containment-start' })
+      .build();
+    expect(stopsAfterCancel.run(ev)).toMatchObject({
+      verdict: 'pass',
+      summary: 'the call stopped after the cancel: its child ended within 190 ms, no new write, no job left running',
+    });
   });
 
   it('fails when the child outlived the deadline', () => {
-    const ev = cancelled().add(1205, child, 'observer').add(2100, { type: 'containment-start' }).add(2150, { type: 'process-exit', pid: 5000, startTime: 999_000 }, 'observer').build();
-    expect(stopsAfterCancel.run(ev)).toMatchObject({ verdict: 'fail', summary: 'a child the call started still running 800 ms after the cancel: pid 5000 (node helper.js)' });
+    const ev = cancelled()
+      .add(1205, child, 'observer')
+      .add(2100, { type: 'containment-start' })
+      .add(2150, { type: 'process-exit', pid: 5000, startTime: 999_000 }, 'observer')
+      .build();
+    expect(stopsAfterCancel.run(ev)).toMatchObject({
+      verdict: 'fail',
+      summary: 'a child the call started still running 800 ms after the cancel: pid 5000 (node helper.js)',
+    });
   });
 
   it('is unknown when a later kill cut the window short with the child still running', () => {
@@ -68,15 +99,30 @@ describe('stops-after-cancel', () => {
 
 describe('alive-after-cancel', () => {
   it('passes on an answered follow-up within the deadline, fails on a failed one', () => {
-    const ok = cancelled().add(1230, { type: 'follow-up', ok: true, detail: 'tools/list answered with 5 tools' }, 'client').add(2100, { type: 'containment-start' }).build();
-    expect(aliveAfterCancel.run(ok)).toMatchObject({ verdict: 'pass', summary: 'the server answered a follow-up tools/list with 5 tools 20 ms after the cancel' });
-    const closed = cancelled().add(1260, { type: 'follow-up', ok: false, detail: 'tools/list: the server closed the connection' }, 'client').add(2100, { type: 'containment-start' }).build();
-    expect(aliveAfterCancel.run(closed)).toMatchObject({ verdict: 'fail', summary: 'the follow-up after the cancel failed 50 ms after it: tools/list: the server closed the connection' });
+    const ok = cancelled()
+      .add(1230, { type: 'follow-up', ok: true, detail: 'tools/list answered with 5 tools' }, 'client')
+      .add(2100, { type: 'containment-start' })
+      .build();
+    expect(aliveAfterCancel.run(ok)).toMatchObject({
+      verdict: 'pass',
+      summary: 'the server answered a follow-up tools/list with 5 tools 20 ms after the cancel',
+    });
+    const closed = cancelled()
+      .add(1260, { type: 'follow-up', ok: false, detail: 'tools/list: the server closed the connection' }, 'client')
+      .add(2100, { type: 'containment-start' })
+      .build();
+    expect(aliveAfterCancel.run(closed)).toMatchObject({
+      verdict: 'fail',
+      summary: 'the follow-up after the cancel failed 50 ms after it: tools/list: the server closed the connection',
+    });
   });
 
   it('fails when nothing came back within the deadline', () => {
     const ev = cancelled().add(2100, { type: 'containment-start' }).build();
-    expect(aliveAfterCancel.run(ev)).toMatchObject({ verdict: 'fail', summary: 'the server did not answer tools/list within 800 ms of the cancel (no answer)' });
+    expect(aliveAfterCancel.run(ev)).toMatchObject({
+      verdict: 'fail',
+      summary: 'the server did not answer tools/list within 800 ms of the cancel (no answer)',
+    });
   });
 });
 
@@ -85,6 +131,13 @@ describe('which checks judge a cancel drill', () => {
     const alone = cancelled().add(2100, { type: 'containment-start' }).build();
     expect(runChecks(alone).map((c) => c.id)).toEqual(['stdout-clean', 'silent-after-cancel', 'stops-after-cancel', 'alive-after-cancel']);
     const then = cancelled('crash').clientLost(1510, 'crash').add(2600, { type: 'containment-start' }).build();
-    expect(runChecks(then).map((c) => c.id)).toEqual(['exit-on-eof', 'no-survivors', 'stdout-clean', 'silent-after-cancel', 'stops-after-cancel', 'alive-after-cancel']);
+    expect(runChecks(then).map((c) => c.id)).toEqual([
+      'exit-on-eof',
+      'no-survivors',
+      'stdout-clean',
+      'silent-after-cancel',
+      'stops-after-cancel',
+      'alive-after-cancel',
+    ]);
   });
 });

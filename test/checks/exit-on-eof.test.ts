@@ -35,7 +35,11 @@ describe('exit-on-eof', () => {
   });
 
   it('fails when the server exits after the deadline, naming both numbers', () => {
-    const result = exitOnEof.run(lostAt1200({ expect: { exitOnEof: { deadline: 300 } } }).serverExit(1700, { code: 0 }).build());
+    const result = exitOnEof.run(
+      lostAt1200({ expect: { exitOnEof: { deadline: 300 } } })
+        .serverExit(1700, { code: 0 })
+        .build(),
+    );
     expect(result).toEqual({
       id: 'exit-on-eof',
       verdict: 'fail',
@@ -56,9 +60,7 @@ describe('exit-on-eof', () => {
 
   it('fails with pid ? when the evidence never saw the server spawn', () => {
     const ev = new EvidenceBuilder().start(1000).clientLost(1200).end(1500).build();
-    expect(exitOnEof.run(ev).summary).toBe(
-      'the server (pid ?) did not exit on its own: still running 300 ms after losing its client (deadline 1000 ms)',
-    );
+    expect(exitOnEof.run(ev).summary).toBe('the server (pid ?) did not exit on its own: still running 300 ms after losing its client (deadline 1000 ms)');
   });
 
   it("fails when the client's shutdown SIGTERM came before the exit, even within the deadline", () => {
@@ -88,7 +90,9 @@ describe('exit-on-eof', () => {
       .closeStep(5200, 'sigkill')
       .serverExit(5201, { code: null, signal: 'SIGKILL' })
       .build();
-    expect(exitOnEof.run(ev).summary).toBe("the server did not exit on EOF: it was ended by SIGKILL from the client's shutdown 4001 ms after losing its client");
+    expect(exitOnEof.run(ev).summary).toBe(
+      "the server did not exit on EOF: it was ended by SIGKILL from the client's shutdown 4001 ms after losing its client",
+    );
   });
 
   it('passes in close mode when only stdin was closed before the exit (that is the EOF itself)', () => {

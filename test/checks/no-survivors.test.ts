@@ -39,7 +39,10 @@ describe('no-survivors', () => {
     expect(result.summary).toBe(
       '5 processes survived 500 ms after the client was lost: pid 6001 (ppid 6000) sleep 1; pid 6002 (ppid 6000) sleep 2; pid 6003 (ppid 6000) sleep 3; and 2 more',
     );
-    expect(result.data).toHaveProperty('survivors', rows.map((r) => ({ pid: r.pid, startTime: r.startTime, ppid: r.ppid })));
+    expect(result.data).toHaveProperty(
+      'survivors',
+      rows.map((r) => ({ pid: r.pid, startTime: r.startTime, ppid: r.ppid })),
+    );
   });
 
   it('says no "more" with exactly three survivors', () => {
@@ -51,7 +54,11 @@ describe('no-survivors', () => {
 
   it('cuts a long command line at 80 characters', () => {
     const long = 'x'.repeat(200);
-    const result = noSurvivors.run(lostAt1200().snapshot(1700, [survivor({ cmdline: ['node', long] })]).build());
+    const result = noSurvivors.run(
+      lostAt1200()
+        .snapshot(1700, [survivor({ cmdline: ['node', long] })])
+        .build(),
+    );
     expect(result.summary).toBe(`1 process survived 500 ms after the client was lost: pid 5001 (ppid 1) node ${'x'.repeat(75)}`);
   });
 
@@ -93,7 +100,7 @@ describe('no-survivors', () => {
       const result = noSurvivors.run(withUnattributed(1300).build());
       expect(result.verdict).toBe('unknown');
       expect(result.summary).toBe(
-        'no process the harness could attribute remained 500 ms after the client was lost, but 1 process appeared during the drill that no tracking method could tie to it or to anything else (pid 7100 (ppid 1) sleep 300): without a cgroup or a subreaper the harness cannot tell whether it is the drill\'s',
+        "no process the harness could attribute remained 500 ms after the client was lost, but 1 process appeared during the drill that no tracking method could tie to it or to anything else (pid 7100 (ppid 1) sleep 300): without a cgroup or a subreaper the harness cannot tell whether it is the drill's",
       );
       expect(result.data).toEqual({ afterMs: 500, unattributed: [{ pid: 7100, startTime: 991_000, ppid: 1, cmdline: ['sleep', '300'] }] });
       expect(noSurvivors.details!(result as never, withUnattributed(1300).build())).toEqual([

@@ -17,15 +17,39 @@ const HARNESS_PID = 777;
 let seq = 0;
 let n = 0;
 
-type Req = { t: number; method?: string; path?: string; write?: boolean; key?: string; corr?: string; session?: string; credential?: 'session' | 'api-key'; pid?: number; outcome?: 'committed' | 'replayed' | 'denied' | 'ok'; status?: number };
+type Req = {
+  t: number;
+  method?: string;
+  path?: string;
+  write?: boolean;
+  key?: string;
+  corr?: string;
+  session?: string;
+  credential?: 'session' | 'api-key';
+  pid?: number;
+  outcome?: 'committed' | 'replayed' | 'denied' | 'ok';
+  status?: number;
+};
 
 /** One request as the remote journals it: the request event, then its outcome. */
 function request(b: EvidenceBuilder, r: Req): EvidenceBuilder {
   const s = seq++;
   const request: JournalEvent = {
-    kind: 'request', n: n++, t: r.t, seq: s, drillId: 'd', sessionId: r.session ?? 's1', credential: r.credential ?? 'session',
-    method: r.method ?? 'POST', path: r.path ?? '/actions', route: `${r.method ?? 'POST'} ${r.path ?? '/actions'}`, write: r.write ?? true,
-    idempotencyKey: r.key, correlationId: r.corr ?? r.key, process: { pid: r.pid ?? 4242, startTime: 1 }, attribution: 'candidate',
+    kind: 'request',
+    n: n++,
+    t: r.t,
+    seq: s,
+    drillId: 'd',
+    sessionId: r.session ?? 's1',
+    credential: r.credential ?? 'session',
+    method: r.method ?? 'POST',
+    path: r.path ?? '/actions',
+    route: `${r.method ?? 'POST'} ${r.path ?? '/actions'}`,
+    write: r.write ?? true,
+    idempotencyKey: r.key,
+    correlationId: r.corr ?? r.key,
+    process: { pid: r.pid ?? 4242, startTime: 1 },
+    attribution: 'candidate',
   };
   const outcome: JournalEvent = { kind: 'outcome', n: n++, t: r.t + 1, seq: s, drillId: 'd', outcome: r.outcome ?? 'committed', status: r.status ?? 201 };
   return b.add(r.t, { type: 'remote', entry: request }, 'remote').add(r.t + 1, { type: 'remote', entry: outcome }, 'remote');
@@ -57,7 +81,12 @@ describe('idempotent-effects', () => {
     const b = request(lostDrill(on), { t: 1100, key: CORR });
     b.add(1500, { type: 'session', role: 'retry', sessionId: 's2' });
     request(b, { t: 1600, key: CORR, session: 's2', outcome: 'replayed', status: 200 });
-    b.add(1700, { type: 'retry-end', ok: true, detail: 'answered' }).add(1800, { type: 'remote-state', label: 'final', jobs: [], effects: [effect('act_1', { replays: 1 })] });
+    b.add(1700, { type: 'retry-end', ok: true, detail: 'answered' }).add(1800, {
+      type: 'remote-state',
+      label: 'final',
+      jobs: [],
+      effects: [effect('act_1', { replays: 1 })],
+    });
     const result = idempotentEffects.run(b.build());
     expect(result.verdict).toBe('pass');
     expect(result.summary).toBe('1 effect for 2 keyed writes after the recovery retry, none duplicated');
@@ -77,14 +106,21 @@ describe('idempotent-effects', () => {
     b.add(1800, { type: 'remote-state', label: 'final', jobs: [], effects: [effect('act_1'), effect('act_2', { idempotencyKey: null })] });
     const result = idempotentEffects.run(b.build());
     expect(result.verdict).toBe('fail');
-    expect(result.summary).toBe('1 operation took effect more than once: act_1 and act_2 (deploy); 1 of 2 writes carried no Idempotency-Key (first: POST /actions)');
+    expect(result.summary).toBe(
+      '1 operation took effect more than once: act_1 and act_2 (deploy); 1 of 2 writes carried no Idempotency-Key (first: POST /actions)',
+    );
     expect(result.data.duplicates).toEqual([['act_1', 'act_2']]);
   });
 
   it('does not count two keyed effects of the same op and target with different keys as duplicates (two operations)', () => {
     const b = request(lostDrill(on), { t: 1100, key: 'k1' });
     request(b, { t: 1150, key: 'k2' });
-    b.add(1800, { type: 'remote-state', label: 'final', jobs: [], effects: [effect('act_1', { idempotencyKey: 'k1' }), effect('act_2', { idempotencyKey: 'k2' })] });
+    b.add(1800, {
+      type: 'remote-state',
+      label: 'final',
+      jobs: [],
+      effects: [effect('act_1', { idempotencyKey: 'k1' }), effect('act_2', { idempotencyKey: 'k2' })],
+    });
     expect(idempotentEffects.run(b.build()).verdict).toBe('pass');
   });
 
@@ -114,7 +150,9 @@ describe('denied-after-revocation', () => {
     const b = request(lostDrill(on), { t: 1300, method: 'GET', path: '/whoami', write: false, credential: 'api-key', outcome: 'ok', status: 200, pid: 5150 });
     const result = deniedAfterRevocation.run(b.build());
     expect(result.verdict).toBe('fail');
-    expect(result.summary).toBe('1 request succeeded after the session was revoked, first: GET /whoami (the long-lived API key, pid 5150) -> 200; rotate the long-lived API key');
+    expect(result.summary).toBe(
+      '1 request succeeded after the session was revoked, first: GET /whoami (the long-lived API key, pid 5150) -> 200; rotate the long-lived API key',
+    );
     expect(result.data.followUp).toContain('rotate the long-lived API key');
   });
 
@@ -123,7 +161,16 @@ describe('denied-after-revocation', () => {
     const unclaimed = (b: EvidenceBuilder, t: number, outcome: 'ok' | 'denied', status: number): EvidenceBuilder => {
       const s = seq++;
       const req: JournalEvent = {
-        kind: 'request', n: n++, t, seq: s, credential: 'api-key', method: 'GET', path: '/whoami', route: 'GET /whoami', write: false, attribution: 'none',
+        kind: 'request',
+        n: n++,
+        t,
+        seq: s,
+        credential: 'api-key',
+        method: 'GET',
+        path: '/whoami',
+        route: 'GET /whoami',
+        write: false,
+        attribution: 'none',
       } as JournalEvent;
       const out: JournalEvent = { kind: 'outcome', n: n++, t: t + 1, seq: s, outcome, status } as JournalEvent;
       return b.add(t, { type: 'remote-unattributed', entry: req }, 'remote').add(t + 1, { type: 'remote-unattributed', entry: out }, 'remote');
@@ -133,7 +180,7 @@ describe('denied-after-revocation', () => {
       const result = deniedAfterRevocation.run(unclaimed(lostDrill(on), 1300, 'ok', 200).build());
       expect(result.verdict).toBe('unknown');
       expect(result.summary).toBe(
-        'the revoked token is denied, but 1 request with the long-lived API key succeeded after the revocation that no process could be tied to (the sender was gone before the remote looked): it may have been this drill\'s, first: GET /whoami (the long-lived API key, an unattributed process) -> 200',
+        "the revoked token is denied, but 1 request with the long-lived API key succeeded after the revocation that no process could be tied to (the sender was gone before the remote looked): it may have been this drill's, first: GET /whoami (the long-lived API key, an unattributed process) -> 200",
       );
     });
 
@@ -160,14 +207,28 @@ describe('denied-after-revocation', () => {
   });
 
   it('judges what happened before containment, not what the harness provoked while ending the processes', () => {
-    const during = request(lostDrill(on).add(2000, { type: 'containment-start' }), { t: 2100, method: 'GET', path: '/whoami', write: false, credential: 'api-key', outcome: 'ok', status: 200 });
+    const during = request(lostDrill(on).add(2000, { type: 'containment-start' }), {
+      t: 2100,
+      method: 'GET',
+      path: '/whoami',
+      write: false,
+      credential: 'api-key',
+      outcome: 'ok',
+      status: 200,
+    });
     expect(deniedAfterRevocation.run(during.build()).verdict).toBe('pass');
-    const before = request(lostDrill(on), { t: 1900, method: 'GET', path: '/whoami', write: false, credential: 'api-key', outcome: 'ok', status: 200 }).add(2000, { type: 'containment-start' });
+    const before = request(lostDrill(on), { t: 1900, method: 'GET', path: '/whoami', write: false, credential: 'api-key', outcome: 'ok', status: 200 }).add(
+      2000,
+      { type: 'containment-start' },
+    );
     expect(deniedAfterRevocation.run(before.build()).verdict).toBe('fail');
   });
 
   it('is unknown when the client was never lost', () => {
-    const b = new EvidenceBuilder(on).start(1000).add(1001, { type: 'session', role: 'drill', sessionId: 's1' }).add(3000, { type: 'revoked', sessionId: 's1', operator: 'containment' });
+    const b = new EvidenceBuilder(on)
+      .start(1000)
+      .add(1001, { type: 'session', role: 'drill', sessionId: 's1' })
+      .add(3000, { type: 'revoked', sessionId: 's1', operator: 'containment' });
     expect(deniedAfterRevocation.run(b.build()).verdict).toBe('unknown');
   });
 });
@@ -207,7 +268,12 @@ describe('jobs-settled', () => {
   });
 
   it('fails listing the jobs still running, with what to do', () => {
-    const b = lostDrill(on).add(1700, { type: 'remote-state', label: 'grace-end', jobs: [job('job_1', 'running'), { ...job('job_9', 'running'), sessionId: 's2' }], effects: [] });
+    const b = lostDrill(on).add(1700, {
+      type: 'remote-state',
+      label: 'grace-end',
+      jobs: [job('job_1', 'running'), { ...job('job_9', 'running'), sessionId: 's2' }],
+      effects: [],
+    });
     const result = jobsSettled.run(b.build());
     expect(result.verdict).toBe('fail');
     expect(result.summary).toBe('1 remote job still running at the end of the grace period: job_1; cancel it');

@@ -52,7 +52,9 @@ describe('stdout-clean', () => {
   });
 
   it('is off when expect.stdoutClean is false, so noise does not fail the drill', () => {
-    const ev = passingDrill({ expect: { stdoutClean: false } }).stdoutNoise(1120, 'oops').build();
+    const ev = passingDrill({ expect: { stdoutClean: false } })
+      .stdoutNoise(1120, 'oops')
+      .build();
     expect(stdoutClean.applies(ev, 'crash')).toBe(false);
     expect(runChecks(ev).map((c) => [c.id, c.verdict])).toEqual([
       ['exit-on-eof', 'pass'],

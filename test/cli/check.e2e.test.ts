@@ -23,7 +23,9 @@ afterAll(() => {
 });
 
 const verdicts = (drills: DrillResult[]) =>
-  Object.fromEntries(drills.map((d) => [`${d.scenario}/${d.point}/${d.mode}`, { verdict: d.verdict, checks: Object.fromEntries(d.checks.map((c) => [c.id, c.verdict])) }]));
+  Object.fromEntries(
+    drills.map((d) => [`${d.scenario}/${d.point}/${d.mode}`, { verdict: d.verdict, checks: Object.fromEntries(d.checks.map((c) => [c.id, c.verdict])) }]),
+  );
 
 describe('crash-drill check', () => {
   it('gives every drill the verdict and checks the run gave it, and exits like run', async () => {
@@ -85,7 +87,9 @@ describe('crash-drill check', () => {
   it('a chain that verifies but holds no drill-start is reported as not a drill, not judged', () => {
     const dir = join(fx.dir, 'headless');
     mkdirSync(dir);
-    const events = passingDrill().build().events.filter((e) => e.type !== 'drill-start');
+    const events = passingDrill()
+      .build()
+      .events.filter((e) => e.type !== 'drill-start');
     writeFileSync(join(dir, 'headless.jsonl'), chainEvents(events).lines.join('\n') + '\n');
     const { results, broken } = checkPath(dir);
     expect(results.drills).toEqual([]);

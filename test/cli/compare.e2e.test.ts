@@ -10,9 +10,30 @@ import { tempDir } from '../support/scenarios.js';
 describe('--subject', () => {
   it('drills each given server with the scenario and prints them side by side', async () => {
     const dir = tempDir('crash-drill-compare-');
-    writeFileSync(join(dir, 's.yaml'), ['id: cmp', 'subject: { command: node, args: [unused.js] }', 'target: { call: spawn-helper }', 'points: [after-response]', 'modes: [crash]', 'expect: { exit-on-eof: { deadline: 1500 }, no-survivors: { grace: 800 } }'].join('\n'));
+    writeFileSync(
+      join(dir, 's.yaml'),
+      [
+        'id: cmp',
+        'subject: { command: node, args: [unused.js] }',
+        'target: { call: spawn-helper }',
+        'points: [after-response]',
+        'modes: [crash]',
+        'expect: { exit-on-eof: { deadline: 1500 }, no-survivors: { grace: 800 } }',
+      ].join('\n'),
+    );
     const fake = (name: string) => `node ${join(packageRoot(), 'dist/fake-servers', `${name}.js`)}`;
-    const run = await runCli(['run', dir, '--out', join(dir, 'out'), '--subject', fake('well-behaved'), '--subject', fake('leaks-child'), '--reporter', 'console,markdown,html']);
+    const run = await runCli([
+      'run',
+      dir,
+      '--out',
+      join(dir, 'out'),
+      '--subject',
+      fake('well-behaved'),
+      '--subject',
+      fake('leaks-child'),
+      '--reporter',
+      'console,markdown,html',
+    ]);
     expect(run.code).toBe(1);
     expect(run.stdout).toContain('Servers side by side:');
     expect(run.stdout).toMatch(/cmp after-response\/crash +pass +fail \(no-survivors\)/);

@@ -34,7 +34,9 @@ describe('early refusal of a subject command that cannot run', () => {
     const out = join(dir, 'report');
     const run = await runCli(['run', dir, '--out', out], { cwd: dir });
     expect(run.code).toBe(3);
-    expect(run.stderr).toBe('crash-drill: missing.yaml: subject.command: expected a program that can be run, got "/nonexistent/bin": no such file; nothing was started\n');
+    expect(run.stderr).toBe(
+      'crash-drill: missing.yaml: subject.command: expected a program that can be run, got "/nonexistent/bin": no such file; nothing was started\n',
+    );
     // The console reporter's first line ("crash-drill: N drills, ...") never came: no drill started.
     expect(run.stdout).toBe('');
     expect(existsSync(out)).toBe(false);
@@ -42,17 +44,26 @@ describe('early refusal of a subject command that cannot run', () => {
 
   it('names subjects[i].command for one of several subjects, and a directory as not a program', async () => {
     const dir = folder();
-    writeFileSync(join(dir, 'missing.yaml'), ['id: missing', 'subjects:', '  - { command: node, args: [x.js], name: a }', '  - { command: ./not-a-program, name: b }', 'target: { call: echo }'].join('\n'));
+    writeFileSync(
+      join(dir, 'missing.yaml'),
+      ['id: missing', 'subjects:', '  - { command: node, args: [x.js], name: a }', '  - { command: ./not-a-program, name: b }', 'target: { call: echo }'].join(
+        '\n',
+      ),
+    );
     const run = await runCli(['run', dir, '--out', join(dir, 'report')], { cwd: dir });
     expect(run.code).toBe(3);
-    expect(run.stderr).toBe(`crash-drill: missing.yaml: subjects[1].command: expected a program that can be run, got "./not-a-program" (${join(dir, 'not-a-program')}): a directory, not a program; nothing was started\n`);
+    expect(run.stderr).toBe(
+      `crash-drill: missing.yaml: subjects[1].command: expected a program that can be run, got "./not-a-program" (${join(dir, 'not-a-program')}): a directory, not a program; nothing was started\n`,
+    );
   });
 
   it('names --subject when the flag gives the command, and a bare name not found on PATH', async () => {
     const dir = folder();
     const run = await runCli(['run', join(dir, 'good.yaml'), '--subject', 'no-such-mcp-server --stdio', '--out', join(dir, 'report')], { cwd: dir });
     expect(run.code).toBe(3);
-    expect(run.stderr).toMatch(/^crash-drill: --subject: expected a program that can be run, got "no-such-mcp-server": not found on PATH \(\d+ folders? searched\); nothing was started\n$/);
+    expect(run.stderr).toMatch(
+      /^crash-drill: --subject: expected a program that can be run, got "no-such-mcp-server": not found on PATH \(\d+ folders? searched\); nothing was started\n$/,
+    );
     expect(existsSync(join(dir, 'report'))).toBe(false);
   });
 
@@ -88,7 +99,10 @@ describe.skipIf(!u.available || !asRoot)('early refusal as an ordinary user', ()
     writeFileSync(join(dir, 's.yaml'), ['id: s', `subject: { command: ${JSON.stringify(program)} }`, 'target: { call: echo }'].join('\n'));
     chmodSync(join(dir, 's.yaml'), 0o644);
     const run = await u.run(['run', dir, '--out', join(dir, 'report')], { cwd: dir });
-    expect([run.code, run.stderr]).toEqual([3, `crash-drill: s.yaml: subject.command: expected a program that can be run, got "${program}": not executable; nothing was started\n`]);
+    expect([run.code, run.stderr]).toEqual([
+      3,
+      `crash-drill: s.yaml: subject.command: expected a program that can be run, got "${program}": not executable; nothing was started\n`,
+    ]);
     expect(existsSync(join(dir, 'report'))).toBe(false);
   });
   afterAll(() => {

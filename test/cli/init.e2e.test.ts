@@ -104,9 +104,15 @@ describe('crash-drill init', () => {
     rmSync(join(dir, 'scenarios/echo.yaml'));
     const blocked = await init(SERVER, dir);
     expect(blocked.code).toBe(3);
-    expect(blocked.stderr).toContain('scenarios/spawn-helper.yaml, scenarios/slow.yaml, scenarios/subscribe.yaml, scenarios/write.yaml, scenarios/start-job.yaml exist already; refusing to overwrite');
+    expect(blocked.stderr).toContain(
+      'scenarios/spawn-helper.yaml, scenarios/slow.yaml, scenarios/subscribe.yaml, scenarios/write.yaml, scenarios/start-job.yaml exist already; refusing to overwrite',
+    );
     expect(readdirSync(dir)).toEqual(['scenarios']);
-    expect(readdirSync(join(dir, 'scenarios')).sort()).toEqual(TOOLS.filter((t) => t !== 'echo').map((t) => `${t}.yaml`).sort());
+    expect(readdirSync(join(dir, 'scenarios')).sort()).toEqual(
+      TOOLS.filter((t) => t !== 'echo')
+        .map((t) => `${t}.yaml`)
+        .sort(),
+    );
     expect(readFileSync(join(dir, 'scenarios/slow.yaml'), 'utf8')).toBe('mine\n');
 
     const forced = await init([...SERVER, '--force'], dir);

@@ -23,7 +23,14 @@ function results(out: string) {
 describe('crash-drill run', () => {
   it('exits 0 when every drill passes, prints the summary line and writes results.json', async () => {
     const dir = folderWith({
-      'wb.yaml': ['id: wb', subjectYaml('well-behaved'), 'target: { call: spawn-helper }', 'points: [idle, after-response]', 'modes: [crash, close]', FAST].join('\n'),
+      'wb.yaml': [
+        'id: wb',
+        subjectYaml('well-behaved'),
+        'target: { call: spawn-helper }',
+        'points: [idle, after-response]',
+        'modes: [crash, close]',
+        FAST,
+      ].join('\n'),
     });
     const out = join(dir, 'out');
     const run = await runCli(['run', dir, '--out', out, '--concurrency', '2']);
@@ -33,9 +40,16 @@ describe('crash-drill run', () => {
     const r = results(out);
     expect(r).toMatchObject({ version: 1, harness: { name: 'mcp-crash-drill' }, summary: { pass: 4, fail: 0, unknown: 0, error: 0 }, interrupted: false });
     expect(Date.parse(r.finishedAt)).toBeGreaterThanOrEqual(Date.parse(r.startedAt));
-    expect(r.drills.map((d: { point: string; mode: string }) => `${d.point}/${d.mode}`).sort()).toEqual(['after-response/close', 'after-response/crash', 'idle/close', 'idle/crash']);
+    expect(r.drills.map((d: { point: string; mode: string }) => `${d.point}/${d.mode}`).sort()).toEqual([
+      'after-response/close',
+      'after-response/crash',
+      'idle/close',
+      'idle/crash',
+    ]);
     for (const d of r.drills) {
-      expect(Object.keys(d)).toEqual(expect.arrayContaining(['id', 'scenario', 'subject', 'point', 'mode', 'verdict', 'checks', 'survivors', 'exit', 'tracking']));
+      expect(Object.keys(d)).toEqual(
+        expect.arrayContaining(['id', 'scenario', 'subject', 'point', 'mode', 'verdict', 'checks', 'survivors', 'exit', 'tracking']),
+      );
       expect(d.verdict).toBe('pass');
       expect(d.subject.name).toBe('well-behaved');
       expect(d.checks.map((c: { id: string }) => c.id)).toEqual(['exit-on-eof', 'no-survivors', 'stdout-clean']);
@@ -47,7 +61,9 @@ describe('crash-drill run', () => {
 
   it('exits 1 and names the failed drill and its reason in one line', async () => {
     const dir = folderWith({
-      'ie.yaml': ['id: stays-up', subjectYaml('ignores-eof'), 'target: { call: echo, args: { text: hi } }', 'points: [idle]', 'modes: [crash]', FAST].join('\n'),
+      'ie.yaml': ['id: stays-up', subjectYaml('ignores-eof'), 'target: { call: echo, args: { text: hi } }', 'points: [idle]', 'modes: [crash]', FAST].join(
+        '\n',
+      ),
     });
     const out = join(dir, 'out');
     const run = await runCli(['run', dir, '--out', out]);
@@ -63,7 +79,14 @@ describe('crash-drill run', () => {
   it('exits 2 when a kill point is never reached (unknown, never a pass)', async () => {
     const dir = folderWith({
       // echo starts no child, so child-spawned cannot be reached.
-      'u.yaml': ['id: no-child', subjectYaml('well-behaved'), 'target: { call: echo, args: { text: hi } }', 'points: [child-spawned]', 'modes: [crash]', 'timeouts: { point: 500 }'].join('\n'),
+      'u.yaml': [
+        'id: no-child',
+        subjectYaml('well-behaved'),
+        'target: { call: echo, args: { text: hi } }',
+        'points: [child-spawned]',
+        'modes: [crash]',
+        'timeouts: { point: 500 }',
+      ].join('\n'),
     });
     const out = join(dir, 'out');
     const run = await runCli(['run', dir, '--out', out]);
@@ -78,7 +101,13 @@ describe('crash-drill run', () => {
   // on no PATH folder where PATH is the drill's own temp folder can only fail in the drill.
   it('exits 4 with verdict error when the drill cannot start the server command', async () => {
     const dir = folderWith({
-      'e.yaml': ['id: missing', 'subject: { command: mcp-server, env: { PATH: "{{tmp}}" } }', 'target: { call: echo }', 'points: [idle]', 'modes: [crash]'].join('\n'),
+      'e.yaml': [
+        'id: missing',
+        'subject: { command: mcp-server, env: { PATH: "{{tmp}}" } }',
+        'target: { call: echo }',
+        'points: [idle]',
+        'modes: [crash]',
+      ].join('\n'),
     });
     const out = join(dir, 'out');
     const run = await runCli(['run', dir, '--out', out]);
@@ -91,7 +120,14 @@ describe('crash-drill run', () => {
 
   it('exits 4 with verdict error when a setup call fails', async () => {
     const dir = folderWith({
-      's.yaml': ['id: bad-setup', subjectYaml('well-behaved'), 'setup: [{ call: no-such-tool }]', 'target: { call: echo }', 'points: [idle]', 'modes: [crash]'].join('\n'),
+      's.yaml': [
+        'id: bad-setup',
+        subjectYaml('well-behaved'),
+        'setup: [{ call: no-such-tool }]',
+        'target: { call: echo }',
+        'points: [idle]',
+        'modes: [crash]',
+      ].join('\n'),
     });
     const run = await runCli(['run', dir, '--out', join(dir, 'out')]);
     expect(run.code).toBe(4);
@@ -106,7 +142,10 @@ describe('crash-drill run', () => {
     const out = join(dir, 'out');
     const run = await runCli(['run', dir, '--out', out, '--point', 'idle,after-response', '--mode', 'crash', '--only', 'b']);
     expect(run.code).toBe(0);
-    expect(results(out).drills.map((d: { scenario: string; point: string; mode: string }) => `${d.scenario}/${d.point}/${d.mode}`)).toEqual(['b/idle/crash', 'b/after-response/crash']);
+    expect(results(out).drills.map((d: { scenario: string; point: string; mode: string }) => `${d.scenario}/${d.point}/${d.mode}`)).toEqual([
+      'b/idle/crash',
+      'b/after-response/crash',
+    ]);
   });
 
   it('rejects an unknown --point, --mode or --only with exit 3', async () => {
@@ -126,7 +165,11 @@ describe('crash-drill run', () => {
 describe('bad scenario files', () => {
   const cases: Array<[string, string, RegExp]> = [
     ['wrong type', 'id: x\nsubject: { command: node }\ntarget: { call: echo }\npoints: idle\n', /x\.yaml: points: expected a list, got "idle"/],
-    ['unknown kill point', 'id: x\nsubject: { command: node }\ntarget: { call: echo }\npoints: [idle, sideways]\n', /x\.yaml: points\[1\]: expected one of idle, pre-dispatch, .*got "sideways"/],
+    [
+      'unknown kill point',
+      'id: x\nsubject: { command: node }\ntarget: { call: echo }\npoints: [idle, sideways]\n',
+      /x\.yaml: points\[1\]: expected one of idle, pre-dispatch, .*got "sideways"/,
+    ],
     ['missing command', 'id: x\nsubject: { args: [a] }\ntarget: { call: echo }\n', /x\.yaml: subject\.command: /],
     ['unknown field', 'id: x\nsubject: { command: node }\ntarget: { call: echo }\nmodez: [crash]\n', /x\.yaml: modez: .*did you mean "modes"/],
   ];
@@ -170,7 +213,10 @@ describe('the bundled deploy API (user msw handlers)', () => {
     expect(text).not.toMatch(/cd[tk]_[A-Za-z0-9_-]{20,}/);
     expect(text).not.toMatch(/Bearer /i);
     // The remote's journal holds no request body: no entry has one, and the effects hash op and target.
-    const entries = text.split('\n').filter((line) => line.includes('"type":"remote"')).map((line) => JSON.parse(line).entry);
+    const entries = text
+      .split('\n')
+      .filter((line) => line.includes('"type":"remote"'))
+      .map((line) => JSON.parse(line).entry);
     expect(entries.length).toBeGreaterThan(0);
     expect(entries.filter((e) => 'body' in e || 'authorization' in e)).toEqual([]);
   });

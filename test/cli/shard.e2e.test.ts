@@ -14,8 +14,24 @@ function cli(args: string[]): Promise<CliRun> {
   return runCli(args);
 }
 
-interface Drill { id: string; key: string; index: number; attempt?: number; verdict: string; checks: { id: string; verdict: string }[]; evidence: { file: string } | null }
-const results = (dir: string) => JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')) as { drills: Drill[]; summary: unknown; shard?: unknown; plan: { id: string }; harness: { version: string }; flaky: unknown[] };
+interface Drill {
+  id: string;
+  key: string;
+  index: number;
+  attempt?: number;
+  verdict: string;
+  checks: { id: string; verdict: string }[];
+  evidence: { file: string } | null;
+}
+const results = (dir: string) =>
+  JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')) as {
+    drills: Drill[];
+    summary: unknown;
+    shard?: unknown;
+    plan: { id: string };
+    harness: { version: string };
+    flaky: unknown[];
+  };
 /** What must not depend on how the run was split: the key, the verdict and every check's verdict, in plan order. */
 const outcome = (d: Drill) => ({ key: d.key, index: d.index, verdict: d.verdict, checks: d.checks.map((c) => `${c.id}:${c.verdict}`) });
 
@@ -26,9 +42,23 @@ const out = (name: string) => join(root, name);
 beforeAll(() => {
   mkdirSync(scenarios, { recursive: true });
   const files: Record<string, string> = {
-    'a.yaml': ['id: wb', subjectYaml('well-behaved'), 'target: { call: echo, args: { text: hi } }', 'points: [idle, after-response]', 'modes: [crash, close]', FAST].join('\n'),
+    'a.yaml': [
+      'id: wb',
+      subjectYaml('well-behaved'),
+      'target: { call: echo, args: { text: hi } }',
+      'points: [idle, after-response]',
+      'modes: [crash, close]',
+      FAST,
+    ].join('\n'),
     'b.yaml': ['id: stays-up', subjectYaml('ignores-eof'), 'target: { call: echo, args: { text: hi } }', 'points: [idle]', 'modes: [crash]', FAST].join('\n'),
-    'c.yaml': ['id: no-child', subjectYaml('well-behaved'), 'target: { call: echo, args: { text: hi } }', 'points: [child-spawned]', 'modes: [crash]', 'timeouts: { point: 500 }'].join('\n'),
+    'c.yaml': [
+      'id: no-child',
+      subjectYaml('well-behaved'),
+      'target: { call: echo, args: { text: hi } }',
+      'points: [child-spawned]',
+      'modes: [crash]',
+      'timeouts: { point: 500 }',
+    ].join('\n'),
   };
   for (const [name, text] of Object.entries(files)) {
     writeFileSync(join(scenarios, name), text);
@@ -45,7 +75,11 @@ describe('crash-drill run --shard and merge', () => {
     ]);
     expect(runs.map((r) => r.code)).toEqual([1, expect.any(Number), expect.any(Number), expect.any(Number)]);
     const shards = [1, 2, 3].map((i) => results(out(`s${i}`)));
-    expect(shards.map((s) => s.shard)).toEqual([{ index: 1, total: 3 }, { index: 2, total: 3 }, { index: 3, total: 3 }]);
+    expect(shards.map((s) => s.shard)).toEqual([
+      { index: 1, total: 3 },
+      { index: 2, total: 3 },
+      { index: 3, total: 3 },
+    ]);
     expect(shards.map((s) => s.drills.length)).toEqual([2, 2, 2]);
     expect(new Set(shards.map((s) => s.plan.id)).size).toBe(1);
 
@@ -56,7 +90,14 @@ describe('crash-drill run --shard and merge', () => {
 
     const whole = results(out('whole'));
     const merged = results(out('merged'));
-    expect(whole.drills.map((d) => d.key)).toEqual(['wb/idle/crash', 'wb/idle/close', 'wb/after-response/crash', 'wb/after-response/close', 'stays-up/idle/crash', 'no-child/child-spawned/crash']);
+    expect(whole.drills.map((d) => d.key)).toEqual([
+      'wb/idle/crash',
+      'wb/idle/close',
+      'wb/after-response/crash',
+      'wb/after-response/close',
+      'stays-up/idle/crash',
+      'no-child/child-spawned/crash',
+    ]);
     expect(merged.drills.map(outcome)).toEqual(whole.drills.map(outcome));
     expect(merged.summary).toEqual(whole.summary);
     expect(merged.summary).toEqual({ pass: 4, fail: 1, unknown: 1, error: 0 });
@@ -114,7 +155,10 @@ describe('crash-drill run --shard and merge', () => {
     expect(run.code).toBe(0);
     const r = results(out('rep'));
     expect(r.drills.map((d) => [d.key, d.attempt])).toEqual(
-      ['wb/idle/crash', 'wb/idle/close', 'wb/after-response/crash', 'wb/after-response/close'].flatMap((k) => [[k, 1], [k, 2]]),
+      ['wb/idle/crash', 'wb/idle/close', 'wb/after-response/crash', 'wb/after-response/close'].flatMap((k) => [
+        [k, 1],
+        [k, 2],
+      ]),
     );
     expect(new Set(r.drills.map((d) => d.id)).size).toBe(8);
     expect(r.drills.every((d) => d.verdict === 'pass')).toBe(true);

@@ -63,7 +63,11 @@ describe('crash-drill verify', () => {
     expect(run.code).toBe(1);
     expect(lastLine(run.stdout)).toBe('3 verified, 2 broken');
     expect(run.stdout).toContain(`BROKEN ${changed}: record 3: changed: its bytes no longer hash to the prev of record 4\n`);
-    expect(run.stdout).toMatch(new RegExp(`BROKEN ${cut}: the log ends early: results.json says ${cutLines.length} records with head [0-9a-f]{12}…, the file has ${cutLines.length - 2}\\n`));
+    expect(run.stdout).toMatch(
+      new RegExp(
+        `BROKEN ${cut}: the log ends early: results.json says ${cutLines.length} records with head [0-9a-f]{12}…, the file has ${cutLines.length - 2}\\n`,
+      ),
+    );
   });
 
   it('exits 3 for a path that does not exist or a folder without logs', async () => {

@@ -113,18 +113,24 @@ describe('the era of a drill', () => {
     expect(byId('unsupported').era!.fallbackReason).toBe('MCP error -32022: Unsupported protocol version');
     expect(byId('bad-request').era!.fallbackReason).toBe('MCP error -32600: Invalid request');
     expect(byId('old').era!.fallbackReason).toBe('server/discover offered 2025-11-25, not 2026-07-28');
-    expect(byId('old').incident.protocol).toBe('2025-11-25, fell back to initialize after server/discover failed (server/discover offered 2025-11-25, not 2026-07-28)');
+    expect(byId('old').incident.protocol).toBe(
+      '2025-11-25, fell back to initialize after server/discover failed (server/discover offered 2025-11-25, not 2026-07-28)',
+    );
   }, 120_000);
 
   it('a server that dies on the probe cannot be drilled in auto, and the error says to pin the old era', () => {
     const closes = byId('closes');
     expect(closes.verdict).toBe('error');
-    expect(closes.reason).toMatch(/the server closed the connection on the server\/discover probe, so initialize could not follow .*; pin protocol: 2025-11-25 for this server/);
+    expect(closes.reason).toMatch(
+      /the server closed the connection on the server\/discover probe, so initialize could not follow .*; pin protocol: 2025-11-25 for this server/,
+    );
   });
 
   it('a pinned era never probes and never falls back', () => {
     expect(byId('pinned-modern').verdict).toBe('error');
-    expect(byId('pinned-modern').reason).toBe('handshake: handshake-error: protocol 2026-07-28 is pinned and server/discover failed: MCP error -32022: Unsupported protocol version');
+    expect(byId('pinned-modern').reason).toBe(
+      'handshake: handshake-error: protocol 2026-07-28 is pinned and server/discover failed: MCP error -32022: Unsupported protocol version',
+    );
     const legacy = byId('pinned-legacy');
     expect(legacy.verdict).toBe('pass');
     expect(legacy.era).toEqual({ era: '2025-11-25', chosenBy: 'pinned', fallbackReason: null });

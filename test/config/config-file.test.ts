@@ -91,7 +91,13 @@ describe('loadConfigFile', () => {
     expect(s).toMatchObject({ id: 'inline-echo', file, dir: tmp.root, points: ['idle'], modes: ['crash'] });
     // Defaults filled in, the cwd defaults to the config's folder: the same as a YAML file there.
     const yaml = parseScenario(
-      ['id: inline-echo', 'subject: { command: node, args: [server.js] }', "target: { call: echo, args: { text: '{{run.id}}' } }", 'points: [idle]', 'modes: [crash]'].join('\n'),
+      [
+        'id: inline-echo',
+        'subject: { command: node, args: [server.js] }',
+        "target: { call: echo, args: { text: '{{run.id}}' } }",
+        'points: [idle]',
+        'modes: [crash]',
+      ].join('\n'),
       file,
     );
     expect(s).toEqual(yaml);
@@ -208,7 +214,7 @@ describe('scenarioFromObject', () => {
       objectError = e;
     }
     try {
-      parseScenario("id: A b\nsubject: { command: node }\ntarget: { call: x }\npoints: [sideways]", file);
+      parseScenario('id: A b\nsubject: { command: node }\ntarget: { call: x }\npoints: [sideways]', file);
     } catch (e) {
       yamlError = e;
     }

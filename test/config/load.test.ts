@@ -31,11 +31,7 @@ describe('loadScenarios', () => {
     await tmp.write('s/node_modules/pkg/x.yaml', withId('skipped-nm'));
     await tmp.write('s/.hidden/y.yaml', withId('skipped-dot'));
     const loaded = await loadScenarios([path.join(tmp.root, 's')]);
-    expect(loaded.map((s) => path.relative(tmp.root, s.file))).toEqual([
-      's/a.yml',
-      's/b.yaml',
-      's/deep/er/c.YAML',
-    ]);
+    expect(loaded.map((s) => path.relative(tmp.root, s.file))).toEqual(['s/a.yml', 's/b.yaml', 's/deep/er/c.YAML']);
   });
 
   it('takes a file named on its own whatever its extension, and loads a file named twice once', async () => {
@@ -60,9 +56,7 @@ describe('loadScenarios', () => {
     const err = await loadError([path.join(tmp.root, 's')]);
     expect(err.file).toBe(second);
     expect(err.field).toBe('id');
-    expect(err.message).toBe(
-      `${second}: id: duplicate id "same", already used by ${first}; ids must be unique across all loaded files`,
-    );
+    expect(err.message).toBe(`${second}: id: duplicate id "same", already used by ${first}; ids must be unique across all loaded files`);
   });
 
   it('accepts different ids in different files (the duplicate check is not too eager)', async () => {

@@ -2,14 +2,7 @@ import path from 'node:path';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import {
-  defineScenario,
-  DEFAULT_KILL_POINTS,
-  KILL_MODES,
-  KILL_POINTS,
-  loadScenarios,
-  parseScenario,
-} from '../../harness/config/index.js';
+import { defineScenario, DEFAULT_KILL_POINTS, KILL_MODES, KILL_POINTS, loadScenarios, parseScenario } from '../../harness/config/index.js';
 import { makeTempDir, MINIMAL, type TempDir } from './temp-files.js';
 
 let tmp: TempDir;
@@ -67,7 +60,18 @@ describe('parseScenario: valid files', () => {
       protocol: 'auto',
       cancel: { then: null, after: 0 },
       timeouts: { handshake: 10000, point: 5000, inFlightDelay: 0, closeWait: 2000, discover: 2000 },
-      remote: { handlers: null, writes: [], jobDuration: null, trigger: null, afterGate: 'proceed', fault: null, revokeAfter: 0, rotateApiKey: false, intercept: [], declared: false },
+      remote: {
+        handlers: null,
+        writes: [],
+        jobDuration: null,
+        trigger: null,
+        afterGate: 'proceed',
+        fault: null,
+        revokeAfter: 0,
+        rotateApiKey: false,
+        intercept: [],
+        declared: false,
+      },
       retry: false,
       expect: {
         exitOnEof: { deadline: 2000 },
@@ -142,8 +146,7 @@ expect: { exit-on-eof: true, no-survivors: { }, stdout-clean: true, quiet-after-
 
   it('names the subject from the first non-option argument, else the command', () => {
     const dir = tmp.root;
-    const name = (subject: string) =>
-      parseScenario(`id: n\nsubject: ${subject}\ntarget: { call: t }\n`, path.join(dir, 'n.yaml')).subject.name;
+    const name = (subject: string) => parseScenario(`id: n\nsubject: ${subject}\ntarget: { call: t }\n`, path.join(dir, 'n.yaml')).subject.name;
     expect(name('{ command: npx, args: [-y, "@modelcontextprotocol/server-memory"] }')).toBe('server-memory');
     expect(name('{ command: node, args: [dist/well-behaved.js] }')).toBe('well-behaved.js');
     expect(name('{ command: /usr/local/bin/my-server }')).toBe('my-server');
@@ -152,8 +155,7 @@ expect: { exit-on-eof: true, no-survivors: { }, stdout-clean: true, quiet-after-
 
   it('resolves cwd against the file folder (not the process cwd), keeping a leading template for rendering', () => {
     const cwd = (value: string) =>
-      parseScenario(`id: c\nsubject: { command: node, cwd: "${value}" }\ntarget: { call: t }\n`, path.join(tmp.root, 'x', 'c.yaml'))
-        .subject.cwd;
+      parseScenario(`id: c\nsubject: { command: node, cwd: "${value}" }\ntarget: { call: t }\n`, path.join(tmp.root, 'x', 'c.yaml')).subject.cwd;
     expect(cwd('sub/dir')).toBe(path.join(tmp.root, 'x', 'sub', 'dir'));
     expect(cwd('/abs/path')).toBe('/abs/path');
     expect(cwd('{{tmp}}/work')).toBe('{{tmp}}/work');
@@ -226,7 +228,11 @@ expect: { jobs-settled: false, no-survivors: { grace: 900 } }
     expect(() => parseScenario('id: r\nsubject: { command: node }\ntarget: { call: t }\nremote: { after-gate: explode }\n', file)).toThrow(
       /bad-remote\.yaml: remote\.after-gate: expected one of proceed, fail, drop, got "explode"/,
     );
-    expect(() => parseScenario('id: r\nsubject: { command: node }\ntarget: { call: t }\nremote: { fault: { kind: status, status: 404 } }\n', file)).toThrow(/remote\.fault\.status/);
-    expect(() => parseScenario('id: r\nsubject: { command: node }\ntarget: { call: t }\nremote: { revoke-afterr: 5 }\n', file)).toThrow(/remote\.revoke-afterr: .*did you mean "revoke-after"/);
+    expect(() => parseScenario('id: r\nsubject: { command: node }\ntarget: { call: t }\nremote: { fault: { kind: status, status: 404 } }\n', file)).toThrow(
+      /remote\.fault\.status/,
+    );
+    expect(() => parseScenario('id: r\nsubject: { command: node }\ntarget: { call: t }\nremote: { revoke-afterr: 5 }\n', file)).toThrow(
+      /remote\.revoke-afterr: .*did you mean "revoke-after"/,
+    );
   });
 });

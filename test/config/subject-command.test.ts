@@ -40,16 +40,35 @@ describe('resolveCommand', () => {
 
   it('refuses a missing file, a directory, a file without an execute bit and a name on no PATH folder', () => {
     const dir = tree();
-    expect(resolveCommand('/nonexistent/bin', dir, process.env.PATH)).toEqual({ ok: false, message: 'expected a program that can be run, got "/nonexistent/bin": no such file' });
-    expect(resolveCommand('./a-dir', dir, '')).toEqual({ ok: false, message: `expected a program that can be run, got "./a-dir" (${join(dir, 'a-dir')}): a directory, not a program` });
-    expect(resolveCommand(join(dir, 'plain'), dir, '')).toEqual({ ok: false, message: `expected a program that can be run, got "${join(dir, 'plain')}": not executable` });
-    expect(resolveCommand('server', dir, join(dir, 'other'))).toEqual({ ok: false, message: `expected a program that can be run, got "server": ${join(dir, 'other', 'server')} is not executable` });
-    expect(resolveCommand('no-such-program-here', dir, `${join(dir, 'bin')}:${join(dir, 'other')}`)).toEqual({ ok: false, message: 'expected a program that can be run, got "no-such-program-here": not found on PATH (2 folders searched)' });
+    expect(resolveCommand('/nonexistent/bin', dir, process.env.PATH)).toEqual({
+      ok: false,
+      message: 'expected a program that can be run, got "/nonexistent/bin": no such file',
+    });
+    expect(resolveCommand('./a-dir', dir, '')).toEqual({
+      ok: false,
+      message: `expected a program that can be run, got "./a-dir" (${join(dir, 'a-dir')}): a directory, not a program`,
+    });
+    expect(resolveCommand(join(dir, 'plain'), dir, '')).toEqual({
+      ok: false,
+      message: `expected a program that can be run, got "${join(dir, 'plain')}": not executable`,
+    });
+    expect(resolveCommand('server', dir, join(dir, 'other'))).toEqual({
+      ok: false,
+      message: `expected a program that can be run, got "server": ${join(dir, 'other', 'server')} is not executable`,
+    });
+    expect(resolveCommand('no-such-program-here', dir, `${join(dir, 'bin')}:${join(dir, 'other')}`)).toEqual({
+      ok: false,
+      message: 'expected a program that can be run, got "no-such-program-here": not found on PATH (2 folders searched)',
+    });
   });
 
   it('refuses a working folder that does not exist, as spawn would fail there', () => {
     const dir = tree();
-    expect(resolveCommand('/bin/sh', join(dir, 'missing'), '')).toEqual({ ok: false, cwd: true, message: `expected a folder to run the server in, got "${join(dir, 'missing')}": no such folder` });
+    expect(resolveCommand('/bin/sh', join(dir, 'missing'), '')).toEqual({
+      ok: false,
+      cwd: true,
+      message: `expected a folder to run the server in, got "${join(dir, 'missing')}": no such folder`,
+    });
   });
 });
 
@@ -67,20 +86,32 @@ describe('refuseUnrunnableSubjects', () => {
       }
     })() as ConfigError;
     expect(error).toBeInstanceOf(ConfigError);
-    expect(error.problems).toEqual([{ file: s.file, field: 'subject.command', message: 'expected a program that can be run, got "/nonexistent/bin": no such file; nothing was started' }]);
+    expect(error.problems).toEqual([
+      { file: s.file, field: 'subject.command', message: 'expected a program that can be run, got "/nonexistent/bin": no such file; nothing was started' },
+    ]);
   });
 
   it('takes PATH from the subject env, with {{scenario.dir}} filled in, and names a missing cwd by its field', () => {
     const dir = tree();
-    const onPath = scenarioFrom(['id: ok', 'subject: { command: server, env: { PATH: "{{scenario.dir}}/bin" } }', 'target: { call: echo }'].join('\n'), dir, 'ok.yaml');
+    const onPath = scenarioFrom(
+      ['id: ok', 'subject: { command: server, env: { PATH: "{{scenario.dir}}/bin" } }', 'target: { call: echo }'].join('\n'),
+      dir,
+      'ok.yaml',
+    );
     expect(() => refuseUnrunnableSubjects([onPath], origin(onPath.file), { PATH: '/nowhere' })).not.toThrow();
     const noCwd = scenarioFrom(['id: nocwd', 'subject: { command: /bin/sh, cwd: missing-folder }', 'target: { call: echo }'].join('\n'), dir, 'nocwd.yaml');
-    expect(() => refuseUnrunnableSubjects([noCwd], origin(noCwd.file))).toThrow(/nocwd\.yaml: subject\.cwd: expected a folder to run the server in, got ".*missing-folder": no such folder/);
+    expect(() => refuseUnrunnableSubjects([noCwd], origin(noCwd.file))).toThrow(
+      /nocwd\.yaml: subject\.cwd: expected a folder to run the server in, got ".*missing-folder": no such folder/,
+    );
   });
 
   it('never refuses what depends on a per-drill value (a {{tmp}} PATH entry or working folder)', () => {
     const dir = tree();
-    const tmpPath = scenarioFrom(['id: tmp-path', 'subject: { command: made-per-drill, env: { PATH: "{{tmp}}/bin" } }', 'target: { call: echo }'].join('\n'), dir, 'tmp-path.yaml');
+    const tmpPath = scenarioFrom(
+      ['id: tmp-path', 'subject: { command: made-per-drill, env: { PATH: "{{tmp}}/bin" } }', 'target: { call: echo }'].join('\n'),
+      dir,
+      'tmp-path.yaml',
+    );
     const tmpCwd = scenarioFrom(['id: tmp-cwd', 'subject: { command: ./server, cwd: "{{tmp}}" }', 'target: { call: echo }'].join('\n'), dir, 'tmp-cwd.yaml');
     expect(() => refuseUnrunnableSubjects([tmpPath, tmpCwd], origin(dir), { PATH: '/nowhere' })).not.toThrow();
   });

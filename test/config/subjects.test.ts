@@ -16,7 +16,9 @@ function parse(text: string) {
 
 describe('subjects', () => {
   it('plans every point and mode for each subject, keyed by the subject name', () => {
-    const s = parse('id: cmp\nsubjects:\n  - { command: node, args: [a.js] }\n  - { command: python3, args: [b.py], name: py }\ntarget: { call: t }\npoints: [idle]\nmodes: [crash, hang]\n');
+    const s = parse(
+      'id: cmp\nsubjects:\n  - { command: node, args: [a.js] }\n  - { command: python3, args: [b.py], name: py }\ntarget: { call: t }\npoints: [idle]\nmodes: [crash, hang]\n',
+    );
     expect(s.subjects.map((x) => x.name)).toEqual(['a.js', 'py']);
     expect(s.subject.name).toBe('a.js');
     const drills = planDrills([s]);
@@ -37,8 +39,14 @@ describe('subjects', () => {
 
   it('refuses both or neither, and two subjects with one name', () => {
     expect(() => parse('id: x\ntarget: { call: t }\n')).toThrow(/s\.yaml: subject: expected a subject \(or a list of subjects\), got nothing/);
-    expect(() => parse('id: x\nsubject: { command: a }\nsubjects: [{ command: b }]\ntarget: { call: t }\n')).toThrow(/subjects: expected either subject or subjects, not both/);
-    expect(() => parse('id: x\nsubjects: [{ command: node, args: [a.js] }, { command: node, args: [a.js] }]\ntarget: { call: t }\n')).toThrow(/subjects\[1\]\.name: expected a name no other subject has, got "a\.js" twice/);
-    expect(() => parse('id: x\nsubjects: [{ command: node, args: ["{{remote.uri}}"] }]\ntarget: { call: t }\n')).toThrow(/subjects\[0\]\.args\[0\]: unknown template \{\{remote\.uri\}\}/);
+    expect(() => parse('id: x\nsubject: { command: a }\nsubjects: [{ command: b }]\ntarget: { call: t }\n')).toThrow(
+      /subjects: expected either subject or subjects, not both/,
+    );
+    expect(() => parse('id: x\nsubjects: [{ command: node, args: [a.js] }, { command: node, args: [a.js] }]\ntarget: { call: t }\n')).toThrow(
+      /subjects\[1\]\.name: expected a name no other subject has, got "a\.js" twice/,
+    );
+    expect(() => parse('id: x\nsubjects: [{ command: node, args: ["{{remote.uri}}"] }]\ntarget: { call: t }\n')).toThrow(
+      /subjects\[0\]\.args\[0\]: unknown template \{\{remote\.uri\}\}/,
+    );
   });
 });

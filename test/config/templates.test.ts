@@ -1,13 +1,6 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import {
-  ConfigError,
-  parseScenario,
-  renderScenario,
-  renderTemplates,
-  TEMPLATE_NAMES,
-  type TemplateContext,
-} from '../../harness/config/index.js';
+import { ConfigError, parseScenario, renderScenario, renderTemplates, TEMPLATE_NAMES, type TemplateContext } from '../../harness/config/index.js';
 
 const FULL_CTX: TemplateContext = {
   remoteUrl: 'http://127.0.0.1:4000',

@@ -6,8 +6,23 @@ import { describe, expect, it } from 'vitest';
 import { attribute, parseRunCommand, type CliSighting, type EngineEvent } from '../../harness/containers/index.js';
 
 const T = 1_000_000;
-const create = (id: string, wallMs: number, labels: Record<string, string> = {}, image = 'img'): EngineEvent => ({ id, action: 'create', wallMs, image, name: `n-${id}`, labels, exitCode: null });
-const cli = (pid: number, argv: string[], from: number, to: number | null): CliSighting => ({ pid, startTime: pid * 10, cmdline: argv, run: parseRunCommand(argv)!, firstSeenWall: from, lastSeenWall: to });
+const create = (id: string, wallMs: number, labels: Record<string, string> = {}, image = 'img'): EngineEvent => ({
+  id,
+  action: 'create',
+  wallMs,
+  image,
+  name: `n-${id}`,
+  labels,
+  exitCode: null,
+});
+const cli = (pid: number, argv: string[], from: number, to: number | null): CliSighting => ({
+  pid,
+  startTime: pid * 10,
+  cmdline: argv,
+  run: parseRunCommand(argv)!,
+  firstSeenWall: from,
+  lastSeenWall: to,
+});
 const SIBLING = ['docker', 'run', '-d', 'img'];
 
 describe('attribute', () => {

@@ -11,10 +11,18 @@ import { engineSuite } from './support/with-engine.js';
 import { containerScenario, CONTAINER_SCENARIOS } from './support/scenarios.js';
 
 const suite = engineSuite('test/containers/matrix.test.ts');
-const TIMING = ['timeouts: { close-wait: 500, handshake: 20000, point: 10000 }', 'expect: { exit-on-eof: { deadline: 1500 }, no-survivors: { grace: 1000 }, stdout-clean: true }'];
+const TIMING = [
+  'timeouts: { close-wait: 500, handshake: 20000, point: 10000 }',
+  'expect: { exit-on-eof: { deadline: 1500 }, no-survivors: { grace: 1000 }, stdout-clean: true }',
+];
 
 type Row = { verdict: string; 'exit-on-eof': string; 'no-survivors': string; 'stdout-clean': string };
-const row = (exit: string, survivors: string): Row => ({ verdict: exit === 'fail' || survivors === 'fail' ? 'fail' : 'pass', 'exit-on-eof': exit, 'no-survivors': survivors, 'stdout-clean': 'pass' });
+const row = (exit: string, survivors: string): Row => ({
+  verdict: exit === 'fail' || survivors === 'fail' ? 'fail' : 'pass',
+  'exit-on-eof': exit,
+  'no-survivors': survivors,
+  'stdout-clean': 'pass',
+});
 
 /** The truth table. */
 const EXPECTED: Record<string, Row> = {
@@ -36,7 +44,9 @@ const EXPECTED: Record<string, Row> = {
 };
 
 function table(drills: DrillResult[]): Record<string, Row> {
-  return Object.fromEntries(drills.map((d) => [`${d.scenario}/${d.point}/${d.mode}`, { verdict: d.verdict, ...Object.fromEntries(d.checks.map((c) => [c.id, c.verdict])) } as Row]));
+  return Object.fromEntries(
+    drills.map((d) => [`${d.scenario}/${d.point}/${d.mode}`, { verdict: d.verdict, ...Object.fromEntries(d.checks.map((c) => [c.id, c.verdict])) } as Row]),
+  );
 }
 
 describe('the container confusion matrix', () => {
@@ -59,13 +69,22 @@ describe('the container confusion matrix', () => {
     const find = (key: string) => drills.find((d) => d.key === key)!;
 
     const good = find('container-exits-on-eof/idle/crash');
-    expect(good.exit).toMatchObject({ class: 'clean', code: 0, launcher: { command: expect.stringMatching(/^docker run --label dev\.crash-drill\.run=\S+ -i --rm/) } });
+    expect(good.exit).toMatchObject({
+      class: 'clean',
+      code: 0,
+      launcher: { command: expect.stringMatching(/^docker run --label dev\.crash-drill\.run=\S+ -i --rm/) },
+    });
     expect(good.containers?.label).toMatchObject({ changed: true, how: 'argv', label: `dev.crash-drill.run=${good.id}` });
     expect(good.containers?.survivors).toEqual([]);
 
     const left = find('container-ignores-eof/idle/crash');
     expect(left.containers?.survivors).toHaveLength(1);
-    expect(left.containers?.survivors[0]).toMatchObject({ image: 'crash-drill-node:local', state: 'running', attributedBy: 'label', labels: { 'dev.crash-drill.run': left.id } });
+    expect(left.containers?.survivors[0]).toMatchObject({
+      image: 'crash-drill-node:local',
+      state: 'running',
+      attributedBy: 'label',
+      labels: { 'dev.crash-drill.run': left.id },
+    });
     expect(left.containers?.survivors[0].cli?.cmdline[0]).toBe('docker');
     expect(left.checks.find((c) => c.id === 'no-survivors')!.summary).toContain(`container ${left.containers!.survivors[0].id.slice(0, 12)}`);
     expect(left.incident.followUp.join('\n')).toContain(left.containers!.survivors[0].id.slice(0, 12));

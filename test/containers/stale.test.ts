@@ -18,13 +18,32 @@ describe('sweepStaleContainers', () => {
     const registration = registerRun(live);
     try {
       const start = async (runId: string) =>
-        (await engine.docker(['run', '-d', '--init', '--pull', 'never', '--label', `dev.crash-drill.run=${runId}.0`, suite.image, '/usr/bin/node', '-e', 'setInterval(() => {}, 1000)'])).trim();
+        (
+          await engine.docker([
+            'run',
+            '-d',
+            '--init',
+            '--pull',
+            'never',
+            '--label',
+            `dev.crash-drill.run=${runId}.0`,
+            suite.image,
+            '/usr/bin/node',
+            '-e',
+            'setInterval(() => {}, 1000)',
+          ])
+        ).trim();
       const deadId = await start(dead);
       const liveId = await start(live);
       const { reachable, stale } = await sweepStaleContainers({ env: { DOCKER_HOST: engine.host }, runFilter: (runId) => runId === dead || runId === live });
       expect(reachable).toBe(true);
       expect(stale.map((s) => [s.drillId, s.record.id, s.record.endedBy])).toEqual([[`${dead}.0`, deadId, 'stop']]);
-      expect(stale[0].record.steps.map((s) => s.action)).toEqual(['docker stop --time 1: sent', 'docker stop: done', 'state exited, exit code 143', 'docker rm: done']);
+      expect(stale[0].record.steps.map((s) => s.action)).toEqual([
+        'docker stop --time 1: sent',
+        'docker stop: done',
+        'state exited, exit code 143',
+        'docker rm: done',
+      ]);
       expect((await engine.docker(['ps', '-aq', '--no-trunc'])).trim().split('\n')).toEqual([liveId]);
     } finally {
       registration.unregister();

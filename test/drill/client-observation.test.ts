@@ -37,7 +37,10 @@ async function drill(kind: ClientKind, dir: string) {
     'expect: { exit-on-eof: { deadline: 600 }, no-survivors: { grace: 600 } }',
   ].join('\n');
   const { results, evidence } = await runScenarios([scenarioFrom(yaml, dir, `${kind}.yaml`)], { concurrency: 1, client: kind, containTermWaitMs: 500 });
-  const seen = readFileSync(log, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as Seen);
+  const seen = readFileSync(log, 'utf8')
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as Seen);
   return { results, evidence, seen };
 }
 
@@ -71,7 +74,11 @@ describe('what the server observes when its client goes away', () => {
     const shapes: Record<string, unknown> = {};
     for (const kind of ['process', 'inprocess'] as const) {
       const { results, evidence, seen } = await drill(kind, dir);
-      expect(results.drills.map((d) => `${d.key} ${d.verdict}`)).toEqual([`observer-${kind}/idle/crash pass`, `observer-${kind}/idle/close pass`, `observer-${kind}/idle/hang pass`]);
+      expect(results.drills.map((d) => `${d.key} ${d.verdict}`)).toEqual([
+        `observer-${kind}/idle/crash pass`,
+        `observer-${kind}/idle/close pass`,
+        `observer-${kind}/idle/hang pass`,
+      ]);
       for (const ev of evidence) {
         const { shape, latency } = observed(ev, seen);
         shapes[`${kind} ${ev.meta.mode}`] = shape;

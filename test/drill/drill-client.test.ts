@@ -56,7 +56,18 @@ describe('the drill client', () => {
     // The target call is in flight when the client crashes; its request timer is 120 s. A dead
     // client process takes its timers along; the in-process client must settle them itself.
     const dir = tempDir('crash-drill-in-process-exit-');
-    writeFileSync(join(dir, 'in-flight.yaml'), ['id: in-flight', subjectYaml('ignores-eof'), 'target: { call: spawn-helper }', 'points: [in-flight]', 'modes: [crash]', 'timeouts: { handshake: 120000, point: 120000 }', 'expect: { exit-on-eof: { deadline: 300 }, no-survivors: { grace: 300 } }'].join('\n'));
+    writeFileSync(
+      join(dir, 'in-flight.yaml'),
+      [
+        'id: in-flight',
+        subjectYaml('ignores-eof'),
+        'target: { call: spawn-helper }',
+        'points: [in-flight]',
+        'modes: [crash]',
+        'timeouts: { handshake: 120000, point: 120000 }',
+        'expect: { exit-on-eof: { deadline: 300 }, no-survivors: { grace: 300 } }',
+      ].join('\n'),
+    );
     const run = await runCli(['run', dir, '--client', 'inprocess', '--out', join(dir, 'out')]);
     expect(run.code).toBe(1);
     expect(JSON.parse(readFileSync(join(dir, 'out', 'results.json'), 'utf8')).drills.map((d: { verdict: string }) => d.verdict)).toEqual(['fail']);

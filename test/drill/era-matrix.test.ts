@@ -24,7 +24,12 @@ const CANCEL_DEADLINE = 800;
 type Row = Record<string, string>;
 
 function subject(server: string): string {
-  return [`subject:`, `  command: node`, `  args: [${JSON.stringify(join(packageRoot(), `dist/fake-servers/sdk2/${server}.js`))}]`, `  name: sdk2-${server}`].join('\n');
+  return [
+    `subject:`,
+    `  command: node`,
+    `  args: [${JSON.stringify(join(packageRoot(), `dist/fake-servers/sdk2/${server}.js`))}]`,
+    `  name: sdk2-${server}`,
+  ].join('\n');
 }
 
 const LOSS_SERVERS = ['dual-era', 'modern-only', 'listen-holds'] as const;
@@ -110,7 +115,8 @@ function withVerdict(row: Row): Row {
 
 function expectedTable(): Record<string, Row> {
   const out: Record<string, Row> = {};
-  for (const server of LOSS_SERVERS) for (const point of LOSS_POINTS) for (const mode of LOSS_MODES) out[`sdk2-${server}/${point}/${mode}`] = withVerdict(lossRow(server, point, mode));
+  for (const server of LOSS_SERVERS)
+    for (const point of LOSS_POINTS) for (const mode of LOSS_MODES) out[`sdk2-${server}/${point}/${mode}`] = withVerdict(lossRow(server, point, mode));
   const cancelIds = [...CANCEL_SERVERS.map((s) => `cancel-${s}`), 'cancel-dual-era-2025', 'cancel-ignored-then-crash'];
   for (const id of cancelIds) for (const point of CANCEL_POINTS) out[`${id}/${point}/cancel`] = withVerdict(cancelRow(id));
   return out;
@@ -118,7 +124,10 @@ function expectedTable(): Record<string, Row> {
 
 function table(drills: DrillResult[]): Record<string, Row> {
   return Object.fromEntries(
-    drills.map((d) => [`${d.scenario}/${d.point}/${d.mode}`, { verdict: d.verdict, era: d.era?.chosenBy ?? 'none', ...Object.fromEntries(d.checks.map((c) => [c.id, c.verdict])) }]),
+    drills.map((d) => [
+      `${d.scenario}/${d.point}/${d.mode}`,
+      { verdict: d.verdict, era: d.era?.chosenBy ?? 'none', ...Object.fromEntries(d.checks.map((c) => [c.id, c.verdict])) },
+    ]),
   );
 }
 
@@ -149,10 +158,18 @@ describe('the era and cancel matrix', () => {
     const good = find('cancel-dual-era/child-spawned/cancel');
     expect(good.incident.cancelledAt).not.toBeNull();
     expect(good.incident.clientUnavailableAt).toBeNull();
-    expect(check('cancel-talks-after-cancel/in-flight/cancel', 'silent-after-cancel').summary).toMatch(/messages? for the cancelled request "cd-\d+" after the cancel, the first \d+ ms after: a progress notification/);
-    expect(check('cancel-ignores-cancel/child-spawned/cancel', 'stops-after-cancel').summary).toMatch(/child the call started still running 800 ms after the cancel: pid \d+ \(/);
-    expect(check('cancel-dies-on-cancel/in-flight/cancel', 'alive-after-cancel').summary).toMatch(/the follow-up after the cancel failed \d+ ms after it: tools\/list: the server closed the connection/);
-    expect(check('cancel-dual-era/in-flight/cancel', 'alive-after-cancel').summary).toMatch(/the server answered a follow-up tools\/list with 5 tools \d+ ms after the cancel/);
+    expect(check('cancel-talks-after-cancel/in-flight/cancel', 'silent-after-cancel').summary).toMatch(
+      /messages? for the cancelled request "cd-\d+" after the cancel, the first \d+ ms after: a progress notification/,
+    );
+    expect(check('cancel-ignores-cancel/child-spawned/cancel', 'stops-after-cancel').summary).toMatch(
+      /child the call started still running 800 ms after the cancel: pid \d+ \(/,
+    );
+    expect(check('cancel-dies-on-cancel/in-flight/cancel', 'alive-after-cancel').summary).toMatch(
+      /the follow-up after the cancel failed \d+ ms after it: tools\/list: the server closed the connection/,
+    );
+    expect(check('cancel-dual-era/in-flight/cancel', 'alive-after-cancel').summary).toMatch(
+      /the server answered a follow-up tools\/list with 5 tools \d+ ms after the cancel/,
+    );
     // The later kill: the client was lost after the cancel, and the loss checks judged that half.
     const then = find('cancel-ignored-then-crash/in-flight/cancel');
     expect(then.incident.clientUnavailableAt!.ms).toBeGreaterThan(then.incident.cancelledAt!.ms);

@@ -10,7 +10,9 @@ const FAST = 'expect: { exit-on-eof: { deadline: 1500 }, no-survivors: { grace: 
 
 describe('exit classification', () => {
   it('an unhandled EPIPE after the client died is a crash, with the stack trace line', async () => {
-    const scenario = scenarioFrom(['id: epipe', subjectYaml('crashes-on-epipe'), 'target: { call: echo, args: { text: hi } }', 'points: [idle]', 'modes: [crash]', FAST].join('\n'));
+    const scenario = scenarioFrom(
+      ['id: epipe', subjectYaml('crashes-on-epipe'), 'target: { call: echo, args: { text: hi } }', 'points: [idle]', 'modes: [crash]', FAST].join('\n'),
+    );
     const { results } = await runScenarios([scenario]);
     const drill = results.drills[0];
     expect(drill.exit).toMatchObject({ class: 'crash', code: 1, signal: null, signalFrom: null, endedAfter: null });
@@ -22,7 +24,17 @@ describe('exit classification', () => {
   });
 
   it('the same server under close mode is not crashed (the client still reads) but ended by the client', async () => {
-    const scenario = scenarioFrom(['id: epipe-close', subjectYaml('crashes-on-epipe'), 'target: { call: echo, args: { text: hi } }', 'points: [idle]', 'modes: [close]', 'expect: { exit-on-eof: { deadline: 500 }, no-survivors: { grace: 1000 } }', 'timeouts: { close-wait: 500 }'].join('\n'));
+    const scenario = scenarioFrom(
+      [
+        'id: epipe-close',
+        subjectYaml('crashes-on-epipe'),
+        'target: { call: echo, args: { text: hi } }',
+        'points: [idle]',
+        'modes: [close]',
+        'expect: { exit-on-eof: { deadline: 500 }, no-survivors: { grace: 1000 } }',
+        'timeouts: { close-wait: 500 }',
+      ].join('\n'),
+    );
     const { results } = await runScenarios([scenario]);
     const drill = results.drills[0];
     expect(drill.verdict).toBe('fail');
@@ -31,7 +43,9 @@ describe('exit classification', () => {
   });
 
   it('a python server exits cleanly on EOF', async () => {
-    const scenario = scenarioFrom(['id: py', subjectYaml('python-well-behaved'), 'target: { call: spawn-helper }', 'points: [after-response]', 'modes: [crash]', FAST].join('\n'));
+    const scenario = scenarioFrom(
+      ['id: py', subjectYaml('python-well-behaved'), 'target: { call: spawn-helper }', 'points: [after-response]', 'modes: [crash]', FAST].join('\n'),
+    );
     const { results } = await runScenarios([scenario]);
     expect(results.drills[0].verdict).toBe('pass');
     expect(results.drills[0].exit).toMatchObject({ class: 'clean', code: 0 });

@@ -33,10 +33,21 @@ const CASES: Case[] = [
   { id: 'well-behaved-job', server: 'well-behaved', target: JOB, remote: '{ revoke-after: 1000, job-duration: 6000 }' },
   { id: 'well-behaved-dropped', server: 'well-behaved', target: WRITE, remote: '{ revoke-after: 1000, fault: { kind: drop-after-commit, times: 1 } }' },
   { id: 'keyless-writer', server: 'keyless-writer' as FakeServer, target: WRITE, remote: '{ revoke-after: 1000 }' },
-  { id: 'retries-without-key', server: 'retries-without-key' as FakeServer, target: WRITE, remote: '{ revoke-after: 1000, fault: { kind: drop-after-commit, times: 1 } }' },
+  {
+    id: 'retries-without-key',
+    server: 'retries-without-key' as FakeServer,
+    target: WRITE,
+    remote: '{ revoke-after: 1000, fault: { kind: drop-after-commit, times: 1 } }',
+  },
   { id: 'polls-after-loss', server: 'polls-after-loss' as FakeServer, target: WRITE, remote: '{ revoke-after: 1000 }' },
   { id: 'fire-and-forget-job', server: 'fire-and-forget-job' as FakeServer, target: JOB, remote: '{ revoke-after: 1000, job-duration: 6000 }' },
-  { id: 'static-key-holder', server: 'static-key-holder' as FakeServer, target: WRITE, remote: '{ revoke-after: 0 }', env: { CRASH_DRILL_API_KEY: '{{remote.apiKey}}' } },
+  {
+    id: 'static-key-holder',
+    server: 'static-key-holder' as FakeServer,
+    target: WRITE,
+    remote: '{ revoke-after: 0 }',
+    env: { CRASH_DRILL_API_KEY: '{{remote.apiKey}}' },
+  },
 ];
 
 type Row = Record<string, string>;
@@ -50,7 +61,15 @@ function expected(id: string, point: KillPoint, mode: KillMode): Row {
   const hang = mode === 'hang';
   const row: Row = hang
     ? { 'stdout-clean': 'pass', 'idempotent-effects': 'pass', 'denied-after-revocation': 'pass' }
-    : { 'exit-on-eof': 'pass', 'no-survivors': 'pass', 'stdout-clean': 'pass', 'idempotent-effects': 'pass', 'denied-after-revocation': 'pass', 'quiet-after-loss': 'pass', 'jobs-settled': 'pass' };
+    : {
+        'exit-on-eof': 'pass',
+        'no-survivors': 'pass',
+        'stdout-clean': 'pass',
+        'idempotent-effects': 'pass',
+        'denied-after-revocation': 'pass',
+        'quiet-after-loss': 'pass',
+        'jobs-settled': 'pass',
+      };
   // Without a recovery retry (hang), only a write of the first generation can show it.
   if ((id === 'keyless-writer' || id === 'retries-without-key') && (!hang || wroteFirst(point))) row['idempotent-effects'] = 'fail';
   if (id === 'polls-after-loss' && !hang) row['quiet-after-loss'] = 'fail';
@@ -80,7 +99,9 @@ function scenarios() {
 }
 
 function table(drills: DrillResult[]): Record<string, Row> {
-  return Object.fromEntries(drills.map((d) => [`${d.scenario}/${d.point}/${d.mode}`, { verdict: d.verdict, ...Object.fromEntries(d.checks.map((c) => [c.id, c.verdict])) }]));
+  return Object.fromEntries(
+    drills.map((d) => [`${d.scenario}/${d.point}/${d.mode}`, { verdict: d.verdict, ...Object.fromEntries(d.checks.map((c) => [c.id, c.verdict])) }]),
+  );
 }
 
 function expectedTable(): Record<string, Row> {
@@ -100,7 +121,9 @@ describe('the remote confusion matrix', () => {
   it('every remote server × point × mode gives exactly the expected verdicts', async () => {
     const { results } = await runScenarios(scenarios(), { concurrency: 3, containTermWaitMs: 500 });
     drills = results.drills;
-    const unexplained = drills.filter((d) => d.verdict === 'error' || d.verdict === 'unknown').map((d) => `${d.scenario}/${d.point}/${d.mode}: ${d.reason}\n${d.exit?.stderrTail ?? ''}`);
+    const unexplained = drills
+      .filter((d) => d.verdict === 'error' || d.verdict === 'unknown')
+      .map((d) => `${d.scenario}/${d.point}/${d.mode}: ${d.reason}\n${d.exit?.stderrTail ?? ''}`);
     expect(unexplained).toEqual([]);
     expect(table(drills)).toEqual(expectedTable());
   }, 600_000);
@@ -110,13 +133,19 @@ describe('the remote confusion matrix', () => {
     const summary = (key: string, check: string) => find(key).checks.find((c) => c.id === check)!.summary;
 
     expect(summary('well-behaved-write/sent/crash', 'idempotent-effects')).toMatch(/^1 effect for 2 keyed writes after the recovery retry, none duplicated$/);
-    expect(summary('retries-without-key/confirmed/crash', 'idempotent-effects')).toMatch(/took effect more than once: \S+ and \S+ \(deploy\); 1 of \d+ writes carried no Idempotency-Key/);
+    expect(summary('retries-without-key/confirmed/crash', 'idempotent-effects')).toMatch(
+      /took effect more than once: \S+ and \S+ \(deploy\); 1 of \d+ writes carried no Idempotency-Key/,
+    );
     expect(summary('keyless-writer/after-response/hang', 'idempotent-effects')).toMatch(/^1 of 1 writes carried no Idempotency-Key/);
     expect(summary('polls-after-loss/idle/crash', 'quiet-after-loss')).toMatch(/new writes? after the client was lost, the first \d+ ms after: POST \/actions/);
-    expect(summary('fire-and-forget-job/after-response/crash', 'jobs-settled')).toMatch(/^1 remote job still running at the end of the grace period: \S+; cancel it$/);
+    expect(summary('fire-and-forget-job/after-response/crash', 'jobs-settled')).toMatch(
+      /^1 remote job still running at the end of the grace period: \S+; cancel it$/,
+    );
     expect(summary('well-behaved-job/after-response/crash', 'jobs-settled')).toBe('all 1 remote jobs settled (1 cancelled, 0 completed)');
     const leak = find('static-key-holder/idle/crash').checks.find((c) => c.id === 'denied-after-revocation')!;
-    expect(leak.summary).toMatch(/succeeded after the session was revoked, first: GET \/whoami \(the long-lived API key, pid \d+\) -> 200; rotate the long-lived API key/);
+    expect(leak.summary).toMatch(
+      /succeeded after the session was revoked, first: GET \/whoami \(the long-lived API key, pid \d+\) -> 200; rotate the long-lived API key/,
+    );
     expect(leak.data.followUp).toContain('rotate the long-lived API key');
     // The three moments are kept apart.
     expect(Object.keys(leak.data.timeline as object)).toEqual(['clientLostAt', 'lastActionStartedAt', 'revokedAt']);

@@ -29,7 +29,16 @@ describe.skipIf(!OUT)('the engine matrix at concurrency 1 and with the phase-awa
     const a = table(one.results.drills);
     const b = table(phased.results.drills);
     const differ = Object.keys(a).filter((key) => JSON.stringify(a[key]) !== JSON.stringify(b[key]));
-    writeFileSync(OUT!, JSON.stringify({ drills: one.results.drills.length, oneMs: t1 - t0, phasedMs: t2 - t1, differ, offTable: Object.keys(a).filter((k) => JSON.stringify(a[k]) !== JSON.stringify(expectedTable()[k])) }));
+    writeFileSync(
+      OUT!,
+      JSON.stringify({
+        drills: one.results.drills.length,
+        oneMs: t1 - t0,
+        phasedMs: t2 - t1,
+        differ,
+        offTable: Object.keys(a).filter((k) => JSON.stringify(a[k]) !== JSON.stringify(expectedTable()[k])),
+      }),
+    );
     expect(differ).toEqual([]);
     expect(b).toEqual(expectedTable());
   }, 1_800_000);

@@ -80,7 +80,9 @@ describe('evidence log', () => {
 
   it('refuses a file without a drill-start record, naming the file', () => {
     const file = join(dir, 'headless.jsonl');
-    const events = passingDrill().build().events.filter((e) => e.type !== 'drill-start');
+    const events = passingDrill()
+      .build()
+      .events.filter((e) => e.type !== 'drill-start');
     writeFileSync(file, events.map((e) => JSON.stringify(e)).join('\n') + '\n');
     expect(() => readEvidenceLog(file)).toThrow(new EvidenceLogError(`${file}: no drill-start record, so this is not a drill's evidence`));
   });

@@ -25,7 +25,10 @@ beforeEach(() => {
   info = writeEvidenceLog(join(report, 'evidence'), ev);
   file = join(report, 'evidence', info.file);
   lines = readFileSync(file, 'utf8').trimEnd().split('\n');
-  writeFileSync(join(report, 'results.json'), JSON.stringify({ version: 1, summary: { pass: 1, fail: 0, unknown: 0, error: 0 }, drills: [{ id: drillId, evidence: info }] }));
+  writeFileSync(
+    join(report, 'results.json'),
+    JSON.stringify({ version: 1, summary: { pass: 1, fail: 0, unknown: 0, error: 0 }, drills: [{ id: drillId, evidence: info }] }),
+  );
 });
 afterEach(() => {
   rmSync(report, { recursive: true, force: true });
@@ -88,7 +91,9 @@ describe('verifyLog', () => {
     save(lines.filter((_, i) => i !== 6)); // record 7 (seq 6) dropped
     const r = verifyLog(file);
     expect(r.problem).toMatchObject({ code: 'dropped', line: 7, drillId });
-    expect(verifyLine(r, 'x.jsonl')).toBe('BROKEN x.jsonl: record 7: 1 record dropped between record 6 and this one (seq jumps from 5 to 7, and its prev matches no line)');
+    expect(verifyLine(r, 'x.jsonl')).toBe(
+      'BROKEN x.jsonl: record 7: 1 record dropped between record 6 and this one (seq jumps from 5 to 7, and its prev matches no line)',
+    );
   });
 
   it('a dropped first record: the new first record neither starts at GENESIS nor at seq 0', () => {
@@ -116,7 +121,9 @@ describe('verifyLog', () => {
     save(lines.slice(0, lines.length - 3));
     const r = verifyLog(file);
     expect(r.problem).toMatchObject({ code: 'cut-off', line: null });
-    expect(verifyLine(r, 'x.jsonl')).toBe(`BROKEN x.jsonl: the log ends early: results.json says ${lines.length} records with head ${info.head.slice(0, 12)}…, the file has ${lines.length - 3}`);
+    expect(verifyLine(r, 'x.jsonl')).toBe(
+      `BROKEN x.jsonl: the log ends early: results.json says ${lines.length} records with head ${info.head.slice(0, 12)}…, the file has ${lines.length - 3}`,
+    );
   });
 
   it('a tail cut mid-line, or just before its newline', () => {

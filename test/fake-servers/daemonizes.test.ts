@@ -16,10 +16,7 @@ function isReaper(pid: number): boolean {
 
 describe('daemonizes', () => {
   it('leaves a daemon re-parented to init (or a subreaper) in its own session', async () => {
-    const { subject, runId, server, helperPid: daemonPid, helper: daemon } = await startAndSpawnHelper(
-      'daemonizes',
-      janitor,
-    );
+    const { subject, runId, server, helperPid: daemonPid, helper: daemon } = await startAndSpawnHelper('daemonizes', janitor);
     const serverStat = readStat(server.pid)!;
     await waitUntil(() => isReaper(readStat(daemonPid)?.ppid ?? -1), 5000, 'the daemon to be re-parented');
     const daemonStat = readStat(daemonPid)!;
@@ -38,7 +35,12 @@ describe('daemonizes', () => {
   });
 
   it('with FAKE_DAEMON_CLEAR_ENV=1 the daemon has an empty environment', async () => {
-    const { subject, runId, helperPid: daemonPid, helper: daemon } = await startAndSpawnHelper('daemonizes', janitor, {
+    const {
+      subject,
+      runId,
+      helperPid: daemonPid,
+      helper: daemon,
+    } = await startAndSpawnHelper('daemonizes', janitor, {
       FAKE_DAEMON_CLEAR_ENV: '1',
     });
     // Until it has exec'd, a fresh fork still shows its parent's environment: wait for the exec.

@@ -15,13 +15,25 @@ import { subjectYaml, tempDir } from '../support/scenarios.js';
 function leakyFolder(): string {
   const dir = tempDir('crash-drill-leftovers-');
   const slow = 'expect: { exit-on-eof: { deadline: 20000 }, no-survivors: { grace: 20000 } }';
-  writeFileSync(join(dir, 'a.yaml'), ['id: stays-up', subjectYaml('ignores-eof'), 'target: { call: spawn-helper }', 'points: [after-response]', 'modes: [crash]', slow].join('\n'));
-  writeFileSync(join(dir, 'b.yaml'), ['id: leaks', subjectYaml('leaks-child'), 'target: { call: spawn-helper }', 'points: [after-response]', 'modes: [crash]', slow].join('\n'));
-  writeFileSync(join(dir, 'c.yaml'), ['id: daemon', subjectYaml('daemonizes'), 'target: { call: spawn-helper }', 'points: [after-response]', 'modes: [crash]', slow].join('\n'));
+  writeFileSync(
+    join(dir, 'a.yaml'),
+    ['id: stays-up', subjectYaml('ignores-eof'), 'target: { call: spawn-helper }', 'points: [after-response]', 'modes: [crash]', slow].join('\n'),
+  );
+  writeFileSync(
+    join(dir, 'b.yaml'),
+    ['id: leaks', subjectYaml('leaks-child'), 'target: { call: spawn-helper }', 'points: [after-response]', 'modes: [crash]', slow].join('\n'),
+  );
+  writeFileSync(
+    join(dir, 'c.yaml'),
+    ['id: daemon', subjectYaml('daemonizes'), 'target: { call: spawn-helper }', 'points: [after-response]', 'modes: [crash]', slow].join('\n'),
+  );
   return dir;
 }
 
-function startCli(args: string[], env: NodeJS.ProcessEnv = {}): { child: ChildProcess; stdout: () => string; exit: Promise<{ code: number | null; signal: string | null }> } {
+function startCli(
+  args: string[],
+  env: NodeJS.ProcessEnv = {},
+): { child: ChildProcess; stdout: () => string; exit: Promise<{ code: number | null; signal: string | null }> } {
   const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, NO_COLOR: '1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   child.stdout!.on('data', (d) => (out += d));
@@ -97,10 +109,13 @@ describe('no process is left behind', () => {
     });
   }
 
-  it('SIGKILL mid-run: the holders\' watchdogs end every drill process within 2 s, and the next run reports what they ended', async () => {
+  it("SIGKILL mid-run: the holders' watchdogs end every drill process within 2 s, and the next run reports what they ended", async () => {
     const dir = leakyFolder();
     const slow = 'expect: { exit-on-eof: { deadline: 20000 }, no-survivors: { grace: 20000 } }';
-    writeFileSync(join(dir, 'd.yaml'), ['id: no-term', subjectYaml('ignores-sigterm'), 'target: { call: spawn-helper }', 'points: [after-response]', 'modes: [crash]', slow].join('\n'));
+    writeFileSync(
+      join(dir, 'd.yaml'),
+      ['id: no-term', subjectYaml('ignores-sigterm'), 'target: { call: spawn-helper }', 'points: [after-response]', 'modes: [crash]', slow].join('\n'),
+    );
     const cli = startCli(['run', dir, '--out', join(dir, 'out'), '--concurrency', '4']);
     let runId: string;
     let killedAt: number;
@@ -115,7 +130,7 @@ describe('no process is left behind', () => {
     // No sweep runs meanwhile: the watchdogs alone end the SIGTERM-ignoring server, the server
     // that ignores EOF, the leaked helper and the daemon (issue target: 2 s after kill -9).
     await until(() => markedProcesses(runId).length === 0, Math.max(0, 2000 - (Date.now() - killedAt)), 'every drill process of the killed run to end');
-    await until(() => !sentinelOf(runId), 10_000, 'the killed run\'s sentinel to finish its record');
+    await until(() => !sentinelOf(runId), 10_000, "the killed run's sentinel to finish its record");
 
     const next = tempDir('crash-drill-next-');
     writeFileSync(join(next, 'n.yaml'), ['id: next', subjectYaml('well-behaved'), 'target: { call: echo }', 'points: [idle]', 'modes: [crash]'].join('\n'));
@@ -124,7 +139,13 @@ describe('no process is left behind', () => {
     expect(run.stdout).toContain('Left behind by an earlier, killed run (now contained):');
     expect(run.stdout).toContain("(by its holder's watchdog)");
     expect(lastLine(run.stdout)).toBe('1 passed, 0 failed, 0 unknown');
-    const stale = JSON.parse(readFileSync(join(next, 'out', 'results.json'), 'utf8')).stale as Array<{ drillId: string; pid: number; cmdline: string[]; endedBy: string; containedBy: string }>;
+    const stale = JSON.parse(readFileSync(join(next, 'out', 'results.json'), 'utf8')).stale as Array<{
+      drillId: string;
+      pid: number;
+      cmdline: string[];
+      endedBy: string;
+      containedBy: string;
+    }>;
     expect(stale.every((s) => s.drillId.startsWith(`${runId}.`) && s.containedBy === 'watchdog')).toBe(true);
     const commands = stale.map((s) => s.cmdline.join(' '));
     expect(commands.filter((c) => c.includes('ignores-eof.js'))).toHaveLength(1);
@@ -134,7 +155,7 @@ describe('no process is left behind', () => {
     expect(markedProcesses(runId)).toEqual([]);
   });
 
-  it('SIGKILL mid-run without holders (no perl): the run\'s sentinel ends every drill process within 2 s, and the next run reports it', async () => {
+  it("SIGKILL mid-run without holders (no perl): the run's sentinel ends every drill process within 2 s, and the next run reports it", async () => {
     const dir = leakyFolder();
     const cli = startCli(['run', dir, '--out', join(dir, 'out'), '--concurrency', '3'], { CRASH_DRILL_SUBREAPER: 'off' });
     let runId: string;
@@ -147,14 +168,22 @@ describe('no process is left behind', () => {
       killedAt = Date.now();
       await cli.exit;
     }
-    await until(() => markedProcesses(runId).length === 0, Math.max(1, 2000 - (Date.now() - killedAt)), 'the sentinel to end every drill process of the killed run');
-    await until(() => !sentinelOf(runId), 10_000, 'the killed run\'s sentinel to finish its record');
+    await until(
+      () => markedProcesses(runId).length === 0,
+      Math.max(1, 2000 - (Date.now() - killedAt)),
+      'the sentinel to end every drill process of the killed run',
+    );
+    await until(() => !sentinelOf(runId), 10_000, "the killed run's sentinel to finish its record");
 
     const next = tempDir('crash-drill-next-');
     writeFileSync(join(next, 'n.yaml'), ['id: next', subjectYaml('well-behaved'), 'target: { call: echo }', 'points: [idle]', 'modes: [crash]'].join('\n'));
     const run = await runCli(['run', next, '--out', join(next, 'out')]);
     expect(run.code).toBe(0);
-    const stale = JSON.parse(readFileSync(join(next, 'out', 'results.json'), 'utf8')).stale as Array<{ drillId: string; cmdline: string[]; containedBy: string }>;
+    const stale = JSON.parse(readFileSync(join(next, 'out', 'results.json'), 'utf8')).stale as Array<{
+      drillId: string;
+      cmdline: string[];
+      containedBy: string;
+    }>;
     const ours = stale.filter((s) => s.drillId.startsWith(`${runId}.`));
     expect(ours.filter((s) => s.cmdline.join(' ').includes('ignores-eof.js'))).toHaveLength(1);
     expect(ours.filter((s) => s.cmdline.join(' ').includes('lib/helper.js'))).toHaveLength(3);

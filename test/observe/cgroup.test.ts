@@ -54,10 +54,15 @@ describe.skipIf(!support.available)('DrillCgroup', () => {
   it('lets contain() end a daemon that only the cgroup sees', async () => {
     const drillId = testDrillId();
     const cg = cleanup.cgroup(drillId)!;
-    const root = start(cleanup, 'sh', ['-c', 'read go; sh -c "setsid env -i /bin/sh -c \\"echo \\\\\\$\\\\\\$; exec /bin/sleep 300\\" & exit 0"; read forever'], {
-      detached: true,
-      env: envWith({ CRASH_DRILL_RUN: drillId }),
-    });
+    const root = start(
+      cleanup,
+      'sh',
+      ['-c', 'read go; sh -c "setsid env -i /bin/sh -c \\"echo \\\\\\$\\\\\\$; exec /bin/sleep 300\\" & exit 0"; read forever'],
+      {
+        detached: true,
+        env: envWith({ CRASH_DRILL_RUN: drillId }),
+      },
+    );
     cg.addPid(root.id);
     root.child.stdin!.write('go\n');
     const daemon = identify(Number(await root.nextLine()))!;

@@ -48,9 +48,7 @@ describe('contain', () => {
     const rec = (id: ProcIdentity) => records.find((r) => r.pid === id.pid && r.startTime === id.startTime)!;
 
     expect(rec(ids.ignores!)).toMatchObject({ endedBy: 'SIGKILL', forced: true });
-    expect(rec(ids.ignores!).steps.map((s) => s.action)).toEqual(
-      expect.arrayContaining(['SIGTERM: sent', 'SIGKILL: sent', 'exited (zombie, signal SIGKILL)']),
-    );
+    expect(rec(ids.ignores!).steps.map((s) => s.action)).toEqual(expect.arrayContaining(['SIGTERM: sent', 'SIGKILL: sent', 'exited (zombie, signal SIGKILL)']));
     expect(rec(ids.plain!)).toMatchObject({ endedBy: 'SIGTERM', forced: false });
     expect(rec(ids.stopped!)).toMatchObject({ endedBy: 'SIGTERM', forced: false });
     // Event-driven: SIGTERM's victims are seen exiting long before the 1.5 s wait for the stubborn one ends.

@@ -61,8 +61,7 @@ describe('watchExit', () => {
   });
 
   it('measures exit-detection latency over 50 exits', async () => {
-    const script =
-      "process.stdin.once('data', () => { require('fs').writeSync(1, String(Number(process.hrtime.bigint()) / 1e6) + '\\n'); process.exit(0); });";
+    const script = "process.stdin.once('data', () => { require('fs').writeSync(1, String(Number(process.hrtime.bigint()) / 1e6) + '\\n'); process.exit(0); });";
     const latencies: number[] = [];
     for (let i = 0; i < 50; i++) {
       const p = start(cleanup, process.execPath, ['-e', script]);
@@ -77,7 +76,9 @@ describe('watchExit', () => {
     latencies.sort((a, b) => a - b);
     const median = latencies[25]!;
     const p90 = latencies[45]!;
-    console.log(`[observe] exit detection latency over 50 exits: median ${median.toFixed(2)} ms, p90 ${p90.toFixed(2)} ms, max ${latencies[49]!.toFixed(2)} ms`);
+    console.log(
+      `[observe] exit detection latency over 50 exits: median ${median.toFixed(2)} ms, p90 ${p90.toFixed(2)} ms, max ${latencies[49]!.toFixed(2)} ms`,
+    );
     // Generous: the poll is every 2 ms, the rest is Node's own exit path on a loaded machine.
     expect(median).toBeLessThan(50);
   });

@@ -42,7 +42,11 @@ describe('inventory', () => {
     expect(row.elapsedMs).toBeGreaterThanOrEqual(0);
     expect(row.elapsedMs).toBeLessThan(60_000);
     // Node's child_process 'pipe' is a Unix socketpair (libuv), not a pipe(2).
-    expect(row.fds.map((f) => [f.fd, f.kind])).toEqual([[0, 'socket'], [1, 'socket'], [2, 'file']]);
+    expect(row.fds.map((f) => [f.fd, f.kind])).toEqual([
+      [0, 'socket'],
+      [1, 'socket'],
+      [2, 'file'],
+    ]);
     expect(row.fds[2]!.target).toBe('/dev/null');
     expect(row.tcp).toContainEqual({ local: expect.stringMatching(/^127\.0\.0\.1:\d+$/), remote: `127.0.0.1:${port}`, state: 'ESTABLISHED' });
     expect(row.unix.map((u) => u.path)).toContain(sock);
@@ -74,7 +78,10 @@ describe('inventory', () => {
     const pid = await until(() => listPids().find(isSleeper), 10_000, 'the sleep of the pipeline');
     cleanup.track(identify(pid));
     const row = inventory(identify(pid)!, { secrets: [] })!;
-    expect(row.fds.map((f) => [f.fd, f.kind])).toEqual([[1, 'pipe'], [2, 'file']]);
+    expect(row.fds.map((f) => [f.fd, f.kind])).toEqual([
+      [1, 'pipe'],
+      [2, 'file'],
+    ]);
     expect(row.fds[0]!.target).toMatch(/^pipe:\[\d+\]$/);
   });
 

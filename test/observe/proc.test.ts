@@ -3,17 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { monoNow } from '../../harness/util/clock.js';
-import {
-  identify,
-  isAlive,
-  listPids,
-  parseStat,
-  procState,
-  readCmdline,
-  readEnviron,
-  readStat,
-  startTimeToMono,
-} from '../../harness/observe/index.js';
+import { identify, isAlive, listPids, parseStat, procState, readCmdline, readEnviron, readStat, startTimeToMono } from '../../harness/observe/index.js';
 import { Cleanup, envWith, start } from './helpers.js';
 
 const cleanup = new Cleanup();

@@ -106,7 +106,9 @@ describe('the floor (neither a cgroup nor a subreaper)', () => {
       () =>
         procPids()
           .map((n) => readStat(Number(n)))
-          .find((s) => s && s.comm === 'sleep' && s.sid === s.pid && s.startTime >= root.id.startTime && s.state !== 'Z' && readCmdline(s.pid)?.[1] === '32.25'),
+          .find(
+            (s) => s && s.comm === 'sleep' && s.sid === s.pid && s.startTime >= root.id.startTime && s.state !== 'Z' && readCmdline(s.pid)?.[1] === '32.25',
+          ),
       10_000,
       'the daemon',
     );

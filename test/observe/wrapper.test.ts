@@ -6,13 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { identify, procState, type ProcIdentity } from '../../harness/observe/identity.js';
 import { readCmdline, readStat } from '../../harness/observe/proc.js';
 import { signalIdentity } from '../../harness/observe/signal.js';
-import {
-  findRealServer,
-  findRealServerNow,
-  isLauncher,
-  readFdLink,
-  type ChainProcess,
-} from '../../harness/observe/wrapper.js';
+import { findRealServer, findRealServerNow, isLauncher, readFdLink, type ChainProcess } from '../../harness/observe/wrapper.js';
 import { until } from '../support/markers.js';
 import { tempDir } from '../support/scenarios.js';
 
@@ -99,7 +93,14 @@ describe('isLauncher', () => {
 });
 
 describe('findRealServer on a given chain', () => {
-  const links: Record<string, string> = { '10:0': 'pipe:[1]', '10:1': 'pipe:[2]', '11:0': 'pipe:[1]', '11:1': 'pipe:[2]', '12:0': 'pipe:[1]', '12:1': 'pipe:[2]' };
+  const links: Record<string, string> = {
+    '10:0': 'pipe:[1]',
+    '10:1': 'pipe:[2]',
+    '11:0': 'pipe:[1]',
+    '11:1': 'pipe:[2]',
+    '12:0': 'pipe:[1]',
+    '12:1': 'pipe:[2]',
+  };
   const readFd = (pid: number, fd: number) => links[`${pid}:${fd}`] ?? null;
 
   it('skips a pid whose start time is older than the direct child (a reused ppid)', () => {

@@ -63,7 +63,14 @@ describe.skipIf(!hasLsof)('ps + lsof backend against /proc', () => {
       const a = procBackend.process(pid)!;
       const b = psLsofBackend.process(pid)!;
       expect({ pid: b.pid, ppid: b.ppid, pgid: b.pgid, sid: b.sid, user: b.user, uid: b.uid, state: b.state, command: b.command }).toEqual({
-        pid: a.pid, ppid: a.ppid, pgid: a.pgid, sid: a.sid, user: a.user, uid: a.uid, state: a.state, command: a.command,
+        pid: a.pid,
+        ppid: a.ppid,
+        pgid: a.pgid,
+        sid: a.sid,
+        user: a.user,
+        uid: a.uid,
+        state: a.state,
+        command: a.command,
       });
       expect(Math.abs(Date.parse(a.startedAt) - Date.parse(b.startedAt))).toBeLessThan(2500);
       expect(b.argv).toBeNull();

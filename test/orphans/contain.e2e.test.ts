@@ -55,7 +55,9 @@ describe('crash-drill contain', () => {
     const server = await orphan();
     const run = await runCli(['contain', String(server.pid), '--start-time', String(server.startTime + 1)]);
     expect(run.code).toBe(2);
-    expect(run.stdout).toContain(`REFUSED: process ${server.pid} started at ${server.startTime}, not ${server.startTime + 1}: the pid now names another process`);
+    expect(run.stdout).toContain(
+      `REFUSED: process ${server.pid} started at ${server.startTime}, not ${server.startTime + 1}: the pid now names another process`,
+    );
     expect(alive(server)).toBe(true);
 
     // Reused between the snapshot and the first signal: the re-identification catches it.
@@ -68,7 +70,9 @@ describe('crash-drill contain', () => {
       },
     });
     expect(result.outcome).toBe('refused');
-    expect(result.reason).toBe(`process ${server.pid} no longer has the start time of the snapshot (${server.startTime + 1}, now ${server.startTime}): nothing was signalled`);
+    expect(result.reason).toBe(
+      `process ${server.pid} no longer has the start time of the snapshot (${server.startTime + 1}, now ${server.startTime}): nothing was signalled`,
+    );
     expect(result.steps.some((s) => s.action.startsWith('SIGTERM'))).toBe(false);
     expect(alive(server)).toBe(true);
   });
@@ -79,7 +83,9 @@ describe('crash-drill contain', () => {
     expect(stopped.code).toBe(2);
     const result = JSON.parse(stopped.stdout);
     expect(result.outcome).toBe('stopped');
-    expect(result.probes).toEqual([{ what: expect.stringMatching(/^probe sh -c <command of 6 chars, sha256 [0-9a-f]{16}>$/), result: 'allowed', detail: 'exit code 0' }]);
+    expect(result.probes).toEqual([
+      { what: expect.stringMatching(/^probe sh -c <command of 6 chars, sha256 [0-9a-f]{16}>$/), result: 'allowed', detail: 'exit code 0' },
+    ]);
     expect(alive(server)).toBe(true);
 
     const denied = await runCli(['contain', String(server.pid), '--revoke-cmd', 'true', '--probe-cmd', 'exit 1', '--json']);

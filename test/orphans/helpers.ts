@@ -52,7 +52,11 @@ export function env(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
 
 /** fixtures/client.mjs running `command args`; resolves once the server said it is up. */
 export async function startPair(command: string, args: string[], extra: Record<string, string> = {}): Promise<Pair> {
-  const child = spawn(process.execPath, [join(FIXTURES, 'client.mjs'), command, ...args], { cwd: FIXTURES, env: env(extra), stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [join(FIXTURES, 'client.mjs'), command, ...args], {
+    cwd: FIXTURES,
+    env: env(extra),
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   let out = '';
   child.stdout!.on('data', (d) => (out += d));
   const m = await until(() => /client-up (\d+) (\d+)/.exec(out), 30_000, `client-up from ${command} ${args.join(' ')}`);

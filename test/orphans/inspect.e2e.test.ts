@@ -66,16 +66,26 @@ describe('crash-drill inspect', () => {
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
     const text = run.stdout;
-    expect(text).toMatch(new RegExp(`^process ${node.pid} \\(start ${node.startTime}, started \\S+Z, running \\d+s\\)\\n  user ${me.username}  ppid ${live.server.pid}  pgid \\d+  sid \\d+  state [RS]\\n  command: node fake-mcp-server\\.mjs\\nstdio:\\n`));
+    expect(text).toMatch(
+      new RegExp(
+        `^process ${node.pid} \\(start ${node.startTime}, started \\S+Z, running \\d+s\\)\\n  user ${me.username}  ppid ${live.server.pid}  pgid \\d+  sid \\d+  state [RS]\\n  command: node fake-mcp-server\\.mjs\\nstdio:\\n`,
+      ),
+    );
     for (const name of ['stdin', 'stdout', 'stderr']) {
-      expect(text).toMatch(new RegExp(`\\n  ${name}: socket socket:\\[\\d+\\] \\(rw\\)\\n    the other end of socket:\\[\\d+\\] \\(socket:\\[\\d+\\]\\): ${live.client.pid} \\[[RS]\\] \\S*node .*client\\.mjs sh -c node fake-mcp-server\\.mjs; : \\(fd \\d+\\)\\n`));
+      expect(text).toMatch(
+        new RegExp(
+          `\\n  ${name}: socket socket:\\[\\d+\\] \\(rw\\)\\n    the other end of socket:\\[\\d+\\] \\(socket:\\[\\d+\\]\\): ${live.client.pid} \\[[RS]\\] \\S*node .*client\\.mjs sh -c node fake-mcp-server\\.mjs; : \\(fd \\d+\\)\\n`,
+        ),
+      );
     }
     expect(text).not.toContain('EOF is pending');
     expect(text).toMatch(new RegExp(`\\n  \\d+ tcp 127\\.0\\.0\\.1:\\d+ -> 127\\.0\\.0\\.1:${port} \\(ESTABLISHED\\)\\n`));
     expect(text).toMatch(new RegExp(`\\n  \\d+ file ${file.replace(/[.]/g, '\\.')} \\(r\\)\\n`));
     expect(text).toContain(`\nchildren:\n  ${helper.pid} [S] ${process.execPath} -e setInterval(() => {}, 1 << 30)\ngrandchildren: none\n`);
     expect(text).toContain('\ncredentials in its environment (names only): GITHUB_TOKEN\n');
-    expect(text).toContain(`\nlauncher chain: ${live.server.pid} (launcher) sh -c node fake-mcp-server.mjs; :  ->  ${node.pid} (server) node fake-mcp-server.mjs\n`);
+    expect(text).toContain(
+      `\nlauncher chain: ${live.server.pid} (launcher) sh -c node fake-mcp-server.mjs; :  ->  ${node.pid} (server) node fake-mcp-server.mjs\n`,
+    );
     expect(text).not.toContain(secret);
   });
 
@@ -84,7 +94,15 @@ describe('crash-drill inspect', () => {
     const first = await runCli(['inspect', String(node.pid), '--json', '--out', out]);
     expect(first.code).toBe(0);
     const s = JSON.parse(first.stdout) as Snapshot & { evidence: { file: string; records: number } };
-    expect(s.process).toMatchObject({ pid: node.pid, startTime: node.startTime, ppid: live.server.pid, user: me.username, uid: me.uid, command: 'node fake-mcp-server.mjs', argv: ['node', 'fake-mcp-server.mjs'] });
+    expect(s.process).toMatchObject({
+      pid: node.pid,
+      startTime: node.startTime,
+      ppid: live.server.pid,
+      user: me.username,
+      uid: me.uid,
+      command: 'node fake-mcp-server.mjs',
+      argv: ['node', 'fake-mcp-server.mjs'],
+    });
     expect(s.stdio!.map((e) => [e.fd, e.kind, e.access, e.holders!.map((h) => [h.pid, h.startTime])])).toEqual(
       [0, 1, 2].map((fd) => [fd, 'socket', 'rw', [[live.client.pid, live.client.startTime]]]),
     );
@@ -106,7 +124,12 @@ describe('crash-drill inspect', () => {
     expect(second.code).toBe(0);
     expect(second.stdout).toMatch(new RegExp(`\\nevidence: ${s.evidence.file.replace(/[.]/g, '\\.')} \\(2 records, head [0-9a-f]{12}\\)\\n$`));
     const log = readFileSync(s.evidence.file, 'utf8');
-    expect(log.trimEnd().split('\n').map((l) => JSON.parse(l).type)).toEqual(['orphan-snapshot', 'orphan-snapshot']);
+    expect(
+      log
+        .trimEnd()
+        .split('\n')
+        .map((l) => JSON.parse(l).type),
+    ).toEqual(['orphan-snapshot', 'orphan-snapshot']);
     expect(first.stdout + second.stdout + log).not.toContain(secret);
 
     const verified = await runCli(['verify', out]);
@@ -117,7 +140,9 @@ describe('crash-drill inspect', () => {
   it('an orphan: no live process holds the other end, EOF is pending (text and --json)', async () => {
     const [text, json] = await Promise.all([runCli(['inspect', String(orphan.server.pid)]), runCli(['inspect', String(orphan.server.pid), '--json'])]);
     expect(text.code).toBe(0);
-    expect(text.stdout).toMatch(/\n {2}stdin: socket socket:\[\d+\] \(rw\)\n {4}the other end of socket:\[\d+\] \(its peer socket is closed\): held by no live process\n/);
+    expect(text.stdout).toMatch(
+      /\n {2}stdin: socket socket:\[\d+\] \(rw\)\n {4}the other end of socket:\[\d+\] \(its peer socket is closed\): held by no live process\n/,
+    );
     expect(text.stdout).toContain('\n  no live process holds the write end of its stdin: the client is gone and EOF is pending\n');
     const s = JSON.parse(json.stdout) as Snapshot;
     expect(s.process).toMatchObject({ pid: orphan.server.pid, startTime: orphan.server.startTime, ppid: 1 });

@@ -70,7 +70,9 @@ describe('crash-drill orphans', () => {
     expect(entry.serverEvidence).toEqual([`${gone.server.pid}: command matches default pattern "mcp"`]);
     expect(entry.evidence.filter((l) => l.startsWith('no live process holds'))).toHaveLength(2);
     expect(entry.evidence).toContain('hint only: its parent is pid 1');
-    expect(report.entries.find((e) => e.pid === stuck.server.pid)!.evidence).toEqual([`client ${stuck.client.pid} (${process.execPath} ${join(FIXTURES, 'client.mjs')} node fake-mcp-server.mjs) is stopped (state T)`]);
+    expect(report.entries.find((e) => e.pid === stuck.server.pid)!.evidence).toEqual([
+      `client ${stuck.client.pid} (${process.execPath} ${join(FIXTURES, 'client.mjs')} node fake-mcp-server.mjs) is stopped (state T)`,
+    ]);
   });
 
   it('shows an npx chain as one entry: npm exec on top, sh in the middle, the node server below', async () => {
@@ -97,8 +99,15 @@ describe('crash-drill orphans', () => {
     expect((await orphansJson(['--no-defaults', '--match', 'no-such-server-[0-9a-f]{32}'])).code).toBe(0);
     const { code, report } = await orphansJson(['--no-defaults', '--match', 'fake-mcp-server\\.mjs']);
     expect(code).toBe(1);
-    expect(ours(report)).toEqual(new Map([[gone.server.pid, 'client-gone'], [stuck.server.pid, 'client-stuck']]));
-    expect(report.entries.find((e) => e.pid === gone.server.pid)!.serverEvidence).toEqual([`${gone.server.pid}: command matches --match pattern "fake-mcp-server\\\\.mjs"`]);
+    expect(ours(report)).toEqual(
+      new Map([
+        [gone.server.pid, 'client-gone'],
+        [stuck.server.pid, 'client-stuck'],
+      ]),
+    );
+    expect(report.entries.find((e) => e.pid === gone.server.pid)!.serverEvidence).toEqual([
+      `${gone.server.pid}: command matches --match pattern "fake-mcp-server\\\\.mjs"`,
+    ]);
   });
 
   it('a bad --match is a usage error naming the flag (exit 3)', async () => {

@@ -9,7 +9,18 @@ import { parseSsUnix } from '../../harness/orphans/unix-peers.js';
 describe('ps output', () => {
   it('reads a line with sid, keeping the command as it is', () => {
     const p = parsePsLine('root         0 22534 22532 22530 22659 Sl         01:02:03 Mon Nov 30 23:49:57 2026 node  a b', true)!;
-    expect(p).toMatchObject({ user: 'root', uid: 0, pid: 22534, ppid: 22532, pgid: 22530, sid: 22659, state: 'S', elapsedMs: 3_723_000, command: 'node  a b', argv: null });
+    expect(p).toMatchObject({
+      user: 'root',
+      uid: 0,
+      pid: 22534,
+      ppid: 22532,
+      pgid: 22530,
+      sid: 22659,
+      state: 'S',
+      elapsedMs: 3_723_000,
+      command: 'node  a b',
+      argv: null,
+    });
     expect(p.startTime).toBe(Math.round(Date.parse('Mon Nov 30 23:49:57 2026') / 1000));
   });
   it('rejects a truncated line and a bad etime', () => {
@@ -23,7 +34,34 @@ describe('ps output', () => {
 });
 
 describe('lsof -F output', () => {
-  const text = ['p10', 'f0', 'au', 'tunix', 'i113129', 'ntype=STREAM ->INO=113128 8097,node,19u', 'f1', 'aw', 'tFIFO', 'i77', 'npipe', 'f2', 'aw', 'tCHR', 'i3', 'n/dev/null', 'f5', 'au', 'tIPv4', 'd154163', 'PTCP', 'n127.0.0.1:1->127.0.0.1:2', 'TST=ESTABLISHED', 'fcwd', 'tDIR', 'n/'].join('\n');
+  const text = [
+    'p10',
+    'f0',
+    'au',
+    'tunix',
+    'i113129',
+    'ntype=STREAM ->INO=113128 8097,node,19u',
+    'f1',
+    'aw',
+    'tFIFO',
+    'i77',
+    'npipe',
+    'f2',
+    'aw',
+    'tCHR',
+    'i3',
+    'n/dev/null',
+    'f5',
+    'au',
+    'tIPv4',
+    'd154163',
+    'PTCP',
+    'n127.0.0.1:1->127.0.0.1:2',
+    'TST=ESTABLISHED',
+    'fcwd',
+    'tDIR',
+    'n/',
+  ].join('\n');
   it('names objects as /proc does and keeps peers, access and TCP state', () => {
     expect(parseLsof(text).map((f) => [f.fd, f.kind, f.object, f.access, f.peer, f.tcp?.state ?? null])).toEqual([
       [0, 'socket', 'socket:[113129]', 'rw', 'socket:[113128]', null],
@@ -44,14 +82,22 @@ describe('ss -xa output', () => {
 
 describe('credential names', () => {
   it('names what holds a credential and not what only looks like one', () => {
-    expect(credentialNames(['GITHUB_TOKEN', 'AWS_SECRET_ACCESS_KEY', 'OPENAI_API_KEY', 'DB_PASSWORD', 'HOME', 'XAUTHORITY', 'OAUTH_TOKEN_URL', 'PATH'])).toEqual(['AWS_SECRET_ACCESS_KEY', 'DB_PASSWORD', 'GITHUB_TOKEN', 'OPENAI_API_KEY']);
+    expect(
+      credentialNames(['GITHUB_TOKEN', 'AWS_SECRET_ACCESS_KEY', 'OPENAI_API_KEY', 'DB_PASSWORD', 'HOME', 'XAUTHORITY', 'OAUTH_TOKEN_URL', 'PATH']),
+    ).toEqual(['AWS_SECRET_ACCESS_KEY', 'DB_PASSWORD', 'GITHUB_TOKEN', 'OPENAI_API_KEY']);
   });
 });
 
 describe('server patterns', () => {
   it('match MCP servers and launchers, not ordinary runtimes', () => {
-    expect(matchEvidence('npx -y @modelcontextprotocol/server-memory', DEFAULT_PATTERNS)).toEqual(['command matches default pattern "@modelcontextprotocol/"', 'command matches default pattern "npx/uvx of an MCP package"']);
-    expect(matchEvidence('uvx mcp-server-fetch', DEFAULT_PATTERNS)).toEqual(['command matches default pattern "mcp"', 'command matches default pattern "npx/uvx of an MCP package"']);
+    expect(matchEvidence('npx -y @modelcontextprotocol/server-memory', DEFAULT_PATTERNS)).toEqual([
+      'command matches default pattern "@modelcontextprotocol/"',
+      'command matches default pattern "npx/uvx of an MCP package"',
+    ]);
+    expect(matchEvidence('uvx mcp-server-fetch', DEFAULT_PATTERNS)).toEqual([
+      'command matches default pattern "mcp"',
+      'command matches default pattern "npx/uvx of an MCP package"',
+    ]);
     expect(matchEvidence('docker run -i --rm ghcr.io/x/y', DEFAULT_PATTERNS)).toEqual(['command matches default pattern "docker run -i"']);
     expect(matchEvidence('node dist/server.js', DEFAULT_PATTERNS)).toEqual([]);
     expect(matchEvidence('python3 -m http.server', DEFAULT_PATTERNS)).toEqual([]);

@@ -16,10 +16,34 @@ const isRoot = process.getuid?.() === 0;
 describe('the --stuck-after state', () => {
   it('keeps the first-seen time while a key stays pending, forgets it once read, in a folder it makes 0700', () => {
     const file = join(tempDir('pending-'), 'state', 'p.json');
-    expect([...recordPending(new Map([['a', 5], ['b', 7]]), 1000, file)]).toEqual([['a', { since: 1000, bytes: 5 }], ['b', { since: 1000, bytes: 7 }]]);
+    expect([
+      ...recordPending(
+        new Map([
+          ['a', 5],
+          ['b', 7],
+        ]),
+        1000,
+        file,
+      ),
+    ]).toEqual([
+      ['a', { since: 1000, bytes: 5 }],
+      ['b', { since: 1000, bytes: 7 }],
+    ]);
     expect(statSync(join(file, '..')).mode & 0o777).toBe(0o700);
     expect([...recordPending(new Map([['a', 9]]), 2000, file)]).toEqual([['a', { since: 1000, bytes: 9 }]]);
-    expect([...recordPending(new Map([['a', 1], ['b', 1]]), 3000, file)]).toEqual([['a', { since: 1000, bytes: 1 }], ['b', { since: 3000, bytes: 1 }]]);
+    expect([
+      ...recordPending(
+        new Map([
+          ['a', 1],
+          ['b', 1],
+        ]),
+        3000,
+        file,
+      ),
+    ]).toEqual([
+      ['a', { since: 1000, bytes: 1 }],
+      ['b', { since: 3000, bytes: 1 }],
+    ]);
     writeFileSync(file, JSON.stringify({ a: { since: 'yesterday', bytes: 1 } }));
     expect(recordPending(new Map([['a', 1]]), 4000, file).get('a')).toEqual({ since: 4000, bytes: 1 });
   });

@@ -68,7 +68,9 @@ describe.skipIf(!hasSs)('orphans --stuck-after: a live client that stopped readi
   it('is attached at the first look (its unread output noted), stuck once --stuck-after has passed; a reading client stays attached', async () => {
     const first = await look();
     expect(first.paused.classification).toBe('attached');
-    expect(unreadLine(first.paused)).toMatch(new RegExp(`^\\d+ bytes of its output are unread by client ${paused.client.pid}, at every look since \\S+ \\(\\d+\\.\\d s\\)$`));
+    expect(unreadLine(first.paused)).toMatch(
+      new RegExp(`^\\d+ bytes of its output are unread by client ${paused.client.pid}, at every look since \\S+ \\(\\d+\\.\\d s\\)$`),
+    );
     expect(first.reading.classification).toBe('attached');
     expect(unreadLine(first.reading)).toBeUndefined();
 
@@ -79,7 +81,9 @@ describe.skipIf(!hasSs)('orphans --stuck-after: a live client that stopped readi
     expect(later.paused.classification).toBe('client-stuck');
     expect(later.code).toBe(1);
     const line = later.paused.evidence[0]!;
-    expect(line).toMatch(new RegExp(`unread by client ${paused.client.pid}, at every look since ${new Date(since).toISOString().replace(/\./g, '\\.')} \\((\\d+\\.\\d) s\\)$`));
+    expect(line).toMatch(
+      new RegExp(`unread by client ${paused.client.pid}, at every look since ${new Date(since).toISOString().replace(/\./g, '\\.')} \\((\\d+\\.\\d) s\\)$`),
+    );
     expect(Number(/\((\d+\.\d) s\)$/.exec(line)![1])).toBeGreaterThanOrEqual(Number(STUCK_AFTER));
     expect(later.paused.clients.map((c) => [c.pid, c.state])).toEqual([[paused.client.pid, expect.stringMatching(/^[RS]$/)]]);
 

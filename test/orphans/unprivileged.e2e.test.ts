@@ -24,7 +24,11 @@ import { alive, cleanup, env, FIXTURES, killClient, startPair } from './helpers.
 
 const u = unprivileged();
 const isRoot = process.getuid?.() === 0;
-const reason = !u.available ? u.reason : !isRoot ? 'the tests run as an ordinary user already: they cannot make another user\'s orphan (CI runs them as root)' : null;
+const reason = !u.available
+  ? u.reason
+  : !isRoot
+    ? "the tests run as an ordinary user already: they cannot make another user's orphan (CI runs them as root)"
+    : null;
 if (reason) console.log(`orphans as an ordinary user: skipped: ${reason}`);
 
 const token = `unprivileged-${randomUUID()}`;
@@ -36,11 +40,15 @@ async function nobodyPair(): Promise<{ client: ProcIdentity; server: ProcIdentit
   const dir = tempDir('orphans-nobody-');
   chmodSync(dir, 0o755);
   for (const f of ['client.mjs', 'fake-mcp-server.mjs']) copyFileSync(join(FIXTURES, f), join(dir, f));
-  const child = spawn('setpriv', ['--reuid', String(NOBODY), '--regid', String(NOBODY), '--clear-groups', process.execPath, 'client.mjs', 'node', 'fake-mcp-server.mjs', token], {
-    cwd: dir,
-    env: env(),
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const child = spawn(
+    'setpriv',
+    ['--reuid', String(NOBODY), '--regid', String(NOBODY), '--clear-groups', process.execPath, 'client.mjs', 'node', 'fake-mcp-server.mjs', token],
+    {
+      cwd: dir,
+      env: env(),
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
   let out = '';
   child.stdout!.on('data', (d) => (out += d));
   const m = await until(() => /client-up (\d+) (\d+)/.exec(out), 30_000, 'client-up from the ordinary user');

@@ -27,7 +27,10 @@ describe('shardDrills', () => {
     for (const n of [1, 2, 3, 4, 7, 13]) {
       const drills = plan(10);
       const shards = Array.from({ length: n }, (_, i) => shardDrills(drills, { index: i + 1, total: n }));
-      const all = shards.flat().map((d) => d.index).sort((a, b) => a - b);
+      const all = shards
+        .flat()
+        .map((d) => d.index)
+        .sort((a, b) => a - b);
       expect(all).toEqual(drills.map((d) => d.index));
       // Round-robin keeps the shards within one drill of each other.
       const sizes = shards.map((s) => s.length);
@@ -65,8 +68,12 @@ describe('repeatDrills and attemptIndex', () => {
   it('repeats each drill n times, copies next to each other', () => {
     const out = repeatDrills(['a', 'b'], 3);
     expect(out).toEqual([
-      { drill: 'a', attempt: 1 }, { drill: 'a', attempt: 2 }, { drill: 'a', attempt: 3 },
-      { drill: 'b', attempt: 1 }, { drill: 'b', attempt: 2 }, { drill: 'b', attempt: 3 },
+      { drill: 'a', attempt: 1 },
+      { drill: 'a', attempt: 2 },
+      { drill: 'a', attempt: 3 },
+      { drill: 'b', attempt: 1 },
+      { drill: 'b', attempt: 2 },
+      { drill: 'b', attempt: 3 },
     ]);
     expect(repeatDrills(['a'])).toEqual([{ drill: 'a', attempt: 1 }]);
     expect(() => repeatDrills(['a'], 0)).toThrow(ShardError);

@@ -12,7 +12,9 @@ describe('remote.intercept', () => {
     expect(run.stderr).toBe('');
     expect(lastLine(run.stdout)).toBe('1 passed, 0 failed, 0 unknown');
     const [drill] = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8')).drills;
-    expect(drill.checks.find((c: { id: string }) => c.id === 'idempotent-effects').summary).toBe('1 effect for 2 keyed writes after the recovery retry, none duplicated');
+    expect(drill.checks.find((c: { id: string }) => c.id === 'idempotent-effects').summary).toBe(
+      '1 effect for 2 keyed writes after the recovery retry, none duplicated',
+    );
     const log = readFileSync(join(out, 'evidence', readdirSync(join(out, 'evidence'))[0]), 'utf8');
     const requests = log
       .split('\n')

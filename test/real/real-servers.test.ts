@@ -40,7 +40,10 @@ describe('real published servers', () => {
   });
 
   it.each([
-    ['idle', 'crash'], ['idle', 'close'], ['after-response', 'crash'], ['after-response', 'close'],
+    ['idle', 'crash'],
+    ['idle', 'close'],
+    ['after-response', 'crash'],
+    ['after-response', 'close'],
   ])('server-everything with no live handle, %s/%s: exits cleanly about 350 ms after EOF', (point, mode) => {
     // By hand: exits with code 0 330-370 ms after stdin closes. Not at once: after initialize
     // it arms a 350 ms setTimeout (syncRoots, server/index.js), the only thing keeping it up.
@@ -104,10 +107,15 @@ describe('real published servers', () => {
   });
 
   it.each([
-    ['memory', 'idle', 'crash'], ['memory', 'idle', 'close'], ['memory', 'after-response', 'crash'],
-    ['memory', 'after-response', 'close'], ['memory', 'in-flight', 'close'],
-    ['filesystem', 'idle', 'crash'], ['filesystem', 'idle', 'close'],
-    ['filesystem', 'after-response', 'crash'], ['filesystem', 'after-response', 'close'],
+    ['memory', 'idle', 'crash'],
+    ['memory', 'idle', 'close'],
+    ['memory', 'after-response', 'crash'],
+    ['memory', 'after-response', 'close'],
+    ['memory', 'in-flight', 'close'],
+    ['filesystem', 'idle', 'crash'],
+    ['filesystem', 'idle', 'close'],
+    ['filesystem', 'after-response', 'crash'],
+    ['filesystem', 'after-response', 'close'],
   ])('%s %s/%s: exits cleanly within ~50 ms of EOF', (scenario, point, mode) => {
     // By hand: server-memory 10-31 ms, server-filesystem 15-46 ms after stdin closes, code 0:
     // nothing but stdin holds their event loop.
@@ -131,7 +139,10 @@ describe('real published servers', () => {
   });
 
   it.each([
-    ['idle', 'crash'], ['idle', 'close'], ['after-response', 'crash'], ['after-response', 'close'],
+    ['idle', 'crash'],
+    ['idle', 'close'],
+    ['after-response', 'crash'],
+    ['after-response', 'close'],
   ])('server-memory through npx --no-install, %s/%s: the whole npm exec -> sh -> node chain ends', (point, mode) => {
     // By hand (findRealServer): the server is the node two levels below `npm exec`; it exits
     // 22-30 ms after EOF, then sh and npm follow. The harness judges that node process (the

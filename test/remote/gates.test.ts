@@ -12,7 +12,15 @@ describe('remote gates', () => {
 
     const call = track(postJson(`${remote.url}/actions`, token, { op: 'deploy', target: 'web' }, { 'idempotency-key': 'c1' }));
     const hitSent = await sent.reached;
-    expect(hitSent).toMatchObject({ point: 'sent', drillId: 'd1', method: 'POST', path: '/actions', route: 'POST /actions', idempotencyKey: 'c1', correlationId: 'c1' });
+    expect(hitSent).toMatchObject({
+      point: 'sent',
+      drillId: 'd1',
+      method: 'POST',
+      path: '/actions',
+      route: 'POST /actions',
+      idempotencyKey: 'c1',
+      correlationId: 'c1',
+    });
     expect(hitSent.process?.pid).toBe(process.pid);
     // Held before the handler: no effect yet, the record is held, the client has no answer.
     expect(remote.effects('d1')).toHaveLength(0);

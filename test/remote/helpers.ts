@@ -59,11 +59,7 @@ export function postJson(url: string, token: string, body: unknown, extra: Recor
 }
 
 /** Resolves with the first journal event (already written or future) that satisfies `pred`. */
-export function waitForEvent<E extends JournalEvent = JournalEvent>(
-  remote: DrillRemote,
-  pred: (e: JournalEvent) => boolean,
-  timeoutMs = 20_000,
-): Promise<E> {
+export function waitForEvent<E extends JournalEvent = JournalEvent>(remote: DrillRemote, pred: (e: JournalEvent) => boolean, timeoutMs = 20_000): Promise<E> {
   const existing = remote.journal().find(pred);
   if (existing) return Promise.resolve(existing as E);
   return new Promise((resolve, reject) => {

@@ -8,9 +8,7 @@ describe('POST /actions idempotency', () => {
     const remote = await startRemote();
     const { token } = remote.openSession('d1');
     const responses = await Promise.all(
-      Array.from({ length: 12 }, () =>
-        postJson(`${remote.url}/actions`, token, { op: 'deploy', target: 'web' }, { 'idempotency-key': 'key-1' }),
-      ),
+      Array.from({ length: 12 }, () => postJson(`${remote.url}/actions`, token, { op: 'deploy', target: 'web' }, { 'idempotency-key': 'key-1' })),
     );
     const bodies = (await Promise.all(responses.map((r) => r.json()))) as Array<{ id: string }>;
     const statuses = responses.map((r) => r.status).sort();
@@ -31,9 +29,7 @@ describe('POST /actions idempotency', () => {
   it('creates a new effect for every keyless write', async () => {
     const remote = await startRemote();
     const { token } = remote.openSession('d1');
-    const responses = await Promise.all(
-      Array.from({ length: 5 }, () => postJson(`${remote.url}/actions`, token, { op: 'deploy', target: 'web' })),
-    );
+    const responses = await Promise.all(Array.from({ length: 5 }, () => postJson(`${remote.url}/actions`, token, { op: 'deploy', target: 'web' })));
     expect(responses.map((r) => r.status)).toEqual([201, 201, 201, 201, 201]);
     const ids = new Set(((await Promise.all(responses.map((r) => r.json()))) as Array<{ id: string }>).map((b) => b.id));
     expect(ids.size).toBe(5);

@@ -83,7 +83,9 @@ describe('remote overhead (measurement)', () => {
         })(),
       };
       console.log(`[remote overhead] ms per request, ${N} sequential loopback requests:\n${JSON.stringify(results, null, 2)}`);
-      console.log(`[remote overhead] median overhead keep-alive: ${(results.remoteKeepAlive.median - results.bareKeepAlive.median).toFixed(3)} ms; new connection (scan): ${(results.remoteNewConnectionScan.median - results.bareNewConnection.median).toFixed(3)} ms; new connection (candidate): ${(results.remoteNewConnectionCandidate.median - results.bareNewConnection.median).toFixed(3)} ms`);
+      console.log(
+        `[remote overhead] median overhead keep-alive: ${(results.remoteKeepAlive.median - results.bareKeepAlive.median).toFixed(3)} ms; new connection (scan): ${(results.remoteNewConnectionScan.median - results.bareNewConnection.median).toFixed(3)} ms; new connection (candidate): ${(results.remoteNewConnectionCandidate.median - results.bareNewConnection.median).toFixed(3)} ms`,
+      );
       // Every measured request was journalled and attributed.
       const recs = remote.requests();
       expect(recs).toHaveLength(5 * (N + WARMUP) - 2 * (N + WARMUP));

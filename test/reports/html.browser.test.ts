@@ -23,7 +23,6 @@ const FAST = 'expect: { exit-on-eof: { deadline: 1500 }, no-survivors: { grace: 
 const INJECTED = '<script>__pwned=1</script>';
 const root = packageRoot();
 
-
 const SCENARIOS: Record<string, string> = {
   'wb.yaml': ['id: wb', subjectYaml('well-behaved'), 'target: { call: echo, args: { text: hi } }', 'points: [idle]', 'modes: [crash]', FAST].join('\n'),
   // The extra argument lands in the survivor's cmdline, so in the no-survivors summary (which
@@ -39,11 +38,28 @@ const SCENARIOS: Record<string, string> = {
     'modes: [crash]',
     FAST,
   ].join('\n'),
-  'skh.yaml': ['id: skh', subjectYaml('static-key-holder' as FakeServer, { CRASH_DRILL_API_KEY: '{{remote.apiKey}}' }), 'target: { call: write, args: { op: deploy, target: web } }', 'points: [sent]', 'modes: [crash]', 'remote: {}', FAST].join('\n'),
-  'u.yaml': ['id: no-child', subjectYaml('well-behaved'), 'target: { call: echo, args: { text: hi } }', 'points: [child-spawned]', 'modes: [crash]', 'timeouts: { point: 500 }'].join('\n'),
+  'skh.yaml': [
+    'id: skh',
+    subjectYaml('static-key-holder' as FakeServer, { CRASH_DRILL_API_KEY: '{{remote.apiKey}}' }),
+    'target: { call: write, args: { op: deploy, target: web } }',
+    'points: [sent]',
+    'modes: [crash]',
+    'remote: {}',
+    FAST,
+  ].join('\n'),
+  'u.yaml': [
+    'id: no-child',
+    subjectYaml('well-behaved'),
+    'target: { call: echo, args: { text: hi } }',
+    'points: [child-spawned]',
+    'modes: [crash]',
+    'timeouts: { point: 500 }',
+  ].join('\n'),
   // A command on no PATH folder, where PATH is the drill's own temp folder: the early refusal
   // (harness/config/subject-command.ts) cannot judge a per-drill path, so the drill itself errs.
-  'e.yaml': ['id: missing', 'subject: { command: mcp-server, env: { PATH: "{{tmp}}" } }', 'target: { call: echo }', 'points: [idle]', 'modes: [crash]'].join('\n'),
+  'e.yaml': ['id: missing', 'subject: { command: mcp-server, env: { PATH: "{{tmp}}" } }', 'target: { call: echo }', 'points: [idle]', 'modes: [crash]'].join(
+    '\n',
+  ),
 };
 
 /** (pid, start time) of every process below ours whose command is chromium: what the browser started. */
@@ -212,7 +228,23 @@ describe('the HTML report in a real browser', () => {
     expect(incident).toContain(ie.incident.authorization);
     expect(incident).toContain(`${ie.incident.clientUnavailableAt!.ms} ms`);
     for (const followUp of ie.incident.followUp) expect(incident).toContain(followUp);
-    for (const label of ['observed at', 'client', 'server', 'session', 'authorization', 'client unavailable at', 'last action started at', 'last successful action at', 'last attempted action at', 'action', 'effects', 'jobs', 'revocation', 'termination', 'follow-up']) {
+    for (const label of [
+      'observed at',
+      'client',
+      'server',
+      'session',
+      'authorization',
+      'client unavailable at',
+      'last action started at',
+      'last successful action at',
+      'last attempted action at',
+      'action',
+      'effects',
+      'jobs',
+      'revocation',
+      'termination',
+      'follow-up',
+    ]) {
       await expect(body.locator('dl.incident dt', { hasText: new RegExp(`^${label}$`) }).count()).resolves.toBe(1);
     }
     // The revocation drill: the failed check and the revocation on its incident record.
@@ -238,7 +270,9 @@ describe('the HTML report in a real browser', () => {
 
   it('draws the timeline on one axis: the kill, the loss and the server exit at their moments', async () => {
     const ie = drill('ie');
-    const rows = await section(ie).locator('table.tl tbody tr').evaluateAll((trs) => trs.map((tr) => Array.from(tr.querySelectorAll('td'), (td) => td.textContent ?? '')));
+    const rows = await section(ie)
+      .locator('table.tl tbody tr')
+      .evaluateAll((trs) => trs.map((tr) => Array.from(tr.querySelectorAll('td'), (td) => td.textContent ?? '')));
     const at = (what: RegExp) => rows.find((r) => what.test(r[2]));
     const lost = at(/^client lost/);
     expect(lost).toBeDefined();

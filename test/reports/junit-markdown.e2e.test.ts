@@ -41,7 +41,11 @@ describe('crash-drill run --reporter junit,markdown', () => {
     const errors = run.run.stdout.split('\n').filter((l) => l.startsWith('::error '));
     expect(errors).toHaveLength(3);
     expect(errors.map((l) => l.slice(0, l.indexOf('::', 2)))).toEqual(
-      expect.arrayContaining(['::error title=crash-drill error%3A missing idle/crash', '::error title=crash-drill fail%3A stays-up idle/crash', '::error title=crash-drill fail%3A key-holder idle/crash']),
+      expect.arrayContaining([
+        '::error title=crash-drill error%3A missing idle/crash',
+        '::error title=crash-drill fail%3A stays-up idle/crash',
+        '::error title=crash-drill fail%3A key-holder idle/crash',
+      ]),
     );
     expect(run.run.stdout).toMatch(/^crash-drill: 5 drills, concurrency 2, run cd-/);
     // Annotated as the drills end, so the console's closing line is still the last line.

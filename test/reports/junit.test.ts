@@ -13,7 +13,6 @@ import { drillOf, runReportScenarios, type ReportRun } from './fixtures/cli-run.
 import { validateJunit } from './fixtures/junit-xsd.js';
 import { all, parseXml, type XmlElement } from './fixtures/mini-xml.js';
 
-
 let run: ReportRun;
 let out: string;
 beforeAll(async () => {
@@ -80,7 +79,12 @@ describe('junit reporter', () => {
       totals.failures += n('failure');
       totals.errors += n('error');
     }
-    expect(root.attrs).toMatchObject({ name: 'mcp-crash-drill', tests: String(totals.tests), failures: String(totals.failures), errors: String(totals.errors) });
+    expect(root.attrs).toMatchObject({
+      name: 'mcp-crash-drill',
+      tests: String(totals.tests),
+      failures: String(totals.failures),
+      errors: String(totals.errors),
+    });
 
     // Against the results themselves: one testcase per check, the errored drill as one testcase.
     const expected = { tests: 0, failures: 0, errors: 0 };
@@ -119,7 +123,9 @@ describe('junit reporter', () => {
     expect(child(testcase(s, 'idle/crash exit-on-eof'), 'failure')!.text).toContain(`termination: ${drill.incident.termination}`);
     const clean = testcase(s, 'idle/crash stdout-clean');
     expect(['failure', 'error', 'skipped'].map((k) => child(clean, k))).toEqual([undefined, undefined, undefined]);
-    expect(child(clean, 'system-out')!.text).toBe(`drill ${drill.id}\nevidence: evidence/${drill.evidence!.file} (head ${drill.evidence!.head}, ${drill.evidence!.records} records)\n`);
+    expect(child(clean, 'system-out')!.text).toBe(
+      `drill ${drill.id}\nevidence: evidence/${drill.evidence!.file} (head ${drill.evidence!.head}, ${drill.evidence!.records} records)\n`,
+    );
 
     const denied = child(testcase(suite(root, 'key-holder'), 'idle/crash denied-after-revocation'), 'failure')!;
     expect(denied.attrs.message).toMatch(/requests succeeded after the session was revoked, first: GET \/whoami \(the long-lived API key, pid \d+\) -> 200/);
@@ -186,7 +192,14 @@ describe('junit reporter', () => {
     const again: DrillResult = { ...structuredClone(base), id: `${base.id}-again` };
     const xml = parseXml(junitXml({ ...run.results, drills: [base, again] }));
     const names = all(xml, 'testcase').map((c) => c.attrs.name);
-    expect(names).toEqual(['idle/crash (attempt 1) exit-on-eof', 'idle/crash (attempt 1) no-survivors', 'idle/crash (attempt 1) stdout-clean', 'idle/crash (attempt 2) exit-on-eof', 'idle/crash (attempt 2) no-survivors', 'idle/crash (attempt 2) stdout-clean']);
+    expect(names).toEqual([
+      'idle/crash (attempt 1) exit-on-eof',
+      'idle/crash (attempt 1) no-survivors',
+      'idle/crash (attempt 1) stdout-clean',
+      'idle/crash (attempt 2) exit-on-eof',
+      'idle/crash (attempt 2) no-survivors',
+      'idle/crash (attempt 2) stdout-clean',
+    ]);
     expect(props(suite(xml, 'wb'))['idle/crash (attempt 2) drill-id']).toBe(`${base.id}-again`);
   });
 

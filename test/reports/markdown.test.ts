@@ -64,12 +64,16 @@ describe('markdown reporter', () => {
     ].join('\n');
     // Scenario files run in name order (e, ie, sk, u, wb), and the rows follow the run.
     expect(text).toContain(table);
-    expect(text.startsWith(`# Crash drill summary\n\nRun \`${run.results.runId}\`, ${run.results.startedAt} to ${run.results.finishedAt}, 5 drills.\n\n`)).toBe(true);
+    expect(text.startsWith(`# Crash drill summary\n\nRun \`${run.results.runId}\`, ${run.results.startedAt} to ${run.results.finishedAt}, 5 drills.\n\n`)).toBe(
+      true,
+    );
     expect(text).toContain('### ❌ stays-up idle/crash');
     expect(text).toContain('### ❌ key-holder idle/crash');
     expect(text).not.toContain('### ❌ wb');
     expect(text).toContain('## Drills without a pass or fail\n\n');
-    expect(text).toContain(`- 💥 error missing idle/crash (\`${drillOf(run.results, 'missing').id}\`): handshake: the server command could not be started: spawn mcp-server ENOENT`);
+    expect(text).toContain(
+      `- 💥 error missing idle/crash (\`${drillOf(run.results, 'missing').id}\`): handshake: the server command could not be started: spawn mcp-server ENOENT`,
+    );
     expect(text).toMatch(/- ❔ unknown no-child child-spawned\/crash \(`[^`]+`\): kill point child-spawned not reached within 500 ms/);
   });
 
@@ -82,7 +86,9 @@ describe('markdown reporter', () => {
     for (const check of drill.checks.filter((c) => c.verdict === 'fail')) expect(part).toContain(`- **${check.id}**: ${md(check.summary)}`);
     expect(part).not.toContain('**stdout-clean**');
     const at = (m: { ms: number; at: string | null } | null) => (m ? `${m.ms} ms (${m.at})` : 'never');
-    expect(part).toContain(`| client unavailable | last action started | authority revoked |\n| --- | --- | --- |\n| ${at(i.clientUnavailableAt)} | ${at(i.lastActionStartedAt)} | ${at(i.revocation!.at)} |`);
+    expect(part).toContain(
+      `| client unavailable | last action started | authority revoked |\n| --- | --- | --- |\n| ${at(i.clientUnavailableAt)} | ${at(i.lastActionStartedAt)} | ${at(i.revocation!.at)} |`,
+    );
     expect(part).toContain(`- Observed at: ${at(i.observedAt)}`);
     expect(part).toContain(`- Client: pid ${i.client!.pid}, \`${i.client!.command}\``);
     expect(part).toContain(`- Server: pid ${i.server!.pid}, \`${i.server!.command}\`, ppid ${i.server!.ppid}, pgid ${i.server!.pgid}`);

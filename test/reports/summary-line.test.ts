@@ -2,8 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { summaryLine } from '../../reports/summary-line.js';
 import { runResults } from './fixtures.js';
 
-const line = (pass: number, fail: number, unknown: number, error: number) =>
-  summaryLine({ ...runResults([]), summary: { pass, fail, unknown, error } });
+const line = (pass: number, fail: number, unknown: number, error: number) => summaryLine({ ...runResults([]), summary: { pass, fail, unknown, error } });
 
 describe('summaryLine', () => {
   it('is `N passed, N failed, N unknown`, zeros included', () => {

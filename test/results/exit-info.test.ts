@@ -5,7 +5,7 @@ import { EvidenceBuilder, SERVER } from '../checks/evidence-builder.js';
 /** The real message Node prints for an unhandled EPIPE on stdout (the SDK has no 'error' handler). */
 const NODE_EPIPE = [
   'node:events:497',
-  '      throw er; // Unhandled \'error\' event',
+  "      throw er; // Unhandled 'error' event",
   '      ^',
   '',
   'Error: write EPIPE',
@@ -85,7 +85,13 @@ describe('exitInfo', () => {
 
   it("classes a signal from the client's shutdown", () => {
     const ev = lost('close').closeStep(1200, 'stdin-closed').closeStep(3200, 'sigterm').serverExit(3205, { code: null, signal: 'SIGTERM' }).build();
-    expect(exitInfo(ev)).toMatchObject({ class: 'signal', signal: 'SIGTERM', signalFrom: 'client', endedAfter: "SIGTERM from the client's shutdown", afterLossMs: 2005 });
+    expect(exitInfo(ev)).toMatchObject({
+      class: 'signal',
+      signal: 'SIGTERM',
+      signalFrom: 'client',
+      endedAfter: "SIGTERM from the client's shutdown",
+      afterLossMs: 2005,
+    });
   });
 
   it('records endedAfter when the server handled a signal and then exited with a code', () => {

@@ -16,8 +16,10 @@ describe('findFlaky', () => {
 
   it('does not flag keys whose attempts agree, even when they all fail', () => {
     const drills = [
-      attempt(passed, 'a/idle/crash', 0, 1), attempt(passed, 'a/idle/crash', 0, 2),
-      attempt(failed, 'a/idle/close', 1, 1), attempt(failed, 'a/idle/close', 1, 2),
+      attempt(passed, 'a/idle/crash', 0, 1),
+      attempt(passed, 'a/idle/crash', 0, 2),
+      attempt(failed, 'a/idle/close', 1, 1),
+      attempt(failed, 'a/idle/close', 1, 2),
     ];
     expect(findFlaky(drills)).toEqual([]);
   });
@@ -28,8 +30,10 @@ describe('findFlaky', () => {
 
   it('orders by plan index and sorts attempts that arrive out of order (merged shards)', () => {
     const drills = [
-      attempt(unknown, 'b/sent/crash', 5, 2), attempt(passed, 'b/sent/crash', 5, 1),
-      attempt(failed, 'a/idle/crash', 2, 1), attempt(passed, 'a/idle/crash', 2, 2),
+      attempt(unknown, 'b/sent/crash', 5, 2),
+      attempt(passed, 'b/sent/crash', 5, 1),
+      attempt(failed, 'a/idle/crash', 2, 1),
+      attempt(passed, 'a/idle/crash', 2, 2),
     ];
     expect(findFlaky(drills)).toEqual([
       { key: 'a/idle/crash', verdicts: ['fail', 'pass'] },

@@ -2,7 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { judge } from '../../harness/results/judge.js';
 import { containmentRecord, EvidenceBuilder, passingDrill, SERVER, survivor } from '../checks/evidence-builder.js';
 
-const TRACKING = { methods: ['parent-links', 'env-marker', 'process-group', 'session', 'cgroup'], cgroup: '/sys/fs/cgroup/unified/crash-drill/x', subreaper: null, floor: false, blindSpots: [] };
+const TRACKING = {
+  methods: ['parent-links', 'env-marker', 'process-group', 'session', 'cgroup'],
+  cgroup: '/sys/fs/cgroup/unified/crash-drill/x',
+  subreaper: null,
+  floor: false,
+  blindSpots: [],
+};
 
 describe('judge', () => {
   it('gives the full result of a passing drill', () => {
@@ -44,7 +50,18 @@ describe('judge', () => {
         { id: 'stdout-clean', verdict: 'pass', summary: 'all 2 stdout lines were JSON-RPC messages', data: { messages: 2, noise: 0 } },
       ],
       survivors: [],
-      exit: { pid: SERVER.pid, code: 0, signal: null, class: 'clean', signalFrom: null, endedAfter: null, afterLossMs: 50, crash: null, stderrTail: '', launcher: null },
+      exit: {
+        pid: SERVER.pid,
+        code: 0,
+        signal: null,
+        class: 'clean',
+        signalFrom: null,
+        endedAfter: null,
+        afterLossMs: 50,
+        crash: null,
+        stderrTail: '',
+        launcher: null,
+      },
       tracking: TRACKING,
       handshake: { serverName: 'well-behaved', serverVersion: '1.0.0', protocolVersion: '2025-11-25' },
       era: null,
@@ -61,7 +78,17 @@ describe('judge', () => {
     const leak = survivor({ pid: 5001, startTime: 990_000, ppid: 1, cmdline: ['sleep', '1000'] });
     const records = [
       containmentRecord({ pid: SERVER.pid, startTime: SERVER.startTime, cmdline: ['node', 'srv.js'], endedBy: 'already-gone', forced: false, steps: [] }),
-      containmentRecord({ pid: 5001, startTime: 990_000, cmdline: ['sleep', '1000'], endedBy: 'SIGKILL', forced: true, steps: [{ t: 4100, action: 'SIGTERM: sent', kind: 'signal', signal: 'SIGTERM', result: 'sent' }, { t: 5100, action: 'SIGKILL: sent', kind: 'signal', signal: 'SIGKILL', result: 'sent' }] }),
+      containmentRecord({
+        pid: 5001,
+        startTime: 990_000,
+        cmdline: ['sleep', '1000'],
+        endedBy: 'SIGKILL',
+        forced: true,
+        steps: [
+          { t: 4100, action: 'SIGTERM: sent', kind: 'signal', signal: 'SIGTERM', result: 'sent' },
+          { t: 5100, action: 'SIGKILL: sent', kind: 'signal', signal: 'SIGKILL', result: 'sent' },
+        ],
+      }),
     ];
     const ev = new EvidenceBuilder({ scenario: 'leaky', point: 'in-flight', mode: 'crash' })
       .start(1000)
@@ -125,11 +152,15 @@ describe('judge', () => {
   });
 
   it('sets forcedContainment only when some record needed SIGKILL, across several containment events', () => {
-    const gentle = passingDrill().containment(1900, [containmentRecord({ forced: false })]).containment(1950, [containmentRecord({ pid: 5002, forced: false })]);
+    const gentle = passingDrill()
+      .containment(1900, [containmentRecord({ forced: false })])
+      .containment(1950, [containmentRecord({ pid: 5002, forced: false })]);
     const gentleResult = judge(gentle.build());
     expect(gentleResult.forcedContainment).toBe(false);
     expect(gentleResult.containment.map((r) => r.pid)).toEqual([5001, 5002]);
-    const forced = passingDrill().containment(1900, [containmentRecord({ forced: false })]).containment(1950, [containmentRecord({ pid: 5002, endedBy: 'SIGKILL', forced: true })]);
+    const forced = passingDrill()
+      .containment(1900, [containmentRecord({ forced: false })])
+      .containment(1950, [containmentRecord({ pid: 5002, endedBy: 'SIGKILL', forced: true })]);
     expect(judge(forced.build()).forcedContainment).toBe(true);
   });
 

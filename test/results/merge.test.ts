@@ -26,9 +26,10 @@ function drill(base: () => DrillResult, runId: string, index: number, key: strin
 /** Shard i of 2 of a 4-drill plan, dealt round-robin (0, 2 | 1, 3). */
 function shard(i: 1 | 2, extra: Partial<RunResults> = {}): ShardInput {
   const runId = `cd-run${i}`;
-  const drills = i === 1
-    ? [drill(passed, runId, 0, 'a/idle/crash'), drill(unknown, runId, 2, 'b/sent/crash')]
-    : [drill(failed, runId, 1, 'a/idle/close'), drill(passed, runId, 3, 'b/sent/close')];
+  const drills =
+    i === 1
+      ? [drill(passed, runId, 0, 'a/idle/crash'), drill(unknown, runId, 2, 'b/sent/crash')]
+      : [drill(failed, runId, 1, 'a/idle/close'), drill(passed, runId, 3, 'b/sent/close')];
   return {
     dir: `/reports/shard-${i}`,
     results: runResults(drills, {
@@ -56,7 +57,10 @@ function refusal(inputs: ShardInput[]): string {
 
 describe('mergeResults', () => {
   it('combines shards in plan order, recomputes the summary, and whichever order the folders come in', () => {
-    for (const inputs of [[shard(1), shard(2)], [shard(2), shard(1)]]) {
+    for (const inputs of [
+      [shard(1), shard(2)],
+      [shard(2), shard(1)],
+    ]) {
       const merged = mergeResults(inputs);
       expect(merged.drills.map((d) => d.key)).toEqual(['a/idle/crash', 'a/idle/close', 'b/sent/crash', 'b/sent/close']);
       expect(merged.summary).toEqual({ pass: 2, fail: 1, unknown: 1, error: 0 });

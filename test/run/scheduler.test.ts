@@ -131,7 +131,14 @@ describe('a run with phase-aware scheduling', () => {
     const window = 'expect: { exit-on-eof: { deadline: 800 }, no-survivors: { grace: 600 } }\ntimeouts: { close-wait: 400 }';
     const scenarios = (['well-behaved', 'ignores-eof', 'leaks-child', 'slow-exit'] as const).map((server) =>
       scenarioFrom(
-        [`id: ${server}`, subjectYaml(server, server === 'slow-exit' ? { FAKE_EXIT_DELAY_MS: '1100' } : {}), 'target: { call: spawn-helper }', 'points: [after-response]', `modes: [${server === 'ignores-eof' ? 'crash, hang' : 'crash'}]`, window].join('\n'),
+        [
+          `id: ${server}`,
+          subjectYaml(server, server === 'slow-exit' ? { FAKE_EXIT_DELAY_MS: '1100' } : {}),
+          'target: { call: spawn-helper }',
+          'points: [after-response]',
+          `modes: [${server === 'ignores-eof' ? 'crash, hang' : 'crash'}]`,
+          window,
+        ].join('\n'),
         dir,
         `${server}.yaml`,
       ),
@@ -159,7 +166,8 @@ describe('a run with phase-aware scheduling', () => {
     expect(new Set(ids).size).toBe(ids.length);
     for (const ev of phased.evidence) {
       const spawned = ev.events.filter((e) => e.type === 'process-new').map((e) => (e as { pid: number }).pid);
-      for (const other of phased.evidence) if (other !== ev) for (const e of other.events) if (e.type === 'process-new') expect(spawned).not.toContain((e as { pid: number }).pid);
+      for (const other of phased.evidence)
+        if (other !== ev) for (const e of other.events) if (e.type === 'process-new') expect(spawned).not.toContain((e as { pid: number }).pid);
     }
   }, 120_000);
 });

@@ -22,11 +22,23 @@ describe('the CLI and runDrills() share one run path', () => {
   let dir: string;
   beforeAll(() => {
     dir = tempDir('crash-drill-one-path-');
-    writeFileSync(join(dir, 'good.yaml'), ['id: good', subjectYaml('well-behaved'), 'target: { call: echo }', 'points: [idle]', 'modes: [crash, close]', FAST].join('\n'));
-    writeFileSync(join(dir, 'stays.yaml'), ['id: stays', subjectYaml('ignores-eof'), 'target: { call: echo }', 'points: [idle]', 'modes: [crash, close]', FAST].join('\n'));
-    writeFileSync(join(dir, 'other.yaml'), ['id: other', subjectYaml('well-behaved'), 'target: { call: echo }', 'points: [idle]', 'modes: [crash]', FAST].join('\n'));
+    writeFileSync(
+      join(dir, 'good.yaml'),
+      ['id: good', subjectYaml('well-behaved'), 'target: { call: echo }', 'points: [idle]', 'modes: [crash, close]', FAST].join('\n'),
+    );
+    writeFileSync(
+      join(dir, 'stays.yaml'),
+      ['id: stays', subjectYaml('ignores-eof'), 'target: { call: echo }', 'points: [idle]', 'modes: [crash, close]', FAST].join('\n'),
+    );
+    writeFileSync(
+      join(dir, 'other.yaml'),
+      ['id: other', subjectYaml('well-behaved'), 'target: { call: echo }', 'points: [idle]', 'modes: [crash]', FAST].join('\n'),
+    );
     // `only` leaves out `other`: both paths must apply it the same way.
-    writeFileSync(join(dir, 'crash-drill.config.mjs'), "export default { scenarios: ['good.yaml', 'stays.yaml', 'other.yaml'], only: ['good', 'stays'], out: 'cli-out' };\n");
+    writeFileSync(
+      join(dir, 'crash-drill.config.mjs'),
+      "export default { scenarios: ['good.yaml', 'stays.yaml', 'other.yaml'], only: ['good', 'stays'], out: 'cli-out' };\n",
+    );
   });
 
   it('gives the same drill keys, verdicts and check verdicts for the same config', async () => {
@@ -47,9 +59,13 @@ describe('the CLI and runDrills() share one run path', () => {
 
   it('runDrills() rejects a duplicate id, an unknown `only` id and named reporters without `out`', async () => {
     const a = scenarioFrom(['id: twice', subjectYaml('well-behaved'), 'target: { call: echo }'].join('\n'));
-    await expect(runDrills({ scenarios: [join(dir, 'good.yaml'), { ...a, id: 'good' }] })).rejects.toThrow('scenarios: expected unique scenario ids, got "good" both in a file and inline');
+    await expect(runDrills({ scenarios: [join(dir, 'good.yaml'), { ...a, id: 'good' }] })).rejects.toThrow(
+      'scenarios: expected unique scenario ids, got "good" both in a file and inline',
+    );
     await expect(runDrills({ scenarios: [join(dir, 'good.yaml')], only: ['nope'] })).rejects.toThrow('only: no scenario has the id "nope"; known: good');
-    await expect(runDrills({ scenarios: [join(dir, 'good.yaml')], reporters: ['junit'] })).rejects.toThrow('reporters: expected `out` (a report folder) with named reporters, got "junit" and no out');
+    await expect(runDrills({ scenarios: [join(dir, 'good.yaml')], reporters: ['junit'] })).rejects.toThrow(
+      'reporters: expected `out` (a report folder) with named reporters, got "junit" and no out',
+    );
   });
 
   it('runDrills() wipes the old evidence of its report folder and runs one shard', async () => {

@@ -79,5 +79,7 @@ export function expectedTable(): Table {
 
 /** Drills whose verdict is error or unknown, with the reason: none is explained by the table. */
 export function unexplained(drills: DrillResult[]): string[] {
-  return drills.filter((d) => d.verdict === 'error' || d.verdict === 'unknown').map((d) => `${d.scenario}/${d.point}/${d.mode}: ${d.reason}\n${d.exit?.stderrTail ?? ''}`);
+  return drills
+    .filter((d) => d.verdict === 'error' || d.verdict === 'unknown')
+    .map((d) => `${d.scenario}/${d.point}/${d.mode}: ${d.reason}\n${d.exit?.stderrTail ?? ''}`);
 }

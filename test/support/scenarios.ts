@@ -21,11 +21,15 @@ export type FakeServer = (typeof FAKE_SERVERS)[number] | 'crashes-on-epipe';
 /** The subject block for a bundled fake server, by absolute path. */
 export function subjectYaml(server: FakeServer, env: Record<string, string> = {}, root = packageRoot()): string {
   const [command, script] =
-    server === 'python-well-behaved'
-      ? ['python3', join(root, 'fake-servers/python/well-behaved.py')]
-      : ['node', join(root, `dist/fake-servers/${server}.js`)];
+    server === 'python-well-behaved' ? ['python3', join(root, 'fake-servers/python/well-behaved.py')] : ['node', join(root, `dist/fake-servers/${server}.js`)];
   const envLines = Object.entries(env).map(([k, v]) => `    ${k}: "${v}"`);
-  return [`subject:`, `  command: ${command}`, `  args: [${JSON.stringify(script)}]`, `  name: ${server}`, ...(envLines.length ? ['  env:', ...envLines] : [])].join('\n');
+  return [
+    `subject:`,
+    `  command: ${command}`,
+    `  args: [${JSON.stringify(script)}]`,
+    `  name: ${server}`,
+    ...(envLines.length ? ['  env:', ...envLines] : []),
+  ].join('\n');
 }
 
 export function tempDir(prefix = 'crash-drill-test-'): string {

@@ -24,7 +24,14 @@ export default class SkippedReporter implements Reporter {
       if (skipped.length === 0) continue;
       const notes = skipped.map((t) => t.result()).flatMap((r) => (r.state === 'skipped' && r.note ? [r.note] : []));
       // A test's task id starts with its file's: the lines printed while the file loaded or ran.
-      const printed = this.logs.filter((l) => l.taskId.startsWith(module.id)).map((l) => l.line.replace(/^\[[^\]]*\]\s*/, '').replace(`${file}: `, '').replace(/^skipped:\s*/i, ''));
+      const printed = this.logs
+        .filter((l) => l.taskId.startsWith(module.id))
+        .map((l) =>
+          l.line
+            .replace(/^\[[^\]]*\]\s*/, '')
+            .replace(`${file}: `, '')
+            .replace(/^skipped:\s*/i, ''),
+        );
       const why = [...new Set([...printed, ...notes])];
       lines.push(`  ${file}: ${skipped.length} skipped: ${why.length > 0 ? why.join('; ') : 'the file printed no reason'}`);
     }

@@ -25,7 +25,10 @@ function results(out: string): { drills: DrillResult[]; stale: Array<{ drillId: 
 
 function oneDrill(dir: string, id: string, server: FakeServer, root: string): void {
   const slow = 'expect: { exit-on-eof: { deadline: 800 }, no-survivors: { grace: 800 } }';
-  writeFileSync(join(dir, `${id}.yaml`), [`id: ${id}`, subjectYaml(server, {}, root), 'target: { call: spawn-helper }', 'points: [after-response]', 'modes: [crash]', slow].join('\n'));
+  writeFileSync(
+    join(dir, `${id}.yaml`),
+    [`id: ${id}`, subjectYaml(server, {}, root), 'target: { call: spawn-helper }', 'points: [after-response]', 'modes: [crash]', slow].join('\n'),
+  );
 }
 
 describe.skipIf(!u.available)('as an ordinary user', () => {
@@ -116,7 +119,10 @@ describe.skipIf(!u.available)('as an ordinary user', () => {
     const dir = u.workDir();
     const slow = 'expect: { exit-on-eof: { deadline: 20000 }, no-survivors: { grace: 20000 } }';
     const scenario = (id: string, server: FakeServer) =>
-      writeFileSync(join(dir, `${id}.yaml`), [`id: ${id}`, subjectYaml(server, {}, u.root), 'target: { call: spawn-helper }', 'points: [after-response]', 'modes: [crash]', slow].join('\n'));
+      writeFileSync(
+        join(dir, `${id}.yaml`),
+        [`id: ${id}`, subjectYaml(server, {}, u.root), 'target: { call: spawn-helper }', 'points: [after-response]', 'modes: [crash]', slow].join('\n'),
+      );
     scenario('stays-up', 'ignores-eof');
     scenario('leaks', 'leaks-child');
     scenario('daemon', 'daemonizes');
@@ -140,7 +146,10 @@ describe.skipIf(!u.available)('as an ordinary user', () => {
     await until(() => markedProcesses(runId).length === 0, Math.max(1, 2000 - (Date.now() - killedAt)), 'every process of the killed run to end');
 
     const next = u.workDir();
-    writeFileSync(join(next, 'n.yaml'), ['id: next', subjectYaml('well-behaved', {}, u.root), 'target: { call: echo }', 'points: [idle]', 'modes: [crash]'].join('\n'));
+    writeFileSync(
+      join(next, 'n.yaml'),
+      ['id: next', subjectYaml('well-behaved', {}, u.root), 'target: { call: echo }', 'points: [idle]', 'modes: [crash]'].join('\n'),
+    );
     const run = await u.run(['run', next, '--out', join(next, 'out')]);
     expect(run.code).toBe(0);
     const stale = results(join(next, 'out')).stale.filter((s) => s.drillId.startsWith(`${runId}.`));
@@ -148,9 +157,12 @@ describe.skipIf(!u.available)('as an ordinary user', () => {
     expect(stale.every((s) => s.containedBy === 'watchdog')).toBe(true);
   }, 120_000);
 
-  it('runs as the ordinary user it claims to: its report is that user\'s, and no cgroup is used', async () => {
+  it("runs as the ordinary user it claims to: its report is that user's, and no cgroup is used", async () => {
     const dir = u.workDir();
-    writeFileSync(join(dir, 'who.yaml'), ['id: who', subjectYaml('well-behaved', {}, u.root), 'target: { call: echo }', 'points: [idle]', 'modes: [crash]'].join('\n'));
+    writeFileSync(
+      join(dir, 'who.yaml'),
+      ['id: who', subjectYaml('well-behaved', {}, u.root), 'target: { call: echo }', 'points: [idle]', 'modes: [crash]'].join('\n'),
+    );
     const run = await u.run(['run', dir, '--out', join(dir, 'out')]);
     expect(run.code).toBe(0);
     const [drill] = results(join(dir, 'out')).drills;

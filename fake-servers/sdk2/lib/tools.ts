@@ -35,14 +35,26 @@ function text(value: string) {
 }
 
 export function registerSdk2Tools(server: McpServer, ctx: Sdk2ToolContext): void {
-  server.registerTool('echo', { description: 'Answers with the text it was given.', inputSchema: z.object({ text: z.string() }), annotations: { readOnlyHint: true } }, async ({ text: value }) => text(value));
+  server.registerTool(
+    'echo',
+    { description: 'Answers with the text it was given.', inputSchema: z.object({ text: z.string() }), annotations: { readOnlyHint: true } },
+    async ({ text: value }) => text(value),
+  );
 
-  server.registerTool('spawn-helper', { description: 'Starts one long-lived helper process and answers "helper <pid>".', inputSchema: z.object({}) }, async () => text(`helper ${ctx.children.spawnHelper()}`));
+  server.registerTool(
+    'spawn-helper',
+    { description: 'Starts one long-lived helper process and answers "helper <pid>".', inputSchema: z.object({}) },
+    async () => text(`helper ${ctx.children.spawnHelper()}`),
+  );
 
-  server.registerTool('slow', { description: 'Answers "done" after `ms` milliseconds.', inputSchema: z.object({ ms: z.number().int().min(0) }) }, async ({ ms }) => {
-    await ctx.timers.sleep(ms);
-    return text('done');
-  });
+  server.registerTool(
+    'slow',
+    { description: 'Answers "done" after `ms` milliseconds.', inputSchema: z.object({ ms: z.number().int().min(0) }) },
+    async ({ ms }) => {
+      await ctx.timers.sleep(ms);
+      return text('done');
+    },
+  );
 
   server.registerTool('subscribe', { description: 'Starts a live interval timer that ticks until shutdown.', inputSchema: z.object({}) }, async () => {
     ctx.timers.interval(() => {}, 1000);
@@ -51,7 +63,10 @@ export function registerSdk2Tools(server: McpServer, ctx: Sdk2ToolContext): void
 
   server.registerTool(
     'work',
-    { description: 'Starts a helper, reports progress, answers "done" after `ms` (default 3000).', inputSchema: z.object({ ms: z.number().int().min(0).optional() }) },
+    {
+      description: 'Starts a helper, reports progress, answers "done" after `ms` (default 3000).',
+      inputSchema: z.object({ ms: z.number().int().min(0).optional() }),
+    },
     async ({ ms }, extra) => {
       const { signal, notify, _meta } = extra.mcpReq;
       const token = _meta?.progressToken;
@@ -59,7 +74,8 @@ export function registerSdk2Tools(server: McpServer, ctx: Sdk2ToolContext): void
       let progress = 0;
       let talking = true;
       const report = setInterval(() => {
-        if (talking && token !== undefined) void notify({ method: 'notifications/progress', params: { progressToken: token, progress: ++progress } }).catch(() => {});
+        if (talking && token !== undefined)
+          void notify({ method: 'notifications/progress', params: { progressToken: token, progress: ++progress } }).catch(() => {});
       }, PROGRESS_EVERY_MS);
       const done = new Promise<void>((resolve) => {
         const finish = setTimeout(resolve, ms ?? 3000);
@@ -73,7 +89,11 @@ export function registerSdk2Tools(server: McpServer, ctx: Sdk2ToolContext): void
             clearTimeout(finish);
             resolve();
           }
-          if (ctx.onCancel === 'keep-talking') setTimeout(() => { clearTimeout(finish); resolve(); }, TALK_AFTER_CANCEL_MS);
+          if (ctx.onCancel === 'keep-talking')
+            setTimeout(() => {
+              clearTimeout(finish);
+              resolve();
+            }, TALK_AFTER_CANCEL_MS);
         };
         // A cancel read right behind the call aborts the signal before this handler runs: 'abort' will not fire again.
         if (signal.aborted) onAbort();

@@ -9,10 +9,7 @@ import { listPids } from '../../observe/proc.js';
  * 0.06 ms for one pid here); only if none holds it are all pids scanned, asynchronously so a
  * scan (about 6 ms for 80 processes and 500 fds here) does not stall the harness.
  */
-export async function findSocketOwner(
-  inode: number,
-  candidates: readonly number[],
-): Promise<{ pid: number; method: 'candidate' | 'scan' } | undefined> {
+export async function findSocketOwner(inode: number, candidates: readonly number[]): Promise<{ pid: number; method: 'candidate' | 'scan' } | undefined> {
   const link = `socket:[${inode}]`;
   const tried = new Set<number>();
   for (const pid of candidates) {

@@ -25,11 +25,7 @@ export async function startTracked(
   return { subject, runId: started.runId, server };
 }
 
-export async function startAndSpawnHelper(
-  name: FakeName,
-  janitor: ProcessJanitor,
-  env: NodeJS.ProcessEnv = {},
-): Promise<Driven> {
+export async function startAndSpawnHelper(name: FakeName, janitor: ProcessJanitor, env: NodeJS.ProcessEnv = {}): Promise<Driven> {
   const { subject, runId, server } = await startTracked(name, janitor, env);
   await subject.handshake();
   const tools = await subject.listToolNames();

@@ -114,11 +114,7 @@ export class RawSubject {
    * Calls a tool with a correlation id in `params._meta` (as the drill client does) and
    * returns the text of its first content item and whether it is a tool error.
    */
-  async callToolFull(
-    name: string,
-    args: Record<string, unknown>,
-    meta: Record<string, unknown> = {},
-  ): Promise<{ text: string; isError: boolean }> {
+  async callToolFull(name: string, args: Record<string, unknown>, meta: Record<string, unknown> = {}): Promise<{ text: string; isError: boolean }> {
     const response = await this.request('tools/call', { name, arguments: args, _meta: meta });
     const result = response.result as { content?: Array<{ text?: string }>; isError?: boolean } | undefined;
     const text = result?.content?.[0]?.text;

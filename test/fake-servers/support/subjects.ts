@@ -8,9 +8,7 @@ import { RawSubject } from './raw-subject.js';
 
 export const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 export const DIST_FAKES = fileURLToPath(new URL('../../../dist/fake-servers/', import.meta.url));
-export const PYTHON_WELL_BEHAVED = fileURLToPath(
-  new URL('../../../fake-servers/python/well-behaved.py', import.meta.url),
-);
+export const PYTHON_WELL_BEHAVED = fileURLToPath(new URL('../../../fake-servers/python/well-behaved.py', import.meta.url));
 
 export const NODE_FAKES = [
   'well-behaved',
@@ -52,18 +50,12 @@ export function newRunId(): string {
   return `fake-servers-test-${randomUUID()}`;
 }
 
-export function startFake(
-  name: FakeName,
-  extraEnv: NodeJS.ProcessEnv = {},
-  runId = newRunId(),
-): { subject: RawSubject; runId: string } {
+export function startFake(name: FakeName, extraEnv: NodeJS.ProcessEnv = {}, runId = newRunId()): { subject: RawSubject; runId: string } {
   // A marked process of a run nobody registered is what a crashed harness leaves behind, and
   // any drill run that starts meanwhile (another test file) would contain it as stale.
   registerRun(runId);
   const env = { ...process.env, CRASH_DRILL_RUN: runId, ...extraEnv };
   const subject =
-    name === 'python/well-behaved'
-      ? new RawSubject('python3', [PYTHON_WELL_BEHAVED], env)
-      : new RawSubject(process.execPath, [`${DIST_FAKES}${name}.js`], env);
+    name === 'python/well-behaved' ? new RawSubject('python3', [PYTHON_WELL_BEHAVED], env) : new RawSubject(process.execPath, [`${DIST_FAKES}${name}.js`], env);
   return { subject, runId };
 }
