@@ -107,6 +107,10 @@ export class DrillClientProcess {
   async ready(timeoutMs: number): Promise<ProcIdentity | null> {
     const event = await this.waitFor((e) => e.type === 'client-ready', timeoutMs);
     if (!event || event.type !== 'client-ready' || this.child.pid === undefined) return null;
+    // The holder's report pipe and the client's IPC channel are two streams: the client may say
+    // ready before the harness has read the holder's "subreaper" line. Whether the holder is a
+    // subreaper decides how the drill is tracked, so wait for that line (it comes before "child").
+    if (this.holder) await this.holderKnown(timeoutMs);
     this.identity = identify(this.holder ? event.pid : this.child.pid);
     return this.identity;
   }
@@ -205,9 +209,20 @@ export class DrillClientProcess {
     for (const listener of this.exitListeners.splice(0)) listener();
   }
 
+  private holderReported: (() => void) | null = null;
+  private readonly holderLines = new Promise<void>((resolve) => (this.holderReported = resolve));
+
+  /** Resolves once the holder has said whether it is a subreaper and named its child, or it is gone, or after timeoutMs. */
+  private async holderKnown(timeoutMs: number): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([this.holderLines, new Promise<void>((resolve) => (timer = setTimeout(resolve, timeoutMs)))]);
+    clearTimeout(timer);
+  }
+
   private readHolder(state: HolderState): void {
     const out = this.child.stdout;
     if (!out) return;
+    out.once('end', () => this.holderReported?.());
     this.child.once('spawn', () => {
       if (this.child.pid !== undefined) state.identity = identify(this.child.pid);
     });
@@ -221,6 +236,7 @@ export class DrillClientProcess {
         const line = buffered.slice(0, nl);
         buffered = buffered.slice(nl + 1);
         if (parseHolderLine(line, state) === 'client-exit') this.onClientExit();
+        if (state.clientPid !== null) this.holderReported?.();
       }
     });
   }

@@ -48,6 +48,9 @@ export class InProcessClient {
   child!: ChildProcess;
   identity: ProcIdentity | null = null;
   readonly holder: HolderState = { identity: null, subreaper: null, clientPid: null, watchdogSignalled: null };
+  private holderReported: (() => void) | null = null;
+  /** Resolves once the holder has said whether it is a subreaper and named its child (or is gone). */
+  private readonly holderLines = new Promise<void>((resolve) => (this.holderReported = resolve));
   private readonly events: ClientEvent[] = [];
   private waiters: Waiter[] = [];
   private session: Promise<ClientSession> | null = null;
@@ -146,6 +149,10 @@ export class InProcessClient {
   async ready(timeoutMs: number): Promise<ProcIdentity | null> {
     const event = await this.waitFor((e) => e.type === 'client-ready', timeoutMs);
     if (!event || event.type !== 'client-ready') return null;
+    // Two pipes, no order between them: wait until the holder has said whether it is a subreaper.
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([this.holderLines, new Promise<void>((resolve) => (timer = setTimeout(resolve, timeoutMs)))]);
+    clearTimeout(timer);
     this.identity = identify(event.pid);
     return this.identity;
   }
@@ -236,8 +243,10 @@ export class InProcessClient {
         const line = buffered.slice(0, nl);
         buffered = buffered.slice(nl + 1);
         if (parseHolderLine(line, this.holder) === 'client-exit') this.onClientExit();
+        if (this.holder.clientPid !== null) this.holderReported?.();
       }
     });
+    out.once('end', () => this.holderReported?.());
   }
 
   private onClientExit(): void {
