@@ -109,7 +109,10 @@ class PhaseWatch implements Reporter {
   private readonly phase = new Map<string, string>();
   maxStarting = 0;
   maxInFlight = 0;
+  /** At each admission, how many other drills were in a CPU phase (starting or containing). */
+  maxCpuBesideAdmission = 0;
   onDrillStart(drill: DrillInfo): void {
+    this.maxCpuBesideAdmission = Math.max(this.maxCpuBesideAdmission, [...this.phase.values()].filter((p) => p !== 'waiting').length);
     this.set(drill.id, 'starting');
   }
   onDrillPhase(drill: DrillInfo, phase: string): void {
@@ -157,10 +160,12 @@ describe('a run with phase-aware scheduling', () => {
       'slow-exit/after-response/crash fail',
     ]);
     expect(watchOne.maxInFlight).toBe(1);
-    // Waiting drills made room: more than one in flight, yet never two in a CPU phase, except a
-    // containment that does not wait for its slot beside one drill that is starting.
+    // Waiting drills made room: more than one in flight. A drill is admitted only while no other
+    // is in a CPU phase (one CPU slot); containments and retries never wait for a slot, so
+    // several may overlap later (a CI run saw 3), but not at an admission, except a containment
+    // that began between the slot being granted and the reporter hearing of the start.
     expect(watch.maxInFlight).toBeGreaterThan(1);
-    expect(watch.maxStarting).toBeLessThanOrEqual(2);
+    expect(watch.maxCpuBesideAdmission).toBeLessThanOrEqual(1);
     // Every drill has its own id, its own processes and its own evidence.
     const ids = phased.evidence.map((e) => e.meta.drillId);
     expect(new Set(ids).size).toBe(ids.length);
