@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { DrillTracker, identify, procState, type ProcIdentity } from '../../harness/observe/index.js';
-import { Cleanup, envWith, FIXTURES, start, testDrillId } from './helpers.js';
+import { Cleanup, envWith, FIXTURES, start, testDrillId, until } from './helpers.js';
 
 const cleanup = new Cleanup();
 afterEach(() => cleanup.run());
@@ -97,7 +97,9 @@ describe('tracker events and quiet', () => {
       root.child.stdin!.write('go\n');
       const childPid = Number(await root.nextLine());
       expect(await seenNew).toBe(childPid);
-      const child = tracker.members().find((m) => m.pid === childPid)!;
+      // A sample may catch the fork before its exec (argv still the shell's); the tracker re-reads
+      // argv while a member is young and when its comm changes, so the exec'd argv follows.
+      const child = await until(() => tracker.members().find((m) => m.pid === childPid && m.cmdline[0] === 'sleep'), 5000, "the child's argv after its exec");
       expect(child.cmdline).toEqual(['sleep', '300']);
       expect(child.firstSeen).toBeGreaterThan(0);
 
