@@ -103,7 +103,10 @@ if (!$done) {
     my @live = $descendants->();
     last unless @live;
     my @new = grep { !$rec{$_->[0]} } @live;
-    for my $x (@new) { $rec{$x->[0]} = $info->(@$x); push @order, $x->[0]; kill('TERM', $x->[0]) if $same->(@$x); }
+    # Read every command line before the first signal: a server ended first may end its own
+    # children at once, and a command line read after that is empty.
+    for my $x (@new) { $rec{$x->[0]} = $info->(@$x); push @order, $x->[0]; }
+    for my $x (@new) { kill('TERM', $x->[0]) if $same->(@$x); }
     for (1 .. 10) { last unless grep { $same->(@$_) } @new; select(undef, undef, undef, 0.05); }
     # With a drill cgroup, cgroup.kill ends everything in it at once, even a process forking
     # faster than the rounds below could follow; the rounds then catch what is outside it.

@@ -82,19 +82,28 @@ export async function waitAll(records: ContainmentRecord[], timeoutMs: number, p
 /** SIGTERM, wait, SIGKILL the rest, wait. Mutates and returns the records. */
 export async function terminate(records: ContainmentRecord[], opts: TerminateOptions): Promise<ContainmentRecord[]> {
   const termed: ContainmentRecord[] = [];
-  for (const r of records) {
-    const before = readStat(r.pid);
-    // argv as it is now: a process first seen between fork and exec still showed its parent's.
-    const argv = before?.startTime === r.startTime ? readCmdline(r.pid) : null;
+  // Who is alive, and its argv, before the first signal: a process ended first may end its own
+  // children at once, and those were alive when containment began; they are ended by it, not
+  // "already gone". argv as it is now: a process first seen between fork and exec still showed
+  // its parent's.
+  const before = records.map((r) => {
+    const stat = readStat(r.pid);
+    const alive = stat !== null && stat.startTime === r.startTime && stat.state !== 'Z' && stat.state !== 'X';
+    const argv = alive ? readCmdline(r.pid) : null;
     if (argv && argv.length > 0) r.cmdline = argv;
+    return { r, alive, stopped: alive && stat?.state === 'T' };
+  });
+  for (const { r, alive, stopped } of before) {
     const out = signalIdentity(r, 'SIGTERM');
     step(r, { kind: 'signal', signal: 'SIGTERM', result: out });
     if (out !== 'sent') {
-      r.endedBy = 'already-gone';
+      // Gone between the look above and its signal: it ended in this round (its exit is waited below).
+      if (alive) termed.push(r);
+      else r.endedBy = 'already-gone';
       continue;
     }
     // A stopped process keeps SIGTERM pending until it is continued (signal(7)).
-    if (before?.state === 'T') step(r, { kind: 'signal', signal: 'SIGCONT', result: signalIdentity(r, 'SIGCONT'), reason: 'stopped' });
+    if (stopped) step(r, { kind: 'signal', signal: 'SIGCONT', result: signalIdentity(r, 'SIGCONT'), reason: 'stopped' });
     termed.push(r);
   }
   const afterTerm = await waitAll(termed, opts.termWaitMs, opts.pollMs);
