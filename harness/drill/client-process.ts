@@ -1,13 +1,14 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Readable, Writable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import type { ClientEvent, HarnessCommand, StartCommand } from '../client/protocol.js';
 import type { Scenario } from '../config/index.js';
 import { SUBJECT_STDERR_FD } from '../client/protocol.js';
 import { identify, runIdOf, watchdogFile, type ProcIdentity } from '../observe/index.js';
 import { distFile } from '../util/paths.js';
-import { holderCommand, holderEnv, parseHolderLine, type HolderState } from './holder.js';
+import { ClientEvents, endControl, HolderReport, pipeText } from './client-base.js';
+import { holderCommand, holderEnv, type HolderState } from './holder.js';
 
 /** How long a client may take to report ready. */
 export const CLIENT_START_TIMEOUT_MS = 10_000;
@@ -45,8 +46,6 @@ export function recordFileFor(drillId: string): string {
   }
 }
 
-type Waiter = { match: (event: ClientEvent) => boolean; resolve: (event: ClientEvent | null) => void; timer: NodeJS.Timeout };
-
 /**
  * The harness's handle on one drill client process. Where perl is available the client runs
  * under a holder (holder.ts): harness -> holder (child subreaper, watchdog) -> client -> server.
@@ -62,10 +61,8 @@ export class DrillClientProcess {
   identity: ProcIdentity | null = null;
   /** The holder's state, or null when the client runs without one (no perl, or turned off). */
   readonly holder: HolderState | null;
-  private readonly events: ClientEvent[] = [];
-  private waiters: Waiter[] = [];
-  private exited = false;
-  private readonly exitListeners: Array<() => void> = [];
+  private readonly report: HolderReport | null;
+  private readonly events: ClientEvents;
 
   /**
    * With `cgroupDir`, the client enters the drill's cgroup before it runs a line of its own: the
@@ -73,11 +70,8 @@ export class DrillClientProcess {
    * then execs Node (same pid, same IPC fd), so not even the server's first fork happens
    * outside the cgroup.
    */
-  constructor(
-    drillId: string,
-    private readonly handlers: ClientProcessHandlers,
-    cgroupDir?: string,
-  ) {
+  constructor(drillId: string, handlers: ClientProcessHandlers, cgroupDir?: string) {
+    this.events = new ClientEvents((event) => handlers.onEvent(event));
     const main = distFile('harness/client/main.js');
     if (!existsSync(main)) throw new Error(`the drill client is not built: ${main} is missing (run npm run build)`);
     const procs = cgroupDir ? join(cgroupDir, 'cgroup.procs') : '';
@@ -92,15 +86,16 @@ export class DrillClientProcess {
       stdio: [held ? 'pipe' : 'ignore', held ? 'pipe' : 'ignore', 'pipe', 'ipc', 'pipe'],
       env: held ? holderEnv(process.env) : { ...process.env, CRASH_DRILL_RUN: drillId },
     });
-    this.holder = held ? { identity: null, subreaper: null, clientPid: null, watchdogSignalled: null } : null;
-    this.child.on('message', (event: ClientEvent) => this.onEvent(event));
-    if (this.holder) this.readHolder(this.holder);
+    this.report = held ? new HolderReport() : null;
+    this.holder = this.report?.state ?? null;
+    this.child.on('message', (event: ClientEvent) => this.events.add(event));
+    this.report?.read(this.child, () => this.events.clientExited());
     // Without a holder the spawned child is the client; with one, the holder reports the client's exit.
-    this.child.on('exit', () => this.onClientExit());
+    this.child.on('exit', () => this.events.clientExited());
     // An 'error' here means the spawn itself failed or IPC broke; the exit handler settles waiters.
-    this.child.on('error', () => this.flushWaiters());
-    this.pipe(this.child.stderr, (text) => handlers.onClientStderr(text));
-    this.pipe(this.child.stdio[SUBJECT_STDERR_FD] as Readable, (text) => handlers.onSubjectStderr(text));
+    this.child.on('error', () => this.events.flushWaiters());
+    pipeText(this.child.stderr, (text) => handlers.onClientStderr(text));
+    pipeText(this.child.stdio[SUBJECT_STDERR_FD] as Readable, (text) => handlers.onSubjectStderr(text));
   }
 
   /** Resolves once the client reports ready, with its identity, or null when it died first. */
@@ -108,9 +103,8 @@ export class DrillClientProcess {
     const event = await this.waitFor((e) => e.type === 'client-ready', timeoutMs);
     if (!event || event.type !== 'client-ready' || this.child.pid === undefined) return null;
     // The holder's report pipe and the client's IPC channel are two streams: the client may say
-    // ready before the harness has read the holder's "subreaper" line. Whether the holder is a
-    // subreaper decides how the drill is tracked, so wait for that line (it comes before "child").
-    if (this.holder) await this.holderKnown(timeoutMs);
+    // ready before the harness has read the holder's "subreaper" line (HolderReport.known).
+    if (this.report) await this.report.known(timeoutMs);
     this.identity = identify(this.holder ? event.pid : this.child.pid);
     return this.identity;
   }
@@ -126,14 +120,11 @@ export class DrillClientProcess {
    * observer knows, even after the client is gone.
    */
   release(): void {
-    const stdin = this.child.stdin as Writable | null;
-    if (!stdin || stdin.destroyed) return;
-    stdin.on('error', () => {});
-    stdin.end('done\n');
+    endControl(this.child.stdin, 'done\n');
   }
 
   send(command: HarnessCommand): boolean {
-    if (this.exited || !this.child.connected) return false;
+    if (this.events.exited || !this.child.connected) return false;
     try {
       this.child.send(command);
       return true;
@@ -143,40 +134,20 @@ export class DrillClientProcess {
   }
 
   get alive(): boolean {
-    return !this.exited;
+    return !this.events.exited;
   }
 
   /** Waits for a matching event, counting ones that already arrived. Null on timeout or client death. */
   waitFor(match: (event: ClientEvent) => boolean, timeoutMs: number): Promise<ClientEvent | null> {
-    const seen = this.events.find(match);
-    if (seen) return Promise.resolve(seen);
-    if (this.exited) return Promise.resolve(null);
-    return new Promise((resolve) => {
-      const waiter: Waiter = {
-        match,
-        resolve,
-        timer: setTimeout(() => {
-          this.waiters = this.waiters.filter((w) => w !== waiter);
-          resolve(null);
-        }, timeoutMs),
-      };
-      this.waiters.push(waiter);
-    });
+    return this.events.waitFor(match, timeoutMs);
   }
 
   /**
    * Resolves once the client has exited and the subject's stderr pipe has reached its end (every
    * process holding it is gone), or after `timeoutMs`: the last words of a dying server count.
    */
-  async closed(timeoutMs: number): Promise<void> {
-    const stderr = this.child.stdio[SUBJECT_STDERR_FD] as Readable | null;
-    const ended = (stream: Readable | null) =>
-      !stream || stream.readableEnded || stream.destroyed ? Promise.resolve() : new Promise<void>((resolve) => stream.once('close', resolve));
-    const exited = this.exited ? Promise.resolve() : new Promise<void>((resolve) => this.exitListeners.push(resolve));
-    let timer: NodeJS.Timeout | undefined;
-    const limit = new Promise<void>((resolve) => (timer = setTimeout(resolve, timeoutMs)));
-    await Promise.race([Promise.all([exited, ended(stderr)]), limit]);
-    clearTimeout(timer);
+  closed(timeoutMs: number): Promise<void> {
+    return this.events.closed(this.child.stdio[SUBJECT_STDERR_FD] as Readable | null, timeoutMs);
   }
 
   /**
@@ -185,10 +156,7 @@ export class DrillClientProcess {
    * ends every process below it.
    */
   abandon(): void {
-    const stdin = this.child.stdin as Writable | null;
-    if (!stdin || stdin.destroyed) return;
-    stdin.on('error', () => {});
-    stdin.end();
+    endControl(this.child.stdin);
   }
 
   /**
@@ -197,74 +165,8 @@ export class DrillClientProcess {
    * holder the harness died.
    */
   dispose(): void {
-    this.flushWaiters();
+    this.events.flushWaiters();
     for (const [fd, stream] of this.child.stdio.entries()) if (fd !== 0 || !this.holder) stream?.destroy();
     if (this.child.connected) this.child.disconnect();
-  }
-
-  private onClientExit(): void {
-    if (this.exited) return;
-    this.exited = true;
-    this.flushWaiters();
-    for (const listener of this.exitListeners.splice(0)) listener();
-  }
-
-  private holderReported: (() => void) | null = null;
-  private readonly holderLines = new Promise<void>((resolve) => (this.holderReported = resolve));
-
-  /** Resolves once the holder has said whether it is a subreaper and named its child, or it is gone, or after timeoutMs. */
-  private async holderKnown(timeoutMs: number): Promise<void> {
-    let timer: NodeJS.Timeout | undefined;
-    await Promise.race([this.holderLines, new Promise<void>((resolve) => (timer = setTimeout(resolve, timeoutMs)))]);
-    clearTimeout(timer);
-  }
-
-  private readHolder(state: HolderState): void {
-    const out = this.child.stdout;
-    if (!out) return;
-    out.once('end', () => this.holderReported?.());
-    this.child.once('spawn', () => {
-      if (this.child.pid !== undefined) state.identity = identify(this.child.pid);
-    });
-    let buffered = '';
-    out.setEncoding('utf8');
-    out.on('error', () => {});
-    out.on('data', (chunk: string) => {
-      buffered += chunk;
-      let nl: number;
-      while ((nl = buffered.indexOf('\n')) >= 0) {
-        const line = buffered.slice(0, nl);
-        buffered = buffered.slice(nl + 1);
-        if (parseHolderLine(line, state) === 'client-exit') this.onClientExit();
-        if (state.clientPid !== null) this.holderReported?.();
-      }
-    });
-  }
-
-  private onEvent(event: ClientEvent): void {
-    this.events.push(event);
-    this.handlers.onEvent(event);
-    for (const waiter of [...this.waiters]) {
-      if (waiter.match(event)) {
-        clearTimeout(waiter.timer);
-        this.waiters = this.waiters.filter((w) => w !== waiter);
-        waiter.resolve(event);
-      }
-    }
-  }
-
-  private flushWaiters(): void {
-    for (const waiter of this.waiters) {
-      clearTimeout(waiter.timer);
-      waiter.resolve(null);
-    }
-    this.waiters = [];
-  }
-
-  private pipe(stream: Readable | null | undefined, sink: (text: string) => void): void {
-    if (!stream) return;
-    stream.setEncoding('utf8');
-    stream.on('data', sink);
-    stream.on('error', () => {});
   }
 }

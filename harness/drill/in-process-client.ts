@@ -25,9 +25,10 @@ import type { ClientEvent, HarnessCommand, StartCommand } from '../client/protoc
 import { identify, type ProcIdentity } from '../observe/index.js';
 import { monoNow } from '../util/clock.js';
 import { errorMessage } from '../util/errors.js';
+import { ClientEvents, endControl, HolderReport, pipeText } from './client-base.js';
 import { recordFileFor, type ClientProcessHandlers } from './client-process.js';
 import { heldSubject } from './held-subject.js';
-import { holderCommand, holderEnv, holderUnavailable, parseHolderLine, perlForStandIn, type HolderState } from './holder.js';
+import { holderCommand, holderEnv, holderUnavailable, perlForStandIn, type HolderState } from './holder.js';
 import { STAND_IN_SCRIPT } from './stand-in-script.js';
 
 /** The environment the SDK's StdioClientTransport gives a server (harness/client/spawn-subject.ts). */
@@ -37,8 +38,6 @@ const INHERITED_ENV = ['HOME', 'LOGNAME', 'PATH', 'SHELL', 'TERM', 'USER'];
 const STAND_IN_FDS = '3,4,5,6';
 const FD = { stdin: 3, stdout: 4, stderr: 5, reports: 6 } as const;
 
-type Waiter = { match: (event: ClientEvent) => boolean; resolve: (event: ClientEvent | null) => void; timer: NodeJS.Timeout };
-
 /** Why the in-process client cannot run here (it needs the holder), or null. */
 export function inProcessUnavailable(): string | null {
   return perlForStandIn() === null ? `the in-process client needs the holder: ${holderUnavailable() ?? 'unavailable'}` : null;
@@ -47,27 +46,24 @@ export function inProcessUnavailable(): string | null {
 export class InProcessClient {
   child!: ChildProcess;
   identity: ProcIdentity | null = null;
-  readonly holder: HolderState = { identity: null, subreaper: null, clientPid: null, watchdogSignalled: null };
-  private holderReported: (() => void) | null = null;
-  /** Resolves once the holder has said whether it is a subreaper and named its child (or is gone). */
-  private readonly holderLines = new Promise<void>((resolve) => (this.holderReported = resolve));
-  private readonly events: ClientEvent[] = [];
-  private waiters: Waiter[] = [];
+  private readonly report = new HolderReport();
+  readonly holder: HolderState = this.report.state;
+  /** The client's events; its exit is the stand-in's (or the holder's). */
+  private readonly events: ClientEvents;
   private session: Promise<ClientSession> | null = null;
-  /** The stand-in (or the holder) has exited. */
-  private exited = false;
   /** A crashed or stopped client says nothing more. */
   private muted = false;
-  private readonly exitListeners: Array<() => void> = [];
 
   constructor(
     private readonly drillId: string,
     private readonly handlers: ClientProcessHandlers,
     private readonly cgroupDir?: string,
-  ) {}
+  ) {
+    this.events = new ClientEvents((event) => handlers.onEvent(event));
+  }
 
   get alive(): boolean {
-    return !this.exited;
+    return !this.events.exited;
   }
 
   clientPid(): number | undefined {
@@ -75,7 +71,7 @@ export class InProcessClient {
   }
 
   send(command: HarnessCommand): boolean {
-    if (this.exited || this.muted) return false;
+    if (this.events.exited || this.muted) return false;
     const fail = (error: unknown) => this.onEvent({ type: 'client-error', t: monoNow(), message: errorMessage(error) });
     switch (command.type) {
       case 'start':
@@ -125,15 +121,15 @@ export class InProcessClient {
       stdio: ['pipe', 'pipe', 'pipe', 'pipe', 'pipe', 'pipe', 'pipe'],
       env: holderEnv({ ...env, ...subject.env }),
     });
-    this.child.on('exit', () => this.onClientExit());
+    this.child.on('exit', () => this.events.clientExited());
     this.child.on('error', (error) => {
       this.onEvent({ type: 'spawn-error', t: monoNow(), message: error.message });
-      this.onClientExit();
+      this.events.clientExited();
     });
-    this.readHolder();
+    this.report.read(this.child, () => this.events.clientExited());
     const stdio = this.child.stdio as unknown as Array<Readable | Writable | null>;
-    this.pipe(this.child.stderr, (text) => this.handlers.onClientStderr(text));
-    this.pipe(stdio[FD.stderr] as Readable, (text) => this.handlers.onSubjectStderr(text));
+    pipeText(this.child.stderr, (text) => this.handlers.onClientStderr(text));
+    pipeText(stdio[FD.stderr] as Readable, (text) => this.handlers.onSubjectStderr(text));
     this.spawned = heldSubject(
       subject.command,
       stdio[FD.stdin] as Writable,
@@ -149,10 +145,8 @@ export class InProcessClient {
   async ready(timeoutMs: number): Promise<ProcIdentity | null> {
     const event = await this.waitFor((e) => e.type === 'client-ready', timeoutMs);
     if (!event || event.type !== 'client-ready') return null;
-    // Two pipes, no order between them: wait until the holder has said whether it is a subreaper.
-    let timer: NodeJS.Timeout | undefined;
-    await Promise.race([this.holderLines, new Promise<void>((resolve) => (timer = setTimeout(resolve, timeoutMs)))]);
-    clearTimeout(timer);
+    // Two pipes, no order between them: wait until the holder has said whether it is a subreaper (HolderReport.known).
+    await this.report.known(timeoutMs);
     this.identity = identify(event.pid);
     return this.identity;
   }
@@ -175,112 +169,36 @@ export class InProcessClient {
   }
 
   waitFor(match: (event: ClientEvent) => boolean, timeoutMs: number): Promise<ClientEvent | null> {
-    const seen = this.events.find(match);
-    if (seen) return Promise.resolve(seen);
-    if (this.exited) return Promise.resolve(null);
-    return new Promise((resolve) => {
-      const waiter: Waiter = {
-        match,
-        resolve,
-        timer: setTimeout(() => {
-          this.waiters = this.waiters.filter((w) => w !== waiter);
-          resolve(null);
-        }, timeoutMs),
-      };
-      this.waiters.push(waiter);
-    });
+    return this.events.waitFor(match, timeoutMs);
   }
 
   /** Resolves once the stand-in has exited and the server's stderr reached its end, or after `timeoutMs`. */
-  async closed(timeoutMs: number): Promise<void> {
+  closed(timeoutMs: number): Promise<void> {
     const stderr = ((this.child?.stdio as unknown as Array<Readable | null> | undefined)?.[FD.stderr] as Readable | null) ?? null;
-    const ended = !stderr || stderr.readableEnded || stderr.destroyed ? Promise.resolve() : new Promise<void>((resolve) => stderr.once('close', resolve));
-    const exited = this.exited ? Promise.resolve() : new Promise<void>((resolve) => this.exitListeners.push(resolve));
-    let timer: NodeJS.Timeout | undefined;
-    const limit = new Promise<void>((resolve) => (timer = setTimeout(resolve, timeoutMs)));
-    await Promise.race([Promise.all([exited, ended]), limit]);
-    clearTimeout(timer);
+    return this.events.closed(stderr, timeoutMs);
   }
 
   /** Closing the holder's control pipe without "done": its watchdog ends everything below it. */
   abandon(): void {
     this.muted = true;
-    this.endControl();
+    endControl(this.child?.stdin);
   }
 
   dispose(): void {
     this.muted = true;
-    this.flushWaiters();
+    this.events.flushWaiters();
     this.spawned?.shut();
     if (!this.child) return;
     for (const [fd, stream] of this.child.stdio.entries()) if (fd !== 0) stream?.destroy();
   }
 
   release(): void {
-    this.endControl('done\n');
+    endControl(this.child?.stdin, 'done\n');
   }
 
-  private endControl(text?: string): void {
-    const stdin = this.child?.stdin;
-    if (!stdin || stdin.destroyed) return;
-    stdin.on('error', () => {});
-    if (text) stdin.end(text);
-    else stdin.end();
-  }
-
-  private readHolder(): void {
-    const out = this.child.stdout!;
-    this.child.once('spawn', () => {
-      if (this.child.pid !== undefined) this.holder.identity = identify(this.child.pid);
-    });
-    let buffered = '';
-    out.setEncoding('utf8');
-    out.on('error', () => {});
-    out.on('data', (chunk: string) => {
-      buffered += chunk;
-      let nl: number;
-      while ((nl = buffered.indexOf('\n')) >= 0) {
-        const line = buffered.slice(0, nl);
-        buffered = buffered.slice(nl + 1);
-        if (parseHolderLine(line, this.holder) === 'client-exit') this.onClientExit();
-        if (this.holder.clientPid !== null) this.holderReported?.();
-      }
-    });
-    out.once('end', () => this.holderReported?.());
-  }
-
-  private onClientExit(): void {
-    if (this.exited) return;
-    this.exited = true;
-    this.flushWaiters();
-    for (const listener of this.exitListeners.splice(0)) listener();
-  }
-
+  /** Events from a crashed or stopped client are dropped (muted); the rest go to ClientEvents. */
   private onEvent(event: ClientEvent): void {
     if (this.muted) return;
-    this.events.push(event);
-    this.handlers.onEvent(event);
-    for (const waiter of [...this.waiters]) {
-      if (waiter.match(event)) {
-        clearTimeout(waiter.timer);
-        this.waiters = this.waiters.filter((w) => w !== waiter);
-        waiter.resolve(event);
-      }
-    }
-  }
-
-  private flushWaiters(): void {
-    for (const waiter of this.waiters) {
-      clearTimeout(waiter.timer);
-      waiter.resolve(null);
-    }
-    this.waiters = [];
-  }
-
-  private pipe(stream: Readable | null | undefined, sink: (text: string) => void): void {
-    if (!stream) return;
-    stream.setEncoding('utf8');
-    stream.on('data', sink);
-    stream.on('error', () => {});
+    this.events.add(event);
   }
 }

@@ -1,0 +1,158 @@
+/**
+ * What both kinds of drill client (client-process.ts, in-process-client.ts) keep the same way:
+ * the client's events and who waits for them, whether the client has exited, what the holder
+ * reports on its stdout (holder.ts), and the holder's control pipe.
+ */
+import type { ChildProcess } from 'node:child_process';
+import type { Readable, Writable } from 'node:stream';
+import type { ClientEvent } from '../client/protocol.js';
+import { identify } from '../observe/index.js';
+import { parseHolderLine, type HolderState } from './holder.js';
+
+type Waiter = { match: (event: ClientEvent) => boolean; resolve: (event: ClientEvent | null) => void; timer: NodeJS.Timeout };
+
+/** Resolves once `promise` does, or after `timeoutMs`, whichever is first. */
+async function within(promise: Promise<unknown>, timeoutMs: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([promise, new Promise<void>((resolve) => (timer = setTimeout(resolve, timeoutMs)))]);
+  clearTimeout(timer);
+}
+
+/** The events a client reported, the waiters for events still to come, and the client's exit. */
+export class ClientEvents {
+  private readonly events: ClientEvent[] = [];
+  private waiters: Waiter[] = [];
+  private gone = false;
+  private readonly exitListeners: Array<() => void> = [];
+
+  /** `handler` sees every event, before any waiter is settled with it. */
+  constructor(private readonly handler: (event: ClientEvent) => void) {}
+
+  /** The client (for a held client: the holder's child, or the holder itself) has exited. */
+  get exited(): boolean {
+    return this.gone;
+  }
+
+  /** Records an event, hands it to the handler and settles the waiters it matches. */
+  add(event: ClientEvent): void {
+    this.events.push(event);
+    this.handler(event);
+    for (const waiter of [...this.waiters]) {
+      if (waiter.match(event)) {
+        clearTimeout(waiter.timer);
+        this.waiters = this.waiters.filter((w) => w !== waiter);
+        waiter.resolve(event);
+      }
+    }
+  }
+
+  /** Waits for a matching event, counting ones that already arrived. Null on timeout or client death. */
+  waitFor(match: (event: ClientEvent) => boolean, timeoutMs: number): Promise<ClientEvent | null> {
+    const seen = this.events.find(match);
+    if (seen) return Promise.resolve(seen);
+    if (this.gone) return Promise.resolve(null);
+    return new Promise((resolve) => {
+      const waiter: Waiter = {
+        match,
+        resolve,
+        timer: setTimeout(() => {
+          this.waiters = this.waiters.filter((w) => w !== waiter);
+          resolve(null);
+        }, timeoutMs),
+      };
+      this.waiters.push(waiter);
+    });
+  }
+
+  /** Settles every waiter with null. */
+  flushWaiters(): void {
+    for (const waiter of this.waiters) {
+      clearTimeout(waiter.timer);
+      waiter.resolve(null);
+    }
+    this.waiters = [];
+  }
+
+  /** The client has exited (the first word of it counts; later ones change nothing). */
+  clientExited(): void {
+    if (this.gone) return;
+    this.gone = true;
+    this.flushWaiters();
+    for (const listener of this.exitListeners.splice(0)) listener();
+  }
+
+  /**
+   * Resolves once the client has exited and the subject's stderr pipe has reached its end (every
+   * process holding it is gone), or after `timeoutMs`: the last words of a dying server count.
+   */
+  async closed(subjectStderr: Readable | null, timeoutMs: number): Promise<void> {
+    const ended =
+      !subjectStderr || subjectStderr.readableEnded || subjectStderr.destroyed
+        ? Promise.resolve()
+        : new Promise<void>((resolve) => subjectStderr.once('close', resolve));
+    const exited = this.gone ? Promise.resolve() : new Promise<void>((resolve) => this.exitListeners.push(resolve));
+    await within(Promise.all([exited, ended]), timeoutMs);
+  }
+}
+
+/** What the holder reports on its stdout, line by line (holder.ts): who it is, whether it is a subreaper, its child. */
+export class HolderReport {
+  readonly state: HolderState = { identity: null, subreaper: null, clientPid: null, watchdogSignalled: null };
+  private reported: (() => void) | null = null;
+  /** Resolves once the holder has said whether it is a subreaper and named its child (or is gone). */
+  private readonly lines = new Promise<void>((resolve) => (this.reported = resolve));
+
+  /** Reads the report of `holder` (the spawned holder process); `onClientExit` when it says its child exited. */
+  read(holder: ChildProcess, onClientExit: () => void): void {
+    const out = holder.stdout;
+    if (!out) return;
+    out.once('end', () => this.reported?.());
+    holder.once('spawn', () => {
+      if (holder.pid !== undefined) this.state.identity = identify(holder.pid);
+    });
+    let buffered = '';
+    out.setEncoding('utf8');
+    out.on('error', () => {});
+    out.on('data', (chunk: string) => {
+      buffered += chunk;
+      let nl: number;
+      while ((nl = buffered.indexOf('\n')) >= 0) {
+        const line = buffered.slice(0, nl);
+        buffered = buffered.slice(nl + 1);
+        if (parseHolderLine(line, this.state) === 'client-exit') onClientExit();
+        if (this.state.clientPid !== null) this.reported?.();
+      }
+    });
+  }
+
+  /**
+   * Resolves once the holder has said whether it is a subreaper and named its child, or it is
+   * gone, or after timeoutMs. The holder's report pipe and the client's own channel (IPC, or the
+   * stand-in's report pipe) are two streams with no order between them: the client may say ready
+   * before the harness has read the holder's "subreaper" line. Whether the holder is a subreaper
+   * decides how the drill is tracked, so ready() waits for that line (it comes before "child").
+   */
+  known(timeoutMs: number): Promise<void> {
+    return within(this.lines, timeoutMs);
+  }
+}
+
+/**
+ * Closes the holder's control pipe (its stdin): with "done\n" the drill is over and the holder
+ * may go; bare, it is what the holder's watchdog takes for the harness's death, so it ends
+ * every process below it.
+ */
+export function endControl(stdin: Writable | null | undefined, text?: string): void {
+  if (!stdin || stdin.destroyed) return;
+  stdin.on('error', () => {});
+  if (text) stdin.end(text);
+  else stdin.end();
+}
+
+/** Hands a stream's text to `sink` as it comes; a broken stream is not an error of the drill. */
+export function pipeText(stream: Readable | null | undefined, sink: (text: string) => void): void {
+  if (!stream) return;
+  stream.setEncoding('utf8');
+  stream.on('data', sink);
+  stream.on('error', () => {});
+}
