@@ -18,7 +18,8 @@
  */
 import { decodeWaitStatus, type ExitStatus } from './exit-status.js';
 import { identityKey, type ProcIdentity } from './identity.js';
-import { isKernelThread, listPids, readCmdline, readEnviron, readStat, type ProcStat } from './proc.js';
+import { isKernelThread, readCmdline, readEnviron, readStat, type ProcStat } from './proc.js';
+import type { ProcTable } from './proc-table.js';
 import { attributionProbe, type UnattributedProcess } from './unattributed.js';
 
 export const DRILL_ENV = 'CRASH_DRILL_RUN';
@@ -103,18 +104,16 @@ export class MembershipScanner {
     return this.liveSubreapers.size > 0;
   }
 
-  /** One full scan. */
-  scan(now: number, opts: ScanOptions): ScanResult {
+  /** One full scan of a table of the whole machine (proc-table.ts), read at `table.at`. */
+  scan(table: ProcTable, opts: ScanOptions): ScanResult {
     const { cgroupPids } = opts;
+    const now = table.at;
+    const all = table.stats;
     const stats = new Map<number, ProcStat>();
-    const all = new Map<number, ProcStat>();
     const pgidsInUse = new Set<number>();
     const sidsInUse = new Set<number>();
     const liveSubreapers = new Set<number>();
-    for (const pid of listPids()) {
-      const stat = readStat(pid);
-      if (stat === null) continue;
-      all.set(pid, stat);
+    for (const [pid, stat] of all) {
       pgidsInUse.add(stat.pgid);
       sidsInUse.add(stat.sid);
       if (this.subreapers.get(pid) === stat.startTime && stat.state !== 'Z' && stat.state !== 'X') liveSubreapers.add(pid);

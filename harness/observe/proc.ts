@@ -35,24 +35,36 @@ export function parseStat(text: string): ProcStat | null {
   if (open < 0 || close < open) return null;
   const pid = Number(text.slice(0, open).trim());
   const comm = text.slice(open + 1, close);
-  // rest[0] is field 3 (state), so field N is rest[N - 3].
-  const rest = text
-    .slice(close + 2)
-    .trim()
-    .split(' ');
-  if (rest.length < 20) return null;
-  const field = (n: number): number => Number(rest[n - 3]);
+  // Walk the space-separated fields after comm, keeping only the ones we use: this runs for
+  // every process on the machine at every sample, so no array of all 50 fields is built.
+  const want = [3, 4, 5, 6, 9, 22, 52];
+  const got: string[] = [];
+  let field = 3;
+  let start = close + 2;
+  let w = 0;
+  while (w < want.length && start <= text.length) {
+    let end = text.indexOf(' ', start);
+    if (end < 0) end = text.length;
+    if (field === want[w]) {
+      got.push(text.slice(start, end).trim());
+      w++;
+    }
+    field++;
+    start = end + 1;
+  }
+  // Field 22 is required; field 52 exists since Linux 3.5, older kernels leave it out.
+  if (got.length < 6) return null;
+  const num = (i: number): number => Number(got[i]);
   return {
     pid,
     comm,
-    state: rest[0] ?? '?',
-    ppid: field(4),
-    pgid: field(5),
-    sid: field(6),
-    flags: field(9),
-    startTime: field(22),
-    // Field 52 exists since Linux 3.5; older kernels leave it out.
-    exitCode: rest.length >= 50 ? field(52) : 0,
+    state: got[0] || '?',
+    ppid: num(1),
+    pgid: num(2),
+    sid: num(3),
+    flags: num(4),
+    startTime: num(5),
+    exitCode: got.length >= 7 ? num(6) : 0,
   };
 }
 

@@ -11,6 +11,7 @@ import { pollExit, type ExitObservation } from './exit-watch.js';
 import { identityKey, type ProcIdentity } from './identity.js';
 import { MembershipScanner, type TrackedProcess } from './membership.js';
 import { readStat } from './proc.js';
+import { onProcTable, readProcTable, type ProcTable } from './proc-table.js';
 import { blindSpots } from './blind-spots.js';
 import type { UnattributedProcess } from './unattributed.js';
 
@@ -58,7 +59,8 @@ export class DrillTracker extends EventEmitter<TrackerEvents> {
   readonly sampleIntervalMs: number;
   private readonly adopt: boolean;
   private readonly scanner: MembershipScanner;
-  private timer: NodeJS.Timeout | null = null;
+  private unsubscribe: (() => void) | null = null;
+  private lastTableAt = -Infinity;
   private sampleCount = 0;
   private sampleMsTotal = 0;
   private readonly subreaperIds: ProcIdentity[] = [];
@@ -90,17 +92,16 @@ export class DrillTracker extends EventEmitter<TrackerEvents> {
   }
 
   start(): this {
-    if (this.timer) return this;
+    if (this.unsubscribe) return this;
     this.sampleNow();
-    // unref: an observer must never be what keeps the harness process alive.
-    this.timer = setInterval(() => this.sampleNow(), this.sampleIntervalMs);
-    this.timer.unref();
+    // One read of /proc per tick for every tracker of this process (proc-table.ts).
+    this.unsubscribe = onProcTable(this.sampleIntervalMs, (table) => this.sampleFrom(table));
     return this;
   }
 
   stop(): void {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
+    this.unsubscribe?.();
+    this.unsubscribe = null;
   }
 
   /**
@@ -127,11 +128,19 @@ export class DrillTracker extends EventEmitter<TrackerEvents> {
     return this.cgroup === null && !this.scanner.subreaperAlive();
   }
 
-  /** One synchronous full sample; returns the live members after it. */
+  /** One synchronous full sample, of /proc as it is now; returns the live members after it. */
   sampleNow(): TrackedProcess[] {
+    return this.sampleFrom(readProcTable());
+  }
+
+  /** One sample of a table read at table.at (the shared tick's, or a fresh one). */
+  private sampleFrom(table: ProcTable): TrackedProcess[] {
+    // Never step back: an older table than the last one scanned would show a newer member as gone.
+    if (table.at < this.lastTableAt) return this.live();
+    this.lastTableAt = table.at;
     const t0 = monoNow();
     const cgroupPids = this.cgroup ? new Set(this.cgroup.pids()) : null;
-    const { added, exited, reparented, unattributed } = this.scanner.scan(t0, { cgroupPids, floor: this.floorActive() });
+    const { added, exited, reparented, unattributed } = this.scanner.scan(table, { cgroupPids, floor: this.floorActive() });
     if (this.cgroup && this.adopt) {
       for (const p of added) if (p.exitedAt === null && !cgroupPids?.has(p.pid)) this.cgroup.addPid(p);
     }
@@ -187,16 +196,20 @@ export class DrillTracker extends EventEmitter<TrackerEvents> {
       const finish = (value: boolean): void => {
         if (done) return;
         done = true;
-        clearInterval(poll);
+        stopPoll();
         clearTimeout(limit);
         unsubscribe();
         resolve(value);
       };
-      const check = (): void => {
-        if (quiet()) finish(true);
+      const settle = (live: TrackedProcess[]): void => {
+        if (live.every((p) => excluded.has(identityKey(p)))) finish(true);
         else if (monoNow() >= deadline) finish(false);
       };
-      const poll = setInterval(check, this.sampleIntervalMs);
+      const check = (): void => settle(this.sampleNow());
+      // Polled on the shared tick: the table every tracker of this process samples anyway.
+      const stopPoll = onProcTable(this.sampleIntervalMs, (table) => {
+        if (!done) settle(this.sampleFrom(table));
+      });
       const limit = setTimeout(() => finish(quiet()), opts.timeoutMs);
       // The cgroup's empty event ends the wait without waiting for the next sample.
       const unsubscribe = this.cgroup ? this.cgroup.onEmpty(check) : () => {};
