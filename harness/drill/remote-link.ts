@@ -63,7 +63,7 @@ export class RemoteLink {
   }
 
   get apiKey(): string {
-    return this.remote.apiKey;
+    return this.remote.apiKeyFor(this.drillId);
   }
 
   openRetrySession(): Session {
@@ -105,7 +105,7 @@ export class RemoteLink {
   }
 
   rotateApiKey(): void {
-    this.rec.addSecret(this.remote.rotateApiKey());
+    this.rec.addSecret(this.remote.rotateApiKey(this.drillId));
     this.rec.harness({ type: 'api-key-rotated' });
   }
 
@@ -162,14 +162,14 @@ export class RemoteLink {
 
   /** Every credential this drill's processes may hold, for redaction and the survivor inventory. */
   secrets(): string[] {
-    return [this.session.token, this.retrySession?.token, this.remote.apiKey].filter((s): s is string => !!s);
+    return [this.session.token, this.retrySession?.token, this.apiKey].filter((s): s is string => !!s);
   }
 
   private open(role: 'drill' | 'retry'): Session {
     const jobDurationMs = this.settings.jobDuration ?? undefined;
     const session = this.remote.openSession(this.drillId, { jobDurationMs });
     this.rec.addSecret(session.token);
-    this.rec.addSecret(this.remote.apiKey);
+    this.rec.addSecret(this.apiKey);
     this.rec.harness({ type: 'session', role, sessionId: session.sessionId });
     return session;
   }

@@ -24,6 +24,8 @@ export interface CredentialCheck {
   credential: CredentialKind;
   credentialId?: string;
   session?: Session;
+  /** The drill a drill's own API key was issued to (Credentials.apiKeyFor). */
+  drillId?: string;
   /** True when the credential is valid right now. */
   allowed: boolean;
 }
@@ -33,8 +35,28 @@ export class Credentials {
   private readonly byToken = new Map<string, Session>();
   private readonly byId = new Map<string, Session>();
   private readonly retiredKeys = new Set<string>();
+  /** Each drill's own long-lived key, current: drill id -> key. */
+  private readonly drillKeys = new Map<string, string>();
+  /** Every drill key ever issued, current and rotated out: key -> drill id. */
+  private readonly keyDrills = new Map<string, string>();
   private counter = 0;
+  /** The remote-wide key, tied to no drill. */
   apiKey = newSecret('cdk_');
+
+  /**
+   * The drill's own long-lived API key, issued on first use. A request that carries it is that
+   * drill's even when its sender is gone before the remote can look it up, so drills running
+   * side by side never have to share (and weigh) each other's unattributed requests.
+   */
+  apiKeyFor(drillId: string): string {
+    let key = this.drillKeys.get(drillId);
+    if (key === undefined) {
+      key = newSecret('cdk_');
+      this.drillKeys.set(drillId, key);
+      this.keyDrills.set(key, drillId);
+    }
+    return key;
+  }
 
   open(drillId: string, jobDurationMs?: number): Session {
     this.counter += 1;
@@ -53,7 +75,15 @@ export class Credentials {
     return this.byId.get(sessionId);
   }
 
-  rotateApiKey(): { previous: string; next: string } {
+  /** Rotates the drill's own key with a drill id, else the remote-wide one. */
+  rotateApiKey(drillId?: string): { previous: string; next: string } {
+    if (drillId !== undefined) {
+      const previous = this.apiKeyFor(drillId);
+      const next = newSecret('cdk_');
+      this.drillKeys.set(drillId, next);
+      this.keyDrills.set(next, drillId);
+      return { previous, next };
+    }
     const previous = this.apiKey;
     this.retiredKeys.add(previous);
     this.apiKey = newSecret('cdk_');
@@ -62,7 +92,7 @@ export class Credentials {
 
   /** Every secret ever issued, for redaction of paths and header values. */
   secrets(): string[] {
-    return [...this.byToken.keys(), this.apiKey, ...this.retiredKeys];
+    return [...this.byToken.keys(), this.apiKey, ...this.retiredKeys, ...this.keyDrills.keys()];
   }
 
   check(authorization: string | undefined): CredentialCheck {
@@ -74,6 +104,8 @@ export class Credentials {
     const session = this.byToken.get(token);
     if (session) return { credential: 'session', credentialId: id, session, allowed: session.revokedT === undefined };
     if (token === this.apiKey) return { credential: 'api-key', credentialId: id, allowed: true };
+    const drillId = this.keyDrills.get(token);
+    if (drillId !== undefined) return { credential: 'api-key', credentialId: id, drillId, allowed: this.drillKeys.get(drillId) === token };
     if (this.retiredKeys.has(token)) return { credential: 'api-key', credentialId: id, allowed: false };
     return { credential: 'unknown', credentialId: id, allowed: false };
   }

@@ -58,7 +58,8 @@ export async function handleRequest(d: PipelineDeps, req: IncomingMessage, res: 
   const { route, write } = d.routes.resolve(method, url);
   const ids: RequestIds = {
     seq: d.journal.nextSeq(),
-    drillId: cred.session?.drillId ?? attribution.drillId,
+    // A session's or a drill key's drill first: it holds even when the sender is already gone.
+    drillId: cred.session?.drillId ?? cred.drillId ?? attribution.drillId,
     sessionId: cred.session?.sessionId,
   };
   d.journal.append({

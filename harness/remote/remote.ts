@@ -103,6 +103,14 @@ export class DrillRemote extends EventEmitter {
     return this.credentials.apiKey;
   }
 
+  /**
+   * A drill's own long-lived API key ({{remote.apiKey}} in a drill): like apiKey, tied to no
+   * session and not covered by revoke(), but every request that carries it is the drill's.
+   */
+  apiKeyFor(drillId: string): string {
+    return this.credentials.apiKeyFor(drillId);
+  }
+
   openSession(drillId: string, options: SessionOptions = {}): { sessionId: string; token: string } {
     const s = this.credentials.open(drillId, options.jobDurationMs);
     this.journalLog.append({ kind: 'session-opened', t: monoNow(), drillId, sessionId: s.sessionId, credentialId: credentialId(s.token) });
@@ -120,10 +128,10 @@ export class DrillRemote extends EventEmitter {
     return { t: s.revokedT };
   }
 
-  /** Issues a new API key; the old one is denied from now on. Returns the new key. */
-  rotateApiKey(): string {
-    const { previous, next } = this.credentials.rotateApiKey();
-    this.journalLog.append({ kind: 'api-key-rotated', t: monoNow(), credentialId: credentialId(next), previousCredentialId: credentialId(previous) });
+  /** Issues a new API key (the drill's own with a drill id); the old one is denied from now on. Returns the new key. */
+  rotateApiKey(drillId?: string): string {
+    const { previous, next } = this.credentials.rotateApiKey(drillId);
+    this.journalLog.append({ kind: 'api-key-rotated', t: monoNow(), drillId, credentialId: credentialId(next), previousCredentialId: credentialId(previous) });
     return next;
   }
 

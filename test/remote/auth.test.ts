@@ -96,6 +96,31 @@ describe('remote auth', () => {
     expect(recs[2].credentialId).not.toBe(recs[1].credentialId);
   });
 
+  it("a drill's own API key ties each request to that drill, with no process to look up; rotating it leaves other drills' keys alone", async () => {
+    const remote = await startRemote();
+    const a = remote.apiKeyFor('da');
+    const b = remote.apiKeyFor('db');
+    expect(remote.apiKeyFor('da')).toBe(a);
+    expect(new Set([a, b, remote.apiKey]).size).toBe(3);
+    // This test process is no drill's candidate: only the key can say whose request it is.
+    const byA = await fetch(`${remote.url}/whoami`, { headers: bearer(a) });
+    expect(await byA.json()).toEqual({ session: null, drill: 'da', credential: 'api-key' });
+    const next = remote.rotateApiKey('da');
+    expect(remote.apiKeyFor('da')).toBe(next);
+    expect((await fetch(`${remote.url}/whoami`, { headers: bearer(a) })).status).toBe(401);
+    expect((await fetch(`${remote.url}/whoami`, { headers: bearer(next) })).status).toBe(200);
+    expect((await fetch(`${remote.url}/whoami`, { headers: bearer(b) })).status).toBe(200);
+    expect((await fetch(`${remote.url}/whoami`, { headers: bearer(remote.apiKey) })).status).toBe(200);
+    expect(remote.requests().map((r) => [r.drillId ?? null, r.credential, r.outcome])).toEqual([
+      ['da', 'api-key', 'ok'],
+      ['da', 'api-key', 'denied'],
+      ['da', 'api-key', 'ok'],
+      ['db', 'api-key', 'ok'],
+      [null, 'api-key', 'ok'],
+    ]);
+    expect(remote.journal({ kind: 'api-key-rotated' })).toMatchObject([{ drillId: 'da' }]);
+  });
+
   it('rejects revoke() of an unknown session with a typed error', async () => {
     const remote = await startRemote();
     expect(() => remote.revoke('nope')).toThrow(expect.objectContaining({ code: 'REMOTE_UNKNOWN_SESSION' }));
