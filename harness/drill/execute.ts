@@ -27,7 +27,7 @@ import {
 } from '../observe/index.js';
 import { monoNow } from '../util/clock.js';
 import { errorMessage } from '../util/errors.js';
-import { CLIENT_START_TIMEOUT_MS, type DrillClientProcess, SETUP_ENDED, startCommand } from './client-process.js';
+import { CLIENT_START_TIMEOUT_MS, SETUP_ENDED, startCommand } from './client-process.js';
 import { createDrillClient, defaultClientKind, type DrillClient } from './drill-client.js';
 import { holderUnavailable } from './holder.js';
 import { reachPoint } from './points.js';
@@ -100,7 +100,7 @@ class DrillRun {
   private link: RemoteLink | null = null;
   private scenario: Scenario | null = null;
   /** The recovery retry's clients: their holders stay until the drill is contained. */
-  private readonly retryClients: DrillClientProcess[] = [];
+  private readonly retryClients: DrillClient[] = [];
   /** Containers of the drill (harness/containers/): five hooks, each marked `containers:`. */
   private readonly containers: DrillContainers;
 
@@ -177,6 +177,7 @@ class DrillRun {
           cgroup: this.cgroup,
           correlationId: rec.meta.correlationId,
           env: this.subjectEnv(retryScenario, this.link.retrySession!.token),
+          client: this.opts.client ?? defaultClientKind(),
           onClient: (client) => this.retryClients.push(client),
         }),
       );

@@ -22,7 +22,7 @@ import { join } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import type { ClientSession } from '../client/client-session.js';
 import type { ClientEvent, HarnessCommand, StartCommand } from '../client/protocol.js';
-import { identify, type ProcIdentity } from '../observe/index.js';
+import { identify, signalIdentity, type ProcIdentity } from '../observe/index.js';
 import { monoNow } from '../util/clock.js';
 import { errorMessage } from '../util/errors.js';
 import { ClientEvents, endControl, HolderReport, pipeText } from './client-base.js';
@@ -90,11 +90,14 @@ export class InProcessClient {
       case 'cancel':
         void this.session?.then((s) => s.onCancel(command.followUpTimeoutMs)).catch(fail);
         break;
-      case 'exit':
+      case 'exit': {
         // A client process that is told to exit closes its ends of the server's pipes as it goes.
+        // The stand-in is the client here; the holder stays (the drill's subreaper) until release().
         this.onLoss('crash');
-        this.child.kill('SIGTERM');
+        const standIn = this.identity ?? (this.holder.clientPid !== null ? identify(this.holder.clientPid) : null);
+        if (standIn) signalIdentity(standIn, 'SIGTERM');
         break;
+      }
     }
     return true;
   }
@@ -126,8 +129,17 @@ export class InProcessClient {
       this.onEvent({ type: 'spawn-error', t: monoNow(), message: error.message });
       this.events.clientExited();
     });
-    this.report.read(this.child, () => this.events.clientExited());
     const stdio = this.child.stdio as unknown as Array<Readable | Writable | null>;
+    // The holder reports the stand-in's exit on one pipe, the stand-in its own reports (ready,
+    // spawn-error) on another, with no order between them: the exit counts once the stand-in's
+    // reports have all been read, so a spawn error is never lost to a "did not start".
+    const reports = stdio[FD.reports] as Readable;
+    const reportsRead = new Promise<void>((resolve) => {
+      if (reports.readableEnded || reports.destroyed) return resolve();
+      reports.once('end', resolve);
+      reports.once('close', resolve);
+    });
+    this.report.read(this.child, () => void reportsRead.then(() => this.events.clientExited()));
     pipeText(this.child.stderr, (text) => this.handlers.onClientStderr(text));
     pipeText(stdio[FD.stderr] as Readable, (text) => this.handlers.onSubjectStderr(text));
     this.spawned = heldSubject(

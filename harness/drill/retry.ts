@@ -4,11 +4,14 @@
  * initialize, the setup, and the same target call with the same correlation id; a server that
  * forwards that id as its Idempotency-Key lets the remote replay instead of acting twice.
  * Its processes carry the drill's marker, so the drill's observer and containment cover them.
+ * The retry's client is of the drill's own kind: a client process, or the in-process client
+ * with its stand-in.
  */
 import type { ClientEvent } from '../client/protocol.js';
 import type { Scenario } from '../config/index.js';
 import type { DrillCgroup } from '../observe/index.js';
-import { CLIENT_START_TIMEOUT_MS, DrillClientProcess, SETUP_ENDED, startCommand } from './client-process.js';
+import { CLIENT_START_TIMEOUT_MS, SETUP_ENDED, startCommand } from './client-process.js';
+import { createDrillClient, type ClientKind, type DrillClient } from './drill-client.js';
 import type { EvidenceRecorder } from './recorder.js';
 
 export interface RetryOptions {
@@ -18,14 +21,17 @@ export interface RetryOptions {
   cgroup: DrillCgroup | null;
   correlationId: string;
   env: Record<string, string>;
+  /** The drill's own kind of client: the retry's client is the same kind (drill-client.ts). */
+  client: ClientKind;
   /** Hands over the retry's client: its holder must stay until the drill is contained. */
-  onClient?: (client: DrillClientProcess) => void;
+  onClient?: (client: DrillClient) => void;
 }
 
 export async function recoveryRetry(opts: RetryOptions): Promise<void> {
   const { rec, scenario } = opts;
   const end = (ok: boolean, detail: string): void => void rec.harness({ type: 'retry-end', ok, detail });
-  const client = new DrillClientProcess(
+  const { client } = createDrillClient(
+    opts.client,
     opts.drillId,
     {
       onEvent: (event) => {

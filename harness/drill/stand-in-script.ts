@@ -50,7 +50,9 @@ POSIX::close($_) for 3, 4, 5;
 my $err = '';
 1 while !defined sysread($er, $err, 64) && $!{EINTR};
 close $er;
-if ($err ne '') { waitpid($pid, 0); print $rep "spawn-error $err\n"; POSIX::_exit(0); }
+# A client process outlives a server that could not start, and so does the stand-in: the drill
+# still has a client to find and end.
+if ($err ne '') { waitpid($pid, 0); print $rep "spawn-error $err\n"; select(undef, undef, undef, 3600) while 1; }
 print $rep "spawned $pid\n";
 while (1) { my $r = waitpid($pid, 0); last if $r == $pid; last if $r == -1 && !$!{EINTR}; }
 my $st = $?;
