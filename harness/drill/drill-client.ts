@@ -37,6 +37,13 @@ export interface DrillClient {
 /**
  * The kind when a run names none: CRASH_DRILL_CLIENT (process or inprocess) when set, so a
  * whole test group or CI job can be run with either client unchanged; else a client process.
+ *
+ * Not yet the in-process client, though it costs one Node process per drill instead of two:
+ * it reaches a kill point within a millisecond of the event, before a server has reacted to
+ * what it was sent last (`notifications/initialized`, a tool call), where a client process
+ * takes a few milliseconds of IPC. A real server that writes at once in reply (server-everything
+ * at idle) then meets EPIPE and exits as a crash instead of cleanly: the same verdict, another
+ * exit class. A round-trip barrier before each point (a ping) would make both clients agree.
  */
 export function defaultClientKind(env: NodeJS.ProcessEnv = process.env): ClientKind {
   const kind = env.CRASH_DRILL_CLIENT;

@@ -135,7 +135,7 @@ describe('the era and cancel matrix', () => {
   let drills: DrillResult[] = [];
 
   it('every SDK 2 server × point × mode, and every cancel drill, gives exactly the expected verdicts', async () => {
-    const { results } = await runScenarios(scenarios(), { concurrency: 3, containTermWaitMs: 500 });
+    const { results } = await runScenarios(scenarios(), { concurrency: 'auto', client: 'inprocess', containTermWaitMs: 500 });
     drills = results.drills;
     const unexplained = drills.filter((d) => d.verdict === 'error' || d.verdict === 'unknown').map((d) => `${d.key}: ${d.reason}`);
     expect(unexplained).toEqual([]);

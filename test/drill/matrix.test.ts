@@ -3,7 +3,10 @@
  * with the verdict of every check asserted exactly. well-behaved passes everything everywhere;
  * each mutant fails exactly the checks its one behaviour breaks, at the points where it can
  * show. It runs once here; repeated runs belong to the flakiness benchmark. The same table holds
- * for an ordinary user (test/unprivileged/unprivileged.test.ts).
+ * for an ordinary user (test/unprivileged/unprivileged.test.ts). Here each drill's client is a
+ * process of its own (the default, `--client process`); the ordinary user's run, like the remote
+ * and era matrices, uses the in-process client: the one table holds for both clients. All run
+ * with the default phase-aware schedule (harness/run/scheduler.ts).
  */
 import { describe, expect, it } from 'vitest';
 import { runScenarios } from '../../harness/run/run-drills.js';
@@ -20,7 +23,7 @@ describe('the confusion matrix', () => {
   const runs: DrillResult[][] = [];
 
   it('every server × point × mode gives exactly the expected verdicts', async () => {
-    const { results } = await runScenarios(scenarios(), { concurrency: 3, containTermWaitMs: 500 });
+    const { results } = await runScenarios(scenarios(), { concurrency: 'auto', client: 'process', containTermWaitMs: 500 });
     runs.push(results.drills);
     expect(results.drills).toHaveLength(FAKE_SERVERS.length * POINTS.length * MODES.length);
     expect(unexplained(results.drills)).toEqual([]);

@@ -2,7 +2,9 @@
  * The confusion matrix of the drill remote: the servers that talk to the remote × the kill
  * points around a remote write (`sent` and `confirmed` among them) × every mode, with every
  * check's verdict asserted exactly. well-behaved passes everything everywhere, with and without
- * a lost answer; each mutant fails exactly the check it exists for, where it can show.
+ * a lost answer; each mutant fails exactly the check it exists for, where it can show. It runs
+ * with the in-process client (its recovery retries too) and the phase-aware schedule; the
+ * engine matrix (matrix.test.ts) covers the client process.
  */
 import { describe, expect, it } from 'vitest';
 import type { KillMode, KillPoint } from '../../harness/config/index.js';
@@ -119,7 +121,7 @@ describe('the remote confusion matrix', () => {
   let drills: DrillResult[] = [];
 
   it('every remote server × point × mode gives exactly the expected verdicts', async () => {
-    const { results } = await runScenarios(scenarios(), { concurrency: 3, containTermWaitMs: 500 });
+    const { results } = await runScenarios(scenarios(), { concurrency: 'auto', client: 'inprocess', containTermWaitMs: 500 });
     drills = results.drills;
     const unexplained = drills
       .filter((d) => d.verdict === 'error' || d.verdict === 'unknown')

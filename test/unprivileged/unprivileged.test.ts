@@ -39,7 +39,7 @@ describe.skipIf(!u.available)('as an ordinary user', () => {
     const dir = u.workDir();
     for (const server of FAKE_SERVERS) writeFileSync(join(dir, `${server}.yaml`), matrixYaml(server, u.root));
     const out = join(dir, 'out');
-    const run = await u.run(['run', dir, '--out', out, '--concurrency', '3']);
+    const run = await u.run(['run', dir, '--out', out, '--client', 'inprocess']);
     expect(run.stderr).not.toMatch(/harness failed/);
     const { drills } = results(out);
     expect(drills).toHaveLength(FAKE_SERVERS.length * POINTS.length * MODES.length);
