@@ -6,15 +6,11 @@
  */
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import { collectEntries } from '../baseline/collect.js';
-import { entryKey, loadBaseline } from '../baseline/load.js';
-import { sortEntries, writeBaseline } from '../baseline/write.js';
 import type { BaselineEntryInfo, RunResults } from '../results/types.js';
 import { displayPath } from '../util/paths.js';
 import { UsageError, withUsageErrors } from './errors.js';
 import { EXIT } from './exit-codes.js';
-import { readResults } from './report-command.js';
-import { runFromCommandLine, type RunCommandOptions } from './run-command.js';
+import type { RunCommandOptions } from './run-command.js';
 
 export const DEFAULT_BASELINE_FILE = 'crash-drill.baseline.json';
 
@@ -30,6 +26,14 @@ export interface BaselineCommandOptions extends Omit<RunCommandOptions, 'out' | 
 type Out = { write(s: string): unknown };
 
 export async function baselineCommand(paths: string[], options: BaselineCommandOptions, err: Out = process.stderr): Promise<number> {
+  // Loaded when the command runs, not when the CLI starts (harness/cli/main.ts).
+  const [{ collectEntries }, { entryKey, loadBaseline }, { sortEntries, writeBaseline }, { readResults }, { runFromCommandLine }] = await Promise.all([
+    import('../baseline/collect.js'),
+    import('../baseline/load.js'),
+    import('../baseline/write.js'),
+    import('./report-command.js'),
+    import('./run-command.js'),
+  ]);
   return withUsageErrors(err, 'baseline', async () => {
     const file = resolve(options.out ?? DEFAULT_BASELINE_FILE);
     // An existing file must be valid before anything runs: its reasons are carried over.

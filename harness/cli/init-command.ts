@@ -2,7 +2,8 @@
  * `crash-drill init`: registers the command; the work is in harness/init/run-init.ts.
  */
 import { type Command, InvalidArgumentError } from 'commander';
-import { DEFAULT_INIT_TIMEOUT_MS, runInit, type InitOptions } from '../init/run-init.js';
+import { DEFAULT_INIT_TIMEOUT_MS } from '../init/defaults.js';
+import type { InitOptions } from '../init/run-init.js';
 
 function positiveMs(value: string): number {
   const n = Number(value);
@@ -21,6 +22,7 @@ export function registerInitCommand(program: Command): void {
     .option('--force', 'overwrite files that exist already')
     .option('--timeout <ms>', 'how long the server may take to start and list its tools', positiveMs, DEFAULT_INIT_TIMEOUT_MS)
     .action(async (options: InitOptions) => {
+      const { runInit } = await import('../init/run-init.js');
       process.exitCode = await runInit(options, { cwd: process.cwd(), stdin: process.stdin, stdout: process.stdout, stderr: process.stderr });
     });
 }

@@ -1,15 +1,19 @@
 #!/usr/bin/env node
+/**
+ * The crash-drill CLI. Only what defines the commands and their options is loaded up front; a
+ * command's own code is imported when that command runs, so `verify`, `report` or `--help` do
+ * not pay for the drill engine, the remote and the SDK (each CLI start costs CPU, and the test
+ * suite and CI jobs start it often).
+ */
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
-import { CLIENT_KINDS } from '../drill/drill-client.js';
-import { KILL_MODES, KILL_POINTS, PROTOCOL_CHOICES } from '../config/index.js';
+import { CLIENT_KINDS } from '../drill/client-kinds.js';
+import { KILL_MODES, KILL_POINTS, PROTOCOL_CHOICES } from '../config/types.js';
 import { harnessInfo } from '../util/version.js';
-import { checkCommand } from './check-command.js';
-import { reportCommand, type ReportCommandOptions } from './report-command.js';
-import { runCommand, type RunCommandOptions } from './run-command.js';
+import type { ReportCommandOptions } from './report-command.js';
+import type { RunCommandOptions } from './run-command.js';
 import { addShardOptions, registerMergeCommand } from './shard-options.js';
 import { registerInitCommand } from './init-command.js';
 import { registerOrphanCommands } from './orphans-command.js';
-import { verifyCommand } from './verify-command.js';
 import { registerBaselineCommand } from './baseline-command.js';
 import { EXIT } from './exit-codes.js';
 
@@ -89,6 +93,7 @@ const run = program
   .option('--baseline <file>', 'known failures (written by `crash-drill baseline`): listed ones do not fail the run; new ones and entries that now pass do')
   .option('--update-baseline', 'rewrite the --baseline file from this run (new failures added, entries that now pass removed, reasons kept)');
 addRunOptions(run).action(async (paths: string[], options: RunCommandOptions) => {
+  const { runCommand } = await import('./run-command.js');
   process.exitCode = await runCommand(paths, options);
 });
 registerBaselineCommand(program, addRunOptions);
@@ -98,6 +103,7 @@ program
   .description('recompute the hash chain of evidence logs (a file, an evidence folder or a report folder)')
   .argument('<path>', 'an evidence log, an evidence folder or a report folder')
   .action(async (path: string) => {
+    const { verifyCommand } = await import('./verify-command.js');
     process.exitCode = await verifyCommand(path);
   });
 
@@ -106,6 +112,7 @@ program
   .description('judge saved evidence logs again, without starting anything (each chain is verified first)')
   .argument('<path>', 'an evidence log, an evidence folder or a report folder')
   .action(async (path: string) => {
+    const { checkCommand } = await import('./check-command.js');
     process.exitCode = await checkCommand(path);
   });
 
@@ -116,6 +123,7 @@ program
   .option('--reporter <names>', REPORTER_HELP, commaList)
   .option('--out <dir>', 'where to write the reports (default: the report folder itself)')
   .action(async (folder: string, options: ReportCommandOptions) => {
+    const { reportCommand } = await import('./report-command.js');
     process.exitCode = await reportCommand(folder, options);
   });
 

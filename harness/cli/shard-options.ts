@@ -8,10 +8,7 @@
 import { resolve } from 'node:path';
 import { rmSync } from 'node:fs';
 import { InvalidArgumentError, type Command } from 'commander';
-import { loadReporters } from '../../reports/registry.js';
 import { parseShard, ShardError } from '../plan/shard.js';
-import { runExitCode } from '../results/flaky.js';
-import { copyEvidence, mergeResults, readShardFolder } from '../results/merge.js';
 import { UsageError, withUsageErrors } from './errors.js';
 
 function shardArg(value: string) {
@@ -44,6 +41,12 @@ export interface MergeCommandOptions {
 
 /** `crash-drill merge`: exit 3 with the reason when the folders cannot be merged, else as `run`. */
 export async function mergeCommand(folders: string[], options: MergeCommandOptions): Promise<number> {
+  // Loaded when the command runs, not when the CLI starts (harness/cli/main.ts).
+  const [{ loadReporters }, { runExitCode }, { copyEvidence, mergeResults, readShardFolder }] = await Promise.all([
+    import('../../reports/registry.js'),
+    import('../results/flaky.js'),
+    import('../results/merge.js'),
+  ]);
   return withUsageErrors(process.stderr, 'merge', async () => {
     const outDir = resolve(options.out);
     const dirs = folders.map((f) => resolve(f));

@@ -11,8 +11,9 @@ import { DrillClientProcess, type ClientProcessHandlers } from './client-process
 import type { HolderState } from './holder.js';
 import { InProcessClient, inProcessUnavailable } from './in-process-client.js';
 
-export type ClientKind = 'process' | 'inprocess';
-export const CLIENT_KINDS: readonly ClientKind[] = ['process', 'inprocess'];
+import { CLIENT_KINDS, type ClientKind } from './client-kinds.js';
+
+export { CLIENT_KINDS, type ClientKind };
 
 export interface DrillClient {
   /** The process the harness spawned: the holder, or the client itself without one. */

@@ -15,9 +15,10 @@ import { askServerCommand } from './ask-command.js';
 import { listServerTools, ListToolsError, type ServerCommand } from './list-tools.js';
 import { configText, isWriteCapable, READ_POINTS, scenarioIdFor, scenarioText, WRITE_POINTS } from './render.js';
 import { InitFilesError, writeAll, type PlannedFile } from './write-files.js';
+import { DEFAULT_INIT_TIMEOUT_MS } from './defaults.js';
 
 export const INIT_CONFIG_FILE = 'crash-drill.config.mjs';
-export const DEFAULT_INIT_TIMEOUT_MS = 30_000;
+export { DEFAULT_INIT_TIMEOUT_MS };
 
 export interface InitOptions {
   command?: string;
