@@ -8,7 +8,7 @@
 import { monoNow } from '../util/clock.js';
 import { errorMessage } from '../util/errors.js';
 import type { EraSession } from './era-session.js';
-import { selectEra } from './era-select.js';
+import { DEFAULT_DISCOVER_TIMEOUT_MS, selectEra } from './era-select.js';
 import { CORRELATION_META_KEY, type ClientEvent, type StartCommand } from './protocol.js';
 import { RecordingStdioTransport } from './recording-transport.js';
 import type { SpawnedSubject } from './spawn-subject.js';
@@ -72,7 +72,27 @@ export class ClientSession {
         return;
       }
     }
+    await this.settle();
     emit({ type: 'setup-done', t: monoNow(), steps: command.setup.length });
+  }
+
+  /**
+   * A ping round trip before the harness may kill at a point where nothing is pending (`idle`,
+   * `after-response`): a server answers in order, so once its answer is back it has read and
+   * acted on everything sent before (`notifications/initialized`, the tool call) and written
+   * what it wrote in reply. Without it, how soon the harness kills after an event (a client
+   * process takes a few ms of IPC, the in-process client none) would decide whether such a
+   * write beats the kill. Any answer counts, an error too; no answer within the probe's timeout
+   * is recorded (an rpc-out without its rpc-in) and the drill goes on.
+   */
+  private async settle(): Promise<void> {
+    const { session, start } = this;
+    if (!session || !start) return;
+    try {
+      await session.ping(start.discoverTimeoutMs ?? DEFAULT_DISCOVER_TIMEOUT_MS);
+    } catch {
+      // an error answer also shows the order; a timeout or a closed pipe is in the evidence
+    }
   }
 
   onPrepareTarget(): void {
@@ -85,7 +105,10 @@ export class ClientSession {
     const meta = { [CORRELATION_META_KEY]: correlationId, ...(start.progressToken ? { progressToken: correlationId } : {}) };
     session
       .callTool(target, meta, callTimeoutMs)
-      .then((answer) => emit({ type: 'response', t: monoNow(), isError: answer.isError, text: answer.text }))
+      .then(async (answer) => {
+        await this.settle();
+        emit({ type: 'response', t: monoNow(), isError: answer.isError, text: answer.text });
+      })
       .catch((error: unknown) => emit({ type: 'call-error', t: monoNow(), message: errorMessage(error) }));
   }
 

@@ -42,6 +42,10 @@ export class LegacySession implements EraSession {
     return { isError: result.isError === true, text: resultText(result) };
   }
 
+  async ping(timeoutMs: number): Promise<void> {
+    await this.client.ping({ timeout: timeoutMs });
+  }
+
   async listTools(timeoutMs: number): Promise<number> {
     const result = await this.client.listTools(undefined, { timeout: timeoutMs });
     return result.tools.length;

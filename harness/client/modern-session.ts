@@ -38,6 +38,10 @@ export class ModernSession implements EraSession {
     return { isError: result.isError === true, text: resultText(result) };
   }
 
+  async ping(timeoutMs: number): Promise<void> {
+    await this.rpc.request('ping', { _meta: modernEnvelope() }, timeoutMs);
+  }
+
   async listTools(timeoutMs: number): Promise<number> {
     const result = await this.rpc.request('tools/list', { _meta: modernEnvelope() }, timeoutMs);
     return Array.isArray(result.tools) ? result.tools.length : 0;
