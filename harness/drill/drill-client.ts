@@ -37,18 +37,19 @@ export interface DrillClient {
 
 /**
  * The kind when a run names none: CRASH_DRILL_CLIENT (process or inprocess) when set, so a
- * whole test group or CI job can be run with either client unchanged; else a client process.
+ * whole test group or CI job can be run with either client unchanged; else the in-process
+ * client: one Node process per drill (the server's) instead of two. It falls back to a client
+ * process where the holder cannot run (createDrillClient).
  *
- * Not yet the in-process client, though it costs one Node process per drill instead of two:
- * it reaches a kill point within a millisecond of the event, before a server has reacted to
- * what it was sent last (`notifications/initialized`, a tool call), where a client process
- * takes a few milliseconds of IPC. A real server that writes at once in reply (server-everything
- * at idle) then meets EPIPE and exits as a crash instead of cleanly: the same verdict, another
- * exit class. A round-trip barrier before each point (a ping) would make both clients agree.
+ * The in-process client reaches a point within a millisecond of the event, where a client
+ * process takes a few milliseconds of IPC. Before the ping round trip at `idle` and
+ * `after-response` (harness/client/client-session.ts), that decided whether a real server's
+ * reply to its last message beat the kill (server-everything at idle then exited as a crash
+ * instead of cleanly); with it, both clients give the same results on the real servers.
  */
 export function defaultClientKind(env: NodeJS.ProcessEnv = process.env): ClientKind {
   const kind = env.CRASH_DRILL_CLIENT;
-  if (kind === undefined || kind === '') return 'process';
+  if (kind === undefined || kind === '') return 'inprocess';
   if ((CLIENT_KINDS as readonly string[]).includes(kind)) return kind as ClientKind;
   throw new Error(`CRASH_DRILL_CLIENT: expected ${CLIENT_KINDS.join(' or ')}, got "${kind}"`);
 }

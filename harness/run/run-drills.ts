@@ -30,7 +30,7 @@ export interface RunOptions extends PlanFilter {
    * the CPU slots are still the cores, never more than that number.
    */
   concurrency?: number | 'auto';
-  /** The drill client (harness/drill/drill-client.ts); default: a client process (CRASH_DRILL_CLIENT overrides). */
+  /** The drill client (harness/drill/drill-client.ts); default: the in-process client (CRASH_DRILL_CLIENT overrides). */
   client?: ClientKind;
   /** CPU slots (default: the cores); for tests and the bench. */
   cpuSlots?: number;

@@ -15,9 +15,9 @@ import { subjectYaml, tempDir } from '../support/scenarios.js';
 const handlers = { onEvent: () => {}, onSubjectStderr: () => {}, onClientStderr: () => {} };
 
 describe('the drill client', () => {
-  it('defaults to a client process; CRASH_DRILL_CLIENT picks either kind and rejects anything else', () => {
-    expect(defaultClientKind({})).toBe('process');
-    expect(defaultClientKind({ CRASH_DRILL_CLIENT: '' })).toBe('process');
+  it('defaults to the in-process client; CRASH_DRILL_CLIENT picks either kind and rejects anything else', () => {
+    expect(defaultClientKind({})).toBe('inprocess');
+    expect(defaultClientKind({ CRASH_DRILL_CLIENT: '' })).toBe('inprocess');
     expect(defaultClientKind({ CRASH_DRILL_CLIENT: 'inprocess' })).toBe('inprocess');
     expect(defaultClientKind({ CRASH_DRILL_CLIENT: 'process' })).toBe('process');
     expect(() => defaultClientKind({ CRASH_DRILL_CLIENT: 'thread' })).toThrow('CRASH_DRILL_CLIENT: expected process or inprocess, got "thread"');

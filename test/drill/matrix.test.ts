@@ -4,8 +4,8 @@
  * each mutant fails exactly the checks its one behaviour breaks, at the points where it can
  * show. It runs once here; repeated runs belong to the flakiness benchmark. The same table holds
  * for an ordinary user (test/unprivileged/unprivileged.test.ts). Here each drill's client is a
- * process of its own (the default, `--client process`); the ordinary user's run, like the remote
- * and era matrices, uses the in-process client: the one table holds for both clients. All run
+ * process of its own (`--client process`); the ordinary user's run, like the remote and era
+ * matrices, uses the default in-process client: the one table holds for both clients. All run
  * with the default phase-aware schedule (harness/run/scheduler.ts).
  */
 import { describe, expect, it } from 'vitest';
