@@ -29,7 +29,7 @@ export interface DrillClient {
   dispose(): void;
   release(): void;
   /**
-   * Called in the very tick the client is lost, right before the signal (crash: SIGKILL, hang:
+   * Called in the very tick the client is lost, right after the signal (crash: SIGKILL, hang:
    * SIGSTOP): an in-process client closes or freezes its ends of the server's pipes there.
    */
   onLoss?(mode: 'crash' | 'hang'): void;

@@ -168,7 +168,7 @@ export class InProcessClient {
     const stdin = this.child?.stdio[FD.stdin] as Writable | null;
     const stdout = this.child?.stdio[FD.stdout] as Readable | null;
     if (mode === 'crash') {
-      // Synchronous closes of the harness's ends, before the SIGKILL that follows in this tick.
+      // Synchronous closes of the harness's ends, right after the SIGKILL of the stand-in, in the same tick.
       // stdout first: a server that wakes on EOF and writes at once must already meet EPIPE, as
       // it does when the kernel closes a dead client's descriptors all together.
       stdout?.destroy();

@@ -101,9 +101,12 @@ export async function killClient(
   }
   const signal = mode === 'crash' ? 'SIGKILL' : 'SIGSTOP';
   const t = monoNow();
-  // An in-process client closes (crash) or freezes (hang) its ends of the server's pipes in this same tick.
-  client.onLoss?.(mode);
   const result = signalIdentity(clientId, signal);
+  // Then, in this same tick, an in-process client closes (crash) or freezes (hang) its ends of
+  // the server's pipes. After the signal: a stand-in SIGKILLed first can no longer reap a server
+  // that exits at once on EOF, so its exit status stays for the observer, as when a client
+  // process dies (the kernel closes a dead client's pipes after it can run no more).
+  client.onLoss?.(mode);
   rec.harness({ type: 'kill', mode, signal, result }, t);
   if (result !== 'sent') {
     rec.harness({ type: 'harness-error', phase: 'kill', message: `could not ${signal} the client: ${result}` });
