@@ -135,8 +135,9 @@ export class DrillTracker extends EventEmitter<TrackerEvents> {
 
   /** One sample of a table read at table.at (the shared tick's, or a fresh one). */
   private sampleFrom(table: ProcTable): TrackedProcess[] {
-    // Never step back: an older table than the last one scanned would show a newer member as gone.
-    if (table.at < this.lastTableAt) return this.live();
+    // Never step back (an older table than the last one scanned would show a newer member as
+    // gone), and never scan one table twice (the tracker and its waitForQuiet share the tick).
+    if (table.at <= this.lastTableAt) return this.live();
     this.lastTableAt = table.at;
     const t0 = monoNow();
     const cgroupPids = this.cgroup ? new Set(this.cgroup.pids()) : null;
