@@ -6,7 +6,7 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { lastLine, runCli } from '../support/cli.js';
-import { subjectYaml, tempDir } from '../support/scenarios.js';
+import { noChildYaml, subjectYaml, tempDir } from '../support/scenarios.js';
 
 const FAST = 'expect: { exit-on-eof: { deadline: 800 }, no-survivors: { grace: 400 } }\ntimeouts: { close-wait: 800 }';
 
@@ -79,14 +79,7 @@ describe('crash-drill run', () => {
   it('exits 2 when a kill point is never reached (unknown, never a pass)', async () => {
     const dir = folderWith({
       // echo starts no child, so child-spawned cannot be reached.
-      'u.yaml': [
-        'id: no-child',
-        subjectYaml('well-behaved'),
-        'target: { call: echo, args: { text: hi } }',
-        'points: [child-spawned]',
-        'modes: [crash]',
-        'timeouts: { point: 500 }',
-      ].join('\n'),
+      'u.yaml': noChildYaml(),
     });
     const out = join(dir, 'out');
     const run = await runCli(['run', dir, '--out', out]);

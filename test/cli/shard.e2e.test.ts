@@ -6,7 +6,7 @@ import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, write
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { lastLine, runCli, type CliRun } from '../support/cli.js';
-import { subjectYaml, tempDir } from '../support/scenarios.js';
+import { noChildYaml, subjectYaml, tempDir } from '../support/scenarios.js';
 
 const FAST = 'expect: { exit-on-eof: { deadline: 800 }, no-survivors: { grace: 400 } }\ntimeouts: { close-wait: 800 }';
 const root = tempDir('crash-drill-shard-');
@@ -51,14 +51,7 @@ beforeAll(() => {
       FAST,
     ].join('\n'),
     'b.yaml': ['id: stays-up', subjectYaml('ignores-eof'), 'target: { call: echo, args: { text: hi } }', 'points: [idle]', 'modes: [crash]', FAST].join('\n'),
-    'c.yaml': [
-      'id: no-child',
-      subjectYaml('well-behaved'),
-      'target: { call: echo, args: { text: hi } }',
-      'points: [child-spawned]',
-      'modes: [crash]',
-      'timeouts: { point: 500 }',
-    ].join('\n'),
+    'c.yaml': noChildYaml(),
   };
   for (const [name, text] of Object.entries(files)) {
     writeFileSync(join(scenarios, name), text);

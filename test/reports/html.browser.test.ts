@@ -15,7 +15,7 @@ import { packageRoot } from '../../harness/util/paths.js';
 import type { DrillResult, RunResults } from '../../reports/types.js';
 import { runCli, type CliRun } from '../support/cli.js';
 import { until } from '../support/markers.js';
-import { subjectYaml, tempDir, type FakeServer } from '../support/scenarios.js';
+import { MISSING_COMMAND_YAML, noChildYaml, subjectYaml, tempDir, type FakeServer } from '../support/scenarios.js';
 import { NPM_CHROMIUM_ARGS, npmChromium } from './fixtures/npm-chromium.js';
 
 /** Short, but with room for a loaded 2-core machine: the verdicts must not depend on timing. */
@@ -47,19 +47,8 @@ const SCENARIOS: Record<string, string> = {
     'remote: {}',
     FAST,
   ].join('\n'),
-  'u.yaml': [
-    'id: no-child',
-    subjectYaml('well-behaved'),
-    'target: { call: echo, args: { text: hi } }',
-    'points: [child-spawned]',
-    'modes: [crash]',
-    'timeouts: { point: 500 }',
-  ].join('\n'),
-  // A command on no PATH folder, where PATH is the drill's own temp folder: the early refusal
-  // (harness/config/subject-command.ts) cannot judge a per-drill path, so the drill itself errs.
-  'e.yaml': ['id: missing', 'subject: { command: mcp-server, env: { PATH: "{{tmp}}" } }', 'target: { call: echo }', 'points: [idle]', 'modes: [crash]'].join(
-    '\n',
-  ),
+  'u.yaml': noChildYaml(),
+  'e.yaml': MISSING_COMMAND_YAML,
 };
 
 /** (pid, start time) of every process below ours whose command is chromium: what the browser started. */

@@ -42,3 +42,27 @@ export function scenarioFrom(yaml: string, dir = tempDir(), name = 'scenario.yam
   writeFileSync(file, yaml);
   return parseScenario(yaml, file);
 }
+
+/** well-behaved with a target that starts no child: `child-spawned` is never reached (unknown, never a pass). */
+export function noChildYaml(id = 'no-child'): string {
+  return [
+    `id: ${id}`,
+    subjectYaml('well-behaved'),
+    'target: { call: echo, args: { text: hi } }',
+    'points: [child-spawned]',
+    'modes: [crash]',
+    'timeouts: { point: 500 }',
+  ].join('\n');
+}
+
+/**
+ * A command on no PATH folder, where PATH is the drill's own temp folder: the early refusal
+ * (harness/config/subject-command.ts) cannot judge a per-drill path, so the drill itself errs.
+ */
+export const MISSING_COMMAND_YAML = [
+  'id: missing',
+  'subject: { command: mcp-server, env: { PATH: "{{tmp}}" } }',
+  'target: { call: echo }',
+  'points: [idle]',
+  'modes: [crash]',
+].join('\n');
