@@ -11,9 +11,7 @@
  * requests in flight settle (at most 1 s) and exits 0.
  */
 import { request as httpsRequest } from 'node:https';
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { z } from 'zod';
+import { McpServer, StdioServerTransport, z } from './lib/sdk.js';
 import { CORRELATION_META_KEY } from '../harness/client/protocol.js';
 import { exitWithMark } from './lib/exit-mark.js';
 import { createLog } from './lib/log.js';

@@ -5,9 +5,7 @@
  * on SIGTERM, and that is the whole point of each.
  */
 import { execFile } from 'node:child_process';
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { z } from 'zod';
+import { McpServer, StdioServerTransport, z } from '../lib/sdk.js';
 
 export type ContainerServerOptions = {
   name: string;

@@ -2,8 +2,7 @@
  * runFakeServer: one SDK server (McpServer + StdioServerTransport) with the shared tool set,
  * configured for the one behaviour its file is named for.
  */
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { McpServer, StdioServerTransport } from './sdk.js';
 import type { AfterLoss } from './after-loss.js';
 import { ChildTracker } from './children.js';
 import { startDaemon, startShellDaemon } from './daemon.js';

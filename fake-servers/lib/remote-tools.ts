@@ -4,8 +4,7 @@
  * spawn-helper starts its child: a call that reached the server is acted on even if its
  * input ends right after.
  */
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { z } from 'zod';
+import { type McpServer, z } from './sdk.js';
 import { CORRELATION_META_KEY } from '../../harness/client/protocol.js';
 import type { JobTracker } from './jobs.js';
 import { describeFailure, type RemoteAnswer, type RemoteHttp } from './remote-http.js';

@@ -3,7 +3,7 @@
  * SIGTERM: stop taking calls, settle with the remote (cancel its jobs), optionally wait, clear
  * timers, end its children, exit 0.
  */
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpServer } from './sdk.js';
 import type { ChildTracker } from './children.js';
 import { exitWithMark } from './exit-mark.js';
 import type { Log } from './log.js';

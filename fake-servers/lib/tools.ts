@@ -3,8 +3,7 @@
  * Input shapes are zod 4 raw shapes: SDK 1.32.2's registerTool accepts `ZodRawShapeCompat`,
  * a record of zod v3 or v4 schemas (server/zod-compat.d.ts).
  */
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { z } from 'zod';
+import { type McpServer, z } from './sdk.js';
 import type { TimerRegistry } from './timers.js';
 
 export const FAKE_TOOL_NAMES = ['echo', 'spawn-helper', 'slow', 'subscribe'] as const;

@@ -5,8 +5,7 @@
  * closes itself on stdin EOF (unlike SDK 1's, typescript-sdk #2002); these servers clean up when
  * their transport closes, unless their one behaviour is not to.
  */
-import { McpServer } from '@modelcontextprotocol/server';
-import { serveStdio, StdioServerTransport } from '@modelcontextprotocol/server/stdio';
+import { McpServer, serveStdio, StdioServerTransport } from './sdk.js';
 import { ChildTracker } from '../../lib/children.js';
 import { exitWithMark } from '../../lib/exit-mark.js';
 import { createLog } from '../../lib/log.js';

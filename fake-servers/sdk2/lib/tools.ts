@@ -4,8 +4,7 @@
  * helper, reports progress every PROGRESS_EVERY_MS when the call carries a progress token, and
  * answers `done` after `ms`. What it does on a cancel is the server's one behaviour (CancelBehaviour).
  */
-import type { McpServer } from '@modelcontextprotocol/server';
-import { z } from 'zod';
+import { type McpServer, z } from './sdk.js';
 import type { ChildTracker } from '../../lib/children.js';
 import type { Log } from '../../lib/log.js';
 import type { TimerRegistry } from '../../lib/timers.js';
