@@ -150,9 +150,10 @@ export function endControl(stdin: Writable | null | undefined, text?: string): v
 }
 
 /** Hands a stream's text to `sink` as it comes; a broken stream is not an error of the drill. */
-export function pipeText(stream: Readable | null | undefined, sink: (text: string) => void): void {
+export function pipeText(stream: Readable | null | undefined, sink: (text: string) => void, onEnd?: () => void): void {
   if (!stream) return;
   stream.setEncoding('utf8');
   stream.on('data', sink);
   stream.on('error', () => {});
+  if (onEnd) stream.once('end', onEnd);
 }

@@ -34,6 +34,12 @@ export function startCommand(scenario: Scenario, env: Record<string, string>, co
 export interface ClientProcessHandlers {
   onEvent(event: ClientEvent): void;
   onSubjectStderr(text: string): void;
+  /**
+   * The server's stderr reached its end: every process holding it (the server, unless it passed
+   * it on) has exited or closed it. A prompt to look for the server's exit now instead of at
+   * the next poll.
+   */
+  onSubjectStderrEnd?(): void;
   onClientStderr(text: string): void;
 }
 
@@ -95,7 +101,7 @@ export class DrillClientProcess {
     // An 'error' here means the spawn itself failed or IPC broke; the exit handler settles waiters.
     this.child.on('error', () => this.events.flushWaiters());
     pipeText(this.child.stderr, (text) => handlers.onClientStderr(text));
-    pipeText(this.child.stdio[SUBJECT_STDERR_FD] as Readable, (text) => handlers.onSubjectStderr(text));
+    pipeText(this.child.stdio[SUBJECT_STDERR_FD] as Readable, (text) => handlers.onSubjectStderr(text), handlers.onSubjectStderrEnd);
   }
 
   /** Resolves once the client reports ready, with its identity, or null when it died first. */

@@ -226,6 +226,7 @@ class DrillRun {
       {
         onEvent: (event) => this.onClientEvent(event),
         onSubjectStderr: (text) => rec.harness({ type: 'subject-stderr', text }),
+        onSubjectStderrEnd: () => this.onServerStderrEnd(),
         onClientStderr: (text) => rec.harness({ type: 'client-stderr', text }),
       },
       this.cgroup?.path,
@@ -367,6 +368,20 @@ class DrillRun {
     this.snapshot('grace-end', quiet && monoNow() < lossAt + deadline + grace);
     await this.interruptible(this.containers.snapshot('grace-end')); // containers
     this.link!.recordState('grace-end');
+  }
+
+  /**
+   * The server's stderr ended: it has most likely just exited. Look at once, and once more on
+   * the next turns (the kernel closes a process's files a moment before it becomes a zombie);
+   * the 2 ms watch stays the fallback for a server whose stderr outlives it or ends before it.
+   */
+  private onServerStderrEnd(): void {
+    let tries = 3;
+    const look = (): void => {
+      this.lookForServerExit();
+      if (!this.serverExited && --tries > 0) setImmediate(look);
+    };
+    look();
   }
 
   /** A last synchronous look, so an exit the 2 ms watch has not noticed yet is not missed. */

@@ -141,7 +141,7 @@ export class InProcessClient {
     });
     this.report.read(this.child, () => void reportsRead.then(() => this.events.clientExited()));
     pipeText(this.child.stderr, (text) => this.handlers.onClientStderr(text));
-    pipeText(stdio[FD.stderr] as Readable, (text) => this.handlers.onSubjectStderr(text));
+    pipeText(stdio[FD.stderr] as Readable, (text) => this.handlers.onSubjectStderr(text), this.handlers.onSubjectStderrEnd);
     this.spawned = heldSubject(
       subject.command,
       stdio[FD.stdin] as Writable,
