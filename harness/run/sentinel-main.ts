@@ -3,10 +3,12 @@
  * end; contains the run only when the harness died without saying "done".
  */
 import { appendFileSync } from 'node:fs';
-import { sweepStale, watchdogFile } from '../observe/index.js';
+import { isRunLive, sweepStale, watchdogFile } from '../observe/index.js';
 import { sweepStaleContainerRows } from '../containers/index.js';
 
 const runId = process.argv[2] ?? '';
+/** How long the harness may take to leave the running state after its pipe to us closed. */
+const HARNESS_GONE_WAIT_MS = 1000;
 let text = '';
 process.stdin.setEncoding('utf8');
 process.stdin.on('data', (chunk: string) => (text += chunk));
@@ -16,6 +18,11 @@ process.stdin.on('end', () => void onEnd());
 async function onEnd(): Promise<void> {
   if (/^done$/m.test(text) || runId === '') process.exit(0);
   const mine = (id: string): boolean => id === runId;
+  // End of file comes when the kernel closes the dead harness's descriptors, a moment before
+  // its process leaves the running state: the sweep only takes runs whose harness is gone, so
+  // wait for that first (a harness still alive after this wait closed its end without dying).
+  const until = Date.now() + HARNESS_GONE_WAIT_MS;
+  while (isRunLive(runId) && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 5));
   const ended = [...(await sweepStale({ runFilter: mine, termWaitMs: 500, keepRegistration: true })), ...(await sweepStaleContainerRows(mine))];
   const at = new Date().toISOString();
   // What was gone before its signal was ended by a holder, which records it itself.
