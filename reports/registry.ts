@@ -13,6 +13,17 @@ export interface ReporterOptions {
 /** Built-in reporters, each a module `reports/<name>.js` exporting `create(options): Reporter`. */
 export const BUILTIN_REPORTERS = ['console', 'json', 'junit', 'markdown', 'html'] as const;
 
+type ReporterModule = { create?: unknown; default?: unknown };
+
+/** Each built-in by a static import, loaded when named: it resolves the same from dist/ and from the bundled CLI. */
+const BUILTIN_MODULES: Record<(typeof BUILTIN_REPORTERS)[number], () => Promise<ReporterModule>> = {
+  console: () => import('./console.js'),
+  json: () => import('./json.js'),
+  junit: () => import('./junit.js'),
+  markdown: () => import('./markdown.js'),
+  html: () => import('./html.js'),
+};
+
 export class ReporterError extends Error {
   readonly code = 'CRASH_DRILL_REPORTER';
 }
@@ -23,10 +34,11 @@ export class ReporterError extends Error {
  */
 export async function loadReporter(nameOrPath: string, options: ReporterOptions): Promise<Reporter> {
   const builtin = (BUILTIN_REPORTERS as readonly string[]).includes(nameOrPath);
-  const url = builtin ? new URL(`./${nameOrPath}.js`, import.meta.url).href : pathToFileURL(resolve(nameOrPath)).href;
-  let mod: { create?: unknown; default?: unknown };
+  let mod: ReporterModule;
   try {
-    mod = (await import(url)) as typeof mod;
+    mod = builtin
+      ? await BUILTIN_MODULES[nameOrPath as (typeof BUILTIN_REPORTERS)[number]]()
+      : ((await import(pathToFileURL(resolve(nameOrPath)).href)) as ReporterModule);
   } catch (error) {
     const known = BUILTIN_REPORTERS.join(', ');
     throw new ReporterError(

@@ -78,7 +78,7 @@ export class DrillClientProcess {
    */
   constructor(drillId: string, handlers: ClientProcessHandlers, cgroupDir?: string) {
     this.events = new ClientEvents((event) => handlers.onEvent(event));
-    const main = distFile('harness/client/main.js');
+    const main = distFile('bin/drill-client.js');
     if (!existsSync(main)) throw new Error(`the drill client is not built: ${main} is missing (run npm run build)`);
     const procs = cgroupDir ? join(cgroupDir, 'cgroup.procs') : '';
     const held = holderCommand(procs, [process.execPath, main], recordFileFor(drillId), undefined, drillId);

@@ -30,7 +30,14 @@ export interface RemoteRequestContext {
   cancelJob(jobId: string): Job | undefined;
 }
 
-const contexts = new WeakMap<Request, RemoteRequestContext>();
+/**
+ * One map per process, kept on globalThis under a registered symbol: the bundled CLI
+ * (dist/bin/) holds its own copy of this module, and a user's handlers import
+ * `mcp-crash-drill/remote` (dist/harness/), another copy. Both must see the same contexts.
+ */
+const CONTEXTS_KEY = Symbol.for('mcp-crash-drill/remote-request-contexts');
+const registry = globalThis as unknown as Record<symbol, WeakMap<Request, RemoteRequestContext> | undefined>;
+const contexts: WeakMap<Request, RemoteRequestContext> = (registry[CONTEXTS_KEY] ??= new WeakMap());
 
 export function attachContext(request: Request, ctx: RemoteRequestContext): void {
   contexts.set(request, ctx);

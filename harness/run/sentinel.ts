@@ -21,7 +21,7 @@ export type Sentinel = { release(): void };
 const NONE: Sentinel = { release() {} };
 
 export function startSentinel(runId: string): Sentinel {
-  const main = distFile('harness/run/sentinel-main.js');
+  const main = distFile('bin/sentinel.js');
   if (!existsSync(main) || process.env.CRASH_DRILL_SENTINEL === 'off') return NONE;
   let child: ChildProcess;
   try {

@@ -47,7 +47,7 @@ function sentinelOf(runId: string): boolean {
   return readdirSync('/proc').some((pid) => {
     try {
       const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
-      return argv.some((a) => a.endsWith('sentinel-main.js')) && argv.includes(runId);
+      return argv.some((a) => a.endsWith('bin/sentinel.js')) && argv.includes(runId);
     } catch {
       return false;
     }

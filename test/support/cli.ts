@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { packageRoot } from '../../harness/util/paths.js';
 
-export const CLI = join(packageRoot(), 'dist/harness/cli/main.js');
+export const CLI = join(packageRoot(), 'dist/bin/crash-drill.js');
 
 export interface CliRun {
   code: number | null;

@@ -62,11 +62,11 @@ export function unprivileged(): Unprivileged {
     return { available: false, reason: 'setpriv (util-linux) is not installed, so the tests cannot drop to uid 65534' };
   }
   const own = packageRoot();
-  const mustCopy = process.env.CRASH_DRILL_TEST_COPY_PACKAGE === '1' || !readableByNobody(join(own, 'dist/harness/cli/main.js'));
+  const mustCopy = process.env.CRASH_DRILL_TEST_COPY_PACKAGE === '1' || !readableByNobody(join(own, 'dist/bin/crash-drill.js'));
   const copied = isRoot() && mustCopy ? readableCopy() : null;
   const root = copied ?? own;
   const dirs: string[] = [];
-  const cli = join(root, 'dist/harness/cli/main.js');
+  const cli = join(root, 'dist/bin/crash-drill.js');
   const start = (args: string[], opts: { cwd?: string; env?: NodeJS.ProcessEnv } = {}) => {
     const [command, argv] = isRoot() ? ['setpriv', [...dropArgs(), process.execPath, cli, ...args]] : [process.execPath, [cli, ...args]];
     return spawn(command, argv, { cwd: opts.cwd ?? root, env: { ...process.env, NO_COLOR: '1', ...opts.env }, stdio: ['ignore', 'pipe', 'pipe'] });
