@@ -3,6 +3,8 @@
  * one module, bundled into a single file by `npm run build` like ../../lib/sdk.ts. Servers import
  * the SDK only through this module.
  */
+import { number, object, string } from 'zod';
+
 export { McpServer } from '@modelcontextprotocol/server';
 export { serveStdio, StdioServerTransport } from '@modelcontextprotocol/server/stdio';
-export { z } from 'zod';
+export const z = { number, object, string };
