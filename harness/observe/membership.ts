@@ -99,6 +99,16 @@ export class MembershipScanner {
     if (readStat(id.pid)?.startTime === id.startTime) this.liveSubreapers.add(id.pid);
   }
 
+  /**
+   * The pids whose stat line this drill needs fresh at every sample (proc-table.ts): its live
+   * members (an exit, a zombie, a new parent) and its holders (alive or not).
+   */
+  watched(): number[] {
+    const pids = [...this.subreapers.keys()];
+    for (const member of this.byKey.values()) if (member.exitedAt === null) pids.push(member.pid);
+    return pids;
+  }
+
   /** True while at least one of the drill's holders was alive at the latest scan. */
   subreaperAlive(): boolean {
     return this.liveSubreapers.size > 0;

@@ -95,7 +95,11 @@ export class DrillTracker extends EventEmitter<TrackerEvents> {
     if (this.unsubscribe) return this;
     this.sampleNow();
     // One read of /proc per tick for every tracker of this process (proc-table.ts).
-    this.unsubscribe = onProcTable(this.sampleIntervalMs, (table) => this.sampleFrom(table));
+    this.unsubscribe = onProcTable(
+      this.sampleIntervalMs,
+      (table) => this.sampleFrom(table),
+      () => this.scanner.watched(),
+    );
     return this;
   }
 
@@ -208,9 +212,13 @@ export class DrillTracker extends EventEmitter<TrackerEvents> {
       };
       const check = (): void => settle(this.sampleNow());
       // Polled on the shared tick: the table every tracker of this process samples anyway.
-      const stopPoll = onProcTable(this.sampleIntervalMs, (table) => {
-        if (!done) settle(this.sampleFrom(table));
-      });
+      const stopPoll = onProcTable(
+        this.sampleIntervalMs,
+        (table) => {
+          if (!done) settle(this.sampleFrom(table));
+        },
+        () => this.scanner.watched(),
+      );
       const limit = setTimeout(() => finish(quiet()), opts.timeoutMs);
       // The cgroup's empty event ends the wait without waiting for the next sample.
       const unsubscribe = this.cgroup ? this.cgroup.onEmpty(check) : () => {};

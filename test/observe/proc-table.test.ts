@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { onProcTable, procTableReads, procTableSince, readProcTable, type ProcTable } from '../../harness/observe/proc-table.js';
+import { spawn } from 'node:child_process';
+import {
+  FULL_READ_EVERY,
+  onProcTable,
+  procTableReads,
+  procTableSince,
+  procTableUpdates,
+  readProcTable,
+  updateProcTable,
+  type ProcTable,
+} from '../../harness/observe/proc-table.js';
 import { readStat } from '../../harness/observe/proc.js';
 import { DrillTracker } from '../../harness/observe/tracker.js';
 import { monoNow } from '../../harness/util/clock.js';
@@ -66,5 +76,46 @@ describe('the shared process table', () => {
     // Four trackers and this subscriber, one read per tick: the count grows by one from tick to tick.
     for (let i = 1; i < reads.length; i++) expect(reads[i] - reads[i - 1]).toBe(1);
     expect(trackers.every((t) => t.sampleStats().samples >= 10)).toBe(true);
+  });
+  it('a partial read re-reads new pids and the ones asked for, and keeps the last line of the others', async () => {
+    const before = readProcTable();
+    const child = spawn('sleep', ['5'], { stdio: 'ignore' });
+    try {
+      await new Promise((resolve) => child.once('spawn', resolve));
+      const asked = process.pid;
+      const kept = process.ppid;
+      const next = updateProcTable(new Set([asked]));
+      // The new process is read at once; the one asked for is read again; the other keeps its line.
+      expect(before.stats.has(child.pid!)).toBe(false);
+      expect(next.stats.get(child.pid!)?.pid).toBe(child.pid);
+      expect(next.stats.get(asked)).not.toBe(before.stats.get(asked));
+      expect(next.stats.get(kept)).toBe(before.stats.get(kept));
+      // A process gone since is dropped, whatever was asked.
+      child.kill('SIGKILL');
+      await new Promise((resolve) => child.once('exit', resolve));
+      expect(updateProcTable(new Set()).stats.has(child.pid!)).toBe(false);
+    } finally {
+      child.kill('SIGKILL');
+    }
+  });
+
+  it(`ticks of subscribers that name their pids read partially, and in full every ${FULL_READ_EVERY}th tick`, async () => {
+    const fulls = procTableReads();
+    const partials = procTableUpdates();
+    let ticks = 0;
+    await new Promise<void>((resolve) => {
+      const stop = onProcTable(
+        11,
+        () => {
+          if (++ticks === 2 * FULL_READ_EVERY) {
+            stop();
+            resolve();
+          }
+        },
+        () => [process.pid],
+      );
+    });
+    expect(procTableReads() - fulls).toBe(2);
+    expect(procTableUpdates() - partials).toBe(2 * FULL_READ_EVERY - 2);
   });
 });
