@@ -50,6 +50,35 @@ describe('silent-after-cancel', () => {
     expect(r.summary).toBe('2 messages for the cancelled request "cd-3" after the cancel, the first 210 ms after: a progress notification');
   });
 
+  it('passes with a message read late, but before the server answered the request sent right behind the cancel', () => {
+    // A loaded machine: the server got to the cancel 240 ms late; what it wrote before that is read before the follow-up's answer.
+    const ev = cancelled()
+      .add(1211, { type: 'rpc-out', message: { jsonrpc: '2.0', id: 'cd-4', method: 'tools/list' } }, 'client')
+      .rpcIn(1440, progress)
+      .rpcIn(1450, { jsonrpc: '2.0', id: 'cd-4', result: { tools: [] } })
+      .add(2100, { type: 'containment-start' })
+      .build();
+    const r = silentAfterCancel.run(ev);
+    expect(r.verdict).toBe('pass');
+    expect(r.summary).toBe(
+      'nothing more for the cancelled request "cd-3" after the cancel (1 already on its way: read within 100 ms, or before the server answered the request sent right behind the cancel)',
+    );
+    expect(r.data).toMatchObject({ inFlight: 1, barrierMs: 240, after: [] });
+  });
+
+  it('fails on progress read after the server answered the request sent behind the cancel, late as it is', () => {
+    const ev = cancelled()
+      .add(1211, { type: 'rpc-out', message: { jsonrpc: '2.0', id: 'cd-4', method: 'tools/list' } }, 'client')
+      .rpcIn(1440, { jsonrpc: '2.0', id: 'cd-4', result: { tools: [] } })
+      .rpcIn(1445, progress)
+      .add(2100, { type: 'containment-start' })
+      .build();
+    const r = silentAfterCancel.run(ev);
+    expect(r.verdict).toBe('fail');
+    expect(r.summary).toBe('1 message for the cancelled request "cd-3" after the cancel, the first 235 ms after: a progress notification');
+    expect(r.data).toMatchObject({ inFlight: 0, barrierMs: 230 });
+  });
+
   it('is unknown when the call was never cancelled', () => {
     const ev = new EvidenceBuilder({ mode: 'cancel', point: 'in-flight', expect: EXPECT })
       .start()
