@@ -3,8 +3,6 @@
  * end; contains the run only when the harness died without saying "done".
  */
 import { appendFileSync } from 'node:fs';
-import { isRunLive, sweepStale, watchdogFile } from '../observe/index.js';
-import { sweepStaleContainerRows } from '../containers/index.js';
 
 const runId = process.argv[2] ?? '';
 /** How long the harness may take to leave the running state after its pipe to us closed. */
@@ -17,6 +15,11 @@ process.stdin.on('end', () => void onEnd());
 
 async function onEnd(): Promise<void> {
   if (/^done$/m.test(text) || runId === '') process.exit(0);
+  // Loaded only now: a run that ends well (almost every run) never pays for the sweep's code.
+  const [{ isRunLive, sweepStale, watchdogFile }, { sweepStaleContainerRows }] = await Promise.all([
+    import('../observe/index.js'),
+    import('../containers/index.js'),
+  ]);
   const mine = (id: string): boolean => id === runId;
   // End of file comes when the kernel closes the dead harness's descriptors, a moment before
   // its process leaves the running state: the sweep only takes runs whose harness is gone, so
