@@ -1,8 +1,12 @@
 /**
- * The fake servers' side of the drill remote (harness/remote/README.md): Node 20's global
- * fetch with the bearer credential from the environment. Every request is tracked, so a
- * shutdown can let the ones in flight settle, within a bound, before the process exits.
+ * The fake servers' side of the drill remote (harness/remote/README.md): node:http requests
+ * with the bearer credential from the environment. Not the global fetch: its first call loads
+ * undici, about 25 ms of CPU per server start, and the remote is plain HTTP on loopback (the
+ * hardcoded-host server still uses fetch, which the preload must route). Every request is
+ * tracked, so a shutdown can let the ones in flight settle, within a bound, before the
+ * process exits.
  */
+import { request as httpRequest } from 'node:http';
 import { monoNow } from '../../harness/util/clock.js';
 
 export class RemoteNotConfiguredError extends Error {
@@ -45,8 +49,8 @@ export class RemoteHttp {
   constructor(readonly env: RemoteEnv | null) {}
 
   /**
-   * Calls fetch synchronously, before returning: a tool handler that calls this first thing
-   * has started its request even if the process begins to shut down on the next event.
+   * Starts the request synchronously, before returning: a tool handler that calls this first
+   * thing has started its request even if the process begins to shut down on the next event.
    * Rejects on a network error (e.g. the remote dropped the connection).
    */
   request(req: RemoteRequest): Promise<RemoteAnswer> {
@@ -57,20 +61,29 @@ export class RemoteHttp {
     const bearer = req.credential === 'api-key' ? env.apiKey : env.token;
     if (!bearer) return Promise.reject(new RemoteNotConfiguredError('CRASH_DRILL_API_KEY is not set'));
     const headers: Record<string, string> = { Authorization: `Bearer ${bearer}`, ...req.headers };
-    if (req.body !== undefined) headers['Content-Type'] = 'application/json';
-    const answer = fetch(new URL(req.path, env.url), {
-      method: req.method,
-      headers,
-      body: req.body === undefined ? undefined : JSON.stringify(req.body),
-    }).then(async (response): Promise<RemoteAnswer> => {
-      const text = await response.text();
-      let body: unknown = null;
-      try {
-        body = text ? JSON.parse(text) : null;
-      } catch {
-        // not JSON: keep null, the status says enough
-      }
-      return { status: response.status, body };
+    const payload = req.body === undefined ? undefined : JSON.stringify(req.body);
+    if (payload !== undefined) {
+      headers['Content-Type'] = 'application/json';
+      headers['Content-Length'] = String(Buffer.byteLength(payload));
+    }
+    const answer = new Promise<RemoteAnswer>((resolve, reject) => {
+      const outgoing = httpRequest(new URL(req.path, env.url), { method: req.method, headers }, (response) => {
+        let text = '';
+        response.setEncoding('utf8');
+        response.on('data', (chunk: string) => (text += chunk));
+        response.on('error', reject);
+        response.on('end', () => {
+          let body: unknown = null;
+          try {
+            body = text ? JSON.parse(text) : null;
+          } catch {
+            // not JSON: keep null, the status says enough
+          }
+          resolve({ status: response.statusCode ?? 0, body });
+        });
+      });
+      outgoing.on('error', reject);
+      outgoing.end(payload);
     });
     return this.track(answer);
   }

@@ -36,7 +36,7 @@ function failed(answer: RemoteAnswer): boolean {
   return answer.status >= 500;
 }
 
-/** `POST /actions`; the first attempt's fetch starts before this returns. */
+/** `POST /actions`; the first attempt's request starts before this returns. */
 export function postAction(
   http: RemoteHttp,
   policy: WritePolicy,
