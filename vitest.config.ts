@@ -12,6 +12,10 @@ const LONGEST = [
   'test/drill/matrix.test.ts',
   'test/drill/era-matrix.test.ts',
   'test/real/real-servers.test.ts',
+  'test/containers/matrix.test.ts',
+  'test/baseline/bundled.e2e.test.ts',
+  'test/baseline/baseline.e2e.test.ts',
+  'test/cli/run.e2e.test.ts',
 ];
 
 class LongestFirst extends BaseSequencer {

@@ -57,8 +57,6 @@ describe('the bundled baseline', () => {
       'scenarios/crash-drill.baseline.json',
       '--only',
       BROKEN.join(','),
-      '--concurrency',
-      '4',
       '--out',
       tempDir('crash-drill-bundled-'),
     ]);
