@@ -13,6 +13,9 @@ import { CORRELATION_META_KEY, type ClientEvent, type StartCommand } from './pro
 import { RecordingStdioTransport } from './recording-transport.js';
 import type { SpawnedSubject } from './spawn-subject.js';
 
+/** Ping round trips before a kill where nothing is pending (settle()). */
+const SETTLE_ROUNDS = 2;
+
 export class ClientSession {
   private transport: RecordingStdioTransport | undefined;
   private session: EraSession | undefined;
@@ -84,14 +87,22 @@ export class ClientSession {
    * process takes a few ms of IPC, the in-process client none) would decide whether such a
    * write beats the kill. Any answer counts, an error too; no answer within the probe's timeout
    * is recorded (an rpc-out without its rpc-in) and the drill goes on.
+   *
+   * Two round trips: a slow server may read the last message and the first ping in one chunk,
+   * answer the ping at once and write its reply on the next turn of its event loop, after that
+   * answer. The second ping is written only once the first answer is back, so the server reads
+   * it on a later turn, when what it deferred to the next turn is written.
    */
   private async settle(): Promise<void> {
     const { session, start } = this;
     if (!session || !start) return;
-    try {
-      await session.ping(start.discoverTimeoutMs ?? DEFAULT_DISCOVER_TIMEOUT_MS);
-    } catch {
-      // an error answer also shows the order; a timeout or a closed pipe is in the evidence
+    for (let round = 0; round < SETTLE_ROUNDS; round++) {
+      try {
+        await session.ping(start.discoverTimeoutMs ?? DEFAULT_DISCOVER_TIMEOUT_MS);
+      } catch {
+        // an error answer also shows the order; a timeout or a closed pipe is in the evidence
+        return;
+      }
     }
   }
 

@@ -13,13 +13,21 @@ import { packageRoot } from '../../harness/util/paths.js';
 import { scenarioFrom, tempDir } from '../support/scenarios.js';
 
 describe('the ping round trip before a kill where nothing is pending', () => {
-  for (const client of ['inprocess', 'process'] as ClientKind[]) {
-    it(`lets a server's reply to its last message out before the kill (${client} client)`, async () => {
+  for (const [client, blockMs] of [
+    ['inprocess', 0],
+    ['process', 0],
+    // A server busy when the client's next messages arrive reads notifications/initialized and
+    // the first ping in one turn: it answers the ping before it writes its reply (on the next
+    // turn). The second round trip still lets that reply out before the kill.
+    ['inprocess', 150],
+  ] as [ClientKind, number][]) {
+    it(`lets a server's reply to its last message out before the kill (${client} client${blockMs ? `, server busy ${blockMs} ms after initialize` : ''})`, async () => {
       const yaml = [
         `id: eager-${client}`,
         'subject:',
         '  command: node',
         `  args: [${JSON.stringify(join(packageRoot(), 'test/drill/fixtures/eager-server.mjs'))}]`,
+        `  env: { EAGER_BLOCK_MS: "${blockMs}" }`,
         'target: { call: echo }',
         'points: [idle, after-response]',
         'modes: [crash]',
