@@ -18,7 +18,9 @@
  * Node has no prctl. The flag does not survive fork, so it is set in the holder itself.
  *
  * Arguments: <cgroup.procs path or ""> <fds to close in the holder, comma-separated> <record
- * file or ""> <drill id or ""> -- <command> <args...>. The holder itself carries no drill
+ * file or ""> <drill id or ""> -- <command> <args...>. A command of `-e <perl code> <args...>`
+ * runs that code in the holder's fork instead of exec'ing (the in-process client's stand-in:
+ * one perl start per drill, not two). The holder itself carries no drill
  * marker (a sweep of a dead run must not end it before its watchdog is done); it gives the
  * client CRASH_DRILL_RUN=<drill id>. Reports on stdout, one line each:
  *   subreaper 1 | subreaper 0 <reason>
@@ -49,6 +51,15 @@ if ($child == 0) {
   if ($procs ne '' && open(my $fh, '>>', $procs)) { print $fh "$$\n"; close $fh; }
   open(STDIN, '<', '/dev/null'); open(STDOUT, '>', '/dev/null');
   $ENV{CRASH_DRILL_RUN} = $drill if $drill ne '';
+  # "-e <perl code> <args...>" (the stand-in): run the code in this fork, with no second perl
+  # to start. It sets its own signal dispositions and name, and ends with POSIX::_exit.
+  if ($cmd[0] eq '-e' && @cmd >= 2) {
+    my $code = $cmd[1];
+    @ARGV = @cmd[2 .. $#cmd];
+    eval $code;
+    print STDERR "holder: client code: $@" if $@;
+    POSIX::_exit(126);
+  }
   exec { $cmd[0] } @cmd or do { print STDERR "holder: exec $cmd[0]: $!\n"; POSIX::_exit(127); };
 }
 POSIX::close($_) for grep { /^\d+$/ } split /,/, $closefds;

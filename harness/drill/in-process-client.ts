@@ -116,7 +116,8 @@ export class InProcessClient {
       if (value !== undefined && !value.startsWith('()')) env[key] = value;
     }
     const procs = this.cgroupDir ? join(this.cgroupDir, 'cgroup.procs') : '';
-    const standIn = [perlForStandIn()!, '-e', STAND_IN_SCRIPT, subject.cwd, '--', subject.command, ...subject.args];
+    // Run by the holder in its fork ("-e"), not as a perl of its own (holder-script.ts).
+    const standIn = ['-e', STAND_IN_SCRIPT, subject.cwd, '--', subject.command, ...subject.args];
     const [holder, args] = holderCommand(procs, standIn, recordFileFor(this.drillId), STAND_IN_FDS, subject.env.CRASH_DRILL_RUN ?? '')!;
     // The holder and the stand-in get the server's environment: the stand-in passes it on unchanged.
     this.child = spawn(holder, args, {

@@ -1,7 +1,8 @@
 /**
  * The stand-in: the server's parent when the SDK client runs in the harness process
- * (in-process-client.ts). The holder (holder-script.ts) forks and execs it in the client's
- * place: harness -> holder (subreaper, watchdog) -> stand-in -> server. The stand-in forks and
+ * (in-process-client.ts). The holder (holder-script.ts) forks and runs this code in the fork,
+ * in the client's place, with no second perl to start: harness -> holder (subreaper,
+ * watchdog) -> stand-in -> server. The stand-in forks and
  * execs the server on the harness's pipes, reports, and waits (and stays after the server's
  * exit, like a client process, until it is killed). A client crash is then the
  * harness closing its ends of the server's pipes and SIGKILLing the stand-in in the same tick:
