@@ -1,8 +1,9 @@
 /**
- * Measures what the remote costs per request, against a bare node:http server answering the
- * same JSON, and what attribution costs per connection. Results are printed (the numbers go
- * into harness/remote/README.md); the assertions are deliberately loose because other test
- * runs share this 2-core machine.
+ * What the remote costs per request, against a bare node:http server answering the same JSON,
+ * and what attribution costs per connection: enough requests to prove each is journalled and
+ * attributed, with the figures printed. The figures a user compares come from the benchmark
+ * (`npm run bench`, part 3, 300 requests); the timing assertions here are deliberately loose
+ * because other test runs share this 2-core machine.
  */
 import { readdir } from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
@@ -16,8 +17,8 @@ import { cleanup, startRemote } from './helpers.js';
 
 afterEach(cleanup);
 
-const N = 300;
-const WARMUP = 30;
+const N = 40;
+const WARMUP = 5;
 
 function get(url: string, headers: Record<string, string>, agent: Agent | false): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -110,7 +111,7 @@ describe('remote overhead (measurement)', () => {
       expect(inode).toBeGreaterThan(0);
       const time = async (f: () => unknown): Promise<{ median: number; p90: number }> => {
         const s: number[] = [];
-        for (let i = 0; i < 200; i++) {
+        for (let i = 0; i < 40; i++) {
           const t = performance.now();
           await f();
           s.push(performance.now() - t);
