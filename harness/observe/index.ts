@@ -18,6 +18,7 @@ export {
   drillIdFor,
   runIdOf,
   isRunLive,
+  registeredHarness,
   runsDir,
   watchdogFile,
   type RunRegistration,

@@ -144,7 +144,8 @@ export function registerRun(runId: string): RunRegistration {
   };
 }
 
-function registeredHarness(runId: string): ProcIdentity | null {
+/** The harness a run registered (pid and start time), or null when there is no readable registration. */
+export function registeredHarness(runId: string): ProcIdentity | null {
   try {
     const data = JSON.parse(readFileSync(registryFile(runId), 'utf8')) as { pid?: unknown; startTime?: unknown };
     if (typeof data.pid === 'number' && typeof data.startTime === 'number') return { pid: data.pid, startTime: data.startTime };

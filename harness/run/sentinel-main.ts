@@ -16,7 +16,7 @@ process.stdin.on('end', () => void onEnd());
 async function onEnd(): Promise<void> {
   if (/^done$/m.test(text) || runId === '') process.exit(0);
   // Loaded only now: a run that ends well (almost every run) never pays for the sweep's code.
-  const [{ isRunLive, sweepStale, watchdogFile }, { sweepStaleContainerRows }] = await Promise.all([
+  const [{ pollExit, registeredHarness, sweepStale, watchdogFile }, { sweepStaleContainerRows }] = await Promise.all([
     import('../observe/index.js'),
     import('../containers/index.js'),
   ]);
@@ -24,8 +24,8 @@ async function onEnd(): Promise<void> {
   // End of file comes when the kernel closes the dead harness's descriptors, a moment before
   // its process leaves the running state: the sweep only takes runs whose harness is gone, so
   // wait for that first (a harness still alive after this wait closed its end without dying).
-  const until = Date.now() + HARNESS_GONE_WAIT_MS;
-  while (isRunLive(runId) && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 5));
+  const harness = registeredHarness(runId);
+  if (harness) await pollExit(harness, { intervalMs: 5, timeoutMs: HARNESS_GONE_WAIT_MS });
   const ended = [...(await sweepStale({ runFilter: mine, termWaitMs: 500, keepRegistration: true })), ...(await sweepStaleContainerRows(mine))];
   const at = new Date().toISOString();
   // What was gone before its signal was ended by a holder, which records it itself.
