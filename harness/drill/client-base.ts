@@ -110,18 +110,9 @@ export class HolderReport {
     holder.once('spawn', () => {
       if (holder.pid !== undefined) this.state.identity = identify(holder.pid);
     });
-    let buffered = '';
-    out.setEncoding('utf8');
-    out.on('error', () => {});
-    out.on('data', (chunk: string) => {
-      buffered += chunk;
-      let nl: number;
-      while ((nl = buffered.indexOf('\n')) >= 0) {
-        const line = buffered.slice(0, nl);
-        buffered = buffered.slice(nl + 1);
-        if (parseHolderLine(line, this.state) === 'client-exit') onClientExit();
-        if (this.state.clientPid !== null) this.reported?.();
-      }
+    pipeLines(out, (line) => {
+      if (parseHolderLine(line, this.state) === 'client-exit') onClientExit();
+      if (this.state.clientPid !== null) this.reported?.();
     });
   }
 
@@ -150,6 +141,22 @@ export function endControl(stdin: Writable | null | undefined, text?: string): v
 }
 
 /** Hands a stream's text to `sink` as it comes; a broken stream is not an error of the drill. */
+/** Calls `onLine` with each complete line of a report pipe (the holder's, the stand-in's), without its newline. */
+export function pipeLines(stream: Readable, onLine: (line: string) => void): void {
+  let buffered = '';
+  stream.setEncoding('utf8');
+  stream.on('error', () => {});
+  stream.on('data', (chunk: string) => {
+    buffered += chunk;
+    let nl: number;
+    while ((nl = buffered.indexOf('\n')) >= 0) {
+      const line = buffered.slice(0, nl);
+      buffered = buffered.slice(nl + 1);
+      onLine(line);
+    }
+  });
+}
+
 export function pipeText(stream: Readable | null | undefined, sink: (text: string) => void, onEnd?: () => void): void {
   if (!stream) return;
   stream.setEncoding('utf8');

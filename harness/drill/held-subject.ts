@@ -13,6 +13,7 @@ import type { SpawnedSubject } from '../client/spawn-subject.js';
 import type { ClientEvent } from '../client/protocol.js';
 import { signalIdentity } from '../observe/index.js';
 import { monoNow } from '../util/clock.js';
+import { pipeLines } from './client-base.js';
 
 const SIGNAL_NAMES = new Map<number, NodeJS.Signals>(Object.entries(constants.signals).map(([name, n]) => [n, name as NodeJS.Signals]));
 
@@ -85,35 +86,27 @@ export function heldSubject(
       if (ended) onEnd();
     },
   };
-  let buffered = '';
-  reports.setEncoding('utf8');
-  reports.on('error', () => {});
-  reports.on('data', (chunk: string) => {
-    buffered += chunk;
-    let nl: number;
-    while ((nl = buffered.indexOf('\n')) >= 0) {
-      const [word, a, b] = buffered.slice(0, nl).trim().split(' ');
-      buffered = buffered.slice(nl + 1);
-      const t = monoNow();
-      if (word === 'self') onSelf(Number(a));
-      else if (word === 'spawned') {
-        child.pid = Number(a);
-        child.startTime = readStartTime(child.pid);
-        emit({ type: 'subject-spawned', t, pid: child.pid, startTime: child.startTime });
-        resolveStarted(true);
-      } else if (word === 'spawn-error') {
-        emit({ type: 'spawn-error', t, message: `spawn ${command} ${a}` });
-        resolveStarted(false);
-      } else if (word === 'exit') {
-        const code = a === '-' ? null : Number(a);
-        const signal = b === '-' ? null : (SIGNAL_NAMES.get(Number(b)) ?? null);
-        exited = true;
-        spawned.exited = true;
-        child.exitCode = code;
-        emit({ type: 'subject-exit', t, code, signal });
-        child.emit('exit', code, signal);
-        maybeClose();
-      }
+  pipeLines(reports, (line) => {
+    const [word, a, b] = line.trim().split(' ');
+    const t = monoNow();
+    if (word === 'self') onSelf(Number(a));
+    else if (word === 'spawned') {
+      child.pid = Number(a);
+      child.startTime = readStartTime(child.pid);
+      emit({ type: 'subject-spawned', t, pid: child.pid, startTime: child.startTime });
+      resolveStarted(true);
+    } else if (word === 'spawn-error') {
+      emit({ type: 'spawn-error', t, message: `spawn ${command} ${a}` });
+      resolveStarted(false);
+    } else if (word === 'exit') {
+      const code = a === '-' ? null : Number(a);
+      const signal = b === '-' ? null : (SIGNAL_NAMES.get(Number(b)) ?? null);
+      exited = true;
+      spawned.exited = true;
+      child.exitCode = code;
+      emit({ type: 'subject-exit', t, code, signal });
+      child.emit('exit', code, signal);
+      maybeClose();
     }
   });
   // The stand-in died before it said anything: the server was never started.
