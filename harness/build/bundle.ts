@@ -9,7 +9,7 @@
  *   drill costs about 0.25 CPU-s less. dist/harness/ stays as tsc wrote it: the library API.
  * - **The fake servers' SDK**: fake-servers/lib/sdk.ts and fake-servers/sdk2/lib/sdk.ts (the
  *   SDK and zod, re-exported) to dist/fake-servers/lib/sdk.js and its SDK 2 twin, in place of
- *   what tsc emitted there: a server starts in about 0.16 CPU-s instead of 0.28. The servers'
+ *   what tsc emitted there: a server starts in about 0.20 CPU-s instead of 0.28. The servers'
  *   own modules are not bundled, so their paths (lib/helper.js beside lib/paths.js) hold.
  *
  * Every build writes every bundle again (about a second), from tsc's fresh output or from the

@@ -95,7 +95,7 @@ function isResponseTo(message: unknown, id: string | number): boolean {
 /** How a message relates to the cancelled request: its response, or progress for it; null when it does not. */
 function relation(message: unknown, requestId: string | number, progressToken: string | number | null): string | null {
   const m = message as { id?: unknown; method?: string; result?: unknown; error?: { code?: number; message?: string }; params?: { progressToken?: unknown } };
-  if (m.method === undefined && m.id === requestId) return m.error ? `an error response (${m.error.code}: ${m.error.message})` : 'the response';
+  if (isResponseTo(message, requestId)) return m.error ? `an error response (${m.error.code}: ${m.error.message})` : 'the response';
   if (m.method === 'notifications/progress' && progressToken !== null && m.params?.progressToken === progressToken) return 'a progress notification';
   return null;
 }
