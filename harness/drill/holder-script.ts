@@ -15,10 +15,15 @@
  *   subtree), and each is re-identified by its start time right before each signal.
  *
  * perl, because perl-base is essential on Debian and Ubuntu and its `syscall` reaches prctl;
- * Node has no prctl. The flag does not survive fork, so it is set in the holder itself.
+ * Node has no prctl. The flag does not survive fork, so it is set in the holder itself. It
+ * loads no module on the way of a drill (POSIX alone cost about 10 ms of CPU per holder): the
+ * prctl number comes from the harness (holder.ts, by process.arch), WNOHANG is 1 on Linux,
+ * descriptors are closed through a handle opened on them, and POSIX is required only on the
+ * rare paths (an exec that failed, the watchdog's record).
  *
  * Arguments: <cgroup.procs path or ""> <fds to close in the holder, comma-separated> <record
- * file or ""> <drill id or ""> -- <command> <args...>. A command of `-e <perl code> <args...>`
+ * file or ""> <drill id or ""> <prctl syscall number or ""> -- <command> <args...>. A command
+ * of `-e <perl code> <args...>`
  * runs that code in the holder's fork instead of exec'ing (the in-process client's stand-in:
  * one perl start per drill, not two). The holder itself carries no drill
  * marker (a sweep of a dead run must not end it before its watchdog is done); it gives the
@@ -32,18 +37,19 @@
  * run can report what a killed harness left and how it was contained.
  */
 export const HOLDER_SCRIPT = String.raw`
-use strict; use warnings; use POSIX ();
+use strict; use warnings;
 $| = 1;
 # Its stdout and stderr are pipes to the harness: once the harness is dead a write must fail, not kill.
 $SIG{PIPE} = 'IGNORE';
-my ($procs, $closefds, $record, $drill, $sep, @cmd) = @ARGV;
+my ($procs, $closefds, $record, $drill, $prctl, $sep, @cmd) = @ARGV;
 die "holder: usage\n" unless defined $sep && $sep eq '--' && @cmd;
-my %prctl = (x86_64 => 157, aarch64 => 167, riscv64 => 167, i686 => 172, i386 => 172, armv7l => 172, armv6l => 172, ppc64le => 171, ppc64 => 171, s390x => 172, loongarch64 => 167);
-# The table first: syscall.ph pulls in dozens of header files (about 20 ms of CPU per drill).
-my $nr = $prctl{(POSIX::uname())[4]} // eval { require 'syscall.ph'; &SYS_prctl() };
+# Without a number from the harness (an architecture it does not know), syscall.ph has it (about 20 ms of CPU).
+my $nr = $prctl ne '' ? $prctl : eval { require 'syscall.ph'; &SYS_prctl() };
 if (!defined $nr) { print "subreaper 0 no prctl number for this architecture\n"; }
 elsif (syscall($nr, 36, 1, 0, 0, 0) == 0) { print "subreaper 1\n"; }
 else { print "subreaper 0 prctl failed: $!\n"; }
+# _exit, without perl's cleanup in a fork; POSIX is loaded only here, on a path no drill takes.
+sub quit { require POSIX; POSIX::_exit($_[0]); }
 
 my $child = fork();
 die "holder: fork: $!\n" unless defined $child;
@@ -52,17 +58,18 @@ if ($child == 0) {
   open(STDIN, '<', '/dev/null'); open(STDOUT, '>', '/dev/null');
   $ENV{CRASH_DRILL_RUN} = $drill if $drill ne '';
   # "-e <perl code> <args...>" (the stand-in): run the code in this fork, with no second perl
-  # to start. It sets its own signal dispositions and name, and ends with POSIX::_exit.
+  # to start. It sets its own signal dispositions and name, and never returns.
   if ($cmd[0] eq '-e' && @cmd >= 2) {
     my $code = $cmd[1];
     @ARGV = @cmd[2 .. $#cmd];
     eval $code;
     print STDERR "holder: client code: $@" if $@;
-    POSIX::_exit(126);
+    quit(126);
   }
-  exec { $cmd[0] } @cmd or do { print STDERR "holder: exec $cmd[0]: $!\n"; POSIX::_exit(127); };
+  exec { $cmd[0] } @cmd or do { print STDERR "holder: exec $cmd[0]: $!\n"; quit(127); };
 }
-POSIX::close($_) for grep { /^\d+$/ } split /,/, $closefds;
+# close(2) of an inherited descriptor: a handle opened on it, then closed.
+for my $fd (grep { /^\d+$/ } split /,/, $closefds) { open(my $h, '<&=', $fd) or next; close $h; }
 print "child $child\n";
 
 my $chld = 0;
@@ -70,7 +77,7 @@ $SIG{CHLD} = sub { $chld = 1 };
 my ($buf, $done, $clientDone) = ('', 0, 0);
 sub reap_client {
   return if $clientDone;
-  my $r = waitpid($child, POSIX::WNOHANG());
+  my $r = waitpid($child, 1); # WNOHANG
   return unless $r == $child;
   $clientDone = 1;
   my $st = $?;
@@ -138,6 +145,7 @@ if (!$done) {
   $rec{$_}{end} = 'survived' for grep { $same->($_, $rec{$_}{start}) } @order;
   if ($record ne '' && @order && open(my $fh, '>>', $record)) {
     my $drillJson = $json->($drill);
+    require POSIX;
     my $at = POSIX::strftime('%Y-%m-%dT%H:%M:%SZ', gmtime);
     for my $p (@order) {
       my $r = $rec{$p};
@@ -147,6 +155,6 @@ if (!$done) {
   }
   print "watchdog " . scalar(@order) . "\n";
 }
-1 while waitpid(-1, POSIX::WNOHANG()) > 0;
-POSIX::_exit(0);
+1 while waitpid(-1, 1) > 0;
+exit 0;
 `;

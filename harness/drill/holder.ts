@@ -47,6 +47,26 @@ export function holderUnavailable(): string | null {
 }
 
 /**
+ * prctl's syscall number by Node's process.arch, for the holder (which then loads no module
+ * to find it); an architecture not listed leaves it to perl's syscall.ph.
+ */
+const PRCTL_SYSCALL: Partial<Record<NodeJS.Architecture, number>> = {
+  x64: 157,
+  arm64: 167,
+  riscv64: 167,
+  loong64: 167,
+  ia32: 172,
+  arm: 172,
+  s390x: 172,
+  ppc64: 171,
+};
+
+/** The holder's prctl argument: the number, or "" for syscall.ph. */
+export function prctlArgument(arch: string = process.arch): string {
+  return String(PRCTL_SYSCALL[arch as NodeJS.Architecture] ?? '');
+}
+
+/**
  * The command that starts `command` under a holder, or null when there can be none.
  * `clientOnlyFds`: the inherited descriptors the holder closes in itself (they are the client's).
  */
@@ -58,7 +78,7 @@ export function holderCommand(
   drillId = '',
 ): [string, string[]] | null {
   if (holderUnavailable() !== null) return null;
-  return [findPerl()!, ['-e', HOLDER_SCRIPT, cgroupProcs, clientOnlyFds, recordFile, drillId, '--', ...command]];
+  return [findPerl()!, ['-e', HOLDER_SCRIPT, cgroupProcs, clientOnlyFds, recordFile, drillId, prctlArgument(), '--', ...command]];
 }
 
 /**

@@ -23,31 +23,37 @@
  *   exit <code|-> <signal number|->      (the server's exit, while the stand-in lives)
  */
 export const STAND_IN_SCRIPT = String.raw`
-use strict; use warnings; use POSIX (); use Fcntl ();
+use strict; use warnings;
 $SIG{$_} = 'DEFAULT' for grep { $_ ne 'KILL' && $_ ne 'STOP' && $_ ne 'ZERO' } keys %SIG;
+# _exit, without perl's cleanup in a fork (quit() of the holder, which loads POSIX only then).
 my ($cwd, $sep, @cmd) = @ARGV;
-POSIX::_exit(126) unless defined $sep && $sep eq '--' && @cmd;
-open(my $rep, '>&=', 6) or POSIX::_exit(126);
-fcntl($rep, Fcntl::F_SETFD(), Fcntl::FD_CLOEXEC());
+main::quit(126) unless defined $sep && $sep eq '--' && @cmd;
+open(my $rep, '>&=', 6) or main::quit(126);
+fcntl($rep, 2, 1); # F_SETFD, FD_CLOEXEC (Linux): the server never gets the report pipe
 $rep->autoflush(1);
 # Named in the process table for what it is, not by this script's text.
 $0 = "crash-drill stand-in for $cmd[0]";
 print $rep "self $$\n";
 my $errname = sub { my $e = $! + 0; for (keys %!) { return $_ if $!{$_}; } return "E$e"; };
-pipe(my $er, my $ew) or do { print $rep "spawn-error EMFILE\n"; POSIX::_exit(0); };
+# close(2) of an inherited descriptor: a handle opened on it, then closed.
+my $shut = sub { for my $fd (@_) { open(my $h, '<&=', $fd) or next; close $h; } };
+pipe(my $er, my $ew) or do { print $rep "spawn-error EMFILE\n"; main::quit(0); };
 my $pid = fork();
-if (!defined $pid) { print $rep "spawn-error EAGAIN\n"; POSIX::_exit(0); }
+if (!defined $pid) { print $rep "spawn-error EAGAIN\n"; main::quit(0); }
 if ($pid == 0) {
   close $er;
-  POSIX::dup2(3, 0); POSIX::dup2(4, 1); POSIX::dup2(5, 2);
-  POSIX::close($_) for 3, 4, 5;
-  if (!chdir $cwd) { syswrite($ew, $errname->()); POSIX::_exit(127); }
+  # perl keeps 0, 1 and 2 when it reopens STDIN, STDOUT and STDERR: these are dup2 onto them.
+  open(STDIN, '<&', 3) or do { syswrite($ew, $errname->()); main::quit(127); };
+  open(STDOUT, '>&', 4) or do { syswrite($ew, $errname->()); main::quit(127); };
+  open(STDERR, '>&', 5) or do { syswrite($ew, $errname->()); main::quit(127); };
+  $shut->(3, 4, 5);
+  if (!chdir $cwd) { syswrite($ew, $errname->()); main::quit(127); }
   { no warnings 'exec'; exec { $cmd[0] } @cmd; }
   syswrite($ew, $errname->());
-  POSIX::_exit(127);
+  main::quit(127);
 }
 close $ew;
-POSIX::close($_) for 3, 4, 5;
+$shut->(3, 4, 5);
 my $err = '';
 1 while !defined sysread($er, $err, 64) && $!{EINTR};
 close $er;

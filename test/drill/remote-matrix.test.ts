@@ -26,23 +26,24 @@ interface Case {
 }
 
 /**
- * Revocation comes 1 s after the loss, so a server's cleanup (cancelling its jobs) happens while
+ * Revocation comes 2 s after the loss, so a server's cleanup (cancelling its jobs, within its 1 s
+ * budget, fake-servers/lib/remote-on-loss.ts) happens while
  * it still has authority and an in-flight write lands before it; static-key-holder is revoked
  * at once, so that its reads with the long-lived key come after.
  */
 const CASES: Case[] = [
-  { id: 'well-behaved-write', server: 'well-behaved', target: WRITE, remote: '{ revoke-after: 1000 }' },
-  { id: 'well-behaved-job', server: 'well-behaved', target: JOB, remote: '{ revoke-after: 1000, job-duration: 6000 }' },
-  { id: 'well-behaved-dropped', server: 'well-behaved', target: WRITE, remote: '{ revoke-after: 1000, fault: { kind: drop-after-commit, times: 1 } }' },
-  { id: 'keyless-writer', server: 'keyless-writer' as FakeServer, target: WRITE, remote: '{ revoke-after: 1000 }' },
+  { id: 'well-behaved-write', server: 'well-behaved', target: WRITE, remote: '{ revoke-after: 2000 }' },
+  { id: 'well-behaved-job', server: 'well-behaved', target: JOB, remote: '{ revoke-after: 2000, job-duration: 6000 }' },
+  { id: 'well-behaved-dropped', server: 'well-behaved', target: WRITE, remote: '{ revoke-after: 2000, fault: { kind: drop-after-commit, times: 1 } }' },
+  { id: 'keyless-writer', server: 'keyless-writer' as FakeServer, target: WRITE, remote: '{ revoke-after: 2000 }' },
   {
     id: 'retries-without-key',
     server: 'retries-without-key' as FakeServer,
     target: WRITE,
-    remote: '{ revoke-after: 1000, fault: { kind: drop-after-commit, times: 1 } }',
+    remote: '{ revoke-after: 2000, fault: { kind: drop-after-commit, times: 1 } }',
   },
-  { id: 'polls-after-loss', server: 'polls-after-loss' as FakeServer, target: WRITE, remote: '{ revoke-after: 1000 }' },
-  { id: 'fire-and-forget-job', server: 'fire-and-forget-job' as FakeServer, target: JOB, remote: '{ revoke-after: 1000, job-duration: 6000 }' },
+  { id: 'polls-after-loss', server: 'polls-after-loss' as FakeServer, target: WRITE, remote: '{ revoke-after: 2000 }' },
+  { id: 'fire-and-forget-job', server: 'fire-and-forget-job' as FakeServer, target: JOB, remote: '{ revoke-after: 2000, job-duration: 6000 }' },
   {
     id: 'static-key-holder',
     server: 'static-key-holder' as FakeServer,

@@ -1,10 +1,26 @@
-import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readdirSync, readlinkSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { monoNow } from '../../harness/util/clock.js';
 import { identify, isAlive, listPids, parseStat, procState, readCmdline, readEnviron, readStat, startTimeToMono } from '../../harness/observe/index.js';
+import { keptStatFdCount, MAX_KEPT_STAT_FDS } from '../../harness/observe/proc.js';
+import { readProcTable } from '../../harness/observe/proc-table.js';
+import { signalIdentity } from '../../harness/observe/index.js';
 import { Cleanup, envWith, start } from './helpers.js';
+
+/** This process's descriptors open on /proc/<pid>/stat. */
+function statFdsOf(pid: number): string[] {
+  const out: string[] = [];
+  for (const fd of readdirSync('/proc/self/fd')) {
+    try {
+      if (readlinkSync(`/proc/self/fd/${fd}`) === `/proc/${pid}/stat`) out.push(fd);
+    } catch {
+      // closed meanwhile (readdir's own descriptor)
+    }
+  }
+  return out;
+}
 
 const cleanup = new Cleanup();
 afterEach(() => cleanup.run());
@@ -83,5 +99,36 @@ describe('identity', () => {
     await new Promise((r) => p.child.once('exit', r));
     expect(procState(p.id)).toBe('gone');
     expect(identify(p.id.pid)?.startTime === p.id.startTime).toBe(false);
+  });
+
+  it('keeps one stat descriptor per process, reads a zombie through it, and drops it once the process is reaped', async () => {
+    // sh starts a short sleep, prints its pid and becomes a long sleep that never reaps it: a zombie to be.
+    const parent = start(cleanup, 'sh', ['-c', 'sleep 0.2 & echo $!; exec sleep 300']);
+    const pid = Number(await parent.nextLine());
+    expect(readStat(pid)?.state).toMatch(/^[RSD]$/);
+    expect(statFdsOf(pid)).toHaveLength(1);
+    const deadline = monoNow() + 10_000;
+    while (readStat(pid)?.state !== 'Z' && monoNow() < deadline) await new Promise((r) => setTimeout(r, 10));
+    // The same descriptor, the zombie's line: nothing was opened again.
+    expect(readStat(pid)?.state).toBe('Z');
+    expect(statFdsOf(pid)).toHaveLength(1);
+    // The parent's end hands the zombie to a reaper: after that the kept descriptor reads nothing (ESRCH), and is closed.
+    signalIdentity(parent.id, 'SIGKILL');
+    await new Promise((r) => parent.child.once('exit', r));
+    while (readStat(pid) !== null && monoNow() < deadline + 10_000) await new Promise((r) => setTimeout(r, 10));
+    expect(readStat(pid)).toBeNull();
+    expect(statFdsOf(pid)).toEqual([]);
+    expect(keptStatFdCount()).toBeLessThanOrEqual(MAX_KEPT_STAT_FDS);
+  });
+
+  it('a full read of the table closes the kept descriptors of processes that are gone', async () => {
+    const p = start(cleanup, 'sleep', ['300'], { stdio: 'ignore' });
+    expect(readStat(p.id.pid)).not.toBeNull();
+    expect(statFdsOf(p.id.pid)).toHaveLength(1);
+    signalIdentity(p.id, 'SIGKILL');
+    await new Promise((r) => p.child.once('exit', r));
+    // Not read again: only the listing tells that it is gone.
+    readProcTable();
+    expect(statFdsOf(p.id.pid)).toEqual([]);
   });
 });
