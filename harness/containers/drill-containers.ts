@@ -20,6 +20,7 @@ import { parseRunCommand, type Engine } from './engine-cli.js';
 import { EngineClient, type EngineEvent, type Inspected } from './engine.js';
 import { ContainerProcessWatch } from './inside.js';
 import { labelCommand, RUN_LABEL } from './label.js';
+import { markEngineUsed } from './stale.js';
 import type { AmbiguousContainer, ContainerRow } from './types.js';
 
 /** Events are asked for from a little before the drill began (the engine's clock is the same host clock). */
@@ -118,6 +119,7 @@ export class DrillContainers {
   }
 
   private useEngine(engine: Engine, endpoint: string[]): void {
+    if (this.engine === null) markEngineUsed(); // later runs then sweep what a dead one left (stale.ts)
     this.engine ??= EngineClient.forSubject(engine, endpoint, this.subjectEnv);
   }
 

@@ -107,9 +107,12 @@ export class HolderReport {
     const out = holder.stdout;
     if (!out) return;
     out.once('end', () => this.reported?.());
-    holder.once('spawn', () => {
-      if (holder.pid !== undefined) this.state.identity = identify(holder.pid);
-    });
+    // A spare holder (holder-pool.ts) was spawned long before: its 'spawn' event is gone.
+    if (holder.pid !== undefined) this.state.identity = identify(holder.pid);
+    else
+      holder.once('spawn', () => {
+        if (holder.pid !== undefined) this.state.identity = identify(holder.pid);
+      });
     pipeLines(out, (line) => {
       if (parseHolderLine(line, this.state) === 'client-exit') onClientExit();
       if (this.state.clientPid !== null) this.reported?.();

@@ -9,6 +9,7 @@ import type { ClientEvent, HarnessCommand } from '../client/protocol.js';
 import type { ProcIdentity } from '../observe/index.js';
 import { DrillClientProcess, type ClientProcessHandlers } from './client-process.js';
 import type { HolderState } from './holder.js';
+import type { HolderPool } from './holder-pool.js';
 import { InProcessClient, inProcessUnavailable } from './in-process-client.js';
 
 import { CLIENT_KINDS, type ClientKind } from './client-kinds.js';
@@ -63,10 +64,11 @@ export function createDrillClient(
   drillId: string,
   handlers: ClientProcessHandlers,
   cgroupDir?: string,
+  pool?: HolderPool | null,
 ): { client: DrillClient; fellBack: string | null } {
   if (kind === 'inprocess') {
     const why = inProcessUnavailable();
-    if (why === null) return { client: new InProcessClient(drillId, handlers, cgroupDir), fellBack: null };
+    if (why === null) return { client: new InProcessClient(drillId, handlers, cgroupDir, pool), fellBack: null };
     return { client: new DrillClientProcess(drillId, handlers, cgroupDir), fellBack: why };
   }
   return { client: new DrillClientProcess(drillId, handlers, cgroupDir), fellBack: null };

@@ -230,6 +230,7 @@ class DrillRun {
         onClientStderr: (text) => rec.harness({ type: 'client-stderr', text }),
       },
       this.cgroup?.path,
+      this.opts.holders,
     ).client;
     // Sent at once: the client spawns the server while it is still loading the SDK.
     // Cancel drills ask for progress on the target call, so silent-after-cancel can see it (a token changes what some servers send).

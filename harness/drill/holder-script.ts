@@ -22,7 +22,11 @@
  * rare paths (an exec that failed, the watchdog's record).
  *
  * Arguments: <cgroup.procs path or ""> <fds to close in the holder, comma-separated> <record
- * file or ""> <drill id or ""> <prctl syscall number or ""> -- <command> <args...>. A command
+ * file or ""> <drill id or ""> <prctl syscall number or ""> -- <command> <args...>. Or, for a
+ * spare started before its drill is known (holder-pool.ts): --wait <prctl number or ""> <fds to
+ * close> <command...>; it reports "ready" and reads the rest from its control pipe, in one line:
+ * go x<hex cgroup.procs> x<hex record file> x<hex drill id> x<hex NUL-separated environment>
+ * x<hex argument>... (appended to the command); the client gets that environment. A command
  * of `-e <perl code> <args...>`
  * runs that code in the holder's fork instead of exec'ing (the in-process client's stand-in:
  * one perl start per drill, not two). The holder itself carries no drill
@@ -41,8 +45,14 @@ use strict; use warnings;
 $| = 1;
 # Its stdout and stderr are pipes to the harness: once the harness is dead a write must fail, not kill.
 $SIG{PIPE} = 'IGNORE';
-my ($procs, $closefds, $record, $drill, $prctl, $sep, @cmd) = @ARGV;
-die "holder: usage\n" unless defined $sep && $sep eq '--' && @cmd;
+my ($procs, $closefds, $record, $drill, $prctl, $sep, @cmd);
+# "--wait": a spare, started before its drill (holder-pool.ts); the rest comes on the control pipe.
+my $waiting = @ARGV && $ARGV[0] eq '--wait';
+if ($waiting) { (undef, $prctl, $closefds, @cmd) = @ARGV; }
+else {
+  ($procs, $closefds, $record, $drill, $prctl, $sep, @cmd) = @ARGV;
+  die "holder: usage\n" unless defined $sep && $sep eq '--' && @cmd;
+}
 # Without a number from the harness (an architecture it does not know), syscall.ph has it (about 20 ms of CPU).
 my $nr = $prctl ne '' ? $prctl : eval { require 'syscall.ph'; &SYS_prctl() };
 if (!defined $nr) { print "subreaper 0 no prctl number for this architecture\n"; }
@@ -51,18 +61,41 @@ else { print "subreaper 0 prctl failed: $!\n"; }
 # _exit, without perl's cleanup in a fork; POSIX is loaded only here, on a path no drill takes.
 sub quit { require POSIX; POSIX::_exit($_[0]); }
 
+# The stand-in's code ("-e <code>") is compiled here, before the fork: a spare has it ready before its go line.
+my $client = ($cmd[0] eq '-e' && @cmd >= 2) ? (eval "sub { $cmd[1]\n}" // do { print STDERR "holder: client code: $@"; sub { quit(126) } }) : undef;
+
+# A spare reads its drill from the control pipe: one line "go" then fields, each "x" and its hex:
+# cgroup.procs, record file, drill id, the client's environment (NUL-separated NAME=value), then
+# the arguments appended to the command. End of file first: the run is over, nothing to hold.
+my ($buf, %env) = ('');
+if ($waiting) {
+  print "ready\n";
+  while ($buf !~ /\n/) {
+    my $got = sysread(STDIN, $buf, 65536, length $buf);
+    next if !defined $got && $!{EINTR};
+    exit 0 if !$got;
+  }
+  $buf =~ s/^([^\n]*)\n//;
+  my ($word, @f) = split / /, $1;
+  exit 0 unless $word eq 'go' && @f >= 4;
+  ($procs, $record, $drill, my $envs, my @extra) = map { pack('H*', substr($_, 1)) } @f;
+  %env = map { /^([^=]*)=(.*)$/s ? ($1, $2) : () } grep { length } split /\0/, $envs;
+  push @cmd, @extra;
+  die "holder: no command\n" unless @cmd;
+}
+
 my $child = fork();
 die "holder: fork: $!\n" unless defined $child;
 if ($child == 0) {
   if ($procs ne '' && open(my $fh, '>>', $procs)) { print $fh "$$\n"; close $fh; }
   open(STDIN, '<', '/dev/null'); open(STDOUT, '>', '/dev/null');
+  %ENV = %env if $waiting;
   $ENV{CRASH_DRILL_RUN} = $drill if $drill ne '';
   # "-e <perl code> <args...>" (the stand-in): run the code in this fork, with no second perl
   # to start. It sets its own signal dispositions and name, and never returns.
-  if ($cmd[0] eq '-e' && @cmd >= 2) {
-    my $code = $cmd[1];
+  if ($client) {
     @ARGV = @cmd[2 .. $#cmd];
-    eval $code;
+    eval { $client->() };
     print STDERR "holder: client code: $@" if $@;
     quit(126);
   }
@@ -74,7 +107,7 @@ print "child $child\n";
 
 my $chld = 0;
 $SIG{CHLD} = sub { $chld = 1 };
-my ($buf, $done, $clientDone) = ('', 0, 0);
+my ($done, $clientDone) = (0, 0);
 sub reap_client {
   return if $clientDone;
   my $r = waitpid($child, 1); # WNOHANG
@@ -86,6 +119,7 @@ sub reap_client {
 }
 while (1) {
   reap_client();
+  if ($buf =~ /^done$/m) { $done = 1; last; }
   my $rin = ''; vec($rin, 0, 1) = 1;
   my $n = select(my $rout = $rin, undef, undef, $clientDone ? undef : 0.1);
   next if $n <= 0;

@@ -6,6 +6,7 @@
 import { accessSync, constants } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import type { ProcIdentity } from '../observe/index.js';
+import { DRILL_ENV } from '../observe/index.js';
 import { HOLDER_SCRIPT } from './holder-script.js';
 
 export type HolderState = {
@@ -79,6 +80,28 @@ export function holderCommand(
 ): [string, string[]] | null {
   if (holderUnavailable() !== null) return null;
   return [findPerl()!, ['-e', HOLDER_SCRIPT, cgroupProcs, clientOnlyFds, recordFile, drillId, prctlArgument(), '--', ...command]];
+}
+
+/**
+ * A spare holder's command (holder-pool.ts): started before its drill, it takes its drill from
+ * goLine() on its control pipe. `command` is the part known in advance (the stand-in's code).
+ */
+export function spareHolderCommand(command: string[], clientOnlyFds: string): [string, string[]] | null {
+  if (holderUnavailable() !== null) return null;
+  // "--" ends perl's own switches: "--wait" is the script's.
+  return [findPerl()!, ['-e', HOLDER_SCRIPT, '--', '--wait', prctlArgument(), clientOnlyFds, ...command]];
+}
+
+const hexField = (text: string): string => `x${Buffer.from(text, 'utf8').toString('hex')}`;
+
+/** The line that gives a spare holder its drill: where to put the client, its environment and the rest of its command. */
+export function goLine(cgroupProcs: string, recordFile: string, drillId: string, env: Record<string, string>, args: string[]): string {
+  // Without the drill marker: the holder gives it to its child alone, as holderEnv() does.
+  const pairs = Object.entries(env)
+    .filter(([name]) => name !== DRILL_ENV)
+    .map(([name, value]) => `${name}=${value}\0`)
+    .join('');
+  return `go ${[cgroupProcs, recordFile, drillId, pairs, ...args].map(hexField).join(' ')}\n`;
 }
 
 /**

@@ -28,7 +28,8 @@ import { errorMessage } from '../util/errors.js';
 import { ClientEvents, endControl, HolderReport, pipeText } from './client-base.js';
 import { recordFileFor, type ClientProcessHandlers } from './client-process.js';
 import { heldSubject } from './held-subject.js';
-import { holderCommand, holderEnv, holderUnavailable, perlForStandIn, type HolderState } from './holder.js';
+import { goLine, holderCommand, holderEnv, holderUnavailable, perlForStandIn, type HolderState } from './holder.js';
+import { HolderPool, IN_PROCESS_STDIO } from './holder-pool.js';
 import { STAND_IN_SCRIPT } from './stand-in-script.js';
 
 /** The environment the SDK's StdioClientTransport gives a server (harness/client/spawn-subject.ts). */
@@ -36,6 +37,13 @@ const INHERITED_ENV = ['HOME', 'LOGNAME', 'PATH', 'SHELL', 'TERM', 'USER'];
 
 /** The holder's descriptors for the stand-in alone: the server's stdin, stdout, stderr and the stand-in's reports. */
 const STAND_IN_FDS = '3,4,5,6';
+/** The stand-in, as the holder runs it in its fork (holder-script.ts): the start of its command. */
+const STAND_IN_COMMAND = ['-e', STAND_IN_SCRIPT];
+
+/** Spare holders for in-process drills (holder-pool.ts), for a run of `drills` of them. */
+export function inProcessHolderPool(drills: number): HolderPool | null {
+  return inProcessUnavailable() === null && drills > 0 ? new HolderPool(STAND_IN_COMMAND, STAND_IN_FDS, drills) : null;
+}
 const FD = { stdin: 3, stdout: 4, stderr: 5, reports: 6 } as const;
 
 /** Why the in-process client cannot run here (it needs the holder), or null. */
@@ -58,6 +66,7 @@ export class InProcessClient {
     private readonly drillId: string,
     private readonly handlers: ClientProcessHandlers,
     private readonly cgroupDir?: string,
+    private readonly pool?: HolderPool | null,
   ) {
     this.events = new ClientEvents((event) => handlers.onEvent(event));
   }
@@ -116,15 +125,19 @@ export class InProcessClient {
       if (value !== undefined && !value.startsWith('()')) env[key] = value;
     }
     const procs = this.cgroupDir ? join(this.cgroupDir, 'cgroup.procs') : '';
-    // Run by the holder in its fork ("-e"), not as a perl of its own (holder-script.ts).
-    const standIn = ['-e', STAND_IN_SCRIPT, subject.cwd, '--', subject.command, ...subject.args];
-    const [holder, args] = holderCommand(procs, standIn, recordFileFor(this.drillId), STAND_IN_FDS, subject.env.CRASH_DRILL_RUN ?? '')!;
-    // The holder and the stand-in get the server's environment: the stand-in passes it on unchanged.
-    this.child = spawn(holder, args, {
-      detached: true,
-      stdio: ['pipe', 'pipe', 'pipe', 'pipe', 'pipe', 'pipe', 'pipe'],
-      env: holderEnv({ ...env, ...subject.env }),
-    });
+    const standInArgs = [subject.cwd, '--', subject.command, ...subject.args];
+    const marker = subject.env.CRASH_DRILL_RUN ?? '';
+    const spare = this.pool?.take() ?? null;
+    if (spare) {
+      // A spare holder (holder-pool.ts), started before this drill: it gets the drill in one line.
+      this.child = spare;
+      spare.stdin!.write(goLine(procs, recordFileFor(this.drillId), marker, { ...env, ...subject.env }, standInArgs));
+    } else {
+      // Run by the holder in its fork ("-e"), not as a perl of its own (holder-script.ts).
+      const [holder, args] = holderCommand(procs, [...STAND_IN_COMMAND, ...standInArgs], recordFileFor(this.drillId), STAND_IN_FDS, marker)!;
+      // The holder and the stand-in get the server's environment: the stand-in passes it on unchanged.
+      this.child = spawn(holder, args, { detached: true, stdio: [...IN_PROCESS_STDIO], env: holderEnv({ ...env, ...subject.env }) });
+    }
     this.child.on('exit', () => this.events.clientExited());
     this.child.on('error', (error) => {
       this.onEvent({ type: 'spawn-error', t: monoNow(), message: error.message });

@@ -2,6 +2,7 @@ import type { KillMode, KillPoint, Scenario } from '../config/index.js';
 import type { EvidenceEvent } from '../evidence/types.js';
 import type { DrillRemote } from '../remote/index.js';
 import type { ClientKind } from './drill-client.js';
+import type { HolderPool } from './holder-pool.js';
 
 /** One scenario at one kill point in one kill mode: the unit that gets a verdict. */
 export interface PlannedDrill {
@@ -28,4 +29,6 @@ export interface ExecuteOptions {
   client?: ClientKind;
   /** Every evidence event as it is recorded (progress reporting). */
   onEvent?: (event: EvidenceEvent) => void;
+  /** The run's spare holders for in-process clients (holder-pool.ts); without it each drill starts its own. */
+  holders?: HolderPool | null;
 }

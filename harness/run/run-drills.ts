@@ -6,11 +6,12 @@
 import { setMaxListeners } from 'node:events';
 import type { Reporter } from '../../reports/types.js';
 import type { Scenario } from '../config/index.js';
-import type { ClientKind } from '../drill/drill-client.js';
+import { defaultClientKind, type ClientKind } from '../drill/drill-client.js';
+import { inProcessHolderPool } from '../drill/in-process-client.js';
 import { executeDrill } from '../drill/execute.js';
 import type { PlannedDrill } from '../drill/types.js';
 import type { DrillEvidence } from '../evidence/types.js';
-import { drillIdFor, newRunId, registerRun, sweepStale } from '../observe/index.js';
+import { drillIdFor, newRunId, registerRun, sweepStale, type StaleReport } from '../observe/index.js';
 import { sweepStaleContainerRows } from '../containers/index.js';
 import { planDrills, type PlanFilter } from '../plan/plan.js';
 import { attemptIndex, planFingerprint, repeatDrills, shardDrills, type ShardSpec } from '../plan/shard.js';
@@ -63,6 +64,9 @@ export async function runScenarios(scenarios: Scenario[], options: RunOptions = 
     attempt,
     run: attempt === 1 ? drill : { ...drill, index: attemptIndex(drill.index, attempt, planSize) },
   }));
+  // Spare holders first (in-process drills): perl starts while the run gets ready (holder-pool.ts).
+  const client = options.client ?? defaultClientKind();
+  const holders = client === 'inprocess' ? inProcessHolderPool(drills.length) : null;
   const runId = newRunId();
   const registration = registerRun(runId);
   // Contains this run's drills if the harness dies before the finally below (sentinel.ts).
@@ -70,8 +74,14 @@ export async function runScenarios(scenarios: Scenario[], options: RunOptions = 
   const reporters = options.reporters ?? [];
   const startedAt = new Date().toISOString();
   const remotes = new RemotePool();
+  // What dead runs left is swept beside this run's drills, not before them: the sweep touches only
+  // processes and containers of runs with no live harness, never this run's, and its engine probe
+  // (`docker version`, 50 to 150 ms here) and /proc reads would delay every first drill. It starts
+  // once a drill's client runs (while its server starts, the harness mostly waits), or at the end.
+  let swept = null as Promise<StaleReport[]> | null;
+  const sweep = (): Promise<StaleReport[]> =>
+    (swept ??= Promise.all([sweepStale(), sweepStaleContainerRows()]).then(([processes, containers]) => [...processes, ...containers])); // containers: labelled ones of dead runs
   try {
-    const stale = [...(await sweepStale()), ...(await sweepStaleContainerRows())]; // containers: labelled ones of dead runs
     const limits =
       options.concurrency === 'auto'
         ? scheduleLimits(undefined, drills.length, options.cpuSlots)
@@ -96,8 +106,10 @@ export async function runScenarios(scenarios: Scenario[], options: RunOptions = 
           signal: options.signal,
           sampleIntervalMs: options.sampleIntervalMs,
           containTermWaitMs: options.containTermWaitMs,
-          client: options.client,
+          client,
+          holders,
           onEvent: (event) => {
+            if (swept === null && event.type === 'client-ready') void sweep().catch(() => []);
             const phase = phaseOf(event);
             if (!phase || phase === slot.phase) return;
             slot.enter(phase);
@@ -121,6 +133,7 @@ export async function runScenarios(scenarios: Scenario[], options: RunOptions = 
       running.push(runOne(position, slot));
     }
     await Promise.all(running);
+    const stale = await sweep();
     const finished = results.filter(Boolean);
     const output: RunResults = {
       version: 1,
@@ -153,6 +166,9 @@ export async function runScenarios(scenarios: Scenario[], options: RunOptions = 
     for (const r of reporters) await r.onRunEnd?.(output);
     return { results: output, evidence: evidence.filter(Boolean) };
   } finally {
+    // A run that ends early (an error, an interrupt) still lets its sweep finish before it goes.
+    await swept?.catch(() => []);
+    await holders?.close();
     await remotes.close();
     sentinel.release();
     registration.unregister();

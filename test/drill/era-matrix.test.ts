@@ -84,7 +84,7 @@ function scenarios() {
   ];
 }
 
-function lossRow(server: (typeof LOSS_SERVERS)[number], point: KillPoint, mode: KillMode): Row {
+function lossRow(server: (typeof LOSS_SERVERS)[number], _point: KillPoint, mode: KillMode): Row {
   if (mode === 'hang') return { era: 'probed', 'stdout-clean': 'pass' };
   // listen-holds never exits on EOF; only the close mode's SIGTERM (or containment) ends it and its helper.
   if (server === 'listen-holds') return { era: 'probed', 'exit-on-eof': 'fail', 'no-survivors': mode === 'crash' ? 'fail' : 'pass', 'stdout-clean': 'pass' };
