@@ -12,7 +12,7 @@
 import type { Scenario } from '../config/index.js';
 import type { EvidenceRecorder } from '../drill/recorder.js';
 import type { DrillTracker, ProcIdentity, TrackedProcess } from '../observe/index.js';
-import { readCmdline } from '../observe/index.js';
+import { readCmdline, startTimeToMono } from '../observe/index.js';
 import { monoNow } from '../util/clock.js';
 import { attribute, type CliSighting } from './attribute.js';
 import { containContainers, SIGKILL_EXIT } from './contain.js';
@@ -78,6 +78,9 @@ export class DrillContainers {
     this.subjectContainer = found.id;
     const cmdline = server ? (readCmdline(server.pid) ?? []) : [];
     const cli = server && parseRunCommand(cmdline) ? { pid: server.pid, startTime: server.startTime, cmdline } : null;
+    // The tracker may have first seen the server between its fork and its exec (under the
+    // stand-in's name), when its command line was not yet `docker run`: sight it now, from its start.
+    if (cli && !this.clis.has(`${cli.pid}:${cli.startTime}`)) this.sighted(cli, startTimeToMono(cli.startTime));
     this.rec.harness({ type: 'container-server', cli: cli ?? { pid: 0, startTime: 0, cmdline: [] }, container: this.row(found, 'label', cli) });
     if (found.pid !== null) this.inside.watch(found.pid);
   }
