@@ -143,7 +143,6 @@ export function endControl(stdin: Writable | null | undefined, text?: string): v
   else stdin.end();
 }
 
-/** Hands a stream's text to `sink` as it comes; a broken stream is not an error of the drill. */
 /** Calls `onLine` with each complete line of a report pipe (the holder's, the stand-in's), without its newline. */
 export function pipeLines(stream: Readable, onLine: (line: string) => void): void {
   let buffered = '';
@@ -160,6 +159,7 @@ export function pipeLines(stream: Readable, onLine: (line: string) => void): voi
   });
 }
 
+/** Hands a stream's text to `sink` as it comes; a broken stream is not an error of the drill. */
 export function pipeText(stream: Readable | null | undefined, sink: (text: string) => void, onEnd?: () => void): void {
   if (!stream) return;
   stream.setEncoding('utf8');

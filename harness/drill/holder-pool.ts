@@ -1,11 +1,13 @@
 /**
- * Spare holders for the in-process client: a holder (holder-script.ts, `--wait`) started before
- * its drill is known, so that perl's start, the prctl and the stand-in's compile are done by the
+ * The in-process client's holders (holder-script.ts, `--wait`): a holder started before its
+ * drill is known, so that perl's start, the prctl and the stand-in's compile are done by the
  * time a drill needs its client. A drill then writes one line (holder.goLine()) and its server
  * is exec'd a few milliseconds later, instead of after the 40 to 90 ms a holder takes to start
- * here. The run keeps at most `spares` of them while drills are still to come; each one taken is
- * replaced while more drills remain, and the ones left over are ended with the run (their
- * watchdog sees "done", or end of file if the harness died: with nothing below them, they exit).
+ * here. Every in-process drill gets its holder this way: the run's spare (HolderPool), or one
+ * started at once (startSpareHolder) where there is no pool or no spare. A run keeps at most
+ * `size` spares while drills are still to come; each one taken is replaced while more drills
+ * remain, and the ones left over are ended with the run (their watchdog sees "done", or end of
+ * file if the harness died: with nothing below them, they exit).
  *
  * A spare carries no drill marker and no drill's environment: both come with its go line.
  */
@@ -14,6 +16,24 @@ import { spareHolderCommand } from './holder.js';
 
 /** The in-process client's pipes: the control pipe, reports, stderr, then the server's stdin, stdout, stderr and the stand-in's reports. */
 export const IN_PROCESS_STDIO = ['pipe', 'pipe', 'pipe', 'pipe', 'pipe', 'pipe', 'pipe'] as const;
+
+/**
+ * Starts one holder that waits for its go line (holder.goLine()), or null where there can be
+ * none. The in-process client's only way to a holder: taken from the run's pool, or started now.
+ */
+export function startSpareHolder(command: string[], clientOnlyFds: string): ChildProcess | null {
+  const held = spareHolderCommand(command, clientOnlyFds);
+  if (held === null) return null;
+  const [perl, args] = held;
+  // Its own process group, like every holder (detached): a signal to the harness's group does not reach it.
+  // Its environment is only PATH: the client's comes with the go line.
+  const spare = spawn(perl, args, { detached: true, stdio: [...IN_PROCESS_STDIO], env: { PATH: process.env.PATH ?? '/usr/bin:/bin' } });
+  spare.on('error', () => {}); // a failed start: take() skips it; a drill's client sees the error and the exit
+  // A holder that died before its go line: the write fails, and the drill sees its client gone.
+  spare.stdin?.on('error', () => {});
+  // Nobody reads its pipes until a drill has it; its few report lines wait in the pipe.
+  return spare;
+}
 
 export class HolderPool {
   private readonly spares: ChildProcess[] = [];
@@ -68,15 +88,8 @@ export class HolderPool {
 
   private fill(): void {
     while (!this.closed && this.spares.length < Math.min(this.size, this.remaining)) {
-      const held = spareHolderCommand(this.command, this.clientOnlyFds);
-      if (held === null) return;
-      const [perl, args] = held;
-      // Its own process group, like every holder (detached): a signal to the harness's group does not reach it.
-      const spare = spawn(perl, args, { detached: true, stdio: [...IN_PROCESS_STDIO], env: { PATH: process.env.PATH ?? '/usr/bin:/bin' } });
-      spare.on('error', () => {}); // a failed start: take() skips it, the drill starts its own holder
-      // A spare that died before its go line: the write fails, and the drill sees its client gone.
-      spare.stdin?.on('error', () => {});
-      // Nobody reads a spare's pipes until a drill takes it; its few report lines wait in the pipe.
+      const spare = startSpareHolder(this.command, this.clientOnlyFds);
+      if (spare === null) return;
       this.spares.push(spare);
     }
   }

@@ -17,7 +17,7 @@
  * After a crash or a hang the session is muted: a dead or stopped client reports nothing more.
  * The recovery retry still uses a client process (harness/drill/retry.ts).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import type { ClientSession } from '../client/client-session.js';
@@ -28,8 +28,8 @@ import { errorMessage } from '../util/errors.js';
 import { ClientEvents, endControl, HolderReport, pipeText } from './client-base.js';
 import { recordFileFor, type ClientProcessHandlers } from './client-process.js';
 import { heldSubject } from './held-subject.js';
-import { goLine, holderCommand, holderEnv, holderUnavailable, perlForStandIn, type HolderState } from './holder.js';
-import { HolderPool, IN_PROCESS_STDIO } from './holder-pool.js';
+import { goLine, holderUnavailable, perlForStandIn, type HolderState } from './holder.js';
+import { HolderPool, startSpareHolder } from './holder-pool.js';
 import { STAND_IN_SCRIPT } from './stand-in-script.js';
 
 /** The environment the SDK's StdioClientTransport gives a server (harness/client/spawn-subject.ts). */
@@ -126,18 +126,11 @@ export class InProcessClient {
     }
     const procs = this.cgroupDir ? join(this.cgroupDir, 'cgroup.procs') : '';
     const standInArgs = [subject.cwd, '--', subject.command, ...subject.args];
-    const marker = subject.env.CRASH_DRILL_RUN ?? '';
-    const spare = this.pool?.take() ?? null;
-    if (spare) {
-      // A spare holder (holder-pool.ts), started before this drill: it gets the drill in one line.
-      this.child = spare;
-      spare.stdin!.write(goLine(procs, recordFileFor(this.drillId), marker, { ...env, ...subject.env }, standInArgs));
-    } else {
-      // Run by the holder in its fork ("-e"), not as a perl of its own (holder-script.ts).
-      const [holder, args] = holderCommand(procs, [...STAND_IN_COMMAND, ...standInArgs], recordFileFor(this.drillId), STAND_IN_FDS, marker)!;
-      // The holder and the stand-in get the server's environment: the stand-in passes it on unchanged.
-      this.child = spawn(holder, args, { detached: true, stdio: [...IN_PROCESS_STDIO], env: holderEnv({ ...env, ...subject.env }) });
-    }
+    // A holder that waits for its drill (holder-pool.ts): the run's spare, started before this
+    // drill, or one started now. Either gets the drill in one line; the holder runs the stand-in
+    // in its fork ("-e"), and the stand-in passes the server's environment on unchanged.
+    this.child = this.pool?.take() ?? startSpareHolder(STAND_IN_COMMAND, STAND_IN_FDS)!;
+    this.child.stdin!.write(goLine(procs, recordFileFor(this.drillId), subject.env.CRASH_DRILL_RUN ?? '', { ...env, ...subject.env }, standInArgs));
     this.child.on('exit', () => this.events.clientExited());
     this.child.on('error', (error) => {
       this.onEvent({ type: 'spawn-error', t: monoNow(), message: error.message });
