@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -73,8 +73,17 @@ describe('inventory', () => {
   it('sees a real pipe(2) as a pipe and a closed fd as absent', async () => {
     // `sleep` writes into a shell pipe; stdin is closed by the shell's <&- redirection.
     const p = start(cleanup, 'sh', ['-c', 'sleep 300 <&- | cat'], { stdio: 'ignore' });
-    const isSleeper = (pid: number) => readStat(pid)?.ppid === p.id.pid && readStat(pid)?.comm === 'sleep';
-    // The shell forks asynchronously: wait for the condition, not for a time.
+    // The shell forks asynchronously: wait for the condition, not for a time. A sleep that is
+    // named `sleep` may still be in its dynamic loader, with /etc/ld.so.cache open on its
+    // lowest free descriptor (0); its descriptors are settled once it sleeps in nanosleep.
+    const sleeping = (pid: number) => {
+      try {
+        return readFileSync(`/proc/${pid}/wchan`, 'utf8').includes('nanosleep');
+      } catch {
+        return false;
+      }
+    };
+    const isSleeper = (pid: number) => readStat(pid)?.ppid === p.id.pid && readStat(pid)?.comm === 'sleep' && sleeping(pid);
     const pid = await until(() => listPids().find(isSleeper), 10_000, 'the sleep of the pipeline');
     cleanup.track(identify(pid));
     const row = inventory(identify(pid)!, { secrets: [] })!;
