@@ -23,7 +23,8 @@ const CLIENT_ONLY_FDS = '3,4';
 
 let perlPath: string | null | undefined;
 
-function findPerl(): string | null {
+/** perl on PATH (looked up once), or null. */
+export function findPerl(): string | null {
   if (perlPath !== undefined) return perlPath;
   perlPath = null;
   for (const dir of (process.env.PATH ?? '/usr/bin:/bin').split(delimiter)) {

@@ -1,6 +1,7 @@
 /**
  * The sentinel process (sentinel.ts): `node sentinel-main.js <runId>`. Waits for its stdin to
- * end; contains the run only when the harness died without saying "done".
+ * end; contains the run only when the harness died without saying "done". With `--now`, its
+ * perl front (sentinel.ts, PERL_WAIT) has already seen the harness die: it contains at once.
  */
 import { appendFileSync } from 'node:fs';
 
@@ -8,10 +9,14 @@ const runId = process.argv[2] ?? '';
 /** How long the harness may take to leave the running state after its pipe to us closed. */
 const HARNESS_GONE_WAIT_MS = 1000;
 let text = '';
-process.stdin.setEncoding('utf8');
-process.stdin.on('data', (chunk: string) => (text += chunk));
-process.stdin.on('error', () => {});
-process.stdin.on('end', () => void onEnd());
+if (process.argv[3] === '--now') {
+  void onEnd();
+} else {
+  process.stdin.setEncoding('utf8');
+  process.stdin.on('data', (chunk: string) => (text += chunk));
+  process.stdin.on('error', () => {});
+  process.stdin.on('end', () => void onEnd());
+}
 
 async function onEnd(): Promise<void> {
   if (/^done$/m.test(text) || runId === '') process.exit(0);

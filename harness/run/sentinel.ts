@@ -1,11 +1,17 @@
 /**
- * The run's sentinel: one small Node process per run, in its own session, outside every drill
+ * The run's sentinel: one small process per run, in its own session, outside every drill
  * cgroup, whose stdin is a pipe from the harness. "done" ends it quietly; end of file without
  * "done" means the harness died (a CI job killed by its timeout), and it does at once what the
  * next run's start-up sweep would: ends every process that carries this run's marker or sits in
  * one of its drill cgroups (SIGTERM, wait, SIGKILL, each re-identified by start time), and
  * stops this run's labelled containers. What it ended goes into the run's watchdog record, so
  * the next run still reports it under `stale`.
+ *
+ * While the harness lives the sentinel only waits, so where perl is on PATH it waits as perl
+ * (PERL_WAIT: about 5 ms of CPU to start, against about 70 ms for Node, and it starts while
+ * the run's first server loads) and execs the Node sweep (sentinel-main.ts, `--now`) only once
+ * the harness has died. Without perl the Node process waits itself. Either way the command
+ * line carries dist/bin/sentinel.js and the run id.
  *
  * The per-drill holders (harness/drill/holder-script.ts) already end everything below them;
  * the sentinel covers what they cannot: a run without perl (no holders), processes of the run
@@ -14,11 +20,30 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import type { Writable } from 'node:stream';
+import { findPerl } from '../drill/holder.js';
 import { distFile } from '../util/paths.js';
 
 export type Sentinel = { release(): void };
 
 const NONE: Sentinel = { release() {} };
+
+/**
+ * The waiting half in perl: read the control pipe to its end; "done" ends it, anything else
+ * (the harness died) execs its arguments, the Node sweep. No module is loaded; a read error
+ * counts as end of file (the harness is gone either way).
+ */
+export const PERL_WAIT = String.raw`
+my $t = '';
+while (1) { my $n = sysread(STDIN, $t, 65536, length $t); last if !$n; }
+exit 0 if $t =~ /^done$/m;
+exec { $ARGV[0] } @ARGV;
+exit 1;
+`;
+
+/** The sentinel's command: perl waiting in front of the Node sweep, or Node alone. */
+export function sentinelCommand(main: string, runId: string, perl: string | null = findPerl()): [string, string[]] {
+  return perl ? [perl, ['-e', PERL_WAIT, process.execPath, main, runId, '--now']] : [process.execPath, [main, runId]];
+}
 
 export function startSentinel(runId: string): Sentinel {
   const main = distFile('bin/sentinel.js');
@@ -28,7 +53,8 @@ export function startSentinel(runId: string): Sentinel {
     // No CRASH_DRILL_RUN of its own: the sentinel is the harness's, never a drill's.
     const env = { ...process.env };
     delete env.CRASH_DRILL_RUN;
-    child = spawn(process.execPath, [main, runId], { detached: true, stdio: ['pipe', 'ignore', 'ignore'], env });
+    const [command, args] = sentinelCommand(main, runId);
+    child = spawn(command, args, { detached: true, stdio: ['pipe', 'ignore', 'ignore'], env });
   } catch {
     return NONE;
   }

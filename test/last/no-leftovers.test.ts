@@ -4,7 +4,7 @@
  * holder (harness/drill/holder-script.ts) ends what the drill started, and the next run reports it. These run last and alone (vitest.config.ts).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CLI, lastLine, runCli } from '../support/cli.js';
@@ -42,16 +42,30 @@ function startCli(
   return { child, stdout: () => out, exit };
 }
 
-/** The killed run's sentinel (harness/run/sentinel.ts), while it still works: the next run reads what it recorded. */
-function sentinelOf(runId: string): boolean {
-  return readdirSync('/proc').some((pid) => {
+/** The command line of the run's sentinel (harness/run/sentinel.ts), while it is there. */
+function sentinelArgv(runId: string): string[] | undefined {
+  for (const pid of readdirSync('/proc')) {
     try {
-      const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
-      return argv.some((a) => a.endsWith('bin/sentinel.js')) && argv.includes(runId);
+      const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0$/, '').split('\0');
+      if (argv.some((a) => a.endsWith('bin/sentinel.js')) && argv.includes(runId)) return argv;
     } catch {
-      return false;
+      // gone, or not a process
     }
-  });
+  }
+  return undefined;
+}
+
+/** The killed run's sentinel, while it still works: the next run reads what it recorded. */
+function sentinelOf(runId: string): boolean {
+  return sentinelArgv(runId) !== undefined;
+}
+
+/** A PATH with node and sh and without perl: no holder, no stand-in, and the sentinel is Node alone. */
+function pathWithoutPerl(): string {
+  const bin = tempDir('crash-drill-noperl-');
+  symlinkSync(process.execPath, join(bin, 'node'));
+  symlinkSync('/bin/sh', join(bin, 'sh'));
+  return bin;
 }
 
 async function runIdOf(stdout: () => string): Promise<string> {
@@ -156,40 +170,49 @@ describe('no process is left behind', () => {
     expect(markedProcesses(runId)).toEqual([]);
   });
 
-  it("SIGKILL mid-run without holders (no perl): the run's sentinel ends every drill process within 2 s, and the next run reports it", async () => {
-    const dir = leakyFolder();
-    const cli = startCli(['run', dir, '--out', join(dir, 'out'), '--concurrency', '3'], { CRASH_DRILL_SUBREAPER: 'off' });
-    let runId: string;
-    let killedAt: number;
-    try {
-      runId = await runIdOf(cli.stdout);
-      await survivorsUp(runId);
-    } finally {
-      cli.child.kill('SIGKILL');
-      killedAt = Date.now();
-      await cli.exit;
-    }
-    await until(
-      () => markedProcesses(runId).length === 0,
-      Math.max(1, 2000 - (Date.now() - killedAt)),
-      'the sentinel to end every drill process of the killed run',
-    );
-    await until(() => !sentinelOf(runId), 10_000, "the killed run's sentinel to finish its record");
+  // Holders off with perl on PATH: the sentinel waits as perl and execs the Node sweep. No perl
+  // at all: no holder either, and the sentinel is a Node process from the start.
+  for (const variant of ['holders off (CRASH_DRILL_SUBREAPER=off), perl sentinel', 'no perl on PATH, Node sentinel'] as const) {
+    it(`SIGKILL mid-run without holders, ${variant}: the run's sentinel ends every drill process within 2 s, and the next run reports it`, async () => {
+      const dir = leakyFolder();
+      const perl = variant.endsWith('perl sentinel');
+      const env = perl ? { CRASH_DRILL_SUBREAPER: 'off' } : { PATH: pathWithoutPerl() };
+      const cli = startCli(['run', dir, '--out', join(dir, 'out'), '--concurrency', '3'], env);
+      let runId: string;
+      let killedAt: number;
+      try {
+        runId = await runIdOf(cli.stdout);
+        await survivorsUp(runId);
+        const argv = sentinelArgv(runId) ?? [];
+        expect(argv[0]?.split('/').pop()).toBe(perl ? 'perl' : 'node');
+        expect(argv.at(-1)).toBe(perl ? '--now' : runId);
+      } finally {
+        cli.child.kill('SIGKILL');
+        killedAt = Date.now();
+        await cli.exit;
+      }
+      await until(
+        () => markedProcesses(runId).length === 0,
+        Math.max(1, 2000 - (Date.now() - killedAt)),
+        'the sentinel to end every drill process of the killed run',
+      );
+      await until(() => !sentinelOf(runId), 10_000, "the killed run's sentinel to finish its record");
 
-    const next = tempDir('crash-drill-next-');
-    writeFileSync(join(next, 'n.yaml'), ['id: next', subjectYaml('well-behaved'), 'target: { call: echo }', 'points: [idle]', 'modes: [crash]'].join('\n'));
-    const run = await runCli(['run', next, '--out', join(next, 'out')]);
-    expect(run.code).toBe(0);
-    const stale = JSON.parse(readFileSync(join(next, 'out', 'results.json'), 'utf8')).stale as Array<{
-      drillId: string;
-      cmdline: string[];
-      containedBy: string;
-    }>;
-    const ours = stale.filter((s) => s.drillId.startsWith(`${runId}.`));
-    expect(ours.filter((s) => s.cmdline.join(' ').includes('ignores-eof.js'))).toHaveLength(1);
-    expect(ours.filter((s) => s.cmdline.join(' ').includes('lib/helper.js'))).toHaveLength(3);
-    expect(ours.every((s) => s.containedBy === 'watchdog')).toBe(true);
-  });
+      const next = tempDir('crash-drill-next-');
+      writeFileSync(join(next, 'n.yaml'), ['id: next', subjectYaml('well-behaved'), 'target: { call: echo }', 'points: [idle]', 'modes: [crash]'].join('\n'));
+      const run = await runCli(['run', next, '--out', join(next, 'out')]);
+      expect(run.code).toBe(0);
+      const stale = JSON.parse(readFileSync(join(next, 'out', 'results.json'), 'utf8')).stale as Array<{
+        drillId: string;
+        cmdline: string[];
+        containedBy: string;
+      }>;
+      const ours = stale.filter((s) => s.drillId.startsWith(`${runId}.`));
+      expect(ours.filter((s) => s.cmdline.join(' ').includes('ignores-eof.js'))).toHaveLength(1);
+      expect(ours.filter((s) => s.cmdline.join(' ').includes('lib/helper.js'))).toHaveLength(3);
+      expect(ours.every((s) => s.containedBy === 'watchdog')).toBe(true);
+    });
+  }
 
   it('after the whole test suite, no process carrying a drill marker remains', () => {
     expect(markedProcesses()).toEqual([]);
