@@ -346,6 +346,8 @@ class DrillRun {
       observedBy === 'client' ? 'client' : 'observer',
     );
     this.resolveServerExit();
+    // A server that ended its children before it exited leaves the drill quiet now.
+    this.tracker?.recheckQuiet();
   }
 
   /** Waits on events (exits, an empty cgroup) until everything is gone or the deadline plus grace has passed. */

@@ -57,6 +57,7 @@ export class DrillTracker extends EventEmitter<TrackerEvents> {
   readonly root: ProcIdentity;
   readonly cgroup: DrillCgroup | null;
   readonly sampleIntervalMs: number;
+  private readonly quietChecks = new Set<() => void>();
   private readonly adopt: boolean;
   private readonly scanner: MembershipScanner;
   private unsubscribe: (() => void) | null = null;
@@ -220,9 +221,23 @@ export class DrillTracker extends EventEmitter<TrackerEvents> {
         () => this.scanner.watched(),
       );
       const limit = setTimeout(() => finish(quiet()), opts.timeoutMs);
-      // The cgroup's empty event ends the wait without waiting for the next sample.
-      const unsubscribe = this.cgroup ? this.cgroup.onEmpty(check) : () => {};
+      // The cgroup's empty event ends the wait without waiting for the next sample, and so does
+      // the exit of a member someone watches by identity (recheckQuiet).
+      const offEmpty = this.cgroup ? this.cgroup.onEmpty(check) : () => {};
+      this.quietChecks.add(check);
+      const unsubscribe = (): void => {
+        offEmpty();
+        this.quietChecks.delete(check);
+      };
     });
+  }
+
+  /**
+   * A member was just seen to exit (the server, watched by identity every 2 ms): a pending
+   * waitForQuiet looks now instead of at the next shared tick (up to sampleIntervalMs later).
+   */
+  recheckQuiet(): void {
+    for (const check of [...this.quietChecks]) check();
   }
 
   tracking(): TrackingInfo {

@@ -150,3 +150,36 @@ describe('DrillTracker cost', () => {
     expect(cpuMs).toBeLessThan(15);
   });
 });
+
+describe('DrillTracker.waitForQuiet', () => {
+  /** A drill of one sleep, sampled only every minute: nothing but recheckQuiet can end the wait early. */
+  async function oneSleeper() {
+    const drillId = testDrillId();
+    cleanup.trackDrill(drillId);
+    const root = start(cleanup, 'sleep', ['300'], { detached: true, stdio: 'ignore', env: envWith({ CRASH_DRILL_RUN: drillId }) });
+    const tracker = new DrillTracker({ drillId, root: root.id, cgroup: null, sampleIntervalMs: 60_000 });
+    tracker.sampleNow();
+    const exited = new Promise((resolve) => root.child.once('exit', resolve));
+    const quiet = tracker.waitForQuiet({ timeoutMs: 30_000 });
+    let settled = false;
+    void quiet.then(() => (settled = true));
+    root.child.kill('SIGKILL');
+    await exited;
+    return { tracker, quiet, settled: () => settled };
+  }
+
+  it('ends as soon as recheckQuiet is told of an exit, not at the next tick', async () => {
+    const { tracker, quiet } = await oneSleeper();
+    tracker.recheckQuiet();
+    expect(await quiet).toBe(true);
+  });
+
+  it('without recheckQuiet (and without a cgroup) it waits for the next tick', async () => {
+    const { tracker, quiet, settled } = await oneSleeper();
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(settled()).toBe(false);
+    // Told now, it ends: the wait was pending, not lost.
+    tracker.recheckQuiet();
+    expect(await quiet).toBe(true);
+  });
+});
