@@ -24,6 +24,7 @@ import { runScenarios } from '../harness/run/run-drills.js';
 import { packageRoot } from '../harness/util/paths.js';
 import { runBareSdk } from './bare-sdk.js';
 import { exitLatency, runQuiet, timeDrill, wellBehavedScenario } from './drills.js';
+import { exitFloor } from './exit-floor.js';
 import { BenchError } from './errors.js';
 import { medianPhases } from './phases.js';
 import { median, ms, percentile } from './stats.js';
@@ -112,6 +113,9 @@ async function latency(dir: string, runs: number, signal: AbortSignal): Promise<
     say(`     p90:             ${ms(percentile(samples, 90))}`);
     say(`     max:             ${ms(Math.max(...samples))}`);
   }
+  const floor = await exitFloor(SERVER, runs);
+  say(`   floor, no harness (the same server's own parent: mark to its 'exit' event), ${floor.length} exits:`);
+  say(`     median:          ${ms(median(floor))}   (Node's exit path and the kernel's teardown; the harness pays it too)`);
   say();
 }
 

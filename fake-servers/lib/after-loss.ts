@@ -1,7 +1,7 @@
 /**
  * What a mutant does on the remote after it lost its client, before it ends its children and
  * exits: the one misbehaviour that makes it the oracle of its check. Each bounds itself, so
- * the exit stays well within a 1.5 s deadline.
+ * the exit comes within 1.7 s at most (README.md), inside the remote matrix's 2.5 s deadline.
  */
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';

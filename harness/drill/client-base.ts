@@ -102,8 +102,12 @@ export class HolderReport {
   /** Resolves once the holder has said whether it is a subreaper and named its child (or is gone). */
   private readonly lines = new Promise<void>((resolve) => (this.reported = resolve));
 
-  /** Reads the report of `holder` (the spawned holder process); `onClientExit` when it says its child exited. */
-  read(holder: ChildProcess, onClientExit: () => void): void {
+  /**
+   * Reads the report of `holder` (the spawned holder process); `onClientExit` when it says its
+   * child exited, `onChildChanged` at each SIGCHLD it got (a process re-parented to it, the
+   * server after a crash among them, may just have exited).
+   */
+  read(holder: ChildProcess, onClientExit: () => void, onChildChanged?: () => void): void {
     const out = holder.stdout;
     if (!out) return;
     out.once('end', () => this.reported?.());
@@ -114,7 +118,9 @@ export class HolderReport {
         if (holder.pid !== undefined) this.state.identity = identify(holder.pid);
       });
     pipeLines(out, (line) => {
-      if (parseHolderLine(line, this.state) === 'client-exit') onClientExit();
+      const said = parseHolderLine(line, this.state);
+      if (said === 'client-exit') onClientExit();
+      else if (said === 'child-changed') onChildChanged?.();
       if (this.state.clientPid !== null) this.reported?.();
     });
   }

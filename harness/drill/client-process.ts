@@ -40,6 +40,11 @@ export interface ClientProcessHandlers {
    * the next poll.
    */
   onSubjectStderrEnd?(): void;
+  /**
+   * The holder got a SIGCHLD: one of its children (the client, or a process re-parented to it,
+   * such as the server after a crash) exited. Another prompt to look now.
+   */
+  onHolderChild?(): void;
   onClientStderr(text: string): void;
 }
 
@@ -95,7 +100,11 @@ export class DrillClientProcess {
     this.report = held ? new HolderReport() : null;
     this.holder = this.report?.state ?? null;
     this.child.on('message', (event: ClientEvent) => this.events.add(event));
-    this.report?.read(this.child, () => this.events.clientExited());
+    this.report?.read(
+      this.child,
+      () => this.events.clientExited(),
+      () => handlers.onHolderChild?.(),
+    );
     // Without a holder the spawned child is the client; with one, the holder reports the client's exit.
     this.child.on('exit', () => this.events.clientExited());
     // An 'error' here means the spawn itself failed or IPC broke; the exit handler settles waiters.

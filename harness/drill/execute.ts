@@ -227,6 +227,7 @@ class DrillRun {
         onEvent: (event) => this.onClientEvent(event),
         onSubjectStderr: (text) => rec.harness({ type: 'subject-stderr', text }),
         onSubjectStderrEnd: () => this.onServerStderrEnd(),
+        onHolderChild: () => this.onHolderChild(),
         onClientStderr: (text) => rec.harness({ type: 'client-stderr', text }),
       },
       this.cgroup?.path,
@@ -385,6 +386,18 @@ class DrillRun {
       if (!this.serverExited && --tries > 0) setImmediate(look);
     };
     look();
+  }
+
+  /**
+   * The holder got a SIGCHLD: after a crash the server is its child (re-parented), and so is
+   * every orphan of the drill, so an exit is seen the moment it is a zombie, not at the next
+   * 2 ms poll; and a drill that became quiet with it ends its wait now.
+   */
+  private onHolderChild(): void {
+    const known = this.serverExited;
+    this.lookForServerExit();
+    // A server exit seen just now has already had the drill looked at (onServerExit).
+    if (known || !this.serverExited) this.tracker?.recheckQuiet();
   }
 
   /** A last synchronous look, so an exit the 2 ms watch has not noticed yet is not missed. */

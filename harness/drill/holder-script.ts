@@ -36,6 +36,7 @@
  *   child <pid>
  *   exit <code|-> <signal number|->          (the client's exit)
  *   watchdog <number of processes signalled>   (only when the harness died)
+ *   chld                                     (a SIGCHLD: a child of the holder exited or stopped)
  * With a record file, the watchdog appends one JSON line per process it ended (drill id, pid,
  * start time read before the signal, argv, how it ended), so the next
  * run can report what a killed harness left and how it was contained.
@@ -105,8 +106,13 @@ if ($child == 0) {
 for my $fd (grep { /^\d+$/ } split /,/, $closefds) { open(my $h, '<&=', $fd) or next; close $h; }
 print "child $child\n";
 
+# SIGCHLD: the client's exit, or that of a process re-parented to the holder (the server after a
+# crash, its orphans). Each wakes the loop through a pipe of its own (a signal that comes just
+# before select() still makes it return) and is reported as "chld", so the harness looks for the
+# server's exit the moment it is a zombie instead of at its next poll.
+pipe(my $wake, my $woken) or die "holder: pipe: $!\n";
 my $chld = 0;
-$SIG{CHLD} = sub { $chld = 1 };
+$SIG{CHLD} = sub { return if $chld; $chld = 1; syswrite($woken, 'c'); };
 my ($done, $clientDone) = (0, 0);
 sub reap_client {
   return if $clientDone;
@@ -120,9 +126,17 @@ sub reap_client {
 while (1) {
   reap_client();
   if ($buf =~ /^done$/m) { $done = 1; last; }
-  my $rin = ''; vec($rin, 0, 1) = 1;
+  my $rin = ''; vec($rin, 0, 1) = 1; vec($rin, fileno($wake), 1) = 1;
   my $n = select(my $rout = $rin, undef, undef, $clientDone ? undef : 0.1);
   next if $n <= 0;
+  if (vec($rout, fileno($wake), 1)) {
+    # Drained, then cleared: a SIGCHLD between the two writes nothing, and the "chld" below
+    # (printed after it) covers it; one after the clear writes again.
+    sysread($wake, my $drained, 64); $chld = 0;
+    reap_client();
+    print "chld\n";
+  }
+  next unless vec($rout, 0, 1);
   my $got = sysread(STDIN, $buf, 4096, length $buf);
   next if !defined $got && $!{EINTR};
   if ($buf =~ /^done$/m) { $done = 1; last; }

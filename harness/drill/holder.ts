@@ -121,12 +121,16 @@ export function perlForStandIn(): string | null {
   return holderUnavailable() === null ? findPerl() : null;
 }
 
-/** Applies one report line to the state; 'client-exit' when the line says the client exited. */
-export function parseHolderLine(line: string, state: HolderState): 'client-exit' | null {
+/**
+ * Applies one report line to the state; 'client-exit' when the line says the client exited,
+ * 'child-changed' when a child of the holder (the client, or a process re-parented to it) did.
+ */
+export function parseHolderLine(line: string, state: HolderState): 'client-exit' | 'child-changed' | null {
   const [word, ...rest] = line.trim().split(' ');
   if (word === 'subreaper') state.subreaper = rest[0] === '1' ? { ok: true } : { ok: false, reason: rest.slice(1).join(' ') || 'unknown' };
   else if (word === 'child') state.clientPid = Number(rest[0]);
   else if (word === 'watchdog') state.watchdogSignalled = Number(rest[0]);
   else if (word === 'exit') return 'client-exit';
+  else if (word === 'chld') return 'child-changed';
   return null;
 }

@@ -146,7 +146,11 @@ export class InProcessClient {
       reports.once('end', resolve);
       reports.once('close', resolve);
     });
-    this.report.read(this.child, () => void reportsRead.then(() => this.events.clientExited()));
+    this.report.read(
+      this.child,
+      () => void reportsRead.then(() => this.events.clientExited()),
+      () => this.handlers.onHolderChild?.(),
+    );
     pipeText(this.child.stderr, (text) => this.handlers.onClientStderr(text));
     pipeText(stdio[FD.stderr] as Readable, (text) => this.handlers.onSubjectStderr(text), this.handlers.onSubjectStderrEnd);
     this.spawned = heldSubject(

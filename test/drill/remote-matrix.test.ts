@@ -15,6 +15,14 @@ import { scenarioFrom, subjectYaml, tempDir, type FakeServer } from '../support/
 const POINTS: KillPoint[] = ['idle', 'pre-dispatch', 'in-flight', 'sent', 'confirmed', 'after-response'];
 const MODES: KillMode[] = ['crash', 'close', 'hang'];
 const WRITE = 'target: { call: write, args: { op: deploy, target: web } }';
+/**
+ * The exit deadline and the close mode's wait. A remote mutant's exit after the loss is bounded
+ * by its own steps (fake-servers/lib/after-loss.ts): polls-after-loss takes up to 1 s to settle
+ * the write in flight, 500 ms of heartbeats and 200 ms for their answers, 1.7 s in all. At
+ * 1500 ms the fresh-clone suite once saw it fail exit-on-eof (in-flight/close) with the
+ * container group beside it; 2500 ms leaves 800 ms past that bound.
+ */
+const DEADLINE = 2500;
 const JOB = 'target: { call: start-job, args: { op: build } }';
 
 interface Case {
@@ -92,8 +100,8 @@ function scenarios() {
         `points: [${POINTS.join(', ')}]`,
         `modes: [${MODES.join(', ')}]`,
         `remote: ${c.remote}`,
-        'timeouts: { close-wait: 1500, point: 10000, handshake: 20000 }',
-        'expect: { exit-on-eof: { deadline: 1500 }, no-survivors: { grace: 1000 } }',
+        `timeouts: { close-wait: ${DEADLINE}, point: 10000, handshake: 20000 }`,
+        `expect: { exit-on-eof: { deadline: ${DEADLINE} }, no-survivors: { grace: 1000 } }`,
       ].join('\n'),
       dir,
       `${c.id}.yaml`,

@@ -8,7 +8,8 @@ import { spawn } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { holderCommand, holderUnavailable, parseHolderLine, type HolderState } from '../../harness/drill/holder.js';
-import { DrillTracker, identify, readCmdline, readStat, type ProcIdentity, type UnattributedProcess } from '../../harness/observe/index.js';
+import { DrillTracker, identify, readCmdline, readStat, signalIdentity, type ProcIdentity, type UnattributedProcess } from '../../harness/observe/index.js';
+import { HolderReport } from '../../harness/drill/client-base.js';
 import { Cleanup, envWith, start, testDrillId, until } from './helpers.js';
 
 const cleanup = new Cleanup();
@@ -67,6 +68,37 @@ describe.skipIf(holderUnavailable() !== null)('the holder (child subreaper)', ()
       // The same daemon without the holder in the tracker's view: nothing links it, and the floor is off only with a subreaper.
       const blind = new DrillTracker({ drillId, root: client, cgroup: null });
       expect(blind.sampleNow().some((m) => m.pid === daemon.pid)).toBe(false);
+    } finally {
+      holder.stdin!.end('done\n');
+    }
+  });
+
+  it('says "chld" when a process re-parented to it exits, with the process already a zombie, and not before', async () => {
+    // The daemon is the holder's child only by re-parenting, as the server is after a crash.
+    const held = holderCommand('', ['/bin/sh', '-c', 'setsid -f env -i /bin/sleep 32 </dev/null >/dev/null 2>&1; exec /bin/sleep 32'])!;
+    const holder = spawn(held[0], held[1], { detached: true, stdio: ['pipe', 'pipe', 'inherit'] });
+    const holderId = identify(holder.pid!)!;
+    cleanup.track(holderId);
+    const report = new HolderReport();
+    const seen: Array<string | undefined> = [];
+    let daemon: ProcIdentity | undefined;
+    report.read(
+      holder,
+      () => {},
+      () => seen.push(daemon && readStat(daemon.pid)?.state),
+    );
+    try {
+      await report.known(10_000);
+      const client = identify(report.state.clientPid!)!;
+      cleanup.track(client);
+      const daemons = () => childrenOf(holderId.pid, 'sleep').filter((p) => p.pid !== client.pid);
+      [daemon] = await until(() => daemons().length > 0 && daemons(), 10_000, 'the daemon to be re-parented to the holder');
+      cleanup.track(daemon);
+      expect(seen).toEqual([]);
+      expect(signalIdentity(daemon, 'SIGKILL')).toBe('sent');
+      await until(() => seen.length > 0, 10_000, 'a chld line');
+      // Read the moment the holder's line came: the holder reaps only its client, so the daemon stays a zombie.
+      expect(seen[0]).toBe('Z');
     } finally {
       holder.stdin!.end('done\n');
     }
