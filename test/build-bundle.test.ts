@@ -1,14 +1,15 @@
 /**
  * The build's bundles (harness/build/bundle.ts): after `npm run build` the fake servers' SDK
- * modules and the harness's entry points (dist/bin/) import nothing but Node's built-ins and
- * their own chunks, and they work: the SDK gives the real SDK's classes, the bundled CLI runs.
+ * bundles and the harness's entry points (dist/bin/) import nothing but Node's built-ins and
+ * their own chunks, and they work: the SDK loads through the code cache the build made and
+ * gives the real SDK's classes, the bundled CLI runs.
  */
 import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { HARNESS_ENTRIES, importSpecifiers, SDK_MODULES, SHARED_WITH_USER_CODE } from '../harness/build/bundle.js';
+import { HARNESS_ENTRIES, importSpecifiers, SDK_MODULES, SHARED_WITH_USER_CODE, sdkBundleOf } from '../harness/build/bundle.js';
 import { packageRoot } from '../harness/util/paths.js';
 
 const root = packageRoot();
@@ -22,15 +23,27 @@ describe('the build bundles', () => {
     expect(importSpecifiers(text).every(builtinOrLocal)).toBe(false);
   });
 
-  it.each(Object.keys(SDK_MODULES))('%s is one file that imports only node: built-ins, and is the real SDK', async (rel) => {
-    const specifiers = importSpecifiers(readFileSync(join(root, rel), 'utf8'));
-    expect(specifiers.length).toBeGreaterThan(0);
-    expect(specifiers.filter((s) => !s.startsWith('node:'))).toEqual([]);
-    const sdk = await import(pathToFileURL(join(root, rel)).href);
-    expect(typeof sdk.McpServer).toBe('function');
-    expect(typeof sdk.StdioServerTransport).toBe('function');
-    expect(sdk.z.object({ a: sdk.z.string() }).parse({ a: 'x' })).toEqual({ a: 'x' });
-  });
+  it.each(Object.keys(SDK_MODULES))(
+    '%s loads one CommonJS bundle that requires only node: built-ins, through a code cache V8 takes, and is the real SDK',
+    async (rel) => {
+      const stub = importSpecifiers(readFileSync(join(root, rel), 'utf8'));
+      expect(stub.filter((s) => !s.startsWith('node:') && !s.endsWith('/code-cache.js'))).toEqual([]);
+      const bundle = join(root, sdkBundleOf(rel));
+      const required = [...readFileSync(bundle, 'utf8').matchAll(/^(?:let|const|var)\s+[\w$]+\s*=\s*(?:__toESM\()?require\("([^"]+)"\)/gm)].map((m) => m[1]);
+      expect(required.length).toBeGreaterThan(0);
+      expect(required.filter((s) => !s.startsWith('node:'))).toEqual([]);
+      // A server's start, in a process of its own: the cache the build made is the one it compiles with.
+      const loader = pathToFileURL(join(root, 'dist/fake-servers/lib/code-cache.js')).href;
+      const probe = `await import(${JSON.stringify(pathToFileURL(join(root, rel)).href)}); const { cacheUseOf } = await import(${JSON.stringify(loader)}); console.log(cacheUseOf(${JSON.stringify(bundle)}));`;
+      const run = spawnSync(process.execPath, ['--input-type=module', '-e', probe], { encoding: 'utf8' });
+      expect(run.stderr).toBe('');
+      expect(run.stdout.trim()).toBe('accepted');
+      const sdk = await import(pathToFileURL(join(root, rel)).href);
+      expect(typeof sdk.McpServer).toBe('function');
+      expect(typeof sdk.StdioServerTransport).toBe('function');
+      expect(sdk.z.object({ a: sdk.z.string() }).parse({ a: 'x' })).toEqual({ a: 'x' });
+    },
+  );
 
   it('dist/bin holds one file per entry point, and it and its chunks import no package but the ones user code shares (msw)', () => {
     const bin = join(root, 'dist/bin');

@@ -24,7 +24,7 @@ describe.skipIf(!hasLsof)('ps + lsof backend against /proc', () => {
   beforeAll(async () => {
     [gone, stuck, attached] = await Promise.all([serverPair({ API_TOKEN: 'not-a-real-token' }), serverPair({ HELPER: '1' }), serverPair()]);
     await killClient(gone);
-    stopClient(stuck);
+    await stopClient(stuck);
   }, 60_000);
 
   afterAll(cleanup, 30_000);

@@ -76,8 +76,20 @@ export async function killClient(pair: Pair): Promise<void> {
   await exited;
 }
 
-export function stopClient(pair: Pair): void {
+/** SIGSTOP to the client, and back once the kernel shows it stopped (the signal is delivered when it next runs). */
+export async function stopClient(pair: Pair): Promise<void> {
   signalIdentity(pair.client, 'SIGSTOP');
+  await until(() => stateOf(pair.client) === 'T', 10_000, `client ${pair.client.pid} to be stopped`);
+}
+
+function stateOf(id: ProcIdentity): string | undefined {
+  try {
+    const stat = readFileSync(`/proc/${id.pid}/stat`, 'utf8');
+    const rest = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return Number(rest[19]) === id.startTime ? rest[0] : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 export function alive(id: ProcIdentity): boolean {

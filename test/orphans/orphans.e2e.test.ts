@@ -33,7 +33,7 @@ beforeAll(async () => {
   ]);
   if (hasPython) plainPython = await startPair('python3', ['-c', 'import sys, time; sys.stderr.write("server-up\\n"); sys.stderr.flush(); time.sleep(3600)']);
   await Promise.all([killClient(gone), killClient(chain), killClient(plainNode), plainPython ? killClient(plainPython) : null]);
-  stopClient(stuck);
+  await stopClient(stuck);
 }, 90_000);
 
 afterAll(cleanup, 30_000);
