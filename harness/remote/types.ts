@@ -20,8 +20,11 @@ export type Outcome = 'committed' | 'replayed' | 'denied' | 'failed' | 'cancelle
 export type GatePoint = 'sent' | 'confirmed';
 export type GateAction = 'proceed' | 'fail' | 'drop';
 
-/** How the sending process was found. `none`: it could not be (e.g. it already died). */
-export type AttributionMethod = 'candidate' | 'scan' | 'none';
+/**
+ * How the sending process was found: among the drills' candidate pids, as the harness's own
+ * process (`self`), by a scan of every process, or `none`: it could not be (e.g. it already died).
+ */
+export type AttributionMethod = 'candidate' | 'self' | 'scan' | 'none';
 
 interface EventBase {
   /** Position in the journal: 0, 1, 2, ... in append order, over all kinds. */

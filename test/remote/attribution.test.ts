@@ -58,13 +58,13 @@ describe('remote attribution', () => {
     expect(JSON.parse(await out)).toEqual({ session: null, drill: 'dc', credential: 'api-key' });
     await child.exited;
 
-    // This process is nobody's candidate: found by the full scan, tied to no drill.
+    // This process is nobody's candidate: found as the harness's own (self), tied to no drill.
     await fetch(`${remote.url}/whoami`, { headers: bearer(remote.apiKey) });
-    const [viaCandidate, viaScan] = remote.requests();
+    const [viaCandidate, viaSelf] = remote.requests();
     expect(viaCandidate).toMatchObject({ credential: 'api-key', drillId: 'dc', processDrillId: 'dc', attribution: 'candidate' });
     expect(viaCandidate.sessionId).toBeUndefined();
-    expect(viaScan).toMatchObject({ credential: 'api-key', attribution: 'scan', process: { pid: process.pid } });
-    expect(viaScan.drillId).toBeUndefined();
+    expect(viaSelf).toMatchObject({ credential: 'api-key', attribution: 'self', process: { pid: process.pid } });
+    expect(viaSelf.drillId).toBeUndefined();
   });
 
   it('reads the drill from CRASH_DRILL_RUN when the process is no candidate', async () => {

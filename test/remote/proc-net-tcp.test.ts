@@ -34,7 +34,8 @@ describe('/proc/net/tcp lookup', () => {
       expect(inode).toBeGreaterThan(0);
       expect(none).toBeUndefined();
       expect(await findSocketOwner(inode!, [process.pid])).toEqual({ pid: process.pid, method: 'candidate' });
-      expect(await findSocketOwner(inode!, [1])).toEqual({ pid: process.pid, method: 'scan' });
+      expect(await findSocketOwner(inode!, [1])).toEqual({ pid: process.pid, method: 'self' });
+      expect(await findSocketOwner(inode!, [1], { self: false })).toEqual({ pid: process.pid, method: 'scan' });
       expect(await findSocketOwner(999_999_999, [])).toBeUndefined();
     } finally {
       client.destroy();
