@@ -6,10 +6,10 @@ import { listPids } from '../../observe/proc.js';
  * Finds a process holding `socket:[inode]` among its open files (readlink of
  * /proc/PID/fd/N gives that text for sockets, proc(5)). Reading every fd of every process is
  * the expensive part, so the caller passes likely pids first, checked synchronously (about
- * 0.06 ms for one pid here); then this process itself (`self`: the harness's own requests, the
- * revocation probe of every drill among them, which a scan found last, at about 17 ms of CPU a
- * drill here); only if none holds it are all pids scanned, asynchronously so a scan (about
- * 6 ms for 80 processes and 500 fds here) does not stall the harness.
+ * 0.06 ms for one pid here); then this process itself, asynchronously (`self`: the harness's
+ * own requests, the revocation probe of every drill among them, which a scan found last, at
+ * about 17 ms of CPU a drill here); only if none holds it are all pids scanned, asynchronously
+ * so a scan (about 6 ms for 80 processes and 500 fds here) does not stall the harness.
  */
 export async function findSocketOwner(
   inode: number,
@@ -23,9 +23,11 @@ export async function findSocketOwner(
     tried.add(pid);
     if (holdsSync(pid, link)) return { pid, method: 'candidate' };
   }
+  // Asynchronously: the harness keeps a descriptor open per process it watches (hundreds), and
+  // reading them all in one turn stalled it by about 9 ms a probe here.
   if ((opts.self ?? true) && !tried.has(process.pid)) {
     tried.add(process.pid);
-    if (holdsSync(process.pid, link)) return { pid: process.pid, method: 'self' };
+    if (await holds(process.pid, link)) return { pid: process.pid, method: 'self' };
   }
   // Highest (usually newest) pid first.
   const rest = listPids()
