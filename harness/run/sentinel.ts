@@ -8,8 +8,8 @@
  * the next run still reports it under `stale`.
  *
  * While the harness lives the sentinel only waits, so where perl is on PATH it waits as perl
- * (PERL_WAIT: about 5 ms of CPU to start, against about 70 ms for Node, and it starts while
- * the run's first server loads) and execs the Node sweep (sentinel-main.ts, `--now`) only once
+ * (PERL_WAIT: about 5 ms of CPU to start, against about 70 ms for Node, which competed with
+ * the run's first server for the cores while it loaded) and execs the Node sweep (sentinel-main.ts, `--now`) only once
  * the harness has died. Without perl the Node process waits itself. Either way the command
  * line carries dist/bin/sentinel.js and the run id.
  *
