@@ -11,8 +11,8 @@ import type { RemoteHttp } from './remote-http.js';
 
 /**
  * The bound on settling and cancelling together: one budget, so a request held at a gate
- * delays the exit by at most this much, within the remote matrix's 2.5 s exit deadline. A well-behaved server
- * spends none of it unless an answer is late: the remote lives in the harness process, and on a
+ * delays the exit by at most this much, within the remote matrix's 2.5 s exit deadline. A
+ * well-behaved server spends none of it unless an answer is late: the remote lives in the harness process, and on a
  * loaded machine its answer to a job start could take over 500 ms (the earlier budget), so
  * that the server exited without the job's id and left the job running (a false jobs-settled
  * fail of the remote matrix, seen once with two matrices side by side on two cores).

@@ -233,8 +233,9 @@ export class DrillTracker extends EventEmitter<TrackerEvents> {
   }
 
   /**
-   * A member was just seen to exit (the server, watched by identity every 2 ms): a pending
-   * waitForQuiet looks now instead of at the next shared tick (up to sampleIntervalMs later).
+   * A member may just have exited (the server seen gone by its 2 ms watch, or the holder's
+   * SIGCHLD): a pending waitForQuiet looks now instead of at the next shared tick (up to
+   * sampleIntervalMs later).
    */
   recheckQuiet(): void {
     for (const check of [...this.quietChecks]) check();

@@ -4,11 +4,11 @@
  * holder (harness/drill/holder-script.ts) ends what the drill started, and the next run reports it. These run last and alone (vitest.config.ts).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CLI, lastLine, runCli } from '../support/cli.js';
-import { markedProcesses, until } from '../support/markers.js';
+import { markedProcesses, sentinelProcesses, until } from '../support/markers.js';
 import { subjectYaml, tempDir } from '../support/scenarios.js';
 
 /** Scenarios that keep drills busy for a while and leave survivors behind if nobody contains them. */
@@ -42,22 +42,9 @@ function startCli(
   return { child, stdout: () => out, exit };
 }
 
-/** The command line of the run's sentinel (harness/run/sentinel.ts), while it is there. */
-function sentinelArgv(runId: string): string[] | undefined {
-  for (const pid of readdirSync('/proc')) {
-    try {
-      const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0$/, '').split('\0');
-      if (argv.some((a) => a.endsWith('bin/sentinel.js')) && argv.includes(runId)) return argv;
-    } catch {
-      // gone, or not a process
-    }
-  }
-  return undefined;
-}
-
 /** The killed run's sentinel, while it still works: the next run reads what it recorded. */
 function sentinelOf(runId: string): boolean {
-  return sentinelArgv(runId) !== undefined;
+  return sentinelProcesses(runId).length > 0;
 }
 
 /** A PATH with node and sh and without perl: no holder, no stand-in, and the sentinel is Node alone. */
@@ -183,7 +170,7 @@ describe('no process is left behind', () => {
       try {
         runId = await runIdOf(cli.stdout);
         await survivorsUp(runId);
-        const argv = sentinelArgv(runId) ?? [];
+        const argv = sentinelProcesses(runId)[0]?.argv ?? [];
         expect(argv[0]?.split('/').pop()).toBe(perl ? 'perl' : 'node');
         expect(argv.at(-1)).toBe(perl ? '--now' : runId);
       } finally {

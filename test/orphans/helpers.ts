@@ -7,7 +7,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { identify, pollExit, signalIdentity, type ProcIdentity } from '../../harness/observe/index.js';
+import { identify, pollExit, readStat, signalIdentity, type ProcIdentity } from '../../harness/observe/index.js';
 import { until } from '../support/markers.js';
 
 export const FIXTURES = join(import.meta.dirname, 'fixtures');
@@ -83,13 +83,8 @@ export async function stopClient(pair: Pair): Promise<void> {
 }
 
 function stateOf(id: ProcIdentity): string | undefined {
-  try {
-    const stat = readFileSync(`/proc/${id.pid}/stat`, 'utf8');
-    const rest = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return Number(rest[19]) === id.startTime ? rest[0] : undefined;
-  } catch {
-    return undefined;
-  }
+  const stat = readStat(id.pid);
+  return stat?.startTime === id.startTime ? stat.state : undefined;
 }
 
 export function alive(id: ProcIdentity): boolean {

@@ -4,29 +4,15 @@
  * test/last/no-leftovers.test.ts (a run killed with SIGKILL, each way).
  */
 import { randomBytes } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { findPerl } from '../../harness/drill/holder.js';
 import { PERL_WAIT, sentinelCommand, startSentinel } from '../../harness/run/sentinel.js';
 import { distFile } from '../../harness/util/paths.js';
-import { until } from '../support/markers.js';
+import { sentinelProcesses, until } from '../support/markers.js';
 
-/** The pids of processes whose command line names dist/bin/sentinel.js and this run id. */
-function sentinels(runId: string): number[] {
-  const found: number[] = [];
-  for (const name of readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
-      if (stat.slice(stat.lastIndexOf(')') + 2).startsWith('Z')) continue;
-      const argv = readFileSync(`/proc/${name}/cmdline`, 'utf8').split('\0');
-      if (argv.some((a) => a.endsWith('bin/sentinel.js')) && argv.includes(runId)) found.push(Number(name));
-    } catch {
-      // gone
-    }
-  }
-  return found;
-}
+/** The pids of this run's live sentinel processes. */
+const sentinels = (runId: string): number[] => sentinelProcesses(runId).map((p) => p.pid);
 
 const runIdFor = (): string => `cd-sentinel-test-${randomBytes(4).toString('hex')}`;
 
