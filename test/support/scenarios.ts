@@ -1,6 +1,6 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { accessSync, closeSync, constants, mkdtempSync, openSync, readSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { delimiter, join } from 'node:path';
 import { parseScenario, type Scenario } from '../../harness/config/index.js';
 import { packageRoot } from '../../harness/util/paths.js';
 
@@ -18,10 +18,45 @@ export const FAKE_SERVERS = [
 ] as const;
 export type FakeServer = (typeof FAKE_SERVERS)[number] | 'crashes-on-epipe';
 
+let python: string | undefined;
+
+/**
+ * The first python3 on PATH that is a program, not a script. On PATH, python3 may be a version
+ * manager's shim: on this project's machines pyenv's comes first, and runs about ten bash
+ * scripts before Python starts (about 300 ms of CPU a start here). The drills test the server,
+ * not the shim (wrappers have tests of their own). The same rule gives root and an ordinary
+ * user the same interpreter: pyenv lives under /root, which uid 65534 cannot enter.
+ */
+export function python3(): string {
+  if (python === undefined) {
+    python = 'python3';
+    for (const dir of (process.env.PATH ?? '').split(delimiter)) {
+      const file = join(dir || '.', 'python3');
+      try {
+        accessSync(file, constants.X_OK);
+        const head = Buffer.alloc(4);
+        const fd = openSync(file, 'r');
+        try {
+          readSync(fd, head, 0, 4, 0);
+        } finally {
+          closeSync(fd);
+        }
+        if (head.equals(Buffer.from([0x7f, 0x45, 0x4c, 0x46]))) {
+          python = file;
+          break;
+        }
+      } catch {
+        // not there, or not for us: the next folder
+      }
+    }
+  }
+  return python;
+}
+
 /** The subject block for a bundled fake server, by absolute path. */
 export function subjectYaml(server: FakeServer, env: Record<string, string> = {}, root = packageRoot()): string {
   const [command, script] =
-    server === 'python-well-behaved' ? ['python3', join(root, 'fake-servers/python/well-behaved.py')] : ['node', join(root, `dist/fake-servers/${server}.js`)];
+    server === 'python-well-behaved' ? [python3(), join(root, 'fake-servers/python/well-behaved.py')] : ['node', join(root, `dist/fake-servers/${server}.js`)];
   const envLines = Object.entries(env).map(([k, v]) => `    ${k}: "${v}"`);
   return [
     `subject:`,

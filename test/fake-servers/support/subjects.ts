@@ -4,6 +4,7 @@ import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { python3 } from '../../support/scenarios.js';
 import { RawSubject } from './raw-subject.js';
 
 export const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
@@ -56,6 +57,6 @@ export function startFake(name: FakeName, extraEnv: NodeJS.ProcessEnv = {}, runI
   registerRun(runId);
   const env = { ...process.env, CRASH_DRILL_RUN: runId, ...extraEnv };
   const subject =
-    name === 'python/well-behaved' ? new RawSubject('python3', [PYTHON_WELL_BEHAVED], env) : new RawSubject(process.execPath, [`${DIST_FAKES}${name}.js`], env);
+    name === 'python/well-behaved' ? new RawSubject(python3(), [PYTHON_WELL_BEHAVED], env) : new RawSubject(process.execPath, [`${DIST_FAKES}${name}.js`], env);
   return { subject, runId };
 }
