@@ -38,6 +38,7 @@ export function startSpareHolder(command: string[], clientOnlyFds: string): Chil
 export class HolderPool {
   private readonly spares: ChildProcess[] = [];
   private closed = false;
+  private refill = false;
 
   /**
    * @param command the part of the client's command known in advance (the stand-in's `-e <code>`)
@@ -54,7 +55,11 @@ export class HolderPool {
     this.fill();
   }
 
-  /** A started spare, or null (none ready, or no holder here); a replacement is started while drills remain. */
+  /**
+   * A started spare, or null (none ready, or no holder here); a replacement is started while
+   * drills remain, in a later turn: Node's spawn holds this process for 10 to 25 ms here, and the
+   * caller's go line, which starts its server, must not wait behind it.
+   */
   take(): ChildProcess | null {
     if (this.remaining > 0) this.remaining--;
     let spare: ChildProcess | undefined;
@@ -62,7 +67,13 @@ export class HolderPool {
       // One that died meanwhile (killed from outside) is no use: the next, or a fresh start.
       if (spare.exitCode === null && spare.signalCode === null && spare.stdin?.writable) break;
     }
-    this.fill();
+    if (!this.refill) {
+      this.refill = true;
+      setImmediate(() => {
+        this.refill = false;
+        this.fill();
+      });
+    }
     return spare ?? null;
   }
 
