@@ -101,6 +101,7 @@ async function latency(dir: string, runs: number, signal: AbortSignal): Promise<
   const scenario = await wellBehavedScenario(dir, SERVER, 'idle');
   say('2. Exit-detection latency: well-behaved at idle/crash; server-exit event t minus the');
   say('   server\'s own "crash-drill-fake exit mono=" stderr mark (both CLOCK_MONOTONIC)');
+  const medians: Array<[string, number]> = [];
   for (const client of ['process', 'inprocess'] as const) {
     const { evidence } = await runQuiet(
       Array.from({ length: runs }, () => scenario),
@@ -108,6 +109,7 @@ async function latency(dir: string, runs: number, signal: AbortSignal): Promise<
       client,
     );
     const samples = evidence.map(exitLatency).filter((v): v is number => v !== null);
+    medians.push([client === 'process' ? 'client process' : 'in-process client', median(samples)]);
     say(`   ${client === 'process' ? 'client process' : 'in-process client'}: drills ${evidence.length}, with both timestamps ${samples.length}`);
     say(`     median:          ${ms(median(samples))} (aim <= 3 ms)`);
     say(`     p90:             ${ms(percentile(samples, 90))}`);
@@ -116,7 +118,14 @@ async function latency(dir: string, runs: number, signal: AbortSignal): Promise<
   const floor = await exitFloor(SERVER, runs);
   say(`   floor, no harness (the same server's own parent: mark to its 'exit' event), ${floor.length} exits:`);
   say(`     median:          ${ms(median(floor))}   (Node's exit path and the kernel's teardown; the harness pays it too)`);
+  // What the harness adds to what any parent of the server could know: the medians' difference.
+  const over = medians.map(([name, m]) => `${name} ${signed(m - median(floor))}`).join(', ');
+  say(`   the harness against that floor (median minus median): ${over}`);
   say();
+}
+
+function signed(value: number): string {
+  return `${value >= 0 ? '+' : '-'}${ms(Math.abs(value))}`;
 }
 
 async function remote(dir: string, runs: number, signal: AbortSignal): Promise<void> {

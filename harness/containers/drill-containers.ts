@@ -12,7 +12,7 @@
 import type { Scenario } from '../config/index.js';
 import type { EvidenceRecorder } from '../drill/recorder.js';
 import type { DrillTracker, ProcIdentity, TrackedProcess } from '../observe/index.js';
-import { readCmdline, startTimeToMono } from '../observe/index.js';
+import { readCmdline, runIdOf, startTimeToMono } from '../observe/index.js';
 import { monoNow } from '../util/clock.js';
 import { attribute, type CliSighting } from './attribute.js';
 import { containContainers, SIGKILL_EXIT } from './contain.js';
@@ -122,7 +122,7 @@ export class DrillContainers {
   }
 
   private useEngine(engine: Engine, endpoint: string[]): void {
-    if (this.engine === null) markEngineUsed(); // later runs then sweep what a dead one left (stale.ts)
+    if (this.engine === null) markEngineUsed(runIdOf(this.drillId)); // a later run then sweeps what this one left, were it to die (stale.ts)
     this.engine ??= EngineClient.forSubject(engine, endpoint, this.subjectEnv);
   }
 

@@ -5,5 +5,5 @@ export { EngineClient, parseEvent, parseInspect, type EngineEvent, type Inspecte
 export { attribute, sameImage, type Attribution, type CliSighting } from './attribute.js';
 export { containContainers } from './contain.js';
 export { DrillContainers } from './drill-containers.js';
-export { sweepStaleContainers, sweepStaleContainerRows, type StaleContainer } from './stale.js';
+export { clearEngineMark, sweepStaleContainers, sweepStaleContainerRows, type StaleContainer } from './stale.js';
 export type { AmbiguousContainer, CliProcess, ContainerContainment, ContainerEvidenceEvent, ContainerRow } from './types.js';

@@ -12,11 +12,12 @@ import { executeDrill } from '../drill/execute.js';
 import type { PlannedDrill } from '../drill/types.js';
 import type { DrillEvidence } from '../evidence/types.js';
 import { drillIdFor, newRunId, registerRun, sweepStale, type StaleReport } from '../observe/index.js';
-import { sweepStaleContainerRows } from '../containers/index.js';
+import { clearEngineMark, sweepStaleContainerRows } from '../containers/index.js';
 import { planDrills, type PlanFilter } from '../plan/plan.js';
 import { attemptIndex, planFingerprint, repeatDrills, shardDrills, type ShardSpec } from '../plan/shard.js';
 import { findFlaky } from '../results/flaky.js';
 import { judge } from '../results/judge.js';
+import { containerContainmentOf } from '../evidence/container-queries.js';
 import { writeEvidenceLog } from '../evidence/log.js';
 import { summarize, type DrillInfo, type DrillResult, type RunResults } from '../results/types.js';
 import { harnessInfo } from '../util/version.js';
@@ -81,6 +82,7 @@ export async function runScenarios(scenarios: Scenario[], options: RunOptions = 
   let swept = null as Promise<StaleReport[]> | null;
   const sweep = (): Promise<StaleReport[]> =>
     (swept ??= Promise.all([sweepStale(), sweepStaleContainerRows()]).then(([processes, containers]) => [...processes, ...containers])); // containers: labelled ones of dead runs
+  const evidence: DrillEvidence[] = new Array(drills.length);
   try {
     const limits =
       options.concurrency === 'auto'
@@ -92,7 +94,6 @@ export async function runScenarios(scenarios: Scenario[], options: RunOptions = 
     for (const r of reporters)
       await r.onRunStart?.({ runId, total: drills.length, concurrency: limits.inFlight, cpuSlots: limits.cpu, outDir: options.outDir ?? '' });
     const results: DrillResult[] = new Array(drills.length);
-    const evidence: DrillEvidence[] = new Array(drills.length);
     let done = 0;
     const runOne = async (position: number, slot: DrillSlot): Promise<void> => {
       const { planned: plannedDrill, attempt, run: drill } = drills[position];
@@ -171,6 +172,9 @@ export async function runScenarios(scenarios: Scenario[], options: RunOptions = 
     await holders?.close();
     await remotes.close();
     sentinel.release();
+    // Its drills contained their own containers: unless one survived, nothing of this run is left
+    // for a later sweep to ask the engine about.
+    if (!evidence.some((ev) => ev && containerContainmentOf(ev).some((r) => r.endedBy === 'survived'))) clearEngineMark(runId);
     registration.unregister();
   }
 }

@@ -31,7 +31,10 @@ async function onEnd(): Promise<void> {
   // wait for that first (a harness still alive after this wait closed its end without dying).
   const harness = registeredHarness(runId);
   if (harness) await pollExit(harness, { intervalMs: 5, timeoutMs: HARNESS_GONE_WAIT_MS });
-  const ended = [...(await sweepStale({ runFilter: mine, termWaitMs: 500, keepRegistration: true })), ...(await sweepStaleContainerRows(mine))];
+  const ended = [
+    ...(await sweepStale({ runFilter: mine, termWaitMs: 500, keepRegistration: true })),
+    ...(await sweepStaleContainerRows(mine, { always: true })),
+  ];
   const at = new Date().toISOString();
   // What was gone before its signal was ended by a holder, which records it itself.
   const lines = ended

@@ -1,47 +1,143 @@
 /**
- * The run's container sweep asks the engine only where this user's drills have used one
- * (harness/containers/stale.ts, the engine-used mark). A `docker` on PATH that records how it
- * was called stands in for the engine CLI: it answers like a docker with no daemon.
+ * The run's container sweep asks the engine only where a dead run used one (harness/containers/
+ * stale.ts, the per-run engine mark beside the run registry). A `docker` on PATH that records
+ * how it was called stands in for the engine CLI: by default it answers like a docker with no
+ * daemon; with FAKE_DOCKER_UP=1 like an engine with no container.
  */
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { engineMarkFile, markEngineUsed, sweepStaleContainerRows } from '../../harness/containers/stale.js';
-import { tempDir } from '../support/scenarios.js';
+import { clearEngineMark, engineMarkFile, legacyEngineMark, markEngineUsed, sweepStaleContainerRows } from '../../harness/containers/stale.js';
+import { newRunId, registerRun, runsDir } from '../../harness/observe/index.js';
+import { runScenarios } from '../../harness/run/run-drills.js';
+import { packageRoot } from '../../harness/util/paths.js';
+import { scenarioFrom, tempDir } from '../support/scenarios.js';
+
+const DOCKER = `#!/bin/sh
+if [ "$1" = run ]; then
+  # The drill's server: say whether its run was marked before the container's start, then be the server.
+  if ls "$TMPDIR"/crash-drill-*/runs/*.engine >/dev/null 2>&1; then echo 'run marked' >> "$FAKE_DOCKER_CALLS"; else echo 'run unmarked' >> "$FAKE_DOCKER_CALLS"; fi
+  exec "$FAKE_DOCKER_NODE" "$FAKE_DOCKER_SERVER"
+fi
+echo "$1" >> "$FAKE_DOCKER_CALLS"
+if [ "$FAKE_DOCKER_UP" = 1 ]; then
+  [ "$1" = version ] && echo 27.0.0
+  exit 0
+fi
+echo 'Cannot connect to the Docker daemon' >&2
+exit 1
+`;
 
 describe('the container sweep of a run', () => {
-  const saved = { PATH: process.env.PATH, TMPDIR: process.env.TMPDIR };
+  const saved = {
+    PATH: process.env.PATH,
+    TMPDIR: process.env.TMPDIR,
+    FAKE_DOCKER_CALLS: process.env.FAKE_DOCKER_CALLS,
+    FAKE_DOCKER_UP: process.env.FAKE_DOCKER_UP,
+  };
   let calls = '';
+  let bin = '';
+  const called = (): string[] => (existsSync(calls) ? readFileSync(calls, 'utf8').trim().split('\n') : []);
 
   beforeEach(() => {
     const dir = tempDir();
-    const bin = join(dir, 'bin');
+    bin = join(dir, 'bin');
     mkdirSync(bin);
     calls = join(dir, 'calls.txt');
-    writeFileSync(join(bin, 'docker'), `#!/bin/sh\necho "$*" >> '${calls}'\necho 'Cannot connect to the Docker daemon' >&2\nexit 1\n`);
+    writeFileSync(join(bin, 'docker'), DOCKER);
     chmodSync(join(bin, 'docker'), 0o755);
-    // Its own registry folder (the mark lives beside it) and the recording docker first on PATH.
+    // Its own registry folder (the marks live in it) and the recording docker first on PATH.
     process.env.TMPDIR = join(dir, 'tmp');
     mkdirSync(process.env.TMPDIR);
     process.env.PATH = `${bin}:${saved.PATH}`;
+    process.env.FAKE_DOCKER_CALLS = calls;
+    delete process.env.FAKE_DOCKER_UP;
   });
   afterEach(() => {
-    process.env.PATH = saved.PATH;
-    if (saved.TMPDIR === undefined) delete process.env.TMPDIR;
-    else process.env.TMPDIR = saved.TMPDIR;
+    for (const [key, value] of Object.entries(saved)) {
+      if (value === undefined) delete process.env[key];
+      else process.env[key] = value;
+    }
   });
 
-  it('does not start the engine CLI where no drill of this user used an engine', async () => {
-    expect(existsSync(engineMarkFile())).toBe(false);
+  it('does not start the engine CLI where no run used an engine', async () => {
     expect(await sweepStaleContainerRows()).toEqual([]);
     expect(existsSync(calls)).toBe(false);
   });
 
-  it('asks the engine once a drill has used one (the mark), and an unreachable engine has nothing to sweep', async () => {
-    markEngineUsed();
-    expect(engineMarkFile().startsWith(process.env.TMPDIR!)).toBe(true);
-    expect(existsSync(engineMarkFile())).toBe(true);
+  it('does not start it for the mark of a live run, which contains its own containers', async () => {
+    const runId = newRunId();
+    const registration = registerRun(runId);
+    try {
+      markEngineUsed(runId);
+      expect(existsSync(engineMarkFile(runId))).toBe(true);
+      expect(engineMarkFile(runId).startsWith(process.env.TMPDIR!)).toBe(true);
+      expect(await sweepStaleContainerRows()).toEqual([]);
+      expect(existsSync(calls)).toBe(false);
+    } finally {
+      clearEngineMark(runId);
+      registration.unregister();
+    }
+    expect(existsSync(engineMarkFile(runId))).toBe(false);
+  });
+
+  it('asks the engine for a dead run that used one; an unreachable engine keeps the mark for the next run', async () => {
+    const runId = newRunId(); // marked, never registered: its harness is gone
+    markEngineUsed(runId);
     expect(await sweepStaleContainerRows()).toEqual([]);
-    expect(readFileSync(calls, 'utf8')).toMatch(/^version/);
+    expect(called()).toEqual(['version']);
+    expect(existsSync(engineMarkFile(runId))).toBe(true);
+  });
+
+  it('takes the dead run’s mark away once the engine answered, so the next run does not ask again', async () => {
+    process.env.FAKE_DOCKER_UP = '1';
+    const runId = newRunId();
+    markEngineUsed(runId);
+    expect(await sweepStaleContainerRows()).toEqual([]);
+    expect(called()).toEqual(['version', 'ps']);
+    expect(existsSync(engineMarkFile(runId))).toBe(false);
+    expect(await sweepStaleContainerRows()).toEqual([]);
+    expect(called()).toEqual(['version', 'ps']);
+  });
+
+  it('honours the per-user mark of earlier versions until an engine answered', async () => {
+    mkdirSync(dirname(legacyEngineMark()), { recursive: true });
+    writeFileSync(legacyEngineMark(), 'then\n');
+    expect(await sweepStaleContainerRows()).toEqual([]);
+    expect(called()).toEqual(['version']);
+    expect(existsSync(legacyEngineMark())).toBe(true);
+    process.env.FAKE_DOCKER_UP = '1';
+    expect(await sweepStaleContainerRows()).toEqual([]);
+    expect(existsSync(legacyEngineMark())).toBe(false);
+  });
+
+  it('asks the engine with `always` (a dead run’s sentinel), mark or not', async () => {
+    const runId = newRunId();
+    expect(await sweepStaleContainerRows((id) => id === runId, { always: true })).toEqual([]);
+    expect(called()).toEqual(['version']);
+  });
+
+  it('a drill whose server is `docker run` marks its run before the container starts, and the run takes the mark away as it ends', async () => {
+    const dir = tempDir();
+    const yaml = [
+      'id: in-a-container',
+      'subject:',
+      `  command: ${join(bin, 'docker')}`,
+      '  args: [run, --rm, -i, fake-image]',
+      '  env:',
+      `    FAKE_DOCKER_NODE: ${JSON.stringify(process.execPath)}`,
+      `    FAKE_DOCKER_SERVER: ${JSON.stringify(join(packageRoot(), 'dist/fake-servers/well-behaved.js'))}`,
+      // A server's environment is the SDK's default set and its own (the in-process client's INHERITED_ENV).
+      `    FAKE_DOCKER_CALLS: ${JSON.stringify(calls)}`,
+      `    TMPDIR: ${JSON.stringify(process.env.TMPDIR)}`,
+      'target: { call: echo, args: { text: hi } }',
+      'points: [idle]',
+      'modes: [crash]',
+    ].join('\n');
+    const { results } = await runScenarios([scenarioFrom(yaml, dir)], { concurrency: 1, reporters: [], client: 'inprocess' });
+    expect(results.drills).toHaveLength(1);
+    expect(called()).toContain('run marked');
+    expect(called()).not.toContain('run unmarked');
+    expect(readdirSync(runsDir()).filter((name) => name.endsWith('.engine'))).toEqual([]);
   });
 });
