@@ -5,9 +5,9 @@
  * touched, so harnesses sharing one engine leave each other alone. No engine reachable: nothing
  * to do, and said so.
  */
-import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { isRunLive, runIdOf, runsDir, type StaleReport } from '../observe/index.js';
+import { deadRunsWith, isRunLive, runFile, runIdOf, runsDir, type StaleReport } from '../observe/index.js';
 import { containContainers } from './contain.js';
 import { EngineClient } from './engine.js';
 import type { Engine } from './engine-cli.js';
@@ -45,12 +45,10 @@ export async function sweepStaleContainers(
  * mark away; a sweep that reached the engine takes away the marks of the dead runs it swept.
  */
 export function engineMarkFile(runId: string): string {
-  if (!SAFE_ID.test(runId)) throw new Error(`run id ${JSON.stringify(runId)} has characters outside [A-Za-z0-9._-]`);
-  return join(runsDir(), `${runId}${MARK}`);
+  return runFile(runId, MARK);
 }
 
 const MARK = '.engine';
-const SAFE_ID = /^[A-Za-z0-9._-]+$/;
 
 /**
  * The mark of earlier versions, one per user (<tmpdir>/crash-drill-<uid>/engine-used): a run
@@ -81,20 +79,6 @@ export function clearEngineMark(runId: string): void {
   }
 }
 
-/** The marked runs that `accept` takes and whose harness is gone. */
-function deadMarkedRuns(accept: (runId: string) => boolean): string[] {
-  let names: string[];
-  try {
-    names = readdirSync(runsDir());
-  } catch {
-    return [];
-  }
-  return names
-    .filter((name) => name.endsWith(MARK))
-    .map((name) => name.slice(0, -MARK.length))
-    .filter((runId) => SAFE_ID.test(runId) && accept(runId) && !isRunLive(runId));
-}
-
 /**
  * The container sweep for `crash-drill run`, as stale rows of results.json (pid 0: a container,
  * named in cmdline). Only when a marked run is dead (engineMarkFile(), or the legacy mark), or
@@ -104,7 +88,7 @@ function deadMarkedRuns(accept: (runId: string) => boolean): string[] {
  */
 export async function sweepStaleContainerRows(runFilter?: (runId: string) => boolean, opts: { always?: boolean } = {}): Promise<StaleReport[]> {
   const accept = runFilter ?? (() => true);
-  const dead = deadMarkedRuns(accept);
+  const dead = deadRunsWith(MARK, accept);
   const legacy = runFilter === undefined && existsSync(legacyEngineMark());
   if (!opts.always && dead.length === 0 && !legacy) return [];
   if (!(process.env.PATH ?? '').split(':').some((dir) => dir && existsSync(join(dir, 'docker')))) return [];

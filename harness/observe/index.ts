@@ -21,6 +21,8 @@ export {
   registeredHarness,
   runsDir,
   watchdogFile,
+  runFile,
+  deadRunsWith,
   type RunRegistration,
   type StaleReport,
   type SweepOptions,

@@ -74,8 +74,15 @@ export function runIdOf(drillId: string): string {
 
 /** Where a run's holders record what their watchdog ended when the harness died. */
 export function watchdogFile(runId: string): string {
+  return runFile(runId, WATCHDOG);
+}
+
+const WATCHDOG = '.watchdog.jsonl';
+
+/** A file of one run in the registry, <runs>/<runId><suffix>: its registration, its watchdog records, its engine mark. */
+export function runFile(runId: string, suffix: string): string {
   if (!SAFE_ID.test(runId)) throw new ObserveError('OBSERVE_BAD_RUN_ID', `run id ${JSON.stringify(runId)} has characters outside [A-Za-z0-9._-]`);
-  return join(runsDir(), `${runId}.watchdog.jsonl`);
+  return join(runsDir(), `${runId}${suffix}`);
 }
 
 /** What the watchdogs of a dead run recorded; the file is removed once read. */
@@ -116,8 +123,7 @@ function takeWatchdogRecords(runId: string): StaleReport[] {
 }
 
 function registryFile(runId: string): string {
-  if (!SAFE_ID.test(runId)) throw new ObserveError('OBSERVE_BAD_RUN_ID', `run id ${JSON.stringify(runId)} has characters outside [A-Za-z0-9._-]`);
-  return join(runsDir(), `${runId}.json`);
+  return runFile(runId, '.json');
 }
 
 export function registerRun(runId: string): RunRegistration {
@@ -258,6 +264,11 @@ function removeRegistry(runId: string): void {
 
 /** Runs whose watchdog left a record and whose harness is gone. */
 function deadWatchdogRuns(accept: (runId: string) => boolean): string[] {
+  return deadRunsWith(WATCHDOG, accept);
+}
+
+/** The runs that `accept` takes, with a registry file ending in `suffix` (runFile()) and no live harness. */
+export function deadRunsWith(suffix: string, accept: (runId: string) => boolean = () => true): string[] {
   let names: string[];
   try {
     names = readdirSync(runsDir());
@@ -265,8 +276,8 @@ function deadWatchdogRuns(accept: (runId: string) => boolean): string[] {
     return [];
   }
   return names
-    .filter((name) => name.endsWith('.watchdog.jsonl'))
-    .map((name) => name.slice(0, -'.watchdog.jsonl'.length))
+    .filter((name) => name.endsWith(suffix))
+    .map((name) => name.slice(0, -suffix.length))
     .filter((runId) => SAFE_ID.test(runId) && accept(runId) && !isRunLive(runId));
 }
 

@@ -4,7 +4,7 @@
  * how it was called stands in for the engine CLI: by default it answers like a docker with no
  * daemon; with FAKE_DOCKER_UP=1 like an engine with no container.
  */
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { clearEngineMark, engineMarkFile, legacyEngineMark, markEngineUsed, sweepStaleContainerRows } from '../../harness/containers/stale.js';
@@ -15,8 +15,9 @@ import { scenarioFrom, tempDir } from '../support/scenarios.js';
 
 const DOCKER = `#!/bin/sh
 if [ "$1" = run ]; then
-  # The drill's server: say whether its run was marked before the container's start, then be the server.
-  if ls "$TMPDIR"/crash-drill-*/runs/*.engine >/dev/null 2>&1; then echo 'run marked' >> "$FAKE_DOCKER_CALLS"; else echo 'run unmarked' >> "$FAKE_DOCKER_CALLS"; fi
+  # A drill's server: say whether the drill's run (its marker, less the drill's index) was marked
+  # before the container's start, then be the server.
+  if [ -e "$FAKE_DOCKER_RUNS/\${CRASH_DRILL_RUN%.*}.engine" ]; then echo 'run marked' >> "$FAKE_DOCKER_CALLS"; else echo 'run unmarked' >> "$FAKE_DOCKER_CALLS"; fi
   exec "$FAKE_DOCKER_NODE" "$FAKE_DOCKER_SERVER"
 fi
 echo "$1" >> "$FAKE_DOCKER_CALLS"
@@ -116,20 +117,40 @@ describe('the container sweep of a run', () => {
     expect(await sweepStaleContainerRows((id) => id === runId, { always: true })).toEqual([]);
     expect(called()).toEqual(['version']);
   });
+});
+
+/**
+ * A whole drill, in the machine's one run registry: a harness with a registry of its own (another
+ * TMPDIR) would take every other harness's drills for a dead run's and sweep them
+ * (harness/observe/README.md).
+ */
+describe('a run whose drill uses an engine', () => {
+  let calls = '';
+  let docker = '';
+  const called = (): string[] => (existsSync(calls) ? readFileSync(calls, 'utf8').trim().split('\n') : []);
+
+  beforeEach(() => {
+    const dir = tempDir();
+    calls = join(dir, 'calls.txt');
+    docker = join(dir, 'bin', 'docker');
+    mkdirSync(dirname(docker));
+    writeFileSync(docker, DOCKER);
+    chmodSync(docker, 0o755);
+  });
 
   it('a drill whose server is `docker run` marks its run before the container starts, and the run takes the mark away as it ends', async () => {
     const dir = tempDir();
     const yaml = [
       'id: in-a-container',
       'subject:',
-      `  command: ${join(bin, 'docker')}`,
+      `  command: ${docker}`,
       '  args: [run, --rm, -i, fake-image]',
       '  env:',
       `    FAKE_DOCKER_NODE: ${JSON.stringify(process.execPath)}`,
       `    FAKE_DOCKER_SERVER: ${JSON.stringify(join(packageRoot(), 'dist/fake-servers/well-behaved.js'))}`,
       // A server's environment is the SDK's default set and its own (the in-process client's INHERITED_ENV).
       `    FAKE_DOCKER_CALLS: ${JSON.stringify(calls)}`,
-      `    TMPDIR: ${JSON.stringify(process.env.TMPDIR)}`,
+      `    FAKE_DOCKER_RUNS: ${JSON.stringify(runsDir())}`,
       'target: { call: echo, args: { text: hi } }',
       'points: [idle]',
       'modes: [crash]',
@@ -138,6 +159,6 @@ describe('the container sweep of a run', () => {
     expect(results.drills).toHaveLength(1);
     expect(called()).toContain('run marked');
     expect(called()).not.toContain('run unmarked');
-    expect(readdirSync(runsDir()).filter((name) => name.endsWith('.engine'))).toEqual([]);
+    expect(existsSync(engineMarkFile(results.runId))).toBe(false);
   });
 });
