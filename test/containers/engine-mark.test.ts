@@ -29,6 +29,18 @@ echo 'Cannot connect to the Docker daemon' >&2
 exit 1
 `;
 
+/** The recording docker in a folder of its own (<dir>/bin/docker), and the file of its calls. */
+function fakeDocker(): { bin: string; calls: string } {
+  const dir = tempDir();
+  const bin = join(dir, 'bin');
+  mkdirSync(bin);
+  writeFileSync(join(bin, 'docker'), DOCKER);
+  chmodSync(join(bin, 'docker'), 0o755);
+  return { bin, calls: join(dir, 'calls.txt') };
+}
+
+const callsIn = (file: string): string[] => (existsSync(file) ? readFileSync(file, 'utf8').trim().split('\n') : []);
+
 describe('the container sweep of a run', () => {
   const saved = {
     PATH: process.env.PATH,
@@ -38,17 +50,12 @@ describe('the container sweep of a run', () => {
   };
   let calls = '';
   let bin = '';
-  const called = (): string[] => (existsSync(calls) ? readFileSync(calls, 'utf8').trim().split('\n') : []);
+  const called = (): string[] => callsIn(calls);
 
   beforeEach(() => {
-    const dir = tempDir();
-    bin = join(dir, 'bin');
-    mkdirSync(bin);
-    calls = join(dir, 'calls.txt');
-    writeFileSync(join(bin, 'docker'), DOCKER);
-    chmodSync(join(bin, 'docker'), 0o755);
+    ({ bin, calls } = fakeDocker());
     // Its own registry folder (the marks live in it) and the recording docker first on PATH.
-    process.env.TMPDIR = join(dir, 'tmp');
+    process.env.TMPDIR = join(dirname(bin), 'tmp');
     mkdirSync(process.env.TMPDIR);
     process.env.PATH = `${bin}:${saved.PATH}`;
     process.env.FAKE_DOCKER_CALLS = calls;
@@ -127,15 +134,12 @@ describe('the container sweep of a run', () => {
 describe('a run whose drill uses an engine', () => {
   let calls = '';
   let docker = '';
-  const called = (): string[] => (existsSync(calls) ? readFileSync(calls, 'utf8').trim().split('\n') : []);
+  const called = (): string[] => callsIn(calls);
 
   beforeEach(() => {
-    const dir = tempDir();
-    calls = join(dir, 'calls.txt');
-    docker = join(dir, 'bin', 'docker');
-    mkdirSync(dirname(docker));
-    writeFileSync(docker, DOCKER);
-    chmodSync(docker, 0o755);
+    const made = fakeDocker();
+    calls = made.calls;
+    docker = join(made.bin, 'docker');
   });
 
   it('a drill whose server is `docker run` marks its run before the container starts, and the run takes the mark away as it ends', async () => {
