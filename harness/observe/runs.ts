@@ -6,7 +6,7 @@
  * which is what lets several harnesses (vitest workers) share one machine.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { accessSync, constants, mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { listDrillCgroups } from './cgroup.js';
@@ -40,10 +40,30 @@ const SAFE_ID = /^[A-Za-z0-9._-]+$/;
  * One registry per user: a harness can only vouch for, and only sweep, its own user's drills.
  * A shared folder would be owned by whoever ran first, and an unprivileged harness could not
  * register there (and would then take its own live drills for stale).
+ *
+ * It lives under /tmp whatever TMPDIR says: every harness of a user on the machine must read the
+ * same registry, or one takes the others' live drills for a dead run's and ends them (two CI jobs
+ * on one runner, each with a TMPDIR of its own). Only where /tmp cannot be written is it under
+ * os.tmpdir(). CRASH_DRILL_REGISTRY names the folder outright (the tests of the registry's own files).
  */
 export function runsDir(): string {
   const uid = typeof process.getuid === 'function' ? process.getuid() : 0;
-  return join(tmpdir(), `crash-drill-${uid}`, 'runs');
+  return join(process.env.CRASH_DRILL_REGISTRY || join(registryBase(), `crash-drill-${uid}`), 'runs');
+}
+
+let base: string | undefined;
+
+/** /tmp where it can be written, else os.tmpdir(); looked up once. */
+function registryBase(): string {
+  if (base === undefined) {
+    try {
+      accessSync('/tmp', constants.W_OK | constants.X_OK);
+      base = '/tmp';
+    } catch {
+      base = tmpdir();
+    }
+  }
+  return base;
 }
 
 /** The processes a sweep may end: its own user's, whatever the harness's privileges. */

@@ -44,7 +44,7 @@ const callsIn = (file: string): string[] => (existsSync(file) ? readFileSync(fil
 describe('the container sweep of a run', () => {
   const saved = {
     PATH: process.env.PATH,
-    TMPDIR: process.env.TMPDIR,
+    CRASH_DRILL_REGISTRY: process.env.CRASH_DRILL_REGISTRY,
     FAKE_DOCKER_CALLS: process.env.FAKE_DOCKER_CALLS,
     FAKE_DOCKER_UP: process.env.FAKE_DOCKER_UP,
   };
@@ -54,9 +54,8 @@ describe('the container sweep of a run', () => {
 
   beforeEach(() => {
     ({ bin, calls } = fakeDocker());
-    // Its own registry folder (the marks live in it) and the recording docker first on PATH.
-    process.env.TMPDIR = join(dirname(bin), 'tmp');
-    mkdirSync(process.env.TMPDIR);
+    // Its own registry folder (the marks live in it; these tests sweep no process) and the recording docker first on PATH.
+    process.env.CRASH_DRILL_REGISTRY = join(dirname(bin), 'registry');
     process.env.PATH = `${bin}:${saved.PATH}`;
     process.env.FAKE_DOCKER_CALLS = calls;
     delete process.env.FAKE_DOCKER_UP;
@@ -79,7 +78,7 @@ describe('the container sweep of a run', () => {
     try {
       markEngineUsed(runId);
       expect(existsSync(engineMarkFile(runId))).toBe(true);
-      expect(engineMarkFile(runId).startsWith(process.env.TMPDIR!)).toBe(true);
+      expect(engineMarkFile(runId).startsWith(process.env.CRASH_DRILL_REGISTRY!)).toBe(true);
       expect(await sweepStaleContainerRows()).toEqual([]);
       expect(existsSync(calls)).toBe(false);
     } finally {
@@ -127,8 +126,8 @@ describe('the container sweep of a run', () => {
 });
 
 /**
- * A whole drill, in the machine's one run registry: a harness with a registry of its own (another
- * TMPDIR) would take every other harness's drills for a dead run's and sweep them
+ * A whole drill, in the machine's one run registry: a harness with a registry of its own
+ * (CRASH_DRILL_REGISTRY) would take every other harness's drills for a dead run's and sweep them
  * (harness/observe/README.md).
  */
 describe('a run whose drill uses an engine', () => {

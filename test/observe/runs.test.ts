@@ -1,5 +1,7 @@
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   drillIdFor,
@@ -13,6 +15,8 @@ import {
   sweepStale,
   type ProcIdentity,
 } from '../../harness/observe/index.js';
+import { packageRoot } from '../../harness/util/paths.js';
+import { tempDir } from '../support/scenarios.js';
 import { Cleanup, envWith, start } from './helpers.js';
 
 const cleanup = new Cleanup();
@@ -44,6 +48,22 @@ describe('run ids', () => {
 });
 
 describe('sweepStale', () => {
+  it('from a harness with another TMPDIR leaves a live run alone: the registry does not follow TMPDIR', async () => {
+    const live = newRunId();
+    cleanup.trackDrill(drillIdFor(live, 1));
+    registrations.push(registerRun(live));
+    const drill = start(cleanup, 'sleep', ['300'], { detached: true, stdio: 'ignore', env: envWith({ CRASH_DRILL_RUN: drillIdFor(live, 1) }) });
+    const other = tempDir('crash-drill-other-tmp-');
+    const observe = pathToFileURL(join(packageRoot(), 'dist/harness/observe/index.js')).href;
+    const script = `import(${JSON.stringify(observe)}).then(async (m) => { const rows = await m.sweepStale({ runFilter: (id) => id === ${JSON.stringify(live)}, termWaitMs: 300 }); console.log(JSON.stringify({ dir: m.runsDir(), rows })); })`;
+    const { stdout, status } = spawnSync(process.execPath, ['--input-type=module', '-e', script], { env: { ...process.env, TMPDIR: other }, encoding: 'utf8' });
+    expect(status).toBe(0);
+    const out = JSON.parse(stdout) as { dir: string; rows: unknown[] };
+    expect(out.dir).toBe(runsDir());
+    expect(out.rows).toEqual([]);
+    expect(procState(drill.id)).toBe('alive');
+  });
+
   it("ends processes of dead runs and leaves a live run's alone", async () => {
     // Every run starts out live, so that no other harness on the machine (another test file's
     // run sweeps at start-up) takes our processes; the two "dead" runs die just before our sweep.
