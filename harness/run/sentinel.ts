@@ -10,8 +10,8 @@
  * While the harness lives the sentinel only waits, so where perl is on PATH it waits as perl
  * (PERL_WAIT: about 5 ms of CPU to start, against about 70 ms for Node, which competed with
  * the run's first server for the cores while it loaded) and execs the Node sweep
- * (sentinel-main.ts, `--now`) only once the harness has died. Without perl the Node process waits itself. Either way the command
- * line carries dist/bin/sentinel.js and the run id.
+ * (sentinel-main.ts, `--now`) only once the harness has died. Without perl the Node process
+ * waits itself. Either way the command line carries dist/bin/sentinel.js and the run id.
  *
  * The per-drill holders (harness/drill/holder-script.ts) already end everything below them;
  * the sentinel covers what they cannot: a run without perl (no holders), processes of the run
