@@ -4,7 +4,23 @@
  * ANY error or a timeout, never on one particular error code (an UnsupportedProtocolVersion
  * -32022, a -32601 from an SDK 1 server, an answer without 2026-07-28 all fall back alike).
  * The probe runs on the server under test itself, on the same pipes: no sibling process.
+ *
+ * The era never depends on how fast the server starts. A probe that times out is not given up:
+ * initialize follows on the same connection while the probe keeps waiting (up to the call
+ * timeout), and whichever settles the era first wins:
+ * - the probe's late answer offers 2026-07-28: the modern era (`probed-late`). A server that
+ *   was still importing when the timeout passed reads server/discover first and answers it
+ *   first, exactly as it would have at full speed;
+ * - initialize is refused with -32022 whose `data.supported` names 2026-07-28: the server is
+ *   locked to the modern era by the discover it read (the Python SDK locks a connection to the
+ *   era of its first distinctive message, python-sdk PR #3038), so the drill waits for that
+ *   answer and probes once more beside it, as the Python SDK's own client does
+ *   (`mcp/client/_probe.py`): `probed-late` or `re-probed`, whichever answer comes first;
+ * - initialize is answered: the old era (`fell-back`, with the probe's timeout as the reason).
+ * The timeout (`timeouts.discover`) therefore decides only how soon initialize follows for a
+ * server that never answers server/discover, never which era a server that does answer gets.
  */
+import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { monoNow } from '../util/clock.js';
 import { errorMessage } from '../util/errors.js';
 import { LEGACY_REVISION, modernEnvelope, MODERN_REVISION, SERVER_INFO_META_KEY } from './envelope.js';
@@ -14,8 +30,12 @@ import { ModernSession } from './modern-session.js';
 import type { ClientEvent, EraChoice, ProtocolEra, StartCommand } from './protocol.js';
 import type { RecordingStdioTransport } from './recording-transport.js';
 import { RpcClosed, RpcRequester, RpcTimeout } from './rpc-requester.js';
+import { SharedLink } from './shared-link.js';
 
 export const DEFAULT_DISCOVER_TIMEOUT_MS = 2_000;
+
+/** UnsupportedProtocolVersion: what a server locked to the other era answers. */
+const UNSUPPORTED_PROTOCOL_VERSION = -32022;
 
 export interface EraChosen {
   session: EraSession;
@@ -35,13 +55,43 @@ export async function selectEra(transport: RecordingStdioTransport, command: Sta
   if (protocol === LEGACY_REVISION) return legacy(transport, command, 'pinned');
   const rpc = new RpcRequester(transport);
   rpc.attach();
-  const pinned = protocol === MODERN_REVISION;
-  const probe = await discover(rpc, pinned ? command.callTimeoutMs : (command.discoverTimeoutMs ?? DEFAULT_DISCOVER_TIMEOUT_MS));
-  const offered = probe.ok ? offersModern(probe.result) : null;
-  if (probe.ok && offered === null) return modern(rpc, probe.result, pinned ? 'pinned' : 'probed', emit);
-  const detail = probe.ok ? (offered as string) : probe.detail;
-  if (!pinned) emit({ type: 'era-probe', t: monoNow(), outcome: probe.ok ? 'error' : probe.outcome, detail });
-  if (pinned) throw new Error(`protocol 2026-07-28 is pinned and server/discover failed: ${detail}`);
+  if (protocol === MODERN_REVISION) {
+    const probe = await discover(rpc, command.callTimeoutMs);
+    const offered = probe.ok ? offersModern(probe.result) : null;
+    if (probe.ok && offered === null) return modern(rpc, probe.result, 'pinned', emit);
+    throw new Error(`protocol 2026-07-28 is pinned and server/discover failed: ${probe.ok ? offered : probe.detail}`);
+  }
+  return auto(transport, rpc, command, emit);
+}
+
+async function auto(transport: RecordingStdioTransport, rpc: RpcRequester, command: StartCommand, emit: (event: ClientEvent) => void): Promise<EraChosen> {
+  const discoverTimeoutMs = command.discoverTimeoutMs ?? DEFAULT_DISCOVER_TIMEOUT_MS;
+  // The probe waits as long as any call may: its timeout below only decides when initialize follows.
+  const probe = discover(rpc, Math.max(command.callTimeoutMs, discoverTimeoutMs));
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), discoverTimeoutMs)));
+  const early = await Promise.race([probe, timedOut]);
+  clearTimeout(timer);
+  if (early !== null) {
+    const offered = early.ok ? offersModern(early.result) : null;
+    if (early.ok && offered === null) return modern(rpc, early.result, 'probed', emit);
+    return fallBack(transport, rpc, command, emit, early, early.ok ? (offered as string) : early.detail);
+  }
+  const detail = `server/discover: no answer within ${discoverTimeoutMs} ms`;
+  emit({ type: 'era-probe', t: monoNow(), outcome: 'timeout', detail });
+  return raceAfterTimeout(transport, rpc, command, emit, probe, detail);
+}
+
+/** The probe answered in time, but not with the modern era: initialize on the same connection, by the SDK client alone. */
+async function fallBack(
+  transport: RecordingStdioTransport,
+  rpc: RpcRequester,
+  command: StartCommand,
+  emit: (event: ClientEvent) => void,
+  probe: Probe,
+  detail: string,
+): Promise<EraChosen> {
+  emit({ type: 'era-probe', t: monoNow(), outcome: probe.ok ? 'error' : probe.outcome, detail });
   rpc.detach();
   transport.onmessage = undefined;
   transport.onclose = undefined;
@@ -49,18 +99,94 @@ export async function selectEra(transport: RecordingStdioTransport, command: Sta
   try {
     return await legacy(transport, command, 'fell-back', detail);
   } catch (error) {
-    if (!probe.ok && probe.outcome === 'closed') {
-      throw new Error(
-        `the server closed the connection on the server/discover probe, so initialize could not follow (${errorMessage(error)}); pin protocol: 2025-11-25 for this server`,
-      );
-    }
+    if (!probe.ok && probe.outcome === 'closed') throw closedOnProbe(error);
     throw error;
   }
+}
+
+type Settled = { kind: 'modern'; result: Record<string, unknown>; chosenBy: EraChoice } | { kind: 'initialized' } | { kind: 'refused'; error: unknown };
+
+/**
+ * The probe timed out and keeps waiting; initialize follows through the SDK client on a link
+ * that shares the connection with it. The first of: the probe's late answer offering the modern
+ * era, initialize answered, initialize refused.
+ */
+async function raceAfterTimeout(
+  transport: RecordingStdioTransport,
+  rpc: RpcRequester,
+  command: StartCommand,
+  emit: (event: ClientEvent) => void,
+  probe: Promise<Probe>,
+  timeoutDetail: string,
+): Promise<EraChosen> {
+  let probeEnded: Probe | null = null;
+  void probe.then((p) => (probeEnded = p));
+  const session = new LegacySession();
+  const link = new SharedLink(transport, rpc);
+  const lateModern = modernAnswer(probe, 'probed-late');
+  const initialized = session.connect(link, command.callTimeoutMs).then(
+    (): Settled => ({ kind: 'initialized' }),
+    (error: unknown): Settled => ({ kind: 'refused', error }),
+  );
+  let settled = await Promise.race([lateModern, initialized]);
+  if (settled.kind === 'refused' && lockedToModern(settled.error)) {
+    // The server read the probe and is locked to the modern era: its answer is on the way; probe once more beside it.
+    const refusal = settled.error;
+    emit({ type: 'era-probe', t: monoNow(), outcome: 'error', detail: `initialize refused: ${errorMessage(refusal)}; probing again` });
+    const reprobe = discover(rpc, command.callTimeoutMs);
+    const neither = Promise.all([probe, reprobe]).then((): Settled => ({ kind: 'refused', error: refusal }));
+    settled = await Promise.race([lateModern, modernAnswer(reprobe, 're-probed'), neither]);
+  }
+  if (settled.kind === 'modern') {
+    // The SDK client's initialize is abandoned: its answer, if one comes, is recorded and dropped.
+    rpc.onStray = () => {};
+    rpc.onClosed = () => {};
+    await session.client.close();
+    return modern(rpc, settled.result, settled.chosenBy, emit);
+  }
+  if (settled.kind === 'initialized') {
+    // A server that answers in order answered the probe before initialize: what it answered belongs in the reason.
+    const ended = probeEnded as Probe | null;
+    const reason = ended === null ? timeoutDetail : `${timeoutDetail}; then ${ended.ok ? offersModern(ended.result) : ended.detail}`;
+    rpc.detach(); // the probe's answer, if it ever comes, is recorded only
+    return legacyChosen(session, 'fell-back', reason);
+  }
+  rpc.detach();
+  await transport.close();
+  const ended = probeEnded as Probe | null;
+  if (ended !== null && !ended.ok && ended.outcome === 'closed') throw closedOnProbe(settled.error);
+  throw settled.error;
+}
+
+/** Resolves with the modern era when the probe's answer offers it; never resolves otherwise (the other side of the race decides). */
+function modernAnswer(probe: Promise<Probe>, chosenBy: EraChoice): Promise<Settled> {
+  return new Promise<Settled>((resolve) => {
+    void probe.then((p) => {
+      if (p.ok && offersModern(p.result) === null) resolve({ kind: 'modern', result: p.result, chosenBy });
+    });
+  });
+}
+
+/** A -32022 whose data names 2026-07-28 among the supported versions. */
+function lockedToModern(error: unknown): boolean {
+  if (!(error instanceof McpError) || error.code !== UNSUPPORTED_PROTOCOL_VERSION) return false;
+  const supported = (error.data as { supported?: unknown } | undefined)?.supported;
+  return Array.isArray(supported) && supported.includes(MODERN_REVISION);
+}
+
+function closedOnProbe(error: unknown): Error {
+  return new Error(
+    `the server closed the connection on the server/discover probe, so initialize could not follow (${errorMessage(error)}); pin protocol: 2025-11-25 for this server`,
+  );
 }
 
 async function legacy(transport: RecordingStdioTransport, command: StartCommand, chosenBy: EraChoice, fallbackReason?: string): Promise<EraChosen> {
   const session = new LegacySession();
   await session.connect(transport, command.callTimeoutMs);
+  return legacyChosen(session, chosenBy, fallbackReason);
+}
+
+function legacyChosen(session: LegacySession, chosenBy: EraChoice, fallbackReason?: string): EraChosen {
   const info = session.serverInfo();
   return {
     session,
@@ -75,7 +201,7 @@ async function legacy(transport: RecordingStdioTransport, command: StartCommand,
 }
 
 function modern(rpc: RpcRequester, result: Record<string, unknown>, chosenBy: EraChoice, emit: (event: ClientEvent) => void): EraChosen {
-  if (chosenBy === 'probed') emit({ type: 'era-probe', t: monoNow(), outcome: 'answered', detail: `server/discover offered ${versionsOf(result).join(', ')}` });
+  if (chosenBy !== 'pinned') emit({ type: 'era-probe', t: monoNow(), outcome: 'answered', detail: `server/discover offered ${versionsOf(result).join(', ')}` });
   const meta = (result._meta ?? {}) as Record<string, unknown>;
   const info = (result.serverInfo ?? meta[SERVER_INFO_META_KEY] ?? {}) as { name?: unknown; version?: unknown };
   return {

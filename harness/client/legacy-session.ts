@@ -6,7 +6,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { LEGACY_REVISION } from './envelope.js';
 import { resultText, type EraSession, type ToolAnswer } from './era-session.js';
 import type { ClientSetupStep, ClientToolCall } from './protocol.js';
-import type { RecordingStdioTransport } from './recording-transport.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 
 export class LegacySession implements EraSession {
   readonly era = LEGACY_REVISION;
@@ -18,7 +18,7 @@ export class LegacySession implements EraSession {
   }
 
   /** initialize and initialized; rejects like the SDK does (an error answer, a timeout, a closed pipe). */
-  connect(transport: RecordingStdioTransport, timeoutMs: number): Promise<void> {
+  connect(transport: Transport, timeoutMs: number): Promise<void> {
     return this.client.connect(transport, { timeout: timeoutMs });
   }
 

@@ -32,8 +32,13 @@ export type ClientProtocol = 'auto' | '2025-11-25' | '2026-07-28';
 /** The two eras: 2025-11-25 (initialize) and 2026-07-28 (server/discover, a `_meta` envelope on every request). */
 export type ProtocolEra = '2025-11-25' | '2026-07-28';
 
-/** How the era was chosen: the probe was answered, the probe failed or timed out, or the scenario pinned it. */
-export type EraChoice = 'probed' | 'fell-back' | 'pinned';
+/**
+ * How the era was chosen: the probe was answered in time (`probed`); it was answered after its
+ * timeout, while initialize was on its way (`probed-late`); initialize was refused with -32022 for
+ * the modern era and a second probe was answered first (`re-probed`); the probe failed or timed
+ * out and initialize was answered (`fell-back`); or the scenario pinned it.
+ */
+export type EraChoice = 'probed' | 'probed-late' | 're-probed' | 'fell-back' | 'pinned';
 
 export interface StartCommand {
   type: 'start';

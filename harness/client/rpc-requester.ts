@@ -32,7 +32,13 @@ export class RpcRequester {
   private next = 1;
   private readonly pending = new Map<string, Pending>();
   private closed = false;
+  /** Ids this requester stopped waiting for (detach()): a late answer to one is recorded by the transport, and dropped here. */
+  private readonly abandoned = new Set<string>();
   onOther: (message: JSONRPCMessage) => void = () => {};
+  /** A response whose id was never this requester's (the SDK client's numeric ids while it shares the transport). */
+  onStray: (message: JSONRPCMessage) => void = () => {};
+  /** The server closed the connection (after every pending request was rejected). */
+  onClosed: () => void = () => {};
 
   constructor(private readonly transport: RecordingStdioTransport) {}
 
@@ -65,16 +71,22 @@ export class RpcRequester {
     return this.transport.send({ jsonrpc: '2.0', method, params } as JSONRPCMessage);
   }
 
-  /** Stops waiting for every answer (the era falls back; a late answer is only recorded). */
+  /** Stops waiting for every answer (the era is chosen; a late answer is only recorded). */
   detach(): void {
-    for (const id of [...this.pending.keys()]) this.settle(id)?.reject(new RpcClosed('the requester was detached'));
+    for (const id of [...this.pending.keys()]) {
+      this.abandoned.add(id);
+      this.settle(id)?.reject(new RpcClosed('the requester was detached'));
+    }
   }
 
   private onMessage(message: JSONRPCMessage): void {
     const m = message as { id?: string | number; result?: Record<string, unknown>; error?: { code: number; message: string }; method?: string };
     if (m.method === undefined && m.id !== undefined) {
       const pending = this.settle(String(m.id));
-      if (!pending) return;
+      if (!pending) {
+        if (!this.abandoned.has(String(m.id))) this.onStray(message);
+        return;
+      }
       if (m.error) pending.reject(new RpcError(m.error.code, m.error.message));
       else pending.resolve(m.result ?? {});
       return;
@@ -85,6 +97,7 @@ export class RpcRequester {
   private onClose(): void {
     this.closed = true;
     for (const id of [...this.pending.keys()]) this.settle(id)?.reject(new RpcClosed('the server closed the connection'));
+    this.onClosed();
   }
 
   private settle(id: string): Pending | undefined {

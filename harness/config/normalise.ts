@@ -5,7 +5,7 @@ import type { CancelSpec, Scenario, ScenarioExpect, ScenarioRemote, ScenarioTime
 
 /** Defaults for the numbers a file may leave out (docs/design.md; close-wait is the SDK client's 2 s). */
 export const DEFAULT_TIMEOUTS: Readonly<ScenarioTimeouts> = Object.freeze({
-  handshake: 10_000,
+  handshake: 30_000,
   point: 5_000,
   inFlightDelay: 0,
   closeWait: 2_000,

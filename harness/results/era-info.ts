@@ -1,14 +1,17 @@
 /**
  * The protocol era a drill spoke and how it was chosen, from the client's handshake event:
- * `probed` (server/discover answered), `fell-back` (the probe failed or timed out; initialize
- * followed), `pinned` (the scenario's protocol named the revision).
+ * `probed` (server/discover answered), `probed-late` (answered after its timeout, while
+ * initialize was on its way), `re-probed` (initialize was refused with -32022 for the modern era;
+ * a second probe was answered), `fell-back` (the probe failed or timed out; initialize was
+ * answered), `pinned` (the scenario's protocol named the revision).
  */
+import type { EraChoice } from '../client/protocol.js';
 import { firstOf, type DrillEvidence } from '../evidence/types.js';
 
 export interface DrillEra {
   /** The revision spoken: 2025-11-25 (initialize) or 2026-07-28 (server/discover, `_meta` envelope). */
   era: string;
-  chosenBy: 'probed' | 'fell-back' | 'pinned';
+  chosenBy: EraChoice;
   /** fell-back: what the server/discover probe got instead of an answer. */
   fallbackReason: string | null;
 }
@@ -27,6 +30,8 @@ export function describeEra(era: DrillEra | null, evidence: DrillEvidence): stri
     return `no era was established (protocol ${asked}${probe ? `; the server/discover probe: ${probe.outcome}, ${probe.detail}` : ''})`;
   }
   if (era.chosenBy === 'probed') return `${era.era}, probed (server/discover answered)`;
+  if (era.chosenBy === 'probed-late') return `${era.era}, probed (server/discover answered after its timeout; the initialize sent meanwhile was not used)`;
+  if (era.chosenBy === 're-probed') return `${era.era}, re-probed (initialize was refused for 2026-07-28, and server/discover asked again was answered)`;
   if (era.chosenBy === 'pinned') return `${era.era}, pinned by the scenario`;
   return `${era.era}, fell back to initialize after server/discover failed (${era.fallbackReason ?? 'no reason recorded'})`;
 }

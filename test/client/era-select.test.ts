@@ -14,34 +14,59 @@ import { runScenarios } from '../../harness/run/run-drills.js';
 import { packageRoot } from '../../harness/util/paths.js';
 import { scenarioFrom, tempDir } from '../support/scenarios.js';
 
-/** Answers initialize and tools/call like a 2025 server; server/discover as RAW_DISCOVER says. */
+/**
+ * Answers initialize and tools/call like a 2025 server; server/discover as RAW_DISCOVER says.
+ * `locked`, `locked-reprobe`: a dual-era server that starts reading RAW_DELAY ms late (a Python
+ * server still importing) and, like the Python SDK, locks the connection to the era of its first
+ * distinctive message: after server/discover, initialize gets -32022 naming 2026-07-28.
+ * `locked-reprobe` never answers the first server/discover (its handler was lost), only a second.
+ */
 const RAW_SERVER = `
 const mode = process.env.RAW_DISCOVER;
+const delay = Number(process.env.RAW_DELAY ?? 0);
 const send = (m) => process.stdout.write(JSON.stringify({ jsonrpc: '2.0', ...m }) + '\\n');
 let buf = '';
-process.stdin.on('data', (c) => {
-  buf += c;
-  let i;
-  while ((i = buf.indexOf('\\n')) >= 0) {
-    const m = JSON.parse(buf.slice(0, i));
-    buf = buf.slice(i + 1);
-    if (m.method === 'server/discover') {
-      if (mode === 'silent') continue;
-      if (mode === 'close') process.exit(0);
-      if (mode === 'unsupported') send({ id: m.id, error: { code: -32022, message: 'Unsupported protocol version', data: { supported: ['2025-11-25'] } } });
-      if (mode === 'old') send({ id: m.id, result: { resultType: 'complete', supportedVersions: ['2025-11-25'], capabilities: {} } });
-      if (mode === 'bad-request') send({ id: m.id, error: { code: -32600, message: 'Invalid request' } });
-      continue;
+let era = null;
+let discovers = 0;
+const modernResult = { resultType: 'complete', supportedVersions: ['2026-07-28', '2025-11-25'], capabilities: { tools: {} }, serverInfo: { name: 'raw', version: '1' } };
+function handle(m) {
+  if (m.method === 'server/discover') {
+    if (mode === 'locked' || mode === 'locked-reprobe') {
+      era = era ?? 'modern';
+      if (mode === 'locked-reprobe' && discovers++ === 0) return;
+      return send({ id: m.id, result: modernResult });
     }
-    if (m.method === 'initialize') send({ id: m.id, result: { protocolVersion: '2025-11-25', capabilities: { tools: {}, resources: { subscribe: true } }, serverInfo: { name: 'raw', version: '1' } } });
-    else if (m.method === 'resources/subscribe') send({ id: m.id, result: {} });
-    else if (m.method === 'tools/call') send({ id: m.id, result: { content: [{ type: 'text', text: 'ok' }] } });
+    if (mode === 'silent') return;
+    if (mode === 'close') process.exit(0);
+    if (mode === 'unsupported') send({ id: m.id, error: { code: -32022, message: 'Unsupported protocol version', data: { supported: ['2025-11-25'] } } });
+    if (mode === 'old') send({ id: m.id, result: { resultType: 'complete', supportedVersions: ['2025-11-25'], capabilities: {} } });
+    if (mode === 'bad-request') send({ id: m.id, error: { code: -32600, message: 'Invalid request' } });
+    return;
   }
-});
-process.stdin.on('end', () => process.exit(0));
+  if (m.method === 'initialize') {
+    if (era === 'modern') return send({ id: m.id, error: { code: -32022, message: 'connection is serving the 2026-07-28 protocol', data: { supported: ['2026-07-28'] } } });
+    era = 'legacy';
+    send({ id: m.id, result: { protocolVersion: '2025-11-25', capabilities: { tools: {}, resources: { subscribe: true } }, serverInfo: { name: 'raw', version: '1' } } });
+  }
+  else if (m.method === 'resources/subscribe' || m.method === 'ping') send({ id: m.id, result: {} });
+  else if (m.method === 'tools/call') send({ id: m.id, result: { resultType: 'complete', content: [{ type: 'text', text: 'ok' }] } });
+}
+function serve() {
+  process.stdin.on('data', (c) => {
+    buf += c;
+    let i;
+    while ((i = buf.indexOf('\\n')) >= 0) {
+      const m = JSON.parse(buf.slice(0, i));
+      buf = buf.slice(i + 1);
+      handle(m);
+    }
+  });
+  process.stdin.on('end', () => process.exit(0));
+}
+if (delay > 0) setTimeout(serve, delay); else serve();
 `;
 
-function scenario(dir: string, id: string, discover: string, extra: string[] = []) {
+function scenario(dir: string, id: string, discover: string, extra: string[] = [], delayMs = 0, discoverMs = 300) {
   const script = join(dir, 'raw-server.cjs');
   writeFileSync(script, RAW_SERVER);
   return scenarioFrom(
@@ -50,11 +75,11 @@ function scenario(dir: string, id: string, discover: string, extra: string[] = [
       'subject:',
       '  command: node',
       `  args: [${JSON.stringify(script)}]`,
-      `  env: { RAW_DISCOVER: ${discover} }`,
+      `  env: { RAW_DISCOVER: ${discover}, RAW_DELAY: "${delayMs}" }`,
       'target: { call: echo }',
       'points: [idle]',
       'modes: [crash]',
-      'timeouts: { discover: 300, handshake: 10000 }',
+      `timeouts: { discover: ${discoverMs}, handshake: 10000 }`,
       'expect: { exit-on-eof: { deadline: 1000 }, no-survivors: { grace: 500 } }',
       ...extra,
     ].join('\n'),
@@ -115,6 +140,47 @@ describe('the era of a drill', () => {
     expect(byId('old').era!.fallbackReason).toBe('server/discover offered 2025-11-25, not 2026-07-28');
     expect(byId('old').incident.protocol).toBe(
       '2025-11-25, fell back to initialize after server/discover failed (server/discover offered 2025-11-25, not 2026-07-28)',
+    );
+  }, 120_000);
+
+  it('the era never depends on how fast the server starts: a late answer counts, a -32022 for the modern era probes again', async () => {
+    const dir = tempDir();
+    // The slow ones start reading 1500 ms after their start, so their probe's 300 ms timeout has always passed.
+    const run = await runScenarios(
+      [
+        scenario(dir, 'locked-fast', 'locked', [], 0, 8000),
+        scenario(dir, 'locked-slow', 'locked', [], 1500),
+        scenario(dir, 'locked-reprobe', 'locked-reprobe', [], 1500),
+        scenario(dir, 'silent-slow', 'silent', [], 1500),
+        scenario(dir, 'bad-request-slow', 'bad-request', [], 1500),
+        scenario(dir, 'closes-slow', 'close', [], 1500),
+      ],
+      { concurrency: 3, containTermWaitMs: 300 },
+    );
+    const slow = (id: string) => run.results.drills.find((d) => d.scenario === id)!;
+    for (const id of ['locked-fast', 'locked-slow', 'locked-reprobe', 'silent-slow', 'bad-request-slow']) {
+      expect(slow(id).verdict, `${id}: ${slow(id).reason}`).toBe('pass');
+    }
+    expect(slow('locked-fast').era).toEqual({ era: '2026-07-28', chosenBy: 'probed', fallbackReason: null });
+    expect(slow('locked-slow').era).toEqual({ era: '2026-07-28', chosenBy: 'probed-late', fallbackReason: null });
+    expect(slow('locked-slow').incident.protocol).toBe(
+      '2026-07-28, probed (server/discover answered after its timeout; the initialize sent meanwhile was not used)',
+    );
+    expect(slow('locked-reprobe').era).toEqual({ era: '2026-07-28', chosenBy: 're-probed', fallbackReason: null });
+    const reprobe = run.evidence.find((e) => e.meta.scenario === 'locked-reprobe')!;
+    const methods = eventsOf(reprobe, 'rpc-out').map((e) => (e.message as { method?: string }).method);
+    expect(methods.slice(0, 3)).toEqual(['server/discover', 'initialize', 'server/discover']);
+    expect(eventsOf(reprobe, 'era-probe').map((e) => e.outcome)).toEqual(['timeout', 'error', 'answered']);
+    // A server that never answers still falls back, and one that answers late with an error says so.
+    expect(slow('silent-slow').era).toEqual({ era: '2025-11-25', chosenBy: 'fell-back', fallbackReason: 'server/discover: no answer within 300 ms' });
+    expect(slow('bad-request-slow').era).toEqual({
+      era: '2025-11-25',
+      chosenBy: 'fell-back',
+      fallbackReason: 'server/discover: no answer within 300 ms; then MCP error -32600: Invalid request',
+    });
+    expect(slow('closes-slow').verdict).toBe('error');
+    expect(slow('closes-slow').reason).toMatch(
+      /the server closed the connection on the server\/discover probe, so initialize could not follow .*; pin protocol: 2025-11-25/,
     );
   }, 120_000);
 

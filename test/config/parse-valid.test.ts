@@ -59,7 +59,7 @@ describe('parseScenario: valid files', () => {
       modes: ['crash', 'close', 'hang'],
       protocol: 'auto',
       cancel: { then: null, after: 0 },
-      timeouts: { handshake: 10000, point: 5000, inFlightDelay: 0, closeWait: 2000, discover: 2000 },
+      timeouts: { handshake: 30000, point: 5000, inFlightDelay: 0, closeWait: 2000, discover: 2000 },
       remote: {
         handlers: null,
         writes: [],
