@@ -10,6 +10,8 @@ import { containProcess, type ContainResult } from '../orphans/contain.js';
 import { checkOutDir, EvidenceOutError } from '../orphans/evidence.js';
 import { findOrphans } from '../orphans/find-orphans.js';
 import { PatternError } from '../orphans/patterns.js';
+import { checkPendingFolder } from '../orphans/pending.js';
+import { RegistryError } from '../observe/registry.js';
 import type { BackendName } from '../orphans/types.js';
 import { backendOption, pidArgument, repeatable, seconds, serverPatterns } from '../orphans/cli-options.js';
 import { EXIT } from './exit-codes.js';
@@ -56,11 +58,12 @@ export async function containCommand(pid: number | undefined, options: ContainCo
     if (options.out) checkOutDir(options.out);
     if (options.allOrphans) {
       const patterns = await serverPatterns(options);
+      checkPendingFolder(); // --all-orphans looks as `orphans` does, through the registry's state
       const report = findOrphans(backend, { patterns, markers: options.defaults, stuckAfterMs: Number.POSITIVE_INFINITY, all: false });
       targets = report.entries.filter((e) => e.classification === 'client-gone').map((e) => ({ pid: e.pid, startTime: e.startTime }));
     }
   } catch (error) {
-    if (!(error instanceof PatternError) && !(error instanceof EvidenceOutError)) throw error;
+    if (!(error instanceof PatternError) && !(error instanceof EvidenceOutError) && !(error instanceof RegistryError)) throw error;
     err.write(`crash-drill: contain: ${error.message}\n`);
     return EXIT.usage;
   }

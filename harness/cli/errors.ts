@@ -4,6 +4,7 @@
  */
 import { ConfigError } from '../config/errors.js';
 import { VerifyPathError } from '../evidence/verify.js';
+import { RegistryError } from '../observe/registry.js';
 import { ShardError } from '../plan/shard.js';
 import { MergeError } from '../results/merge.js';
 import { ReporterError } from '../../reports/registry.js';
@@ -14,9 +15,12 @@ export class UsageError extends Error {
   readonly code: string = 'CRASH_DRILL_USAGE';
 }
 
-/** Errors a user can fix by changing what they typed or wrote: exit 3 with the message. */
+/**
+ * Errors a user can fix by changing what they typed or wrote, or the folder they run in (a run
+ * registry that is not theirs alone, harness/observe/registry.ts): exit 3 with the message.
+ */
 export function isUsageError(error: unknown): error is Error {
-  return [UsageError, ConfigError, ReporterError, ShardError, MergeError, VerifyPathError].some((kind) => error instanceof kind);
+  return [UsageError, ConfigError, ReporterError, ShardError, MergeError, VerifyPathError, RegistryError].some((kind) => error instanceof kind);
 }
 
 type Out = { write(s: string): unknown };

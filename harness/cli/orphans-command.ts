@@ -8,6 +8,8 @@ import { chooseBackend } from '../orphans/backend.js';
 import { backendOption, repeatable, seconds, serverPatterns } from '../orphans/cli-options.js';
 import { findOrphans } from '../orphans/find-orphans.js';
 import { PatternError } from '../orphans/patterns.js';
+import { checkPendingFolder } from '../orphans/pending.js';
+import { RegistryError } from '../observe/registry.js';
 import { renderOrphans } from '../orphans/render.js';
 import type { BackendName } from '../orphans/types.js';
 import { registerContainCommand } from './contain-command.js';
@@ -28,8 +30,10 @@ export async function orphansCommand(options: OrphansOptions, out = process.stdo
   let patterns;
   try {
     patterns = await serverPatterns(options);
+    // Its --stuck-after state lives in the run registry: one that is not the user's own refuses the command.
+    checkPendingFolder();
   } catch (error) {
-    if (!(error instanceof PatternError)) throw error;
+    if (!(error instanceof PatternError) && !(error instanceof RegistryError)) throw error;
     err.write(`crash-drill: orphans: ${error.message}\n`);
     return EXIT.usage;
   }

@@ -5,9 +5,9 @@
  * touched, so harnesses sharing one engine leave each other alone. No engine reachable: nothing
  * to do, and said so.
  */
-import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { deadRunsWith, isRunLive, runFile, runIdOf, runsDir, type StaleReport } from '../observe/index.js';
+import { createOwnFile, deadRunsWith, isOwnFile, isRunLive, runFile, runIdOf, runsDir, type StaleReport } from '../observe/index.js';
 import { containContainers } from './contain.js';
 import { EngineClient } from './engine.js';
 import type { Engine } from './engine-cli.js';
@@ -58,13 +58,13 @@ export function legacyEngineMark(): string {
   return join(dirname(runsDir()), 'engine-used');
 }
 
-/** Sets the run's mark (drill-containers.ts, at a drill's first sign of an engine); never fails a drill. */
+/**
+ * Sets the run's mark (drill-containers.ts, at a drill's first sign of an engine); never fails a
+ * drill. Made exclusively in the checked registry (own-files.ts): a mark that exists stays.
+ */
 export function markEngineUsed(runId: string): void {
   try {
-    const file = engineMarkFile(runId);
-    if (existsSync(file)) return;
-    mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
-    writeFileSync(file, `${new Date().toISOString()}\n`);
+    createOwnFile(engineMarkFile(runId), `${new Date().toISOString()}\n`);
   } catch {
     // No mark: a dead run's containers then wait for its sentinel, or `crash-drill orphans`.
   }
@@ -89,7 +89,7 @@ export function clearEngineMark(runId: string): void {
 export async function sweepStaleContainerRows(runFilter?: (runId: string) => boolean, opts: { always?: boolean } = {}): Promise<StaleReport[]> {
   const accept = runFilter ?? (() => true);
   const dead = deadRunsWith(MARK, accept);
-  const legacy = runFilter === undefined && existsSync(legacyEngineMark());
+  const legacy = runFilter === undefined && isOwnFile(legacyEngineMark());
   if (!opts.always && dead.length === 0 && !legacy) return [];
   if (!(process.env.PATH ?? '').split(':').some((dir) => dir && existsSync(join(dir, 'docker')))) return [];
   const { reachable, stale } = await sweepStaleContainers({ env: process.env as Record<string, string>, runFilter }).catch(() => ({

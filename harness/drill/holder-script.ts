@@ -39,7 +39,9 @@
  *   chld                                     (a SIGCHLD: a child of the holder exited or stopped)
  * With a record file, the watchdog appends one JSON line per process it ended (drill id, pid,
  * start time read before the signal, argv, how it ended), so the next
- * run can report what a killed harness left and how it was contained.
+ * run can report what a killed harness left and how it was contained. The file is made with
+ * O_CREAT|O_EXCL|O_NOFOLLOW (0600) or opened with O_NOFOLLOW when it exists, and written only
+ * when fstat says a regular file of the holder's effective uid (harness/observe/own-files.ts).
  */
 export const HOLDER_SCRIPT = String.raw`
 use strict; use warnings;
@@ -190,16 +192,28 @@ if (!$done) {
     select(undef, undef, undef, 0.02) if @left;
   }
   $rec{$_}{end} = 'survived' for grep { $same->($_, $rec{$_}{start}) } @order;
-  if ($record ne '' && @order && open(my $fh, '>>', $record)) {
+  # The record, in the run registry (harness/observe/registry.ts): made here with O_EXCL, or, when
+  # another holder of the run (or its sentinel) made it first, opened as it is; never through a
+  # symlink (O_NOFOLLOW), and written only when fstat says a regular file of this user. All lines
+  # go in one append, so the records of holders that die together never interleave mid-line.
+  my $fh;
+  if ($record ne '' && @order) {
+    require Fcntl;
+    my $w = Fcntl::O_WRONLY() | Fcntl::O_APPEND() | Fcntl::O_NOFOLLOW() | Fcntl::O_NONBLOCK();
+    undef $fh unless sysopen($fh, $record, $w | Fcntl::O_CREAT() | Fcntl::O_EXCL(), 0600) || ($!{EEXIST} && sysopen($fh, $record, $w));
+  }
+  if ($fh && -f $fh && (stat _)[4] == $>) {
     my $drillJson = $json->($drill);
     require POSIX;
     my $at = POSIX::strftime('%Y-%m-%dT%H:%M:%SZ', gmtime);
+    my $out = '';
     for my $p (@order) {
       my $r = $rec{$p};
-      print $fh "{\"drillId\":$drillJson,\"pid\":$p,\"startTime\":$r->{start},\"cmdline\":[" . join(',', map { $json->($_) } @{$r->{cmd}}) . "],\"endedBy\":\"$r->{end}\",\"by\":\"watchdog\",\"at\":\"$at\"}\n";
+      $out .= "{\"drillId\":$drillJson,\"pid\":$p,\"startTime\":$r->{start},\"cmdline\":[" . join(',', map { $json->($_) } @{$r->{cmd}}) . "],\"endedBy\":\"$r->{end}\",\"by\":\"watchdog\",\"at\":\"$at\"}\n";
     }
-    close $fh;
+    syswrite($fh, $out);
   }
+  close $fh if $fh;
   print "watchdog " . scalar(@order) . "\n";
 }
 1 while waitpid(-1, 1) > 0;

@@ -28,4 +28,6 @@ export {
   type SweepOptions,
 } from './runs.js';
 export { ObserveError, type ObserveErrorCode } from './errors.js';
+export { RegistryError, REGISTRY_ENV, registryDir, registryPath, checkedRunsDir } from './registry.js';
+export { appendOwnFile, createOwnFile, isOwnFile, readOwnFile, replaceOwnFile } from './own-files.js';
 export { findRealServer, findRealServerNow, isLauncher, readFdLink, snapshotChain, type ChainProcess, type ReadFd } from './wrapper.js';

@@ -1,19 +1,21 @@
 /**
  * Run ids, the run registry and the stale sweep. A harness registers each run it executes in
- * <tmpdir>/crash-drill-<uid>/runs/<runId>.json with its own identity. A drill process whose run has no
- * live registered harness was left behind by a harness that died (crashed, was killed, or its
- * machine slept through a timeout): the sweep ends it. A live run's processes are never touched,
- * which is what lets several harnesses (vitest workers) share one machine.
+ * <registry>/runs/<runId>.json with its own identity (registry.ts: a private folder of the user,
+ * checked before every use). A drill process whose run has no live registered harness was left
+ * behind by a harness that died (crashed, was killed, or its machine slept through a timeout):
+ * the sweep ends it. A live run's processes are never touched, which is what lets several
+ * harnesses (vitest workers) share one machine.
  */
 import { randomBytes } from 'node:crypto';
-import { accessSync, constants, mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, statSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { listDrillCgroups } from './cgroup.js';
 import { ObserveError } from './errors.js';
 import { identify, identityKey, isAlive, type ProcIdentity } from './identity.js';
 import { DRILL_ENV } from './membership.js';
+import { isOwnFile, readOwnFile, replaceOwnFile } from './own-files.js';
 import { isKernelThread, listPids, readCmdline, readEnviron, readStat } from './proc.js';
+import { checkedRunsDir, RegistryError, siblingRunsDirs } from './registry.js';
 import { newRecord, terminate, type ContainmentRecord, type EndedBy } from './terminate.js';
 
 export type RunRegistration = { unregister(): void };
@@ -37,33 +39,13 @@ export type SweepOptions = {
 const SAFE_ID = /^[A-Za-z0-9._-]+$/;
 
 /**
- * One registry per user: a harness can only vouch for, and only sweep, its own user's drills.
- * A shared folder would be owned by whoever ran first, and an unprivileged harness could not
- * register there (and would then take its own live drills for stale).
- *
- * It lives under /tmp whatever TMPDIR says: every harness of a user on the machine must read the
- * same registry, or one takes the others' live drills for a dead run's and ends them (two CI jobs
- * on one runner, each with a TMPDIR of its own). Only where /tmp cannot be written is it under
- * os.tmpdir(). CRASH_DRILL_REGISTRY names the folder outright (the tests of the registry's own files).
+ * One registry per user (registry.ts): a harness can only vouch for, and only sweep, its own
+ * user's drills, and every harness of the user must read the same registry, or one takes the
+ * others' live drills for a dead run's and ends them. Checked (and made 0700 when missing) at
+ * every call; throws RegistryError when the folder is not the user's own.
  */
 export function runsDir(): string {
-  const uid = typeof process.getuid === 'function' ? process.getuid() : 0;
-  return join(process.env.CRASH_DRILL_REGISTRY || join(registryBase(), `crash-drill-${uid}`), 'runs');
-}
-
-let base: string | undefined;
-
-/** /tmp where it can be written, else os.tmpdir(); looked up once. */
-function registryBase(): string {
-  if (base === undefined) {
-    try {
-      accessSync('/tmp', constants.W_OK | constants.X_OK);
-      base = '/tmp';
-    } catch {
-      base = tmpdir();
-    }
-  }
-  return base;
+  return checkedRunsDir();
 }
 
 /** The processes a sweep may end: its own user's, whatever the harness's privileges. */
@@ -108,9 +90,10 @@ export function runFile(runId: string, suffix: string): string {
 /** What the watchdogs of a dead run recorded; the file is removed once read. */
 function takeWatchdogRecords(runId: string): StaleReport[] {
   const file = watchdogFile(runId);
-  let text: string;
+  // Only a regular file of this user is believed (own-files.ts); anything else is left alone.
+  const text = readOwnFile(file);
+  if (text === null) return [];
   try {
-    text = readFileSync(file, 'utf8');
     unlinkSync(file);
   } catch {
     return [];
@@ -151,11 +134,8 @@ export function registerRun(runId: string): RunRegistration {
   const self = identify(process.pid);
   if (self === null) throw new ObserveError('OBSERVE_REGISTRY_WRITE', "cannot read the harness's own /proc/self/stat");
   try {
-    mkdirSync(runsDir(), { recursive: true, mode: 0o700 });
-    // Write then rename, so a concurrent sweep never reads half a file.
-    const tmp = `${file}.${process.pid}.tmp`;
-    writeFileSync(tmp, JSON.stringify({ runId, pid: self.pid, startTime: self.startTime, registeredAt: new Date().toISOString() }));
-    renameSync(tmp, file);
+    // Made exclusively, then renamed into place: a concurrent sweep never reads half a file.
+    replaceOwnFile(file, JSON.stringify({ runId, pid: self.pid, startTime: self.startTime, registeredAt: new Date().toISOString() }));
   } catch (err) {
     throw new ObserveError('OBSERVE_REGISTRY_WRITE', `cannot write the run registry file ${file}`, { cause: err });
   }
@@ -170,13 +150,29 @@ export function registerRun(runId: string): RunRegistration {
   };
 }
 
-/** The harness a run registered (pid and start time), or null when there is no readable registration. */
+/**
+ * The harness a run registered (pid and start time), or null when there is no registration that
+ * is a regular file of this user: here, or in the user's other registry locations
+ * (registry.ts siblingRunsDirs()). Throws RegistryError when the registry is not private: a
+ * sweep must not take every run for dead because it could not read.
+ */
 export function registeredHarness(runId: string): ProcIdentity | null {
+  let file: string;
   try {
-    const data = JSON.parse(readFileSync(registryFile(runId), 'utf8')) as { pid?: unknown; startTime?: unknown };
-    if (typeof data.pid === 'number' && typeof data.startTime === 'number') return { pid: data.pid, startTime: data.startTime };
-  } catch {
-    // missing, unreadable or a bad id: no live harness
+    file = registryFile(runId);
+  } catch (err) {
+    if (err instanceof RegistryError) throw err;
+    return null; // a bad id: never registered
+  }
+  for (const candidate of [file, ...siblingRunsDirs().map((dir) => join(dir, `${runId}.json`))]) {
+    const text = readOwnFile(candidate);
+    if (text === null) continue;
+    try {
+      const data = JSON.parse(text) as { pid?: unknown; startTime?: unknown };
+      if (typeof data.pid === 'number' && typeof data.startTime === 'number') return { pid: data.pid, startTime: data.startTime };
+    } catch {
+      // garbled: no live harness from this file
+    }
   }
   return null;
 }
@@ -198,6 +194,7 @@ function selfAndAncestors(): Set<number> {
 }
 
 export async function sweepStale(opts: SweepOptions = {}): Promise<StaleReport[]> {
+  runsDir(); // refused (RegistryError) before anything is read or ended
   const accept = opts.runFilter ?? (() => true);
   const liveness = new Map<string, boolean>();
   const stale = (drillId: string): boolean => {
@@ -289,23 +286,25 @@ function deadWatchdogRuns(accept: (runId: string) => boolean): string[] {
 
 /** The runs that `accept` takes, with a registry file ending in `suffix` (runFile()) and no live harness. */
 export function deadRunsWith(suffix: string, accept: (runId: string) => boolean = () => true): string[] {
+  const dir = runsDir();
   let names: string[];
   try {
-    names = readdirSync(runsDir());
+    names = readdirSync(dir);
   } catch {
     return [];
   }
   return names
-    .filter((name) => name.endsWith(suffix))
+    .filter((name) => name.endsWith(suffix) && isOwnFile(join(dir, name)))
     .map((name) => name.slice(0, -suffix.length))
     .filter((runId) => SAFE_ID.test(runId) && accept(runId) && !isRunLive(runId));
 }
 
 /** Registry files whose harness is gone, even when no process of theirs is left. */
 function removeDeadRegistrations(accept: (runId: string) => boolean): void {
+  const dir = runsDir();
   let names: string[];
   try {
-    names = readdirSync(runsDir());
+    names = readdirSync(dir);
   } catch {
     return;
   }

@@ -6,9 +6,9 @@
  * since T". Between two looks the queue may have drained and filled again: the record says
  * "at every look", not "continuously".
  */
-import { lstatSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { readOwnFile, replaceOwnFile } from '../observe/own-files.js';
+import { checkedFolder, registryDir } from '../observe/registry.js';
 
 export interface PendingLook {
   /** Wall-clock ms of the first look that saw bytes unread, and every look since did too. */
@@ -17,27 +17,23 @@ export interface PendingLook {
 }
 
 /**
- * One folder per user (mode 0700): tmp is shared, so a folder of one name for everyone would be
- * writable only by whoever made it first, and readable (and forgeable) by the others.
+ * In the run registry (harness/observe/registry.ts): a private folder of the user, checked
+ * before every use, so another user can neither read nor forge when a client was first seen
+ * stuck. CRASH_DRILL_ORPHANS_STATE names the file outright (tests); its folder gets the same checks.
  */
 export function pendingFile(): string {
-  return process.env.CRASH_DRILL_ORPHANS_STATE ?? join(tmpdir(), `crash-drill-${process.getuid?.() ?? 'user'}`, 'orphans-pending.json');
+  return process.env.CRASH_DRILL_ORPHANS_STATE || join(registryDir(), 'orphans-pending.json');
 }
 
-/** The state's folder is a real folder of this user: not another user's, not a symlink. */
-function ownFolder(dir: string): boolean {
-  try {
-    const st = lstatSync(dir);
-    const uid = process.getuid?.();
-    return st.isDirectory() && (uid === undefined || st.uid === uid);
-  } catch {
-    return false;
-  }
+/** The state's folder, checked (RegistryError when it is not the user's own): `orphans` refuses with it before it looks. */
+export function checkPendingFolder(file = pendingFile()): void {
+  checkedFolder(dirname(file));
 }
 
+/** Only a regular file of this user is believed (own-files.ts); anything else is a first look. */
 function load(file: string): Record<string, PendingLook> {
   try {
-    const data = JSON.parse(readFileSync(file, 'utf8')) as unknown;
+    const data = JSON.parse(readOwnFile(file) ?? '{}') as unknown;
     return data && typeof data === 'object' ? (data as Record<string, PendingLook>) : {};
   } catch {
     return {};
@@ -49,25 +45,16 @@ function load(file: string): Record<string, PendingLook> {
  * Returns each key's first-seen time. Keys not pending now are forgotten: the client read.
  */
 export function recordPending(now: Map<string, number>, at = Date.now(), file = pendingFile()): Map<string, PendingLook> {
-  const dir = join(file, '..');
-  try {
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
-  } catch {
-    // judged below
-  }
-  // A folder this user does not own is neither trusted nor written: every look is a first look.
-  const own = ownFolder(dir);
-  const before = own ? load(file) : {};
+  // A folder that is not this user's own refuses the command (RegistryError, exit 3), never a silent first look.
+  checkedFolder(dirname(file));
+  const before = load(file);
   const after: Record<string, PendingLook> = {};
   for (const [key, bytes] of now) {
     const since = before[key]?.since;
     after[key] = { since: typeof since === 'number' && Number.isFinite(since) ? since : at, bytes };
   }
-  if (!own) return new Map(Object.entries(after));
   try {
-    const tmp = `${file}.${process.pid}.tmp`;
-    writeFileSync(tmp, JSON.stringify(after));
-    renameSync(tmp, file);
+    replaceOwnFile(file, JSON.stringify(after));
   } catch {
     // A read-only tmp: every look is a first look, and nothing is called stuck by this rule.
   }

@@ -11,7 +11,7 @@ import { inProcessHolderPool } from '../drill/in-process-client.js';
 import { executeDrill } from '../drill/execute.js';
 import type { PlannedDrill } from '../drill/types.js';
 import type { DrillEvidence } from '../evidence/types.js';
-import { drillIdFor, newRunId, registerRun, sweepStale, type StaleReport } from '../observe/index.js';
+import { drillIdFor, newRunId, registerRun, runsDir, sweepStale, type StaleReport } from '../observe/index.js';
 import { clearEngineMark, sweepStaleContainerRows } from '../containers/index.js';
 import { planDrills, type PlanFilter } from '../plan/plan.js';
 import { attemptIndex, planFingerprint, repeatDrills, shardDrills, type ShardSpec } from '../plan/shard.js';
@@ -56,6 +56,7 @@ export interface RunOutput {
 }
 
 export async function runScenarios(scenarios: Scenario[], options: RunOptions = {}): Promise<RunOutput> {
+  runsDir(); // a registry that is not the user's own refuses the run here, before anything starts (RegistryError)
   const planned = planDrills(scenarios, options);
   const repeat = options.repeat ?? 1;
   // Repeated attempts run under indexes past the end of the full plan, so each gets its own id.

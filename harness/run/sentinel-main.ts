@@ -3,8 +3,6 @@
  * end; contains the run only when the harness died without saying "done". With `--now`, its
  * perl front (sentinel.ts, PERL_WAIT) has already seen the harness die: it contains at once.
  */
-import { appendFileSync } from 'node:fs';
-
 const runId = process.argv[2] ?? '';
 /** How long the harness may take to leave the running state after its pipe to us closed. */
 const HARNESS_GONE_WAIT_MS = 1000;
@@ -21,11 +19,18 @@ if (process.argv[3] === '--now') {
 async function onEnd(): Promise<void> {
   if (/^done$/m.test(text) || runId === '') process.exit(0);
   // Loaded only now: a run that ends well (almost every run) never pays for the sweep's code.
-  const [{ pollExit, registeredHarness, sweepStale, watchdogFile }, { sweepStaleContainerRows }] = await Promise.all([
+  const [{ appendOwnFile, pollExit, registeredHarness, runsDir, sweepStale, watchdogFile }, { sweepStaleContainerRows }] = await Promise.all([
     import('../observe/index.js'),
     import('../containers/index.js'),
   ]);
   const mine = (id: string): boolean => id === runId;
+  // The registry checked like every user of it (harness/observe/registry.ts): one that is not
+  // the user's own is neither read nor written. Its holders still end what is below them.
+  try {
+    runsDir();
+  } catch {
+    process.exit(3);
+  }
   // End of file comes when the kernel closes the dead harness's descriptors, a moment before
   // its process leaves the running state: the sweep only takes runs whose harness is gone, so
   // wait for that first (a harness still alive after this wait closed its end without dying).
@@ -43,7 +48,7 @@ async function onEnd(): Promise<void> {
     .join('\n');
   if (lines !== '') {
     try {
-      appendFileSync(watchdogFile(runId), `${lines}\n`);
+      appendOwnFile(watchdogFile(runId), `${lines}\n`); // made exclusively, or a regular file of ours appended to
     } catch {
       // no registry folder: nothing can be reported later, the processes are ended all the same
     }

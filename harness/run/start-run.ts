@@ -13,6 +13,7 @@ import { refuseUnrunnableSubjects } from '../config/subject-command.js';
 import { loadBaseline } from '../baseline/load.js';
 import { baselineStage } from '../baseline/stage.js';
 import { displayPath } from '../util/paths.js';
+import { checkedRunsDir } from '../observe/registry.js';
 import type { DrillConfig } from '../index.js';
 import { runScenarios, type RunOutput } from './run-drills.js';
 
@@ -39,6 +40,8 @@ export function defaultConcurrency(): 'auto' {
 }
 
 export async function startRun(request: RunRequest): Promise<RunOutput> {
+  // A run registry that is not the user's own refuses the run (RegistryError, exit 3) before anything is loaded or written.
+  checkedRunsDir();
   const scenarios = await scenariosOf(request);
   const known = new Set(scenarios.map((s) => s.id));
   const missing = (request.only ?? []).filter((id) => !known.has(id));

@@ -1,13 +1,13 @@
 /**
  * The state of the --stuck-after rule (harness/orphans/pending.ts) on real files: a look keeps
  * the first-seen time of a key still pending and forgets a key no longer pending; a folder
- * another user owns, or a symlink to one, is neither read nor written (every look is then a
- * first look); a garbled record is a first look. The default folder is per user, mode 0700.
+ * another user owns, or a symlink to one, refuses (RegistryError: `orphans` exits 3); a state
+ * file that is a symlink, another user's, or garbled is a first look. The default folder is the run registry.
  */
-import { chownSync, existsSync, mkdirSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chownSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { RegistryError, registryPath } from '../../harness/observe/registry.js';
 import { pendingFile, recordPending } from '../../harness/orphans/pending.js';
 import { tempDir } from '../support/scenarios.js';
 
@@ -15,7 +15,8 @@ const isRoot = process.getuid?.() === 0;
 
 describe('the --stuck-after state', () => {
   it('keeps the first-seen time while a key stays pending, forgets it once read, in a folder it makes 0700', () => {
-    const file = join(tempDir('pending-'), 'state', 'p.json');
+    const base = tempDir('pending-');
+    const file = join(base, 'state', 'p.json');
     expect([
       ...recordPending(
         new Map([
@@ -46,29 +47,70 @@ describe('the --stuck-after state', () => {
     ]);
     writeFileSync(file, JSON.stringify({ a: { since: 'yesterday', bytes: 1 } }));
     expect(recordPending(new Map([['a', 1]]), 4000, file).get('a')).toEqual({ since: 4000, bytes: 1 });
+    rmSync(base, { recursive: true, force: true });
   });
 
-  it("the default file is in this user's own folder in tmp", () => {
+  it('the default file is in the run registry: a private folder of this user (harness/observe/registry.ts)', () => {
     const saved = process.env.CRASH_DRILL_ORPHANS_STATE;
     delete process.env.CRASH_DRILL_ORPHANS_STATE;
     try {
-      expect(pendingFile()).toBe(join(tmpdir(), `crash-drill-${process.getuid?.()}`, 'orphans-pending.json'));
+      expect(pendingFile()).toBe(join(registryPath(), 'orphans-pending.json'));
+      const st = lstatSync(registryPath());
+      expect([st.isDirectory(), st.uid, st.mode & 0o777]).toEqual([true, process.geteuid?.(), 0o700]);
     } finally {
       if (saved !== undefined) process.env.CRASH_DRILL_ORPHANS_STATE = saved;
     }
   });
 
-  it.skipIf(!isRoot)("a folder of another user, or a symlink to it, is neither read nor written (root only: it makes the other user's folder)", () => {
-    const base = tempDir('pending-other-');
-    const theirs = join(base, 'theirs');
-    mkdirSync(theirs);
-    const file = join(theirs, 'p.json');
-    writeFileSync(file, JSON.stringify({ a: { since: 1, bytes: 5 } }));
-    chownSync(theirs, 65534, 65534);
+  it('a state file that is a symlink is not followed, and one that is not a regular file of ours is not believed', () => {
+    const dir = tempDir('pending-links-');
+    const target = join(dir, 'target.json');
+    const before = JSON.stringify({ a: { since: 1, bytes: 5 } });
+    writeFileSync(target, before);
+    const file = join(dir, 'p.json');
+    symlinkSync(target, file);
+    // Read through the link, the key would keep since 1; it is a first look, and the link is replaced, not written through.
     expect(recordPending(new Map([['a', 5]]), 1000, file).get('a')).toEqual({ since: 1000, bytes: 5 });
-    const link = join(base, 'link');
-    symlinkSync(theirs, link);
-    expect(recordPending(new Map([['a', 5]]), 2000, join(link, 'p.json')).get('a')).toEqual({ since: 2000, bytes: 5 });
-    expect(existsSync(`${file}.${process.pid}.tmp`)).toBe(false);
+    expect(readFileSync(target, 'utf8')).toBe(before);
+    expect(lstatSync(file).isFile()).toBe(true);
+    // The same record as a regular file of ours is believed.
+    writeFileSync(file, before);
+    expect(recordPending(new Map([['a', 5]]), 2000, file).get('a')).toEqual({ since: 1, bytes: 5 });
+    rmSync(dir, { recursive: true, force: true });
   });
+
+  it.skipIf(!isRoot)(
+    "a folder of another user, or a symlink to it, refuses with the folder, its owner and mode (root only: it makes the other user's folder)",
+    () => {
+      const base = tempDir('pending-other-');
+      try {
+        const theirs = join(base, 'theirs');
+        mkdirSync(theirs, { mode: 0o700 });
+        const file = join(theirs, 'p.json');
+        writeFileSync(file, JSON.stringify({ a: { since: 1, bytes: 5 } }));
+        chownSync(theirs, 65534, 65534);
+        chownSync(file, 65534, 65534);
+        expect(() => recordPending(new Map([['a', 5]]), 1000, file)).toThrow(
+          new RegistryError(
+            `the run registry folder ${theirs} is not private: expected a folder (not a symlink) owned by uid 0 with mode 0700 (no group or other permissions), got a folder owned by uid 65534 with mode 0700; refused before anything started. Remove it (rm -r ${theirs}) if you did not make it, or set CRASH_DRILL_REGISTRY to a folder of yours with mode 0700.`,
+            theirs,
+          ),
+        );
+        const link = join(base, 'link');
+        symlinkSync(theirs, link);
+        expect(() => recordPending(new Map([['a', 5]]), 2000, join(link, 'p.json'))).toThrow(
+          /^the run registry folder .*\/link is not private: .*, got a symlink owned by uid 0 with mode 0777;/,
+        );
+        expect(readdirSync(theirs)).toEqual(['p.json']);
+        // A record of another user's in a folder of ours is not believed: a first look.
+        const mine = join(base, 'mine');
+        mkdirSync(mine, { mode: 0o700 });
+        writeFileSync(join(mine, 'p.json'), JSON.stringify({ a: { since: 1, bytes: 5 } }));
+        chownSync(join(mine, 'p.json'), 65534, 65534);
+        expect(recordPending(new Map([['a', 5]]), 3000, join(mine, 'p.json')).get('a')).toEqual({ since: 3000, bytes: 5 });
+      } finally {
+        rmSync(base, { recursive: true, force: true });
+      }
+    },
+  );
 });
