@@ -51,7 +51,7 @@ export function engineMarkFile(runId: string): string {
 const MARK = '.engine';
 
 /**
- * The mark of earlier versions, one per user (beside the registry, crash-drill-<uid>/engine-used): a run
+ * The mark of earlier versions, one per user (<registry>/engine-used, beside runs/): a run
  * that died under one may have left a container, so it still counts, until a sweep reaches the engine.
  */
 export function legacyEngineMark(): string {
