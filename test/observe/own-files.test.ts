@@ -12,6 +12,7 @@ import { tempDir } from '../support/scenarios.js';
 
 const uid = process.geteuid?.() ?? 0;
 const isRoot = uid === 0;
+if (!isRoot) console.log("[own-files] the case of another user's file skipped: only root can make a file of another user");
 const made: string[] = [];
 afterEach(() => {
   for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });

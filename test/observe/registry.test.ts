@@ -13,6 +13,7 @@ import { scenarioFrom, tempDir } from '../support/scenarios.js';
 
 const uid = process.geteuid?.() ?? 0;
 const isRoot = uid === 0;
+if (!isRoot) console.log("[registry] the case of another user's folder skipped: only root can make a folder of another user");
 const made: string[] = [];
 afterEach(() => {
   for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
