@@ -10,6 +10,9 @@
  *      to leave it out); flips across repeated runs are bench/flips.ts
  *   5. what running without root costs: drill time and exit detection as uid 65534 (holder,
  *      no cgroup) against root (holder and cgroup), each side in its own process (privilege.ts)
+ *   6. a flooding server: the harness's peak RSS and the evidence size for a 1 GB stdout flood,
+ *      a 100 MB single line and a 500 MB stderr flood, each drill in its own process (flood.ts;
+ *      --skip-floods to leave it out)
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -29,28 +32,35 @@ import { BenchError } from './errors.js';
 import { medianPhases } from './phases.js';
 import { median, ms, percentile } from './stats.js';
 import { perDrill, perRequest } from './remote-overhead.js';
+import type { FloodFigure } from './flood.js';
 import type { PrivilegeSide } from './privilege.js';
 
 const SERVER = fileURLToPath(new URL('../fake-servers/well-behaved.js', import.meta.url));
 
-function options(): { runs: number; latencyRuns: number; skipBundled: boolean } {
+function options(): { runs: number; latencyRuns: number; skipBundled: boolean; skipFloods: boolean } {
   const spec = {
     runs: { type: 'string', default: '5' },
     'latency-runs': { type: 'string', default: '20' },
     'skip-bundled': { type: 'boolean', default: false },
+    'skip-floods': { type: 'boolean', default: false },
   } as const;
   let values: ReturnType<typeof parseArgs<{ options: typeof spec }>>['values'];
   try {
     values = parseArgs({ options: spec }).values;
   } catch (error) {
-    throw new BenchError('BENCH_USAGE', `${(error as Error).message} (options: --runs N, --latency-runs N, --skip-bundled)`);
+    throw new BenchError('BENCH_USAGE', `${(error as Error).message} (options: --runs N, --latency-runs N, --skip-bundled, --skip-floods)`);
   }
   const count = (name: string, raw: string): number => {
     const n = Number(raw);
     if (!Number.isInteger(n) || n < 1) throw new BenchError('BENCH_USAGE', `--${name} must be a positive integer, got ${raw}`);
     return n;
   };
-  return { runs: count('runs', values.runs!), latencyRuns: count('latency-runs', values['latency-runs']!), skipBundled: values['skip-bundled']! };
+  return {
+    runs: count('runs', values.runs!),
+    latencyRuns: count('latency-runs', values['latency-runs']!),
+    skipBundled: values['skip-bundled']!,
+    skipFloods: values['skip-floods']!,
+  };
 }
 
 let stdoutGone = false;
@@ -219,6 +229,30 @@ function privilege(runs: number): void {
   say();
 }
 
+/** Section 6: each flood drill in its own process (flood.ts), so its peak RSS is the harness's alone. */
+function floods(): void {
+  say('6. A flooding server (after-response/crash, default record bounds: 200 noise lines, 64 KiB of stderr, 8 KiB a line),');
+  say('   each drill in its own process; aim: peak RSS at most 300 MB, evidence at most the bounds plus a few KB');
+  const script = fileURLToPath(new URL('./flood.js', import.meta.url));
+  for (const [name, flood] of [
+    ['1 GB of stdout noise lines', 'stdout:1000000000'],
+    ['one 100 MB stdout line', 'line:100000000'],
+    ['500 MB of stderr', 'stderr:500000000'],
+  ] as const) {
+    const out = spawnSync(process.execPath, [script, flood], { encoding: 'utf8', maxBuffer: 1024 * 1024 });
+    const line = out.stdout?.trim().split('\n').pop();
+    if (out.status !== 0 || !line) {
+      say(`   ${name.padEnd(28)} could not run: ${out.stderr?.trim().split('\n').pop() ?? out.error?.message ?? 'no output'}`);
+      continue;
+    }
+    const f = JSON.parse(line) as FloodFigure;
+    say(
+      `   ${name.padEnd(28)} peak RSS ${f.peakRssMb.toFixed(0).padStart(4)} MB   evidence ${(f.evidenceBytes / 1024).toFixed(1).padStart(6)} KB   ${(f.ms / 1000).toFixed(1).padStart(5)} s   ${f.verdict} (${f.stdoutClean})`,
+    );
+  }
+  say();
+}
+
 /** "scenario verdict×n" for every drill that did not pass, so an unexpected one stands out. */
 function notPassed(drills: readonly DrillResult[]): string {
   const counts = new Map<string, number>();
@@ -247,6 +281,8 @@ async function main(): Promise<void> {
     if (opts.skipBundled) say('4. Bundled run: skipped (--skip-bundled)');
     else await bundled(abort.signal);
     if (!abort.signal.aborted) privilege(opts.runs);
+    if (opts.skipFloods) say('6. Floods: skipped (--skip-floods)');
+    else if (!abort.signal.aborted) floods();
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

@@ -149,6 +149,7 @@ function outcome(drill: DrillResult, check: Check): Outcome | null {
     ...details(drill, check),
     `termination: ${drill.incident.termination}`,
     `protocol: ${drill.incident.protocol ?? 'not recorded'}`,
+    ...(drill.incident.recordCut ?? []).map((cut) => `record cut: ${cut}`),
   ];
   if (drill.incident.followUp.length > 0) lines.push('follow-up:', ...drill.incident.followUp.map((f) => `  - ${f}`));
   lines.push(`drill ${drill.id}`, evidenceLine(drill));

@@ -208,6 +208,7 @@ function incidentList(i: Incident): string[] {
     `- Termination: ${md(i.termination)}`,
     `- Protocol: ${md(i.protocol ?? 'not recorded')}`,
     ...(i.cancelledAt ? [`- Cancelled at: ${moment(i.cancelledAt)}`] : []),
+    ...(i.recordCut ?? []).map((cut) => `- Record cut: ${md(cut)}`),
   ];
   if (i.followUp.length === 0) return [...lines, '- Follow-up: none'];
   return [...lines, '- Follow-up:', ...i.followUp.map((f) => `  - ${md(f)}`)];

@@ -3,7 +3,10 @@ import { dataOf, defineCheck, type CheckOutcome } from './types.js';
 
 export interface StdoutCleanData {
   messages: number;
+  /** Every noise line the server wrote, the ones the record left out included. */
   noise: number;
+  /** Noise lines the record left out (it keeps a head and a tail). */
+  dropped?: number;
   /** The first ten noise lines, 500 characters each at most. */
   lines?: string[];
 }
@@ -20,16 +23,22 @@ export const stdoutClean = defineCheck({
     const id = 'stdout-clean' as const;
     const noise = eventsOf(evidence, 'stdout-noise');
     const messages = eventsOf(evidence, 'rpc-in').length;
-    if (noise.length === 0) {
+    // The record keeps a head and a tail of the noise (harness/drill/record-cap.ts); the cut says how many lines it left out.
+    const dropped = eventsOf(evidence, 'record-cut')
+      .filter((cut) => cut.stream === 'stdout')
+      .reduce((sum, cut) => sum + cut.droppedLines, 0);
+    const total = noise.length + dropped;
+    if (total === 0) {
       return { id, verdict: 'pass', summary: `all ${messages} stdout lines were JSON-RPC messages`, data: { messages, noise: 0 } };
     }
     const first = JSON.stringify(noise[0].line.slice(0, 120));
-    const noun = noise.length === 1 ? 'line' : 'lines';
+    const noun = total === 1 ? 'line' : 'lines';
+    const kept = dropped > 0 ? ` (${noise.length.toLocaleString('en-US')} kept in the record)` : '';
     return {
       id,
       verdict: 'fail',
-      summary: `${noise.length} stdout ${noun} not JSON-RPC, first: ${first}`,
-      data: { messages, noise: noise.length, lines: noise.slice(0, 10).map((event) => event.line.slice(0, 500)) },
+      summary: `${total.toLocaleString('en-US')} stdout ${noun} not JSON-RPC${kept}, first: ${first}`,
+      data: { messages, noise: total, ...(dropped > 0 ? { dropped } : {}), lines: noise.slice(0, 10).map((event) => event.line.slice(0, 500)) },
     };
   },
   followUp: () => ['the server writes non-JSON-RPC text on stdout: move logs to stderr'],

@@ -45,7 +45,7 @@ export class ClientSession {
   async onStart(command: StartCommand, spawned: SpawnedSubject): Promise<void> {
     const emit = this.emit;
     this.start = command;
-    const transport = new RecordingStdioTransport(spawned, emit);
+    const transport = new RecordingStdioTransport(spawned, emit, command.lineLimits);
     this.transport = transport;
     let chosen;
     try {

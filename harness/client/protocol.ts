@@ -53,6 +53,11 @@ export interface StartCommand {
   /** auto: how long the server/discover probe may take before falling back to initialize. */
   discoverTimeoutMs?: number;
   /**
+   * The longest stdout line the client holds while it waits for its newline; past it the line
+   * is noise, recorded by its head (`lineBytes`) and its length (absent: record-cap.ts defaults).
+   */
+  lineLimits?: { lineBytes: number; unterminatedBytes: number };
+  /**
    * Send the correlation id as the target call's progress token (cancel drills only: a server
    * that gets a token may report progress, which changes what a crash drill of it sees).
    */
@@ -101,8 +106,12 @@ export type ClientEvent =
     }
   | { type: 'rpc-out'; t: number; message: unknown }
   | { type: 'rpc-in'; t: number; message: unknown }
-  /** A line on the server's stdout that is not a JSON-RPC message. */
-  | { type: 'stdout-noise'; t: number; line: string }
+  /**
+   * A line on the server's stdout that is not a JSON-RPC message. `cutBytes`: how much of it was
+   * left out (a line longer than the record's `line-bytes`, or one that ran past
+   * `unterminated-bytes` with no newline: harness/drill/record-cap.ts).
+   */
+  | { type: 'stdout-noise'; t: number; line: string; cutBytes?: number }
   | { type: 'setup-done'; t: number; steps: number }
   | { type: 'setup-error'; t: number; step: number; call: string; message: string }
   | { type: 'handshake-error'; t: number; message: string }

@@ -24,6 +24,10 @@ export class RecordingStdioTransport implements Transport {
   onmessage?: (message: JSONRPCMessage) => void;
 
   private buffer = '';
+  /** A line that ran past `unterminatedBytes` with no newline: its head, and how much more came. */
+  private overlong: { head: string; more: number } | null = null;
+  private readonly lineBytes: number;
+  private readonly unterminatedBytes: number;
   private targetCorrelationId: string | null = null;
   private dispatchGate: Promise<boolean> | null = null;
   private openGate: ((holdResponses: boolean) => void) | null = null;
@@ -32,7 +36,11 @@ export class RecordingStdioTransport implements Transport {
   constructor(
     private readonly spawned: SpawnedSubject,
     private readonly emit: Emit,
-  ) {}
+    limits: { lineBytes: number; unterminatedBytes: number } = { lineBytes: 8 * 1024, unterminatedBytes: 16 * 1024 * 1024 },
+  ) {
+    this.lineBytes = limits.lineBytes;
+    this.unterminatedBytes = limits.unterminatedBytes;
+  }
 
   get child(): ChildProcess {
     return this.spawned.child;
@@ -112,17 +120,51 @@ export class RecordingStdioTransport implements Transport {
     return meta?.[CORRELATION_META_KEY] === this.targetCorrelationId;
   }
 
+  /**
+   * Splits the server's stdout into lines. Only the new chunk is searched for a newline, and a
+   * line that runs past `unterminatedBytes` without one is not held: its head is kept and the
+   * rest counted until its newline (or the end of stdout), then it is recorded as noise with
+   * `cutBytes` (a server that prints a 100 MB line, or never a newline, cannot fill our memory).
+   */
   private onChunk(chunk: string): void {
-    this.buffer += chunk;
+    let from = 0;
     let index: number;
-    while ((index = this.buffer.indexOf('\n')) !== -1) {
-      const line = this.buffer.slice(0, index).replace(/\r$/, '');
-      this.buffer = this.buffer.slice(index + 1);
+    while ((index = chunk.indexOf('\n', from)) !== -1) {
+      const piece = chunk.slice(from, index);
+      from = index + 1;
+      if (this.overlong) {
+        this.endOverlong(Buffer.byteLength(piece));
+        continue;
+      }
+      const line = (this.buffer + piece).replace(/\r$/, '');
+      this.buffer = '';
       this.onLine(line);
+    }
+    const rest = chunk.slice(from);
+    if (rest.length === 0) return;
+    if (this.overlong) {
+      this.overlong.more += Buffer.byteLength(rest);
+      return;
+    }
+    this.buffer += rest;
+    if (this.buffer.length > this.unterminatedBytes) {
+      const head = this.buffer.slice(0, this.lineBytes);
+      this.overlong = { head, more: Buffer.byteLength(this.buffer) - Buffer.byteLength(head) };
+      this.buffer = '';
     }
   }
 
+  private endOverlong(moreBytes: number): void {
+    const { head, more } = this.overlong!;
+    this.overlong = null;
+    this.emit({ type: 'stdout-noise', t: monoNow(), line: head, cutBytes: more + moreBytes });
+  }
+
   private flushPartialLine(): void {
+    if (this.overlong) {
+      this.endOverlong(0);
+      return;
+    }
     if (this.buffer.length > 0) {
       const line = this.buffer;
       this.buffer = '';

@@ -1,7 +1,15 @@
 import path from 'node:path';
 import type { ParsedScenario } from './schema.js';
 import { EXTRA_EXPECT_KEYS } from './schema.js';
-import type { CancelSpec, Scenario, ScenarioExpect, ScenarioRemote, ScenarioTimeouts, SetupStep } from './types.js';
+import type { CancelSpec, RecordLimits, Scenario, ScenarioExpect, ScenarioRemote, ScenarioTimeouts, SetupStep } from './types.js';
+
+/** How much of a server's stdout noise and stderr a drill records (harness/drill/record-cap.ts has the why). */
+export const DEFAULT_RECORD_LIMITS: Readonly<RecordLimits> = Object.freeze({
+  stdoutLines: 200,
+  stderrBytes: 64 * 1024,
+  lineBytes: 8 * 1024,
+  unterminatedBytes: 16 * 1024 * 1024,
+});
 
 /** Defaults for the numbers a file may leave out (docs/design.md; close-wait is the SDK client's 2 s). */
 export const DEFAULT_TIMEOUTS: Readonly<ScenarioTimeouts> = Object.freeze({
@@ -47,6 +55,12 @@ export function normaliseScenario(parsed: ParsedScenario, file: string): Scenari
       inFlightDelay: parsed.timeouts?.['in-flight-delay'] ?? DEFAULT_TIMEOUTS.inFlightDelay,
       closeWait: parsed.timeouts?.['close-wait'] ?? DEFAULT_TIMEOUTS.closeWait,
       discover: parsed.timeouts?.discover ?? DEFAULT_TIMEOUTS.discover,
+    },
+    record: {
+      stdoutLines: parsed.record?.['stdout-lines'] ?? DEFAULT_RECORD_LIMITS.stdoutLines,
+      stderrBytes: parsed.record?.['stderr-bytes'] ?? DEFAULT_RECORD_LIMITS.stderrBytes,
+      lineBytes: parsed.record?.['line-bytes'] ?? DEFAULT_RECORD_LIMITS.lineBytes,
+      unterminatedBytes: parsed.record?.['unterminated-bytes'] ?? DEFAULT_RECORD_LIMITS.unterminatedBytes,
     },
     remote: normaliseRemote(parsed.remote, dir),
     retry: false,

@@ -85,6 +85,16 @@ export const TimeoutsSchema = z.strictObject({
   discover: positiveMs.optional(),
 });
 
+const positiveCount = z.number().int().positive();
+
+/** How much of the server's stdout noise and stderr one drill records (harness/drill/record-cap.ts). */
+export const RecordSchema = z.strictObject({
+  'stdout-lines': positiveCount.optional(),
+  'stderr-bytes': positiveCount.optional(),
+  'line-bytes': positiveCount.optional(),
+  'unterminated-bytes': positiveCount.optional(),
+});
+
 export const ExitOnEofSchema = z.strictObject({ deadline: positiveMs.optional() });
 export const NoSurvivorsSchema = z.strictObject({ grace: nonNegativeMs.optional() });
 
@@ -166,6 +176,7 @@ export const ScenarioSchema = z
     /** Cancel drills: an optional kill of the client some ms after the cancel. */
     cancel: CancelSchema.optional(),
     timeouts: TimeoutsSchema.optional(),
+    record: RecordSchema.optional(),
     remote: RemoteSchema.optional(),
     /** After a crash, re-issue the target call from a fresh client and server (a new session). Default: when idempotent-effects applies. */
     retry: z.boolean().optional(),
@@ -198,6 +209,7 @@ export const KNOWN_KEYS: Readonly<Record<string, readonly string[]>> = {
   cancel: Object.keys(CancelSchema.shape),
   target: Object.keys(ToolCallSchema.shape),
   timeouts: Object.keys(TimeoutsSchema.shape),
+  record: Object.keys(RecordSchema.shape),
   expect: Object.keys(ExpectSchema.shape),
   'expect.exit-on-eof': Object.keys(ExitOnEofSchema.shape),
   'expect.no-survivors': Object.keys(NoSurvivorsSchema.shape),

@@ -96,6 +96,18 @@ export interface ScenarioTimeouts {
   discover: number;
 }
 
+/** How much of what the server writes outside the protocol one drill records (harness/drill/record-cap.ts). */
+export interface RecordLimits {
+  /** stdout lines that are not JSON-RPC: half kept from the start, half from the end */
+  stdoutLines: number;
+  /** stderr: half the characters kept from the start, half from the end */
+  stderrBytes: number;
+  /** the longest stdout line recorded whole; a longer one keeps its start */
+  lineBytes: number;
+  /** the longest stdout line held while waiting for its newline (also the largest JSON-RPC message read) */
+  unterminatedBytes: number;
+}
+
 export interface ScenarioExpect {
   /** null: the check is off */
   exitOnEof: { deadline: number } | null;
@@ -143,6 +155,7 @@ export interface Scenario {
   /** Cancel drills: what follows the cancel (default: nothing, the client stays). */
   cancel: CancelSpec;
   timeouts: ScenarioTimeouts;
+  record: RecordLimits;
   remote: ScenarioRemote;
   /** Re-issue the target call from a fresh client and server after the crash. */
   retry: boolean;

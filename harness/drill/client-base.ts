@@ -18,6 +18,9 @@ async function within(promise: Promise<unknown>, timeoutMs: number): Promise<voi
   clearTimeout(timer);
 }
 
+/** Client events no waiter asks for after the fact (waitFor sees them only as they come). */
+const UNKEPT: ReadonlySet<ClientEvent['type']> = new Set(['stdout-noise', 'rpc-in', 'rpc-out']);
+
 /** The events a client reported, the waiters for events still to come, and the client's exit. */
 export class ClientEvents {
   private readonly events: ClientEvent[] = [];
@@ -33,9 +36,13 @@ export class ClientEvents {
     return this.gone;
   }
 
-  /** Records an event, hands it to the handler and settles the waiters it matches. */
+  /**
+   * Records an event, hands it to the handler and settles the waiters it matches. The wire's own
+   * traffic is not kept here: nothing waits for a past message or noise line (the evidence holds
+   * them, bounded), and a server that floods its stdout must not grow this list without end.
+   */
   add(event: ClientEvent): void {
-    this.events.push(event);
+    if (!UNKEPT.has(event.type)) this.events.push(event);
     this.handler(event);
     for (const waiter of [...this.waiters]) {
       if (waiter.match(event)) {

@@ -27,6 +27,7 @@ export function startCommand(scenario: Scenario, env: Record<string, string>, co
     callTimeoutMs: Math.max(scenario.timeouts.handshake, scenario.timeouts.point),
     protocol: scenario.protocol,
     discoverTimeoutMs: scenario.timeouts.discover,
+    ...(scenario.record ? { lineLimits: { lineBytes: scenario.record.lineBytes, unterminatedBytes: scenario.record.unterminatedBytes } } : {}),
     ...(opts.progressToken ? { progressToken: true } : {}),
   };
 }

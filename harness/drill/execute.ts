@@ -68,7 +68,7 @@ function expectOptions({ extra: _raw, ...options }: Scenario['expect']): DrillMe
 
 export async function executeDrill(drill: PlannedDrill, opts: ExecuteOptions): Promise<DrillEvidence> {
   const drillId = drillIdFor(opts.runId, drill.index);
-  const rec = new EvidenceRecorder(drillMeta(drill, drillId));
+  const rec = new EvidenceRecorder(drillMeta(drill, drillId), drill.scenario.record);
   if (opts.onEvent) rec.onEvent(opts.onEvent);
   rec.harness({ type: 'drill-start', meta: rec.meta, wall: new Date().toISOString() });
   const run = new DrillRun(drill, drillId, rec, opts);
@@ -80,6 +80,7 @@ export async function executeDrill(drill: PlannedDrill, opts: ExecuteOptions): P
     else rec.harness({ type: 'harness-error', phase: 'harness', message: errorMessage(error) });
   } finally {
     await run.containAndClean();
+    rec.finish();
     rec.harness({ type: 'drill-end' });
   }
   return rec.evidence();

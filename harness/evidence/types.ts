@@ -57,6 +57,9 @@ export interface DrillMeta {
   cancel?: CancelSpec;
 }
 
+/** The streams a record can cut (harness/drill/record-cap.ts). */
+export type CutStream = 'stdout' | 'retry-stdout' | 'stderr' | 'client-stderr';
+
 /** Events the harness itself records (the client's own events keep their client timestamp). */
 export type HarnessEvent =
   /** `wall`: the wall-clock time (ISO) at this event's monotonic `t`, to date every other event. */
@@ -117,6 +120,25 @@ export type HarnessEvent =
   /** An event of the recovery retry's client (a fresh client and server, a new session). */
   | { type: 'retry'; event: DistributiveOmit<ClientEvent, 't'> }
   | { type: 'retry-end'; ok: boolean; detail: string }
+  /**
+   * A bounded stream left something out (harness/drill/record-cap.ts): the server's stdout lines
+   * that are not JSON-RPC (`stdout`, `retry-stdout`: head and tail lines kept) or its stderr
+   * (`stderr`, `client-stderr`: head and tail characters kept). Counts are of the whole stream.
+   */
+  | {
+      type: 'record-cut';
+      stream: CutStream;
+      /** The limit in force: lines (line streams) or bytes (byte streams). */
+      limit: number;
+      lineBytes: number;
+      total: number;
+      totalBytes: number;
+      droppedLines: number;
+      droppedBytes: number;
+      shortenedLines: number;
+      firstDroppedAt: number | null;
+      lastDroppedAt: number | null;
+    }
   | { type: 'drill-end' }
   /** Containers of the drill: label, engine, the subject's container and its exit, snapshot, containment (harness/containers/). */
   | ContainerEvidenceEvent;

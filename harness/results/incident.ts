@@ -8,6 +8,7 @@ import { eventsOf, firstOf, type DrillEvidence } from '../evidence/types.js';
 import { failedCheckContributions, type CheckFinding, type CheckId, type CheckResult } from '../checks/index.js';
 import { describeEra, eraOf } from './era-info.js';
 import type { ExitInfo } from './exit-info.js';
+import { describeRecordCuts } from './record-cut.js';
 
 /** A moment of the drill: ms since the drill started, and the wall-clock time when known. */
 export interface Moment {
@@ -33,6 +34,8 @@ export interface IncidentRecord {
   protocol: string;
   /** Cancel drills: when notifications/cancelled was written for the target call. */
   cancelledAt: Moment | null;
+  /** Where the record was cut (what the server wrote outside the protocol is bounded): one line a stream, empty when whole. */
+  recordCut?: string[];
   followUp: string[];
   /** What each failed check found, labelled by the check itself (harness/checks/types.ts). */
   findings: CheckFinding<CheckId>[];
@@ -80,6 +83,7 @@ export function incidentRecord(evidence: DrillEvidence, checks: CheckResult[], e
     termination: termination(exit),
     protocol: describeEra(eraOf(evidence), evidence),
     cancelledAt: moment(firstOf(evidence, 'cancel-sent')?.t),
+    recordCut: describeRecordCuts(evidence),
     // Each failed check says what to do; a survivor holding a credential is the drill's own follow-up.
     followUp: [...fromChecks.followUp, ...credentialFollowUps(evidence)],
     findings: fromChecks.findings,

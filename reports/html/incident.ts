@@ -41,6 +41,7 @@ export function renderIncident(r: IncidentRecord): string {
     ['termination', esc(r.termination)],
     ['protocol', esc(r.protocol ?? 'not recorded')],
     ...(r.cancelledAt ? ([['cancelled at', moment(r.cancelledAt)]] as Array<[string, string]>) : []),
+    ...(r.recordCut && r.recordCut.length > 0 ? ([['record cut', list(r.recordCut)]] as Array<[string, string]>) : []),
     ['follow-up', list(r.followUp)],
   ];
   return `<dl class="incident">${rows.map(([k, v]) => `<dt>${k}</dt><dd>${v}</dd>`).join('')}</dl>`;

@@ -91,6 +91,8 @@ function entryOf(e: LogEvent, subjectPid: number | null): Omit<TimelineEntry, 'm
       return { lane: 'server', what: `server started (pid ${num(e.pid)})` };
     case 'stdout-noise':
       return { lane: 'server', what: 'a non-JSON-RPC line on stdout' };
+    case 'record-cut':
+      return { lane: 'server', what: `the record of ${str(e.stream)} was cut: ${num(e.droppedLines)} lines, ${num(e.droppedBytes)} bytes left out` };
     case 'rpc-out':
     case 'rpc-in': {
       const m = e.message as { method?: string; id?: unknown; result?: unknown; error?: unknown } | undefined;

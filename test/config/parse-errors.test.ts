@@ -82,13 +82,25 @@ const CASES: { name: string; text: string; field: string; says: string }[] = [
     name: 'unknown field with no near match',
     text: `${MINIMAL}zzzzzz: 1\n`,
     field: 'zzzzzz',
-    says: 'unknown field; known: id, description, subject, subjects, setup, target, points, modes, protocol, cancel, timeouts, remote, retry, expect',
+    says: 'unknown field; known: id, description, subject, subjects, setup, target, points, modes, protocol, cancel, timeouts, record, remote, retry, expect',
   },
   {
     name: 'negative deadline',
     text: `${MINIMAL}expect:\n  exit-on-eof: { deadline: -5 }\n`,
     field: 'expect.exit-on-eof.deadline',
     says: 'expected a positive integer, got the number -5',
+  },
+  {
+    name: 'a record bound of zero',
+    text: `${MINIMAL}record: { stdout-lines: 0 }\n`,
+    field: 'record.stdout-lines',
+    says: 'expected a positive integer, got the number 0',
+  },
+  {
+    name: 'a misspelt record bound',
+    text: `${MINIMAL}record: { stderr-byte: 10 }\n`,
+    field: 'record.stderr-byte',
+    says: 'did you mean "stderr-bytes"?',
   },
   {
     name: 'fractional timeout',
