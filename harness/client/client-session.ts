@@ -37,6 +37,12 @@ export class ClientSession {
     this.transport?.dispatch(holdResponses);
   }
 
+  /** The channel to the harness is backed up (on) or drained (off): stop or resume reading the server's stdout. */
+  throttle(on: boolean): void {
+    if (on) this.transport?.hold('ipc');
+    else this.transport?.release('ipc');
+  }
+
   private noteProtocolVersion(message: unknown): void {
     const result = (message as { result?: { protocolVersion?: unknown } }).result;
     if (this.protocolVersion === null && typeof result?.protocolVersion === 'string') this.protocolVersion = result.protocolVersion;

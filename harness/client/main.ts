@@ -17,9 +17,37 @@ if (!process.send) {
   process.exit(4);
 }
 
-let emit = (event: ClientEvent): void => void process.send?.(event);
+/**
+ * Messages written to the harness and not yet handed to the channel. Past HIGH the client stops
+ * reading the server's stdout until they are down to LOW: Node queues what the channel cannot
+ * take in this process's memory, so without it a server flooding its stdout (a gigabyte of log
+ * lines) grew this process by about as much as it wrote.
+ */
+const HIGH = 512;
+const LOW = 64;
+let unsent = 0;
+let throttled = false;
+let throttle = (_on: boolean): void => {};
+
+function send(event: ClientEvent): void {
+  unsent++;
+  process.send?.(event, undefined, undefined, () => {
+    unsent--;
+    if (throttled && unsent <= LOW) {
+      throttled = false;
+      throttle(false);
+    }
+  });
+  if (!throttled && unsent >= HIGH) {
+    throttled = true;
+    throttle(true);
+  }
+}
+
+let emit = (event: ClientEvent): void => send(event);
 const session = import('./session.js').then((s) => {
-  emit = s.setEmitter((event) => process.send?.(event));
+  emit = s.setEmitter(send);
+  throttle = s.throttle;
   return s;
 });
 

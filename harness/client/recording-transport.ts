@@ -32,6 +32,7 @@ export class RecordingStdioTransport implements Transport {
   private dispatchGate: Promise<boolean> | null = null;
   private openGate: ((holdResponses: boolean) => void) | null = null;
   private started = false;
+  private readonly holds = new Set<'in-flight' | 'ipc'>();
 
   constructor(
     private readonly spawned: SpawnedSubject,
@@ -92,7 +93,7 @@ export class RecordingStdioTransport implements Transport {
       this.emit({ type: 'before-dispatch', t: monoNow(), requestId: (message as { id: string | number }).id });
       holdResponses = await this.dispatchGate;
       // Stop reading before the request is written, so the answer cannot be read before the kill.
-      if (holdResponses) child.stdout!.pause();
+      if (holdResponses) this.hold('in-flight');
     }
     const line = JSON.stringify(message) + '\n';
     return new Promise<number>((resolve, reject) => {
@@ -107,7 +108,23 @@ export class RecordingStdioTransport implements Transport {
   }
 
   resumeReading(): void {
-    this.child.stdout?.resume();
+    this.release('in-flight');
+  }
+
+  /**
+   * Stops reading the server's stdout for a reason; it is read again once no reason is left. Two
+   * reasons: `in-flight` (the target call's answer must stay unread until the kill) and `ipc`
+   * (the client process's channel to the harness is backed up: a flooding server is read no
+   * faster than the harness takes its lines, so neither process's memory grows with the flood).
+   */
+  hold(reason: 'in-flight' | 'ipc'): void {
+    if (this.holds.size === 0) this.child.stdout?.pause();
+    this.holds.add(reason);
+  }
+
+  release(reason: 'in-flight' | 'ipc'): void {
+    if (!this.holds.delete(reason)) return;
+    if (this.holds.size === 0) this.child.stdout?.resume();
   }
 
   async close(): Promise<void> {

@@ -14,6 +14,10 @@ export function setEmitter(send: (event: ClientEvent) => void): (event: ClientEv
   return session.emit;
 }
 
+export function throttle(on: boolean): void {
+  session?.throttle(on);
+}
+
 export function dispatch(holdResponses: boolean): void {
   session?.dispatch(holdResponses);
 }
