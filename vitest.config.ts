@@ -1,5 +1,6 @@
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 import { defineConfig } from 'vitest/config';
+import { suiteTmp } from './test/support/suite-tmp.js';
 
 /**
  * No process the suite starts makes a TLS connection: every remote is loopback HTTP. Where
@@ -10,6 +11,13 @@ import { defineConfig } from 'vitest/config';
  * start, go without it. npm ci, which does talk TLS, ran before and keeps it.
  */
 delete process.env.NODE_EXTRA_CA_CERTS;
+
+/**
+ * Every temp folder of the suite lands in one folder of its own (TMPDIR, inherited by the workers
+ * and everything they start), which test/final/ checks is empty at the end and the global
+ * teardown removes (test/support/suite-tmp.ts).
+ */
+suiteTmp();
 
 /**
  * The files that take longest, longest first: started early they overlap with everything else
@@ -56,6 +64,9 @@ export default defineConfig({
     sequence: { sequencer: LongestFirst },
     // The run ends with what was skipped and why (test/support/skipped-reporter.ts).
     reporters: ['default', './test/support/skipped-reporter.ts'],
+    globalSetup: ['./test/support/suite-tmp.ts'],
+    // Each test file removes the temp folders tempDir() made for it (test/support/scenarios.ts).
+    setupFiles: ['./test/support/remove-temp-dirs.ts'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
     projects: [
@@ -66,9 +77,11 @@ export default defineConfig({
       // machine (perl's path, cgroup support).
       {
         extends: true,
-        test: { name: 'harness', isolate: false, include: ['test/**/*.test.ts'], exclude: ['test/last/**'], sequence: { groupOrder: 0 } },
+        test: { name: 'harness', isolate: false, include: ['test/**/*.test.ts'], exclude: ['test/last/**', 'test/final/**'], sequence: { groupOrder: 0 } },
       },
       { extends: true, test: { name: 'last', include: ['test/last/**/*.test.ts'], sequence: { groupOrder: 1 } } },
+      // After everything: the files the suite left behind (test/final/no-files-left.test.ts).
+      { extends: true, test: { name: 'final', include: ['test/final/**/*.test.ts'], sequence: { groupOrder: 2 } } },
     ],
   },
 });

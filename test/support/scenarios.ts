@@ -67,8 +67,13 @@ export function subjectYaml(server: FakeServer, env: Record<string, string> = {}
   ].join('\n');
 }
 
+/** Folders tempDir() made for the current test file; test/support/remove-temp-dirs.ts removes them after it. */
+export const madeTempDirs: string[] = [];
+
 export function tempDir(prefix = 'crash-drill-test-'): string {
-  return mkdtempSync(join(tmpdir(), prefix));
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  madeTempDirs.push(dir);
+  return dir;
 }
 
 /** Writes the YAML into a temp folder and parses it the way the CLI does. */
