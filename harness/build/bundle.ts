@@ -51,6 +51,13 @@ export function importSpecifiers(text: string): string[] {
   return [...text.matchAll(/^\s*(?:import|export)\b[^'"]*?from\s+['"]([^'"]+)['"]/gm)].map((m) => m[1]);
 }
 
+/**
+ * Packages whose `main` is a UMD wrapper the bundler cannot follow (jsonc-parser's factory
+ * requires `./impl/format` at run time): the bundle takes their ES module build instead. Node
+ * itself loads the UMD main fine, so tsc's output keeps the plain import.
+ */
+export const ESM_BUILD_OF = (root: string) => ({ 'jsonc-parser': join(root, 'node_modules/jsonc-parser/lib/esm/main.js') });
+
 type Rolldown = typeof import('rolldown');
 
 async function bundleHarness(rolldown: Rolldown['rolldown'], root: string): Promise<void> {
@@ -58,7 +65,13 @@ async function bundleHarness(rolldown: Rolldown['rolldown'], root: string): Prom
   const tmp = `${out}.tmp-${process.pid}`;
   const input = Object.fromEntries(Object.entries(HARNESS_ENTRIES).map(([name, file]) => [name, join(root, file)]));
   try {
-    const build = await rolldown({ input, platform: 'node', logLevel: 'warn', external: [/^node:/, ...SHARED_WITH_USER_CODE] });
+    const build = await rolldown({
+      input,
+      platform: 'node',
+      logLevel: 'warn',
+      external: [/^node:/, ...SHARED_WITH_USER_CODE],
+      resolve: { alias: ESM_BUILD_OF(root) },
+    });
     await build.write({ dir: tmp, format: 'esm', entryFileNames: '[name].js', chunkFileNames: 'chunks/[name]-[hash].js' });
     await build.close();
     // Swapped in whole: a build that fails half-way leaves the previous bin/ as it was.

@@ -13,10 +13,20 @@ import { PatternError } from '../orphans/patterns.js';
 import { checkPendingFolder } from '../orphans/pending.js';
 import { RegistryError } from '../observe/registry.js';
 import type { BackendName } from '../orphans/types.js';
-import { backendOption, pidArgument, repeatable, seconds, serverPatterns } from '../orphans/cli-options.js';
+import {
+  addClientConfigOptions,
+  backendOption,
+  clientConfigs,
+  type ClientConfigOptions,
+  pidArgument,
+  repeatable,
+  seconds,
+  serverPatterns,
+} from '../orphans/cli-options.js';
+import { configuredLines } from '../orphans/render.js';
 import { EXIT } from './exit-codes.js';
 
-export interface ContainCommandOptions {
+export interface ContainCommandOptions extends ClientConfigOptions {
   allOrphans?: boolean;
   startTime?: number;
   force?: boolean;
@@ -36,7 +46,10 @@ export interface ContainCommandOptions {
 const EXIT_OF: Record<ContainResult['outcome'], number> = { contained: 0, forced: 1, survived: 1, refused: 2, stopped: 2 };
 
 function render(r: ContainResult): string {
-  const lines = [`contain ${r.pid}: ${r.outcome.toUpperCase()}: ${r.reason}`, ...r.steps.map((s) => `  +${s.ms} ms  ${s.action}`)];
+  const lines = [`contain ${r.pid}: ${r.outcome.toUpperCase()}: ${r.reason}`];
+  if (r.configured !== null && r.configured.length === 0) lines.push('  configured: no client configuration entry matches it or its launchers');
+  if (r.configured !== null && r.configured.length > 0) lines.push(...configuredLines({ configured: r.configured, serverEvidence: [] }));
+  lines.push(...r.steps.map((s) => `  +${s.ms} ms  ${s.action}`));
   if (r.incident) lines.push(...r.incident.followUp.map((f) => `  follow-up: ${f}`));
   if (r.evidence) lines.push(`  evidence: ${r.evidence.file} (${r.evidence.records} records, head ${r.evidence.head.slice(0, 12)})`);
   return `${lines.join('\n')}\n`;
@@ -54,12 +67,13 @@ export async function containCommand(pid: number | undefined, options: ContainCo
   }
   const backend = chooseBackend(options.backend);
   let targets: { pid: number; startTime?: number }[] = pid === undefined ? [] : [{ pid, startTime: options.startTime }];
+  const configs = clientConfigs(options);
   try {
     if (options.out) checkOutDir(options.out);
     if (options.allOrphans) {
       const patterns = await serverPatterns(options);
       checkPendingFolder(); // --all-orphans looks as `orphans` does, through the registry's state
-      const report = findOrphans(backend, { patterns, markers: options.defaults, stuckAfterMs: Number.POSITIVE_INFINITY, all: false });
+      const report = findOrphans(backend, { patterns, markers: options.defaults, stuckAfterMs: Number.POSITIVE_INFINITY, all: false, configs });
       targets = report.entries.filter((e) => e.classification === 'client-gone').map((e) => ({ pid: e.pid, startTime: e.startTime }));
     }
   } catch (error) {
@@ -80,6 +94,7 @@ export async function containCommand(pid: number | undefined, options: ContainCo
       probeCmd: options.probeCmd,
       probeUrl: options.probeUrl,
       outDir: options.out,
+      configs: configs.matcher,
     });
     results.push(r);
     if (!options.json) out.write(render(r));
@@ -94,7 +109,7 @@ export async function containCommand(pid: number | undefined, options: ContainCo
 }
 
 export function registerContainCommand(program: Command): void {
-  program
+  const command = program
     .command('contain')
     .description('end an orphaned server without losing the evidence: snapshot, revoke and prove it, SIGTERM, wait, re-identify, SIGKILL only proven members')
     .argument('[pid]', 'the process id', pidArgument)
@@ -111,8 +126,8 @@ export function registerContainCommand(program: Command): void {
     .option('--match <regex>', 'with --all-orphans: a command line that counts as an MCP server; repeatable', repeatable)
     .option('--no-defaults', 'with --all-orphans: only --match and orphans.match count')
     .option('--config <path>', 'config file with orphans.match')
-    .addOption(backendOption())
-    .action(async (pid: number | undefined, options: ContainCommandOptions) => {
-      process.exitCode = await containCommand(pid, options);
-    });
+    .addOption(backendOption());
+  addClientConfigOptions(command).action(async (pid: number | undefined, options: ContainCommandOptions) => {
+    process.exitCode = await containCommand(pid, options);
+  });
 }

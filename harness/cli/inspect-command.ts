@@ -8,10 +8,11 @@ import { appendEvidence, checkOutDir, evidenceFile, EvidenceOutError } from '../
 import { InspectError, inspectProcess } from '../orphans/inspect.js';
 import { renderSnapshot } from '../orphans/render.js';
 import type { BackendName } from '../orphans/types.js';
-import { backendOption, pidArgument } from '../orphans/cli-options.js';
+import { addClientConfigOptions, backendOption, clientConfigs, type ClientConfigOptions, pidArgument } from '../orphans/cli-options.js';
+import { problemLine } from '../mcp-clients/types.js';
 import { EXIT } from './exit-codes.js';
 
-export interface InspectOptions {
+export interface InspectOptions extends ClientConfigOptions {
   json?: boolean;
   out?: string;
   backend?: BackendName;
@@ -20,11 +21,13 @@ export interface InspectOptions {
 export function inspectCommand(pid: number, options: InspectOptions, out = process.stdout, err = process.stderr): number {
   try {
     if (options.out) checkOutDir(options.out);
-    const snapshot = inspectProcess(chooseBackend(options.backend), pid);
+    const configs = clientConfigs(options);
+    const snapshot = inspectProcess(chooseBackend(options.backend), pid, configs.matcher);
     let log = null;
     if (options.out) log = appendEvidence(evidenceFile(options.out, pid, snapshot.process.startTime), [{ type: 'orphan-snapshot', snapshot }]);
     out.write(options.json ? `${JSON.stringify(log ? { ...snapshot, evidence: log } : snapshot, null, 2)}\n` : renderSnapshot(snapshot));
     if (log && !options.json) out.write(`evidence: ${log.file} (${log.records} records, head ${log.head.slice(0, 12)})\n`);
+    if (!options.json) for (const p of configs.loaded.problems) out.write(`client config: ${problemLine(p)}\n`);
     return 0;
   } catch (error) {
     if (!(error instanceof InspectError) && !(error instanceof EvidenceOutError)) throw error;
@@ -34,7 +37,7 @@ export function inspectCommand(pid: number, options: InspectOptions, out = proce
 }
 
 export function registerInspectCommand(program: Command): void {
-  program
+  const command = program
     .command('inspect')
     .description(
       'snapshot one process before anything touches it: identity, who holds the other end of its stdio, descriptors, relatives, credential names, launcher chain',
@@ -42,8 +45,8 @@ export function registerInspectCommand(program: Command): void {
     .argument('<pid>', 'the process id', pidArgument)
     .option('--json', 'print the snapshot as JSON')
     .option('--out <dir>', 'append the snapshot to the hash-chained evidence log in <dir>/evidence/')
-    .addOption(backendOption())
-    .action((pid: number, options: InspectOptions) => {
-      process.exitCode = inspectCommand(pid, options);
-    });
+    .addOption(backendOption());
+  addClientConfigOptions(command).action((pid: number, options: InspectOptions) => {
+    process.exitCode = inspectCommand(pid, options);
+  });
 }

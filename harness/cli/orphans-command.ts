@@ -5,7 +5,7 @@
  */
 import type { Command } from 'commander';
 import { chooseBackend } from '../orphans/backend.js';
-import { backendOption, repeatable, seconds, serverPatterns } from '../orphans/cli-options.js';
+import { addClientConfigOptions, backendOption, clientConfigs, type ClientConfigOptions, repeatable, seconds, serverPatterns } from '../orphans/cli-options.js';
 import { findOrphans } from '../orphans/find-orphans.js';
 import { PatternError } from '../orphans/patterns.js';
 import { checkPendingFolder } from '../orphans/pending.js';
@@ -16,7 +16,7 @@ import { registerContainCommand } from './contain-command.js';
 import { EXIT } from './exit-codes.js';
 import { registerInspectCommand } from './inspect-command.js';
 
-export interface OrphansOptions {
+export interface OrphansOptions extends ClientConfigOptions {
   all?: boolean;
   json?: boolean;
   match?: string[];
@@ -46,13 +46,14 @@ export async function orphansCommand(options: OrphansOptions, out = process.stdo
     markers: options.defaults,
     stuckAfterMs: options.stuckAfter * 1000,
     all: options.all ?? false,
+    configs: clientConfigs(options),
   });
   out.write(options.json ? `${JSON.stringify(report, null, 2)}\n` : renderOrphans(report));
   return report.counts['client-gone'] + report.counts['client-stuck'] > 0 ? 1 : 0;
 }
 
 export function registerOrphansCommand(program: Command): void {
-  program
+  const command = program
     .command('orphans')
     .description('list the MCP stdio servers on this machine whose client is gone or stuck, with the evidence (exit 1 when there are some)')
     .option('--all', 'also list servers whose client is attached, and those that could not be classified')
@@ -61,10 +62,10 @@ export function registerOrphansCommand(program: Command): void {
     .option('--no-defaults', 'drop the built-in server patterns and the drill marker: only --match and orphans.match count')
     .option('--stuck-after <s>', "a client that leaves the server's output unread this long is stuck", seconds, 30)
     .option('--config <path>', 'config file with orphans.match (default: crash-drill.config.{mjs,js} in the working folder)')
-    .addOption(backendOption())
-    .action(async (options: OrphansOptions) => {
-      process.exitCode = await orphansCommand(options);
-    });
+    .addOption(backendOption());
+  addClientConfigOptions(command).action(async (options: OrphansOptions) => {
+    process.exitCode = await orphansCommand(options);
+  });
 }
 
 /** orphans, inspect and contain, registered in one call (harness/cli/main.ts). */

@@ -1,5 +1,9 @@
 /** What the three live-machine commands share on the command line. */
-import { InvalidArgumentError, Option } from 'commander';
+import { type Command, InvalidArgumentError, Option } from 'commander';
+import { loadClientConfigs } from '../mcp-clients/load.js';
+import { placesFrom } from '../mcp-clients/locations.js';
+import { ConfigMatcher } from '../mcp-clients/matcher.js';
+import type { ClientConfigs } from '../mcp-clients/types.js';
 import { BACKEND_NAMES } from './backend.js';
 import { configPatterns } from './config-match.js';
 import { DEFAULT_PATTERNS, userPattern, type ServerPattern } from './patterns.js';
@@ -29,4 +33,32 @@ export async function serverPatterns(options: { match?: string[]; defaults: bool
     ...(await configPatterns(options.config)),
     ...(options.match ?? []).map((m, i) => userPattern(m, 'flag', `--match #${i + 1}`)),
   ];
+}
+
+export interface ClientConfigOptions {
+  /** --client-config <file>, repeatable: a configuration file of any client. */
+  clientConfig?: string[];
+  /** false with --no-client-configs: do not read the clients' documented locations. */
+  clientConfigs?: boolean;
+}
+
+/** --client-config and --no-client-configs, on orphans, inspect and contain. */
+export function addClientConfigOptions(command: Command): Command {
+  return command
+    .option('--client-config <file>', "an MCP client's configuration file to match processes against, beside the documented ones; repeatable", repeatable)
+    .option('--no-client-configs', "do not read the MCP clients' configuration files at their documented locations");
+}
+
+/**
+ * The machine's MCP client configurations (harness/mcp-clients): the documented locations under
+ * HOME, XDG_CONFIG_HOME and the working folder, and each --client-config file.
+ */
+export function clientConfigs(
+  options: ClientConfigOptions,
+  env: NodeJS.ProcessEnv = process.env,
+  cwd = process.cwd(),
+): { matcher: ConfigMatcher; loaded: ClientConfigs } {
+  const places = placesFrom(env, cwd);
+  const loaded = loadClientConfigs({ places, discover: options.clientConfigs !== false, files: options.clientConfig });
+  return { loaded, matcher: new ConfigMatcher(loaded.servers, { env, home: places.home }) };
 }

@@ -7,6 +7,7 @@
  * (without force) another user's process. It never signals by name.
  */
 import { monoNow } from '../util/clock.js';
+import type { ConfigMatcher } from '../mcp-clients/matcher.js';
 import type { IncidentRecord } from '../results/incident.js';
 import { appendEvidence, evidenceFile, type AppendedLog } from './evidence.js';
 import { containIncident } from './incident.js';
@@ -33,6 +34,8 @@ export interface ContainOptions {
   probeUrl?: string;
   probeTimeoutMs?: number;
   outDir?: string;
+  /** The machine's MCP client configurations: the snapshot says which entry the process is. */
+  configs?: ConfigMatcher;
   /** Runs between the snapshot and the first signal (tests simulate a reused pid here). */
   afterSnapshot?: (snapshot: Snapshot) => void | Promise<void>;
 }
@@ -58,6 +61,8 @@ export interface ContainResult {
   members: MemberRecord[];
   incident: IncidentRecord | null;
   evidence: AppendedLog | null;
+  /** Which client configuration entries the process is (from its snapshot); null: none were read, or no snapshot. */
+  configured: Snapshot['configured'];
 }
 
 export async function containProcess(opts: ContainOptions): Promise<ContainResult> {
@@ -77,6 +82,7 @@ export async function containProcess(opts: ContainOptions): Promise<ContainResul
     members: [],
     incident: null,
     evidence: null,
+    configured: null,
   };
   const refuse = (reason: string): ContainResult => {
     step(`refused: ${reason}`);
@@ -98,8 +104,9 @@ export async function containProcess(opts: ContainOptions): Promise<ContainResul
   if (me === 0 && target.uid !== 0 && !opts.force) return refuse(`process ${pid} belongs to user ${target.user}, not to root, who runs this (use --force)`);
 
   // 1. Snapshot.
-  const snapshot = inspectProcess(backend, pid);
+  const snapshot = inspectProcess(backend, pid, opts.configs);
   step(`snapshot of ${pid} (start ${snapshot.process.startTime})`);
+  result.configured = snapshot.configured;
   const records: Record<string, unknown>[] = [{ type: 'orphan-snapshot', snapshot }];
   const finish = (outcome: ContainOutcome, reason: string, forced: boolean, survivors: number[], revokedAt: number | null): ContainResult => {
     step(`${outcome}: ${reason}`);

@@ -2,6 +2,9 @@
  * `crash-drill orphans` without the printing: the MCP stdio sessions of the machine, each
  * classified with its evidence (classify.ts) and ranked by what it can still reach.
  */
+import type { ClientConfigs } from '../mcp-clients/types.js';
+import { problemLine } from '../mcp-clients/types.js';
+import type { ConfigMatch, ConfigMatcher } from '../mcp-clients/matcher.js';
 import { classify, descendantsOf, type EndHolder, type OrphanClass, type StdioEnd } from './classify.js';
 import { findRealServer, isLauncher, type ChainProcess } from './observe.js';
 import type { ServerPattern } from './patterns.js';
@@ -26,6 +29,8 @@ export interface OrphanEntry {
   evidence: string[];
   /** Why it counts as an MCP server (patterns, drill marker). */
   serverEvidence: string[];
+  /** The client configuration entries it matches (with the pid that matched): ranks above a pattern. */
+  configured: (ConfigMatch & { pid: number })[];
   /** The real server below the launchers (the entry itself when it is no launcher). */
   server: { pid: number; startTime: number; command: string };
   /** The session's processes, top first: the launcher chain and the server. */
@@ -44,6 +49,10 @@ export interface OrphanReport {
   counts: Record<OrphanClass, number>;
   /** Matching processes whose stdio this user cannot read. */
   unreadable: { pid: number; user: string; command: string }[];
+  /** With `all`: processes on piped stdio that start a configured program but match no entry and no pattern, and why. */
+  uncounted: { pid: number; startTime: number; command: string; why: string }[];
+  /** The client configurations read: files, how many stdio entries, and one line per problem. */
+  clientConfigs: { files: { client: string; file: string }[]; entries: number; problems: string[] };
   blindSpots: string[];
 }
 
@@ -53,6 +62,8 @@ export interface FindOptions {
   stuckAfterMs: number;
   all: boolean;
   exclude?: ReadonlySet<number>;
+  /** The machine's MCP client configurations and their matcher (harness/mcp-clients). */
+  configs?: { matcher: ConfigMatcher; loaded: ClientConfigs };
 }
 
 function chainOf(session: Session): ProcessEntry[] {
@@ -67,12 +78,57 @@ function realServer(session: Session, table: readonly ProcessEntry[]): ProcessEn
   return session.members.find((m) => m.pid === id.pid) ?? top;
 }
 
+/**
+ * With --all, the processes on piped stdio that nothing counted (no entry, no pattern, no
+ * marker), one per stdio pair (a launcher chain is one): those whose client is gone are listed
+ * with why they are not counted, so an operator sees what a plain `orphans` leaves out.
+ */
+function uncountedSessions(backend: Backend, scan: ReturnType<typeof scanSessions>): Session[] {
+  const taken = new Set(scan.sessions.flatMap((s) => s.members.map((m) => m.pid)));
+  const byKey = new Map<string, Session>();
+  for (const p of scan.uncounted) {
+    if (taken.has(p.pid)) continue;
+    const fds = backend.stdio(p.pid);
+    const d0 = fds?.find((d) => d.fd === 0);
+    const d1 = fds?.find((d) => d.fd === 1);
+    if (!d0 || !d1 || !['pipe', 'socket'].includes(d0.kind) || !['pipe', 'socket'].includes(d1.kind)) continue;
+    const key = `${d0.object}|${d1.object}`;
+    const had = byKey.get(key);
+    if (had) had.members.push(p);
+    else byKey.set(key, { key, stdin: d0, stdout: d1, members: [p], evidence: [], configured: [], marker: null });
+  }
+  for (const s of byKey.values()) s.members.sort((a, b) => a.startTime - b.startTime || a.pid - b.pid);
+  return [...byKey.values()];
+}
+
+function whyNotCounted(
+  candidates: Session[],
+  scan: ReturnType<typeof scanSessions>,
+  holders: ReturnType<Backend['holders']>,
+  matcher: ConfigMatcher | undefined,
+): OrphanReport['uncounted'] {
+  const out: OrphanReport['uncounted'] = [];
+  for (const s of candidates) {
+    if (classify(s, scan.table, scan.byPid, holders).classification !== 'client-gone') continue;
+    const near = s.members.map((m) => matcher?.nearMiss(m.argv ?? m.command.split(' ')) ?? null).find((n) => n !== null);
+    const top = s.members[0]!;
+    out.push({
+      pid: top.pid,
+      startTime: top.startTime,
+      command: top.command,
+      why: `its client is gone, but it matches no client configuration entry${near ? ` (${near})` : ''} and no server pattern, and carries no drill marker: not counted as an MCP server`,
+    });
+  }
+  return out;
+}
+
 export function findOrphans(backend: Backend, opts: FindOptions): OrphanReport {
   const t0 = performance.now();
   const takenAt = new Date().toISOString();
-  const scan = scanSessions(backend, opts);
-  const wanted = new Set(scan.sessions.flatMap((s) => [s.stdin.object, s.stdout.object]));
-  const holders = scan.sessions.length > 0 ? backend.holders(wanted) : { byObject: new Map(), peers: new Map(), unread: new Map(), peersUnavailable: null };
+  const scan = scanSessions(backend, { ...opts, configs: opts.configs?.matcher });
+  const candidates = opts.all ? uncountedSessions(backend, scan) : [];
+  const wanted = new Set([...scan.sessions, ...candidates].flatMap((s) => [s.stdin.object, s.stdout.object]));
+  const holders = wanted.size > 0 ? backend.holders(wanted) : { byObject: new Map(), peers: new Map(), unread: new Map(), peersUnavailable: null };
   const classified = scan.sessions.map((s) => ({ session: s, c: classify(s, scan.table, scan.byPid, holders) }));
 
   const looks = recordPending(new Map(classified.flatMap(({ c }) => (c.unread ? [[c.unread.key, c.unread.bytes] as const] : []))));
@@ -112,6 +168,7 @@ export function findOrphans(backend: Backend, opts: FindOptions): OrphanReport {
       classification: c.classification,
       evidence: c.evidence,
       serverEvidence: session.evidence,
+      configured: session.configured,
       server: { pid: server.pid, startTime: server.startTime, command: server.command },
       chain: chainOf(session).map((m) => ({ pid: m.pid, startTime: m.startTime, command: m.command, launcher: isLauncher(m.argv ?? m.command.split(' ')) })),
       stdio: c.ends,
@@ -120,7 +177,10 @@ export function findOrphans(backend: Backend, opts: FindOptions): OrphanReport {
     });
   }
   const rank = (e: OrphanEntry) => (e.classification === 'client-gone' ? 0 : e.classification === 'client-stuck' ? 1 : 2);
-  entries.sort((a, b) => byReach(a.reach, b.reach) || rank(a) - rank(b) || a.pid - b.pid);
+  // A match by configuration ranks above a match by pattern; then by what it can reach.
+  const byConfig = (e: OrphanEntry) => (e.configured.length > 0 ? 0 : 1);
+  entries.sort((a, b) => byConfig(a) - byConfig(b) || byReach(a.reach, b.reach) || rank(a) - rank(b) || a.pid - b.pid);
+  const uncounted = opts.all ? whyNotCounted(candidates, scan, holders, opts.configs?.matcher) : [];
   const blindSpots = [...backend.blindSpots];
   if (holders.peersUnavailable) blindSpots.push(holders.peersUnavailable);
   return {
@@ -130,6 +190,12 @@ export function findOrphans(backend: Backend, opts: FindOptions): OrphanReport {
     entries,
     counts,
     unreadable: scan.unreadable.map((p) => ({ pid: p.pid, user: p.user, command: p.command })),
+    uncounted,
+    clientConfigs: {
+      files: opts.configs?.loaded.files ?? [],
+      entries: opts.configs?.loaded.servers.length ?? 0,
+      problems: (opts.configs?.loaded.problems ?? []).map(problemLine),
+    },
     blindSpots,
   };
 }

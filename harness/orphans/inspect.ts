@@ -4,6 +4,7 @@
  * descriptors, related processes, credential names (never values) and its launcher chain.
  */
 import { descendantsOf, resolveEnd, type EndHolder, type StdioEnd } from './classify.js';
+import type { ConfigMatch, ConfigMatcher } from '../mcp-clients/matcher.js';
 import { credentialNames } from './credentials.js';
 import { DRILL_ENV, findRealServer, isLauncher, type ChainProcess } from './observe.js';
 import type { Backend, BackendName, Descriptor, ProcessEntry } from './types.js';
@@ -35,6 +36,8 @@ export interface Snapshot {
   marker: string | null;
   /** Top launcher first, down to the real server; just the process when there is no launcher. */
   launcherChain: { pid: number; startTime: number; command: string; launcher: boolean }[];
+  /** The client configuration entries it or its launcher chain matches; null when none were read. */
+  configured: (ConfigMatch & { pid: number })[] | null;
   blindSpots: string[];
 }
 
@@ -67,7 +70,7 @@ function chainOf(p: ProcessEntry, table: ProcessEntry[], byPid: Map<number, Proc
   return out.map((q) => ({ pid: q.pid, startTime: q.startTime, command: q.command, launcher: isLauncher(q.argv ?? q.command.split(' ')) }));
 }
 
-export function inspectProcess(backend: Backend, pid: number): Snapshot {
+export function inspectProcess(backend: Backend, pid: number, configs?: ConfigMatcher): Snapshot {
   const takenAt = new Date().toISOString();
   const table = backend.processes();
   const byPid = new Map(table.map((p) => [p.pid, p]));
@@ -114,6 +117,7 @@ export function inspectProcess(backend: Backend, pid: number): Snapshot {
     return stdioCache.get(q)!;
   };
   const names = backend.environNames(pid);
+  const launcherChain = chainOf(p, table, byPid, stdioOf);
   const blindSpots = [...backend.blindSpots];
   if (holders.peersUnavailable) blindSpots.push(holders.peersUnavailable);
   if (fds === null) blindSpots.push(`the descriptors of process ${pid} (user ${p.user}) cannot be read by this user: run as root to see them`);
@@ -132,7 +136,13 @@ export function inspectProcess(backend: Backend, pid: number): Snapshot {
     },
     credentials: names === null ? null : credentialNames(names),
     marker: backend.environValue(pid, DRILL_ENV),
-    launcherChain: chainOf(p, table, byPid, stdioOf),
+    launcherChain,
+    configured: configs
+      ? launcherChain.flatMap((c) => {
+          const q = byPid.get(c.pid);
+          return q ? configs.match(q.argv ?? q.command.split(' ')).map((m) => ({ ...m, pid: q.pid })) : [];
+        })
+      : null,
     blindSpots,
   };
 }

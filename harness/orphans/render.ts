@@ -2,6 +2,7 @@
  * Human text for `orphans` and `inspect`. Plain text: no colour, so it reads the same in a
  * terminal, a cron mail and a CI log.
  */
+import { matchLine } from '../mcp-clients/matcher.js';
 import type { OrphanEntry, OrphanReport } from './find-orphans.js';
 import type { Snapshot } from './inspect.js';
 
@@ -32,6 +33,7 @@ export function renderOrphans(report: OrphanReport): string {
     if (e.chain.length > 1) out.push(`  chain: ${e.chain.map((c) => `${c.pid}${c.launcher ? ' (launcher)' : ''}`).join(' -> ')}`);
     out.push(`  reach: ${reachLine(e)}`);
     for (const line of e.evidence) out.push(`  because: ${line}`);
+    out.push(...configuredLines(e));
     for (const line of e.serverEvidence) out.push(`  MCP server: ${line}`);
   }
   const c = report.counts;
@@ -39,12 +41,33 @@ export function renderOrphans(report: OrphanReport): string {
     out.push(
       `${report.unreadable.length} matching process${report.unreadable.length === 1 ? '' : 'es'} of other users could not be read (run as root to see them): ${report.unreadable.map((p) => p.pid).join(', ')}`,
     );
+  for (const u of report.uncounted) out.push(`NOT COUNTED  pid ${u.pid} (start ${u.startTime})  ${u.command}`, `  because: ${u.why}`);
+  for (const line of report.clientConfigs.problems) out.push(`client config: ${line}`);
+  const cc = report.clientConfigs;
+  out.push(`client configurations: ${cc.files.length} file${cc.files.length === 1 ? '' : 's'} read, ${cc.entries} stdio entr${cc.entries === 1 ? 'y' : 'ies'}`);
   for (const b of report.blindSpots) out.push(`note: ${b}`);
   if (c.unresolved > 0) out.push(`${c.unresolved} MCP server${c.unresolved === 1 ? '' : 's'} could not be classified (see --all)`);
   out.push(
     `${c['client-gone']} client gone, ${c['client-stuck']} client stuck, ${c.attached} attached, ${c.unresolved} unresolved (${report.backend} backend, ${report.durationMs} ms)`,
   );
   return `${out.join('\n')}\n`;
+}
+
+/** Which client and entry it belongs to, first: the strongest evidence; or that only a pattern counted it. */
+export function configuredLines(e: Pick<OrphanEntry, 'configured' | 'serverEvidence'>): string[] {
+  if (e.configured.length === 0) {
+    const by = e.serverEvidence.some((l) => l.includes('command matches')) ? 'a server pattern only' : 'its drill marker only';
+    return [`  configured: no client configuration entry matches it; counted by ${by}`];
+  }
+  const seen = new Set<string>();
+  const lines: string[] = [];
+  for (const m of e.configured) {
+    const line = `  configured: ${matchLine(m)}, pid ${m.pid}; ${m.file}${m.envNames.length > 0 ? `; env names: ${m.envNames.join(', ')}` : ''}`;
+    if (seen.has(line)) continue;
+    seen.add(line);
+    lines.push(line);
+  }
+  return lines;
 }
 
 function who(h: { pid: number; state: string; command: string }): string {
@@ -88,6 +111,8 @@ export function renderSnapshot(s: Snapshot): string {
     `credentials in its environment (names only): ${s.credentials === null ? 'cannot be read' : s.credentials.length === 0 ? 'none' : s.credentials.join(', ')}`,
   );
   if (s.marker) out.push(`drill marker: ${s.marker}`);
+  if (s.configured !== null && s.configured.length === 0) out.push('configured: no client configuration entry matches it or its launchers');
+  for (const line of s.configured ? configuredLines({ configured: s.configured, serverEvidence: [] }) : []) out.push(line.trim());
   out.push(`launcher chain: ${s.launcherChain.map((c) => `${c.pid}${c.launcher ? ' (launcher)' : ' (server)'} ${c.command}`).join('  ->  ')}`);
   for (const b of s.blindSpots) out.push(`note: ${b}`);
   return `${out.join('\n')}\n`;

@@ -4,6 +4,7 @@
  * stdio down unchanged, so the chain is one session with one client, and two clients running
  * the same command are two sessions (commands repeat, sessions do not).
  */
+import type { ConfigMatch, ConfigMatcher } from '../mcp-clients/matcher.js';
 import { DRILL_ENV } from './observe.js';
 import { matchEvidence, type ServerPattern } from './patterns.js';
 import type { Backend, Descriptor, ProcessEntry } from './types.js';
@@ -17,6 +18,8 @@ export interface Session {
   members: ProcessEntry[];
   /** Why this counts as an MCP server: matched patterns and drill markers. */
   evidence: string[];
+  /** The client configuration entries its processes match: the strongest evidence, listed first. */
+  configured: (ConfigMatch & { pid: number })[];
   marker: string | null;
 }
 
@@ -26,6 +29,8 @@ export interface SessionScan {
   sessions: Session[];
   /** Processes that matched but whose stdio could not be read (another user's, without root). */
   unreadable: ProcessEntry[];
+  /** Live processes this scan did not count (no entry, no pattern, no marker). */
+  uncounted: ProcessEntry[];
 }
 
 export interface SessionOptions {
@@ -34,6 +39,8 @@ export interface SessionOptions {
   markers: boolean;
   /** Processes never to report: this command and its ancestors. */
   exclude: ReadonlySet<number>;
+  /** The entries of the machine's MCP client configurations (harness/mcp-clients). */
+  configs?: ConfigMatcher;
 }
 
 const STDIO_KINDS = new Set(['pipe', 'socket']);
@@ -52,9 +59,14 @@ export function scanSessions(backend: Backend, opts: Omit<SessionOptions, 'exclu
   const live = table.filter((p) => p.state !== 'Z' && !exclude.has(p.pid));
 
   const evidence = new Map<number, string[]>();
+  const configured = new Map<number, ConfigMatch[]>();
   for (const p of live) {
     const matched = matchEvidence(p.command, opts.patterns);
     if (matched.length > 0) evidence.set(p.pid, matched);
+    const entries = opts.configs?.match(p.argv ?? p.command.split(' ')) ?? [];
+    if (entries.length === 0) continue;
+    configured.set(p.pid, entries);
+    if (!evidence.has(p.pid)) evidence.set(p.pid, []);
   }
   const markers = opts.markers
     ? backend.environValues(
@@ -112,7 +124,9 @@ export function scanSessions(backend: Backend, opts: Omit<SessionOptions, 'exclu
     const fds = stdioOf(members[0]!.pid)!;
     const ev = [...new Set(members.flatMap((m) => (evidence.get(m.pid) ?? []).map((line) => `${m.pid}: ${line}`)))];
     const marker = members.map((m) => markers.get(m.pid)).find((v) => v !== undefined) ?? null;
-    sessions.push({ key, stdin: fds.find((d) => d.fd === 0)!, stdout: fds.find((d) => d.fd === 1)!, members, evidence: ev, marker });
+    const conf = members.flatMap((m) => (configured.get(m.pid) ?? []).map((c) => ({ ...c, pid: m.pid })));
+    sessions.push({ key, stdin: fds.find((d) => d.fd === 0)!, stdout: fds.find((d) => d.fd === 1)!, members, evidence: ev, configured: conf, marker });
   }
-  return { table, byPid, sessions, unreadable };
+  const uncounted = live.filter((p) => !evidence.has(p.pid));
+  return { table, byPid, sessions, unreadable, uncounted };
 }

@@ -1,0 +1,86 @@
+/**
+ * Reading every client configuration: the documented locations (locations.ts) and the files
+ * given by name. A file that does not exist is normal (most machines have a few clients) and
+ * silent, unless it was named; any other problem is one line (file, field, what was wrong) and
+ * the rest is read on.
+ */
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { clientConfigFiles, explicitConfigFile, type LookupPlaces } from './locations.js';
+import { describeType, parseJsonText, readConfigText } from './read-json.js';
+import { readClaudeCodeUser } from './readers/claude-code-user.js';
+import { parseToml, readCodex } from './readers/codex.js';
+import { readMcpServers } from './readers/mcp-servers.js';
+import type { ReaderOut } from './readers/reader.js';
+import { readVscode } from './readers/vscode.js';
+import { readZed } from './readers/zed.js';
+import type { ClientConfigs, ClientId, ConfigFile } from './types.js';
+
+export interface LoadOptions {
+  places: LookupPlaces;
+  /** Read the documented locations (false: only `files`). */
+  discover: boolean;
+  /** Only this client's documented files. */
+  client?: ClientId;
+  /** Files named by the user (--client-config); relative to places.cwd. */
+  files?: readonly string[];
+}
+
+/** `C:\...`, `\\server\...` or a backslash path: written on Windows, it cannot start here. */
+const WINDOWS_PATH = /^([A-Za-z]:[\\/]|\\\\)|\\/;
+
+function readOne(config: ConfigFile, text: string, out: ReaderOut): boolean {
+  const parsed = config.format === 'codex-toml' ? parseToml(text) : parseJsonText(text, config.comments);
+  if (!parsed.ok) {
+    out.problems.push({ file: config.file, field: null, message: parsed.message });
+    return false;
+  }
+  const value = parsed.value;
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    out.problems.push({ file: config.file, field: null, message: `expected an object at the top, got ${describeType(value)}` });
+    return false;
+  }
+  const v = value as Record<string, unknown>;
+  if (config.format === 'mcp-servers') readMcpServers(config, v, out);
+  else if (config.format === 'claude-code-user') readClaudeCodeUser(config, v, out);
+  else if (config.format === 'vscode-mcp' || config.format === 'vscode-settings') readVscode(config, v, out);
+  else if (config.format === 'codex-toml') readCodex(config, v, out);
+  else readZed(config, v, out);
+  return true;
+}
+
+export function loadClientConfigs(opts: LoadOptions): ClientConfigs {
+  const out: ReaderOut = { servers: [], problems: [] };
+  const files: ClientConfigs['files'] = [];
+  const seen = new Set<string>();
+  const discovered = opts.discover ? clientConfigFiles(opts.places).filter((f) => opts.client === undefined || f.client === opts.client) : [];
+  for (const config of discovered) {
+    if (seen.has(config.file) || !existsSync(config.file)) continue;
+    seen.add(config.file);
+    const text = readConfigText(config.file);
+    if (!text.ok) out.problems.push({ file: config.file, field: null, message: text.message });
+    else if (readOne(config, text.text, out)) files.push({ client: config.client, file: config.file });
+  }
+  for (const f of opts.files ?? []) {
+    const abs = path.resolve(opts.places.cwd, f);
+    if (seen.has(abs)) continue;
+    seen.add(abs);
+    const text = readConfigText(abs);
+    if (!text.ok) {
+      out.problems.push({ file: abs, field: null, message: text.message.replace('cannot read it: ENOENT', 'no such file') });
+      continue;
+    }
+    const config = explicitConfigFile(abs, text.text);
+    if (readOne(config, text.text, out)) files.push({ client: config.client, file: config.file });
+  }
+  const servers = out.servers.filter((s) => {
+    if (!WINDOWS_PATH.test(s.command)) return true;
+    out.problems.push({
+      file: s.file,
+      field: `${s.field}.command`,
+      message: 'is a Windows path: it cannot start on this machine, so it matches no process here',
+    });
+    return false;
+  });
+  return { servers, problems: out.problems, files };
+}

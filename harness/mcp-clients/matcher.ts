@@ -1,0 +1,148 @@
+/**
+ * Each configured stdio entry as an exact matcher of a process's argv, in the forms a client's
+ * spawn takes on the machine:
+ * - direct: the command (same program: as written, on PATH, or its real path) and the args;
+ * - a script with a shebang: the kernel runs `<interpreter> <script> args...`;
+ * - a bare command that PATH maps to a wrapper (pyenv, asdf, nvm shims) which execs the real
+ *   program: same file name, the same args, and the match names the program that ran;
+ * - npx: npm retitles itself `npm exec <package> <args>` (its own flags, such as -y, dropped)
+ *   and runs `sh -c <bin> args` -> `node <bin> args` below it, one session with it;
+ * - uvx: `uv tool uvx <args>` (uvx hands over to uv) -> `uv tool run` -> python;
+ * - docker: the docker CLI keeps the configured argv; the server itself runs in the container,
+ *   outside this process tree.
+ */
+import path from 'node:path';
+import { expand, matches, type ExpandContext, type Expanded } from './expand.js';
+import { ProgramNames, sameProgram } from './resolve-command.js';
+import type { ClientId, ConfiguredServer } from './types.js';
+
+export interface ConfigMatch {
+  client: ClientId;
+  name: string;
+  file: string;
+  field: string;
+  /** Env names the entry sets (never values). */
+  envNames: string[];
+  /** How it matched, for the output: "command and args match exactly". */
+  how: string;
+}
+
+interface Prepared {
+  server: ConfiguredServer;
+  command: string;
+  program: Set<string>;
+  args: Expanded[];
+  unknown: string[];
+  /** For npx: the words npm keeps in its title after `npm exec`. */
+  npmTitle: string | null;
+  uvx: boolean;
+  docker: boolean;
+}
+
+/** npm flags that take a value (`--package x`); the others stand alone (`-y`, `--offline`). */
+const NPM_VALUE_FLAGS = new Set(['-p', '--package', '-c', '--call', '--registry', '--cache', '--userconfig', '-w', '--workspace', '--prefix']);
+
+function npmTitle(args: string[]): string {
+  const words: string[] = [];
+  let i = 0;
+  for (; i < args.length; i++) {
+    const a = args[i]!;
+    if (a === '--') {
+      i++;
+      break;
+    }
+    if (!a.startsWith('-')) break;
+    if (NPM_VALUE_FLAGS.has(a)) i++;
+  }
+  for (; i < args.length; i++) words.push(args[i]!);
+  return ['npm', 'exec', ...words].join(' ');
+}
+
+export class ConfigMatcher {
+  private readonly entries: Prepared[];
+  private readonly names: ProgramNames;
+
+  constructor(servers: readonly ConfiguredServer[], ctx: ExpandContext) {
+    this.names = new ProgramNames(ctx.env.PATH);
+    this.entries = servers.map((server) => {
+      const cwdX = server.cwd ? expand(server.cwd, server, ctx) : null;
+      const cwd = cwdX && 'text' in cwdX ? cwdX.text : (server.workspace ?? null);
+      const commandX = expand(server.command, server, ctx);
+      const command = 'text' in commandX ? commandX.text : server.command;
+      const args = server.args.map((a) => expand(a, server, ctx));
+      const base = path.basename(command);
+      const known = args.every((a) => 'text' in a);
+      const words = args.map((a) => ('text' in a ? a.text : ''));
+      return {
+        server,
+        command,
+        program: this.names.of(command, cwd),
+        args,
+        unknown: [...commandX.unknown, ...args.flatMap((a) => a.unknown)],
+        npmTitle: known && (base === 'npx' || (base === 'npm' && words[0] === 'exec')) ? npmTitle(base === 'npm' ? words.slice(1) : words) : null,
+        uvx: base === 'uvx',
+        docker: base === 'docker' || base === 'podman',
+      };
+    });
+  }
+
+  get size(): number {
+    return this.entries.length;
+  }
+
+  /** Every entry this process is, with how; empty when none. `cwd`: the process's folder, when known. */
+  match(argv: readonly string[], cwd: string | null = null): ConfigMatch[] {
+    if (argv.length === 0 || this.entries.length === 0) return [];
+    const out: ConfigMatch[] = [];
+    const title = argv.join(' ').trim().replace(/\s+/g, ' ');
+    const first = this.names.of(argv[0]!, cwd);
+    for (const e of this.entries) {
+      const how = this.how(e, argv, title, first, cwd);
+      if (how === null) continue;
+      const note = e.unknown.length > 0 ? `; ${e.unknown.join(', ')} matched any value` : '';
+      out.push({ client: e.server.client, name: e.server.name, file: e.server.file, field: e.server.field, envNames: e.server.envNames, how: how + note });
+    }
+    return out;
+  }
+
+  /**
+   * Why a process that matched no entry is not one of them, when it starts the program of an
+   * entry (the near misses an operator asks about); null when it shares nothing with any entry.
+   * Names the entry and where the args differ, never the configured args (they may hold values).
+   */
+  nearMiss(argv: readonly string[]): string | null {
+    if (argv.length === 0) return null;
+    const first = this.names.of(argv[0]!, null);
+    const given = argv.length - 1;
+    let best: { e: Prepared; at: number } | null = null;
+    for (const e of this.entries) {
+      const same = sameProgram(first, e.program) || (!e.command.includes('/') && path.basename(argv[0]!) === e.command);
+      if (!same) continue;
+      const differs = e.args.findIndex((a, j) => j >= given || !matches(a, argv[1 + j]!));
+      const at = differs >= 0 ? differs : e.args.length;
+      if (best === null || at > best.at) best = { e, at };
+    }
+    if (best === null) return null;
+    const { e, at } = best;
+    const where = at < e.args.length ? `args[${at}] differs` : `it has ${given - e.args.length} more arg${given - e.args.length === 1 ? '' : 's'}`;
+    return `${e.server.client}: ${e.server.name} starts ${path.basename(e.command)} too, but ${where} (the entry has ${e.args.length} args, the process ${given})`;
+  }
+
+  private how(e: Prepared, argv: readonly string[], title: string, first: Set<string>, cwd: string | null): string | null {
+    const argsFrom = (i: number) => argv.length - i === e.args.length && e.args.every((a, j) => matches(a, argv[i + j]!));
+    if (e.npmTitle !== null && title === e.npmTitle) return 'npx launcher: `npm exec` with the package and args match exactly';
+    if (e.uvx && path.basename(argv[0]!) === 'uv' && argv[1] === 'tool' && (argv[2] === 'uvx' || argv[2] === 'run') && argsFrom(3))
+      return `uvx launcher: \`uv tool ${argv[2]}\` with the package and args match exactly`;
+    if (sameProgram(first, e.program) && argsFrom(1))
+      return e.docker ? 'command and args match exactly (the docker CLI; the server runs in its container)' : 'command and args match exactly';
+    if (argv.length >= 2 && argsFrom(2) && sameProgram(this.names.of(argv[1]!, cwd), e.program))
+      return `script and args match exactly (run by its interpreter ${path.basename(argv[0]!)})`;
+    if (!e.command.includes('/') && path.basename(argv[0]!) === e.command && argsFrom(1))
+      return `command and args match exactly (${e.command} started as ${argv[0]})`;
+    return null;
+  }
+}
+
+export function matchLine(m: ConfigMatch): string {
+  return `${m.client}: ${m.name} (${m.how})`;
+}

@@ -1,0 +1,18 @@
+/**
+ * A configured server with its env values kept apart: they live on a non-enumerable symbol
+ * property, so JSON.stringify, object spread and a report that copies the entry never carry
+ * them. Only `init` reads them, through envValues(), to decide what becomes a placeholder.
+ */
+import type { ConfiguredServer } from './types.js';
+
+const VALUES = Symbol('crash-drill.env-values');
+
+export function withEnvValues(server: ConfiguredServer, env: Readonly<Record<string, string | null>>): ConfiguredServer {
+  Object.defineProperty(server, VALUES, { value: Object.freeze({ ...env }), enumerable: false });
+  return server;
+}
+
+/** The configured env values (null: the client removes the variable). Never print them. */
+export function envValues(server: ConfiguredServer): Readonly<Record<string, string | null>> {
+  return (server as unknown as Record<symbol, Record<string, string | null> | undefined>)[VALUES] ?? {};
+}

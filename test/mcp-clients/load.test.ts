@@ -1,0 +1,97 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: client configurations hold `${...}` variables as plain text, which is what is tested
+/**
+ * Every client's configuration file, in its real format, read from a fixture home: the entries
+ * each gives, what it leaves out (remote, disabled, extension-provided), and one line per bad
+ * or unreadable file while the rest is read on. No env value leaves the reader.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadClientConfigs } from '../../harness/mcp-clients/load.js';
+import { placesFrom } from '../../harness/mcp-clients/locations.js';
+import { envValues } from '../../harness/mcp-clients/server.js';
+import { problemLine } from '../../harness/mcp-clients/types.js';
+import { ENV_VALUES, fixtureHome, type FixtureHome } from './fixture-home.js';
+
+let fx: FixtureHome;
+beforeAll(() => {
+  fx = fixtureHome();
+});
+afterAll(() => fx.remove());
+
+const load = (files: string[] = [], discover = true) => loadClientConfigs({ places: placesFrom(fx.env, fx.project, 'linux'), discover, files });
+
+describe('reading the clients configurations', () => {
+  it('finds every stdio entry of every client at its location, with command, args, cwd and env names', () => {
+    const { servers, problems, files } = load();
+    const got = servers.map((s) => [s.client, s.name, s.command, s.args, s.cwd, s.envNames]);
+    expect(got).toEqual([
+      ['claude-desktop', 'filesystem', 'node', [join(fx.servers, 'server.js'), '--root', fx.project], null, ['GITHUB_TOKEN', 'LOG_LEVEL']],
+      ['claude-code', 'user-server', 'node', [join(fx.servers, 'server.js'), '--user'], null, []],
+      ['claude-code', 'local-server', 'node', ['tools/server.js', '--local'], null, ['LOCAL_SECRET']],
+      ['cursor', 'cursor-server', 'node', ['${userHome}/cursor.js'], null, []],
+      ['vscode', 'settings-server', 'node', ['settings.js'], null, ['SETTINGS_TOKEN']],
+      ['windsurf', 'windsurf-server', 'node', ['windsurf.js'], null, ['WINDSURF_KEY']],
+      ['codex', 'notes', 'python3', ['server.py', '--notes'], fx.servers, ['HOME_REGION', 'NOTES_API_KEY']],
+      ['gemini', 'gemini-server', 'node', ['gemini.js'], join(fx.home, '.gemini', 'gemini'), ['GEMINI_API_KEY']],
+      ['zed', 'zed-server', 'node', ['zed.js'], null, ['ZED_TOKEN']],
+      ['zed', 'zed-legacy', 'node', ['legacy.js'], null, []],
+      ['claude-code', 'team-server', 'node', ['./tools/server.js', '--team', '${TEAM_NAME:-core}'], null, ['TEAM_TOKEN']],
+      ['vscode', 'workspace-tool', 'node', ['${workspaceFolder}/tools/server.js', '--profile', '${input:profile}'], null, ['API_KEY', 'REGION']],
+    ]);
+    expect(servers.find((s) => s.name === 'local-server')!.workspace).toBe(fx.project);
+    expect(servers.find((s) => s.name === 'local-server')!.field).toBe(`projects[${JSON.stringify(fx.project)}].mcpServers.local-server`);
+    // The shared .mcp.json's Windows entry cannot start here: one line, not a matcher.
+    expect(problems.map(problemLine)).toEqual([
+      `${join(fx.project, '.mcp.json')}: mcpServers.win-only.command: is a Windows path: it cannot start on this machine, so it matches no process here`,
+    ]);
+    expect(files).toHaveLength(10);
+  });
+
+  it('keeps env values off everything that can be printed or serialised', () => {
+    const { servers, problems } = load();
+    const text = JSON.stringify({ servers, problems, spread: servers.map((s) => ({ ...s })) });
+    for (const value of Object.values(ENV_VALUES)) expect(text).not.toContain(value);
+    // ...while init can still read them, on purpose.
+    expect(envValues(servers.find((s) => s.name === 'filesystem')!).GITHUB_TOKEN).toBe(ENV_VALUES.GITHUB_TOKEN);
+    expect(envValues(servers.find((s) => s.name === 'notes')!).NOTES_API_KEY).toBe(ENV_VALUES.NOTES_API_KEY);
+  });
+
+  it('gives one line per bad or unreadable file, naming file and place, and reads the rest', () => {
+    const bad = join(fx.root, 'bad');
+    mkdirSync(join(bad, 'folder.json'), { recursive: true });
+    writeFileSync(join(bad, 'claude_desktop_config.json'), '{ "mcpServers": { "a": { "command": "node" } } // a comment\n}');
+    writeFileSync(join(bad, 'config.toml'), '[mcp_servers.x]\ncommand = "node\n');
+    writeFileSync(
+      join(bad, 'types.json'),
+      JSON.stringify({
+        mcpServers: { x: { command: 'node', args: 'server.js' }, y: { command: 7 }, z: { command: 'node', env: { K: { nested: ENV_VALUES.LOCAL_SECRET } } } },
+      }),
+    );
+    writeFileSync(join(bad, 'list.json'), '[1, 2]');
+    const files = ['folder.json', 'claude_desktop_config.json', 'config.toml', 'types.json', 'list.json', 'missing.json'].map((f) => join(bad, f));
+    const { servers, problems } = load(files, false);
+    expect(servers).toEqual([]);
+    const lines = problems.map(problemLine);
+    expect(lines).toEqual([
+      `${files[0]}: cannot read it: is a folder, expected a file`,
+      `${files[1]}: expected JSON, found a comment, which this client does not allow (strict JSON) at line 1, column 48`,
+      expect.stringMatching(new RegExp(`^${files[2]}: expected TOML, found an error at line 2, column \\d+: `)),
+      `${files[3]}: mcpServers.x.args: expected a list of strings, got a string`,
+      `${files[3]}: mcpServers.y.command: expected a command (a non-empty string), got a number`,
+      `${files[3]}: mcpServers.z.env.K: expected a string, got an object (value not shown)`,
+      `${files[4]}: expected an object at the top, got a list`,
+      `${files[5]}: no such file`,
+    ]);
+    expect(lines.join('\n')).not.toContain(ENV_VALUES.LOCAL_SECRET);
+    // The documented files are still read beside them.
+    expect(load(files).servers.length).toBe(12);
+  });
+
+  it('a named file is read in its own format, and a missing documented file is no problem', () => {
+    const named = load([join(fx.home, '.codex', 'config.toml')], false);
+    expect(named.servers.map((s) => `${s.client}: ${s.name}`)).toEqual(['codex: notes']);
+    const empty = loadClientConfigs({ places: placesFrom({ HOME: join(fx.root, 'nobody') }, join(fx.root, 'nowhere'), 'linux'), discover: true });
+    expect(empty).toEqual({ servers: [], problems: [], files: [] });
+  });
+});
