@@ -3,7 +3,10 @@
  */
 import { type Command, InvalidArgumentError } from 'commander';
 import { DEFAULT_INIT_TIMEOUT_MS } from '../init/defaults.js';
+import type { FromClientOptions } from '../init/from-client.js';
 import type { InitOptions } from '../init/run-init.js';
+import { CLIENT_IDS } from '../mcp-clients/types.js';
+import { EXIT } from './exit-codes.js';
 
 function positiveMs(value: string): number {
   const n = Number(value);
@@ -21,8 +24,23 @@ export function registerInitCommand(program: Command): void {
     .option('--dir <dir>', 'the scenarios folder to write', 'scenarios')
     .option('--force', 'overwrite files that exist already')
     .option('--timeout <ms>', 'how long the server may take to start and list its tools', positiveMs, DEFAULT_INIT_TIMEOUT_MS)
-    .action(async (options: InitOptions) => {
+    .option('--from-client <name>', `one subject and its scenarios per stdio server of an MCP client's configuration (${CLIENT_IDS.join(', ')})`)
+    .option('--from-client-config <file>', "the same from an MCP client's configuration file; repeatable", (v: string, p: string[] = []) => [...p, v])
+    .action(async (options: InitOptions & FromClientOptions) => {
+      const io = { cwd: process.cwd(), stdin: process.stdin, stdout: process.stdout, stderr: process.stderr };
+      if (options.fromClient !== undefined || options.fromClientConfig !== undefined) {
+        if (options.command !== undefined || options.arg !== undefined || options.cwd !== undefined) {
+          process.stderr.write(
+            'crash-drill init: --from-client and --from-client-config take the commands from the configuration: leave out --command, --arg and --cwd\n',
+          );
+          process.exitCode = EXIT.usage;
+          return;
+        }
+        const { runInitFromClient } = await import('../init/from-client.js');
+        process.exitCode = await runInitFromClient(options, io);
+        return;
+      }
       const { runInit } = await import('../init/run-init.js');
-      process.exitCode = await runInit(options, { cwd: process.cwd(), stdin: process.stdin, stdout: process.stdout, stderr: process.stderr });
+      process.exitCode = await runInit(options, io);
     });
 }

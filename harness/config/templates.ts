@@ -22,7 +22,18 @@ const TEMPLATES: Readonly<Record<string, { key: TemplateKey; missing: string }>>
   'scenario.dir': { key: 'scenarioDir', missing: 'the scenario folder is not known' },
 };
 
+/**
+ * `{{env.NAME}}`: the value of NAME in the harness's environment, read when the drill renders
+ * its scenario. `crash-drill init --from-client` writes it where a client configuration held a
+ * credential, so the scenario file references the secret instead of copying it.
+ */
+const ENV_TEMPLATE = /^env\.([A-Za-z_][A-Za-z0-9_]*)$/;
+
 export const TEMPLATE_NAMES: readonly string[] = Object.freeze(Object.keys(TEMPLATES));
+
+function isKnown(name: string): boolean {
+  return name in TEMPLATES || ENV_TEMPLATE.test(name);
+}
 
 // `{{ name }}` with optional inner spaces; no nesting, no escapes.
 const TEMPLATE = /\{\{\s*([^{}]*?)\s*\}\}/g;
@@ -35,7 +46,7 @@ export function hasTemplate(s: string): boolean {
 
 function unknownTemplateMessage(name: string): string {
   const near = suggestKey(name, TEMPLATE_NAMES);
-  const known = TEMPLATE_NAMES.map((n) => `{{${n}}}`).join(', ');
+  const known = [...TEMPLATE_NAMES, 'env.NAME'].map((n) => `{{${n}}}`).join(', ');
   return `unknown template {{${name}}}; known: ${known}${near !== undefined ? ` (did you mean {{${near}}}?)` : ''}`;
 }
 
@@ -44,7 +55,7 @@ export function findUnknownTemplates(value: unknown, at: readonly PropertyKey[])
   const out: ConfigProblem[] = [];
   walk(value, [...at], (s, where) => {
     for (const m of s.matchAll(TEMPLATE)) {
-      if (!(m[1] in TEMPLATES)) out.push({ field: formatFieldPath(where), message: unknownTemplateMessage(m[1]) });
+      if (!isKnown(m[1])) out.push({ field: formatFieldPath(where), message: unknownTemplateMessage(m[1]) });
     }
     return s;
   });
@@ -66,6 +77,13 @@ function renderAt<T>(value: T, ctx: TemplateContext, prefix: string, file: strin
   return walk(value, [], (s, where) =>
     s.replace(TEMPLATE, (_all, name: string) => {
       const field = joinField(prefix, formatFieldPath(where));
+      const envName = ENV_TEMPLATE.exec(name)?.[1];
+      if (envName !== undefined) {
+        const value = process.env[envName];
+        if (value === undefined)
+          throw new ConfigError({ file, field, message: `template {{${name}}} has no value: ${envName} is not set in the environment crash-drill runs in` });
+        return value;
+      }
       const def = TEMPLATES[name];
       if (def === undefined) throw new ConfigError({ file, field, message: unknownTemplateMessage(name) });
       const v = ctx[def.key];

@@ -22,6 +22,8 @@ export interface ServerCommand {
   args: string[];
   /** absolute working folder of the server */
   cwd: string;
+  /** Extra environment (a client entry's values, init --from-client): never written or printed. */
+  env?: Record<string, string>;
 }
 
 export class ListToolsError extends Error {
@@ -51,7 +53,7 @@ export async function listServerTools(server: ServerCommand, timeoutMs: number):
     command: server.command,
     args: server.args,
     cwd: server.cwd,
-    env: { ...getDefaultEnvironment(), [INIT_MARKER_ENV]: marker },
+    env: { ...getDefaultEnvironment(), ...server.env, [INIT_MARKER_ENV]: marker },
     stderr: 'pipe',
   });
   let stderr = '';

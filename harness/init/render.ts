@@ -44,6 +44,9 @@ export interface ScenarioTextInput {
   scenarioDir: string;
   /** absolute project folder (where node_modules and the config file are) */
   projectDir: string;
+  /** From a client configuration (init --from-client): the subject's name and its env, as written. */
+  subjectName?: string;
+  subjectEnv?: Record<string, string>;
 }
 
 /** Paths in a file are written relative to it, with forward slashes, so the folder can move. */
@@ -55,8 +58,9 @@ function relativeFrom(fromDir: string, to: string): string {
 export function scenarioText(input: ScenarioTextInput): string {
   const { tool, server } = input;
   const write = isWriteCapable(tool);
-  const subject: Record<string, unknown> = { command: server.command };
+  const subject: Record<string, unknown> = input.subjectName ? { name: input.subjectName, command: server.command } : { command: server.command };
   if (server.args.length > 0) subject.args = server.args;
+  if (input.subjectEnv && Object.keys(input.subjectEnv).length > 0) subject.env = input.subjectEnv;
   // Relative when the server's folder is inside the project (the project can move), else absolute.
   const inProject = !path.relative(input.projectDir, server.cwd).startsWith('..');
   const cwd = inProject ? relativeFrom(input.scenarioDir, server.cwd) : server.cwd;
@@ -78,6 +82,7 @@ export function scenarioText(input: ScenarioTextInput): string {
   flow(['points']);
   flow(['modes']);
   if (server.args.length > 0) flow(['subject', 'args']);
+  if (input.subjectEnv && Object.keys(input.subjectEnv).length > 0) flow(['subject', 'env']);
   const args = doc.getIn(['target', 'args'], true) as { commentBefore?: string } | undefined;
   if (args) args.commentBefore = " Placeholder values built from the tool's inputSchema: adjust them to a call that makes sense.";
 

@@ -1,0 +1,122 @@
+/**
+ * A configured client entry as a drill subject, in two forms: what `init` starts now to list
+ * the server's tools (the values the client would give it), and what it writes (references,
+ * never copies, of anything secret). An env value that is a variable reference (`${env:X}`,
+ * `${X}`, `$X`), that a credential-like name holds (credentials.ts) or that looks like a token
+ * becomes `{{env.NAME}}`, filled from the environment `crash-drill run` runs in. Pure: the
+ * environment comes in, nothing is read or printed.
+ */
+import { isCredentialName } from '../orphans/credentials.js';
+import { envValues } from '../mcp-clients/server.js';
+import type { ConfiguredServer } from '../mcp-clients/types.js';
+
+export interface ClientSubject {
+  /** The entry's name, as the subject's name (the reports compare servers by it). */
+  name: string;
+  command: string;
+  args: string[];
+  cwd: string | null;
+  /** As written: literal values that hold no secret, `{{env.NAME}}` for the others. */
+  env: Record<string, string>;
+  /** What the server gets now, to list its tools: never written, never printed. */
+  launchEnv: Record<string, string>;
+  launchArgs: string[];
+  launchCwd: string | null;
+}
+
+export class ClientSubjectError extends Error {
+  readonly code = 'CRASH_DRILL_INIT_CLIENT_ENTRY';
+}
+
+/** Known token shapes: GitHub, OpenAI/Anthropic-style `sk-`, Slack, AWS, JWTs, bearer values, long random strings. */
+const TOKEN_SHAPES = [/^(gh[pousr]_|github_pat_|sk-|xox[abpr]-|AKIA|ASIA|glpat-|npm_)/, /^ey[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]+\./, /^Bearer\s/i];
+
+export function looksLikeSecret(value: string): boolean {
+  if (TOKEN_SHAPES.some((r) => r.test(value))) return true;
+  // 24+ characters of letters and digits mixed, no spaces or slashes: a key, not a path or a word.
+  return /^[A-Za-z0-9_\-+=]{24,}$/.test(value) && /[0-9]/.test(value) && /[A-Za-z]/.test(value);
+}
+
+const WHOLE_VARIABLE = /^\$\{(?:env:)?([A-Za-z_]\w*)(?::-[^}]*)?\}$|^\$([A-Za-z_]\w*)$/;
+const VSCODE_VAR = /\$\{(env:([A-Za-z_]\w*)|workspaceFolder|userHome|input:[^}]+|[^}]+)\}/g;
+const SHELL_VAR = /\$\{([A-Za-z_]\w*)(?::-([^}]*))?\}|\$([A-Za-z_]\w*)/g;
+
+/** A command, arg or cwd with the client's variables turned into templates (written) and values (started now). */
+function translate(value: string, server: ConfiguredServer, env: NodeJS.ProcessEnv, home: string, field: string): { written: string; now: string } {
+  if (server.variables === 'none' || !value.includes('$')) return { written: value, now: value };
+  let written = '';
+  let now = '';
+  let last = 0;
+  const re = server.variables === 'vscode' ? VSCODE_VAR : SHELL_VAR;
+  for (const m of value.matchAll(re)) {
+    const lit = value.slice(last, m.index);
+    written += lit;
+    now += lit;
+    last = m.index + m[0].length;
+    let name: string | undefined;
+    let fixed: string | null = null;
+    if (server.variables === 'vscode') {
+      if (m[2]) name = m[2];
+      else if (m[1] === 'workspaceFolder') fixed = server.workspace;
+      else if (m[1] === 'userHome') fixed = home;
+      else throw new ClientSubjectError(`${server.file}: ${field}: ${m[0]} is asked for or computed by the client, so it cannot be written into a scenario`);
+      if (m[1] === 'workspaceFolder' && fixed === null)
+        throw new ClientSubjectError(`${server.file}: ${field}: \${workspaceFolder} in a file that belongs to no workspace`);
+    } else name = m[1] ?? m[3];
+    if (fixed !== null) {
+      written += fixed;
+      now += fixed;
+    } else {
+      written += `{{env.${name}}}`;
+      const value = env[name!];
+      now += m[2] !== undefined && server.variables === 'shell' && (value === undefined || value === '') ? m[2] : (value ?? '');
+    }
+  }
+  return { written: written + value.slice(last), now: now + value.slice(last) };
+}
+
+export function clientSubject(server: ConfiguredServer, env: NodeJS.ProcessEnv, home: string): ClientSubject {
+  const command = translate(server.command, server, env, home, `${server.field}.command`);
+  if (command.written.includes('{{'))
+    throw new ClientSubjectError(`${server.file}: ${server.field}.command: a command taken from a variable cannot be checked before a run`);
+  const args = server.args.map((a, i) => translate(a, server, env, home, `${server.field}.args[${i}]`));
+  const cwd = server.cwd === null ? null : translate(server.cwd, server, env, home, `${server.field}.cwd`);
+  const written: Record<string, string> = {};
+  const launch: Record<string, string> = {};
+  const values = envValues(server);
+  for (const name of server.envNames) {
+    const value = values[name];
+    if (value === null) continue;
+    if (value === undefined) {
+      // Forwarded by name (Codex env_vars): the value is the user's own.
+      written[name] = `{{env.${name}}}`;
+      if (env[name] !== undefined) launch[name] = env[name]!;
+      continue;
+    }
+    const ref = WHOLE_VARIABLE.exec(value);
+    const expands = server.variables !== 'none' && ref !== null;
+    if (expands) {
+      const from = ref[1] ?? ref[2]!;
+      written[name] = `{{env.${from}}}`;
+      if (env[from] !== undefined) launch[name] = env[from]!;
+    } else if (isCredentialName(name) || looksLikeSecret(value)) {
+      written[name] = `{{env.${name}}}`;
+      launch[name] = value;
+    } else {
+      written[name] = value;
+      launch[name] = value;
+    }
+  }
+  if (cwd?.written.includes('{{'))
+    throw new ClientSubjectError(`${server.file}: ${server.field}.cwd: a folder taken from a variable cannot be checked before a run`);
+  return {
+    name: server.name,
+    command: command.written,
+    args: args.map((a) => a.written),
+    cwd: cwd?.written ?? null,
+    env: written,
+    launchEnv: launch,
+    launchArgs: args.map((a) => a.now),
+    launchCwd: cwd?.now ?? null,
+  };
+}

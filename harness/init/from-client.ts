@@ -1,0 +1,140 @@
+/**
+ * `crash-drill init --from-client <name>` / `--from-client-config <file>`: one subject and its
+ * scenarios per stdio server a client configuration names, so `crash-drill run` drills the
+ * servers a user actually runs, side by side (each subject is named by its entry). Each server
+ * is started once, as the client would start it, to list its tools. Env values are referenced,
+ * never copied (client-subject.ts); nothing here prints a value.
+ */
+import path from 'node:path';
+import { EXIT } from '../cli/exit-codes.js';
+import { ConfigError } from '../config/errors.js';
+import { parseScenario } from '../config/parse.js';
+import { loadClientConfigs } from '../mcp-clients/load.js';
+import { placesFrom } from '../mcp-clients/locations.js';
+import { CLIENT_IDS, type ClientId, problemLine } from '../mcp-clients/types.js';
+import { displayPath } from '../util/paths.js';
+import { ClientSubjectError, clientSubject } from './client-subject.js';
+import { DEFAULT_INIT_TIMEOUT_MS } from './defaults.js';
+import { ListToolsError, listServerTools } from './list-tools.js';
+import { configText, scenarioIdFor, scenarioText } from './render.js';
+import type { InitIo } from './run-init.js';
+import { InitFilesError, writeAll, type PlannedFile } from './write-files.js';
+
+export interface FromClientOptions {
+  fromClient?: string;
+  fromClientConfig?: string[];
+  dir?: string;
+  force?: boolean;
+  timeout?: number;
+  /** The environment the client entries' variables come from (default process.env). */
+  env?: NodeJS.ProcessEnv;
+}
+
+const CONFIG_FILE = 'crash-drill.config.mjs';
+
+export async function runInitFromClient(options: FromClientOptions, io: InitIo): Promise<number> {
+  const say = (line: string) => io.stderr.write(`crash-drill init: ${line}\n`);
+  const env = options.env ?? process.env;
+  const client = options.fromClient;
+  if (client !== undefined && !(CLIENT_IDS as readonly string[]).includes(client)) {
+    say(`--from-client: expected one of ${CLIENT_IDS.join(', ')}, got "${client}"`);
+    return EXIT.usage;
+  }
+  const projectDir = path.resolve(io.cwd);
+  const scenarioDir = path.resolve(projectDir, options.dir ?? 'scenarios');
+  const places = placesFrom(env, projectDir);
+  const loaded = loadClientConfigs({ places, discover: client !== undefined, client: client as ClientId | undefined, files: options.fromClientConfig });
+  for (const p of loaded.problems) say(problemLine(p));
+  if (loaded.servers.length === 0) {
+    const where =
+      loaded.files.length > 0
+        ? loaded.files.map((f) => displayPath(f.file)).join(', ')
+        : `no configuration file of ${client ?? 'the given files'} could be read`;
+    say(`no stdio server entries to drill (${where}); nothing was written`);
+    return EXIT.usage;
+  }
+
+  const planned: PlannedFile[] = [{ file: path.join(projectDir, CONFIG_FILE), text: configText(projectDir, scenarioDir) }];
+  const lines: string[] = [];
+  const placeholders = new Set<string>();
+  const takenDirs = new Set<string>();
+  const takenIds = new Set<string>();
+  let failed = 0;
+  for (const server of loaded.servers) {
+    const label = `${server.client}: ${server.name}`;
+    let subject;
+    try {
+      subject = clientSubject(server, env, places.home);
+    } catch (error) {
+      if (!(error instanceof ClientSubjectError)) throw error;
+      say(`${label}: ${error.message}; left out`);
+      failed++;
+      continue;
+    }
+    const cwd = subject.launchCwd ?? projectDir;
+    let tools;
+    try {
+      ({ tools } = await listServerTools(
+        { command: subject.command, args: subject.launchArgs, cwd, env: subject.launchEnv },
+        options.timeout ?? DEFAULT_INIT_TIMEOUT_MS,
+      ));
+    } catch (error) {
+      if (!(error instanceof ListToolsError)) throw error;
+      // The message names the started args, which may hold a variable's value: say only the cause.
+      say(`${label}: could not list its tools: ${error.message.replace(/^could not list the tools of `[^`]*`: /s, '')}; left out`);
+      failed++;
+      continue;
+    }
+    if (tools.length === 0) {
+      say(`${label}: lists no tools, so there is no call to drill; left out`);
+      continue;
+    }
+    const entryId = scenarioIdFor(server.name, takenDirs);
+    const dir = path.join(scenarioDir, entryId);
+    const written = { command: subject.command, args: subject.args, cwd };
+    const taken = new Set<string>();
+    for (const tool of tools) {
+      const toolId = scenarioIdFor(tool.name, taken);
+      const id = scenarioIdFor(`${entryId}-${toolId}`, takenIds);
+      const file = path.join(dir, `${toolId}.yaml`);
+      const text = scenarioText({ tool, id, server: written, scenarioDir: dir, projectDir, subjectName: subject.name, subjectEnv: subject.env });
+      try {
+        parseScenario(text, file);
+      } catch (error) {
+        if (error instanceof ConfigError) throw new Error(`crash-drill init wrote an invalid scenario for ${label}, tool "${tool.name}": ${error.message}`);
+        throw error;
+      }
+      planned.push({ file, text });
+    }
+    for (const v of Object.values(subject.env)) for (const m of v.matchAll(/\{\{env\.(\w+)\}\}/g)) placeholders.add(m[1]!);
+    for (const a of subject.args) for (const m of a.matchAll(/\{\{env\.(\w+)\}\}/g)) placeholders.add(m[1]!);
+    lines.push(
+      `  ${displayPath(dir)}/  ${label}: ${tools.length} tool${tools.length === 1 ? '' : 's'}${subject.env && Object.keys(subject.env).length > 0 ? `; env names: ${Object.keys(subject.env).join(', ')}` : ''}`,
+    );
+  }
+  if (lines.length === 0) {
+    say('no configured server could be asked for its tools; nothing was written');
+    return EXIT.harness;
+  }
+
+  try {
+    await writeAll(planned, options.force === true);
+  } catch (error) {
+    if (!(error instanceof InitFilesError)) throw error;
+    say(
+      `${error.files.map(displayPath).join(', ')} ${error.files.length === 1 ? 'exists' : 'exist'} already; refusing to overwrite (use --force to overwrite); nothing was written`,
+    );
+    return EXIT.usage;
+  }
+  const out = io.stdout;
+  out.write(
+    `wrote ${displayPath(planned[0]!.file)} and ${planned.length - 1} scenarios for ${lines.length} server${lines.length === 1 ? '' : 's'}:\n${lines.join('\n')}\n`,
+  );
+  if (placeholders.size > 0)
+    out.write(
+      `The scenarios reference ${[...placeholders].sort().join(', ')} as {{env.NAME}} (not copied): set them in the environment of \`crash-drill run\`.\n`,
+    );
+  out.write('Adjust the placeholder args in each scenario, then run: npx crash-drill run\n');
+  if (failed > 0) out.write(`${failed} configured server${failed === 1 ? ' was' : 's were'} left out (see above).\n`);
+  return EXIT.ok;
+}

@@ -1,0 +1,61 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: client configurations hold `${...}` variables as plain text, which is what is tested
+/**
+ * A client entry as a drill subject: the client's variables become {{env.NAME}} templates (or
+ * the workspace folder), a secret-looking value or a credential name becomes a reference, a
+ * plain value is copied; what is started now gets the real values. Both ways for each rule.
+ */
+import { describe, expect, it } from 'vitest';
+import { ClientSubjectError, clientSubject, looksLikeSecret } from '../../harness/init/client-subject.js';
+import { withEnvValues } from '../../harness/mcp-clients/server.js';
+import type { ConfiguredServer } from '../../harness/mcp-clients/types.js';
+
+function server(over: Partial<ConfiguredServer>, env: Record<string, string | null> = {}): ConfiguredServer {
+  const base: ConfiguredServer = {
+    client: 'vscode',
+    name: 's',
+    file: '/w/.vscode/mcp.json',
+    field: 'servers.s',
+    command: 'node',
+    args: [],
+    cwd: null,
+    workspace: '/w',
+    variables: 'vscode',
+    envNames: Object.keys(env).sort(),
+    ...over,
+  };
+  return withEnvValues(base, env);
+}
+
+describe('clientSubject', () => {
+  it('turns VS Code variables into templates and values', () => {
+    const s = clientSubject(
+      server({ args: ['${workspaceFolder}/s.js', '--region', '${env:REGION}'] }, { TOKEN: '${env:GH}' }),
+      { REGION: 'eu', GH: 'v' },
+      '/h',
+    );
+    expect(s.args).toEqual(['/w/s.js', '--region', '{{env.REGION}}']);
+    expect(s.launchArgs).toEqual(['/w/s.js', '--region', 'eu']);
+    expect(s.env).toEqual({ TOKEN: '{{env.GH}}' });
+    expect(s.launchEnv).toEqual({ TOKEN: 'v' });
+    expect(() => clientSubject(server({ args: ['${input:key}'] }), {}, '/h')).toThrow(ClientSubjectError);
+  });
+
+  it('references secret values and credential names, copies the rest; a client without variables keeps `$` literal', () => {
+    const s = clientSubject(
+      server({ variables: 'none' }, { API_KEY: 'short', LEVEL: 'debug', OTHER: 'ghp_abcdefghijklmnopqrstuvwxyz0123', PRICE: '$5', GONE: null }),
+      {},
+      '/h',
+    );
+    expect(s.env).toEqual({ API_KEY: '{{env.API_KEY}}', LEVEL: 'debug', OTHER: '{{env.OTHER}}', PRICE: '$5' });
+    expect(s.launchEnv).toEqual({ API_KEY: 'short', LEVEL: 'debug', OTHER: 'ghp_abcdefghijklmnopqrstuvwxyz0123', PRICE: '$5' });
+    const shell = clientSubject(server({ variables: 'shell', args: ['--team', '${TEAM:-core}'] }, { T: '$TOKEN' }), { TEAM: '' }, '/h');
+    expect([shell.args, shell.launchArgs, shell.env]).toEqual([['--team', '{{env.TEAM}}'], ['--team', 'core'], { T: '{{env.TOKEN}}' }]);
+  });
+
+  it('looksLikeSecret: token shapes and long random strings, not words, paths or numbers', () => {
+    for (const v of ['ghp_x', 'sk-abc', 'xoxb-1', 'AKIAABCDEFGHIJKLMNOP', 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.x', 'Bearer abc', 'a1B2c3D4e5F6g7H8i9J0k1L2m3'])
+      expect(looksLikeSecret(v), v).toBe(true);
+    for (const v of ['debug', '/usr/local/share/some/long/path/here', '12345678901234567890123456', 'production-eu-west-1', 'https://example.com'])
+      expect(looksLikeSecret(v), v).toBe(false);
+  });
+});
