@@ -138,7 +138,7 @@ export class ConfigMatcher {
     if (argv.length >= 2 && argsFrom(2) && sameProgram(this.names.of(argv[1]!, cwd), e.program))
       return `script and args match exactly (run by its interpreter ${path.basename(argv[0]!)})`;
     if (!e.command.includes('/') && path.basename(argv[0]!) === e.command && argsFrom(1))
-      return `command and args match exactly (${e.command} started as ${argv[0]})`;
+      return `command and args match exactly; ${e.command} started as ${argv[0]}`;
     return null;
   }
 }

@@ -57,7 +57,7 @@ describe('config matchers', () => {
       'script and args match exactly (run by its interpreter sh)',
     ]);
     expect(how({ command: 'python3', args: ['server.py'] }, ['/root/.pyenv/versions/3.11.7/bin/python3', 'server.py'])).toEqual([
-      'command and args match exactly (python3 started as /root/.pyenv/versions/3.11.7/bin/python3)',
+      'command and args match exactly; python3 started as /root/.pyenv/versions/3.11.7/bin/python3',
     ]);
     expect(how({ command: 'python3', args: ['server.py'] }, ['/usr/bin/python3', 'other.py'])).toEqual([]);
   });

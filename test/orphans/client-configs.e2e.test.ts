@@ -92,7 +92,7 @@ describe('orphans matched to client configurations', () => {
     ['filesystem', 'claude-desktop', 'command and args match exactly'],
     ['workspace-tool', 'vscode', 'command and args match exactly; ${input:profile} matched any value'],
     ['team-server', 'claude-code', 'command and args match exactly'],
-    ...(hasPython ? [['notes', 'codex', expect.stringMatching(/^command and args match exactly( \(python3 started as \S+\))?$/)]] : []),
+    ...(hasPython ? [['notes', 'codex', expect.stringMatching(/^command and args match exactly(; python3 started as \S+)?$/)]] : []),
   ];
 
   it('a plain `orphans` finds each by client and entry, with no pattern, ranked first; the near miss is not listed', async () => {
