@@ -54,12 +54,15 @@ export function loadClientConfigs(opts: LoadOptions): ClientConfigs {
   const files: ClientConfigs['files'] = [];
   const seen = new Set<string>();
   const discovered = opts.discover ? clientConfigFiles(opts.places).filter((f) => opts.client === undefined || f.client === opts.client) : [];
-  for (const config of discovered) {
+  for (let i = 0; i < discovered.length; i++) {
+    const config = discovered[i]!;
     if (seen.has(config.file) || !existsSync(config.file)) continue;
     seen.add(config.file);
     const text = readConfigText(config.file);
     if (!text.ok) out.problems.push({ file: config.file, field: null, message: text.message });
     else if (readOne(config, text.text, out)) files.push({ client: config.client, file: config.file });
+    discovered.push(...(out.more ?? []));
+    out.more = [];
   }
   for (const f of opts.files ?? []) {
     const abs = path.resolve(opts.places.cwd, f);

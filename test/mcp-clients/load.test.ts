@@ -88,6 +88,14 @@ describe('reading the clients configurations', () => {
     expect(load(files).servers.length).toBe(12);
   });
 
+  it('reads the .mcp.json of every project ~/.claude.json lists, from any working folder; other project files only from the working folder', () => {
+    const elsewhere = loadClientConfigs({ places: placesFrom(fx.env, fx.root, 'linux'), discover: true });
+    const names = elsewhere.servers.map((s) => `${s.client}: ${s.name}`);
+    expect(names).toContain('claude-code: team-server');
+    expect(elsewhere.servers.find((s) => s.name === 'team-server')!.workspace).toBe(fx.project);
+    expect(names).not.toContain('vscode: workspace-tool');
+  });
+
   it('a named file is read in its own format, and a missing documented file is no problem', () => {
     const named = load([join(fx.home, '.codex', 'config.toml')], false);
     expect(named.servers.map((s) => `${s.client}: ${s.name}`)).toEqual(['codex: notes']);

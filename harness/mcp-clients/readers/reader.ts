@@ -1,7 +1,9 @@
 /** What every reader fills: the servers found and the problems met, one per line. */
-import type { ConfigProblem, ConfiguredServer } from '../types.js';
+import type { ConfigFile, ConfigProblem, ConfiguredServer } from '../types.js';
 
 export interface ReaderOut {
   servers: ConfiguredServer[];
   problems: ConfigProblem[];
+  /** Files this one names, to be read too when they exist (a project's .mcp.json). */
+  more?: ConfigFile[];
 }
