@@ -78,6 +78,8 @@ export async function runFromCommandLine(paths: string[], options: RunCommandOpt
       protocol: options.protocol ?? config.protocol,
       only: options.only ?? config.only,
       onlyField: options.only ? '--only' : 'only',
+      // Each drill's log is written as it ends: the run need not hold them in memory as well.
+      keepEvidence: false,
       concurrency: options.concurrency ?? config.concurrency,
       client: options.client ?? config.client,
       out: options.out ?? config.out ?? DEFAULT_OUT,

@@ -48,6 +48,12 @@ export interface RunOptions extends PlanFilter {
   shard?: ShardSpec;
   /** Run each drill this many times (default 1); results keep every attempt. */
   repeat?: number;
+  /**
+   * Keep every drill's evidence in memory to return it (default true). The CLI, which writes each
+   * log to `evidenceDir` as its drill ends, says false: a run's memory then does not grow with
+   * its evidence (about 35 KB a drill), only with its results.
+   */
+  keepEvidence?: boolean;
 }
 
 export interface RunOutput {
@@ -84,6 +90,8 @@ export async function runScenarios(scenarios: Scenario[], options: RunOptions = 
   const sweep = (): Promise<StaleReport[]> =>
     (swept ??= Promise.all([sweepStale(), sweepStaleContainerRows()]).then(([processes, containers]) => [...processes, ...containers])); // containers: labelled ones of dead runs
   const evidence: DrillEvidence[] = new Array(drills.length);
+  const keepEvidence = options.keepEvidence !== false || !options.evidenceDir;
+  let containerSurvived = false;
   try {
     const limits =
       options.concurrency === 'auto'
@@ -118,7 +126,8 @@ export async function runScenarios(scenarios: Scenario[], options: RunOptions = 
             for (const r of reporters) r.onDrillPhase?.(info, phase);
           },
         });
-        evidence[position] = ev;
+        if (keepEvidence) evidence[position] = ev;
+        if (containerContainmentOf(ev).some((r) => r.endedBy === 'survived')) containerSurvived = true;
         results[position] = { ...judge(ev), key: plannedDrill.key, index: plannedDrill.index, ...(repeat > 1 ? { attempt } : {}) };
         if (options.evidenceDir) results[position].evidence = writeEvidenceLog(options.evidenceDir, ev);
         done++;
@@ -175,7 +184,7 @@ export async function runScenarios(scenarios: Scenario[], options: RunOptions = 
     sentinel.release();
     // Its drills contained their own containers: unless one survived, nothing of this run is left
     // for a later sweep to ask the engine about.
-    if (!evidence.some((ev) => ev && containerContainmentOf(ev).some((r) => r.endedBy === 'survived'))) clearEngineMark(runId);
+    if (!containerSurvived) clearEngineMark(runId);
     registration.unregister();
   }
 }

@@ -26,6 +26,8 @@ export interface RunRequest extends DrillConfig {
   onlyField?: string;
   /** `--update-baseline`: rewrite the baseline file from this run (harness/baseline/stage.ts). */
   updateBaseline?: boolean;
+  /** Keep every drill's evidence in memory to return it (default true; the CLI, which writes the logs, says false). */
+  keepEvidence?: boolean;
   /** Where terminal reporters print, and the environment they read (GitHub Actions). */
   stdout?: ReporterOptions['stdout'];
   env?: NodeJS.ProcessEnv;
@@ -85,6 +87,7 @@ export async function startRun(request: RunRequest): Promise<RunOutput> {
     reporters,
     shard: request.shard,
     repeat: request.repeat,
+    keepEvidence: request.keepEvidence,
   });
 }
 

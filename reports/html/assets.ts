@@ -65,6 +65,20 @@ export const SCRIPT = `
     var el=id&&document.getElementById(id);
     if(el&&el.tagName==='DETAILS'){el.open=true;el.scrollIntoView();}
   }
+  // A large run's drills keep their body in a file of their own (data-src), loaded once opened.
+  window.crashDrillBody=function(id,html){
+    var el=document.getElementById(id);
+    if(el){el.querySelector('.body').innerHTML=html;el.setAttribute('data-loaded','');}
+  };
+  document.addEventListener('toggle',function(e){
+    var d=e.target;
+    if(!d.open||!d.getAttribute||!d.getAttribute('data-src')||d.hasAttribute('data-requested'))return;
+    d.setAttribute('data-requested','');
+    var url=d.getAttribute('data-src'),s=document.createElement('script');
+    s.setAttribute('src',url);
+    s.onerror=function(){d.querySelector('.body').innerHTML='<p class="warn">Cannot load '+url+': keep the report-drills folder beside report.html.</p>';};
+    document.body.appendChild(s);
+  },true);
   window.addEventListener('hashchange',openTarget);
   openTarget();
   document.querySelectorAll('button[data-open]').forEach(function(b){

@@ -76,18 +76,38 @@ function evidence(d: DrillResult, read: EvidenceRead | { error: string } | null)
 
 export function renderDrill(d: DrillResult, read: EvidenceRead | { error: string } | null): string {
   const open = d.verdict !== 'pass' ? ' open' : '';
+  return `<details class="drill ${verdictClass(d.verdict)}" id="${esc(anchorOf(d.id))}"${open}>
+${drillSummary(d)}
+<div class="body">
+${drillBody(d, read)}
+</div>
+</details>`;
+}
+
+/**
+ * A drill whose body is in a file of its own (a large run: reports/html.ts), loaded when it is
+ * opened: the page holds a line a drill, not its timeline and records.
+ */
+export function renderDrillStub(d: DrillResult, src: string): string {
+  return `<details class="drill ${verdictClass(d.verdict)}" id="${esc(anchorOf(d.id))}" data-src="${esc(src)}">
+${drillSummary(d)}
+<div class="body"><p class="muted loading">Loading <code>${esc(src)}</code>…</p></div>
+</details>`;
+}
+
+function drillSummary(d: DrillResult): string {
+  return `<summary><span class="badge ${verdictClass(d.verdict)}">${esc(d.verdict)}</span> <b>${esc(d.scenario)}</b> ${esc(d.point)}/${esc(d.mode)} <span class="muted">${esc(d.id)} · ${esc(d.durationMs)} ms</span><div class="reason">${esc(d.reason)}</div></summary>`;
+}
+
+/** What a drill's section shows once opened: checks, timeline, incident record, exit, survivors, containment, tracking, evidence. */
+export function drillBody(d: DrillResult, read: EvidenceRead | { error: string } | null): string {
   const timeline =
     read && 'events' in read ? renderTimeline(timelineEntries(read.events)) : '<p class="muted">No timeline: the evidence log is not available.</p>';
-  return `<details class="drill ${verdictClass(d.verdict)}" id="${esc(anchorOf(d.id))}"${open}>
-<summary><span class="badge ${verdictClass(d.verdict)}">${esc(d.verdict)}</span> <b>${esc(d.scenario)}</b> ${esc(d.point)}/${esc(d.mode)} <span class="muted">${esc(d.id)} · ${esc(d.durationMs)} ms</span><div class="reason">${esc(d.reason)}</div></summary>
-<div class="body">
-<p class="muted">subject ${esc(d.subject.name)}: <code>${esc([d.subject.command, ...d.subject.args].join(' '))}</code>${d.handshake?.serverName ? ` · ${esc(d.handshake.serverName)} ${esc(d.handshake.serverVersion ?? '')} · protocol ${esc(d.handshake.protocolVersion ?? '?')}` : ''}</p>
+  return `<p class="muted">subject ${esc(d.subject.name)}: <code>${esc([d.subject.command, ...d.subject.args].join(' '))}</code>${d.handshake?.serverName ? ` · ${esc(d.handshake.serverName)} ${esc(d.handshake.serverVersion ?? '')} · protocol ${esc(d.handshake.protocolVersion ?? '?')}` : ''}</p>
 <h4>Checks</h4>${checks(d)}
 <h4>Timeline</h4>${timeline}
 <div class="cols"><section><h4>Incident record</h4>${renderIncident(d.incident)}</section>
-<section><h4>Server exit</h4>${exit(d)}<h4>Survivors</h4>${survivors(d)}<h4>Containment</h4>${containment(d)}<h4>Tracking</h4>${tracking(d)}<h4>Evidence</h4>${evidence(d, read)}</section></div>
-</div>
-</details>`;
+<section><h4>Server exit</h4>${exit(d)}<h4>Survivors</h4>${survivors(d)}<h4>Containment</h4>${containment(d)}<h4>Tracking</h4>${tracking(d)}<h4>Evidence</h4>${evidence(d, read)}</section></div>`;
 }
 
 /** Which process-tracking methods were in force, and what they cannot see. */

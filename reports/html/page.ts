@@ -36,14 +36,17 @@ function staleBaseline(results: RunResults): string {
 }
 
 export function renderPage(results: RunResults, evidence: Map<string, EvidenceRead | { error: string } | null>): string {
+  return renderPageWith(results, (d) => renderDrill(d, evidence.get(d.id) ?? null));
+}
+
+/** The page with each drill's section as `section` renders it (in full, or a stub whose body loads when opened). */
+export function renderPageWith(results: RunResults, section: (d: DrillResult) => string): string {
   const { summary } = results;
   const counts = (['pass', 'fail', 'known', 'unknown', 'error'] as const)
     .filter((v) => v !== 'known' || summary.known !== undefined)
     .map((v) => `<span class="${verdictClass(v)}" style="background:var(--v)">${summary[v] ?? 0} ${v}</span>`)
     .join('');
-  const drills = drillOrder(results.drills)
-    .map((d) => renderDrill(d, evidence.get(d.id) ?? null))
-    .join('\n');
+  const drills = drillOrder(results.drills).map(section).join('\n');
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>crash-drill ${esc(results.runId)}: ${esc(summaryLine(results))}</title>

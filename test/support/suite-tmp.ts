@@ -6,7 +6,8 @@
  * a failing suite leaves nothing on the machine either.
  *
  * Sticky and open to every user, like /tmp: the unprivileged tests drop to other uids, which
- * must make their own folders in it.
+ * must make their own folders in it. Its name is short (`cds-XXXXXX`): paths under it end up
+ * in command lines that reports cut at 80 characters, and in socket paths (108 at most).
  */
 import { chmodSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -43,7 +44,7 @@ export function isVitestCache(dir: string, name: string): boolean {
 export function suiteTmp(): string {
   const existing = process.env[SUITE_TMP_ENV];
   if (existing) return existing;
-  const dir = mkdtempSync(join(tmpdir(), 'crash-drill-suite-'));
+  const dir = mkdtempSync(join(tmpdir(), 'cds-'));
   chmodSync(dir, 0o1777);
   writeFileSync(join(dir, BEFORE_FILE), JSON.stringify(fixedEntries()));
   process.env[SUITE_TMP_ENV] = dir;
