@@ -5,7 +5,7 @@
  * the same command are two sessions (commands repeat, sessions do not).
  */
 import type { ConfigMatch, ConfigMatcher } from '../mcp-clients/matcher.js';
-import { DRILL_ENV } from './observe.js';
+import { DRILL_ENV, isLauncher } from './observe.js';
 import { matchEvidence, type ServerPattern } from './patterns.js';
 import type { Backend, Descriptor, ProcessEntry } from './types.js';
 
@@ -109,6 +109,21 @@ export function scanSessions(backend: Backend, opts: Omit<SessionOptions, 'exclu
     ) {
       if (keyOf(parent) !== key) break;
       group.add(parent);
+    }
+  }
+
+  // Down the chain from a launcher while its child shares the stdio: an entry matched on
+  // `npm exec` (its title) has `sh -c` and the node server below it, one session.
+  const children = new Map<number, ProcessEntry[]>();
+  for (const p of live) children.set(p.ppid, [...(children.get(p.ppid) ?? []), p]);
+  for (const [key, group] of groups) {
+    const todo = [...group].filter((pid) => isLauncher(byPid.get(pid)?.argv ?? byPid.get(pid)?.command.split(' ') ?? []));
+    while (todo.length > 0) {
+      for (const child of children.get(todo.pop()!) ?? []) {
+        if (group.has(child.pid) || keyOf(child.pid) !== key) continue;
+        group.add(child.pid);
+        if (isLauncher(child.argv ?? child.command.split(' '))) todo.push(child.pid);
+      }
     }
   }
 

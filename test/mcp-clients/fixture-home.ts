@@ -55,6 +55,10 @@ export function fixtureHome(): FixtureHome {
   copyFileSync(join(FIXTURES, 'plain-server.js'), join(servers, 'server.js'));
   copyFileSync(join(FIXTURES, 'plain-server.py'), join(servers, 'server.py'));
   copyFileSync(join(FIXTURES, 'plain-server.js'), join(project, 'tools', 'server.js'));
+  // A package npx runs from a folder: npm exec -> sh -c -> node <bin>.
+  mkdirSync(join(servers, 'tiny-server'));
+  copyFileSync(join(FIXTURES, 'plain-server.js'), join(servers, 'tiny-server', 'server.js'));
+  writeFileSync(join(servers, 'tiny-server', 'package.json'), JSON.stringify({ name: 'tiny-server', version: '1.0.0', bin: { 'tiny-server': 'server.js' } }));
   const v = ENV_VALUES;
 
   // Claude Desktop (strict JSON), at the Linux location of the community builds.
@@ -151,6 +155,11 @@ export function fixtureHome(): FixtureHome {
       null,
       2,
     ),
+  );
+  // Cursor project scope: an npx entry.
+  write(
+    join(project, '.cursor', 'mcp.json'),
+    JSON.stringify({ mcpServers: { 'npx-server': { command: 'npx', args: ['--yes', '--offline', join(servers, 'tiny-server')] } } }),
   );
   write(join(home, '.cursor', 'mcp.json'), JSON.stringify({ mcpServers: { 'cursor-server': { command: 'node', args: ['${userHome}/cursor.js'] } } }));
   write(

@@ -37,6 +37,7 @@ describe('reading the clients configurations', () => {
       ['zed', 'zed-server', 'node', ['zed.js'], null, ['ZED_TOKEN']],
       ['zed', 'zed-legacy', 'node', ['legacy.js'], null, []],
       ['claude-code', 'team-server', 'node', ['./tools/server.js', '--team', '${TEAM_NAME:-core}'], null, ['TEAM_TOKEN']],
+      ['cursor', 'npx-server', 'npx', ['--yes', '--offline', join(fx.servers, 'tiny-server')], null, []],
       ['vscode', 'workspace-tool', 'node', ['${workspaceFolder}/tools/server.js', '--profile', '${input:profile}'], null, ['API_KEY', 'REGION']],
     ]);
     expect(servers.find((s) => s.name === 'local-server')!.workspace).toBe(fx.project);
@@ -45,7 +46,7 @@ describe('reading the clients configurations', () => {
     expect(problems.map(problemLine)).toEqual([
       `${join(fx.project, '.mcp.json')}: mcpServers.win-only.command: is a Windows path: it cannot start on this machine, so it matches no process here`,
     ]);
-    expect(files).toHaveLength(10);
+    expect(files).toHaveLength(11);
   });
 
   it('keeps env values off everything that can be printed or serialised', () => {
@@ -85,7 +86,7 @@ describe('reading the clients configurations', () => {
     ]);
     expect(lines.join('\n')).not.toContain(ENV_VALUES.LOCAL_SECRET);
     // The documented files are still read beside them.
-    expect(load(files).servers.length).toBe(12);
+    expect(load(files).servers.length).toBe(13);
   });
 
   it('reads the .mcp.json of every project ~/.claude.json lists, from any working folder; other project files only from the working folder', () => {

@@ -71,6 +71,13 @@ beforeAll(async () => {
       cwd: fx.project,
       env: { TEAM_TOKEN: ENV_VALUES.TEAM_TOKEN_VALUE },
     }),
+    // npx -> npm exec -> sh -c -> node <bin>, with an npm cache of the test's own.
+    launch('npx-server', {
+      command: 'npx',
+      args: ['--yes', '--offline', join(fx.servers, 'tiny-server')],
+      cwd: fx.project,
+      env: { npm_config_cache: join(fx.root, 'npm-cache'), npm_config_update_notifier: 'false' },
+    }),
     // Like team-server, one arg off: no entry, no pattern.
     launch('near-miss', { command: 'node', args: ['./tools/server.js', '--team', 'ops'], cwd: fx.project }),
   ];
@@ -92,6 +99,7 @@ describe('orphans matched to client configurations', () => {
     ['filesystem', 'claude-desktop', 'command and args match exactly'],
     ['workspace-tool', 'vscode', 'command and args match exactly; ${input:profile} matched any value'],
     ['team-server', 'claude-code', 'command and args match exactly'],
+    ['npx-server', 'cursor', 'npx launcher: `npm exec` with the package and args match exactly'],
     ...(hasPython ? [['notes', 'codex', expect.stringMatching(/^command and args match exactly(; python3 started as \S+)?$/)]] : []),
   ];
 
@@ -101,14 +109,20 @@ describe('orphans matched to client configurations', () => {
     expect(run.code).toBe(1);
     const report = JSON.parse(run.stdout) as OrphanReport;
     for (const [name, client, how] of expected()) {
-      const entry = report.entries.find((e) => e.server.pid === pid(name as string));
+      // The client's child is the session's top (npm exec for npx); the server may be below it.
+      const entry = report.entries.find((e) => e.pid === pid(name as string));
       expect(entry, name as string).toBeDefined();
       expect(entry!.classification).toBe('client-gone');
       expect(entry!.configured.map((c) => [c.name, c.client, c.how])).toEqual([[name, client, how]]);
       expect(entry!.serverEvidence).toEqual([]);
       expect(report.entries.indexOf(entry!)).toBeLessThan(report.entries.findIndex((e) => e.configured.length === 0) >>> 0);
     }
-    expect(report.entries.some((e) => e.server.pid === pid('near-miss'))).toBe(false);
+    expect(report.entries.some((e) => e.pid === pid('near-miss'))).toBe(false);
+    const npx = report.entries.find((e) => e.pid === pid('npx-server'))!;
+    expect(npx.chain.map((c) => c.launcher)).toEqual([true, true, false]);
+    expect(npx.command.trimEnd()).toBe(`npm exec ${join(fx.servers, 'tiny-server')}`);
+    expect(npx.server.pid).toBe(npx.chain[2]!.pid);
+    expect(npx.server.command).toMatch(/^node \S+\/node_modules\/\.bin\/tiny-server$/);
     expect(report.clientConfigs.problems).toEqual([
       `${join(fx.project, '.mcp.json')}: mcpServers.win-only.command: is a Windows path: it cannot start on this machine, so it matches no process here`,
     ]);
