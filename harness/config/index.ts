@@ -22,5 +22,5 @@ export { DEFAULT_CANCEL_DEADLINE_MS, DEFAULT_CANCEL_IN_FLIGHT_MS, DEFAULT_EXIT_D
 export { parseScenario } from './parse.js';
 export { findScenarioFiles } from './find-files.js';
 export { loadScenarios } from './load.js';
-export { renderScenario, renderTemplates, TEMPLATE_NAMES } from './templates.js';
+export { envTemplateNames, renderScenario, renderTemplates, TEMPLATE_NAMES } from './templates.js';
 export { defineScenario } from './define.js';

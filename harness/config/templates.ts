@@ -63,6 +63,22 @@ export function findUnknownTemplates(value: unknown, at: readonly PropertyKey[])
 }
 
 /**
+ * The environment variables a value reads through `{{env.NAME}}`, deeply: their values are
+ * credentials more often than not, so a drill redacts them from its evidence like its own token.
+ */
+export function envTemplateNames(value: unknown): string[] {
+  const names = new Set<string>();
+  walk(value, [], (s) => {
+    for (const m of s.matchAll(TEMPLATE)) {
+      const name = ENV_TEMPLATE.exec(m[1])?.[1];
+      if (name) names.add(name);
+    }
+    return s;
+  });
+  return [...names];
+}
+
+/**
  * Renders every template in `value`, deeply (strings inside arrays and plain objects), and
  * returns a new value; the input is not changed. A template whose value `ctx` lacks (no
  * remote yet, say) throws a ConfigError naming the field and the template, so the executor

@@ -8,7 +8,7 @@ import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ClientEvent } from '../client/protocol.js';
-import { renderScenario, type LossMode, type Scenario } from '../config/index.js';
+import { envTemplateNames, renderScenario, type LossMode, type Scenario } from '../config/index.js';
 import type { DrillEvidence, DrillMeta } from '../evidence/types.js';
 import {
   cgroupSupport,
@@ -194,6 +194,11 @@ class DrillRun {
   /** The scenario with this drill's templates filled in; the retry renders it again with its own token. */
   private render(token: string): Scenario {
     const link = this.link!;
+    // A value read through {{env.NAME}} is most often a credential (init --from-client writes them): never in the evidence.
+    for (const name of envTemplateNames(this.drill.scenario)) {
+      const value = process.env[name];
+      if (value) this.rec.addSecret(value);
+    }
     // containers: a `docker run` subject gets the drill's label (the change is recorded).
     return this.containers.label(
       renderScenario(this.drill.scenario, {
