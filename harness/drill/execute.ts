@@ -3,11 +3,9 @@
  * drill's mode, watches what the server does, takes the final snapshot and contains everything.
  * It records evidence and never decides a verdict (that is harness/checks).
  */
-import { mkdtempSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { ClientEvent } from '../client/protocol.js';
+import { makeDrillTemp } from './temp-folder.js';
 import { envTemplateNames, renderScenario, type LossMode, type Scenario } from '../config/index.js';
 import type { DrillEvidence, DrillMeta } from '../evidence/types.js';
 import {
@@ -120,7 +118,7 @@ class DrillRun {
     // Synchronous: one mkdir, well under a millisecond, with no turn in the thread pool (which the
     // remote's /proc reads share). From the drill's start to its go line it measured about 8 ms
     // either way here: the event loop had other work queued there too.
-    this.tmp = mkdtempSync(join(tmpdir(), 'crash-drill-'));
+    this.tmp = makeDrillTemp(this.drillId);
     let remote;
     try {
       remote = await this.opts.remoteFor(drill.scenario);

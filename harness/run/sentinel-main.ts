@@ -46,6 +46,9 @@ async function onEnd(): Promise<void> {
     .filter((r) => r.endedBy !== 'already-gone')
     .map((r) => JSON.stringify({ ...r, by: 'sentinel', at }))
     .join('\n');
+  // The drills' temp folders: their processes are ended, nothing will remove them now.
+  const { removeDrillTemps } = await import('../drill/temp-folder.js');
+  removeDrillTemps(runId);
   if (lines !== '') {
     try {
       appendOwnFile(watchdogFile(runId), `${lines}\n`); // made exclusively, or a regular file of ours appended to

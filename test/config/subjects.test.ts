@@ -1,16 +1,15 @@
 /** Several subjects in one scenario: the same drills against each, side by side. */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parseScenario } from '../../harness/config/index.js';
 import { planDrills } from '../../harness/plan/plan.js';
+import { tempDir } from '../support/scenarios.js';
 
 let dir = '';
-afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
+/** Each parse gets a folder of its own, removed after the file (test/support/remove-temp-dirs.ts). */
 function parse(text: string) {
-  dir = mkdtempSync(path.join(tmpdir(), 'crash-drill-subjects-'));
+  dir = tempDir('crash-drill-subjects-');
   return parseScenario(text, path.join(dir, 's.yaml'));
 }
 
