@@ -25,6 +25,7 @@ suiteTmp();
  * run and would start the largest files first, which are not these.
  */
 const LONGEST = [
+  'test/python-sdk/matrix.test.ts',
   'test/drill/remote-matrix.test.ts',
   'test/unprivileged/unprivileged.test.ts',
   'test/drill/matrix.test.ts',
