@@ -21,7 +21,7 @@
  * same code, unminified; only node: built-ins stay imports.
  */
 import { spawnSync } from 'node:child_process';
-import { realpathSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, realpathSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { packageRoot } from '../util/paths.js';
@@ -32,6 +32,9 @@ export const HARNESS_ENTRIES = {
   'drill-client': 'dist/harness/client/main.js',
   sentinel: 'dist/harness/run/sentinel-main.js',
 } as const;
+
+/** The entries started as programs by their path (package.json's bin): written with mode 0755. */
+export const RUNNABLE_ENTRIES = ['crash-drill'] as const satisfies readonly (keyof typeof HARNESS_ENTRIES)[];
 
 /**
  * Packages that user code loaded by the harness imports too (a scenario's msw handlers), so the
@@ -60,7 +63,7 @@ export const ESM_BUILD_OF = (root: string) => ({ 'jsonc-parser': join(root, 'nod
 
 type Rolldown = typeof import('rolldown');
 
-async function bundleHarness(rolldown: Rolldown['rolldown'], root: string): Promise<void> {
+export async function bundleHarness(rolldown: Rolldown['rolldown'], root: string): Promise<void> {
   const out = join(root, 'dist/bin');
   const tmp = `${out}.tmp-${process.pid}`;
   const input = Object.fromEntries(Object.entries(HARNESS_ENTRIES).map(([name, file]) => [name, join(root, file)]));
@@ -74,6 +77,9 @@ async function bundleHarness(rolldown: Rolldown['rolldown'], root: string): Prom
     });
     await build.write({ dir: tmp, format: 'esm', entryFileNames: '[name].js', chunkFileNames: 'chunks/[name]-[hash].js' });
     await build.close();
+    // The package's bin is run as a program (`npx crash-drill`, `./dist/bin/crash-drill.js`):
+    // npm sets its run bit only when it installs a package, so in a checkout the build must.
+    for (const name of RUNNABLE_ENTRIES) chmodSync(join(tmp, `${name}.js`), 0o755);
     // Swapped in whole: a build that fails half-way leaves the previous bin/ as it was.
     rmSync(out, { recursive: true, force: true });
     renameSync(tmp, out);

@@ -18,6 +18,12 @@ export function registerInitCommand(program: Command): void {
   program
     .command('init')
     .description('ask an MCP server for its tools and write crash-drill.config.mjs and one scenario per tool')
+    .usage('[options] [--] <command> [args...]')
+    .argument('[command]', 'the command that starts the server, as MCP clients and the inspector take it')
+    .argument('[args...]', "the server's arguments; everything after the command is the server's, flags too (or put -- before the command)")
+    // Options after the command are the server's (`init python server.py --port 3`), as in a client
+    // configuration's command + args; ours come before it.
+    .passThroughOptions()
     .option('--command <cmd>', 'the command that starts the server (asked for on a terminal when left out)')
     .option('--arg <a>', 'an argument of the server command; repeat it for each one', (v: string, p: string[] = []) => [...p, v])
     .option('--cwd <dir>', "the server's working folder (default: the current folder)")
@@ -26,12 +32,17 @@ export function registerInitCommand(program: Command): void {
     .option('--timeout <ms>', 'how long the server may take to start and list its tools', positiveMs, DEFAULT_INIT_TIMEOUT_MS)
     .option('--from-client <name>', `one subject and its scenarios per stdio server of an MCP client's configuration (${CLIENT_IDS.join(', ')})`)
     .option('--from-client-config <file>', "the same from an MCP client's configuration file; repeatable", (v: string, p: string[] = []) => [...p, v])
-    .action(async (options: InitOptions & FromClientOptions) => {
+    .action(async (command: string | undefined, args: string[], options: InitOptions & FromClientOptions) => {
       const io = { cwd: process.cwd(), stdin: process.stdin, stdout: process.stdout, stderr: process.stderr };
+      if (command !== undefined && (options.command !== undefined || options.arg !== undefined)) {
+        process.stderr.write(`crash-drill init: the server command is given twice: as <command> ("${command}") and as --command/--arg; give one of them\n`);
+        process.exitCode = EXIT.usage;
+        return;
+      }
       if (options.fromClient !== undefined || options.fromClientConfig !== undefined) {
-        if (options.command !== undefined || options.arg !== undefined || options.cwd !== undefined) {
+        if (command !== undefined || options.command !== undefined || options.arg !== undefined || options.cwd !== undefined) {
           process.stderr.write(
-            'crash-drill init: --from-client and --from-client-config take the commands from the configuration: leave out --command, --arg and --cwd\n',
+            'crash-drill init: --from-client and --from-client-config take the commands from the configuration: leave out <command>, --command, --arg and --cwd\n',
           );
           process.exitCode = EXIT.usage;
           return;
@@ -41,6 +52,6 @@ export function registerInitCommand(program: Command): void {
         return;
       }
       const { runInit } = await import('../init/run-init.js');
-      process.exitCode = await runInit(options, io);
+      process.exitCode = await runInit(command === undefined ? options : { ...options, command, arg: args }, io);
     });
 }

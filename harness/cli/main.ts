@@ -47,6 +47,9 @@ const program = new Command('crash-drill')
   .description('Crash drills for MCP stdio servers: kill the client at scripted points and judge what the server leaves behind.')
   .version(harnessInfo().version)
   .exitOverride()
+  // Program options only before a command: `init` passes what follows its server command
+  // through to the server (commander requires this for passThroughOptions).
+  .enablePositionalOptions()
   .configureOutput({ writeErr: (s) => process.stderr.write(s) });
 
 const commaList = (v: string, p: string[] = []) => [

@@ -40,7 +40,7 @@ export interface InitIo {
   stderr: NodeJS.WritableStream;
 }
 
-const USAGE = 'usage: crash-drill init --command <cmd> [--arg <a>]... [--cwd <dir>] [--dir <scenarios dir>] [--force]';
+const USAGE = 'usage: crash-drill init [--cwd <dir>] [--dir <scenarios dir>] [--force] [--] <command> [args...]   (or --command <cmd> [--arg <a>]...)';
 
 /** Runs init and returns the exit code: 0 written, 3 usage or a file in the way, 4 the server could not be asked. */
 export async function runInit(options: InitOptions, io: InitIo): Promise<number> {
@@ -71,7 +71,7 @@ export async function runInit(options: InitOptions, io: InitIo): Promise<number>
   } else if (io.stdin.isTTY === true && (options.arg ?? []).length === 0) {
     words = await askServerCommand(io.stdin, io.stderr);
   } else {
-    say(`no --command given${(options.arg ?? []).length > 0 ? ' (--arg needs --command)' : ', and stdin is not a terminal to ask on'}`);
+    say(`no server command given${(options.arg ?? []).length > 0 ? ' (--arg needs --command)' : ', and stdin is not a terminal to ask on'}`);
     io.stderr.write(`${USAGE}\n`);
     return EXIT.usage;
   }

@@ -123,12 +123,47 @@ describe('crash-drill init', () => {
     expect(initLeftovers()).toEqual([]);
   });
 
-  it('exits 3 with a usage line without --command when stdin is not a terminal, starting nothing', async () => {
+  it('exits 3 with a usage line without a command when stdin is not a terminal, starting nothing', async () => {
     const dir = project();
     const run = await init([], dir);
     expect(run.code).toBe(3);
-    expect(run.stderr).toContain('no --command given, and stdin is not a terminal to ask on');
-    expect(run.stderr).toContain('usage: crash-drill init --command <cmd>');
+    expect(run.stderr).toBe(
+      'crash-drill init: no server command given, and stdin is not a terminal to ask on\n' +
+        'usage: crash-drill init [--cwd <dir>] [--dir <scenarios dir>] [--force] [--] <command> [args...]   (or --command <cmd> [--arg <a>]...)\n',
+    );
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it("takes the server as <command> [args...]: what follows the command is the server's, flags too", async () => {
+    const dir = project();
+    // --force after the command is the server's argument, not init's (the server ignores it).
+    const run = await init(['--cwd', ROOT, 'node', 'dist/fake-servers/well-behaved.js', '--force'], dir);
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    const [echo] = await loadScenarios([join(dir, 'scenarios/echo.yaml')]);
+    expect(echo.subject).toMatchObject({ command: 'node', args: ['dist/fake-servers/well-behaved.js', '--force'], cwd: ROOT });
+    // Run again with the same words: --force went to the server, so init refuses to overwrite.
+    const again = await init(['--cwd', ROOT, 'node', 'dist/fake-servers/well-behaved.js', '--force'], dir);
+    expect(again.code).toBe(3);
+    expect(again.stderr).toBe('crash-drill init: crash-drill.config.mjs exists already; refusing to overwrite it (use --force to overwrite)\n');
+    // Ours before `--`, the server's after it.
+    const forced = await init(['--force', '--cwd', ROOT, '--', 'node', 'dist/fake-servers/well-behaved.js', '--dir', 'x'], dir);
+    expect(forced.stderr).toBe('');
+    expect(forced.code).toBe(0);
+    const [echo2] = await loadScenarios([join(dir, 'scenarios/echo.yaml')]);
+    expect(echo2.subject).toMatchObject({ command: 'node', args: ['dist/fake-servers/well-behaved.js', '--dir', 'x'] });
+    expect(readdirSync(dir).sort()).toEqual(['crash-drill.config.mjs', 'scenarios']);
+    expect(initLeftovers()).toEqual([]);
+  });
+
+  it('exits 3 when the server is given both as <command> and as --command/--arg, starting nothing', async () => {
+    const dir = project();
+    const run = await init(['--command', 'node', 'python3', 'server.py'], dir);
+    expect(run.code).toBe(3);
+    expect(run.stderr).toBe('crash-drill init: the server command is given twice: as <command> ("python3") and as --command/--arg; give one of them\n');
+    const fromClient = await init(['--from-client', 'cursor', 'node', 'server.js'], dir);
+    expect(fromClient.code).toBe(3);
+    expect(fromClient.stderr).toContain('leave out <command>, --command, --arg and --cwd');
     expect(readdirSync(dir)).toEqual([]);
   });
 
