@@ -48,7 +48,10 @@ export interface ListToolsResult {
  * Throws ListToolsError when it cannot be started or does not answer within `timeoutMs`.
  */
 export async function listServerTools(server: ServerCommand, timeoutMs: number): Promise<ListToolsResult> {
-  const marker = randomUUID();
+  // Under a caller that marks its own (a test file, another init), the marker extends the
+  // caller's, so the caller can tell its processes from those of inits running beside it.
+  const outer = process.env[INIT_MARKER_ENV];
+  const marker = outer ? `${outer}.${randomUUID()}` : randomUUID();
   const transport = new StdioClientTransport({
     command: server.command,
     args: server.args,

@@ -13,9 +13,31 @@ import type { ServerCommand } from './list-tools.js';
  * A tool that may change something gets every kill point around a write; one that only reads
  * gets the points that show cleanup. The annotations are hints (MCP spec, tools), so a tool
  * that does not say it is read-only is treated as one that writes.
+ *
+ * The first run leaves out the points that need the drill remote (REMOTE_POINTS): until the
+ * server's writes reach the remote, each such drill waits out its point timeout (5 s) for an
+ * `unknown`. They are written commented out, with how to map the server's API to the remote.
  */
-export const WRITE_POINTS: readonly KillPoint[] = ['idle', 'pre-dispatch', 'in-flight', 'sent', 'confirmed', 'after-response'];
+export const WRITE_POINTS: readonly KillPoint[] = ['idle', 'pre-dispatch', 'in-flight', 'after-response'];
 export const READ_POINTS: readonly KillPoint[] = ['idle', 'in-flight', 'after-response'];
+export const REMOTE_POINTS: readonly KillPoint[] = ['sent', 'confirmed'];
+/** Every point around a write, once the server's writes reach the remote. */
+export const WRITE_POINTS_WITH_REMOTE: readonly KillPoint[] = ['idle', 'pre-dispatch', 'in-flight', 'sent', 'confirmed', 'after-response'];
+
+/** What a may-write scenario says, commented out, about the points left out of the first run. */
+export function remoteHint(): string[] {
+  return [
+    `# Left out of this first run: the kill points ${REMOTE_POINTS.join(' and ')} and the drill remote's checks`,
+    "# (idempotent-effects, quiet-after-loss, ...). They need the server's writes to reach the drill",
+    '# remote; until they do, each of those drills waits out its point timeout for nothing. To add',
+    "# them, map the server's own API address and credential to the remote under subject:, e.g.",
+    '#   env: { API_URL: "{{remote.url}}", API_TOKEN: "{{session.token}}" }',
+    '# (a Node server with a hard-coded host: remote: { intercept: [https://api.example.com] }),',
+    '# then put these two lines in place of `points:` above:',
+    `# points: [${WRITE_POINTS_WITH_REMOTE.join(', ')}]`,
+    '# remote: {}',
+  ];
+}
 
 export const SCHEMA_IN_NODE_MODULES = 'node_modules/mcp-crash-drill/schema/scenario.schema.json';
 
@@ -89,14 +111,7 @@ export function scenarioText(input: ScenarioTextInput): string {
   // The modeline first, so editors with the YAML language server validate and complete the file.
   const schema = relativeFrom(input.scenarioDir, path.join(input.projectDir, SCHEMA_IN_NODE_MODULES));
   const lines = [`# yaml-language-server: $schema=${schema}`, doc.toString({ lineWidth: 0, flowCollectionPadding: false }).trimEnd()];
-  if (write) {
-    lines.push(
-      '# The drill remote: `sent` and `confirmed` need the server to send its writes there. Map its',
-      "# address and credential into the server's own settings, e.g. under subject:",
-      '#   env: { API_URL: "{{remote.url}}", API_TOKEN: "{{session.token}}" }',
-      'remote: {}',
-    );
-  }
+  if (write) lines.push(...remoteHint());
   return `${lines.join('\n')}\n`;
 }
 

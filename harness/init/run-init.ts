@@ -13,7 +13,7 @@ import { displayPath } from '../util/paths.js';
 import { parseScenario } from '../config/parse.js';
 import { askServerCommand } from './ask-command.js';
 import { listServerTools, ListToolsError, type ServerCommand } from './list-tools.js';
-import { configText, isWriteCapable, READ_POINTS, scenarioIdFor, scenarioText, WRITE_POINTS } from './render.js';
+import { configText, isWriteCapable, READ_POINTS, REMOTE_POINTS, scenarioIdFor, scenarioText, WRITE_POINTS } from './render.js';
 import { InitFilesError, writeAll, type PlannedFile } from './write-files.js';
 import { DEFAULT_INIT_TIMEOUT_MS } from './defaults.js';
 
@@ -130,6 +130,11 @@ export async function runInit(options: InitOptions, io: InitIo): Promise<number>
   const other = findConfigFile(projectDir);
   if (other !== null && other !== configFile) {
     out.write(`note: ${displayPath(other)} is found before ${INIT_CONFIG_FILE} (order: ${CONFIG_FILE_NAMES.join(', ')})\n`);
+  }
+  if (tools.some(isWriteCapable)) {
+    out.write(
+      `${REMOTE_POINTS.join(' and ')} are left out of this first run: they need the server's writes to reach the drill remote (how: the comment at the end of each may-write scenario)\n`,
+    );
   }
   out.write('Adjust the placeholder args in each scenario, then run: npx crash-drill run\n');
   return EXIT.ok;

@@ -7,12 +7,10 @@ import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { loadConfigFile } from '../../harness/config/config-file.js';
 import { loadScenarios } from '../../harness/config/index.js';
-import { INIT_MARKER_ENV } from '../../harness/init/list-tools.js';
-import { identify, procState, type ProcIdentity } from '../../harness/observe/identity.js';
-import { listPids, readEnviron } from '../../harness/observe/proc.js';
 import { signalIdentity } from '../../harness/observe/signal.js';
 import { packageRoot } from '../../harness/util/paths.js';
 import { runCli, type CliRun } from '../support/cli.js';
+import { initLeftovers as leftovers, initMarker } from '../support/init-leftovers.js';
 import { tempDir } from '../support/scenarios.js';
 
 const ROOT = packageRoot();
@@ -20,20 +18,11 @@ const SERVER = ['--command', 'node', '--arg', 'dist/fake-servers/well-behaved.js
 const TOOLS = ['echo', 'spawn-helper', 'slow', 'subscribe', 'write', 'start-job'];
 
 const dirs: string[] = [];
+const { marker, env: INIT_ENV } = initMarker();
+const initLeftovers = () => leftovers(marker);
 
 function init(args: string[], cwd: string): Promise<CliRun> {
-  return runCli(['init', ...args], { cwd });
-}
-
-/** Live (not zombie) processes that init started: they carry its marker. */
-function initLeftovers(): ProcIdentity[] {
-  const out: ProcIdentity[] = [];
-  for (const pid of listPids()) {
-    if (!readEnviron(pid)?.has(INIT_MARKER_ENV)) continue;
-    const id = identify(pid);
-    if (id && procState(id) === 'alive') out.push(id);
-  }
-  return out;
+  return runCli(['init', ...args], { cwd, env: INIT_ENV });
 }
 
 function project(): string {
@@ -70,10 +59,13 @@ describe('crash-drill init', () => {
     // echo is annotated read-only; the others say nothing, so they are treated as writers.
     expect(byId.get('echo')).toMatchObject({ points: ['idle', 'in-flight', 'after-response'], target: { call: 'echo', args: { text: 'example' } } });
     expect(byId.get('echo')?.remote.declared).toBe(false);
+    // The points that need the drill remote are left out of the first run, written commented out.
     for (const id of TOOLS.filter((t) => t !== 'echo')) {
-      expect(byId.get(id)?.points).toEqual(['idle', 'pre-dispatch', 'in-flight', 'sent', 'confirmed', 'after-response']);
-      expect(byId.get(id)?.remote.declared).toBe(true);
+      expect(byId.get(id)?.points).toEqual(['idle', 'pre-dispatch', 'in-flight', 'after-response']);
+      expect(byId.get(id)?.remote.declared).toBe(false);
     }
+    expect(readFileSync(join(dir, 'scenarios/write.yaml'), 'utf8')).toContain('#   env: { API_URL: "{{remote.url}}", API_TOKEN: "{{session.token}}" }\n');
+    expect(run.stdout).toContain('sent and confirmed are left out of this first run');
     expect(byId.get('slow')?.target.args).toEqual({ ms: 1 });
     expect(byId.get('write')?.target.args).toEqual({ op: 'example', target: 'example' });
     expect(byId.get('slow')?.subject).toMatchObject({ command: 'node', args: ['dist/fake-servers/well-behaved.js'], cwd: ROOT });

@@ -6,13 +6,11 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { INIT_MARKER_ENV } from '../../harness/init/list-tools.js';
-import { identify, procState, type ProcIdentity } from '../../harness/observe/identity.js';
-import { listPids, readEnviron } from '../../harness/observe/proc.js';
 import { signalIdentity } from '../../harness/observe/signal.js';
 import { packageRoot } from '../../harness/util/paths.js';
 import { runCli } from '../support/cli.js';
 import { markedProcesses } from '../support/markers.js';
+import { initLeftovers as leftovers, initMarker } from '../support/init-leftovers.js';
 import { tempDir } from '../support/scenarios.js';
 import { pythonSdkSuite } from './support/python-sdk.js';
 
@@ -20,17 +18,8 @@ const python = pythonSdkSuite('test/python-sdk/init.e2e.test.ts');
 const ROOT = packageRoot();
 
 const dirs: string[] = [];
-
-/** Live (not zombie) processes that init started: they carry its marker. */
-function initLeftovers(): ProcIdentity[] {
-  const out: ProcIdentity[] = [];
-  for (const pid of listPids()) {
-    if (!readEnviron(pid)?.has(INIT_MARKER_ENV)) continue;
-    const id = identify(pid);
-    if (id && procState(id) === 'alive') out.push(id);
-  }
-  return out;
-}
+const { marker, env: INIT_ENV } = initMarker();
+const initLeftovers = () => leftovers(marker);
 
 afterEach(() => {
   // A safety net only: the assertions below require that none is left. By identity.
@@ -46,7 +35,7 @@ describe.skipIf(!python)('crash-drill init on Python SDK servers', () => {
       const dir = tempDir('crash-drill-pysdk-init-');
       dirs.push(dir);
       const script = join(ROOT, `fake-servers/python-sdk/${fw}/well-behaved.py`);
-      const init = await runCli(['init', '--command', python!, '--arg', script], { cwd: dir });
+      const init = await runCli(['init', '--command', python!, '--arg', script], { cwd: dir, env: INIT_ENV });
       expect(init.stderr).toBe('');
       expect(init.code).toBe(0);
       expect(init.stdout).toContain('wrote crash-drill.config.mjs and 2 scenarios');
