@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { holderCommand, holderUnavailable } from '../../harness/drill/holder.js';
 import { identify } from '../../harness/observe/index.js';
-import { Cleanup, testDrillId } from '../observe/helpers.js';
+import { Cleanup, testDrillId, until } from '../observe/helpers.js';
 import { tempDir } from '../support/scenarios.js';
 
 const uid = process.geteuid?.() ?? 0;
@@ -36,11 +36,25 @@ async function watchdogRun(record: string): Promise<{ out: string; code: number 
   cleanup.track(identify(holder.pid!));
   let out = '';
   const exited = new Promise<number | null>((resolve) => holder.on('exit', (code) => resolve(code)));
-  await new Promise<void>((resolve) =>
+  const child = await new Promise<number>((resolve) =>
     holder.stdout!.on('data', (d) => {
       out += d;
-      if (/^child \d+$/m.test(out)) resolve();
+      const m = /^child (\d+)$/m.exec(out);
+      if (m) resolve(Number(m[1]));
     }),
+  );
+  // The holder says `child` right after its fork: the record names what the child runs once it
+  // has exec'd, so the harness "dies" only then (before, the child is still a copy of the perl).
+  await until(
+    () => {
+      try {
+        return readFileSync(`/proc/${child}/cmdline`, 'utf8').startsWith('/bin/sleep\0');
+      } catch {
+        return false;
+      }
+    },
+    10_000,
+    "the sleep to be exec'd",
   );
   holder.stdin!.end();
   const code = await exited;
