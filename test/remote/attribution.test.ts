@@ -1,6 +1,8 @@
+import { createServer as createTcpServer, type AddressInfo } from 'node:net';
 import { registerRun } from '../../harness/observe/index.js';
 import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
 import { readStat as readProcStat } from '../../harness/observe/proc.js';
+import { Attributor, type Attribution } from '../../harness/remote/attribution/attributor.js';
 import { bearer, cleanup, spawnNode, startRemote } from './helpers.js';
 
 afterEach(cleanup);
@@ -88,5 +90,44 @@ describe('remote attribution', () => {
     expect(JSON.parse(await out)).toEqual({ error: 'unauthorized' });
     await child.exited;
     expect(remote.requests()[0]).toMatchObject({ outcome: 'denied', sessionId, drillId: 'dr', process: { pid: child.pid } });
+  });
+});
+
+/** Until `pid` is a zombie or gone: its descriptors, its socket among them, are closed by then (exit_files precedes the zombie). */
+function untilExitedSync(pid: number, timeoutMs = 5000): void {
+  const deadline = performance.now() + timeoutMs;
+  while (performance.now() < deadline) {
+    const stat = readProcStat(pid);
+    if (stat === null || stat.state === 'Z') return;
+  }
+  throw new Error(`pid ${pid} did not exit within ${timeoutMs} ms of its SIGKILL`);
+}
+
+describe('attribution at accept', () => {
+  it('names a sender that exits right after its connection is accepted: what the remote needs is read in that turn', async () => {
+    const server = createTcpServer();
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    onTestFinished(() => new Promise<void>((r) => server.close(() => r())));
+    const port = (server.address() as AddressInfo).port;
+    const attributor = new Attributor(port);
+    // It writes its request and waits for nothing: it is killed as soon as its connection is accepted.
+    const child = spawnNode(
+      `const s = require('node:net').connect(${port}, '127.0.0.1', () => s.write('GET /whoami HTTP/1.1\\r\\nHost: x\\r\\n\\r\\n')); setInterval(() => {}, 1000);`,
+    );
+    const startTime = readProcStat(child.pid!)!.startTime;
+    attributor.setCandidates('d1', () => [child.pid!]);
+    const attribution = await new Promise<Promise<Attribution>>((resolve) =>
+      server.once('connection', (socket) => {
+        onTestFinished(() => void socket.destroy());
+        const started = attributor.attribute(socket);
+        // The sender is gone before the harness's next turn, as one that exits at once (or stops
+        // waiting for its answer and exits) is gone before a loaded harness gets back to it.
+        child.kill('SIGKILL');
+        untilExitedSync(child.pid!);
+        resolve(started);
+      }),
+    );
+    expect(await attribution).toMatchObject({ method: 'candidate', drillId: 'd1', process: { pid: child.pid, startTime } });
+    await child.exited;
   });
 });

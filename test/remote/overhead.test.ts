@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import { Agent, createServer, request, type Server } from 'node:http';
 import { connect, createServer as createTcpServer } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ProcNetTcp } from '../../harness/remote/attribution/proc-net-tcp.js';
+import { clientSocketInode } from '../../harness/remote/attribution/proc-net-tcp.js';
 import { listPids as allPids } from '../../harness/observe/proc.js';
 import { findSocketOwner } from '../../harness/remote/attribution/socket-owner.js';
 import { cleanup, startRemote } from './helpers.js';
@@ -106,8 +106,7 @@ describe('remote overhead (measurement)', () => {
     const client = connect(port, '127.0.0.1');
     await new Promise<void>((r) => client.once('connect', () => r()));
     try {
-      const table = new ProcNetTcp(port);
-      const inode = (await table.lookup(client.localPort!))!;
+      const inode = clientSocketInode(client.localPort!, port)!;
       expect(inode).toBeGreaterThan(0);
       const time = async (f: () => unknown): Promise<{ median: number; p90: number }> => {
         const s: number[] = [];
@@ -127,7 +126,8 @@ describe('remote overhead (measurement)', () => {
         tcpSockets: readFileSync('/proc/net/tcp', 'latin1').split('\n').length - 2,
         // The whole file, synchronously: what one lookup would cost without early exit.
         procNetTcpFullReadSync: await time(() => readFileSync('/proc/net/tcp')),
-        procNetTcpLookup: await time(() => table.lookup(client.localPort!)),
+        // What the remote reads at each accept, synchronously: it stops at the wanted line.
+        procNetTcpLookup: await time(() => clientSocketInode(client.localPort!, port)),
         candidate: await time(() => findSocketOwner(inode, [process.pid])),
         // Worst case of a full scan: no process holds the inode, so every fd is read.
         fullScan: await time(() => findSocketOwner(1, [])),

@@ -1,6 +1,6 @@
 import { createServer, connect } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { findInodeIn, ProcNetTcp } from '../../harness/remote/attribution/proc-net-tcp.js';
+import { clientSocketInode, findInodeIn } from '../../harness/remote/attribution/proc-net-tcp.js';
 import { findSocketOwner } from '../../harness/remote/attribution/socket-owner.js';
 
 const SAMPLE = `  sl  local_address rem_address   st tx_queue rx_queue tr tm->when retrnsmt   uid  timeout inode
@@ -28,11 +28,10 @@ describe('/proc/net/tcp lookup', () => {
     await new Promise<void>((r) => client.once('connect', () => r()));
     await accepted;
     try {
-      const table = new ProcNetTcp(serverPort);
-      // Concurrent lookups share reads; the server's own port is no client end.
-      const [inode, none] = await Promise.all([table.lookup(client.localPort!), table.lookup(serverPort)]);
+      const inode = clientSocketInode(client.localPort!, serverPort);
       expect(inode).toBeGreaterThan(0);
-      expect(none).toBeUndefined();
+      // The server's own port is no client end.
+      expect(clientSocketInode(serverPort, serverPort)).toBeUndefined();
       expect(await findSocketOwner(inode!, [process.pid])).toEqual({ pid: process.pid, method: 'candidate' });
       expect(await findSocketOwner(inode!, [1])).toEqual({ pid: process.pid, method: 'self' });
       expect(await findSocketOwner(inode!, [1], { self: false })).toEqual({ pid: process.pid, method: 'scan' });

@@ -3,8 +3,8 @@ import { identify, type ProcIdentity } from '../../observe/identity.js';
 import { DRILL_ENV } from '../../observe/membership.js';
 import { readEnviron } from '../../observe/proc.js';
 import type { AttributionMethod } from '../types.js';
-import { ProcNetTcp } from './proc-net-tcp.js';
-import { findSocketOwner } from './socket-owner.js';
+import { clientSocketInode } from './proc-net-tcp.js';
+import { candidateHolding, findOtherOwner } from './socket-owner.js';
 
 export interface Attribution {
   process?: ProcIdentity;
@@ -21,22 +21,26 @@ export type CandidateSource = () => readonly number[];
  * Names the process at the other end of each accepted loopback connection, once per socket
  * (a keep-alive connection is attributed once). Source port → client socket inode
  * (/proc/net/tcp) → pid holding it (/proc/PID/fd) → (pid, start time).
+ *
+ * The answer exists only while the sender holds its socket, so the remote calls attribute() on
+ * 'connection', and everything up to a drill's candidate and its identity is read there,
+ * synchronously: a sender that writes its request and exits (or stops waiting for its answer
+ * and exits, as static-key-holder does after 200 ms) is named all the same. Only a connection
+ * no drill's candidate holds (the harness's own, or a process no drill has seen yet) is looked
+ * for asynchronously after that turn, in this process and then in every process.
  */
 export class Attributor {
   private readonly cache = new WeakMap<Socket, Promise<Attribution>>();
   private readonly candidates = new Map<string, CandidateSource>();
-  private readonly tcp: ProcNetTcp;
 
-  constructor(serverPort: number) {
-    this.tcp = new ProcNetTcp(serverPort);
-  }
+  constructor(private readonly serverPort: number) {}
 
   setCandidates(drillId: string, source: CandidateSource | undefined): void {
     if (source) this.candidates.set(drillId, source);
     else this.candidates.delete(drillId);
   }
 
-  /** Starts (or returns) the attribution of a socket; call on 'connection', while the client surely lives. */
+  /** Starts (or returns) the attribution of a socket; call on 'connection': its synchronous part is what a sender that exits at once leaves. */
   attribute(socket: Socket): Promise<Attribution> {
     let p = this.cache.get(socket);
     if (!p) {
@@ -49,11 +53,30 @@ export class Attributor {
     return p;
   }
 
+  /** Synchronous up to its first await: the port, the inode, the candidates and a candidate's identity are read in the caller's turn. */
   private async resolve(socket: Socket): Promise<Attribution> {
     const none: Attribution = { method: 'none', costMs: 0 };
     if (socket.remotePort === undefined) return none;
-    const inode = await this.tcp.lookup(socket.remotePort);
+    const inode = clientSocketInode(socket.remotePort, this.serverPort);
     if (inode === undefined) return none;
+    const byPid = this.candidatePids();
+    const pids = [...byPid.keys()];
+    const candidate = candidateHolding(inode, pids);
+    if (candidate !== undefined) {
+      const identity = identify(candidate);
+      return identity ? { process: identity, method: 'candidate', drillId: byPid.get(candidate), costMs: 0 } : none;
+    }
+    const owner = await findOtherOwner(inode, pids);
+    if (!owner) return none;
+    const found = identify(owner.pid);
+    if (!found) return none;
+    // The environment marker the harness gives every process of a drill (harness/observe/membership.ts).
+    const drillId = readEnviron(owner.pid)?.get(DRILL_ENV);
+    return { process: found, method: owner.method, drillId, costMs: 0 };
+  }
+
+  /** Each drill's candidate pids, the first drill to name a pid keeping it. */
+  private candidatePids(): Map<number, string> {
     const byPid = new Map<number, string>();
     for (const [drillId, source] of this.candidates) {
       let pids: readonly number[] = [];
@@ -64,12 +87,6 @@ export class Attributor {
       }
       for (const pid of pids) if (!byPid.has(pid)) byPid.set(pid, drillId);
     }
-    const owner = await findSocketOwner(inode, [...byPid.keys()]);
-    if (!owner) return none;
-    const identity = identify(owner.pid);
-    if (!identity) return none;
-    // The environment marker the harness gives every process of a drill (harness/observe/membership.ts).
-    const drillId = byPid.get(owner.pid) ?? readEnviron(owner.pid)?.get(DRILL_ENV);
-    return { process: identity, method: owner.method, drillId, costMs: 0 };
+    return byPid;
   }
 }

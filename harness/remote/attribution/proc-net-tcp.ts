@@ -1,93 +1,78 @@
-import { open } from 'node:fs/promises';
+import { closeSync, openSync, readSync } from 'node:fs';
 
 /**
- * Finds the inode of the client end of loopback TCP connections. /proc/net/tcp lists one
+ * Finds the inode of the client end of a loopback TCP connection. /proc/net/tcp lists one
  * socket a line as `sl local_address rem_address st ... uid timeout inode` with addresses in
  * hex `ADDR:PORT` (proc(5)). The client end is the line whose LOCAL port is the client's port
  * and whose REMOTE port is the server's port; the server's own end has them swapped.
  *
- * Reading the file is slow however few sockets there are: the kernel walks every bucket of
- * the established hash (net.ipv4.tcp_ehash_entries, 262144 here), about 6 ms a read on this
- * machine (test/remote/overhead.test.ts). So the file is read off the main thread, in
- * chunks, stopping as soon as every wanted port is found, and lookups that arrive while a
- * read runs are batched into the next one.
+ * It is read synchronously, in the turn that accepts the connection (attributor.ts): the line
+ * exists only while the sender holds its socket, and a sender that stops waiting for its answer
+ * (static-key-holder bounds each request to 200 ms) closes it when it exits. Read off the main
+ * thread instead, a lookup waited for the thread pool (taken by other lookups' fd reads) and
+ * for the harness's later turns: beside the unprivileged matrix and two CPU burners, a median
+ * 0.2 to 0.4 s and up to 4.4 s after the accept, and one remote matrix connection in five to
+ * eight had no process (issue 22). Each read(2) returns about a page of lines and walks the
+ * established hash only that far, so the read stops at the wanted line: the whole file costs
+ * about 6 ms here (net.ipv4.tcp_ehash_entries is 262144), the wanted line half of that on
+ * average (test/remote/overhead.test.ts).
  */
-export class ProcNetTcp {
-  private queue = new Map<number, Array<(inode: number | undefined) => void>>();
-  private running = false;
-
-  constructor(private readonly serverPort: number) {}
-
-  lookup(clientPort: number): Promise<number | undefined> {
-    return new Promise((resolve) => {
-      const waiters = this.queue.get(clientPort) ?? [];
-      waiters.push(resolve);
-      this.queue.set(clientPort, waiters);
-      if (!this.running) void this.pump();
-    });
-  }
-
-  private async pump(): Promise<void> {
-    this.running = true;
-    try {
-      while (this.queue.size > 0) {
-        const batch = this.queue;
-        this.queue = new Map();
-        const found = new Map<number, number>();
-        await scanFile('/proc/net/tcp', [...batch.keys()], this.serverPort, found);
-        // AF_INET6 clients (e.g. ::ffff:127.0.0.1) are listed in tcp6 only.
-        const missing = [...batch.keys()].filter((p) => !found.has(p));
-        if (missing.length > 0) await scanFile('/proc/net/tcp6', missing, this.serverPort, found);
-        for (const [port, waiters] of batch) for (const w of waiters) w(found.get(port));
-      }
-    } finally {
-      this.running = false;
-    }
-  }
+export function clientSocketInode(clientPort: number, serverPort: number): number | undefined {
+  // AF_INET6 clients (e.g. ::ffff:127.0.0.1) are listed in tcp6 only: read it when tcp has no
+  // line at all, not when its line says the sender has closed its end already (inode 0).
+  const inode = scanFile('/proc/net/tcp', clientPort, serverPort) ?? scanFile('/proc/net/tcp6', clientPort, serverPort);
+  return inode === 0 ? undefined : inode;
 }
 
-async function scanFile(path: string, ports: number[], serverPort: number, found: Map<number, number>): Promise<void> {
-  const wanted = new Map(ports.map((p) => [':' + hexPort(p), p]));
-  const remote = ':' + hexPort(serverPort);
-  let handle;
+const buf = Buffer.alloc(64 * 1024);
+
+/** The inode of the client end's line (0: no process holds that socket any more), or undefined when there is no such line. */
+function scanFile(path: string, clientPort: number, serverPort: number): number | undefined {
+  const wanted = `:${hexPort(clientPort)}`;
+  const remote = `:${hexPort(serverPort)}`;
+  let fd: number;
   try {
-    handle = await open(path, 'r');
+    fd = openSync(path, 'r');
   } catch {
-    return;
+    return undefined;
   }
   try {
-    const buf = Buffer.alloc(64 * 1024);
     let carry = '';
     for (;;) {
-      const { bytesRead } = await handle.read(buf, 0, buf.length, null);
+      const bytesRead = readSync(fd, buf, 0, buf.length, null);
       if (bytesRead === 0) break;
       const lines = (carry + buf.toString('latin1', 0, bytesRead)).split('\n');
       carry = lines.pop() ?? '';
-      for (const line of lines) matchLine(line, wanted, remote, found);
-      if (found.size >= ports.length && ports.every((p) => found.has(p))) return;
+      for (const line of lines) {
+        const inode = matchLine(line, wanted, remote);
+        if (inode !== undefined) return inode;
+      }
     }
-    matchLine(carry, wanted, remote, found);
+    return matchLine(carry, wanted, remote);
+  } catch {
+    return undefined;
   } finally {
-    await handle.close();
+    closeSync(fd);
   }
 }
 
-function matchLine(line: string, wanted: Map<string, number>, remote: string, found: Map<number, number>): void {
+/** The line's inode when it is the client end wanted; 0 when its process closed it (FIN_WAIT, TIME_WAIT: no process holds it). */
+function matchLine(line: string, wanted: string, remote: string): number | undefined {
   const fields = line.trim().split(/\s+/);
-  if (fields.length < 10 || !fields[2].endsWith(remote)) return;
-  const port = wanted.get(fields[1].slice(fields[1].lastIndexOf(':')));
+  if (fields.length < 10 || !fields[2].endsWith(remote) || !fields[1].endsWith(wanted)) return undefined;
   const inode = Number(fields[9]);
-  // Inode 0 means the socket is in TIME_WAIT and owned by no process any more.
-  if (port !== undefined && inode > 0 && !found.has(port)) found.set(port, inode);
+  return Number.isInteger(inode) && inode > 0 ? inode : 0;
 }
 
 /** Exported for tests: parses the text of /proc/net/tcp or tcp6. */
 export function findInodeIn(text: string, clientPort: number, serverPort: number): number | undefined {
-  const found = new Map<number, number>();
-  const wanted = new Map([[':' + hexPort(clientPort), clientPort]]);
-  const remote = ':' + hexPort(serverPort);
-  for (const line of text.split('\n').slice(1)) matchLine(line, wanted, remote, found);
-  return found.get(clientPort);
+  const wanted = `:${hexPort(clientPort)}`;
+  const remote = `:${hexPort(serverPort)}`;
+  for (const line of text.split('\n').slice(1)) {
+    const inode = matchLine(line, wanted, remote);
+    if (inode !== undefined) return inode === 0 ? undefined : inode;
+  }
+  return undefined;
 }
 
 function hexPort(port: number): string {
