@@ -1,8 +1,10 @@
 /**
- * `npm run bench:scale`: what a big run costs. N drills of the fast well-behaved server (N / 8
+ * `npm run bench:scale`: what a big run costs. N drills of a fast well-behaved server (N / 8
  * scenarios × idle, pre-dispatch, in-flight, after-response × crash, close), run by the real CLI
  * with every reporter; prints the wall time, the harness's peak RSS (read in the CLI's own
- * process at its exit) and the size of each report. `--drills 1000,10000` (default 1000).
+ * process at its exit) and the size of each report. `--drills 1000,10000` (default 1000);
+ * `--server perl` (default: fake-servers/perl/fast-echo.pl, a few ms a start, so the figures are
+ * the harness's) or `--server node` (the SDK's well-behaved fake, about 200 ms of CPU a start).
  * Aims (issue figures): the peak RSS at 10,000 drills at most 1.5× that at 1,000, and the HTML
  * report at most 20 MB.
  */
@@ -14,7 +16,10 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
 const CLI = fileURLToPath(new URL('../bin/crash-drill.js', import.meta.url));
-const SERVER = fileURLToPath(new URL('../fake-servers/well-behaved.js', import.meta.url));
+const SERVERS: Record<string, [string, string]> = {
+  perl: ['perl', fileURLToPath(new URL('../../fake-servers/perl/fast-echo.pl', import.meta.url))],
+  node: ['node', fileURLToPath(new URL('../fake-servers/well-behaved.js', import.meta.url))],
+};
 /** Loaded into the CLI's process: its peak RSS, printed to stderr at exit. */
 const PEAK = `data:text/javascript,process.on('exit',()=>process.stderr.write('peak-rss-kb '+process.resourceUsage().maxRSS+'\\n'))`;
 
@@ -29,7 +34,7 @@ async function size(path: string): Promise<number> {
 
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 
-async function run(drills: number): Promise<{ ms: number; rssKb: number; sizes: Record<string, number>; last: string }> {
+async function run(drills: number, server: [string, string]): Promise<{ ms: number; rssKb: number; sizes: Record<string, number>; last: string }> {
   const dir = await mkdtemp(join(tmpdir(), 'crash-drill-bench-scale-'));
   try {
     for (let i = 0; i < Math.ceil(drills / 8); i++) {
@@ -37,7 +42,7 @@ async function run(drills: number): Promise<{ ms: number; rssKb: number; sizes: 
         join(dir, `s${i}.yaml`),
         [
           `id: s${i}`,
-          `subject: { command: node, args: [${JSON.stringify(SERVER)}], name: well-behaved }`,
+          `subject: { command: ${server[0]}, args: [${JSON.stringify(server[1])}], name: well-behaved }`,
           'target: { call: echo, args: { text: hi } }',
           'points: [idle, pre-dispatch, in-flight, after-response]',
           'modes: [crash, close]',
@@ -72,15 +77,17 @@ async function run(drills: number): Promise<{ ms: number; rssKb: number; sizes: 
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { drills: { type: 'string', default: '1000' } } });
+  const { values } = parseArgs({ options: { drills: { type: 'string', default: '1000' }, server: { type: 'string', default: 'perl' } } });
+  const server = SERVERS[String(values.server)];
+  if (!server) throw new Error(`--server: expected perl or node, got ${values.server}`);
   const counts = String(values.drills)
     .split(',')
     .map((n) => Number(n))
     .filter((n) => Number.isInteger(n) && n > 0);
-  console.log(`mcp-crash-drill bench:scale (node ${process.version}): well-behaved drills, the CLI with every reporter`);
+  console.log(`mcp-crash-drill bench:scale (node ${process.version}): ${values.server} well-behaved drills, the CLI with every reporter`);
   const rss: number[] = [];
   for (const n of counts) {
-    const r = await run(n);
+    const r = await run(n, server);
     rss.push(r.rssKb);
     console.log(`${String(n).padStart(6)} drills: ${(r.ms / 1000).toFixed(1)} s, peak RSS ${(r.rssKb / 1024).toFixed(0)} MB, ${r.last}`);
     console.log(
