@@ -68,7 +68,14 @@ export class ConsoleReporter implements Reporter {
     }
     if (notPassed.length > 0) {
       this.write(`\n${this.c.bold(results.baseline ? 'Drills that did not pass (new, not in the baseline):' : 'Drills that did not pass:')}\n`);
-      for (const d of notPassed) this.write(`  ${this.paint(d.verdict)} ${label(d)} (${d.id}): ${newReason(d)}\n`);
+      for (const d of notPassed) {
+        this.write(`  ${this.paint(d.verdict)} ${label(d)} (${d.id}): ${newReason(d)}\n`);
+        // What the drill observed as the cause, and the change that fixes it (the incident record's diagnosis).
+        for (const g of d.incident.diagnosis ?? []) {
+          if (d.known?.some((k) => k.check === g.check)) continue;
+          this.write(`      ${g.check}: ${g.cause}\n      fix: ${g.fix}\n`);
+        }
+      }
     }
     if (results.baseline && results.baseline.stale.length > 0) {
       const b = results.baseline;

@@ -150,6 +150,10 @@ function outcome(drill: DrillResult, check: Check): Outcome | null {
     `termination: ${drill.incident.termination}`,
     `protocol: ${drill.incident.protocol ?? 'not recorded'}`,
     ...(drill.incident.recordCut ?? []).map((cut) => `record cut: ${cut}`),
+    // This check's diagnosis: the cause as observed, what showed it, the SDK's known behaviour.
+    ...(drill.incident.diagnosis ?? [])
+      .filter((g) => g.check === check.id)
+      .flatMap((g) => [`diagnosis: ${g.cause}`, ...g.observed.map((o) => `  - ${o}`), ...(g.sdk ? [`  - known: ${g.sdk}`] : [])]),
   ];
   if (drill.incident.followUp.length > 0) lines.push('follow-up:', ...drill.incident.followUp.map((f) => `  - ${f}`));
   lines.push(`drill ${drill.id}`, evidenceLine(drill));

@@ -210,6 +210,10 @@ function incidentList(i: Incident): string[] {
     ...(i.cancelledAt ? [`- Cancelled at: ${moment(i.cancelledAt)}`] : []),
     ...(i.recordCut ?? []).map((cut) => `- Record cut: ${md(cut)}`),
   ];
+  // The cause each failed check's drill observed, what showed it, and the SDK's known behaviour; the fix is in the follow-up.
+  for (const g of i.diagnosis ?? []) {
+    lines.push(`- Diagnosis (${md(g.check)}): ${md(g.cause)}`, ...g.observed.map((o) => `  - ${md(o)}`), ...(g.sdk ? [`  - known: ${md(g.sdk)}`] : []));
+  }
   if (i.followUp.length === 0) return [...lines, '- Follow-up: none'];
   return [...lines, '- Follow-up:', ...i.followUp.map((f) => `  - ${md(f)}`)];
 }

@@ -67,7 +67,8 @@ export const exitOnEof = defineCheck({
     }
     return { id, verdict: 'pass', summary: `the server exited ${elapsed} ms after losing its client (${how})`, data };
   },
-  followUp: () => ['the server does not exit when its input closes: listen for stdin end'],
+  // What to change is the drill's diagnosis (harness/results/diagnosis-server.ts): it depends on
+  // what held the server up (a non-daemon thread, a live handle, a busy loop), not on this check.
   details(outcome) {
     const data = dataOf(outcome);
     if ('exited' in data) return [{ label: 'server exit', items: [`none: still running when the drill ended (deadline ${data.deadlineMs} ms)`] }];

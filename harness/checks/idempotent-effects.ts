@@ -51,7 +51,9 @@ export const idempotentEffects = defineCheck({
       data,
     };
   },
-  followUp: () => ['an operation took effect more than once or without a key: reconcile the duplicate effects and send an Idempotency-Key on every write'],
+  // What to reconcile now; what to change (a missing key, a retry without its key) is the drill's diagnosis (harness/results/diagnosis-effects.ts).
+  followUp: (outcome) =>
+    (dataOf(outcome).duplicates ?? []).map((group) => `effects ${group.join(' and ')} are one operation: reconcile them (undo all but one)`),
   details(outcome) {
     const data = dataOf(outcome);
     const out = [];

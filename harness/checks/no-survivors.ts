@@ -72,7 +72,8 @@ export const noSurvivors = defineCheck({
     };
   },
   followUp: (_outcome, evidence) => [
-    ...survivorsOf(evidence).map((s) => `process ${s.pid} outlived its client: it has been contained; make the server end its children`),
+    // Who started it and what to change is the drill's diagnosis (harness/results/diagnosis-survivors.ts).
+    ...survivorsOf(evidence).map((s) => `process ${s.pid} (${s.cmdline.join(' ').slice(0, 60)}) outlived its client: it has been contained`),
     ...containerFollowUps(evidence),
     ...unattributedOf(evidence).map(
       (p) =>

@@ -42,7 +42,7 @@ export const quietAfterLoss = defineCheck({
       data,
     };
   },
-  followUp: () => ['the server kept writing after its client was gone: stop writes on input loss'],
+  // What to change is the drill's diagnosis (harness/results/diagnosis-effects.ts).
   details(outcome) {
     const writes = dataOf(outcome).writesAfterLoss ?? [];
     return writes.length > 0

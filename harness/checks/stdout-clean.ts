@@ -41,7 +41,7 @@ export const stdoutClean = defineCheck({
       data: { messages, noise: total, ...(dropped > 0 ? { dropped } : {}), lines: noise.slice(0, 10).map((event) => event.line.slice(0, 500)) },
     };
   },
-  followUp: () => ['the server writes non-JSON-RPC text on stdout: move logs to stderr'],
+  // What to change (per runtime) is the drill's diagnosis (harness/results/diagnosis-effects.ts).
   details(outcome) {
     const lines = dataOf(outcome).lines ?? [];
     return lines.length > 0 ? [{ label: 'stdout lines that are not JSON-RPC', items: lines.map((line) => JSON.stringify(line.slice(0, 200))) }] : [];

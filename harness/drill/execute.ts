@@ -35,6 +35,7 @@ import { RemoteLink } from './remote-link.js';
 import { recoveryRetry } from './retry.js';
 import { interceptEnv } from '../preload/index.js';
 import { containDrill } from './containment.js';
+import { recordProcessFacts, recordStartFacts } from './diagnosis-facts.js';
 import { endTarget } from './kill.js';
 import { DrillContainers } from '../containers/index.js';
 import { abortable, Interrupted } from '../util/abortable.js';
@@ -297,6 +298,7 @@ class DrillRun {
     const answer = await this.interruptible(this.client!.waitFor((e) => SETUP_ENDED.has(e.type), scenario.timeouts.handshake));
     if (answer?.type === 'setup-done') {
       this.findRealServer();
+      recordStartFacts(rec, this.server, this.link?.secrets() ?? []); // diagnosis: runtime and SDK
       await this.interruptible(this.containers.afterHandshake(this.server)); // containers: the subject's own container
       return true;
     }
@@ -373,7 +375,15 @@ class DrillRun {
     const grace = scenario.expect.noSurvivors?.grace ?? 2000;
     const exclude = mode === 'close' ? [this.clientId!] : [];
     const remaining = Math.max(0, lossAt + deadline + grace - monoNow());
-    const quiet = await this.interruptible(tracker.waitForQuiet({ exclude, timeoutMs: remaining }));
+    // diagnosis: what holds the server up when exit-on-eof judges it; a little before the deadline,
+    // where close's SIGTERM (close-wait, by default the deadline) has not yet changed anything
+    const atDeadline = setTimeout(
+      () => {
+        if (!this.serverExited && this.server) recordProcessFacts(this.rec, 'deadline', [this.server], this.server, this.link?.secrets() ?? []);
+      },
+      Math.max(0, lossAt + deadline - Math.min(250, deadline / 10) - monoNow()),
+    );
+    const quiet = await this.interruptible(tracker.waitForQuiet({ exclude, timeoutMs: remaining })).finally(() => clearTimeout(atDeadline));
     // Remote jobs get the same time to settle: a job that is cancelled or done by then is fine.
     const jobs = scenario.expect.jobsSettled;
     if (jobs) await this.interruptible(this.link!.jobsSettled(Math.max(0, lossAt + deadline + jobs.grace - monoNow())));
@@ -421,6 +431,7 @@ class DrillRun {
     const live = this.tracker!.sampleNow().filter((p) => identityKey(p) !== client);
     const survivors = live.flatMap((p) => inventory(p, { secrets: this.link?.secrets() ?? [], foundBy: p.foundBy }) ?? []);
     this.rec.harness({ type: 'snapshot', label, early, survivors });
+    recordProcessFacts(this.rec, 'snapshot', live, this.server ?? null, this.link?.secrets() ?? []); // diagnosis, before containment
   }
 
   /** Containment order (docs/design.md, "Contracts"): revoke, confirm denial (the probe), SIGTERM, wait, SIGKILL only if needed. */

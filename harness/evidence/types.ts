@@ -7,8 +7,10 @@ import type { CancelSpec, KillMode, KillPoint, ProtocolChoice, ScenarioExpect } 
 import type { ContainmentRecord, SurvivorRow, TrackingInfo, UnattributedProcess } from '../observe/index.js';
 import type { JobStatus, JournalEvent } from '../remote/types.js';
 import type { ContainerEvidenceEvent } from '../containers/types.js';
+import type { ProcessFacts } from '../observe/process-facts.js';
+import type { RuntimeFacts } from '../observe/runtime-facts.js';
 
-export type { ContainmentRecord, SurvivorRow, TrackingInfo };
+export type { ContainmentRecord, ProcessFacts, RuntimeFacts, SurvivorRow, TrackingInfo };
 
 /**
  * The drill's check options: the scenario's `expect` as harness/config normalised it (each
@@ -140,6 +142,13 @@ export type HarnessEvent =
       lastDroppedAt: number | null;
     }
   | { type: 'drill-end' }
+  /**
+   * What the harness read from /proc for the drill's diagnosis (harness/observe/process-facts.ts,
+   * runtime-facts.ts; judged in harness/results/diagnosis.ts): `start` once the handshake is done
+   * (the runtime and its MCP SDK), `deadline` at the exit deadline while the server still runs,
+   * `snapshot` with every live process of the drill, before containment.
+   */
+  | { type: 'diagnosis-facts'; label: 'start' | 'deadline' | 'snapshot'; processes: ProcessFacts[]; runtime?: RuntimeFacts | null }
   /** Containers of the drill: label, engine, the subject's container and its exit, snapshot, containment (harness/containers/). */
   | ContainerEvidenceEvent;
 

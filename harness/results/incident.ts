@@ -9,6 +9,7 @@ import { failedCheckContributions, type CheckFinding, type CheckId, type CheckRe
 import { describeEra, eraOf } from './era-info.js';
 import type { ExitInfo } from './exit-info.js';
 import { describeRecordCuts } from './record-cut.js';
+import type { Diagnosis } from './diagnosis.js';
 
 /** A moment of the drill: ms since the drill started, and the wall-clock time when known. */
 export interface Moment {
@@ -37,11 +38,13 @@ export interface IncidentRecord {
   /** Where the record was cut (what the server wrote outside the protocol is bounded): one line a stream, empty when whole. */
   recordCut?: string[];
   followUp: string[];
+  /** Per failed check: the cause as observed, the facts, the SDK's known behaviour, the fix (harness/results/diagnosis.ts). */
+  diagnosis?: Diagnosis[];
   /** What each failed check found, labelled by the check itself (harness/checks/types.ts). */
   findings: CheckFinding<CheckId>[];
 }
 
-export function incidentRecord(evidence: DrillEvidence, checks: CheckResult[], exit: ExitInfo | null): IncidentRecord {
+export function incidentRecord(evidence: DrillEvidence, checks: CheckResult[], exit: ExitInfo | null, diagnosis: Diagnosis[] = []): IncidentRecord {
   const start = firstOf(evidence, 'drill-start');
   const t0 = evidence.events[0]?.t ?? 0;
   const wall0 = start?.wall ? Date.parse(start.wall) : null;
@@ -84,8 +87,10 @@ export function incidentRecord(evidence: DrillEvidence, checks: CheckResult[], e
     protocol: describeEra(eraOf(evidence), evidence),
     cancelledAt: moment(firstOf(evidence, 'cancel-sent')?.t),
     recordCut: describeRecordCuts(evidence),
-    // Each failed check says what to do; a survivor holding a credential is the drill's own follow-up.
-    followUp: [...fromChecks.followUp, ...credentialFollowUps(evidence)],
+    // The diagnosis says what to change; each failed check what to do now; a survivor holding a
+    // credential is the drill's own follow-up.
+    followUp: [...new Set([...diagnosis.map((d) => d.fix), ...fromChecks.followUp, ...credentialFollowUps(evidence)])],
+    diagnosis,
     findings: fromChecks.findings,
   };
 }

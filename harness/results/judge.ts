@@ -5,6 +5,7 @@ import { eraOf, type DrillEra } from './era-info.js';
 import { exitInfo, type ExitInfo } from './exit-info.js';
 import { containersResult, type ContainersResult } from './containers.js';
 import { incidentRecord, type IncidentRecord } from './incident.js';
+import { diagnose } from './diagnosis.js';
 
 export interface DrillResult {
   id: string;
@@ -71,7 +72,7 @@ export function judge(evidence: DrillEvidence): DrillResult {
     forcedContainment: containment.some((r) => r.forced) || (containers?.forced ?? false),
     ...(containers ? { containers } : {}),
     durationMs: events.length > 1 ? Math.round(events[events.length - 1].t - events[0].t) : 0,
-    incident: incidentRecord(evidence, checks, exit),
+    incident: incidentRecord(evidence, checks, exit, diagnose(evidence, checks)),
     evidence: null,
   };
 }

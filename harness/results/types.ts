@@ -15,6 +15,7 @@ export type { ContainmentStep } from '../observe/index.js';
 export type { DrillResult } from './judge.js';
 export type { ExitInfo, ExitClass } from './exit-info.js';
 export type { IncidentRecord, Moment } from './incident.js';
+export type { Diagnosis } from './diagnosis.js';
 
 export interface RunSummary {
   pass: number;

@@ -13,6 +13,11 @@ function list(items: string[]): string {
 
 const NONE = '<span class="muted">none</span>';
 
+/** Per failed check: the cause as observed, then what showed it and the SDK's known behaviour. */
+function diagnosis(entries: NonNullable<IncidentRecord['diagnosis']>): string {
+  return entries.map((g) => `<p><code>${esc(g.check)}</code>: ${esc(g.cause)}</p>${list([...g.observed, ...(g.sdk ? [`known: ${g.sdk}`] : [])])}`).join('');
+}
+
 export function renderIncident(r: IncidentRecord): string {
   const rows: Array<[string, string]> = [
     ['observed at', moment(r.observedAt)],
@@ -42,6 +47,7 @@ export function renderIncident(r: IncidentRecord): string {
     ['protocol', esc(r.protocol ?? 'not recorded')],
     ...(r.cancelledAt ? ([['cancelled at', moment(r.cancelledAt)]] as Array<[string, string]>) : []),
     ...(r.recordCut && r.recordCut.length > 0 ? ([['record cut', list(r.recordCut)]] as Array<[string, string]>) : []),
+    ...(r.diagnosis && r.diagnosis.length > 0 ? ([['diagnosis', diagnosis(r.diagnosis)]] as Array<[string, string]>) : []),
     ['follow-up', list(r.followUp)],
   ];
   return `<dl class="incident">${rows.map(([k, v]) => `<dt>${k}</dt><dd>${v}</dd>`).join('')}</dl>`;

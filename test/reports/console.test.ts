@@ -55,6 +55,8 @@ const PLAIN_FOUR = [
   '',
   'Drills that did not pass:',
   '  FAIL    demo in-flight/close (cd-20260101T000000-abcdef-0001): stdout-clean: 1 stdout line not JSON-RPC, first: "listening"',
+  '      stdout-clean: the server writes text that is not JSON-RPC on stdout: a startup banner (before the handshake)',
+  '      fix: write logs to stderr, never to stdout: stdout is the protocol',
   '  UNKNOWN remote sent/crash (cd-20260101T000000-abcdef-0002): kill point sent not reached within 5000 ms: the remote never saw the request',
   '  ERROR   broken idle/crash (cd-20260101T000000-abcdef-0003): spawn: spawn nope ENOENT',
   '',

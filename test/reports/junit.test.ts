@@ -118,7 +118,7 @@ describe('junit reporter', () => {
     const { pid, ppid } = drill.survivors[0];
     expect(failure.text).toContain(`survivors:\n  pid ${pid} (ppid ${ppid}, pgid `);
     expect(failure.text).toContain('ignores-eof.js [found by ');
-    expect(failure.text).toContain(`follow-up:\n  - the server does not exit when its input closes: listen for stdin end`);
+    expect(failure.text).toContain(`follow-up:\n  - listen for the end of stdin yourself, since the SDK 1.x transport does not (typescript-sdk #2002)`);
     expect(failure.text).toContain(`evidence: evidence/${drill.evidence!.file} (head ${drill.evidence!.head}, ${drill.evidence!.records} records)`);
     expect(child(testcase(s, 'idle/crash exit-on-eof'), 'failure')!.text).toContain(`termination: ${drill.incident.termination}`);
     const clean = testcase(s, 'idle/crash stdout-clean');

@@ -99,8 +99,8 @@ describe('markdown reporter', () => {
     expect(part).toContain(`- Last attempted action: ${at(i.lastAttemptedActionAt)}`);
     expect(part).toContain(`- Revocation: ${at(i.revocation!.at)} by harness`);
     expect(part).toContain(`- Termination: ${i.termination}`);
-    expect(part).toContain('- Follow-up:\n  - the server does not exit when its input closes: listen for stdin end\n');
-    expect(part).toContain(`  - process ${drill.survivors[0].pid} outlived its client`);
+    expect(part).toContain('- Follow-up:\n  - listen for the end of stdin yourself, since the SDK 1.x transport does not (typescript-sdk #2002)');
+    expect(part).toContain(`  - process ${drill.survivors[0].pid} (${drill.survivors[0].cmdline.join(' ')}) outlived its client: it has been contained`);
     expect(part).toContain(`- Evidence: \`evidence/${drill.evidence!.file}\`, head \`${drill.evidence!.head}\` (${drill.evidence!.records} records)`);
 
     const key = section(text, '### ❌ key-holder idle/crash');

@@ -1,0 +1,147 @@
+/**
+ * What holds a live process up, read from /proc at one moment, for a drill's diagnosis
+ * (harness/results/diagnosis.ts): its threads and where each waits (wchan), whether it still
+ * polls or reads its stdin, whether it runs an event loop (an epoll instance), what else that
+ * loop watches, its timers where the kernel shows them (timerfd), its children. Names and
+ * counts only: no fd target but stdin's kind, and every string is redacted of the drill's secrets.
+ */
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import type { ProcIdentity } from './identity.js';
+import { classifyFd } from './inventory.js';
+import { readStat } from './proc.js';
+
+/** One thread: its name (comm), state and the kernel function it waits in. */
+export interface ThreadFacts {
+  tid: number;
+  comm: string;
+  state: string;
+  wchan: string;
+}
+
+export interface ProcessFacts {
+  pid: number;
+  startTime: number;
+  ppid: number;
+  role: 'server' | 'other';
+  state: string;
+  /** The program the kernel runs (/proc/PID/exe), redacted. */
+  exe: string | null;
+  threadCount: number;
+  /** The first MAX_THREADS threads, the main thread first. */
+  threads: ThreadFacts[];
+  stdin: {
+    /** fd 0: 'pipe', 'socket', 'tty', 'file', '/dev/null', ... or null when closed. */
+    kind: string | null;
+    /** fd 0 is in the interest list of one of its epoll instances: an event loop still reads it. */
+    polled: boolean;
+    /** Threads blocked in a read of a pipe (a thread reading stdin, as Python's stdio transport does). */
+    readingThreads: number;
+  };
+  /** It holds an epoll instance: an event loop that can keep it alive. */
+  eventLoop: boolean;
+  /** fds its epoll instances watch other than stdin (sockets, pipes to children, signal and timer fds). */
+  polledOther: number;
+  /** timerfd instances: armed timers the kernel shows (Node's and asyncio's timers are not among them). */
+  timerfds: number;
+  /** Open fds by kind (pipe, socket, file, tty, anon, other). */
+  fdKinds: Record<string, number>;
+  /** Its live children at this moment (pids). */
+  children: number[];
+}
+
+const MAX_THREADS = 16;
+
+function read(path: string): string | null {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    return null;
+  }
+}
+
+function threadsOf(pid: number, redact: (s: string) => string): { count: number; threads: ThreadFacts[] } {
+  let tids: number[];
+  try {
+    tids = readdirSync(`/proc/${pid}/task`)
+      .map(Number)
+      .sort((a, b) => a - b);
+  } catch {
+    return { count: 0, threads: [] };
+  }
+  const threads = tids.slice(0, MAX_THREADS).map((tid) => {
+    const stat = read(`/proc/${pid}/task/${tid}/stat`) ?? '';
+    const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
+    const wchan = read(`/proc/${pid}/task/${tid}/wchan`) ?? '';
+    return { tid, comm: redact((read(`/proc/${pid}/task/${tid}/comm`) ?? '').trim()), state, wchan: wchan === '0' ? '' : wchan };
+  });
+  return { count: tids.length, threads };
+}
+
+/** The fds an epoll instance watches (fdinfo's `tfd:` lines). */
+export function epollTargets(fdinfo: string): number[] {
+  return [...fdinfo.matchAll(/^tfd:\s+(\d+)/gm)].map((m) => Number(m[1]));
+}
+
+function stdinKind(target: string): string {
+  if (target === '/dev/null') return '/dev/null';
+  const kind = classifyFd(target);
+  return kind;
+}
+
+export function processFacts(id: ProcIdentity, opts: { role: 'server' | 'other'; secrets: string[]; children: number[] }): ProcessFacts | null {
+  const stat = readStat(id.pid);
+  if (stat === null || stat.startTime !== id.startTime) return null;
+  const secrets = opts.secrets.filter((s) => s.length > 0);
+  const redact = (s: string): string => secrets.reduce((out, secret) => out.split(secret).join('[redacted]'), s);
+  const fdKinds: Record<string, number> = {};
+  let stdin: string | null = null;
+  let timerfds = 0;
+  const polled = new Set<number>();
+  let eventLoop = false;
+  let fds: string[] = [];
+  try {
+    fds = readdirSync(`/proc/${id.pid}/fd`);
+  } catch {
+    // unreadable: counts stay empty
+  }
+  for (const fd of fds) {
+    let target: string;
+    try {
+      target = readlinkSync(`/proc/${id.pid}/fd/${fd}`);
+    } catch {
+      continue;
+    }
+    const kind = classifyFd(target);
+    fdKinds[kind] = (fdKinds[kind] ?? 0) + 1;
+    if (fd === '0') stdin = stdinKind(target);
+    if (target === 'anon_inode:[timerfd]') timerfds++;
+    if (target === 'anon_inode:[eventpoll]') {
+      eventLoop = true;
+      for (const t of epollTargets(read(`/proc/${id.pid}/fdinfo/${fd}`) ?? '')) polled.add(t);
+    }
+  }
+  const { count, threads } = threadsOf(id.pid, redact);
+  const exe = (() => {
+    try {
+      return redact(readlinkSync(`/proc/${id.pid}/exe`));
+    } catch {
+      return null;
+    }
+  })();
+  return {
+    pid: id.pid,
+    startTime: id.startTime,
+    ppid: stat.ppid,
+    role: opts.role,
+    state: stat.state,
+    exe,
+    threadCount: count,
+    threads,
+    stdin: { kind: stdin, polled: stdin !== null && polled.has(0), readingThreads: threads.filter((t) => /pipe_read/.test(t.wchan)).length },
+    eventLoop,
+    polledOther: [...polled].filter((fd) => fd !== 0).length,
+    timerfds,
+    fdKinds,
+    children: [...opts.children],
+  };
+}

@@ -1,0 +1,168 @@
+/**
+ * Each diagnosis both ways, on real servers through the real CLI: the fake server whose fault
+ * it names gets it, and the servers with another fault (or none) do not. The diagnosis comes
+ * from /proc facts recorded in the evidence during the drill (`diagnosis-facts`), and judging
+ * the saved log again gives the same diagnosis (harness/results/diagnosis.ts is pure).
+ */
+import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { readEvidenceLog } from '../../harness/evidence/log.js';
+import { judge } from '../../harness/results/judge.js';
+import type { Diagnosis, DrillResult, RunResults } from '../../harness/results/types.js';
+import { packageRoot } from '../../harness/util/paths.js';
+import { runCli } from '../support/cli.js';
+import { markedProcesses } from '../support/markers.js';
+import { tempDir } from '../support/scenarios.js';
+import { pythonSdkSuite } from '../python-sdk/support/python-sdk.js';
+
+const ROOT = packageRoot();
+const python = pythonSdkSuite('test/results/diagnosis.e2e.test.ts');
+
+const SDK1_FIX =
+  "listen for the end of stdin yourself, since the SDK 1.x transport does not (typescript-sdk #2002): process.stdin.on('end', () => server.close().then(() => process.exit(0))), and clear the intervals and timers it started; or move to SDK 2, whose transport closes on stdin end";
+const THREAD_FIX =
+  'the interpreter waits for a non-daemon thread: make it a daemon (threading.Thread(..., daemon=True)), or stop it and join it with a deadline when run() returns';
+const NODE_CHILD_FIX =
+  "the server exits without ending its child: keep the ChildProcess and kill it on stdin 'end' and on 'exit' (or spawn it in a group and signal the group)";
+const POPEN_FIX =
+  'the subprocess.Popen child is never ended: keep the Popen and terminate() it (then wait with a timeout) when run() returns or in the lifespan cleanup';
+const DAEMON_FIX =
+  'a tool starts a daemon (setsid, a session of its own) that nothing ends: do not detach it; if it must outlive a call, keep its pid and stop it when stdin ends';
+const NODE_STDOUT_FIX = 'log to stderr (console.error, or a logger bound to process.stderr), never console.log: stdout is the protocol';
+
+async function drill(args: string[]): Promise<{ results: RunResults; out: string }> {
+  const out = tempDir('cd-diagnosis-');
+  const run = await runCli(['run', ...args, '--out', out, '--reporter', 'json']);
+  expect([0, 1], run.stderr).toContain(run.code);
+  const results = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8')) as RunResults;
+  expect(markedProcesses(results.runId)).toEqual([]);
+  return { results, out };
+}
+
+function byKey(results: RunResults): Map<string, DrillResult> {
+  return new Map(results.drills.map((d) => [d.key, d]));
+}
+
+function diagnosisOf(d: DrillResult | undefined): Diagnosis[] {
+  return d?.incident.diagnosis ?? [];
+}
+
+/** Every fix the run's diagnoses gave, per drill: each must be exactly the expected ones. */
+function fixes(d: DrillResult | undefined): string[] {
+  return diagnosisOf(d).map((g) => `${g.check}: ${g.fix}`);
+}
+
+/** Judging the saved evidence log again gives the same diagnosis as the live run. */
+function rejudged(out: string, d: DrillResult): Diagnosis[] | undefined {
+  return judge(readEvidenceLog(join(out, 'evidence', `${d.id}.jsonl`))).incident.diagnosis;
+}
+
+describe('diagnosis of the bundled Node fake servers (TypeScript SDK 1.x)', () => {
+  it('names what held each one up, and gives no diagnosis where the fault is not', async () => {
+    const { results, out } = await drill([
+      join(ROOT, 'scenarios'),
+      '--only',
+      'well-behaved,ignores-eof,slow-exit,leaks-child,daemonizes,stdout-noise',
+      '--point',
+      'idle,after-response',
+      '--mode',
+      'crash',
+    ]);
+    const d = byKey(results);
+
+    // ignores-eof: read EOF, nothing acted on it, a live handle in the loop; SDK 1.x, #2002.
+    const ignores = diagnosisOf(d.get('ignores-eof/idle/crash'));
+    expect(fixes(d.get('ignores-eof/idle/crash'))).toEqual([`exit-on-eof: ${SDK1_FIX}`, `no-survivors: ${SDK1_FIX}`]);
+    expect(ignores[0].cause).toMatch(
+      /^the server read EOF but nothing acted on it \(no exit, nothing on stderr\): its stdin is still open, and its event loop stays alive on a live handle \(.*\); it ended \d+ ms after the loss by SIGTERM from the harness$/,
+    );
+    expect(ignores[0].observed[0]).toMatch(
+      /^at the exit deadline, pid \d+ \(state S\): stdin \(fd 0, \w+\) open but no longer polled or read: the server read its input to the end \(EOF reached it\)$/,
+    );
+    expect(ignores[0].observed).toContain(`SDK: node; MCP SDK: @modelcontextprotocol/sdk 1.32.2 (${ROOT}/node_modules/@modelcontextprotocol/sdk/package.json)`);
+    expect(ignores[0].sdk).toBe(
+      "TypeScript SDK 1.32.2: StdioServerTransport listens to stdin 'data' and 'error' only, never 'end' (typescript-sdk #2002), so the server exits on EOF only when nothing else keeps its event loop alive",
+    );
+
+    // slow-exit: exited on its own, late; not the SDK 1.x fix.
+    const slow = diagnosisOf(d.get('slow-exit/idle/crash'));
+    expect(slow.map((g) => g.check)).toEqual(['exit-on-eof']);
+    expect(slow[0].cause).toMatch(
+      /^the server exited on its own (\d+) ms after losing its client, past the 2000 ms deadline: it had read EOF by the deadline and was still shutting down$/,
+    );
+    expect(slow[0].fix).toMatch(/^its shutdown takes \d+ ms: end what it waits for at stdin end \(a drain, a flush, a timer\) within 2000 ms, or/);
+
+    // leaks-child: its child outlived it, started by the server before the loss, in its group.
+    const leak = diagnosisOf(d.get('leaks-child/after-response/crash'));
+    expect(fixes(d.get('leaks-child/after-response/crash'))).toEqual([`no-survivors: ${NODE_CHILD_FIX}`]);
+    expect(leak[0].cause).toBe('1 process the server started outlived it: the server exited on EOF without ending its child');
+    expect(leak[0].observed[0]).toMatch(
+      /^pid \d+ was started by the server \(pid \d+\), \d+ ms before the client was lost: \S*node \S+helper\.js; in process group \d+; its parent died and it was re-parented$/,
+    );
+
+    // daemonizes: a session of its own, found re-parented (a double fork).
+    expect(fixes(d.get('daemonizes/after-response/crash'))).toEqual([`no-survivors: ${DAEMON_FIX}`]);
+    expect(diagnosisOf(d.get('daemonizes/after-response/crash'))[0].observed[0]).toMatch(/leads a session of its own \(setsid: a daemon\)/);
+
+    // stdout-noise: a banner before the handshake and a handler's print.
+    const noise = diagnosisOf(d.get('stdout-noise/after-response/crash'));
+    expect(fixes(d.get('stdout-noise/after-response/crash'))).toEqual([`stdout-clean: ${NODE_STDOUT_FIX}`]);
+    expect(noise[0].cause).toBe('the server writes text that is not JSON-RPC on stdout: a startup banner and output from a handler');
+
+    // The other way: what passes gets no diagnosis; a fault's diagnosis stays with its own server.
+    for (const key of ['well-behaved/idle/crash', 'well-behaved/after-response/crash']) {
+      expect(d.get(key)?.verdict, key).toBe('pass');
+      expect(diagnosisOf(d.get(key)), key).toEqual([]);
+    }
+    const everyFix = results.drills.flatMap((r) => diagnosisOf(r).map((g) => g.fix));
+    expect(everyFix).not.toContain(THREAD_FIX);
+    expect(everyFix).not.toContain(POPEN_FIX);
+
+    for (const r of results.drills) expect(rejudged(out, r), r.key).toEqual(r.incident.diagnosis);
+  }, 120_000);
+});
+
+describe.skipIf(!python)('diagnosis of the Python SDK fake servers (mcp 2.3.0, MCPServer)', () => {
+  it('thread-keeps-alive: the interpreter waits for a non-daemon thread; popen and new-session children; well-behaved: none', async () => {
+    const { results, out } = await drill([
+      join(ROOT, 'test/python-sdk/scenarios'),
+      '--only',
+      'mcpserver-well-behaved,mcpserver-thread-keeps-alive,mcpserver-popen-child,mcpserver-new-session-child',
+      '--mode',
+      'crash',
+    ]);
+    const d = byKey(results);
+    const thread = diagnosisOf(d.get('mcpserver-thread-keeps-alive/idle/crash'));
+    expect(fixes(d.get('mcpserver-thread-keeps-alive/idle/crash'))).toEqual([`exit-on-eof: ${THREAD_FIX}`, `no-survivors: ${THREAD_FIX}`]);
+    expect(thread[0].cause).toMatch(
+      /^the interpreter waits for a non-daemon thread: the SDK's stdio transport read EOF and run\(\) returned \(no event loop, no thread reads stdin\), but the main thread is blocked at shutdown \(futex\w*\) joining 1 other thread \(\d+ in hrtimer_nanosleep\); it ended \d+ ms after the loss by SIGTERM from the harness$/,
+    );
+    expect(thread[0].observed).toContain('no event loop (no epoll instance)');
+    expect(thread[0].observed).toContainEqual(
+      expect.stringMatching(/^2 threads: main \(python\d*(\.\d+)?\) S in futex\w*; 1 python\S* S in hrtimer_nanosleep$/),
+    );
+    // The script imports mcp only: FastMCP beside it in the venv is not named.
+    expect(thread[0].observed).toContainEqual(expect.stringMatching(/^SDK: python 3\.\d+; MCP SDK: mcp 2\.3\.0 \(\S+mcp-2\.3\.0\.dist-info\)$/));
+    expect(thread[0].sdk).toBe(
+      'Python SDK mcp 2.3.0: run() returns at stdin EOF and cancels in-flight handlers, whose responses are lost (python-sdk #2678); the interpreter then exits unless a non-daemon thread or a child keeps it',
+    );
+
+    expect(fixes(d.get('mcpserver-popen-child/after-response/crash'))).toEqual([`no-survivors: ${POPEN_FIX}`]);
+    expect(fixes(d.get('mcpserver-new-session-child/after-response/crash'))).toEqual([`no-survivors: ${DAEMON_FIX}`]);
+    expect(diagnosisOf(d.get('mcpserver-popen-child/after-response/crash'))[0].observed[0]).toMatch(
+      /^pid \d+ was started by the server \(pid \d+\), \d+ ms before the client was lost: sleep 300; in process group \d+; its parent died and it was re-parented$/,
+    );
+
+    // The other way: the well-behaved server gets none; no Node fix on a Python server, and each
+    // child server only its own (exact lists above).
+    for (const key of ['mcpserver-well-behaved/idle/crash', 'mcpserver-well-behaved/after-response/crash']) {
+      expect(d.get(key)?.verdict, key).toBe('pass');
+      expect(diagnosisOf(d.get(key)), key).toEqual([]);
+    }
+    const everyFix = results.drills.flatMap((r) => diagnosisOf(r).map((g) => g.fix));
+    for (const fix of [SDK1_FIX, NODE_CHILD_FIX, NODE_STDOUT_FIX]) expect(everyFix).not.toContain(fix);
+
+    for (const r of results.drills) expect(rejudged(out, r), r.key).toEqual(r.incident.diagnosis);
+  }, 180_000);
+});
