@@ -123,6 +123,43 @@ describe('diagnosis of the bundled Node fake servers (TypeScript SDK 1.x)', () =
   }, 120_000);
 });
 
+/** What each bundled broken server's diagnosis must name: its actual fault (scenarios/crash-drill.baseline.json). */
+const BUNDLED_CAUSES: Record<string, RegExp> = {
+  'ignores-eof': /^(the server itself outlived its client: )?the server read EOF but nothing acted on it \(no exit, nothing on stderr\)/,
+  'ignores-sigterm':
+    /^(the server itself outlived its client: )?the server read EOF but nothing acted on it .* by SIGKILL from the (harness|client's shutdown)$/,
+  'slow-exit':
+    /^the server (exited on its own \d+ ms after losing its client, past the 2000 ms deadline|reacted to EOF \(it wrote on stderr after the loss\) but was still shutting down at the 2000 ms deadline)/,
+  'leaks-child': /^1 process the server started outlived it: the server exited on EOF without ending its child$/,
+  daemonizes: /^1 process the server started outlived it: 1 in a session of its own \(a daemon/,
+  'stdout-noise': /^the server writes text that is not JSON-RPC on stdout: a startup banner and output from a handler$/,
+  'keyless-writer': /^the server's writes carry no Idempotency-Key \(2 of 2\), so the recovery retry after the crash made a second effect$/,
+  'retries-without-key': /^the server retried a write without its key: \d+ keyed and 1 keyless write for the same call/,
+  'polls-after-loss': /^the server kept writing after its client was gone: \d+ new writes \(POST \/actions\), every \d+ to \d+ ms: a timer or loop/,
+  'fire-and-forget-job': /^the server started remote job job_\d+ and never cancelled it when its client was lost \(0 cancel requests seen\)$/,
+  'static-key-holder': /^the server holds the long-lived API key and used it after the session was revoked/,
+};
+
+describe('the bundled broken servers (npm run drill)', () => {
+  it("every known failure carries a diagnosis naming that server's actual cause, and no passing drill has one", async () => {
+    const { results } = await drill([join(ROOT, 'scenarios'), '--baseline', join(ROOT, 'scenarios/crash-drill.baseline.json')]);
+    expect(results.summary).toMatchObject({ fail: 0, unknown: 0, error: 0, known: 20 });
+    const causes: string[] = [];
+    for (const d of results.drills) {
+      if (d.verdict === 'pass') {
+        expect(diagnosisOf(d), d.key).toEqual([]);
+        continue;
+      }
+      for (const known of d.known ?? []) {
+        const g = diagnosisOf(d).find((x) => x.check === known.check);
+        causes.push(`${d.key} ${known.check}: ${g ? (BUNDLED_CAUSES[d.scenario].test(g.cause) ? 'named' : g.cause) : 'none'}`);
+      }
+    }
+    expect(causes).toHaveLength(23);
+    expect(causes.filter((c) => !c.endsWith(': named'))).toEqual([]);
+  }, 180_000);
+});
+
 describe.skipIf(!python)('diagnosis of the Python SDK fake servers (mcp 2.3.0, MCPServer)', () => {
   it('thread-keeps-alive: the interpreter waits for a non-daemon thread; popen and new-session children; well-behaved: none', async () => {
     const { results, out } = await drill([
