@@ -88,6 +88,14 @@ export function factsLines(f: ProcessFacts, label: string): string[] {
     `at the ${label === 'deadline' ? 'exit deadline' : 'snapshot'}, pid ${f.pid} (state ${f.state}): ${stdinLine(f)}`,
     loopLine(f),
     threadLine(f),
+    ...(Object.keys(f.fdKinds).length > 0
+      ? [
+          `open fds: ${Object.entries(f.fdKinds)
+            .sort(([a], [b]) => a.localeCompare(b))
+            .map(([kind, n]) => `${n} ${kind}`)
+            .join(', ')}`,
+        ]
+      : []),
     ...kids,
   ];
 }
