@@ -104,6 +104,15 @@ export async function runScenarios(scenarios: Scenario[], options: RunOptions = 
       await r.onRunStart?.({ runId, total: drills.length, concurrency: limits.inFlight, cpuSlots: limits.cpu, outDir: options.outDir ?? '' });
     const results: DrillResult[] = new Array(drills.length);
     let done = 0;
+    /**
+     * The first failure of a drill's own code (executeDrill rejecting, judging, its evidence log,
+     * a reporter). runOne never rejects: while later drills still waited for admission, its
+     * rejection had no handler yet, and Node ended the harness at once with exit 1, without its
+     * results, without containing the drills in flight and without a word of why (issue 22: the
+     * uid-65534 matrix's CLI exited 1 within 1.5 s). No drill is admitted after one; the run
+     * throws it once the drills in flight are done (the CLI: "the harness failed", exit 4).
+     */
+    const failures: unknown[] = [];
     const runOne = async (position: number, slot: DrillSlot): Promise<void> => {
       const { planned: plannedDrill, attempt, run: drill } = drills[position];
       const info = drillInfo(drill, runId);
@@ -132,18 +141,25 @@ export async function runScenarios(scenarios: Scenario[], options: RunOptions = 
         if (options.evidenceDir) results[position].evidence = writeEvidenceLog(options.evidenceDir, ev);
         done++;
         for (const r of reporters) r.onDrillEnd?.(results[position], { done, total: drills.length });
+      } catch (error) {
+        failures.push(error);
       } finally {
         slot.release();
       }
     };
     // Drills are admitted in plan order as the limits allow (harness/run/scheduler.ts); each runs on its own.
     const running: Array<Promise<void>> = [];
-    for (let position = 0; position < drills.length; position++) {
+    for (let position = 0; position < drills.length && failures.length === 0; position++) {
       const slot = await scheduler.admit(options.signal);
       if (!slot) break;
+      if (failures.length > 0) {
+        slot.release();
+        break;
+      }
       running.push(runOne(position, slot));
     }
     await Promise.all(running);
+    if (failures.length > 0) throw failures[0];
     const stale = await sweep();
     const finished = results.filter(Boolean);
     const output: RunResults = {

@@ -5,12 +5,12 @@
  * environment attributable. One file, so its drills never run beside each other: the floor
  * case below must not see another drill's daemon.
  */
-import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { pollExit, signalIdentity } from '../../harness/observe/index.js';
 import type { DrillResult } from '../../harness/results/types.js';
-import { lastLine } from '../support/cli.js';
+import { type CliRun, lastLine } from '../support/cli.js';
 import { expectedTable, MODES, matrixYaml, POINTS, table, unexplained } from '../support/engine-matrix.js';
 import { markedProcesses, until } from '../support/markers.js';
 import { FAKE_SERVERS, subjectYaml, type FakeServer } from '../support/scenarios.js';
@@ -19,8 +19,11 @@ import { NOBODY, unprivileged } from '../support/unprivileged.js';
 const u = unprivileged();
 if (!u.available) console.log(`[unprivileged] skipped: ${u.reason}`);
 
-function results(out: string): { drills: DrillResult[]; stale: Array<{ drillId: string; cmdline: string[]; containedBy?: string }> } {
-  return JSON.parse(readFileSync(join(out, 'results.json'), 'utf8'));
+/** The run's results.json; a run that wrote none fails the test with its exit and what it printed. */
+function results(out: string, run: CliRun): { drills: DrillResult[]; stale: Array<{ drillId: string; cmdline: string[]; containedBy?: string }> } {
+  const file = join(out, 'results.json');
+  if (!existsSync(file)) throw new Error(`the CLI wrote no ${file}: exit ${run.code ?? run.signal}\nstderr:\n${run.stderr}\nstdout:\n${run.stdout}`);
+  return JSON.parse(readFileSync(file, 'utf8'));
 }
 
 function oneDrill(dir: string, id: string, server: FakeServer, root: string): void {
@@ -40,8 +43,8 @@ describe.skipIf(!u.available)('as an ordinary user', () => {
     for (const server of FAKE_SERVERS) writeFileSync(join(dir, `${server}.yaml`), matrixYaml(server, u.root));
     const out = join(dir, 'out');
     const run = await u.run(['run', dir, '--out', out, '--client', 'inprocess']);
+    const { drills } = results(out, run);
     expect(run.stderr).not.toMatch(/harness failed/);
-    const { drills } = results(out);
     expect(drills).toHaveLength(FAKE_SERVERS.length * POINTS.length * MODES.length);
     expect(unexplained(drills)).toEqual([]);
     expect(table(drills)).toEqual(expectedTable());
@@ -76,7 +79,7 @@ describe.skipIf(!u.available)('as an ordinary user', () => {
     oneDrill(dir, 'd-clean', 'well-behaved', u.root);
     const out = join(dir, 'out');
     const run = await u.run(['run', dir, '--out', out, '--concurrency', '1'], { env: { CRASH_DRILL_SUBREAPER: 'off' } });
-    const { drills } = results(out);
+    const { drills } = results(out, run);
     const leftovers: Array<{ pid: number; startTime: number }> = [];
     try {
       const by = (id: string) => drills.find((d) => d.scenario === id)!;
@@ -129,14 +132,18 @@ describe.skipIf(!u.available)('as an ordinary user', () => {
     scenario('no-term', 'ignores-sigterm');
     const cli = u.start(['run', dir, '--out', join(dir, 'out'), '--concurrency', '4']);
     let stdout = '';
+    let stderr = '';
     cli.stdout!.on('data', (d) => (stdout += d));
-    cli.stderr!.on('data', () => {});
+    cli.stderr!.on('data', (d) => (stderr += d));
     const exited = new Promise((resolve) => cli.on('close', resolve));
     let runId = '';
     let killedAt = 0;
     try {
       runId = await until(() => /run (cd-[\w-]+)/.exec(stdout)?.[1], 20_000, 'the run id');
       await until(() => markedProcesses(runId).filter((p) => p.cmdline.includes('lib/helper.js')).length >= 4, 30_000, 'four helpers up');
+    } catch (error) {
+      // A CLI that ended (or never got going) says why.
+      throw new Error(`${(error as Error).message}; the CLI's exit: ${cli.exitCode ?? cli.signalCode}\nstderr:\n${stderr}\nstdout:\n${stdout}`);
     } finally {
       // setpriv execs node: the pid we spawned is the harness itself, our unreaped child.
       cli.kill('SIGKILL');
@@ -151,8 +158,8 @@ describe.skipIf(!u.available)('as an ordinary user', () => {
       ['id: next', subjectYaml('well-behaved', {}, u.root), 'target: { call: echo }', 'points: [idle]', 'modes: [crash]'].join('\n'),
     );
     const run = await u.run(['run', next, '--out', join(next, 'out')]);
+    const stale = results(join(next, 'out'), run).stale.filter((s) => s.drillId.startsWith(`${runId}.`));
     expect(run.code).toBe(0);
-    const stale = results(join(next, 'out')).stale.filter((s) => s.drillId.startsWith(`${runId}.`));
     expect(stale.filter((s) => s.cmdline.join(' ').includes('lib/helper.js'))).toHaveLength(4);
     expect(stale.every((s) => s.containedBy === 'watchdog')).toBe(true);
   }, 120_000);
@@ -164,8 +171,8 @@ describe.skipIf(!u.available)('as an ordinary user', () => {
       ['id: who', subjectYaml('well-behaved', {}, u.root), 'target: { call: echo }', 'points: [idle]', 'modes: [crash]'].join('\n'),
     );
     const run = await u.run(['run', dir, '--out', join(dir, 'out')]);
+    const [drill] = results(join(dir, 'out'), run).drills;
     expect(run.code).toBe(0);
-    const [drill] = results(join(dir, 'out')).drills;
     const expectedUid = process.getuid!() === 0 ? NOBODY : process.getuid!();
     expect(statSync(join(dir, 'out', 'results.json')).uid).toBe(expectedUid);
     expect(drill.tracking).toMatchObject({ cgroup: null, floor: false });
