@@ -2,7 +2,7 @@
  * The server's runtime and MCP SDK as the drill read them (evidence `diagnosis-facts`, label
  * `start`), and what that SDK is known to do at stdin EOF, with the public issue that says so.
  */
-import { eventsOf, type DrillEvidence, type RuntimeFacts } from '../evidence/types.js';
+import { eventsOf, firstOf, type DrillEvidence, type RuntimeFacts } from '../evidence/types.js';
 
 export interface SdkFinding {
   /** One line: the runtime, the SDK package and version, and what the version was read from. */
@@ -23,7 +23,10 @@ export function sdkFinding(evidence: DrillEvidence): SdkFinding {
   if (!runtime) return { line: 'runtime and SDK not read (the handshake did not complete, or an older log)', known: null, runtime: null, family: null };
   const rt = `${runtime.runtime === 'other' ? (runtime.exe ?? 'unknown runtime') : runtime.runtime}${runtime.version ? ` ${runtime.version}` : ''}`;
   const sdks = runtime.sdks.map((p) => `${p.name} ${p.version} (${p.file})`);
-  const line = `${rt}; ${sdks.length > 0 ? `MCP SDK: ${sdks.join(', ')}` : 'no MCP SDK package found near the command'}`;
+  // serverInfo is what the server says of itself in the handshake (an SDK may fill in its own version).
+  const hello = firstOf(evidence, 'handshake');
+  const info = hello?.serverName ? `; serverInfo ${hello.serverName}${hello.serverVersion ? ` ${hello.serverVersion}` : ''}` : '';
+  const line = `${rt}${info}; ${sdks.length > 0 ? `MCP SDK: ${sdks.join(', ')}` : 'no MCP SDK package found near the command'}`;
   const ts1 = runtime.sdks.find((p) => p.name === '@modelcontextprotocol/sdk' && /^1\./.test(p.version));
   const ts2 = runtime.sdks.find((p) => p.name === '@modelcontextprotocol/server');
   const fastmcp = runtime.sdks.find((p) => p.name === 'fastmcp');

@@ -80,7 +80,13 @@ describe('diagnosis of the bundled Node fake servers (TypeScript SDK 1.x)', () =
     expect(ignores[0].observed[0]).toMatch(
       /^at the exit deadline, pid \d+ \(state S\): stdin \(fd 0, \w+\) open but no longer polled or read: the server read its input to the end \(EOF reached it\)$/,
     );
-    expect(ignores[0].observed).toContain(`SDK: node; MCP SDK: @modelcontextprotocol/sdk 1.32.2 (${ROOT}/node_modules/@modelcontextprotocol/sdk/package.json)`);
+    expect(ignores[0].observed).toContainEqual(
+      expect.stringMatching(
+        new RegExp(
+          `^SDK: node; serverInfo ignores-eof \\S+; MCP SDK: @modelcontextprotocol/sdk 1\\.32\\.2 \\(${ROOT}/node_modules/@modelcontextprotocol/sdk/package\\.json\\)$`,
+        ),
+      ),
+    );
     expect(ignores[0].sdk).toBe(
       "TypeScript SDK 1.32.2: StdioServerTransport listens to stdin 'data' and 'error' only, never 'end' (typescript-sdk #2002), so the server exits on EOF only when nothing else keeps its event loop alive",
     );
@@ -180,7 +186,9 @@ describe.skipIf(!python)('diagnosis of the Python SDK fake servers (mcp 2.3.0, M
       expect.stringMatching(/^2 threads: main \(python\d*(\.\d+)?\) S in futex\w*; 1 python\S* S in hrtimer_nanosleep$/),
     );
     // The script imports mcp only: FastMCP beside it in the venv is not named.
-    expect(thread[0].observed).toContainEqual(expect.stringMatching(/^SDK: python 3\.\d+; MCP SDK: mcp 2\.3\.0 \(\S+mcp-2\.3\.0\.dist-info\)$/));
+    expect(thread[0].observed).toContainEqual(
+      expect.stringMatching(/^SDK: python 3\.\d+; serverInfo mcpserver-thread-keeps-alive( \S+)?; MCP SDK: mcp 2\.3\.0 \(\S+mcp-2\.3\.0\.dist-info\)$/),
+    );
     expect(thread[0].sdk).toBe(
       'Python SDK mcp 2.3.0: run() returns at stdin EOF and cancels in-flight handlers, whose responses are lost (python-sdk #2678); the interpreter then exits unless a non-daemon thread or a child keeps it',
     );
