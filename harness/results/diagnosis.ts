@@ -6,6 +6,7 @@
  */
 import type { CheckId, CheckResult } from '../checks/index.js';
 import type { DrillEvidence } from '../evidence/types.js';
+import { containerExitCause, containerSurvivorsCause } from './diagnosis-containers.js';
 import { idempotencyCause, jobsCause, quietCause, revocationCause, stdoutCause } from './diagnosis-effects.js';
 import { type Cause, serverSlow, serverStayedUp } from './diagnosis-server.js';
 import { survivorsCause } from './diagnosis-survivors.js';
@@ -26,13 +27,16 @@ export interface Diagnosis {
 function causeOf(evidence: DrillEvidence, check: CheckResult): Cause | null {
   switch (check.id) {
     case 'exit-on-eof': {
+      // In a container the drill's process is the engine CLI: the container is the server.
+      const boxed = containerExitCause(evidence);
+      if (boxed) return boxed;
       const data = check.data as { elapsedMs?: number; deadlineMs?: number; endedBy?: string };
       if (data.elapsedMs !== undefined && data.deadlineMs !== undefined && data.endedBy === undefined)
         return serverSlow(evidence, data.elapsedMs, data.deadlineMs);
       return serverStayedUp(evidence);
     }
     case 'no-survivors':
-      return survivorsCause(evidence);
+      return containerSurvivorsCause(evidence) ?? survivorsCause(evidence);
     case 'stdout-clean':
       return stdoutCause(evidence);
     case 'idempotent-effects':
