@@ -61,3 +61,14 @@ describe('writeJsonAtomic', () => {
     expect(readdirSync(join(dir, 'sub'))).toEqual(['value.json']);
   });
 });
+
+describe('results.json written a drill at a time', () => {
+  it('is byte for byte what JSON.stringify gives, for no drill, one and several', async () => {
+    const { resultsJsonChunks } = await import('../../reports/json.js');
+    const { runResults, passed, failed, unknown, errored } = await import('./fixtures.js');
+    for (const drills of [[], [passed()], [passed(), failed(), unknown(), errored()]]) {
+      const results = runResults(drills, { shard: undefined });
+      expect([...resultsJsonChunks(results)].join('')).toBe(`${JSON.stringify(results, null, 2)}\n`);
+    }
+  });
+});
