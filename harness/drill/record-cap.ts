@@ -12,25 +12,15 @@
  * Secrets are redacted before anything is cut, and a secret's prefix or suffix left at a cut
  * edge is masked too: a cut must never leave part of a token in the record.
  */
+import type { HarnessEvent } from '../evidence/types.js';
+
 export { DEFAULT_RECORD_LIMITS } from '../config/normalise.js';
 
 /** The least of a secret that is masked at a cut edge (shorter fragments say nothing of it). */
 const MIN_FRAGMENT = 4;
 
-export interface CutSummary {
-  /** Lines (line streams) or chunks read (byte streams) seen in all. */
-  total: number;
-  /** Bytes seen in all (UTF-8). */
-  totalBytes: number;
-  /** Lines left out (line streams; 0 for byte streams, which drop bytes). */
-  droppedLines: number;
-  droppedBytes: number;
-  /** Lines whose text was cut to `lineBytes` (line streams). */
-  shortenedLines: number;
-  /** Monotonic times of the first and the last dropped line or chunk (null when none was dropped). */
-  firstDroppedAt: number | null;
-  lastDroppedAt: number | null;
-}
+/** What a stream saw and left out: the counts of its `record-cut` event (harness/evidence/types.ts). */
+export type CutSummary = Omit<Extract<HarnessEvent, { type: 'record-cut' }>, 'type' | 'stream' | 'limit' | 'lineBytes'>;
 
 /** Masks, at the end of `text` (and at its start when `atStart`), any fragment of a secret a cut left there. */
 export function maskCutEdges(text: string, secrets: readonly string[], edges: { start: boolean; end: boolean }): string {

@@ -133,11 +133,15 @@ export type HarnessEvent =
       /** The limit in force: lines (line streams) or bytes (byte streams). */
       limit: number;
       lineBytes: number;
+      /** Lines (line streams) or chunks read (byte streams) in all, and their bytes (UTF-8). */
       total: number;
       totalBytes: number;
+      /** Lines left out (line streams; 0 for byte streams, which drop bytes), and the bytes left out. */
       droppedLines: number;
       droppedBytes: number;
+      /** Lines kept by their start only (longer than `lineBytes`). */
       shortenedLines: number;
+      /** Monotonic times of the first and the last dropped line or chunk (null when none was dropped). */
       firstDroppedAt: number | null;
       lastDroppedAt: number | null;
     }
