@@ -179,12 +179,11 @@ describe.skipIf(!python)('diagnosis of the Python SDK fake servers (mcp 2.3.0, M
     const thread = diagnosisOf(d.get('mcpserver-thread-keeps-alive/idle/crash'));
     expect(fixes(d.get('mcpserver-thread-keeps-alive/idle/crash'))).toEqual([`exit-on-eof: ${THREAD_FIX}`, `no-survivors: ${THREAD_FIX}`]);
     expect(thread[0].cause).toMatch(
-      /^the interpreter waits for a non-daemon thread: the SDK's stdio transport read EOF and run\(\) returned \(no event loop, no thread reads stdin\), but the main thread is blocked at shutdown \(futex\w*\) joining 1 other thread \(\d+ in hrtimer_nanosleep\); it ended \d+ ms after the loss by SIGTERM from the harness$/,
+      /^the interpreter waits for a non-daemon thread: the SDK's stdio transport read EOF and run\(\) returned \(no event loop, no thread reads stdin\), but the main thread is blocked at shutdown \(futex\w*\) joining 1 other thread \(\d+( in \w+)?\); it ended \d+ ms after the loss by SIGTERM from the harness$/,
     );
+    // The watcher sleeps 100 ms at a time: caught asleep (hrtimer_nanosleep) or, on a busy machine, running.
     expect(thread[0].observed).toContain('no event loop (no epoll instance)');
-    expect(thread[0].observed).toContainEqual(
-      expect.stringMatching(/^2 threads: main \(python\d*(\.\d+)?\) S in futex\w*; 1 python\S* S in hrtimer_nanosleep$/),
-    );
+    expect(thread[0].observed).toContainEqual(expect.stringMatching(/^2 threads: main \(python\d*(\.\d+)?\) S in futex\w*; 1 python\S* [RS]( in \w+)?$/));
     // The script imports mcp only: FastMCP beside it in the venv is not named.
     expect(thread[0].observed).toContainEqual(
       expect.stringMatching(/^SDK: python 3\.\d+; serverInfo mcpserver-thread-keeps-alive( \S+)?; MCP SDK: mcp 2\.3\.0 \(\S+mcp-2\.3\.0\.dist-info\)$/),
