@@ -78,7 +78,7 @@ describe('diagnosis of the bundled Node fake servers (TypeScript SDK 1.x)', () =
       /^the server read EOF but nothing acted on it \(no exit, nothing on stderr\): its stdin is still open, and its event loop stays alive on a live handle \(.*\); it ended \d+ ms after the loss by SIGTERM from the harness$/,
     );
     expect(ignores[0].observed[0]).toMatch(
-      /^at the exit deadline, pid \d+ \(state S\): stdin \(fd 0, \w+\) open but no longer polled or read: the server read its input to the end \(EOF reached it\)$/,
+      /^at the exit deadline, pid \d+ \(state [RS]\): stdin \(fd 0, \w+\) open but no longer polled or read: the server read its input to the end \(EOF reached it\)$/,
     );
     expect(ignores[0].observed).toContainEqual(
       expect.stringMatching(
