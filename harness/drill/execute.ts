@@ -20,6 +20,7 @@ import {
   findRealServerNow,
   checkExit,
   pollExit,
+  startTimeToMono,
   type DrillCgroup,
   type ExitObservation,
   type ProcIdentity,
@@ -273,7 +274,17 @@ class DrillRun {
     });
     this.tracker.on('new', (p) =>
       rec.harness(
-        { type: 'process-new', pid: p.pid, startTime: p.startTime, ppid: p.ppid, pgid: p.pgid, cmdline: p.cmdline, foundBy: p.foundBy },
+        {
+          type: 'process-new',
+          pid: p.pid,
+          startTime: p.startTime,
+          // When it started, on the drill's clock (its start time, 10 ms resolution): a process seen late was not started late.
+          startedAt: Math.round(startTimeToMono(p.startTime)),
+          ppid: p.ppid,
+          pgid: p.pgid,
+          cmdline: p.cmdline,
+          foundBy: p.foundBy,
+        },
         p.firstSeen,
         'observer',
       ),

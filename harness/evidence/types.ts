@@ -71,7 +71,11 @@ export type HarnessEvent =
   | { type: 'client-spawned'; pid: number; startTime: number; cmdline?: string[] }
   | { type: 'subject-stderr'; text: string }
   | { type: 'client-stderr'; text: string }
-  | { type: 'process-new'; pid: number; startTime: number; ppid: number; pgid?: number; cmdline: string[]; foundBy: string[] }
+  /**
+   * A process of the drill, first seen at `t`. `startedAt`: when it started, on the same clock
+   * (from its /proc start time, one clock tick of resolution; absent in older evidence).
+   */
+  | { type: 'process-new'; pid: number; startTime: number; startedAt?: number; ppid: number; pgid?: number; cmdline: string[]; foundBy: string[] }
   | { type: 'process-exit'; pid: number; startTime: number }
   /**
    * The process between the harness and the client (harness/drill/holder-script.ts): a child

@@ -17,7 +17,8 @@ function when(ms: number): string {
 function origin(evidence: DrillEvidence, row: SurvivorRow, serverPid: number): { line: string; byServer: boolean } {
   const born = eventsOf(evidence, 'process-new').find((p) => p.pid === row.pid && p.startTime === row.startTime);
   const lost = firstOf(evidence, 'client-lost');
-  const at = born && lost ? `, ${when(Math.round(born.t - lost.t))}` : '';
+  // Its own start time, not when the observer first saw it: under load a child started before the loss may be seen after it.
+  const at = born && lost ? `, ${when(Math.round((born.startedAt ?? born.t) - lost.t))}` : '';
   if (!born) return { line: `pid ${row.pid}: first seen at the snapshot`, byServer: false };
   if (born.ppid === serverPid) return { line: `pid ${row.pid} was started by the server (pid ${serverPid})${at}`, byServer: true };
   const parent = eventsOf(evidence, 'process-new').find((p) => p.pid === born.ppid);
