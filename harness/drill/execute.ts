@@ -44,6 +44,13 @@ import type { ExecuteOptions, PlannedDrill } from './types.js';
 
 const STDERR_DRAIN_MS = 300;
 
+/**
+ * How long an exit the observer saw waits for the living client's report of its status. The
+ * report follows the reaping within a millisecond or two; the bound only matters for a client
+ * that dies in between.
+ */
+const CLIENT_STATUS_WAIT_MS = 500;
+
 export function drillMeta(drill: PlannedDrill, drillId: string): DrillMeta {
   const { scenario } = drill;
   return {
@@ -96,6 +103,9 @@ class DrillRun {
   /** The direct child when it is only a launcher (npx, sh -c, ...) in front of the real server. */
   private wrapper: ProcIdentity | null = null;
   private serverExited = false;
+  /** An exit the observer saw while the client (the server's parent) had not reported its status yet. */
+  private observedExit: { obs: ExitObservation; timer: NodeJS.Timeout } | null = null;
+  private clientSignalled = false;
   private resolveServerExit!: () => void;
   private readonly serverExit = new Promise<void>((resolve) => (this.resolveServerExit = resolve));
   private readonly watches = new AbortController();
@@ -113,6 +123,10 @@ class DrillRun {
     private readonly opts: ExecuteOptions,
   ) {
     this.containers = new DrillContainers(drillId, rec);
+    // A client SIGKILLed (crash) or SIGSTOPped (hang) no longer reaps its server or reports on it.
+    rec.onEvent((event) => {
+      if (event.type === 'kill' && event.signal !== null) this.clientSignalled = true;
+    });
   }
 
   async drive(): Promise<void> {
@@ -360,6 +374,29 @@ class DrillRun {
 
   private onServerExit(observedBy: 'client' | 'observer', obs: ExitObservation, id: ProcIdentity | null): void {
     if (this.serverExited || !this.server || !id || id.pid !== this.server.pid || id.startTime !== this.server.startTime) return;
+    // While the client lives it is the server's parent and reaps it: its report carries the exit
+    // status, which an observer that finds the process already reaped cannot read (a close drill
+    // then said `unknown, code null` of a server that exited 0). The observer's sighting waits for
+    // that report, at most CLIENT_STATUS_WAIT_MS, and keeps its own earlier time.
+    if (observedBy === 'observer' && !obs.exitStatus && this.clientReapsServer()) {
+      this.observedExit ??= { obs, timer: setTimeout(() => this.recordServerExit('observer', obs), CLIENT_STATUS_WAIT_MS) };
+      return;
+    }
+    const seen = this.observedExit;
+    if (seen) {
+      clearTimeout(seen.timer);
+      if (observedBy === 'client' && seen.obs.t < obs.t) obs = { ...obs, t: seen.obs.t };
+    }
+    this.recordServerExit(observedBy, obs);
+  }
+
+  /** The client is alive and the server its own child (no launcher between them): the client will report the exit status. */
+  private clientReapsServer(): boolean {
+    return !this.wrapper && !this.clientSignalled && this.client !== null && this.client.alive;
+  }
+
+  private recordServerExit(observedBy: 'client' | 'observer', obs: ExitObservation): void {
+    if (this.serverExited || !this.server) return;
     this.serverExited = true;
     const status = obs.exitStatus ?? { code: null, signal: null };
     this.rec.harness(
@@ -398,6 +435,8 @@ class DrillRun {
     // Remote jobs get the same time to settle: a job that is cancelled or done by then is fine.
     const jobs = scenario.expect.jobsSettled;
     if (jobs) await this.interruptible(this.link!.jobsSettled(Math.max(0, lossAt + deadline + jobs.grace - monoNow())));
+    // An exit the observer saw is recorded once the client reported its status (or gave up).
+    if (this.observedExit && !this.serverExited) await this.interruptible(this.serverExit);
     this.snapshot('grace-end', quiet && monoNow() < lossAt + deadline + grace);
     await this.interruptible(this.containers.snapshot('grace-end')); // containers
     this.link!.recordState('grace-end');
@@ -448,6 +487,11 @@ class DrillRun {
   /** Containment order (docs/design.md, "Contracts"): revoke, confirm denial (the probe), SIGTERM, wait, SIGKILL only if needed. */
   async containAndClean(): Promise<void> {
     const { rec } = this;
+    // An exit still waiting for the client's report is recorded before containment, as seen.
+    if (this.observedExit && !this.serverExited) {
+      clearTimeout(this.observedExit.timer);
+      this.recordServerExit('observer', this.observedExit.obs);
+    }
     rec.harness({ type: 'containment-start' });
     if (this.link) {
       await this.link.revoke('containment');
