@@ -18,7 +18,7 @@ import { DEFAULT_INIT_TIMEOUT_MS } from './defaults.js';
 import { ListToolsError, listServerTools } from './list-tools.js';
 import { configText, scenarioIdFor, scenarioText } from './render.js';
 import type { InitIo } from './run-init.js';
-import { InitFilesError, writeAll, type PlannedFile } from './write-files.js';
+import { writeAllOrSay, type PlannedFile } from './write-files.js';
 
 export interface FromClientOptions {
   fromClient?: string;
@@ -117,15 +117,7 @@ export async function runInitFromClient(options: FromClientOptions, io: InitIo):
     return EXIT.harness;
   }
 
-  try {
-    await writeAll(planned, options.force === true);
-  } catch (error) {
-    if (!(error instanceof InitFilesError)) throw error;
-    say(
-      `${error.files.map(displayPath).join(', ')} ${error.files.length === 1 ? 'exists' : 'exist'} already; refusing to overwrite (use --force to overwrite); nothing was written`,
-    );
-    return EXIT.usage;
-  }
+  if (!(await writeAllOrSay(planned, options.force === true, say))) return EXIT.usage;
   const out = io.stdout;
   out.write(
     `wrote ${displayPath(planned[0]!.file)} and ${planned.length - 1} scenarios for ${lines.length} server${lines.length === 1 ? '' : 's'}:\n${lines.join('\n')}\n`,

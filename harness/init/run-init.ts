@@ -14,7 +14,7 @@ import { parseScenario } from '../config/parse.js';
 import { askServerCommand } from './ask-command.js';
 import { listServerTools, ListToolsError, type ServerCommand } from './list-tools.js';
 import { configText, isWriteCapable, READ_POINTS, REMOTE_POINTS, scenarioIdFor, scenarioText, WRITE_POINTS } from './render.js';
-import { InitFilesError, writeAll, type PlannedFile } from './write-files.js';
+import { writeAllOrSay, type PlannedFile } from './write-files.js';
 import { DEFAULT_INIT_TIMEOUT_MS } from './defaults.js';
 
 export const INIT_CONFIG_FILE = 'crash-drill.config.mjs';
@@ -115,15 +115,7 @@ export async function runInit(options: InitOptions, io: InitIo): Promise<number>
     lines.push(`  ${displayPath(file)}  ${tool.name} (${isWriteCapable(tool) ? 'may write' : 'read-only'}: ${points.join(', ')})`);
   }
 
-  try {
-    await writeAll(planned, force);
-  } catch (error) {
-    if (!(error instanceof InitFilesError)) throw error;
-    say(
-      `${error.files.map(displayPath).join(', ')} ${error.files.length === 1 ? 'exists' : 'exist'} already; refusing to overwrite (use --force to overwrite); nothing was written`,
-    );
-    return EXIT.usage;
-  }
+  if (!(await writeAllOrSay(planned, force, say))) return EXIT.usage;
 
   const out = io.stdout;
   out.write(`wrote ${displayPath(configFile)} and ${tools.length} scenario${tools.length === 1 ? '' : 's'}:\n${lines.join('\n')}\n`);

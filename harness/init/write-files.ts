@@ -6,6 +6,7 @@
  */
 import { existsSync, promises as fs } from 'node:fs';
 import path from 'node:path';
+import { displayPath } from '../util/paths.js';
 
 export interface PlannedFile {
   /** absolute path */
@@ -27,6 +28,23 @@ export class InitFilesError extends Error {
 /** The files among `files` that exist already. */
 export function existingFiles(files: readonly string[]): string[] {
   return files.filter((f) => existsSync(f));
+}
+
+/**
+ * writeAll for a command: true when written; false when a file exists and `force` is off, after
+ * saying which and that nothing was written (the command then exits with a usage error).
+ */
+export async function writeAllOrSay(planned: readonly PlannedFile[], force: boolean, say: (line: string) => void): Promise<boolean> {
+  try {
+    await writeAll(planned, force);
+    return true;
+  } catch (error) {
+    if (!(error instanceof InitFilesError)) throw error;
+    say(
+      `${error.files.map(displayPath).join(', ')} ${error.files.length === 1 ? 'exists' : 'exist'} already; refusing to overwrite (use --force to overwrite); nothing was written`,
+    );
+    return false;
+  }
 }
 
 export async function writeAll(planned: readonly PlannedFile[], force: boolean): Promise<void> {

@@ -14,6 +14,7 @@ import { copyFileSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSy
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { packageRoot } from '../../harness/util/paths.js';
+import { type CliRun, collect } from '../support/cli.js';
 import { markedProcesses } from '../support/markers.js';
 import { tempDir } from '../support/scenarios.js';
 
@@ -25,20 +26,13 @@ function npm(args: string[], cwd: string): SpawnSyncReturns<string> {
 }
 
 /** Runs `npx --offline --no crash-drill ...` in the project: the installed bin, never a download. */
-function npx(args: string[], cwd: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('npx', ['--offline', '--no', '--logs-max=0', 'crash-drill', ...args], {
-      cwd,
-      env: { ...process.env, NO_COLOR: '1' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
+function npx(args: string[], cwd: string): Promise<CliRun> {
+  const child = spawn('npx', ['--offline', '--no', '--logs-max=0', 'crash-drill', ...args], {
+    cwd,
+    env: { ...process.env, NO_COLOR: '1' },
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
+  return collect(child);
 }
 
 /** The tarball unpacked as npm installs it, its bin linked, its dependencies from this checkout. */

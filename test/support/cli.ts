@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { packageRoot } from '../../harness/util/paths.js';
 
@@ -19,10 +19,17 @@ export function runCli(args: string[], opts: { cwd?: string; env?: NodeJS.Proces
       env: { ...process.env, NO_COLOR: '1', ...opts.env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
+    collect(child).then(resolve, reject);
+  });
+}
+
+/** A child's exit and all it wrote on stdout and stderr (both piped). */
+export function collect(child: ChildProcess): Promise<CliRun> {
+  return new Promise((resolve, reject) => {
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
+    child.stdout!.on('data', (d) => (stdout += d));
+    child.stderr!.on('data', (d) => (stderr += d));
     child.on('error', reject);
     child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
   });
