@@ -2,13 +2,14 @@
  * The suite leaves no file behind, the way test/last/no-leftovers.test.ts shows it leaves no
  * process: every folder a test, a CLI run or a drill made under TMPDIR (the suite's own temp
  * folder, test/support/suite-tmp.ts) is gone once every other test has run, and the suite added
- * nothing that looks like ours to /tmp itself (a private engine's folder, a registry of a user
- * that did not exist before). Runs after test/last/, alone (vitest.config.ts).
+ * nothing that looks like ours to /tmp itself (a private engine's folder) but the run registries
+ * of users that had none, which hold no run any more (the global teardown removes them). Runs
+ * after test/last/, alone (vitest.config.ts).
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BEFORE_FILE, fixedEntries, isVitestCache, SUITE_TMP_ENV } from '../support/suite-tmp.js';
+import { addedFixedEntries, BEFORE_FILE, isRegistry, isVitestCache, SUITE_TMP_ENV } from '../support/suite-tmp.js';
 
 describe('the suite leaves no file behind', () => {
   const dir = process.env[SUITE_TMP_ENV];
@@ -17,9 +18,18 @@ describe('the suite leaves no file behind', () => {
     expect(readdirSync(dir!).filter((name) => name !== BEFORE_FILE && !isVitestCache(dir!, name))).toEqual([]);
   });
 
-  it.skipIf(!dir)('nothing of ours was added to /tmp', () => {
-    const before = new Set(JSON.parse(readFileSync(join(dir!, BEFORE_FILE), 'utf8')) as string[]);
-    const added = fixedEntries().filter((name) => !before.has(name) && join('/tmp', name) !== dir);
-    expect(added).toEqual([]);
+  it.skipIf(!dir)('nothing of ours was added to /tmp but run registries, and no run is left registered in those', () => {
+    const added = addedFixedEntries(dir!);
+    expect(added.filter((name) => !isRegistry(name))).toEqual([]);
+    // A registry the suite made (the global teardown removes it) must hold no run: every run ended and unregistered.
+    const registered = added.filter(isRegistry).flatMap((name) => {
+      const runs = join('/tmp', name, 'runs');
+      return existsSync(runs)
+        ? readdirSync(runs)
+            .filter((file) => file.endsWith('.json'))
+            .map((file) => `${name}/runs/${file}`)
+        : [];
+    });
+    expect(registered).toEqual([]);
   });
 });

@@ -9,7 +9,7 @@
  * must make their own folders in it. Its name is short (`cds-XXXXXX`): paths under it end up
  * in command lines that reports cut at 80 characters, and in socket paths (108 at most).
  */
-import { chmodSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -52,8 +52,31 @@ export function suiteTmp(): string {
   return dir;
 }
 
-/** vitest globalSetup: the teardown removes the suite's temp folder, whatever the suite found. */
+/** The /tmp entries of ours the suite added: names from fixedEntries() not listed when it started. */
+export function addedFixedEntries(dir: string): string[] {
+  const before = new Set(JSON.parse(readFileSync(join(dir, BEFORE_FILE), 'utf8')) as string[]);
+  return fixedEntries().filter((name) => !before.has(name) && join('/tmp', name) !== dir);
+}
+
+/** A user's run registry (/tmp/crash-drill-<uid>, harness/observe/registry.ts). */
+export function isRegistry(name: string): boolean {
+  return /^crash-drill-\d+$/.test(name);
+}
+
+/**
+ * vitest globalSetup: the teardown removes the suite's temp folder, whatever the suite found, and
+ * the run registries it made in /tmp (a user's registry is meant to outlive a run, like
+ * /tmp/tmux-<uid>, but the suite makes ones for users that had none: root on a fresh machine,
+ * uid 65534). test/final/ has checked them first: no run is left registered in them.
+ */
 export default function setup(): () => void {
   const dir = suiteTmp();
-  return () => rmSync(dir, { recursive: true, force: true });
+  return () => {
+    try {
+      for (const name of addedFixedEntries(dir).filter(isRegistry)) rmSync(join('/tmp', name), { recursive: true, force: true });
+    } catch {
+      // the list is gone with an earlier teardown (one a project): nothing more to remove
+    }
+    rmSync(dir, { recursive: true, force: true });
+  };
 }
