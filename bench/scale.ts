@@ -5,7 +5,7 @@
  * process at its exit) and the size of each report. `--drills 1000,10000` (default 1000);
  * `--server perl` (default: fake-servers/perl/fast-echo.pl, a few ms a start, so the figures are
  * the harness's) or `--server node` (the SDK's well-behaved fake, about 200 ms of CPU a start).
- * Aims (issue figures): the peak RSS at 10,000 drills at most 1.5× that at 1,000, and the HTML
+ * Aims: the peak RSS at 10,000 drills at most 1.5× that at 1,000, and the HTML
  * report at most 20 MB.
  */
 import { spawn } from 'node:child_process';

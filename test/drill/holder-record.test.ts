@@ -5,7 +5,7 @@
  * processes: a perl holder whose control pipe ends without "done", and a sleep below it.
  */
 import { spawn } from 'node:child_process';
-import { chownSync, lstatSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chownSync, lstatSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { holderCommand, holderUnavailable } from '../../harness/drill/holder.js';
@@ -16,15 +16,9 @@ import { tempDir } from '../support/scenarios.js';
 const uid = process.geteuid?.() ?? 0;
 if (uid !== 0) console.log("[holder-record] the case of another user's record skipped: only root can make a file of another user");
 const cleanup = new Cleanup();
-const made: string[] = [];
-afterEach(async () => {
-  await cleanup.run();
-  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
+afterEach(() => cleanup.run());
 function folder(): string {
-  const dir = tempDir('holder-record-');
-  made.push(dir);
-  return dir;
+  return tempDir('holder-record-'); // removed after the file (test/support/remove-temp-dirs.ts)
 }
 
 /** A holder over `sleep 30` whose harness "dies" (its control pipe ends without done): its stdout and exit code. */

@@ -3,24 +3,18 @@
  * written through a symlink, read or appended to only when a regular file of the effective uid.
  * Files of another user are made by root (skipped otherwise).
  */
-import { chownSync, lstatSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chownSync, lstatSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { appendOwnFile, createOwnFile, isOwnFile, readOwnFile, replaceOwnFile } from '../../harness/observe/own-files.js';
 import { tempDir } from '../support/scenarios.js';
 
 const uid = process.geteuid?.() ?? 0;
 const isRoot = uid === 0;
 if (!isRoot) console.log("[own-files] the case of another user's file skipped: only root can make a file of another user");
-const made: string[] = [];
-afterEach(() => {
-  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
 function folder(): string {
-  const dir = tempDir('own-files-');
-  made.push(dir);
-  return dir;
+  return tempDir('own-files-'); // removed after the file (test/support/remove-temp-dirs.ts)
 }
 const modeOf = (file: string) => {
   const st = lstatSync(file);

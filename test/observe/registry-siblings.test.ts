@@ -6,23 +6,17 @@
  * Real processes: a registered harness stand-in, and a second process asking whether its run is live.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { chmodSync, rmSync } from 'node:fs';
+import { chmodSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { checkedRunsDir, siblingRunsDirs } from '../../harness/observe/registry.js';
 import { packageRoot } from '../../harness/util/paths.js';
 import { tempDir } from '../support/scenarios.js';
 
 const uid = process.geteuid?.() ?? 0;
 const observe = JSON.stringify(join(packageRoot(), 'dist/harness/observe/index.js'));
-const made: string[] = [];
-afterEach(() => {
-  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
 function xdgDir(): string {
-  const dir = tempDir('registry-xdg-');
-  made.push(dir);
-  return dir;
+  return tempDir('registry-xdg-'); // removed after the file (test/support/remove-temp-dirs.ts)
 }
 function envWith(extra: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   const env = { ...process.env };

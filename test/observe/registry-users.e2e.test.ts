@@ -1,5 +1,5 @@
 /**
- * Issue 27 with three users: root (this test), the victim who drills (uid 4242, which need not
+ * The private run registry with three users: root (this test), the victim who drills (uid 4242, which need not
  * exist: setpriv --reuid/--regid --clear-groups) and another local user (uid 65534). The real
  * CLI runs as the victim with the default registry, /tmp/crash-drill-4242 (no XDG_RUNTIME_DIR,
  * no CRASH_DRILL_REGISTRY). The other user's folder, made before the victim's first run, is

@@ -4,9 +4,9 @@
  * refusal's whole message. The folders of another user are made by root (skipped otherwise);
  * the two-user runs of the real CLI are in registry-users.e2e.test.ts.
  */
-import { chmodSync, chownSync, lstatSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, lstatSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { checkedRunsDir, RegistryError, registryDir, registryPath } from '../../harness/observe/registry.js';
 import { runDrills } from '../../harness/index.js';
 import { scenarioFrom, tempDir } from '../support/scenarios.js';
@@ -14,14 +14,8 @@ import { scenarioFrom, tempDir } from '../support/scenarios.js';
 const uid = process.geteuid?.() ?? 0;
 const isRoot = uid === 0;
 if (!isRoot) console.log("[registry] the case of another user's folder skipped: only root can make a folder of another user");
-const made: string[] = [];
-afterEach(() => {
-  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
 function base(): string {
-  const dir = tempDir('registry-');
-  made.push(dir);
-  return dir;
+  return tempDir('registry-'); // removed after the file (test/support/remove-temp-dirs.ts)
 }
 const env = (registry: string): NodeJS.ProcessEnv => ({ CRASH_DRILL_REGISTRY: registry });
 const refusal = (dir: string, got: string, fix = 'Fix it, or set CRASH_DRILL_REGISTRY to another folder of yours with mode 0700') =>

@@ -42,7 +42,7 @@ function expectedTable(): Record<string, Row> {
       out[`${fw}-thread-keeps-alive/idle/${mode}`] = row('fail', mode === 'crash' ? 'fail' : 'pass');
       out[`${fw}-call-in-flight/in-flight/${mode}`] = row('pass', 'pass');
       out[`${fw}-stdout-noise/idle/${mode}`] = row('pass', 'pass', 'fail');
-      // The rule of issue 22: a slow start changes neither the era nor a verdict.
+      // The rule: a slow start changes neither the era nor a verdict.
       out[`${fw}-slow-start-3s/idle/${mode}`] = row('pass', 'pass');
       if (mode === 'crash') out[`${fw}-slow-start-10s/idle/${mode}`] = row('pass', 'pass');
     }

@@ -2,8 +2,8 @@
  * A failure in a drill's own code while later drills still wait for admission (here a reporter
  * whose onDrillEnd throws, at one drill at a time): the run ends as the harness's failure, with
  * the error and exit 4, once the drill in flight is done. It ended as Node's unhandled
- * rejection: exit 1 at once, no results, no "the harness failed" line (issue 22: the uid-65534
- * matrix's CLI exited 1 within 1.5 s and wrote no results.json).
+ * rejection: exit 1 at once, no results, no "the harness failed" line (a suite run's uid-65534
+ * matrix CLI exited 1 within 1.5 s and wrote no results.json).
  */
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -12,7 +12,7 @@ import { closeSync, openSync, readSync } from 'node:fs';
  * thread instead, a lookup waited for the thread pool (taken by other lookups' fd reads) and
  * for the harness's later turns: beside the unprivileged matrix and two CPU burners, a median
  * 0.1 to 0.4 s and up to 4.4 s after the accept, and up to one remote matrix connection in five
- * had no process (issue 22). Each read(2) returns about a page of lines and walks the
+ * had no process. Each read(2) returns about a page of lines and walks the
  * established hash only that far, so the read stops at the wanted line: the whole file costs
  * about 6 ms here (net.ipv4.tcp_ehash_entries is 262144), the wanted line half of that on
  * average (test/remote/overhead.test.ts).
