@@ -134,7 +134,12 @@ beforeAll(async () => {
   html = readFileSync(join(out, 'report.html'), 'utf8');
 
   const npm = npmChromium();
-  browser = await chromium.launch({ executablePath: npm.executablePath, env: npm.env, args: NPM_CHROMIUM_ARGS });
+  // Chromium keeps a profile folder in TMPDIR and does not always remove it at close: one of the test's own, removed with the file.
+  browser = await chromium.launch({
+    executablePath: npm.executablePath,
+    env: { ...npm.env, TMPDIR: tempDir('crash-drill-chromium-') },
+    args: NPM_CHROMIUM_ARGS,
+  });
   browserProcesses = chromiumDescendants();
   page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
   page.on('console', (m) => {
