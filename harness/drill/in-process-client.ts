@@ -36,9 +36,9 @@ import { STAND_IN_SCRIPT } from './stand-in-script.js';
 const INHERITED_ENV = ['HOME', 'LOGNAME', 'PATH', 'SHELL', 'TERM', 'USER'];
 
 /** The holder's descriptors for the stand-in alone: the server's stdin, stdout, stderr and the stand-in's reports. */
-const STAND_IN_FDS = '3,4,5,6';
+export const STAND_IN_FDS = '3,4,5,6';
 /** The stand-in, as the holder runs it in its fork (holder-script.ts): the start of its command. */
-const STAND_IN_COMMAND = ['-e', STAND_IN_SCRIPT];
+export const STAND_IN_COMMAND = ['-e', STAND_IN_SCRIPT];
 
 /** Spare holders for in-process drills (holder-pool.ts), for a run of `drills` of them. */
 export function inProcessHolderPool(drills: number): HolderPool | null {

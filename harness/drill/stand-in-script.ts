@@ -61,8 +61,28 @@ close $er;
 # still has a client to find and end.
 if ($err ne '') { waitpid($pid, 0); print $rep "spawn-error $err\n"; select(undef, undef, undef, 3600) while 1; }
 print $rep "spawned $pid\n";
-while (1) { my $r = waitpid($pid, 0); last if $r == $pid; last if $r == -1 && !$!{EINTR}; }
-my $st = $?;
+# The server's exit is read from its zombie (/proc/PID/stat field 52, the wait status), never
+# reaped here. A crash closes the harness's ends of the pipes and SIGKILLs the stand-in in one
+# tick; a server that exits on that EOF before the stand-in runs again would otherwise be reaped
+# by a stand-in that has its SIGKILL pending (the kernel's wait scans children before it looks at
+# signals), and its exit status would be lost to everyone. Left a zombie, it goes to the holder
+# (the subreaper), which reaps nothing but the stand-in until the drill is over.
+pipe(my $wake, my $woken) or main::quit(0);
+$SIG{CHLD} = sub { syswrite($woken, 'c'); };
+my $st;
+while (1) {
+  if (open(my $f, '<', "/proc/$pid/stat")) {
+    my $s = <$f>; close $f;
+    if (defined $s) {
+      my @x = split / /, substr($s, rindex($s, ')') + 2);
+      if ($x[0] eq 'Z' || $x[0] eq 'X') { $st = $x[49]; last; }
+    }
+  } else { last; }
+  my $rin = ''; vec($rin, fileno($wake), 1) = 1;
+  select(my $rout = $rin, undef, undef, undef) > 0 and sysread($wake, my $drained, 64);
+}
+# Without a readable status (a /proc that hides it), the last resort is to reap it here.
+if (!defined $st || $st !~ /^\d+$/) { waitpid($pid, 0); $st = $?; }
 my ($code, $sig) = ($st & 127) ? ('-', $st & 127) : ($st >> 8, '-');
 print $rep "exit $code $sig\n";
 # A client does not end when its server does: the stand-in stays, as the client process would,
