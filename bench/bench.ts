@@ -22,7 +22,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { loadScenarios } from '../harness/config/index.js';
 import type { DrillResult } from '../harness/results/types.js';
-import type { ClientKind } from '../harness/drill/drill-client.js';
+import type { ClientKind } from '../harness/drill/client/drill-client.js';
 import { runScenarios } from '../harness/run/run-drills.js';
 import { packageRoot } from '../harness/util/paths.js';
 import { runBareSdk } from './bare-sdk.js';

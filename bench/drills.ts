@@ -6,7 +6,7 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseScenario, type KillPoint, type Scenario } from '../harness/config/index.js';
-import type { ClientKind } from '../harness/drill/drill-client.js';
+import type { ClientKind } from '../harness/drill/client/drill-client.js';
 import type { DrillEvidence } from '../harness/evidence/types.js';
 import { runScenarios, type RunOutput } from '../harness/run/run-drills.js';
 import { parseExitMark } from '../fake-servers/lib/exit-mark.js';

@@ -1,7 +1,7 @@
 /**
  * floods: a raw JSON-RPC 2025-11-25 server (no SDK: it must write as fast as a pipe takes it)
  * whose one tool, `flood`, writes what FAKE_FLOOD says before it answers, then exits on stdin
- * EOF like a well-behaved server. The oracle for the record's bounds (harness/drill/record-cap.ts):
+ * EOF like a well-behaved server. The oracle for the record's bounds (harness/drill/executor/record-cap.ts):
  *
  * - `stdout:<bytes>`: noise lines of about 1 KiB on stdout, `<bytes>` in all;
  * - `lines:<n>`: exactly `<n>` such noise lines on stdout;

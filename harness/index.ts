@@ -4,7 +4,7 @@
  *   import { runDrills, defineScenario } from 'mcp-crash-drill';
  *   const { results } = await runDrills({ scenarios: ['scenarios'], concurrency: 2 });
  */
-import type { ClientKind } from './drill/drill-client.js';
+import type { ClientKind } from './drill/client/drill-client.js';
 import type { Reporter } from '../reports/types.js';
 import { ConfigError, type KillMode, type KillPoint, type ProtocolChoice, type Scenario } from './config/index.js';
 import { findConfigFile, loadConfigFile } from './config/config-file.js';

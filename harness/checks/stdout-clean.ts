@@ -23,7 +23,7 @@ export const stdoutClean = defineCheck({
     const id = 'stdout-clean' as const;
     const noise = eventsOf(evidence, 'stdout-noise');
     const messages = eventsOf(evidence, 'rpc-in').length;
-    // The record keeps a head and a tail of the noise (harness/drill/record-cap.ts); the cut says how many lines it left out.
+    // The record keeps a head and a tail of the noise (harness/drill/executor/record-cap.ts); the cut says how many lines it left out.
     const dropped = eventsOf(evidence, 'record-cut')
       .filter((cut) => cut.stream === 'stdout')
       .reduce((sum, cut) => sum + cut.droppedLines, 0);

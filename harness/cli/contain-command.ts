@@ -11,7 +11,7 @@ import { checkOutDir, EvidenceOutError } from '../orphans/evidence.js';
 import { findOrphans } from '../orphans/find-orphans.js';
 import { PatternError } from '../orphans/patterns.js';
 import { checkPendingFolder } from '../orphans/pending.js';
-import { RegistryError } from '../observe/registry.js';
+import { RegistryError } from '../run/registry.js';
 import type { BackendName } from '../orphans/types.js';
 import {
   addClientConfigOptions,

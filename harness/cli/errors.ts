@@ -4,7 +4,7 @@
  */
 import { ConfigError } from '../config/errors.js';
 import { VerifyPathError } from '../evidence/verify.js';
-import { RegistryError } from '../observe/registry.js';
+import { RegistryError } from '../run/registry.js';
 import { ShardError } from '../plan/shard.js';
 import { MergeError } from '../results/merge.js';
 import { ReporterError } from '../../reports/registry.js';
@@ -17,7 +17,7 @@ export class UsageError extends Error {
 
 /**
  * Errors a user can fix by changing what they typed or wrote, or the folder they run in (a run
- * registry that is not theirs alone, harness/observe/registry.ts): exit 3 with the message.
+ * registry that is not theirs alone, harness/run/registry.ts): exit 3 with the message.
  */
 export function isUsageError(error: unknown): error is Error {
   return [UsageError, ConfigError, ReporterError, ShardError, MergeError, VerifyPathError, RegistryError].some((kind) => error instanceof kind);

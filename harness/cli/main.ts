@@ -6,7 +6,7 @@
  * suite and CI jobs start it often).
  */
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
-import { CLIENT_KINDS } from '../drill/client-kinds.js';
+import { CLIENT_KINDS } from '../drill/client/client-kinds.js';
 import { KILL_MODES, KILL_POINTS, PROTOCOL_CHOICES } from '../config/types.js';
 import { harnessInfo } from '../util/version.js';
 import type { ReportCommandOptions } from './report-command.js';

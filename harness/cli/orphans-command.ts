@@ -9,7 +9,7 @@ import { addClientConfigOptions, backendOption, clientConfigs, type ClientConfig
 import { findOrphans } from '../orphans/find-orphans.js';
 import { PatternError } from '../orphans/patterns.js';
 import { checkPendingFolder } from '../orphans/pending.js';
-import { RegistryError } from '../observe/registry.js';
+import { RegistryError } from '../run/registry.js';
 import { renderOrphans } from '../orphans/render.js';
 import type { BackendName } from '../orphans/types.js';
 import { registerContainCommand } from './contain-command.js';

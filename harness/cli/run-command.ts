@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import { findConfigFile, loadConfigFile } from '../config/config-file.js';
 import type { KillMode, KillPoint, ProtocolChoice, SubjectSpec } from '../config/index.js';
 import type { DrillConfig } from '../index.js';
-import type { ClientKind } from '../drill/drill-client.js';
+import type { ClientKind } from '../drill/client/drill-client.js';
 import type { ShardSpec } from '../plan/shard.js';
 import { baselineNotes } from '../baseline/notes.js';
 import { runExitCode } from '../results/flaky.js';

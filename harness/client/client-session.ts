@@ -2,7 +2,7 @@
  * The protocol side of one drill client: the era (era-select.ts: probe, fall back or pinned),
  * the setup steps, the target call with its correlation id, the cancel of a cancel drill, and
  * the spec's shutdown. One object per drill: the client process (main.ts, through session.ts)
- * holds one, and the in-process client (harness/drill/in-process-client.ts) one per drill in
+ * holds one, and the in-process client (harness/drill/client/in-process-client.ts) one per drill in
  * the harness itself.
  */
 import { monoNow } from '../util/clock.js';

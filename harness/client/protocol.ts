@@ -109,7 +109,7 @@ export type ClientEvent =
   /**
    * A line on the server's stdout that is not a JSON-RPC message. `cutBytes`: how much of it was
    * left out (a line longer than the record's `line-bytes`, or one that ran past
-   * `unterminated-bytes` with no newline: harness/drill/record-cap.ts).
+   * `unterminated-bytes` with no newline: harness/drill/executor/record-cap.ts).
    */
   | { type: 'stdout-noise'; t: number; line: string; cutBytes?: number }
   | { type: 'setup-done'; t: number; steps: number }

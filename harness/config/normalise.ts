@@ -3,7 +3,7 @@ import type { ParsedScenario } from './schema.js';
 import { EXTRA_EXPECT_KEYS } from './schema.js';
 import type { CancelSpec, RecordLimits, Scenario, ScenarioExpect, ScenarioRemote, ScenarioTimeouts, SetupStep } from './types.js';
 
-/** How much of a server's stdout noise and stderr a drill records (harness/drill/record-cap.ts has the why). */
+/** How much of a server's stdout noise and stderr a drill records (harness/drill/executor/record-cap.ts has the why). */
 export const DEFAULT_RECORD_LIMITS: Readonly<RecordLimits> = Object.freeze({
   stdoutLines: 200,
   stderrBytes: 64 * 1024,

@@ -87,7 +87,7 @@ export const TimeoutsSchema = z.strictObject({
 
 const positiveCount = z.number().int().positive();
 
-/** How much of the server's stdout noise and stderr one drill records (harness/drill/record-cap.ts). */
+/** How much of the server's stdout noise and stderr one drill records (harness/drill/executor/record-cap.ts). */
 export const RecordSchema = z.strictObject({
   'stdout-lines': positiveCount.optional(),
   'stderr-bytes': positiveCount.optional(),

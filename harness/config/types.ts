@@ -96,7 +96,7 @@ export interface ScenarioTimeouts {
   discover: number;
 }
 
-/** How much of what the server writes outside the protocol one drill records (harness/drill/record-cap.ts). */
+/** How much of what the server writes outside the protocol one drill records (harness/drill/executor/record-cap.ts). */
 export interface RecordLimits {
   /** stdout lines that are not JSON-RPC: half kept from the start, half from the end */
   stdoutLines: number;

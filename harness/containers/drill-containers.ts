@@ -1,6 +1,6 @@
 /**
  * The containers of one drill, from the label on the subject's command to containment. The
- * executor calls it at five places (harness/drill/execute.ts): when it renders the subject,
+ * executor calls it at five places (harness/drill/executor/execute.ts): when it renders the subject,
  * when the tracker starts, after the handshake, at the snapshot and at containment. A drill
  * that never touches a container engine costs nothing: no engine is asked anything.
  *
@@ -10,7 +10,7 @@
  * members, and the engine's events in the drill window (attribute.ts).
  */
 import type { Scenario } from '../config/index.js';
-import type { EvidenceRecorder } from '../drill/recorder.js';
+import type { EvidenceRecorder } from '../drill/executor/recorder.js';
 import type { DrillTracker, ProcIdentity, TrackedProcess } from '../observe/index.js';
 import { readCmdline, runIdOf, startTimeToMono } from '../observe/index.js';
 import { monoNow } from '../util/clock.js';

@@ -1,5 +1,5 @@
 /**
- * Stale-run cleanup for containers (the process side is harness/observe/runs.ts): a container
+ * Stale-run cleanup for containers (the process side is harness/run/runs.ts): a container
  * labelled by a drill whose run has no live registered harness was left by a harness that died.
  * It is stopped (`stop --time`, then `kill`) and removed. Containers of live runs are never
  * touched, so harnesses sharing one engine leave each other alone. No engine reachable: nothing
@@ -7,7 +7,8 @@
  */
 import { existsSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { createOwnFile, deadRunsWith, isOwnFile, isRunLive, runFile, runIdOf, runsDir, type StaleReport } from '../observe/index.js';
+import { runIdOf } from '../observe/index.js';
+import { createOwnFile, deadRunsWith, isOwnFile, isRunLive, runFile, runsDir, type StaleReport } from '../run/index.js';
 import { containContainers } from './contain.js';
 import { EngineClient } from './engine.js';
 import type { Engine } from './engine-cli.js';

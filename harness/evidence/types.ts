@@ -55,11 +55,11 @@ export interface DrillMeta {
   target?: string;
   /** The protocol the scenario asked for (auto, or a pinned revision); the era spoken is in the handshake event. */
   protocol?: ProtocolChoice;
-  /** Cancel drills: the kill that follows the cancel, if any (harness/drill/kill.ts). */
+  /** Cancel drills: the kill that follows the cancel, if any (harness/drill/executor/kill.ts). */
   cancel?: CancelSpec;
 }
 
-/** The streams a record can cut (harness/drill/record-cap.ts). */
+/** The streams a record can cut (harness/drill/executor/record-cap.ts). */
 export type CutStream = 'stdout' | 'retry-stdout' | 'stderr' | 'client-stderr';
 
 /** Events the harness itself records (the client's own events keep their client timestamp). */
@@ -78,7 +78,7 @@ export type HarnessEvent =
   | { type: 'process-new'; pid: number; startTime: number; startedAt?: number; ppid: number; pgid?: number; cmdline: string[]; foundBy: string[] }
   | { type: 'process-exit'; pid: number; startTime: number }
   /**
-   * The process between the harness and the client (harness/drill/holder-script.ts): a child
+   * The process between the harness and the client (harness/drill/holder/holder.pl): a child
    * subreaper when `subreaper` is true. pid null: no holder could be started (`reason` says why).
    */
   | { type: 'holder'; pid: number | null; startTime: number | null; subreaper: boolean; reason?: string }
@@ -127,7 +127,7 @@ export type HarnessEvent =
   | { type: 'retry'; event: DistributiveOmit<ClientEvent, 't'> }
   | { type: 'retry-end'; ok: boolean; detail: string }
   /**
-   * A bounded stream left something out (harness/drill/record-cap.ts): the server's stdout lines
+   * A bounded stream left something out (harness/drill/executor/record-cap.ts): the server's stdout lines
    * that are not JSON-RPC (`stdout`, `retry-stdout`: head and tail lines kept) or its stderr
    * (`stderr`, `client-stderr`: head and tail characters kept). Counts are of the whole stream.
    */

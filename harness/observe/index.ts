@@ -11,23 +11,6 @@ export { tcpConnections, unixSockets, socketInodes, type TcpConn, type UnixSock 
 export { signalIdentity, signalIfSame, type SignalOutcome } from './signal.js';
 export { contain, type ContainOptions } from './contain.js';
 export type { ContainmentRecord, ContainmentStep, EndedBy } from './terminate.js';
-export {
-  registerRun,
-  sweepStale,
-  newRunId,
-  drillIdFor,
-  runIdOf,
-  isRunLive,
-  registeredHarness,
-  runsDir,
-  watchdogFile,
-  runFile,
-  deadRunsWith,
-  type RunRegistration,
-  type StaleReport,
-  type SweepOptions,
-} from './runs.js';
+export { newRunId, drillIdFor, runIdOf } from './run-ids.js';
 export { ObserveError, type ObserveErrorCode } from './errors.js';
-export { RegistryError, REGISTRY_ENV, registryDir, registryPath, checkedRunsDir } from './registry.js';
-export { appendOwnFile, createOwnFile, isOwnFile, readOwnFile, replaceOwnFile } from './own-files.js';
 export { findRealServer, findRealServerNow, isLauncher, readFdLink, snapshotChain, type ChainProcess, type ReadFd } from './wrapper.js';

@@ -8,7 +8,7 @@
  * - process-group: its pgid is a group led by a member (another process)
  * - session:       its sid is a session led by a member (another process)
  * - subreaper:     its parent is one of the drill's holders, a child subreaper
- *                  (harness/drill/holder-script.ts): every process of the drill that loses its
+ *                  (harness/drill/holder/holder.pl): every process of the drill that loses its
  *                  parent is re-parented there, so a double fork with setsid and an empty
  *                  environment still ends up with a parent the drill knows
  *

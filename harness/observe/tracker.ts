@@ -32,7 +32,7 @@ export type DrillTrackerOptions = {
   adopt?: boolean;
   /**
    * The drill's holders: child subreapers that every orphan of the drill is re-parented to
-   * (harness/drill/holder-script.ts). More can be added later (the recovery retry's client).
+   * (harness/drill/holder/holder.pl). More can be added later (the recovery retry's client).
    */
   subreapers?: ProcIdentity[];
 };

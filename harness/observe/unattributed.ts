@@ -1,6 +1,6 @@
 /**
  * The floor under every verdict: a process the harness cannot attribute. Without a cgroup and
- * without a live subreaper (harness/drill/holder-script.ts), a double-forked daemon that calls
+ * without a live subreaper (harness/drill/holder/holder.pl), a double-forked daemon that calls
  * setsid and clears its environment is re-parented to init (or to a subreaper such as
  * `systemd --user`) and no membership method reaches it. The harness cannot prove such a
  * process is the drill's, so it never signals it; but it must not print `pass` either. A

@@ -7,8 +7,8 @@
  * "at every look", not "continuously".
  */
 import { dirname, join } from 'node:path';
-import { readOwnFile, replaceOwnFile } from '../observe/own-files.js';
-import { checkedFolder, registryDir } from '../observe/registry.js';
+import { readOwnFile, replaceOwnFile } from '../run/own-files.js';
+import { checkedFolder, registryDir } from '../run/registry.js';
 
 export interface PendingLook {
   /** Wall-clock ms of the first look that saw bytes unread, and every look since did too. */
@@ -17,7 +17,7 @@ export interface PendingLook {
 }
 
 /**
- * In the run registry (harness/observe/registry.ts): a private folder of the user, checked
+ * In the run registry (harness/run/registry.ts): a private folder of the user, checked
  * before every use, so another user can neither read nor forge when a client was first seen
  * stuck. CRASH_DRILL_ORPHANS_STATE names the file outright (tests); its folder gets the same checks.
  */

@@ -1,5 +1,5 @@
 import { CANCEL_POINTS, type KillMode, type KillPoint, type ProtocolChoice, type Scenario } from '../config/index.js';
-import type { PlannedDrill } from '../drill/types.js';
+import type { PlannedDrill } from './types.js';
 
 export interface PlanFilter {
   points?: KillPoint[];

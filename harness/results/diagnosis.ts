@@ -2,7 +2,7 @@
  * A diagnosis for every failed check: what the drill observed that explains the failure, the
  * server's SDK and its known behaviour at EOF, and the concrete change for this case, instead
  * of a label. Derived from the evidence alone (the /proc facts are evidence too: event
- * `diagnosis-facts`, harness/drill/diagnosis-facts.ts), so `crash-drill check` gives the same.
+ * `diagnosis-facts`, harness/drill/executor/diagnosis-facts.ts), so `crash-drill check` gives the same.
  */
 import type { CheckId, CheckResult } from '../checks/index.js';
 import type { DrillEvidence } from '../evidence/types.js';

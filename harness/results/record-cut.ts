@@ -1,5 +1,5 @@
 /**
- * Where a drill's record was cut (harness/drill/record-cap.ts), one line a stream, for the
+ * Where a drill's record was cut (harness/drill/executor/record-cap.ts), one line a stream, for the
  * incident record and every report: a reader must see that the record is not whole, and where.
  */
 import { eventsOf, type DrillEvidence } from '../evidence/types.js';

@@ -6,12 +6,13 @@
 import { setMaxListeners } from 'node:events';
 import type { Reporter } from '../../reports/types.js';
 import type { Scenario } from '../config/index.js';
-import { defaultClientKind, type ClientKind } from '../drill/drill-client.js';
-import { inProcessHolderPool } from '../drill/in-process-client.js';
-import { executeDrill } from '../drill/execute.js';
-import type { PlannedDrill } from '../drill/types.js';
+import { defaultClientKind, type ClientKind } from '../drill/client/drill-client.js';
+import { inProcessHolderPool } from '../drill/client/in-process-client.js';
+import { executeDrill } from '../drill/executor/execute.js';
+import type { PlannedDrill } from '../plan/types.js';
 import type { DrillEvidence } from '../evidence/types.js';
-import { drillIdFor, newRunId, registerRun, runsDir, sweepStale, type StaleReport } from '../observe/index.js';
+import { drillIdFor, newRunId } from '../observe/index.js';
+import { registerRun, runsDir, sweepStale, type StaleReport } from '../run/index.js';
 import { clearEngineMark, sweepStaleContainerRows } from '../containers/index.js';
 import { planDrills, type PlanFilter } from '../plan/plan.js';
 import { attemptIndex, planFingerprint, repeatDrills, shardDrills, type ShardSpec } from '../plan/shard.js';
@@ -32,7 +33,7 @@ export interface RunOptions extends PlanFilter {
    * the CPU slots are still the cores, never more than that number.
    */
   concurrency?: number | 'auto';
-  /** The drill client (harness/drill/drill-client.ts); default: the in-process client (CRASH_DRILL_CLIENT overrides). */
+  /** The drill client (harness/drill/client/drill-client.ts); default: the in-process client (CRASH_DRILL_CLIENT overrides). */
   client?: ClientKind;
   /** CPU slots (default: the cores); for tests and the bench. */
   cpuSlots?: number;

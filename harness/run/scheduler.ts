@@ -10,7 +10,7 @@
  * - containment never waits for a slot (delaying it would keep a drill's survivors alive
  *   longer); a containing drill counts against the CPU slots, so no new drill starts beside it;
  * - each drill keeps its own processes, remote session and evidence whatever runs beside it
- *   (harness/drill/execute.ts gives every drill its own id, cgroup, holder and session).
+ *   (harness/drill/executor/execute.ts gives every drill its own id, cgroup, holder and session).
  */
 import { availableParallelism } from 'node:os';
 import type { EvidenceEvent } from '../evidence/types.js';

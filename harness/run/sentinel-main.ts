@@ -19,12 +19,13 @@ if (process.argv[3] === '--now') {
 async function onEnd(): Promise<void> {
   if (/^done$/m.test(text) || runId === '') process.exit(0);
   // Loaded only now: a run that ends well (almost every run) never pays for the sweep's code.
-  const [{ appendOwnFile, pollExit, registeredHarness, runsDir, sweepStale, watchdogFile }, { sweepStaleContainerRows }] = await Promise.all([
+  const [{ pollExit }, { appendOwnFile, registeredHarness, runsDir, sweepStale, watchdogFile }, { sweepStaleContainerRows }] = await Promise.all([
     import('../observe/index.js'),
+    import('./index.js'),
     import('../containers/index.js'),
   ]);
   const mine = (id: string): boolean => id === runId;
-  // The registry checked like every user of it (harness/observe/registry.ts): one that is not
+  // The registry checked like every user of it (harness/run/registry.ts): one that is not
   // the user's own is neither read nor written. Its holders still end what is below them.
   try {
     runsDir();
@@ -47,7 +48,7 @@ async function onEnd(): Promise<void> {
     .map((r) => JSON.stringify({ ...r, by: 'sentinel', at }))
     .join('\n');
   // The drills' temp folders: their processes are ended, nothing will remove them now.
-  const { removeDrillTemps } = await import('../drill/temp-folder.js');
+  const { removeDrillTemps } = await import('../drill/executor/temp-folder.js');
   removeDrillTemps(runId);
   if (lines !== '') {
     try {

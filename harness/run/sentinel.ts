@@ -13,14 +13,14 @@
  * (sentinel-main.ts, `--now`) only once the harness has died. Without perl the Node process
  * waits itself. Either way the command line carries dist/bin/sentinel.js and the run id.
  *
- * The per-drill holders (harness/drill/holder-script.ts) already end everything below them;
+ * The per-drill holders (harness/drill/holder/holder.pl) already end everything below them;
  * the sentinel covers what they cannot: a run without perl (no holders), processes of the run
  * outside a holder's subtree, and containers, which are the engine's children.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import type { Writable } from 'node:stream';
-import { findPerl } from '../drill/holder.js';
+import { findPerl } from '../drill/holder/holder.js';
 import { distFile } from '../util/paths.js';
 
 export type Sentinel = { release(): void };

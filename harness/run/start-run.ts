@@ -13,7 +13,7 @@ import { refuseUnrunnableSubjects } from '../config/subject-command.js';
 import { loadBaseline } from '../baseline/load.js';
 import { baselineStage } from '../baseline/stage.js';
 import { displayPath } from '../util/paths.js';
-import { checkedRunsDir } from '../observe/registry.js';
+import { checkedRunsDir } from './registry.js';
 import type { DrillConfig } from '../index.js';
 import { runScenarios, type RunOutput } from './run-drills.js';
 

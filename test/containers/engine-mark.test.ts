@@ -8,7 +8,8 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'n
 import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { clearEngineMark, engineMarkFile, legacyEngineMark, markEngineUsed, sweepStaleContainerRows } from '../../harness/containers/stale.js';
-import { newRunId, registerRun, runsDir } from '../../harness/observe/index.js';
+import { newRunId } from '../../harness/observe/index.js';
+import { registerRun, runsDir } from '../../harness/run/index.js';
 import { runScenarios } from '../../harness/run/run-drills.js';
 import { packageRoot } from '../../harness/util/paths.js';
 import { scenarioFrom, tempDir } from '../support/scenarios.js';

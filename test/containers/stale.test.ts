@@ -4,7 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { sweepStaleContainers } from '../../harness/containers/index.js';
-import { newRunId, registerRun } from '../../harness/observe/index.js';
+import { newRunId } from '../../harness/observe/index.js';
+import { registerRun } from '../../harness/run/index.js';
 import { engineSuite } from './support/with-engine.js';
 
 const suite = engineSuite('test/containers/stale.test.ts');

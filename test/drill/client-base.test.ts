@@ -1,12 +1,12 @@
 /**
- * The parts both drill clients share (harness/drill/client-base.ts): the events and their
+ * The parts both drill clients share (harness/drill/client/client-base.ts): the events and their
  * waiters, the client's exit, the holder's report and its control pipe, on real processes.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import type { ClientEvent } from '../../harness/client/protocol.js';
-import { ClientEvents, endControl, HolderReport, pipeText } from '../../harness/drill/client-base.js';
+import { ClientEvents, endControl, HolderReport, pipeText } from '../../harness/drill/client/client-base.js';
 
 const ready = (pid: number): ClientEvent => ({ type: 'client-ready', t: 0, pid });
 const isReady = (event: ClientEvent) => event.type === 'client-ready';

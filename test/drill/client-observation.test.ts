@@ -1,7 +1,7 @@
 /**
  * What the server observes when its client goes away, for both clients: a client process
  * (`--client process`) and the SDK client in the harness with a stand-in as the server's
- * parent (`--client inprocess`, harness/drill/in-process-client.ts). The server
+ * parent (`--client inprocess`, harness/drill/client/in-process-client.ts). The server
  * (fixtures/observer-server.mjs) writes down EOF on stdin, what a write to stdout gives after
  * it (EPIPE or ok), and every change of its parent, each with its time. Both clients must
  * produce the same observations in every loss mode:
@@ -13,7 +13,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { ClientKind } from '../../harness/drill/drill-client.js';
+import type { ClientKind } from '../../harness/drill/client/drill-client.js';
 import type { DrillEvidence } from '../../harness/evidence/types.js';
 import { runScenarios } from '../../harness/run/run-drills.js';
 import { packageRoot } from '../../harness/util/paths.js';

@@ -1,14 +1,14 @@
 /**
- * Choosing the drill client (harness/drill/drill-client.ts): the flag and CRASH_DRILL_CLIENT
+ * Choosing the drill client (harness/drill/client/drill-client.ts): the flag and CRASH_DRILL_CLIENT
  * accept process and inprocess and nothing else, and the in-process client falls back to a
  * client process, saying why, where there can be no holder for its stand-in.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DrillClientProcess } from '../../harness/drill/client-process.js';
-import { createDrillClient, defaultClientKind } from '../../harness/drill/drill-client.js';
-import { InProcessClient } from '../../harness/drill/in-process-client.js';
+import { DrillClientProcess } from '../../harness/drill/client/client-process.js';
+import { createDrillClient, defaultClientKind } from '../../harness/drill/client/drill-client.js';
+import { InProcessClient } from '../../harness/drill/client/in-process-client.js';
 import { runCli } from '../support/cli.js';
 import { subjectYaml, tempDir } from '../support/scenarios.js';
 

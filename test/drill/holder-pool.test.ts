@@ -1,11 +1,11 @@
 /**
- * Spare holders (harness/drill/holder-pool.ts): started before their drill, told it in one line.
+ * Spare holders (harness/drill/holder/holder-pool.ts): started before their drill, told it in one line.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { goLine } from '../../harness/drill/holder.js';
-import { HolderPool } from '../../harness/drill/holder-pool.js';
+import { goLine } from '../../harness/drill/holder/holder.js';
+import { HolderPool } from '../../harness/drill/holder/holder-pool.js';
 import { identify, listPids, pollExit, readCmdline, readEnviron, readStat, type ProcIdentity } from '../../harness/observe/index.js';
 import { tempDir } from '../support/scenarios.js';
 

@@ -1,5 +1,5 @@
 /**
- * The holder's watchdog record (harness/drill/holder-script.ts) on real files: the perl makes
+ * The holder's watchdog record (harness/drill/holder/holder.pl) on real files: the perl makes
  * it with O_CREAT|O_EXCL|O_NOFOLLOW (0600), or appends to it when it is already a regular file of
  * the holder's user, and never writes through a symlink or into another user's file. Real
  * processes: a perl holder whose control pipe ends without "done", and a sleep below it.
@@ -8,7 +8,7 @@ import { spawn } from 'node:child_process';
 import { chownSync, lstatSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { holderCommand, holderUnavailable } from '../../harness/drill/holder.js';
+import { holderCommand, holderUnavailable } from '../../harness/drill/holder/holder.js';
 import { identify } from '../../harness/observe/index.js';
 import { Cleanup, testDrillId, until } from '../observe/helpers.js';
 import { tempDir } from '../support/scenarios.js';

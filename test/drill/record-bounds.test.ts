@@ -1,5 +1,5 @@
 /**
- * What a server can make us record is bounded (harness/drill/record-cap.ts), end to end: the real
+ * What a server can make us record is bounded (harness/drill/executor/record-cap.ts), end to end: the real
  * CLI drills dist/fake-servers/floods.js, which floods stdout, stderr or one endless line inside
  * its one tool call. Each bound is shown both ways: a flood past it is cut to a head and a tail
  * with the rest counted (checks still count every line), a stream within it is kept whole.

@@ -7,7 +7,7 @@
  */
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { ClientKind } from '../../harness/drill/drill-client.js';
+import type { ClientKind } from '../../harness/drill/client/drill-client.js';
 import { runScenarios } from '../../harness/run/run-drills.js';
 import { packageRoot } from '../../harness/util/paths.js';
 import { scenarioFrom, tempDir } from '../support/scenarios.js';

@@ -1,5 +1,5 @@
 /**
- * The in-process client's stand-in (harness/drill/stand-in-script.ts) reads its server's exit
+ * The in-process client's stand-in (harness/drill/holder/stand-in.pl) reads its server's exit
  * status from the zombie and never reaps it. A crash closes the harness's ends of the server's
  * pipes and SIGKILLs the stand-in in one tick; a stand-in that reaped would, when the server
  * exits on that EOF before the stand-in is scheduled again, reap it with its SIGKILL pending
@@ -12,9 +12,9 @@
 import type { ChildProcess } from 'node:child_process';
 import type { Readable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
-import { goLine } from '../../harness/drill/holder.js';
-import { startSpareHolder } from '../../harness/drill/holder-pool.js';
-import { STAND_IN_COMMAND, STAND_IN_FDS } from '../../harness/drill/in-process-client.js';
+import { goLine } from '../../harness/drill/holder/holder.js';
+import { startSpareHolder } from '../../harness/drill/holder/holder-pool.js';
+import { STAND_IN_COMMAND, STAND_IN_FDS } from '../../harness/drill/client/in-process-client.js';
 import { decodeWaitStatus, identify, pollExit, readStat, signalIdentity } from '../../harness/observe/index.js';
 
 /** Resolves with the first line that matches, as it arrives on the stream. */
@@ -27,7 +27,8 @@ function lineOf(stream: Readable, re: RegExp): Promise<RegExpExecArray> {
         const m = re.exec(line);
         if (m) {
           stream.off('data', onData);
-          return resolve(m);
+          resolve(m);
+          return;
         }
       }
     };

@@ -1,12 +1,12 @@
 /**
  * A drill's temp folder is named for its drill, so the sentinel of a run whose harness died
- * removes what its drills left (harness/drill/temp-folder.ts): that run's own real folders, not
+ * removes what its drills left (harness/drill/executor/temp-folder.ts): that run's own real folders, not
  * another run's, not a symlink planted under such a name, not another user's folder.
  */
 import { chownSync, existsSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { makeDrillTemp, removeDrillTemps } from '../../harness/drill/temp-folder.js';
+import { makeDrillTemp, removeDrillTemps } from '../../harness/drill/executor/temp-folder.js';
 import { tempDir } from '../support/scenarios.js';
 
 const isRoot = process.getuid?.() === 0;

@@ -1,7 +1,7 @@
 /**
  * Our harness must never leave a process behind: not when a drill finds a leak, not when the
  * harness is interrupted (SIGINT, SIGTERM), and when the harness itself is SIGKILLed each drill's
- * holder (harness/drill/holder-script.ts) ends what the drill started, and the next run reports it. These run last and alone (vitest.config.ts).
+ * holder (harness/drill/holder/holder.pl) ends what the drill started, and the next run reports it. These run last and alone (vitest.config.ts).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync, symlinkSync, writeFileSync } from 'node:fs';

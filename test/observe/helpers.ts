@@ -14,12 +14,11 @@ import {
   pollExit,
   readEnviron,
   readStat,
-  registerRun,
   signalIdentity,
   type DrillCgroup,
   type ProcIdentity,
-  type RunRegistration,
 } from '../../harness/observe/index.js';
+import { registerRun, type RunRegistration } from '../../harness/run/index.js';
 
 export const FIXTURES = new URL('./fixtures/', import.meta.url).pathname;
 

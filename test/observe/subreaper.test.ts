@@ -7,9 +7,9 @@
 import { spawn } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { holderCommand, holderUnavailable, parseHolderLine, type HolderState } from '../../harness/drill/holder.js';
+import { holderCommand, holderUnavailable, parseHolderLine, type HolderState } from '../../harness/drill/holder/holder.js';
 import { DrillTracker, identify, readCmdline, readStat, signalIdentity, type ProcIdentity, type UnattributedProcess } from '../../harness/observe/index.js';
-import { HolderReport } from '../../harness/drill/client-base.js';
+import { HolderReport } from '../../harness/drill/client/client-base.js';
 import { Cleanup, envWith, start, testDrillId, until } from './helpers.js';
 
 const cleanup = new Cleanup();

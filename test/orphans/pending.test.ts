@@ -7,7 +7,7 @@
 import { chownSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { RegistryError, registryPath } from '../../harness/observe/registry.js';
+import { RegistryError, registryPath } from '../../harness/run/registry.js';
 import { pendingFile, recordPending } from '../../harness/orphans/pending.js';
 import { tempDir } from '../support/scenarios.js';
 
@@ -51,7 +51,7 @@ describe('the --stuck-after state', () => {
     rmSync(base, { recursive: true, force: true });
   });
 
-  it('the default file is in the run registry: a private folder of this user (harness/observe/registry.ts)', () => {
+  it('the default file is in the run registry: a private folder of this user (harness/run/registry.ts)', () => {
     const saved = process.env.CRASH_DRILL_ORPHANS_STATE;
     delete process.env.CRASH_DRILL_ORPHANS_STATE;
     try {

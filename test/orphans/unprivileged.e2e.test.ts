@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ContainResult } from '../../harness/orphans/contain.js';
 import type { OrphanReport } from '../../harness/orphans/find-orphans.js';
 import { identify, type ProcIdentity } from '../../harness/observe/index.js';
-import { registryPath } from '../../harness/observe/registry.js';
+import { registryPath } from '../../harness/run/registry.js';
 import { runCli } from '../support/cli.js';
 import { until } from '../support/markers.js';
 import { tempDir } from '../support/scenarios.js';

@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { findPerl } from '../../harness/drill/holder.js';
+import { findPerl } from '../../harness/drill/holder/holder.js';
 import { PERL_WAIT, sentinelCommand, startSentinel } from '../../harness/run/sentinel.js';
 import { distFile } from '../../harness/util/paths.js';
 import { sentinelProcesses, until } from '../support/markers.js';

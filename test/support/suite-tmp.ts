@@ -58,7 +58,7 @@ export function addedFixedEntries(dir: string): string[] {
   return fixedEntries().filter((name) => !before.has(name) && join('/tmp', name) !== dir);
 }
 
-/** A user's run registry (/tmp/crash-drill-<uid>, harness/observe/registry.ts). */
+/** A user's run registry (/tmp/crash-drill-<uid>, harness/run/registry.ts). */
 export function isRegistry(name: string): boolean {
   return /^crash-drill-\d+$/.test(name);
 }

@@ -1,7 +1,7 @@
 /**
  * The harness as an ordinary user (uid 65534 here; as is, when the suite itself runs
  * unprivileged). There is no cgroup to create, so each drill's holder, a child subreaper
- * (harness/drill/holder-script.ts), is what keeps a double-forked, setsid daemon with an empty
+ * (harness/drill/holder/holder.pl), is what keeps a double-forked, setsid daemon with an empty
  * environment attributable. One file, so its drills never run beside each other: the floor
  * case below must not see another drill's daemon.
  */

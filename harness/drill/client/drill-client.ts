@@ -5,11 +5,11 @@
  * inprocess`). The executor, the kill points and the kill modes use only this.
  */
 import type { ChildProcess } from 'node:child_process';
-import type { ClientEvent, HarnessCommand } from '../client/protocol.js';
-import type { ProcIdentity } from '../observe/index.js';
+import type { ClientEvent, HarnessCommand } from '../../client/protocol.js';
+import type { ProcIdentity } from '../../observe/index.js';
 import { DrillClientProcess, type ClientProcessHandlers } from './client-process.js';
-import type { HolderState } from './holder.js';
-import type { HolderPool } from './holder-pool.js';
+import type { HolderState } from '../holder/holder.js';
+import type { HolderPool } from '../holder/holder-pool.js';
 import { InProcessClient, inProcessUnavailable } from './in-process-client.js';
 
 import { CLIENT_KINDS, type ClientKind } from './client-kinds.js';

@@ -1,7 +1,7 @@
-import type { ClientEvent } from '../client/protocol.js';
-import type { RecordLimits } from '../config/types.js';
-import type { CutStream, DrillEvidence, DrillMeta, EvidenceEvent, EvidenceSource, HarnessEvent } from '../evidence/types.js';
-import { monoNow } from '../util/clock.js';
+import type { ClientEvent } from '../../client/protocol.js';
+import type { RecordLimits } from '../../config/types.js';
+import type { CutStream, DrillEvidence, DrillMeta, EvidenceEvent, EvidenceSource, HarnessEvent } from '../../evidence/types.js';
+import { monoNow } from '../../util/clock.js';
 import { ByteCap, DEFAULT_RECORD_LIMITS, LineCap, maskCutEdges, shortenLine } from './record-cap.js';
 
 type NoiseEvent = Extract<EvidenceEvent, { type: 'stdout-noise' }>;

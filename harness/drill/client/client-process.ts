@@ -2,13 +2,14 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
-import type { ClientEvent, HarnessCommand, StartCommand } from '../client/protocol.js';
-import type { Scenario } from '../config/index.js';
-import { SUBJECT_STDERR_FD } from '../client/protocol.js';
-import { identify, runIdOf, watchdogFile, type ProcIdentity } from '../observe/index.js';
-import { distFile } from '../util/paths.js';
+import type { ClientEvent, HarnessCommand, StartCommand } from '../../client/protocol.js';
+import type { Scenario } from '../../config/index.js';
+import { SUBJECT_STDERR_FD } from '../../client/protocol.js';
+import { identify, runIdOf, type ProcIdentity } from '../../observe/index.js';
+import { watchdogFile } from '../../run/index.js';
+import { distFile } from '../../util/paths.js';
 import { ClientEvents, endControl, HolderReport, pipeText } from './client-base.js';
-import { holderCommand, holderEnv, type HolderState } from './holder.js';
+import { holderCommand, holderEnv, type HolderState } from '../holder/holder.js';
 
 /** How long a client may take to report ready. */
 export const CLIENT_START_TIMEOUT_MS = 10_000;

@@ -1,49 +1,47 @@
-/**
- * The drill holder: a tiny perl process between the harness and the drill client. It is
- * - a child subreaper (prctl(PR_SET_CHILD_SUBREAPER), unprivileged since Linux 3.4): when the
- *   client dies, the server and every process that loses its parent are re-parented to the
- *   holder instead of to init, so parent links keep reaching a double-forked, setsid daemon
- *   with an empty environment even without root and without a cgroup;
- * - the parent of the client: it reaps the client alone (waitpid on that pid) and reports its
- *   exit, and leaves every other child unreaped until the harness says the drill is over, so
- *   the observer still reads each exit status from the zombie, as it does under init;
- * - a watchdog: its stdin is a pipe from the harness. "done" ends it quietly; end of file
- *   without "done" means the harness died, and it ends every descendant: TERM to all at once,
- *   wait up to 500 ms, cgroup.kill the drill cgroup when there is one, KILL what is left, in
- *   rounds until nothing is below it. Descendants are
- *   found by parent links read in one pass over /proc (nothing below a subreaper can leave its
- *   subtree), and each is re-identified by its start time right before each signal.
- *
- * perl, because perl-base is essential on Debian and Ubuntu and its `syscall` reaches prctl;
- * Node has no prctl. The flag does not survive fork, so it is set in the holder itself. It
- * loads no module on the way of a drill (POSIX alone cost about 10 ms of CPU per holder): the
- * prctl number comes from the harness (holder.ts, by process.arch), WNOHANG is 1 on Linux,
- * descriptors are closed through a handle opened on them, and POSIX is required only on the
- * rare paths (an exec that failed, the watchdog's record).
- *
- * Arguments: <cgroup.procs path or ""> <fds to close in the holder, comma-separated> <record
- * file or ""> <drill id or ""> <prctl syscall number or ""> -- <command> <args...>. Or, for a
- * spare started before its drill is known (holder-pool.ts): --wait <prctl number or ""> <fds to
- * close> <command...>; it reports "ready" and reads the rest from its control pipe, in one line:
- * go x<hex cgroup.procs> x<hex record file> x<hex drill id> x<hex NUL-separated environment>
- * x<hex argument>... (appended to the command); the client gets that environment. A command
- * of `-e <perl code> <args...>`
- * runs that code in the holder's fork instead of exec'ing (the in-process client's stand-in:
- * one perl start per drill, not two). The holder itself carries no drill
- * marker (a sweep of a dead run must not end it before its watchdog is done); it gives the
- * client CRASH_DRILL_RUN=<drill id>. Reports on stdout, one line each:
- *   subreaper 1 | subreaper 0 <reason>
- *   child <pid>
- *   exit <code|-> <signal number|->          (the client's exit)
- *   watchdog <number of processes signalled>   (only when the harness died)
- *   chld                                     (a SIGCHLD: a child of the holder exited or stopped)
- * With a record file, the watchdog appends one JSON line per process it ended (drill id, pid,
- * start time read before the signal, argv, how it ended), so the next
- * run can report what a killed harness left and how it was contained. The file is made with
- * O_CREAT|O_EXCL|O_NOFOLLOW (0600) or opened with O_NOFOLLOW when it exists, and written only
- * when fstat says a regular file of the holder's effective uid (harness/observe/own-files.ts).
- */
-export const HOLDER_SCRIPT = String.raw`
+# The drill holder: a tiny perl process between the harness and the drill client. It is
+# - a child subreaper (prctl(PR_SET_CHILD_SUBREAPER), unprivileged since Linux 3.4): when the
+#   client dies, the server and every process that loses its parent are re-parented to the
+#   holder instead of to init, so parent links keep reaching a double-forked, setsid daemon
+#   with an empty environment even without root and without a cgroup;
+# - the parent of the client: it reaps the client alone (waitpid on that pid) and reports its
+#   exit, and leaves every other child unreaped until the harness says the drill is over, so
+#   the observer still reads each exit status from the zombie, as it does under init;
+# - a watchdog: its stdin is a pipe from the harness. "done" ends it quietly; end of file
+#   without "done" means the harness died, and it ends every descendant: TERM to all at once,
+#   wait up to 500 ms, cgroup.kill the drill cgroup when there is one, KILL what is left, in
+#   rounds until nothing is below it. Descendants are
+#   found by parent links read in one pass over /proc (nothing below a subreaper can leave its
+#   subtree), and each is re-identified by its start time right before each signal.
+#
+# perl, because perl-base is essential on Debian and Ubuntu and its `syscall` reaches prctl;
+# Node has no prctl. The flag does not survive fork, so it is set in the holder itself. It
+# loads no module on the way of a drill (POSIX alone cost about 10 ms of CPU per holder): the
+# prctl number comes from the harness (holder.ts, by process.arch), WNOHANG is 1 on Linux,
+# descriptors are closed through a handle opened on them, and POSIX is required only on the
+# rare paths (an exec that failed, the watchdog's record).
+#
+# Arguments: <cgroup.procs path or ""> <fds to close in the holder, comma-separated> <record
+# file or ""> <drill id or ""> <prctl syscall number or ""> -- <command> <args...>. Or, for a
+# spare started before its drill is known (holder-pool.ts): --wait <prctl number or ""> <fds to
+# close> <command...>; it reports "ready" and reads the rest from its control pipe, in one line:
+# go x<hex cgroup.procs> x<hex record file> x<hex drill id> x<hex NUL-separated environment>
+# x<hex argument>... (appended to the command); the client gets that environment. A command
+# of `-e <perl code> <args...>`
+# runs that code in the holder's fork instead of exec'ing (the in-process client's stand-in:
+# one perl start per drill, not two). The holder itself carries no drill
+# marker (a sweep of a dead run must not end it before its watchdog is done); it gives the
+# client CRASH_DRILL_RUN=<drill id>. Reports on stdout, one line each:
+#   subreaper 1 | subreaper 0 <reason>
+#   child <pid>
+#   exit <code|-> <signal number|->          (the client's exit)
+#   watchdog <number of processes signalled>   (only when the harness died)
+#   chld                                     (a SIGCHLD: a child of the holder exited or stopped)
+# With a record file, the watchdog appends one JSON line per process it ended (drill id, pid,
+# start time read before the signal, argv, how it ended), so the next
+# run can report what a killed harness left and how it was contained. The file is made with
+# O_CREAT|O_EXCL|O_NOFOLLOW (0600) or opened with O_NOFOLLOW when it exists, and written only
+# when fstat says a regular file of the holder's effective uid (harness/run/own-files.ts).
+#
 use strict; use warnings;
 $| = 1;
 # Its stdout and stderr are pipes to the harness: once the harness is dead a write must fail, not kill.
@@ -192,7 +190,7 @@ if (!$done) {
     select(undef, undef, undef, 0.02) if @left;
   }
   $rec{$_}{end} = 'survived' for grep { $same->($_, $rec{$_}{start}) } @order;
-  # The record, in the run registry (harness/observe/registry.ts): made here with O_EXCL, or, when
+  # The record, in the run registry (harness/run/registry.ts): made here with O_EXCL, or, when
   # another holder of the run (or its sentinel) made it first, opened as it is; never through a
   # symlink (O_NOFOLLOW), and written only when fstat says a regular file of this user. All lines
   # go in one append, so the records of holders that die together never interleave mid-line.
@@ -218,4 +216,3 @@ if (!$done) {
 }
 1 while waitpid(-1, 1) > 0;
 exit 0;
-`;

@@ -1,28 +1,26 @@
-/**
- * The stand-in: the server's parent when the SDK client runs in the harness process
- * (in-process-client.ts). The holder (holder-script.ts) forks and runs this code in the fork,
- * in the client's place, with no second perl to start: harness -> holder (subreaper,
- * watchdog) -> stand-in -> server. The stand-in forks and
- * execs the server on the harness's pipes, reports, and waits (and stays after the server's
- * exit, like a client process, until it is killed). A client crash is then the
- * harness closing its ends of the server's pipes and SIGKILLing the stand-in in the same tick:
- * the server sees EOF on stdin, EPIPE on stdout and its parent gone (re-parented to the holder)
- * at once, as when a client process dies.
- *
- * Inherited descriptors: 3 the server's stdin, 4 its stdout, 5 its stderr (each a socket or
- * pipe whose other end the harness holds), 6 the report pipe. The stand-in keeps none of 3-5
- * (so the harness sees EOF when the server's last copy closes) and the report pipe is
- * close-on-exec (the server never gets it). Signal dispositions go back to the default before
- * the exec: the holder ignores SIGPIPE, and an ignored signal survives exec, while a Node
- * client's spawn resets them (libuv), so a server must not inherit it.
- *
- * Arguments: <cwd> -- <command> <args...> (the command is looked up on PATH, like Node's
- * spawn). Reports on fd 6, one line each:
- *   self <pid>                           (first: the stand-in is running)
- *   spawned <pid> | spawn-error <errno name>
- *   exit <code|-> <signal number|->      (the server's exit, while the stand-in lives)
- */
-export const STAND_IN_SCRIPT = String.raw`
+# The stand-in: the server's parent when the SDK client runs in the harness process
+# (in-process-client.ts). The holder (holder.pl) forks and runs this code in the fork,
+# in the client's place, with no second perl to start: harness -> holder (subreaper,
+# watchdog) -> stand-in -> server. The stand-in forks and
+# execs the server on the harness's pipes, reports, and waits (and stays after the server's
+# exit, like a client process, until it is killed). A client crash is then the
+# harness closing its ends of the server's pipes and SIGKILLing the stand-in in the same tick:
+# the server sees EOF on stdin, EPIPE on stdout and its parent gone (re-parented to the holder)
+# at once, as when a client process dies.
+#
+# Inherited descriptors: 3 the server's stdin, 4 its stdout, 5 its stderr (each a socket or
+# pipe whose other end the harness holds), 6 the report pipe. The stand-in keeps none of 3-5
+# (so the harness sees EOF when the server's last copy closes) and the report pipe is
+# close-on-exec (the server never gets it). Signal dispositions go back to the default before
+# the exec: the holder ignores SIGPIPE, and an ignored signal survives exec, while a Node
+# client's spawn resets them (libuv), so a server must not inherit it.
+#
+# Arguments: <cwd> -- <command> <args...> (the command is looked up on PATH, like Node's
+# spawn). Reports on fd 6, one line each:
+#   self <pid>                           (first: the stand-in is running)
+#   spawned <pid> | spawn-error <errno name>
+#   exit <code|-> <signal number|->      (the server's exit, while the stand-in lives)
+#
 use strict; use warnings;
 $SIG{$_} = 'DEFAULT' for grep { $_ ne 'KILL' && $_ ne 'STOP' && $_ ne 'ZERO' } keys %SIG;
 # _exit, without perl's cleanup in a fork (quit() of the holder, which loads POSIX only then).
@@ -88,4 +86,3 @@ print $rep "exit $code $sig\n";
 # A client does not end when its server does: the stand-in stays, as the client process would,
 # until the crash's SIGKILL, containment or the holder's watchdog ends it.
 select(undef, undef, undef, 3600) while 1;
-`;

@@ -67,6 +67,7 @@ const sh = (uid: number, script: string) => run(uid, '/bin/sh', ['-c', script]);
 
 /** Node code run as `uid`, with the observer's module as `m`. */
 const observe = () => join(root, 'dist/harness/observe/index.js');
+const runIndex = () => join(root, 'dist/harness/run/index.js');
 
 const made: string[] = [];
 /** A folder of the victim's (0700), with one well-behaved drill to run. */
@@ -159,7 +160,7 @@ describe.skipIf(reason !== null)('the run registry with another local user (uid 
     const harness = as(VICTIM, process.execPath, [
       '--input-type=module',
       '-e',
-      `const m = await import(${JSON.stringify(observe())}); const id = m.newRunId(); const r = m.registerRun(id);
+      `const m = { ...(await import(${JSON.stringify(observe())})), ...(await import(${JSON.stringify(runIndex())})) }; const id = m.newRunId(); const r = m.registerRun(id);
        console.log(JSON.stringify({ id, file: m.runsDir() + '/' + id + '.json' }));
        process.stdin.resume(); process.stdin.on('end', () => r.unregister());`,
     ]);
@@ -179,7 +180,7 @@ describe.skipIf(reason !== null)('the run registry with another local user (uid 
       const live = await run(VICTIM, process.execPath, [
         '--input-type=module',
         '-e',
-        `const m = await import(${JSON.stringify(observe())}); console.log(m.isRunLive(${JSON.stringify(id)}))`,
+        `const m = { ...(await import(${JSON.stringify(observe())})), ...(await import(${JSON.stringify(runIndex())})) }; console.log(m.isRunLive(${JSON.stringify(id)}))`,
       ]);
       expect([live.stdout, live.stderr]).toEqual(['true\n', '']);
     } finally {

@@ -12,9 +12,9 @@
  * Secrets are redacted before anything is cut, and a secret's prefix or suffix left at a cut
  * edge is masked too: a cut must never leave part of a token in the record.
  */
-import type { HarnessEvent } from '../evidence/types.js';
+import type { HarnessEvent } from '../../evidence/types.js';
 
-export { DEFAULT_RECORD_LIMITS } from '../config/normalise.js';
+export { DEFAULT_RECORD_LIMITS } from '../../config/normalise.js';
 
 /** The least of a secret that is masked at a cut edge (shorter fragments say nothing of it). */
 const MIN_FRAGMENT = 4;

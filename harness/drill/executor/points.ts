@@ -1,7 +1,7 @@
-import type { ClientEvent } from '../client/protocol.js';
-import type { KillPoint, Scenario } from '../config/index.js';
-import { identityKey, type DrillTracker, type ProcIdentity, type TrackedProcess } from '../observe/index.js';
-import type { DrillClient } from './drill-client.js';
+import type { ClientEvent } from '../../client/protocol.js';
+import type { KillPoint, Scenario } from '../../config/index.js';
+import { identityKey, type DrillTracker, type ProcIdentity, type TrackedProcess } from '../../observe/index.js';
+import type { DrillClient } from '../client/drill-client.js';
 import type { RemoteLink } from './remote-link.js';
 
 export type PointOutcome = { reached: true; detail: string } | { reached: false; reason: string };

@@ -7,11 +7,11 @@
  * The retry's client is of the drill's own kind: a client process, or the in-process client
  * with its stand-in.
  */
-import type { ClientEvent } from '../client/protocol.js';
-import type { Scenario } from '../config/index.js';
-import type { DrillCgroup } from '../observe/index.js';
-import { CLIENT_START_TIMEOUT_MS, SETUP_ENDED, startCommand } from './client-process.js';
-import { createDrillClient, type ClientKind, type DrillClient } from './drill-client.js';
+import type { ClientEvent } from '../../client/protocol.js';
+import type { Scenario } from '../../config/index.js';
+import type { DrillCgroup } from '../../observe/index.js';
+import { CLIENT_START_TIMEOUT_MS, SETUP_ENDED, startCommand } from '../client/client-process.js';
+import { createDrillClient, type ClientKind, type DrillClient } from '../client/drill-client.js';
 import type { EvidenceRecorder } from './recorder.js';
 
 export interface RetryOptions {

@@ -1,4 +1,4 @@
-import { contain, type DrillTracker } from '../observe/index.js';
+import { contain, type DrillTracker } from '../../observe/index.js';
 import type { EvidenceRecorder } from './recorder.js';
 
 /**

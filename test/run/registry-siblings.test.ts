@@ -1,6 +1,6 @@
 /**
  * Two harnesses of one user whose environments differ in XDG_RUNTIME_DIR (a login shell beside
- * a cron job) register in different folders (harness/observe/registry.ts); each must still see
+ * a cron job) register in different folders (harness/run/registry.ts); each must still see
  * the other's live runs, or its sweep ends them. A lookup reads the user's other registry
  * locations too, only those that exist and are private, and never with CRASH_DRILL_REGISTRY.
  * Real processes: a registered harness stand-in, and a second process asking whether its run is live.
@@ -9,12 +9,13 @@ import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { checkedRunsDir, siblingRunsDirs } from '../../harness/observe/registry.js';
+import { checkedRunsDir, siblingRunsDirs } from '../../harness/run/registry.js';
 import { packageRoot } from '../../harness/util/paths.js';
 import { tempDir } from '../support/scenarios.js';
 
 const uid = process.geteuid?.() ?? 0;
 const observe = JSON.stringify(join(packageRoot(), 'dist/harness/observe/index.js'));
+const run = JSON.stringify(join(packageRoot(), 'dist/harness/run/index.js'));
 function xdgDir(): string {
   return tempDir('registry-xdg-'); // removed after the file (test/support/remove-temp-dirs.ts)
 }
@@ -26,7 +27,7 @@ function envWith(extra: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
 }
 /** What a process with `env` says of `runId`: live or not, and its own runs folder. */
 function askLive(runId: string, env: NodeJS.ProcessEnv): { live: boolean; dir: string } {
-  const script = `const m = await import(${observe}); console.log(JSON.stringify({ live: m.isRunLive(${JSON.stringify(runId)}), dir: m.runsDir() }))`;
+  const script = `const m = { ...(await import(${observe})), ...(await import(${run})) }; console.log(JSON.stringify({ live: m.isRunLive(${JSON.stringify(runId)}), dir: m.runsDir() }))`;
   const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], { env, encoding: 'utf8' });
   expect(r.stderr).toBe('');
   return JSON.parse(r.stdout);
@@ -56,7 +57,7 @@ describe("the user's other registry locations", () => {
       [
         '--input-type=module',
         '-e',
-        `const m = await import(${observe}); const id = m.newRunId(); const r = m.registerRun(id); console.log(JSON.stringify({ id, dir: m.runsDir() })); process.stdin.resume(); process.stdin.on('end', () => { r.unregister(); console.log('gone'); });`,
+        `const m = { ...(await import(${observe})), ...(await import(${run})) }; const id = m.newRunId(); const r = m.registerRun(id); console.log(JSON.stringify({ id, dir: m.runsDir() })); process.stdin.resume(); process.stdin.on('end', () => { r.unregister(); console.log('gone'); });`,
       ],
       { env: envWith({}), stdio: ['pipe', 'pipe', 'inherit'] },
     );

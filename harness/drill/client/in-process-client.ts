@@ -1,13 +1,13 @@
 /**
  * The in-process client (`--client inprocess`): the SDK client of the drill runs in the
  * harness process, over the server's pipes, so a drill costs one Node process (the server's)
- * instead of two. The server's parent is a stand-in (stand-in-script.ts) below the drill's
+ * instead of two. The server's parent is a stand-in (stand-in.pl) below the drill's
  * holder: harness -> holder (subreaper, watchdog) -> stand-in -> server. The holder outlives
  * the stand-in, so every orphan of the drill is re-parented to it, as with a client process.
  *
  * The stand-in plays the client's part in the process tree: it is the tracker's root, the
  * process the crash SIGKILLs and the hang SIGSTOPs. What the server sees is what it sees when
- * a client process dies (harness/drill/kill.ts calls onLoss in the same tick as the signal):
+ * a client process dies (harness/drill/executor/kill.ts calls onLoss in the same tick as the signal):
  * - crash: the harness closes its ends of the server's stdin and stdout, and the stand-in is
  *   SIGKILLed: EOF, EPIPE and re-parenting at once;
  * - hang: the harness stops reading and writing (the pipes stay open) and the stand-in is
@@ -15,29 +15,29 @@
  * - close: the session's shutdown ladder (end stdin, wait, SIGTERM, wait, SIGKILL to the
  *   direct child only), the signals sent to the server by identity.
  * After a crash or a hang the session is muted: a dead or stopped client reports nothing more.
- * The recovery retry still uses a client process (harness/drill/retry.ts).
+ * The recovery retry still uses a client process (harness/drill/executor/retry.ts).
  */
 import type { ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
-import type { ClientSession } from '../client/client-session.js';
-import type { ClientEvent, HarnessCommand, StartCommand } from '../client/protocol.js';
-import { identify, signalIdentity, type ProcIdentity } from '../observe/index.js';
-import { monoNow } from '../util/clock.js';
-import { errorMessage } from '../util/errors.js';
+import type { ClientSession } from '../../client/client-session.js';
+import type { ClientEvent, HarnessCommand, StartCommand } from '../../client/protocol.js';
+import { identify, signalIdentity, type ProcIdentity } from '../../observe/index.js';
+import { monoNow } from '../../util/clock.js';
+import { errorMessage } from '../../util/errors.js';
 import { ClientEvents, endControl, HolderReport, pipeText } from './client-base.js';
 import { recordFileFor, type ClientProcessHandlers } from './client-process.js';
 import { heldSubject } from './held-subject.js';
-import { goLine, holderUnavailable, perlForStandIn, type HolderState } from './holder.js';
-import { HolderPool, startSpareHolder } from './holder-pool.js';
-import { STAND_IN_SCRIPT } from './stand-in-script.js';
+import { goLine, holderUnavailable, perlForStandIn, type HolderState } from '../holder/holder.js';
+import { HolderPool, startSpareHolder } from '../holder/holder-pool.js';
+import { STAND_IN_SCRIPT } from '../holder/scripts.js';
 
 /** The environment the SDK's StdioClientTransport gives a server (harness/client/spawn-subject.ts). */
 const INHERITED_ENV = ['HOME', 'LOGNAME', 'PATH', 'SHELL', 'TERM', 'USER'];
 
 /** The holder's descriptors for the stand-in alone: the server's stdin, stdout, stderr and the stand-in's reports. */
 export const STAND_IN_FDS = '3,4,5,6';
-/** The stand-in, as the holder runs it in its fork (holder-script.ts): the start of its command. */
+/** The stand-in, as the holder runs it in its fork (holder.pl): the start of its command. */
 export const STAND_IN_COMMAND = ['-e', STAND_IN_SCRIPT];
 
 /** Spare holders for in-process drills (holder-pool.ts), for a run of `drills` of them. */
@@ -162,7 +162,7 @@ export class InProcessClient {
       // The stand-in runs (under its own name): it is the drill's client from now on.
       (pid) => this.onEvent({ type: 'client-ready', t: monoNow(), pid }),
     );
-    this.session = import('../client/client-session.js').then(({ ClientSession }) => new ClientSession((event) => this.onEvent(event)));
+    this.session = import('../../client/client-session.js').then(({ ClientSession }) => new ClientSession((event) => this.onEvent(event)));
   }
 
   async ready(timeoutMs: number): Promise<ProcIdentity | null> {

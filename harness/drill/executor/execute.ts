@@ -4,10 +4,10 @@
  * It records evidence and never decides a verdict (that is harness/checks).
  */
 import { rm } from 'node:fs/promises';
-import type { ClientEvent } from '../client/protocol.js';
+import type { ClientEvent } from '../../client/protocol.js';
 import { makeDrillTemp } from './temp-folder.js';
-import { envTemplateNames, renderScenario, type LossMode, type Scenario } from '../config/index.js';
-import type { DrillEvidence, DrillMeta } from '../evidence/types.js';
+import { envTemplateNames, renderScenario, type LossMode, type Scenario } from '../../config/index.js';
+import type { DrillEvidence, DrillMeta } from '../../evidence/types.js';
 import {
   cgroupSupport,
   createDrillCgroup,
@@ -24,23 +24,24 @@ import {
   type DrillCgroup,
   type ExitObservation,
   type ProcIdentity,
-} from '../observe/index.js';
-import { monoNow } from '../util/clock.js';
-import { errorMessage } from '../util/errors.js';
-import { CLIENT_START_TIMEOUT_MS, SETUP_ENDED, startCommand } from './client-process.js';
-import { createDrillClient, defaultClientKind, type DrillClient } from './drill-client.js';
-import { holderUnavailable } from './holder.js';
+} from '../../observe/index.js';
+import { monoNow } from '../../util/clock.js';
+import { errorMessage } from '../../util/errors.js';
+import { CLIENT_START_TIMEOUT_MS, SETUP_ENDED, startCommand } from '../client/client-process.js';
+import { createDrillClient, defaultClientKind, type DrillClient } from '../client/drill-client.js';
+import { holderUnavailable } from '../holder/holder.js';
 import { reachPoint } from './points.js';
 import { EvidenceRecorder } from './recorder.js';
 import { RemoteLink } from './remote-link.js';
 import { recoveryRetry } from './retry.js';
-import { interceptEnv } from '../preload/index.js';
+import { interceptEnv } from '../../preload/index.js';
 import { containDrill } from './containment.js';
 import { recordProcessFacts, recordStartFacts } from './diagnosis-facts.js';
 import { endTarget } from './kill.js';
-import { DrillContainers } from '../containers/index.js';
-import { abortable, Interrupted } from '../util/abortable.js';
-import type { ExecuteOptions, PlannedDrill } from './types.js';
+import { DrillContainers } from '../../containers/index.js';
+import { abortable, Interrupted } from '../../util/abortable.js';
+import type { PlannedDrill } from '../../plan/types.js';
+import type { ExecuteOptions } from './types.js';
 
 const STDERR_DRAIN_MS = 300;
 
@@ -181,7 +182,7 @@ class DrillRun {
       releaseGate: () => link.releaseGate(),
       recordRemoteState: () => link.recordState('cancel-window'),
     });
-    // A cancel drill without a later kill ends here: its client never got lost (harness/drill/kill.ts).
+    // A cancel drill without a later kill ends here: its client never got lost (harness/drill/executor/kill.ts).
     if (ended === null || ended.mode === 'cancel') return;
     const { mode, lossAt } = ended;
     await this.interruptible(this.revokeAfterLoss(scenario, lossAt));

@@ -1,19 +1,8 @@
-import type { KillMode, KillPoint, Scenario } from '../config/index.js';
-import type { EvidenceEvent } from '../evidence/types.js';
-import type { DrillRemote } from '../remote/index.js';
-import type { ClientKind } from './drill-client.js';
-import type { HolderPool } from './holder-pool.js';
-
-/** One scenario at one kill point in one kill mode: the unit that gets a verdict. */
-export interface PlannedDrill {
-  /** Position in the full plan (stable across shards and filters). */
-  index: number;
-  /** `<scenario>/<point>/<mode>`: the same drill in every run. */
-  key: string;
-  scenario: Scenario;
-  point: KillPoint;
-  mode: KillMode;
-}
+import type { Scenario } from '../../config/index.js';
+import type { EvidenceEvent } from '../../evidence/types.js';
+import type { DrillRemote } from '../../remote/index.js';
+import type { ClientKind } from '../client/drill-client.js';
+import type { HolderPool } from '../holder/holder-pool.js';
 
 export interface ExecuteOptions {
   runId: string;
@@ -25,7 +14,7 @@ export interface ExecuteOptions {
   sampleIntervalMs?: number;
   /** Containment: how long SIGTERM gets before SIGKILL (ms). */
   containTermWaitMs?: number;
-  /** The drill client: a process of its own (default) or the SDK client in the harness process (harness/drill/drill-client.ts). */
+  /** The drill client: the SDK client in the harness process (the default) or a process of its own (harness/drill/client/drill-client.ts). */
   client?: ClientKind;
   /** Every evidence event as it is recorded (progress reporting). */
   onEvent?: (event: EvidenceEvent) => void;

@@ -6,22 +6,22 @@
  * the sweep ends it. A live run's processes are never touched, which is what lets several
  * harnesses (vitest workers) share one machine.
  */
-import { randomBytes } from 'node:crypto';
 import { readdirSync, statSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { listDrillCgroups } from './cgroup.js';
-import { ObserveError } from './errors.js';
-import { identify, identityKey, isAlive, type ProcIdentity } from './identity.js';
-import { DRILL_ENV } from './membership.js';
+import { listDrillCgroups } from '../observe/cgroup.js';
+import { ObserveError } from '../observe/errors.js';
+import { identify, identityKey, isAlive, type ProcIdentity } from '../observe/identity.js';
+import { DRILL_ENV } from '../observe/membership.js';
+import { runIdOf } from '../observe/run-ids.js';
 import { isOwnFile, readOwnFile, replaceOwnFile } from './own-files.js';
-import { isKernelThread, listPids, readCmdline, readEnviron, readStat } from './proc.js';
+import { isKernelThread, listPids, readCmdline, readEnviron, readStat } from '../observe/proc.js';
 import { checkedRunsDir, RegistryError, siblingRunsDirs } from './registry.js';
-import { newRecord, terminate, type ContainmentRecord, type EndedBy } from './terminate.js';
+import { newRecord, terminate, type ContainmentRecord, type EndedBy } from '../observe/terminate.js';
 
 export type RunRegistration = { unregister(): void };
 /**
  * A process a killed harness left. `containedBy`: 'sweep' when this run ended it; 'watchdog' when
- * the dead run's holder already had (harness/drill/holder-script.ts), read from its record.
+ * the dead run's holder already had (harness/drill/holder/holder.pl), read from its record.
  */
 export type StaleReport = { drillId: string; pid: number; startTime: number; cmdline: string[]; endedBy: EndedBy; containedBy?: 'sweep' | 'watchdog' };
 export type SweepOptions = {
@@ -56,22 +56,6 @@ function ownedBySelf(pid: number): boolean {
   } catch {
     return false;
   }
-}
-
-/** cd-YYYYMMDDTHHMMSS-xxxxxx (UTC, six random hex digits). */
-export function newRunId(now: Date = new Date()): string {
-  const stamp = now.toISOString().replace(/[-:]/g, '').slice(0, 15);
-  return `cd-${stamp}-${randomBytes(3).toString('hex')}`;
-}
-
-export function drillIdFor(runId: string, index: number): string {
-  return `${runId}.${index}`;
-}
-
-/** The run of a drill id: everything before the last '.'. */
-export function runIdOf(drillId: string): string {
-  const dot = drillId.lastIndexOf('.');
-  return dot < 0 ? drillId : drillId.slice(0, dot);
 }
 
 /** Where a run's holders record what their watchdog ended when the harness died. */

@@ -4,10 +4,10 @@
  * and `confirmed` points, revocation with its probe, and the remote's state at the moments the
  * checks need it. Tokens never enter the evidence: only session ids and credential hashes.
  */
-import type { ScenarioRemote } from '../config/index.js';
-import type { RemoteJob, RemoteEffect } from '../evidence/types.js';
-import type { DrillRemote, Gate, GateHit, JournalEvent } from '../remote/index.js';
-import { monoNow } from '../util/clock.js';
+import type { ScenarioRemote } from '../../config/index.js';
+import type { RemoteJob, RemoteEffect } from '../../evidence/types.js';
+import type { DrillRemote, Gate, GateHit, JournalEvent } from '../../remote/index.js';
+import { monoNow } from '../../util/clock.js';
 import { createHash } from 'node:crypto';
 import type { EvidenceRecorder } from './recorder.js';
 

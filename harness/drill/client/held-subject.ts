@@ -1,6 +1,6 @@
 /**
  * The server as the in-process client sees it: a ChildProcess-shaped handle over the pipes the
- * harness holds and the stand-in's reports (stand-in-script.ts), so the recording transport
+ * harness holds and the stand-in's reports (stand-in.pl), so the recording transport
  * (harness/client/recording-transport.ts) and the session run unchanged over it. Its `kill`
  * signals the server by identity (pid and start time): the server is the stand-in's child, not
  * the harness's, so only its identity proves the pid is still the server's.
@@ -9,10 +9,10 @@ import { EventEmitter } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { constants } from 'node:os';
 import type { Readable, Writable } from 'node:stream';
-import type { SpawnedSubject } from '../client/spawn-subject.js';
-import type { ClientEvent } from '../client/protocol.js';
-import { signalIdentity } from '../observe/index.js';
-import { monoNow } from '../util/clock.js';
+import type { SpawnedSubject } from '../../client/spawn-subject.js';
+import type { ClientEvent } from '../../client/protocol.js';
+import { signalIdentity } from '../../observe/index.js';
+import { monoNow } from '../../util/clock.js';
 import { pipeLines } from './client-base.js';
 
 const SIGNAL_NAMES = new Map<number, NodeJS.Signals>(Object.entries(constants.signals).map(([name, n]) => [n, name as NodeJS.Signals]));

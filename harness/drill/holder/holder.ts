@@ -1,13 +1,13 @@
 /**
- * Starting the drill holder (holder-script.ts) and reading what it reports. The holder needs
+ * Starting the drill holder (holder.pl) and reading what it reports. The holder needs
  * perl; without it, or with CRASH_DRILL_SUBREAPER=off (to drill the fallback on purpose), the
  * client runs without one and the tracking says so.
  */
 import { accessSync, constants } from 'node:fs';
 import { delimiter, join } from 'node:path';
-import type { ProcIdentity } from '../observe/index.js';
-import { DRILL_ENV } from '../observe/index.js';
-import { HOLDER_SCRIPT } from './holder-script.js';
+import type { ProcIdentity } from '../../observe/index.js';
+import { DRILL_ENV } from '../../observe/index.js';
+import { HOLDER_SCRIPT } from './scripts.js';
 
 export type HolderState = {
   identity: ProcIdentity | null;
@@ -116,7 +116,7 @@ export function holderEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   return out;
 }
 
-/** perl, for the in-process client's stand-in (stand-in-script.ts); null when there is no holder. */
+/** perl, for the in-process client's stand-in (stand-in.pl); null when there is no holder. */
 export function perlForStandIn(): string | null {
   return holderUnavailable() === null ? findPerl() : null;
 }

@@ -5,9 +5,9 @@
  */
 import type { ChildProcess } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
-import type { ClientEvent } from '../client/protocol.js';
-import { identify } from '../observe/index.js';
-import { parseHolderLine, type HolderState } from './holder.js';
+import type { ClientEvent } from '../../client/protocol.js';
+import { identify } from '../../observe/index.js';
+import { parseHolderLine, type HolderState } from '../holder/holder.js';
 
 type Waiter = { match: (event: ClientEvent) => boolean; resolve: (event: ClientEvent | null) => void; timer: NodeJS.Timeout };
 

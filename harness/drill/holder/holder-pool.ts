@@ -1,5 +1,5 @@
 /**
- * The in-process client's holders (holder-script.ts, `--wait`): a holder started before its
+ * The in-process client's holders (holder.pl, `--wait`): a holder started before its
  * drill is known, so that perl's start, the prctl and the stand-in's compile are done by the
  * time a drill needs its client. A drill then writes one line (holder.goLine()) and its server
  * is exec'd a few milliseconds later, instead of after the 40 to 90 ms a holder takes to start
