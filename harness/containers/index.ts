@@ -1,4 +1,4 @@
-/** Servers in containers (issue 9): recognise the engine, label, attribute, judge, contain, sweep. */
+/** Servers in containers: recognise the engine, label, attribute, judge, contain, sweep. */
 export { parseEngineCommand, parseRunCommand, isEngineRun, engineOf, type Engine, type EngineCommand, type RunCommand } from './engine-cli.js';
 export { labelCommand, labelArgv, labelShellScript, RUN_LABEL, type LabelChange } from './label.js';
 export { EngineClient, parseEvent, parseInspect, type EngineEvent, type Inspected } from './engine.js';

@@ -1,7 +1,7 @@
 /**
  * Labelling the drill's container: `docker run -i --rm IMG` becomes
  * `docker run --label dev.crash-drill.run=<drill id> -i --rm IMG`. The label is what ties a
- * container to its drill reliably (issue 9 measured `docker ps` diffs missing a new container
+ * container to its drill reliably (measured here: `docker ps` diffs missing a new container
  * for 0.3 s, and `docker events` cannot tell two identical drills apart). The change is
  * returned whole (argv before and after), for the evidence.
  *

@@ -2,7 +2,7 @@
  * When a process counts as an MCP stdio server: by evidence, never by runtime name alone. Its
  * command line matches a server pattern (these defaults, the config's `orphans.match`,
  * `--match`), or it carries a drill marker; and its stdin and stdout are pipes or sockets
- * (checked in scan.ts). Each pattern has a name, so the output can say which one matched.
+ * (checked in find-orphans.ts). Each pattern has a name, so the output can say which one matched.
  */
 export type PatternSource = 'default' | 'config' | 'flag';
 
