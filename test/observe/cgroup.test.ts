@@ -1,6 +1,20 @@
-import { existsSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { cgroupSupport, contain, DrillTracker, findCgroup2Mount, identify, procState, type ProcIdentity } from '../../harness/observe/index.js';
+import {
+  cgroupSupport,
+  contain,
+  DrillTracker,
+  findCgroup2Mount,
+  identify,
+  procState,
+  type CgroupSupport,
+  type ProcIdentity,
+} from '../../harness/observe/index.js';
+import { packageRoot } from '../../harness/util/paths.js';
+import { NOBODY } from '../support/unprivileged.js';
 import { Cleanup, envWith, FIXTURES, start, testDrillId } from './helpers.js';
 
 const cleanup = new Cleanup();
@@ -16,12 +30,77 @@ describe('cgroup support', () => {
     expect(findCgroup2Mount('cgroup /sys/fs/cgroup/cpu cgroup rw 0 0\n')).toBeNull();
   });
 
-  it('answers without throwing and explains itself', () => {
-    expect(typeof support.available).toBe('boolean');
-    if (support.available) expect(support.root).toMatch(/\/crash-drill$/);
-    else expect(support.reason).toBeTruthy();
+  it('is available to root where the facts of this machine allow it, and says why not where they do not', () => {
+    if (!isRoot()) return; // the unprivileged case below runs in this process instead
+    const facts = cgroupFacts();
+    expect(support).toEqual(expectedSupport(facts, { uid: 0, gids: [0] }));
+    // Where cgroup2 is mounted, the kernel puts every process in it: /proc/self/cgroup says so.
+    if (facts.mount) expect(facts.inV2).toBe(true);
+  });
+
+  it('is not available to an unprivileged user unless the cgroup tree is delegated to it, and says why', () => {
+    const facts = cgroupFacts();
+    // uid 65534's only group is 65534 (setpriv --clear-groups).
+    const user = isRoot() ? { uid: NOBODY, gids: [NOBODY] } : { uid: process.getuid!(), gids: [process.getgid!(), ...process.getgroups!()] };
+    expect(isRoot() ? supportAs(NOBODY) : support).toEqual(expectedSupport(facts, user));
   });
 });
+
+const isRoot = (): boolean => process.getuid?.() === 0;
+
+/**
+ * What decides cgroup support on this machine, read from the kernel rather than from the code
+ * under test: whether this process is in a cgroup v2 hierarchy at all (the `0::` line of
+ * /proc/self/cgroup), where that hierarchy is mounted and whether read-write (/proc/self/mounts:
+ * /sys/fs/cgroup on a pure v2 machine, .../unified on a hybrid one), and who may create a folder
+ * where crash-drill makes its drills' cgroups.
+ */
+interface CgroupFacts {
+  inV2: boolean;
+  mount: string | null;
+  readOnly: boolean;
+  /** The folder a drill cgroup is created in, or the mount when that folder does not exist yet. */
+  parent: { path: string; uid: number; gid: number; mode: number } | null;
+}
+
+function cgroupFacts(): CgroupFacts {
+  const inV2 = readFileSync('/proc/self/cgroup', 'utf8')
+    .split('\n')
+    .some((line) => line.startsWith('0::'));
+  const mounts = readFileSync('/proc/self/mounts', 'utf8')
+    .split('\n')
+    .map((line) => line.split(' '))
+    .filter((f) => f[2] === 'cgroup2');
+  const entry = mounts.find((f) => f[1] === '/sys/fs/cgroup') ?? mounts[0];
+  if (!entry) return { inV2, mount: null, readOnly: false, parent: null };
+  const mount = entry[1];
+  const dir = existsSync(join(mount, 'crash-drill')) ? join(mount, 'crash-drill') : mount;
+  const st = statSync(dir);
+  return { inV2, mount, readOnly: entry[3].split(',').includes('ro'), parent: { path: dir, uid: st.uid, gid: st.gid, mode: st.mode } };
+}
+
+function expectedSupport(facts: CgroupFacts, user: { uid: number; gids: number[] }): CgroupSupport {
+  if (facts.mount === null || facts.parent === null) return { available: false, reason: 'no cgroup2 mount in /proc/mounts' };
+  const root = join(facts.mount, 'crash-drill');
+  const { parent } = facts;
+  const { uid, gids } = user;
+  const writable =
+    uid === 0 || (parent.uid === uid ? (parent.mode & 0o200) !== 0 : gids.includes(parent.gid) ? (parent.mode & 0o020) !== 0 : (parent.mode & 0o002) !== 0);
+  const code = facts.readOnly ? 'EROFS' : writable ? null : 'EACCES';
+  if (code === null) return { available: true, root };
+  return { available: false, root, reason: `cannot create a cgroup under ${root} (${code}); running unprivileged?` };
+}
+
+/** cgroupSupport() as seen by another uid: the built module run by node as that user. */
+function supportAs(uid: number): CgroupSupport {
+  const module = pathToFileURL(join(packageRoot(), 'dist/harness/observe/index.js')).href;
+  const code = `const { cgroupSupport } = await import(${JSON.stringify(module)}); process.stdout.write(JSON.stringify(cgroupSupport()));`;
+  const run = spawnSync('setpriv', ['--reuid', String(uid), '--regid', String(uid), '--clear-groups', process.execPath, '--input-type=module', '-e', code], {
+    encoding: 'utf8',
+  });
+  if (run.status !== 0) throw new Error(`cgroupSupport() as uid ${uid} exited ${run.status}:\n${run.stderr}`);
+  return JSON.parse(run.stdout) as CgroupSupport;
+}
 
 if (!support.available) console.log(`[skip] DrillCgroup: ${support.reason ?? 'no writable cgroup v2'}`);
 describe.skipIf(!support.available)('DrillCgroup', () => {
