@@ -1,9 +1,11 @@
 /**
  * What the remote costs per request, against a bare node:http server answering the same JSON,
  * and what attribution costs per connection: enough requests to prove each is journalled and
- * attributed, with the figures printed. The figures a user compares come from the benchmark
- * (`npm run bench`, part 3, 300 requests); the timing assertions here are deliberately loose
- * because other test runs share this 2-core machine.
+ * attributed, with the figures printed. The comparison with the bare server is a figure, not an
+ * assertion: the difference is about a millisecond, which the other test runs sharing this
+ * 2-core machine can hide or double, so a speed target belongs to the benchmark (`npm run bench`,
+ * bench/remote-overhead.ts, 300 requests), and the first test asserts only what holds under any load: every request
+ * journalled and attributed, and a keep-alive answer well within 50 ms.
  */
 import { readdir } from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
@@ -67,7 +69,7 @@ async function bareServer(): Promise<{ url: string; server: Server }> {
 }
 
 describe('remote overhead (measurement)', () => {
-  it('costs little per request over a bare node:http server', async () => {
+  it('journals and attributes every request, keep-alive or not, answers within 50 ms, and prints its cost over a bare node:http server', async () => {
     const bare = await bareServer();
     const remote = await startRemote();
     const { token } = remote.openSession('d1');
