@@ -3,9 +3,9 @@
  * and what attribution costs per connection: enough requests to prove each is journalled and
  * attributed, with the figures printed. The comparison with the bare server is a figure, not an
  * assertion: the difference is about a millisecond, which the other test runs sharing this
- * 2-core machine can hide or double, so a speed target belongs to the benchmark (`npm run bench`,
- * bench/remote-overhead.ts, 300 requests), and the first test asserts only what holds under any load: every request
- * journalled and attributed, and a keep-alive answer well within 50 ms.
+ * 2-core machine can hide or double, so a speed target belongs to the benchmark (`npm run
+ * bench`, bench/remote-overhead.ts, 300 requests). The first test asserts only what holds under
+ * any load: every request journalled and attributed, and a keep-alive answer within 50 ms.
  */
 import { readdir } from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
