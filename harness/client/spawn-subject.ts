@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readStatOnce } from '../observe/proc.js';
 import { monoNow } from '../util/clock.js';
 import { SUBJECT_STDERR_FD, type ClientEvent, type ClientSubject } from './protocol.js';
 
@@ -50,7 +50,7 @@ export function spawnSubject(subject: ClientSubject, emit: (event: ClientEvent) 
         resolve(false);
       });
       child.once('spawn', () => {
-        emit({ type: 'subject-spawned', t: monoNow(), pid: child.pid!, startTime: readStartTime(child.pid!) });
+        emit({ type: 'subject-spawned', t: monoNow(), pid: child.pid!, startTime: readStatOnce(child.pid!)?.startTime ?? null });
         resolve(true);
       });
     }),
@@ -72,15 +72,4 @@ export function spawnSubject(subject: ClientSubject, emit: (event: ClientEvent) 
     endSink?.();
   });
   return spawned;
-}
-
-function readStartTime(pid: number): number | null {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // comm may hold spaces and parentheses: the fields after it start at the last ')'.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return Number(fields[19]);
-  } catch {
-    return null;
-  }
 }

@@ -7,7 +7,7 @@
 import { accessSync, constants, existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, watch, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ProcIdentity } from './identity.js';
-import { readStat } from './proc.js';
+import { readMounts, readStat } from './proc.js';
 
 export type CgroupSupport = { available: boolean; root?: string; reason?: string };
 
@@ -18,11 +18,8 @@ let cached: CgroupSupport | undefined;
 export function findCgroup2Mount(mountsText?: string): string | null {
   let text = mountsText;
   if (text === undefined) {
-    try {
-      text = readFileSync('/proc/mounts', 'utf8');
-    } catch {
-      return null;
-    }
+    text = readMounts() ?? undefined;
+    if (text === undefined) return null;
   }
   const mounts = text
     .split('\n')

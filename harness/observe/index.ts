@@ -1,5 +1,22 @@
 /** The observer's public API: /proc reading, identity, cgroups, tracking, inventory, containment. */
-export { listPids, readCmdline, readEnviron, readStat, parseStat, startTimeToMono, clockTicksPerSecond, type ProcStat } from './proc.js';
+export {
+  listPids,
+  readCmdline,
+  readEnviron,
+  readEnvironValues,
+  readStat,
+  parseStat,
+  startTimeToMono,
+  clockTicksPerSecond,
+  isKernelThread,
+  listFds,
+  readFdLink,
+  readFdLinkOrThrow,
+  fdLinkMode,
+  readOwnerUid,
+  procAvailable,
+  type ProcStat,
+} from './proc.js';
 export { identify, isAlive, procState, sameIdentity, identityKey, type ProcIdentity, type ProcState } from './identity.js';
 export { decodeWaitStatus, type ExitStatus } from './exit-status.js';
 export { cgroupSupport, createDrillCgroup, listDrillCgroups, findCgroup2Mount, DrillCgroup, type CgroupSupport } from './cgroup.js';
@@ -13,4 +30,4 @@ export { contain, type ContainOptions } from './contain.js';
 export type { ContainmentRecord, ContainmentStep, EndedBy } from './terminate.js';
 export { newRunId, drillIdFor, runIdOf } from './run-ids.js';
 export { ObserveError, type ObserveErrorCode } from './errors.js';
-export { findRealServer, findRealServerNow, isLauncher, readFdLink, snapshotChain, type ChainProcess, type ReadFd } from './wrapper.js';
+export { findRealServer, findRealServerNow, isLauncher, snapshotChain, type ChainProcess, type ReadFd } from './wrapper.js';

@@ -3,11 +3,10 @@
  * carries a session credential. The credential check names the variables, never their values,
  * and argv is redacted, so a row can be written into reports safely.
  */
-import { readlinkSync } from 'node:fs';
 import { monoNow } from '../util/clock.js';
 import type { ProcIdentity } from './identity.js';
 import { socketInodes, tcpConnections, unixSockets, type TcpConn, type UnixSock } from './net.js';
-import { readCmdline, readEnviron, readStat, startTimeToMono } from './proc.js';
+import { readCmdline, readEnviron, readFdLink, readStat, startTimeToMono } from './proc.js';
 
 export type FdKind = 'pipe' | 'socket' | 'file' | 'tty' | 'anon' | 'other';
 export type FdInfo = { fd: number; target: string; kind: FdKind };
@@ -44,12 +43,8 @@ export function classifyFd(target: string): FdKind {
 function stdioFds(pid: number): FdInfo[] {
   const out: FdInfo[] = [];
   for (const fd of [0, 1, 2]) {
-    try {
-      const target = readlinkSync(`/proc/${pid}/fd/${fd}`);
-      out.push({ fd, target, kind: classifyFd(target) });
-    } catch {
-      // closed (or the process is gone)
-    }
+    const target = readFdLink(pid, fd); // null: closed (or the process is gone)
+    if (target !== null) out.push({ fd, target, kind: classifyFd(target) });
   }
   return out;
 }

@@ -1,9 +1,11 @@
 /**
  * Sockets of a process: its fds name socket inodes ("socket:[N]"), and the tables in
  * /proc/PID/net/{tcp,tcp6,unix} (the process's own network namespace) map inodes to endpoints.
- * Formats: proc(5) and Documentation/networking/proc_net_tcp.rst.
+ * Formats: proc(5) and Documentation/networking/proc_net_tcp.rst. The files are read by the
+ * /proc reader (harness/observe/proc.ts); the lines are parsed here, for the remote's attribution
+ * too (harness/remote/attribution/proc-net-tcp.ts).
  */
-import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import { listFds, readFdLink, readNetTable } from './proc.js';
 
 export type TcpConn = { local: string; remote: string; state: string };
 export type UnixSock = { inode: number; path: string | null };
@@ -27,21 +29,22 @@ const TCP_STATES: Record<string, string> = {
 /** Socket inodes held by any fd of the process. */
 export function socketInodes(pid: number): Set<number> {
   const inodes = new Set<number>();
-  let fds: string[];
-  try {
-    fds = readdirSync(`/proc/${pid}/fd`);
-  } catch {
-    return inodes;
-  }
-  for (const fd of fds) {
-    try {
-      const m = /^socket:\[(\d+)\]$/.exec(readlinkSync(`/proc/${pid}/fd/${fd}`));
-      if (m) inodes.add(Number(m[1]));
-    } catch {
-      // closed meanwhile
-    }
+  for (const fd of listFds(pid) ?? []) {
+    const link = readFdLink(pid, fd); // null: closed meanwhile
+    const m = link === null ? null : /^socket:\[(\d+)\]$/.exec(link);
+    if (m) inodes.add(Number(m[1]));
   }
   return inodes;
+}
+
+/** One line of a tcp or tcp6 table, its addresses still in the kernel's hex `ADDR:PORT`. */
+export type TcpLine = { local: string; remote: string; state: string; inode: number };
+
+/** The fields of one table line (`sl local_address rem_address st ... uid timeout inode`), or null for a short line. */
+export function parseTcpLine(line: string): TcpLine | null {
+  const f = line.trim().split(/\s+/);
+  if (f.length < 10) return null;
+  return { local: f[1]!, remote: f[2]!, state: f[3]!, inode: Number(f[9]) };
 }
 
 /** Each 32-bit word is in host (little-endian on x86/arm) byte order. */
@@ -82,9 +85,9 @@ function compressIpv6(groups: number[]): string {
 export function parseTcpTable(text: string, inodes: Set<number>): TcpConn[] {
   const out: TcpConn[] = [];
   for (const line of text.split('\n').slice(1)) {
-    const f = line.trim().split(/\s+/);
-    if (f.length < 10 || !inodes.has(Number(f[9]))) continue;
-    out.push({ local: decodeAddress(f[1]!), remote: decodeAddress(f[2]!), state: TCP_STATES[f[3]!] ?? f[3]! });
+    const l = parseTcpLine(line);
+    if (l === null || !inodes.has(l.inode)) continue;
+    out.push({ local: decodeAddress(l.local), remote: decodeAddress(l.remote), state: TCP_STATES[l.state] ?? l.state });
   }
   return out;
 }
@@ -99,20 +102,12 @@ export function parseUnixTable(text: string, inodes: Set<number>): UnixSock[] {
   return out;
 }
 
-function readTable(pid: number, name: string): string {
-  try {
-    return readFileSync(`/proc/${pid}/net/${name}`, 'utf8');
-  } catch {
-    return '';
-  }
-}
-
 export function tcpConnections(pid: number, inodes = socketInodes(pid)): TcpConn[] {
   if (inodes.size === 0) return [];
-  return [...parseTcpTable(readTable(pid, 'tcp'), inodes), ...parseTcpTable(readTable(pid, 'tcp6'), inodes)];
+  return [...parseTcpTable(readNetTable(pid, 'tcp'), inodes), ...parseTcpTable(readNetTable(pid, 'tcp6'), inodes)];
 }
 
 export function unixSockets(pid: number, inodes = socketInodes(pid)): UnixSock[] {
   if (inodes.size === 0) return [];
-  return parseUnixTable(readTable(pid, 'unix'), inodes);
+  return parseUnixTable(readNetTable(pid, 'unix'), inodes);
 }

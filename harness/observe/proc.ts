@@ -1,11 +1,28 @@
 /**
- * Reading the Linux process table from /proc. Every reader returns null (never throws) when
- * the process is gone or unreadable: a process can exit between listing and reading, and
- * that is the normal case for a crash drill, not an error.
+ * Reading the Linux process table from /proc: the one module of harness/ that opens anything
+ * under /proc (test/layering.test.ts keeps it so). Here: the process list, stat, environ and
+ * cmdline, and start times; in proc/: descriptors (fds.ts), the socket tables (net-tables.ts)
+ * and the other files (files.ts). Every reader returns null (never throws) when the process is
+ * gone or unreadable: a process can exit between listing and reading, and that is the normal
+ * case for a crash drill, not an error.
  */
 import { execFileSync } from 'node:child_process';
 import { closeSync, openSync, readdirSync, readFileSync, readSync } from 'node:fs';
 import { monoNow } from '../util/clock.js';
+
+export { fdLinkedTo, fdLinkMode, listFds, readFdinfo, readFdLink, readFdLinkOrThrow, readFdLinksAsync } from './proc/fds.js';
+export {
+  listTasks,
+  procAvailable,
+  readCwd,
+  readEnvironValues,
+  readExe,
+  readMaps,
+  readMounts,
+  readOwnerUid,
+  readTaskFile,
+} from './proc/files.js';
+export { readNetTable, scanNetTable, type NetTableName } from './proc/net-tables.js';
 
 export type ProcStat = {
   pid: number;
@@ -121,6 +138,18 @@ export function readStat(pid: number): ProcStat | null {
   if (stat !== null && keptStatFds.size < MAX_KEPT_STAT_FDS) keptStatFds.set(pid, fd);
   else closeQuietly(fd);
   return stat;
+}
+
+/**
+ * The stat line of `pid` read once (open, read, close), keeping no descriptor: for a process
+ * read one time, such as a subject's start time right after it was spawned.
+ */
+export function readStatOnce(pid: number): ProcStat | null {
+  try {
+    return parseStat(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return null;
+  }
 }
 
 /** Closes the kept descriptors of every pid not in `live` (a full listing of /proc). */

@@ -5,10 +5,9 @@
  * loop watches, its timers where the kernel shows them (timerfd), its children. Names and
  * counts only: no fd target but stdin's kind, and every string is redacted of the drill's secrets.
  */
-import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import type { ProcIdentity } from './identity.js';
 import { classifyFd } from './inventory.js';
-import { readStat } from './proc.js';
+import { listFds, listTasks, readExe, readFdinfo, readFdLink, readStat, readTaskFile } from './proc.js';
 
 /** One thread: its name (comm), state and the kernel function it waits in. */
 export interface ThreadFacts {
@@ -51,28 +50,14 @@ export interface ProcessFacts {
 
 const MAX_THREADS = 16;
 
-function read(path: string): string | null {
-  try {
-    return readFileSync(path, 'utf8');
-  } catch {
-    return null;
-  }
-}
-
 function threadsOf(pid: number, redact: (s: string) => string): { count: number; threads: ThreadFacts[] } {
-  let tids: number[];
-  try {
-    tids = readdirSync(`/proc/${pid}/task`)
-      .map(Number)
-      .sort((a, b) => a - b);
-  } catch {
-    return { count: 0, threads: [] };
-  }
+  const tids = listTasks(pid)?.sort((a, b) => a - b);
+  if (tids === undefined) return { count: 0, threads: [] };
   const threads = tids.slice(0, MAX_THREADS).map((tid) => {
-    const stat = read(`/proc/${pid}/task/${tid}/stat`) ?? '';
+    const stat = readTaskFile(pid, tid, 'stat') ?? '';
     const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
-    const wchan = read(`/proc/${pid}/task/${tid}/wchan`) ?? '';
-    return { tid, comm: redact((read(`/proc/${pid}/task/${tid}/comm`) ?? '').trim()), state, wchan: wchan === '0' ? '' : wchan };
+    const wchan = readTaskFile(pid, tid, 'wchan') ?? '';
+    return { tid, comm: redact((readTaskFile(pid, tid, 'comm') ?? '').trim()), state, wchan: wchan === '0' ? '' : wchan };
   });
   return { count: tids.length, threads };
 }
@@ -98,36 +83,22 @@ export function processFacts(id: ProcIdentity, opts: { role: 'server' | 'other';
   let timerfds = 0;
   const polled = new Set<number>();
   let eventLoop = false;
-  let fds: string[] = [];
-  try {
-    fds = readdirSync(`/proc/${id.pid}/fd`);
-  } catch {
-    // unreadable: counts stay empty
-  }
-  for (const fd of fds) {
-    let target: string;
-    try {
-      target = readlinkSync(`/proc/${id.pid}/fd/${fd}`);
-    } catch {
-      continue;
-    }
+  // Unreadable: the counts stay empty.
+  for (const fd of listFds(id.pid) ?? []) {
+    const target = readFdLink(id.pid, fd);
+    if (target === null) continue;
     const kind = classifyFd(target);
     fdKinds[kind] = (fdKinds[kind] ?? 0) + 1;
     if (fd === '0') stdin = stdinKind(target);
     if (target === 'anon_inode:[timerfd]') timerfds++;
     if (target === 'anon_inode:[eventpoll]') {
       eventLoop = true;
-      for (const t of epollTargets(read(`/proc/${id.pid}/fdinfo/${fd}`) ?? '')) polled.add(t);
+      for (const t of epollTargets(readFdinfo(id.pid, fd) ?? '')) polled.add(t);
     }
   }
   const { count, threads } = threadsOf(id.pid, redact);
-  const exe = (() => {
-    try {
-      return redact(readlinkSync(`/proc/${id.pid}/exe`));
-    } catch {
-      return null;
-    }
-  })();
+  const exePath = readExe(id.pid);
+  const exe = exePath === null ? null : redact(exePath);
   return {
     pid: id.pid,
     startTime: id.startTime,

@@ -11,10 +11,10 @@
  *
  * Paths only from the server's own argv, cwd and maps; versions from package metadata.
  */
-import { existsSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import type { ProcIdentity } from './identity.js';
-import { readCmdline } from './proc.js';
+import { readCmdline, readCwd, readExe, readMaps } from './proc.js';
 
 export interface SdkPackage {
   /** The package: @modelcontextprotocol/sdk, @modelcontextprotocol/server, mcp, fastmcp. */
@@ -95,7 +95,7 @@ export function pythonSdks(sitePackages: string[]): SdkPackage[] {
 /** site-packages folders of a live Python process: from its mapped files, and beside a venv's interpreter. */
 function sitePackagesOf(pid: number, argv0: string, cwd: string): string[] {
   const dirs = new Set<string>();
-  for (const line of (readText(`/proc/${pid}/maps`) ?? '').split('\n')) {
+  for (const line of (readMaps(pid) ?? '').split('\n')) {
     const at = line.indexOf('/site-packages/');
     if (at < 0) continue;
     const path = line.slice(line.indexOf('/'), at + '/site-packages'.length);
@@ -137,14 +137,9 @@ export function runtimeFacts(id: ProcIdentity, secrets: string[] = []): RuntimeF
 function readRuntime(id: ProcIdentity): RuntimeFacts | null {
   const argv = readCmdline(id.pid);
   if (!argv || argv.length === 0) return null;
-  let exe: string | null = null;
-  let cwd = '/';
-  try {
-    exe = readlinkSync(`/proc/${id.pid}/exe`);
-    cwd = readlinkSync(`/proc/${id.pid}/cwd`);
-  } catch {
-    // gone: what argv says is all there is
-  }
+  // Gone: what argv says is all there is.
+  const exe = readExe(id.pid);
+  const cwd = (exe === null ? null : readCwd(id.pid)) ?? '/';
   const name = basename(exe ?? argv[0]);
   if (/^node(\d|$)/.test(name) || /^node$/.test(basename(argv[0]))) {
     const script = argv.slice(1).find((a) => !a.startsWith('-'));

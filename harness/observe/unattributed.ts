@@ -16,9 +16,8 @@
  *   user); a harness running as root considers every user;
  * - it is not a container's process (harness/containers accounts for those).
  */
-import { statSync } from 'node:fs';
 import { DRILL_ENV } from './membership.js';
-import { readCmdline, readEnviron, type ProcStat } from './proc.js';
+import { readCmdline, readEnviron, readOwnerUid, type ProcStat } from './proc.js';
 
 export type UnattributedProcess = {
   pid: number;
@@ -34,14 +33,6 @@ export type UnattributedProcess = {
 
 const INIT_PID = 1;
 const ENGINE_PARENTS = ['containerd-shim', 'conmon'];
-
-function uidOf(pid: number): number | null {
-  try {
-    return statSync(`/proc/${pid}`).uid;
-  } catch {
-    return null;
-  }
-}
 
 /** Builds the test for one scan: `all` is every process of that scan, by pid. */
 export function attributionProbe(drillId: string, all: Map<number, ProcStat>): (stat: ProcStat, now: number) => UnattributedProcess | null {
@@ -69,7 +60,7 @@ export function attributionProbe(drillId: string, all: Map<number, ProcStat>): (
       reason = `its parent ${stat.ppid} (${parent.comm}) is outside the harness and in another session, as a subreaper's adopted orphan is`;
     else return null;
     if (inHarnessTree(stat.pid)) return null;
-    const uid = uidOf(stat.pid);
+    const uid = readOwnerUid(stat.pid);
     if (ownUid !== null && ownUid !== 0 && uid !== ownUid) return null;
     const marker = readEnviron(stat.pid)?.get(DRILL_ENV);
     if (marker !== undefined && marker !== drillId) return null;

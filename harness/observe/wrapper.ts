@@ -10,9 +10,8 @@
  * got. Launchers pass their stdio down unchanged, so every process of the chain shares them;
  * the server is the first one that is not a launcher.
  */
-import { readlinkSync } from 'node:fs';
 import type { ProcIdentity } from './identity.js';
-import { listPids, readCmdline, readStat } from './proc.js';
+import { listPids, readCmdline, readFdLink, readStat } from './proc.js';
 
 export type ChainProcess = { pid: number; startTime: number; ppid: number; cmdline: string[] };
 
@@ -92,15 +91,6 @@ export function findRealServer(chain: readonly ChainProcess[], directChild: Proc
     level = next;
   }
   return deepest.id;
-}
-
-/** The ReadFd over the live /proc. */
-export function readFdLink(pid: number, fd: number): string | null {
-  try {
-    return readlinkSync(`/proc/${pid}/fd/${fd}`);
-  } catch {
-    return null;
-  }
 }
 
 /** Every live process of the machine as a chain entry (a snapshot; racy by nature). */

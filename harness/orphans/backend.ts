@@ -2,7 +2,7 @@
  * Which backend reads the machine: /proc where it exists (Linux), else ps + lsof (macOS).
  * `--backend` picks one explicitly, so the ps + lsof backend can be run and compared on Linux.
  */
-import { existsSync } from 'node:fs';
+import { procAvailable } from './observe.js';
 import { procBackend } from './proc-backend.js';
 import { psLsofBackend } from './ps-lsof-backend.js';
 import type { Backend, BackendName } from './types.js';
@@ -12,5 +12,5 @@ export const BACKEND_NAMES: readonly BackendName[] = ['proc', 'ps-lsof'];
 export function chooseBackend(name?: BackendName | 'auto'): Backend {
   if (name === 'proc') return procBackend;
   if (name === 'ps-lsof') return psLsofBackend;
-  return existsSync('/proc/self/stat') ? procBackend : psLsofBackend;
+  return procAvailable() ? procBackend : psLsofBackend;
 }

@@ -4,15 +4,27 @@
  * permission bits of the symbolic link indicate the access mode of the file descriptor"), and
  * `ss` for the peers of unix sockets, which /proc does not show.
  */
-import { lstatSync, readdirSync, readFileSync, readlinkSync, statSync } from 'node:fs';
-import { classifyFd, listPids, readCmdline, readEnviron, readStat, startTimeToMono, tcpConnections, unixSockets } from './observe.js';
+import {
+  classifyFd,
+  fdLinkMode,
+  isKernelThread,
+  listFds,
+  listPids,
+  readCmdline,
+  readEnviron,
+  readEnvironValues,
+  readFdLink,
+  readFdLinkOrThrow,
+  readOwnerUid,
+  readStat,
+  startTimeToMono,
+  tcpConnections,
+  unixSockets,
+} from './observe.js';
 import { monoNow } from '../util/clock.js';
 import type { Access, Backend, Descriptor, DescriptorKind, Holder, ProcessEntry } from './types.js';
 import { readUnixPeers } from './unix-peers.js';
 import { userName } from './users.js';
-
-/** PF_KTHREAD (include/linux/sched.h): kernel threads have no fds, argv or user to show. */
-const PF_KTHREAD = 0x00200000;
 
 function kindOf(target: string): DescriptorKind {
   if (target === '/dev/null') return 'null';
@@ -21,25 +33,19 @@ function kindOf(target: string): DescriptorKind {
 }
 
 function accessOf(pid: number, fd: number | string): Access {
-  try {
-    const mode = lstatSync(`/proc/${pid}/fd/${fd}`).mode;
-    const r = (mode & 0o400) !== 0;
-    const w = (mode & 0o200) !== 0;
-    return r && w ? 'rw' : w ? 'w' : r ? 'r' : null;
-  } catch {
-    return null;
-  }
+  const mode = fdLinkMode(pid, fd);
+  if (mode === null) return null;
+  const r = (mode & 0o400) !== 0;
+  const w = (mode & 0o200) !== 0;
+  return r && w ? 'rw' : w ? 'w' : r ? 'r' : null;
 }
 
 function entryOf(pid: number): ProcessEntry | null {
   const stat = readStat(pid);
-  if (stat === null || (stat.flags & PF_KTHREAD) !== 0 || stat.pid === 2 || stat.ppid === 2) return null;
-  let uid: number | null = null;
-  try {
-    uid = statSync(`/proc/${pid}`).uid;
-  } catch {
-    return null;
-  }
+  // Kernel threads have no fds, argv or user to show.
+  if (stat === null || isKernelThread(stat)) return null;
+  const uid = readOwnerUid(pid);
+  if (uid === null) return null;
   const argv = readCmdline(pid) ?? [];
   const elapsedMs = Math.max(0, Math.round(monoNow() - startTimeToMono(stat.startTime)));
   return {
@@ -77,16 +83,12 @@ function describe(pid: number, fd: number, target: string, withNet: boolean): De
 }
 
 function readFds(pid: number, only: number[] | null, withNet: boolean): Descriptor[] | null {
-  let names: string[];
-  try {
-    names = only ? only.map(String) : readdirSync(`/proc/${pid}/fd`);
-  } catch {
-    return null;
-  }
+  const names = only ? only.map(String) : listFds(pid);
+  if (names === null) return null;
   const out: Descriptor[] = [];
   for (const name of names) {
     try {
-      out.push(describe(pid, Number(name), readlinkSync(`/proc/${pid}/fd/${name}`), withNet));
+      out.push(describe(pid, Number(name), readFdLinkOrThrow(pid, name), withNet));
     } catch (error) {
       // EACCES: another user's process; the whole answer is unknown, not "no fds".
       if ((error as NodeJS.ErrnoException).code === 'EACCES') return null;
@@ -112,19 +114,9 @@ export const procBackend: Backend = {
   holders(wanted) {
     const byObject = new Map<string, Holder[]>();
     for (const pid of listPids()) {
-      let names: string[];
-      try {
-        names = readdirSync(`/proc/${pid}/fd`);
-      } catch {
-        continue;
-      }
-      for (const name of names) {
-        let target: string;
-        try {
-          target = readlinkSync(`/proc/${pid}/fd/${name}`);
-        } catch {
-          continue;
-        }
+      for (const name of listFds(pid) ?? []) {
+        const target = readFdLink(pid, name);
+        if (target === null) continue;
         const pipe = target.startsWith('pipe:');
         if (!pipe && !target.startsWith('socket:')) continue;
         // The access mode costs an lstat: only for the pipes asked about.
@@ -147,23 +139,6 @@ export const procBackend: Backend = {
   environValue(pid, name) {
     return readEnviron(pid)?.get(name) ?? null;
   },
-  environValues(pids, name) {
-    // A raw search, not readEnviron's map: this runs over every process of the machine.
-    const out = new Map<number, string>();
-    const needle = Buffer.from(`\0${name}=`);
-    for (const pid of pids) {
-      let raw: Buffer;
-      try {
-        raw = readFileSync(`/proc/${pid}/environ`);
-      } catch {
-        continue;
-      }
-      const at = raw.subarray(0, name.length + 1).equals(needle.subarray(1)) ? 0 : raw.indexOf(needle);
-      if (at < 0) continue;
-      const start = at + needle.length - (at === 0 && raw[0] !== 0 ? 1 : 0);
-      const end = raw.indexOf(0, start);
-      out.set(pid, raw.toString('utf8', start, end < 0 ? raw.length : end));
-    }
-    return out;
-  },
+  // A raw search, not readEnviron's map: this runs over every process of the machine.
+  environValues: readEnvironValues,
 };

@@ -6,7 +6,7 @@
  * the sweep ends it. A live run's processes are never touched, which is what lets several
  * harnesses (vitest workers) share one machine.
  */
-import { readdirSync, statSync, unlinkSync } from 'node:fs';
+import { readdirSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { listDrillCgroups } from '../observe/cgroup.js';
 import { ObserveError } from '../observe/errors.js';
@@ -14,7 +14,7 @@ import { identify, identityKey, isAlive, type ProcIdentity } from '../observe/id
 import { DRILL_ENV } from '../observe/membership.js';
 import { runIdOf } from '../observe/run-ids.js';
 import { isOwnFile, readOwnFile, replaceOwnFile } from './own-files.js';
-import { isKernelThread, listPids, readCmdline, readEnviron, readStat } from '../observe/proc.js';
+import { isKernelThread, listPids, readCmdline, readEnviron, readOwnerUid, readStat } from '../observe/proc.js';
 import { checkedRunsDir, RegistryError, siblingRunsDirs } from './registry.js';
 import { newRecord, terminate, type ContainmentRecord, type EndedBy } from '../observe/terminate.js';
 
@@ -51,11 +51,7 @@ export function runsDir(): string {
 /** The processes a sweep may end: its own user's, whatever the harness's privileges. */
 function ownedBySelf(pid: number): boolean {
   if (typeof process.getuid !== 'function') return true;
-  try {
-    return statSync(`/proc/${pid}`).uid === process.getuid();
-  } catch {
-    return false;
-  }
+  return readOwnerUid(pid) === process.getuid();
 }
 
 /** Where a run's holders record what their watchdog ended when the harness died. */

@@ -4,9 +4,9 @@ import { chmodSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from '
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { identify, procState, type ProcIdentity } from '../../harness/observe/identity.js';
-import { readCmdline, readStat } from '../../harness/observe/proc.js';
+import { readCmdline, readFdLink, readStat } from '../../harness/observe/proc.js';
 import { signalIdentity } from '../../harness/observe/signal.js';
-import { findRealServer, findRealServerNow, isLauncher, readFdLink, type ChainProcess } from '../../harness/observe/wrapper.js';
+import { findRealServer, findRealServerNow, isLauncher, type ChainProcess } from '../../harness/observe/wrapper.js';
 import { until } from '../support/markers.js';
 import { tempDir } from '../support/scenarios.js';
 

@@ -6,12 +6,12 @@
  * the harness's, so only its identity proves the pid is still the server's.
  */
 import { EventEmitter } from 'node:events';
-import { readFileSync } from 'node:fs';
 import { constants } from 'node:os';
 import type { Readable, Writable } from 'node:stream';
 import type { SpawnedSubject } from '../../client/spawn-subject.js';
 import type { ClientEvent } from '../../client/protocol.js';
 import { signalIdentity } from '../../observe/index.js';
+import { readStatOnce } from '../../observe/proc.js';
 import { monoNow } from '../../util/clock.js';
 import { pipeLines } from './client-base.js';
 
@@ -92,7 +92,7 @@ export function heldSubject(
     if (word === 'self') onSelf(Number(a));
     else if (word === 'spawned') {
       child.pid = Number(a);
-      child.startTime = readStartTime(child.pid);
+      child.startTime = readStatOnce(child.pid)?.startTime ?? null;
       emit({ type: 'subject-spawned', t, pid: child.pid, startTime: child.startTime });
       resolveStarted(true);
     } else if (word === 'spawn-error') {
@@ -124,13 +124,4 @@ export function heldSubject(
     maybeClose();
   });
   return spawned as SpawnedSubject & { child: SubjectHandle; shut: () => void };
-}
-
-function readStartTime(pid: number): number | null {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19]);
-  } catch {
-    return null;
-  }
 }

@@ -1,4 +1,5 @@
-import { closeSync, openSync, readSync } from 'node:fs';
+import { parseTcpLine } from '../../observe/net.js';
+import { scanNetTable } from '../../observe/proc.js';
 
 /**
  * Finds the inode of the client end of a loopback TCP connection. /proc/net/tcp lists one
@@ -13,55 +14,26 @@ import { closeSync, openSync, readSync } from 'node:fs';
  * for the harness's later turns: beside the unprivileged matrix and two CPU burners, a median
  * 0.1 to 0.4 s and up to 4.4 s after the accept, and up to one remote matrix connection in five
  * had no process. Each read(2) returns about a page of lines and walks the
- * established hash only that far, so the read stops at the wanted line: the whole file costs
- * about 6 ms here (net.ipv4.tcp_ehash_entries is 262144), the wanted line half of that on
- * average (test/remote/overhead.test.ts).
+ * established hash only that far, so the read stops at the wanted line (scanNetTable in
+ * harness/observe/proc/net-tables.ts): the whole file costs about 6 ms here
+ * (net.ipv4.tcp_ehash_entries is 262144), the wanted line half of that on average
+ * (test/remote/overhead.test.ts).
  */
 export function clientSocketInode(clientPort: number, serverPort: number): number | undefined {
   // AF_INET6 clients (e.g. ::ffff:127.0.0.1) are listed in tcp6 only: read it when tcp has no
   // line at all, not when its line says the sender has closed its end already (inode 0).
-  const inode = scanFile('/proc/net/tcp', clientPort, serverPort) ?? scanFile('/proc/net/tcp6', clientPort, serverPort);
-  return inode === 0 ? undefined : inode;
-}
-
-const buf = Buffer.alloc(64 * 1024);
-
-/** The inode of the client end's line (0: no process holds that socket any more), or undefined when there is no such line. */
-function scanFile(path: string, clientPort: number, serverPort: number): number | undefined {
   const wanted = `:${hexPort(clientPort)}`;
   const remote = `:${hexPort(serverPort)}`;
-  let fd: number;
-  try {
-    fd = openSync(path, 'r');
-  } catch {
-    return undefined;
-  }
-  try {
-    let carry = '';
-    for (;;) {
-      const bytesRead = readSync(fd, buf, 0, buf.length, null);
-      if (bytesRead === 0) break;
-      const lines = (carry + buf.toString('latin1', 0, bytesRead)).split('\n');
-      carry = lines.pop() ?? '';
-      for (const line of lines) {
-        const inode = matchLine(line, wanted, remote);
-        if (inode !== undefined) return inode;
-      }
-    }
-    return matchLine(carry, wanted, remote);
-  } catch {
-    return undefined;
-  } finally {
-    closeSync(fd);
-  }
+  const match = (line: string): number | undefined => matchLine(line, wanted, remote);
+  const inode = scanNetTable('tcp', match) ?? scanNetTable('tcp6', match);
+  return inode === 0 ? undefined : inode;
 }
 
 /** The line's inode when it is the client end wanted; 0 when its process closed it (FIN_WAIT, TIME_WAIT: no process holds it). */
 function matchLine(line: string, wanted: string, remote: string): number | undefined {
-  const fields = line.trim().split(/\s+/);
-  if (fields.length < 10 || !fields[2].endsWith(remote) || !fields[1].endsWith(wanted)) return undefined;
-  const inode = Number(fields[9]);
-  return Number.isInteger(inode) && inode > 0 ? inode : 0;
+  const l = parseTcpLine(line);
+  if (l === null || !l.remote.endsWith(remote) || !l.local.endsWith(wanted)) return undefined;
+  return Number.isInteger(l.inode) && l.inode > 0 ? l.inode : 0;
 }
 
 /** Exported for tests: parses the text of /proc/net/tcp or tcp6. */

@@ -1,6 +1,4 @@
-import { readdirSync, readlinkSync } from 'node:fs';
-import { readdir, readlink } from 'node:fs/promises';
-import { listPids } from '../../observe/proc.js';
+import { fdLinkedTo, listPids, readFdLinksAsync } from '../../observe/proc.js';
 
 /**
  * Finds a process holding `socket:[inode]` among its open files (readlink of
@@ -62,26 +60,9 @@ function socketLink(inode: number): string {
 }
 
 function holdsSync(pid: number, link: string): boolean {
-  const dir = `/proc/${pid}/fd`;
-  let fds: string[];
-  try {
-    fds = readdirSync(dir);
-  } catch {
-    return false; // gone, or a kernel thread
-  }
-  for (const fd of fds) {
-    try {
-      if (readlinkSync(`${dir}/${fd}`) === link) return true;
-    } catch {
-      // the fd closed between readdir and readlink
-    }
-  }
-  return false;
+  return fdLinkedTo(pid, link) !== undefined;
 }
 
 async function holds(pid: number, link: string): Promise<boolean> {
-  const dir = `/proc/${pid}/fd`;
-  const fds = await readdir(dir).catch(() => [] as string[]);
-  const links = await Promise.all(fds.map((fd) => readlink(`${dir}/${fd}`).catch(() => '')));
-  return links.includes(link);
+  return (await readFdLinksAsync(pid)).includes(link);
 }
