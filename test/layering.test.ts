@@ -4,6 +4,7 @@
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { packageRoot } from '../harness/util/paths.js';
 
@@ -24,6 +25,32 @@ function imports(file: string): string[] {
 
 function resolved(file: string, spec: string): string {
   return spec.startsWith('.') ? relative(root, join(root, file, '..', spec)) : spec;
+}
+
+/** A path under /proc, as a string literal or a template's text before its first `${`. */
+const PROC_PATH = /^\/proc(\/|$)/;
+
+/**
+ * The string literals and template openings of a TypeScript source that name a path under /proc
+ * ('/proc', '/proc/mounts', `/proc/${pid}/fd`). Parsed, not grepped: comments, which may
+ * well say "/proc/PID/stat", are no part of the syntax tree, and a message that mentions a
+ * /proc path in its middle opens nothing.
+ */
+function procPathLiterals(text: string): string[] {
+  const source = ts.createSourceFile('source.ts', text, ts.ScriptTarget.Latest, false, ts.ScriptKind.TS);
+  const found: string[] = [];
+  const visit = (node: ts.Node): void => {
+    const literal = ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node) ? node.text : ts.isTemplateExpression(node) ? node.head.text : null;
+    if (literal !== null && PROC_PATH.test(literal)) found.push(literal);
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return found;
+}
+
+/** The one /proc reader (harness/observe/proc.ts says what each part reads). */
+function isProcReader(file: string): boolean {
+  return file === 'harness/observe/proc.ts' || file.startsWith('harness/observe/proc/');
 }
 
 describe('layering', () => {
@@ -62,6 +89,35 @@ describe('layering', () => {
     expect(readers).toEqual([]);
     const markers = sources('harness').filter((file) => /=\s*'CRASH_DRILL_RUN'/.test(readFileSync(join(root, file), 'utf8')));
     expect(markers).toEqual(['harness/observe/membership.ts']);
+  });
+
+  it('the /proc detector finds literals and templates that open /proc, and not comments or messages', () => {
+    const opens = [
+      `const s = readFileSync(\`/proc/\${pid}/stat\`, 'utf8');`,
+      "for (const name of readdirSync('/proc')) {}",
+      'const mounts = readFileSync("/proc/mounts");',
+      'const t = `/proc/net/tcp`;',
+    ];
+    expect(opens.map(procPathLiterals)).toEqual([['/proc/'], ['/proc'], ['/proc/mounts'], ['/proc/net/tcp']]);
+    const mentions = [
+      `// reads /proc/PID/stat, as readFileSync(\`/proc/\${pid}/stat\`) would`,
+      `/** '/proc/1' and \`/proc/\${pid}/fd\` */ const x = 1;`,
+      "throw new Error('no cgroup2 mount in /proc/mounts');",
+      "import { readStat } from './proc.js';",
+    ];
+    expect(mentions.map(procPathLiterals)).toEqual([[], [], [], []]);
+  });
+
+  it('one /proc reader: no file of harness/ but harness/observe/proc.ts and harness/observe/proc/ opens a path under /proc', () => {
+    const files = sources('harness');
+    expect(files).toContain('harness/observe/proc.ts');
+    expect(files.filter(isProcReader).filter((file) => procPathLiterals(readFileSync(join(root, file), 'utf8')).length > 0)).toContain(
+      'harness/observe/proc.ts',
+    );
+    const bad = files
+      .filter((file) => !isProcReader(file))
+      .flatMap((file) => procPathLiterals(readFileSync(join(root, file), 'utf8')).map((literal) => `${file}: ${literal}`));
+    expect(bad).toEqual([]);
   });
 
   it('the executor and the observer never print', () => {
