@@ -8,7 +8,7 @@
  * the next run still reports it under `stale`.
  *
  * While the harness lives the sentinel only waits, so where perl is on PATH it waits as perl
- * (PERL_WAIT: about 5 ms of CPU to start, against about 70 ms for Node, which competed with
+ * (PERL_WAIT, sentinel-wait.pl: about 5 ms of CPU to start, against about 70 ms for Node, which competed with
  * the run's first server for the cores while it loaded) and execs the Node sweep
  * (sentinel-main.ts, `--now`) only once the harness has died. Without perl the Node process
  * waits itself. Either way the command line carries dist/bin/sentinel.js and the run id.
@@ -20,25 +20,17 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import type { Writable } from 'node:stream';
+import { join } from 'node:path';
 import { findPerl } from '../drill/holder/holder.js';
-import { distFile } from '../util/paths.js';
+import { perlFile } from '../drill/holder/scripts.js';
+import { distFile, packageRoot } from '../util/paths.js';
 
 export type Sentinel = { release(): void };
 
 const NONE: Sentinel = { release() {} };
 
-/**
- * The waiting half in perl: read the control pipe to its end; "done" ends it, anything else
- * (the harness died) execs its arguments, the Node sweep. No module is loaded; a read error
- * counts as end of file (the harness is gone either way).
- */
-export const PERL_WAIT = String.raw`
-my $t = '';
-while (1) { my $n = sysread(STDIN, $t, 65536, length $t); last if !$n; }
-exit 0 if $t =~ /^done$/m;
-exec { $ARGV[0] } @ARGV;
-exit 1;
-`;
+/** The waiting half in perl (sentinel-wait.pl). */
+export const PERL_WAIT = perlFile(join(packageRoot(), 'harness', 'run', 'sentinel-wait.pl'));
 
 /** The sentinel's command: perl waiting in front of the Node sweep, or Node alone. */
 export function sentinelCommand(main: string, runId: string, perl: string | null = findPerl()): [string, string[]] {

@@ -12,11 +12,10 @@ import { packageRoot } from '../../util/paths.js';
 /** The folder of the perl files: the same in a checkout and in an installed package. */
 export const PERL_DIR = join(packageRoot(), 'harness', 'drill', 'holder');
 
-function perlScript(name: string): string {
-  const text = readFileSync(join(PERL_DIR, name), 'utf8');
-  // The leading comment block: every line up to the first that is not a comment.
-  return text.replace(/^(?:#[^\n]*\n)+/, '');
+/** A perl file's code for `perl -e`: without its leading comment block (every line up to the first that is not a comment). */
+export function perlFile(path: string): string {
+  return readFileSync(path, 'utf8').replace(/^(?:#[^\n]*\n)+/, '');
 }
 
-export const HOLDER_SCRIPT = perlScript('holder.pl');
-export const STAND_IN_SCRIPT = perlScript('stand-in.pl');
+export const HOLDER_SCRIPT = perlFile(join(PERL_DIR, 'holder.pl'));
+export const STAND_IN_SCRIPT = perlFile(join(PERL_DIR, 'stand-in.pl'));
