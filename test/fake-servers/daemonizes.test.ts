@@ -1,8 +1,9 @@
-import { readFileSync } from 'node:fs';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startAndSpawnHelper } from './support/drive.js';
 import { ProcessJanitor } from './support/janitor.js';
-import { ancestorsOf, findByRunId, isRunning, readEnviron, readStat, waitUntil } from './support/proc.js';
+import { isAlive as isRunning } from '../../harness/observe/identity.js';
+import { readCmdline, readEnviron, readStat } from '../../harness/observe/proc.js';
+import { ancestorsOf, findByRunId, waitUntil } from './support/proc.js';
 import { ensureBuilt } from './support/subjects.js';
 
 const janitor = new ProcessJanitor();
@@ -21,10 +22,10 @@ describe('daemonizes', () => {
     await waitUntil(() => isReaper(readStat(daemonPid)?.ppid ?? -1), 5000, 'the daemon to be re-parented');
     const daemonStat = readStat(daemonPid)!;
     expect(daemonStat.ppid).not.toBe(server.pid);
-    expect(daemonStat.session).toBe(daemonPid); // it called setsid: leader of its own session
-    expect(daemonStat.session).not.toBe(serverStat.session);
-    expect(daemonStat.pgrp).not.toBe(serverStat.pgrp);
-    expect(readEnviron(daemonPid)?.CRASH_DRILL_RUN).toBe(runId); // findable by the marker
+    expect(daemonStat.sid).toBe(daemonPid); // it called setsid: leader of its own session
+    expect(daemonStat.sid).not.toBe(serverStat.sid);
+    expect(daemonStat.pgid).not.toBe(serverStat.pgid);
+    expect(readEnviron(daemonPid)?.get('CRASH_DRILL_RUN')).toBe(runId); // findable by the marker
 
     const closedAt = subject.closeStdin();
     const exit = await subject.exitWithin(5000);
@@ -44,9 +45,9 @@ describe('daemonizes', () => {
       FAKE_DAEMON_CLEAR_ENV: '1',
     });
     // Until it has exec'd, a fresh fork still shows its parent's environment: wait for the exec.
-    await waitUntil(() => readFileSync(`/proc/${daemonPid}/cmdline`, 'utf8').includes('helper'), 5000, 'the daemon to exec');
-    expect(readEnviron(daemonPid)).toEqual({});
-    expect(readStat(daemonPid)?.session).toBe(daemonPid);
+    await waitUntil(() => readCmdline(daemonPid)?.join('\0').includes('helper') ?? false, 5000, 'the daemon to exec');
+    expect(readEnviron(daemonPid)).toEqual(new Map());
+    expect(readStat(daemonPid)?.sid).toBe(daemonPid);
     subject.closeStdin();
     expect((await subject.exitWithin(5000))?.code).toBe(0);
     expect(isRunning(daemon)).toBe(true);

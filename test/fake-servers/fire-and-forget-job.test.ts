@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { DrillRemote } from '../../harness/remote/index.js';
-import { isRunning } from './support/proc.js';
+import { isAlive as isRunning } from '../../harness/observe/identity.js';
 import { correlationMeta, idFrom, requestsOn, startWithRemote } from './support/remote-subject.js';
 import { remoteFixture } from './support/remote-fixture.js';
 

@@ -1,6 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { DrillRemote } from '../../harness/remote/index.js';
-import { isRunning, waitUntil } from './support/proc.js';
+import { isAlive as isRunning } from '../../harness/observe/identity.js';
+import { waitUntil } from './support/proc.js';
 import { idFrom, requestsOn, startWithRemote } from './support/remote-subject.js';
 import { remoteFixture } from './support/remote-fixture.js';
 

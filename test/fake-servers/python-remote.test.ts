@@ -1,7 +1,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createRemote, type DrillRemote } from '../../harness/remote/index.js';
 import { ProcessJanitor } from './support/janitor.js';
-import { isRunning, signalByIdentity } from './support/proc.js';
+import { isAlive as isRunning } from '../../harness/observe/identity.js';
+import { signalByIdentity } from './support/proc.js';
 import { correlationMeta, idFrom, requestsOn, startWithRemote, waitForJournal } from './support/remote-subject.js';
 
 const janitor = new ProcessJanitor();

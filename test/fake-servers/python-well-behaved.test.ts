@@ -1,7 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ppidOf, startAndSpawnHelper, startTracked } from './support/drive.js';
 import { ProcessJanitor } from './support/janitor.js';
-import { findByRunId, isRunning, readEnviron, signalByIdentity, waitUntil } from './support/proc.js';
+import { isAlive as isRunning } from '../../harness/observe/identity.js';
+import { readEnviron } from '../../harness/observe/proc.js';
+import { findByRunId, signalByIdentity, waitUntil } from './support/proc.js';
 
 const janitor = new ProcessJanitor();
 afterEach(() => janitor.cleanup());
@@ -11,7 +13,7 @@ describe('python/well-behaved.py', () => {
     const { subject, runId, server, helperPid, helper } = await startAndSpawnHelper('python/well-behaved', janitor);
     expect(ppidOf(helperPid)).toBe(server.pid);
     // Right after fork, /proc/PID/environ can read empty until exec completes: wait for it.
-    await waitUntil(() => readEnviron(helperPid)?.CRASH_DRILL_RUN === runId, 5000, 'the helper to carry the drill id');
+    await waitUntil(() => readEnviron(helperPid)?.get('CRASH_DRILL_RUN') === runId, 5000, 'the helper to carry the drill id');
     expect(await subject.callTool('subscribe')).toBe('subscribed'); // a live timer does not hold it
 
     const closedAt = subject.closeStdin();

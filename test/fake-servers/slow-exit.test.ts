@@ -1,7 +1,8 @@
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startAndSpawnHelper } from './support/drive.js';
 import { ProcessJanitor } from './support/janitor.js';
-import { isRunning, signalByIdentity } from './support/proc.js';
+import { isAlive as isRunning } from '../../harness/observe/identity.js';
+import { signalByIdentity } from './support/proc.js';
 import { ensureBuilt } from './support/subjects.js';
 
 const janitor = new ProcessJanitor();

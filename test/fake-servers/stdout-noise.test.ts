@@ -2,7 +2,7 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { STDOUT_NOISE_BANNER, STDOUT_NOISE_FIRST_CALL } from '../../fake-servers/lib/noise-lines.js';
 import { startAndSpawnHelper } from './support/drive.js';
 import { ProcessJanitor } from './support/janitor.js';
-import { isRunning } from './support/proc.js';
+import { isAlive as isRunning } from '../../harness/observe/identity.js';
 import { ensureBuilt } from './support/subjects.js';
 
 const janitor = new ProcessJanitor();

@@ -1,7 +1,8 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { DrillRemote } from '../../harness/remote/index.js';
 import { startTracked } from './support/drive.js';
-import { isRunning, signalByIdentity } from './support/proc.js';
+import { isAlive as isRunning } from '../../harness/observe/identity.js';
+import { signalByIdentity } from './support/proc.js';
 import { correlationMeta, idFrom, requestsOn, startWithRemote, waitForJournal } from './support/remote-subject.js';
 import { remoteFixture } from './support/remote-fixture.js';
 

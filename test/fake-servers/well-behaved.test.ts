@@ -1,7 +1,9 @@
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startAndSpawnHelper } from './support/drive.js';
 import { ProcessJanitor } from './support/janitor.js';
-import { findByRunId, isRunning, readEnviron, signalByIdentity, waitUntil } from './support/proc.js';
+import { isAlive as isRunning } from '../../harness/observe/identity.js';
+import { readEnviron } from '../../harness/observe/proc.js';
+import { findByRunId, signalByIdentity, waitUntil } from './support/proc.js';
 import { ensureBuilt } from './support/subjects.js';
 
 const janitor = new ProcessJanitor();
@@ -13,7 +15,7 @@ describe('well-behaved', () => {
     const { subject, runId, server, helperPid, helper } = await startAndSpawnHelper('well-behaved', janitor);
     expect(isRunning(helper)).toBe(true);
     // Right after fork, /proc/PID/environ can read empty until exec completes: wait for it.
-    await waitUntil(() => readEnviron(helperPid)?.CRASH_DRILL_RUN === runId, 5000, 'the helper to carry the drill id');
+    await waitUntil(() => readEnviron(helperPid)?.get('CRASH_DRILL_RUN') === runId, 5000, 'the helper to carry the drill id');
 
     const closedAt = subject.closeStdin();
     const exit = await subject.exitWithin(5000);

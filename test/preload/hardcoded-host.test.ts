@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createRemote, type DrillRemote } from '../../harness/remote/index.js';
 import { ProcessJanitor } from '../fake-servers/support/janitor.js';
-import { readStat } from '../fake-servers/support/proc.js';
+import { readStat } from '../../harness/observe/proc.js';
 import { correlationMeta, idFrom, requestsOn } from '../fake-servers/support/remote-subject.js';
 import { ensureBuilt, HARDCODED_API, HARDCODED_HOST_JS, startSubject } from './support.js';
 
@@ -38,7 +38,7 @@ describe('hardcoded-host with the intercept preload', () => {
         status: 201,
       });
       // Forwarded from inside the server process: attribution names the server itself.
-      expect(request!.process).toMatchObject({ pid: server.pid, startTime: Number(server.startTime) });
+      expect(request!.process).toMatchObject({ pid: server.pid, startTime: server.startTime });
 
       // The recovery retry with the same correlation id is a replay, not a second effect.
       const again = await subject.callToolFull(tool, { service: 'web' }, meta);

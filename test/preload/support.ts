@@ -10,7 +10,7 @@ import { registerRun } from '../../harness/run/index.js';
 import type { DrillRemote } from '../../harness/remote/index.js';
 import { interceptEnv, preloadPath } from '../../harness/preload/index.js';
 import type { ProcessJanitor } from '../fake-servers/support/janitor.js';
-import type { ProcIdentity } from '../fake-servers/support/proc.js';
+import type { ProcIdentity } from '../../harness/observe/identity.js';
 import { RawSubject } from '../fake-servers/support/raw-subject.js';
 
 export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));

@@ -1,6 +1,7 @@
 /** The common opening of every behaviour test: start, initialize, list tools, spawn a helper. */
 import type { ProcessJanitor } from './janitor.js';
-import { readStat, type ProcIdentity } from './proc.js';
+import type { ProcIdentity } from '../../../harness/observe/identity.js';
+import { readStat } from '../../../harness/observe/proc.js';
 import type { RawSubject } from './raw-subject.js';
 import { FAKE_TOOLS, startFake, type FakeName } from './subjects.js';
 

@@ -1,5 +1,6 @@
 /** Every process a test learns of is tracked here and SIGKILLed by identity afterwards. */
-import { identityOf, isRunning, signalByIdentity, waitUntil, type ProcIdentity } from './proc.js';
+import { identify as identityOf, isAlive as isRunning, type ProcIdentity } from '../../../harness/observe/identity.js';
+import { signalByIdentity, waitUntil } from './proc.js';
 
 export class ProcessJanitor {
   private readonly tracked: ProcIdentity[] = [];

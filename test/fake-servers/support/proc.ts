@@ -1,84 +1,20 @@
 /**
- * Reading /proc for tests: identity is (pid, start time), field 22 of /proc/PID/stat, and a
- * zombie (state Z) counts as exited, because kill(pid, 0) still succeeds on it.
+ * Process helpers of the fake-server tests, over the product's /proc reader
+ * (harness/observe/proc.ts) and identities (harness/observe/identity.ts): a process is its
+ * (pid, start time), and a zombie (state Z) counts as exited, because kill(pid, 0) still
+ * succeeds on it. Tests read stat and environ with the reader itself.
  */
-import { readdirSync, readFileSync } from 'node:fs';
-
-export interface ProcStat {
-  pid: number;
-  comm: string;
-  state: string;
-  ppid: number;
-  pgrp: number;
-  session: number;
-  /** Field 22, in clock ticks since boot: with the pid, the process's identity. */
-  startTime: string;
-}
-
-export interface ProcIdentity {
-  pid: number;
-  startTime: string;
-}
-
-export function readStat(pid: number): ProcStat | null {
-  let text: string;
-  try {
-    text = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  } catch {
-    return null;
-  }
-  // comm may contain spaces and parentheses: split after the last ')'.
-  const close = text.lastIndexOf(')');
-  const comm = text.slice(text.indexOf('(') + 1, close);
-  const rest = text.slice(close + 2).split(' '); // rest[0] is field 3 (state)
-  const field = (n: number): string => rest[n - 3] ?? '';
-  return {
-    pid,
-    comm,
-    state: field(3),
-    ppid: Number(field(4)),
-    pgrp: Number(field(5)),
-    session: Number(field(6)),
-    startTime: field(22),
-  };
-}
-
-export function identityOf(pid: number): ProcIdentity | null {
-  const stat = readStat(pid);
-  return stat ? { pid, startTime: stat.startTime } : null;
-}
-
-/** The same process, still running: not gone, not a zombie, not a recycled pid. */
-export function isRunning(id: ProcIdentity): boolean {
-  const stat = readStat(id.pid);
-  return stat !== null && stat.startTime === id.startTime && stat.state !== 'Z' && stat.state !== 'X';
-}
+import type { ProcIdentity } from '../../../harness/observe/identity.js';
+import { listPids, readEnviron, readStat } from '../../../harness/observe/proc.js';
+import { signalIdentity } from '../../../harness/observe/signal.js';
 
 /** Signals only after re-checking the identity; returns whether a signal was sent. */
 export function signalByIdentity(id: ProcIdentity, signal: NodeJS.Signals): boolean {
-  if (!isRunning(id)) return false;
   try {
-    process.kill(id.pid, signal);
-    return true;
+    return signalIdentity(id, signal) === 'sent';
   } catch {
-    return false;
+    return false; // EPERM: not ours to signal
   }
-}
-
-export function readEnviron(pid: number): Record<string, string> | null {
-  let raw: string;
-  try {
-    raw = readFileSync(`/proc/${pid}/environ`, 'utf8');
-  } catch {
-    return null;
-  }
-  const env: Record<string, string> = {};
-  for (const entry of raw.split('\0')) {
-    if (!entry) continue;
-    const eq = entry.indexOf('=');
-    env[eq < 0 ? entry : entry.slice(0, eq)] = eq < 0 ? '' : entry.slice(eq + 1);
-  }
-  return env;
 }
 
 /** Pids from `pid` up to init, parent first. */
@@ -112,11 +48,9 @@ export async function waitUntil(condition: () => boolean, timeoutMs: number, wha
  */
 export function findByRunId(runId: string): number[] {
   const found: number[] = [];
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    const pid = Number(entry);
+  for (const pid of listPids()) {
     if (pid === process.pid) continue;
-    if (readEnviron(pid)?.CRASH_DRILL_RUN !== runId) continue;
+    if (readEnviron(pid)?.get('CRASH_DRILL_RUN') !== runId) continue;
     const state = readStat(pid)?.state;
     if (state && state !== 'Z' && state !== 'X') found.push(pid);
   }

@@ -7,7 +7,8 @@ import type { DrillRemote, JournalEvent, RequestRecord, SessionOptions } from '.
 import { CORRELATION_META_KEY } from '../../../harness/client/protocol.js';
 import { startTracked } from './drive.js';
 import type { ProcessJanitor } from './janitor.js';
-import { waitUntil, type ProcIdentity } from './proc.js';
+import type { ProcIdentity } from '../../../harness/observe/identity.js';
+import { waitUntil } from './proc.js';
 import type { RawSubject } from './raw-subject.js';
 import { newRunId, type FakeName } from './subjects.js';
 
