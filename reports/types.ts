@@ -1,8 +1,8 @@
 import type { DrillInfo, DrillResult, RunResults } from '../harness/results/types.js';
 
 export type { DrillInfo, DrillResult, RunResults };
-export { KILL_MODES, KILL_POINTS } from '../harness/results/types.js';
-export type { CheckFinding, CheckId, ContainmentStep, KillMode, KillPoint } from '../harness/results/types.js';
+export { describeStep, KILL_MODES, KILL_POINTS } from '../harness/results/types.js';
+export type { CheckFinding, CheckId, ContainmentStep, KillMode, KillPoint, LegacyStep } from '../harness/results/types.js';
 
 export interface RunStartInfo {
   runId: string;

@@ -23,6 +23,7 @@ import {
   seconds,
   serverPatterns,
 } from '../orphans/cli-options.js';
+import { describeStep } from '../observe/containment-step.js';
 import { configuredLines } from '../orphans/render.js';
 import { EXIT } from './exit-codes.js';
 
@@ -49,7 +50,7 @@ function render(r: ContainResult): string {
   const lines = [`contain ${r.pid}: ${r.outcome.toUpperCase()}: ${r.reason}`];
   if (r.configured !== null && r.configured.length === 0) lines.push('  configured: no client configuration entry matches it or its launchers');
   if (r.configured !== null && r.configured.length > 0) lines.push(...configuredLines({ configured: r.configured, serverEvidence: [] }));
-  lines.push(...r.steps.map((s) => `  +${s.ms} ms  ${s.action}`));
+  lines.push(...r.steps.map((s) => `  +${s.ms} ms  ${describeStep(s)}`));
   if (r.incident) lines.push(...r.incident.followUp.map((f) => `  follow-up: ${f}`));
   if (r.evidence) lines.push(`  evidence: ${r.evidence.file} (${r.evidence.records} records, head ${r.evidence.head.slice(0, 12)})`);
   return `${lines.join('\n')}\n`;

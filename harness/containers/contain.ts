@@ -5,12 +5,14 @@
  * `docker kill` if it still runs, then `docker rm` of what the drill's label left exited. Every
  * step is recorded with its time. Forced: the container ended by SIGKILL (exit code 137 after
  * stop), or needed docker kill. Without `--init`, a shell or a Node process without a SIGTERM
- * handler is PID 1 of the container, which ignores SIGTERM: issue 9 measured `docker stop`
- * taking its full 10 s there, and 0.05 s with `--init`.
+ * handler is PID 1 of the container, which ignores SIGTERM: `docker stop` took its full 10 s
+ * there when measured, and 0.05 s with `--init`. Each step is the one containment step
+ * (harness/observe/containment-step.ts) aimed at the container by id and created time.
  */
 import { monoNow } from '../util/clock.js';
 import type { EngineClient } from './engine.js';
-import type { ContainerContainment, ContainerRow } from './types.js';
+import type { ContainerTarget, EngineCommand, UntargetedStep } from '../observe/containment-step.js';
+import type { ContainerContainment, ContainerRow, ContainerStep } from './types.js';
 
 export const SIGKILL_EXIT = 137;
 
@@ -29,16 +31,25 @@ export async function containContainers(engine: EngineClient, rows: ContainerRow
       exitCode: null,
       steps: [],
     };
-    const step = (action: string) => record.steps.push({ t: monoNow(), action });
+    const target: ContainerTarget = { engine: engine.engine, id: row.id, name: row.name, created: row.created };
+    const step = (what: UntargetedStep) => record.steps.push({ t: monoNow(), ...what, target } as ContainerStep);
+    const run = async (command: EngineCommand, args: string[], timeoutMs?: number) => {
+      step({ kind: 'engine', command, args, result: 'sent' });
+      const out = await engine.run([command, ...args, row.id], timeoutMs).then(
+        () => ({ result: 'done' as const }),
+        (error: Error) => ({ result: 'failed' as const, reason: error.message.split('\n')[0] }),
+      );
+      step({ kind: 'engine', command, ...out });
+    };
     const [now] = await engine.inspect([row.id]);
     if (!now) {
-      step('inspect: gone');
+      step({ kind: 'inspect', result: 'gone' });
       record.endedBy = 'already-gone';
       records.push(record);
       continue;
     }
     if (now.created !== row.created) {
-      step(`inspect: created ${now.created}, not ${row.created}: left alone`);
+      step({ kind: 'inspect', result: 'mismatch', created: now.created });
       record.endedBy = 'mismatch';
       records.push(record);
       continue;
@@ -47,20 +58,10 @@ export async function containContainers(engine: EngineClient, rows: ContainerRow
       record.endedBy = 'already-gone';
       record.exitCode = now.exitCode;
     } else {
-      step(`${engine.engine} stop --time ${waitSec}: sent`);
-      const stopped = await engine.run(['stop', '--time', String(waitSec), row.id], (waitSec + 10) * 1000).then(
-        () => 'done',
-        (error: Error) => `failed: ${error.message.split('\n')[0]}`,
-      );
-      step(`${engine.engine} stop: ${stopped}`);
+      await run('stop', ['--time', String(waitSec)], (waitSec + 10) * 1000);
       let [after] = await engine.inspect([row.id]);
       if (after && after.state === 'running') {
-        step(`${engine.engine} kill: sent`);
-        const killed = await engine.run(['kill', row.id]).then(
-          () => 'done',
-          (error: Error) => `failed: ${error.message.split('\n')[0]}`,
-        );
-        step(`${engine.engine} kill: ${killed}`);
+        await run('kill', []);
         record.forced = true;
         [after] = await engine.inspect([row.id]);
         record.endedBy = after && after.state === 'running' ? 'survived' : 'kill';
@@ -69,15 +70,15 @@ export async function containContainers(engine: EngineClient, rows: ContainerRow
       }
       record.exitCode = after?.exitCode ?? null;
       if (record.exitCode === SIGKILL_EXIT) record.forced = true;
-      step(after ? `state ${after.state}, exit code ${after.exitCode}` : 'removed by the engine (--rm)');
+      step(after ? { kind: 'inspect', result: 'seen', state: after.state, exitCode: after.exitCode } : { kind: 'inspect', result: 'removed' });
     }
     // Exited containers of the drill (labelled, or tied to it by its engine CLI) are removed: the drill leaves nothing behind.
     if (record.endedBy !== 'survived') {
       const removed = await engine.run(['rm', '-f', row.id]).then(
-        () => 'done',
-        () => 'gone already',
+        () => 'done' as const,
+        () => 'gone' as const,
       );
-      step(`${engine.engine} rm: ${removed}`);
+      step({ kind: 'engine', command: 'rm', result: removed });
     }
     records.push(record);
   }

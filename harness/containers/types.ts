@@ -4,6 +4,7 @@
  */
 import type { Engine } from './engine-cli.js';
 import type { LabelChange } from './label.js';
+import type { ContainmentStep } from '../observe/containment-step.js';
 
 export type { Engine, LabelChange };
 
@@ -29,7 +30,8 @@ export type ContainerRow = {
 /** A container created in the drill window that cannot be tied to this drill or ruled out. */
 export type AmbiguousContainer = { id: string; name: string; image: string; created: string; reason: string };
 
-export type ContainerStep = { t: number; action: string };
+/** A step of container containment: the one containment step (harness/observe/containment-step.ts), aimed at the container. */
+export type ContainerStep = ContainmentStep;
 
 export type ContainerContainment = {
   id: string;

@@ -2,6 +2,8 @@
  * Queries over the container events of a drill (harness/containers/types.ts). Pure, like the
  * other evidence queries: checks and results read containers only through these.
  */
+import { engineCommandLine, upgradeStep, type ContainmentStep, type LegacyStep, type StepOf } from '../observe/containment-step.js';
+import type { ContainerContainment } from '../containers/types.js';
 import { eventsOf, firstOf, type DrillEvidence, type EvidenceOf } from './types.js';
 
 /** The subject's own container and the engine CLI in front of it, when the server runs in one. */
@@ -19,15 +21,33 @@ export function containerSnapshotOf(evidence: DrillEvidence): EvidenceOf<'contai
   return firstOf(evidence, 'container-snapshot');
 }
 
-export function containerContainmentOf(evidence: DrillEvidence) {
-  return eventsOf(evidence, 'container-containment').flatMap((e) => e.records);
+/**
+ * How each container was contained, with its steps typed whatever the log's age: logs written
+ * before steps were typed held them as text, and upgradeStep() (harness/observe/containment-step.ts)
+ * is the one place that reads it. The engine is not in those old records: docker, the default
+ * and the only engine those versions recorded a step for, unless the drill's engine event says another.
+ */
+export function containerContainmentOf(evidence: DrillEvidence): ContainerContainment[] {
+  const engine = firstOf(evidence, 'container-engine')?.engine ?? 'docker';
+  return eventsOf(evidence, 'container-containment').flatMap((e) =>
+    e.records.map((r) => ({
+      ...r,
+      steps: (r.steps as (ContainmentStep | LegacyStep)[]).map((s) => upgradeStep(s, { engine, id: r.id, name: r.name, created: r.created })),
+    })),
+  );
 }
 
-/** The harness's first containment step on a container before time t (`docker stop`, `docker kill`). */
-export function containerStopBefore(evidence: DrillEvidence, id: string, t: number): string | null {
+/** The first engine command the harness sent to a container before time t (`docker stop --time 1`, `docker kill`), or null. */
+export function containerCommandBefore(evidence: DrillEvidence, id: string, t: number): StepOf<'engine'> | null {
   const record = containerContainmentOf(evidence).find((r) => r.id === id);
-  const step = record?.steps.find((s) => s.t <= t + 1 && /: sent$/.test(s.action));
-  return step ? `${step.action.replace(/: sent$/, '')} from the harness` : null;
+  const sent = record?.steps.find((s): s is StepOf<'engine'> => s.t <= t + 1 && s.kind === 'engine' && s.result === 'sent');
+  return sent ?? null;
+}
+
+/** The harness's first containment command on a container before time t, as the verdicts say it: "docker stop --time 1 from the harness". */
+export function containerStopBefore(evidence: DrillEvidence, id: string, t: number): string | null {
+  const sent = containerCommandBefore(evidence, id, t);
+  return sent ? `${engineCommandLine(sent)} from the harness` : null;
 }
 
 export function shortId(id: string): string {

@@ -1,32 +1,22 @@
 /**
  * One round of ending processes by identity: SIGTERM all, wait (event-driven, per-process exit
  * watch) up to termWaitMs, SIGKILL only those still alive, wait again. Every step is recorded
- * with its monotonic time. Used by contain() for one drill and by the stale sweep.
+ * with its monotonic time, as the one step type of harness/observe/containment-step.ts. Used by
+ * contain() for one drill and by the stale sweep.
  */
 import { monoNow } from '../util/clock.js';
 import { pollExit, type ExitObservation } from './exit-watch.js';
 import type { ProcIdentity } from './identity.js';
 import { readCmdline, readStat } from './proc.js';
-import { signalIdentity, type SignalOutcome } from './signal.js';
+import type { ContainmentStep, UntargetedStep } from './containment-step.js';
+import { signalIdentity } from './signal.js';
 
 export type EndedBy = 'already-gone' | 'SIGTERM' | 'SIGKILL' | 'survived';
 
-/** The signals containment sends. */
-export type ContainmentSignal = 'SIGTERM' | 'SIGKILL' | 'SIGCONT';
+export type { ContainmentSignal, ContainmentStep } from './containment-step.js';
 
-/**
- * One step of containment, as data: a signal the harness sent and what came of it, the drill
- * cgroup's cgroup.kill, or the exit it saw. `action` is the same step as one line a person
- * reads ("SIGTERM: sent"), derived from the fields: nothing parses it.
- */
-export type ContainmentStep = { t: number; action: string } & (
-  | { kind: 'signal'; signal: ContainmentSignal; result: SignalOutcome /** Why a SIGCONT was sent. */; reason?: 'stopped' }
-  | { kind: 'cgroup.kill'; result: 'sent' | 'unavailable' }
-  | { kind: 'exited'; how: ExitObservation['how']; code: number | null; signal: string | null }
-);
-
-/** A step without its time and display line: what the code records. */
-export type StepRecord = ContainmentStep extends infer S ? (S extends ContainmentStep ? Omit<S, 't' | 'action'> : never) : never;
+/** A process step without its time and target: what the code records (the record names the process). */
+export type StepRecord = Extract<UntargetedStep, { kind: 'signal' | 'cgroup.kill' | 'exited' }>;
 
 export type ContainmentRecord = {
   pid: number;
@@ -44,22 +34,9 @@ export function newRecord(id: ProcIdentity, cmdline: string[]): ContainmentRecor
   return { pid: id.pid, startTime: id.startTime, cmdline: [...cmdline], endedBy: 'survived', forced: false, steps: [] };
 }
 
+/** Records a step of the record's process, stamped now unless `t` says when it happened. */
 export function step(record: ContainmentRecord, what: StepRecord, t: number = monoNow()): void {
-  record.steps.push({ t, action: describeStep(what), ...what } as ContainmentStep);
-}
-
-/** The step as one line: "SIGTERM: sent", "SIGCONT (it was stopped): sent", "exited (zombie, signal SIGKILL)". */
-export function describeStep(what: StepRecord): string {
-  switch (what.kind) {
-    case 'signal':
-      return `${what.signal}${what.reason === 'stopped' ? ' (it was stopped)' : ''}: ${what.result}`;
-    case 'cgroup.kill':
-      return `cgroup.kill: ${what.result}`;
-    case 'exited': {
-      const status = what.signal !== null ? `, signal ${what.signal}` : what.code !== null ? `, code ${what.code}` : '';
-      return `exited (${what.how}${status})`;
-    }
-  }
+  record.steps.push({ t, ...what, target: { pid: record.pid, startTime: record.startTime } } as ContainmentStep);
 }
 
 export function exitStep(obs: ExitObservation): StepRecord {

@@ -7,6 +7,7 @@
  * (without force) another user's process. It never signals by name.
  */
 import { monoNow } from '../util/clock.js';
+import type { ContainmentStep, ContainOutcome, ProcessTarget, UntargetedStep } from '../observe/containment-step.js';
 import type { ConfigMatcher } from '../mcp-clients/matcher.js';
 import type { IncidentRecord } from '../results/incident.js';
 import { appendEvidence, evidenceFile, type AppendedLog } from './evidence.js';
@@ -18,7 +19,7 @@ import { selfAndAncestors } from './sessions.js';
 import { signalChecked, waitGone } from './signals.js';
 import type { Backend } from './types.js';
 
-export type ContainOutcome = 'contained' | 'forced' | 'survived' | 'refused' | 'stopped';
+export type { ContainOutcome };
 
 export interface ContainOptions {
   backend: Backend;
@@ -40,11 +41,12 @@ export interface ContainOptions {
   afterSnapshot?: (snapshot: Snapshot) => void | Promise<void>;
 }
 
-export interface ContainStep {
-  ms: number;
-  at: string;
-  action: string;
-}
+/**
+ * A step of `contain`: the one containment step (harness/observe/containment-step.ts), plus the
+ * command's own times, which its output and --json print: `ms` since the command began, `at` the
+ * wall-clock time.
+ */
+export type ContainStep = ContainmentStep & { ms: number; at: string };
 
 export interface MemberRecord extends Member {
   endedBy: 'SIGTERM' | 'SIGKILL' | 'already-gone' | 'survived' | 'skipped';
@@ -70,7 +72,13 @@ export async function containProcess(opts: ContainOptions): Promise<ContainResul
   const t0 = monoNow();
   const wall0 = Date.now();
   const steps: ContainStep[] = [];
-  const step = (action: string) => steps.push({ ms: Math.round(monoNow() - t0), at: new Date().toISOString(), action });
+  // The root process, once its start time is known (refusals before that name the pid alone).
+  let root: ProcessTarget | { pid: number; startTime: null } = { pid, startTime: null };
+  const step = (what: UntargetedStep, target: ProcessTarget | { pid: number; startTime: null } = root) => {
+    const t = monoNow();
+    steps.push({ t, ms: Math.round(t - t0), at: new Date().toISOString(), ...what, target } as ContainStep);
+  };
+  const rootStep = (what: UntargetedStep) => step(what, root as ProcessTarget);
   const result: ContainResult = {
     pid,
     startTime: null,
@@ -85,7 +93,7 @@ export async function containProcess(opts: ContainOptions): Promise<ContainResul
     configured: null,
   };
   const refuse = (reason: string): ContainResult => {
-    step(`refused: ${reason}`);
+    step({ kind: 'outcome', result: 'refused', reason });
     return { ...result, outcome: 'refused', reason };
   };
 
@@ -96,6 +104,7 @@ export async function containProcess(opts: ContainOptions): Promise<ContainResul
   const target = byPid.get(pid);
   if (!target || target.state === 'Z') return refuse(`no live process ${pid}`);
   result.startTime = target.startTime;
+  root = { pid, startTime: target.startTime };
   if (opts.expectStartTime !== undefined && target.startTime !== opts.expectStartTime) {
     return refuse(`process ${pid} started at ${target.startTime}, not ${opts.expectStartTime}: the pid now names another process`);
   }
@@ -105,11 +114,12 @@ export async function containProcess(opts: ContainOptions): Promise<ContainResul
 
   // 1. Snapshot.
   const snapshot = inspectProcess(backend, pid, opts.configs);
-  step(`snapshot of ${pid} (start ${snapshot.process.startTime})`);
+  root = { pid, startTime: snapshot.process.startTime };
+  rootStep({ kind: 'snapshot', result: 'taken' });
   result.configured = snapshot.configured;
   const records: Record<string, unknown>[] = [{ type: 'orphan-snapshot', snapshot }];
   const finish = (outcome: ContainOutcome, reason: string, forced: boolean, survivors: number[], revokedAt: number | null): ContainResult => {
-    step(`${outcome}: ${reason}`);
+    step({ kind: 'outcome', result: outcome, reason });
     const incident = containIncident({
       snapshot,
       t0,
@@ -137,11 +147,11 @@ export async function containProcess(opts: ContainOptions): Promise<ContainResul
   if (opts.revokeCmd || opts.revokeUrl) {
     result.revocations = await revoke({ cmd: opts.revokeCmd, url: opts.revokeUrl, env, timeoutMs });
     revokedAt = monoNow();
-    for (const r of result.revocations) step(`${r.what}: ${r.result} (${r.detail})`);
+    for (const r of result.revocations) rootStep({ kind: 'revoke', what: r.what, result: r.result, detail: r.detail });
   }
   if (opts.probeCmd || opts.probeUrl) {
     result.probes = await probe({ cmd: opts.probeCmd, url: opts.probeUrl, env, timeoutMs });
-    for (const p of result.probes) step(`${p.what}: ${p.result} (${p.detail})`);
+    for (const p of result.probes) rootStep({ kind: 'probe', what: p.what, result: p.result, detail: p.detail });
     if (result.probes.some((p) => p.result === 'allowed')) {
       if (!opts.force)
         return finish(
@@ -151,7 +161,7 @@ export async function containProcess(opts: ContainOptions): Promise<ContainResul
           [],
           revokedAt,
         );
-      step('the probe was still allowed; going on because of --force');
+      rootStep({ kind: 'probe-overridden', result: 'forced' });
     }
   }
 
@@ -176,10 +186,14 @@ export async function containProcess(opts: ContainOptions): Promise<ContainResul
   for (const m of members) {
     const state = snapTable.find((p) => p.pid === m.pid)?.state;
     const out = signalChecked(backend, m, 'SIGTERM');
-    step(`SIGTERM ${m.pid} (${m.proof}): ${out}`);
+    step({ kind: 'signal', signal: 'SIGTERM', result: out, proof: m.proof }, { pid: m.pid, startTime: m.startTime });
     if (out !== 'sent') ended.set(m.pid, 'already-gone');
     // A stopped process keeps SIGTERM pending until it is continued (signal(7)).
-    else if (state === 'T') step(`SIGCONT ${m.pid} (it was stopped): ${signalChecked(backend, m, 'SIGCONT')}`);
+    else if (state === 'T')
+      step(
+        { kind: 'signal', signal: 'SIGCONT', result: signalChecked(backend, m, 'SIGCONT'), reason: 'stopped', proof: m.proof },
+        { pid: m.pid, startTime: m.startTime },
+      );
   }
 
   // 4. Wait.
@@ -190,20 +204,20 @@ export async function containProcess(opts: ContainOptions): Promise<ContainResul
         if (await waitGone(backend, m, opts.waitMs)) ended.set(m.pid, 'SIGTERM');
       }),
   );
-  step(`waited up to ${opts.waitMs} ms: ${ended.size} of ${members.length} ended`);
+  rootStep({ kind: 'wait', waitMs: opts.waitMs, result: 'waited', ended: ended.size, of: members.length });
 
   // 5. Re-identify and re-check the group and children: a dying handler may have forked.
-  const root = backend.process(pid);
-  const again = runMembers(root && root.startTime === snapshot.process.startTime ? root : snapshot.process, backend.processes(), members);
+  const rootNow = backend.process(pid);
+  const again = runMembers(rootNow && rootNow.startTime === snapshot.process.startTime ? rootNow : snapshot.process, backend.processes(), members);
   for (const m of again) if (!members.some((x) => x.pid === m.pid) && (m.uid === now.uid || opts.force)) members.push(m);
   const left = members.filter((m) => !ended.has(m.pid));
-  step(`re-identified: ${left.length === 0 ? 'nothing of the run is left' : `still there: ${left.map((m) => m.pid).join(', ')}`}`);
+  rootStep({ kind: 're-identify', result: 'done', left: left.map((m) => m.pid) });
 
   // 6. SIGKILL only what is still there and proven to be of the run.
   let forced = false;
   for (const m of left) {
     const out = signalChecked(backend, m, 'SIGKILL');
-    step(`SIGKILL ${m.pid} (${m.proof}): ${out}`);
+    step({ kind: 'signal', signal: 'SIGKILL', result: out, proof: m.proof }, { pid: m.pid, startTime: m.startTime });
     if (out === 'sent') forced = true;
     else ended.set(m.pid, 'already-gone');
   }

@@ -5,6 +5,7 @@
  */
 import { containerContainmentOf, containerExitOf, containerServerOf, shortId } from '../evidence/container-queries.js';
 import type { DrillEvidence } from '../evidence/types.js';
+import { describeStep } from '../observe/containment-step.js';
 import { containerSurvivors } from '../checks/no-survivors-containers.js';
 import type { Cause } from './diagnosis-server.js';
 
@@ -15,11 +16,11 @@ export function containerExitCause(evidence: DrillEvidence): Cause | null {
   const c = server.container;
   const exit = containerExitOf(evidence);
   const steps = containerContainmentOf(evidence).find((r) => r.id === c.id)?.steps ?? [];
-  const killed = steps.some((s) => /kill: sent$/.test(s.action)) || exit?.code === 137;
+  const killed = steps.some((s) => s.kind === 'engine' && s.command === 'kill' && s.result === 'sent') || exit?.code === 137;
   const observed = [
     `the server is container ${shortId(c.id)} (${c.image}, ${c.command.join(' ').slice(0, 60)}), run by the engine CLI pid ${server.cli.pid}`,
     exit ? `the container exited with code ${exit.code}` : 'the container had not exited when the drill ended',
-    ...steps.map((s) => `containment: ${s.action}`),
+    ...steps.map((s) => `containment: ${describeStep(s)}`),
   ];
   return {
     cause: `the container's main process did not exit when its stdin closed (docker run -i passes the client's EOF on)${killed ? ', and it outlived SIGTERM: only a kill ended it' : ''}`,

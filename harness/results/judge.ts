@@ -1,6 +1,7 @@
 import { drillVerdict, runChecks, type CheckResult, type Verdict } from '../checks/index.js';
 import type { KillMode, KillPoint } from '../config/index.js';
-import { eventsOf, firstOf, type ContainmentRecord, type DrillEvidence, type SurvivorRow, type TrackingInfo } from '../evidence/types.js';
+import { firstOf, type ContainmentRecord, type DrillEvidence, type SurvivorRow, type TrackingInfo } from '../evidence/types.js';
+import { containmentRecordsOf } from '../evidence/containment-queries.js';
 import { eraOf, type DrillEra } from './era-info.js';
 import { exitInfo, type ExitInfo } from './exit-info.js';
 import { containersResult, type ContainersResult } from './containers.js';
@@ -50,7 +51,7 @@ export function judge(evidence: DrillEvidence): DrillResult {
   const { meta, events } = evidence;
   const snapshot = firstOf(evidence, 'snapshot');
   const handshake = firstOf(evidence, 'handshake');
-  const containment = eventsOf(evidence, 'containment').flatMap((e) => e.records);
+  const containment = containmentRecordsOf(evidence);
   const exit = exitInfo(evidence);
   const containers = containersResult(evidence);
   return {

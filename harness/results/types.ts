@@ -10,7 +10,9 @@ import type { DrillResult } from './judge.js';
 export { KILL_MODES, KILL_POINTS } from '../config/index.js';
 export type { KillMode, KillPoint } from '../config/index.js';
 export type { CheckDetail, CheckFinding, CheckId, CheckResult, CheckVerdict, Verdict } from '../checks/index.js';
-export type { ContainmentStep } from '../observe/index.js';
+/** The one containment step and its one rendering (harness/observe/containment-step.ts): reporters show steps only through describeStep. */
+export type { ContainmentStep, LegacyStep } from '../observe/containment-step.js';
+export { describeStep } from '../observe/containment-step.js';
 
 export type { DrillResult } from './judge.js';
 export type { ExitInfo, ExitClass } from './exit-info.js';

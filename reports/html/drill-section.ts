@@ -2,7 +2,7 @@
  * One drill's section: verdict and reason, its checks, the incident record, the server's exit,
  * survivors, containment, the evidence log, and the timeline. Failed drills open by default.
  */
-import type { DrillResult } from '../types.js';
+import { describeStep, type DrillResult } from '../types.js';
 import { anchorOf, esc, verdictClass } from './escape.js';
 import type { EvidenceRead } from './evidence-file.js';
 import { renderIncident } from './incident.js';
@@ -58,7 +58,7 @@ function containment(d: DrillResult): string {
   const rows = d.containment
     .map(
       (c) =>
-        `<tr><td>${esc(c.pid)}</td><td><code>${esc(c.cmdline.join(' '))}</code></td><td>${esc(c.endedBy)}${c.forced ? ' (forced)' : ''}</td><td>${esc(c.steps.map((s) => s.action).join(' → '))}</td></tr>`,
+        `<tr><td>${esc(c.pid)}</td><td><code>${esc(c.cmdline.join(' '))}</code></td><td>${esc(c.endedBy)}${c.forced ? ' (forced)' : ''}</td><td>${esc(c.steps.map(describeStep).join(' → '))}</td></tr>`,
     )
     .join('');
   return `<table class="grid"><thead><tr><th>pid</th><th>command</th><th>ended by</th><th>steps</th></tr></thead><tbody>${rows}</tbody></table>`;

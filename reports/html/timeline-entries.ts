@@ -3,6 +3,7 @@
  * a lane. Only what a reader needs is kept; message contents, stderr text and request bodies are
  * left out on purpose (an RPC shows its method only), so nothing here can carry a token.
  */
+import { describeStep, type ContainmentStep, type LegacyStep } from '../types.js';
 import type { LogEvent } from './evidence-file.js';
 
 export const LANES = ['client', 'kill', 'server', 'survivors', 'containment', 'revocation', 'remote', 'retry', 'harness'] as const;
@@ -166,8 +167,9 @@ export function timelineEntries(events: LogEvent[]): TimelineEntry[] {
   const out: TimelineEntry[] = [];
   for (const e of events) {
     if (e.type === 'containment') {
-      for (const record of (e.records ?? []) as Array<{ pid: number; steps: Array<{ t: number; action: string }> }>) {
-        for (const step of record.steps ?? []) out.push({ ms: ms(step.t), lane: 'containment', what: `pid ${record.pid}: ${step.action}` });
+      // A log of any age: describeStep shows a step written before steps were typed by its own line.
+      for (const record of (e.records ?? []) as Array<{ pid: number; steps: Array<ContainmentStep | LegacyStep> }>) {
+        for (const step of record.steps ?? []) out.push({ ms: ms(step.t), lane: 'containment', what: `pid ${record.pid}: ${describeStep(step)}` });
       }
       continue;
     }

@@ -77,7 +77,7 @@ export function containmentRecord(overrides: Partial<ContainmentRecord> = {}): C
     cmdline: ['node', 'leak.js'],
     endedBy: 'SIGTERM',
     forced: false,
-    steps: [{ t: 2000, action: 'SIGTERM: sent', kind: 'signal', signal: 'SIGTERM', result: 'sent' }],
+    steps: [{ t: 2000, kind: 'signal', target: { pid: 5001, startTime: 990_000 }, signal: 'SIGTERM', result: 'sent' }],
     ...overrides,
   };
 }

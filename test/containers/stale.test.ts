@@ -7,6 +7,7 @@ import { sweepStaleContainers } from '../../harness/containers/index.js';
 import { newRunId } from '../../harness/observe/index.js';
 import { registerRun } from '../../harness/run/index.js';
 import { engineSuite } from './support/with-engine.js';
+import { describeStep } from '../../harness/observe/containment-step.js';
 
 const suite = engineSuite('test/containers/stale.test.ts');
 
@@ -39,7 +40,7 @@ describe('sweepStaleContainers', () => {
       const { reachable, stale } = await sweepStaleContainers({ env: { DOCKER_HOST: engine.host }, runFilter: (runId) => runId === dead || runId === live });
       expect(reachable).toBe(true);
       expect(stale.map((s) => [s.drillId, s.record.id, s.record.endedBy])).toEqual([[`${dead}.0`, deadId, 'stop']]);
-      expect(stale[0].record.steps.map((s) => s.action)).toEqual([
+      expect(stale[0].record.steps.map(describeStep)).toEqual([
         'docker stop --time 1: sent',
         'docker stop: done',
         'state exited, exit code 143',

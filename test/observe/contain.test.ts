@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { contain, DrillTracker, identify, procState, signalIdentity, type ProcIdentity } from '../../harness/observe/index.js';
 import { Cleanup, envWith, FIXTURES, start, stateOf, testDrillId, until } from './helpers.js';
+import { describeStep } from '../../harness/observe/containment-step.js';
 
 const cleanup = new Cleanup();
 afterEach(() => cleanup.run());
@@ -48,13 +49,13 @@ describe('contain', () => {
     const rec = (id: ProcIdentity) => records.find((r) => r.pid === id.pid && r.startTime === id.startTime)!;
 
     expect(rec(ids.ignores!)).toMatchObject({ endedBy: 'SIGKILL', forced: true });
-    expect(rec(ids.ignores!).steps.map((s) => s.action)).toEqual(expect.arrayContaining(['SIGTERM: sent', 'SIGKILL: sent', 'exited (zombie, signal SIGKILL)']));
+    expect(rec(ids.ignores!).steps.map(describeStep)).toEqual(expect.arrayContaining(['SIGTERM: sent', 'SIGKILL: sent', 'exited (zombie, signal SIGKILL)']));
     expect(rec(ids.plain!)).toMatchObject({ endedBy: 'SIGTERM', forced: false });
     expect(rec(ids.stopped!)).toMatchObject({ endedBy: 'SIGTERM', forced: false });
     // Event-driven: SIGTERM's victims are seen exiting long before the 1.5 s wait for the stubborn one ends.
-    const exitedAt = (id: ProcIdentity) => rec(id).steps.find((s) => s.action.startsWith('exited'))!.t;
+    const exitedAt = (id: ProcIdentity) => rec(id).steps.find((s) => describeStep(s).startsWith('exited'))!.t;
     expect(exitedAt(ids.plain!)).toBeLessThan(exitedAt(ids.ignores!) - 500);
-    expect(rec(ids.stopped!).steps.map((s) => s.action)).toContain('SIGCONT (it was stopped): sent');
+    expect(rec(ids.stopped!).steps.map(describeStep)).toContain('SIGCONT (it was stopped): sent');
     expect(rec(root.id)).toMatchObject({ endedBy: 'SIGTERM', forced: false });
     expect(rec(ids.spawner!)).toMatchObject({ endedBy: 'SIGTERM', forced: false });
     // The spawner's trap started `sleep 299` while dying: a later round found and ended it.

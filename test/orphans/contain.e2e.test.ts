@@ -11,6 +11,7 @@ import { containProcess } from '../../harness/orphans/contain.js';
 import { runCli } from '../support/cli.js';
 import { tempDir } from '../support/scenarios.js';
 import { alive, cleanup, killClient, marked, serverPair } from './helpers.js';
+import { describeStep } from '../../harness/observe/containment-step.js';
 
 afterAll(cleanup, 30_000);
 
@@ -43,7 +44,7 @@ describe('crash-drill contain', () => {
     expect(verified.stdout).toMatch(/ 3 records, head [0-9a-f]{12}\n1 verified, 0 broken\n$/);
     const file = result.evidence.file as string;
     const bytes = readFileSync(file);
-    const at = bytes.indexOf('"SIGTERM ');
+    const at = bytes.indexOf('"SIGTERM"', bytes.indexOf('"contain-steps"'));
     bytes[at + 2] = 'X'.charCodeAt(0); // SIGTERM -> SXGTERM in the contain-steps record
     writeFileSync(file, bytes);
     const broken = await runCli(['verify', file]);
@@ -73,7 +74,7 @@ describe('crash-drill contain', () => {
     expect(result.reason).toBe(
       `process ${server.pid} no longer has the start time of the snapshot (${server.startTime + 1}, now ${server.startTime}): nothing was signalled`,
     );
-    expect(result.steps.some((s) => s.action.startsWith('SIGTERM'))).toBe(false);
+    expect(result.steps.some((s) => describeStep(s).startsWith('SIGTERM'))).toBe(false);
     expect(alive(server)).toBe(true);
   });
 

@@ -21,6 +21,7 @@ import { until } from '../support/markers.js';
 import { tempDir } from '../support/scenarios.js';
 import { NOBODY, unprivileged } from '../support/unprivileged.js';
 import { alive, cleanup, env, FIXTURES, killClient, startPair } from './helpers.js';
+import { describeStep } from '../../harness/observe/containment-step.js';
 
 const u = unprivileged();
 const isRoot = process.getuid?.() === 0;
@@ -110,7 +111,7 @@ describe.skipIf(reason !== null)('orphans and contain as uid 65534', () => {
     expect(refused.code).toBe(2);
     const r = JSON.parse(refused.stdout) as ContainResult;
     expect([r.outcome, r.reason]).toEqual(['refused', `process ${rootOrphan.pid} belongs to user root, not to you (use --force)`]);
-    expect(r.steps.some((s) => s.action.startsWith('SIGTERM'))).toBe(false);
+    expect(r.steps.some((s) => describeStep(s).startsWith('SIGTERM'))).toBe(false);
     expect(alive(rootOrphan)).toBe(true);
 
     // As root, --all-orphans keeps contain's rules: the ordinary user's orphan is refused without

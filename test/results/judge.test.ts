@@ -85,8 +85,8 @@ describe('judge', () => {
         endedBy: 'SIGKILL',
         forced: true,
         steps: [
-          { t: 4100, action: 'SIGTERM: sent', kind: 'signal', signal: 'SIGTERM', result: 'sent' },
-          { t: 5100, action: 'SIGKILL: sent', kind: 'signal', signal: 'SIGKILL', result: 'sent' },
+          { t: 4100, kind: 'signal', target: { pid: 5001, startTime: 990_000 }, signal: 'SIGTERM', result: 'sent' },
+          { t: 5100, kind: 'signal', target: { pid: 5001, startTime: 990_000 }, signal: 'SIGKILL', result: 'sent' },
         ],
       }),
     ];

@@ -1,5 +1,5 @@
 /**
- * A private Docker engine for one test file, started the way issue 9 measured it: Debian's
+ * A private Docker engine for one test file, started the way it was measured to work: Debian's
  * `docker.io` dockerd with no networking, its own cgroup parent, socket, data and exec roots in
  * one short temp folder (a unix socket path must stay under 108 bytes). It installs nothing:
  * when dockerd is missing or we are not root, `startPrivateEngine` returns the reason to skip.

@@ -1,0 +1,176 @@
+/**
+ * One containment step, as data: what the harness did to end something a drill, a stale run or
+ * `crash-drill contain` left, to which target, and what came of it, with its time. Process
+ * containment (terminate.ts, contain.ts), container containment (harness/containers/contain.ts)
+ * and `contain <pid>` (harness/orphans/contain.ts) all record this one type; the evidence keeps
+ * it; checks and results read its fields; describeStep() is the only place a step becomes text,
+ * and nothing parses that text back.
+ *
+ * It lives in observe/ because the vocabulary began here (signals by identity: signal.ts, and
+ * exits: exit-watch.ts) and every other user already depends on observe/. It imports types
+ * only, so checks (through harness/evidence/) and reporters (through harness/results/types.ts)
+ * can use it without reaching a process, a file or an engine.
+ */
+import type { Engine } from '../containers/engine-cli.js';
+import type { ExitObservation } from './exit-watch.js';
+import type { SignalOutcome } from './signal.js';
+
+/** A process, by identity: a signal re-checks the start time first (signal.ts). */
+export type ProcessTarget = { pid: number; startTime: number };
+
+/** A container, by identity: its id and the engine's creation time (a reused name is another container). */
+export type ContainerTarget = { engine: Engine; id: string; name: string; created: string };
+
+/** The signals containment sends. */
+export type ContainmentSignal = 'SIGTERM' | 'SIGKILL' | 'SIGCONT';
+
+/** The engine commands container containment runs. */
+export type EngineCommand = 'stop' | 'kill' | 'rm';
+
+/** How `crash-drill contain` ended (harness/orphans/contain.ts). */
+export type ContainOutcome = 'contained' | 'forced' | 'survived' | 'refused' | 'stopped';
+
+/** What a revocation or a probe of `contain` came to (harness/orphans/probe.ts). */
+export type ProbeResult = 'ok' | 'failed' | 'denied' | 'allowed' | 'error';
+
+/** A step without its time: what the code records. Every step has a `kind` and a `result`. */
+export type StepBody =
+  /** A signal the harness sent by identity; `proof`: why `contain` took the process to be of the run (harness/orphans/members.ts). */
+  | {
+      kind: 'signal';
+      target: ProcessTarget;
+      signal: ContainmentSignal;
+      result: SignalOutcome /** Why a SIGCONT was sent. */;
+      reason?: 'stopped';
+      proof?: string;
+    }
+  /** The drill cgroup's cgroup.kill, the last resort. */
+  | { kind: 'cgroup.kill'; target: ProcessTarget; result: 'sent' | 'unavailable' }
+  /** The exit the harness saw (`how`: a zombie with its wait status, or gone). */
+  | { kind: 'exited'; target: ProcessTarget; how: ExitObservation['how']; code: number | null; signal: string | null }
+  /** An engine command: `sent` as it starts (with its arguments), then `done`, `failed` (with the engine's first line) or `gone`. */
+  | { kind: 'engine'; target: ContainerTarget; command: EngineCommand; args?: string[]; result: 'sent' | 'done' | 'failed' | 'gone'; reason?: string }
+  /** The engine's inspect of the container: gone before containment, another container under the id, its state, or removed by `--rm`. */
+  | { kind: 'inspect'; target: ContainerTarget; result: 'gone' | 'removed' }
+  | { kind: 'inspect'; target: ContainerTarget; result: 'mismatch'; created: string }
+  | { kind: 'inspect'; target: ContainerTarget; result: 'seen'; state: string; exitCode: number | null }
+  /** `contain`: the snapshot taken before anything else. */
+  | { kind: 'snapshot'; target: ProcessTarget; result: 'taken' }
+  /** `contain`: a revocation of the process's authority, or a probe that it is gone. */
+  | { kind: 'revoke' | 'probe'; target: ProcessTarget; what: string; result: ProbeResult; detail: string }
+  /** `contain --force`: the probe was still allowed, and containment went on. */
+  | { kind: 'probe-overridden'; target: ProcessTarget; result: 'forced' }
+  /** `contain`: the wait after SIGTERM, and how many members ended in it. */
+  | { kind: 'wait'; target: ProcessTarget; waitMs: number; result: 'waited'; ended: number; of: number }
+  /** `contain`: the members re-identified after the wait that are still there. */
+  | { kind: 're-identify'; target: ProcessTarget; result: 'done'; left: number[] }
+  /** `contain`: the outcome (refused before a snapshot has no start time). */
+  | { kind: 'outcome'; target: ProcessTarget | { pid: number; startTime: null }; result: ContainOutcome; reason: string }
+  /** A step of a log written before steps were typed whose text names none of the fields above (upgradeStep()). */
+  | { kind: 'note'; target: ProcessTarget | ContainerTarget | null; result: 'recorded'; text: string };
+
+/** A step without its time and target: what a recorder that knows its target is given. */
+export type UntargetedStep = StepBody extends infer S ? (S extends StepBody ? Omit<S, 'target'> : never) : never;
+
+/** One step, with the monotonic time (ms, harness/util/clock.ts) it happened. */
+export type ContainmentStep = StepBody & { t: number };
+
+export type StepOf<K extends ContainmentStep['kind']> = Extract<ContainmentStep, { kind: K }>;
+
+/**
+ * A step as evidence logs and results.json files written before steps were typed hold it: a
+ * time and a line of text (process steps from 2026-11-30 on also had the typed fields, and the
+ * line as `action`).
+ */
+export type LegacyStep = { t: number; action: string };
+
+/** `docker stop --time 1`: the command an engine step ran. */
+export function engineCommandLine(step: Extract<StepBody, { kind: 'engine' }>): string {
+  return [step.target.engine, step.command, ...(step.args ?? [])].join(' ');
+}
+
+/**
+ * The step as one line a person reads: "SIGTERM: sent", "SIGTERM 812 (a descendant of 800):
+ * sent", "docker stop --time 1: sent", "exited (zombie, signal SIGKILL)". A step read from an
+ * older file without a kind is shown by its own line.
+ */
+export function describeStep(step: ContainmentStep | StepBody | LegacyStep): string {
+  if (!('kind' in step)) return step.action;
+  switch (step.kind) {
+    case 'signal': {
+      // `contain` names the member and why it is of the run; a drill's record names its process itself.
+      const why = step.reason === 'stopped' ? 'it was stopped' : step.proof;
+      const who = step.proof !== undefined ? ` ${step.target.pid} (${why})` : why !== undefined ? ` (${why})` : '';
+      return `${step.signal}${who}: ${step.result}`;
+    }
+    case 'cgroup.kill':
+      return `cgroup.kill: ${step.result}`;
+    case 'exited': {
+      const status = step.signal !== null ? `, signal ${step.signal}` : step.code !== null ? `, code ${step.code}` : '';
+      return `exited (${step.how}${status})`;
+    }
+    case 'engine': {
+      const line = step.result === 'sent' ? engineCommandLine(step) : `${step.target.engine} ${step.command}`;
+      const result = step.result === 'gone' ? 'gone already' : step.result;
+      return `${line}: ${result}${step.reason !== undefined ? `: ${step.reason}` : ''}`;
+    }
+    case 'inspect':
+      switch (step.result) {
+        case 'gone':
+          return 'inspect: gone';
+        case 'removed':
+          return 'removed by the engine (--rm)';
+        case 'mismatch':
+          return `inspect: created ${step.created}, not ${step.target.created}: left alone`;
+        case 'seen':
+          return `state ${step.state}, exit code ${step.exitCode}`;
+      }
+      break;
+    case 'snapshot':
+      return `snapshot of ${step.target.pid} (start ${step.target.startTime})`;
+    case 'revoke':
+    case 'probe':
+      return `${step.what}: ${step.result} (${step.detail})`;
+    case 'probe-overridden':
+      return 'the probe was still allowed; going on because of --force';
+    case 'wait':
+      return `waited up to ${step.waitMs} ms: ${step.ended} of ${step.of} ended`;
+    case 're-identify':
+      return `re-identified: ${step.left.length === 0 ? 'nothing of the run is left' : `still there: ${step.left.join(', ')}`}`;
+    case 'outcome':
+      return `${step.result}: ${step.reason}`;
+    case 'note':
+      return step.text;
+  }
+  return '';
+}
+
+/** The old line of a container command the harness had sent: the only old text a verdict reads (harness/checks/exit-on-eof-container.ts). */
+const LEGACY_ENGINE_SENT = /^(docker|podman) (stop|kill)((?: --time \d+)?): sent$/;
+
+/**
+ * A step as a log of any version holds it, as the typed step: the target comes from the record
+ * when the step does not name it. Older text-only steps become notes, except the one form a
+ * verdict depends on, a container command the harness sent, whose old line is matched exactly
+ * here and nowhere else; steps written now are never read from text.
+ */
+export function upgradeStep(step: ContainmentStep | LegacyStep, target: ProcessTarget | ContainerTarget): ContainmentStep {
+  if ('kind' in step) {
+    // Process steps of 2026-11-30 on carried the line as `action` and no target.
+    const { action: _line, ...typed } = step as ContainmentStep & { action?: string };
+    return { ...typed, target: typed.target ?? target } as ContainmentStep;
+  }
+  const sent = 'engine' in target ? LEGACY_ENGINE_SENT.exec(step.action) : null;
+  if (sent && 'engine' in target) {
+    const args = sent[3] ? sent[3].trim().split(' ') : undefined;
+    return {
+      t: step.t,
+      kind: 'engine',
+      target: { ...target, engine: sent[1] as Engine },
+      command: sent[2] as EngineCommand,
+      ...(args ? { args } : {}),
+      result: 'sent',
+    };
+  }
+  return { t: step.t, kind: 'note', target, result: 'recorded', text: step.action };
+}
