@@ -1,6 +1,6 @@
 /**
- * The observer parts the orphans commands use, in one place: "structure" is merging the
- * remote's /proc parser into harness/observe, and when an export moves, only this file changes.
+ * The observer parts the orphans commands use, in one place, the /proc reader's among them
+ * (harness/observe/proc.ts): when an export moves, only this file changes.
  */
 export {
   classifyFd,
