@@ -66,7 +66,7 @@ export default defineConfig({
     // The run ends with what was skipped and why (test/support/skipped-reporter.ts).
     reporters: ['default', './test/support/skipped-reporter.ts'],
     globalSetup: ['./test/support/suite-tmp.ts'],
-    // Each test file removes the temp folders tempDir() made for it (test/support/scenarios.ts).
+    // Each test file removes the temp folders tempDir() made for it (test/support/temp-dir.ts).
     setupFiles: ['./test/support/remove-temp-dirs.ts'],
     testTimeout: 60_000,
     hookTimeout: 60_000,

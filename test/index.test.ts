@@ -3,14 +3,15 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { defineConfig, defineScenario, runDrills, type Reporter } from '../harness/index.js';
-import { scenarioFrom, subjectYaml, tempDir } from './support/scenarios.js';
+import { fakeSubject, scenarioFrom, scenarioYaml } from './support/scenarios.js';
+import { tempDir } from './support/temp-dir.js';
 
 describe('runDrills', () => {
   it('runs scenario files into a report folder, like the CLI', async () => {
     const dir = tempDir('crash-drill-api-');
     writeFileSync(
       join(dir, 'a.yaml'),
-      ['id: api', subjectYaml('well-behaved'), 'target: { call: echo, args: { text: hi } }', 'points: [idle]', 'modes: [crash]'].join('\n'),
+      scenarioYaml({ id: 'api', subject: fakeSubject('well-behaved'), target: { call: 'echo', args: { text: 'hi' } }, points: ['idle'], modes: ['crash'] }),
     );
     const seen: string[] = [];
     const spy: Reporter = { name: 'spy', onDrillEnd: (r) => void seen.push(`${r.scenario} ${r.verdict}`) };
@@ -26,15 +27,15 @@ describe('runDrills', () => {
 
   it('takes scenario objects and writes nothing without out', async () => {
     const scenario = scenarioFrom(
-      [
-        'id: obj',
-        subjectYaml('ignores-eof'),
-        'target: { call: echo }',
-        'points: [idle]',
-        'modes: [close]',
-        'timeouts: { close-wait: 400 }',
-        'expect: { exit-on-eof: { deadline: 400 }, no-survivors: { grace: 400 } }',
-      ].join('\n'),
+      scenarioYaml({
+        id: 'obj',
+        subject: fakeSubject('ignores-eof'),
+        target: { call: 'echo' },
+        points: ['idle'],
+        modes: ['close'],
+        timeouts: { 'close-wait': 400 },
+        expect: { 'exit-on-eof': { deadline: 400 }, 'no-survivors': { grace: 400 } },
+      }),
     );
     const { results } = await runDrills({ scenarios: [scenario] });
     expect(results.drills.map((d) => [d.verdict, d.checks.find((c) => c.id === 'exit-on-eof')?.verdict])).toEqual([['fail', 'fail']]);
@@ -50,7 +51,10 @@ describe('runDrills', () => {
 describe('runDrills without a config', () => {
   it('reads the config file of the working folder, like the CLI', async () => {
     const dir = tempDir('crash-drill-api-config-');
-    writeFileSync(join(dir, 's.yaml'), ['id: cfg', subjectYaml('well-behaved'), 'target: { call: echo }', 'points: [idle]', 'modes: [crash]'].join('\n'));
+    writeFileSync(
+      join(dir, 's.yaml'),
+      scenarioYaml({ id: 'cfg', subject: fakeSubject('well-behaved'), target: { call: 'echo' }, points: ['idle'], modes: ['crash'] }),
+    );
     writeFileSync(join(dir, 'crash-drill.config.mjs'), "export default { scenarios: ['s.yaml'] };\n");
     const cwd = process.cwd();
     process.chdir(dir);

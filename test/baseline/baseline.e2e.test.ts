@@ -10,9 +10,11 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runDrills } from '../../harness/index.js';
 import { lastLine, runCli } from '../support/cli.js';
-import { subjectYaml, tempDir } from '../support/scenarios.js';
+import { fakeSubject, scenarioYaml, type FakeServer, type ScenarioParts } from '../support/scenarios.js';
+import { tempDir } from '../support/temp-dir.js';
 
-const FAST = 'points: [idle]\nmodes: [crash]\nexpect: { exit-on-eof: { deadline: 800 }, no-survivors: { grace: 400 } }';
+const FAST: ScenarioParts = { points: ['idle'], modes: ['crash'], expect: { 'exit-on-eof': { deadline: 800 }, 'no-survivors': { grace: 400 } } };
+const echoOf = (id: string, server: FakeServer) => scenarioYaml({ id, subject: fakeSubject(server), target: { call: 'echo' }, ...FAST });
 const ENTRIES = [
   { drill: 'broken/idle/crash', check: null, verdict: 'error', reason: '' },
   { drill: 'noisy/idle/crash', check: 'stdout-clean', verdict: 'fail', reason: '' },
@@ -29,13 +31,13 @@ describe('crash-drill baseline and run --baseline', () => {
   let dir: string;
   beforeAll(() => {
     dir = tempDir('crash-drill-baseline-');
-    writeFileSync(join(dir, 'good.yaml'), ['id: good', subjectYaml('well-behaved'), 'target: { call: echo }', FAST].join('\n'));
-    writeFileSync(join(dir, 'stays.yaml'), ['id: stays', subjectYaml('ignores-eof'), 'target: { call: echo }', FAST].join('\n'));
-    writeFileSync(join(dir, 'noisy.yaml'), ['id: noisy', subjectYaml('stdout-noise'), 'target: { call: echo }', FAST].join('\n'));
+    writeFileSync(join(dir, 'good.yaml'), echoOf('good', 'well-behaved'));
+    writeFileSync(join(dir, 'stays.yaml'), echoOf('stays', 'ignores-eof'));
+    writeFileSync(join(dir, 'noisy.yaml'), echoOf('noisy', 'stdout-noise'));
     // Exits before any handshake: the drill is an error.
     writeFileSync(
       join(dir, 'broken.yaml'),
-      ['id: broken', 'subject: { command: node, args: ["-e", "process.exit(0)"] }', 'protocol: 2025-11-25', 'target: { call: echo }', FAST].join('\n'),
+      scenarioYaml({ id: 'broken', subject: { command: 'node', args: ['-e', 'process.exit(0)'] }, protocol: '2025-11-25', target: { call: 'echo' }, ...FAST }),
     );
   });
 

@@ -13,7 +13,7 @@ import { loadScenarios } from '../../harness/config/index.js';
 import { planDrills } from '../../harness/plan/plan.js';
 import { packageRoot } from '../../harness/util/paths.js';
 import { lastLine, runCli } from '../support/cli.js';
-import { tempDir } from '../support/scenarios.js';
+import { tempDir } from '../support/temp-dir.js';
 
 const root = packageRoot();
 const FILE = join(root, 'scenarios', 'crash-drill.baseline.json');

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { bundleHarness, HARNESS_ENTRIES, RUNNABLE_ENTRIES } from '../../harness/build/bundle.js';
 import { packageRoot } from '../../harness/util/paths.js';
-import { tempDir } from '../support/scenarios.js';
+import { tempDir } from '../support/temp-dir.js';
 
 const root = packageRoot();
 const version = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).version as string;

@@ -17,25 +17,22 @@ import type { ClientKind } from '../../harness/drill/client/drill-client.js';
 import type { DrillEvidence } from '../../harness/evidence/types.js';
 import { runScenarios } from '../../harness/run/run-drills.js';
 import { packageRoot } from '../../harness/util/paths.js';
-import { scenarioFrom, tempDir } from '../support/scenarios.js';
+import { scenarioFrom, scenarioYaml } from '../support/scenarios.js';
+import { tempDir } from '../support/temp-dir.js';
 
 type Seen = { drill: string; what: string; t: number; ppid?: number; from?: number; to?: number; result?: string; code?: string };
 
 async function drill(kind: ClientKind, dir: string) {
   const log = join(dir, `${kind}.jsonl`);
-  const yaml = [
-    `id: observer-${kind}`,
-    'subject:',
-    '  command: node',
-    `  args: [${JSON.stringify(join(packageRoot(), 'test/drill/fixtures/observer-server.mjs'))}]`,
-    `  cwd: ${JSON.stringify(packageRoot())}`,
-    `  env: { OBSERVE_LOG: ${JSON.stringify(log)} }`,
-    'target: { call: echo }',
-    'points: [idle]',
-    'modes: [crash, close, hang]',
-    'timeouts: { close-wait: 600 }',
-    'expect: { exit-on-eof: { deadline: 600 }, no-survivors: { grace: 600 } }',
-  ].join('\n');
+  const yaml = scenarioYaml({
+    id: `observer-${kind}`,
+    subject: { command: 'node', args: [join(packageRoot(), 'test/drill/fixtures/observer-server.mjs')], cwd: packageRoot(), env: { OBSERVE_LOG: log } },
+    target: { call: 'echo' },
+    points: ['idle'],
+    modes: ['crash', 'close', 'hang'],
+    timeouts: { 'close-wait': 600 },
+    expect: { 'exit-on-eof': { deadline: 600 }, 'no-survivors': { grace: 600 } },
+  });
   const { results, evidence } = await runScenarios([scenarioFrom(yaml, dir, `${kind}.yaml`)], { concurrency: 1, client: kind, containTermWaitMs: 500 });
   const seen = readFileSync(log, 'utf8')
     .trim()

@@ -10,7 +10,8 @@ import { DrillClientProcess } from '../../harness/drill/client/client-process.js
 import { createDrillClient, defaultClientKind } from '../../harness/drill/client/drill-client.js';
 import { InProcessClient } from '../../harness/drill/client/in-process-client.js';
 import { runCli } from '../support/cli.js';
-import { subjectYaml, tempDir } from '../support/scenarios.js';
+import { fakeSubject, scenarioYaml } from '../support/scenarios.js';
+import { tempDir } from '../support/temp-dir.js';
 
 const handlers = { onEvent: () => {}, onSubjectStderr: () => {}, onClientStderr: () => {} };
 
@@ -58,15 +59,15 @@ describe('the drill client', () => {
     const dir = tempDir('crash-drill-in-process-exit-');
     writeFileSync(
       join(dir, 'in-flight.yaml'),
-      [
-        'id: in-flight',
-        subjectYaml('ignores-eof'),
-        'target: { call: spawn-helper }',
-        'points: [in-flight]',
-        'modes: [crash]',
-        'timeouts: { handshake: 120000, point: 120000 }',
-        'expect: { exit-on-eof: { deadline: 300 }, no-survivors: { grace: 300 } }',
-      ].join('\n'),
+      scenarioYaml({
+        id: 'in-flight',
+        subject: fakeSubject('ignores-eof'),
+        target: { call: 'spawn-helper' },
+        points: ['in-flight'],
+        modes: ['crash'],
+        timeouts: { handshake: 120000, point: 120000 },
+        expect: { 'exit-on-eof': { deadline: 300 }, 'no-survivors': { grace: 300 } },
+      }),
     );
     const run = await runCli(['run', dir, '--client', 'inprocess', '--out', join(dir, 'out')]);
     expect(run.code).toBe(1);

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runScenarios } from '../../harness/run/run-drills.js';
 import { packageRoot } from '../../harness/util/paths.js';
-import { scenarioFrom } from '../support/scenarios.js';
+import { scenarioFrom, scenarioYaml } from '../support/scenarios.js';
 
 const NAME = 'CRASH_DRILL_TEST_ENV_SECRET';
 const SECRET = 'ghp_envtemplate0123456789abcdef';
@@ -21,16 +21,17 @@ describe('a credential read through {{env.NAME}}', () => {
   });
 
   it('is redacted from the evidence wherever the server prints it', async () => {
-    const yaml = [
-      'id: env-secret',
-      'subject:',
-      '  command: node',
-      `  args: [${JSON.stringify(join(packageRoot(), 'dist/fake-servers/floods.js'))}]`,
-      `  env: { FAKE_FLOOD: "lines:3", FAKE_FLOOD_SECRET: "{{env.${NAME}}}" }`,
-      'target: { call: flood }',
-      'points: [after-response]',
-      'modes: [crash]',
-    ].join('\n');
+    const yaml = scenarioYaml({
+      id: 'env-secret',
+      subject: {
+        command: 'node',
+        args: [join(packageRoot(), 'dist/fake-servers/floods.js')],
+        env: { FAKE_FLOOD: 'lines:3', FAKE_FLOOD_SECRET: `{{env.${NAME}}}` },
+      },
+      target: { call: 'flood' },
+      points: ['after-response'],
+      modes: ['crash'],
+    });
     const run = await runScenarios([scenarioFrom(yaml)], { concurrency: 1 });
     const text = JSON.stringify(run.evidence[0].events);
     const noise = run.evidence[0].events.filter((e) => e.type === 'stdout-noise');

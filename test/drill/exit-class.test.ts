@@ -4,14 +4,21 @@
  */
 import { describe, expect, it } from 'vitest';
 import { runScenarios } from '../../harness/run/run-drills.js';
-import { scenarioFrom, subjectYaml } from '../support/scenarios.js';
+import { fakeSubject, scenarioFrom, scenarioYaml, type ScenarioParts } from '../support/scenarios.js';
 
-const FAST = 'expect: { exit-on-eof: { deadline: 1500 }, no-survivors: { grace: 500 } }\ntimeouts: { close-wait: 1500 }';
+const FAST: ScenarioParts = { expect: { 'exit-on-eof': { deadline: 1500 }, 'no-survivors': { grace: 500 } }, timeouts: { 'close-wait': 1500 } };
 
 describe('exit classification', () => {
   it('an unhandled EPIPE after the client died is a crash, with the stack trace line', async () => {
     const scenario = scenarioFrom(
-      ['id: epipe', subjectYaml('crashes-on-epipe'), 'target: { call: echo, args: { text: hi } }', 'points: [idle]', 'modes: [crash]', FAST].join('\n'),
+      scenarioYaml({
+        id: 'epipe',
+        subject: fakeSubject('crashes-on-epipe'),
+        target: { call: 'echo', args: { text: 'hi' } },
+        points: ['idle'],
+        modes: ['crash'],
+        ...FAST,
+      }),
     );
     const { results } = await runScenarios([scenario]);
     const drill = results.drills[0];
@@ -25,15 +32,15 @@ describe('exit classification', () => {
 
   it('the same server under close mode is not crashed (the client still reads) but ended by the client', async () => {
     const scenario = scenarioFrom(
-      [
-        'id: epipe-close',
-        subjectYaml('crashes-on-epipe'),
-        'target: { call: echo, args: { text: hi } }',
-        'points: [idle]',
-        'modes: [close]',
-        'expect: { exit-on-eof: { deadline: 500 }, no-survivors: { grace: 1000 } }',
-        'timeouts: { close-wait: 500 }',
-      ].join('\n'),
+      scenarioYaml({
+        id: 'epipe-close',
+        subject: fakeSubject('crashes-on-epipe'),
+        target: { call: 'echo', args: { text: 'hi' } },
+        points: ['idle'],
+        modes: ['close'],
+        expect: { 'exit-on-eof': { deadline: 500 }, 'no-survivors': { grace: 1000 } },
+        timeouts: { 'close-wait': 500 },
+      }),
     );
     const { results } = await runScenarios([scenario]);
     const drill = results.drills[0];
@@ -44,7 +51,14 @@ describe('exit classification', () => {
 
   it('a python server exits cleanly on EOF', async () => {
     const scenario = scenarioFrom(
-      ['id: py', subjectYaml('python-well-behaved'), 'target: { call: spawn-helper }', 'points: [after-response]', 'modes: [crash]', FAST].join('\n'),
+      scenarioYaml({
+        id: 'py',
+        subject: fakeSubject('python-well-behaved'),
+        target: { call: 'spawn-helper' },
+        points: ['after-response'],
+        modes: ['crash'],
+        ...FAST,
+      }),
     );
     const { results } = await runScenarios([scenario]);
     expect(results.drills[0].verdict).toBe('pass');

@@ -10,8 +10,9 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { holderCommand, holderUnavailable } from '../../harness/drill/holder/holder.js';
 import { identify } from '../../harness/observe/index.js';
-import { Cleanup, testDrillId, until } from '../observe/helpers.js';
-import { tempDir } from '../support/scenarios.js';
+import { Cleanup, testDrillId } from '../support/cleanup.js';
+import { until } from '../support/until.js';
+import { tempDir } from '../support/temp-dir.js';
 
 const uid = process.geteuid?.() ?? 0;
 if (uid !== 0) console.log("[holder-record] the case of another user's record skipped: only root can make a file of another user");
@@ -39,17 +40,13 @@ async function watchdogRun(record: string): Promise<{ out: string; code: number 
   );
   // The holder says `child` right after its fork: the record names what the child runs once it
   // has exec'd, so the harness "dies" only then (before, the child is still a copy of the perl).
-  await until(
-    () => {
-      try {
-        return readFileSync(`/proc/${child}/cmdline`, 'utf8').startsWith('/bin/sleep\0');
-      } catch {
-        return false;
-      }
-    },
-    10_000,
-    "the sleep to be exec'd",
-  );
+  await until("the sleep to be exec'd", () => {
+    try {
+      return readFileSync(`/proc/${child}/cmdline`, 'utf8').startsWith('/bin/sleep\0');
+    } catch {
+      return false;
+    }
+  });
   holder.stdin!.end();
   const code = await exited;
   return { out, code, drillId };

@@ -11,26 +11,25 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EvidenceEvent } from '../../harness/evidence/types.js';
 import type { DrillResult } from '../../harness/results/types.js';
 import { packageRoot } from '../../harness/util/paths.js';
+import type { KillPoint } from '../../harness/config/index.js';
 import { lastLine, runCli, type CliRun } from '../support/cli.js';
-import { tempDir } from '../support/scenarios.js';
+import { scenarioYaml, type ScenarioParts } from '../support/scenarios.js';
+import { tempDir } from '../support/temp-dir.js';
 
 const FLOODS = join(packageRoot(), 'dist/fake-servers/floods.js');
 /** One noise line of floods.ts: `noise <n> <secret> ` + 1000 x + newline. */
 const LINES = 400;
 
-function scenario(id: string, flood: string, record: string, point = 'after-response'): string {
-  return [
-    `id: ${id}`,
-    'subject:',
-    '  command: node',
-    `  args: [${JSON.stringify(FLOODS)}]`,
-    `  env: { FAKE_FLOOD: "${flood}", FAKE_FLOOD_SECRET: "{{session.token}}" }`,
-    'target: { call: flood }',
-    `points: [${point}]`,
-    'modes: [crash]',
-    `record: ${record}`,
-    'expect: { exit-on-eof: { deadline: 5000 }, no-survivors: { grace: 1000 } }',
-  ].join('\n');
+function scenario(id: string, flood: string, record: ScenarioParts['record'], point: KillPoint = 'after-response'): string {
+  return scenarioYaml({
+    id,
+    subject: { command: 'node', args: [FLOODS], env: { FAKE_FLOOD: flood, FAKE_FLOOD_SECRET: '{{session.token}}' } },
+    target: { call: 'flood' },
+    points: [point],
+    modes: ['crash'],
+    record,
+    expect: { 'exit-on-eof': { deadline: 5000 }, 'no-survivors': { grace: 1000 } },
+  });
 }
 
 interface Run {
@@ -46,11 +45,11 @@ async function drill(dir: string, client: 'inprocess' | 'process'): Promise<Run>
   const { mkdirSync } = await import('node:fs');
   mkdirSync(scenarios);
   // About 1 KiB a line: 400 lines, of which 10 are kept; the small flood stays within 500 lines.
-  writeFileSync(join(scenarios, 'cut.yaml'), scenario('cut', `lines:${LINES}`, '{ stdout-lines: 10, stderr-bytes: 4096 }'));
-  writeFileSync(join(scenarios, 'whole.yaml'), scenario('whole', 'lines:20', '{ stdout-lines: 500 }'));
-  writeFileSync(join(scenarios, 'stderr.yaml'), scenario('stderr', `stderr:${200 * 1030}`, '{ stderr-bytes: 4096 }'));
-  writeFileSync(join(scenarios, 'long-line.yaml'), scenario('long-line', 'line:1000000', '{ line-bytes: 10, unterminated-bytes: 100000 }'));
-  writeFileSync(join(scenarios, 'binary.yaml'), scenario('binary', 'binary', '{}'));
+  writeFileSync(join(scenarios, 'cut.yaml'), scenario('cut', `lines:${LINES}`, { 'stdout-lines': 10, 'stderr-bytes': 4096 }));
+  writeFileSync(join(scenarios, 'whole.yaml'), scenario('whole', 'lines:20', { 'stdout-lines': 500 }));
+  writeFileSync(join(scenarios, 'stderr.yaml'), scenario('stderr', `stderr:${200 * 1030}`, { 'stderr-bytes': 4096 }));
+  writeFileSync(join(scenarios, 'long-line.yaml'), scenario('long-line', 'line:1000000', { 'line-bytes': 10, 'unterminated-bytes': 100000 }));
+  writeFileSync(join(scenarios, 'binary.yaml'), scenario('binary', 'binary', {}));
   const cli = await runCli(['run', scenarios, '--out', out, '--client', client, '--reporter', 'markdown,html']);
   const results = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8')) as { drills: DrillResult[] };
   const drills = new Map(results.drills.map((d) => [d.scenario, d]));

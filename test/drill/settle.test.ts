@@ -10,7 +10,8 @@ import { describe, expect, it } from 'vitest';
 import type { ClientKind } from '../../harness/drill/client/drill-client.js';
 import { runScenarios } from '../../harness/run/run-drills.js';
 import { packageRoot } from '../../harness/util/paths.js';
-import { scenarioFrom, tempDir } from '../support/scenarios.js';
+import { scenarioFrom, scenarioYaml } from '../support/scenarios.js';
+import { tempDir } from '../support/temp-dir.js';
 
 describe('the ping round trip before a kill where nothing is pending', () => {
   for (const [client, blockMs] of [
@@ -22,17 +23,14 @@ describe('the ping round trip before a kill where nothing is pending', () => {
     ['inprocess', 150],
   ] as [ClientKind, number][]) {
     it(`lets a server's reply to its last message out before the kill (${client} client${blockMs ? `, server busy ${blockMs} ms after initialize` : ''})`, async () => {
-      const yaml = [
-        `id: eager-${client}`,
-        'subject:',
-        '  command: node',
-        `  args: [${JSON.stringify(join(packageRoot(), 'test/drill/fixtures/eager-server.mjs'))}]`,
-        `  env: { EAGER_BLOCK_MS: "${blockMs}" }`,
-        'target: { call: echo }',
-        'points: [idle, after-response]',
-        'modes: [crash]',
-        'expect: { exit-on-eof: { deadline: 1000 }, no-survivors: { grace: 500 } }',
-      ].join('\n');
+      const yaml = scenarioYaml({
+        id: `eager-${client}`,
+        subject: { command: 'node', args: [join(packageRoot(), 'test/drill/fixtures/eager-server.mjs')], env: { EAGER_BLOCK_MS: `${blockMs}` } },
+        target: { call: 'echo' },
+        points: ['idle', 'after-response'],
+        modes: ['crash'],
+        expect: { 'exit-on-eof': { deadline: 1000 }, 'no-survivors': { grace: 500 } },
+      });
       const { results, evidence } = await runScenarios([scenarioFrom(yaml, tempDir(), 'eager.yaml')], { concurrency: 1, client, containTermWaitMs: 500 });
       expect(results.drills.map((d) => [d.point, d.verdict, d.exit?.class, d.exit?.code])).toEqual([
         ['idle', 'pass', 'clean', 0],

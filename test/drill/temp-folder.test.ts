@@ -7,7 +7,7 @@ import { chownSync, existsSync, mkdirSync, rmSync, symlinkSync, writeFileSync } 
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { makeDrillTemp, removeDrillTemps } from '../../harness/drill/executor/temp-folder.js';
-import { tempDir } from '../support/scenarios.js';
+import { tempDir } from '../support/temp-dir.js';
 
 const isRoot = process.getuid?.() === 0;
 if (!isRoot) console.log("[temp-folder] the case of another user's folder skipped: only root can make a folder of another user");

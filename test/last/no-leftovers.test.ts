@@ -8,25 +8,32 @@ import { readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CLI, lastLine, runCli } from '../support/cli.js';
-import { markedProcesses, sentinelProcesses, until } from '../support/markers.js';
-import { subjectYaml, tempDir } from '../support/scenarios.js';
+import { markedProcesses, sentinelProcesses } from '../support/markers.js';
+import { until } from '../support/until.js';
+import { fakeSubject, scenarioYaml, type FakeServer } from '../support/scenarios.js';
+import { tempDir } from '../support/temp-dir.js';
+
+/** A drill of `server` at after-response/crash that waits 20 s for an exit and for survivors to end. */
+function slowLeak(id: string, server: FakeServer): string {
+  return scenarioYaml({
+    id,
+    subject: fakeSubject(server),
+    target: { call: 'spawn-helper' },
+    points: ['after-response'],
+    modes: ['crash'],
+    expect: { 'exit-on-eof': { deadline: 20000 }, 'no-survivors': { grace: 20000 } },
+  });
+}
+
+/** A drill that passes at once. */
+const NEXT = scenarioYaml({ id: 'next', subject: fakeSubject('well-behaved'), target: { call: 'echo' }, points: ['idle'], modes: ['crash'] });
 
 /** Scenarios that keep drills busy for a while and leave survivors behind if nobody contains them. */
 function leakyFolder(): string {
   const dir = tempDir('crash-drill-leftovers-');
-  const slow = 'expect: { exit-on-eof: { deadline: 20000 }, no-survivors: { grace: 20000 } }';
-  writeFileSync(
-    join(dir, 'a.yaml'),
-    ['id: stays-up', subjectYaml('ignores-eof'), 'target: { call: spawn-helper }', 'points: [after-response]', 'modes: [crash]', slow].join('\n'),
-  );
-  writeFileSync(
-    join(dir, 'b.yaml'),
-    ['id: leaks', subjectYaml('leaks-child'), 'target: { call: spawn-helper }', 'points: [after-response]', 'modes: [crash]', slow].join('\n'),
-  );
-  writeFileSync(
-    join(dir, 'c.yaml'),
-    ['id: daemon', subjectYaml('daemonizes'), 'target: { call: spawn-helper }', 'points: [after-response]', 'modes: [crash]', slow].join('\n'),
-  );
+  writeFileSync(join(dir, 'a.yaml'), slowLeak('stays-up', 'ignores-eof'));
+  writeFileSync(join(dir, 'b.yaml'), slowLeak('leaks', 'leaks-child'));
+  writeFileSync(join(dir, 'c.yaml'), slowLeak('daemon', 'daemonizes'));
   return dir;
 }
 
@@ -56,7 +63,7 @@ function pathWithoutPerl(): string {
 }
 
 async function runIdOf(stdout: () => string): Promise<string> {
-  return until(() => /run (cd-[\w-]+)/.exec(stdout())?.[1], 20_000, 'the run id on the first line');
+  return until('the run id on the first line', () => /run (cd-[\w-]+)/.exec(stdout())?.[1], 20_000);
 }
 
 /**
@@ -66,12 +73,12 @@ async function runIdOf(stdout: () => string): Promise<string> {
  */
 async function survivorsUp(runId: string, helpers = 3, servers = ['ignores-eof.js']): Promise<void> {
   await until(
+    `the survivors of ${runId}`,
     () => {
       const commands = markedProcesses(runId).map((p) => p.cmdline);
       return servers.every((s) => commands.some((c) => c.includes(s))) && commands.filter((c) => c.includes('lib/helper.js')).length >= helpers;
     },
     30_000,
-    `the survivors of ${runId}`,
   );
 }
 
@@ -112,11 +119,7 @@ describe('no process is left behind', () => {
 
   it("SIGKILL mid-run: the holders' watchdogs end every drill process within 2 s, and the next run reports what they ended", async () => {
     const dir = leakyFolder();
-    const slow = 'expect: { exit-on-eof: { deadline: 20000 }, no-survivors: { grace: 20000 } }';
-    writeFileSync(
-      join(dir, 'd.yaml'),
-      ['id: no-term', subjectYaml('ignores-sigterm'), 'target: { call: spawn-helper }', 'points: [after-response]', 'modes: [crash]', slow].join('\n'),
-    );
+    writeFileSync(join(dir, 'd.yaml'), slowLeak('no-term', 'ignores-sigterm'));
     const cli = startCli(['run', dir, '--out', join(dir, 'out'), '--concurrency', '4']);
     let runId: string;
     let killedAt: number;
@@ -130,11 +133,11 @@ describe('no process is left behind', () => {
     }
     // No sweep runs meanwhile: the watchdogs alone end the SIGTERM-ignoring server, the server
     // that ignores EOF, the leaked helper and the daemon (issue target: 2 s after kill -9).
-    await until(() => markedProcesses(runId).length === 0, Math.max(0, 2000 - (Date.now() - killedAt)), 'every drill process of the killed run to end');
-    await until(() => !sentinelOf(runId), 10_000, "the killed run's sentinel to finish its record");
+    await until('every drill process of the killed run to end', () => markedProcesses(runId).length === 0, Math.max(0, 2000 - (Date.now() - killedAt)));
+    await until("the killed run's sentinel to finish its record", () => !sentinelOf(runId), 10_000);
 
     const next = tempDir('crash-drill-next-');
-    writeFileSync(join(next, 'n.yaml'), ['id: next', subjectYaml('well-behaved'), 'target: { call: echo }', 'points: [idle]', 'modes: [crash]'].join('\n'));
+    writeFileSync(join(next, 'n.yaml'), NEXT);
     const run = await runCli(['run', next, '--out', join(next, 'out')]);
     expect(run.code).toBe(0);
     expect(run.stdout).toContain('Left behind by an earlier, killed run (now contained):');
@@ -179,14 +182,14 @@ describe('no process is left behind', () => {
         await cli.exit;
       }
       await until(
+        'the sentinel to end every drill process of the killed run',
         () => markedProcesses(runId).length === 0,
         Math.max(1, 2000 - (Date.now() - killedAt)),
-        'the sentinel to end every drill process of the killed run',
       );
-      await until(() => !sentinelOf(runId), 10_000, "the killed run's sentinel to finish its record");
+      await until("the killed run's sentinel to finish its record", () => !sentinelOf(runId), 10_000);
 
       const next = tempDir('crash-drill-next-');
-      writeFileSync(join(next, 'n.yaml'), ['id: next', subjectYaml('well-behaved'), 'target: { call: echo }', 'points: [idle]', 'modes: [crash]'].join('\n'));
+      writeFileSync(join(next, 'n.yaml'), NEXT);
       const run = await runCli(['run', next, '--out', join(next, 'out')]);
       expect(run.code).toBe(0);
       const stale = JSON.parse(readFileSync(join(next, 'out', 'results.json'), 'utf8')).stale as Array<{

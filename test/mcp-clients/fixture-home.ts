@@ -7,9 +7,9 @@
  * lookup is pointed at it through HOME, XDG_CONFIG_HOME and the working folder, so no test
  * reads the real user's files. No path here contains "mcp", so no default pattern matches.
  */
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { tempDir } from '../support/temp-dir.js';
 
 export const FIXTURES = join(import.meta.dirname, 'fixtures');
 
@@ -45,7 +45,7 @@ function write(file: string, text: string): void {
 }
 
 export function fixtureHome(): FixtureHome {
-  const root = mkdtempSync(join(tmpdir(), 'crash-drill-clients-'));
+  const root = tempDir('crash-drill-clients-');
   const home = join(root, 'home');
   const xdg = join(home, '.config');
   const project = join(root, 'project');

@@ -5,20 +5,19 @@
  * shim, npx (npm's retitled `npm exec`), uvx, docker, client variables; and each shown not to
  * match what differs by one arg.
  */
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ConfigMatcher } from '../../harness/mcp-clients/matcher.js';
 import type { ConfiguredServer } from '../../harness/mcp-clients/types.js';
+import { tempDir } from '../support/temp-dir.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'crash-drill-matcher-'));
+const dir = tempDir('crash-drill-matcher-');
 mkdirSync(join(dir, 'bin'));
 mkdirSync(join(dir, 'real'));
 writeFileSync(join(dir, 'real', 'srv'), '#!/bin/sh\nexit 0\n');
 chmodSync(join(dir, 'real', 'srv'), 0o755);
 symlinkSync(join(dir, 'real', 'srv'), join(dir, 'bin', 'srv'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 function entry(over: Partial<ConfiguredServer>): ConfiguredServer {
   return {

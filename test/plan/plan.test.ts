@@ -1,18 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import { parseScenario, type KillMode, type KillPoint, type Scenario } from '../../harness/config/index.js';
 import { planDrills } from '../../harness/plan/plan.js';
+import { scenarioYaml } from '../support/scenarios.js';
 
 /** A scenario as the CLI parses it from its file (every default filled in), from a few lines of YAML. */
 function scenario(id: string, points: KillPoint[], modes: KillMode[]): Scenario {
-  const yaml = [
-    `id: ${id}`,
-    'subject: { command: node, args: [server.js] }',
-    'target: { call: echo }',
-    `points: [${points.join(', ')}]`,
-    `modes: [${modes.join(', ')}]`,
-    'timeouts: { handshake: 10000, point: 5000, close-wait: 2000 }',
-    'expect: { exit-on-eof: { deadline: 1000 }, no-survivors: { grace: 500 } }',
-  ].join('\n');
+  const yaml = scenarioYaml({
+    id,
+    subject: { command: 'node', args: ['server.js'] },
+    target: { call: 'echo' },
+    points,
+    modes,
+    timeouts: { handshake: 10000, point: 5000, 'close-wait': 2000 },
+    expect: { 'exit-on-eof': { deadline: 1000 }, 'no-survivors': { grace: 500 } },
+  });
   return parseScenario(yaml, `/tmp/scenarios/${id}.yaml`);
 }
 

@@ -13,7 +13,7 @@ import type { Diagnosis, DrillResult, RunResults } from '../../harness/results/t
 import { packageRoot } from '../../harness/util/paths.js';
 import { runCli } from '../support/cli.js';
 import { markedProcesses } from '../support/markers.js';
-import { tempDir } from '../support/scenarios.js';
+import { tempDir } from '../support/temp-dir.js';
 import { pythonSdkSuite } from '../python-sdk/support/python-sdk.js';
 
 const ROOT = packageRoot();

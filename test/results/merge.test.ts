@@ -1,20 +1,10 @@
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { copyEvidence, mergeResults, MergeError, readShardFolder, type ShardInput } from '../../harness/results/merge.js';
 import type { DrillResult, RunResults } from '../../harness/results/types.js';
 import { failed, passed, runResults, unknown } from '../reports/fixtures.js';
-import { tempDir as makeTempDir } from '../support/scenarios.js';
-
-const made: string[] = [];
-const tempDir = (prefix: string) => {
-  const dir = makeTempDir(prefix);
-  made.push(dir);
-  return dir;
-};
-afterAll(() => {
-  for (const dir of made) rmSync(dir, { recursive: true, force: true });
-});
+import { tempDir } from '../support/temp-dir.js';
 
 const PLAN = { id: 'plan-a', drills: 4, repeat: 1 };
 

@@ -10,7 +10,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../support/cli.js';
 import { markedProcesses } from '../support/markers.js';
-import { subjectYaml, tempDir } from '../support/scenarios.js';
+import { fakeSubject, scenarioYaml } from '../support/scenarios.js';
+import { tempDir } from '../support/temp-dir.js';
 
 describe("a drill's failure while others wait for admission", () => {
   it('ends the run as the harness failed (exit 4, the error on stderr), not as an unhandled rejection (exit 1, nothing said)', async () => {
@@ -20,7 +21,13 @@ describe("a drill's failure while others wait for admission", () => {
       writeFileSync(reporter, "export default { onDrillEnd() { throw new Error('onDrillEnd failed on purpose'); } };\n");
       writeFileSync(
         join(dir, 'four.yaml'),
-        ['id: four', subjectYaml('well-behaved'), 'target: { call: echo }', 'points: [idle, after-response]', 'modes: [crash, close]'].join('\n'),
+        scenarioYaml({
+          id: 'four',
+          subject: fakeSubject('well-behaved'),
+          target: { call: 'echo' },
+          points: ['idle', 'after-response'],
+          modes: ['crash', 'close'],
+        }),
       );
       const run = await runCli(['run', join(dir, 'four.yaml'), '--out', join(dir, 'out'), '--concurrency', '1', '--reporter', reporter]);
       expect(run.stderr).toContain('crash-drill: the harness failed: Error: onDrillEnd failed on purpose');

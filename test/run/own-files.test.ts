@@ -8,7 +8,7 @@ import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { appendOwnFile, createOwnFile, isOwnFile, readOwnFile, replaceOwnFile } from '../../harness/run/own-files.js';
-import { tempDir } from '../support/scenarios.js';
+import { tempDir } from '../support/temp-dir.js';
 
 const uid = process.geteuid?.() ?? 0;
 const isRoot = uid === 0;

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { checkedRunsDir, siblingRunsDirs } from '../../harness/run/registry.js';
 import { packageRoot } from '../../harness/util/paths.js';
-import { tempDir } from '../support/scenarios.js';
+import { tempDir } from '../support/temp-dir.js';
 
 const uid = process.geteuid?.() ?? 0;
 const observe = JSON.stringify(join(packageRoot(), 'dist/harness/observe/index.js'));

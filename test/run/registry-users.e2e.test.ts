@@ -9,12 +9,12 @@
  * the victim's own is; the first run of a new user makes the folder 0700 and passes.
  */
 import { spawn } from 'node:child_process';
-import { chmodSync, chownSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, chownSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { CliRun } from '../support/cli.js';
-import { subjectYaml } from '../support/scenarios.js';
+import { fakeSubject, scenarioYaml } from '../support/scenarios.js';
+import { tempDir } from '../support/temp-dir.js';
 import { NOBODY, unprivileged } from '../support/unprivileged.js';
 
 const VICTIM = 4242;
@@ -69,16 +69,14 @@ const sh = (uid: number, script: string) => run(uid, '/bin/sh', ['-c', script]);
 const observe = () => join(root, 'dist/harness/observe/index.js');
 const runIndex = () => join(root, 'dist/harness/run/index.js');
 
-const made: string[] = [];
 /** A folder of the victim's (0700), with one well-behaved drill to run. */
 function victimWork(): { dir: string; scenarios: string; out: string } {
-  const dir = mkdtempSync(join(tmpdir(), 'registry-victim-'));
-  made.push(dir);
+  const dir = tempDir('registry-victim-');
   const scenarios = join(dir, 'scenarios');
   mkdirSync(scenarios);
   writeFileSync(
     join(scenarios, 'one.yaml'),
-    ['id: one', subjectYaml('well-behaved', {}, root), 'target: { call: spawn-helper }', 'points: [after-response]', 'modes: [crash]'].join('\n'),
+    scenarioYaml({ id: 'one', subject: fakeSubject('well-behaved', {}, root), target: { call: 'spawn-helper' }, points: ['after-response'], modes: ['crash'] }),
   );
   for (const p of [dir, scenarios, join(scenarios, 'one.yaml')]) chownSync(p, VICTIM, VICTIM);
   return { dir, scenarios, out: join(dir, 'out') };
@@ -97,7 +95,6 @@ describe.skipIf(reason !== null)('the run registry with another local user (uid 
   beforeEach(() => rmSync(REGISTRY, { recursive: true, force: true }));
   afterEach(() => {
     rmSync(REGISTRY, { recursive: true, force: true });
-    for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
   });
   afterAll(() => {
     if (u?.available) u.cleanup();

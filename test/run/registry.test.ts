@@ -9,7 +9,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { checkedRunsDir, RegistryError, registryDir, registryPath } from '../../harness/run/registry.js';
 import { runDrills } from '../../harness/index.js';
-import { scenarioFrom, tempDir } from '../support/scenarios.js';
+import { scenarioFrom } from '../support/scenarios.js';
+import { tempDir } from '../support/temp-dir.js';
 
 const uid = process.geteuid?.() ?? 0;
 const isRoot = uid === 0;

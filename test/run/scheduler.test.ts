@@ -9,7 +9,8 @@ import type { DrillInfo, DrillResult, Reporter } from '../../reports/types.js';
 import { runScenarios } from '../../harness/run/run-drills.js';
 import { PhaseScheduler, phaseOf, scheduleLimits, type DrillSlot } from '../../harness/run/scheduler.js';
 import type { EvidenceEvent } from '../../harness/evidence/types.js';
-import { scenarioFrom, subjectYaml, tempDir } from '../support/scenarios.js';
+import { fakeSubject, scenarioFrom, scenarioYaml, type ScenarioParts } from '../support/scenarios.js';
+import { tempDir } from '../support/temp-dir.js';
 
 /** Whether the promise has settled by the time queued callbacks have run. */
 async function settled<T>(promise: Promise<T>): Promise<boolean> {
@@ -131,17 +132,17 @@ class PhaseWatch implements Reporter {
 describe('a run with phase-aware scheduling', () => {
   it('starts drills while others wait, one CPU slot at a time, with the verdicts of one drill at a time', async () => {
     const dir = tempDir('crash-drill-schedule-');
-    const window = 'expect: { exit-on-eof: { deadline: 800 }, no-survivors: { grace: 600 } }\ntimeouts: { close-wait: 400 }';
+    const window: ScenarioParts = { expect: { 'exit-on-eof': { deadline: 800 }, 'no-survivors': { grace: 600 } }, timeouts: { 'close-wait': 400 } };
     const scenarios = (['well-behaved', 'ignores-eof', 'leaks-child', 'slow-exit'] as const).map((server) =>
       scenarioFrom(
-        [
-          `id: ${server}`,
-          subjectYaml(server, server === 'slow-exit' ? { FAKE_EXIT_DELAY_MS: '1100' } : {}),
-          'target: { call: spawn-helper }',
-          'points: [after-response]',
-          `modes: [${server === 'ignores-eof' ? 'crash, hang' : 'crash'}]`,
-          window,
-        ].join('\n'),
+        scenarioYaml({
+          id: server,
+          subject: fakeSubject(server, server === 'slow-exit' ? { FAKE_EXIT_DELAY_MS: '1100' } : {}),
+          target: { call: 'spawn-helper' },
+          points: ['after-response'],
+          modes: server === 'ignores-eof' ? ['crash', 'hang'] : ['crash'],
+          ...window,
+        }),
         dir,
         `${server}.yaml`,
       ),

@@ -9,7 +9,8 @@ import { describe, expect, it } from 'vitest';
 import { findPerl } from '../../harness/drill/holder/holder.js';
 import { PERL_WAIT, sentinelCommand, startSentinel } from '../../harness/run/sentinel.js';
 import { distFile } from '../../harness/util/paths.js';
-import { sentinelProcesses, until } from '../support/markers.js';
+import { sentinelProcesses } from '../support/markers.js';
+import { until } from '../support/until.js';
 
 /** The pids of this run's live sentinel processes. */
 const sentinels = (runId: string): number[] => sentinelProcesses(runId).map((p) => p.pid);
@@ -21,13 +22,13 @@ describe("the run's sentinel", () => {
     const runId = runIdFor();
     const sentinel = startSentinel(runId);
     try {
-      const [pid] = await until(() => (sentinels(runId).length > 0 ? sentinels(runId) : null), 10_000, 'the sentinel');
+      const [pid] = await until('the sentinel', () => (sentinels(runId).length > 0 ? sentinels(runId) : null), 10_000);
       expect(sentinels(runId)).toEqual([pid]);
       expect(readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')[0]).toBe(findPerl() ?? process.execPath);
     } finally {
       sentinel.release();
     }
-    await until(() => sentinels(runId).length === 0, 10_000, 'the released sentinel to exit');
+    await until('the released sentinel to exit', () => sentinels(runId).length === 0, 10_000);
   });
 
   it('waits as perl in front of the Node sweep where perl is on PATH, and is Node alone without perl', () => {

@@ -10,9 +10,10 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { runDrills } from '../../harness/index.js';
 import type { RunResults } from '../../harness/results/types.js';
 import { runCli } from '../support/cli.js';
-import { scenarioFrom, subjectYaml, tempDir } from '../support/scenarios.js';
+import { fakeSubject, scenarioFrom, scenarioYaml, type ScenarioParts } from '../support/scenarios.js';
+import { tempDir } from '../support/temp-dir.js';
 
-const FAST = 'expect: { exit-on-eof: { deadline: 800 }, no-survivors: { grace: 400 } }\ntimeouts: { close-wait: 400 }';
+const FAST: ScenarioParts = { expect: { 'exit-on-eof': { deadline: 800 }, 'no-survivors': { grace: 400 } }, timeouts: { 'close-wait': 400 } };
 
 function outcome(results: RunResults) {
   return results.drills.map((d) => ({ key: d.key, verdict: d.verdict, checks: d.checks.map((c) => [c.id, c.verdict]) }));
@@ -24,15 +25,15 @@ describe('the CLI and runDrills() share one run path', () => {
     dir = tempDir('crash-drill-one-path-');
     writeFileSync(
       join(dir, 'good.yaml'),
-      ['id: good', subjectYaml('well-behaved'), 'target: { call: echo }', 'points: [idle]', 'modes: [crash, close]', FAST].join('\n'),
+      scenarioYaml({ id: 'good', subject: fakeSubject('well-behaved'), target: { call: 'echo' }, points: ['idle'], modes: ['crash', 'close'], ...FAST }),
     );
     writeFileSync(
       join(dir, 'stays.yaml'),
-      ['id: stays', subjectYaml('ignores-eof'), 'target: { call: echo }', 'points: [idle]', 'modes: [crash, close]', FAST].join('\n'),
+      scenarioYaml({ id: 'stays', subject: fakeSubject('ignores-eof'), target: { call: 'echo' }, points: ['idle'], modes: ['crash', 'close'], ...FAST }),
     );
     writeFileSync(
       join(dir, 'other.yaml'),
-      ['id: other', subjectYaml('well-behaved'), 'target: { call: echo }', 'points: [idle]', 'modes: [crash]', FAST].join('\n'),
+      scenarioYaml({ id: 'other', subject: fakeSubject('well-behaved'), target: { call: 'echo' }, points: ['idle'], modes: ['crash'], ...FAST }),
     );
     // `only` leaves out `other`: both paths must apply it the same way.
     writeFileSync(
@@ -58,7 +59,7 @@ describe('the CLI and runDrills() share one run path', () => {
   });
 
   it('runDrills() rejects a duplicate id, an unknown `only` id and named reporters without `out`', async () => {
-    const a = scenarioFrom(['id: twice', subjectYaml('well-behaved'), 'target: { call: echo }'].join('\n'));
+    const a = scenarioFrom(scenarioYaml({ id: 'twice', subject: fakeSubject('well-behaved'), target: { call: 'echo' } }));
     await expect(runDrills({ scenarios: [join(dir, 'good.yaml'), { ...a, id: 'good' }] })).rejects.toThrow(
       'scenarios: expected unique scenario ids, got "good" both in a file and inline',
     );

@@ -6,7 +6,7 @@
  */
 import type { KillMode, KillPoint } from '../../harness/config/index.js';
 import type { DrillResult } from '../../harness/results/types.js';
-import { FAKE_SERVERS, subjectYaml, type FakeServer } from './scenarios.js';
+import { FAKE_SERVERS, fakeSubject, scenarioYaml, type FakeServer } from './scenarios.js';
 
 export const POINTS: KillPoint[] = ['idle', 'pre-dispatch', 'in-flight', 'child-spawned', 'after-response'];
 export const MODES: KillMode[] = ['crash', 'close', 'hang'];
@@ -27,18 +27,16 @@ export type Table = Record<string, Row & { verdict: string }>;
 
 /** One scenario file's text for a server of the matrix; `root` is where the package is. */
 export function matrixYaml(server: FakeServer, root?: string): string {
-  return [
-    `id: ${server}`,
-    subjectYaml(server, server === 'slow-exit' ? { FAKE_EXIT_DELAY_MS: String(SLOW_EXIT_MS) } : {}, root),
-    'setup:',
-    '  - call: subscribe',
-    'target:',
-    '  call: spawn-helper',
-    `points: [${POINTS.join(', ')}]`,
-    `modes: [${MODES.join(', ')}]`,
-    `timeouts: { close-wait: ${DEADLINE}, point: 10000, handshake: 20000 }`,
-    `expect: { exit-on-eof: { deadline: ${DEADLINE} }, no-survivors: { grace: ${GRACE} }, stdout-clean: true }`,
-  ].join('\n');
+  return scenarioYaml({
+    id: server,
+    subject: fakeSubject(server, server === 'slow-exit' ? { FAKE_EXIT_DELAY_MS: String(SLOW_EXIT_MS) } : {}, root),
+    setup: [{ call: 'subscribe' }],
+    target: { call: 'spawn-helper' },
+    points: POINTS,
+    modes: MODES,
+    timeouts: { 'close-wait': DEADLINE, point: 10000, handshake: 20000 },
+    expect: { 'exit-on-eof': { deadline: DEADLINE }, 'no-survivors': { grace: GRACE }, 'stdout-clean': true },
+  });
 }
 
 /** Whether the target call's helper exists at this point: the call reached the server. */

@@ -5,7 +5,7 @@
  */
 import { rmSync } from 'node:fs';
 import { afterAll } from 'vitest';
-import { madeTempDirs } from './scenarios.js';
+import { madeTempDirs } from './temp-dir.js';
 
 afterAll(() => {
   for (const dir of madeTempDirs.splice(0)) rmSync(dir, { recursive: true, force: true });

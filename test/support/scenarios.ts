@@ -1,8 +1,12 @@
-import { accessSync, closeSync, constants, mkdtempSync, openSync, readSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { accessSync, closeSync, constants, openSync, readSync, writeFileSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
-import { parseScenario, type Scenario } from '../../harness/config/index.js';
+import { stringify } from 'yaml';
+import { parseScenario, type Scenario, type ScenarioInput } from '../../harness/config/index.js';
 import { packageRoot } from '../../harness/util/paths.js';
+import { tempDir } from './temp-dir.js';
+
+// TEMPORARY while importers move to ./temp-dir.js
+export { tempDir };
 
 export const FAKE_SERVERS = [
   'well-behaved',
@@ -53,27 +57,29 @@ export function python3(): string {
   return python;
 }
 
-/** The subject block for a bundled fake server, by absolute path. */
-export function subjectYaml(server: FakeServer, env: Record<string, string> = {}, root = packageRoot()): string {
-  const [command, script] =
-    server === 'python-well-behaved' ? [python3(), join(root, 'fake-servers/python/well-behaved.py')] : ['node', join(root, `dist/fake-servers/${server}.js`)];
-  const envLines = Object.entries(env).map(([k, v]) => `    ${k}: "${v}"`);
-  return [
-    `subject:`,
-    `  command: ${command}`,
-    `  args: [${JSON.stringify(script)}]`,
-    `  name: ${server}`,
-    ...(envLines.length ? ['  env:', ...envLines] : []),
-  ].join('\n');
+export type SubjectInput = NonNullable<ScenarioInput['subject']>;
+/** Fields shared by several scenarios of a test, spread into each. */
+export type ScenarioParts = Partial<ScenarioInput>;
+
+/**
+ * A scenario file's text from a typed object (the file shape, kebab-case keys): the object is
+ * checked by the compiler against the scenario schema's input type, and the text is what a user
+ * would write. A test that means to write an invalid file writes its text by hand.
+ */
+export function scenarioYaml(scenario: ScenarioInput): string {
+  return stringify(scenario, { lineWidth: 0 });
 }
 
-/** Folders tempDir() made for the current test file; test/support/remove-temp-dirs.ts removes them after it. */
-export const madeTempDirs: string[] = [];
+/** The subject of a bundled fake server, by absolute path. */
+export function fakeSubject(server: FakeServer, env: Record<string, string> = {}, root = packageRoot()): SubjectInput {
+  const [command, script] =
+    server === 'python-well-behaved' ? [python3(), join(root, 'fake-servers/python/well-behaved.py')] : ['node', join(root, `dist/fake-servers/${server}.js`)];
+  return { command, args: [script], name: server, ...(Object.keys(env).length ? { env } : {}) };
+}
 
-export function tempDir(prefix = 'crash-drill-test-'): string {
-  const dir = mkdtempSync(join(tmpdir(), prefix));
-  madeTempDirs.push(dir);
-  return dir;
+/** The subject block for a bundled fake server, as YAML text (for scenarios written by hand). */
+export function subjectYaml(server: FakeServer, env: Record<string, string> = {}, root = packageRoot()): string {
+  return stringify({ subject: fakeSubject(server, env, root) }, { lineWidth: 0 }).trimEnd();
 }
 
 /** Writes the YAML into a temp folder and parses it the way the CLI does. */
@@ -85,24 +91,24 @@ export function scenarioFrom(yaml: string, dir = tempDir(), name = 'scenario.yam
 
 /** well-behaved with a target that starts no child: `child-spawned` is never reached (unknown, never a pass). */
 export function noChildYaml(id = 'no-child'): string {
-  return [
-    `id: ${id}`,
-    subjectYaml('well-behaved'),
-    'target: { call: echo, args: { text: hi } }',
-    'points: [child-spawned]',
-    'modes: [crash]',
-    'timeouts: { point: 500 }',
-  ].join('\n');
+  return scenarioYaml({
+    id,
+    subject: fakeSubject('well-behaved'),
+    target: { call: 'echo', args: { text: 'hi' } },
+    points: ['child-spawned'],
+    modes: ['crash'],
+    timeouts: { point: 500 },
+  });
 }
 
 /**
  * A command on no PATH folder, where PATH is the drill's own temp folder: the early refusal
  * (harness/config/subject-command.ts) cannot judge a per-drill path, so the drill itself errs.
  */
-export const MISSING_COMMAND_YAML = [
-  'id: missing',
-  'subject: { command: mcp-server, env: { PATH: "{{tmp}}" } }',
-  'target: { call: echo }',
-  'points: [idle]',
-  'modes: [crash]',
-].join('\n');
+export const MISSING_COMMAND_YAML = scenarioYaml({
+  id: 'missing',
+  subject: { command: 'mcp-server', env: { PATH: '{{tmp}}' } },
+  target: { call: 'echo' },
+  points: ['idle'],
+  modes: ['crash'],
+});

@@ -6,11 +6,11 @@
  * copied to a world-readable temp folder first. Run as an ordinary user already, the CLI runs as is.
  */
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { chmodSync, chownSync, cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, chownSync, cpSync, mkdirSync, rmSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { packageRoot } from '../../harness/util/paths.js';
 import type { CliRun } from './cli.js';
+import { tempDir } from './temp-dir.js';
 
 export const NOBODY = 65534;
 
@@ -41,7 +41,7 @@ function readableByNobody(file: string): boolean {
 /** dist/, fake-servers/, package.json and node_modules of the production dependencies, copied. */
 function readableCopy(): string {
   const src = packageRoot();
-  const dest = mkdtempSync(join(tmpdir(), 'crash-drill-pkg-'));
+  const dest = tempDir('crash-drill-pkg-');
   chmodSync(dest, 0o755);
   for (const part of ['package.json', 'dist', 'fake-servers']) cpSync(join(src, part), join(dest, part), { recursive: true });
   // npm ls exits non-zero on any peer or extraneous complaint; the listing on stdout is still whole.
@@ -75,7 +75,7 @@ export function unprivileged(): Unprivileged {
     available: true,
     root,
     workDir() {
-      const dir = mkdtempSync(join(tmpdir(), 'crash-drill-nobody-'));
+      const dir = tempDir('crash-drill-nobody-');
       mkdirSync(dir, { recursive: true });
       if (isRoot()) chownSync(dir, NOBODY, NOBODY);
       dirs.push(dir);

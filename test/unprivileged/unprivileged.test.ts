@@ -12,8 +12,9 @@ import { pollExit, signalIdentity } from '../../harness/observe/index.js';
 import type { DrillResult } from '../../harness/results/types.js';
 import { type CliRun, lastLine } from '../support/cli.js';
 import { expectedTable, MODES, matrixYaml, POINTS, table, unexplained } from '../support/engine-matrix.js';
-import { markedProcesses, until } from '../support/markers.js';
-import { FAKE_SERVERS, subjectYaml, type FakeServer } from '../support/scenarios.js';
+import { markedProcesses } from '../support/markers.js';
+import { until } from '../support/until.js';
+import { FAKE_SERVERS, fakeSubject, scenarioYaml, type FakeServer } from '../support/scenarios.js';
 import { NOBODY, unprivileged } from '../support/unprivileged.js';
 
 const u = unprivileged();
@@ -42,12 +43,24 @@ function processStory(out: string, drills: DrillResult[], keys: string[]): strin
     .join('\n');
 }
 
+/** A drill of `server` (from the package at `root`) at after-response/crash, waiting `waitMs` for an exit and for survivors to end. */
+function spawnHelperDrill(id: string, server: FakeServer, root: string, waitMs: number): string {
+  return scenarioYaml({
+    id,
+    subject: fakeSubject(server, {}, root),
+    target: { call: 'spawn-helper' },
+    points: ['after-response'],
+    modes: ['crash'],
+    expect: { 'exit-on-eof': { deadline: waitMs }, 'no-survivors': { grace: waitMs } },
+  });
+}
+
+/** well-behaved at idle/crash: a drill that passes at once. */
+const idleDrill = (id: string, root: string): string =>
+  scenarioYaml({ id, subject: fakeSubject('well-behaved', {}, root), target: { call: 'echo' }, points: ['idle'], modes: ['crash'] });
+
 function oneDrill(dir: string, id: string, server: FakeServer, root: string): void {
-  const slow = 'expect: { exit-on-eof: { deadline: 800 }, no-survivors: { grace: 800 } }';
-  writeFileSync(
-    join(dir, `${id}.yaml`),
-    [`id: ${id}`, subjectYaml(server, {}, root), 'target: { call: spawn-helper }', 'points: [after-response]', 'modes: [crash]', slow].join('\n'),
-  );
+  writeFileSync(join(dir, `${id}.yaml`), spawnHelperDrill(id, server, root, 800));
 }
 
 describe.skipIf(!u.available)('as an ordinary user', () => {
@@ -140,12 +153,7 @@ describe.skipIf(!u.available)('as an ordinary user', () => {
 
   it('kill -9 of the harness mid-run: the holders end every drill process within 2 s, and the next run reports it', async () => {
     const dir = u.workDir();
-    const slow = 'expect: { exit-on-eof: { deadline: 20000 }, no-survivors: { grace: 20000 } }';
-    const scenario = (id: string, server: FakeServer) =>
-      writeFileSync(
-        join(dir, `${id}.yaml`),
-        [`id: ${id}`, subjectYaml(server, {}, u.root), 'target: { call: spawn-helper }', 'points: [after-response]', 'modes: [crash]', slow].join('\n'),
-      );
+    const scenario = (id: string, server: FakeServer) => writeFileSync(join(dir, `${id}.yaml`), spawnHelperDrill(id, server, u.root, 20000));
     scenario('stays-up', 'ignores-eof');
     scenario('leaks', 'leaks-child');
     scenario('daemon', 'daemonizes');
@@ -159,8 +167,8 @@ describe.skipIf(!u.available)('as an ordinary user', () => {
     let runId = '';
     let killedAt = 0;
     try {
-      runId = await until(() => /run (cd-[\w-]+)/.exec(stdout)?.[1], 20_000, 'the run id');
-      await until(() => markedProcesses(runId).filter((p) => p.cmdline.includes('lib/helper.js')).length >= 4, 30_000, 'four helpers up');
+      runId = await until('the run id', () => /run (cd-[\w-]+)/.exec(stdout)?.[1], 20_000);
+      await until('four helpers up', () => markedProcesses(runId).filter((p) => p.cmdline.includes('lib/helper.js')).length >= 4, 30_000);
     } catch (error) {
       // A CLI that ended (or never got going) says why.
       throw new Error(`${(error as Error).message}; the CLI's exit: ${cli.exitCode ?? cli.signalCode}\nstderr:\n${stderr}\nstdout:\n${stdout}`);
@@ -170,13 +178,10 @@ describe.skipIf(!u.available)('as an ordinary user', () => {
       killedAt = Date.now();
       await exited;
     }
-    await until(() => markedProcesses(runId).length === 0, Math.max(1, 2000 - (Date.now() - killedAt)), 'every process of the killed run to end');
+    await until('every process of the killed run to end', () => markedProcesses(runId).length === 0, Math.max(1, 2000 - (Date.now() - killedAt)));
 
     const next = u.workDir();
-    writeFileSync(
-      join(next, 'n.yaml'),
-      ['id: next', subjectYaml('well-behaved', {}, u.root), 'target: { call: echo }', 'points: [idle]', 'modes: [crash]'].join('\n'),
-    );
+    writeFileSync(join(next, 'n.yaml'), idleDrill('next', u.root));
     const run = await u.run(['run', next, '--out', join(next, 'out')]);
     const stale = results(join(next, 'out'), run).stale.filter((s) => s.drillId.startsWith(`${runId}.`));
     expect(run.code).toBe(0);
@@ -186,10 +191,7 @@ describe.skipIf(!u.available)('as an ordinary user', () => {
 
   it("runs as the ordinary user it claims to: its report is that user's, and no cgroup is used", async () => {
     const dir = u.workDir();
-    writeFileSync(
-      join(dir, 'who.yaml'),
-      ['id: who', subjectYaml('well-behaved', {}, u.root), 'target: { call: echo }', 'points: [idle]', 'modes: [crash]'].join('\n'),
-    );
+    writeFileSync(join(dir, 'who.yaml'), idleDrill('who', u.root));
     const run = await u.run(['run', dir, '--out', join(dir, 'out')]);
     const [drill] = results(join(dir, 'out'), run).drills;
     expect(run.code).toBe(0);
