@@ -33,8 +33,9 @@ import {
 } from '../../harness/observe/proc.js';
 import { parseTcpLine } from '../../harness/observe/net.js';
 import { signalIdentity } from '../../harness/observe/signal.js';
-import { tempDir } from '../support/scenarios.js';
-import { Cleanup, start, type Proc } from './helpers.js';
+import { Cleanup } from '../support/cleanup.js';
+import { tempDir } from '../support/temp-dir.js';
+import { start, type Proc } from './helpers.js';
 
 const cleanup = new Cleanup();
 const servers: Server[] = [];
