@@ -1,5 +1,6 @@
 import { makeColors, colorsEnabled, type Colors } from './colors.js';
 import { summaryLine } from './summary-line.js';
+import { notMetLines } from './expectation-markdown.js';
 import type { DrillInfo, DrillResult, Reporter, RunResults, RunStartInfo } from './types.js';
 
 type Out = { write(s: string): unknown; isTTY?: boolean };
@@ -90,6 +91,9 @@ export class ConsoleReporter implements Reporter {
       this.write(`\n${this.c.yellow('Flaky drills (verdicts differ across attempts; counted as failed):')}\n`);
       for (const f of results.flaky) this.write(`  ${this.c.yellow('FLAKY  ')} ${f.key}: ${f.verdicts.join(', ')}\n`);
     }
+    // Cleanup-expectation statements not met fail the run even when every drill passed (summary.md and report.html set them out).
+    const unmet = notMetLines(results.expectation);
+    if (unmet.length > 0) this.write(`\n${this.c.red('Cleanup expectation not met (fails the run):')}\n${unmet.join('')}`);
     if (results.interrupted) this.write(`\n${this.c.yellow('The run was interrupted; active drills were contained.')}\n`);
     this.write(`\n${summaryLine(results)}\n`);
   }

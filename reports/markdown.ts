@@ -18,6 +18,7 @@ import { writeTextAtomic } from './write-atomic.js';
 import { join } from 'node:path';
 import type { ReporterOptions } from './registry.js';
 import { summaryLine } from './summary-line.js';
+import { expectationMarkdown } from './expectation-markdown.js';
 import { KILL_MODES, KILL_POINTS, type DrillResult, type Reporter, type RunResults } from './types.js';
 
 type Incident = DrillResult['incident'];
@@ -88,6 +89,8 @@ export function summaryMarkdown(results: RunResults): string {
   lines.push(`Run ${code(results.runId)}, ${md(results.startedAt)} to ${md(results.finishedAt)}, ${n} drill${n === 1 ? '' : 's'}.`, '');
   if (results.interrupted) lines.push('**The run was interrupted**; the active drills were contained.', '');
   lines.push(...table(results.drills), '', summaryLine(results), '');
+  // Each server's cleanup expectation, side by side (reports/expectation-markdown.ts).
+  lines.push(...expectationMarkdown(results.expectation, results.baseline, md, code));
 
   const failed = results.drills.filter((d) => d.verdict === 'fail');
   if (failed.length > 0) lines.push('## Failed drills', '');

@@ -8,19 +8,21 @@ import { ConfigError, type ConfigProblem } from '../config/index.js';
 import { formatFieldPath } from '../config/field-path.js';
 import { problemsFromIssues } from '../config/issues.js';
 import { suggestKey } from '../config/suggest.js';
-import type { BaselineEntryInfo } from '../results/types.js';
+import type { BaselineEntryInfo, BaselineStatementInfo } from '../results/types.js';
+import { statementKey } from '../expectation/baseline.js';
 import type * as z from 'zod';
 import { BaselineFileSchema } from './schema.js';
 
 const FILE_KEYS = Object.keys(BaselineFileSchema.shape);
 const ENTRY_KEYS = ['drill', 'check', 'verdict', 'reason'];
+const STATEMENT_KEYS = ['server', 'statement', 'reason'];
 
 /** Unknown keys named with the baseline's own keys (and a "did you mean"); the rest as scenario problems read. */
 function fileProblems(issues: readonly z.core.$ZodIssue[], raw: unknown): ConfigProblem[] {
   const out: ConfigProblem[] = [];
   for (const issue of issues) {
     if (issue.code !== 'unrecognized_keys') continue;
-    const known = issue.path.length === 0 ? FILE_KEYS : ENTRY_KEYS;
+    const known = issue.path.length === 0 ? FILE_KEYS : issue.path[0] === 'statements' ? STATEMENT_KEYS : ENTRY_KEYS;
     for (const key of issue.keys) {
       const near = suggestKey(key, known);
       out.push({
@@ -42,6 +44,8 @@ export interface Baseline {
   /** Absolute path of the file. */
   file: string;
   entries: BaselineEntryInfo[];
+  /** Cleanup-expectation statements known not met (harness/expectation/baseline.ts); absent when the file lists none. */
+  statements?: BaselineStatementInfo[];
 }
 
 /** The identity of an entry: one per drill key and check. */
@@ -95,6 +99,18 @@ export function parseBaseline(text: string, file: string): Baseline {
       });
     else first.set(key, i);
   });
+  const seen = new Map<string, number>();
+  (result.data.statements ?? []).forEach((entry, i) => {
+    const at = seen.get(statementKey(entry));
+    if (at !== undefined)
+      problems.push({
+        file,
+        field: formatFieldPath(['statements', i]),
+        message: `duplicate entry: statements[${at}] already lists ${entry.server} ${entry.statement}`,
+      });
+    else seen.set(statementKey(entry), i);
+  });
   if (problems.length > 0) throw new ConfigError(problems);
-  return { file, entries: result.data.entries as BaselineEntryInfo[] };
+  const statements = result.data.statements as BaselineStatementInfo[] | undefined;
+  return { file, entries: result.data.entries as BaselineEntryInfo[], ...(statements ? { statements } : {}) };
 }

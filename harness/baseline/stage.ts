@@ -10,6 +10,7 @@ import { summarize, type DrillResult, type RunResults } from '../results/types.j
 import { BaselineIndex } from './apply.js';
 import type { Baseline } from './load.js';
 import { updatedEntries, writeBaseline } from './write.js';
+import { applyStatementBaseline, updatedStatements } from '../expectation/baseline.js';
 
 export interface BaselineStageOptions {
   /** The file as the user named it, said back in reports. */
@@ -30,10 +31,13 @@ export function baselineStage(baseline: Baseline, options: BaselineStageOptions)
     },
     onRunEnd(results: RunResults) {
       let updated: { added: number; removed: number } | undefined;
+      let statements = baseline.statements ?? [];
       if (options.update) {
         const update = updatedEntries(baseline, results.drills);
-        writeBaseline(baseline.file, update.entries);
-        updated = { added: update.added, removed: update.removed };
+        const said = updatedStatements(statements, results.expectation);
+        statements = said.statements;
+        writeBaseline(baseline.file, update.entries, statements);
+        updated = { added: update.added + said.added, removed: update.removed + said.removed };
         index = new BaselineIndex({ file: baseline.file, entries: update.entries });
         for (const drill of results.drills) {
           const own = judged.get(drill);
@@ -52,6 +56,9 @@ export function baselineStage(baseline: Baseline, options: BaselineStageOptions)
         stale: index.stale(results.drills),
         ...(updated ? { updated } : {}),
       };
+      // Cleanup-expectation statements are baselined as checks are (harness/expectation/baseline.ts).
+      if (results.expectation) results.baseline.statements = applyStatementBaseline(results.expectation, statements);
+      else if (statements.length > 0) results.baseline.statements = { entries: statements.length, known: 0, stale: [] };
     },
   };
 }

@@ -4,7 +4,7 @@
  */
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { BaselineEntryInfo, DrillResult } from '../results/types.js';
+import type { BaselineEntryInfo, BaselineStatementInfo, DrillResult } from '../results/types.js';
 import { collectEntries } from './collect.js';
 import { entryKey, type Baseline } from './load.js';
 import { BASELINE_VERSION } from './schema.js';
@@ -39,15 +39,18 @@ export function sortEntries(entries: readonly BaselineEntryInfo[]): BaselineEntr
   return [...entries].sort((a, b) => cmp(a.drill, b.drill) || cmp(a.check ?? '', b.check ?? ''));
 }
 
-export function baselineText(entries: readonly BaselineEntryInfo[]): string {
+export function baselineText(entries: readonly BaselineEntryInfo[], statements: readonly BaselineStatementInfo[] = []): string {
   const lines = entries.map((e) => `    ${JSON.stringify({ drill: e.drill, check: e.check, verdict: e.verdict, reason: e.reason })}`);
-  return `{\n  "version": ${BASELINE_VERSION},\n  "entries": [${lines.length ? `\n${lines.join(',\n')}\n  ` : ''}]\n}\n`;
+  // Cleanup-expectation statements (harness/expectation/baseline.ts), written only when there are some.
+  const said = statements.map((e) => `    ${JSON.stringify({ server: e.server, statement: e.statement, reason: e.reason })}`);
+  const more = said.length ? `,\n  "statements": [\n${said.join(',\n')}\n  ]` : '';
+  return `{\n  "version": ${BASELINE_VERSION},\n  "entries": [${lines.length ? `\n${lines.join(',\n')}\n  ` : ''}]${more}\n}\n`;
 }
 
-export function writeBaseline(file: string, entries: readonly BaselineEntryInfo[]): void {
+export function writeBaseline(file: string, entries: readonly BaselineEntryInfo[], statements: readonly BaselineStatementInfo[] = []): void {
   const abs = path.resolve(file);
   mkdirSync(path.dirname(abs), { recursive: true });
   const tmp = `${abs}.${process.pid}.tmp`;
-  writeFileSync(tmp, baselineText(entries));
+  writeFileSync(tmp, baselineText(entries, statements));
   renameSync(tmp, abs);
 }

@@ -61,7 +61,10 @@ export async function baselineCommand(paths: string[], options: BaselineCommandO
     }
     const reasons = new Map(old.entries.map((e) => [entryKey(e), e.reason]));
     const entries = sortEntries(collectEntries(results.drills, reasons));
-    writeBaseline(file, entries);
+    // Cleanup-expectation statements not met, listed beside the checks (harness/expectation/baseline.ts).
+    const { collectStatements, statementKey } = await import('../expectation/baseline.js');
+    const statements = collectStatements(results.expectation, new Map((old.statements ?? []).map((e) => [statementKey(e), e.reason])));
+    writeBaseline(file, entries, statements);
     err.write(describe(entries, displayPath(file)));
     return EXIT.ok;
   });

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { ParsedScenario } from './schema.js';
 import { EXTRA_EXPECT_KEYS } from './schema.js';
+import { normaliseExpectation } from '../expectation/normalise.js';
 import type { CancelSpec, RecordLimits, Scenario, ScenarioExpect, ScenarioRemote, ScenarioTimeouts, SetupStep } from './types.js';
 
 /** How much of a server's stdout noise and stderr a drill records (harness/drill/executor/record-cap.ts has the why). */
@@ -30,13 +31,19 @@ export const DEFAULT_SURVIVOR_GRACE_MS = 2_000;
 /** Fills in every default and makes paths absolute. `file` must already be absolute. */
 export function normaliseScenario(parsed: ParsedScenario, file: string): Scenario {
   const dir = path.dirname(file);
-  const subjects = (parsed.subjects ?? (parsed.subject ? [parsed.subject] : [])).map((s) => ({
-    name: s.name ?? defaultName(s.command, s.args),
-    command: s.command,
-    args: s.args,
-    env: s.env,
-    cwd: resolveCwd(dir, s.cwd),
-  }));
+  // A bare exits-within in an expectation means the scenario's own exit deadline.
+  const exitDeadline = normaliseExpect(parsed.expect, false).exitOnEof?.deadline ?? DEFAULT_EXIT_DEADLINE_MS;
+  const subjects = (parsed.subjects ?? (parsed.subject ? [parsed.subject] : [])).map((s) => {
+    const expectation = normaliseExpectation(s.expectation, exitDeadline);
+    return {
+      name: s.name ?? defaultName(s.command, s.args),
+      command: s.command,
+      args: s.args,
+      env: s.env,
+      cwd: resolveCwd(dir, s.cwd),
+      ...(expectation ? { expectation } : {}),
+    };
+  });
   const scenario: Scenario = {
     id: parsed.id,
     file,
@@ -69,6 +76,8 @@ export function normaliseScenario(parsed: ParsedScenario, file: string): Scenari
   // The retry exists to judge idempotency: on by default exactly when that check applies.
   scenario.retry = parsed.retry ?? scenario.expect.idempotentEffects;
   if (parsed.description !== undefined) scenario.description = parsed.description;
+  const expectation = normaliseExpectation(parsed.expectation, exitDeadline);
+  if (expectation) scenario.expectation = expectation;
   return scenario;
 }
 

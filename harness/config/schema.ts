@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { ExpectationSchema } from '../expectation/schema.js';
 import { DEFAULT_KILL_MODES, DEFAULT_KILL_POINTS, KILL_MODES, KILL_POINTS, LOSS_MODES, PROTOCOL_CHOICES } from './types.js';
 
 /**
@@ -36,6 +37,8 @@ export const SubjectSchema = z.strictObject({
   env: z.record(z.string().regex(ENV_NAME, { error: 'expected an environment variable name without "="' }), z.string()).default({}),
   cwd: z.string().min(1).optional(),
   name: z.string().min(1).optional(),
+  /** This server's cleanup expectation (harness/expectation/); replaces the scenario's for this subject. */
+  expectation: ExpectationSchema.optional(),
 });
 
 export const ToolCallSchema = z.strictObject({
@@ -181,6 +184,8 @@ export const ScenarioSchema = z
     /** After a crash, re-issue the target call from a fresh client and server (a new session). Default: when idempotent-effects applies. */
     retry: z.boolean().optional(),
     expect: ExpectSchema.optional(),
+    /** The cleanup expectation of every subject this scenario drills (harness/expectation/): statements a drill can show. */
+    expectation: ExpectationSchema.optional(),
   })
   .superRefine((scenario, ctx) => {
     if (scenario.subject === undefined && scenario.subjects === undefined) {

@@ -3,6 +3,7 @@
  * optional fields) is `ScenarioInput` in schema.ts; everything here is what the rest of the
  * harness consumes: every default filled in, every path absolute.
  */
+import type { DeclaredStatement } from '../expectation/types.js';
 
 export type KillPoint = 'idle' | 'pre-dispatch' | 'in-flight' | 'sent' | 'confirmed' | 'child-spawned' | 'after-response';
 
@@ -59,6 +60,8 @@ export interface SubjectSpec {
   env: Record<string, string>;
   /** Absolute, unless it starts with a template; then it is absolute once rendered (renderScenario). */
   cwd: string;
+  /** This server's own cleanup expectation (harness/expectation/), in place of its scenario's. */
+  expectation?: DeclaredStatement[];
 }
 
 export interface ToolCallSpec {
@@ -160,6 +163,8 @@ export interface Scenario {
   /** Re-issue the target call from a fresh client and server after the crash. */
   retry: boolean;
   expect: ScenarioExpect;
+  /** The cleanup expectation of every subject this scenario drills, unless a subject has its own (harness/expectation/). */
+  expectation?: DeclaredStatement[];
 }
 
 export interface RouteMatchSpec {

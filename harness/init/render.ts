@@ -6,6 +6,7 @@ import path from 'node:path';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { Document } from 'yaml';
 import type { KillPoint } from '../config/types.js';
+import { DEFAULT_EXIT_DEADLINE_MS } from '../config/normalise.js';
 import { exampleArgs } from './example-args.js';
 import type { ServerCommand } from './list-tools.js';
 
@@ -38,6 +39,16 @@ export function remoteHint(): string[] {
     '# remote: {}',
   ];
 }
+
+/**
+ * The starting cleanup expectation (harness/expectation/): what these points and modes can show,
+ * with the exit deadline the drills use (expect.exit-on-eof's default). Each run says of each
+ * statement met, not met or not shown.
+ */
+export const STARTING_EXPECTATION = ['stops-accepting-calls', { 'exits-within': DEFAULT_EXIT_DEADLINE_MS }, 'leaves-no-helper'] as const;
+
+const EXPECTATION_NOTE = " This server's cleanup expectation: each run says of each statement met, not met or not shown.";
+const EXPECTATION_REMOTE_NOTE = ' Once its writes reach the drill remote (below), add no-write-after-loss and writes-carry-key-and-session.';
 
 export const SCHEMA_IN_NODE_MODULES = 'node_modules/mcp-crash-drill/schema/scenario.schema.json';
 
@@ -95,6 +106,7 @@ export function scenarioText(input: ScenarioTextInput): string {
     target: { call: tool.name, args: exampleArgs(tool.inputSchema) },
     points: [...(write ? WRITE_POINTS : READ_POINTS)],
     modes: ['crash', 'close', 'hang'],
+    expectation: [...STARTING_EXPECTATION],
   };
   const doc = new Document(body);
   const flow = (key: string[]) => {
@@ -103,6 +115,10 @@ export function scenarioText(input: ScenarioTextInput): string {
   };
   flow(['points']);
   flow(['modes']);
+  flow(['expectation']);
+  // The note goes above the `expectation:` key (a key's comment is written before its line).
+  const pair = (doc.contents as { items?: Array<{ key: { value?: unknown; commentBefore?: string } }> }).items?.find((p) => p.key.value === 'expectation');
+  if (pair) pair.key.commentBefore = write ? `${EXPECTATION_NOTE}\n${EXPECTATION_REMOTE_NOTE}` : EXPECTATION_NOTE;
   if (server.args.length > 0) flow(['subject', 'args']);
   if (input.subjectEnv && Object.keys(input.subjectEnv).length > 0) flow(['subject', 'env']);
   const args = doc.getIn(['target', 'args'], true) as { commentBefore?: string } | undefined;

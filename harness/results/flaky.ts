@@ -26,9 +26,11 @@ export function findFlaky(drills: readonly DrillResult[]): FlakyEntry[] {
  * The exit code of a run or a merge: as `exitCodeFor` (docs/design.md, "Exit codes"), except that a flaky drill
  * counts as failed, so a CI gate never passes on a coin toss.
  */
-export function runExitCode(results: Pick<RunResults, 'summary' | 'flaky' | 'baseline'>): number {
+export function runExitCode(results: Pick<RunResults, 'summary' | 'flaky' | 'baseline' | 'expectation'>): number {
   if ((results.flaky?.length ?? 0) > 0) return EXIT.failed;
   // A baseline entry that now passes fails the run until it is removed (harness/baseline).
   if ((results.baseline?.stale.length ?? 0) > 0) return EXIT.failed;
+  // A cleanup-expectation statement not met fails the run as a failed check does, unless the baseline lists it (harness/expectation/).
+  if ((results.expectation?.notMet ?? 0) > 0 || (results.baseline?.statements?.stale.length ?? 0) > 0) return EXIT.failed;
   return exitCodeFor(results.summary);
 }

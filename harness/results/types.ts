@@ -2,6 +2,7 @@ import type { CheckId, Verdict } from '../checks/index.js';
 import { EXIT } from '../cli/exit-codes.js';
 import type { KillMode, KillPoint } from '../config/index.js';
 import type { DrillResult } from './judge.js';
+import type { BaselineStatementInfo, ExpectationResults } from '../expectation/types.js';
 
 /**
  * Kill points and modes, declared once in harness/config and re-exported here, where reporters
@@ -18,6 +19,16 @@ export type { DrillResult } from './judge.js';
 export type { ExitInfo, ExitClass } from './exit-info.js';
 export type { IncidentRecord, Moment } from './incident.js';
 export type { Diagnosis } from './diagnosis.js';
+export type {
+  BaselineStatementInfo,
+  ExpectationResults,
+  ServerExpectation,
+  StatementId,
+  StatementResult,
+  StatementStatus,
+  WouldShow,
+} from '../expectation/types.js';
+export { STATEMENT_IDS, STATEMENT_LABELS } from '../expectation/types.js';
 
 export interface RunSummary {
   pass: number;
@@ -64,6 +75,8 @@ export interface BaselineInfo {
   stale: BaselineEntryInfo[];
   /** Set when `--update-baseline` rewrote the file after the run. */
   updated?: { added: number; removed: number };
+  /** The file's statement entries (cleanup expectations known not met); set when the run judged an expectation or the file lists some. */
+  statements?: { entries: number; known: number; stale: BaselineStatementInfo[] };
 }
 
 /** Processes of an earlier run that was killed before it could contain them, found and contained now. */
@@ -112,6 +125,8 @@ export interface RunResults {
   flaky?: FlakyEntry[];
   /** Set when the run had a baseline (`--baseline`, config `baseline`). */
   baseline?: BaselineInfo;
+  /** Each server's cleanup expectation, judged (harness/expectation/); set when a scenario declares one. */
+  expectation?: ExpectationResults;
   /** Set by `merge`: the runs it combined, in shard order. */
   mergedFrom?: { runId: string; shard: { index: number; total: number } | null }[];
 }

@@ -16,6 +16,7 @@ import { registerRun, runsDir, sweepStale, type StaleReport } from '../run/index
 import { clearEngineMark, sweepStaleContainerRows } from '../containers/index.js';
 import { planDrills, type PlanFilter } from '../plan/plan.js';
 import { attemptIndex, planFingerprint, repeatDrills, shardDrills, type ShardSpec } from '../plan/shard.js';
+import { declaredExpectations, judgeExpectations } from '../expectation/judge.js';
 import { findFlaky } from '../results/flaky.js';
 import { judge } from '../results/judge.js';
 import { containerContainmentOf } from '../evidence/container-queries.js';
@@ -191,6 +192,9 @@ export async function runScenarios(scenarios: Scenario[], options: RunOptions = 
       },
       flaky: findFlaky(finished),
     };
+    // Each server's cleanup expectation, from the whole plan's scenarios (so every shard names the same statements).
+    const expectation = judgeExpectations(declaredExpectations(planned), finished);
+    if (expectation) output.expectation = expectation;
     for (const r of reporters) await r.onRunEnd?.(output);
     return { results: output, evidence: evidence.filter(Boolean) };
   } finally {

@@ -9,6 +9,7 @@ import { renderDrill } from './drill-section.js';
 import { esc, verdictClass } from './escape.js';
 import type { EvidenceRead } from './evidence-file.js';
 import { renderMatrix } from './matrix.js';
+import { EXPECTATION_CSS, renderExpectation } from './expectation.js';
 
 const RANK: Record<string, number> = { fail: 0, error: 1, unknown: 2, known: 3, pass: 4 };
 
@@ -50,7 +51,7 @@ export function renderPageWith(results: RunResults, section: (d: DrillResult) =>
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>crash-drill ${esc(results.runId)}: ${esc(summaryLine(results))}</title>
-<style>${CSS}</style></head>
+<style>${CSS}${EXPECTATION_CSS}</style></head>
 <body>
 <header><h1>crash-drill report</h1>
 <p class="summary-line" id="summary-line">${esc(summaryLine(results))}</p>
@@ -58,6 +59,7 @@ export function renderPageWith(results: RunResults, section: (d: DrillResult) =>
 <p class="muted">run ${esc(results.runId)} · ${esc(results.startedAt)} → ${esc(results.finishedAt)} · ${esc(results.harness.name)} ${esc(results.harness.version)}${results.interrupted ? ' · <span class="warn">interrupted</span>' : ''}</p></header>
 <h2>Matrix</h2>
 ${renderMatrix(results.drills)}
+${renderExpectation(results.expectation, results.baseline, results.drills)}
 ${stale(results)}
 ${staleBaseline(results)}
 <h2>Drills</h2>

@@ -1,0 +1,25 @@
+/**
+ * The `expectation:` of a scenario (for every subject it drills) or of one subject, as written:
+ * a list of statements, each a name, or `{ exits-within: ms }`. A bare `exits-within` takes the
+ * scenario's exit deadline (`expect.exit-on-eof.deadline`).
+ */
+import * as z from 'zod';
+import { STATEMENT_IDS } from './types.js';
+
+export const ExitsWithinSchema = z.strictObject({ 'exits-within': z.number().int().positive() });
+
+export const StatementSchema = z.union([z.enum(STATEMENT_IDS), ExitsWithinSchema], {
+  error: `expected a statement (${STATEMENT_IDS.join(', ')}) or a mapping { exits-within: ms }`,
+});
+
+export const ExpectationSchema = z
+  .array(StatementSchema)
+  .min(1)
+  .superRefine((list, ctx) => {
+    const ids = list.map((s) => (typeof s === 'string' ? s : 'exits-within'));
+    ids.forEach((id, i) => {
+      if (ids.indexOf(id) !== i) ctx.addIssue({ code: 'custom', path: [i], message: `duplicate statement "${id}"; list each once` });
+    });
+  });
+
+export type ExpectationInput = z.input<typeof ExpectationSchema>;
