@@ -1,8 +1,9 @@
 /**
- * The containers of one drill, from the label on the subject's command to containment. The
- * executor calls it at five places (harness/drill/executor/execute.ts): when it renders the subject,
- * when the tracker starts, after the handshake, at the snapshot and at containment. A drill
- * that never touches a container engine costs nothing: no engine is asked anything.
+ * The containers of one drill, from the label on the subject's command to containment: a drill
+ * extension (harness/drill/executor/extension.ts) whose five hooks the executor calls when it
+ * renders the subject, when the tracker starts, after the handshake, at the snapshot and at
+ * containment. A drill that never touches a container engine costs nothing: no engine is asked
+ * anything.
  *
  * The container's processes are not the drill's descendants (they are children of
  * containerd-shim: no parent link, marker, process group or drill cgroup reaches them), so
@@ -10,6 +11,7 @@
  * members, and the engine's events in the drill window (attribute.ts).
  */
 import type { Scenario } from '../config/index.js';
+import type { DrillExtension, DrillExtensionFactory, SnapshotLabel } from '../drill/executor/extension.js';
 import type { EvidenceRecorder } from '../drill/executor/recorder.js';
 import type { DrillTracker, ProcIdentity, TrackedProcess } from '../observe/index.js';
 import { readCmdline, runIdOf, startTimeToMono } from '../observe/index.js';
@@ -19,14 +21,17 @@ import { containContainers, SIGKILL_EXIT } from './contain.js';
 import { parseRunCommand, type Engine } from './engine-cli.js';
 import { EngineClient, type EngineEvent, type Inspected } from './engine.js';
 import { ContainerProcessWatch } from './inside.js';
-import { labelCommand, RUN_LABEL } from './label.js';
+import { labelSubject, RUN_LABEL } from './label.js';
 import { markEngineUsed } from './stale.js';
 import type { AmbiguousContainer, ContainerRow } from './types.js';
 
 /** Events are asked for from a little before the drill began (the engine's clock is the same host clock). */
 const WINDOW_SLACK_MS = 1000;
 
-export class DrillContainers {
+/** Servers in containers, for every drill of a run (ExecuteOptions.extensions). */
+export const containersExtension: DrillExtensionFactory = ({ drillId, rec }) => new DrillContainers(drillId, rec);
+
+export class DrillContainers implements DrillExtension {
   private engine: EngineClient | null = null;
   private engineChecked = false;
   private reachable = false;
@@ -48,10 +53,10 @@ export class DrillContainers {
   }
 
   /** Hook 1: the rendered scenario with the drill's label on its container (recorded as evidence). */
-  label(scenario: Scenario): Scenario {
+  render(scenario: Scenario): Scenario {
     const { subject } = scenario;
-    const change = labelCommand([subject.command, ...subject.args], this.drillId);
-    if (!change.changed && change.reason.startsWith('no docker')) return scenario;
+    const { kind, change } = labelSubject([subject.command, ...subject.args], this.drillId);
+    if (kind === 'no-engine') return scenario;
     this.rec.harness({ type: 'container-label', change });
     this.subjectEnv = subject.env;
     if (!change.changed) return scenario;
@@ -61,7 +66,7 @@ export class DrillContainers {
   }
 
   /** Hook 2: engine CLI processes among the drill's members (a tool's own `docker run -d`). */
-  attach(tracker: DrillTracker): void {
+  tracking(tracker: DrillTracker): void {
     tracker.on('new', (p: TrackedProcess) => this.sighted(p, p.firstSeen));
     tracker.on('exit', (p: TrackedProcess) => {
       const seen = this.clis.get(`${p.pid}:${p.startTime}`);
@@ -86,7 +91,7 @@ export class DrillContainers {
   }
 
   /** Hook 4: the drill's containers at the end of the grace period (or the hang window). */
-  async snapshot(label: 'grace-end' | 'hang-window'): Promise<void> {
+  async snapshot(label: SnapshotLabel): Promise<void> {
     if (!this.engine) return;
     const reachable = await this.checkEngine();
     if (!reachable) {

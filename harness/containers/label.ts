@@ -49,7 +49,28 @@ export function labelShellScript(script: string, drillId: string): { script: str
   return engine ? { script: out, engine } : null;
 }
 
+/**
+ * Why a subject command got no label: it names no container engine at all (nothing to record:
+ * most drills), or an engine command that starts no container (recorded with its reason).
+ */
+export type LabelOutcome =
+  | { kind: 'labelled'; change: Extract<LabelChange, { changed: true }> }
+  | { kind: 'no-engine' | 'not-a-run'; change: Extract<LabelChange, { changed: false }> };
+
 export function labelCommand(argv: readonly string[], drillId: string): LabelChange {
+  return labelSubject(argv, drillId).change;
+}
+
+/** The label change with what kind of outcome it is, so a caller branches on the kind, never on the reason's text. */
+export function labelSubject(argv: readonly string[], drillId: string): LabelOutcome {
+  const change = labelledChange(argv, drillId);
+  if (change) return { kind: 'labelled', change };
+  const before = [...argv];
+  if (engineOf(argv[0])) return { kind: 'not-a-run', change: { changed: false, reason: `${argv[0]} ${argv[1] ?? ''} does not start a container`, before } };
+  return { kind: 'no-engine', change: { changed: false, reason: 'no docker or podman run in the subject command', before } };
+}
+
+function labelledChange(argv: readonly string[], drillId: string): Extract<LabelChange, { changed: true }> | null {
   const before = [...argv];
   const label = `${RUN_LABEL}=${drillId}`;
   const direct = labelArgv(argv, drillId);
@@ -81,6 +102,5 @@ export function labelCommand(argv: readonly string[], drillId: string): LabelCha
       return { changed: true, engine: labelled.engine, how: 'sh -c', label, before, after, endpoint: [] };
     }
   }
-  if (engineOf(argv[0])) return { changed: false, reason: `${argv[0]} ${argv[1] ?? ''} does not start a container`, before };
-  return { changed: false, reason: 'no docker or podman run in the subject command', before };
+  return null;
 }

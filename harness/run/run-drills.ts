@@ -13,7 +13,7 @@ import type { PlannedDrill } from '../plan/types.js';
 import type { DrillEvidence } from '../evidence/types.js';
 import { drillIdFor, newRunId } from '../observe/index.js';
 import { registerRun, runsDir, sweepStale, type StaleReport } from '../run/index.js';
-import { clearEngineMark, sweepStaleContainerRows } from '../containers/index.js';
+import { clearEngineMark, containersExtension, sweepStaleContainerRows } from '../containers/index.js';
 import { planDrills, type PlanFilter } from '../plan/plan.js';
 import { attemptIndex, planFingerprint, repeatDrills, shardDrills, type ShardSpec } from '../plan/shard.js';
 import { declaredExpectations, judgeExpectations } from '../expectation/judge.js';
@@ -129,6 +129,8 @@ export async function runScenarios(scenarios: Scenario[], options: RunOptions = 
           containTermWaitMs: options.containTermWaitMs,
           client,
           holders,
+          // Servers in containers: labelled, attributed, snapshotted and contained with the drill.
+          extensions: [containersExtension],
           onEvent: (event) => {
             if (swept === null && event.type === 'client-ready') void sweep().catch(() => []);
             const phase = phaseOf(event);

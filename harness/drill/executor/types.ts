@@ -1,8 +1,11 @@
 import type { Scenario } from '../../config/index.js';
 import type { EvidenceEvent } from '../../evidence/types.js';
+import type { PlannedDrill } from '../../plan/types.js';
 import type { DrillRemote } from '../../remote/index.js';
 import type { ClientKind } from '../client/drill-client.js';
 import type { HolderPool } from '../holder/holder-pool.js';
+import type { DrillExtensionFactory, Extensions } from './extension.js';
+import type { EvidenceRecorder } from './recorder.js';
 
 export interface ExecuteOptions {
   runId: string;
@@ -20,4 +23,17 @@ export interface ExecuteOptions {
   onEvent?: (event: EvidenceEvent) => void;
   /** The run's spare holders for in-process clients (holder-pool.ts); without it each drill starts its own. */
   holders?: HolderPool | null;
+  /** Each drill gets one of each (extension.ts): servers in containers are one. */
+  extensions?: readonly DrillExtensionFactory[];
+}
+
+/** What every phase of one drill is given. */
+export interface DrillContext {
+  drill: PlannedDrill;
+  drillId: string;
+  rec: EvidenceRecorder;
+  opts: ExecuteOptions;
+  extensions: Extensions;
+  /** Waits for a promise unless the harness is interrupted first (then throws Interrupted, and the drill is contained). */
+  wait: <T>(promise: Promise<T>) => Promise<T>;
 }

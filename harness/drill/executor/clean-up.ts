@@ -1,0 +1,71 @@
+/**
+ * The end of every drill, whichever phase it stopped in: containment in its documented order
+ * (docs/design.md, "Contracts": revoke, confirm denial with the probe, SIGTERM, wait, SIGKILL
+ * only if needed), then the drill's client, remote link, cgroup and temp folder let go.
+ */
+import { rm } from 'node:fs/promises';
+import type { Scenario } from '../../config/index.js';
+import { DrillTracker, identify, type DrillCgroup } from '../../observe/index.js';
+import type { DrillClient } from '../client/drill-client.js';
+import { containDrill } from './containment.js';
+import type { RemoteLink } from './remote-link.js';
+import type { ServerWatch } from './server-watch.js';
+import type { DrillContext } from './types.js';
+
+const STDERR_DRAIN_MS = 300;
+/** Containment: how long SIGTERM gets before SIGKILL when the run names no wait (ms). */
+const CONTAIN_TERM_WAIT_MS = 1000;
+
+/** What the drill holds so far: each part is set the moment it exists, and containment ends or removes whatever is set. */
+export interface Holdings {
+  tmp?: string;
+  link?: RemoteLink;
+  /** The rendered scenario: its remote settings say whether containment rotates the API key. */
+  scenario?: Scenario;
+  /** Null without cgroup support, or once the client could not be put in it. */
+  cgroup: DrillCgroup | null;
+  /** The client as soon as it is made, before it is ready. */
+  client?: DrillClient;
+  tracker?: DrillTracker;
+  /** The recovery retry's clients: their holders stay until the drill is contained. */
+  retryClients: DrillClient[];
+}
+
+export async function containAndClean(ctx: DrillContext, held: Holdings, watch: ServerWatch): Promise<void> {
+  const { rec } = ctx;
+  const termWaitMs = ctx.opts.containTermWaitMs ?? CONTAIN_TERM_WAIT_MS;
+  // An exit still waiting for the client's report is recorded before containment, as seen.
+  watch.settleNow();
+  rec.harness({ type: 'containment-start' });
+  if (held.link) {
+    await held.link.revoke('containment');
+    if (held.scenario?.remote.rotateApiKey) held.link.rotateApiKey();
+  }
+  // A client that never reported ready may still have started the server (it is told to at
+  // once): track it now, so containment reaches everything it started.
+  const { client } = held;
+  const pid = client?.clientPid();
+  const late = !held.tracker && pid !== undefined ? identify(pid) : null;
+  const holderId = client?.holder?.identity;
+  if (late) held.tracker = new DrillTracker({ drillId: ctx.drillId, root: late, cgroup: held.cgroup, subreapers: holderId ? [holderId] : [] });
+  // Extensions first (containers: stop --time, kill), so what they started (engine CLIs) ends on its own.
+  await ctx.extensions.contain(termWaitMs);
+  if (held.tracker) await containDrill(held.tracker, rec, termWaitMs);
+  else if (client?.holder)
+    client.abandon(); // the holder's watchdog ends whatever the untracked client started
+  else if (client?.alive) client.child.kill('SIGKILL'); // it is gone from /proc already, or never got a pid
+  watch.look();
+  watch.stop();
+  if (client) {
+    await client.closed(STDERR_DRAIN_MS);
+    client.dispose();
+    client.release();
+  }
+  for (const retryClient of held.retryClients) retryClient.release();
+  if (held.link) {
+    held.link.recordState('final');
+    held.link.detach();
+  }
+  held.cgroup?.remove();
+  if (held.tmp) await rm(held.tmp, { recursive: true, force: true });
+}

@@ -1,0 +1,78 @@
+/**
+ * After the client is lost: the revocation, then the observation window (until everything is
+ * gone, or the exit deadline plus the survivors' grace has passed; a hang's window is the exit
+ * deadline), and the snapshot at its end. Nothing is decided here: the checks judge the
+ * evidence.
+ */
+import { DEFAULT_EXIT_DEADLINE_MS, DEFAULT_SURVIVOR_GRACE_MS, type LossMode, type Scenario } from '../../config/index.js';
+import { identityKey, inventory } from '../../observe/index.js';
+import { monoNow } from '../../util/clock.js';
+import { recordProcessFacts } from './diagnosis-facts.js';
+import type { SnapshotLabel } from './extension.js';
+import type { RemoteLink } from './remote-link.js';
+import type { ServerWatch } from './server-watch.js';
+import type { StartedDrill } from './start.js';
+import type { DrillContext } from './types.js';
+
+export interface LostDrill {
+  started: StartedDrill;
+  scenario: Scenario;
+  link: RemoteLink;
+  watch: ServerWatch;
+  /** When the client was lost (monoNow()). */
+  lossAt: number;
+  mode: LossMode;
+}
+
+/** Revocation after the client is lost (by default at once), then the probe with the revoked token. */
+export async function revokeAfterLoss({ scenario, link, lossAt }: LostDrill): Promise<void> {
+  const wait = lossAt + scenario.remote.revokeAfter - monoNow();
+  if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+  await link.revoke('harness');
+}
+
+/** Waits on events (exits, an empty cgroup) until everything is gone or the deadline plus grace has passed. */
+export async function observeWindow(ctx: DrillContext, lost: LostDrill): Promise<void> {
+  const { scenario, lossAt, mode, watch, link } = lost;
+  const { tracker, clientId } = lost.started;
+  const deadline = scenario.expect.exitOnEof?.deadline ?? DEFAULT_EXIT_DEADLINE_MS;
+  if (mode === 'hang') {
+    // A stopped client keeps the pipes open: nothing is expected to end. The window is the exit deadline.
+    await ctx.wait(new Promise((resolve) => setTimeout(resolve, deadline)));
+    snapshot(ctx, lost, 'hang-window', false);
+    await ctx.extensions.snapshot('hang-window', ctx.wait);
+    return;
+  }
+  const grace = scenario.expect.noSurvivors?.grace ?? DEFAULT_SURVIVOR_GRACE_MS;
+  const exclude = mode === 'close' ? [clientId] : [];
+  const remaining = Math.max(0, lossAt + deadline + grace - monoNow());
+  // diagnosis: what holds the server up when exit-on-eof judges it; a little before the deadline,
+  // where close's SIGTERM (close-wait, by default the deadline) has not yet changed anything
+  const atDeadline = setTimeout(
+    () => {
+      const server = watch.server;
+      if (!watch.exited && server) recordProcessFacts(ctx.rec, 'deadline', [server], server, link.secrets());
+    },
+    Math.max(0, lossAt + deadline - Math.min(250, deadline / 10) - monoNow()),
+  );
+  const quiet = await ctx.wait(tracker.waitForQuiet({ exclude, timeoutMs: remaining })).finally(() => clearTimeout(atDeadline));
+  // Remote jobs get the same time to settle: a job that is cancelled or done by then is fine.
+  const jobs = scenario.expect.jobsSettled;
+  if (jobs) await ctx.wait(link.jobsSettled(Math.max(0, lossAt + deadline + jobs.grace - monoNow())));
+  // An exit the observer saw is recorded once the client reported its status (or gave up).
+  const pending = watch.pendingExit();
+  if (pending) await ctx.wait(pending);
+  snapshot(ctx, lost, 'grace-end', quiet && monoNow() < lossAt + deadline + grace);
+  await ctx.extensions.snapshot('grace-end', ctx.wait);
+  link.recordState('grace-end');
+}
+
+/** Every live process of the drill but the client, with what it holds, before containment changes anything. */
+function snapshot({ rec }: DrillContext, { started, watch, link }: LostDrill, label: SnapshotLabel, early: boolean): void {
+  watch.look();
+  const client = identityKey(started.clientId);
+  const live = started.tracker.sampleNow().filter((p) => identityKey(p) !== client);
+  const survivors = live.flatMap((p) => inventory(p, { secrets: link.secrets(), foundBy: p.foundBy }) ?? []);
+  rec.harness({ type: 'snapshot', label, early, survivors });
+  recordProcessFacts(rec, 'snapshot', live, watch.server, link.secrets()); // diagnosis, before containment
+}
