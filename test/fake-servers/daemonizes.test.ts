@@ -1,14 +1,15 @@
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startAndSpawnHelper } from './support/drive.js';
-import { ProcessJanitor } from './support/janitor.js';
+import { Cleanup } from '../support/cleanup.js';
 import { isAlive as isRunning } from '../../harness/observe/identity.js';
 import { readCmdline, readEnviron, readStat } from '../../harness/observe/proc.js';
-import { ancestorsOf, findByRunId, waitUntil } from './support/proc.js';
+import { ancestorsOf, findByRunId } from './support/proc.js';
+import { until } from '../support/until.js';
 import { ensureBuilt } from './support/subjects.js';
 
-const janitor = new ProcessJanitor();
+const janitor = new Cleanup();
 beforeAll(ensureBuilt);
-afterEach(() => janitor.cleanup());
+afterEach(() => janitor.run());
 
 /** init, or a subreaper: a subreaper can only be an ancestor of the server, i.e. of this test. */
 function isReaper(pid: number): boolean {
@@ -19,7 +20,7 @@ describe('daemonizes', () => {
   it('leaves a daemon re-parented to init (or a subreaper) in its own session', async () => {
     const { subject, runId, server, helperPid: daemonPid, helper: daemon } = await startAndSpawnHelper('daemonizes', janitor);
     const serverStat = readStat(server.pid)!;
-    await waitUntil(() => isReaper(readStat(daemonPid)?.ppid ?? -1), 5000, 'the daemon to be re-parented');
+    await until('the daemon to be re-parented', () => isReaper(readStat(daemonPid)?.ppid ?? -1), 5000);
     const daemonStat = readStat(daemonPid)!;
     expect(daemonStat.ppid).not.toBe(server.pid);
     expect(daemonStat.sid).toBe(daemonPid); // it called setsid: leader of its own session
@@ -45,14 +46,14 @@ describe('daemonizes', () => {
       FAKE_DAEMON_CLEAR_ENV: '1',
     });
     // Until it has exec'd, a fresh fork still shows its parent's environment: wait for the exec.
-    await waitUntil(() => readCmdline(daemonPid)?.join('\0').includes('helper') ?? false, 5000, 'the daemon to exec');
+    await until('the daemon to exec', () => readCmdline(daemonPid)?.join('\0').includes('helper') ?? false, 5000);
     expect(readEnviron(daemonPid)).toEqual(new Map());
     expect(readStat(daemonPid)?.sid).toBe(daemonPid);
     subject.closeStdin();
     expect((await subject.exitWithin(5000))?.code).toBe(0);
     expect(isRunning(daemon)).toBe(true);
     // The launcher (the double fork's middle process) carries the marker until it has exited.
-    await waitUntil(() => findByRunId(runId).length === 0, 5000, 'the daemon launcher to exit');
+    await until('the daemon launcher to exit', () => findByRunId(runId).length === 0, 5000);
     expect(isRunning(daemon)).toBe(true);
     expect(findByRunId(runId)).toEqual([]); // the marker scan misses the daemon: only a cgroup would not
   });

@@ -1,13 +1,14 @@
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ppidOf, startAndSpawnHelper } from './support/drive.js';
-import { ProcessJanitor } from './support/janitor.js';
+import { Cleanup } from '../support/cleanup.js';
 import { isAlive as isRunning } from '../../harness/observe/identity.js';
-import { findByRunId, signalByIdentity, waitUntil } from './support/proc.js';
+import { findByRunId, signalByIdentity } from './support/proc.js';
+import { until } from '../support/until.js';
 import { ensureBuilt } from './support/subjects.js';
 
-const janitor = new ProcessJanitor();
+const janitor = new Cleanup();
 beforeAll(ensureBuilt);
-afterEach(() => janitor.cleanup());
+afterEach(() => janitor.run());
 
 describe('leaks-child', () => {
   it('exits 0 on stdin EOF but leaves its helper running', async () => {
@@ -21,13 +22,13 @@ describe('leaks-child', () => {
     expect(subject.exitMark).not.toBeNull();
 
     // The helper outlives the server, re-parented away from it.
-    await waitUntil(() => ppidOf(helperPid) !== server.pid, 5000, 'the helper to be re-parented');
+    await until('the helper to be re-parented', () => ppidOf(helperPid) !== server.pid, 5000);
     expect(isRunning(helper)).toBe(true);
     expect(findByRunId(runId)).toEqual([helperPid]);
 
     // Clean up by identity (pid + start time), and prove it worked.
     expect(signalByIdentity(helper, 'SIGTERM')).toBe(true);
-    await waitUntil(() => !isRunning(helper), 5000, 'the leaked helper to die');
+    await until('the leaked helper to die', () => !isRunning(helper), 5000);
     expect(findByRunId(runId)).toEqual([]);
   });
 });

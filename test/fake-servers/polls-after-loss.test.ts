@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { DrillRemote } from '../../harness/remote/index.js';
 import { isAlive as isRunning } from '../../harness/observe/identity.js';
-import { waitUntil } from './support/proc.js';
+import { until } from '../support/until.js';
 import { idFrom, requestsOn, startWithRemote } from './support/remote-subject.js';
 import { remoteFixture } from './support/remote-fixture.js';
 
@@ -20,7 +20,7 @@ describe('polls-after-loss', () => {
     });
     idFrom((await subject.callToolFull('start-job', { op: 'build' })).text, 'job');
     const closedAt = subject.closeStdin();
-    await waitUntil(() => remote.effects(drillId).some((e) => e.op === 'heartbeat'), 10_000, 'a heartbeat to be committed');
+    await until('a heartbeat to be committed', () => remote.effects(drillId).some((e) => e.op === 'heartbeat'));
     expect(isRunning(server)).toBe(true); // still writing, long after a well-behaved server is gone
     const { t: revokedAt } = remote.revoke(sessionId, 'test');
 

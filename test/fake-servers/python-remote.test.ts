@@ -1,16 +1,16 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createRemote, type DrillRemote } from '../../harness/remote/index.js';
-import { ProcessJanitor } from './support/janitor.js';
+import { Cleanup } from '../support/cleanup.js';
 import { isAlive as isRunning } from '../../harness/observe/identity.js';
 import { signalByIdentity } from './support/proc.js';
 import { correlationMeta, idFrom, requestsOn, startWithRemote, waitForJournal } from './support/remote-subject.js';
 
-const janitor = new ProcessJanitor();
+const janitor = new Cleanup();
 let remote: DrillRemote;
 beforeAll(async () => {
   remote = await createRemote();
 });
-afterEach(() => janitor.cleanup());
+afterEach(() => janitor.run());
 afterAll(() => remote?.close());
 
 describe('python/well-behaved.py on the drill remote', () => {

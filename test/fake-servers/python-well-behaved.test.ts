@@ -1,19 +1,20 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ppidOf, startAndSpawnHelper, startTracked } from './support/drive.js';
-import { ProcessJanitor } from './support/janitor.js';
+import { Cleanup } from '../support/cleanup.js';
 import { isAlive as isRunning } from '../../harness/observe/identity.js';
 import { readEnviron } from '../../harness/observe/proc.js';
-import { findByRunId, signalByIdentity, waitUntil } from './support/proc.js';
+import { findByRunId, signalByIdentity } from './support/proc.js';
+import { until } from '../support/until.js';
 
-const janitor = new ProcessJanitor();
-afterEach(() => janitor.cleanup());
+const janitor = new Cleanup();
+afterEach(() => janitor.run());
 
 describe('python/well-behaved.py', () => {
   it('exits 0 within 1 s of stdin EOF and ends its helper', async () => {
     const { subject, runId, server, helperPid, helper } = await startAndSpawnHelper('python/well-behaved', janitor);
     expect(ppidOf(helperPid)).toBe(server.pid);
     // Right after fork, /proc/PID/environ can read empty until exec completes: wait for it.
-    await waitUntil(() => readEnviron(helperPid)?.get('CRASH_DRILL_RUN') === runId, 5000, 'the helper to carry the drill id');
+    await until('the helper to carry the drill id', () => readEnviron(helperPid)?.get('CRASH_DRILL_RUN') === runId, 5000);
     expect(await subject.callTool('subscribe')).toBe('subscribed'); // a live timer does not hold it
 
     const closedAt = subject.closeStdin();

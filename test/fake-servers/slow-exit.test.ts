@@ -1,13 +1,13 @@
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startAndSpawnHelper } from './support/drive.js';
-import { ProcessJanitor } from './support/janitor.js';
+import { Cleanup } from '../support/cleanup.js';
 import { isAlive as isRunning } from '../../harness/observe/identity.js';
 import { signalByIdentity } from './support/proc.js';
 import { ensureBuilt } from './support/subjects.js';
 
-const janitor = new ProcessJanitor();
+const janitor = new Cleanup();
 beforeAll(ensureBuilt);
-afterEach(() => janitor.cleanup());
+afterEach(() => janitor.run());
 
 describe('slow-exit', () => {
   it('with FAKE_EXIT_DELAY_MS=600 is alive at ~300 ms after EOF and gone by ~2 s', async () => {

@@ -1,13 +1,13 @@
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { STDOUT_NOISE_BANNER, STDOUT_NOISE_FIRST_CALL } from '../../fake-servers/lib/noise-lines.js';
 import { startAndSpawnHelper } from './support/drive.js';
-import { ProcessJanitor } from './support/janitor.js';
+import { Cleanup } from '../support/cleanup.js';
 import { isAlive as isRunning } from '../../harness/observe/identity.js';
 import { ensureBuilt } from './support/subjects.js';
 
-const janitor = new ProcessJanitor();
+const janitor = new Cleanup();
 beforeAll(ensureBuilt);
-afterEach(() => janitor.cleanup());
+afterEach(() => janitor.run());
 
 describe('stdout-noise', () => {
   it('writes exactly its banner and one stray line to stdout, otherwise well-behaved', async () => {

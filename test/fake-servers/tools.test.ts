@@ -1,11 +1,11 @@
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startTracked } from './support/drive.js';
-import { ProcessJanitor } from './support/janitor.js';
+import { Cleanup } from '../support/cleanup.js';
 import { ensureBuilt, FAKE_TOOLS, NODE_FAKES, type FakeName } from './support/subjects.js';
 
-const janitor = new ProcessJanitor();
+const janitor = new Cleanup();
 beforeAll(ensureBuilt);
-afterEach(() => janitor.cleanup());
+afterEach(() => janitor.run());
 
 const ALL: FakeName[] = [...NODE_FAKES, 'python/well-behaved'];
 

@@ -1,21 +1,22 @@
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startAndSpawnHelper } from './support/drive.js';
-import { ProcessJanitor } from './support/janitor.js';
+import { Cleanup } from '../support/cleanup.js';
 import { isAlive as isRunning } from '../../harness/observe/identity.js';
 import { readEnviron } from '../../harness/observe/proc.js';
-import { findByRunId, signalByIdentity, waitUntil } from './support/proc.js';
+import { findByRunId, signalByIdentity } from './support/proc.js';
+import { until } from '../support/until.js';
 import { ensureBuilt } from './support/subjects.js';
 
-const janitor = new ProcessJanitor();
+const janitor = new Cleanup();
 beforeAll(ensureBuilt);
-afterEach(() => janitor.cleanup());
+afterEach(() => janitor.run());
 
 describe('well-behaved', () => {
   it('exits 0 within 1 s of stdin EOF and ends its helper', async () => {
     const { subject, runId, server, helperPid, helper } = await startAndSpawnHelper('well-behaved', janitor);
     expect(isRunning(helper)).toBe(true);
     // Right after fork, /proc/PID/environ can read empty until exec completes: wait for it.
-    await waitUntil(() => readEnviron(helperPid)?.get('CRASH_DRILL_RUN') === runId, 5000, 'the helper to carry the drill id');
+    await until('the helper to carry the drill id', () => readEnviron(helperPid)?.get('CRASH_DRILL_RUN') === runId, 5000);
 
     const closedAt = subject.closeStdin();
     const exit = await subject.exitWithin(5000);
@@ -57,7 +58,7 @@ describe('well-behaved', () => {
     const { subject, helper } = await startAndSpawnHelper('well-behaved', janitor);
     // Close our read end of its stdout: its next write fails with EPIPE.
     subject.child.stdout?.destroy();
-    await waitUntil(() => subject.child.stdout?.destroyed === true, 5000, 'stdout to close');
+    await until('stdout to close', () => subject.child.stdout?.destroyed === true, 5000);
     subject.send({ id: 99, method: 'ping' });
     const exit = await subject.exitWithin(5000);
     expect(exit).toMatchObject({ code: 0, signal: null });

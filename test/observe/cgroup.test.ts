@@ -15,7 +15,8 @@ import {
 } from '../../harness/observe/index.js';
 import { packageRoot } from '../../harness/util/paths.js';
 import { NOBODY } from '../support/unprivileged.js';
-import { Cleanup, envWith, FIXTURES, start, testDrillId } from './helpers.js';
+import { envWith, FIXTURES, start } from './helpers.js';
+import { Cleanup, testDrillId } from '../support/cleanup.js';
 
 const cleanup = new Cleanup();
 afterEach(() => cleanup.run());

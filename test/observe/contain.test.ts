@@ -1,6 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { contain, DrillTracker, identify, procState, signalIdentity, type ProcIdentity } from '../../harness/observe/index.js';
-import { Cleanup, envWith, FIXTURES, start, stateOf, testDrillId, until } from './helpers.js';
+import { envWith, FIXTURES, start, stateOf } from './helpers.js';
+import { Cleanup, testDrillId } from '../support/cleanup.js';
+import { until } from '../support/until.js';
 import { describeStep } from '../../harness/observe/containment-step.js';
 
 const cleanup = new Cleanup();
@@ -19,7 +21,7 @@ describe('signalIdentity', () => {
     const parent = start(cleanup, 'sh', ['-c', 'sleep 0.2 & echo $!; exec sleep 300']);
     const zombie = identify(Number(await parent.nextLine()))!;
     cleanup.track(zombie);
-    await until(() => stateOf(zombie.pid) === 'Z', 10_000, 'the zombie');
+    await until('the zombie', () => stateOf(zombie.pid) === 'Z');
     expect(signalIdentity(zombie, 'SIGKILL')).toBe('zombie');
   });
 });
@@ -36,7 +38,7 @@ describe('contain', () => {
       if (name === 'ready') ready = true;
       else cleanup.track((ids[name!] = identify(Number(pid))!));
     }
-    await until(() => stateOf(ids.stopped!.pid) === 'T', 10_000, 'the stopped member');
+    await until('the stopped member', () => stateOf(ids.stopped!.pid) === 'T');
     // A bystander outside the drill, and a member we exclude: both must be left alone.
     const bystander = start(cleanup, 'sleep', ['300'], { stdio: 'ignore' });
     const excluded = start(cleanup, 'sleep', ['300'], { detached: true, stdio: 'ignore', env: envWith({ CRASH_DRILL_RUN: drillId }) });

@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { until } from './helpers.js';
+import { until } from '../support/until.js';
 import { identify } from '../../harness/observe/identity.js';
 import { epollTargets, processFacts } from '../../harness/observe/process-facts.js';
 import { importedPackages, nodeSdks, runtimeFacts } from '../../harness/observe/runtime-facts.js';
@@ -56,14 +56,10 @@ describe('diagnosis facts', () => {
       child.stdin!.end();
       await ended; // it printed 'end': it has read EOF
       // Node closes the stream's handle (and so leaves epoll) a turn or two after 'end': wait for that.
-      const after = await until(
-        () => {
-          const facts = processFacts(id, { role: 'server', secrets: [], children: [] })!;
-          return facts.stdin?.polled === false && facts;
-        },
-        10_000,
-        'stdin to leave its epoll set',
-      );
+      const after = await until('stdin to leave its epoll set', () => {
+        const facts = processFacts(id, { role: 'server', secrets: [], children: [] })!;
+        return facts.stdin?.polled === false && facts;
+      });
       expect(after.stdin).toEqual({ kind: 'socket', polled: false, readingThreads: 0 });
       expect(after.eventLoop).toBe(true);
       // -e has no script on disk: the runtime is named, no SDK is claimed.

@@ -1,6 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { DrillTracker, identify, procState, type ProcIdentity } from '../../harness/observe/index.js';
-import { Cleanup, envWith, FIXTURES, start, testDrillId, until } from './helpers.js';
+import { envWith, FIXTURES, start } from './helpers.js';
+import { Cleanup, testDrillId } from '../support/cleanup.js';
+import { until } from '../support/until.js';
 
 const cleanup = new Cleanup();
 afterEach(() => cleanup.run());
@@ -99,7 +101,7 @@ describe('tracker events and quiet', () => {
       expect(await seenNew).toBe(childPid);
       // A sample may catch the fork before its exec (argv still the shell's); the tracker re-reads
       // argv while a member is young and when its comm changes, so the exec'd argv follows.
-      const child = await until(() => tracker.members().find((m) => m.pid === childPid && m.cmdline[0] === 'sleep'), 5000, "the child's argv after its exec");
+      const child = await until("the child's argv after its exec", () => tracker.members().find((m) => m.pid === childPid && m.cmdline[0] === 'sleep'), 5000);
       expect(child.cmdline).toEqual(['sleep', '300']);
       expect(child.firstSeen).toBeGreaterThan(0);
 

@@ -5,7 +5,9 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { classifyFd, identify, inventory, listPids, readStat } from '../../harness/observe/index.js';
 import { parseTcpTable, parseUnixTable } from '../../harness/observe/net.js';
-import { Cleanup, envWith, FIXTURES, start, until } from './helpers.js';
+import { envWith, FIXTURES, start } from './helpers.js';
+import { Cleanup } from '../support/cleanup.js';
+import { until } from '../support/until.js';
 
 const cleanup = new Cleanup();
 afterEach(() => cleanup.run());
@@ -84,7 +86,7 @@ describe('inventory', () => {
       }
     };
     const isSleeper = (pid: number) => readStat(pid)?.ppid === p.id.pid && readStat(pid)?.comm === 'sleep' && sleeping(pid);
-    const pid = await until(() => listPids().find(isSleeper), 10_000, 'the sleep of the pipeline');
+    const pid = await until('the sleep of the pipeline', () => listPids().find(isSleeper));
     cleanup.track(identify(pid));
     const row = inventory(identify(pid)!, { secrets: [] })!;
     expect(row.fds.map((f) => [f.fd, f.kind])).toEqual([

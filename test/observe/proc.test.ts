@@ -7,7 +7,8 @@ import { identify, isAlive, listPids, parseStat, procState, readCmdline, readEnv
 import { keptStatFdCount, MAX_KEPT_STAT_FDS } from '../../harness/observe/proc.js';
 import { readProcTable } from '../../harness/observe/proc-table.js';
 import { signalIdentity } from '../../harness/observe/index.js';
-import { Cleanup, envWith, start } from './helpers.js';
+import { envWith, start } from './helpers.js';
+import { Cleanup } from '../support/cleanup.js';
 
 /** This process's descriptors open on /proc/<pid>/stat. */
 function statFdsOf(pid: number): string[] {

@@ -10,7 +10,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { holderCommand, holderUnavailable, parseHolderLine, type HolderState } from '../../harness/drill/holder/holder.js';
 import { DrillTracker, identify, readCmdline, readStat, signalIdentity, type ProcIdentity, type UnattributedProcess } from '../../harness/observe/index.js';
 import { HolderReport } from '../../harness/drill/client/client-base.js';
-import { Cleanup, envWith, start, testDrillId, until } from './helpers.js';
+import { envWith, start } from './helpers.js';
+import { Cleanup, testDrillId } from '../support/cleanup.js';
+import { until } from '../support/until.js';
 
 const cleanup = new Cleanup();
 afterEach(() => cleanup.run());
@@ -46,12 +48,12 @@ describe.skipIf(holderUnavailable() !== null)('the holder (child subreaper)', ()
       text = text.slice(text.lastIndexOf('\n') + 1);
     });
     try {
-      await until(() => state.clientPid !== null, 10_000, 'the holder to report its child');
+      await until('the holder to report its child', () => state.clientPid !== null);
       expect(state.subreaper).toEqual({ ok: true });
       const client = identify(state.clientPid!)!;
       cleanup.track(client);
       const daemons = () => childrenOf(holderId.pid, 'sleep').filter((p) => p.pid !== client.pid);
-      const [daemon] = await until(() => daemons().length > 0 && daemons(), 10_000, 'the daemon to be re-parented to the holder');
+      const [daemon] = await until('the daemon to be re-parented to the holder', () => daemons().length > 0 && daemons());
       cleanup.track(daemon);
       expect(readStat(daemon.pid)!.sid).toBe(daemon.pid);
 
@@ -92,11 +94,11 @@ describe.skipIf(holderUnavailable() !== null)('the holder (child subreaper)', ()
       const client = identify(report.state.clientPid!)!;
       cleanup.track(client);
       const daemons = () => childrenOf(holderId.pid, 'sleep').filter((p) => p.pid !== client.pid);
-      [daemon] = await until(() => daemons().length > 0 && daemons(), 10_000, 'the daemon to be re-parented to the holder');
+      [daemon] = await until('the daemon to be re-parented to the holder', () => daemons().length > 0 && daemons());
       cleanup.track(daemon);
       expect(seen).toEqual([]);
       expect(signalIdentity(daemon, 'SIGKILL')).toBe('sent');
-      await until(() => seen.length > 0, 10_000, 'a chld line');
+      await until('a chld line', () => seen.length > 0);
       // Read the moment the holder's line came: the holder reaps only its client, so the daemon stays a zombie.
       expect(seen[0]).toBe('Z');
     } finally {
@@ -111,7 +113,7 @@ describe.skipIf(holderUnavailable() !== null)('the holder (child subreaper)', ()
     cleanup.track(holderId);
     let out = '';
     holder.stdout!.on('data', (d) => (out += d));
-    const below = await until(() => childrenOf(holderId.pid, 'sleep').length === 2 && childrenOf(holderId.pid, 'sleep'), 10_000, 'two sleeps below the holder');
+    const below = await until('two sleeps below the holder', () => childrenOf(holderId.pid, 'sleep').length === 2 && childrenOf(holderId.pid, 'sleep'));
     for (const id of below) cleanup.track(id);
     const exited = new Promise<number | null>((resolve) => holder.on('exit', (code) => resolve(code)));
     holder.stdin!.end();
@@ -134,18 +136,13 @@ describe('the floor (neither a cgroup nor a subreaper)', () => {
     // A daemon of nobody the tracker knows: a shell (ours) runs setsid -f env -i; the shell exits.
     const sh = start(cleanup, '/bin/sh', ['-c', 'setsid -f env -i /bin/sleep 32.25 </dev/null >/dev/null 2>&1; echo ok'], { env: envWith({}) });
     await sh.nextLine();
-    const daemon = await until(
-      () =>
-        procPids()
-          .map((n) => readStat(Number(n)))
-          .find(
-            (s) => s && s.comm === 'sleep' && s.sid === s.pid && s.startTime >= root.id.startTime && s.state !== 'Z' && readCmdline(s.pid)?.[1] === '32.25',
-          ),
-      10_000,
-      'the daemon',
+    const daemon = await until('the daemon', () =>
+      procPids()
+        .map((n) => readStat(Number(n)))
+        .find((s) => s && s.comm === 'sleep' && s.sid === s.pid && s.startTime >= root.id.startTime && s.state !== 'Z' && readCmdline(s.pid)?.[1] === '32.25'),
     );
     cleanup.track({ pid: daemon.pid, startTime: daemon.startTime });
-    await until(() => readStat(sh.id.pid)?.state === 'Z' || readStat(sh.id.pid) === null, 10_000, 'the shell to exit');
+    await until('the shell to exit', () => readStat(sh.id.pid)?.state === 'Z' || readStat(sh.id.pid) === null);
     tracker.sampleNow();
     const seen = unattributed.find((p) => p.pid === daemon.pid);
     expect(seen).toMatchObject({ pid: daemon.pid, startTime: daemon.startTime, sid: daemon.pid, cmdline: ['/bin/sleep', '32.25'] });

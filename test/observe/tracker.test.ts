@@ -1,7 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { cgroupSupport, DrillTracker, identify, type TrackedProcess } from '../../harness/observe/index.js';
 import { readStat } from '../../harness/observe/index.js';
-import { Cleanup, envWith, FIXTURES, start, testDrillId, until, type Proc } from './helpers.js';
+import { envWith, FIXTURES, start, type Proc } from './helpers.js';
+import { Cleanup, testDrillId } from '../support/cleanup.js';
+import { until } from '../support/until.js';
 
 const stateOfComm = (pid: number): string | undefined => readStat(pid)?.comm;
 
@@ -32,7 +34,7 @@ async function buildTree(drillId: string, withCgroup: boolean): Promise<Tree & {
     cleanup.track(identify(Number(pid)));
   }
   // Each leaf prints before it execs sleep: wait for the exec, so argv is final when we sample.
-  await until(() => Object.values(pids).every((pid) => stateOfComm(pid) === 'sleep'), 10_000, 'the leaves to exec sleep');
+  await until('the leaves to exec sleep', () => Object.values(pids).every((pid) => stateOfComm(pid) === 'sleep'));
   return { root, pids, cgroupPath: cg?.path ?? null };
 }
 

@@ -7,7 +7,7 @@ import { identify, procState, type ProcIdentity } from '../../harness/observe/id
 import { readCmdline, readFdLink, readStat } from '../../harness/observe/proc.js';
 import { signalIdentity } from '../../harness/observe/signal.js';
 import { findRealServer, findRealServerNow, isLauncher, type ChainProcess } from '../../harness/observe/wrapper.js';
-import { until } from '../support/markers.js';
+import { until } from '../support/until.js';
 import { tempDir } from '../support/scenarios.js';
 
 /** Every process a test starts carries this marker, so cleanup finds the whole chain. */
@@ -41,7 +41,7 @@ function markedNow(): ProcIdentity[] {
 
 afterEach(async () => {
   for (const id of markedNow()) signalIdentity(id, 'SIGKILL');
-  await until(() => markedNow().length === 0, 10_000, 'the test processes to exit');
+  await until('the test processes to exit', () => markedNow().length === 0);
 });
 
 function fixtureDir(): string {
@@ -63,7 +63,7 @@ async function start(command: string, args: string[], cwd: string, want: string[
   });
   let stderr = '';
   child.stderr!.on('data', (d) => (stderr += d));
-  await until(() => want.every((w) => stderr.includes(w)), 30_000, `${want.join(', ')} from ${command} ${args.join(' ')} (stderr: ${stderr})`);
+  await until(`${want.join(', ')} from ${command} ${args.join(' ')} (stderr: ${stderr})`, () => want.every((w) => stderr.includes(w)), 30_000);
   const direct = identify(child.pid!);
   if (direct === null) throw new Error('the direct child is gone');
   return { child, direct };

@@ -1,18 +1,18 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createRemote, type DrillRemote } from '../../harness/remote/index.js';
-import { ProcessJanitor } from '../fake-servers/support/janitor.js';
+import { Cleanup } from '../support/cleanup.js';
 import { readStat } from '../../harness/observe/proc.js';
 import { correlationMeta, idFrom, requestsOn } from '../fake-servers/support/remote-subject.js';
 import { ensureBuilt, HARDCODED_API, HARDCODED_HOST_JS, startSubject } from './support.js';
 
-const janitor = new ProcessJanitor();
+const janitor = new Cleanup();
 let remote: DrillRemote;
 beforeAll(async () => {
   ensureBuilt();
   remote = await createRemote();
 });
-afterEach(() => janitor.cleanup());
+afterEach(() => janitor.run());
 afterAll(() => remote?.close());
 
 describe('hardcoded-host with the intercept preload', () => {

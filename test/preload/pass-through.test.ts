@@ -6,7 +6,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { registerRun } from '../../harness/run/index.js';
 import { interceptEnv } from '../../harness/preload/index.js';
 import { createRemote, type DrillRemote } from '../../harness/remote/index.js';
-import { ProcessJanitor } from '../fake-servers/support/janitor.js';
+import { Cleanup } from '../support/cleanup.js';
 import { PROBE_SOURCE, type ProbeOutcome } from './probe.js';
 import { baseEnv, ensureBuilt, HARDCODED_API } from './support.js';
 
@@ -16,7 +16,7 @@ interface Seen {
   headers: IncomingHttpHeaders;
 }
 
-const janitor = new ProcessJanitor();
+const janitor = new Cleanup();
 let remote: DrillRemote;
 let local: Server;
 let localOrigin: string;
@@ -36,7 +36,7 @@ beforeAll(async () => {
 beforeEach(() => {
   seen = [];
 });
-afterEach(() => janitor.cleanup());
+afterEach(() => janitor.run());
 afterAll(async () => {
   await remote?.close();
   await new Promise((resolve) => local?.close(resolve));

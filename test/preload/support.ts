@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { registerRun } from '../../harness/run/index.js';
 import type { DrillRemote } from '../../harness/remote/index.js';
 import { interceptEnv, preloadPath } from '../../harness/preload/index.js';
-import type { ProcessJanitor } from '../fake-servers/support/janitor.js';
+import type { Cleanup } from '../support/cleanup.js';
 import type { ProcIdentity } from '../../harness/observe/identity.js';
 import { RawSubject } from '../fake-servers/support/raw-subject.js';
 
@@ -49,7 +49,7 @@ export interface Started {
  * (null: no preload at all).
  */
 export async function startSubject(
-  janitor: ProcessJanitor,
+  janitor: Cleanup,
   remote: DrillRemote,
   opts: { intercept: string[] | null; command?: string; args?: string[]; env?: NodeJS.ProcessEnv; handshake?: boolean },
 ): Promise<Started> {

@@ -6,8 +6,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { drillIdFor, identify, newRunId, procState, runIdOf, type ProcIdentity } from '../../harness/observe/index.js';
 import { isRunLive, registerRun, runsDir, sweepStale } from '../../harness/run/index.js';
 import { packageRoot } from '../../harness/util/paths.js';
-import { tempDir } from '../support/scenarios.js';
-import { Cleanup, envWith, start } from '../observe/helpers.js';
+import { tempDir } from '../support/temp-dir.js';
+import { envWith, start } from '../observe/helpers.js';
+import { Cleanup } from '../support/cleanup.js';
 
 const cleanup = new Cleanup();
 const registrations: { unregister(): void }[] = [];

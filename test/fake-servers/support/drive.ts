@@ -1,5 +1,5 @@
 /** The common opening of every behaviour test: start, initialize, list tools, spawn a helper. */
-import type { ProcessJanitor } from './janitor.js';
+import type { Cleanup } from '../../support/cleanup.js';
 import type { ProcIdentity } from '../../../harness/observe/identity.js';
 import { readStat } from '../../../harness/observe/proc.js';
 import type { RawSubject } from './raw-subject.js';
@@ -15,7 +15,7 @@ export interface Driven {
 
 export async function startTracked(
   name: FakeName,
-  janitor: ProcessJanitor,
+  janitor: Cleanup,
   env: NodeJS.ProcessEnv = {},
   runId?: string,
 ): Promise<{ subject: RawSubject; runId: string; server: ProcIdentity }> {
@@ -26,7 +26,7 @@ export async function startTracked(
   return { subject, runId: started.runId, server };
 }
 
-export async function startAndSpawnHelper(name: FakeName, janitor: ProcessJanitor, env: NodeJS.ProcessEnv = {}): Promise<Driven> {
+export async function startAndSpawnHelper(name: FakeName, janitor: Cleanup, env: NodeJS.ProcessEnv = {}): Promise<Driven> {
   const { subject, runId, server } = await startTracked(name, janitor, env);
   await subject.handshake();
   const tools = await subject.listToolNames();

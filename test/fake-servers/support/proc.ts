@@ -28,19 +28,6 @@ export function ancestorsOf(pid: number): number[] {
   return chain;
 }
 
-export class WaitTimeoutError extends Error {
-  readonly code = 'TEST_WAIT_TIMEOUT';
-}
-
-/** Polls a condition until it holds; throws after `timeoutMs` (generous bounds, not sleeps). */
-export async function waitUntil(condition: () => boolean, timeoutMs: number, what: string): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new WaitTimeoutError(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
-
 /**
  * Running processes whose environment carries CRASH_DRILL_RUN=runId: every descendant of a
  * subject inherits it unless it clears its environment, so this finds survivors without

@@ -6,9 +6,9 @@ import { randomUUID } from 'node:crypto';
 import type { DrillRemote, JournalEvent, RequestRecord, SessionOptions } from '../../../harness/remote/index.js';
 import { CORRELATION_META_KEY } from '../../../harness/client/protocol.js';
 import { startTracked } from './drive.js';
-import type { ProcessJanitor } from './janitor.js';
+import type { Cleanup } from '../../support/cleanup.js';
 import type { ProcIdentity } from '../../../harness/observe/identity.js';
-import { waitUntil } from './proc.js';
+import { until } from '../../support/until.js';
 import type { RawSubject } from './raw-subject.js';
 import { newRunId, type FakeName } from './subjects.js';
 
@@ -22,7 +22,7 @@ export interface RemoteSubject {
 
 export async function startWithRemote(
   name: FakeName,
-  janitor: ProcessJanitor,
+  janitor: Cleanup,
   remote: DrillRemote,
   options: { env?: NodeJS.ProcessEnv; session?: SessionOptions } = {},
 ): Promise<RemoteSubject> {
@@ -57,7 +57,7 @@ export async function waitForJournal(
   what: string,
   timeoutMs = 10_000,
 ): Promise<void> {
-  await waitUntil(() => predicate(remote.journal({ drillId })), timeoutMs, what);
+  await until(what, () => predicate(remote.journal({ drillId })), timeoutMs);
 }
 
 /** The id in a tool answer such as `effect e12` or `job j3`. */
