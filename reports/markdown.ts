@@ -20,6 +20,7 @@ import type { ReporterOptions } from './registry.js';
 import { summaryLine } from './summary-line.js';
 import { expectationMarkdown } from './expectation-markdown.js';
 import { KILL_MODES, KILL_POINTS, type DrillResult, type Reporter, type RunResults } from './types.js';
+import { InternalError } from '../harness/results/types.js';
 
 type Incident = DrillResult['incident'];
 type Moment = NonNullable<Incident['observedAt']>;
@@ -33,7 +34,7 @@ export const VERDICT_ICON: Record<string, string> = { pass: '✅', fail: '❌', 
 const POINT_ORDER: readonly string[] = KILL_POINTS;
 const MODE_ORDER: readonly string[] = KILL_MODES;
 
-export class StepSummaryError extends Error {
+export class StepSummaryError extends InternalError {
   readonly code = 'CRASH_DRILL_STEP_SUMMARY';
 }
 

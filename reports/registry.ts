@@ -1,6 +1,7 @@
 import { pathToFileURL } from 'node:url';
 import { resolve } from 'node:path';
 import type { Reporter } from './types.js';
+import { UserError } from '../harness/results/types.js';
 
 export interface ReporterOptions {
   /** The report folder (results.json, evidence/, and whatever the reporter writes). */
@@ -24,7 +25,7 @@ const BUILTIN_MODULES: Record<(typeof BUILTIN_REPORTERS)[number], () => Promise<
   html: () => import('./html.js'),
 };
 
-export class ReporterError extends Error {
+export class ReporterError extends UserError {
   readonly code = 'CRASH_DRILL_REPORTER';
 }
 

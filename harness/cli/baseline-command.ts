@@ -8,8 +8,7 @@ import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import type { BaselineEntryInfo, RunResults } from '../results/types.js';
 import { displayPath } from '../util/paths.js';
-import { UsageError, withUsageErrors } from './errors.js';
-import { EXIT } from './exit-codes.js';
+import { commandExit, EXIT, UsageError } from '../errors.js';
 import type { RunCommandOptions } from './run-command.js';
 
 export const DEFAULT_BASELINE_FILE = 'crash-drill.baseline.json';
@@ -34,7 +33,7 @@ export async function baselineCommand(paths: string[], options: BaselineCommandO
     import('./report-command.js'),
     import('./run-command.js'),
   ]);
-  return withUsageErrors(err, 'baseline', async () => {
+  return commandExit(err, 'baseline', async () => {
     const file = resolve(options.out ?? DEFAULT_BASELINE_FILE);
     // An existing file must be valid before anything runs: its reasons are carried over.
     const old = loadBaseline(file, { missingIsEmpty: true });

@@ -7,8 +7,7 @@ import { judge, type DrillResult } from '../results/judge.js';
 import { exitCodeFor, summarize, type RunResults } from '../results/types.js';
 import { harnessInfo } from '../util/version.js';
 import { displayPath } from '../util/paths.js';
-import { withUsageErrors } from './errors.js';
-import { EXIT } from './exit-codes.js';
+import { commandExit, EXIT } from '../errors.js';
 
 type Out = { write(s: string): unknown; isTTY?: boolean };
 
@@ -62,7 +61,7 @@ export function checkPath(path: string): CheckOutcome {
  * counts as a failure (exit 1): evidence that does not verify must not let a gate pass.
  */
 export function checkCommand(path: string, out: Out = process.stdout, err: Out = process.stderr): Promise<number> {
-  return withUsageErrors(err, 'check', () => {
+  return commandExit(err, 'check', () => {
     const { results, broken } = checkPath(path);
     const total = results.drills.length + broken.length;
     if (total === 0) throw new VerifyPathError(`${path}: no evidence log (*.jsonl) in this folder`);

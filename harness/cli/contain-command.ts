@@ -7,11 +7,9 @@
 import { type Command, InvalidArgumentError } from 'commander';
 import { chooseBackend } from '../orphans/backend.js';
 import { containProcess, type ContainResult } from '../orphans/contain.js';
-import { checkOutDir, EvidenceOutError } from '../orphans/evidence.js';
+import { checkOutDir } from '../orphans/evidence.js';
 import { findOrphans } from '../orphans/find-orphans.js';
-import { PatternError } from '../orphans/patterns.js';
 import { checkPendingFolder } from '../orphans/pending.js';
-import { RegistryError } from '../run/registry.js';
 import type { BackendName } from '../orphans/types.js';
 import {
   addClientConfigOptions,
@@ -25,7 +23,7 @@ import {
 } from '../orphans/cli-options.js';
 import { describeStep } from '../observe/containment-step.js';
 import { configuredLines } from '../orphans/render.js';
-import { EXIT } from './exit-codes.js';
+import { EXIT, isUserError } from '../errors.js';
 
 export interface ContainCommandOptions extends ClientConfigOptions {
   allOrphans?: boolean;
@@ -44,7 +42,13 @@ export interface ContainCommandOptions extends ClientConfigOptions {
   config?: string;
 }
 
-const EXIT_OF: Record<ContainResult['outcome'], number> = { contained: 0, forced: 1, survived: 1, refused: 2, stopped: 2 };
+const EXIT_OF: Record<ContainResult['outcome'], number> = {
+  contained: EXIT.ok,
+  forced: EXIT.failed,
+  survived: EXIT.failed,
+  refused: EXIT.refused,
+  stopped: EXIT.refused,
+};
 
 function render(r: ContainResult): string {
   const lines = [`contain ${r.pid}: ${r.outcome.toUpperCase()}: ${r.reason}`];
@@ -78,7 +82,7 @@ export async function containCommand(pid: number | undefined, options: ContainCo
       targets = report.entries.filter((e) => e.classification === 'client-gone').map((e) => ({ pid: e.pid, startTime: e.startTime }));
     }
   } catch (error) {
-    if (!(error instanceof PatternError) && !(error instanceof EvidenceOutError) && !(error instanceof RegistryError)) throw error;
+    if (!isUserError(error)) throw error;
     err.write(`crash-drill: contain: ${error.message}\n`);
     return EXIT.usage;
   }
@@ -106,7 +110,7 @@ export async function containCommand(pid: number | undefined, options: ContainCo
       `${results.length} orphan${results.length === 1 ? '' : 's'} with client gone; ${results.filter((r) => r.outcome === 'contained').length} contained, ${results.filter((r) => r.outcome === 'forced' || r.outcome === 'survived').length} forced, ${results.filter((r) => r.outcome === 'refused' || r.outcome === 'stopped').length} refused or stopped\n`,
     );
   const codes = results.map((r) => EXIT_OF[r.outcome]);
-  return codes.includes(1) ? 1 : codes.includes(2) ? 2 : 0;
+  return codes.includes(EXIT.failed) ? EXIT.failed : codes.includes(EXIT.refused) ? EXIT.refused : EXIT.ok;
 }
 
 export function registerContainCommand(program: Command): void {

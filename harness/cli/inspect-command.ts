@@ -4,13 +4,13 @@
  */
 import type { Command } from 'commander';
 import { chooseBackend } from '../orphans/backend.js';
-import { appendEvidence, checkOutDir, evidenceFile, EvidenceOutError } from '../orphans/evidence.js';
-import { InspectError, inspectProcess } from '../orphans/inspect.js';
+import { appendEvidence, checkOutDir, evidenceFile } from '../orphans/evidence.js';
+import { inspectProcess } from '../orphans/inspect.js';
 import { renderSnapshot } from '../orphans/render.js';
 import type { BackendName } from '../orphans/types.js';
 import { addClientConfigOptions, backendOption, clientConfigs, type ClientConfigOptions, pidArgument } from '../orphans/cli-options.js';
 import { problemLine } from '../mcp-clients/types.js';
-import { EXIT } from './exit-codes.js';
+import { commandExit, EXIT } from '../errors.js';
 
 export interface InspectOptions extends ClientConfigOptions {
   json?: boolean;
@@ -18,8 +18,8 @@ export interface InspectOptions extends ClientConfigOptions {
   backend?: BackendName;
 }
 
-export function inspectCommand(pid: number, options: InspectOptions, out = process.stdout, err = process.stderr): number {
-  try {
+export function inspectCommand(pid: number, options: InspectOptions, out = process.stdout, err = process.stderr): Promise<number> {
+  return commandExit(err, 'inspect', () => {
     if (options.out) checkOutDir(options.out);
     const configs = clientConfigs(options);
     const snapshot = inspectProcess(chooseBackend(options.backend), pid, configs.matcher);
@@ -28,12 +28,8 @@ export function inspectCommand(pid: number, options: InspectOptions, out = proce
     out.write(options.json ? `${JSON.stringify(log ? { ...snapshot, evidence: log } : snapshot, null, 2)}\n` : renderSnapshot(snapshot));
     if (log && !options.json) out.write(`evidence: ${log.file} (${log.records} records, head ${log.head.slice(0, 12)})\n`);
     if (!options.json) for (const p of configs.loaded.problems) out.write(`client config: ${problemLine(p)}\n`);
-    return 0;
-  } catch (error) {
-    if (!(error instanceof InspectError) && !(error instanceof EvidenceOutError)) throw error;
-    err.write(`crash-drill: inspect: ${error.message}\n`);
-    return EXIT.usage;
-  }
+    return EXIT.ok;
+  });
 }
 
 export function registerInspectCommand(program: Command): void {
@@ -46,7 +42,7 @@ export function registerInspectCommand(program: Command): void {
     .option('--json', 'print the snapshot as JSON')
     .option('--out <dir>', 'append the snapshot to the hash-chained evidence log in <dir>/evidence/')
     .addOption(backendOption());
-  addClientConfigOptions(command).action((pid: number, options: InspectOptions) => {
-    process.exitCode = inspectCommand(pid, options);
+  addClientConfigOptions(command).action(async (pid: number, options: InspectOptions) => {
+    process.exitCode = await inspectCommand(pid, options);
   });
 }

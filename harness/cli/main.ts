@@ -15,7 +15,7 @@ import { addShardOptions, registerMergeCommand } from './shard-options.js';
 import { registerInitCommand } from './init-command.js';
 import { registerOrphanCommands } from './orphans-command.js';
 import { registerBaselineCommand } from './baseline-command.js';
-import { EXIT } from './exit-codes.js';
+import { EXIT, reportUncaught } from '../errors.js';
 
 function listOf(allowed: readonly string[], what: string) {
   return (value: string, previous: string[] = []) => {
@@ -141,7 +141,7 @@ try {
     // --help and --version end here too, with exit code 0.
     process.exitCode = error.exitCode === 0 ? EXIT.ok : EXIT.usage;
   } else {
-    process.stderr.write(`crash-drill: the harness failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-    process.exitCode = EXIT.harness;
+    // A user error no command caught (a bad CRASH_DRILL_CLIENT, say) is still the user's: exit 3.
+    process.exitCode = reportUncaught(process.stderr, error);
   }
 }

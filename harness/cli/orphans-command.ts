@@ -7,13 +7,11 @@ import type { Command } from 'commander';
 import { chooseBackend } from '../orphans/backend.js';
 import { addClientConfigOptions, backendOption, clientConfigs, type ClientConfigOptions, repeatable, seconds, serverPatterns } from '../orphans/cli-options.js';
 import { findOrphans } from '../orphans/find-orphans.js';
-import { PatternError } from '../orphans/patterns.js';
 import { checkPendingFolder } from '../orphans/pending.js';
-import { RegistryError } from '../run/registry.js';
 import { renderOrphans } from '../orphans/render.js';
 import type { BackendName } from '../orphans/types.js';
 import { registerContainCommand } from './contain-command.js';
-import { EXIT } from './exit-codes.js';
+import { commandExit, EXIT, UsageError } from '../errors.js';
 import { registerInspectCommand } from './inspect-command.js';
 
 export interface OrphansOptions extends ClientConfigOptions {
@@ -26,30 +24,22 @@ export interface OrphansOptions extends ClientConfigOptions {
   config?: string;
 }
 
-export async function orphansCommand(options: OrphansOptions, out = process.stdout, err = process.stderr): Promise<number> {
-  let patterns;
-  try {
-    patterns = await serverPatterns(options);
+export function orphansCommand(options: OrphansOptions, out = process.stdout, err = process.stderr): Promise<number> {
+  return commandExit(err, 'orphans', async () => {
+    const patterns = await serverPatterns(options);
     // Its --stuck-after state lives in the run registry: one that is not the user's own refuses the command.
     checkPendingFolder();
-  } catch (error) {
-    if (!(error instanceof PatternError) && !(error instanceof RegistryError)) throw error;
-    err.write(`crash-drill: orphans: ${error.message}\n`);
-    return EXIT.usage;
-  }
-  if (patterns.length === 0 && !options.defaults) {
-    err.write('crash-drill: orphans: --no-defaults needs at least one --match <regex> (or orphans.match in the config)\n');
-    return EXIT.usage;
-  }
-  const report = findOrphans(chooseBackend(options.backend), {
-    patterns,
-    markers: options.defaults,
-    stuckAfterMs: options.stuckAfter * 1000,
-    all: options.all ?? false,
-    configs: clientConfigs(options),
+    if (patterns.length === 0 && !options.defaults) throw new UsageError('--no-defaults needs at least one --match <regex> (or orphans.match in the config)');
+    const report = findOrphans(chooseBackend(options.backend), {
+      patterns,
+      markers: options.defaults,
+      stuckAfterMs: options.stuckAfter * 1000,
+      all: options.all ?? false,
+      configs: clientConfigs(options),
+    });
+    out.write(options.json ? `${JSON.stringify(report, null, 2)}\n` : renderOrphans(report));
+    return report.counts['client-gone'] + report.counts['client-stuck'] > 0 ? EXIT.failed : EXIT.ok;
   });
-  out.write(options.json ? `${JSON.stringify(report, null, 2)}\n` : renderOrphans(report));
-  return report.counts['client-gone'] + report.counts['client-stuck'] > 0 ? 1 : 0;
 }
 
 export function registerOrphansCommand(program: Command): void {

@@ -2,8 +2,7 @@ import { cpSync, existsSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { loadReporters } from '../../reports/registry.js';
 import type { RunResults } from '../results/types.js';
-import { UsageError, withUsageErrors } from './errors.js';
-import { EXIT } from './exit-codes.js';
+import { commandExit, EXIT, UsageError } from '../errors.js';
 
 export interface ReportCommandOptions {
   reporter?: string[];
@@ -41,7 +40,7 @@ export function readResults(folder: string): RunResults {
  * rendered, 3 for a bad folder or reporter name.
  */
 export async function reportCommand(folder: string, options: ReportCommandOptions, out: Out = process.stdout, err: Out = process.stderr): Promise<number> {
-  return withUsageErrors(err, 'report', async () => {
+  return commandExit(err, 'report', async () => {
     const source = resolve(folder);
     const results = readResults(source);
     const outDir = resolve(options.out ?? source);

@@ -9,8 +9,7 @@ import { runExitCode } from '../results/flaky.js';
 import type { RunResults } from '../results/types.js';
 import { startRun } from '../run/start-run.js';
 import { subjectFromCommandLine } from './command-line.js';
-import { UsageError, withUsageErrors } from './errors.js';
-import { EXIT, SIGNAL_EXIT } from './exit-codes.js';
+import { commandExit, errorMessage, EXIT, SIGNAL_EXIT, UsageError } from '../errors.js';
 
 export interface RunCommandOptions {
   point?: KillPoint[];
@@ -47,7 +46,7 @@ const DEFAULT_OUT = 'crash-drill-report';
  * terminal's part: signals and the exit code.
  */
 export async function runCommand(paths: string[], options: RunCommandOptions): Promise<number> {
-  return withUsageErrors(process.stderr, null, async () => (await runFromCommandLine(paths, options)).code);
+  return commandExit(process.stderr, null, async () => (await runFromCommandLine(paths, options)).code);
 }
 
 /**
@@ -108,7 +107,7 @@ function subjectsOf(lines: string[]): SubjectSpec[] {
     try {
       return subjectFromCommandLine(line, process.cwd());
     } catch (error) {
-      throw new UsageError(`--subject: ${error instanceof Error ? error.message : String(error)}`);
+      throw new UsageError(`--subject: ${errorMessage(error)}`);
     }
   });
 }

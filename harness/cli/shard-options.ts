@@ -9,7 +9,7 @@ import { resolve } from 'node:path';
 import { rmSync } from 'node:fs';
 import { InvalidArgumentError, type Command } from 'commander';
 import { parseShard, ShardError } from '../plan/shard.js';
-import { UsageError, withUsageErrors } from './errors.js';
+import { commandExit, UsageError } from '../errors.js';
 
 function shardArg(value: string) {
   try {
@@ -47,7 +47,7 @@ export async function mergeCommand(folders: string[], options: MergeCommandOptio
     import('../results/flaky.js'),
     import('../results/merge.js'),
   ]);
-  return withUsageErrors(process.stderr, 'merge', async () => {
+  return commandExit(process.stderr, 'merge', async () => {
     const outDir = resolve(options.out);
     const dirs = folders.map((f) => resolve(f));
     if (dirs.includes(outDir)) throw new UsageError(`--out ${options.out} is one of the folders to merge; choose a new folder`);

@@ -1,7 +1,6 @@
 import { displayPath } from '../util/paths.js';
 import { verifyLine, verifyPath, VerifyPathError } from '../evidence/verify.js';
-import { withUsageErrors } from './errors.js';
-import { EXIT } from './exit-codes.js';
+import { commandExit, EXIT } from '../errors.js';
 
 type Out = { write(s: string): unknown };
 
@@ -10,7 +9,7 @@ type Out = { write(s: string): unknown };
  * Exit 0 all ok, 1 any broken, 3 a path that is neither a log nor a folder.
  */
 export function verifyCommand(path: string, out: Out = process.stdout, err: Out = process.stderr): Promise<number> {
-  return withUsageErrors(err, 'verify', () => {
+  return commandExit(err, 'verify', () => {
     const results = verifyPath(path);
     if (results.length === 0) throw new VerifyPathError(`${path}: no evidence log (*.jsonl) in this folder`);
     for (const result of results) out.write(`${verifyLine(result, displayPath(result.file))}\n`);

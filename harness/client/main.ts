@@ -8,13 +8,13 @@
  * harness pays for one process start per drill, not for a process start plus an SDK load.
  */
 import { monoNow } from '../util/clock.js';
-import { errorMessage } from '../util/errors.js';
+import { errorMessage, EXIT } from '../errors.js';
 import type { ClientEvent, HarnessCommand } from './protocol.js';
 import { spawnSubject } from './spawn-subject.js';
 
 if (!process.send) {
   process.stderr.write('crash-drill client: must be started by the harness with an IPC channel\n');
-  process.exit(4);
+  process.exit(EXIT.harness);
 }
 
 /**
@@ -75,12 +75,12 @@ process.on('message', (command: HarnessCommand) => {
       void session.then((s) => s.onCancel(command.followUpTimeoutMs)).catch(fail);
       break;
     case 'exit':
-      process.exit(0);
+      process.exit(EXIT.ok);
   }
 });
 
 // The harness went away (it was killed): behave like a crashed client and leave. Whatever the
 // subject left behind still carries the drill's marker; the next run's sweep contains it.
-process.on('disconnect', () => process.exit(0));
+process.on('disconnect', () => process.exit(EXIT.ok));
 
 emit({ type: 'client-ready', t: monoNow(), pid: process.pid });

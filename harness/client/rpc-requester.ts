@@ -1,8 +1,9 @@
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { RecordingStdioTransport } from './recording-transport.js';
+import { InternalError } from '../errors.js';
 
 /** An error answer of the server, with its JSON-RPC code (a protocol error, not a tool error). */
-export class RpcError extends Error {
+export class RpcError extends InternalError {
   readonly code = 'CRASH_DRILL_RPC_ERROR';
   constructor(
     readonly rpcCode: number,
@@ -12,11 +13,11 @@ export class RpcError extends Error {
   }
 }
 
-export class RpcTimeout extends Error {
+export class RpcTimeout extends InternalError {
   readonly code = 'CRASH_DRILL_RPC_TIMEOUT';
 }
 
-export class RpcClosed extends Error {
+export class RpcClosed extends InternalError {
   readonly code = 'CRASH_DRILL_RPC_CLOSED';
 }
 

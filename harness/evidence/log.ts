@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DrillEvidence, EvidenceEvent } from './types.js';
+import { UserError } from '../errors.js';
 
 /**
  * One JSONL file per drill: one event a line, in recording order, each line holding `prev`, the
@@ -20,7 +21,7 @@ export interface EvidenceLogInfo {
   records: number;
 }
 
-export class EvidenceLogError extends Error {
+export class EvidenceLogError extends UserError {
   readonly code = 'CRASH_DRILL_EVIDENCE';
 }
 

@@ -15,6 +15,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { RunResults } from '../results/types.js';
 import { GENESIS } from './log.js';
+import { UserError } from '../errors.js';
 
 /** Stable codes of the ways a log can be broken. */
 export type BreakCode =
@@ -63,7 +64,7 @@ export interface ExpectedLog {
   records: number;
 }
 
-export class VerifyPathError extends Error {
+export class VerifyPathError extends UserError {
   readonly code = 'CRASH_DRILL_VERIFY_PATH';
 }
 

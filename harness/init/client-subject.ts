@@ -9,6 +9,7 @@
 import { isCredentialName } from '../orphans/credentials.js';
 import { envValues } from '../mcp-clients/server.js';
 import type { ConfiguredServer } from '../mcp-clients/types.js';
+import { UserError } from '../errors.js';
 
 export interface ClientSubject {
   /** The entry's name, as the subject's name (the reports compare servers by it). */
@@ -24,7 +25,7 @@ export interface ClientSubject {
   launchCwd: string | null;
 }
 
-export class ClientSubjectError extends Error {
+export class ClientSubjectError extends UserError {
   readonly code = 'CRASH_DRILL_INIT_CLIENT_ENTRY';
 }
 

@@ -6,7 +6,7 @@
  * never copied (client-subject.ts); nothing here prints a value.
  */
 import path from 'node:path';
-import { EXIT } from '../cli/exit-codes.js';
+import { EXIT, HarnessBug } from '../errors.js';
 import { ConfigError } from '../config/errors.js';
 import { parseScenario } from '../config/parse.js';
 import { loadClientConfigs } from '../mcp-clients/load.js';
@@ -101,7 +101,8 @@ export async function runInitFromClient(options: FromClientOptions, io: InitIo):
       try {
         parseScenario(text, file);
       } catch (error) {
-        if (error instanceof ConfigError) throw new Error(`crash-drill init wrote an invalid scenario for ${label}, tool "${tool.name}": ${error.message}`);
+        if (error instanceof ConfigError)
+          throw new HarnessBug(`crash-drill init wrote an invalid scenario for ${label}, tool "${tool.name}": ${error.message}`);
         throw error;
       }
       planned.push({ file, text });

@@ -13,6 +13,7 @@ import { identify, type ProcIdentity } from '../observe/identity.js';
 import { listPids, readCmdline, readEnviron } from '../observe/proc.js';
 import { newRecord, terminate } from '../observe/terminate.js';
 import { harnessInfo } from '../util/version.js';
+import { InternalError } from '../errors.js';
 
 /** The environment variable that marks every process `init` started (and only those). */
 export const INIT_MARKER_ENV = 'CRASH_DRILL_INIT';
@@ -26,7 +27,8 @@ export interface ServerCommand {
   env?: Record<string, string>;
 }
 
-export class ListToolsError extends Error {
+/** The server could not be asked for its tools: exit 4, as a drill whose server cannot start ends in `error`. */
+export class ListToolsError extends InternalError {
   readonly code = 'CRASH_DRILL_INIT_LIST_TOOLS' as const;
   constructor(
     message: string,

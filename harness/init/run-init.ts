@@ -7,7 +7,7 @@
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { CONFIG_FILE_NAMES, findConfigFile } from '../config/config-file.js';
-import { EXIT } from '../cli/exit-codes.js';
+import { EXIT, HarnessBug } from '../errors.js';
 import { ConfigError } from '../config/errors.js';
 import { displayPath } from '../util/paths.js';
 import { parseScenario } from '../config/parse.js';
@@ -107,7 +107,7 @@ export async function runInit(options: InitOptions, io: InitIo): Promise<number>
       parseScenario(text, file);
     } catch (error) {
       // A scenario init wrote must load: anything else is a bug here, not the user's.
-      if (error instanceof ConfigError) throw new Error(`crash-drill init wrote an invalid scenario for tool "${tool.name}": ${error.message}`);
+      if (error instanceof ConfigError) throw new HarnessBug(`crash-drill init wrote an invalid scenario for tool "${tool.name}": ${error.message}`);
       throw error;
     }
     planned.push({ file, text });

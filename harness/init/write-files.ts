@@ -7,6 +7,7 @@
 import { existsSync, promises as fs } from 'node:fs';
 import path from 'node:path';
 import { displayPath } from '../util/paths.js';
+import { UserError } from '../errors.js';
 
 export interface PlannedFile {
   /** absolute path */
@@ -14,7 +15,7 @@ export interface PlannedFile {
   text: string;
 }
 
-export class InitFilesError extends Error {
+export class InitFilesError extends UserError {
   readonly code = 'CRASH_DRILL_INIT_FILES' as const;
   constructor(
     message: string,

@@ -12,8 +12,9 @@ import { join } from 'node:path';
 import { GENESIS, sha256 } from '../evidence/log.js';
 import { verifyLog } from '../evidence/verify.js';
 import { monoNow } from '../util/clock.js';
+import { UserError } from '../errors.js';
 
-export class EvidenceOutError extends Error {
+export class EvidenceOutError extends UserError {
   readonly code = 'CRASH_DRILL_ORPHANS_OUT';
 }
 

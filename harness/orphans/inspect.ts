@@ -8,6 +8,7 @@ import type { ConfigMatch, ConfigMatcher } from '../mcp-clients/matcher.js';
 import { credentialNames } from './credentials.js';
 import { DRILL_ENV, findRealServer, isLauncher, type ChainProcess } from './observe.js';
 import type { Backend, BackendName, Descriptor, ProcessEntry } from './types.js';
+import { UserError } from '../errors.js';
 
 export interface Related {
   pid: number;
@@ -41,7 +42,7 @@ export interface Snapshot {
   blindSpots: string[];
 }
 
-export class InspectError extends Error {
+export class InspectError extends UserError {
   readonly code = 'CRASH_DRILL_NO_SUCH_PROCESS';
 }
 

@@ -4,6 +4,8 @@
  * `--match`), or it carries a drill marker; and its stdin and stdout are pipes or sockets
  * (checked in find-orphans.ts). Each pattern has a name, so the output can say which one matched.
  */
+import { UserError } from '../errors.js';
+
 export type PatternSource = 'default' | 'config' | 'flag';
 
 export interface ServerPattern {
@@ -20,7 +22,7 @@ export const DEFAULT_PATTERNS: readonly ServerPattern[] = [
   { name: 'docker run -i', source: 'default', regex: /\b(docker|podman)\s+run\b(?=.*\s(-i|-it|-ti|--interactive)(\s|$))/ },
 ];
 
-export class PatternError extends Error {
+export class PatternError extends UserError {
   readonly code = 'CRASH_DRILL_ORPHANS_PATTERN';
 }
 

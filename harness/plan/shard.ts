@@ -9,6 +9,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { PlannedDrill } from './types.js';
+import { UserError } from '../errors.js';
 
 export interface ShardSpec {
   /** 1-based. */
@@ -16,7 +17,7 @@ export interface ShardSpec {
   total: number;
 }
 
-export class ShardError extends Error {
+export class ShardError extends UserError {
   readonly code = 'CRASH_DRILL_SHARD';
 }
 

@@ -1,3 +1,5 @@
+import { InternalError } from '../errors.js';
+
 /** Typed errors of the intercept preload, each with a stable `code`. */
 export type PreloadErrorCode =
   /** An entry of CRASH_DRILL_INTERCEPT (or of `interceptEnv`) is not an http(s) origin. */
@@ -7,7 +9,7 @@ export type PreloadErrorCode =
   /** The drill remote could not be reached (the forwarded request failed on the network). */
   | 'PRELOAD_FORWARD_FAILED';
 
-export class PreloadError extends Error {
+export class PreloadError extends InternalError {
   constructor(
     readonly code: PreloadErrorCode,
     message: string,

@@ -1,8 +1,9 @@
 import type { IncomingMessage, OutgoingHttpHeaders } from 'node:http';
+import { InternalError } from '../errors.js';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 
-export class BodyTooLargeError extends Error {
+export class BodyTooLargeError extends InternalError {
   readonly code = 'REMOTE_BODY_TOO_LARGE';
 }
 

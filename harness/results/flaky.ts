@@ -3,7 +3,7 @@
  * than once): a drill key whose attempts did not all get the same verdict. Pure.
  */
 import type { DrillResult } from './judge.js';
-import { EXIT } from '../cli/exit-codes.js';
+import { EXIT } from '../errors.js';
 import { exitCodeFor, type FlakyEntry, type RunResults } from './types.js';
 
 export type { FlakyEntry } from './types.js';

@@ -11,8 +11,10 @@ import { copyFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { findFlaky } from './flaky.js';
 import { summarize, type DrillResult, type RunResults } from './types.js';
+import { withMergedExpectation } from '../expectation/merge.js';
+import { UserError } from '../errors.js';
 
-export class MergeError extends Error {
+export class MergeError extends UserError {
   readonly code = 'CRASH_DRILL_MERGE';
 }
 
@@ -93,7 +95,7 @@ export function mergeResults(inputs: readonly ShardInput[]): RunResults {
 
   const ordered = [...inputs].sort((a, b) => shardOf(a.results).index - shardOf(b.results).index);
   const times = (pick: (r: RunResults) => string) => inputs.map((i) => pick(i.results)).sort();
-  return {
+  const merged: RunResults = {
     version: 1,
     harness: first.results.harness,
     runId: `merge-${ordered.map((i) => i.results.runId).join('+')}`,
@@ -108,6 +110,11 @@ export function mergeResults(inputs: readonly ShardInput[]): RunResults {
     ...mergedBaseline(inputs.map((i) => i.results)),
     mergedFrom: ordered.map((i) => ({ runId: i.results.runId, shard: i.results.shard ?? null })),
   };
+  // Each server's cleanup expectation, judged again on every shard's drills (harness/expectation/merge.ts).
+  return withMergedExpectation(
+    merged,
+    inputs.map((i) => i.results),
+  );
 }
 
 /**

@@ -1,8 +1,11 @@
 import type { CheckId, Verdict } from '../checks/index.js';
-import { EXIT } from '../cli/exit-codes.js';
+import { EXIT } from '../errors.js';
 import type { KillMode, KillPoint } from '../config/index.js';
 import type { DrillResult } from './judge.js';
 import type { BaselineStatementInfo, ExpectationResults } from '../expectation/types.js';
+
+/** The error bases, for the reporters, which import only this module (test/layering.test.ts). */
+export { InternalError, UserError } from '../errors.js';
 
 /**
  * Kill points and modes, declared once in harness/config and re-exported here, where reporters

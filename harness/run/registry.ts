@@ -16,8 +16,9 @@
  */
 import { lstatSync, mkdirSync, realpathSync, type Stats } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
+import { UserError } from '../errors.js';
 
-export class RegistryError extends Error {
+export class RegistryError extends UserError {
   readonly code = 'CRASH_DRILL_UNSAFE_REGISTRY';
   constructor(
     message: string,

@@ -1,5 +1,8 @@
+import { InternalError } from '../errors.js';
+
 /** Thrown when a wait is cut short because the run was interrupted. */
-export class Interrupted extends Error {
+export class Interrupted extends InternalError {
+  readonly code = 'CRASH_DRILL_INTERRUPTED';
   constructor() {
     super('interrupted');
   }

@@ -1,3 +1,2 @@
-export function errorMessage(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
+/** Re-exported: the one errorMessage, beside the project's errors (harness/errors.ts). */
+export { errorMessage } from '../errors.js';

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { HarnessBug } from '../errors.js';
 
 let root: string | undefined;
 
@@ -10,7 +11,7 @@ export function packageRoot(): string {
   let dir = dirname(fileURLToPath(import.meta.url));
   while (!existsSync(join(dir, 'package.json'))) {
     const parent = dirname(dir);
-    if (parent === dir) throw new Error('crash-drill: cannot find its own package.json');
+    if (parent === dir) throw new HarnessBug('crash-drill: cannot find its own package.json');
     dir = parent;
   }
   return (root = dir);

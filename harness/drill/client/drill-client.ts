@@ -13,6 +13,7 @@ import type { HolderPool } from '../holder/holder-pool.js';
 import { InProcessClient, inProcessUnavailable } from './in-process-client.js';
 
 import { CLIENT_KINDS, type ClientKind } from './client-kinds.js';
+import { EnvVarError } from '../../errors.js';
 
 export { CLIENT_KINDS, type ClientKind };
 
@@ -52,7 +53,7 @@ export function defaultClientKind(env: NodeJS.ProcessEnv = process.env): ClientK
   const kind = env.CRASH_DRILL_CLIENT;
   if (kind === undefined || kind === '') return 'inprocess';
   if ((CLIENT_KINDS as readonly string[]).includes(kind)) return kind as ClientKind;
-  throw new Error(`CRASH_DRILL_CLIENT: expected ${CLIENT_KINDS.join(' or ')}, got "${kind}"`);
+  throw new EnvVarError('CRASH_DRILL_CLIENT', CLIENT_KINDS.join(' or '), kind);
 }
 
 /**
