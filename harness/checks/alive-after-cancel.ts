@@ -1,7 +1,7 @@
 import type { DrillEvidence } from '../evidence/types.js';
 import { firstOf } from '../evidence/types.js';
 import { cancelOrUnknown, isCancelDrill, isCancelWindow } from './cancel.js';
-import { defineCheck, type CheckOutcome } from './types.js';
+import { defineCheck, type Judgement } from './types.js';
 
 export interface AliveAfterCancelData {
   deadlineMs: number;
@@ -17,11 +17,11 @@ export interface AliveAfterCancelData {
  */
 export const aliveAfterCancel = defineCheck({
   id: 'alive-after-cancel',
+  matcher: { name: 'toStayAliveAfterCancel', expects: 'still answer after a cancel' },
   applies: (evidence) => isCancelDrill(evidence) && evidence.meta.expect.aliveAfterCancel != null,
   withoutLoss: true,
-  run(evidence: DrillEvidence): CheckOutcome<'alive-after-cancel', AliveAfterCancelData> {
-    const id = 'alive-after-cancel' as const;
-    const window = cancelOrUnknown(evidence, id);
+  run(evidence: DrillEvidence): Judgement<AliveAfterCancelData> {
+    const window = cancelOrUnknown(evidence);
     if (!isCancelWindow(window)) return window;
     const { cancel, end, cutByLoss } = window;
     const deadlineMs = evidence.meta.expect.aliveAfterCancel?.deadline ?? 0;
@@ -29,7 +29,6 @@ export const aliveAfterCancel = defineCheck({
     const afterMs = followUp ? Math.round(followUp.t - cancel.t) : null;
     if (followUp?.ok && followUp.t <= end && afterMs! <= deadlineMs) {
       return {
-        id,
         verdict: 'pass',
         summary: `the server answered a follow-up ${followUp.detail.replace(/^tools\/list answered/, 'tools/list')} ${afterMs} ms after the cancel`,
         data: { deadlineMs, answeredAfterMs: afterMs, detail: followUp.detail },
@@ -37,7 +36,6 @@ export const aliveAfterCancel = defineCheck({
     }
     if (followUp && !followUp.ok && followUp.t <= end) {
       return {
-        id,
         verdict: 'fail',
         summary: `the follow-up after the cancel failed ${afterMs} ms after it: ${followUp.detail}`,
         data: { deadlineMs, answeredAfterMs: null, detail: followUp.detail },
@@ -45,7 +43,6 @@ export const aliveAfterCancel = defineCheck({
     }
     if (cutByLoss && end < cancel.t + deadlineMs) {
       return {
-        id,
         verdict: 'unknown',
         summary: `the client was killed ${Math.round(end - cancel.t)} ms after the cancel, before the follow-up was answered`,
         data: { deadlineMs, answeredAfterMs: null, detail: 'cut short' },
@@ -53,7 +50,6 @@ export const aliveAfterCancel = defineCheck({
     }
     const detail = followUp ? `answered after ${afterMs} ms` : 'no answer';
     return {
-      id,
       verdict: 'fail',
       summary: `the server did not answer tools/list within ${deadlineMs} ms of the cancel (${detail})`,
       data: { deadlineMs, answeredAfterMs: afterMs, detail },

@@ -1,5 +1,5 @@
 import { firstOf, type DrillEvidence, type EvidenceOf } from '../evidence/types.js';
-import type { CheckOutcome } from './types.js';
+import type { Judgement } from './types.js';
 
 /** What a cancel check judges: the cancel, and where the drill stopped watching what followed it. */
 export interface CancelWindow {
@@ -14,14 +14,14 @@ export interface CancelWindow {
  * The cancel of a cancel drill, or the `unknown` result every cancel check gives when the drill
  * never got that far (the kill point was not reached, or the cancel could not be written).
  */
-export function cancelOrUnknown<Id extends string>(evidence: DrillEvidence, id: Id): CancelWindow | CheckOutcome<Id, never> {
+export function cancelOrUnknown(evidence: DrillEvidence): CancelWindow | Judgement<never> {
   const cancel = firstOf(evidence, 'cancel-sent');
   if (!cancel) {
     const timeout = firstOf(evidence, 'point-timeout');
     const summary = timeout
       ? `the kill point ${timeout.point} was not reached within ${timeout.timeoutMs} ms: ${timeout.reason}`
       : 'the target call was never cancelled, so there is nothing to judge';
-    return { id, verdict: 'unknown', summary, data: {} };
+    return { verdict: 'unknown', summary, data: {} };
   }
   const loss = evidence.events.find((e): e is EvidenceOf<'client-lost'> => e.type === 'client-lost' && e.t >= cancel.t);
   const containment = firstOf(evidence, 'containment-start');
@@ -29,7 +29,7 @@ export function cancelOrUnknown<Id extends string>(evidence: DrillEvidence, id: 
   return { cancel, end, cutByLoss: loss !== undefined };
 }
 
-export function isCancelWindow<Id extends string>(value: CancelWindow | CheckOutcome<Id, never>): value is CancelWindow {
+export function isCancelWindow(value: CancelWindow | Judgement<never>): value is CancelWindow {
   return !('verdict' in value);
 }
 

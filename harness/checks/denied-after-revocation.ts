@@ -1,6 +1,6 @@
 import { describeRequest, subjectRequests, SUCCEEDED, unclaimedRequests } from '../evidence/queries.js';
 import { firstOf, type DrillEvidence } from '../evidence/types.js';
-import { dataOf, defineCheck, type CheckOutcome } from './types.js';
+import { dataOf, defineCheck, type Judgement } from './types.js';
 
 type Request = ReturnType<typeof subjectRequests>[number];
 
@@ -31,12 +31,12 @@ export interface DeniedAfterRevocationData {
  */
 export const deniedAfterRevocation = defineCheck({
   id: 'denied-after-revocation',
+  matcher: { name: 'toDenyAfterRevocation', expects: 'lose its authority once the session was revoked' },
   applies: (evidence) => evidence.meta.expect.deniedAfterRevocation === true,
-  run(evidence: DrillEvidence): CheckOutcome<'denied-after-revocation', DeniedAfterRevocationData> {
-    const id = 'denied-after-revocation' as const;
+  run(evidence: DrillEvidence): Judgement<DeniedAfterRevocationData> {
     const revoked = firstOf(evidence, 'revoked');
     if (!revoked || !firstOf(evidence, 'client-lost')) {
-      return { id, verdict: 'unknown', summary: 'the client was never lost, so the session was only revoked at containment', data: {} };
+      return { verdict: 'unknown', summary: 'the client was never lost, so the session was only revoked at containment', data: {} };
     }
     const probe = firstOf(evidence, 'probe');
     const lost = firstOf(evidence, 'client-lost')!;
@@ -65,12 +65,11 @@ export const deniedAfterRevocation = defineCheck({
         : null,
     };
     if (!probe?.denied) {
-      return { id, verdict: 'fail', summary: `the revoked token still works: the probe GET /whoami was answered ${probe?.status ?? 'never'}`, data };
+      return { verdict: 'fail', summary: `the revoked token still works: the probe GET /whoami was answered ${probe?.status ?? 'never'}`, data };
     }
     if (succeeded.length > 0) {
       const rotate = data.followUp ? '; rotate the long-lived API key' : '';
       return {
-        id,
         verdict: 'fail',
         summary: `${succeeded.length} request${succeeded.length === 1 ? '' : 's'} succeeded after the session was revoked, first: ${describeRequest(succeeded[0])}${rotate}`,
         data,
@@ -81,7 +80,6 @@ export const deniedAfterRevocation = defineCheck({
     const unclaimed = unclaimedRequests(evidence).filter((r) => r.t >= revoked.t && SUCCEEDED.has(r.outcome));
     if (unclaimed.length > 0) {
       return {
-        id,
         verdict: 'unknown',
         summary: `the revoked token is denied, but ${unclaimed.length} request${unclaimed.length === 1 ? '' : 's'} with the long-lived API key succeeded after the revocation that no process could be tied to (the sender was gone before the remote looked): it may have been this drill's, first: ${describeRequest(unclaimed[0])}`,
         data: { ...data, unattributed: unattributed + unclaimed.length },
@@ -91,7 +89,7 @@ export const deniedAfterRevocation = defineCheck({
       attempts.length === 0
         ? 'no process of the drill tried anything after'
         : `all ${attempts.length} later attempts were denied, the first ${data.firstDenialMs} ms after`;
-    return { id, verdict: 'pass', summary: `the revoked token is denied; ${tail}`, data };
+    return { verdict: 'pass', summary: `the revoked token is denied; ${tail}`, data };
   },
   followUp: (outcome) => [dataOf(outcome).followUp ?? 'a revoked credential still worked: find why revocation did not take'],
   details(outcome) {

@@ -1,7 +1,7 @@
 import { containerExitOf, containerSnapshotOf, containerStopBefore, shortId } from '../evidence/container-queries.js';
 import { describeSignal, signalBeforeExit } from '../evidence/queries.js';
 import type { DrillEvidence, EvidenceOf } from '../evidence/types.js';
-import type { CheckOutcome } from './types.js';
+import type { Judgement } from './types.js';
 import type { ExitOnEofData } from './exit-on-eof.js';
 
 /**
@@ -16,14 +16,12 @@ export function judgeContainerExit(
   server: EvidenceOf<'container-server'>,
   loss: EvidenceOf<'client-lost'>,
   deadline: number,
-): CheckOutcome<'exit-on-eof', ExitOnEofData> {
-  const id = 'exit-on-eof' as const;
+): Judgement<ExitOnEofData> {
   const container = `container ${shortId(server.container.id)} (${server.container.name}, ${server.container.image})`;
   const exit = containerExitOf(evidence);
   if (!exit) {
     if (containerSnapshotOf(evidence)?.reachable === false) {
       return {
-        id,
         verdict: 'unknown',
         summary: `the server runs in ${container}, but the container engine could not be reached to see whether it exited`,
         data: {},
@@ -32,7 +30,6 @@ export function judgeContainerExit(
     const last = evidence.events[evidence.events.length - 1];
     const watched = Math.round((last?.t ?? loss.t) - loss.t);
     return {
-      id,
       verdict: 'fail',
       summary: `the server in ${container} did not exit on its own: still running ${watched} ms after losing its client (deadline ${deadline} ms)`,
       data: { lossAt: loss.t, deadlineMs: deadline, exited: false, container: server.container.id },
@@ -40,7 +37,6 @@ export function judgeContainerExit(
   }
   if (exit.t < loss.t) {
     return {
-      id,
       verdict: 'unknown',
       summary: `the server's ${container} had already exited (code ${exit.code}) before its client was lost`,
       data: { exitAt: exit.t, lossAt: loss.t },
@@ -55,7 +51,6 @@ export function judgeContainerExit(
   const endedBy = stopped ?? forwarded;
   if (endedBy) {
     return {
-      id,
       verdict: 'fail',
       summary: `the server in ${container} did not exit on EOF: it was ended by ${endedBy} ${elapsed} ms after losing its client (exit code ${exit.code})`,
       data: { ...data, endedBy },
@@ -63,11 +58,10 @@ export function judgeContainerExit(
   }
   if (elapsed > deadline) {
     return {
-      id,
       verdict: 'fail',
       summary: `the server in ${container} exited ${elapsed} ms after losing its client (exit code ${exit.code}); the deadline is ${deadline} ms`,
       data,
     };
   }
-  return { id, verdict: 'pass', summary: `the server in ${container} exited ${elapsed} ms after losing its client (exit code ${exit.code})`, data };
+  return { verdict: 'pass', summary: `the server in ${container} exited ${elapsed} ms after losing its client (exit code ${exit.code})`, data };
 }

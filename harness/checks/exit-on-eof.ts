@@ -3,7 +3,7 @@ import type { DrillEvidence } from '../evidence/types.js';
 import { containerServerOf } from '../evidence/container-queries.js';
 import { judgeContainerExit } from './exit-on-eof-container.js';
 import { isCheckResult, lossOrUnknown } from './loss.js';
-import { dataOf, defineCheck, type CheckOutcome } from './types.js';
+import { dataOf, defineCheck, type Judgement } from './types.js';
 
 export type ExitOnEofData =
   /** The server had already exited before the loss: nothing to judge. */
@@ -20,11 +20,11 @@ export type ExitOnEofData =
  */
 export const exitOnEof = defineCheck({
   id: 'exit-on-eof',
+  matcher: { name: 'toExitOnEof', expects: 'exit on its own when its input closed' },
   applies: (evidence, mode) => evidence.meta.expect.exitOnEof !== null && mode !== 'hang',
-  run(evidence: DrillEvidence): CheckOutcome<'exit-on-eof', ExitOnEofData> {
-    const id = 'exit-on-eof' as const;
+  run(evidence: DrillEvidence): Judgement<ExitOnEofData> {
     const deadline = evidence.meta.expect.exitOnEof?.deadline ?? 0;
-    const loss = lossOrUnknown(evidence, id);
+    const loss = lossOrUnknown(evidence);
     if (isCheckResult(loss)) return loss;
     // A server in a container is judged by its container's exit (exit-on-eof-container.ts).
     const boxed = containerServerOf(evidence);
@@ -33,7 +33,6 @@ export const exitOnEof = defineCheck({
     const spawned = serverOf(evidence);
     if (exit && exit.t < loss.t) {
       return {
-        id,
         verdict: 'unknown',
         summary: `the server had already exited (code ${exit.code}, signal ${exit.signal}) before its client was lost`,
         data: { exitAt: exit.t, lossAt: loss.t },
@@ -43,7 +42,6 @@ export const exitOnEof = defineCheck({
       const last = evidence.events[evidence.events.length - 1];
       const watched = Math.round((last?.t ?? loss.t) - loss.t);
       return {
-        id,
         verdict: 'fail',
         summary: `the server (pid ${spawned?.pid ?? '?'}) did not exit on its own: still running ${watched} ms after losing its client (deadline ${deadline} ms)`,
         data: { lossAt: loss.t, deadlineMs: deadline, exited: false },
@@ -56,16 +54,15 @@ export const exitOnEof = defineCheck({
     const signalled = sent ? describeSignal(sent) : null;
     if (signalled) {
       return {
-        id,
         verdict: 'fail',
         summary: `the server did not exit on EOF: it was ended by ${signalled} ${elapsed} ms after losing its client`,
         data: { ...data, endedBy: signalled },
       };
     }
     if (exit.t - loss.t > deadline) {
-      return { id, verdict: 'fail', summary: `the server exited ${elapsed} ms after losing its client (${how}); the deadline is ${deadline} ms`, data };
+      return { verdict: 'fail', summary: `the server exited ${elapsed} ms after losing its client (${how}); the deadline is ${deadline} ms`, data };
     }
-    return { id, verdict: 'pass', summary: `the server exited ${elapsed} ms after losing its client (${how})`, data };
+    return { verdict: 'pass', summary: `the server exited ${elapsed} ms after losing its client (${how})`, data };
   },
   // What to change is the drill's diagnosis (harness/results/diagnosis-server.ts): it depends on
   // what held the server up (a non-daemon thread, a live handle, a busy loop), not on this check.

@@ -1,6 +1,6 @@
 import { serverRequests } from '../evidence/queries.js';
 import { eventsOf, type DrillEvidence, type RemoteEffect } from '../evidence/types.js';
-import { dataOf, defineCheck, type CheckOutcome } from './types.js';
+import { dataOf, defineCheck, type Judgement } from './types.js';
 
 export interface IdempotentEffectsData {
   writes: number;
@@ -18,11 +18,11 @@ export interface IdempotentEffectsData {
  */
 export const idempotentEffects = defineCheck({
   id: 'idempotent-effects',
+  matcher: { name: 'toBeIdempotent', expects: 'leave exactly one effect per operation' },
   applies: (evidence) => evidence.meta.expect.idempotentEffects === true,
-  run(evidence: DrillEvidence): CheckOutcome<'idempotent-effects', IdempotentEffectsData> {
-    const id = 'idempotent-effects' as const;
+  run(evidence: DrillEvidence): Judgement<IdempotentEffectsData> {
     const state = eventsOf(evidence, 'remote-state').pop();
-    if (!state) return { id, verdict: 'unknown', summary: 'the remote state was never recorded', data: {} };
+    if (!state) return { verdict: 'unknown', summary: 'the remote state was never recorded', data: {} };
     const writes = serverRequests(evidence).filter((r) => r.write);
     const keyless = writes.filter((r) => !r.idempotencyKey);
     const duplicates = duplicateGroups(state.effects);
@@ -41,11 +41,10 @@ export const idempotentEffects = defineCheck({
     }
     if (keyless.length > 0)
       problems.push(`${keyless.length} of ${writes.length} writes carried no Idempotency-Key (first: ${keyless[0].method} ${keyless[0].path})`);
-    if (problems.length > 0) return { id, verdict: 'fail', summary: problems.join('; '), data };
+    if (problems.length > 0) return { verdict: 'fail', summary: problems.join('; '), data };
     const retryNote = retried ? (retried.ok ? ' after the recovery retry' : ` (the recovery retry did not complete: ${retried.detail})`) : '';
-    if (writes.length === 0) return { id, verdict: 'pass', summary: `no write reached the remote${retryNote}: no effect to duplicate`, data };
+    if (writes.length === 0) return { verdict: 'pass', summary: `no write reached the remote${retryNote}: no effect to duplicate`, data };
     return {
-      id,
       verdict: 'pass',
       summary: `${state.effects.length} effect${state.effects.length === 1 ? '' : 's'} for ${writes.length} keyed write${writes.length === 1 ? '' : 's'}${retryNote}, none duplicated`,
       data,

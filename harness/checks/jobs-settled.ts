@@ -1,7 +1,7 @@
 import { sessionOf } from '../evidence/queries.js';
 import { eventsOf, type DrillEvidence } from '../evidence/types.js';
 import { isCheckResult, lossOrUnknown } from './loss.js';
-import { dataOf, defineCheck, type CheckOutcome } from './types.js';
+import { dataOf, defineCheck, type Judgement } from './types.js';
 
 export interface JobsSettledData {
   jobs: Array<{ id: string; status: string }>;
@@ -15,28 +15,27 @@ export interface JobsSettledData {
  */
 export const jobsSettled = defineCheck({
   id: 'jobs-settled',
+  matcher: { name: 'toSettleItsJobs', expects: 'settle every remote job it started' },
   applies: (evidence, mode) => evidence.meta.expect.jobsSettled != null && mode !== 'hang',
-  run(evidence: DrillEvidence): CheckOutcome<'jobs-settled', JobsSettledData> {
-    const id = 'jobs-settled' as const;
-    const loss = lossOrUnknown(evidence, id);
+  run(evidence: DrillEvidence): Judgement<JobsSettledData> {
+    const loss = lossOrUnknown(evidence);
     if (isCheckResult(loss)) return loss;
     const state = eventsOf(evidence, 'remote-state').find((e) => e.label === 'grace-end');
-    if (!state) return { id, verdict: 'unknown', summary: 'the remote state was not recorded at the end of the grace period', data: {} };
+    if (!state) return { verdict: 'unknown', summary: 'the remote state was not recorded at the end of the grace period', data: {} };
     const session = sessionOf(evidence, 'drill');
     const jobs = state.jobs.filter((job) => job.sessionId === session);
     const running = jobs.filter((job) => job.status === 'running');
     const data = { jobs: jobs.map((job) => ({ id: job.id, status: job.status })), unresolved: running.map((job) => job.id) };
     if (running.length > 0) {
       return {
-        id,
         verdict: 'fail',
         summary: `${running.length} remote job${running.length === 1 ? '' : 's'} still running at the end of the grace period: ${running.map((j) => j.id).join(', ')}; cancel ${running.length === 1 ? 'it' : 'them'}`,
         data,
       };
     }
-    if (jobs.length === 0) return { id, verdict: 'pass', summary: 'the session started no remote job', data };
+    if (jobs.length === 0) return { verdict: 'pass', summary: 'the session started no remote job', data };
     const cancelled = jobs.filter((j) => j.status === 'cancelled').length;
-    return { id, verdict: 'pass', summary: `all ${jobs.length} remote jobs settled (${cancelled} cancelled, ${jobs.length - cancelled} completed)`, data };
+    return { verdict: 'pass', summary: `all ${jobs.length} remote jobs settled (${cancelled} cancelled, ${jobs.length - cancelled} completed)`, data };
   },
   followUp: (outcome) => (dataOf(outcome).unresolved ?? []).map((job) => `job ${job} is still running: cancel it`),
   details(outcome) {

@@ -1,7 +1,7 @@
 import { eventsOf, firstOf, type DrillEvidence, type SurvivorRow } from '../evidence/types.js';
 import { isCheckResult, lossOrUnknown } from './loss.js';
 import { containerSurvivors, type ContainerSurvivors } from './no-survivors-containers.js';
-import { defineCheck, type CheckOutcome } from './types.js';
+import { defineCheck, type Judgement } from './types.js';
 
 type Unattributed = { pid: number; startTime: number; ppid: number; cmdline: string[] };
 
@@ -23,20 +23,20 @@ export type NoSurvivorsData =
  */
 export const noSurvivors = defineCheck({
   id: 'no-survivors',
+  matcher: { name: 'toLeaveNoSurvivors', expects: 'leave no process behind' },
   applies: (evidence, mode) => evidence.meta.expect.noSurvivors !== null && mode !== 'hang',
-  run(evidence: DrillEvidence): CheckOutcome<'no-survivors', NoSurvivorsData> {
-    const id = 'no-survivors' as const;
-    const loss = lossOrUnknown(evidence, id);
+  run(evidence: DrillEvidence): Judgement<NoSurvivorsData> {
+    const loss = lossOrUnknown(evidence);
     if (isCheckResult(loss)) return loss;
     const snapshot = firstOf(evidence, 'snapshot');
-    if (!snapshot) return { id, verdict: 'unknown', summary: 'no process snapshot was taken after the grace period', data: {} };
+    if (!snapshot) return { verdict: 'unknown', summary: 'no process snapshot was taken after the grace period', data: {} };
     const after = Math.round(snapshot.t - loss.t);
     const survivors = snapshot.survivors;
     // Containers of the drill count too (no-survivors-containers.ts).
     const boxes = containerSurvivors(evidence);
     if (boxes && boxes.running.length > 0) return containersFail(after, survivors, boxes);
     if (survivors.length === 0 && boxes?.blind)
-      return { id, verdict: 'unknown', summary: `no process of the drill remained ${after} ms after the client was lost, but ${boxes.blind}`, data: {} };
+      return { verdict: 'unknown', summary: `no process of the drill remained ${after} ms after the client was lost, but ${boxes.blind}`, data: {} };
     const unattributed = unattributedOf(evidence).filter((p) => p.firstSeen <= snapshot.t);
     if (survivors.length === 0 && unattributed.length > 0) {
       const named = unattributed
@@ -44,7 +44,6 @@ export const noSurvivors = defineCheck({
         .map((p) => `pid ${p.pid} (ppid ${p.ppid}) ${p.cmdline.join(' ').slice(0, 80)}`)
         .join('; ');
       return {
-        id,
         verdict: 'unknown',
         summary: `no process the harness could attribute remained ${after} ms after the client was lost, but ${unattributed.length} process${unattributed.length === 1 ? '' : 'es'} appeared during the drill that no tracking method could tie to it or to anything else (${named}): without a cgroup or a subreaper the harness cannot tell whether ${unattributed.length === 1 ? 'it is' : 'they are'} the drill's`,
         data: { afterMs: after, unattributed: unattributed.map((p) => ({ pid: p.pid, startTime: p.startTime, ppid: p.ppid, cmdline: p.cmdline })) },
@@ -52,7 +51,6 @@ export const noSurvivors = defineCheck({
     }
     if (survivors.length === 0) {
       return {
-        id,
         verdict: 'pass',
         summary: `no process of the drill remained ${after} ms after the client was lost`,
         data: { afterMs: after, early: snapshot.early },
@@ -65,7 +63,6 @@ export const noSurvivors = defineCheck({
     const more = survivors.length > 3 ? `; and ${survivors.length - 3} more` : '';
     const noun = survivors.length === 1 ? 'process' : 'processes';
     return {
-      id,
       verdict: 'fail',
       summary: `${survivors.length} ${noun} survived ${after} ms after the client was lost: ${named}${more}`,
       data: { afterMs: after, survivors: survivors.map((row) => ({ pid: row.pid, startTime: row.startTime, ppid: row.ppid })) },
@@ -101,13 +98,12 @@ export const noSurvivors = defineCheck({
   },
 });
 
-function containersFail(after: number, survivors: SurvivorRow[], boxes: ContainerSurvivors): CheckOutcome<'no-survivors', NoSurvivorsData> {
+function containersFail(after: number, survivors: SurvivorRow[], boxes: ContainerSurvivors): Judgement<NoSurvivorsData> {
   const named = [...boxes.running.map((c) => c.line), ...survivors.map((row) => `pid ${row.pid} (ppid ${row.ppid}) ${row.cmdline.join(' ').slice(0, 80)}`)];
   const shown = named.slice(0, 3).join('; ') + (named.length > 3 ? `; and ${named.length - 3} more` : '');
   const noun = boxes.running.length === 1 ? 'container' : 'containers';
   const processes = survivors.length > 0 ? ` and ${survivors.length} process${survivors.length === 1 ? '' : 'es'}` : '';
   return {
-    id: 'no-survivors',
     verdict: 'fail',
     summary: `${boxes.running.length} ${noun}${processes} survived ${after} ms after the client was lost: ${shown}`,
     data: {

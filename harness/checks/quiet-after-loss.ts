@@ -1,7 +1,7 @@
 import { describeRequest, subjectRequests } from '../evidence/queries.js';
 import type { DrillEvidence } from '../evidence/types.js';
 import { isCheckResult, lossOrUnknown } from './loss.js';
-import { dataOf, defineCheck, type CheckOutcome } from './types.js';
+import { dataOf, defineCheck, type Judgement } from './types.js';
 
 export interface QuietAfterLossData {
   lossAt: number;
@@ -17,10 +17,10 @@ export interface QuietAfterLossData {
  */
 export const quietAfterLoss = defineCheck({
   id: 'quiet-after-loss',
+  matcher: { name: 'toStayQuietAfterLoss', expects: 'stop writing once its client was gone' },
   applies: (evidence, mode) => evidence.meta.expect.quietAfterLoss === true && mode !== 'hang',
-  run(evidence: DrillEvidence): CheckOutcome<'quiet-after-loss', QuietAfterLossData> {
-    const id = 'quiet-after-loss' as const;
-    const loss = lossOrUnknown(evidence, id);
+  run(evidence: DrillEvidence): Judgement<QuietAfterLossData> {
+    const loss = lossOrUnknown(evidence);
     if (isCheckResult(loss)) return loss;
     const target = evidence.meta.correlationId;
     const after = subjectRequests(evidence).filter((r) => r.write && r.t > loss.t);
@@ -32,11 +32,10 @@ export const quietAfterLoss = defineCheck({
     };
     if (fresh.length === 0) {
       const inFlight = after.length > 0 ? ` (the in-flight call's own write arrived ${Math.round(after[0].t - loss.t)} ms after)` : '';
-      return { id, verdict: 'pass', summary: `no new write after the client was lost${inFlight}`, data };
+      return { verdict: 'pass', summary: `no new write after the client was lost${inFlight}`, data };
     }
     const first = fresh[0];
     return {
-      id,
       verdict: 'fail',
       summary: `${fresh.length} new write${fresh.length === 1 ? '' : 's'} after the client was lost, the first ${Math.round(first.t - loss.t)} ms after: ${describeRequest(first)}`,
       data,

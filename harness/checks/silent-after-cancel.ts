@@ -1,6 +1,6 @@
 import { eventsOf, type DrillEvidence } from '../evidence/types.js';
 import { cancelOrUnknown, isCancelDrill, isCancelWindow } from './cancel.js';
-import { dataOf, defineCheck, type CheckOutcome } from './types.js';
+import { dataOf, defineCheck, type Judgement } from './types.js';
 
 export interface SilentAfterCancelData {
   requestId: string | number;
@@ -29,11 +29,11 @@ export interface SilentAfterCancelData {
  */
 export const silentAfterCancel = defineCheck({
   id: 'silent-after-cancel',
+  matcher: { name: 'toStaySilentAfterCancel', expects: 'stay silent about a request once it was cancelled' },
   applies: (evidence) => isCancelDrill(evidence) && evidence.meta.expect.silentAfterCancel != null,
   withoutLoss: true,
-  run(evidence: DrillEvidence): CheckOutcome<'silent-after-cancel', SilentAfterCancelData> {
-    const id = 'silent-after-cancel' as const;
-    const window = cancelOrUnknown(evidence, id);
+  run(evidence: DrillEvidence): Judgement<SilentAfterCancelData> {
+    const window = cancelOrUnknown(evidence);
     if (!isCancelWindow(window)) return window;
     const { cancel, end } = window;
     const inFlightMs = evidence.meta.expect.silentAfterCancel?.inFlight ?? 0;
@@ -54,10 +54,9 @@ export const silentAfterCancel = defineCheck({
           ? ` (${inFlight} already on its way within ${inFlightMs} ms)`
           : ` (${inFlight} already on its way: read within ${inFlightMs} ms, or before the server answered the request sent right behind the cancel)`;
     if (after.length === 0)
-      return { id, verdict: 'pass', summary: `nothing more for the cancelled request ${JSON.stringify(cancel.requestId)} after the cancel${onTheirWay}`, data };
+      return { verdict: 'pass', summary: `nothing more for the cancelled request ${JSON.stringify(cancel.requestId)} after the cancel${onTheirWay}`, data };
     const first = after[0];
     return {
-      id,
       verdict: 'fail',
       summary: `${after.length} message${after.length === 1 ? '' : 's'} for the cancelled request ${JSON.stringify(cancel.requestId)} after the cancel, the first ${first.afterMs} ms after: ${first.what}`,
       data,

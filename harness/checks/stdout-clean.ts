@@ -1,5 +1,5 @@
 import { eventsOf, type DrillEvidence } from '../evidence/types.js';
-import { dataOf, defineCheck, type CheckOutcome } from './types.js';
+import { dataOf, defineCheck, type Judgement } from './types.js';
 
 export interface StdoutCleanData {
   messages: number;
@@ -17,10 +17,10 @@ export interface StdoutCleanData {
  */
 export const stdoutClean = defineCheck({
   id: 'stdout-clean',
+  matcher: { name: 'toKeepStdoutClean', expects: 'write only JSON-RPC on stdout' },
   applies: (evidence) => evidence.meta.expect.stdoutClean,
   withoutLoss: true,
-  run(evidence: DrillEvidence): CheckOutcome<'stdout-clean', StdoutCleanData> {
-    const id = 'stdout-clean' as const;
+  run(evidence: DrillEvidence): Judgement<StdoutCleanData> {
     const noise = eventsOf(evidence, 'stdout-noise');
     const messages = eventsOf(evidence, 'rpc-in').length;
     // The record keeps a head and a tail of the noise (harness/drill/executor/record-cap.ts); the cut says how many lines it left out.
@@ -29,13 +29,12 @@ export const stdoutClean = defineCheck({
       .reduce((sum, cut) => sum + cut.droppedLines, 0);
     const total = noise.length + dropped;
     if (total === 0) {
-      return { id, verdict: 'pass', summary: `all ${messages} stdout lines were JSON-RPC messages`, data: { messages, noise: 0 } };
+      return { verdict: 'pass', summary: `all ${messages} stdout lines were JSON-RPC messages`, data: { messages, noise: 0 } };
     }
     const first = JSON.stringify(noise[0].line.slice(0, 120));
     const noun = total === 1 ? 'line' : 'lines';
     const kept = dropped > 0 ? ` (${noise.length.toLocaleString('en-US')} kept in the record)` : '';
     return {
-      id,
       verdict: 'fail',
       summary: `${total.toLocaleString('en-US')} stdout ${noun} not JSON-RPC${kept}, first: ${first}`,
       data: { messages, noise: total, ...(dropped > 0 ? { dropped } : {}), lines: noise.slice(0, 10).map((event) => event.line.slice(0, 500)) },

@@ -1,7 +1,7 @@
 import { describeRequest, serverOf, sessionOf, subjectRequests } from '../evidence/queries.js';
 import { eventsOf, firstOf, type DrillEvidence } from '../evidence/types.js';
 import { cancelOrUnknown, isCancelDrill, isCancelWindow } from './cancel.js';
-import { dataOf, defineCheck, type CheckOutcome } from './types.js';
+import { dataOf, defineCheck, type Judgement } from './types.js';
 
 export interface StopsAfterCancelData {
   deadlineMs: number;
@@ -20,11 +20,11 @@ export interface StopsAfterCancelData {
  */
 export const stopsAfterCancel = defineCheck({
   id: 'stops-after-cancel',
+  matcher: { name: 'toStopAfterCancel', expects: "stop a cancelled call's work" },
   applies: (evidence) => isCancelDrill(evidence) && evidence.meta.expect.stopsAfterCancel != null,
   withoutLoss: true,
-  run(evidence: DrillEvidence): CheckOutcome<'stops-after-cancel', StopsAfterCancelData> {
-    const id = 'stops-after-cancel' as const;
-    const window = cancelOrUnknown(evidence, id);
+  run(evidence: DrillEvidence): Judgement<StopsAfterCancelData> {
+    const window = cancelOrUnknown(evidence);
     if (!isCancelWindow(window)) return window;
     const { cancel, end, cutByLoss } = window;
     const deadlineMs = evidence.meta.expect.stopsAfterCancel?.deadline ?? 0;
@@ -62,10 +62,9 @@ export const stopsAfterCancel = defineCheck({
         `${alive.length === 1 ? 'a child' : `${alive.length} children`} the call started still running ${deadlineMs} ms after the cancel: ${alive.map((c) => `pid ${c.pid} (${c.cmdline.slice(0, 60)})`).join('; ')}`,
       );
     }
-    if (problems.length > 0) return { id, verdict: 'fail', summary: problems.join('; '), data };
+    if (problems.length > 0) return { verdict: 'fail', summary: problems.join('; '), data };
     if (alive.length > 0) {
       return {
-        id,
         verdict: 'unknown',
         summary: `the client was killed ${Math.round(end - cancel.t)} ms after the cancel, before the ${deadlineMs} ms deadline, with the call's child still running`,
         data,
@@ -75,7 +74,7 @@ export const stopsAfterCancel = defineCheck({
       children.length > 0
         ? `its ${children.length === 1 ? 'child' : `${children.length} children`} ended within ${Math.max(...children.map((c) => c.endedAfterMs ?? 0))} ms, `
         : '';
-    return { id, verdict: 'pass', summary: `the call stopped after the cancel: ${ended}no new write, no job left running`, data };
+    return { verdict: 'pass', summary: `the call stopped after the cancel: ${ended}no new write, no job left running`, data };
   },
   followUp: () => ['the server went on with a cancelled call: stop its children, writes and jobs when notifications/cancelled arrives'],
   details(outcome) {

@@ -7,13 +7,17 @@ export type Verdict = CheckVerdict | 'error';
 /** The data of a check that could not judge (or judged nothing): written as `{}` in results.json. */
 export type NoData = Record<string, never>;
 
-/** What a check's `run` returns: its verdict, one line a person can act on, and its typed data. */
-export interface CheckOutcome<Id extends string = string, D extends object = object> {
-  id: Id;
+/** What a check judged: its verdict, one line a person can act on, and its typed data. */
+export interface Judgement<D extends object = object> {
   verdict: CheckVerdict;
   /** One line a person can act on. */
   summary: string;
   data: D | NoData;
+}
+
+/** A check's result in a drill: its judgement under its id (the id is added by defineCheck, named once). */
+export interface CheckOutcome<Id extends string = string, D extends object = object> extends Judgement<D> {
+  id: Id;
 }
 
 /**
@@ -32,12 +36,29 @@ export interface CheckFinding<Id extends string = string> extends CheckDetail {
 }
 
 /**
- * A check: one self-contained unit. It says when it applies (from the drill's `expect` options
- * and mode), judges the evidence, and, when it fails, says what to do and what to show.
- * Register it in harness/checks/registry.ts; nothing else switches on check ids.
+ * The vitest matcher of a check (harness/vitest/matchers.ts): `expect(drill).<name>()` passes
+ * when the check passed; a failure reads "expected the server to <expects>".
  */
-export interface Check<Id extends string = string, D extends object = object> {
+export interface CheckMatcher<Name extends string = string> {
+  name: Name;
+  expects: string;
+}
+
+/** `exit-on-eof` -> `ExitOnEof`. */
+type Pascal<S extends string> = S extends `${infer Head}-${infer Tail}` ? `${Capitalize<Head>}${Pascal<Tail>}` : Capitalize<S>;
+
+/** The matcher of a check that names none: `toPass` and its id, `toPassExitOnEof`. */
+export type DefaultMatcherName<Id extends string> = `toPass${Pascal<Id>}`;
+
+/**
+ * A check as its file declares it: its id (once), when it applies, how it judges, and, when it
+ * fails, what to do and what to show. Register it in harness/checks/registry.ts; nothing else
+ * switches on check ids.
+ */
+export interface CheckSpec<Id extends string, D extends object, M extends string> {
   id: Id;
+  /** Its vitest matcher; without one it is `toPass<Id>` ("pass <id>"). */
+  matcher?: CheckMatcher<M>;
   /** Whether the check is configured for this drill and can apply to its mode at all. */
   applies(evidence: DrillEvidence, mode: KillMode): boolean;
   /**
@@ -45,16 +66,28 @@ export interface Check<Id extends string = string, D extends object = object> {
    * kill). Checks of what a server does after losing its client leave it out.
    */
   withoutLoss?: boolean;
-  run(evidence: DrillEvidence): CheckOutcome<Id, D>;
+  run(evidence: DrillEvidence): Judgement<D>;
   /** What someone has to do now, when the check failed: its part of the incident record's follow-up. */
   followUp?(outcome: CheckOutcome<Id, D>, evidence: DrillEvidence): string[];
-  /** What the failed check found, for the reports (the incident record's findings). */
+  /** What the failed check found, for the reports, the incident record's findings and the matcher's message. */
   details?(outcome: CheckOutcome<Id, D>, evidence: DrillEvidence): CheckDetail[];
 }
 
-/** Declares a check with its id and data types inferred, so the registry knows both. */
-export function defineCheck<Id extends string, D extends object>(check: Check<Id, D>): Check<Id, D> {
-  return check;
+/** A registered check: its spec, with `run` giving the outcome under its id and the matcher filled in. */
+export interface Check<Id extends string = string, D extends object = object, M extends string = string> extends Omit<CheckSpec<Id, D, M>, 'run' | 'matcher'> {
+  run(evidence: DrillEvidence): CheckOutcome<Id, D>;
+  matcher: CheckMatcher<M>;
+}
+
+/** Declares a check with its id, data and matcher name inferred, so the registry knows all three. */
+export function defineCheck<Id extends string, D extends object, M extends string = DefaultMatcherName<Id>>(spec: CheckSpec<Id, D, M>): Check<Id, D, M> {
+  const { run, matcher, ...rest } = spec;
+  const pascal = spec.id.replace(/(^|-)([a-z])/g, (_m, _dash, c: string) => c.toUpperCase());
+  return {
+    ...rest,
+    matcher: matcher ?? { name: `toPass${pascal}` as M, expects: `pass ${spec.id}` },
+    run: (evidence) => ({ id: spec.id, ...run(evidence) }),
+  };
 }
 
 /** The data of an outcome when the check wrote its own (not the NoData of an early `unknown`). */

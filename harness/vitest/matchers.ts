@@ -6,11 +6,14 @@
  *   expect.extend(crashDrillMatchers);
  *   expect(drill).toExitOnEof();
  *
+ * One matcher per check of the registry (harness/checks/registry.ts), named by the check
+ * (`matcher` in its defineCheck): a new check gets its matcher here without a line of this file.
  * Each takes a DrillResult (from runDrills) and passes when its check passed; the failure
- * message shows the evidence: the check's summary, the survivors' command lines, the duplicate
- * effects, the follow-up.
+ * message shows the evidence: the check's summary, what the check found (its details, as the
+ * reports print them), the processes that survived, the follow-up and the evidence log.
  */
-import type { CheckId } from '../checks/index.js';
+import { CHECKS } from '../checks/registry.js';
+import type { Check } from '../checks/types.js';
 import type { DrillResult } from '../results/types.js';
 
 interface MatcherResult {
@@ -18,62 +21,52 @@ interface MatcherResult {
   message: () => string;
 }
 
-function checkMatcher(id: CheckId, what: string) {
+type Matcher = (this: { isNot?: boolean }, received: unknown) => MatcherResult;
+
+function checkMatcher(check: Check): Matcher {
+  const { id } = check;
+  const what = check.matcher.expects;
   return function (this: { isNot?: boolean }, received: unknown): MatcherResult {
     const drill = received as DrillResult;
     if (!drill || !Array.isArray(drill.checks)) {
       return { pass: false, message: () => `expected a DrillResult (from runDrills), got ${typeof received}` };
     }
     const name = `${drill.scenario} ${drill.point}/${drill.mode}`;
-    const check = drill.checks.find((c) => c.id === id);
-    if (!check) {
+    const outcome = drill.checks.find((c) => c.id === id);
+    if (!outcome) {
       return { pass: false, message: () => `${name}: the check ${id} did not apply to this drill (verdict ${drill.verdict}: ${drill.reason})` };
     }
-    const details = evidenceLines(drill, id);
     return {
-      pass: check.verdict === 'pass',
+      pass: outcome.verdict === 'pass',
       message: () =>
         this.isNot
-          ? `${name}: expected the server not to ${what}, but ${id} passed: ${check.summary}`
-          : [`${name}: expected the server to ${what}; ${id} is ${check.verdict}: ${check.summary}`, ...details].join('\n'),
+          ? `${name}: expected the server not to ${what}, but ${id} passed: ${outcome.summary}`
+          : [`${name}: expected the server to ${what}; ${id} is ${outcome.verdict}: ${outcome.summary}`, ...evidenceLines(drill, id)].join('\n'),
     };
   };
 }
 
-function evidenceLines(drill: DrillResult, id: CheckId): string[] {
+/** What the drill shows of a check: its findings, the drill's survivors, the follow-up, the log. */
+function evidenceLines(drill: DrillResult, id: string): string[] {
   const lines: string[] = [];
-  if (id === 'no-survivors')
-    for (const s of drill.survivors) lines.push(`  survivor pid ${s.pid} (ppid ${s.ppid}, found by ${s.foundBy.join('+')}): ${s.cmdline.join(' ')}`);
-  if (id === 'idempotent-effects') {
-    const data = drill.checks.find((c) => c.id === id)?.data as
-      | { duplicates?: string[][]; effects?: Array<{ id: string; op: string; key: string | null }> }
-      | undefined;
-    for (const group of data?.duplicates ?? []) lines.push(`  duplicate effects: ${group.join(', ')}`);
-    for (const e of data?.effects ?? []) lines.push(`  effect ${e.id} (${e.op}) key ${e.key ?? 'none'}`);
+  for (const finding of drill.incident?.findings ?? []) {
+    if (finding.check === id) for (const item of finding.items) lines.push(`  ${finding.label}: ${item}`);
   }
-  if (id === 'exit-on-eof' && drill.exit)
-    lines.push(`  exit: ${drill.exit.class}${drill.exit.code !== null ? ` code ${drill.exit.code}` : ''}${drill.exit.signal ? ` ${drill.exit.signal}` : ''}`);
+  for (const s of drill.survivors ?? []) lines.push(`  survivor pid ${s.pid} (ppid ${s.ppid}, found by ${s.foundBy.join('+')}): ${s.cmdline.join(' ')}`);
   for (const f of drill.incident?.followUp ?? []) lines.push(`  follow-up: ${f}`);
   if (drill.evidence) lines.push(`  evidence: ${drill.evidence.file} (head ${drill.evidence.head.slice(0, 12)})`);
   return lines;
 }
 
-export const crashDrillMatchers = {
-  toExitOnEof: checkMatcher('exit-on-eof', 'exit on its own when its input closed'),
-  toLeaveNoSurvivors: checkMatcher('no-survivors', 'leave no process behind'),
-  toKeepStdoutClean: checkMatcher('stdout-clean', 'write only JSON-RPC on stdout'),
-  toBeIdempotent: checkMatcher('idempotent-effects', 'leave exactly one effect per operation'),
-  toDenyAfterRevocation: checkMatcher('denied-after-revocation', 'lose its authority once the session was revoked'),
-  toStayQuietAfterLoss: checkMatcher('quiet-after-loss', 'stop writing once its client was gone'),
-  toSettleItsJobs: checkMatcher('jobs-settled', 'settle every remote job it started'),
-};
+type Registered = (typeof CHECKS)[number];
 
-export interface CrashDrillMatchers<R = unknown> {
-  toExitOnEof(): R;
-  toLeaveNoSurvivors(): R;
-  toKeepStdoutClean(): R;
-  toBeIdempotent(): R;
-  toDenyAfterRevocation(): R;
-  toStayQuietAfterLoss(): R;
-  toSettleItsJobs(): R;
-}
+/** Every check's matcher name: `toExitOnEof`, `toLeaveNoSurvivors`, ... */
+export type CrashDrillMatcherName = Registered['matcher']['name'];
+
+/** The matchers, for `declare module 'vitest' { interface Assertion<T> extends CrashDrillMatchers<T> {} }`. */
+export type CrashDrillMatchers<R = unknown> = { [Name in CrashDrillMatcherName]: () => R };
+
+export const crashDrillMatchers = Object.fromEntries((CHECKS as readonly Check[]).map((check) => [check.matcher.name, checkMatcher(check)])) as Record<
+  CrashDrillMatcherName,
+  Matcher
+>;
