@@ -1,0 +1,38 @@
+/**
+ * The cleanup expectation of merged shards (`crash-drill merge`), judged again on all their
+ * drills: a statement one shard showed met and another not met is not met. Every shard names
+ * the same statements (they come from the whole plan, harness/run/run-drills.ts). The
+ * baseline's statements are what the shards knew of the file: those it listed as known or stale.
+ */
+import type { RunResults } from '../results/types.js';
+import { applyStatementBaseline, statementKey } from './baseline.js';
+import { judgeExpectations } from './judge.js';
+import type { BaselineStatementInfo, DeclaredExpectation } from './types.js';
+
+export function withMergedExpectation(merged: RunResults, runs: readonly RunResults[]): RunResults {
+  const declared = new Map<string, DeclaredExpectation>();
+  const listed = new Map<string, BaselineStatementInfo>();
+  for (const run of runs) {
+    for (const server of run.expectation?.servers ?? []) {
+      const key = JSON.stringify([server.server, server.command, server.args]);
+      if (!declared.has(key))
+        declared.set(key, {
+          server: server.server,
+          command: server.command,
+          args: server.args,
+          statements: server.statements.map((s) => ({ id: s.statement, ...(s.ms !== undefined ? { ms: s.ms } : {}) })),
+        });
+      for (const s of server.statements) {
+        const entry = { server: server.server, statement: s.statement, reason: s.known?.reason ?? '' };
+        if (s.known) listed.set(statementKey(entry), entry);
+      }
+    }
+    for (const e of run.baseline?.statements?.stale ?? []) listed.set(statementKey(e), e);
+  }
+  const expectation = judgeExpectations([...declared.values()], merged.drills);
+  if (!expectation) return merged;
+  merged.expectation = expectation;
+  const entries = runs.find((r) => r.baseline?.statements)?.baseline?.statements?.entries;
+  if (merged.baseline && entries !== undefined) merged.baseline.statements = { ...applyStatementBaseline(expectation, [...listed.values()]), entries };
+  return merged;
+}
