@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { splitCommandLine } from '../../harness/cli/command-line.js';
 import { packageRoot } from '../../harness/util/paths.js';
 import { lastLine, runCli } from '../support/cli.js';
-import { tempDir } from '../support/scenarios.js';
+import { tempDir } from '../support/temp-dir.js';
 
 describe('--subject', () => {
   it('drills each given server with the scenario and prints them side by side', async () => {

@@ -3,7 +3,8 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { lastLine, runCli } from '../support/cli.js';
-import { subjectYaml, tempDir } from '../support/scenarios.js';
+import { subjectYaml } from '../support/scenarios.js';
+import { tempDir } from '../support/temp-dir.js';
 
 function project(config: string): string {
   const dir = tempDir('crash-drill-config-');

@@ -9,7 +9,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { resolveCommand } from '../../harness/config/subject-command.js';
 import { ConfigError, runDrills } from '../../harness/index.js';
 import { runCli } from '../support/cli.js';
-import { subjectYaml, tempDir } from '../support/scenarios.js';
+import { subjectYaml } from '../support/scenarios.js';
+import { tempDir } from '../support/temp-dir.js';
 import { unprivileged } from '../support/unprivileged.js';
 
 const u = unprivileged();

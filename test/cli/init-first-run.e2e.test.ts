@@ -16,7 +16,7 @@ import { describe, expect, it } from 'vitest';
 import { packageRoot } from '../../harness/util/paths.js';
 import { type CliRun, collect } from '../support/cli.js';
 import { markedProcesses } from '../support/markers.js';
-import { tempDir } from '../support/scenarios.js';
+import { tempDir } from '../support/temp-dir.js';
 
 const ROOT = packageRoot();
 const NPM_QUIET = ['--no-audit', '--no-fund', '--logs-max=0', '--loglevel=error'];

@@ -7,13 +7,13 @@
  * without it. `--from-client codex` reads the fixture home's config.toml. No env value of any
  * fixture appears in any output or in any written scenario.
  */
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { packageRoot } from '../../harness/util/paths.js';
 import { FIXTURES } from '../mcp-clients/fixture-home.js';
 import { type CliRun, runCli } from '../support/cli.js';
+import { tempDir } from '../support/temp-dir.js';
 
 const SECRETS = { GITHUB_TOKEN: 'ghp_initFixtureToken0123456789abcdef', API_KEY: 'sk-init-fixture-key-0123456789abcd' };
 const PLAIN = 'verbose-init-fixture-level';
@@ -26,7 +26,7 @@ afterAll(() => {
 });
 
 function project(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'crash-drill-init-client-'));
+  const dir = tempDir('crash-drill-init-client-');
   dirs.push(dir);
   mkdirSync(join(dir, 'node_modules'));
   symlinkSync(packageRoot(), join(dir, 'node_modules/mcp-crash-drill'), 'dir');

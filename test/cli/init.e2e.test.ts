@@ -11,7 +11,7 @@ import { signalIdentity } from '../../harness/observe/signal.js';
 import { packageRoot } from '../../harness/util/paths.js';
 import { runCli, type CliRun } from '../support/cli.js';
 import { initLeftovers as leftovers, initMarker } from '../support/init-leftovers.js';
-import { tempDir } from '../support/scenarios.js';
+import { tempDir } from '../support/temp-dir.js';
 
 const ROOT = packageRoot();
 const SERVER = ['--command', 'node', '--arg', 'dist/fake-servers/well-behaved.js', '--cwd', ROOT];

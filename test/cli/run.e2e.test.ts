@@ -6,7 +6,8 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { lastLine, runCli } from '../support/cli.js';
-import { noChildYaml, subjectYaml, tempDir } from '../support/scenarios.js';
+import { noChildYaml, subjectYaml } from '../support/scenarios.js';
+import { tempDir } from '../support/temp-dir.js';
 
 const FAST = 'expect: { exit-on-eof: { deadline: 800 }, no-survivors: { grace: 400 } }\ntimeouts: { close-wait: 800 }';
 

@@ -6,7 +6,8 @@ import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, write
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { lastLine, runCli, type CliRun } from '../support/cli.js';
-import { noChildYaml, subjectYaml, tempDir } from '../support/scenarios.js';
+import { noChildYaml, subjectYaml } from '../support/scenarios.js';
+import { tempDir } from '../support/temp-dir.js';
 
 const FAST = 'expect: { exit-on-eof: { deadline: 800 }, no-survivors: { grace: 400 } }\ntimeouts: { close-wait: 800 }';
 const root = tempDir('crash-drill-shard-');

@@ -12,7 +12,8 @@ import { eventsOf, firstOf } from '../../harness/evidence/types.js';
 import type { DrillResult } from '../../harness/results/types.js';
 import { runScenarios } from '../../harness/run/run-drills.js';
 import { packageRoot } from '../../harness/util/paths.js';
-import { scenarioFrom, tempDir } from '../support/scenarios.js';
+import { scenarioFrom, scenarioYaml, type ScenarioParts } from '../support/scenarios.js';
+import { tempDir } from '../support/temp-dir.js';
 
 /**
  * Answers initialize and tools/call like a 2025 server; server/discover as RAW_DISCOVER says.
@@ -66,23 +67,20 @@ function serve() {
 if (delay > 0) setTimeout(serve, delay); else serve();
 `;
 
-function scenario(dir: string, id: string, discover: string, extra: string[] = [], delayMs = 0, discoverMs = 300) {
+function scenario(dir: string, id: string, discover: string, extra: ScenarioParts = {}, delayMs = 0, discoverMs = 300) {
   const script = join(dir, 'raw-server.cjs');
   writeFileSync(script, RAW_SERVER);
   return scenarioFrom(
-    [
-      `id: ${id}`,
-      'subject:',
-      '  command: node',
-      `  args: [${JSON.stringify(script)}]`,
-      `  env: { RAW_DISCOVER: ${discover}, RAW_DELAY: "${delayMs}" }`,
-      'target: { call: echo }',
-      'points: [idle]',
-      'modes: [crash]',
-      `timeouts: { discover: ${discoverMs}, handshake: 10000 }`,
-      'expect: { exit-on-eof: { deadline: 1000 }, no-survivors: { grace: 500 } }',
+    scenarioYaml({
+      id,
+      subject: { command: 'node', args: [script], env: { RAW_DISCOVER: discover, RAW_DELAY: `${delayMs}` } },
+      target: { call: 'echo' },
+      points: ['idle'],
+      modes: ['crash'],
+      timeouts: { discover: discoverMs, handshake: 10000 },
+      expect: { 'exit-on-eof': { deadline: 1000 }, 'no-survivors': { grace: 500 } },
       ...extra,
-    ].join('\n'),
+    }),
     dir,
     `${id}.yaml`,
   );
@@ -90,17 +88,14 @@ function scenario(dir: string, id: string, discover: string, extra: string[] = [
 
 /** The dual-era SDK 2 server answers the probe: a resources/subscribe step cannot apply in the era it gets. */
 function modernScenario(dir: string) {
-  const yaml = [
-    'id: subscribe-in-2026',
-    'subject:',
-    '  command: node',
-    `  args: [${JSON.stringify(join(packageRoot(), 'dist/fake-servers/sdk2/dual-era.js'))}]`,
-    'setup:',
-    '  - subscribe: file:///data.txt',
-    'target: { call: echo, args: { text: hi } }',
-    'points: [idle]',
-    'modes: [crash]',
-  ].join('\n');
+  const yaml = scenarioYaml({
+    id: 'subscribe-in-2026',
+    subject: { command: 'node', args: [join(packageRoot(), 'dist/fake-servers/sdk2/dual-era.js')] },
+    setup: [{ subscribe: 'file:///data.txt' }],
+    target: { call: 'echo', args: { text: 'hi' } },
+    points: ['idle'],
+    modes: ['crash'],
+  });
   return scenarioFrom(yaml, dir, 'subscribe-in-2026.yaml');
 }
 
@@ -119,10 +114,10 @@ describe('the era of a drill', () => {
         scenario(dir, 'bad-request', 'bad-request'),
         scenario(dir, 'old', 'old'),
         scenario(dir, 'closes', 'close'),
-        scenario(dir, 'pinned-modern', 'unsupported', ['protocol: 2026-07-28']),
-        scenario(dir, 'pinned-legacy', 'silent', ['protocol: 2025-11-25']),
-        scenario(dir, 'listen-in-2025', 'unsupported', ['setup:', '  - listen: { tools-list-changed: true }']),
-        scenario(dir, 'subscribe-in-2025', 'unsupported', ['setup:', '  - subscribe: file:///data.txt']),
+        scenario(dir, 'pinned-modern', 'unsupported', { protocol: '2026-07-28' }),
+        scenario(dir, 'pinned-legacy', 'silent', { protocol: '2025-11-25' }),
+        scenario(dir, 'listen-in-2025', 'unsupported', { setup: [{ listen: { 'tools-list-changed': true } }] }),
+        scenario(dir, 'subscribe-in-2025', 'unsupported', { setup: [{ subscribe: 'file:///data.txt' }] }),
         modernScenario(dir),
       ],
       { concurrency: 3, containTermWaitMs: 300 },
@@ -148,12 +143,12 @@ describe('the era of a drill', () => {
     // The slow ones start reading 1500 ms after their start, so their probe's 300 ms timeout has always passed.
     const run = await runScenarios(
       [
-        scenario(dir, 'locked-fast', 'locked', [], 0, 8000),
-        scenario(dir, 'locked-slow', 'locked', [], 1500),
-        scenario(dir, 'locked-reprobe', 'locked-reprobe', [], 1500),
-        scenario(dir, 'silent-slow', 'silent', [], 1500),
-        scenario(dir, 'bad-request-slow', 'bad-request', [], 1500),
-        scenario(dir, 'closes-slow', 'close', [], 1500),
+        scenario(dir, 'locked-fast', 'locked', {}, 0, 8000),
+        scenario(dir, 'locked-slow', 'locked', {}, 1500),
+        scenario(dir, 'locked-reprobe', 'locked-reprobe', {}, 1500),
+        scenario(dir, 'silent-slow', 'silent', {}, 1500),
+        scenario(dir, 'bad-request-slow', 'bad-request', {}, 1500),
+        scenario(dir, 'closes-slow', 'close', {}, 1500),
       ],
       { concurrency: 3, containTermWaitMs: 300 },
     );

@@ -1,9 +1,10 @@
 import path from 'node:path';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { defineScenario, DEFAULT_KILL_POINTS, KILL_MODES, KILL_POINTS, loadScenarios, parseScenario } from '../../harness/config/index.js';
 import { makeTempDir, MINIMAL, type TempDir } from './temp-files.js';
+import { tempDir } from '../support/temp-dir.js';
 
 let tmp: TempDir;
 beforeEach(async () => {
@@ -189,7 +190,7 @@ expect: { exit-on-eof: true, no-survivors: { }, stdout-clean: true, quiet-after-
 
 describe('the remote section', () => {
   it('normalises a full remote section and turns the four remote checks on by default', () => {
-    const dir = mkdtempSync(path.join(tmpdir(), 'crash-drill-remote-'));
+    const dir = tempDir('crash-drill-remote-');
     const text = `id: deploys
 subject: { command: node, args: [server.js] }
 target: { call: deploy, args: { service: web } }

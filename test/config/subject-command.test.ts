@@ -9,7 +9,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../harness/config/index.js';
 import { refuseUnrunnableSubjects, resolveCommand } from '../../harness/config/subject-command.js';
-import { scenarioFrom, tempDir } from '../support/scenarios.js';
+import { scenarioFrom } from '../support/scenarios.js';
+import { tempDir } from '../support/temp-dir.js';
 
 function tree() {
   const dir = tempDir('crash-drill-resolve-');

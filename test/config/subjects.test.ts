@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseScenario } from '../../harness/config/index.js';
 import { planDrills } from '../../harness/plan/plan.js';
-import { tempDir } from '../support/scenarios.js';
+import { tempDir } from '../support/temp-dir.js';
 
 let dir = '';
 

@@ -1,8 +1,8 @@
 import { promises as fs } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
+import { tempDir } from '../support/temp-dir.js';
 
-/** A temp folder per test, removed afterwards; `write` creates parent folders as needed. */
+/** A temp folder per test (tempDir's), removed afterwards; `write` creates parent folders as needed. */
 export interface TempDir {
   root: string;
   write(rel: string, text: string): Promise<string>;
@@ -10,7 +10,7 @@ export interface TempDir {
 }
 
 export async function makeTempDir(): Promise<TempDir> {
-  const root = await fs.mkdtemp(path.join(os.tmpdir(), 'crash-drill-config-'));
+  const root = tempDir('crash-drill-config-');
   return {
     root,
     async write(rel, text) {

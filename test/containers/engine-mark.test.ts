@@ -12,7 +12,8 @@ import { newRunId } from '../../harness/observe/index.js';
 import { registerRun, runsDir } from '../../harness/run/index.js';
 import { runScenarios } from '../../harness/run/run-drills.js';
 import { packageRoot } from '../../harness/util/paths.js';
-import { scenarioFrom, tempDir } from '../support/scenarios.js';
+import { scenarioFrom } from '../support/scenarios.js';
+import { tempDir } from '../support/temp-dir.js';
 
 const DOCKER = `#!/bin/sh
 if [ "$1" = run ]; then

@@ -11,7 +11,8 @@ import type { KillMode, KillPoint } from '../../harness/config/index.js';
 import type { DrillResult } from '../../harness/results/types.js';
 import { runScenarios } from '../../harness/run/run-drills.js';
 import { packageRoot } from '../../harness/util/paths.js';
-import { scenarioFrom, tempDir } from '../support/scenarios.js';
+import { scenarioFrom } from '../support/scenarios.js';
+import { tempDir } from '../support/temp-dir.js';
 
 const LOSS_POINTS: KillPoint[] = ['idle', 'in-flight', 'child-spawned', 'after-response'];
 const LOSS_MODES: KillMode[] = ['crash', 'close', 'hang'];

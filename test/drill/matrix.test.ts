@@ -12,7 +12,8 @@ import { describe, expect, it } from 'vitest';
 import { runScenarios } from '../../harness/run/run-drills.js';
 import type { DrillResult } from '../../harness/results/types.js';
 import { DEADLINE, expectedTable, MODES, matrixYaml, POINTS, table, unexplained } from '../support/engine-matrix.js';
-import { FAKE_SERVERS, scenarioFrom, tempDir } from '../support/scenarios.js';
+import { FAKE_SERVERS, scenarioFrom } from '../support/scenarios.js';
+import { tempDir } from '../support/temp-dir.js';
 
 function scenarios() {
   const dir = tempDir();

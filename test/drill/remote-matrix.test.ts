@@ -10,7 +10,8 @@ import { describe, expect, it } from 'vitest';
 import type { KillMode, KillPoint } from '../../harness/config/index.js';
 import { runScenarios } from '../../harness/run/run-drills.js';
 import type { DrillResult } from '../../harness/results/types.js';
-import { scenarioFrom, subjectYaml, tempDir, type FakeServer } from '../support/scenarios.js';
+import { scenarioFrom, subjectYaml, type FakeServer } from '../support/scenarios.js';
+import { tempDir } from '../support/temp-dir.js';
 
 const POINTS: KillPoint[] = ['idle', 'pre-dispatch', 'in-flight', 'sent', 'confirmed', 'after-response'];
 const MODES: KillMode[] = ['crash', 'close', 'hang'];

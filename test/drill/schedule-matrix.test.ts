@@ -9,7 +9,8 @@ import { writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { runScenarios } from '../../harness/run/run-drills.js';
 import { expectedTable, matrixYaml, table } from '../support/engine-matrix.js';
-import { FAKE_SERVERS, scenarioFrom, tempDir } from '../support/scenarios.js';
+import { FAKE_SERVERS, scenarioFrom } from '../support/scenarios.js';
+import { tempDir } from '../support/temp-dir.js';
 
 const OUT = process.env.CRASH_DRILL_SCHEDULE_BENCH;
 if (!OUT) console.log('[skip] test/drill/schedule-matrix.test.ts: the matrix twice is a benchmark (npm run bench:schedule)');

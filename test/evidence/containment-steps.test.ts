@@ -14,7 +14,7 @@ import { writeEvidenceLog } from '../../harness/evidence/log.js';
 import { describeStep, type ContainerTarget, type ContainmentStep, type LegacyStep, type StepBody } from '../../harness/observe/containment-step.js';
 import { judge } from '../../harness/results/judge.js';
 import { EvidenceBuilder, SERVER } from '../checks/evidence-builder.js';
-import { tempDir } from '../support/scenarios.js';
+import { tempDir } from '../support/temp-dir.js';
 
 const P = { pid: 812, startTime: 990_000 };
 const C: ContainerTarget = { engine: 'docker', id: 'c0ffee'.repeat(10).slice(0, 64), name: 'srv', created: '2026-01-01T00:00:00.1Z' };

@@ -1,14 +1,14 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { chainEvents, EvidenceLogError, GENESIS, readEvidenceLog, sha256, writeEvidenceLog } from '../../harness/evidence/log.js';
 import { judge } from '../../harness/results/judge.js';
 import { containmentRecord, EvidenceBuilder, passingDrill, survivor } from '../checks/evidence-builder.js';
+import { tempDir } from '../support/temp-dir.js';
 
 let dir: string;
 beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'crash-drill-evidence-'));
+  dir = tempDir('crash-drill-evidence-');
 });
 afterEach(() => {
   rmSync(dir, { recursive: true, force: true });
@@ -111,7 +111,7 @@ describe('evidence log', () => {
 
 describe('evidence log line numbers', () => {
   it('counts blank lines when naming a broken line, and the error has a stable code', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'crash-drill-evidence-'));
+    const dir = tempDir('crash-drill-evidence-');
     const file = join(dir, 'blank.jsonl');
     writeFileSync(file, '{"seq":0,"t":1,"source":"harness","type":"drill-end"}\n\nBROKEN\n');
     try {

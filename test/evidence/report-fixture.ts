@@ -6,7 +6,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCli, type CliRun } from '../support/cli.js';
-import { tempDir } from '../support/scenarios.js';
+import { tempDir } from '../support/temp-dir.js';
 import { SCENARIOS } from '../reports/fixtures/cli-run.js';
 
 /** The same five scenarios as the reporters' fixture: one realistic report folder shape for every test. */

@@ -8,7 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { chainEvents, GENESIS, sha256, writeEvidenceLog } from '../../harness/evidence/log.js';
 import { verifyFolder, verifyLine, verifyLog, verifyPath, VerifyPathError } from '../../harness/evidence/verify.js';
 import { passingDrill } from '../checks/evidence-builder.js';
-import { tempDir } from '../support/scenarios.js';
+import { tempDir } from '../support/temp-dir.js';
 
 let report: string;
 let file: string;

@@ -10,7 +10,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { ExpectationResults, RunResults } from '../../harness/results/types.js';
 import { packageRoot } from '../../harness/util/paths.js';
 import { runCli, type CliRun } from '../support/cli.js';
-import { fakeSubject, scenarioYaml, tempDir } from '../support/scenarios.js';
+import { fakeSubject, scenarioYaml } from '../support/scenarios.js';
+import { tempDir } from '../support/temp-dir.js';
 
 const root = packageRoot();
 const WB = join(root, 'dist/fake-servers/well-behaved.js');

@@ -1,6 +1,5 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import net from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { classifyFd, identify, inventory, listPids, readStat } from '../../harness/observe/index.js';
@@ -8,6 +7,7 @@ import { parseTcpTable, parseUnixTable } from '../../harness/observe/net.js';
 import { envWith, FIXTURES, start } from './helpers.js';
 import { Cleanup } from '../support/cleanup.js';
 import { until } from '../support/until.js';
+import { tempDir } from '../support/temp-dir.js';
 
 const cleanup = new Cleanup();
 afterEach(() => cleanup.run());
@@ -17,7 +17,7 @@ let port: number;
 let dir: string;
 const peers: net.Socket[] = [];
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'observe-inv-'));
+  dir = tempDir('observe-inv-');
   server = net.createServer((s) => peers.push(s));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   port = (server.address() as net.AddressInfo).port;

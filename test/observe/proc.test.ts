@@ -1,5 +1,4 @@
-import { copyFileSync, mkdtempSync, readdirSync, readlinkSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, readdirSync, readlinkSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { monoNow } from '../../harness/util/clock.js';
@@ -9,6 +8,7 @@ import { readProcTable } from '../../harness/observe/proc-table.js';
 import { signalIdentity } from '../../harness/observe/index.js';
 import { envWith, start } from './helpers.js';
 import { Cleanup } from '../support/cleanup.js';
+import { tempDir } from '../support/temp-dir.js';
 
 /** This process's descriptors open on /proc/<pid>/stat. */
 function statFdsOf(pid: number): string[] {
@@ -28,7 +28,7 @@ afterEach(() => cleanup.run());
 
 describe('/proc reading', () => {
   it('parses a comm holding spaces and parentheses by splitting at the last ")"', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'observe-comm-'));
+    const dir = tempDir('observe-comm-');
     try {
       const odd = join(dir, 'a) b (c');
       copyFileSync('/bin/sleep', odd);

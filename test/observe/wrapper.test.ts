@@ -8,7 +8,7 @@ import { readCmdline, readFdLink, readStat } from '../../harness/observe/proc.js
 import { signalIdentity } from '../../harness/observe/signal.js';
 import { findRealServer, findRealServerNow, isLauncher, type ChainProcess } from '../../harness/observe/wrapper.js';
 import { until } from '../support/until.js';
-import { tempDir } from '../support/scenarios.js';
+import { tempDir } from '../support/temp-dir.js';
 
 /** Every process a test starts carries this marker, so cleanup finds the whole chain. */
 const MARKER = 'WRAPPER_TEST_MARK';

@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OrphanReport } from '../../harness/orphans/find-orphans.js';
 import { ENV_VALUES, FIXTURES, fixtureHome, type FixtureHome } from '../mcp-clients/fixture-home.js';
 import { runCli, type CliRun } from '../support/cli.js';
-import { until } from '../support/markers.js';
+import { until } from '../support/until.js';
 import { cleanup, env } from './helpers.js';
 
 const hasPython = spawnSync('python3', ['--version']).status === 0;
@@ -35,7 +35,7 @@ async function launch(name: string, spec: { command: string; args: string[]; cwd
   const child = spawn(process.execPath, [join(FIXTURES, 'config-client.mjs'), JSON.stringify(spec)], { env: env(), stdio: ['ignore', 'pipe', 'inherit'] });
   let out = '';
   child.stdout!.on('data', (d) => (out += d));
-  const m = await until(() => /client-up (\d+) (\d+)/.exec(out), 30_000, `client-up from ${name}`);
+  const m = await until(`client-up from ${name}`, () => /client-up (\d+) (\d+)/.exec(out), 30_000);
   const kill = async () => {
     const exited = new Promise((r) => child.once('exit', r));
     child.kill('SIGKILL');

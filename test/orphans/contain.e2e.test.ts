@@ -9,7 +9,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { procBackend } from '../../harness/orphans/proc-backend.js';
 import { containProcess } from '../../harness/orphans/contain.js';
 import { runCli } from '../support/cli.js';
-import { tempDir } from '../support/scenarios.js';
+import { tempDir } from '../support/temp-dir.js';
 import { alive, cleanup, killClient, marked, serverPair } from './helpers.js';
 import { describeStep } from '../../harness/observe/containment-step.js';
 

@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { identify, pollExit, readStat, signalIdentity, type ProcIdentity } from '../../harness/observe/index.js';
-import { until } from '../support/markers.js';
+import { until } from '../support/until.js';
 
 export const FIXTURES = join(import.meta.dirname, 'fixtures');
 export const MARK_NAME = 'ORPHANS_TEST_MARK';
@@ -41,7 +41,7 @@ export async function cleanup(): Promise<void> {
   const ids = marked();
   for (const id of ids) signalIdentity(id, 'SIGKILL');
   await Promise.all(ids.map((id) => pollExit(id, { timeoutMs: 5000 })));
-  await until(() => marked().length === 0, 10_000, 'the test processes to end');
+  await until('the test processes to end', () => marked().length === 0);
 }
 
 export function env(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
@@ -59,7 +59,7 @@ export async function startPair(command: string, args: string[], extra: Record<s
   });
   let out = '';
   child.stdout!.on('data', (d) => (out += d));
-  const m = await until(() => /client-up (\d+) (\d+)/.exec(out), 30_000, `client-up from ${command} ${args.join(' ')}`);
+  const m = await until(`client-up from ${command} ${args.join(' ')}`, () => /client-up (\d+) (\d+)/.exec(out), 30_000);
   const client = identify(Number(m[1]));
   const server = identify(Number(m[2]));
   if (!client || !server) throw new Error('the client or the server is gone already');
@@ -79,7 +79,7 @@ export async function killClient(pair: Pair): Promise<void> {
 /** SIGSTOP to the client, and back once the kernel shows it stopped (the signal is delivered when it next runs). */
 export async function stopClient(pair: Pair): Promise<void> {
   signalIdentity(pair.client, 'SIGSTOP');
-  await until(() => stateOf(pair.client) === 'T', 10_000, `client ${pair.client.pid} to be stopped`);
+  await until(`client ${pair.client.pid} to be stopped`, () => stateOf(pair.client) === 'T');
 }
 
 function stateOf(id: ProcIdentity): string | undefined {

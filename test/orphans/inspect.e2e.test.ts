@@ -15,8 +15,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Snapshot } from '../../harness/orphans/inspect.js';
 import { identify, type ProcIdentity } from '../../harness/observe/index.js';
 import { runCli } from '../support/cli.js';
-import { until } from '../support/markers.js';
-import { tempDir } from '../support/scenarios.js';
+import { until } from '../support/until.js';
+import { tempDir } from '../support/temp-dir.js';
 import { cleanup, killClient, startPair, type Pair } from './helpers.js';
 
 const secret = `secret-${randomUUID()}`;
@@ -50,8 +50,8 @@ beforeAll(async () => {
     startPair('sh', ['-c', 'node fake-mcp-server.mjs; :'], { HELPER: '1', GITHUB_TOKEN: secret, CONNECT: String(port), OPEN: file }),
     startPair('node', ['fake-mcp-server.mjs']),
   ]);
-  node = await until(() => childOf(live.server.pid), 10_000, 'the node server below sh');
-  helper = await until(() => childOf(node.pid), 10_000, "the server's helper child");
+  node = await until('the node server below sh', () => childOf(live.server.pid));
+  helper = await until("the server's helper child", () => childOf(node.pid));
   await killClient(orphan);
 }, 60_000);
 

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { RegistryError, registryPath } from '../../harness/run/registry.js';
 import { pendingFile, recordPending } from '../../harness/orphans/pending.js';
-import { tempDir } from '../support/scenarios.js';
+import { tempDir } from '../support/temp-dir.js';
 
 const isRoot = process.getuid?.() === 0;
 if (!isRoot) console.log("[pending] the case of another user's folder skipped: only root can make a folder of another user");

@@ -12,8 +12,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OrphanEntry, OrphanReport } from '../../harness/orphans/find-orphans.js';
 import { runCli } from '../support/cli.js';
-import { until } from '../support/markers.js';
-import { tempDir } from '../support/scenarios.js';
+import { until } from '../support/until.js';
+import { tempDir } from '../support/temp-dir.js';
 import { cleanup, serverPair, type Pair } from './helpers.js';
 
 const hasSs = spawnSync('ss', ['-V'], { stdio: 'ignore' }).status === 0;
@@ -47,7 +47,7 @@ function readerOf(client: number): number | undefined {
 beforeAll(async () => {
   if (!hasSs) return;
   [paused, reading, handoff] = await Promise.all([serverPair({ PAUSE: '1', OUTPUT }), serverPair({ OUTPUT }), serverPair({ HANDOFF: '1', OUTPUT })]);
-  reader = await until(() => readerOf(handoff.client.pid), 10_000, 'the stdout reader of the HANDOFF client');
+  reader = await until('the stdout reader of the HANDOFF client', () => readerOf(handoff.client.pid));
 }, 60_000);
 
 afterAll(cleanup, 30_000);

@@ -17,8 +17,8 @@ import type { OrphanReport } from '../../harness/orphans/find-orphans.js';
 import { identify, type ProcIdentity } from '../../harness/observe/index.js';
 import { registryPath } from '../../harness/run/registry.js';
 import { runCli } from '../support/cli.js';
-import { until } from '../support/markers.js';
-import { tempDir } from '../support/scenarios.js';
+import { until } from '../support/until.js';
+import { tempDir } from '../support/temp-dir.js';
 import { NOBODY, unprivileged } from '../support/unprivileged.js';
 import { alive, cleanup, env, FIXTURES, killClient, startPair } from './helpers.js';
 import { describeStep } from '../../harness/observe/containment-step.js';
@@ -52,7 +52,7 @@ async function nobodyPair(): Promise<{ client: ProcIdentity; server: ProcIdentit
   );
   let out = '';
   child.stdout!.on('data', (d) => (out += d));
-  const m = await until(() => /client-up (\d+) (\d+)/.exec(out), 30_000, 'client-up from the ordinary user');
+  const m = await until('client-up from the ordinary user', () => /client-up (\d+) (\d+)/.exec(out), 30_000);
   const client = identify(Number(m[1]))!;
   const server = identify(Number(m[2]))!;
   // setpriv execs the client: our child is the client itself, reaped by us, so its pid cannot be reused meanwhile.

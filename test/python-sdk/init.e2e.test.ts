@@ -11,7 +11,7 @@ import { packageRoot } from '../../harness/util/paths.js';
 import { runCli } from '../support/cli.js';
 import { markedProcesses } from '../support/markers.js';
 import { initLeftovers as leftovers, initMarker } from '../support/init-leftovers.js';
-import { tempDir } from '../support/scenarios.js';
+import { tempDir } from '../support/temp-dir.js';
 import { pythonSdkSuite } from './support/python-sdk.js';
 
 const python = pythonSdkSuite('test/python-sdk/init.e2e.test.ts');

@@ -12,7 +12,7 @@ import type { DrillResult } from '../../harness/results/types.js';
 import { packageRoot } from '../../harness/util/paths.js';
 import { lastLine, runCli } from '../support/cli.js';
 import { markedProcesses } from '../support/markers.js';
-import { tempDir } from '../support/scenarios.js';
+import { tempDir } from '../support/temp-dir.js';
 import { pythonSdkSuite } from './support/python-sdk.js';
 
 const FILE = 'test/python-sdk/matrix.test.ts';

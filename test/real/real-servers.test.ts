@@ -8,7 +8,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runDrills, type DrillResult, type RunResults } from '../../harness/index.js';
 import { packageRoot } from '../../harness/util/paths.js';
-import { markedProcesses, until } from '../support/markers.js';
+import { markedProcesses } from '../support/markers.js';
+import { until } from '../support/until.js';
 
 let results: RunResults;
 
@@ -18,7 +19,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   // The harness contains what it finds; this proves nothing of the run is left behind.
-  if (results) await until(() => markedProcesses(results.runId).length === 0, 10_000, 'no process of the run');
+  if (results) await until('no process of the run', () => markedProcesses(results.runId).length === 0);
 });
 
 function drill(scenario: string, point: string, mode: string): DrillResult {

@@ -13,7 +13,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunResults } from '../../harness/results/types.js';
 import { packageRoot } from '../../harness/util/paths.js';
 import { runCli, type CliRun } from '../support/cli.js';
-import { fakeSubject, scenarioYaml, tempDir } from '../support/scenarios.js';
+import { fakeSubject, scenarioYaml } from '../support/scenarios.js';
+import { tempDir } from '../support/temp-dir.js';
 import { NPM_CHROMIUM_ARGS, npmChromium } from './fixtures/npm-chromium.js';
 
 const root = packageRoot();

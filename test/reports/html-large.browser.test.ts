@@ -15,7 +15,7 @@ import { judge } from '../../harness/results/judge.js';
 import type { DrillResult } from '../../harness/results/types.js';
 import { HtmlReporter, INLINE_DRILLS } from '../../reports/html.js';
 import { EvidenceBuilder } from '../checks/evidence-builder.js';
-import { tempDir } from '../support/scenarios.js';
+import { tempDir } from '../support/temp-dir.js';
 import { runResults } from './fixtures.js';
 import { NPM_CHROMIUM_ARGS, npmChromium } from './fixtures/npm-chromium.js';
 

@@ -14,8 +14,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { packageRoot } from '../../harness/util/paths.js';
 import type { DrillResult, RunResults } from '../../reports/types.js';
 import { runCli, type CliRun } from '../support/cli.js';
-import { until } from '../support/markers.js';
-import { MISSING_COMMAND_YAML, noChildYaml, subjectYaml, tempDir, type FakeServer } from '../support/scenarios.js';
+import { until } from '../support/until.js';
+import { MISSING_COMMAND_YAML, noChildYaml, subjectYaml, type FakeServer } from '../support/scenarios.js';
+import { tempDir } from '../support/temp-dir.js';
 import { NPM_CHROMIUM_ARGS, npmChromium } from './fixtures/npm-chromium.js';
 
 /** Short, but with room for a loaded 2-core machine: the verdicts must not depend on timing. */
@@ -156,7 +157,7 @@ afterAll(async () => {
   browserProcesses.push(...chromiumDescendants().filter((p) => !seen.has(`${p.pid}:${p.startTime}`)));
   await browser?.close();
   // close() waits for the browser; its helpers may take a moment longer. Then nothing may remain.
-  const left = await until(() => (browserProcesses.every(exited) ? 'none' : null), 15_000, 'the chromium processes to exit').catch(() => 'some');
+  const left = await until('the chromium processes to exit', () => (browserProcesses.every(exited) ? 'none' : null), 15_000).catch(() => 'some');
   for (const id of browserProcesses) {
     if (!exited(id)) process.kill(id.pid, 'SIGKILL'); // identity re-checked just above by exited()
   }

@@ -9,7 +9,7 @@ import { writeEvidenceLog } from '../../harness/evidence/log.js';
 import { judge } from '../../harness/results/judge.js';
 import { create } from '../../reports/html.js';
 import { EvidenceBuilder, survivor } from '../checks/evidence-builder.js';
-import { tempDir } from '../support/scenarios.js';
+import { tempDir } from '../support/temp-dir.js';
 import { passed, runResults } from './fixtures.js';
 
 /** A drill whose server ignored EOF, with its evidence log written into `out/evidence`. */

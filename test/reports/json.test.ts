@@ -1,13 +1,13 @@
-import { closeSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { closeSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { JsonReporter, writeJsonAtomic } from '../../reports/json.js';
 import { errored, failed, passed, runResults, unknown } from './fixtures.js';
+import { tempDir } from '../support/temp-dir.js';
 
 let dir: string;
 beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'crash-drill-json-'));
+  dir = tempDir('crash-drill-json-');
 });
 afterEach(() => {
   rmSync(dir, { recursive: true, force: true });

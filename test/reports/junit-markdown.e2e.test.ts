@@ -7,7 +7,7 @@ import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { lastLine } from '../support/cli.js';
-import { tempDir } from '../support/scenarios.js';
+import { tempDir } from '../support/temp-dir.js';
 import { runReportScenarios, TOKEN, type ReportRun } from './fixtures/cli-run.js';
 import { validateJunit } from './fixtures/junit-xsd.js';
 

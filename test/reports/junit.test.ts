@@ -3,8 +3,7 @@
  * Jenkins/Ant junit-10.xsd, counts that match the elements, the failure bodies, the properties,
  * and XML escaping of everything.
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { create, JunitReporter, junitXml, xmlAttr, xmlText } from '../../reports/junit.js';
@@ -12,12 +11,13 @@ import type { DrillResult, RunResults } from '../../reports/types.js';
 import { drillOf, runReportScenarios, type ReportRun } from './fixtures/cli-run.js';
 import { validateJunit } from './fixtures/junit-xsd.js';
 import { all, parseXml, type XmlElement } from './fixtures/mini-xml.js';
+import { tempDir } from '../support/temp-dir.js';
 
 let run: ReportRun;
 let out: string;
 beforeAll(async () => {
   run = await runReportScenarios();
-  out = mkdtempSync(join(tmpdir(), 'crash-drill-junit-'));
+  out = tempDir('crash-drill-junit-');
 }, 60_000);
 afterAll(() => {
   if (run) rmSync(run.dir, { recursive: true, force: true });
@@ -204,7 +204,7 @@ describe('junit reporter', () => {
   });
 
   it('replaces an earlier junit.xml by rename', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'crash-drill-junit-'));
+    const dir = tempDir('crash-drill-junit-');
     try {
       writeFileSync(join(dir, 'junit.xml'), 'old');
       const inode = statSync(join(dir, 'junit.xml')).ino;

@@ -3,19 +3,19 @@
  * closing line, the failed drills with their incident records, the job summary and the GitHub
  * annotations, and Markdown escaping.
  */
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { annotations, code, create, md, MarkdownReporter, StepSummaryError, summaryMarkdown } from '../../reports/markdown.js';
 import type { DrillResult } from '../../reports/types.js';
 import { drillOf, runReportScenarios, type ReportRun } from './fixtures/cli-run.js';
+import { tempDir } from '../support/temp-dir.js';
 
 let run: ReportRun;
 let dir: string;
 beforeAll(async () => {
   run = await runReportScenarios();
-  dir = mkdtempSync(join(tmpdir(), 'crash-drill-markdown-'));
+  dir = tempDir('crash-drill-markdown-');
 }, 60_000);
 afterAll(() => {
   if (run) rmSync(run.dir, { recursive: true, force: true });

@@ -1,4 +1,9 @@
-import { readdirSync, readFileSync } from 'node:fs';
+/**
+ * The processes of drills, found by their marker: every drill process carries CRASH_DRILL_RUN
+ * (harness/observe/membership.ts) unless it cleared its environment. Read with the product's
+ * /proc reader (harness/observe/proc.ts); a zombie has exited and is not listed.
+ */
+import { listPids, readCmdline, readEnviron, readStat } from '../../harness/observe/proc.js';
 
 export interface MarkedProcess {
   pid: number;
@@ -6,23 +11,22 @@ export interface MarkedProcess {
   cmdline: string;
 }
 
+const live = (pid: number): boolean => {
+  const state = readStat(pid)?.state;
+  return state !== undefined && state !== 'Z';
+};
+
 /** Every process on the machine whose environment carries CRASH_DRILL_RUN (optionally of one run). */
 export function markedProcesses(runId?: string): MarkedProcess[] {
   const found: MarkedProcess[] = [];
-  for (const name of readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
-      if (stat.slice(stat.lastIndexOf(')') + 2).startsWith('Z')) continue; // a zombie has exited
-      const env = readFileSync(`/proc/${name}/environ`, 'utf8').split('\0');
-      const entry = env.find((e) => e.startsWith('CRASH_DRILL_RUN='));
-      if (!entry) continue;
-      const marker = entry.slice('CRASH_DRILL_RUN='.length);
-      if (runId && !marker.startsWith(`${runId}.`)) continue;
-      found.push({ pid: Number(name), marker, cmdline: readFileSync(`/proc/${name}/cmdline`, 'utf8').split('\0').join(' ').trim() });
-    } catch {
-      // gone, or not readable: not ours to judge
-    }
+  for (const pid of listPids()) {
+    if (!live(pid)) continue;
+    const marker = readEnviron(pid)?.get('CRASH_DRILL_RUN');
+    if (marker === undefined) continue;
+    if (runId && !marker.startsWith(`${runId}.`)) continue;
+    const argv = readCmdline(pid);
+    if (argv === null) continue; // gone meanwhile
+    found.push({ pid, marker, cmdline: argv.join(' ').trim() });
   }
   return found;
 }
@@ -33,27 +37,10 @@ export function markedProcesses(runId?: string): MarkedProcess[] {
  */
 export function sentinelProcesses(runId: string): Array<{ pid: number; argv: string[] }> {
   const found: Array<{ pid: number; argv: string[] }> = [];
-  for (const name of readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
-      if (stat.slice(stat.lastIndexOf(')') + 2).startsWith('Z')) continue; // a zombie has exited
-      const argv = readFileSync(`/proc/${name}/cmdline`, 'utf8').replace(/\0$/, '').split('\0');
-      if (argv.some((a) => a.endsWith('bin/sentinel.js')) && argv.includes(runId)) found.push({ pid: Number(name), argv });
-    } catch {
-      // gone
-    }
+  for (const pid of listPids()) {
+    if (!live(pid)) continue;
+    const argv = readCmdline(pid);
+    if (argv?.some((a) => a.endsWith('bin/sentinel.js')) && argv.includes(runId)) found.push({ pid, argv });
   }
   return found;
-}
-
-/** Polls until the predicate holds (an event we cannot subscribe to: a process appearing). */
-export async function until<T>(probe: () => T | undefined | null | false, timeoutMs: number, what: string): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
 }

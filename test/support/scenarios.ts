@@ -5,9 +5,6 @@ import { parseScenario, type Scenario, type ScenarioInput } from '../../harness/
 import { packageRoot } from '../../harness/util/paths.js';
 import { tempDir } from './temp-dir.js';
 
-// TEMPORARY while importers move to ./temp-dir.js
-export { tempDir };
-
 export const FAKE_SERVERS = [
   'well-behaved',
   'ignores-eof',

@@ -7,7 +7,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Scenario } from '../../../harness/config/index.js';
 import { packageRoot } from '../../../harness/util/paths.js';
-import { scenarioFrom, tempDir } from '../../support/scenarios.js';
+import { scenarioFrom } from '../../support/scenarios.js';
+import { tempDir } from '../../support/temp-dir.js';
 import type { PrivateEngine } from './private-engine.js';
 
 export const CONTAINER_SCENARIOS = ['exits-on-eof', 'ignores-eof', 'ignores-eof-no-init', 'starts-sibling'] as const;
