@@ -92,13 +92,14 @@ export class DrillContainers implements DrillExtension {
 
   /** Hook 4: the drill's containers at the end of the grace period (or the hang window). */
   async snapshot(label: SnapshotLabel): Promise<void> {
-    if (!this.engine) return;
+    const { engine } = this;
+    if (!engine) return;
     const reachable = await this.checkEngine();
     if (!reachable) {
       this.rec.harness({ type: 'container-snapshot', label, reachable, running: [], seen: [], ambiguous: [], blindSpots: [this.unreachableSpot()] });
       return;
     }
-    const { rows, ambiguous, events } = await this.current();
+    const { rows, ambiguous, events } = await this.current(engine);
     this.recordSubjectExit(events);
     const blindSpots = ambiguous.length > 0 ? ['a container created during the drill could not be tied to it or ruled out (see ambiguous)'] : [];
     this.rec.harness({ type: 'container-snapshot', label, reachable, running: rows.filter((r) => r.state === 'running'), seen: rows, ambiguous, blindSpots });
@@ -107,13 +108,14 @@ export class DrillContainers implements DrillExtension {
   /** Hook 5: stop what is the drill's (docker stop --time <wait>, then docker kill), before the processes are signalled. */
   async contain(termWaitMs: number): Promise<void> {
     this.inside.stop();
-    if (!this.engine || !this.reachable) return;
-    const { rows, events } = await this.current();
+    const { engine } = this;
+    if (!engine || !this.reachable) return;
+    const { rows, events } = await this.current(engine);
     this.recordSubjectExit(events);
-    const records = await containContainers(this.engine, rows, termWaitMs);
+    const records = await containContainers(engine, rows, termWaitMs);
     // A --rm container can be gone before it is inspected again: its exit code is in its die event.
     if (records.some((r) => r.exitCode === null && r.endedBy !== 'already-gone')) {
-      const later = await this.windowEvents();
+      const later = await this.windowEvents(engine);
       for (const r of records) {
         const die = r.exitCode === null ? later.filter((e) => e.id === r.id && e.action === 'die').pop() : undefined;
         if (!die) continue;
@@ -123,7 +125,7 @@ export class DrillContainers implements DrillExtension {
     }
     if (records.length > 0) this.rec.harness({ type: 'container-containment', records });
     // The subject's container may have ended only now: its exit (and code) comes from the engine.
-    if (!this.exitRecorded && this.subjectContainer) this.recordSubjectExit(await this.windowEvents());
+    if (!this.exitRecorded && this.subjectContainer) this.recordSubjectExit(await this.windowEvents(engine));
   }
 
   private useEngine(engine: Engine, endpoint: string[]): void {
@@ -158,18 +160,18 @@ export class DrillContainers implements DrillExtension {
     return `no container engine was reachable (${this.engine?.engine ?? 'docker'}): containers the drill started cannot be seen, judged or contained`;
   }
 
-  private windowEvents(): Promise<EngineEvent[]> {
-    return this.engine!.events(this.startWall - WINDOW_SLACK_MS, Date.now()).catch(() => []);
+  private windowEvents(engine: EngineClient): Promise<EngineEvent[]> {
+    return engine.events(this.startWall - WINDOW_SLACK_MS, Date.now()).catch(() => []);
   }
 
   /** The drill's containers as the engine knows them now, with the ones that cannot be attributed. */
-  private async current(): Promise<{ rows: ContainerRow[]; ambiguous: AmbiguousContainer[]; events: EngineEvent[] }> {
-    const events = await this.windowEvents();
+  private async current(engine: EngineClient): Promise<{ rows: ContainerRow[]; ambiguous: AmbiguousContainer[]; events: EngineEvent[] }> {
+    const events = await this.windowEvents(engine);
     const { ours, ambiguous } = attribute(this.drillId, events, [...this.clis.values()], true);
     // A labelled container created before the window (never the case for a fresh drill id) is still ours.
-    const labelled = await this.engine!.labelled(`${RUN_LABEL}=${this.drillId}`).catch(() => []);
+    const labelled = await engine.labelled(`${RUN_LABEL}=${this.drillId}`).catch(() => []);
     for (const id of labelled) if (!ours.some((o) => o.id === id)) ours.push({ id, by: 'label', cli: null });
-    const inspected = await this.engine!.inspect(ours.map((o) => o.id));
+    const inspected = await engine.inspect(ours.map((o) => o.id));
     const rows = ours.map((o) => {
       const found = inspected.find((i) => i.id === o.id);
       return found ? this.row(found, o.by, o.cli) : this.removedRow(o, events);
