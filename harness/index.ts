@@ -61,6 +61,8 @@ export async function runDrills(given?: DrillConfig): Promise<{ results: RunResu
 }
 
 export { defineScenario, loadScenarios, parseScenario, ConfigError, KILL_MODES, KILL_POINTS } from './config/index.js';
+/** The error bases: `error instanceof UserError` is a mistake in what was given (a config, a file, a variable), `error.code` says which. */
+export { CrashDrillError, EnvVarError, InternalError, UserError } from './errors.js';
 export { findConfigFile, loadConfigFile } from './config/config-file.js';
 export type { KillMode, KillPoint, Scenario, ScenarioInput } from './config/index.js';
 export type { DrillEvidence, EvidenceEvent } from './evidence/types.js';

@@ -6,6 +6,7 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { EXIT } from '../../harness/errors.js';
+import { runDrills, UserError } from '../../harness/index.js';
 import { packageRoot } from '../../harness/util/paths.js';
 import { lastLine, runCli } from '../support/cli.js';
 import { fakeSubject, scenarioYaml } from '../support/scenarios.js';
@@ -65,5 +66,22 @@ describe('exit codes', () => {
     expect(run.code).toBe(EXIT.ok);
     const results = JSON.parse(readFileSync(join(dir, 'out', 'results.json'), 'utf8')) as { drills: Array<{ client?: string }> };
     expect(results.drills).toHaveLength(1);
+  });
+
+  it('runDrills() gives the API the same error, typed: a UserError with its code and the variable', async () => {
+    const dir = oneDrill();
+    const saved = process.env.CRASH_DRILL_CLIENT;
+    process.env.CRASH_DRILL_CLIENT = 'thread';
+    try {
+      const error = await runDrills({ scenarios: [dir] }).then(
+        () => null,
+        (e: unknown) => e,
+      );
+      expect(error).toBeInstanceOf(UserError);
+      expect(error).toMatchObject({ code: 'CRASH_DRILL_ENV', fault: 'user', variable: 'CRASH_DRILL_CLIENT', got: 'thread' });
+    } finally {
+      if (saved === undefined) delete process.env.CRASH_DRILL_CLIENT;
+      else process.env.CRASH_DRILL_CLIENT = saved;
+    }
   });
 });
