@@ -5,6 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ConfigError, parseScenario } from '../../harness/config/index.js';
+import { scenarioJsonSchema } from '../../harness/config/json-schema.js';
+import { STATEMENT_IDS } from '../../harness/expectation/types.js';
 import { applyStatementBaseline, collectStatements, updatedStatements } from '../../harness/expectation/baseline.js';
 import { declaredExpectations, judgeExpectations } from '../../harness/expectation/judge.js';
 import type { DeclaredExpectation } from '../../harness/expectation/types.js';
@@ -244,6 +246,14 @@ describe('declaring an expectation', () => {
     expect(declaredExpectations([{ scenario: two }, { scenario: one }])).toEqual([
       { server: 'a', command: 'node', args: ['a.js'], statements: [{ id: 'exits-within', ms: 800 }, { id: 'leaves-no-helper' }] },
     ]);
+  });
+
+  it('the JSON Schema the build writes carries it, on the scenario and on each subject', () => {
+    type Node = { properties: Record<string, Node>; items: { anyOf: Array<{ enum?: string[] }> }; description?: string };
+    const schema = scenarioJsonSchema() as unknown as Node;
+    expect(schema.properties.expectation.items.anyOf[0].enum).toEqual([...STATEMENT_IDS]);
+    expect(schema.properties.expectation.description).toMatch(/^The server's cleanup expectation/);
+    expect(schema.properties.subject.properties.expectation.items.anyOf[0].enum).toEqual([...STATEMENT_IDS]);
   });
 
   it('an unknown or repeated statement is a config error naming the field', () => {
