@@ -1,3 +1,9 @@
+/**
+ * Scenarios for tests. With test/support/until.ts (the one wait for a condition),
+ * test/support/cleanup.ts (the one process cleaner) and test/support/temp-dir.ts (the one temp
+ * folder), this is the suite's support library: a scenario is written as a typed object
+ * (scenarioYaml, fakeSubject) and turned into the YAML a user would write.
+ */
 import { accessSync, closeSync, constants, openSync, readSync, writeFileSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { stringify } from 'yaml';
