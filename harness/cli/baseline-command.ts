@@ -65,6 +65,10 @@ export async function baselineCommand(paths: string[], options: BaselineCommandO
     const statements = collectStatements(results.expectation, new Map((old.statements ?? []).map((e) => [statementKey(e), e.reason])));
     writeBaseline(file, entries, statements);
     err.write(describe(entries, displayPath(file)));
+    if (statements.length > 0)
+      err.write(
+        `crash-drill: baseline: and ${statements.length} cleanup-expectation statement${statements.length === 1 ? '' : 's'} not met (statements); fill in their "reason" too\n`,
+      );
     return EXIT.ok;
   });
 }

@@ -192,6 +192,16 @@ describe('two servers side by side', () => {
 });
 
 describe('statements in a baseline, as checks are', () => {
+  it('crash-drill baseline --from lists the statements not met beside the checks, and says so', async () => {
+    const file = join(dir, 'from.json');
+    const cli = await runCli(['baseline', '--from', first.out, '--out', file]);
+    expect(cli.code, cli.stderr).toBe(0);
+    expect(cli.stderr).toContain('crash-drill: baseline: and 3 cleanup-expectation statements not met (statements); fill in their "reason" too\n');
+    expect(JSON.parse(readFileSync(file, 'utf8')).statements).toEqual(
+      ['exits-within', 'leaves-no-helper', 'stops-accepting-calls'].map((statement) => ({ server: 'ignores-eof.js', statement, reason: '' })),
+    );
+  });
+
   const checks = ['exit-on-eof', 'no-survivors'].map((check) => ({ drill: 'side/ignores-eof.js/idle/crash', check, verdict: 'fail', reason: 'SDK 1.x' }));
   const statements = ['exits-within', 'leaves-no-helper', 'stops-accepting-calls'].map((statement) => ({
     server: 'ignores-eof.js',
