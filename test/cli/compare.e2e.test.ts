@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { splitCommandLine } from '../../harness/cli/command-line.js';
 import { packageRoot } from '../../harness/util/paths.js';
 import { lastLine, runCli } from '../support/cli.js';
+import { scenarioYaml } from '../support/scenarios.js';
 import { tempDir } from '../support/temp-dir.js';
 
 describe('--subject', () => {
@@ -12,14 +13,14 @@ describe('--subject', () => {
     const dir = tempDir('crash-drill-compare-');
     writeFileSync(
       join(dir, 's.yaml'),
-      [
-        'id: cmp',
-        'subject: { command: node, args: [unused.js] }',
-        'target: { call: spawn-helper }',
-        'points: [after-response]',
-        'modes: [crash]',
-        'expect: { exit-on-eof: { deadline: 1500 }, no-survivors: { grace: 800 } }',
-      ].join('\n'),
+      scenarioYaml({
+        id: 'cmp',
+        subject: { command: 'node', args: ['unused.js'] },
+        target: { call: 'spawn-helper' },
+        points: ['after-response'],
+        modes: ['crash'],
+        expect: { 'exit-on-eof': { deadline: 1500 }, 'no-survivors': { grace: 800 } },
+      }),
     );
     const fake = (name: string) => `node ${join(packageRoot(), 'dist/fake-servers', `${name}.js`)}`;
     const run = await runCli([

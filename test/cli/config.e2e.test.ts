@@ -3,12 +3,12 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { lastLine, runCli } from '../support/cli.js';
-import { subjectYaml } from '../support/scenarios.js';
+import { fakeSubject, scenarioYaml } from '../support/scenarios.js';
 import { tempDir } from '../support/temp-dir.js';
 
 function project(config: string): string {
   const dir = tempDir('crash-drill-config-');
-  writeFileSync(join(dir, 's.yaml'), ['id: from-config', subjectYaml('well-behaved'), 'target: { call: echo, args: { text: hi } }'].join('\n'));
+  writeFileSync(join(dir, 's.yaml'), scenarioYaml({ id: 'from-config', subject: fakeSubject('well-behaved'), target: { call: 'echo', args: { text: 'hi' } } }));
   writeFileSync(join(dir, 'crash-drill.config.mjs'), config);
   return dir;
 }

@@ -9,7 +9,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { resolveCommand } from '../../harness/config/subject-command.js';
 import { ConfigError, runDrills } from '../../harness/index.js';
 import { runCli } from '../support/cli.js';
-import { subjectYaml } from '../support/scenarios.js';
+import { fakeSubject, scenarioYaml, type ScenarioParts } from '../support/scenarios.js';
 import { tempDir } from '../support/temp-dir.js';
 import { unprivileged } from '../support/unprivileged.js';
 
@@ -18,13 +18,19 @@ const asRoot = process.getuid?.() === 0;
 if (!u.available) console.log(`[early-refusal] the ordinary-user case is skipped: ${u.reason}`);
 else if (!asRoot) console.log('[early-refusal] the ordinary-user case is skipped: it needs root to make a program only root may run');
 
-const ALL = 'points: [idle, pre-dispatch, in-flight, child-spawned, after-response]\nmodes: [crash, close, hang]';
+const ALL: ScenarioParts = { points: ['idle', 'pre-dispatch', 'in-flight', 'child-spawned', 'after-response'], modes: ['crash', 'close', 'hang'] };
 
 function folder(): string {
   const dir = tempDir('crash-drill-refusal-');
-  writeFileSync(join(dir, 'good.yaml'), ['id: good', subjectYaml('well-behaved'), 'target: { call: echo }', 'points: [idle]', 'modes: [crash]'].join('\n'));
+  writeFileSync(
+    join(dir, 'good.yaml'),
+    scenarioYaml({ id: 'good', subject: fakeSubject('well-behaved'), target: { call: 'echo' }, points: ['idle'], modes: ['crash'] }),
+  );
   // 15 drills that would each have been an ERROR (spawn ENOENT) before.
-  writeFileSync(join(dir, 'missing.yaml'), ['id: missing', 'subject: { command: /nonexistent/bin, args: [serve] }', 'target: { call: echo }', ALL].join('\n'));
+  writeFileSync(
+    join(dir, 'missing.yaml'),
+    scenarioYaml({ id: 'missing', subject: { command: '/nonexistent/bin', args: ['serve'] }, target: { call: 'echo' }, ...ALL }),
+  );
   mkdirSync(join(dir, 'not-a-program'));
   return dir;
 }
@@ -97,7 +103,7 @@ describe.skipIf(!u.available || !asRoot)('early refusal as an ordinary user', ()
     chmodSync(program, 0o700);
     expect(resolveCommand(program, bin, '')).toEqual({ ok: true, path: program });
     const dir = u.workDir();
-    writeFileSync(join(dir, 's.yaml'), ['id: s', `subject: { command: ${JSON.stringify(program)} }`, 'target: { call: echo }'].join('\n'));
+    writeFileSync(join(dir, 's.yaml'), scenarioYaml({ id: 's', subject: { command: program }, target: { call: 'echo' } }));
     chmodSync(join(dir, 's.yaml'), 0o644);
     const run = await u.run(['run', dir, '--out', join(dir, 'report')], { cwd: dir });
     expect([run.code, run.stderr]).toEqual([

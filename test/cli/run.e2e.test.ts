@@ -6,10 +6,10 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { lastLine, runCli } from '../support/cli.js';
-import { noChildYaml, subjectYaml } from '../support/scenarios.js';
+import { fakeSubject, MISSING_COMMAND_YAML, noChildYaml, scenarioYaml, type ScenarioParts } from '../support/scenarios.js';
 import { tempDir } from '../support/temp-dir.js';
 
-const FAST = 'expect: { exit-on-eof: { deadline: 800 }, no-survivors: { grace: 400 } }\ntimeouts: { close-wait: 800 }';
+const FAST: ScenarioParts = { expect: { 'exit-on-eof': { deadline: 800 }, 'no-survivors': { grace: 400 } }, timeouts: { 'close-wait': 800 } };
 
 function folderWith(files: Record<string, string>): string {
   const dir = tempDir('crash-drill-e2e-');
@@ -24,14 +24,14 @@ function results(out: string) {
 describe('crash-drill run', () => {
   it('exits 0 when every drill passes, prints the summary line and writes results.json', async () => {
     const dir = folderWith({
-      'wb.yaml': [
-        'id: wb',
-        subjectYaml('well-behaved'),
-        'target: { call: spawn-helper }',
-        'points: [idle, after-response]',
-        'modes: [crash, close]',
-        FAST,
-      ].join('\n'),
+      'wb.yaml': scenarioYaml({
+        id: 'wb',
+        subject: fakeSubject('well-behaved'),
+        target: { call: 'spawn-helper' },
+        points: ['idle', 'after-response'],
+        modes: ['crash', 'close'],
+        ...FAST,
+      }),
     });
     const out = join(dir, 'out');
     const run = await runCli(['run', dir, '--out', out, '--concurrency', '2']);
@@ -62,9 +62,14 @@ describe('crash-drill run', () => {
 
   it('exits 1 and names the failed drill and its reason in one line', async () => {
     const dir = folderWith({
-      'ie.yaml': ['id: stays-up', subjectYaml('ignores-eof'), 'target: { call: echo, args: { text: hi } }', 'points: [idle]', 'modes: [crash]', FAST].join(
-        '\n',
-      ),
+      'ie.yaml': scenarioYaml({
+        id: 'stays-up',
+        subject: fakeSubject('ignores-eof'),
+        target: { call: 'echo', args: { text: 'hi' } },
+        points: ['idle'],
+        modes: ['crash'],
+        ...FAST,
+      }),
     });
     const out = join(dir, 'out');
     const run = await runCli(['run', dir, '--out', out]);
@@ -95,13 +100,7 @@ describe('crash-drill run', () => {
   // on no PATH folder where PATH is the drill's own temp folder can only fail in the drill.
   it('exits 4 with verdict error when the drill cannot start the server command', async () => {
     const dir = folderWith({
-      'e.yaml': [
-        'id: missing',
-        'subject: { command: mcp-server, env: { PATH: "{{tmp}}" } }',
-        'target: { call: echo }',
-        'points: [idle]',
-        'modes: [crash]',
-      ].join('\n'),
+      'e.yaml': MISSING_COMMAND_YAML,
     });
     const out = join(dir, 'out');
     const run = await runCli(['run', dir, '--out', out]);
@@ -114,14 +113,14 @@ describe('crash-drill run', () => {
 
   it('exits 4 with verdict error when a setup call fails', async () => {
     const dir = folderWith({
-      's.yaml': [
-        'id: bad-setup',
-        subjectYaml('well-behaved'),
-        'setup: [{ call: no-such-tool }]',
-        'target: { call: echo }',
-        'points: [idle]',
-        'modes: [crash]',
-      ].join('\n'),
+      's.yaml': scenarioYaml({
+        id: 'bad-setup',
+        subject: fakeSubject('well-behaved'),
+        setup: [{ call: 'no-such-tool' }],
+        target: { call: 'echo' },
+        points: ['idle'],
+        modes: ['crash'],
+      }),
     });
     const run = await runCli(['run', dir, '--out', join(dir, 'out')]);
     expect(run.code).toBe(4);
@@ -130,8 +129,8 @@ describe('crash-drill run', () => {
 
   it('filters with --point, --mode and --only', async () => {
     const dir = folderWith({
-      'a.yaml': ['id: a', subjectYaml('well-behaved'), 'target: { call: echo, args: { text: a } }', FAST].join('\n'),
-      'b.yaml': ['id: b', subjectYaml('well-behaved'), 'target: { call: echo, args: { text: b } }', FAST].join('\n'),
+      'a.yaml': scenarioYaml({ id: 'a', subject: fakeSubject('well-behaved'), target: { call: 'echo', args: { text: 'a' } }, ...FAST }),
+      'b.yaml': scenarioYaml({ id: 'b', subject: fakeSubject('well-behaved'), target: { call: 'echo', args: { text: 'b' } }, ...FAST }),
     });
     const out = join(dir, 'out');
     const run = await runCli(['run', dir, '--out', out, '--point', 'idle,after-response', '--mode', 'crash', '--only', 'b']);
@@ -143,7 +142,7 @@ describe('crash-drill run', () => {
   });
 
   it('rejects an unknown --point, --mode or --only with exit 3', async () => {
-    const dir = folderWith({ 'a.yaml': ['id: a', subjectYaml('well-behaved'), 'target: { call: echo }'].join('\n') });
+    const dir = folderWith({ 'a.yaml': scenarioYaml({ id: 'a', subject: fakeSubject('well-behaved'), target: { call: 'echo' } }) });
     const point = await runCli(['run', dir, '--point', 'sideways']);
     expect(point.code).toBe(3);
     expect(point.stderr).toContain('unknown kill point "sideways"; expected one of idle, pre-dispatch');

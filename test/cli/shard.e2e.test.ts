@@ -6,10 +6,10 @@ import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, write
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { lastLine, runCli, type CliRun } from '../support/cli.js';
-import { noChildYaml, subjectYaml } from '../support/scenarios.js';
+import { fakeSubject, noChildYaml, scenarioYaml, type ScenarioParts } from '../support/scenarios.js';
 import { tempDir } from '../support/temp-dir.js';
 
-const FAST = 'expect: { exit-on-eof: { deadline: 800 }, no-survivors: { grace: 400 } }\ntimeouts: { close-wait: 800 }';
+const FAST: ScenarioParts = { expect: { 'exit-on-eof': { deadline: 800 }, 'no-survivors': { grace: 400 } }, timeouts: { 'close-wait': 800 } };
 const root = tempDir('crash-drill-shard-');
 function cli(args: string[]): Promise<CliRun> {
   return runCli(args);
@@ -43,15 +43,22 @@ const out = (name: string) => join(root, name);
 beforeAll(() => {
   mkdirSync(scenarios, { recursive: true });
   const files: Record<string, string> = {
-    'a.yaml': [
-      'id: wb',
-      subjectYaml('well-behaved'),
-      'target: { call: echo, args: { text: hi } }',
-      'points: [idle, after-response]',
-      'modes: [crash, close]',
-      FAST,
-    ].join('\n'),
-    'b.yaml': ['id: stays-up', subjectYaml('ignores-eof'), 'target: { call: echo, args: { text: hi } }', 'points: [idle]', 'modes: [crash]', FAST].join('\n'),
+    'a.yaml': scenarioYaml({
+      id: 'wb',
+      subject: fakeSubject('well-behaved'),
+      target: { call: 'echo', args: { text: 'hi' } },
+      points: ['idle', 'after-response'],
+      modes: ['crash', 'close'],
+      ...FAST,
+    }),
+    'b.yaml': scenarioYaml({
+      id: 'stays-up',
+      subject: fakeSubject('ignores-eof'),
+      target: { call: 'echo', args: { text: 'hi' } },
+      points: ['idle'],
+      modes: ['crash'],
+      ...FAST,
+    }),
     'c.yaml': noChildYaml(),
   };
   for (const [name, text] of Object.entries(files)) {

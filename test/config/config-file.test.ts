@@ -8,6 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { findConfigFile, loadConfigFile, scenarioFromObject } from '../../harness/config/config-file.js';
 import { ConfigError, parseScenario, type Scenario } from '../../harness/config/index.js';
 import { packageRoot } from '../../harness/util/paths.js';
+import { scenarioYaml } from '../support/scenarios.js';
 import { caught, makeTempDir, type TempDir } from './temp-files.js';
 
 let tmp: TempDir;
@@ -91,13 +92,13 @@ describe('loadConfigFile', () => {
     expect(s).toMatchObject({ id: 'inline-echo', file, dir: tmp.root, points: ['idle'], modes: ['crash'] });
     // Defaults filled in, the cwd defaults to the config's folder: the same as a YAML file there.
     const yaml = parseScenario(
-      [
-        'id: inline-echo',
-        'subject: { command: node, args: [server.js] }',
-        "target: { call: echo, args: { text: '{{run.id}}' } }",
-        'points: [idle]',
-        'modes: [crash]',
-      ].join('\n'),
+      scenarioYaml({
+        id: 'inline-echo',
+        subject: { command: 'node', args: ['server.js'] },
+        target: { call: 'echo', args: { text: '{{run.id}}' } },
+        points: ['idle'],
+        modes: ['crash'],
+      }),
       file,
     );
     expect(s).toEqual(yaml);

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../harness/config/index.js';
 import { refuseUnrunnableSubjects, resolveCommand } from '../../harness/config/subject-command.js';
-import { scenarioFrom } from '../support/scenarios.js';
+import { scenarioFrom, scenarioYaml } from '../support/scenarios.js';
 import { tempDir } from '../support/temp-dir.js';
 
 function tree() {
@@ -78,7 +78,7 @@ describe('refuseUnrunnableSubjects', () => {
 
   it('names the scenario file and field once, however many drills the scenario has', () => {
     const dir = tree();
-    const s = scenarioFrom(['id: bad', 'subject: { command: /nonexistent/bin }', 'target: { call: echo }'].join('\n'), dir, 'bad.yaml');
+    const s = scenarioFrom(scenarioYaml({ id: 'bad', subject: { command: '/nonexistent/bin' }, target: { call: 'echo' } }), dir, 'bad.yaml');
     const error = (() => {
       try {
         refuseUnrunnableSubjects([s, s], origin(s.file));
@@ -95,12 +95,16 @@ describe('refuseUnrunnableSubjects', () => {
   it('takes PATH from the subject env, with {{scenario.dir}} filled in, and names a missing cwd by its field', () => {
     const dir = tree();
     const onPath = scenarioFrom(
-      ['id: ok', 'subject: { command: server, env: { PATH: "{{scenario.dir}}/bin" } }', 'target: { call: echo }'].join('\n'),
+      scenarioYaml({ id: 'ok', subject: { command: 'server', env: { PATH: '{{scenario.dir}}/bin' } }, target: { call: 'echo' } }),
       dir,
       'ok.yaml',
     );
     expect(() => refuseUnrunnableSubjects([onPath], origin(onPath.file), { PATH: '/nowhere' })).not.toThrow();
-    const noCwd = scenarioFrom(['id: nocwd', 'subject: { command: /bin/sh, cwd: missing-folder }', 'target: { call: echo }'].join('\n'), dir, 'nocwd.yaml');
+    const noCwd = scenarioFrom(
+      scenarioYaml({ id: 'nocwd', subject: { command: '/bin/sh', cwd: 'missing-folder' }, target: { call: 'echo' } }),
+      dir,
+      'nocwd.yaml',
+    );
     expect(() => refuseUnrunnableSubjects([noCwd], origin(noCwd.file))).toThrow(
       /nocwd\.yaml: subject\.cwd: expected a folder to run the server in, got ".*missing-folder": no such folder/,
     );
@@ -109,11 +113,15 @@ describe('refuseUnrunnableSubjects', () => {
   it('never refuses what depends on a per-drill value (a {{tmp}} PATH entry or working folder)', () => {
     const dir = tree();
     const tmpPath = scenarioFrom(
-      ['id: tmp-path', 'subject: { command: made-per-drill, env: { PATH: "{{tmp}}/bin" } }', 'target: { call: echo }'].join('\n'),
+      scenarioYaml({ id: 'tmp-path', subject: { command: 'made-per-drill', env: { PATH: '{{tmp}}/bin' } }, target: { call: 'echo' } }),
       dir,
       'tmp-path.yaml',
     );
-    const tmpCwd = scenarioFrom(['id: tmp-cwd', 'subject: { command: ./server, cwd: "{{tmp}}" }', 'target: { call: echo }'].join('\n'), dir, 'tmp-cwd.yaml');
+    const tmpCwd = scenarioFrom(
+      scenarioYaml({ id: 'tmp-cwd', subject: { command: './server', cwd: '{{tmp}}' }, target: { call: 'echo' } }),
+      dir,
+      'tmp-cwd.yaml',
+    );
     expect(() => refuseUnrunnableSubjects([tmpPath, tmpCwd], origin(dir), { PATH: '/nowhere' })).not.toThrow();
   });
 });

@@ -12,7 +12,7 @@ import { newRunId } from '../../harness/observe/index.js';
 import { registerRun, runsDir } from '../../harness/run/index.js';
 import { runScenarios } from '../../harness/run/run-drills.js';
 import { packageRoot } from '../../harness/util/paths.js';
-import { scenarioFrom } from '../support/scenarios.js';
+import { scenarioFrom, scenarioYaml } from '../support/scenarios.js';
 import { tempDir } from '../support/temp-dir.js';
 
 const DOCKER = `#!/bin/sh
@@ -145,21 +145,23 @@ describe('a run whose drill uses an engine', () => {
 
   it('a drill whose server is `docker run` marks its run before the container starts, and the run takes the mark away as it ends', async () => {
     const dir = tempDir();
-    const yaml = [
-      'id: in-a-container',
-      'subject:',
-      `  command: ${docker}`,
-      '  args: [run, --rm, -i, fake-image]',
-      '  env:',
-      `    FAKE_DOCKER_NODE: ${JSON.stringify(process.execPath)}`,
-      `    FAKE_DOCKER_SERVER: ${JSON.stringify(join(packageRoot(), 'dist/fake-servers/well-behaved.js'))}`,
-      // A server's environment is the SDK's default set and its own (the in-process client's INHERITED_ENV).
-      `    FAKE_DOCKER_CALLS: ${JSON.stringify(calls)}`,
-      `    FAKE_DOCKER_RUNS: ${JSON.stringify(runsDir())}`,
-      'target: { call: echo, args: { text: hi } }',
-      'points: [idle]',
-      'modes: [crash]',
-    ].join('\n');
+    const yaml = scenarioYaml({
+      id: 'in-a-container',
+      subject: {
+        command: docker,
+        args: ['run', '--rm', '-i', 'fake-image'],
+        env: {
+          FAKE_DOCKER_NODE: process.execPath,
+          FAKE_DOCKER_SERVER: join(packageRoot(), 'dist/fake-servers/well-behaved.js'),
+          // A server's environment is the SDK's default set and its own (the in-process client's INHERITED_ENV).
+          FAKE_DOCKER_CALLS: calls,
+          FAKE_DOCKER_RUNS: runsDir(),
+        },
+      },
+      target: { call: 'echo', args: { text: 'hi' } },
+      points: ['idle'],
+      modes: ['crash'],
+    });
     const { results } = await runScenarios([scenarioFrom(yaml, dir)], { concurrency: 1, reporters: [], client: 'inprocess' });
     expect(results.drills).toHaveLength(1);
     expect(called()).toContain('run marked');
