@@ -15,39 +15,43 @@ import { packageRoot } from '../../harness/util/paths.js';
 import type { DrillResult, RunResults } from '../../reports/types.js';
 import { runCli, type CliRun } from '../support/cli.js';
 import { until } from '../support/until.js';
-import { MISSING_COMMAND_YAML, noChildYaml, subjectYaml, type FakeServer } from '../support/scenarios.js';
+import { fakeSubject, MISSING_COMMAND_YAML, noChildYaml, scenarioYaml, type FakeServer, type ScenarioParts } from '../support/scenarios.js';
 import { tempDir } from '../support/temp-dir.js';
 import { NPM_CHROMIUM_ARGS, npmChromium } from './fixtures/npm-chromium.js';
 
 /** Short, but with room for a loaded 2-core machine: the verdicts must not depend on timing. */
-const FAST = 'expect: { exit-on-eof: { deadline: 1500 }, no-survivors: { grace: 800 } }\ntimeouts: { close-wait: 800 }';
+const FAST: ScenarioParts = { expect: { 'exit-on-eof': { deadline: 1500 }, 'no-survivors': { grace: 800 } }, timeouts: { 'close-wait': 800 } };
 const INJECTED = '<script>__pwned=1</script>';
 const root = packageRoot();
 
 const SCENARIOS: Record<string, string> = {
-  'wb.yaml': ['id: wb', subjectYaml('well-behaved'), 'target: { call: echo, args: { text: hi } }', 'points: [idle]', 'modes: [crash]', FAST].join('\n'),
+  'wb.yaml': scenarioYaml({
+    id: 'wb',
+    subject: fakeSubject('well-behaved'),
+    target: { call: 'echo', args: { text: 'hi' } },
+    points: ['idle'],
+    modes: ['crash'],
+    ...FAST,
+  }),
   // The extra argument lands in the survivor's cmdline, so in the no-survivors summary (which
   // keeps 80 characters of it: hence a short symlink to the fake server, made in beforeAll).
-  'ie.yaml': [
-    'id: ie',
-    'subject:',
-    '  command: node',
-    `  args: ["@DIR@/i.js", ${JSON.stringify(INJECTED)}]`,
-    '  name: ignores-eof',
-    'target: { call: echo, args: { text: hi } }',
-    'points: [idle]',
-    'modes: [crash]',
-    FAST,
-  ].join('\n'),
-  'skh.yaml': [
-    'id: skh',
-    subjectYaml('static-key-holder' as FakeServer, { CRASH_DRILL_API_KEY: '{{remote.apiKey}}' }),
-    'target: { call: write, args: { op: deploy, target: web } }',
-    'points: [sent]',
-    'modes: [crash]',
-    'remote: {}',
-    FAST,
-  ].join('\n'),
+  'ie.yaml': scenarioYaml({
+    id: 'ie',
+    subject: { command: 'node', args: ['@DIR@/i.js', INJECTED], name: 'ignores-eof' },
+    target: { call: 'echo', args: { text: 'hi' } },
+    points: ['idle'],
+    modes: ['crash'],
+    ...FAST,
+  }),
+  'skh.yaml': scenarioYaml({
+    id: 'skh',
+    subject: fakeSubject('static-key-holder' as FakeServer, { CRASH_DRILL_API_KEY: '{{remote.apiKey}}' }),
+    target: { call: 'write', args: { op: 'deploy', target: 'web' } },
+    points: ['sent'],
+    modes: ['crash'],
+    remote: {},
+    ...FAST,
+  }),
   'u.yaml': noChildYaml(),
   'e.yaml': MISSING_COMMAND_YAML,
 };
