@@ -79,10 +79,19 @@ export const STATEMENTS: readonly StatementDef[] = [
   },
   {
     id: 'leaves-no-helper',
-    text: () => 'leaves no helper process behind',
+    text: () => 'leaves no helper process behind (a child, a daemon, a container it started)',
     checks: ['no-survivors'],
     shownBy: { points: ['child-spawned'], modes: LOSS, remote: false, also: 'expect.no-survivors on' },
-    decide: byVerdicts('no-survivors'),
+    // A helper is what the server started: the server itself outliving its client is the exit
+    // statements' concern, so a drill whose only survivor is the server shows no helper left.
+    decide(drill) {
+      const check = checkOf(drill, 'no-survivors');
+      if (!check) return null;
+      if (check.verdict !== 'fail') return check.verdict === 'pass' ? 'met' : 'could not tell';
+      const server = drill.incident?.server?.pid;
+      const onlyServer = drill.survivors.length > 0 && drill.survivors.every((p) => p.pid === server);
+      return onlyServer ? 'met' : 'not met';
+    },
   },
   {
     id: 'no-write-after-loss',

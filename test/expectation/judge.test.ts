@@ -21,6 +21,8 @@ function drill(key: string, checks: Array<Pick<CheckResult, 'id' | 'verdict'> & 
     verdict,
     subject: SERVER,
     checks: checks.map((c) => ({ summary: '', data: {}, ...c })),
+    survivors: [],
+    incident: { server: { pid: 10 } },
   } as unknown as DrillResult;
 }
 
@@ -73,7 +75,7 @@ describe('judging statements from drills', () => {
     expect(only([idle], { id: 'leaves-no-helper' }, { id: 'no-write-after-loss' }, { id: 'cancel-honoured' })).toEqual([
       {
         statement: 'leaves-no-helper',
-        text: 'leaves no helper process behind',
+        text: 'leaves no helper process behind (a child, a daemon, a container it started)',
         status: 'not shown',
         checks: ['no-survivors'],
         drills: [],
@@ -112,6 +114,14 @@ describe('judging statements from drills', () => {
         },
       },
     ]);
+  });
+
+  it('leaves-no-helper: a survivor the server started is not met; the server itself outliving its client is not a helper', () => {
+    const survivor = (pid: number) => ({ pid, startTime: pid, ppid: 1 });
+    const serverOnly = { ...drill('s/idle/crash', [{ id: 'no-survivors', verdict: 'fail' }], 'fail'), survivors: [survivor(10)] } as DrillResult;
+    const helper = { ...drill('s/idle/close', [{ id: 'no-survivors', verdict: 'fail' }], 'fail'), survivors: [survivor(10), survivor(11)] } as DrillResult;
+    expect(only([serverOnly], { id: 'leaves-no-helper' })[0]).toMatchObject({ status: 'met', drills: ['s/idle/crash'] });
+    expect(only([serverOnly, helper], { id: 'leaves-no-helper' })[0]).toMatchObject({ status: 'not met', drills: ['s/idle/close'] });
   });
 
   it('writes carry a key and a session: a keyless write or an effect without a session is not met; no write cannot tell', () => {

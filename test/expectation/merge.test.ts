@@ -22,6 +22,7 @@ function drill(index: number, key: string, survivors: 'pass' | 'fail'): DrillRes
     verdict: survivors,
     subject: { name: 'srv', command: 'node', args: ['srv.js'] },
     checks: [{ id: 'no-survivors', verdict: survivors, summary: '', data: {} }],
+    survivors: [],
   } as unknown as DrillResult;
 }
 
