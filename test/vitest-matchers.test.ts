@@ -9,7 +9,7 @@ import { crashDrillMatchers, type CrashDrillMatchers } from 'mcp-crash-drill/vit
 import { join } from 'node:path';
 import { CHECKS } from '../harness/checks/registry.js';
 import { packageRoot } from '../harness/util/paths.js';
-import { scenarioFrom, scenarioYaml, subjectYaml } from './support/scenarios.js';
+import { fakeSubject, scenarioFrom, scenarioYaml, type ScenarioParts } from './support/scenarios.js';
 
 expect.extend(crashDrillMatchers);
 declare module 'vitest' {
@@ -17,13 +17,20 @@ declare module 'vitest' {
   interface Assertion<T = any> extends CrashDrillMatchers<T> {}
 }
 
-const FAST = 'expect: { exit-on-eof: { deadline: 800 }, no-survivors: { grace: 400 } }';
+const FAST: ScenarioParts = { expect: { 'exit-on-eof': { deadline: 800 }, 'no-survivors': { grace: 400 } } };
 
 describe('vitest matchers', () => {
   it('my server cleans up after a client crash', async () => {
     // README: the example test
     const scenario = scenarioFrom(
-      ['id: mine', subjectYaml('well-behaved'), 'target: { call: spawn-helper }', 'points: [after-response]', 'modes: [crash]', FAST].join('\n'),
+      scenarioYaml({
+        id: 'mine',
+        subject: fakeSubject('well-behaved'),
+        target: { call: 'spawn-helper' },
+        points: ['after-response'],
+        modes: ['crash'],
+        ...FAST,
+      }),
     );
     const { results } = await runDrills({ scenarios: [scenario] });
     const [drill] = results.drills;
@@ -34,7 +41,14 @@ describe('vitest matchers', () => {
 
   it('fails with the survivor in the message when the server leaks a child', async () => {
     const scenario = scenarioFrom(
-      ['id: leaky', subjectYaml('leaks-child'), 'target: { call: spawn-helper }', 'points: [after-response]', 'modes: [crash]', FAST].join('\n'),
+      scenarioYaml({
+        id: 'leaky',
+        subject: fakeSubject('leaks-child'),
+        target: { call: 'spawn-helper' },
+        points: ['after-response'],
+        modes: ['crash'],
+        ...FAST,
+      }),
     );
     const { results } = await runDrills({ scenarios: [scenario] });
     const [drill] = results.drills;

@@ -11,7 +11,7 @@ import type { KillMode, KillPoint } from '../../harness/config/index.js';
 import type { DrillResult } from '../../harness/results/types.js';
 import { runScenarios } from '../../harness/run/run-drills.js';
 import { packageRoot } from '../../harness/util/paths.js';
-import { scenarioFrom } from '../support/scenarios.js';
+import { scenarioFrom, scenarioYaml, type ScenarioParts, type SubjectInput } from '../support/scenarios.js';
 import { tempDir } from '../support/temp-dir.js';
 
 const LOSS_POINTS: KillPoint[] = ['idle', 'in-flight', 'child-spawned', 'after-response'];
@@ -25,13 +25,8 @@ const CANCEL_DEADLINE = 800;
 
 type Row = Record<string, string>;
 
-function subject(server: string): string {
-  return [
-    `subject:`,
-    `  command: node`,
-    `  args: [${JSON.stringify(join(packageRoot(), `dist/fake-servers/sdk2/${server}.js`))}]`,
-    `  name: sdk2-${server}`,
-  ].join('\n');
+function subject(server: string): SubjectInput {
+  return { command: 'node', args: [join(packageRoot(), `dist/fake-servers/sdk2/${server}.js`)], name: `sdk2-${server}` };
 }
 
 const LOSS_SERVERS = ['dual-era', 'modern-only', 'listen-holds'] as const;
@@ -39,36 +34,41 @@ const CANCEL_SERVERS = ['dual-era', 'talks-after-cancel', 'ignores-cancel', 'die
 
 function lossScenario(server: (typeof LOSS_SERVERS)[number], dir: string) {
   // listen-holds keeps its subscriptions/listen stream: the new era's subscription, not a tool.
-  const setup = server === 'listen-holds' ? '  - listen: { tools-list-changed: true }' : '  - call: subscribe';
+  const setup = server === 'listen-holds' ? { listen: { 'tools-list-changed': true } } : { call: 'subscribe' };
   return scenarioFrom(
-    [
-      `id: sdk2-${server}`,
-      subject(server),
-      'setup:',
-      setup,
-      'target: { call: spawn-helper }',
-      `points: [${LOSS_POINTS.join(', ')}]`,
-      `modes: [${LOSS_MODES.join(', ')}]`,
-      `timeouts: { close-wait: ${DEADLINE}, point: 10000, handshake: 20000 }`,
-      `expect: { exit-on-eof: { deadline: ${DEADLINE} }, no-survivors: { grace: ${GRACE} } }`,
-    ].join('\n'),
+    scenarioYaml({
+      id: `sdk2-${server}`,
+      subject: subject(server),
+      setup: [setup],
+      target: { call: 'spawn-helper' },
+      points: LOSS_POINTS,
+      modes: LOSS_MODES,
+      timeouts: { 'close-wait': DEADLINE, point: 10000, handshake: 20000 },
+      expect: { 'exit-on-eof': { deadline: DEADLINE }, 'no-survivors': { grace: GRACE } },
+    }),
     dir,
     `${server}.yaml`,
   );
 }
 
-function cancelScenario(id: string, server: (typeof CANCEL_SERVERS)[number], dir: string, extra: string[] = []) {
+function cancelScenario(id: string, server: (typeof CANCEL_SERVERS)[number], dir: string, extra: ScenarioParts = {}) {
   return scenarioFrom(
-    [
-      `id: ${id}`,
-      subject(server),
-      'target: { call: work, args: { ms: 3000 } }',
-      `points: [${CANCEL_POINTS.join(', ')}]`,
-      'modes: [cancel]',
-      'timeouts: { point: 10000, handshake: 20000 }',
-      `expect: { exit-on-eof: { deadline: ${DEADLINE} }, no-survivors: { grace: ${GRACE} }, stops-after-cancel: { deadline: ${CANCEL_DEADLINE} }, alive-after-cancel: { deadline: ${CANCEL_DEADLINE} }, silent-after-cancel: { in-flight: 100 } }`,
+    scenarioYaml({
+      id,
+      subject: subject(server),
+      target: { call: 'work', args: { ms: 3000 } },
+      points: CANCEL_POINTS,
+      modes: ['cancel'],
+      timeouts: { point: 10000, handshake: 20000 },
+      expect: {
+        'exit-on-eof': { deadline: DEADLINE },
+        'no-survivors': { grace: GRACE },
+        'stops-after-cancel': { deadline: CANCEL_DEADLINE },
+        'alive-after-cancel': { deadline: CANCEL_DEADLINE },
+        'silent-after-cancel': { 'in-flight': 100 },
+      },
       ...extra,
-    ].join('\n'),
+    }),
     dir,
     `${id}.yaml`,
   );
@@ -80,9 +80,9 @@ function scenarios() {
     ...LOSS_SERVERS.map((s) => lossScenario(s, dir)),
     ...CANCEL_SERVERS.map((s) => cancelScenario(`cancel-${s}`, s, dir)),
     // The old era, pinned: the SDK 1 client cancels a call on the dual-era server's 2025 instance.
-    cancelScenario('cancel-dual-era-2025', 'dual-era', dir, ['protocol: 2025-11-25']),
+    cancelScenario('cancel-dual-era-2025', 'dual-era', dir, { protocol: '2025-11-25' }),
     // "The cancel was ignored, and then the client died": the checks of both halves apply.
-    cancelScenario('cancel-ignored-then-crash', 'ignores-cancel', dir, [`cancel: { then: crash, after: ${CANCEL_DEADLINE + 100} }`]),
+    cancelScenario('cancel-ignored-then-crash', 'ignores-cancel', dir, { cancel: { then: 'crash', after: CANCEL_DEADLINE + 100 } }),
   ];
 }
 
