@@ -10,12 +10,13 @@ import { describe, expect, it } from 'vitest';
 import type { KillMode, KillPoint } from '../../harness/config/index.js';
 import { runScenarios } from '../../harness/run/run-drills.js';
 import type { DrillResult } from '../../harness/results/types.js';
-import { scenarioFrom, subjectYaml, type FakeServer } from '../support/scenarios.js';
+import { fakeSubject, scenarioFrom, scenarioYaml, type FakeServer, type ScenarioParts } from '../support/scenarios.js';
 import { tempDir } from '../support/temp-dir.js';
 
 const POINTS: KillPoint[] = ['idle', 'pre-dispatch', 'in-flight', 'sent', 'confirmed', 'after-response'];
 const MODES: KillMode[] = ['crash', 'close', 'hang'];
-const WRITE = 'target: { call: write, args: { op: deploy, target: web } }';
+type Target = NonNullable<ScenarioParts['target']>;
+const WRITE: Target = { call: 'write', args: { op: 'deploy', target: 'web' } };
 /**
  * The exit deadline and the close mode's wait. A remote mutant's exit after the loss is bounded
  * by its own steps (fake-servers/lib/after-loss.ts): polls-after-loss takes up to 1 s to settle
@@ -24,13 +25,13 @@ const WRITE = 'target: { call: write, args: { op: deploy, target: web } }';
  * container group beside it; 2500 ms leaves 800 ms past that bound.
  */
 const DEADLINE = 2500;
-const JOB = 'target: { call: start-job, args: { op: build } }';
+const JOB: Target = { call: 'start-job', args: { op: 'build' } };
 
 interface Case {
   id: string;
   server: FakeServer;
-  target: string;
-  remote: string;
+  target: Target;
+  remote: ScenarioParts['remote'];
   env?: Record<string, string>;
 }
 
@@ -41,23 +42,23 @@ interface Case {
  * at once, so that its reads with the long-lived key come after.
  */
 const CASES: Case[] = [
-  { id: 'well-behaved-write', server: 'well-behaved', target: WRITE, remote: '{ revoke-after: 2000 }' },
-  { id: 'well-behaved-job', server: 'well-behaved', target: JOB, remote: '{ revoke-after: 2000, job-duration: 6000 }' },
-  { id: 'well-behaved-dropped', server: 'well-behaved', target: WRITE, remote: '{ revoke-after: 2000, fault: { kind: drop-after-commit, times: 1 } }' },
-  { id: 'keyless-writer', server: 'keyless-writer' as FakeServer, target: WRITE, remote: '{ revoke-after: 2000 }' },
+  { id: 'well-behaved-write', server: 'well-behaved', target: WRITE, remote: { 'revoke-after': 2000 } },
+  { id: 'well-behaved-job', server: 'well-behaved', target: JOB, remote: { 'revoke-after': 2000, 'job-duration': 6000 } },
+  { id: 'well-behaved-dropped', server: 'well-behaved', target: WRITE, remote: { 'revoke-after': 2000, fault: { kind: 'drop-after-commit', times: 1 } } },
+  { id: 'keyless-writer', server: 'keyless-writer' as FakeServer, target: WRITE, remote: { 'revoke-after': 2000 } },
   {
     id: 'retries-without-key',
     server: 'retries-without-key' as FakeServer,
     target: WRITE,
-    remote: '{ revoke-after: 2000, fault: { kind: drop-after-commit, times: 1 } }',
+    remote: { 'revoke-after': 2000, fault: { kind: 'drop-after-commit', times: 1 } },
   },
-  { id: 'polls-after-loss', server: 'polls-after-loss' as FakeServer, target: WRITE, remote: '{ revoke-after: 2000 }' },
-  { id: 'fire-and-forget-job', server: 'fire-and-forget-job' as FakeServer, target: JOB, remote: '{ revoke-after: 2000, job-duration: 6000 }' },
+  { id: 'polls-after-loss', server: 'polls-after-loss' as FakeServer, target: WRITE, remote: { 'revoke-after': 2000 } },
+  { id: 'fire-and-forget-job', server: 'fire-and-forget-job' as FakeServer, target: JOB, remote: { 'revoke-after': 2000, 'job-duration': 6000 } },
   {
     id: 'static-key-holder',
     server: 'static-key-holder' as FakeServer,
     target: WRITE,
-    remote: '{ revoke-after: 0 }',
+    remote: { 'revoke-after': 0 },
     env: { CRASH_DRILL_API_KEY: '{{remote.apiKey}}' },
   },
 ];
@@ -94,16 +95,16 @@ function scenarios() {
   const dir = tempDir();
   return CASES.map((c) =>
     scenarioFrom(
-      [
-        `id: ${c.id}`,
-        subjectYaml(c.server, c.env),
-        c.target,
-        `points: [${POINTS.join(', ')}]`,
-        `modes: [${MODES.join(', ')}]`,
-        `remote: ${c.remote}`,
-        `timeouts: { close-wait: ${DEADLINE}, point: 10000, handshake: 20000 }`,
-        `expect: { exit-on-eof: { deadline: ${DEADLINE} }, no-survivors: { grace: 1000 } }`,
-      ].join('\n'),
+      scenarioYaml({
+        id: c.id,
+        subject: fakeSubject(c.server, c.env),
+        target: c.target,
+        points: POINTS,
+        modes: MODES,
+        remote: c.remote,
+        timeouts: { 'close-wait': DEADLINE, point: 10000, handshake: 20000 },
+        expect: { 'exit-on-eof': { deadline: DEADLINE }, 'no-survivors': { grace: 1000 } },
+      }),
       dir,
       `${c.id}.yaml`,
     ),
