@@ -22,7 +22,7 @@ table.expectation th,table.expectation td{border:1px solid var(--line);padding:4
 table.expectation th.server{background:var(--soft)}table.expectation .command{display:block;font-weight:400;color:var(--muted);font-size:11px}
 table.expectation td.st{background:color-mix(in srgb,var(--v) 12%,#fff);min-width:180px}
 table.expectation .status{font-weight:600;color:var(--v)}table.expectation .hint,table.expectation .tell{display:block;color:var(--muted);font-size:11px}
-table.expectation td.undeclared{color:var(--line)}
+table.expectation td.undeclared{color:var(--line)}table.expectation .drills{display:block;margin-top:2px}
 `;
 
 export function renderExpectation(expectation: ExpectationResults | undefined, baseline: BaselineInfo | undefined, drills: readonly DrillResult[]): string {
