@@ -80,11 +80,6 @@ export function fakeSubject(server: FakeServer, env: Record<string, string> = {}
   return { command, args: [script], name: server, ...(Object.keys(env).length ? { env } : {}) };
 }
 
-/** The subject block for a bundled fake server, as YAML text (for scenarios written by hand). */
-export function subjectYaml(server: FakeServer, env: Record<string, string> = {}, root = packageRoot()): string {
-  return stringify({ subject: fakeSubject(server, env, root) }, { lineWidth: 0 }).trimEnd();
-}
-
 /** Writes the YAML into a temp folder and parses it the way the CLI does. */
 export function scenarioFrom(yaml: string, dir = tempDir(), name = 'scenario.yaml'): Scenario {
   const file = join(dir, name);
