@@ -9,7 +9,7 @@ import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { chmodSync, chownSync, cpSync, mkdirSync, rmSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { packageRoot } from '../../harness/util/paths.js';
-import type { CliRun } from './cli.js';
+import { collect, type CliRun } from './cli.js';
 import { tempDir } from './temp-dir.js';
 
 export const NOBODY = 65534;
@@ -83,15 +83,7 @@ export function unprivileged(): Unprivileged {
     },
     start,
     run(args, opts) {
-      return new Promise((resolve, reject) => {
-        const child = start(args, opts);
-        let stdout = '';
-        let stderr = '';
-        child.stdout!.on('data', (d) => (stdout += d));
-        child.stderr!.on('data', (d) => (stderr += d));
-        child.on('error', reject);
-        child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
-      });
+      return collect(start(args, opts));
     },
     cleanup() {
       for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
