@@ -4,7 +4,7 @@
  * Each drill's tracker needs the stat line of every process on the machine at each sample (a
  * member is found by its links to other processes, which may be anywhere). Read per tracker,
  * sixteen drills in flight read /proc sixteen times per tick: at 20 ms that is most of the
- * harness's CPU (issue 12). Here the trackers with the same interval share one ticker and one
+ * harness's CPU (measured when the tracker was written). Here the trackers with the same interval share one ticker and one
  * read: the table is read once, then handed to each of them in turn. A tracker that needs the
  * table now (sampleNow() outside the tick) reads it afresh, and that read is shared too.
  *

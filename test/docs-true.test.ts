@@ -1,0 +1,133 @@
+/**
+ * Docs that are true, and stay true: every repository path a document or a comment cites
+ * exists, every file a comment names by itself exists somewhere in the repository, nothing
+ * cites a ticket number a reader of the repository cannot open, and docs/design.md names every
+ * folder of harness/. Code is not read, only what people read: Markdown, and the comments of
+ * TypeScript, perl, Python, YAML and shell files.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { packageRoot } from '../harness/util/paths.js';
+
+const root = packageRoot();
+
+type Text = { file: string; line: number; text: string };
+
+/** The comments of a JavaScript-family source, each line with its line number. */
+function jsComments(file: string, source: string): Text[] {
+  const out: Text[] = [];
+  // Strings first, so that a '//' inside one ('http://...') is not a comment.
+  const re = /'(?:\\.|[^'\\\n])*'|"(?:\\.|[^"\\\n])*"|`(?:\\.|[^`\\])*`|\/\/[^\n]*|\/\*[\s\S]*?\*\//g;
+  for (const m of source.matchAll(re)) {
+    if (!m[0].startsWith('/')) continue;
+    const first = source.slice(0, m.index).split('\n').length;
+    for (const [i, text] of m[0].split('\n').entries()) out.push({ file, line: first + i, text });
+  }
+  return out;
+}
+
+/** What people read in a file: all of a Markdown file, the comments of anything else. */
+function readable(file: string, source: string): Text[] {
+  if (file.endsWith('.md')) return source.split('\n').map((text, i) => ({ file, line: i + 1, text }));
+  if (/\.(ts|mts|mjs|js)$/.test(file)) return jsComments(file, source);
+  if (/\.(pl|py|ya?ml|sh)$/.test(file) || file === '.ci/run')
+    return source.split('\n').flatMap((text, i) => {
+      const at = text.search(/(^|\s)#/);
+      return at < 0 ? [] : [{ file, line: i + 1, text: text.slice(at) }];
+    });
+  return [];
+}
+
+/** A repository path cited in `text` (harness/..., test/..., docs/...). */
+const CITED = /(?<![\w./@-])((?:harness|test|bench|fake-servers|reports|docs|schema)\/[\w./-]*\w)(\*)?/g;
+/** A file named by itself in a comment (`holder-pool.ts`). */
+const BARE = /(?<![\w./@-])([\w-]+\.(?:ts|pl|mjs|py))\b/g;
+/** Our own tickets: "issue 9", "issues 12 and 13". Another project's are cited as `repo #N`. */
+const TICKET = /\bissues? #?\d+/i;
+
+/** Files named in comments that are not ours on purpose: a user's server, another project's source. */
+const NOT_OURS = new Set([
+  'server.py', // a user's Python server in examples
+  'server.mjs', // a user's Node server in examples
+  'command.ts', // @actions/core's source, cited for its escaping rules
+]);
+
+function citedPathMissing(path: string, glob: boolean, exists: (p: string) => boolean): boolean {
+  const p = path.replace(/\.$/, '');
+  if (glob) {
+    const dir = p.includes('/') ? p.slice(0, p.lastIndexOf('/')) : '.';
+    const prefix = basename(p);
+    return !exists(dir) || !readdirSync(join(root, dir)).some((name) => name.startsWith(prefix));
+  }
+  return !(exists(p) || exists(p.replace(/\.js$/, '.ts')) || exists(`${p}.ts`));
+}
+
+function trackedFiles(): string[] {
+  return execFileSync('git', ['ls-files'], { cwd: root, encoding: 'utf8' }).split('\n').filter(Boolean);
+}
+
+function problems(): { missing: string[]; bare: string[]; tickets: string[] } {
+  const files = trackedFiles().filter((f) => existsSync(join(root, f)));
+  const names = new Set(files.map((f) => basename(f)));
+  const exists = (p: string) => existsSync(join(root, p));
+  const missing: string[] = [];
+  const bare: string[] = [];
+  const tickets: string[] = [];
+  for (const file of files) {
+    if (file.startsWith('node_modules/') || statSync(join(root, file)).size > 2_000_000) continue;
+    for (const { line, text } of readable(file, readFileSync(join(root, file), 'utf8'))) {
+      for (const m of text.matchAll(CITED)) if (citedPathMissing(m[1], m[2] === '*', exists)) missing.push(`${file}:${line}: ${m[1]}`);
+      if (!file.endsWith('.md'))
+        for (const m of text.matchAll(BARE)) {
+          const name = m[1];
+          if (!names.has(name) && !names.has(name.replace(/\.js$/, '.ts')) && !NOT_OURS.has(name)) bare.push(`${file}:${line}: ${name}`);
+        }
+      if (TICKET.test(text)) tickets.push(`${file}:${line}: ${text.trim()}`);
+    }
+  }
+  return { missing, bare, tickets };
+}
+
+describe('docs that are true', () => {
+  it('the detectors find what they look for and nothing else', () => {
+    const sample = [
+      "import { x } from './a.js'; // see harness/nope/missing.ts and issue 7",
+      "const url = 'http://example.com/harness/nope.ts'; // typescript-sdk #2002, harness/run/runs.ts",
+      '/** harness/results/diagnosis* and fake-servers/sdk2/slow-start, gone.ts */',
+    ].join('\n');
+    const texts = readable('x.ts', sample);
+    expect(texts.map((t) => t.line)).toEqual([1, 2, 3]);
+    const exists = (p: string) => existsSync(join(root, p));
+    const cited = texts.flatMap((t) =>
+      [...t.text.matchAll(CITED)].map((m) => `${m[1]}${m[2] ?? ''} ${citedPathMissing(m[1], m[2] === '*', exists) ? 'missing' : 'ok'}`),
+    );
+    expect(cited).toEqual(['harness/nope/missing.ts missing', 'harness/run/runs.ts ok', 'harness/results/diagnosis* ok', 'fake-servers/sdk2/slow-start ok']);
+    expect(texts.flatMap((t) => [...t.text.matchAll(BARE)].map((m) => m[1]))).toEqual(['gone.ts']);
+    expect(texts.map((t) => TICKET.test(t.text))).toEqual([true, false, false]);
+    // A path in code, not in a comment, is not read: 'http://example.com/harness/nope.ts' above.
+    expect(readable('x.pl', "my $x = 'harness/nope.ts'; # harness/also-nope.ts").map((t) => t.text.trim())).toEqual(['# harness/also-nope.ts']);
+  });
+
+  it('every repository path a document or a comment cites exists', () => {
+    expect(problems().missing).toEqual([]);
+  });
+
+  it('every file a comment names by itself exists in the repository', () => {
+    expect(problems().bare).toEqual([]);
+  });
+
+  it('nothing cites a ticket number of ours', () => {
+    expect(problems().tickets).toEqual([]);
+  });
+
+  it('docs/design.md names every folder of harness/', () => {
+    const design = readFileSync(join(root, 'docs/design.md'), 'utf8');
+    const folders = (dir: string): string[] =>
+      readdirSync(join(root, dir), { withFileTypes: true })
+        .filter((e) => e.isDirectory())
+        .flatMap((e) => [`${dir}/${e.name}`, ...folders(`${dir}/${e.name}`)]);
+    expect(folders('harness').filter((f) => !design.includes(`${f}/`))).toEqual([]);
+  });
+});
