@@ -4,7 +4,8 @@
  *
  * - cgroup:        it is in the drill's cgroup (inherited, nothing escapes it)
  * - env-marker:    its environment has CRASH_DRILL_RUN=<drillId> exactly
- * - parent-links:  its parent is a live member (seen while the parent lived)
+ * - parent-links:  its parent is a member still in the table, alive or a zombie (a zombie
+ *                  thread-group leader keeps its children while its other threads exit)
  * - process-group: its pgid is a group led by a member (another process)
  * - session:       its sid is a session led by a member (another process)
  * - subreaper:     its parent is one of the drill's holders, a child subreaper
@@ -216,7 +217,7 @@ export class MembershipScanner {
     const methods: string[] = [];
     if (cgroupPids?.has(stat.pid)) methods.push('cgroup');
     if (this.hasMarker(stat)) methods.push('env-marker');
-    if (this.parentIsLiveMember(stat, stats)) methods.push('parent-links');
+    if (this.parentIsMember(stat, stats)) methods.push('parent-links');
     if (stat.pgid !== stat.pid && this.groups.has(stat.pgid)) methods.push('process-group');
     if (stat.sid !== stat.pid && this.sessions.has(stat.sid)) methods.push('session');
     if (this.liveSubreapers.has(stat.ppid)) methods.push('subreaper');
@@ -235,11 +236,21 @@ export class MembershipScanner {
     return marked;
   }
 
-  private parentIsLiveMember(stat: ProcStat, stats: Map<number, ProcStat>): boolean {
+  /**
+   * The parent is a member, by identity, still in the table: alive, or a zombie. A multi-threaded
+   * process (any Node program) that exits shows its leader as a zombie while its other threads
+   * are still exiting, and its children keep it as their parent until the last thread is gone:
+   * only then are they re-parented (to the holder). A daemon launcher that forks and exits at
+   * once leaves that window open for tens of milliseconds under load; read as "not a live
+   * parent", the daemon belonged to nobody in it, and a drill that looked for quiet then found
+   * it (uid 65534, no cgroup: daemonizes-clean-env no-survivors passed once). A zombie's pid
+   * cannot be reused while it is listed, so a child naming it is that process's child.
+   */
+  private parentIsMember(stat: ProcStat, stats: Map<number, ProcStat>): boolean {
     const parent = stats.get(stat.ppid);
-    if (parent === undefined || parent.state === 'Z' || parent.state === 'X') return false;
+    if (parent === undefined || parent.state === 'X') return false;
     const member = this.byPid.get(parent.pid);
-    return member !== undefined && member.startTime === parent.startTime && member.exitedAt === null;
+    return member !== undefined && member.startTime === parent.startTime;
   }
 
   private refresh(member: TrackedProcess, stat: ProcStat, now: number, cgroupPids: Set<number> | null, stats: Map<number, ProcStat>): void {
