@@ -11,7 +11,18 @@ export type ExitOnEofData =
   /** The server was still running at the end of the evidence. */
   | { lossAt: number; deadlineMs: number; exited: false; container?: string }
   /** The server exited: when, how, and the signal that ended it if one did. */
-  | { lossAt: number; exitAt: number; elapsedMs: number; deadlineMs: number; code: number | null; signal: string | null; endedBy?: string; container?: string };
+  | {
+      lossAt: number;
+      exitAt: number;
+      elapsedMs: number;
+      deadlineMs: number;
+      code: number | null;
+      signal: string | null;
+      /** The signal that ended it, in words, and who sent it. */
+      endedBy?: string;
+      endedByWho?: 'client' | 'harness';
+      container?: string;
+    };
 
 /**
  * exit-on-eof: the server exits within the deadline after it lost its client, without a signal
@@ -51,12 +62,12 @@ export const exitOnEof = defineCheck({
     const how = exit.signal ? `signal ${exit.signal}` : `code ${exit.code}`;
     const data = { lossAt: loss.t, exitAt: exit.t, elapsedMs: elapsed, deadlineMs: deadline, code: exit.code, signal: exit.signal };
     const sent = signalBeforeExit(evidence, exit.t, exit);
-    const signalled = sent ? describeSignal(sent) : null;
-    if (signalled) {
+    if (sent) {
+      const signalled = describeSignal(sent);
       return {
         verdict: 'fail',
         summary: `the server did not exit on EOF: it was ended by ${signalled} ${elapsed} ms after losing its client`,
-        data: { ...data, endedBy: signalled },
+        data: { ...data, endedBy: signalled, endedByWho: sent.by },
       };
     }
     if (exit.t - loss.t > deadline) {

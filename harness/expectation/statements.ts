@@ -23,7 +23,7 @@ export interface StatementDef {
 const LOSS: KillMode[] = ['crash', 'close'];
 const REMOTE_POINTS: KillPoint[] = ['sent', 'confirmed'];
 
-type ExitData = { elapsedMs?: number; endedBy?: string; exited?: false; deadlineMs?: number };
+type ExitData = { elapsedMs?: number; endedBy?: string; endedByWho?: 'client' | 'harness'; exited?: false; deadlineMs?: number };
 
 function checkOf(drill: DrillResult, id: CheckId) {
   return drill.checks.find((c) => c.id === id);
@@ -53,9 +53,12 @@ export const STATEMENTS: readonly StatementDef[] = [
     checks: ['exit-on-eof'],
     shownBy: { points: 'any', modes: LOSS, remote: false, also: 'expect.exit-on-eof on' },
     // A server that exited takes no call; one that had to be signalled, or still ran, kept its loop.
+    // The client's shutdown signals on its own schedule (close-wait): a server it ended might
+    // still have exited on its own later (slow-exit), so that drill cannot tell.
     decide(drill) {
       const data = exitOf(drill);
       if (!data) return null;
+      if (data.endedBy && data.endedByWho === 'client') return 'could not tell';
       if (data.endedBy || data.exited === false) return 'not met';
       return data.elapsedMs !== undefined ? 'met' : 'could not tell';
     },
@@ -70,7 +73,8 @@ export const STATEMENTS: readonly StatementDef[] = [
       const data = exitOf(drill);
       if (!data) return null;
       const ms = s.ms ?? 0;
-      if (data.endedBy) return 'not met';
+      // Ended by a signal: not met once its time was up; before that, nobody can tell.
+      if (data.endedBy) return data.elapsedMs !== undefined && data.elapsedMs < ms ? 'could not tell' : 'not met';
       if (data.elapsedMs !== undefined) return data.elapsedMs <= ms ? 'met' : 'not met';
       // Still running when the drill ended: not met only if the drill watched at least that long.
       if (data.exited === false) return (data.deadlineMs ?? 0) >= ms ? 'not met' : 'could not tell';

@@ -80,6 +80,7 @@ describe('exit-on-eof', () => {
       code: null,
       signal: 'SIGTERM',
       endedBy: "SIGTERM from the client's shutdown",
+      endedByWho: 'client',
     });
   });
 

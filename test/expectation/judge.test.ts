@@ -70,6 +70,28 @@ describe('judging statements from drills', () => {
     expect(only([running], { id: 'exits-within', ms: 500 })[0]).toMatchObject({ status: 'not met', drills: ['s/idle/crash'] });
   });
 
+  it("a server the client's shutdown ended cannot tell whether it would have stopped on its own, and misses an exits-within only once its time was up", () => {
+    // slow-exit in close mode: the client's SIGTERM at close-wait (2 s) comes before its own exit at 3 s.
+    const shutdown = drill(
+      's/idle/close',
+      [{ id: 'exit-on-eof', verdict: 'fail', data: exited(2004, { endedBy: "SIGTERM from the client's shutdown", endedByWho: 'client' }) }],
+      'fail',
+    );
+    expect(only([shutdown], { id: 'stops-accepting-calls' })[0]).toMatchObject({ status: 'not shown', couldNotTell: ['s/idle/close'] });
+    expect(only([shutdown], { id: 'exits-within', ms: 2000 })[0]).toMatchObject({ status: 'not met', drills: ['s/idle/close'] });
+    expect(only([shutdown], { id: 'exits-within', ms: 5000 })[0]).toMatchObject({ status: 'not shown', couldNotTell: ['s/idle/close'] });
+    // The harness's signal comes after the deadline and the grace: the server was still running then.
+    const harness = drill(
+      's/idle/crash',
+      [{ id: 'exit-on-eof', verdict: 'fail', data: exited(4010, { endedBy: 'SIGTERM from the harness', endedByWho: 'harness' }) }],
+      'fail',
+    );
+    expect(only([harness], { id: 'stops-accepting-calls' })[0]).toMatchObject({ status: 'not met', drills: ['s/idle/crash'] });
+    // Its own late exit in crash mode beside the close drill's: met, the close drill could not tell.
+    const own = drill('s/idle/crash', [{ id: 'exit-on-eof', verdict: 'fail', data: exited(3000) }], 'fail');
+    expect(only([own, shutdown], { id: 'stops-accepting-calls' })[0]).toMatchObject({ status: 'met', drills: ['s/idle/crash'] });
+  });
+
   it('a statement no drill showed is not shown and names the point or mode that would show it', () => {
     const idle = drill('s/idle/crash', [{ id: 'no-survivors', verdict: 'unknown' }], 'unknown');
     expect(only([idle], { id: 'leaves-no-helper' }, { id: 'no-write-after-loss' }, { id: 'cancel-honoured' })).toEqual([
