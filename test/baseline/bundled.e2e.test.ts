@@ -42,6 +42,17 @@ describe('the bundled baseline', () => {
       expect(entry.verdict).toBe('fail');
       expect(entry.reason).toMatch(new RegExp(`^${entry.drill.split('/')[0]}: `));
     }
+    // The cleanup-expectation statements the broken servers miss (the scenarios declare them).
+    expect((baseline.statements ?? []).map((s) => `${s.server} ${s.statement}`)).toEqual([
+      'daemonizes.js leaves-no-helper',
+      'ignores-eof.js exits-within',
+      'ignores-eof.js stops-accepting-calls',
+      'ignores-sigterm.js exits-within',
+      'ignores-sigterm.js stops-accepting-calls',
+      'leaks-child.js leaves-no-helper',
+      'slow-exit.js exits-within',
+    ]);
+    for (const s of baseline.statements ?? []) expect(s.reason).toMatch(new RegExp(`^${s.server.replace(/\.js$/, '')}: `));
   });
 
   it('npm run drill gates on it', () => {
@@ -64,6 +75,7 @@ describe('the bundled baseline', () => {
     // On a miss or an over-report this shows which drill and why.
     expect(run.stdout.slice(run.stdout.indexOf('\nDrills that did not pass'))).not.toContain('Drills that did not pass');
     expect(lastLine(run.stdout)).toBe(`0 passed, 0 failed, 20 known, 0 unknown`);
+    expect(run.stdout).not.toContain('Cleanup expectation not met');
     expect(run.code).toBe(0);
   }, 240_000);
 });
