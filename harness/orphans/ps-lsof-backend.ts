@@ -4,6 +4,7 @@
  * What the tools cannot show is said in blindSpots, never guessed.
  */
 import { spawnSync } from 'node:child_process';
+import { UserError } from '../errors.js';
 import { parseLsof, type LsofFile } from './lsof-output.js';
 import { envNamesAfter, envValueAfter, parsePsLine, psColumns } from './ps-output.js';
 import type { Backend, Holder, ProcessEntry } from './types.js';
@@ -13,11 +14,20 @@ const LINUX = process.platform === 'linux';
 const NOT_FDS = '^mem,^txt,^cwd,^rtd,^DEL';
 const LSOF_FIELDS = '-Fpfatidn' + 'PT';
 
+/** ps or lsof is not on this machine, or would not run: the user's environment (exit 3), named with the tool. */
+export class BackendToolError extends UserError {
+  readonly code = 'CRASH_DRILL_BACKEND_TOOL';
+}
+
 function run(command: string, args: string[]): string {
   const r = spawnSync(command, args, { encoding: 'utf8', env: { ...process.env, LC_ALL: 'C' }, maxBuffer: 256 * 1024 * 1024 });
   if (r.error) {
     const code = (r.error as NodeJS.ErrnoException).code;
-    throw new Error(code === 'ENOENT' ? `${command} is not installed: the ps + lsof backend needs it` : `${command} failed: ${r.error.message}`);
+    throw new BackendToolError(
+      code === 'ENOENT'
+        ? `${command} is not installed: the ps + lsof backend needs it (where there is a /proc, --backend proc does not)`
+        : `${command} failed: ${r.error.message}`,
+    );
   }
   // lsof exits 1 when some process could not be read; what it did read is still right.
   return r.stdout;

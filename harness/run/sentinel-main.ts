@@ -3,6 +3,8 @@
  * end; contains the run only when the harness died without saying "done". With `--now`, its
  * perl front (sentinel.ts, PERL_WAIT) has already seen the harness die: it contains at once.
  */
+import { EXIT } from '../errors.js';
+
 const runId = process.argv[2] ?? '';
 /** How long the harness may take to leave the running state after its pipe to us closed. */
 const HARNESS_GONE_WAIT_MS = 1000;
@@ -30,7 +32,7 @@ async function onEnd(): Promise<void> {
   try {
     runsDir();
   } catch {
-    process.exit(3);
+    process.exit(EXIT.usage);
   }
   // End of file comes when the kernel closes the dead harness's descriptors, a moment before
   // its process leaves the running state: the sweep only takes runs whose harness is gone, so
