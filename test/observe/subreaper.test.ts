@@ -7,7 +7,7 @@
 import { spawn } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { holderCommand, holderUnavailable, parseHolderLine, type HolderState } from '../../harness/drill/holder/holder.js';
+import { holderCommand, holderEnv, holderUnavailable, parseHolderLine, type HolderState } from '../../harness/drill/holder/holder.js';
 import { DrillTracker, identify, readCmdline, readStat, signalIdentity, type ProcIdentity, type UnattributedProcess } from '../../harness/observe/index.js';
 import { HolderReport } from '../../harness/drill/client/client-base.js';
 import { envWith, start } from './helpers.js';
@@ -36,8 +36,11 @@ describe.skipIf(holderUnavailable() !== null)('the holder (child subreaper)', ()
     const drillId = testDrillId();
     cleanup.trackDrill(drillId);
     // The "client": forks setsid -f env -i sleep (setsid's parent exits at once), then waits.
-    const held = holderCommand('', ['/bin/sh', '-c', 'setsid -f env -i /bin/sleep 30 </dev/null >/dev/null 2>&1; exec /bin/sleep 30'])!;
-    const holder = spawn(held[0], held[1], { detached: true, stdio: ['pipe', 'pipe', 'inherit'], env: envWith({ CRASH_DRILL_RUN: drillId }) });
+    // As in a drill, the holder gives the marker to its client alone (holderEnv): a holder that
+    // carried it would be a member whenever it started in the client's clock tick (start times
+    // are in ticks, and nothing older than the root counts), and the daemon its child by parent links.
+    const held = holderCommand('', ['/bin/sh', '-c', 'setsid -f env -i /bin/sleep 30 </dev/null >/dev/null 2>&1; exec /bin/sleep 30'], '', undefined, drillId)!;
+    const holder = spawn(held[0], held[1], { detached: true, stdio: ['pipe', 'pipe', 'inherit'], env: holderEnv(envWith({})) });
     const holderId = identify(holder.pid!)!;
     cleanup.track(holderId);
     const state: HolderState = { identity: holderId, subreaper: null, clientPid: null, watchdogSignalled: null };
