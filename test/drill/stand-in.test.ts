@@ -15,7 +15,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { goLine } from '../../harness/drill/holder/holder.js';
 import { startSpareHolder } from '../../harness/drill/holder/holder-pool.js';
 import { STAND_IN_COMMAND, STAND_IN_FDS } from '../../harness/drill/client/in-process-client.js';
-import { decodeWaitStatus, identify, pollExit, readStat, signalIdentity } from '../../harness/observe/index.js';
+import { decodeWaitStatus, identify, pollExit, readStat, signalIdentity, type ProcIdentity } from '../../harness/observe/index.js';
 
 /** Resolves with the first line that matches, as it arrives on the stream. */
 function lineOf(stream: Readable, re: RegExp): Promise<RegExpExecArray> {
@@ -38,8 +38,13 @@ function lineOf(stream: Readable, re: RegExp): Promise<RegExpExecArray> {
 }
 
 let holder: ChildProcess | null = null;
+let standIn: ProcIdentity | null = null;
 afterEach(async () => {
-  // The holder ends itself and reaps everything below it on "done" (or on end of file).
+  // A test that failed before its SIGKILL leaves the stand-in up, and "done" ends the holder
+  // quietly without ending what is below it: the stand-in first, by identity.
+  if (standIn) signalIdentity(standIn, 'SIGKILL');
+  standIn = null;
+  // The holder then ends itself and reaps everything below it on "done" (or on end of file).
   if (holder && holder.exitCode === null && holder.signalCode === null) {
     const gone = new Promise((resolve) => holder!.once('exit', resolve));
     holder.stdin!.end('done\n');
@@ -60,7 +65,7 @@ describe('the stand-in', () => {
     const exit = lineOf(reports, /^exit (\S+) (\S+)$/);
     // A server that exits 7 at once.
     holder.stdin!.write(goLine('', '', '', { PATH: process.env.PATH ?? '/usr/bin:/bin' }, [process.cwd(), '--', 'sh', '-c', 'exit 7']));
-    const standIn = identify(Number((await self)[1]))!;
+    standIn = identify(Number((await self)[1]))!;
     const serverPid = Number((await spawned)[1]);
     expect((await exit).slice(1)).toEqual(['7', '-']);
 
