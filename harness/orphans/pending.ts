@@ -8,7 +8,7 @@
  */
 import { dirname, join } from 'node:path';
 import { readOwnFile, replaceOwnFile } from '../run/own-files.js';
-import { checkedFolder, registryDir } from '../run/registry.js';
+import { checkedFolder, registryDir, registryPath } from '../run/registry.js';
 
 export interface PendingLook {
   /** Wall-clock ms of the first look that saw bytes unread, and every look since did too. */
@@ -16,18 +16,25 @@ export interface PendingLook {
   bytes: number;
 }
 
+const STATE_ENV = 'CRASH_DRILL_ORPHANS_STATE';
+
 /**
  * In the run registry (harness/run/registry.ts): a private folder of the user, checked
  * before every use, so another user can neither read nor forge when a client was first seen
  * stuck. CRASH_DRILL_ORPHANS_STATE names the file outright (tests); its folder gets the same checks.
  */
 export function pendingFile(): string {
-  return process.env.CRASH_DRILL_ORPHANS_STATE || join(registryDir(), 'orphans-pending.json');
+  return process.env[STATE_ENV] || join(registryDir(), 'orphans-pending.json');
 }
 
-/** The state's folder, checked (RegistryError when it is not the user's own): `orphans` refuses with it before it looks. */
+/**
+ * The state's folder, checked (RegistryError when it is not the user's own): `orphans` refuses
+ * with it before it looks. A folder other than the registry was named by CRASH_DRILL_ORPHANS_STATE,
+ * and the refusal says so.
+ */
 export function checkPendingFolder(file = pendingFile()): void {
-  checkedFolder(dirname(file));
+  const dir = dirname(file);
+  checkedFolder(dir, process.env, dir === registryPath() ? undefined : STATE_ENV);
 }
 
 /** Only a regular file of this user is believed (own-files.ts); anything else is a first look. */
@@ -46,7 +53,7 @@ function load(file: string): Record<string, PendingLook> {
  */
 export function recordPending(now: Map<string, number>, at = Date.now(), file = pendingFile()): Map<string, PendingLook> {
   // A folder that is not this user's own refuses the command (RegistryError, exit 3), never a silent first look.
-  checkedFolder(dirname(file));
+  checkPendingFolder(file);
   const before = load(file);
   const after: Record<string, PendingLook> = {};
   for (const [key, bytes] of now) {

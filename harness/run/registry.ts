@@ -71,54 +71,96 @@ export function siblingRunsDirs(env: NodeJS.ProcessEnv = process.env, uid = euid
   const own = registryPath(env, uid);
   const others = [`/tmp/crash-drill-${uid}`, join(`/run/user/${uid}`, 'crash-drill')];
   if (env.XDG_RUNTIME_DIR?.startsWith('/')) others.push(join(env.XDG_RUNTIME_DIR, 'crash-drill'));
+  // The checks of checkedFolder(), without making anything: the folders above too, or another
+  // user could swap a folder of ours in there after the check.
   return [...new Set(others)]
     .filter((dir) => dir !== own)
+    .filter((dir) => ancestorProblem(dirname(dir), uid) === null && privateFolderProblem(dir, uid) === null)
     .map((dir) => join(dir, 'runs'))
-    .filter((runs) => privateFolderProblem(dirname(runs), uid) === null && privateFolderProblem(runs, uid) === null);
+    .filter((runs) => privateFolderProblem(runs, uid) === null);
 }
 
-export function checkedFolder(dir: string, env: NodeJS.ProcessEnv = process.env): void {
+/**
+ * `dir` checked (made 0700 when missing); RegistryError when it is not private. `stateVariable`:
+ * the variable that named a file in it outright (pending.ts: CRASH_DRILL_ORPHANS_STATE), so the
+ * refusal names that folder, and that variable as the way out, instead of the registry's.
+ */
+export function checkedFolder(dir: string, env: NodeJS.ProcessEnv = process.env, stateVariable?: string): void {
   const uid = euid();
+  const named = { env, stateVariable };
   const unsafeAncestor = ancestorProblem(dirname(dir), uid);
-  if (unsafeAncestor) throw refusal(dir, unsafeAncestor, env);
-  let problem = privateFolderProblem(dir, uid);
-  if (problem === MISSING) {
+  if (unsafeAncestor) throw refusal(dir, { problem: unsafeAncestor, above: true }, named);
+  let found = inspectFolder(dir, uid);
+  if (found.problem === MISSING) {
     try {
       mkdirSync(dir, { mode: 0o700 });
     } catch (err) {
       // EEXIST: made meanwhile (by another harness of ours, or not: judged below)
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST')
-        throw refusal(dir, `but it cannot be made: ${(err as NodeJS.ErrnoException).code ?? String(err)}`, env);
+        throw refusal(dir, { problem: `but it cannot be made: ${(err as NodeJS.ErrnoException).code ?? String(err)}` }, named);
     }
-    problem = privateFolderProblem(dir, uid);
+    found = inspectFolder(dir, uid);
   }
-  if (problem) throw refusal(dir, problem, env);
+  if (found.problem) throw refusal(dir, { problem: found.problem, owner: found.owner }, named);
 }
 
 const MISSING = 'but it does not exist';
 
-function refusal(dir: string, problem: string, env: NodeJS.ProcessEnv): RegistryError {
-  const fix = env[REGISTRY_ENV]
-    ? `Fix it, or set ${REGISTRY_ENV} to another folder of yours with mode 0700`
-    : `Remove it (rm -r ${dir}) if you did not make it, or set ${REGISTRY_ENV} to a folder of yours with mode 0700`;
+/**
+ * The refusal: the folder, what it is (owner, mode), and the way out that works for this user.
+ * In a sticky /tmp only the owner of a folder (or root) can remove it, so "remove it" is said to
+ * the user only when the folder is theirs; for a folder of another user it says who can. Moving
+ * elsewhere with CRASH_DRILL_REGISTRY is said with its condition: every harness of the user on
+ * the machine must use the same folder, or one takes the others' live drills for a dead run's.
+ */
+function refusal(
+  dir: string,
+  found: { problem: string; owner?: number; above?: boolean },
+  named: { env: NodeJS.ProcessEnv; stateVariable?: string },
+): RegistryError {
+  const uid = euid();
+  const subject = named.stateVariable ? `the orphans state folder ${dir} (of ${named.stateVariable})` : `the run registry folder ${dir}`;
+  /** The way out through a variable: a folder of yours (`another` than this one), below safe parents when `above`. */
+  const elsewhere = (another: boolean, above: boolean): string => {
+    const folder = `${another ? 'another' : 'a'} folder of yours with mode 0700${above ? ' whose parents only root or you can write (or are sticky, like /tmp)' : ''}`;
+    return named.stateVariable
+      ? `set ${named.stateVariable} to a file in ${folder}`
+      : `set ${REGISTRY_ENV} to ${folder}, the same for every harness of yours on this machine`;
+  };
+  const byVariable = named.stateVariable !== undefined || Boolean(named.env[REGISTRY_ENV]);
+  let fix: string;
+  if (found.above) fix = capital(elsewhere(byVariable, true));
+  else if (byVariable) fix = `Fix it, or ${elsewhere(true, false)}`;
+  else if (found.owner !== undefined && found.owner !== uid)
+    fix = `It is uid ${found.owner}'s: only that user or root can remove it (rm -r ${dir}); until then, ${elsewhere(false, false)}`;
+  else fix = `Remove it (rm -r ${dir}) if you did not make it, or ${elsewhere(false, false)}`;
   return new RegistryError(
-    `the run registry folder ${dir} is not private: expected a folder (not a symlink) owned by uid ${euid()} with mode 0700 (no group or other permissions), ${problem}; refused before anything started. ${fix}.`,
+    `${subject} is not private: expected a folder (not a symlink) owned by uid ${uid} with mode 0700 (no group or other permissions), ${found.problem}; refused before anything started. ${fix}.`,
     dir,
   );
 }
 
+function capital(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
 /** Null when `dir` is a real folder owned by `uid` with no group or other bits; else what it is. */
 export function privateFolderProblem(dir: string, uid: number): string | null {
+  return inspectFolder(dir, uid).problem;
+}
+
+/** privateFolderProblem(), with the owner lstat saw (none when it could not look). */
+function inspectFolder(dir: string, uid: number): { problem: string | null; owner?: number } {
   let st: Stats;
   try {
     st = lstatSync(dir);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    return code === 'ENOENT' ? MISSING : `but it cannot be read: ${code ?? String(err)}`;
+    return { problem: code === 'ENOENT' ? MISSING : `but it cannot be read: ${code ?? String(err)}` };
   }
   const got = `got ${kind(st)} owned by uid ${st.uid} with mode ${octal(st.mode & 0o7777)}`;
-  if (!st.isDirectory() || st.uid !== uid || (st.mode & 0o077) !== 0) return got;
-  return null;
+  if (!st.isDirectory() || st.uid !== uid || (st.mode & 0o077) !== 0) return { problem: got, owner: st.uid };
+  return { problem: null, owner: st.uid };
 }
 
 /**

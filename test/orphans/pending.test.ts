@@ -1,10 +1,10 @@
 /**
  * The state of the --stuck-after rule (harness/orphans/pending.ts) on real files: a look keeps
  * the first-seen time of a key still pending and forgets a key no longer pending; a folder
- * another user owns, or a symlink to one, refuses (RegistryError: `orphans` exits 3); a state
+ * another user owns, or a symlink to one, or one open to others refuses (RegistryError: `orphans` exits 3); a state
  * file that is a symlink, another user's, or garbled is a first look. The default folder is the run registry.
  */
-import { chownSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { RegistryError, registryPath } from '../../harness/run/registry.js';
@@ -80,6 +80,24 @@ describe('the --stuck-after state', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
+  it('a state folder of ours open to others refuses, naming it and the variable that named it; made private, it is used', () => {
+    const dir = join(tempDir('pending-open-'), 'state');
+    mkdirSync(dir, { mode: 0o700 });
+    chmodSync(dir, 0o777);
+    const file = join(dir, 'p.json');
+    const uid = process.geteuid?.();
+    expect(() => recordPending(new Map([['a', 5]]), 1000, file)).toThrow(
+      new RegistryError(
+        `the orphans state folder ${dir} (of CRASH_DRILL_ORPHANS_STATE) is not private: expected a folder (not a symlink) owned by uid ${uid} with mode 0700 (no group or other permissions), got a folder owned by uid ${uid} with mode 0777; refused before anything started. Fix it, or set CRASH_DRILL_ORPHANS_STATE to a file in another folder of yours with mode 0700.`,
+        dir,
+      ),
+    );
+    expect(readdirSync(dir)).toEqual([]);
+    chmodSync(dir, 0o700);
+    expect(recordPending(new Map([['a', 5]]), 2000, file).get('a')).toEqual({ since: 2000, bytes: 5 });
+    expect(readdirSync(dir)).toEqual(['p.json']);
+  });
+
   it.skipIf(!isRoot)(
     "a folder of another user, or a symlink to it, refuses with the folder, its owner and mode (root only: it makes the other user's folder)",
     () => {
@@ -93,14 +111,14 @@ describe('the --stuck-after state', () => {
         chownSync(file, 65534, 65534);
         expect(() => recordPending(new Map([['a', 5]]), 1000, file)).toThrow(
           new RegistryError(
-            `the run registry folder ${theirs} is not private: expected a folder (not a symlink) owned by uid 0 with mode 0700 (no group or other permissions), got a folder owned by uid 65534 with mode 0700; refused before anything started. Remove it (rm -r ${theirs}) if you did not make it, or set CRASH_DRILL_REGISTRY to a folder of yours with mode 0700.`,
+            `the orphans state folder ${theirs} (of CRASH_DRILL_ORPHANS_STATE) is not private: expected a folder (not a symlink) owned by uid 0 with mode 0700 (no group or other permissions), got a folder owned by uid 65534 with mode 0700; refused before anything started. Fix it, or set CRASH_DRILL_ORPHANS_STATE to a file in another folder of yours with mode 0700.`,
             theirs,
           ),
         );
         const link = join(base, 'link');
         symlinkSync(theirs, link);
         expect(() => recordPending(new Map([['a', 5]]), 2000, join(link, 'p.json'))).toThrow(
-          /^the run registry folder .*\/link is not private: .*, got a symlink owned by uid 0 with mode 0777;/,
+          /^the orphans state folder .*\/link \(of CRASH_DRILL_ORPHANS_STATE\) is not private: .*, got a symlink owned by uid 0 with mode 0777;/,
         );
         expect(readdirSync(theirs)).toEqual(['p.json']);
         // A record of another user's in a folder of ours is not believed: a first look.

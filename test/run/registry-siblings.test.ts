@@ -6,7 +6,7 @@
  * Real processes: a registered harness stand-in, and a second process asking whether its run is live.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { chmodSync } from 'node:fs';
+import { chmodSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { checkedRunsDir, siblingRunsDirs } from '../../harness/run/registry.js';
@@ -48,6 +48,26 @@ describe("the user's other registry locations", () => {
     chmodSync(join(xdg, 'crash-drill'), 0o755);
     chmodSync(xdg, 0o755);
     expect(siblingRunsDirs({ XDG_RUNTIME_DIR: xdg }, uid)).toEqual([]);
+  });
+
+  it('are read only below folders nobody else can write: an XDG_RUNTIME_DIR open to others, or a folder above it, leaves its registry out', () => {
+    const parent = join(xdgDir(), 'parent');
+    const xdg = join(parent, 'xdg');
+    mkdirSync(join(xdg, 'crash-drill', 'runs'), { recursive: true, mode: 0o700 });
+    // XDG_RUNTIME_DIR not private (0755), so not the registry; its crash-drill/ is private and read from /tmp's.
+    chmodSync(parent, 0o755);
+    chmodSync(xdg, 0o755);
+    const runs = join(xdg, 'crash-drill/runs');
+    expect(siblingRunsDirs({ XDG_RUNTIME_DIR: xdg }, uid)).toContain(runs);
+    // Open to others (not sticky): anyone could put another folder of ours in place of crash-drill/ after the check.
+    chmodSync(xdg, 0o777);
+    expect(siblingRunsDirs({ XDG_RUNTIME_DIR: xdg }, uid)).not.toContain(runs);
+    chmodSync(xdg, 0o755);
+    chmodSync(parent, 0o777);
+    expect(siblingRunsDirs({ XDG_RUNTIME_DIR: xdg }, uid)).not.toContain(runs);
+    // Sticky, like /tmp: nobody else can rename what is ours in it.
+    chmodSync(parent, 0o1777);
+    expect(siblingRunsDirs({ XDG_RUNTIME_DIR: xdg }, uid)).toContain(runs);
   });
 
   it('a run registered by a harness without XDG_RUNTIME_DIR is live for one with it, and not once it unregisters', async () => {

@@ -82,8 +82,9 @@ function victimWork(): { dir: string; scenarios: string; out: string } {
   return { dir, scenarios, out: join(dir, 'out') };
 }
 
+/** The refusal of a folder of the other user's: the victim cannot remove it from the sticky /tmp, so it says who can. */
 const refusal = (dir: string, got: string) =>
-  `the run registry folder ${dir} is not private: expected a folder (not a symlink) owned by uid ${VICTIM} with mode 0700 (no group or other permissions), ${got}; refused before anything started. Remove it (rm -r ${dir}) if you did not make it, or set CRASH_DRILL_REGISTRY to a folder of yours with mode 0700.`;
+  `the run registry folder ${dir} is not private: expected a folder (not a symlink) owned by uid ${VICTIM} with mode 0700 (no group or other permissions), ${got}; refused before anything started. It is uid ${OTHER}'s: only that user or root can remove it (rm -r ${dir}); until then, set CRASH_DRILL_REGISTRY to a folder of yours with mode 0700, the same for every harness of yours on this machine.`;
 
 const stat = (p: string) => {
   const st = lstatSync(p);
@@ -94,7 +95,7 @@ const staleOf = (out: string) => (JSON.parse(readFileSync(join(out, 'results.jso
 describe.skipIf(reason !== null)('the run registry with another local user (uid 65534) against the victim (uid 4242)', () => {
   beforeEach(() => rmSync(REGISTRY, { recursive: true, force: true }));
   afterEach(() => {
-    rmSync(REGISTRY, { recursive: true, force: true });
+    for (const dir of [REGISTRY, `${REGISTRY}.aside`]) rmSync(dir, { recursive: true, force: true });
   });
   afterAll(() => {
     if (u?.available) u.cleanup();
@@ -127,8 +128,14 @@ describe.skipIf(reason !== null)('the run registry with another local user (uid 
     expect([orphans.code, orphans.stdout, orphans.stderr]).toEqual([3, '', `crash-drill: orphans: ${message}\n`]);
     const contain = await cli(['contain', '--all-orphans', '--no-defaults', '--match', 'no-such-server-xyz'], { cwd: w.dir });
     expect([contain.code, contain.stdout, contain.stderr]).toEqual([3, '', `crash-drill: contain: ${message}\n`]);
+    const baseline = await cli(['baseline', '--out', join(w.dir, 'baseline.json'), w.scenarios], { cwd: w.dir });
+    expect([baseline.code, baseline.stdout, baseline.stderr]).toEqual([3, '', `crash-drill: baseline: ${message}\n`]);
+    expect(existsSync(join(w.dir, 'baseline.json'))).toBe(false);
     // Nothing was read, removed or written there.
     expect(readdirSync(join(REGISTRY, 'runs'))).toEqual([`${FORGED_RUN}.watchdog.jsonl`]);
+    // As the message says, the victim cannot remove it: /tmp is sticky and the folder is not theirs, so even moving it aside is refused.
+    const moved = await sh(VICTIM, `mv ${REGISTRY} ${REGISTRY}.aside`);
+    expect([moved.code === 0, /Operation not permitted/.test(moved.stderr), existsSync(REGISTRY)]).toEqual([false, true, true]);
 
     // What the message says to do works: a folder of the victim's named by CRASH_DRILL_REGISTRY, and the forged line is still in no report.
     const own = join(w.dir, 'registry');

@@ -19,7 +19,11 @@ function base(): string {
   return tempDir('registry-'); // removed after the file (test/support/remove-temp-dirs.ts)
 }
 const env = (registry: string): NodeJS.ProcessEnv => ({ CRASH_DRILL_REGISTRY: registry });
-const refusal = (dir: string, got: string, fix = 'Fix it, or set CRASH_DRILL_REGISTRY to another folder of yours with mode 0700') =>
+const refusal = (
+  dir: string,
+  got: string,
+  fix = 'Fix it, or set CRASH_DRILL_REGISTRY to another folder of yours with mode 0700, the same for every harness of yours on this machine',
+) =>
   `the run registry folder ${dir} is not private: expected a folder (not a symlink) owned by uid ${uid} with mode 0700 (no group or other permissions), ${got}; refused before anything started. ${fix}.`;
 /** The whole message, nothing before or after it. */
 const exactly = (message: string) => new RegExp(`^${message.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`);
@@ -83,7 +87,9 @@ describe('a registry that is not private is refused, naming the folder, its owne
     chmodSync(shared, 0o777);
     const dir = join(shared, 'registry');
     const above = `but the folder above it, ${shared}, is owned by uid ${uid} with mode 0777 (expected root or uid ${uid}, not writable by others unless sticky)`;
-    expect(() => registryDir(env(dir))).toThrow(exactly(refusal(dir, above)));
+    const fix =
+      'Set CRASH_DRILL_REGISTRY to another folder of yours with mode 0700 whose parents only root or you can write (or are sticky, like /tmp), the same for every harness of yours on this machine';
+    expect(() => registryDir(env(dir))).toThrow(exactly(refusal(dir, above, fix)));
   });
 
   it.skipIf(!isRoot)("another user's folder, private to them (root only: it makes the other user's folder)", () => {
