@@ -2,9 +2,10 @@
  * The run's container sweep asks the engine only where a dead run used one (harness/containers/
  * stale.ts, the per-run engine mark beside the run registry). A `docker` on PATH that records
  * how it was called stands in for the engine CLI: by default it answers like a docker with no
- * daemon; with FAKE_DOCKER_UP=1 like an engine with no container.
+ * daemon; with FAKE_DOCKER_UP=1 like an engine with no container. A mark counts only as a
+ * regular file of the user's (harness/run/own-files.ts).
  */
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, lstatSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { clearEngineMark, engineMarkFile, legacyEngineMark, markEngineUsed, sweepStaleContainerRows } from '../../harness/containers/stale.js';
@@ -118,6 +119,27 @@ describe('the container sweep of a run', () => {
     process.env.FAKE_DOCKER_UP = '1';
     expect(await sweepStaleContainerRows()).toEqual([]);
     expect(existsSync(legacyEngineMark())).toBe(false);
+  });
+
+  it('a mark is made 0600 and only at a free name: a symlink there is neither written through nor counted, nor is one for the mark of earlier versions', async () => {
+    const runId = newRunId(); // never registered: a dead run
+    const target = join(dirname(bin), 'target');
+    writeFileSync(target, 'before\n');
+    symlinkSync(target, engineMarkFile(runId));
+    symlinkSync(target, legacyEngineMark());
+    markEngineUsed(runId);
+    expect(readFileSync(target, 'utf8')).toBe('before\n');
+    expect(await sweepStaleContainerRows()).toEqual([]);
+    expect(existsSync(calls)).toBe(false);
+    // The same names as regular files of ours count.
+    rmSync(engineMarkFile(runId));
+    markEngineUsed(runId);
+    const st = lstatSync(engineMarkFile(runId));
+    expect([st.isFile(), st.mode & 0o777]).toEqual([true, 0o600]);
+    expect(await sweepStaleContainerRows()).toEqual([]);
+    expect(called()).toEqual(['version']);
+    clearEngineMark(runId);
+    rmSync(legacyEngineMark());
   });
 
   it('asks the engine with `always` (a dead run’s sentinel), mark or not', async () => {

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readFileSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -35,6 +35,25 @@ describe('run ids', () => {
     reg.unregister();
     expect(isRunLive(runId)).toBe(false);
     expect(() => registerRun('../escape')).toThrow(expect.objectContaining({ code: 'OBSERVE_BAD_RUN_ID' }));
+  });
+
+  it('a registration is made 0600 and believed only as a regular file of ours: a symlink to a live one is not', () => {
+    const live = newRunId();
+    registrations.push(registerRun(live));
+    const file = join(runsDir(), `${live}.json`);
+    expect(lstatSync(file).mode & 0o777).toBe(0o600);
+    const other = newRunId();
+    const planted = join(runsDir(), `${other}.json`);
+    symlinkSync(file, planted);
+    try {
+      expect(isRunLive(other)).toBe(false);
+      // The same text as a regular file of ours is a live registration.
+      unlinkSync(planted);
+      writeFileSync(planted, readFileSync(file), { mode: 0o600 });
+      expect(isRunLive(other)).toBe(true);
+    } finally {
+      rmSync(planted, { force: true });
+    }
   });
 });
 
