@@ -3,8 +3,11 @@
  * the server's tools (the values the client would give it), and what it writes (references,
  * never copies, of anything secret). An env value that is a variable reference (`${env:X}`,
  * `${X}`, `$X`), that a credential-like name holds (credentials.ts) or that looks like a token
- * becomes `{{env.NAME}}`, filled from the environment `crash-drill run` runs in. Pure: the
- * environment comes in, nothing is read or printed.
+ * (a token shape, a URL with a password or a credential-named query parameter) becomes
+ * `{{env.NAME}}`, filled from the environment `crash-drill run` runs in; other values (`LOG_LEVEL:
+ * debug`) are written as they are. A shell default (`${X:-d}`, Claude Code and Gemini CLI) whose
+ * variable is unset here is what the client starts the server with, so it is written as d
+ * (unless d looks like a secret). Pure: the environment comes in, nothing is read or printed.
  */
 import { isCredentialName } from '../orphans/credentials.js';
 import { envValues } from '../mcp-clients/server.js';
@@ -32,13 +35,20 @@ export class ClientSubjectError extends UserError {
 /** Known token shapes: GitHub, OpenAI/Anthropic-style `sk-`, Slack, AWS, JWTs, bearer values, long random strings. */
 const TOKEN_SHAPES = [/^(gh[pousr]_|github_pat_|sk-|xox[abpr]-|AKIA|ASIA|glpat-|npm_)/, /^ey[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]+\./, /^Bearer\s/i];
 
+/** `scheme://user:password@host`: a connection string carries its password in the URL. */
+const URL_PASSWORD = /^[A-Za-z][\w+.-]*:\/\/[^/@\s:]*:[^/@\s]+@/;
+/** `?token=...`, `&api_key=...`: a credential-named query parameter. */
+const QUERY_PARAM = /[?&]([^=&#\s]+)=[^&#\s]/g;
+
 export function looksLikeSecret(value: string): boolean {
   if (TOKEN_SHAPES.some((r) => r.test(value))) return true;
+  if (URL_PASSWORD.test(value)) return true;
+  for (const m of value.matchAll(QUERY_PARAM)) if (isCredentialName(m[1]!.replace(/-/g, '_'))) return true;
   // 24+ characters of letters and digits mixed, no spaces or slashes: a key, not a path or a word.
   return /^[A-Za-z0-9_\-+=]{24,}$/.test(value) && /[0-9]/.test(value) && /[A-Za-z]/.test(value);
 }
 
-const WHOLE_VARIABLE = /^\$\{(?:env:)?([A-Za-z_]\w*)(?::-[^}]*)?\}$|^\$([A-Za-z_]\w*)$/;
+const WHOLE_VARIABLE = /^\$\{(?:env:)?([A-Za-z_]\w*)(?::-([^}]*))?\}$|^\$([A-Za-z_]\w*)$/;
 const VSCODE_VAR = /\$\{(env:([A-Za-z_]\w*)|workspaceFolder|userHome|input:[^}]+|[^}]+)\}/g;
 const SHELL_VAR = /\$\{([A-Za-z_]\w*)(?::-([^}]*))?\}|\$([A-Za-z_]\w*)/g;
 
@@ -64,13 +74,16 @@ function translate(value: string, server: ConfiguredServer, env: NodeJS.ProcessE
       if (m[1] === 'workspaceFolder' && fixed === null)
         throw new ClientSubjectError(`${server.file}: ${field}: \${workspaceFolder} in a file that belongs to no workspace`);
     } else name = m[1] ?? m[3];
+    const current = name === undefined ? undefined : env[name];
+    const unset = current === undefined || current === '';
+    // `${X:-d}` with X unset or empty: the client starts it with d, and so will the drill.
+    if (fixed === null && server.variables === 'shell' && m[2] !== undefined && unset && !looksLikeSecret(m[2])) fixed = m[2];
     if (fixed !== null) {
       written += fixed;
       now += fixed;
     } else {
       written += `{{env.${name}}}`;
-      const value = env[name!];
-      now += m[2] !== undefined && server.variables === 'shell' && (value === undefined || value === '') ? m[2] : (value ?? '');
+      now += m[2] !== undefined && server.variables === 'shell' && unset ? m[2] : (current ?? '');
     }
   }
   return { written: written + value.slice(last), now: now + value.slice(last) };
@@ -97,9 +110,12 @@ export function clientSubject(server: ConfiguredServer, env: NodeJS.ProcessEnv, 
     const ref = WHOLE_VARIABLE.exec(value);
     const expands = server.variables !== 'none' && ref !== null;
     if (expands) {
-      const from = ref[1] ?? ref[2]!;
-      written[name] = `{{env.${from}}}`;
-      if (env[from] !== undefined) launch[name] = env[from]!;
+      const from = ref[1] ?? ref[3]!;
+      const fallback = server.variables === 'shell' && ref[2] !== undefined && (env[from] === undefined || env[from] === '') ? ref[2] : null;
+      // The default is what the client gives now; it is written only when it holds no secret.
+      written[name] = fallback !== null && !isCredentialName(name) && !looksLikeSecret(fallback) ? fallback : `{{env.${from}}}`;
+      if (fallback !== null) launch[name] = fallback;
+      else if (env[from] !== undefined) launch[name] = env[from]!;
     } else if (isCredentialName(name) || looksLikeSecret(value)) {
       written[name] = `{{env.${name}}}`;
       launch[name] = value;

@@ -49,7 +49,7 @@ describe('clientSubject', () => {
     expect(s.env).toEqual({ API_KEY: '{{env.API_KEY}}', LEVEL: 'debug', OTHER: '{{env.OTHER}}', PRICE: '$5' });
     expect(s.launchEnv).toEqual({ API_KEY: 'short', LEVEL: 'debug', OTHER: 'ghp_abcdefghijklmnopqrstuvwxyz0123', PRICE: '$5' });
     const shell = clientSubject(server({ variables: 'shell', args: ['--team', '${TEAM:-core}'] }, { T: '$TOKEN' }), { TEAM: '' }, '/h');
-    expect([shell.args, shell.launchArgs, shell.env]).toEqual([['--team', '{{env.TEAM}}'], ['--team', 'core'], { T: '{{env.TOKEN}}' }]);
+    expect([shell.args, shell.launchArgs, shell.env]).toEqual([['--team', 'core'], ['--team', 'core'], { T: '{{env.TOKEN}}' }]);
   });
 
   it('looksLikeSecret: token shapes and long random strings, not words, paths or numbers', () => {
@@ -57,5 +57,37 @@ describe('clientSubject', () => {
       expect(looksLikeSecret(v), v).toBe(true);
     for (const v of ['debug', '/usr/local/share/some/long/path/here', '12345678901234567890123456', 'production-eu-west-1', 'https://example.com'])
       expect(looksLikeSecret(v), v).toBe(false);
+  });
+
+  it('a URL with a password or a credential-named query parameter is a secret; a URL without is not', () => {
+    for (const v of ['postgres://app:s3cret@db.internal:5432/notes', 'https://api.example.com/v1?api_key=abc', 'https://h.example/x?a=1&access-token=zz'])
+      expect(looksLikeSecret(v), v).toBe(true);
+    for (const v of ['postgres://db.internal:5432/notes', 'https://user@host.example/x', 'https://example.com/?page=2', 'http://localhost:8080'])
+      expect(looksLikeSecret(v), v).toBe(false);
+    const s = clientSubject(
+      server({ variables: 'none' }, { DATABASE_URL: 'postgres://app:s3cret@db.internal:5432/notes', SERVICE_URL: 'https://example.com/?page=2' }),
+      {},
+      '/h',
+    );
+    expect(s.env).toEqual({ DATABASE_URL: '{{env.DATABASE_URL}}', SERVICE_URL: 'https://example.com/?page=2' });
+    expect(s.launchEnv.DATABASE_URL).toBe('postgres://app:s3cret@db.internal:5432/notes');
+  });
+
+  it('a shell default (${X:-d}) is what the client starts with: written when X is unset here, a reference when X is set, never a secret', () => {
+    const entry = () =>
+      server(
+        { variables: 'shell', args: ['--team', '${TEAM:-core}', '--key', '${KEY:-sk-default-0123456789}'] },
+        { LEVEL: '${LEVEL:-info}', API_TOKEN: '${API_TOKEN:-dev-token}' },
+      );
+    const unset = clientSubject(entry(), { TEAM: '' }, '/h');
+    expect(unset.args).toEqual(['--team', 'core', '--key', '{{env.KEY}}']);
+    expect(unset.launchArgs).toEqual(['--team', 'core', '--key', 'sk-default-0123456789']);
+    expect(unset.env).toEqual({ API_TOKEN: '{{env.API_TOKEN}}', LEVEL: 'info' });
+    expect(unset.launchEnv).toEqual({ API_TOKEN: 'dev-token', LEVEL: 'info' });
+    const set = clientSubject(entry(), { TEAM: 'ops', LEVEL: 'debug', KEY: 'k', API_TOKEN: 't' }, '/h');
+    expect(set.args).toEqual(['--team', '{{env.TEAM}}', '--key', '{{env.KEY}}']);
+    expect(set.launchArgs).toEqual(['--team', 'ops', '--key', 'k']);
+    expect(set.env).toEqual({ API_TOKEN: '{{env.API_TOKEN}}', LEVEL: '{{env.LEVEL}}' });
+    expect(set.launchEnv).toEqual({ API_TOKEN: 't', LEVEL: 'debug' });
   });
 });

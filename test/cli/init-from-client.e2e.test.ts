@@ -15,7 +15,11 @@ import { FIXTURES } from '../mcp-clients/fixture-home.js';
 import { type CliRun, runCli } from '../support/cli.js';
 import { tempDir } from '../support/temp-dir.js';
 
-const SECRETS = { GITHUB_TOKEN: 'ghp_initFixtureToken0123456789abcdef', API_KEY: 'sk-init-fixture-key-0123456789abcd' };
+const SECRETS = {
+  GITHUB_TOKEN: 'ghp_initFixtureToken0123456789abcdef',
+  API_KEY: 'sk-init-fixture-key-0123456789abcd',
+  DATABASE_URL: 'postgres://notes:init-fixture-db-pass@db.invalid:5432/notes',
+};
 const PLAIN = 'verbose-init-fixture-level';
 const SERVER = join(FIXTURES, 'one-tool-server.mjs');
 
@@ -48,7 +52,7 @@ function threeServers(dir: string): string {
         mcpServers: {
           alpha: { command: 'node', args: [SERVER, '--flavour', 'alpha'], env: { GITHUB_TOKEN: SECRETS.GITHUB_TOKEN, LOG_LEVEL: PLAIN } },
           beta: { command: 'node', args: [SERVER, '--flavour', 'beta'] },
-          gamma: { command: 'node', args: [SERVER, '--flavour', 'gamma'], env: { API_KEY: SECRETS.API_KEY } },
+          gamma: { command: 'node', args: [SERVER, '--flavour', 'gamma'], env: { API_KEY: SECRETS.API_KEY, DATABASE_URL: SECRETS.DATABASE_URL } },
           remote: { url: 'https://example.invalid/mcp' },
         },
       },
@@ -73,21 +77,30 @@ describe('init --from-client-config', () => {
     expect(init.code).toBe(0);
     expect(init.stdout).toContain('wrote crash-drill.config.mjs and 3 scenarios for 3 servers:');
     expect(init.stdout).toContain('scenarios/alpha/  claude-desktop: alpha: 1 tool; env names: GITHUB_TOKEN, LOG_LEVEL');
-    expect(init.stdout).toContain('The scenarios reference API_KEY, GITHUB_TOKEN as {{env.NAME}} (not copied)');
+    expect(init.stdout).toContain('The scenarios reference API_KEY, DATABASE_URL, GITHUB_TOKEN as {{env.NAME}} (not copied)');
     expect(yamlFiles(dir)).toEqual(['alpha/look.yaml', 'beta/look.yaml', 'gamma/look.yaml']);
     const alpha = readFileSync(join(dir, 'scenarios/alpha/look.yaml'), 'utf8');
     expect(alpha).toContain(`subject:\n  name: alpha\n  command: node\n  args: [${SERVER}, --flavour, alpha]\n`);
     expect(alpha).toContain(`env: {GITHUB_TOKEN: "{{env.GITHUB_TOKEN}}", LOG_LEVEL: ${PLAIN}}`);
     expect(alpha).toContain('id: alpha-look');
-    expect(readFileSync(join(dir, 'scenarios/gamma/look.yaml'), 'utf8')).toContain('env: {API_KEY: "{{env.API_KEY}}"}');
+    expect(readFileSync(join(dir, 'scenarios/gamma/look.yaml'), 'utf8')).toContain('env: {API_KEY: "{{env.API_KEY}}", DATABASE_URL: "{{env.DATABASE_URL}}"}');
 
-    const run = await cli(['run', '--mode', 'crash', '--out', join(dir, 'out')], dir, SECRETS);
-    const results = JSON.parse(readFileSync(join(dir, 'out', 'results.json'), 'utf8')) as { drills: { key: string; verdict: string; reason: string }[] };
-    expect(results.drills.length).toBe(9);
+    // A plain `crash-drill run`: every point and mode init wrote.
+    const run = await cli(['run', '--out', join(dir, 'out'), '--reporter', 'console,junit,markdown,html'], dir, SECRETS);
+    const results = JSON.parse(readFileSync(join(dir, 'out', 'results.json'), 'utf8')) as {
+      drills: { key: string; verdict: string; reason: string }[];
+      expectation: { servers: { server: string; statements: { statement: string; status: string }[] }[] };
+    };
+    expect(results.drills.length).toBe(27);
     expect(results.drills.filter((d) => d.verdict === 'error')).toEqual([]);
     expect(new Set(results.drills.map((d) => d.key.split('/')[0]))).toEqual(new Set(['alpha-look', 'beta-look', 'gamma-look']));
     expect(run.stdout).not.toContain('ERROR');
-    expect([0, 1, 2]).toContain(run.code);
+    expect(run.stdout.trimEnd().split('\n').pop()).toMatch(/^27 passed, 0 failed, 0 unknown/);
+    expect(run.code).toBe(0);
+    // Compared side by side: each configured server's cleanup expectation, judged by its own drills.
+    expect(results.expectation.servers.map((s) => [s.server, s.statements.map((t) => `${t.statement}: ${t.status}`)])).toEqual(
+      ['alpha', 'beta', 'gamma'].map((name) => [name, ['stops-accepting-calls: met', 'exits-within: met', 'leaves-no-helper: met']]),
+    );
 
     // Proven the other way: without the secret in the environment the drill cannot start it.
     const without = await cli(['run', '--only', 'alpha-look', '--point', 'idle', '--mode', 'crash', '--out', join(dir, 'out2')], dir, {
@@ -98,10 +111,13 @@ describe('init --from-client-config', () => {
     expect(bare.drills[0]!.reason).toContain('template {{env.GITHUB_TOKEN}} has no value: GITHUB_TOKEN is not set');
     expect(without.code).toBe(4);
 
-    // No secret in any written scenario or report file.
-    for (const f of yamlFiles(dir)) for (const s of Object.values(SECRETS)) expect(readFileSync(join(dir, 'scenarios', f), 'utf8')).not.toContain(s);
-    for (const f of readdirSync(join(dir, 'out'), { recursive: true, encoding: 'utf8' }).filter((f) => /\.(json|jsonl|md|xml|html)$/.test(f)))
-      for (const s of Object.values(SECRETS)) expect(readFileSync(join(dir, 'out', f), 'utf8'), f).not.toContain(s);
+    // No secret in any written scenario, config or report file.
+    for (const f of [...yamlFiles(dir).map((f) => join('scenarios', f)), 'crash-drill.config.mjs'])
+      for (const s of Object.values(SECRETS)) expect(readFileSync(join(dir, f), 'utf8'), f).not.toContain(s);
+    const written = readdirSync(join(dir, 'out'), { recursive: true, encoding: 'utf8' }).filter((f) => /\.(json|jsonl|md|xml|html)$/.test(f));
+    expect(written).toEqual(expect.arrayContaining(['results.json', 'summary.md', 'report.html', 'junit.xml']));
+    expect(written.filter((f) => f.startsWith('evidence/')).length).toBeGreaterThanOrEqual(27);
+    for (const f of written) for (const s of Object.values(SECRETS)) expect(readFileSync(join(dir, 'out', f), 'utf8'), f).not.toContain(s);
   }, 240_000);
 
   it('--from-client reads the documented location under HOME; unknown clients and empty configs are usage errors', async () => {
