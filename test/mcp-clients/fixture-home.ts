@@ -3,7 +3,8 @@
  * A user's home and a project with every client's configuration file, in each client's real
  * format and with its quirks: comments where the client allows them, `${env:...}` and
  * `${workspaceFolder}`, `type: "stdio"`, `cwd`, remote and disabled entries, and a shared
- * .mcp.json with Windows paths. Written into a fresh temp folder (removed by `remove()`); the
+ * .mcp.json with Windows paths, Codex's inline env table. Every script an entry names is there,
+ * so each entry can be started as it says. Written into a fresh temp folder (removed by `remove()`); the
  * lookup is pointed at it through HOME, XDG_CONFIG_HOME and the working folder, so no test
  * reads the real user's files. No path here contains "mcp", so no default pattern matches.
  */
@@ -24,6 +25,7 @@ export const ENV_VALUES = {
   ZED_TOKEN: 'zed-fixture-value-5678',
   SETTINGS_TOKEN: 'settings-fixture-value-2468',
   LOCAL_SECRET: 'local-fixture-value-1357',
+  INDEXER_TOKEN: 'indexer-fixture-value-8642',
   /** What a user typed for VS Code's ${input:api-key}: never in a file, only in the server's environment. */
   TYPED_API_KEY: 'typed-in-key-fixture-31337',
 } as const;
@@ -59,6 +61,11 @@ export function fixtureHome(): FixtureHome {
   mkdirSync(join(servers, 'tiny-server'));
   copyFileSync(join(FIXTURES, 'plain-server.js'), join(servers, 'tiny-server', 'server.js'));
   writeFileSync(join(servers, 'tiny-server', 'package.json'), JSON.stringify({ name: 'tiny-server', version: '1.0.0', bin: { 'tiny-server': 'server.js' } }));
+  // The scripts the other clients' entries name, so each can be started as its entry says.
+  for (const name of ['indexer.js', 'windsurf.js', 'settings.js', 'zed.js', 'legacy.js']) copyFileSync(join(FIXTURES, 'plain-server.js'), join(servers, name));
+  mkdirSync(join(home, '.gemini', 'gemini'), { recursive: true });
+  copyFileSync(join(FIXTURES, 'plain-server.js'), join(home, '.gemini', 'gemini', 'gemini.js'));
+  copyFileSync(join(FIXTURES, 'plain-server.js'), join(home, 'cursor.js'));
   const v = ENV_VALUES;
 
   // Claude Desktop (strict JSON), at the Linux location of the community builds.
@@ -91,6 +98,12 @@ export function fixtureHome(): FixtureHome {
       '',
       '[mcp_servers.notes.env]',
       `NOTES_API_KEY = "${v.NOTES_API_KEY}"`,
+      '',
+      '[mcp_servers.indexer]',
+      'command = "node"',
+      'args = ["indexer.js", "--watch"]',
+      `cwd = "${servers}"`,
+      `env = { INDEXER_TOKEN = "${v.INDEXER_TOKEN}" }`,
       '',
       '[mcp_servers.docs]',
       'url = "https://example.invalid/docs"',

@@ -33,6 +33,7 @@ describe('reading the clients configurations', () => {
       ['vscode', 'settings-server', 'node', ['settings.js'], null, ['SETTINGS_TOKEN']],
       ['windsurf', 'windsurf-server', 'node', ['windsurf.js'], null, ['WINDSURF_KEY']],
       ['codex', 'notes', 'python3', ['server.py', '--notes'], fx.servers, ['HOME_REGION', 'NOTES_API_KEY']],
+      ['codex', 'indexer', 'node', ['indexer.js', '--watch'], fx.servers, ['INDEXER_TOKEN']],
       ['gemini', 'gemini-server', 'node', ['gemini.js'], join(fx.home, '.gemini', 'gemini'), ['GEMINI_API_KEY']],
       ['zed', 'zed-server', 'node', ['zed.js'], null, ['ZED_TOKEN']],
       ['zed', 'zed-legacy', 'node', ['legacy.js'], null, []],
@@ -86,7 +87,7 @@ describe('reading the clients configurations', () => {
     ]);
     expect(lines.join('\n')).not.toContain(ENV_VALUES.LOCAL_SECRET);
     // The documented files are still read beside them.
-    expect(load(files).servers.length).toBe(13);
+    expect(load(files).servers.length).toBe(14);
   });
 
   it('reads the .mcp.json of every project ~/.claude.json lists, from any working folder; other project files only from the working folder', () => {
@@ -99,8 +100,53 @@ describe('reading the clients configurations', () => {
 
   it('a named file is read in its own format, and a missing documented file is no problem', () => {
     const named = load([join(fx.home, '.codex', 'config.toml')], false);
-    expect(named.servers.map((s) => `${s.client}: ${s.name}`)).toEqual(['codex: notes']);
+    expect(named.servers.map((s) => `${s.client}: ${s.name}`)).toEqual(['codex: notes', 'codex: indexer']);
     const empty = loadClientConfigs({ places: placesFrom({ HOME: join(fx.root, 'nobody') }, join(fx.root, 'nowhere'), 'linux'), discover: true });
     expect(empty).toEqual({ servers: [], problems: [], files: [] });
+  });
+
+  it('on macOS: Claude Desktop and VS Code under ~/Library/Application Support, Zed under ~/.config whatever XDG_CONFIG_HOME says; the Linux places are not read there', () => {
+    const home = join(fx.root, 'mac-home');
+    const xdg = join(home, 'xdg');
+    const put = (file: string, client: string) => {
+      mkdirSync(join(file, '..'), { recursive: true });
+      const servers = { [`${client}-entry`]: { command: 'node', args: [`${client}.js`] } };
+      writeFileSync(
+        file,
+        JSON.stringify(
+          file.endsWith('settings.json') && client === 'zed' ? { context_servers: servers } : client === 'vscode' ? { servers } : { mcpServers: servers },
+        ),
+      );
+    };
+    const support = join(home, 'Library', 'Application Support');
+    put(join(support, 'Claude', 'claude_desktop_config.json'), 'claude-desktop');
+    put(join(support, 'Code', 'User', 'mcp.json'), 'vscode');
+    put(join(home, '.config', 'zed', 'settings.json'), 'zed');
+    put(join(home, '.cursor', 'mcp.json'), 'cursor');
+    put(join(home, '.codeium', 'windsurf', 'mcp_config.json'), 'windsurf');
+    put(join(home, '.gemini', 'settings.json'), 'gemini');
+    // Where Linux looks (XDG_CONFIG_HOME): not a macOS place.
+    put(join(xdg, 'Claude', 'claude_desktop_config.json'), 'linux-claude');
+    put(join(xdg, 'Code', 'User', 'mcp.json'), 'vscode');
+    const names = (platform: NodeJS.Platform) =>
+      loadClientConfigs({ places: placesFrom({ HOME: home, XDG_CONFIG_HOME: xdg }, join(fx.root, 'nowhere'), platform), discover: true }).servers.map(
+        (s) => `${s.client}: ${s.name} (${s.file.slice(home.length + 1)})`,
+      );
+    expect(names('darwin')).toEqual([
+      'claude-desktop: claude-desktop-entry (Library/Application Support/Claude/claude_desktop_config.json)',
+      'cursor: cursor-entry (.cursor/mcp.json)',
+      'vscode: vscode-entry (Library/Application Support/Code/User/mcp.json)',
+      'windsurf: windsurf-entry (.codeium/windsurf/mcp_config.json)',
+      'gemini: gemini-entry (.gemini/settings.json)',
+      'zed: zed-entry (.config/zed/settings.json)',
+    ]);
+    // The other way: Linux reads XDG_CONFIG_HOME, not ~/Library nor ~/.config when XDG_CONFIG_HOME is elsewhere.
+    expect(names('linux')).toEqual([
+      'claude-desktop: linux-claude-entry (xdg/Claude/claude_desktop_config.json)',
+      'cursor: cursor-entry (.cursor/mcp.json)',
+      'vscode: vscode-entry (xdg/Code/User/mcp.json)',
+      'windsurf: windsurf-entry (.codeium/windsurf/mcp_config.json)',
+      'gemini: gemini-entry (.gemini/settings.json)',
+    ]);
   });
 });
