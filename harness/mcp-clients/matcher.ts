@@ -92,17 +92,60 @@ export class ConfigMatcher {
 
   /** Every entry this process is, with how; empty when none. `cwd`: the process's folder, when known. */
   match(argv: readonly string[], cwd: string | null = null): ConfigMatch[] {
-    if (argv.length === 0 || this.entries.length === 0) return [];
+    return this.collect((e) => this.howArgv(e, argv, cwd));
+  }
+
+  /**
+   * The same for a process seen only as one command line (the ps backend: ps joins argv with
+   * spaces, so its boundaries are lost). Split on spaces first; an entry whose command or args
+   * hold a space (`/Applications/My App.app/...`, `~/Library/Application Support/...`) is then
+   * compared whole: the line must end with its args joined, and start with its program, or with
+   * an interpreter and its program (a shebang script), or with a launcher's words.
+   */
+  matchLine(command: string, cwd: string | null = null): ConfigMatch[] {
+    const words = command.split(' ');
+    return this.collect((e) => this.howArgv(e, words, cwd) ?? this.howJoined(e, command, cwd));
+  }
+
+  /** A process as its backend gives it: argv when known (/proc), else its command line (ps). */
+  matchProcess(p: { argv: readonly string[] | null; command: string }): ConfigMatch[] {
+    return p.argv ? this.match(p.argv) : this.matchLine(p.command);
+  }
+
+  private collect(how: (e: Prepared) => string | null): ConfigMatch[] {
     const out: ConfigMatch[] = [];
-    const title = argv.join(' ').trim().replace(/\s+/g, ' ');
-    const first = this.names.of(argv[0]!, cwd);
     for (const e of this.entries) {
-      const how = this.how(e, argv, title, first, cwd);
-      if (how === null) continue;
+      const h = how(e);
+      if (h === null) continue;
       const note = e.unknown.length > 0 ? `; ${e.unknown.join(', ')} matched any value` : '';
-      out.push({ client: e.server.client, name: e.server.name, file: e.server.file, field: e.server.field, envNames: e.server.envNames, how: how + note });
+      out.push({ client: e.server.client, name: e.server.name, file: e.server.file, field: e.server.field, envNames: e.server.envNames, how: h + note });
     }
     return out;
+  }
+
+  private howArgv(e: Prepared, argv: readonly string[], cwd: string | null): string | null {
+    if (argv.length === 0) return null;
+    const title = argv.join(' ').trim().replace(/\s+/g, ' ');
+    return this.how(e, argv, title, this.names.of(argv[0]!, cwd), cwd);
+  }
+
+  private howJoined(e: Prepared, command: string, cwd: string | null): string | null {
+    const args: string[] = [];
+    for (const a of e.args) {
+      if (!('text' in a)) return null;
+      args.push(a.text);
+    }
+    if (!e.command.includes(' ') && !args.some((a) => a.includes(' '))) return null; // the split said it all
+    const tail = args.length > 0 ? ` ${args.join(' ')}` : '';
+    if (!command.endsWith(tail) || command.length === tail.length) return null;
+    const head = command.slice(0, command.length - tail.length);
+    const space = head.indexOf(' ');
+    const heads = space > 0 ? [[head], [head.slice(0, space), head.slice(space + 1)], head.split(' ')] : [[head]];
+    for (const h of heads) {
+      const how = this.howArgv(e, [...h, ...args], cwd);
+      if (how !== null) return how;
+    }
+    return null;
   }
 
   /**

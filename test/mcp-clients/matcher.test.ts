@@ -96,4 +96,27 @@ describe('config matchers', () => {
     );
     expect(m.nearMiss(['python3', 'server.js'])).toBeNull();
   });
+
+  it('a command line seen whole (ps): entries whose command or args hold a space match on the joined line, and only exactly', () => {
+    const m = new ConfigMatcher(
+      [
+        entry({ name: 'spaced', args: ['/Users/u/Library/Application Support/x/server.js', '--name', 'two words'] }),
+        entry({ name: 'app', command: join(dir, 'real', 'srv'), args: ['--x'] }),
+        entry({ name: 'plain', args: ['plain.js'] }),
+      ],
+      { env, home: '/h' },
+    );
+    const names = (line: string) => m.matchLine(line).map((x) => `${x.name}: ${x.how}`);
+    expect(names('node /Users/u/Library/Application Support/x/server.js --name two words')).toEqual(['spaced: command and args match exactly']);
+    expect(names(`/bin/sh ${join(dir, 'real', 'srv')} --x`)).toEqual(['app: script and args match exactly (run by its interpreter sh)']);
+    expect(names('node plain.js')).toEqual(['plain: command and args match exactly']);
+    // Split on spaces alone, the same line matches nothing.
+    expect(m.match('node /Users/u/Library/Application Support/x/server.js --name two words'.split(' '))).toEqual([]);
+    // One word off is no match.
+    expect(names('node /Users/u/Library/Application Support/x/server.js --name two other')).toEqual([]);
+    expect(names('node /Users/u/Library/Application Support/y/server.js --name two words')).toEqual([]);
+    expect(names('python3 /Users/u/Library/Application Support/x/server.js --name two words')).toEqual([]);
+    // A process with its argv (/proc) is matched on it.
+    expect(m.matchProcess({ argv: ['node', 'plain.js'], command: 'node plain.js' }).map((x) => x.name)).toEqual(['plain']);
+  });
 });

@@ -11,7 +11,7 @@
  * appears in any output or evidence file.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isCredentialName } from '../../harness/orphans/credentials.js';
@@ -100,6 +100,21 @@ beforeAll(async () => {
     launch('unrelated', { command: 'sh', args: ['-c', 'echo server-up >&2; exec sleep 3600'], cwd: fx.root }),
     node('pattern-only', [join(fx.root, 'pattern', 'mcp-helper.js')], fx.root, { PATTERN_TOKEN }),
   ];
+  // Paths with spaces, as on macOS (~/Library/Application Support, /Applications/My App.app), in a file given with --client-config.
+  mkdirSync(join(fx.root, 'App Support'));
+  mkdirSync(join(fx.root, 'My Tools'));
+  copyFileSync(join(FIXTURES, 'plain-server.js'), join(fx.root, 'App Support', 'server.js'));
+  copyFileSync(join(FIXTURES, 'plain-server.js'), join(fx.root, 'My Tools', 'srv'));
+  chmodSync(join(fx.root, 'My Tools', 'srv'), 0o755);
+  const spacedArgs = [join(fx.root, 'App Support', 'server.js'), '--name', 'two words'];
+  mkdirSync(join(fx.root, 'spaced'));
+  writeFileSync(
+    join(fx.root, 'spaced', 'claude_desktop_config.json'),
+    JSON.stringify({
+      mcpServers: { 'spaced-args': { command: 'node', args: spacedArgs }, 'spaced-command': { command: join(fx.root, 'My Tools', 'srv'), args: ['--x'] } },
+    }),
+  );
+  specs.push(node('spaced-args', spacedArgs, fx.root), launch('spaced-command', { command: join(fx.root, 'My Tools', 'srv'), args: ['--x'], cwd: fx.root }));
   if (hasPython) specs.push(launch('notes', { command: 'python3', args: ['server.py', '--notes'], cwd: s, env: { NOTES_API_KEY: v.NOTES_API_KEY } }));
   for (const l of await Promise.all(specs)) launched.set(l.name, l);
   await Promise.all([...launched.values()].map((l) => l.kill()));
@@ -203,6 +218,29 @@ describe('orphans matched to client configurations', () => {
     expect(block('pattern-only')).toContain('  configured: no client configuration entry matches it; counted by a server pattern only');
     expect(block('pattern-only')).toContain(`  MCP server: ${pid('pattern-only')}: command matches default pattern "mcp"`);
     expect(lines).toContain('client configurations: 11 files read, 14 stdio entries');
+  });
+
+  it('the ps + lsof backend (macOS has no /proc), which sees one command line, matches entries whose paths and args hold spaces', async () => {
+    const spaced = join(fx.root, 'spaced', 'claude_desktop_config.json');
+    for (const backend of ['ps-lsof', 'proc']) {
+      const report = JSON.parse((await cli(['orphans', '--json', '--backend', backend, '--client-config', spaced])).stdout) as OrphanReport;
+      expect(report.backend).toBe(backend);
+      expect(
+        find(report, 'spaced-args')?.configured.map((c) => [c.client, c.name, c.how]),
+        backend,
+      ).toEqual([['claude-desktop', 'spaced-args', EXACT]]);
+      expect(
+        find(report, 'spaced-command')?.configured.map((c) => [c.client, c.name, c.how]),
+        backend,
+      ).toEqual([['claude-desktop', 'spaced-command', 'script and args match exactly (run by its interpreter node)']]);
+      expect(
+        find(report, 'filesystem')?.configured.map((c) => c.name),
+        backend,
+      ).toEqual(['filesystem']);
+    }
+    // Without their file they are nothing: no pattern names them.
+    const without = JSON.parse((await cli(['orphans', '--json', '--backend', 'ps-lsof'])).stdout) as OrphanReport;
+    expect(find(without, 'spaced-args')).toBeUndefined();
   });
 
   it('a bad --client-config is one line and the scan goes on', async () => {
