@@ -1,8 +1,9 @@
 /**
  * Where each client keeps its MCP servers, on Linux and macOS. Locations marked "documented"
  * are in the client's own documentation; the others say where they come from. The user's
- * folders come from HOME and XDG_CONFIG_HOME, project files from the working folder, so a test
- * (or an operator checking another account) can point the lookup elsewhere.
+ * folders come from HOME and XDG_CONFIG_HOME, project files from the working folder, the
+ * administrator's files from the file system's root, so a test (or an operator checking another
+ * account) can point the lookup elsewhere.
  */
 import path from 'node:path';
 import type { ClientId, ConfigFile, ConfigFormat } from './types.js';
@@ -16,9 +17,13 @@ export interface LookupPlaces {
   platform: NodeJS.Platform;
   /** CODEX_HOME, when set (documented: it replaces ~/.codex). */
   codexHome: string | null;
+  /** Where the system-wide files are looked for: `/` (a test gives a folder of its own). */
+  root: string;
+  /** GEMINI_CLI_SYSTEM_SETTINGS_PATH, when set (documented: it replaces the system settings file). */
+  geminiSystemSettings: string | null;
 }
 
-export function placesFrom(env: NodeJS.ProcessEnv, cwd: string, platform: NodeJS.Platform = process.platform): LookupPlaces {
+export function placesFrom(env: NodeJS.ProcessEnv, cwd: string, platform: NodeJS.Platform = process.platform, root = '/'): LookupPlaces {
   const home = env.HOME && env.HOME !== '' ? env.HOME : '/';
   return {
     home,
@@ -26,6 +31,9 @@ export function placesFrom(env: NodeJS.ProcessEnv, cwd: string, platform: NodeJS
     cwd,
     platform,
     codexHome: env.CODEX_HOME && env.CODEX_HOME !== '' ? env.CODEX_HOME : null,
+    root,
+    geminiSystemSettings:
+      env.GEMINI_CLI_SYSTEM_SETTINGS_PATH && path.isAbsolute(env.GEMINI_CLI_SYSTEM_SETTINGS_PATH) ? env.GEMINI_CLI_SYSTEM_SETTINGS_PATH : null,
   };
 }
 
@@ -67,6 +75,21 @@ export function clientConfigFiles(p: LookupPlaces): ConfigFile[] {
     file('gemini', path.join(p.home, '.gemini', 'settings.json'), 'mcp-servers', true),
     // Zed: documented: ~/.config/zed/settings.json on macOS, $XDG_CONFIG_HOME/zed/settings.json on Linux.
     file('zed', mac ? path.join(p.home, '.config', 'zed', 'settings.json') : path.join(p.xdgConfigHome, 'zed', 'settings.json'), 'zed-settings', true),
+    // System-wide files an administrator deploys. Claude Code: documented: managed-mcp.json.
+    file(
+      'claude-code',
+      mac ? path.join(p.root, 'Library', 'Application Support', 'ClaudeCode', 'managed-mcp.json') : path.join(p.root, 'etc', 'claude-code', 'managed-mcp.json'),
+      'mcp-servers',
+      false,
+    ),
+    // Gemini CLI: documented: the system settings file, or GEMINI_CLI_SYSTEM_SETTINGS_PATH.
+    file(
+      'gemini',
+      p.geminiSystemSettings ??
+        (mac ? path.join(p.root, 'Library', 'Application Support', 'GeminiCli', 'settings.json') : path.join(p.root, 'etc', 'gemini-cli', 'settings.json')),
+      'mcp-servers',
+      true,
+    ),
     // Project files, from the working folder.
     file('claude-code', path.join(p.cwd, '.mcp.json'), 'mcp-servers', false, p.cwd),
     file('cursor', path.join(p.cwd, '.cursor', 'mcp.json'), 'mcp-servers', false, p.cwd),

@@ -149,4 +149,28 @@ describe('reading the clients configurations', () => {
       'gemini: gemini-entry (.gemini/settings.json)',
     ]);
   });
+
+  it("reads the administrator's files: Claude Code's managed-mcp.json and Gemini CLI's system settings, at each platform's place", () => {
+    const root = join(fx.root, 'sysroot');
+    const put = (file: string, name: string) => {
+      mkdirSync(join(file, '..'), { recursive: true });
+      writeFileSync(file, `{ "mcpServers": { "${name}": { "command": "node", "args": ["${name}.js"] } } }`);
+    };
+    put(join(root, 'etc', 'claude-code', 'managed-mcp.json'), 'managed-linux');
+    put(join(root, 'etc', 'gemini-cli', 'settings.json'), 'gemini-system-linux');
+    put(join(root, 'Library', 'Application Support', 'ClaudeCode', 'managed-mcp.json'), 'managed-mac');
+    put(join(root, 'Library', 'Application Support', 'GeminiCli', 'settings.json'), 'gemini-system-mac');
+    put(join(fx.root, 'elsewhere', 'gemini-system.json'), 'gemini-from-variable');
+    const names = (platform: NodeJS.Platform, env: NodeJS.ProcessEnv = {}) =>
+      loadClientConfigs({
+        places: placesFrom({ HOME: join(fx.root, 'nobody'), ...env }, join(fx.root, 'nowhere'), platform, root),
+        discover: true,
+      }).servers.map((s) => `${s.client}: ${s.name}`);
+    expect(names('linux')).toEqual(['claude-code: managed-linux', 'gemini: gemini-system-linux']);
+    expect(names('darwin')).toEqual(['claude-code: managed-mac', 'gemini: gemini-system-mac']);
+    expect(names('linux', { GEMINI_CLI_SYSTEM_SETTINGS_PATH: join(fx.root, 'elsewhere', 'gemini-system.json') })).toEqual([
+      'claude-code: managed-linux',
+      'gemini: gemini-from-variable',
+    ]);
+  });
 });
