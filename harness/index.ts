@@ -68,7 +68,7 @@ export type { KillMode, KillPoint, Scenario, ScenarioInput } from './config/inde
 export type { DrillEvidence, EvidenceEvent } from './evidence/types.js';
 export { readEvidenceLog } from './evidence/log.js';
 export { judge } from './results/judge.js';
-export type { DrillResult, ExitInfo, IncidentRecord, RunResults, RunSummary } from './results/types.js';
+export type { DrillList, DrillResult, ExitInfo, IncidentRecord, RunReport, RunResults, RunSummary } from './results/types.js';
 /** results.json's `expectation`: each server's cleanup expectation, judged (harness/expectation/). */
 export type { ExpectationResults, ServerExpectation, StatementId, StatementResult } from './results/types.js';
 export type { CheckId, CheckResult, Verdict } from './checks/index.js';

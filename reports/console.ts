@@ -1,7 +1,7 @@
 import { makeColors, colorsEnabled, type Colors } from './colors.js';
 import { summaryLine } from './summary-line.js';
 import { notMetLines } from './expectation-markdown.js';
-import type { DrillInfo, DrillResult, Reporter, RunResults, RunStartInfo } from './types.js';
+import type { DrillInfo, DrillResult, Reporter, RunReport, RunStartInfo } from './types.js';
 
 type Out = { write(s: string): unknown; isTTY?: boolean };
 
@@ -50,10 +50,30 @@ export class ConsoleReporter implements Reporter {
     this.write(`${this.c.dim(n)} ${this.paint(result.verdict)} ${label(result)} ${this.c.dim(`${result.durationMs} ms ${checks}`)}\n`);
   }
 
-  onRunEnd(results: RunResults): void {
+  onRunEnd(results: RunReport): void {
     this.clearStatus();
-    const notPassed = results.drills.filter((d) => d.verdict !== 'pass' && d.verdict !== 'known');
-    const known = results.drills.filter((d) => d.known?.length);
+    // Positions, not drills: each is read again to be printed (in a CLI run, from disk).
+    const notPassedAt: number[] = [];
+    const knownAt: number[] = [];
+    let i = 0;
+    for (const d of results.drills) {
+      if (d.verdict !== 'pass' && d.verdict !== 'known') notPassedAt.push(i);
+      if (d.known?.length) knownAt.push(i);
+      i++;
+    }
+    const at = (i: number) => results.drills.at(i)!;
+    const notPassed = {
+      length: notPassedAt.length,
+      *[Symbol.iterator]() {
+        for (const i of notPassedAt) yield at(i);
+      },
+    };
+    const known = {
+      length: knownAt.length,
+      *[Symbol.iterator]() {
+        for (const i of knownAt) yield at(i);
+      },
+    };
     if (results.stale.length > 0) {
       this.write(`\n${this.c.yellow('Left behind by an earlier, killed run (now contained):')}\n`);
       for (const s of results.stale)
@@ -159,18 +179,20 @@ function label(d: DrillResult): string {
  * A table of the drills of scenarios that name several subjects: one row per scenario, point
  * and mode, one column per subject, each cell the verdict and the checks that failed.
  */
-export function comparison(drills: DrillResult[]): string | null {
-  const multi = drills.filter((d) => typeof d.key === 'string' && d.key.split('/').length > 3);
-  if (multi.length === 0) return null;
-  const subjects = [...new Set(multi.map((d) => d.subject.name))];
+export function comparison(drills: Iterable<DrillResult>): string | null {
+  const subjectSet = new Set<string>();
   const rows = new Map<string, Map<string, string>>();
-  for (const d of multi) {
+  for (const d of drills) {
+    if (typeof d.key !== 'string' || d.key.split('/').length <= 3) continue;
+    subjectSet.add(d.subject.name);
     const row = `${d.scenario} ${d.point}/${d.mode}`;
     const failed = d.checks.filter((c) => c.verdict === 'fail').map((c) => c.id);
     const cell = d.verdict + (failed.length ? ` (${failed.join(', ')})` : '');
     if (!rows.has(row)) rows.set(row, new Map());
     rows.get(row)!.set(d.subject.name, cell);
   }
+  if (rows.size === 0) return null;
+  const subjects = [...subjectSet];
   const table = [['', ...subjects], ...[...rows].map(([row, cells]) => [row, ...subjects.map((s) => cells.get(s) ?? '-')])];
   const widths = table[0].map((_, i) => Math.max(...table.map((r) => r[i].length)));
   return (

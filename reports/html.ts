@@ -18,10 +18,10 @@ import { basename, join } from 'node:path';
 import { drillBody, renderDrillStub } from './html/drill-section.js';
 import { anchorOf } from './html/escape.js';
 import { readEvidence, type EvidenceRead } from './html/evidence-file.js';
-import { renderPage, renderPageWith } from './html/page.js';
+import { drillLine, renderPage, renderPageWith, type DrillLine } from './html/page.js';
 import type { DrillResult } from './types.js';
 import type { ReporterOptions } from './registry.js';
-import type { Reporter, RunResults } from './types.js';
+import type { Reporter, RunReport } from './types.js';
 
 export class HtmlReporter implements Reporter {
   name = 'html';
@@ -32,23 +32,27 @@ export class HtmlReporter implements Reporter {
     return join(this.outDir, 'report.html');
   }
 
-  onRunEnd(results: RunResults): void {
+  onRunEnd(results: RunReport): void {
     const dir = join(this.outDir, DRILLS_DIR);
     rmSync(dir, { recursive: true, force: true });
     if (results.drills.length <= INLINE_DRILLS) {
+      const drills = [...results.drills];
       const evidence = new Map<string, EvidenceRead | { error: string } | null>();
-      for (const drill of results.drills) evidence.set(drill.id, this.read(drill));
-      writeTextAtomic(this.file, renderPage(results, evidence));
+      for (const drill of drills) evidence.set(drill.id, this.read(drill));
+      writeTextAtomic(this.file, renderPage({ ...results, drills }, evidence));
       return;
     }
+    // A drill at a time: its body to its file, its line kept for the page.
     mkdirSync(dir, { recursive: true });
+    const lines: DrillLine[] = [];
     for (const drill of results.drills) {
       const id = anchorOf(drill.id);
       writeFileSync(join(dir, `${id}.js`), `crashDrillBody(${JSON.stringify(id)},${JSON.stringify(drillBody(drill, this.read(drill)))});\n`);
+      lines.push(drillLine(drill));
     }
     writeTextAtomic(
       this.file,
-      renderPageWith(results, (d) => renderDrillStub(d, `${DRILLS_DIR}/${anchorOf(d.id)}.js`)),
+      renderPageWith({ ...results, drills: lines }, (d) => renderDrillStub(d, `${DRILLS_DIR}/${anchorOf(d.id)}.js`)),
     );
   }
 

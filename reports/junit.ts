@@ -14,7 +14,7 @@
 import { writeTextAtomic } from './write-atomic.js';
 import { join } from 'node:path';
 import type { ReporterOptions } from './registry.js';
-import type { DrillResult, Reporter, RunResults } from './types.js';
+import type { DrillList, DrillResult, Reporter, RunReport } from './types.js';
 
 type Check = DrillResult['checks'][number];
 
@@ -38,7 +38,7 @@ export class JunitReporter implements Reporter {
   name = 'junit';
   constructor(private readonly outDir: string) {}
 
-  onRunEnd(results: RunResults): void {
+  onRunEnd(results: RunReport): void {
     writeTextAtomic(join(this.outDir, 'junit.xml'), junitXml(results));
   }
 }
@@ -47,48 +47,58 @@ export function create(options: ReporterOptions): JunitReporter {
   return new JunitReporter(options.outDir);
 }
 
-export function junitXml(results: RunResults): string {
-  const labels = drillLabels(results.drills);
-  const byScenario = new Map<string, DrillResult[]>();
-  for (const drill of results.drills) byScenario.set(drill.scenario, [...(byScenario.get(drill.scenario) ?? []), drill]);
+/**
+ * The whole file. The drills are read a scenario at a time (in a CLI run from disk); what is
+ * held across the run is each drill's scenario and label, and the suites' text.
+ */
+export function junitXml(results: RunReport): string {
+  const { drills } = results;
+  const labels = drillLabels(drills);
+  const byScenario = new Map<string, number[]>();
+  for (const [i, { scenario }] of labels.entries()) {
+    const positions = byScenario.get(scenario) ?? [];
+    positions.push(i);
+    byScenario.set(scenario, positions);
+  }
 
   const suites: string[] = [];
   const total = { tests: 0, failures: 0, errors: 0, time: 0 };
   let index = 0;
-  const groups: [string, DrillResult[], TestCase[]][] = [...byScenario].map(([scenario, drills]) => [
-    scenario,
-    drills,
-    drills.flatMap((drill) => testCases(drill, labels.get(drill)!)),
-  ]);
-  const stale = staleCases(results);
-  if (stale.length > 0) groups.push(['crash-drill baseline', [], stale]);
-  for (const [scenario, drills, cases] of groups) {
+  const suite = (name: string, cases: TestCase[], properties: string[]) => {
     const count = (kind: Outcome['kind']) => cases.filter((c) => c.outcome?.kind === kind).length;
     const time = cases.reduce((sum, c) => sum + c.time, 0);
-    const suite = { tests: cases.length, failures: count('failure'), errors: count('error'), skipped: count('skipped') };
-    total.tests += suite.tests;
-    total.failures += suite.failures;
-    total.errors += suite.errors;
+    const counts = { tests: cases.length, failures: count('failure'), errors: count('error'), skipped: count('skipped') };
+    total.tests += counts.tests;
+    total.failures += counts.failures;
+    total.errors += counts.errors;
     total.time += time;
-    const properties = [
-      property('run-id', results.runId),
-      ...(drills.length > 0 ? [property('subject', drills[0].subject.name)] : [property('baseline', results.baseline?.file ?? '')]),
-      ...drills.flatMap((drill) => drillProperties(drill, labels.get(drill)!)),
-    ];
     suites.push(
-      `  <testsuite${attrs({ name: scenario, tests: suite.tests, failures: suite.failures, errors: suite.errors, skipped: suite.skipped, time: seconds(time), timestamp: results.startedAt, id: index++ })}>\n` +
-        `    <properties>\n${properties.map((p) => `      ${p}\n`).join('')}    </properties>\n` +
+      `  <testsuite${attrs({ name, tests: counts.tests, failures: counts.failures, errors: counts.errors, skipped: counts.skipped, time: seconds(time), timestamp: results.startedAt, id: index++ })}>\n` +
+        `    <properties>\n${[property('run-id', results.runId), ...properties].map((p) => `      ${p}\n`).join('')}    </properties>\n` +
         cases.map(testCaseXml).join('') +
         `  </testsuite>\n`,
     );
+  };
+  for (const [scenario, positions] of byScenario) {
+    const cases: TestCase[] = [];
+    const properties: string[] = [];
+    for (const i of positions) {
+      const drill = drills.at(i)!;
+      if (properties.length === 0) properties.push(property('subject', drill.subject.name));
+      cases.push(...testCases(drill, labels[i].label));
+      properties.push(...drillProperties(drill, labels[i].label));
+    }
+    suite(scenario, cases, properties);
   }
+  const stale = staleCases(results);
+  if (stale.length > 0) suite('crash-drill baseline', stale, [property('baseline', results.baseline?.file ?? '')]);
   // junit-10.xsd gives <testsuites> no `skipped` attribute: the skipped counts live on each suite.
   const root = attrs({ name: results.harness.name, tests: total.tests, failures: total.failures, errors: total.errors, time: seconds(total.time) });
   return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites${root}>\n${suites.join('')}</testsuites>\n`;
 }
 
 /** A baseline entry that now passes fails the run: one failed testcase each, in a suite of its own. */
-function staleCases(results: RunResults): TestCase[] {
+function staleCases(results: RunReport): TestCase[] {
   const b = results.baseline;
   if (!b) return [];
   return b.stale.map((e) => {
@@ -103,19 +113,21 @@ function staleCases(results: RunResults): TestCase[] {
   });
 }
 
-/** `<point>/<mode>`, with ` (attempt n)` when a scenario ran the same drill more than once (--repeat). */
-function drillLabels(drills: DrillResult[]): Map<DrillResult, string> {
-  const seen = new Map<string, number>();
+/** `<point>/<mode>`, with ` (attempt n)` when a scenario ran the same drill more than once (--repeat); by position in the list. */
+function drillLabels(drills: DrillList): { scenario: string; label: string }[] {
+  const keys: { scenario: string; key: string; short: string }[] = [];
   const totals = new Map<string, number>();
-  for (const d of drills) totals.set(`${d.scenario}\0${d.point}/${d.mode}`, (totals.get(`${d.scenario}\0${d.point}/${d.mode}`) ?? 0) + 1);
-  const labels = new Map<DrillResult, string>();
   for (const d of drills) {
     const key = `${d.scenario}\0${d.point}/${d.mode}`;
+    keys.push({ scenario: d.scenario, key, short: `${d.point}/${d.mode}` });
+    totals.set(key, (totals.get(key) ?? 0) + 1);
+  }
+  const seen = new Map<string, number>();
+  return keys.map(({ scenario, key, short }) => {
     const n = (seen.get(key) ?? 0) + 1;
     seen.set(key, n);
-    labels.set(d, totals.get(key)! > 1 ? `${d.point}/${d.mode} (attempt ${n})` : `${d.point}/${d.mode}`);
-  }
-  return labels;
+    return { scenario, label: totals.get(key)! > 1 ? `${short} (attempt ${n})` : short };
+  });
 }
 
 function testCases(drill: DrillResult, label: string): TestCase[] {

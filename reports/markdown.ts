@@ -19,12 +19,30 @@ import { join } from 'node:path';
 import type { ReporterOptions } from './registry.js';
 import { summaryLine } from './summary-line.js';
 import { expectationMarkdown } from './expectation-markdown.js';
-import { KILL_MODES, KILL_POINTS, type DrillResult, type Reporter, type RunResults } from './types.js';
+import { KILL_MODES, KILL_POINTS, type DrillList, type DrillResult, type Reporter, type RunReport } from './types.js';
 import { InternalError } from '../harness/results/types.js';
 
 type Incident = DrillResult['incident'];
 type Moment = NonNullable<Incident['observedAt']>;
 type Out = { write(s: string): unknown };
+/** What the table and the lists need of a drill; the failed drills are read again in full. */
+type Brief = Pick<DrillResult, 'id' | 'scenario' | 'point' | 'mode' | 'verdict' | 'reason' | 'known'> & { subject: { name: string } };
+
+function briefs(drills: DrillList): Brief[] {
+  const out: Brief[] = [];
+  for (const d of drills)
+    out.push({
+      id: d.id,
+      scenario: d.scenario,
+      point: d.point,
+      mode: d.mode,
+      verdict: d.verdict,
+      reason: d.reason,
+      known: d.known,
+      subject: { name: d.subject.name },
+    });
+  return out;
+}
 
 export const MAX_ANNOTATIONS = 10;
 
@@ -62,7 +80,7 @@ export class MarkdownReporter implements Reporter {
     if (this.bad === MAX_ANNOTATIONS + 1) this.out.write(`${moreNotice(null)}\n`);
   }
 
-  onRunEnd(results: RunResults): void {
+  onRunEnd(results: RunReport): void {
     const text = summaryMarkdown(results);
     const file = join(this.outDir, 'summary.md');
     writeTextAtomic(file, text);
@@ -84,21 +102,22 @@ export function create(options: ReporterOptions): MarkdownReporter {
   return new MarkdownReporter(options.outDir, options.env ?? process.env, options.stdout ?? process.stdout);
 }
 
-export function summaryMarkdown(results: RunResults): string {
+export function summaryMarkdown(results: RunReport): string {
   const lines: string[] = ['# Crash drill summary', ''];
-  const n = results.drills.length;
+  const drills = briefs(results.drills);
+  const n = drills.length;
   lines.push(`Run ${code(results.runId)}, ${md(results.startedAt)} to ${md(results.finishedAt)}, ${n} drill${n === 1 ? '' : 's'}.`, '');
   if (results.interrupted) lines.push('**The run was interrupted**; the active drills were contained.', '');
-  lines.push(...table(results.drills), '', summaryLine(results), '');
+  lines.push(...table(drills), '', summaryLine(results), '');
   // Each server's cleanup expectation, side by side (reports/expectation-markdown.ts).
   lines.push(...expectationMarkdown(results.expectation, results.baseline, md, code));
 
-  const failed = results.drills.filter((d) => d.verdict === 'fail');
+  const failed = drills.flatMap((d, i) => (d.verdict === 'fail' ? [i] : []));
   if (failed.length > 0) lines.push('## Failed drills', '');
-  for (const drill of failed) lines.push(...failedDrill(drill));
+  for (const i of failed) lines.push(...failedDrill(results.drills.at(i)!));
 
   // Failures a baseline lists, apart from the new ones above: they do not fail the run.
-  const known = results.drills.filter((d) => d.known?.length);
+  const known = drills.filter((d) => d.known?.length);
   if (known.length > 0) {
     lines.push(`## Known failures (baseline ${code(results.baseline?.file ?? '')})`, '');
     for (const d of known)
@@ -120,7 +139,7 @@ export function summaryMarkdown(results: RunResults): string {
     lines.push('');
   }
 
-  const other = results.drills.filter((d) => d.verdict === 'unknown' || d.verdict === 'error');
+  const other = drills.filter((d) => d.verdict === 'unknown' || d.verdict === 'error');
   if (other.length > 0) {
     lines.push('## Drills without a pass or fail', '');
     for (const d of other)
@@ -136,10 +155,10 @@ export function summaryMarkdown(results: RunResults): string {
 }
 
 /** Rows: subject / scenario; columns: kill point × mode; a cell holds each verdict of that drill. */
-function table(drills: DrillResult[]): string[] {
+function table(drills: Brief[]): string[] {
   const columns = [...new Set(drills.map((d) => `${d.point}\0${d.mode}`))].sort(byColumn);
   // One row per subject and scenario: a scenario drilling several servers shows them side by side.
-  const rowKey = (d: DrillResult) => `${d.subject.name}\u0000${d.scenario}`;
+  const rowKey = (d: Brief) => `${d.subject.name}\u0000${d.scenario}`;
   const rows = [...new Set(drills.map(rowKey))];
   const head = `| subject / scenario | ${columns.map((c) => md(c.replace('\0', ' / '))).join(' | ')} |`;
   const rule = `| --- | ${columns.map(() => ':---:').join(' | ')} |`;
@@ -165,7 +184,7 @@ function byColumn(a: string, b: string): number {
 }
 
 /** `✅ pass`; with repeats, each verdict with its count (`❌ fail ×1, ✅ pass ×2`); `–` when not drilled. */
-function cell(drills: DrillResult[]): string {
+function cell(drills: Brief[]): string {
   if (drills.length === 0) return '–';
   const counts = new Map<string, number>();
   for (const d of drills) counts.set(d.verdict, (counts.get(d.verdict) ?? 0) + 1);
@@ -244,14 +263,14 @@ function list(items: string[]): string {
 }
 
 /** `::error title=...::message` for the first failed or errored drills, and a notice for the rest. */
-export function annotations(results: RunResults): string[] {
-  const bad = results.drills.filter((d) => d.verdict === 'fail' || d.verdict === 'error');
+export function annotations(results: RunReport): string[] {
+  const bad = briefs(results.drills).filter((d) => d.verdict === 'fail' || d.verdict === 'error');
   const lines = bad.slice(0, MAX_ANNOTATIONS).map(annotation);
   if (bad.length > MAX_ANNOTATIONS) lines.push(moreNotice(bad.length - MAX_ANNOTATIONS));
   return lines;
 }
 
-function annotation(d: DrillResult): string {
+function annotation(d: Brief): string {
   return `::error title=${escapeProperty(`crash-drill ${d.verdict}: ${d.scenario} ${d.point}/${d.mode}`)}::${escapeData(`${d.reason} (drill ${d.id})`)}`;
 }
 

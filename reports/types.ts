@@ -1,6 +1,6 @@
-import type { DrillInfo, DrillResult, RunResults } from '../harness/results/types.js';
+import type { DrillInfo, DrillList, DrillResult, RunReport, RunResults } from '../harness/results/types.js';
 
-export type { DrillInfo, DrillResult, RunResults };
+export type { DrillInfo, DrillList, DrillResult, RunReport, RunResults };
 export { describeStep, KILL_MODES, KILL_POINTS } from '../harness/results/types.js';
 export type { CheckFinding, CheckId, ContainmentStep, KillMode, KillPoint, LegacyStep } from '../harness/results/types.js';
 
@@ -21,7 +21,11 @@ export interface Reporter {
   /** A drill moved on: 'starting' (spawn, handshake, setup, kill point), 'waiting' (deadline and grace windows), 'containing'. */
   onDrillPhase?(drill: DrillInfo, phase: string): void;
   onDrillEnd?(result: DrillResult, progress: { done: number; total: number }): void;
-  onRunEnd?(results: RunResults): void | Promise<void>;
+  /**
+   * The run's results, its drills as a DrillList: in a CLI run each is read from disk when asked
+   * for, so keep only what you need of each (an array of every drill is the memory a long run saves).
+   */
+  onRunEnd?(results: RunReport): void | Promise<void>;
   /** True when it writes to the terminal (when none does, the console reporter is added). */
   printsToStdio?(): boolean;
 }

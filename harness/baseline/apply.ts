@@ -53,9 +53,11 @@ export class BaselineIndex {
    * says nothing of the others). A check entry is stale when its check passed or no longer
    * applies in every attempt of a drill that did not err; a drill entry when every attempt passed.
    */
-  stale(drills: readonly DrillResult[]): BaselineEntryInfo[] {
+  stale(drills: Iterable<DrillResult>): BaselineEntryInfo[] {
+    // Only the drills the file names are kept: a run's drills may be on disk (harness/results/drill-spool.ts).
+    const listed = new Set(this.baseline.entries.map((e) => e.drill));
     const attempts = new Map<string, DrillResult[]>();
-    for (const d of drills) attempts.set(d.key, [...(attempts.get(d.key) ?? []), d]);
+    for (const d of drills) if (listed.has(d.key)) attempts.set(d.key, [...(attempts.get(d.key) ?? []), d]);
     return this.baseline.entries.filter((entry) => {
       const ran = attempts.get(entry.drill);
       if (!ran) return false;

@@ -7,7 +7,7 @@
 import type { BaselineEntryInfo, DrillResult } from '../results/types.js';
 import { entryKey } from './load.js';
 
-export function collectEntries(drills: readonly DrillResult[], reasons: ReadonlyMap<string, string> = new Map()): BaselineEntryInfo[] {
+export function collectEntries(drills: Iterable<DrillResult>, reasons: ReadonlyMap<string, string> = new Map()): BaselineEntryInfo[] {
   const out = new Map<string, BaselineEntryInfo>();
   const add = (entry: Omit<BaselineEntryInfo, 'reason'>) => {
     const key = entryKey(entry);

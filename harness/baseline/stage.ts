@@ -6,7 +6,8 @@
  */
 import type { Reporter } from '../../reports/types.js';
 import { findFlaky } from '../results/flaky.js';
-import { summarize, type DrillResult, type RunResults } from '../results/types.js';
+import { summarize, type DrillResult, type RunReport } from '../results/types.js';
+import { replaceDrill } from '../results/drill-spool.js';
 import { BaselineIndex } from './apply.js';
 import type { Baseline } from './load.js';
 import { updatedEntries, writeBaseline } from './write.js';
@@ -21,15 +22,15 @@ export interface BaselineStageOptions {
 
 export function baselineStage(baseline: Baseline, options: BaselineStageOptions): Reporter {
   let index = new BaselineIndex(baseline);
-  // Each drill's own verdict and reason, so an update can judge it again against the new file.
-  const judged = new Map<DrillResult, { verdict: DrillResult['verdict']; reason: string }>();
+  // Each drill's own verdict and reason (by drill id), so an update can judge it again against the new file.
+  const judged = new Map<string, { verdict: DrillResult['verdict']; reason: string }>();
   return {
     name: 'baseline',
     onDrillEnd(result) {
-      judged.set(result, { verdict: result.verdict, reason: result.reason });
+      judged.set(result.id, { verdict: result.verdict, reason: result.reason });
       index.apply(result);
     },
-    onRunEnd(results: RunResults) {
+    onRunEnd(results: RunReport) {
       let updated: { added: number; removed: number } | undefined;
       let statements = baseline.statements ?? [];
       if (options.update) {
@@ -39,11 +40,12 @@ export function baselineStage(baseline: Baseline, options: BaselineStageOptions)
         writeBaseline(baseline.file, update.entries, statements);
         updated = { added: update.added + said.added, removed: update.removed + said.removed };
         index = new BaselineIndex({ file: baseline.file, entries: update.entries });
-        for (const drill of results.drills) {
-          const own = judged.get(drill);
+        for (let i = 0; i < results.drills.length; i++) {
+          const drill = results.drills.at(i)!;
+          const own = judged.get(drill.id);
           if (own) Object.assign(drill, own);
           delete drill.known;
-          index.apply(drill);
+          replaceDrill(results.drills, i, index.apply(drill));
         }
         results.summary = summarize(results.drills);
         results.flaky = findFlaky(results.drills);
@@ -52,7 +54,7 @@ export function baselineStage(baseline: Baseline, options: BaselineStageOptions)
       results.baseline = {
         file: options.shownAs,
         entries: index.baseline.entries.length,
-        known: results.drills.reduce((n, d) => n + (d.known?.length ?? 0), 0),
+        known: knownCount(results.drills),
         stale: index.stale(results.drills),
         ...(updated ? { updated } : {}),
       };
@@ -61,4 +63,10 @@ export function baselineStage(baseline: Baseline, options: BaselineStageOptions)
       else if (statements.length > 0) results.baseline.statements = { entries: statements.length, known: 0, stale: [] };
     },
   };
+}
+
+function knownCount(drills: Iterable<DrillResult>): number {
+  let n = 0;
+  for (const d of drills) n += d.known?.length ?? 0;
+  return n;
 }

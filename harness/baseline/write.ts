@@ -19,11 +19,12 @@ export interface BaselineUpdate {
  * The entries a file should hold after these drills: what did not pass now (reasons kept from
  * `old`), plus the old entries of drills that did not run (a filtered run knows nothing of them).
  */
-export function updatedEntries(old: Baseline | null, drills: readonly DrillResult[]): BaselineUpdate {
+export function updatedEntries(old: Baseline | null, drills: Iterable<DrillResult>): BaselineUpdate {
   const previous = old?.entries ?? [];
   const reasons = new Map(previous.map((e) => [entryKey(e), e.reason]));
   const fresh = collectEntries(drills, reasons);
-  const ran = new Set(drills.map((d) => d.key));
+  const ran = new Set<string>();
+  for (const d of drills) ran.add(d.key);
   const kept = previous.filter((e) => !ran.has(e.drill));
   const before = new Set(previous.map(entryKey));
   const after = new Set(fresh.map(entryKey));

@@ -54,7 +54,7 @@ export async function baselineCommand(paths: string[], options: BaselineCommandO
       if (runOnly.length > 0) throw new UsageError(`--from reads a report folder and runs nothing; ${runOnly.join(', ')} cannot apply`);
       results = readResults(resolve(options.from));
     } else {
-      const run = await runFromCommandLine(paths, { ...options, out: options.reportOut });
+      const run = await runFromCommandLine(paths, { ...options, out: options.reportOut }, { keepDrills: true });
       if (!run.results) return run.code;
       results = run.results;
     }

@@ -51,9 +51,15 @@ export async function runCommand(paths: string[], options: RunCommandOptions): P
 
 /**
  * The run behind `crash-drill run` (and `crash-drill baseline`, which runs the same way):
- * its exit code, and its results when it ran to the end.
+ * its exit code, and its results when it ran to the end. With `keepDrills` (`baseline` reads
+ * them) the results hold the drills; a plain run leaves them on disk while it reports
+ * (harness/results/drill-spool.ts) and returns none in `results.drills`.
  */
-export async function runFromCommandLine(paths: string[], options: RunCommandOptions): Promise<{ code: number; results: RunResults | null }> {
+export async function runFromCommandLine(
+  paths: string[],
+  options: RunCommandOptions,
+  { keepDrills = false }: { keepDrills?: boolean } = {},
+): Promise<{ code: number; results: RunResults | null }> {
   const configFile = options.config ? resolve(options.config) : findConfigFile(process.cwd());
   const config: Partial<DrillConfig> = configFile ? await loadConfigFile(configFile) : {};
   const configReporters = config.reporters ?? [];
@@ -79,6 +85,7 @@ export async function runFromCommandLine(paths: string[], options: RunCommandOpt
       onlyField: options.only ? '--only' : 'only',
       // Each drill's log is written as it ends: the run need not hold them in memory as well.
       keepEvidence: false,
+      keepDrills,
       concurrency: options.concurrency ?? config.concurrency,
       client: options.client ?? config.client,
       out: options.out ?? config.out ?? DEFAULT_OUT,

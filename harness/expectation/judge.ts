@@ -44,30 +44,47 @@ export function declaredExpectations(drilled: ReadonlyArray<{ scenario: Scenario
   return [...byServer.values()];
 }
 
-/** Each server's statements judged on its drills; undefined when no server declared any. */
-export function judgeExpectations(declared: readonly DeclaredExpectation[], drills: readonly DrillResult[]): ExpectationResults | undefined {
+/**
+ * Each server's statements judged on its drills; undefined when no server declared any. One pass
+ * over the drills, holding only the keys each statement names: a run's drills may be on disk.
+ */
+export function judgeExpectations(declared: readonly DeclaredExpectation[], drills: Iterable<DrillResult>): ExpectationResults | undefined {
   if (declared.length === 0) return undefined;
-  const servers: ServerExpectation[] = declared.map((d) => {
-    const key = serverKey(d);
+  const tallies = declared.map((d) => ({ key: serverKey(d), statements: d.statements.map((s) => ({ statement: s, keys: emptyKeys() })) }));
+  for (const drill of drills) {
     // A drill that erred did not happen as planned: its checks show nothing of the server.
-    const own = drills.filter((drill) => drill.verdict !== 'error' && serverKey(drill.subject) === key);
-    return { server: d.server, command: d.command, args: [...d.args], statements: d.statements.map((s) => judgeStatement(s, own)) };
-  });
+    if (drill.verdict === 'error') continue;
+    const key = serverKey(drill.subject);
+    for (const tally of tallies) {
+      if (tally.key !== key) continue;
+      for (const { statement, keys } of tally.statements) {
+        const say = statementDef(statement.id).decide(drill, statement);
+        if (say !== null) keys[say].add(drill.key);
+      }
+    }
+  }
+  const servers: ServerExpectation[] = declared.map((d, i) => ({
+    server: d.server,
+    command: d.command,
+    args: [...d.args],
+    statements: tallies[i].statements.map(({ statement, keys }) => judgeStatement(statement, keys)),
+  }));
   return { servers, notMet: countNotMet(servers) };
 }
+
+/** Drill keys by what they said, in first-seen order. */
+type Keys = Record<Exclude<DrillSay, null>, Set<string>>;
+
+const emptyKeys = (): Keys => ({ met: new Set(), 'not met': new Set(), 'could not tell': new Set() });
 
 /** Statements not met and not known to the baseline. */
 export function countNotMet(servers: readonly ServerExpectation[]): number {
   return servers.reduce((n, s) => n + s.statements.filter((st) => st.status === 'not met' && !st.known).length, 0);
 }
 
-function judgeStatement(statement: DeclaredStatement, drills: readonly DrillResult[]): StatementResult {
+function judgeStatement(statement: DeclaredStatement, said: Keys): StatementResult {
   const def = statementDef(statement.id);
-  const keys: Record<Exclude<DrillSay, null>, string[]> = { met: [], 'not met': [], 'could not tell': [] };
-  for (const drill of drills) {
-    const say = def.decide(drill, statement);
-    if (say !== null && !keys[say].includes(drill.key)) keys[say].push(drill.key);
-  }
+  const keys = { met: [...said.met], 'not met': [...said['not met']], 'could not tell': [...said['could not tell']] };
   const status = keys['not met'].length > 0 ? 'not met' : keys.met.length > 0 ? 'met' : 'not shown';
   return {
     statement: statement.id,

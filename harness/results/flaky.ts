@@ -9,13 +9,15 @@ import { exitCodeFor, type FlakyEntry, type RunResults } from './types.js';
 export type { FlakyEntry } from './types.js';
 
 /** The keys whose attempts disagree, in plan order (then first appearance). */
-export function findFlaky(drills: readonly DrillResult[]): FlakyEntry[] {
+export function findFlaky(drills: Iterable<Pick<DrillResult, 'key' | 'index' | 'attempt' | 'verdict'>>): FlakyEntry[] {
   const byKey = new Map<string, { order: number; attempts: { attempt: number; verdict: DrillResult['verdict'] }[] }>();
-  drills.forEach((drill, position) => {
+  let position = 0;
+  for (const drill of drills) {
     const entry = byKey.get(drill.key) ?? { order: drill.index ?? position, attempts: [] };
     entry.attempts.push({ attempt: drill.attempt ?? 1, verdict: drill.verdict });
     byKey.set(drill.key, entry);
-  });
+    position++;
+  }
   return [...byKey.entries()]
     .filter(([, e]) => new Set(e.attempts.map((a) => a.verdict)).size > 1)
     .sort((a, b) => a[1].order - b[1].order)

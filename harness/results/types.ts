@@ -134,6 +134,19 @@ export interface RunResults {
   mergedFrom?: { runId: string; shard: { index: number; total: number } | null }[];
 }
 
+/**
+ * A run's drills as the reporters get them at its end: counted, read in order or by position.
+ * An array is one; a CLI run hands over its spool (harness/results/drill-spool.ts), which
+ * reads each drill from disk when asked, so a reporter holds only the drills it keeps.
+ */
+export interface DrillList extends Iterable<DrillResult> {
+  readonly length: number;
+  at(index: number): DrillResult | undefined;
+}
+
+/** What onRunEnd hands the reporters: results.json's fields, the drills as a DrillList. */
+export type RunReport = Omit<RunResults, 'drills'> & { drills: DrillList };
+
 /** What a reporter is told when a drill starts (reporters never see processes). */
 export interface DrillInfo {
   id: string;
@@ -143,7 +156,7 @@ export interface DrillInfo {
   mode: KillMode;
 }
 
-export function summarize(drills: DrillResult[]): RunSummary {
+export function summarize(drills: Iterable<Pick<DrillResult, 'verdict'>>): RunSummary {
   const summary: RunSummary = { pass: 0, fail: 0, unknown: 0, error: 0 };
   for (const drill of drills) summary[drill.verdict] = (summary[drill.verdict] ?? 0) + 1;
   return summary;

@@ -4,6 +4,9 @@
  * could contain their drills.
  */
 import { setMaxListeners } from 'node:events';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Reporter } from '../../reports/types.js';
 import type { Scenario } from '../config/index.js';
 import { defaultClientKind, type ClientKind } from '../drill/client/drill-client.js';
@@ -21,7 +24,8 @@ import { findFlaky } from '../results/flaky.js';
 import { judge } from '../results/judge.js';
 import { containerContainmentOf } from '../evidence/container-queries.js';
 import { writeEvidenceLog } from '../evidence/log.js';
-import { summarize, type DrillInfo, type DrillResult, type RunResults } from '../results/types.js';
+import { summarize, type DrillInfo, type DrillList, type DrillResult, type RunReport, type RunResults } from '../results/types.js';
+import { DrillSpool } from '../results/drill-spool.js';
 import { harnessInfo } from '../util/version.js';
 import { RemotePool } from './remotes.js';
 import { startSentinel } from './sentinel.js';
@@ -56,6 +60,13 @@ export interface RunOptions extends PlanFilter {
    * its evidence (about 35 KB a drill), only with its results.
    */
   keepEvidence?: boolean;
+  /**
+   * Keep every drill's result in memory to return it in `results.drills` (default true). The CLI
+   * says false: each result is then spooled to a file in the report folder as its drill ends
+   * (harness/results/drill-spool.ts), the reporters read them back from it at the run's end, and
+   * `results.drills` comes back empty (the reports and results.json have them).
+   */
+  keepDrills?: boolean;
 }
 
 export interface RunOutput {
@@ -94,6 +105,9 @@ export async function runScenarios(scenarios: Scenario[], options: RunOptions = 
   const evidence: DrillEvidence[] = new Array(drills.length);
   const keepEvidence = options.keepEvidence !== false || !options.evidenceDir;
   let containerSurvived = false;
+  // Results on disk as drills end (the CLI), or in memory (runDrills() returns them).
+  const spoolDir = options.keepDrills === false && !options.outDir ? mkdtempSync(join(tmpdir(), 'crash-drill-drills-')) : null;
+  const spool = options.keepDrills === false ? new DrillSpool(join(options.outDir ?? spoolDir!, `.drills-${runId}.jsonl`)) : null;
   try {
     const limits =
       options.concurrency === 'auto'
@@ -104,7 +118,7 @@ export async function runScenarios(scenarios: Scenario[], options: RunOptions = 
     if (options.signal) setMaxListeners(Math.max(10, limits.inFlight * 4), options.signal);
     for (const r of reporters)
       await r.onRunStart?.({ runId, total: drills.length, concurrency: limits.inFlight, cpuSlots: limits.cpu, outDir: options.outDir ?? '' });
-    const results: DrillResult[] = new Array(drills.length);
+    const results: DrillResult[] = new Array(spool ? 0 : drills.length);
     let done = 0;
     /**
      * The first failure of a drill's own code (executeDrill rejecting, judging, its evidence log,
@@ -141,10 +155,13 @@ export async function runScenarios(scenarios: Scenario[], options: RunOptions = 
         });
         if (keepEvidence) evidence[position] = ev;
         if (containerContainmentOf(ev).some((r) => r.endedBy === 'survived')) containerSurvived = true;
-        results[position] = { ...judge(ev), key: plannedDrill.key, index: plannedDrill.index, ...(repeat > 1 ? { attempt } : {}) };
-        if (options.evidenceDir) results[position].evidence = writeEvidenceLog(options.evidenceDir, ev);
+        const result: DrillResult = { ...judge(ev), key: plannedDrill.key, index: plannedDrill.index, ...(repeat > 1 ? { attempt } : {}) };
+        if (options.evidenceDir) result.evidence = writeEvidenceLog(options.evidenceDir, ev);
         done++;
-        for (const r of reporters) r.onDrillEnd?.(results[position], { done, total: drills.length });
+        for (const r of reporters) r.onDrillEnd?.(result, { done, total: drills.length });
+        // After every onDrillEnd: a baseline marks the result in its own (harness/baseline/stage.ts).
+        if (spool) spool.put(position, result);
+        else results[position] = result;
       } catch (error) {
         failures.push(error);
       } finally {
@@ -165,8 +182,8 @@ export async function runScenarios(scenarios: Scenario[], options: RunOptions = 
     await Promise.all(running);
     if (failures.length > 0) throw failures[0];
     const stale = await sweep();
-    const finished = results.filter(Boolean);
-    const output: RunResults = {
+    const finished: DrillList = spool ?? results.filter(Boolean);
+    const output: RunReport = {
       version: 1,
       harness: harnessInfo(),
       runId,
@@ -198,8 +215,10 @@ export async function runScenarios(scenarios: Scenario[], options: RunOptions = 
     const expectation = judgeExpectations(declaredExpectations(planned), finished);
     if (expectation) output.expectation = expectation;
     for (const r of reporters) await r.onRunEnd?.(output);
-    return { results: output, evidence: evidence.filter(Boolean) };
+    return { results: { ...output, drills: spool ? [] : (finished as DrillResult[]) }, evidence: evidence.filter(Boolean) };
   } finally {
+    spool?.close();
+    if (spoolDir) rmSync(spoolDir, { recursive: true, force: true });
     // A run that ends early (an error, an interrupt) still lets its sweep finish before it goes.
     await swept?.catch(() => []);
     await holders?.close();

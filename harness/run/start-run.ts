@@ -28,6 +28,8 @@ export interface RunRequest extends DrillConfig {
   updateBaseline?: boolean;
   /** Keep every drill's evidence in memory to return it (default true; the CLI, which writes the logs, says false). */
   keepEvidence?: boolean;
+  /** Keep every drill's result in memory to return it (default true; the CLI's run says false: harness/run/run-drills.ts). */
+  keepDrills?: boolean;
   /** Where terminal reporters print, and the environment they read (GitHub Actions). */
   stdout?: ReporterOptions['stdout'];
   env?: NodeJS.ProcessEnv;
@@ -88,6 +90,7 @@ export async function startRun(request: RunRequest): Promise<RunOutput> {
     shard: request.shard,
     repeat: request.repeat,
     keepEvidence: request.keepEvidence,
+    keepDrills: request.keepDrills,
   });
 }
 

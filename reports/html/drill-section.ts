@@ -6,6 +6,7 @@ import { describeStep, type DrillResult } from '../types.js';
 import { anchorOf, esc, verdictClass } from './escape.js';
 import type { EvidenceRead } from './evidence-file.js';
 import { renderIncident } from './incident.js';
+import type { DrillLine } from './page.js';
 import { renderTimeline } from './timeline.js';
 import { timelineEntries } from './timeline-entries.js';
 
@@ -88,14 +89,14 @@ ${drillBody(d, read)}
  * A drill whose body is in a file of its own (a large run: reports/html.ts), loaded when it is
  * opened: the page holds a line a drill, not its timeline and records.
  */
-export function renderDrillStub(d: DrillResult, src: string): string {
+export function renderDrillStub(d: DrillLine, src: string): string {
   return `<details class="drill ${verdictClass(d.verdict)}" id="${esc(anchorOf(d.id))}" data-src="${esc(src)}">
 ${drillSummary(d)}
 <div class="body"><p class="muted loading">Loading <code>${esc(src)}</code>…</p></div>
 </details>`;
 }
 
-function drillSummary(d: DrillResult): string {
+function drillSummary(d: DrillLine): string {
   return `<summary><span class="badge ${verdictClass(d.verdict)}">${esc(d.verdict)}</span> <b>${esc(d.scenario)}</b> ${esc(d.point)}/${esc(d.mode)} <span class="muted">${esc(d.id)} · ${esc(d.durationMs)} ms</span><div class="reason">${esc(d.reason)}</div></summary>`;
 }
 

@@ -25,7 +25,11 @@ table.expectation .status{font-weight:600;color:var(--v)}table.expectation .hint
 table.expectation td.undeclared{color:var(--line)}table.expectation .drills{display:block;margin-top:2px}
 `;
 
-export function renderExpectation(expectation: ExpectationResults | undefined, baseline: BaselineInfo | undefined, drills: readonly DrillResult[]): string {
+export function renderExpectation(
+  expectation: ExpectationResults | undefined,
+  baseline: BaselineInfo | undefined,
+  drills: readonly Pick<DrillResult, 'id' | 'key'>[],
+): string {
   const stale = staleStatements(baseline);
   if (!expectation || expectation.servers.length === 0) return stale;
   // A drill key links to its first attempt's section.

@@ -2,7 +2,8 @@
  * The matrix: one row per scenario (and its subject), one column per kill point × mode; each
  * cell links to its drills, coloured by verdict. A repeated drill gets one chip per run.
  */
-import { KILL_MODES, KILL_POINTS, type DrillResult } from '../types.js';
+import { KILL_MODES, KILL_POINTS } from '../types.js';
+import type { DrillLine } from './page.js';
 import { anchorOf, esc, verdictClass } from './escape.js';
 
 /** Kill points in the order a call passes them, modes as declared; anything else (an older run's) follows in the order seen. */
@@ -13,7 +14,7 @@ function ordered(values: string[], order: readonly string[]): string[] {
 
 const SHORT: Record<string, string> = { pass: 'pass', fail: 'FAIL', unknown: '?', error: 'ERR', known: 'known' };
 
-export function renderMatrix(drills: DrillResult[]): string {
+export function renderMatrix(drills: readonly DrillLine[]): string {
   if (drills.length === 0) return '<p class="muted">No drills ran.</p>';
   const points = ordered(
     drills.map((d) => d.point),
@@ -24,7 +25,7 @@ export function renderMatrix(drills: DrillResult[]): string {
     KILL_MODES,
   );
   // One row per scenario and subject: a scenario drilling several servers shows them side by side.
-  const rowKey = (d: DrillResult) => `${d.scenario}\u0000${d.subject.name}`;
+  const rowKey = (d: DrillLine) => `${d.scenario}\u0000${d.subject.name}`;
   const scenarios = [...new Set(drills.map(rowKey))];
   const head1 = points.map((p) => `<th colspan="${modes.length}" class="point">${esc(p)}</th>`).join('');
   const head2 = points.map(() => modes.map((m) => `<th class="mode">${esc(m)}</th>`).join('')).join('');

@@ -2,7 +2,7 @@
  * The whole report page: header with the summary line, the matrix, then every drill (those that
  * failed first, then errors, unknowns, passes; run order within each).
  */
-import type { DrillResult, RunResults } from '../types.js';
+import type { DrillResult, RunReport } from '../types.js';
 import { summaryLine } from '../summary-line.js';
 import { CSS, SCRIPT } from './assets.js';
 import { renderDrill } from './drill-section.js';
@@ -13,14 +13,34 @@ import { EXPECTATION_CSS, renderExpectation } from './expectation.js';
 
 const RANK: Record<string, number> = { fail: 0, error: 1, unknown: 2, known: 3, pass: 4 };
 
-export function drillOrder(drills: DrillResult[]): DrillResult[] {
+/** What the page itself shows of a drill (its line, the matrix, the expectation's links): a large run's page holds only this. */
+export type DrillLine = Pick<DrillResult, 'id' | 'key' | 'scenario' | 'point' | 'mode' | 'verdict' | 'reason' | 'durationMs'> & { subject: { name: string } };
+
+export function drillLine(d: DrillResult): DrillLine {
+  return {
+    id: d.id,
+    key: d.key,
+    scenario: d.scenario,
+    point: d.point,
+    mode: d.mode,
+    verdict: d.verdict,
+    reason: d.reason,
+    durationMs: d.durationMs,
+    subject: { name: d.subject.name },
+  };
+}
+
+/** The page's fields of a run, with its drills as an array of T (whole results, or their lines). */
+type PageRun<T> = Omit<RunReport, 'drills'> & { drills: readonly T[] };
+
+export function drillOrder<T extends Pick<DrillResult, 'verdict'>>(drills: readonly T[]): T[] {
   return drills
     .map((d, i) => ({ d, i }))
     .sort((a, b) => (RANK[a.d.verdict] ?? 5) - (RANK[b.d.verdict] ?? 5) || a.i - b.i)
     .map(({ d }) => d);
 }
 
-function stale(results: RunResults): string {
+function stale(results: PageRun<unknown>): string {
   if (results.stale.length === 0) return '';
   const rows = results.stale
     .map((s) => `<li>drill ${esc(s.drillId)}: pid ${esc(s.pid)} <code>${esc(s.cmdline.join(' '))}</code>, ended by ${esc(s.endedBy)}</li>`)
@@ -29,19 +49,19 @@ function stale(results: RunResults): string {
 }
 
 /** Baseline entries that now pass: they fail the run until removed. */
-function staleBaseline(results: RunResults): string {
+function staleBaseline(results: PageRun<unknown>): string {
   const b = results.baseline;
   if (!b || b.stale.length === 0) return '';
   const rows = b.stale.map((e) => `<li><code>${esc(e.drill)}</code> ${esc(e.check ?? '(the drill)')}: was ${esc(e.verdict)}, now passes</li>`).join('');
   return `<h2>Stale baseline entries</h2><p class="warn">They now pass and fail the run: remove them from <code>${esc(b.file)}</code>, or run again with --update-baseline.</p><ul>${rows}</ul>`;
 }
 
-export function renderPage(results: RunResults, evidence: Map<string, EvidenceRead | { error: string } | null>): string {
+export function renderPage(results: PageRun<DrillResult>, evidence: Map<string, EvidenceRead | { error: string } | null>): string {
   return renderPageWith(results, (d) => renderDrill(d, evidence.get(d.id) ?? null));
 }
 
 /** The page with each drill's section as `section` renders it (in full, or a stub whose body loads when opened). */
-export function renderPageWith(results: RunResults, section: (d: DrillResult) => string): string {
+export function renderPageWith<T extends DrillLine>(results: PageRun<T>, section: (d: T) => string): string {
   const { summary } = results;
   const counts = (['pass', 'fail', 'known', 'unknown', 'error'] as const)
     .filter((v) => v !== 'known' || summary.known !== undefined)

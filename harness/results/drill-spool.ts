@@ -1,0 +1,86 @@
+/**
+ * A run's drill results on disk: each drill's result is one JSON line, written at its end, and
+ * read back when a reporter asks for it. What a long run holds in memory is then two numbers a
+ * drill (where its line starts, how long it is), not its result: about 5 KB of JSON a drill,
+ * several times that as objects, which at 10,000 drills was most of the harness's memory.
+ * The file belongs to the run, which removes it at its end (close).
+ */
+import { closeSync, mkdirSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
+import { dirname } from 'node:path';
+import type { DrillList, DrillResult } from './types.js';
+
+export class DrillSpool implements DrillList {
+  private readonly fd: number;
+  /** By plan position: where its latest line starts and its length in bytes (without the newline). */
+  private readonly spans: Array<[number, number]> = [];
+  private end = 0;
+  /** The positions written, in plan order: the list's order. */
+  private order: number[] | null = null;
+
+  constructor(readonly file: string) {
+    mkdirSync(dirname(file), { recursive: true });
+    this.fd = openSync(file, 'w+');
+  }
+
+  /** Writes the result of the drill at this plan position (again: the latest write counts). */
+  put(position: number, drill: DrillResult): void {
+    const line = Buffer.from(`${JSON.stringify(drill)}\n`);
+    writeSync(this.fd, line, 0, line.length, this.end);
+    if (!this.spans[position]) this.order = null;
+    this.spans[position] = [this.end, line.length - 1];
+    this.end += line.length;
+  }
+
+  /** Replaces the drill at this index of the list (a baseline update re-marks each drill). */
+  set(index: number, drill: DrillResult): void {
+    const position = this.positions()[index];
+    if (position === undefined) throw new RangeError(`no drill at index ${index} of ${this.length}`);
+    this.put(position, drill);
+  }
+
+  get length(): number {
+    return this.positions().length;
+  }
+
+  at(index: number): DrillResult | undefined {
+    const position = this.positions()[index < 0 ? this.length + index : index];
+    if (position === undefined) return undefined;
+    const [start, length] = this.spans[position];
+    const buffer = Buffer.allocUnsafe(length);
+    let read = 0;
+    while (read < length) {
+      const n = readSync(this.fd, buffer, read, length - read, start + read);
+      if (n === 0) throw new Error(`${this.file}: ended at byte ${start + read}, expected ${start + length}`);
+      read += n;
+    }
+    return JSON.parse(buffer.toString('utf8')) as DrillResult;
+  }
+
+  *[Symbol.iterator](): Iterator<DrillResult> {
+    for (let i = 0; i < this.length; i++) yield this.at(i)!;
+  }
+
+  /** Closes and removes the file. */
+  close(): void {
+    closeSync(this.fd);
+    rmSync(this.file, { force: true });
+  }
+
+  private positions(): number[] {
+    if (this.order) return this.order;
+    const order: number[] = [];
+    // forEach skips the holes: drills that never ended.
+    this.spans.forEach((_, position) => {
+      order.push(position);
+    });
+    this.order = order;
+    return order;
+  }
+}
+
+/** Replaces the drill at this index, in an array or a spool. */
+export function replaceDrill(drills: DrillList, index: number, drill: DrillResult): void {
+  if (Array.isArray(drills)) drills[index] = drill;
+  else if (drills instanceof DrillSpool) drills.set(index, drill);
+  else throw new TypeError('replaceDrill: expected an array or a DrillSpool');
+}

@@ -1,0 +1,111 @@
+/**
+ * A run's drills on disk (harness/results/drill-spool.ts): what the reporters read back is what
+ * was written, in plan order, and every report of the same run is the same bytes whether the
+ * reporters get the drills in an array or from the spool. The sha256 sums below are of the
+ * reports the reporters wrote for these fixtures while they still took every drill in an array.
+ */
+import { existsSync, readdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { DrillSpool, replaceDrill } from '../../harness/results/drill-spool.js';
+import type { DrillResult, RunResults } from '../../harness/results/types.js';
+import { manyDrills } from '../reports/fixtures/many-drills.js';
+import { reportHashes } from '../reports/fixtures/report-hashes.js';
+import { tempDir } from '../support/temp-dir.js';
+
+const dirs: string[] = [];
+afterAll(() => {
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+const dir = (prefix: string) => {
+  const d = tempDir(prefix);
+  dirs.push(d);
+  return d;
+};
+
+/** The reports the array-taking reporters wrote for manyDrills(40) (inline page) and manyDrills(600) (a file a drill). */
+const BEFORE: Record<number, Record<string, string>> = {
+  40: {
+    console: '24807a35c6199e73e4735a0d3f1d739f09cd25857f0ad62c2f3ee80c90595dd4',
+    'junit.xml': 'c8e5fe5b37f3ff6e8d6e65fe868df1487a0fbd73d7027244f0793c66ccb0090b',
+    'report.html': '04bf7440d4c991659ad3e5941cafb3ae0aa209e3b385ef091e49e9d5c60e0510',
+    'results.json': '572f644ed951d842369685df71aeaf6eef555654887d0ac2e857a4841981178b',
+    'summary.md': '93169a010dc77fdbb0052e7cc8a89d5229d9d41c3213e98b635f031db9847233',
+  },
+  600: {
+    console: '5751fbbc6f044f4288014ad866774fb5bb192c3286be9ce86cb737ae75eb6bdb',
+    'junit.xml': '0b16bb9e966f1b987caeac644f7ccf49fab7d559d2a11bc5e1d4ab6c40c78433',
+    'report.html': '8ec5b84d0de895cc1b3c6863ceff19cc5a75529d12cdacaf7755f31776a97023',
+    'results.json': 'a64e9429ad8f25dddd940702cf1a8bd8221429ff1ce46f98ee066ef6d796fb1e',
+    'summary.md': '3842814b0243bd751e73635dd79d46d50ee9b1d486d95670b7352f7e024e3aed',
+    'report-drills/': '9f799fa9efdddfd7f4f1c855cbf92ea4d4df3af487250b6dad1c07e9c695e0c5',
+  },
+};
+
+/** The run with its drills in a spool, written in reverse order as drills that end out of order would be. */
+function spooled(results: RunResults, file: string): { report: Omit<RunResults, 'drills'> & { drills: DrillSpool }; spool: DrillSpool } {
+  const spool = new DrillSpool(file);
+  for (let i = results.drills.length - 1; i >= 0; i--) spool.put(i, results.drills[i]);
+  return { report: { ...results, drills: spool }, spool };
+}
+
+describe('DrillSpool', () => {
+  it('reads back in plan order what was written in any order, skipping positions never written', () => {
+    const drills = manyDrills(5).drills;
+    const file = join(dir('crash-drill-spool-'), 'drills.jsonl');
+    const spool = new DrillSpool(file);
+    for (const i of [4, 0, 2]) spool.put(i, drills[i]);
+    expect(spool.length).toBe(3);
+    expect([...spool]).toEqual([drills[0], drills[2], drills[4]]);
+    expect(spool.at(1)).toEqual(drills[2]);
+    expect(spool.at(-1)).toEqual(drills[4]);
+    expect(spool.at(3)).toBeUndefined();
+    spool.put(1, drills[1]);
+    expect([...spool].map((d) => d.id)).toEqual([0, 1, 2, 4].map((i) => drills[i].id));
+    spool.close();
+    expect(existsSync(file)).toBe(false);
+  });
+
+  it('replaces a drill by its index in the list, in a spool as in an array', () => {
+    const drills = manyDrills(3).drills;
+    const spool = new DrillSpool(join(dir('crash-drill-spool-'), 'drills.jsonl'));
+    for (const [i, d] of drills.entries()) spool.put(i, d);
+    const changed: DrillResult = { ...drills[1], verdict: 'known', reason: 'known (baseline): it was' };
+    replaceDrill(spool, 1, changed);
+    const array = [...drills];
+    replaceDrill(array, 1, changed);
+    expect([...spool]).toEqual(array);
+    expect(spool.length).toBe(3);
+    expect(() => spool.set(3, changed)).toThrow(RangeError);
+    spool.close();
+  });
+});
+
+describe('the reports of a run, from an array and from a spool', () => {
+  for (const count of [40, 600]) {
+    it(`are the bytes the array-taking reporters wrote (${count} drills)`, async () => {
+      const results = manyDrills(count);
+      const fromArray = await reportHashes(results, dir('crash-drill-spool-array-'));
+      const { report, spool } = spooled(results, join(dir('crash-drill-spool-'), 'drills.jsonl'));
+      const fromSpool = await reportHashes(report, dir('crash-drill-spool-spooled-'));
+      spool.close();
+      expect(fromArray).toEqual(BEFORE[count]);
+      expect(fromSpool).toEqual(BEFORE[count]);
+    });
+  }
+
+  it('differ when one drill differs (the comparison sees a change)', async () => {
+    const results = manyDrills(40);
+    const { report, spool } = spooled(results, join(dir('crash-drill-spool-'), 'drills.jsonl'));
+    spool.set(7, { ...results.drills[7], durationMs: results.drills[7].durationMs + 1 });
+    const hashes = await reportHashes(report, dir('crash-drill-spool-changed-'));
+    spool.close();
+    for (const file of ['results.json', 'junit.xml', 'report.html']) expect(hashes[file], file).not.toBe(BEFORE[40][file]);
+    // summary.md and the console show a passed drill's time nowhere: the same bytes.
+    expect(hashes['summary.md']).toBe(BEFORE[40]['summary.md']);
+  });
+
+  it('leave the spool file in no report folder', () => {
+    for (const d of dirs) if (existsSync(d)) expect(readdirSync(d).filter((f) => f.endsWith('.jsonl') && f.startsWith('.drills'))).toEqual([]);
+  });
+});
