@@ -4,7 +4,8 @@
  * never copies, of anything secret). An env value that is a variable reference (`${env:X}`,
  * `${X}`, `$X`), that a credential-like name holds (credentials.ts) or that looks like a token
  * (a token shape, a URL with a password or a credential-named query parameter) becomes
- * `{{env.NAME}}`, filled from the environment `crash-drill run` runs in; other values (`LOG_LEVEL:
+ * `{{env.NAME}}`, filled from the environment `crash-drill run` runs in (a secret in an arg,
+ * `--api-key sk-...`, becomes `{{env.<ENTRY>_ARG_<i>}}`); other values (`LOG_LEVEL:
  * debug`) are written as they are. A shell default (`${X:-d}`, Claude Code and Gemini CLI) whose
  * variable is unset here is what the client starts the server with, so it is written as d
  * (unless d looks like a secret). Pure: the environment comes in, nothing is read or printed.
@@ -51,6 +52,31 @@ export function looksLikeSecret(value: string): boolean {
 const WHOLE_VARIABLE = /^\$\{(?:env:)?([A-Za-z_]\w*)(?::-([^}]*))?\}$|^\$([A-Za-z_]\w*)$/;
 const VSCODE_VAR = /\$\{(env:([A-Za-z_]\w*)|workspaceFolder|userHome|input:[^}]+|[^}]+)\}/g;
 const SHELL_VAR = /\$\{([A-Za-z_]\w*)(?::-([^}]*))?\}|\$([A-Za-z_]\w*)/g;
+
+/** `--api-key` -> `api_key`: a flag's name, to ask isCredentialName about. */
+const flagName = (flag: string): string => flag.replace(/^-+/, '').replace(/=$/, '').replace(/-/g, '_');
+const FLAG = /^--?[A-Za-z][\w-]*$/;
+
+/**
+ * Where an arg holds a secret: a token-shaped value, or the value of a credential-named flag
+ * (`--api-key X`, `--token=X`). Returns the part before the secret (`--token=`, or empty).
+ */
+function secretInArg(args: readonly string[], i: number): string | null {
+  const a = args[i]!;
+  if (a.includes('{{')) return null;
+  const eq = /^(--?[A-Za-z][\w-]*=)(.+)$/s.exec(a);
+  if (eq) return isCredentialName(flagName(eq[1]!)) || looksLikeSecret(eq[2]!) ? eq[1]! : null;
+  if (a.startsWith('-')) return null;
+  const prev = args[i - 1];
+  return looksLikeSecret(a) || (prev !== undefined && FLAG.test(prev) && isCredentialName(flagName(prev))) ? '' : null;
+}
+
+/** `my-server` -> `MY_SERVER`: the entry's name as the start of an environment variable's. */
+const envPrefix = (name: string): string =>
+  name
+    .toUpperCase()
+    .replace(/[^A-Z0-9]+/g, '_')
+    .replace(/^_+|_+$/g, '') || 'SERVER';
 
 /** A command, arg or cwd with the client's variables turned into templates (written) and values (started now). */
 function translate(value: string, server: ConfiguredServer, env: NodeJS.ProcessEnv, home: string, field: string): { written: string; now: string } {
@@ -129,7 +155,14 @@ export function clientSubject(server: ConfiguredServer, env: NodeJS.ProcessEnv, 
   return {
     name: server.name,
     command: command.written,
-    args: args.map((a) => a.written),
+    // A secret written as an arg (`--api-key sk-...`) is referenced too, as <ENTRY>_ARG_<i>.
+    args: args.map((a, i, all) => {
+      const before = secretInArg(
+        all.map((x) => x.written),
+        i,
+      );
+      return before === null ? a.written : `${before}{{env.${envPrefix(server.name)}_ARG_${i}}}`;
+    }),
     cwd: cwd?.written ?? null,
     env: written,
     launchEnv: launch,

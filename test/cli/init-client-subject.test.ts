@@ -90,4 +90,51 @@ describe('clientSubject', () => {
     expect(set.env).toEqual({ API_TOKEN: '{{env.API_TOKEN}}', LEVEL: '{{env.LEVEL}}' });
     expect(set.launchEnv).toEqual({ API_TOKEN: 't', LEVEL: 'debug' });
   });
+
+  it('a secret written as an arg (a token shape, the value of a credential-named flag) becomes {{env.<ENTRY>_ARG_<i>}}; other args stay', () => {
+    const s = clientSubject(
+      server({
+        name: 'git-hub',
+        variables: 'none',
+        args: [
+          'server.js',
+          '--api-key',
+          'short1',
+          '--token=abc',
+          '--repo',
+          'acme/x',
+          'ghp_abcdefghijklmnopqrstuvwxyz0123',
+          '--page-size=20',
+          '--name',
+          'two words',
+        ],
+      }),
+      {},
+      '/h',
+    );
+    expect(s.args).toEqual([
+      'server.js',
+      '--api-key',
+      '{{env.GIT_HUB_ARG_2}}',
+      '--token={{env.GIT_HUB_ARG_3}}',
+      '--repo',
+      'acme/x',
+      '{{env.GIT_HUB_ARG_6}}',
+      '--page-size=20',
+      '--name',
+      'two words',
+    ]);
+    expect(s.launchArgs).toEqual([
+      'server.js',
+      '--api-key',
+      'short1',
+      '--token=abc',
+      '--repo',
+      'acme/x',
+      'ghp_abcdefghijklmnopqrstuvwxyz0123',
+      '--page-size=20',
+      '--name',
+      'two words',
+    ]);
+  });
 });

@@ -19,6 +19,8 @@ const SECRETS = {
   GITHUB_TOKEN: 'ghp_initFixtureToken0123456789abcdef',
   API_KEY: 'sk-init-fixture-key-0123456789abcd',
   DATABASE_URL: 'postgres://notes:init-fixture-db-pass@db.invalid:5432/notes',
+  /** Given as an arg, `--api-key <value>`: referenced as BETA_ARG_4. */
+  BETA_ARG_4: 'init-fixture-arg-key-2468',
 };
 const PLAIN = 'verbose-init-fixture-level';
 const SERVER = join(FIXTURES, 'one-tool-server.mjs');
@@ -51,7 +53,7 @@ function threeServers(dir: string): string {
       {
         mcpServers: {
           alpha: { command: 'node', args: [SERVER, '--flavour', 'alpha'], env: { GITHUB_TOKEN: SECRETS.GITHUB_TOKEN, LOG_LEVEL: PLAIN } },
-          beta: { command: 'node', args: [SERVER, '--flavour', 'beta'] },
+          beta: { command: 'node', args: [SERVER, '--flavour', 'beta', '--api-key', SECRETS.BETA_ARG_4] },
           gamma: { command: 'node', args: [SERVER, '--flavour', 'gamma'], env: { API_KEY: SECRETS.API_KEY, DATABASE_URL: SECRETS.DATABASE_URL } },
           remote: { url: 'https://example.invalid/mcp' },
         },
@@ -77,12 +79,13 @@ describe('init --from-client-config', () => {
     expect(init.code).toBe(0);
     expect(init.stdout).toContain('wrote crash-drill.config.mjs and 3 scenarios for 3 servers:');
     expect(init.stdout).toContain('scenarios/alpha/  claude-desktop: alpha: 1 tool; env names: GITHUB_TOKEN, LOG_LEVEL');
-    expect(init.stdout).toContain('The scenarios reference API_KEY, DATABASE_URL, GITHUB_TOKEN as {{env.NAME}} (not copied)');
+    expect(init.stdout).toContain('The scenarios reference API_KEY, BETA_ARG_4, DATABASE_URL, GITHUB_TOKEN as {{env.NAME}} (not copied)');
     expect(yamlFiles(dir)).toEqual(['alpha/look.yaml', 'beta/look.yaml', 'gamma/look.yaml']);
     const alpha = readFileSync(join(dir, 'scenarios/alpha/look.yaml'), 'utf8');
     expect(alpha).toContain(`subject:\n  name: alpha\n  command: node\n  args: [${SERVER}, --flavour, alpha]\n`);
     expect(alpha).toContain(`env: {GITHUB_TOKEN: "{{env.GITHUB_TOKEN}}", LOG_LEVEL: ${PLAIN}}`);
     expect(alpha).toContain('id: alpha-look');
+    expect(readFileSync(join(dir, 'scenarios/beta/look.yaml'), 'utf8')).toContain(`args: [${SERVER}, --flavour, beta, --api-key, "{{env.BETA_ARG_4}}"]`);
     expect(readFileSync(join(dir, 'scenarios/gamma/look.yaml'), 'utf8')).toContain('env: {API_KEY: "{{env.API_KEY}}", DATABASE_URL: "{{env.DATABASE_URL}}"}');
 
     // A plain `crash-drill run`: every point and mode init wrote.
