@@ -2,14 +2,14 @@
  * `orphans` and `contain` as an ordinary user (uid 65534, test/support/unprivileged.ts), with a
  * real orphan of that user and one of root's beside it: `orphans` lists its own user's orphan,
  * reports root's as unreadable instead of crashing on it (and runs with a state folder in tmp it
- * cannot write); `contain` refuses root's process without --force and contains its own. As
+ * cannot write), and a client configuration it cannot read is one line while the others match; `contain` refuses root's process without --force and contains its own. As
  * root, `contain --all-orphans` refuses the ordinary user's orphan without --force and contains
  * root's. The fixtures are copied
  * to a world-readable folder, since the checkout may be below a private home.
  */
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { chmodSync, copyFileSync, statSync } from 'node:fs';
+import { chmodSync, copyFileSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ContainResult } from '../../harness/orphans/contain.js';
@@ -103,6 +103,27 @@ describe.skipIf(reason !== null)('orphans and contain as uid 65534', () => {
     expect(text.stderr).toBe('');
     expect(text.stdout).toContain(`CLIENT-GONE  pid ${nobodyOrphan.pid} (start ${nobodyOrphan.startTime}) user nobody  node fake-mcp-server.mjs ${token}\n`);
     expect(text.stdout).toContain(`1 matching process of other users could not be read (run as root to see them): ${rootOrphan.pid}\n`);
+  });
+
+  it('a client configuration this user cannot read is one line naming the file, and the other files are read on', async () => {
+    if (!u.available) return;
+    const home = u.workDir();
+    const secretFile = join(home, '.cursor', 'mcp.json');
+    mkdirSync(join(home, '.cursor'));
+    chmodSync(join(home, '.cursor'), 0o755);
+    writeFileSync(secretFile, JSON.stringify({ mcpServers: { hidden: { command: 'node', args: ['hidden.js'] } } }), { mode: 0o600 });
+    const windsurf = join(home, '.codeium', 'windsurf', 'mcp_config.json');
+    mkdirSync(join(home, '.codeium', 'windsurf'), { recursive: true });
+    chmodSync(join(home, '.codeium'), 0o755);
+    chmodSync(join(home, '.codeium', 'windsurf'), 0o755);
+    writeFileSync(windsurf, JSON.stringify({ mcpServers: { tokened: { command: 'node', args: ['fake-mcp-server.mjs', token] } } }), { mode: 0o644 });
+    const run = await u.run(['orphans', '--json', '--no-defaults', '--match', token], { env: { HOME: home, XDG_CONFIG_HOME: join(home, '.config') } });
+    expect(run.stderr).toBe('');
+    const report = JSON.parse(run.stdout) as OrphanReport;
+    expect(report.clientConfigs.problems).toEqual([`${secretFile}: cannot read it: cannot be read by this user (permission denied)`]);
+    expect(report.clientConfigs.files).toEqual([{ client: 'windsurf', file: windsurf }]);
+    const mine = report.entries.find((e) => e.pid === nobodyOrphan.pid);
+    expect(mine?.configured.map((c) => `${c.client}: ${c.name} (${c.how})`)).toEqual(['windsurf: tokened (command and args match exactly)']);
   });
 
   it("contain refuses root's process without --force and contains its own; root's --all-orphans refuses its orphan the same way", async () => {
