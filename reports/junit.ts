@@ -7,11 +7,13 @@
  * <skipped>; a drill whose harness or setup failed (verdict error) is one <testcase>
  * `<point>/<mode>` with an <error>, since its checks judged nothing. A failed check a baseline
  * lists is <skipped> with the baseline's reason (type `known`); a baseline entry that now
- * passes is a failed testcase of a suite `crash-drill baseline`. Per-drill facts (drill id,
+ * passes is a failed testcase of a suite `crash-drill baseline`. Each server's cleanup-expectation
+ * statements are a suite `cleanup expectation` of their own (reports/junit-expectation.ts). Per-drill facts (drill id,
  * kill point, mode, evidence head) go into the suite's <properties>, keyed by the testcase
  * label, because junit-10.xsd allows no <properties> inside a <testcase>.
  */
 import { writeTextAtomic } from './write-atomic.js';
+import { EXPECTATION_SUITE, expectationCases } from './junit-expectation.js';
 import { join } from 'node:path';
 import type { ReporterOptions } from './registry.js';
 import type { DrillList, DrillResult, Reporter, RunReport } from './types.js';
@@ -90,6 +92,14 @@ export function junitXml(results: RunReport): string {
     }
     suite(scenario, cases, properties);
   }
+  // Each server's cleanup expectation (reports/junit-expectation.ts).
+  const expectation = expectationCases(results);
+  if (expectation)
+    suite(
+      EXPECTATION_SUITE,
+      expectation.cases.map((c) => ({ ...c, classname: EXPECTATION_SUITE, time: 0 })),
+      expectation.properties.map(([name, value]) => property(name, value)),
+    );
   const stale = staleCases(results);
   if (stale.length > 0) suite('crash-drill baseline', stale, [property('baseline', results.baseline?.file ?? '')]);
   // junit-10.xsd gives <testsuites> no `skipped` attribute: the skipped counts live on each suite.

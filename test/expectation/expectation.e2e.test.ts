@@ -1,7 +1,7 @@
 /**
  * The cleanup expectation end to end, with the real CLI and the fake servers: two servers side
  * by side (`--subject` twice), each statement met, not met or not shown (naming the point or
- * mode that would show it) in results.json, summary.md and the console; the exit code; the
+ * mode that would show it) in results.json, summary.md, junit.xml and the console; the exit code; the
  * baseline both ways; and a statement stricter than its check failing a run whose drills pass.
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -103,6 +103,8 @@ async function run(name: string, extra: string[] = []): Promise<{ cli: CliRun; r
     'console',
     '--reporter',
     'markdown',
+    '--reporter',
+    'junit',
     ...extra,
   ]);
   const results = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8')) as RunResults;
@@ -178,6 +180,56 @@ describe('two servers side by side', () => {
             '',
           ];
         }),
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('junit.xml has a suite cleanup expectation: a testcase per server and statement, failed where not met, skipped where not shown', () => {
+    const xml = readFileSync(join(first.out, 'junit.xml'), 'utf8');
+    const start = xml.indexOf('  <testsuite name="cleanup expectation"');
+    const suite = xml.slice(start, xml.indexOf('  </testsuite>\n', start));
+    const testcase = (server: string, text: string, checks: string, outcome: string, drills = true) =>
+      [
+        `    <testcase name="${server}: ${text}" classname="cleanup expectation" time="0.000">`,
+        ...(outcome ? [outcome] : []),
+        `      <system-out>checks: ${checks}`,
+        ...(drills ? [`drills: side/${server}/idle/crash`] : []),
+        '</system-out>',
+        '    </testcase>',
+      ].join('\n');
+    const notMet = (server: string, text: string) =>
+      `      <failure message="not met: ${text}" type="expectation-not-met">${server} ${text}: not met, shown by side/${server}/idle/crash\n</failure>`;
+    const notShown = (text: string) => `      <skipped message="not shown: would be shown by ${text}" type="not-shown"/>`;
+    const cases = (server: string, met: boolean) => [
+      testcase(
+        server,
+        'stops accepting calls after its input closes (it exits on its own)',
+        'exit-on-eof',
+        met ? '' : notMet(server, 'stops accepting calls after its input closes (it exits on its own)'),
+      ),
+      testcase(server, 'exits within 1500 ms after its input closes', 'exit-on-eof', met ? '' : notMet(server, 'exits within 1500 ms after its input closes')),
+      testcase(server, 'leaves no helper process behind (a child, a daemon, a container it started)', 'no-survivors', ''),
+      testcase(server, 'starts no new external write after losing its client', 'quiet-after-loss', notShown(NO_WRITE_SHOWN_BY.text), false),
+      testcase(
+        server,
+        'honours a cancel: the cancelled call stops and is not answered',
+        'silent-after-cancel, stops-after-cancel',
+        notShown(CANCEL_SHOWN_BY.text),
+        false,
+      ),
+    ];
+    expect(start).toBeGreaterThan(0);
+    expect(suite).toBe(
+      [
+        `  <testsuite name="cleanup expectation" tests="10" failures="2" errors="0" skipped="4" time="0.000" timestamp="${first.results.startedAt}" id="1">`,
+        '    <properties>',
+        `      <property name="run-id" value="${first.results.runId}"/>`,
+        `      <property name="well-behaved.js command" value="node ${WB}"/>`,
+        `      <property name="ignores-eof.js command" value="node ${IE}"/>`,
+        '    </properties>',
+        ...cases('well-behaved.js', true),
+        ...cases('ignores-eof.js', false),
         '',
       ].join('\n'),
     );

@@ -1,0 +1,61 @@
+/**
+ * The cleanup expectation in junit.xml (reports/junit.ts): a suite `cleanup expectation`, one
+ * testcase per server and statement, named `<server>: <statement>`. Met passes; not met is a
+ * <failure> (a <skipped> of type `known` when the baseline lists it, as a known failed check
+ * is); not shown is <skipped> with the point or mode that would show it. A baseline statement
+ * that is met now fails, as a stale baseline entry does.
+ */
+import { STATEMENT_LABELS, type RunReport, type ServerExpectation, type StatementResult } from '../harness/results/types.js';
+
+export const EXPECTATION_SUITE = 'cleanup expectation';
+
+export interface ExpectationCase {
+  name: string;
+  outcome: { kind: 'failure' | 'skipped'; message: string; type: string; body: string } | null;
+  systemOut: string;
+}
+
+/** The suite's cases and its properties (each server's command), or null when the run judged no expectation and the baseline names no statement. */
+export function expectationCases(results: Pick<RunReport, 'expectation' | 'baseline'>): { cases: ExpectationCase[]; properties: [string, string][] } | null {
+  const servers = results.expectation?.servers ?? [];
+  const stale = results.baseline?.statements?.stale ?? [];
+  if (servers.length === 0 && stale.length === 0) return null;
+  const file = results.baseline?.file ?? '';
+  return {
+    cases: [
+      ...servers.flatMap((server) => server.statements.map((st) => statementCase(server, st))),
+      ...stale.map((e) => {
+        const message = `stale baseline statement: ${e.server} ${e.statement} is met now; remove it from ${file}, or run again with --update-baseline`;
+        return {
+          name: `${e.server}: ${STATEMENT_LABELS[e.statement]} (baseline)`,
+          outcome: { kind: 'failure' as const, message, type: 'stale-baseline', body: `${message}\n` },
+          systemOut: '',
+        };
+      }),
+    ],
+    properties: servers.map((s) => [`${s.server} command`, [s.command, ...s.args].join(' ')]),
+  };
+}
+
+function statementCase(server: ServerExpectation, st: StatementResult): ExpectationCase {
+  const facts = [
+    `checks: ${st.checks.join(', ')}`,
+    ...(st.drills.length > 0 ? [`drills: ${st.drills.join(', ')}`] : []),
+    ...(st.couldNotTell?.length ? [`could not tell: ${st.couldNotTell.join(', ')}`] : []),
+  ];
+  const systemOut = `${facts.join('\n')}\n`;
+  const name = `${server.server}: ${st.text}`;
+  if (st.status === 'met') return { name, outcome: null, systemOut };
+  if (st.status === 'not shown') {
+    const would = st.wouldShow ? `would be shown by ${st.wouldShow.text}` : 'no drill could tell';
+    return { name, outcome: { kind: 'skipped', message: `not shown: ${would}`, type: 'not-shown', body: '' }, systemOut };
+  }
+  const body = `${server.server} ${st.text}: not met, shown by ${st.drills.join(', ')}\n`;
+  if (st.known)
+    return {
+      name,
+      outcome: { kind: 'skipped', message: `known (baseline): ${st.known.reason || 'no reason written in the baseline'}`, type: 'known', body },
+      systemOut,
+    };
+  return { name, outcome: { kind: 'failure', message: `not met: ${st.text}`, type: 'expectation-not-met', body }, systemOut };
+}
