@@ -13,7 +13,7 @@
  */
 import path from 'node:path';
 import { expand, matches, type ExpandContext, type Expanded } from './expand.js';
-import { ProgramNames, sameProgram } from './resolve-command.js';
+import { ProgramNames, realOrSelf, sameProgram } from './resolve-command.js';
 import type { ClientId, ConfiguredServer } from './types.js';
 
 export interface ConfigMatch {
@@ -30,6 +30,8 @@ export interface ConfigMatch {
 interface Prepared {
   server: ConfiguredServer;
   command: string;
+  /** The folder the client starts it in (its cwd, else its workspace); null when the client does not say. */
+  folder: string | null;
   program: Set<string>;
   args: Expanded[];
   unknown: string[];
@@ -76,6 +78,7 @@ export class ConfigMatcher {
       return {
         server,
         command,
+        folder: cwd,
         program: this.names.of(command, cwd),
         args,
         unknown: [...commandX.unknown, ...args.flatMap((a) => a.unknown)],
@@ -90,9 +93,13 @@ export class ConfigMatcher {
     return this.entries.length;
   }
 
-  /** Every entry this process is, with how; empty when none. `cwd`: the process's folder, when known. */
+  /**
+   * Every entry this process is, with how; empty when none. `cwd`: the process's folder, when
+   * known: it resolves a relative command, and it tells apart entries that start the same
+   * command line from different folders (two projects' `node build/index.js`).
+   */
   match(argv: readonly string[], cwd: string | null = null): ConfigMatch[] {
-    return this.collect((e) => this.howArgv(e, argv, cwd));
+    return this.collect((e) => this.howArgv(e, argv, cwd), cwd);
   }
 
   /**
@@ -104,23 +111,45 @@ export class ConfigMatcher {
    */
   matchLine(command: string, cwd: string | null = null): ConfigMatch[] {
     const words = command.split(' ');
-    return this.collect((e) => this.howArgv(e, words, cwd) ?? this.howJoined(e, command, cwd));
+    return this.collect((e) => this.howArgv(e, words, cwd) ?? this.howJoined(e, command, cwd), cwd);
   }
 
-  /** A process as its backend gives it: argv when known (/proc), else its command line (ps). */
-  matchProcess(p: { argv: readonly string[] | null; command: string }): ConfigMatch[] {
-    return p.argv ? this.match(p.argv) : this.matchLine(p.command);
+  /**
+   * A process as its backend gives it: argv when known (/proc), else its command line (ps).
+   * Its folder is asked for only when more than one entry matches (one read, where it helps).
+   */
+  matchProcess(p: { pid: number; argv: readonly string[] | null; command: string }, folderOf?: (pid: number) => string | null): ConfigMatch[] {
+    const run = (cwd: string | null) => (p.argv ? this.match(p.argv, cwd) : this.matchLine(p.command, cwd));
+    const first = run(null);
+    if (first.length < 2 || folderOf === undefined) return first;
+    const cwd = folderOf(p.pid);
+    return cwd === null ? first : run(cwd);
   }
 
-  private collect(how: (e: Prepared) => string | null): ConfigMatch[] {
-    const out: ConfigMatch[] = [];
+  /**
+   * The entries `how` accepts. When several do and the process's folder is known, those whose
+   * folder it is are kept, if any: a tie-break only, never a reason to drop the one match there
+   * is (a server may change its folder after it starts).
+   */
+  private collect(how: (e: Prepared) => string | null, cwd: string | null): ConfigMatch[] {
+    let hits: { e: Prepared; how: string }[] = [];
     for (const e of this.entries) {
       const h = how(e);
-      if (h === null) continue;
-      const note = e.unknown.length > 0 ? `; ${e.unknown.join(', ')} matched any value` : '';
-      out.push({ client: e.server.client, name: e.server.name, file: e.server.file, field: e.server.field, envNames: e.server.envNames, how: h + note });
+      if (h !== null) hits.push({ e, how: h });
     }
-    return out;
+    if (hits.length > 1 && cwd !== null) {
+      const here = realOrSelf(cwd);
+      const inFolder = hits.filter((x) => x.e.folder !== null && realOrSelf(x.e.folder) === here);
+      if (inFolder.length > 0 && inFolder.length < hits.length) {
+        const others = hits.length - inFolder.length;
+        const why = `; it runs in this entry's folder (${others} other entr${others === 1 ? 'y starts' : 'ies start'} the same command line elsewhere)`;
+        hits = inFolder.map((x) => ({ e: x.e, how: x.how + why }));
+      }
+    }
+    return hits.map(({ e, how: h }) => {
+      const note = e.unknown.length > 0 ? `; ${e.unknown.join(', ')} matched any value` : '';
+      return { client: e.server.client, name: e.server.name, file: e.server.file, field: e.server.field, envNames: e.server.envNames, how: h + note };
+    });
   }
 
   private howArgv(e: Prepared, argv: readonly string[], cwd: string | null): string | null {

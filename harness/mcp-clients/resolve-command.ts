@@ -35,6 +35,11 @@ function real(file: string): string | null {
   }
 }
 
+/** The real path of a folder or file, or the path as given when it cannot be resolved. */
+export function realOrSelf(file: string): string {
+  return real(file) ?? file;
+}
+
 export class ProgramNames {
   private readonly cache = new Map<string, Set<string>>();
   constructor(private readonly pathVar: string | undefined) {}

@@ -141,7 +141,7 @@ export function inspectProcess(backend: Backend, pid: number, configs?: ConfigMa
     configured: configs
       ? launcherChain.flatMap((c) => {
           const q = byPid.get(c.pid);
-          return q ? configs.matchProcess(q).map((m) => ({ ...m, pid: q.pid })) : [];
+          return q ? configs.matchProcess(q, backend.cwd?.bind(backend)).map((m) => ({ ...m, pid: q.pid })) : [];
         })
       : null,
     blindSpots,

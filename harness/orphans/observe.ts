@@ -31,3 +31,4 @@ export {
   type ProcIdentity,
   type SignalOutcome,
 } from '../observe/index.js';
+export { readCwd } from '../observe/proc.js';

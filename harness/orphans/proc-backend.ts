@@ -11,6 +11,7 @@ import {
   listFds,
   listPids,
   readCmdline,
+  readCwd,
   readEnviron,
   readEnvironValues,
   readFdLink,
@@ -141,4 +142,5 @@ export const procBackend: Backend = {
   },
   // A raw search, not readEnviron's map: this runs over every process of the machine.
   environValues: readEnvironValues,
+  cwd: readCwd,
 };

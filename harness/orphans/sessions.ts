@@ -63,7 +63,7 @@ export function scanSessions(backend: Backend, opts: Omit<SessionOptions, 'exclu
   for (const p of live) {
     const matched = matchEvidence(p.command, opts.patterns);
     if (matched.length > 0) evidence.set(p.pid, matched);
-    const entries = opts.configs?.matchProcess(p) ?? [];
+    const entries = opts.configs?.matchProcess(p, backend.cwd?.bind(backend)) ?? [];
     if (entries.length === 0) continue;
     configured.set(p.pid, entries);
     if (!evidence.has(p.pid)) evidence.set(p.pid, []);

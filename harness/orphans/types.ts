@@ -91,6 +91,8 @@ export interface Backend {
   environValue(pid: number, name: string): string | null;
   /** The value of `name` in each of these processes' environments that has it (one pass). */
   environValues(pids: readonly number[], name: string): Map<number, string>;
+  /** The process's working folder; null when unreadable. A backend that cannot see it leaves this out. */
+  cwd?(pid: number): string | null;
   /** What this backend cannot see, said once per output. */
   readonly blindSpots: string[];
 }

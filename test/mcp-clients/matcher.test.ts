@@ -117,6 +117,41 @@ describe('config matchers', () => {
     expect(names('node /Users/u/Library/Application Support/y/server.js --name two words')).toEqual([]);
     expect(names('python3 /Users/u/Library/Application Support/x/server.js --name two words')).toEqual([]);
     // A process with its argv (/proc) is matched on it.
-    expect(m.matchProcess({ argv: ['node', 'plain.js'], command: 'node plain.js' }).map((x) => x.name)).toEqual(['plain']);
+    expect(m.matchProcess({ pid: 1, argv: ['node', 'plain.js'], command: 'node plain.js' }).map((x) => x.name)).toEqual(['plain']);
+  });
+
+  it("two projects' entries with the same command line: the process's folder tells them apart, and never drops the only match", () => {
+    mkdirSync(join(dir, 'proj-a'), { recursive: true });
+    mkdirSync(join(dir, 'proj-b'), { recursive: true });
+    const m = new ConfigMatcher(
+      [
+        entry({ client: 'claude-code', name: 'a', args: ['build/index.js'], workspace: join(dir, 'proj-a') }),
+        entry({ client: 'claude-code', name: 'b', args: ['build/index.js'], workspace: join(dir, 'proj-b') }),
+        entry({ client: 'codex', name: 'solo', args: ['solo.js'], cwd: join(dir, 'proj-a') }),
+      ],
+      { env, home: '/h' },
+    );
+    const argv = ['node', 'build/index.js'];
+    const names = (cwd: string | null) => m.match(argv, cwd).map((x) => `${x.name}: ${x.how}`);
+    expect(names(join(dir, 'proj-b'))).toEqual([
+      "b: command and args match exactly; it runs in this entry's folder (1 other entry starts the same command line elsewhere)",
+    ]);
+    expect(names(join(dir, 'proj-a'))).toEqual([
+      "a: command and args match exactly; it runs in this entry's folder (1 other entry starts the same command line elsewhere)",
+    ]);
+    // Folder unknown, or neither entry's: both stay.
+    expect(names(null)).toEqual(['a: command and args match exactly', 'b: command and args match exactly']);
+    expect(names(join(dir, 'bin'))).toEqual(['a: command and args match exactly', 'b: command and args match exactly']);
+    // One match is kept wherever the process runs (a server may change its folder).
+    expect(m.match(['node', 'solo.js'], join(dir, 'proj-b')).map((x) => x.name)).toEqual(['solo']);
+    // matchProcess asks for the folder only when it helps.
+    const asked: number[] = [];
+    const folderOf = (pid: number) => {
+      asked.push(pid);
+      return join(dir, 'proj-b');
+    };
+    expect(m.matchProcess({ pid: 7, argv, command: argv.join(' ') }, folderOf).map((x) => x.name)).toEqual(['b']);
+    expect(m.matchProcess({ pid: 8, argv: ['node', 'solo.js'], command: 'node solo.js' }, folderOf).map((x) => x.name)).toEqual(['solo']);
+    expect(asked).toEqual([7]);
   });
 });

@@ -115,6 +115,12 @@ beforeAll(async () => {
     }),
   );
   specs.push(node('spaced-args', spacedArgs, fx.root), launch('spaced-command', { command: join(fx.root, 'My Tools', 'srv'), args: ['--x'], cwd: fx.root }));
+  // A second project whose .mcp.json starts the same command line as team-server's, from its own folder.
+  const other = join(fx.root, 'other-project');
+  mkdirSync(join(other, 'tools'), { recursive: true });
+  copyFileSync(join(FIXTURES, 'plain-server.js'), join(other, 'tools', 'server.js'));
+  writeFileSync(join(other, '.mcp.json'), JSON.stringify({ mcpServers: { 'other-team': { command: 'node', args: ['./tools/server.js', '--team', 'core'] } } }));
+  specs.push(node('other-team', ['./tools/server.js', '--team', 'core'], other));
   if (hasPython) specs.push(launch('notes', { command: 'python3', args: ['server.py', '--notes'], cwd: s, env: { NOTES_API_KEY: v.NOTES_API_KEY } }));
   for (const l of await Promise.all(specs)) launched.set(l.name, l);
   await Promise.all([...launched.values()].map((l) => l.kill()));
@@ -241,6 +247,17 @@ describe('orphans matched to client configurations', () => {
     // Without their file they are nothing: no pattern names them.
     const without = JSON.parse((await cli(['orphans', '--json', '--backend', 'ps-lsof'])).stdout) as OrphanReport;
     expect(find(without, 'spaced-args')).toBeUndefined();
+  });
+
+  it("two projects' entries with one command line: each process is named by the entry of the folder it runs in", async () => {
+    const otherFile = join(fx.root, 'other-project', '.mcp.json');
+    const report = JSON.parse((await cli(['orphans', '--json', '--client-config', otherFile])).stdout) as OrphanReport;
+    const why = `${EXACT}; it runs in this entry's folder (1 other entry starts the same command line elsewhere)`;
+    expect(find(report, 'team-server')?.configured.map((c) => [c.name, c.file, c.how])).toEqual([['team-server', join(fx.project, '.mcp.json'), why]]);
+    expect(find(report, 'other-team')?.configured.map((c) => [c.name, c.file, c.how])).toEqual([['other-team', otherFile, why]]);
+    // The ps + lsof backend does not read folders: both entries are named, as both match.
+    const ps = JSON.parse((await cli(['orphans', '--json', '--backend', 'ps-lsof', '--client-config', otherFile])).stdout) as OrphanReport;
+    expect(find(ps, 'other-team')?.configured.map((c) => c.name)).toEqual(['team-server', 'other-team']);
   });
 
   it('a bad --client-config is one line and the scan goes on', async () => {
