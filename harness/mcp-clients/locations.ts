@@ -5,6 +5,7 @@
  * administrator's files from the file system's root, so a test (or an operator checking another
  * account) can point the lookup elsewhere.
  */
+import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import type { ClientId, ConfigFile, ConfigFormat } from './types.js';
 
@@ -45,12 +46,32 @@ const file = (client: ClientId, f: string, format: ConfigFormat, comments: boole
   comments,
 });
 
+/** The folders in `dir`, sorted; none when it cannot be read (most machines have no such folder). */
+function subfolders(dir: string): string[] {
+  try {
+    return readdirSync(dir, { withFileTypes: true })
+      .filter((d) => d.isDirectory())
+      .map((d) => d.name)
+      .sort();
+  } catch {
+    return [];
+  }
+}
+
 /** Every file a client may keep servers in, user files first, then the project's. */
 export function clientConfigFiles(p: LookupPlaces): ConfigFile[] {
   const mac = p.platform === 'darwin';
   const appSupport = path.join(p.home, 'Library', 'Application Support');
-  // VS Code's user folder: documented as ~/.config/Code/User (Linux), ~/Library/Application Support/Code/User (macOS).
-  const vscodeUser = mac ? path.join(appSupport, 'Code', 'User') : path.join(p.xdgConfigHome, 'Code', 'User');
+  // VS Code's user folder: documented as ~/.config/Code/User (Linux), ~/Library/Application Support/Code/User (macOS);
+  // Insiders keeps its own ("Code - Insiders"), and each profile other than the default its own mcp.json under User/profiles/<id>.
+  const vscodeFiles = ['Code', 'Code - Insiders'].flatMap((product) => {
+    const user = mac ? path.join(appSupport, product, 'User') : path.join(p.xdgConfigHome, product, 'User');
+    return [
+      file('vscode', path.join(user, 'mcp.json'), 'vscode-mcp', true),
+      file('vscode', path.join(user, 'settings.json'), 'vscode-settings', true),
+      ...subfolders(path.join(user, 'profiles')).map((profile) => file('vscode', path.join(user, 'profiles', profile, 'mcp.json'), 'vscode-mcp', true)),
+    ];
+  });
   return [
     // Claude Desktop: documented for macOS; there is no official Linux build, and the community
     // builds (claude-desktop-debian) use $XDG_CONFIG_HOME/Claude.
@@ -65,8 +86,7 @@ export function clientConfigFiles(p: LookupPlaces): ConfigFile[] {
     // Cursor: documented: ~/.cursor/mcp.json (global), .cursor/mcp.json (project).
     file('cursor', path.join(p.home, '.cursor', 'mcp.json'), 'mcp-servers', false),
     // VS Code: documented: the user profile's mcp.json; settings.json `mcp.servers` is the earlier place.
-    file('vscode', path.join(vscodeUser, 'mcp.json'), 'vscode-mcp', true),
-    file('vscode', path.join(vscodeUser, 'settings.json'), 'vscode-settings', true),
+    ...vscodeFiles,
     // Windsurf: documented: ~/.codeium/windsurf/mcp_config.json.
     file('windsurf', path.join(p.home, '.codeium', 'windsurf', 'mcp_config.json'), 'mcp-servers', false),
     // Codex: documented: ~/.codex/config.toml, or $CODEX_HOME/config.toml.

@@ -173,4 +173,24 @@ describe('reading the clients configurations', () => {
       'gemini: gemini-from-variable',
     ]);
   });
+
+  it("VS Code Insiders' user folder and every profile's mcp.json, on Linux and macOS", () => {
+    const home = join(fx.root, 'vscode-home');
+    const put = (file: string, name: string) => {
+      mkdirSync(join(file, '..'), { recursive: true });
+      writeFileSync(file, `{ // comments allowed\n "servers": { "${name}": { "type": "stdio", "command": "node", "args": ["${name}.js"] } } }`);
+    };
+    put(join(home, '.config', 'Code', 'User', 'profiles', '-4a1b2c', 'mcp.json'), 'work-profile');
+    put(join(home, '.config', 'Code - Insiders', 'User', 'mcp.json'), 'insiders');
+    put(join(home, 'Library', 'Application Support', 'Code', 'User', 'profiles', '7f0e', 'mcp.json'), 'mac-profile');
+    const names = (platform: NodeJS.Platform) =>
+      loadClientConfigs({ places: placesFrom({ HOME: home }, join(fx.root, 'nowhere'), platform, join(fx.root, 'no-root')), discover: true }).servers.map(
+        (s) => `${s.client}: ${s.name} (${s.file.slice(home.length + 1)})`,
+      );
+    expect(names('linux')).toEqual([
+      'vscode: work-profile (.config/Code/User/profiles/-4a1b2c/mcp.json)',
+      'vscode: insiders (.config/Code - Insiders/User/mcp.json)',
+    ]);
+    expect(names('darwin')).toEqual(['vscode: mac-profile (Library/Application Support/Code/User/profiles/7f0e/mcp.json)']);
+  });
 });
