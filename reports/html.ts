@@ -13,12 +13,12 @@ export const INLINE_DRILLS = 500;
 
 const DRILLS_DIR = 'report-drills';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { writeTextAtomic } from './write-atomic.js';
+import { writeChunksAtomic, writeTextAtomic } from './write-atomic.js';
 import { basename, join } from 'node:path';
 import { drillBody, renderDrillStub } from './html/drill-section.js';
 import { anchorOf } from './html/escape.js';
 import { readEvidence, type EvidenceRead } from './html/evidence-file.js';
-import { drillLine, renderPage, renderPageWith, type DrillLine } from './html/page.js';
+import { drillLine, pageChunks, renderPage, type DrillLine } from './html/page.js';
 import type { DrillResult } from './types.js';
 import type { ReporterOptions } from './registry.js';
 import type { Reporter, RunReport } from './types.js';
@@ -50,9 +50,9 @@ export class HtmlReporter implements Reporter {
       writeFileSync(join(dir, `${id}.js`), `crashDrillBody(${JSON.stringify(id)},${JSON.stringify(drillBody(drill, this.read(drill)))});\n`);
       lines.push(drillLine(drill));
     }
-    writeTextAtomic(
+    writeChunksAtomic(
       this.file,
-      renderPageWith({ ...results, drills: lines }, (d) => renderDrillStub(d, `${DRILLS_DIR}/${anchorOf(d.id)}.js`)),
+      pageChunks({ ...results, drills: lines }, (d) => renderDrillStub(d, `${DRILLS_DIR}/${anchorOf(d.id)}.js`)),
     );
   }
 

@@ -12,7 +12,7 @@
  * kill point, mode, evidence head) go into the suite's <properties>, keyed by the testcase
  * label, because junit-10.xsd allows no <properties> inside a <testcase>.
  */
-import { writeTextAtomic } from './write-atomic.js';
+import { writeChunksAtomic } from './write-atomic.js';
 import { EXPECTATION_SUITE, expectationCases } from './junit-expectation.js';
 import { join } from 'node:path';
 import type { ReporterOptions } from './registry.js';
@@ -41,7 +41,7 @@ export class JunitReporter implements Reporter {
   constructor(private readonly outDir: string) {}
 
   onRunEnd(results: RunReport): void {
-    writeTextAtomic(join(this.outDir, 'junit.xml'), junitXml(results));
+    writeChunksAtomic(join(this.outDir, 'junit.xml'), junitChunks(results));
   }
 }
 
@@ -49,11 +49,23 @@ export function create(options: ReporterOptions): JunitReporter {
   return new JunitReporter(options.outDir);
 }
 
-/**
- * The whole file. The drills are read a scenario at a time (in a CLI run from disk); what is
- * held across the run is each drill's scenario and label, and the suites' text.
- */
+/** The whole file as one string (junitChunks, joined). */
 export function junitXml(results: RunReport): string {
+  return [...junitChunks(results)].join('');
+}
+
+interface Suite {
+  name: string;
+  cases: TestCase[];
+  properties: string[];
+}
+
+/**
+ * The file a suite at a time. The root element's totals come first, so the suites are built
+ * twice: once for their counts, once for their text; in between a suite's drills are not held
+ * (in a CLI run they are read from disk), only each drill's scenario and label.
+ */
+export function* junitChunks(results: RunReport): Generator<string> {
   const { drills } = results;
   const labels = drillLabels(drills);
   const byScenario = new Map<string, number[]>();
@@ -62,26 +74,7 @@ export function junitXml(results: RunReport): string {
     positions.push(i);
     byScenario.set(scenario, positions);
   }
-
-  const suites: string[] = [];
-  const total = { tests: 0, failures: 0, errors: 0, time: 0 };
-  let index = 0;
-  const suite = (name: string, cases: TestCase[], properties: string[]) => {
-    const count = (kind: Outcome['kind']) => cases.filter((c) => c.outcome?.kind === kind).length;
-    const time = cases.reduce((sum, c) => sum + c.time, 0);
-    const counts = { tests: cases.length, failures: count('failure'), errors: count('error'), skipped: count('skipped') };
-    total.tests += counts.tests;
-    total.failures += counts.failures;
-    total.errors += counts.errors;
-    total.time += time;
-    suites.push(
-      `  <testsuite${attrs({ name, tests: counts.tests, failures: counts.failures, errors: counts.errors, skipped: counts.skipped, time: seconds(time), timestamp: results.startedAt, id: index++ })}>\n` +
-        `    <properties>\n${[property('run-id', results.runId), ...properties].map((p) => `      ${p}\n`).join('')}    </properties>\n` +
-        cases.map(testCaseXml).join('') +
-        `  </testsuite>\n`,
-    );
-  };
-  for (const [scenario, positions] of byScenario) {
+  const suites: (() => Suite)[] = [...byScenario].map(([scenario, positions]) => () => {
     const cases: TestCase[] = [];
     const properties: string[] = [];
     for (const i of positions) {
@@ -90,22 +83,43 @@ export function junitXml(results: RunReport): string {
       cases.push(...testCases(drill, labels[i].label));
       properties.push(...drillProperties(drill, labels[i].label));
     }
-    suite(scenario, cases, properties);
-  }
+    return { name: scenario, cases, properties };
+  });
   // Each server's cleanup expectation (reports/junit-expectation.ts).
   const expectation = expectationCases(results);
   if (expectation)
-    suite(
-      EXPECTATION_SUITE,
-      expectation.cases.map((c) => ({ ...c, classname: EXPECTATION_SUITE, time: 0 })),
-      expectation.properties.map(([name, value]) => property(name, value)),
-    );
+    suites.push(() => ({
+      name: EXPECTATION_SUITE,
+      cases: expectation.cases.map((c) => ({ ...c, classname: EXPECTATION_SUITE, time: 0 })),
+      properties: expectation.properties.map(([name, value]) => property(name, value)),
+    }));
   const stale = staleCases(results);
-  if (stale.length > 0) suite('crash-drill baseline', stale, [property('baseline', results.baseline?.file ?? '')]);
+  if (stale.length > 0) suites.push(() => ({ name: 'crash-drill baseline', cases: stale, properties: [property('baseline', results.baseline?.file ?? '')] }));
+
+  const total = { tests: 0, failures: 0, errors: 0, time: 0 };
+  for (const build of suites) {
+    const { cases } = build();
+    total.tests += cases.length;
+    total.failures += countOf(cases, 'failure');
+    total.errors += countOf(cases, 'error');
+    total.time += timeOf(cases);
+  }
   // junit-10.xsd gives <testsuites> no `skipped` attribute: the skipped counts live on each suite.
   const root = attrs({ name: results.harness.name, tests: total.tests, failures: total.failures, errors: total.errors, time: seconds(total.time) });
-  return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites${root}>\n${suites.join('')}</testsuites>\n`;
+  yield `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites${root}>\n`;
+  for (const [id, build] of suites.entries()) {
+    const { name, cases, properties } = build();
+    const counts = { tests: cases.length, failures: countOf(cases, 'failure'), errors: countOf(cases, 'error'), skipped: countOf(cases, 'skipped') };
+    yield `  <testsuite${attrs({ name, ...counts, time: seconds(timeOf(cases)), timestamp: results.startedAt, id })}>\n` +
+      `    <properties>\n${[property('run-id', results.runId), ...properties].map((p) => `      ${p}\n`).join('')}    </properties>\n` +
+      cases.map(testCaseXml).join('') +
+      `  </testsuite>\n`;
+  }
+  yield '</testsuites>\n';
 }
+
+const countOf = (cases: TestCase[], kind: Outcome['kind']) => cases.filter((c) => c.outcome?.kind === kind).length;
+const timeOf = (cases: TestCase[]) => cases.reduce((sum, c) => sum + c.time, 0);
 
 /** A baseline entry that now passes fails the run: one failed testcase each, in a suite of its own. */
 function staleCases(results: RunReport): TestCase[] {

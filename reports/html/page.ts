@@ -62,13 +62,17 @@ export function renderPage(results: PageRun<DrillResult>, evidence: Map<string, 
 
 /** The page with each drill's section as `section` renders it (in full, or a stub whose body loads when opened). */
 export function renderPageWith<T extends DrillLine>(results: PageRun<T>, section: (d: T) => string): string {
+  return [...pageChunks(results, section)].join('');
+}
+
+/** The same, a drill's section at a time: a large run's page (9 MB at 10,000 drills) is never one string. */
+export function* pageChunks<T extends DrillLine>(results: PageRun<T>, section: (d: T) => string): Generator<string> {
   const { summary } = results;
   const counts = (['pass', 'fail', 'known', 'unknown', 'error'] as const)
     .filter((v) => v !== 'known' || summary.known !== undefined)
     .map((v) => `<span class="${verdictClass(v)}" style="background:var(--v)">${summary[v] ?? 0} ${v}</span>`)
     .join('');
-  const drills = drillOrder(results.drills).map(section).join('\n');
-  return `<!doctype html>
+  yield `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>crash-drill ${esc(results.runId)}: ${esc(summaryLine(results))}</title>
 <style>${CSS}${EXPECTATION_CSS}</style></head>
@@ -84,7 +88,9 @@ ${stale(results)}
 ${staleBaseline(results)}
 <h2>Drills</h2>
 <div class="toolbar"><button type="button" data-open="all">expand all</button><button type="button" data-open="none">collapse all</button></div>
-${drills}
+`;
+  for (const [i, d] of drillOrder(results.drills).entries()) yield `${i === 0 ? '' : '\n'}${section(d)}`;
+  yield `
 <script>${SCRIPT}</script>
 </body></html>
 `;
