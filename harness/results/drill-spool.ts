@@ -11,8 +11,11 @@ import type { DrillList, DrillResult } from './types.js';
 
 export class DrillSpool implements DrillList {
   private readonly fd: number;
-  /** By plan position: where its latest line starts and its length in bytes (without the newline). */
-  private readonly spans: Array<[number, number]> = [];
+  /** By plan position: where its latest line starts, and its length in bytes (without the newline). */
+  private readonly starts: number[] = [];
+  private readonly lengths: number[] = [];
+  /** One buffer for every read, grown to the longest line: reading 10,000 drills allocates no buffer each. */
+  private buffer = Buffer.alloc(64 * 1024);
   private end = 0;
   /** The positions written, in plan order: the list's order. */
   private order: number[] | null = null;
@@ -26,8 +29,9 @@ export class DrillSpool implements DrillList {
   put(position: number, drill: DrillResult): void {
     const line = Buffer.from(`${JSON.stringify(drill)}\n`);
     writeSync(this.fd, line, 0, line.length, this.end);
-    if (!this.spans[position]) this.order = null;
-    this.spans[position] = [this.end, line.length - 1];
+    if (this.starts[position] === undefined) this.order = null;
+    this.starts[position] = this.end;
+    this.lengths[position] = line.length - 1;
     this.end += line.length;
   }
 
@@ -45,15 +49,17 @@ export class DrillSpool implements DrillList {
   at(index: number): DrillResult | undefined {
     const position = this.positions()[index < 0 ? this.length + index : index];
     if (position === undefined) return undefined;
-    const [start, length] = this.spans[position];
-    const buffer = Buffer.allocUnsafe(length);
+    const start = this.starts[position];
+    const length = this.lengths[position];
+    if (this.buffer.length < length) this.buffer = Buffer.alloc(Math.max(length, this.buffer.length * 2));
+    const buffer = this.buffer;
     let read = 0;
     while (read < length) {
       const n = readSync(this.fd, buffer, read, length - read, start + read);
       if (n === 0) throw new Error(`${this.file}: ended at byte ${start + read}, expected ${start + length}`);
       read += n;
     }
-    return JSON.parse(buffer.toString('utf8')) as DrillResult;
+    return JSON.parse(buffer.toString('utf8', 0, length)) as DrillResult;
   }
 
   *[Symbol.iterator](): Iterator<DrillResult> {
@@ -70,7 +76,7 @@ export class DrillSpool implements DrillList {
     if (this.order) return this.order;
     const order: number[] = [];
     // forEach skips the holes: drills that never ended.
-    this.spans.forEach((_, position) => {
+    this.starts.forEach((_, position) => {
       order.push(position);
     });
     this.order = order;
