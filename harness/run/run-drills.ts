@@ -119,6 +119,8 @@ export async function runScenarios(scenarios: Scenario[], options: RunOptions = 
     for (const r of reporters)
       await r.onRunStart?.({ runId, total: drills.length, concurrency: limits.inFlight, cpuSlots: limits.cpu, outDir: options.outDir ?? '' });
     const results: DrillResult[] = new Array(spool ? 0 : drills.length);
+    // What the summary and the flaky list need of each spooled drill, so they need not read the spool.
+    const verdicts: Pick<DrillResult, 'key' | 'index' | 'attempt' | 'verdict'>[] = [];
     let done = 0;
     /**
      * The first failure of a drill's own code (executeDrill rejecting, judging, its evidence log,
@@ -160,8 +162,10 @@ export async function runScenarios(scenarios: Scenario[], options: RunOptions = 
         done++;
         for (const r of reporters) r.onDrillEnd?.(result, { done, total: drills.length });
         // After every onDrillEnd: a baseline marks the result in its own (harness/baseline/stage.ts).
-        if (spool) spool.put(position, result);
-        else results[position] = result;
+        if (spool) {
+          spool.put(position, result);
+          verdicts[position] = { key: result.key, index: result.index, attempt: result.attempt, verdict: result.verdict };
+        } else results[position] = result;
       } catch (error) {
         failures.push(error);
       } finally {
@@ -183,6 +187,7 @@ export async function runScenarios(scenarios: Scenario[], options: RunOptions = 
     if (failures.length > 0) throw failures[0];
     const stale = await sweep();
     const finished: DrillList = spool ?? results.filter(Boolean);
+    const judged = spool ? verdicts.filter(Boolean) : finished;
     const output: RunReport = {
       version: 1,
       harness: harnessInfo(),
@@ -190,7 +195,7 @@ export async function runScenarios(scenarios: Scenario[], options: RunOptions = 
       startedAt,
       finishedAt: new Date().toISOString(),
       interrupted: options.signal?.aborted ?? false,
-      summary: summarize(finished),
+      summary: summarize(judged),
       stale: stale.map((s) => ({
         drillId: s.drillId,
         pid: s.pid,
@@ -209,7 +214,7 @@ export async function runScenarios(scenarios: Scenario[], options: RunOptions = 
         drills: planned.length,
         repeat,
       },
-      flaky: findFlaky(finished),
+      flaky: findFlaky(judged),
     };
     // Each server's cleanup expectation, from the whole plan's scenarios (so every shard names the same statements).
     const expectation = judgeExpectations(declaredExpectations(planned), finished);
