@@ -26,6 +26,7 @@ import { containerContainmentOf } from '../evidence/container-queries.js';
 import { writeEvidenceLog } from '../evidence/log.js';
 import { summarize, type DrillInfo, type DrillList, type DrillResult, type RunReport, type RunResults } from '../results/types.js';
 import { DrillSpool } from '../results/drill-spool.js';
+import { collectGarbage } from './collect-garbage.js';
 import { harnessInfo } from '../util/version.js';
 import { RemotePool } from './remotes.js';
 import { startSentinel } from './sentinel.js';
@@ -219,6 +220,8 @@ export async function runScenarios(scenarios: Scenario[], options: RunOptions = 
     // Each server's cleanup expectation, from the whole plan's scenarios (so every shard names the same statements).
     const expectation = judgeExpectations(declaredExpectations(planned), finished);
     if (expectation) output.expectation = expectation;
+    // A spooled run has kept no drill: what the heap holds now is mostly dead (harness/run/collect-garbage.ts).
+    if (spool) collectGarbage();
     for (const r of reporters) await r.onRunEnd?.(output);
     return { results: { ...output, drills: spool ? [] : (finished as DrillResult[]) }, evidence: evidence.filter(Boolean) };
   } finally {
