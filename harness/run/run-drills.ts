@@ -106,8 +106,11 @@ export async function runScenarios(scenarios: Scenario[], options: RunOptions = 
   const evidence: DrillEvidence[] = new Array(drills.length);
   const keepEvidence = options.keepEvidence !== false || !options.evidenceDir;
   let containerSurvived = false;
-  // Results on disk as drills end (the CLI), or in memory (runDrills() returns them).
-  const spoolDir = options.keepDrills === false && !options.outDir ? mkdtempSync(join(tmpdir(), 'crash-drill-drills-')) : null;
+  // Results on disk as drills end (the CLI), or in memory (runDrills() returns them). With no report
+  // folder the spool's folder is named like the drills' temp folders, crash-drill-<runId>.*, so the
+  // run's sentinel removes it when the harness dies (removeDrillTemps); in a report folder, the next
+  // run there removes it (start-run.ts).
+  const spoolDir = options.keepDrills === false && !options.outDir ? mkdtempSync(join(tmpdir(), `crash-drill-${runId}.drills-`)) : null;
   const spool = options.keepDrills === false ? new DrillSpool(join(options.outDir ?? spoolDir!, `.drills-${runId}.jsonl`)) : null;
   try {
     const limits =

@@ -4,7 +4,7 @@
  * the plan (shard, repeat, default concurrency). The CLI adds only what a terminal needs
  * (flags, the config file lookup, signals, the exit code).
  */
-import { rmSync } from 'node:fs';
+import { lstatSync, readdirSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { loadReporters, type ReporterOptions } from '../../reports/registry.js';
 import type { Reporter } from '../../reports/types.js';
@@ -14,6 +14,7 @@ import { loadBaseline } from '../baseline/load.js';
 import { baselineStage } from '../baseline/stage.js';
 import { displayPath } from '../util/paths.js';
 import { checkedRunsDir } from './registry.js';
+import { isRunLive } from './runs.js';
 import type { DrillConfig } from '../index.js';
 import { runScenarios, type RunOutput } from './run-drills.js';
 
@@ -75,7 +76,10 @@ export async function startRun(request: RunRequest): Promise<RunOutput> {
   // First, so every reporter is handed results the baseline has already marked.
   if (baseline) reporters.unshift(baselineStage(baseline, { shownAs: displayPath(baseline.file), update: request.updateBaseline }));
   // Evidence of an earlier run in the same folder would be mixed with this one's.
-  if (outDir) rmSync(join(outDir, 'evidence'), { recursive: true, force: true });
+  if (outDir) {
+    rmSync(join(outDir, 'evidence'), { recursive: true, force: true });
+    removeDeadSpools(outDir);
+  }
   return runScenarios(scenarios, {
     points: request.points,
     modes: request.modes,
@@ -141,4 +145,28 @@ async function reportersOf(request: RunRequest, outDir: string | undefined): Pro
     return objects;
   }
   return [...(await loadReporters(named, { outDir, stdout: request.stdout, env: request.env })), ...objects];
+}
+
+/**
+ * The drill spools (harness/results/drill-spool.ts) a killed run left in this report folder: a
+ * run removes its own at its end, a SIGKILLed one cannot. One whose run is still live (a second
+ * run writing to the same folder) is left alone.
+ */
+export function removeDeadSpools(outDir: string): string[] {
+  let names: string[];
+  try {
+    names = readdirSync(outDir);
+  } catch {
+    return [];
+  }
+  const removed: string[] = [];
+  for (const name of names) {
+    const runId = /^\.drills-(.+)\.jsonl$/.exec(name)?.[1];
+    if (!runId || isRunLive(runId)) continue;
+    const path = join(outDir, name);
+    if (!lstatSync(path, { throwIfNoEntry: false })?.isFile()) continue;
+    rmSync(path, { force: true });
+    removed.push(name);
+  }
+  return removed;
 }
