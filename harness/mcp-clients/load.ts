@@ -4,7 +4,7 @@
  * silent, unless it was named; any other problem is one line (file, field, what was wrong) and
  * the rest is read on.
  */
-import { existsSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import path from 'node:path';
 import { clientConfigFiles, explicitConfigFile, type LookupPlaces } from './locations.js';
 import { describeType, parseJsonText, readConfigText } from './read-json.js';
@@ -56,7 +56,7 @@ export function loadClientConfigs(opts: LoadOptions): ClientConfigs {
   const discovered = opts.discover ? clientConfigFiles(opts.places).filter((f) => opts.client === undefined || f.client === opts.client) : [];
   for (let i = 0; i < discovered.length; i++) {
     const config = discovered[i]!;
-    if (seen.has(config.file) || !existsSync(config.file)) continue;
+    if (seen.has(config.file) || absent(config.file)) continue;
     seen.add(config.file);
     const text = readConfigText(config.file);
     if (!text.ok) out.problems.push({ file: config.file, field: null, message: text.message });
@@ -86,4 +86,19 @@ export function loadClientConfigs(opts: LoadOptions): ClientConfigs {
     return false;
   });
   return { servers, problems: out.problems, files };
+}
+
+/**
+ * True when nothing is at a documented place (or a folder on its way is a file): silent. A place
+ * this user cannot look into (a folder on the way it may not enter) is not absent: reading it
+ * gives the one line that says so, as an unreadable file does.
+ */
+function absent(file: string): boolean {
+  try {
+    statSync(file);
+    return false;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    return code === 'ENOENT' || code === 'ENOTDIR';
+  }
 }

@@ -112,6 +112,11 @@ describe.skipIf(reason !== null)('orphans and contain as uid 65534', () => {
     mkdirSync(join(home, '.cursor'));
     chmodSync(join(home, '.cursor'), 0o755);
     writeFileSync(secretFile, JSON.stringify({ mcpServers: { hidden: { command: 'node', args: ['hidden.js'] } } }), { mode: 0o600 });
+    // A documented file in a folder this user may not enter: not absent, unreadable, one line too.
+    const hiddenFolder = join(home, '.gemini');
+    mkdirSync(hiddenFolder, { mode: 0o700 });
+    const behindFolder = join(hiddenFolder, 'settings.json');
+    writeFileSync(behindFolder, JSON.stringify({ mcpServers: { behind: { command: 'node', args: ['behind.js'] } } }), { mode: 0o644 });
     const windsurf = join(home, '.codeium', 'windsurf', 'mcp_config.json');
     mkdirSync(join(home, '.codeium', 'windsurf'), { recursive: true });
     chmodSync(join(home, '.codeium'), 0o755);
@@ -120,7 +125,9 @@ describe.skipIf(reason !== null)('orphans and contain as uid 65534', () => {
     const run = await u.run(['orphans', '--json', '--no-defaults', '--match', token], { env: { HOME: home, XDG_CONFIG_HOME: join(home, '.config') } });
     expect(run.stderr).toBe('');
     const report = JSON.parse(run.stdout) as OrphanReport;
-    expect(report.clientConfigs.problems).toEqual([`${secretFile}: cannot read it: cannot be read by this user (permission denied)`]);
+    expect(report.clientConfigs.problems.sort()).toEqual(
+      [`${secretFile}: cannot read it: cannot be read by this user (permission denied)`, `${behindFolder}: cannot read it: cannot be read by this user (permission denied)`].sort(),
+    );
     expect(report.clientConfigs.files).toEqual([{ client: 'windsurf', file: windsurf }]);
     const mine = report.entries.find((e) => e.pid === nobodyOrphan.pid);
     expect(mine?.configured.map((c) => `${c.client}: ${c.name} (${c.how})`)).toEqual(['windsurf: tokened (command and args match exactly)']);
