@@ -126,7 +126,10 @@ describe.skipIf(reason !== null)('orphans and contain as uid 65534', () => {
     expect(run.stderr).toBe('');
     const report = JSON.parse(run.stdout) as OrphanReport;
     expect(report.clientConfigs.problems.sort()).toEqual(
-      [`${secretFile}: cannot read it: cannot be read by this user (permission denied)`, `${behindFolder}: cannot read it: cannot be read by this user (permission denied)`].sort(),
+      [
+        `${secretFile}: cannot read it: cannot be read by this user (permission denied)`,
+        `${behindFolder}: cannot read it: cannot be read by this user (permission denied)`,
+      ].sort(),
     );
     expect(report.clientConfigs.files).toEqual([{ client: 'windsurf', file: windsurf }]);
     const mine = report.entries.find((e) => e.pid === nobodyOrphan.pid);
