@@ -28,6 +28,6 @@ export { tcpConnections, unixSockets, socketInodes, type TcpConn, type UnixSock 
 export { signalIdentity, signalIfSame, type SignalOutcome } from './signal.js';
 export { contain, type ContainOptions } from './contain.js';
 export type { ContainmentRecord, ContainmentStep, EndedBy } from './terminate.js';
-export { newRunId, drillIdFor, runIdOf } from './run-ids.js';
+export { newRunId, drillIdFor, runIdOf, HARNESS_ENV, harnessMark, parseHarnessMark, ownHarnessEnv } from './run-ids.js';
 export { ObserveError, type ObserveErrorCode } from './errors.js';
 export { findRealServer, findRealServerNow, isLauncher, snapshotChain, type ChainProcess, type ReadFd } from './wrapper.js';

@@ -3,8 +3,10 @@
  * <registry>/runs/<runId>.json with its own identity (registry.ts: a private folder of the user,
  * checked before every use). A drill process whose run has no live registered harness was left
  * behind by a harness that died (crashed, was killed, or its machine slept through a timeout):
- * the sweep ends it. A live run's processes are never touched, which is what lets several
- * harnesses (vitest workers) share one machine.
+ * the sweep ends it. A run with no registration found at all (registered in a registry this
+ * harness does not read) is judged by the harness its processes name (CRASH_DRILL_HARNESS,
+ * observe/run-ids.ts) instead: ended only once that harness is dead. A live run's processes
+ * are never touched, which is what lets several harnesses (vitest workers) share one machine.
  */
 import { readdirSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
@@ -12,7 +14,7 @@ import { listDrillCgroups } from '../observe/cgroup.js';
 import { ObserveError } from '../observe/errors.js';
 import { identify, identityKey, isAlive, type ProcIdentity } from '../observe/identity.js';
 import { DRILL_ENV } from '../observe/membership.js';
-import { runIdOf } from '../observe/run-ids.js';
+import { HARNESS_ENV, parseHarnessMark, runIdOf } from '../observe/run-ids.js';
 import { isOwnFile, readOwnFile, replaceOwnFile } from './own-files.js';
 import { isKernelThread, listPids, readCmdline, readEnviron, readOwnerUid, readStat } from '../observe/proc.js';
 import { checkedRunsDir, RegistryError, siblingRunsDirs } from './registry.js';
@@ -176,13 +178,21 @@ function selfAndAncestors(): Set<number> {
 export async function sweepStale(opts: SweepOptions = {}): Promise<StaleReport[]> {
   runsDir(); // refused (RegistryError) before anything is read or ended
   const accept = opts.runFilter ?? (() => true);
-  const liveness = new Map<string, boolean>();
-  const stale = (drillId: string): boolean => {
+  /** Per run: true when its registered harness lives, false when it is dead, null when no registration is found. */
+  const liveness = new Map<string, boolean | null>();
+  // A run with no registration this harness can read is judged by the harness its processes name
+  // (run-ids.ts HARNESS_ENV): left alone while that harness lives (a run in another registry).
+  const stale = (drillId: string, harness: () => string | undefined): boolean => {
     const runId = runIdOf(drillId);
     if (!accept(runId)) return false;
     let live = liveness.get(runId);
-    if (live === undefined) liveness.set(runId, (live = isRunLive(runId)));
-    return !live;
+    if (live === undefined) {
+      const registered = registeredHarness(runId);
+      liveness.set(runId, (live = registered === null ? null : isAlive(registered)));
+    }
+    if (live !== null) return !live;
+    const named = parseHarnessMark(harness());
+    return named === null || !isAlive(named);
   };
 
   const spared = selfAndAncestors();
@@ -195,10 +205,19 @@ export async function sweepStale(opts: SweepOptions = {}): Promise<StaleReport[]
   for (const pid of listPids()) {
     const stat = readStat(pid);
     if (stat === null || isKernelThread(stat) || stat.state === 'Z' || !ownedBySelf(pid)) continue;
-    const drillId = readEnviron(pid)?.get(DRILL_ENV);
-    if (drillId && stale(drillId)) add(drillId, stat);
+    const environ = readEnviron(pid);
+    const drillId = environ?.get(DRILL_ENV);
+    if (drillId && stale(drillId, () => environ?.get(HARNESS_ENV))) add(drillId, stat);
   }
-  const cgroups = listDrillCgroups().filter((cg) => stale(cg.drillId));
+  // A cgroup's harness is the one its members name (its client and server carry the mark).
+  const cgroups = listDrillCgroups().filter((cg) =>
+    stale(cg.drillId, () =>
+      cg
+        .pids()
+        .map((pid) => readEnviron(pid)?.get(HARNESS_ENV))
+        .find((mark) => mark !== undefined),
+    ),
+  );
   for (const cg of cgroups) {
     for (const pid of cg.pids()) {
       const id = identify(pid);

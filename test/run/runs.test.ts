@@ -3,7 +3,7 @@ import { existsSync, lstatSync, mkdirSync, readFileSync, rmSync, symlinkSync, un
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { drillIdFor, identify, newRunId, procState, runIdOf, type ProcIdentity } from '../../harness/observe/index.js';
+import { drillIdFor, harnessMark, identify, newRunId, procState, runIdOf, type ProcIdentity } from '../../harness/observe/index.js';
 import { isRunLive, registerRun, runsDir, sweepStale } from '../../harness/run/index.js';
 import { packageRoot } from '../../harness/util/paths.js';
 import { tempDir } from '../support/temp-dir.js';
@@ -72,6 +72,34 @@ describe('sweepStale', () => {
     expect(out.dir).toBe(runsDir());
     expect(out.rows).toEqual([]);
     expect(procState(drill.id)).toBe('alive');
+  });
+
+  it('a run registered where this harness does not look is judged by the harness its processes name: left alone while it lives, ended once it is dead', async () => {
+    // Another harness of the user's with another CRASH_DRILL_REGISTRY or XDG_RUNTIME_DIR: no
+    // registration here, but its drill processes carry its identity (CRASH_DRILL_HARNESS).
+    const foreign = newRunId();
+    const unmarked = newRunId();
+    for (const run of [foreign, unmarked]) cleanup.trackDrill(drillIdFor(run, 1));
+    const harness = start(cleanup, 'sleep', ['300'], { stdio: 'ignore' });
+    const drill = start(cleanup, 'sleep', ['300'], {
+      detached: true,
+      stdio: 'ignore',
+      env: envWith({ CRASH_DRILL_RUN: drillIdFor(foreign, 1), CRASH_DRILL_HARNESS: harnessMark(harness.id) }),
+    });
+    // The same without the mark (an earlier version's drill): no registration, so a dead run's.
+    const old = start(cleanup, 'sleep', ['300'], { detached: true, stdio: 'ignore', env: envWith({ CRASH_DRILL_RUN: drillIdFor(unmarked, 1) }) });
+    expect(isRunLive(foreign)).toBe(false);
+
+    const first = await sweepStale({ runFilter: (r) => r === foreign || r === unmarked, termWaitMs: 500 });
+    expect(first.map((r) => [r.drillId, r.pid])).toEqual([[drillIdFor(unmarked, 1), old.id.pid]]);
+    expect(procState(drill.id)).toBe('alive');
+
+    const gone = new Promise((r) => harness.child.once('exit', r));
+    harness.child.kill('SIGKILL');
+    await gone;
+    const second = await sweepStale({ runFilter: (r) => r === foreign, termWaitMs: 500 });
+    expect(second.map((r) => [r.drillId, r.pid, r.endedBy])).toEqual([[drillIdFor(foreign, 1), drill.id.pid, 'SIGTERM']]);
+    expect(procState(drill.id)).not.toBe('alive');
   });
 
   it("ends processes of dead runs and leaves a live run's alone", async () => {

@@ -5,7 +5,7 @@ import type { Readable } from 'node:stream';
 import type { ClientEvent, HarnessCommand, StartCommand } from '../../client/protocol.js';
 import type { Scenario } from '../../config/index.js';
 import { SUBJECT_STDERR_FD } from '../../client/protocol.js';
-import { identify, runIdOf, type ProcIdentity } from '../../observe/index.js';
+import { identify, ownHarnessEnv, runIdOf, type ProcIdentity } from '../../observe/index.js';
 import { watchdogFile } from '../../run/index.js';
 import { distFile } from '../../util/paths.js';
 import { ClientEvents, endControl, HolderReport, pipeText } from './client-base.js';
@@ -97,7 +97,7 @@ export class DrillClientProcess {
     this.child = spawn(command, args, {
       detached: true,
       stdio: [held ? 'pipe' : 'ignore', held ? 'pipe' : 'ignore', 'pipe', 'ipc', 'pipe'],
-      env: held ? holderEnv(process.env) : { ...process.env, CRASH_DRILL_RUN: drillId },
+      env: held ? { ...holderEnv(process.env), ...ownHarnessEnv() } : { ...process.env, CRASH_DRILL_RUN: drillId, ...ownHarnessEnv() },
     });
     this.report = held ? new HolderReport() : null;
     this.holder = this.report?.state ?? null;

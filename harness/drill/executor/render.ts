@@ -9,6 +9,7 @@ import type { PlannedDrill } from '../../plan/types.js';
 import type { Extensions } from './extension.js';
 import type { EvidenceRecorder } from './recorder.js';
 import type { RemoteLink } from './remote-link.js';
+import { ownHarnessEnv } from '../../observe/run-ids.js';
 
 export interface RenderContext {
   drill: PlannedDrill;
@@ -42,5 +43,5 @@ export function renderFor(ctx: RenderContext, token: string): Scenario {
 /** The subject environment (docs/design.md, "Contracts"): the drill id, the remote and the session's token. */
 export function subjectEnv(scenario: Scenario, drillId: string, link: RemoteLink, token: string): Record<string, string> {
   const intercept = scenario.remote.intercept.length > 0 ? interceptEnv(scenario.remote.intercept, scenario.subject.env.NODE_OPTIONS) : {};
-  return { ...scenario.subject.env, ...intercept, CRASH_DRILL_RUN: drillId, CRASH_DRILL_REMOTE_URL: link.url, CRASH_DRILL_TOKEN: token };
+  return { ...scenario.subject.env, ...intercept, CRASH_DRILL_RUN: drillId, ...ownHarnessEnv(), CRASH_DRILL_REMOTE_URL: link.url, CRASH_DRILL_TOKEN: token };
 }
