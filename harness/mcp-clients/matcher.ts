@@ -27,6 +27,12 @@ export interface ConfigMatch {
   how: string;
 }
 
+interface Seen {
+  argv: readonly string[];
+  title: string;
+  first: Set<string>;
+}
+
 interface Prepared {
   server: ConfiguredServer;
   command: string;
@@ -99,7 +105,8 @@ export class ConfigMatcher {
    * command line from different folders (two projects' `node build/index.js`).
    */
   match(argv: readonly string[], cwd: string | null = null): ConfigMatch[] {
-    return this.collect((e) => this.howArgv(e, argv, cwd), cwd);
+    const seen = this.seen(argv, cwd);
+    return this.collect((e) => this.howArgv(e, seen, cwd), cwd);
   }
 
   /**
@@ -110,8 +117,8 @@ export class ConfigMatcher {
    * an interpreter and its program (a shebang script), or with a launcher's words.
    */
   matchLine(command: string, cwd: string | null = null): ConfigMatch[] {
-    const words = command.split(' ');
-    return this.collect((e) => this.howArgv(e, words, cwd) ?? this.howJoined(e, command, cwd), cwd);
+    const seen = this.seen(command.split(' '), cwd);
+    return this.collect((e) => this.howArgv(e, seen, cwd) ?? this.howJoined(e, command, cwd), cwd);
   }
 
   /**
@@ -152,10 +159,14 @@ export class ConfigMatcher {
     });
   }
 
-  private howArgv(e: Prepared, argv: readonly string[], cwd: string | null): string | null {
+  /** What every entry is compared with, worked out once a process: its argv, its title, its program's names. */
+  private seen(argv: readonly string[], cwd: string | null): Seen | null {
     if (argv.length === 0) return null;
-    const title = argv.join(' ').trim().replace(/\s+/g, ' ');
-    return this.how(e, argv, title, this.names.of(argv[0]!, cwd), cwd);
+    return { argv, title: argv.join(' ').trim().replace(/\s+/g, ' '), first: this.names.of(argv[0]!, cwd) };
+  }
+
+  private howArgv(e: Prepared, seen: Seen | null, cwd: string | null): string | null {
+    return seen === null ? null : this.how(e, seen.argv, seen.title, seen.first, cwd);
   }
 
   private howJoined(e: Prepared, command: string, cwd: string | null): string | null {
@@ -171,7 +182,7 @@ export class ConfigMatcher {
     const space = head.indexOf(' ');
     const heads = space > 0 ? [[head], [head.slice(0, space), head.slice(space + 1)], head.split(' ')] : [[head]];
     for (const h of heads) {
-      const how = this.howArgv(e, [...h, ...args], cwd);
+      const how = this.howArgv(e, this.seen([...h, ...args], cwd), cwd);
       if (how !== null) return how;
     }
     return null;
