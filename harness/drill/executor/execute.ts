@@ -121,6 +121,10 @@ async function drive(ctx: DrillContext, held: Holdings, watch: ServerWatch): Pro
     return;
   }
   rec.harness({ type: 'point-reached', point: drill.point, detail: outcome.detail });
+  // Every process there is at the kill, seen with the parent it has now: a child the server started
+  // just before (after-response's spawn-helper) is otherwise first seen after the server exited on
+  // EOF, re-parented to the subreaper, and its diagnosis cannot say the server started it.
+  tracker.sampleNow();
   // The server's request was held at the remote while the client died (or cancelled); endTarget lets it go on.
   const ended = await endTarget(drill.mode, {
     client,
