@@ -1,7 +1,7 @@
 /**
  * `orphans.match` from the config file: extra server patterns, one regex a string. Read from a
  * JavaScript config (crash-drill.config.js / .mjs) by importing its default export; the
- * config loader (harness/config/config-file.ts) accepts the key too, so one file serves
+ * config loader (harness/run/config-file.ts) accepts the key too, so one file serves
  * `run` and `orphans`.
  */
 import { existsSync } from 'node:fs';
