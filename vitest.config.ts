@@ -57,7 +57,7 @@ class LongestFirst extends BaseSequencer {
  * Two test files at a time: most of a file's time is spent waiting on drills (deadlines,
  * exits, the remote), and vitest's default on a 2-core machine is one file at a time. Drills
  * of different files may run side by side: each harness sweeps and contains only its own runs
- * (harness/run/runs.ts).
+ * (harness/registry/runs.ts).
  */
 export default defineConfig({
   test: {

@@ -5,9 +5,10 @@
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { identify, pollExit, procState, signalIdentity, type ProcIdentity } from '../harness/observe/index.js';
+import { identify, pollExit, procState, type ProcIdentity } from '../harness/observe/index.js';
 import { BenchError } from './errors.js';
 import type { Phases } from './phases.js';
+import { signalIdentity } from '../harness/containment/signal.js';
 
 /** How long a process of a bare run may take to go after close() before it counts as a survivor. */
 const LEFTOVER_WAIT_MS = 5_000;

@@ -6,12 +6,13 @@
  * process it started, by identity. Aim: under 300 ms for /proc.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { identify, pollExit, signalIdentity, type ProcIdentity } from '../harness/observe/index.js';
+import { identify, pollExit, type ProcIdentity } from '../harness/observe/index.js';
 import { findOrphans } from '../harness/orphans/find-orphans.js';
 import { DEFAULT_PATTERNS } from '../harness/orphans/patterns.js';
 import { procBackend } from '../harness/orphans/proc-backend.js';
 import { psLsofBackend } from '../harness/orphans/ps-lsof-backend.js';
 import type { Backend } from '../harness/orphans/types.js';
+import { signalIdentity } from '../harness/containment/signal.js';
 
 const COUNT = Number(process.env.BENCH_PROCESSES ?? 1000);
 const ROUNDS = 5;

@@ -94,7 +94,7 @@ describe('docs that are true', () => {
   it('the detectors find what they look for and nothing else', () => {
     const sample = [
       "import { x } from './a.js'; // see harness/nope/missing.ts and issue 7",
-      "const url = 'http://example.com/harness/nope.ts'; // typescript-sdk #2002, harness/run/runs.ts",
+      "const url = 'http://example.com/harness/nope.ts'; // typescript-sdk #2002, harness/registry/runs.ts",
       '/** harness/results/diagnosis* and fake-servers/sdk2/slow-start, gone.ts */',
     ].join('\n');
     const texts = readable('x.ts', sample);
@@ -103,7 +103,12 @@ describe('docs that are true', () => {
     const cited = texts.flatMap((t) =>
       [...t.text.matchAll(CITED)].map((m) => `${m[1]}${m[2] ?? ''} ${citedPathMissing(m[1], m[2] === '*', exists) ? 'missing' : 'ok'}`),
     );
-    expect(cited).toEqual(['harness/nope/missing.ts missing', 'harness/run/runs.ts ok', 'harness/results/diagnosis* ok', 'fake-servers/sdk2/slow-start ok']);
+    expect(cited).toEqual([
+      'harness/nope/missing.ts missing',
+      'harness/registry/runs.ts ok',
+      'harness/results/diagnosis* ok',
+      'fake-servers/sdk2/slow-start ok',
+    ]);
     expect(texts.flatMap((t) => [...t.text.matchAll(BARE)].map((m) => m[1]))).toEqual(['gone.ts']);
     expect(texts.map((t) => TICKET.test(t.text))).toEqual([true, false, false]);
     // A path in code, not in a comment, is not read: 'http://example.com/harness/nope.ts' above.

@@ -6,7 +6,7 @@
  */
 import { type Command, InvalidArgumentError } from 'commander';
 import { chooseBackend } from '../orphans/backend.js';
-import { containProcess, type ContainResult } from '../orphans/contain.js';
+import { containOrphan, type ContainResult } from '../orphans/contain.js';
 import { checkOutDir } from '../orphans/evidence.js';
 import { findOrphans } from '../orphans/find-orphans.js';
 import { checkPendingFolder } from '../orphans/pending.js';
@@ -21,7 +21,7 @@ import {
   seconds,
   serverPatterns,
 } from '../orphans/cli-options.js';
-import { describeStep } from '../observe/containment-step.js';
+import { describeStep } from '../containment/step.js';
 import { configuredLines } from '../orphans/render.js';
 import { EXIT, isUserError } from '../util/errors.js';
 
@@ -88,7 +88,7 @@ export async function containCommand(pid: number | undefined, options: ContainCo
   }
   const results: ContainResult[] = [];
   for (const t of targets) {
-    const r = await containProcess({
+    const r = await containOrphan({
       backend,
       pid: t.pid,
       expectStartTime: t.startTime,

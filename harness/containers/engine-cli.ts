@@ -5,7 +5,10 @@
  * --init, --rm, -d): options that take a value are everything but the known flags, so an
  * unknown flag costs at worst a wrong image name, never a wrong label.
  */
-export type Engine = 'docker' | 'podman';
+import type { Engine } from '../containment/step.js';
+
+/** The engine names are declared once, with the containment vocabulary that targets a container on one. */
+export type { Engine };
 
 export type EngineCommand = {
   engine: Engine;

@@ -1,5 +1,5 @@
 /**
- * Stale-run cleanup for containers (the process side is harness/run/runs.ts): a container
+ * Stale-run cleanup for containers (the process side is harness/registry/runs.ts): a container
  * labelled by a drill whose run has no live registered harness was left by a harness that died.
  * It is stopped (`stop --time`, then `kill`) and removed. Containers of live runs are never
  * touched, so harnesses sharing one engine leave each other alone. No engine reachable: nothing
@@ -8,12 +8,11 @@
 import { existsSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { runIdOf } from '../observe/index.js';
-import { createOwnFile, deadRunsWith, isOwnFile, isRunLive, runFile, runsDir, type StaleReport } from '../run/index.js';
-import { containContainers } from './contain.js';
+import { createOwnFile, deadRunsWith, isOwnFile, isRunLive, runFile, runsDir, type StaleReport } from '../registry/index.js';
+import { containContainers, type ContainerContainment } from '../containment/containers.js';
 import { EngineClient } from './engine.js';
 import type { Engine } from './engine-cli.js';
 import { RUN_LABEL } from './label.js';
-import type { ContainerContainment } from './types.js';
 
 export type StaleContainer = { drillId: string; record: ContainerContainment };
 
@@ -32,7 +31,7 @@ export async function sweepStaleContainers(
   const records = await containContainers(
     engine,
     rows.map((c) => ({ ...c, attributedBy: 'label' as const, cli: null })),
-    opts.termWaitMs ?? 1000,
+    { termWaitMs: opts.termWaitMs ?? 1000 },
   );
   return { reachable: true, stale: records.map((record, i) => ({ drillId: rows[i].labels[RUN_LABEL], record })) };
 }

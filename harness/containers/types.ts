@@ -4,7 +4,7 @@
  */
 import type { Engine } from './engine-cli.js';
 import type { LabelChange } from './label.js';
-import type { ContainmentStep } from '../observe/containment-step.js';
+import type { ContainerContainment } from '../containment/containers.js';
 
 export type { Engine, LabelChange };
 
@@ -29,21 +29,6 @@ export type ContainerRow = {
 
 /** A container created in the drill window that cannot be tied to this drill or ruled out. */
 export type AmbiguousContainer = { id: string; name: string; image: string; created: string; reason: string };
-
-/** A step of container containment: the one containment step (harness/observe/containment-step.ts), aimed at the container. */
-export type ContainerStep = ContainmentStep;
-
-export type ContainerContainment = {
-  id: string;
-  name: string;
-  image: string;
-  created: string;
-  endedBy: 'already-gone' | 'stop' | 'kill' | 'survived' | 'mismatch';
-  /** docker stop's own SIGKILL after its timeout, or docker kill, was needed. */
-  forced: boolean;
-  exitCode: number | null;
-  steps: ContainerStep[];
-};
 
 export type ContainerEvidenceEvent =
   /** How the harness changed the subject command to label its container (or why it did not). */

@@ -2,9 +2,9 @@
  * Queries over the container events of a drill (harness/containers/types.ts). Pure, like the
  * other evidence queries: checks and results read containers only through these.
  */
-import { engineCommandLine, upgradeStep, type ContainmentStep, type LegacyStep, type StepOf } from '../observe/containment-step.js';
-import type { ContainerContainment } from '../containers/types.js';
+import { engineCommandLine, upgradeStep, type ContainmentStep, type LegacyStep, type StepOf } from '../containment/step.js';
 import { eventsOf, firstOf, type DrillEvidence, type EvidenceOf } from './types.js';
+import type { ContainerContainment } from '../containment/containers.js';
 
 /** The subject's own container and the engine CLI in front of it, when the server runs in one. */
 export function containerServerOf(evidence: DrillEvidence): EvidenceOf<'container-server'> | undefined {
@@ -23,7 +23,7 @@ export function containerSnapshotOf(evidence: DrillEvidence): EvidenceOf<'contai
 
 /**
  * How each container was contained, with its steps typed whatever the log's age: logs written
- * before steps were typed held them as text, and upgradeStep() (harness/observe/containment-step.ts)
+ * before steps were typed held them as text, and upgradeStep() (harness/containment/step.ts)
  * is the one place that reads it. The engine is not in those old records: docker, the default
  * and the only engine those versions recorded a step for, unless the drill's engine event says another.
  */

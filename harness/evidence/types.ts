@@ -4,11 +4,12 @@
  */
 import type { ClientEvent } from '../client/protocol.js';
 import type { CancelSpec, KillMode, KillPoint, ProtocolChoice, ScenarioExpect } from '../config/index.js';
-import type { ContainmentRecord, SurvivorRow, TrackingInfo, UnattributedProcess } from '../observe/index.js';
+import type { SurvivorRow, TrackingInfo, UnattributedProcess } from '../observe/index.js';
 import type { JobStatus, JournalEvent } from '../remote/types.js';
 import type { ContainerEvidenceEvent } from '../containers/types.js';
 import type { ProcessFacts } from '../observe/process-facts.js';
 import type { RuntimeFacts } from '../observe/runtime-facts.js';
+import type { ContainmentRecord } from '../containment/record.js';
 
 export type { ContainmentRecord, ProcessFacts, RuntimeFacts, SurvivorRow, TrackingInfo };
 

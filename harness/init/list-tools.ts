@@ -11,9 +11,10 @@ import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotoc
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { identify, type ProcIdentity } from '../observe/identity.js';
 import { listPids, readCmdline, readEnviron } from '../observe/proc.js';
-import { newRecord, terminate } from '../observe/terminate.js';
+import { terminate } from '../containment/terminate.js';
 import { harnessInfo } from '../util/version.js';
 import { InternalError } from '../util/errors.js';
+import { newRecord } from '../containment/record.js';
 
 /** The environment variable that marks every process `init` started (and only those). */
 export const INIT_MARKER_ENV = 'CRASH_DRILL_INIT';

@@ -1,4 +1,4 @@
-/** The observer's public API: /proc reading, identity, cgroups, tracking, inventory, containment. */
+/** The observer's public API: /proc reading, identity, cgroups, tracking, inventory (it reads and tracks; harness/containment/ ends). */
 export {
   listPids,
   readCmdline,
@@ -25,9 +25,6 @@ export { pollExit, checkExit, type ExitObservation, type PollExitOptions } from 
 export { DrillTracker, type DrillTrackerOptions, type TrackingInfo, type UnattributedProcess } from './tracker.js';
 export { inventory, classifyFd, type SurvivorRow, type FdInfo, type FdKind } from './inventory.js';
 export { tcpConnections, unixSockets, socketInodes, type TcpConn, type UnixSock } from './net.js';
-export { signalIdentity, signalIfSame, type SignalOutcome } from './signal.js';
-export { contain, type ContainOptions } from './contain.js';
-export type { ContainmentRecord, ContainmentStep, EndedBy } from './terminate.js';
 export { newRunId, drillIdFor, runIdOf, DRILL_ENV, HARNESS_ENV, harnessMark, parseHarnessMark, ownHarnessEnv } from './run-ids.js';
 export { ObserveError, type ObserveErrorCode } from './errors.js';
 export { findRealServer, findRealServerNow, isLauncher, snapshotChain, type ChainProcess, type ReadFd } from './wrapper.js';

@@ -7,6 +7,7 @@
  * - attached: a client is alive and reading.
  * - unresolved: a stdio socket whose peer cannot be resolved (no `ss`): never guessed.
  */
+import { descendantsOf } from '../containment/process-table.js';
 import type { Session } from './sessions.js';
 import type { Descriptor, Holder, Holders, ProcessEntry } from './types.js';
 
@@ -37,26 +38,6 @@ export interface Classified {
   clients: EndHolder[];
   /** Unread bytes on a client's end of the server's stdout, with that reader's identity key. */
   unread: { key: string; bytes: number; reader: number } | null;
-}
-
-export function descendantsOf(roots: Iterable<number>, table: readonly ProcessEntry[]): Set<number> {
-  const children = new Map<number, number[]>();
-  for (const p of table) {
-    const list = children.get(p.ppid);
-    if (list) list.push(p.pid);
-    else children.set(p.ppid, [p.pid]);
-  }
-  const out = new Set<number>();
-  const todo = [...roots];
-  while (todo.length > 0) {
-    const pid = todo.pop()!;
-    for (const child of children.get(pid) ?? []) {
-      if (out.has(child)) continue;
-      out.add(child);
-      todo.push(child);
-    }
-  }
-  return out;
 }
 
 export function resolveEnd(d: Descriptor, fd: 0 | 1 | 2, holders: Holders, own: Set<number>, byPid: Map<number, ProcessEntry>): StdioEnd {

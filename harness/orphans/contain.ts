@@ -1,55 +1,28 @@
 /**
- * `crash-drill contain <pid>` without the printing, in the order that keeps the evidence:
- * snapshot, revoke and prove it, SIGTERM, wait, re-identify and re-check the group and the
- * children, SIGKILL only what is still there and proven to belong to the same run
- * (members.ts), then the incident record and the evidence log. Every step is recorded.
- * It refuses pid 1, its own ancestors, a process whose start time no longer matches, and
- * (without force) another user's process. It never signals by name.
+ * `crash-drill contain <pid>` without the printing: containment of the process and its run
+ * (harness/containment/process.ts), given this machine's process table and the snapshot of the
+ * process (inspect.ts), and what the command keeps of it: the incident record (incident.ts) and,
+ * with an out folder, the hash-chained evidence log (evidence.ts).
  */
-import { monoNow } from '../util/clock.js';
-import type { ContainmentStep, ContainOutcome, ProcessTarget, UntargetedStep } from '../observe/containment-step.js';
+import { containProcess, type ContainStep, type MemberRecord, type ProcessContainOptions } from '../containment/process.js';
+import type { ProbeOutcome } from '../containment/probe.js';
+import type { ContainOutcome } from '../containment/step.js';
 import type { ConfigMatcher } from '../mcp-clients/matcher.js';
 import type { IncidentRecord } from '../results/incident.js';
 import { appendEvidence, evidenceFile, type AppendedLog } from './evidence.js';
 import { containIncident } from './incident.js';
 import { inspectProcess, type Snapshot } from './inspect.js';
-import { runMembers, type Member } from './members.js';
-import { probe, revoke, type ProbeOutcome } from './probe.js';
-import { selfAndAncestors } from './sessions.js';
-import { signalChecked, waitGone } from './signals.js';
 import type { Backend } from './types.js';
 
-export type { ContainOutcome };
+export type { ContainOutcome, ContainStep, MemberRecord };
 
-export interface ContainOptions {
+/** The command's options: containment's, with this machine's backend and client configurations in place of the snapshot it takes. */
+export interface ContainOrphanOptions extends Omit<ProcessContainOptions<Snapshot>, 'table' | 'snapshot'> {
   backend: Backend;
-  pid: number;
-  /** Contain only if its start time is still this (from an earlier inspect or orphans). */
-  expectStartTime?: number;
-  force?: boolean;
-  waitMs: number;
-  killWaitMs?: number;
-  revokeCmd?: string;
-  revokeUrl?: string;
-  probeCmd?: string;
-  probeUrl?: string;
-  probeTimeoutMs?: number;
+  /** Where the evidence log goes (none without it). */
   outDir?: string;
   /** The machine's MCP client configurations: the snapshot says which entry the process is. */
   configs?: ConfigMatcher;
-  /** Runs between the snapshot and the first signal (tests simulate a reused pid here). */
-  afterSnapshot?: (snapshot: Snapshot) => void | Promise<void>;
-}
-
-/**
- * A step of `contain`: the one containment step (harness/observe/containment-step.ts), plus the
- * command's own times, which its output and --json print: `ms` since the command began, `at` the
- * wall-clock time.
- */
-export type ContainStep = ContainmentStep & { ms: number; at: string };
-
-export interface MemberRecord extends Member {
-  endedBy: 'SIGTERM' | 'SIGKILL' | 'already-gone' | 'survived' | 'skipped';
 }
 
 export interface ContainResult {
@@ -67,168 +40,41 @@ export interface ContainResult {
   configured: Snapshot['configured'];
 }
 
-export async function containProcess(opts: ContainOptions): Promise<ContainResult> {
-  const { backend, pid } = opts;
-  const t0 = monoNow();
-  const wall0 = Date.now();
-  const steps: ContainStep[] = [];
-  // The root process, once its start time is known (refusals before that name the pid alone).
-  let root: ProcessTarget | { pid: number; startTime: null } = { pid, startTime: null };
-  const step = (what: UntargetedStep, target: ProcessTarget | { pid: number; startTime: null } = root) => {
-    const t = monoNow();
-    steps.push({ t, ms: Math.round(t - t0), at: new Date().toISOString(), ...what, target } as ContainStep);
-  };
-  const rootStep = (what: UntargetedStep) => step(what, root as ProcessTarget);
+export async function containOrphan(opts: ContainOrphanOptions): Promise<ContainResult> {
+  const { backend, outDir, configs, ...rest } = opts;
+  const c = await containProcess({ ...rest, table: backend, snapshot: (pid) => inspectProcess(backend, pid, configs) });
+  const { snapshot } = c;
   const result: ContainResult = {
-    pid,
-    startTime: null,
-    outcome: 'refused',
-    reason: '',
-    steps,
-    revocations: [],
-    probes: [],
-    members: [],
+    pid: c.pid,
+    startTime: c.startTime,
+    outcome: c.outcome,
+    reason: c.reason,
+    steps: c.steps,
+    revocations: c.revocations,
+    probes: c.probes,
+    members: c.members,
     incident: null,
     evidence: null,
-    configured: null,
+    configured: snapshot?.configured ?? null,
   };
-  const refuse = (reason: string): ContainResult => {
-    step({ kind: 'outcome', result: 'refused', reason });
-    return { ...result, outcome: 'refused', reason };
-  };
-
-  if (pid === 1) return refuse('pid 1 is init: never contained');
-  const table = backend.processes();
-  const byPid = new Map(table.map((p) => [p.pid, p]));
-  if (selfAndAncestors(byPid).has(pid)) return refuse(`process ${pid} is this command or one of its ancestors`);
-  const target = byPid.get(pid);
-  if (!target || target.state === 'Z') return refuse(`no live process ${pid}`);
-  result.startTime = target.startTime;
-  root = { pid, startTime: target.startTime };
-  if (opts.expectStartTime !== undefined && target.startTime !== opts.expectStartTime) {
-    return refuse(`process ${pid} started at ${target.startTime}, not ${opts.expectStartTime}: the pid now names another process`);
-  }
-  const me = process.getuid?.() ?? null;
-  if (me !== null && me !== 0 && target.uid !== me && !opts.force) return refuse(`process ${pid} belongs to user ${target.user}, not to you (use --force)`);
-  if (me === 0 && target.uid !== 0 && !opts.force) return refuse(`process ${pid} belongs to user ${target.user}, not to root, who runs this (use --force)`);
-
-  // 1. Snapshot.
-  const snapshot = inspectProcess(backend, pid, opts.configs);
-  root = { pid, startTime: snapshot.process.startTime };
-  rootStep({ kind: 'snapshot', result: 'taken' });
-  result.configured = snapshot.configured;
-  const records: Record<string, unknown>[] = [{ type: 'orphan-snapshot', snapshot }];
-  const finish = (outcome: ContainOutcome, reason: string, forced: boolean, survivors: number[], revokedAt: number | null): ContainResult => {
-    step({ kind: 'outcome', result: outcome, reason });
-    const incident = containIncident({
-      snapshot,
-      t0,
-      wall0,
-      revokedAt,
-      revocations: result.revocations,
-      probes: result.probes,
-      termination: reason,
-      forced,
-      survivors,
-    });
-    records.push(
-      { type: 'contain-steps', steps, members: result.members, revocations: result.revocations, probes: result.probes, outcome, reason },
-      { type: 'incident', incident },
-    );
-    const evidence = opts.outDir ? appendEvidence(evidenceFile(opts.outDir, pid, snapshot.process.startTime), records) : null;
-    return { ...result, outcome, reason, incident, evidence };
-  };
-  await opts.afterSnapshot?.(snapshot);
-
-  // 2. Revoke and prove it.
-  const env = { CRASH_DRILL_PID: String(pid), CRASH_DRILL_START_TIME: String(snapshot.process.startTime) };
-  const timeoutMs = opts.probeTimeoutMs ?? 10_000;
-  let revokedAt: number | null = null;
-  if (opts.revokeCmd || opts.revokeUrl) {
-    result.revocations = await revoke({ cmd: opts.revokeCmd, url: opts.revokeUrl, env, timeoutMs });
-    revokedAt = monoNow();
-    for (const r of result.revocations) rootStep({ kind: 'revoke', what: r.what, result: r.result, detail: r.detail });
-  }
-  if (opts.probeCmd || opts.probeUrl) {
-    result.probes = await probe({ cmd: opts.probeCmd, url: opts.probeUrl, env, timeoutMs });
-    for (const p of result.probes) rootStep({ kind: 'probe', what: p.what, result: p.result, detail: p.detail });
-    if (result.probes.some((p) => p.result === 'allowed')) {
-      if (!opts.force)
-        return finish(
-          'stopped',
-          'the probe was still allowed after revocation: containment stopped, nothing was signalled (--force goes on)',
-          false,
-          [],
-          revokedAt,
-        );
-      rootStep({ kind: 'probe-overridden', result: 'forced' });
-    }
-  }
-
-  // 3. SIGTERM, after re-identifying: the pid must still name the process of the snapshot.
-  const now = backend.process(pid);
-  if (!now || now.startTime !== snapshot.process.startTime) {
-    return finish(
-      'refused',
-      `process ${pid} no longer has the start time of the snapshot (${snapshot.process.startTime}${now ? `, now ${now.startTime}` : ', now gone'}): nothing was signalled`,
-      false,
-      [],
-      revokedAt,
-    );
-  }
-  const snapTable = backend.processes();
-  const members = runMembers(now, snapTable).filter((m) => {
-    const other = m.uid !== now.uid && !opts.force;
-    if (other) result.members.push({ ...m, endedBy: 'skipped' });
-    return !other;
+  // Refused before the snapshot: nothing was looked at, nothing to keep.
+  if (!snapshot) return result;
+  const incident = containIncident({
+    snapshot,
+    t0: c.t0,
+    wall0: c.wall0,
+    revokedAt: c.revokedAt,
+    revocations: c.revocations,
+    probes: c.probes,
+    termination: c.reason,
+    forced: c.forced,
+    survivors: c.survivors,
   });
-  const ended = new Map<number, MemberRecord['endedBy']>();
-  for (const m of members) {
-    const state = snapTable.find((p) => p.pid === m.pid)?.state;
-    const out = signalChecked(backend, m, 'SIGTERM');
-    step({ kind: 'signal', signal: 'SIGTERM', result: out, proof: m.proof }, { pid: m.pid, startTime: m.startTime });
-    if (out !== 'sent') ended.set(m.pid, 'already-gone');
-    // A stopped process keeps SIGTERM pending until it is continued (signal(7)).
-    else if (state === 'T')
-      step(
-        { kind: 'signal', signal: 'SIGCONT', result: signalChecked(backend, m, 'SIGCONT'), reason: 'stopped', proof: m.proof },
-        { pid: m.pid, startTime: m.startTime },
-      );
-  }
-
-  // 4. Wait.
-  await Promise.all(
-    members
-      .filter((m) => !ended.has(m.pid))
-      .map(async (m) => {
-        if (await waitGone(backend, m, opts.waitMs)) ended.set(m.pid, 'SIGTERM');
-      }),
-  );
-  rootStep({ kind: 'wait', waitMs: opts.waitMs, result: 'waited', ended: ended.size, of: members.length });
-
-  // 5. Re-identify and re-check the group and children: a dying handler may have forked.
-  const rootNow = backend.process(pid);
-  const again = runMembers(rootNow && rootNow.startTime === snapshot.process.startTime ? rootNow : snapshot.process, backend.processes(), members);
-  for (const m of again) if (!members.some((x) => x.pid === m.pid) && (m.uid === now.uid || opts.force)) members.push(m);
-  const left = members.filter((m) => !ended.has(m.pid));
-  rootStep({ kind: 're-identify', result: 'done', left: left.map((m) => m.pid) });
-
-  // 6. SIGKILL only what is still there and proven to be of the run.
-  let forced = false;
-  for (const m of left) {
-    const out = signalChecked(backend, m, 'SIGKILL');
-    step({ kind: 'signal', signal: 'SIGKILL', result: out, proof: m.proof }, { pid: m.pid, startTime: m.startTime });
-    if (out === 'sent') forced = true;
-    else ended.set(m.pid, 'already-gone');
-  }
-  const killWaitMs = opts.killWaitMs ?? 2000;
-  await Promise.all(
-    left.filter((m) => !ended.has(m.pid)).map(async (m) => ended.set(m.pid, (await waitGone(backend, m, killWaitMs)) ? 'SIGKILL' : 'survived')),
-  );
-  for (const m of members) result.members.push({ ...m, endedBy: ended.get(m.pid) ?? 'survived' });
-  const survivors = result.members.filter((m) => m.endedBy === 'survived').map((m) => m.pid);
-  if (survivors.length > 0)
-    return finish('survived', `forced containment, cleanup may be incomplete: ${survivors.join(', ')} survived SIGKILL`, true, survivors, revokedAt);
-  if (forced) return finish('forced', 'forced containment, cleanup may be incomplete: SIGTERM did not end it, SIGKILL did', true, [], revokedAt);
-  return finish('contained', 'ended by SIGTERM', false, [], revokedAt);
+  const records: Record<string, unknown>[] = [
+    { type: 'orphan-snapshot', snapshot },
+    { type: 'contain-steps', steps: c.steps, members: c.members, revocations: c.revocations, probes: c.probes, outcome: c.outcome, reason: c.reason },
+    { type: 'incident', incident },
+  ];
+  const evidence = outDir ? appendEvidence(evidenceFile(outDir, c.pid, snapshot.process.startTime), records) : null;
+  return { ...result, incident, evidence };
 }

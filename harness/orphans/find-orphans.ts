@@ -5,13 +5,14 @@
 import type { ClientConfigs } from '../mcp-clients/types.js';
 import { problemLine } from '../mcp-clients/types.js';
 import type { ConfigMatch, ConfigMatcher } from '../mcp-clients/matcher.js';
-import { classify, descendantsOf, type EndHolder, type OrphanClass, type StdioEnd } from './classify.js';
+import { classify, type EndHolder, type OrphanClass, type StdioEnd } from './classify.js';
 import { findRealServer, isLauncher, type ChainProcess } from './observe.js';
 import type { ServerPattern } from './patterns.js';
 import { recordPending } from './pending.js';
 import { byReach, readReach, type Reach } from './reach.js';
 import { scanSessions, type Session } from './sessions.js';
 import type { Backend, BackendName, ProcessEntry } from './types.js';
+import { descendantsOf } from '../containment/process-table.js';
 
 export interface OrphanEntry {
   pid: number;

@@ -6,7 +6,7 @@
  */
 import type { IncidentRecord, Moment } from '../results/incident.js';
 import type { Snapshot } from './inspect.js';
-import type { ProbeOutcome } from './probe.js';
+import type { ProbeOutcome } from '../containment/probe.js';
 
 export interface IncidentInput {
   snapshot: Snapshot;

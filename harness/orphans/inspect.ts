@@ -3,12 +3,13 @@
  * it. Identity, what its stdin, stdout and stderr are and who holds their other ends, its other
  * descriptors, related processes, credential names (never values) and its launcher chain.
  */
-import { descendantsOf, resolveEnd, type EndHolder, type StdioEnd } from './classify.js';
+import { resolveEnd, type EndHolder, type StdioEnd } from './classify.js';
 import type { ConfigMatch, ConfigMatcher } from '../mcp-clients/matcher.js';
 import { credentialNames } from './credentials.js';
 import { DRILL_ENV, findRealServer, isLauncher, type ChainProcess } from './observe.js';
 import type { Backend, BackendName, Descriptor, ProcessEntry } from './types.js';
 import { UserError } from '../util/errors.js';
+import { descendantsOf } from '../containment/process-table.js';
 
 export interface Related {
   pid: number;

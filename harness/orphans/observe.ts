@@ -12,7 +12,6 @@ export {
   isLauncher,
   listFds,
   listPids,
-  pollExit,
   procAvailable,
   readCmdline,
   readEnviron,
@@ -21,14 +20,10 @@ export {
   readFdLinkOrThrow,
   readOwnerUid,
   readStat,
-  signalIdentity,
-  signalIfSame,
   startTimeToMono,
   tcpConnections,
   unixSockets,
   type ChainProcess,
-  type ContainmentRecord,
   type ProcIdentity,
-  type SignalOutcome,
 } from '../observe/index.js';
 export { readCwd } from '../observe/proc.js';

@@ -7,8 +7,8 @@
  * "at every look", not "continuously".
  */
 import { dirname, join } from 'node:path';
-import { readOwnFile, replaceOwnFile } from '../run/own-files.js';
-import { checkedFolder, registryDir, registryPath } from '../run/registry.js';
+import { readOwnFile, replaceOwnFile } from '../registry/own-files.js';
+import { checkedFolder, registryDir, registryPath } from '../registry/registry.js';
 
 export interface PendingLook {
   /** Wall-clock ms of the first look that saw bytes unread, and every look since did too. */
@@ -19,7 +19,7 @@ export interface PendingLook {
 const STATE_ENV = 'CRASH_DRILL_ORPHANS_STATE';
 
 /**
- * In the run registry (harness/run/registry.ts): a private folder of the user, checked
+ * In the run registry (harness/registry/registry.ts): a private folder of the user, checked
  * before every use, so another user can neither read nor forge when a client was first seen
  * stuck. CRASH_DRILL_ORPHANS_STATE names the file outright (tests); its folder gets the same checks.
  */

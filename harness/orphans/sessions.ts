@@ -4,6 +4,7 @@
  * stdio down unchanged, so the chain is one session with one client, and two clients running
  * the same command are two sessions (commands repeat, sessions do not).
  */
+import { selfAndAncestors } from '../containment/process-table.js';
 import type { ConfigMatch, ConfigMatcher } from '../mcp-clients/matcher.js';
 import { DRILL_ENV, isLauncher } from './observe.js';
 import { matchEvidence, type ServerPattern } from './patterns.js';
@@ -46,12 +47,6 @@ export interface SessionOptions {
 const STDIO_KINDS = new Set(['pipe', 'socket']);
 
 /** The pids of this process and its ancestors: never candidates, never contained. */
-export function selfAndAncestors(byPid: Map<number, ProcessEntry>, self = process.pid): Set<number> {
-  const out = new Set<number>();
-  for (let pid: number | undefined = self; pid !== undefined && pid > 0 && !out.has(pid); pid = byPid.get(pid)?.ppid) out.add(pid);
-  return out;
-}
-
 export function scanSessions(backend: Backend, opts: Omit<SessionOptions, 'exclude'> & { exclude?: ReadonlySet<number> }): SessionScan {
   const table = backend.processes();
   const byPid = new Map(table.map((p) => [p.pid, p]));

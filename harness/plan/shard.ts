@@ -57,7 +57,7 @@ export function repeatDrills<T>(drills: readonly T[], repeat = 1): DrillAttempt<
 
 /**
  * The index a repeated attempt runs under, so every attempt gets its own drill id
- * (`<run>.<index>`, harness/run/runs.ts) without a new id format: attempt a of the drill at
+ * (`<run>.<index>`, harness/registry/runs.ts) without a new id format: attempt a of the drill at
  * plan index k runs as k + (a − 1) × planSize, which no other drill of the full plan uses.
  * Results keep the drill's real plan index and the attempt number.
  */

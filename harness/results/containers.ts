@@ -5,8 +5,9 @@
  */
 import { containerContainmentOf, containerExitOf, containerServerOf, containerSnapshotOf, containerStopBefore } from '../evidence/container-queries.js';
 import { firstOf, type DrillEvidence } from '../evidence/types.js';
-import type { AmbiguousContainer, ContainerContainment, ContainerRow, LabelChange } from '../containers/types.js';
+import type { AmbiguousContainer, ContainerRow, LabelChange } from '../containers/types.js';
 import type { ExitInfo } from './exit-info-types.js';
+import type { ContainerContainment } from '../containment/containers.js';
 
 export interface ContainersResult {
   /** How the harness changed the subject command to label its container. */

@@ -5,7 +5,7 @@
  */
 import { containerContainmentOf, containerExitOf, containerServerOf, shortId } from '../evidence/container-queries.js';
 import type { DrillEvidence } from '../evidence/types.js';
-import { describeStep } from '../observe/containment-step.js';
+import { describeStep } from '../containment/step.js';
 import { containerSurvivors } from '../checks/no-survivors-containers.js';
 import type { Cause } from './diagnosis-server.js';
 

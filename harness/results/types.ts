@@ -11,8 +11,8 @@ import type { BaselineStatementInfo, ExpectationResults } from './expectation-re
 export type { KillMode, KillPoint } from '../config/types.js';
 export type { StatementId } from '../config/statements.js';
 export type { CheckDetail, CheckFinding, CheckId, CheckResult, CheckVerdict, Verdict } from '../checks/index.js';
-/** The one containment step (harness/observe/containment-step.ts): reporters show steps only through describeStep (harness/results/constants.ts). */
-export type { ContainmentStep, LegacyStep } from '../observe/containment-step.js';
+/** The one containment step (harness/containment/step.ts): reporters show steps only through describeStep (harness/results/constants.ts). */
+export type { ContainmentStep, LegacyStep } from '../containment/step.js';
 
 export type { DrillResult } from './judge.js';
 export type { ExitInfo, ExitClass } from './exit-info-types.js';

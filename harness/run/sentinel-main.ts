@@ -1,7 +1,9 @@
 /**
- * The sentinel process (sentinel.ts): `node sentinel-main.js <runId>`. Waits for its stdin to
- * end; contains the run only when the harness died without saying "done". With `--now`, its
- * perl front (sentinel.ts, PERL_WAIT) has already seen the harness die: it contains at once.
+ * The sentinel process (harness/registry/sentinel.ts): `node sentinel-main.js <runId>`. Waits for
+ * its stdin to end; contains the run only when the harness died without saying "done". With
+ * `--now`, its perl front (sentinel.ts, PERL_WAIT) has already seen the harness die: it contains
+ * at once. It lives with the run path, not the registry: it ends what every layer of a run
+ * leaves (the registry's sweep, the containers', the drills' temp folders), loaded only then.
  */
 import { EXIT } from '../util/errors.js';
 
@@ -23,11 +25,11 @@ async function onEnd(): Promise<void> {
   // Loaded only now: a run that ends well (almost every run) never pays for the sweep's code.
   const [{ pollExit }, { appendOwnFile, registeredHarness, runsDir, sweepStale, watchdogFile }, { sweepStaleContainerRows }] = await Promise.all([
     import('../observe/index.js'),
-    import('./index.js'),
+    import('../registry/index.js'),
     import('../containers/index.js'),
   ]);
   const mine = (id: string): boolean => id === runId;
-  // The registry checked like every user of it (harness/run/registry.ts): one that is not
+  // The registry checked like every user of it (harness/registry/registry.ts): one that is not
   // the user's own is neither read nor written. Its holders still end what is below them.
   try {
     runsDir();

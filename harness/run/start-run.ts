@@ -13,8 +13,8 @@ import { refuseUnrunnableSubjects } from '../config/subject-command.js';
 import { loadBaseline } from '../baseline/load.js';
 import { baselineStage } from '../baseline/stage.js';
 import { displayPath } from '../util/paths.js';
-import { checkedRunsDir } from './registry.js';
-import { isRunLive } from './runs.js';
+import { checkedRunsDir } from '../registry/registry.js';
+import { isRunLive } from '../registry/runs.js';
 import type { DrillConfig } from './drill-config.js';
 import { runScenarios, type RunOutput } from './run-scenarios.js';
 

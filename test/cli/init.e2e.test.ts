@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { loadConfigFile } from '../../harness/run/config-file.js';
 import { loadScenarios } from '../../harness/config/index.js';
-import { signalIdentity } from '../../harness/observe/signal.js';
+import { signalIdentity } from '../../harness/containment/signal.js';
 import { packageRoot } from '../../harness/util/paths.js';
 import { runCli, type CliRun } from '../support/cli.js';
 import { initLeftovers as leftovers, initMarker } from '../support/init-leftovers.js';

@@ -12,12 +12,13 @@ import { randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkExit, identify, pollExit, signalIdentity, type ProcIdentity } from '../../harness/observe/index.js';
+import { checkExit, identify, pollExit, type ProcIdentity } from '../../harness/observe/index.js';
 import type { OrphanEntry, OrphanReport } from '../../harness/orphans/find-orphans.js';
 import { FIXTURES, fixtureHome, type FixtureHome } from '../mcp-clients/fixture-home.js';
 import { runCli, type CliRun } from '../support/cli.js';
 import { until } from '../support/until.js';
 import { engineSuite } from './support/with-engine.js';
+import { signalIdentity } from '../../harness/containment/signal.js';
 
 const suite = engineSuite('test/containers/client-config-docker.test.ts');
 

@@ -3,14 +3,14 @@
  * stale.ts, the per-run engine mark beside the run registry). A `docker` on PATH that records
  * how it was called stands in for the engine CLI: by default it answers like a docker with no
  * daemon; with FAKE_DOCKER_UP=1 like an engine with no container. A mark counts only as a
- * regular file of the user's (harness/run/own-files.ts).
+ * regular file of the user's (harness/registry/own-files.ts).
  */
 import { chmodSync, existsSync, lstatSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { clearEngineMark, engineMarkFile, legacyEngineMark, markEngineUsed, sweepStaleContainerRows } from '../../harness/containers/stale.js';
 import { newRunId } from '../../harness/observe/index.js';
-import { registerRun, runsDir } from '../../harness/run/index.js';
+import { registerRun, runsDir } from '../../harness/registry/index.js';
 import { runScenarios } from '../../harness/run/run-scenarios.js';
 import { packageRoot } from '../../harness/util/paths.js';
 import { scenarioFrom, scenarioYaml } from '../support/scenarios.js';

@@ -5,9 +5,9 @@
 import { describe, expect, it } from 'vitest';
 import { sweepStaleContainers } from '../../harness/containers/index.js';
 import { newRunId } from '../../harness/observe/index.js';
-import { registerRun } from '../../harness/run/index.js';
+import { registerRun } from '../../harness/registry/index.js';
 import { engineSuite } from './support/with-engine.js';
-import { describeStep } from '../../harness/observe/containment-step.js';
+import { describeStep } from '../../harness/containment/step.js';
 
 const suite = engineSuite('test/containers/stale.test.ts');
 

@@ -15,7 +15,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { goLine } from '../../harness/drill/holder/holder.js';
 import { startSpareHolder } from '../../harness/drill/holder/holder-pool.js';
 import { STAND_IN_COMMAND, STAND_IN_FDS } from '../../harness/drill/client/in-process-client.js';
-import { decodeWaitStatus, identify, pollExit, readStat, signalIdentity, type ProcIdentity } from '../../harness/observe/index.js';
+import { decodeWaitStatus, identify, pollExit, readStat, type ProcIdentity } from '../../harness/observe/index.js';
+import { signalIdentity } from '../../harness/containment/signal.js';
 
 /** Resolves with the first line that matches, as it arrives on the stream. */
 function lineOf(stream: Readable, re: RegExp): Promise<RegExpExecArray> {

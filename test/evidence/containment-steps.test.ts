@@ -1,5 +1,5 @@
 /**
- * The one containment step (harness/observe/containment-step.ts): every kind is shown as the
+ * The one containment step (harness/containment/step.ts): every kind is shown as the
  * line the harness printed before steps were typed, and a verdict that depends on a step (the
  * container exit-on-eof: a `docker stop` from the harness before the exit) reads its fields,
  * both ways, from a log written now and from one written with the old text steps; a saved log
@@ -8,13 +8,14 @@
 import { describe, expect, it } from 'vitest';
 import { exitOnEof } from '../../harness/checks/exit-on-eof.js';
 import { checkPath } from '../../harness/cli/check-command.js';
-import type { ContainerContainment, ContainerRow } from '../../harness/containers/types.js';
+import type { ContainerRow } from '../../harness/containers/types.js';
 import { containerContainmentOf } from '../../harness/evidence/container-queries.js';
 import { writeEvidenceLog } from '../../harness/evidence/log.js';
-import { describeStep, type ContainerTarget, type ContainmentStep, type LegacyStep, type StepBody } from '../../harness/observe/containment-step.js';
+import { describeStep, type ContainerTarget, type ContainmentStep, type LegacyStep, type StepBody } from '../../harness/containment/step.js';
 import { judge } from '../../harness/results/judge.js';
 import { EvidenceBuilder, SERVER } from '../checks/evidence-builder.js';
 import { tempDir } from '../support/temp-dir.js';
+import type { ContainerContainment } from '../../harness/containment/containers.js';
 
 const P = { pid: 812, startTime: 990_000 };
 const C: ContainerTarget = { engine: 'docker', id: 'c0ffee'.repeat(10).slice(0, 64), name: 'srv', created: '2026-01-01T00:00:00.1Z' };

@@ -3,19 +3,11 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import {
-  cgroupSupport,
-  contain,
-  DrillTracker,
-  findCgroup2Mount,
-  identify,
-  procState,
-  type CgroupSupport,
-  type ProcIdentity,
-} from '../../harness/observe/index.js';
+import { cgroupSupport, DrillTracker, findCgroup2Mount, identify, procState, type CgroupSupport, type ProcIdentity } from '../../harness/observe/index.js';
 import { NOBODY, unprivileged } from '../support/unprivileged.js';
 import { envWith, FIXTURES, start } from './helpers.js';
 import { Cleanup, testDrillId } from '../support/cleanup.js';
+import { containDrill } from '../../harness/containment/drill.js';
 
 const cleanup = new Cleanup();
 afterEach(() => cleanup.run());
@@ -139,7 +131,7 @@ describe.skipIf(!support.available)('DrillCgroup', () => {
     expect(existsSync(cg.path)).toBe(false);
   });
 
-  it('lets contain() end a daemon that only the cgroup sees', async () => {
+  it('lets containDrill() end a daemon that only the cgroup sees', async () => {
     const drillId = testDrillId();
     const cg = cleanup.cgroup(drillId)!;
     const root = start(
@@ -158,7 +150,7 @@ describe.skipIf(!support.available)('DrillCgroup', () => {
     const tracker = new DrillTracker({ drillId, root: root.id, cgroup: cg });
     expect(tracker.sampleNow().map((p) => p.pid)).toContain(daemon.pid);
     expect(tracker.close()).toBe(false); // populated: the kernel keeps it, and so do we
-    const records = await contain(tracker, { termWaitMs: 2000 });
+    const records = await containDrill(tracker, { termWaitMs: 2000 });
     expect(records.find((r) => r.pid === daemon.pid)).toMatchObject({ endedBy: 'SIGTERM' });
     expect(await tracker.waitForQuiet({ timeoutMs: 10_000 })).toBe(true);
     expect(cg.populated()).toBe(false);

@@ -1,9 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { contain, DrillTracker, identify, procState, signalIdentity, type ProcIdentity } from '../../harness/observe/index.js';
+import { DrillTracker, identify, procState, type ProcIdentity } from '../../harness/observe/index.js';
 import { envWith, FIXTURES, start, stateOf } from './helpers.js';
 import { Cleanup, testDrillId } from '../support/cleanup.js';
 import { until } from '../support/until.js';
-import { describeStep } from '../../harness/observe/containment-step.js';
+import { describeStep } from '../../harness/containment/step.js';
+import { signalIdentity } from '../../harness/containment/signal.js';
+import { containDrill } from '../../harness/containment/drill.js';
 
 const cleanup = new Cleanup();
 afterEach(() => cleanup.run());
@@ -47,7 +49,7 @@ describe('contain', () => {
     // 6 named members, plus the spawner's short `sleep 0.05` when a sample catches one.
     const live = tracker.sampleNow().map((p) => p.pid);
     for (const id of [root.id, excluded.id, ...Object.values(ids)]) expect(live).toContain(id.pid);
-    const records = await contain(tracker, { exclude: [excluded.id], termWaitMs: 1500, killWaitMs: 5000 });
+    const records = await containDrill(tracker, { exclude: [excluded.id], termWaitMs: 1500, killWaitMs: 5000 });
     const rec = (id: ProcIdentity) => records.find((r) => r.pid === id.pid && r.startTime === id.startTime)!;
 
     expect(rec(ids.ignores!)).toMatchObject({ endedBy: 'SIGKILL', forced: true });
@@ -81,6 +83,6 @@ describe('contain', () => {
     p.child.kill('SIGKILL');
     await exited;
     const tracker = new DrillTracker({ drillId: testDrillId(), root: p.id });
-    expect(await contain(tracker)).toEqual([]);
+    expect(await containDrill(tracker)).toEqual([]);
   });
 });

@@ -32,7 +32,7 @@ import {
   scanNetTable,
 } from '../../harness/observe/proc.js';
 import { parseTcpLine } from '../../harness/observe/net.js';
-import { signalIdentity } from '../../harness/observe/signal.js';
+import { signalIdentity } from '../../harness/containment/signal.js';
 import { Cleanup } from '../support/cleanup.js';
 import { tempDir } from '../support/temp-dir.js';
 import { start, type Proc } from './helpers.js';

@@ -5,10 +5,10 @@ import { monoNow } from '../../harness/util/clock.js';
 import { identify, isAlive, listPids, parseStat, procState, readCmdline, readEnviron, readStat, startTimeToMono } from '../../harness/observe/index.js';
 import { keptStatFdCount, MAX_KEPT_STAT_FDS } from '../../harness/observe/proc.js';
 import { readProcTable } from '../../harness/observe/proc-table.js';
-import { signalIdentity } from '../../harness/observe/index.js';
 import { envWith, start } from './helpers.js';
 import { Cleanup } from '../support/cleanup.js';
 import { tempDir } from '../support/temp-dir.js';
+import { signalIdentity } from '../../harness/containment/signal.js';
 
 /** This process's descriptors open on /proc/<pid>/stat. */
 function statFdsOf(pid: number): string[] {

@@ -8,11 +8,12 @@ import { spawn } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { holderCommand, holderEnv, holderUnavailable, parseHolderLine, type HolderState } from '../../harness/drill/holder/holder.js';
-import { DrillTracker, identify, readCmdline, readStat, signalIdentity, type ProcIdentity, type UnattributedProcess } from '../../harness/observe/index.js';
+import { DrillTracker, identify, readCmdline, readStat, type ProcIdentity, type UnattributedProcess } from '../../harness/observe/index.js';
 import { HolderReport } from '../../harness/drill/client/client-base.js';
 import { envWith, start } from './helpers.js';
 import { Cleanup, testDrillId } from '../support/cleanup.js';
 import { until } from '../support/until.js';
+import { signalIdentity } from '../../harness/containment/signal.js';
 
 const cleanup = new Cleanup();
 afterEach(() => cleanup.run());

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { identify, procState, type ProcIdentity } from '../../harness/observe/identity.js';
 import { readCmdline, readFdLink, readStat } from '../../harness/observe/proc.js';
-import { signalIdentity } from '../../harness/observe/signal.js';
+import { signalIdentity } from '../../harness/containment/signal.js';
 import { findRealServer, findRealServerNow, isLauncher, type ChainProcess } from '../../harness/observe/wrapper.js';
 import { until } from '../support/until.js';
 import { tempDir } from '../support/temp-dir.js';

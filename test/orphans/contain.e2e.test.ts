@@ -7,11 +7,11 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { procBackend } from '../../harness/orphans/proc-backend.js';
-import { containProcess } from '../../harness/orphans/contain.js';
+import { containOrphan } from '../../harness/orphans/contain.js';
 import { runCli } from '../support/cli.js';
 import { tempDir } from '../support/temp-dir.js';
 import { alive, cleanup, killClient, marked, serverPair } from './helpers.js';
-import { describeStep } from '../../harness/observe/containment-step.js';
+import { describeStep } from '../../harness/containment/step.js';
 
 afterAll(cleanup, 30_000);
 
@@ -62,7 +62,7 @@ describe('crash-drill contain', () => {
     expect(alive(server)).toBe(true);
 
     // Reused between the snapshot and the first signal: the re-identification catches it.
-    const result = await containProcess({
+    const result = await containOrphan({
       backend: procBackend,
       pid: server.pid,
       waitMs: 300,
@@ -102,7 +102,7 @@ describe('crash-drill contain', () => {
     const run = await runCli(['contain', '1']);
     expect(run.code).toBe(2);
     expect(run.stdout).toContain('REFUSED: pid 1 is init: never contained');
-    const self = await containProcess({ backend: procBackend, pid: process.pid, waitMs: 100 });
+    const self = await containOrphan({ backend: procBackend, pid: process.pid, waitMs: 100 });
     expect(self.outcome).toBe('refused');
     expect(self.reason).toBe(`process ${process.pid} is this command or one of its ancestors`);
   });

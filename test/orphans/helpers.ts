@@ -7,8 +7,9 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { identify, pollExit, readStat, signalIdentity, type ProcIdentity } from '../../harness/observe/index.js';
+import { identify, pollExit, readStat, type ProcIdentity } from '../../harness/observe/index.js';
 import { until } from '../support/until.js';
+import { signalIdentity } from '../../harness/containment/signal.js';
 
 export const FIXTURES = join(import.meta.dirname, 'fixtures');
 export const MARK_NAME = 'ORPHANS_TEST_MARK';

@@ -7,7 +7,7 @@
 import { chmodSync, chownSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { RegistryError, registryPath } from '../../harness/run/registry.js';
+import { RegistryError, registryPath } from '../../harness/registry/registry.js';
 import { pendingFile, recordPending } from '../../harness/orphans/pending.js';
 import { tempDir } from '../support/temp-dir.js';
 
@@ -51,7 +51,7 @@ describe('the --stuck-after state', () => {
     rmSync(base, { recursive: true, force: true });
   });
 
-  it('the default file is in the run registry: a private folder of this user (harness/run/registry.ts)', () => {
+  it('the default file is in the run registry: a private folder of this user (harness/registry/registry.ts)', () => {
     const saved = process.env.CRASH_DRILL_ORPHANS_STATE;
     delete process.env.CRASH_DRILL_ORPHANS_STATE;
     try {

@@ -15,13 +15,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ContainResult } from '../../harness/orphans/contain.js';
 import type { OrphanReport } from '../../harness/orphans/find-orphans.js';
 import { identify, type ProcIdentity } from '../../harness/observe/index.js';
-import { registryPath } from '../../harness/run/registry.js';
+import { registryPath } from '../../harness/registry/registry.js';
 import { runCli } from '../support/cli.js';
 import { until } from '../support/until.js';
 import { tempDir } from '../support/temp-dir.js';
 import { NOBODY, unprivileged } from '../support/unprivileged.js';
 import { alive, cleanup, env, FIXTURES, killClient, startPair } from './helpers.js';
-import { describeStep } from '../../harness/observe/containment-step.js';
+import { describeStep } from '../../harness/containment/step.js';
 
 const u = unprivileged();
 const isRoot = process.getuid?.() === 0;

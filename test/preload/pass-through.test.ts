@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { registerRun } from '../../harness/run/index.js';
+import { registerRun } from '../../harness/registry/index.js';
 import { interceptEnv } from '../../harness/preload/index.js';
 import { createRemote, type DrillRemote } from '../../harness/remote/index.js';
 import { Cleanup } from '../support/cleanup.js';

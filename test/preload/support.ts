@@ -6,7 +6,7 @@ import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { registerRun } from '../../harness/run/index.js';
+import { registerRun } from '../../harness/registry/index.js';
 import type { DrillRemote } from '../../harness/remote/index.js';
 import { interceptEnv, preloadPath } from '../../harness/preload/index.js';
 import type { Cleanup } from '../support/cleanup.js';

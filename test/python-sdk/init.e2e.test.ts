@@ -6,7 +6,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { signalIdentity } from '../../harness/observe/signal.js';
+import { signalIdentity } from '../../harness/containment/signal.js';
 import { packageRoot } from '../../harness/util/paths.js';
 import { runCli } from '../support/cli.js';
 import { markedProcesses } from '../support/markers.js';

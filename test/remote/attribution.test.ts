@@ -1,5 +1,5 @@
 import { createServer as createTcpServer, type AddressInfo } from 'node:net';
-import { registerRun } from '../../harness/run/index.js';
+import { registerRun } from '../../harness/registry/index.js';
 import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
 import { readStat as readProcStat } from '../../harness/observe/proc.js';
 import { Attributor, type Attribution } from '../../harness/remote/attribution/attributor.js';

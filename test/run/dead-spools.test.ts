@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { newRunId } from '../../harness/observe/index.js';
-import { registerRun } from '../../harness/run/index.js';
+import { registerRun } from '../../harness/registry/index.js';
 import { removeDeadSpools } from '../../harness/run/start-run.js';
 import { runCli } from '../support/cli.js';
 import { fakeSubject, scenarioYaml } from '../support/scenarios.js';

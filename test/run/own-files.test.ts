@@ -1,5 +1,5 @@
 /**
- * The registry's files (harness/run/own-files.ts) on real files: made exclusively, never
+ * The registry's files (harness/registry/own-files.ts) on real files: made exclusively, never
  * written through a symlink, read or appended to only when a regular file of the effective uid.
  * Files of another user are made by root (skipped otherwise).
  */
@@ -7,7 +7,7 @@ import { chownSync, lstatSync, readFileSync, symlinkSync, writeFileSync } from '
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { appendOwnFile, createOwnFile, isOwnFile, readOwnFile, replaceOwnFile } from '../../harness/run/own-files.js';
+import { appendOwnFile, createOwnFile, isOwnFile, readOwnFile, replaceOwnFile } from '../../harness/registry/own-files.js';
 import { tempDir } from '../support/temp-dir.js';
 
 const uid = process.geteuid?.() ?? 0;

@@ -1,6 +1,6 @@
 /**
  * Two harnesses of one user whose environments differ in XDG_RUNTIME_DIR (a login shell beside
- * a cron job) register in different folders (harness/run/registry.ts); each must still see
+ * a cron job) register in different folders (harness/registry/registry.ts); each must still see
  * the other's live runs, or its sweep ends them. A lookup reads the user's other registry
  * locations too, only those that exist and are private, and never with CRASH_DRILL_REGISTRY.
  * Real processes: a registered harness stand-in, and a second process asking whether its run is live.
@@ -9,13 +9,13 @@ import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { checkedRunsDir, siblingRunsDirs } from '../../harness/run/registry.js';
+import { checkedRunsDir, siblingRunsDirs } from '../../harness/registry/registry.js';
 import { packageRoot } from '../../harness/util/paths.js';
 import { tempDir } from '../support/temp-dir.js';
 
 const uid = process.geteuid?.() ?? 0;
 const observe = JSON.stringify(join(packageRoot(), 'dist/harness/observe/index.js'));
-const run = JSON.stringify(join(packageRoot(), 'dist/harness/run/index.js'));
+const run = JSON.stringify(join(packageRoot(), 'dist/harness/registry/index.js'));
 function xdgDir(): string {
   return tempDir('registry-xdg-'); // removed after the file (test/support/remove-temp-dirs.ts)
 }

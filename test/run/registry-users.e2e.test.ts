@@ -67,7 +67,7 @@ const sh = (uid: number, script: string) => run(uid, '/bin/sh', ['-c', script]);
 
 /** Node code run as `uid`, with the observer's module as `m`. */
 const observe = () => join(root, 'dist/harness/observe/index.js');
-const runIndex = () => join(root, 'dist/harness/run/index.js');
+const runIndex = () => join(root, 'dist/harness/registry/index.js');
 
 /** A folder of the victim's (0700), with one well-behaved drill to run. */
 function victimWork(): { dir: string; scenarios: string; out: string } {

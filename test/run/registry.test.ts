@@ -1,5 +1,5 @@
 /**
- * Where the run registry lives and the checks it passes (harness/run/registry.ts), on real
+ * Where the run registry lives and the checks it passes (harness/registry/registry.ts), on real
  * folders: each rule once with a folder that passes and once with one that fails, and the
  * refusal's whole message. The folders of another user are made by root (skipped otherwise);
  * the two-user runs of the real CLI are in registry-users.e2e.test.ts.
@@ -7,7 +7,7 @@
 import { chmodSync, chownSync, lstatSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { checkedRunsDir, RegistryError, registryDir, registryPath } from '../../harness/run/registry.js';
+import { checkedRunsDir, RegistryError, registryDir, registryPath } from '../../harness/registry/registry.js';
 import { runDrills } from '../../harness/index.js';
 import { scenarioFrom } from '../support/scenarios.js';
 import { tempDir } from '../support/temp-dir.js';

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { drillIdFor, harnessMark, identify, newRunId, procState, runIdOf, type ProcIdentity } from '../../harness/observe/index.js';
-import { isRunLive, registerRun, runsDir, sweepStale } from '../../harness/run/index.js';
+import { isRunLive, registerRun, runsDir, sweepStale } from '../../harness/registry/index.js';
 import { packageRoot } from '../../harness/util/paths.js';
 import { tempDir } from '../support/temp-dir.js';
 import { envWith, start } from '../observe/helpers.js';
@@ -64,7 +64,7 @@ describe('sweepStale', () => {
     registrations.push(registerRun(live));
     const drill = start(cleanup, 'sleep', ['300'], { detached: true, stdio: 'ignore', env: envWith({ CRASH_DRILL_RUN: drillIdFor(live, 1) }) });
     const other = tempDir('crash-drill-other-tmp-');
-    const observe = pathToFileURL(join(packageRoot(), 'dist/harness/run/index.js')).href;
+    const observe = pathToFileURL(join(packageRoot(), 'dist/harness/registry/index.js')).href;
     const script = `import(${JSON.stringify(observe)}).then(async (m) => { const rows = await m.sweepStale({ runFilter: (id) => id === ${JSON.stringify(live)}, termWaitMs: 300 }); console.log(JSON.stringify({ dir: m.runsDir(), rows })); })`;
     const { stdout, status } = spawnSync(process.execPath, ['--input-type=module', '-e', script], { env: { ...process.env, TMPDIR: other }, encoding: 'utf8' });
     expect(status).toBe(0);

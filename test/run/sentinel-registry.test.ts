@@ -1,5 +1,5 @@
 /**
- * The run's sentinel checks the run registry like every user of it (harness/run/registry.ts):
+ * The run's sentinel checks the run registry like every user of it (harness/registry/registry.ts):
  * once its harness is dead (`--now`), a registry that is not private makes it exit 3 without
  * reading or writing there; a private one lets it sweep its run and exit 0. Real processes: the
  * built sentinel, with CRASH_DRILL_REGISTRY pointing at a real folder.

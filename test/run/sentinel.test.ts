@@ -1,13 +1,13 @@
 /**
- * The run's sentinel (harness/run/sentinel.ts) as a process: one per run, perl in front of the
+ * The run's sentinel (harness/registry/sentinel.ts) as a process: one per run, perl in front of the
  * Node sweep where perl is on PATH, Node alone without it; and "done" ends it. What it does once its harness died is
  * test/last/no-leftovers.test.ts (a run killed with SIGKILL, each way).
  */
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { findPerl } from '../../harness/drill/holder/holder.js';
-import { PERL_WAIT, sentinelCommand, startSentinel } from '../../harness/run/sentinel.js';
+import { findPerl } from '../../harness/util/perl.js';
+import { PERL_WAIT, sentinelCommand, startSentinel } from '../../harness/registry/sentinel.js';
 import { distFile } from '../../harness/util/paths.js';
 import { sentinelProcesses } from '../support/markers.js';
 import { until } from '../support/until.js';

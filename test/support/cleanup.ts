@@ -12,12 +12,12 @@ import {
   listPids,
   newRunId,
   readEnviron,
-  signalIdentity,
   type DrillCgroup,
   type ProcIdentity,
 } from '../../harness/observe/index.js';
-import { registerRun, type RunRegistration } from '../../harness/run/index.js';
+import { registerRun, type RunRegistration } from '../../harness/registry/index.js';
 import { until } from './until.js';
+import { signalIdentity } from '../../harness/containment/signal.js';
 
 const registrations = new Map<string, RunRegistration>();
 

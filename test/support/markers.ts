@@ -32,7 +32,7 @@ export function markedProcesses(runId?: string): MarkedProcess[] {
 }
 
 /**
- * The command lines of the live processes that are a run's sentinel (harness/run/sentinel.ts):
+ * The command lines of the live processes that are a run's sentinel (harness/registry/sentinel.ts):
  * they name dist/bin/sentinel.js and the run id, whether perl waits in front or Node alone.
  */
 export function sentinelProcesses(runId: string): Array<{ pid: number; argv: string[] }> {

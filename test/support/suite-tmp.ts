@@ -64,7 +64,7 @@ export function addedFixedEntries(dir: string): string[] {
   return fixedEntries().filter((name) => !before.has(name) && join('/tmp', name) !== dir);
 }
 
-/** A user's run registry (/tmp/crash-drill-<uid>, harness/run/registry.ts). */
+/** A user's run registry (/tmp/crash-drill-<uid>, harness/registry/registry.ts). */
 export function isRegistry(name: string): boolean {
   return /^crash-drill-\d+$/.test(name);
 }

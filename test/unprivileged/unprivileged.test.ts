@@ -8,7 +8,7 @@
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { pollExit, signalIdentity } from '../../harness/observe/index.js';
+import { pollExit } from '../../harness/observe/index.js';
 import type { DrillResult } from '../../harness/results/types.js';
 import { type CliRun, lastLine } from '../support/cli.js';
 import { expectedTable, MODES, matrixYaml, POINTS, table, unexplained } from '../support/engine-matrix.js';
@@ -16,6 +16,7 @@ import { markedProcesses } from '../support/markers.js';
 import { until } from '../support/until.js';
 import { FAKE_SERVERS, fakeSubject, scenarioYaml, type FakeServer } from '../support/scenarios.js';
 import { NOBODY, unprivileged } from '../support/unprivileged.js';
+import { signalIdentity } from '../../harness/containment/signal.js';
 
 const u = unprivileged();
 if (!u.available) console.log(`[unprivileged] skipped: ${u.reason}`);

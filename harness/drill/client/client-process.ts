@@ -6,7 +6,7 @@ import type { ClientEvent, HarnessCommand, StartCommand } from '../../client/pro
 import type { Scenario } from '../../config/index.js';
 import { SUBJECT_STDERR_FD } from '../../client/protocol.js';
 import { identify, ownHarnessEnv, runIdOf, type ProcIdentity } from '../../observe/index.js';
-import { watchdogFile } from '../../run/index.js';
+import { watchdogFile } from '../../registry/index.js';
 import { distFile } from '../../util/paths.js';
 import { ClientEvents, endControl, HolderReport, pipeText } from './client-base.js';
 import { holderCommand, holderEnv, type HolderState } from '../holder/holder.js';

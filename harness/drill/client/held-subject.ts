@@ -10,10 +10,10 @@ import { constants } from 'node:os';
 import type { Readable, Writable } from 'node:stream';
 import type { SpawnedSubject } from '../../client/spawn-subject.js';
 import type { ClientEvent } from '../../client/protocol.js';
-import { signalIdentity } from '../../observe/index.js';
 import { readStatOnce } from '../../observe/proc.js';
 import { monoNow } from '../../util/clock.js';
 import { pipeLines } from './client-base.js';
+import { signalIdentity } from '../../containment/signal.js';
 
 const SIGNAL_NAMES = new Map<number, NodeJS.Signals>(Object.entries(constants.signals).map(([name, n]) => [n, name as NodeJS.Signals]));
 

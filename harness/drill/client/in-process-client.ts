@@ -22,7 +22,7 @@ import { join } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import type { ClientSession } from '../../client/client-session.js';
 import type { ClientEvent, HarnessCommand, StartCommand } from '../../client/protocol.js';
-import { identify, signalIdentity, type ProcIdentity } from '../../observe/index.js';
+import { identify, type ProcIdentity } from '../../observe/index.js';
 import { monoNow } from '../../util/clock.js';
 import { errorMessage } from '../../util/errors.js';
 import { ClientEvents, endControl, HolderReport, pipeText } from './client-base.js';
@@ -31,6 +31,7 @@ import { heldSubject } from './held-subject.js';
 import { goLine, holderUnavailable, perlForStandIn, type HolderState } from '../holder/holder.js';
 import { HolderPool, startSpareHolder } from '../holder/holder-pool.js';
 import { STAND_IN_SCRIPT } from '../holder/scripts.js';
+import { signalIdentity } from '../../containment/signal.js';
 
 /** The environment the SDK's StdioClientTransport gives a server (harness/client/spawn-subject.ts). */
 const INHERITED_ENV = ['HOME', 'LOGNAME', 'PATH', 'SHELL', 'TERM', 'USER'];

@@ -5,9 +5,10 @@
  */
 import { rm } from 'node:fs/promises';
 import type { Scenario } from '../../config/index.js';
+import { containDrill } from '../../containment/drill.js';
 import { DrillTracker, identify, type DrillCgroup } from '../../observe/index.js';
 import type { DrillClient } from '../client/drill-client.js';
-import { containDrill } from './containment.js';
+import type { EvidenceRecorder } from './recorder.js';
 import type { RemoteLink } from './remote-link.js';
 import type { ServerWatch } from './server-watch.js';
 import type { DrillContext } from './types.js';
@@ -50,7 +51,7 @@ export async function containAndClean(ctx: DrillContext, held: Holdings, watch: 
   if (late) held.tracker = new DrillTracker({ drillId: ctx.drillId, root: late, cgroup: held.cgroup, subreapers: holderId ? [holderId] : [] });
   // Extensions first (containers: stop --time, kill), so what they started (engine CLIs) ends on its own.
   await ctx.extensions.contain(termWaitMs);
-  if (held.tracker) await containDrill(held.tracker, rec, termWaitMs);
+  if (held.tracker) await containTracked(held.tracker, rec, termWaitMs);
   else if (client?.holder)
     client.abandon(); // the holder's watchdog ends whatever the untracked client started
   else if (client?.alive) client.child.kill('SIGKILL'); // it is gone from /proc already, or never got a pid
@@ -68,4 +69,25 @@ export async function containAndClean(ctx: DrillContext, held: Holdings, watch: 
   }
   held.cgroup?.remove();
   if (held.tmp) await rm(held.tmp, { recursive: true, force: true });
+}
+
+/**
+ * Ends every process of the drill (harness/containment/drill.ts: SIGTERM, wait, SIGKILL only if
+ * needed, each process re-identified before each signal) and records each signal the harness sent
+ * as evidence, from the step's fields (harness/containment/step.ts), so a check can tell an exit
+ * the harness caused from one the server chose.
+ */
+async function containTracked(tracker: DrillTracker, rec: EvidenceRecorder, termWaitMs: number): Promise<void> {
+  const records = await containDrill(tracker, { termWaitMs });
+  for (const record of records) {
+    for (const step of record.steps) {
+      if (step.kind === 'signal')
+        rec.harness(
+          { type: 'signal', pid: step.target.pid, startTime: step.target.startTime, signal: step.signal, by: 'harness', result: step.result },
+          step.t,
+        );
+    }
+  }
+  rec.harness({ type: 'containment', records });
+  tracker.stop();
 }

@@ -17,7 +17,7 @@ import type { DrillTracker, ProcIdentity, TrackedProcess } from '../../observe/i
 import { readCmdline, runIdOf, startTimeToMono } from '../../observe/index.js';
 import { monoNow } from '../../util/clock.js';
 import { attribute, type CliSighting } from '../../containers/attribute.js';
-import { containContainers, SIGKILL_EXIT } from '../../containers/contain.js';
+import { containContainers, SIGKILL_EXIT } from '../../containment/containers.js';
 import { parseRunCommand, type Engine } from '../../containers/engine-cli.js';
 import { EngineClient, type EngineEvent, type Inspected } from '../../containers/engine.js';
 import { ContainerProcessWatch } from '../../containers/inside.js';
@@ -112,7 +112,7 @@ export class DrillContainers implements DrillExtension {
     if (!engine || !this.reachable) return;
     const { rows, events } = await this.current(engine);
     this.recordSubjectExit(events);
-    const records = await containContainers(engine, rows, termWaitMs);
+    const records = await containContainers(engine, rows, { termWaitMs });
     // A --rm container can be gone before it is inspected again: its exit code is in its die event.
     if (records.some((r) => r.exitCode === null && r.endedBy !== 'already-gone')) {
       const later = await this.windowEvents(engine);

@@ -1,8 +1,9 @@
 import type { KillMode, LossMode, Scenario } from '../../config/index.js';
-import { signalIdentity, type ProcIdentity } from '../../observe/index.js';
+import type { ProcIdentity } from '../../observe/index.js';
 import { monoNow } from '../../util/clock.js';
 import type { DrillClient } from '../client/drill-client.js';
 import type { EvidenceRecorder } from './recorder.js';
+import { signalIdentity } from '../../containment/signal.js';
 
 const CLOSE_ACK_TIMEOUT_MS = 5_000;
 

@@ -40,7 +40,7 @@
 # start time read before the signal, argv, how it ended), so the next
 # run can report what a killed harness left and how it was contained. The file is made with
 # O_CREAT|O_EXCL|O_NOFOLLOW (0600) or opened with O_NOFOLLOW when it exists, and written only
-# when fstat says a regular file of the holder's effective uid (harness/run/own-files.ts).
+# when fstat says a regular file of the holder's effective uid (harness/registry/own-files.ts).
 #
 use strict; use warnings;
 $| = 1;
@@ -190,7 +190,7 @@ if (!$done) {
     select(undef, undef, undef, 0.02) if @left;
   }
   $rec{$_}{end} = 'survived' for grep { $same->($_, $rec{$_}{start}) } @order;
-  # The record, in the run registry (harness/run/registry.ts): made here with O_EXCL, or, when
+  # The record, in the run registry (harness/registry/registry.ts): made here with O_EXCL, or, when
   # another holder of the run (or its sentinel) made it first, opened as it is; never through a
   # symlink (O_NOFOLLOW), and written only when fstat says a regular file of this user. All lines
   # go in one append, so the records of holders that die together never interleave mid-line.

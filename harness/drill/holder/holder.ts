@@ -3,10 +3,9 @@
  * perl; without it, or with CRASH_DRILL_SUBREAPER=off (to drill the fallback on purpose), the
  * client runs without one and the tracking says so.
  */
-import { accessSync, constants } from 'node:fs';
-import { delimiter, join } from 'node:path';
 import type { ProcIdentity } from '../../observe/index.js';
 import { DRILL_ENV } from '../../observe/index.js';
+import { findPerl } from '../../util/perl.js';
 import { HOLDER_SCRIPT } from './scripts.js';
 
 export type HolderState = {
@@ -20,25 +19,6 @@ export type HolderState = {
 
 /** The holder's inherited descriptors that belong to the client alone: the IPC channel and the subject's stderr. */
 const CLIENT_ONLY_FDS = '3,4';
-
-let perlPath: string | null | undefined;
-
-/** perl on PATH (looked up once), or null. */
-export function findPerl(): string | null {
-  if (perlPath !== undefined) return perlPath;
-  perlPath = null;
-  for (const dir of (process.env.PATH ?? '/usr/bin:/bin').split(delimiter)) {
-    if (dir === '') continue;
-    try {
-      accessSync(join(dir, 'perl'), constants.X_OK);
-      perlPath = join(dir, 'perl');
-      break;
-    } catch {
-      // not here
-    }
-  }
-  return perlPath;
-}
 
 /** Why there is no holder, or null when one can be started. */
 export function holderUnavailable(): string | null {

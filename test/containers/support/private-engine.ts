@@ -12,7 +12,8 @@ import { type ChildProcess, execFile, spawn, spawnSync } from 'node:child_proces
 import { existsSync, mkdtempSync, openSync, closeSync, readdirSync, readFileSync, rmSync, statSync, rmdirSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
-import { identify, signalIdentity, type ProcIdentity } from '../../../harness/observe/index.js';
+import { identify, type ProcIdentity } from '../../../harness/observe/index.js';
+import { signalIdentity } from '../../../harness/containment/signal.js';
 
 export type PrivateEngine = {
   dir: string;

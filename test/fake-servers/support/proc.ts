@@ -6,7 +6,7 @@
  */
 import type { ProcIdentity } from '../../../harness/observe/identity.js';
 import { listPids, readEnviron, readStat } from '../../../harness/observe/proc.js';
-import { signalIdentity } from '../../../harness/observe/signal.js';
+import { signalIdentity } from '../../../harness/containment/signal.js';
 
 /** Signals only after re-checking the identity; returns whether a signal was sent. */
 export function signalByIdentity(id: ProcIdentity, signal: NodeJS.Signals): boolean {

@@ -1,5 +1,5 @@
 /** Where the subjects under test live, and how to start one with a fresh drill id. */
-import { registerRun } from '../../../harness/run/index.js';
+import { registerRun } from '../../../harness/registry/index.js';
 import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';

@@ -17,7 +17,8 @@ import { DRILL_ENV, HARNESS_ENV, parseHarnessMark, runIdOf } from '../observe/ru
 import { isOwnFile, readOwnFile, replaceOwnFile } from './own-files.js';
 import { isKernelThread, listPids, readCmdline, readEnviron, readOwnerUid, readStat } from '../observe/proc.js';
 import { checkedRunsDir, RegistryError, siblingRunsDirs } from './registry.js';
-import { newRecord, terminate, type ContainmentRecord, type EndedBy } from '../observe/terminate.js';
+import { terminate } from '../containment/terminate.js';
+import { newRecord, type ContainmentRecord, type EndedBy } from '../containment/record.js';
 
 export type RunRegistration = { unregister(): void };
 /**

@@ -4,13 +4,13 @@
  * round repeated until nothing lives, up to a bound. The drill cgroup's cgroup.kill is the last
  * resort, used only when no excluded process is inside it.
  */
-import { identityKey, type ProcIdentity } from './identity.js';
-import { newRecord, step, terminate, waitAll, type ContainmentRecord } from './terminate.js';
-import type { DrillTracker } from './tracker.js';
+import { identityKey, type ProcIdentity } from '../observe/identity.js';
+import type { DrillTracker } from '../observe/tracker.js';
+import { newRecord, step, type ContainmentRecord } from './record.js';
+import { terminate, waitAll } from './terminate.js';
 
-export type { ContainmentRecord, EndedBy } from './terminate.js';
-
-export type ContainOptions = {
+/** How a drill is contained (the drill's caller: harness/drill/executor/clean-up.ts). */
+export type DrillContainOptions = {
   exclude?: ProcIdentity[];
   /** How long to wait for SIGTERM to work. Default 1000 ms. */
   termWaitMs?: number;
@@ -20,7 +20,7 @@ export type ContainOptions = {
 
 const MAX_ROUNDS = 5;
 
-export async function contain(tracker: DrillTracker, opts: ContainOptions = {}): Promise<ContainmentRecord[]> {
+export async function containDrill(tracker: DrillTracker, opts: DrillContainOptions = {}): Promise<ContainmentRecord[]> {
   const termWaitMs = opts.termWaitMs ?? 1000;
   const killWaitMs = opts.killWaitMs ?? 1000;
   const excluded = new Set((opts.exclude ?? []).map(identityKey));

@@ -7,16 +7,44 @@
  * stop), or needed docker kill. Without `--init`, a shell or a Node process without a SIGTERM
  * handler is PID 1 of the container, which ignores SIGTERM: `docker stop` took its full 10 s
  * there when measured, and 0.05 s with `--init`. Each step is the one containment step
- * (harness/observe/containment-step.ts) aimed at the container by id and created time.
+ * (harness/containment/step.ts) aimed at the container by id and created time.
  */
 import { monoNow } from '../util/clock.js';
-import type { EngineClient } from './engine.js';
-import type { ContainerTarget, EngineCommand, UntargetedStep } from '../observe/containment-step.js';
-import type { ContainerContainment, ContainerRow, ContainerStep } from './types.js';
+import type { ContainerTarget, ContainmentStep, Engine, EngineCommand, UntargetedStep } from './step.js';
 
 export const SIGKILL_EXIT = 137;
 
-export async function containContainers(engine: EngineClient, rows: ContainerRow[], termWaitMs: number): Promise<ContainerContainment[]> {
+/** What container containment needs of an engine: its name, a command, an inspect (harness/containers/engine.ts's EngineClient is one). */
+export interface ContainerEngine {
+  readonly engine: Engine;
+  run(args: string[], timeoutMs?: number): Promise<unknown>;
+  /** The containers that still exist among ids (a removed one is left out). */
+  inspect(ids: string[]): Promise<{ created: string; state: string; exitCode: number | null }[]>;
+}
+
+/** A container to contain, as a drill or a sweep found it (harness/containers/types.ts's ContainerRow is one). */
+export type ContainerToContain = { id: string; name: string; image: string; created: string; state: string };
+
+/** How containers are contained (callers: the drill's extension, harness/drill/executor/drill-containers.ts, and the sweep of dead runs, harness/containers/stale.ts). */
+export type ContainerContainOptions = {
+  /** How long `stop` gives the container's first process after SIGTERM before the engine's SIGKILL (ms, rounded up to whole seconds). */
+  termWaitMs: number;
+};
+
+export type ContainerContainment = {
+  id: string;
+  name: string;
+  image: string;
+  created: string;
+  endedBy: 'already-gone' | 'stop' | 'kill' | 'survived' | 'mismatch';
+  /** docker stop's own SIGKILL after its timeout, or docker kill, was needed. */
+  forced: boolean;
+  exitCode: number | null;
+  steps: ContainmentStep[];
+};
+
+export async function containContainers(engine: ContainerEngine, rows: ContainerToContain[], opts: ContainerContainOptions): Promise<ContainerContainment[]> {
+  const { termWaitMs } = opts;
   const waitSec = Math.max(0, Math.ceil(termWaitMs / 1000));
   const records: ContainerContainment[] = [];
   for (const row of rows) {
@@ -32,7 +60,7 @@ export async function containContainers(engine: EngineClient, rows: ContainerRow
       steps: [],
     };
     const target: ContainerTarget = { engine: engine.engine, id: row.id, name: row.name, created: row.created };
-    const step = (what: UntargetedStep) => record.steps.push({ t: monoNow(), ...what, target } as ContainerStep);
+    const step = (what: UntargetedStep) => record.steps.push({ t: monoNow(), ...what, target } as ContainmentStep);
     const run = async (command: EngineCommand, args: string[], timeoutMs?: number) => {
       step({ kind: 'engine', command, args, result: 'sent' });
       const out = await engine.run([command, ...args, row.id], timeoutMs).then(

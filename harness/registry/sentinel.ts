@@ -21,16 +21,15 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import type { Writable } from 'node:stream';
 import { join } from 'node:path';
-import { findPerl } from '../drill/holder/holder.js';
-import { perlFile } from '../drill/holder/scripts.js';
 import { distFile, packageRoot } from '../util/paths.js';
+import { findPerl, perlFile } from '../util/perl.js';
 
 export type Sentinel = { release(): void };
 
 const NONE: Sentinel = { release() {} };
 
 /** The waiting half in perl (sentinel-wait.pl). */
-export const PERL_WAIT = perlFile(join(packageRoot(), 'harness', 'run', 'sentinel-wait.pl'));
+export const PERL_WAIT = perlFile(join(packageRoot(), 'harness', 'registry', 'sentinel-wait.pl'));
 
 /** The sentinel's command: perl waiting in front of the Node sweep, or Node alone. */
 export function sentinelCommand(main: string, runId: string, perl: string | null = findPerl()): [string, string[]] {

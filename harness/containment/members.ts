@@ -6,8 +6,7 @@
  * child. Descendants seen at the snapshot stay members after they are re-parented, as long as
  * their (pid, start time) still match.
  */
-import { descendantsOf } from './classify.js';
-import type { ProcessEntry } from './types.js';
+import { descendantsOf, type TableProcess } from './process-table.js';
 
 export interface Member {
   pid: number;
@@ -17,10 +16,10 @@ export interface Member {
   proof: string;
 }
 
-export function runMembers(root: ProcessEntry, table: readonly ProcessEntry[], earlier: readonly Member[] = []): Member[] {
+export function runMembers(root: TableProcess, table: readonly TableProcess[], earlier: readonly Member[] = []): Member[] {
   const byPid = new Map(table.map((p) => [p.pid, p]));
   const out = new Map<number, Member>();
-  const add = (p: ProcessEntry, proof: string) => {
+  const add = (p: TableProcess, proof: string) => {
     if (!out.has(p.pid) && p.state !== 'Z') out.set(p.pid, { pid: p.pid, startTime: p.startTime, command: p.command, uid: p.uid, proof });
   };
   add(root, 'the process itself');

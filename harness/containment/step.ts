@@ -1,19 +1,18 @@
 /**
  * One containment step, as data: what the harness did to end something a drill, a stale run or
  * `crash-drill contain` left, to which target, and what came of it, with its time. Process
- * containment (terminate.ts, contain.ts), container containment (harness/containers/contain.ts)
- * and `contain <pid>` (harness/orphans/contain.ts) all record this one type; the evidence keeps
- * it; checks and results read its fields; describeStep() is the only place a step becomes text,
- * and nothing parses that text back.
+ * containment (terminate.ts, drill.ts), container containment (containers.ts) and `contain <pid>`
+ * (process.ts) all record this one type; the evidence keeps it; checks and results read its
+ * fields; describeStep() is the only place a step becomes text, and nothing parses that text back.
  *
- * It lives in observe/ because the vocabulary began here (signals by identity: signal.ts, and
- * exits: exit-watch.ts) and every other user already depends on observe/. It imports types
- * only, so checks (through harness/evidence/) and reporters (through harness/results/types.ts)
- * can use it without reaching a process, a file or an engine.
+ * It imports types only, so checks (through harness/evidence/) and reporters (through
+ * harness/results/constants.ts) can use it without reaching a process, a file or an engine.
  */
-import type { Engine } from '../containers/engine-cli.js';
-import type { ExitObservation } from './exit-watch.js';
+import type { ExitObservation } from '../observe/exit-watch.js';
 import type { SignalOutcome } from './signal.js';
+
+/** The container engines (harness/containers/engine-cli.ts tells which one a command runs). */
+export type Engine = 'docker' | 'podman';
 
 /** A process, by identity: a signal re-checks the start time first (signal.ts). */
 export type ProcessTarget = { pid: number; startTime: number };
@@ -30,12 +29,12 @@ export type EngineCommand = 'stop' | 'kill' | 'rm';
 /** How `crash-drill contain` ended (harness/orphans/contain.ts). */
 export type ContainOutcome = 'contained' | 'forced' | 'survived' | 'refused' | 'stopped';
 
-/** What a revocation or a probe of `contain` came to (harness/orphans/probe.ts). */
+/** What a revocation or a probe of `contain` came to (harness/containment/probe.ts). */
 export type ProbeResult = 'ok' | 'failed' | 'denied' | 'allowed' | 'error';
 
 /** A step without its time: what the code records. Every step has a `kind` and a `result`. */
 export type StepBody =
-  /** A signal the harness sent by identity; `proof`: why `contain` took the process to be of the run (harness/orphans/members.ts). */
+  /** A signal the harness sent by identity; `proof`: why `contain` took the process to be of the run (harness/containment/members.ts). */
   | {
       kind: 'signal';
       target: ProcessTarget;

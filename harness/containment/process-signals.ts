@@ -1,24 +1,26 @@
 /**
- * Signals and exit waits by identity, for either backend. The /proc backend uses the observer's
- * own (harness/observe/signal.ts re-reads the start time right before kill; exit-watch.ts
+ * Signals and exit waits by identity, for either backend of the live machine (process-table.ts). The /proc backend uses the observer's
+ * own (harness/containment/signal.ts re-reads the start time right before kill; exit-watch.ts
  * treats a zombie as exited). The ps backend does the same with `ps`: coarser (whole-second
  * start times, a ps call per check), never by name.
  */
-import { pollExit, signalIdentity, signalIfSame, type ProcIdentity, type SignalOutcome } from './observe.js';
-import type { Backend } from './types.js';
+import { pollExit } from '../observe/exit-watch.js';
+import type { ProcIdentity } from '../observe/identity.js';
+import type { ProcessTable } from './process-table.js';
+import { signalIdentity, signalIfSame, type SignalOutcome } from './signal.js';
 
-export function signalChecked(backend: Backend, id: ProcIdentity, signal: NodeJS.Signals): SignalOutcome {
+export function signalChecked(backend: ProcessTable, id: ProcIdentity, signal: NodeJS.Signals): SignalOutcome {
   if (backend.name === 'proc') return signalIdentity(id, signal);
   return signalIfSame(id, signal, (pid) => backend.process(pid));
 }
 
-export function isGone(backend: Backend, id: ProcIdentity): boolean {
+export function isGone(backend: ProcessTable, id: ProcIdentity): boolean {
   const now = backend.process(id.pid);
   return now === null || now.startTime !== id.startTime || now.state === 'Z' || now.state === 'X';
 }
 
 /** Waits until the process is gone (true) or the timeout passes (false). */
-export async function waitGone(backend: Backend, id: ProcIdentity, timeoutMs: number): Promise<boolean> {
+export async function waitGone(backend: ProcessTable, id: ProcIdentity, timeoutMs: number): Promise<boolean> {
   if (backend.name === 'proc') return (await pollExit(id, { timeoutMs, intervalMs: 5 })) !== null;
   const deadline = Date.now() + timeoutMs;
   for (;;) {

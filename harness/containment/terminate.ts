@@ -1,47 +1,16 @@
 /**
  * One round of ending processes by identity: SIGTERM all, wait (event-driven, per-process exit
  * watch) up to termWaitMs, SIGKILL only those still alive, wait again. Every step is recorded
- * with its monotonic time, as the one step type of harness/observe/containment-step.ts. Used by
- * contain() for one drill and by the stale sweep.
+ * with its monotonic time, as the one step type of harness/containment/step.ts. Used by
+ * containDrill() for one drill (drill.ts), by the stale sweep (harness/registry/runs.ts) and by
+ * init's look at a server's tools (harness/init/list-tools.ts).
  */
-import { monoNow } from '../util/clock.js';
-import { pollExit, type ExitObservation } from './exit-watch.js';
-import type { ProcIdentity } from './identity.js';
-import { readCmdline, readStat } from './proc.js';
-import type { ContainmentStep, UntargetedStep } from './containment-step.js';
+import { pollExit, type ExitObservation } from '../observe/exit-watch.js';
+import { readCmdline, readStat } from '../observe/proc.js';
+import { exitStep, step, type ContainmentRecord } from './record.js';
 import { signalIdentity } from './signal.js';
 
-export type EndedBy = 'already-gone' | 'SIGTERM' | 'SIGKILL' | 'survived';
-
-export type { ContainmentSignal, ContainmentStep } from './containment-step.js';
-
-/** A process step without its time and target: what the code records (the record names the process). */
-export type StepRecord = Extract<UntargetedStep, { kind: 'signal' | 'cgroup.kill' | 'exited' }>;
-
-export type ContainmentRecord = {
-  pid: number;
-  startTime: number;
-  cmdline: string[];
-  endedBy: EndedBy;
-  /** True when SIGKILL (or cgroup.kill) was needed. */
-  forced: boolean;
-  steps: ContainmentStep[];
-};
-
 export type TerminateOptions = { termWaitMs: number; killWaitMs: number; pollMs?: number };
-
-export function newRecord(id: ProcIdentity, cmdline: string[]): ContainmentRecord {
-  return { pid: id.pid, startTime: id.startTime, cmdline: [...cmdline], endedBy: 'survived', forced: false, steps: [] };
-}
-
-/** Records a step of the record's process, stamped now unless `t` says when it happened. */
-export function step(record: ContainmentRecord, what: StepRecord, t: number = monoNow()): void {
-  record.steps.push({ t, ...what, target: { pid: record.pid, startTime: record.startTime } } as ContainmentStep);
-}
-
-export function exitStep(obs: ExitObservation): StepRecord {
-  return { kind: 'exited', how: obs.how, code: obs.exitStatus?.code ?? null, signal: obs.exitStatus?.signal ?? null };
-}
 
 /** Wait for every record's process; the observation per record, null for one still alive. */
 export async function waitAll(records: ContainmentRecord[], timeoutMs: number, pollMs = 5): Promise<Map<ContainmentRecord, ExitObservation | null>> {

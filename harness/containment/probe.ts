@@ -6,7 +6,7 @@
  * auditor can match it to the command they know.
  */
 import { spawn } from 'node:child_process';
-import { sha256 } from '../evidence/log.js';
+import { createHash } from 'node:crypto';
 
 export interface ProbeOutcome {
   what: string;
@@ -16,7 +16,7 @@ export interface ProbeOutcome {
 }
 
 export function describeCommand(command: string): string {
-  return `sh -c <command of ${command.length} chars, sha256 ${sha256(command).slice(0, 16)}>`;
+  return `sh -c <command of ${command.length} chars, sha256 ${createHash('sha256').update(command, 'utf8').digest('hex').slice(0, 16)}>`;
 }
 
 export function describeUrl(url: string): string {
