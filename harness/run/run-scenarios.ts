@@ -1,7 +1,9 @@
 /**
- * A run: the planned drills, executed with bounded concurrency, judged, and handed to the
- * reporters. Before it starts it sweeps processes left by runs that were killed before they
- * could contain their drills.
+ * A run, set up and ended: the plan (filters, shard, repeat), the run's registration and its
+ * sentinel, the pools it shares (spare holders, the drill remotes), the spool, and the sweep of
+ * what dead runs left, which runs beside this run's drills (never before them: see below). The
+ * drills themselves go through the drill loop (drill-loop.ts); what the run reports at its end is
+ * run-report.ts's. Whatever happens, the finally below releases all of it.
  */
 import { setMaxListeners } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -9,30 +11,22 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Reporter } from '../../reports/types.js';
 import type { Scenario } from '../config/index.js';
+import { clearEngineMark, sweepStaleContainerRows } from '../containers/index.js';
 import { defaultClientKind, type ClientKind } from '../drill/client/drill-client.js';
 import { inProcessHolderPool } from '../drill/client/in-process-client.js';
-import { executeDrill } from '../drill/executor/execute.js';
-import type { PlannedDrill } from '../plan/types.js';
 import type { DrillEvidence } from '../evidence/types.js';
-import { drillIdFor, newRunId } from '../observe/index.js';
-import { registerRun, runsDir, sweepStale, type StaleReport } from './index.js';
-import { clearEngineMark, sweepStaleContainerRows } from '../containers/index.js';
+import { newRunId } from '../observe/index.js';
 import { planDrills, type PlanFilter } from '../plan/plan.js';
-import { attemptIndex, planFingerprint, repeatDrills, shardDrills, type ShardSpec } from '../plan/shard.js';
-import { declaredExpectations, judgeExpectations } from '../expectation/judge.js';
-import { findFlaky } from '../results/flaky.js';
-import { judge } from '../results/judge.js';
-import { containerContainmentOf } from '../evidence/container-queries.js';
-import { writeEvidenceLog } from '../evidence/log.js';
-import type { DrillInfo, DrillList, DrillResult, RunReport, RunResults } from '../results/types.js';
+import { attemptIndex, repeatDrills, shardDrills, type ShardSpec } from '../plan/shard.js';
+import { registerRun, runsDir, sweepStale, type StaleReport } from '../registry/index.js';
+import { startSentinel } from '../registry/sentinel.js';
 import { DrillSpool } from '../results/drill-spool.js';
+import type { DrillList, DrillResult, RunResults } from '../results/types.js';
 import { collectGarbage } from './collect-garbage.js';
-import { harnessInfo } from '../util/version.js';
+import { runDrillLoop } from './drill-loop.js';
 import { RemotePool } from './remotes.js';
-import { startSentinel } from './sentinel.js';
-import { phaseOf, PhaseScheduler, scheduleLimits, type DrillSlot } from './scheduler.js';
-import { summarize } from '../results/summary.js';
-import { containersExtension } from '../drill/executor/drill-containers.js';
+import { runReport } from './run-report.js';
+import { scheduleLimits } from './scheduler.js';
 
 export interface RunOptions extends PlanFilter {
   /**
@@ -93,7 +87,7 @@ export async function runScenarios(scenarios: Scenario[], options: RunOptions = 
   const holders = client === 'inprocess' ? inProcessHolderPool(drills.length) : null;
   const runId = newRunId();
   const registration = registerRun(runId);
-  // Contains this run's drills if the harness dies before the finally below (sentinel.ts).
+  // Contains this run's drills if the harness dies before the finally below (harness/registry/sentinel.ts).
   const sentinel = startSentinel(runId);
   const reporters = options.reporters ?? [];
   const startedAt = new Date().toISOString();
@@ -105,7 +99,6 @@ export async function runScenarios(scenarios: Scenario[], options: RunOptions = 
   let swept = null as Promise<StaleReport[]> | null;
   const sweep = (): Promise<StaleReport[]> =>
     (swept ??= Promise.all([sweepStale(), sweepStaleContainerRows()]).then(([processes, containers]) => [...processes, ...containers])); // containers: labelled ones of dead runs
-  const evidence: DrillEvidence[] = new Array(drills.length);
   const keepEvidence = options.keepEvidence !== false || !options.evidenceDir;
   let containerSurvived = false;
   // Results on disk as drills end (the CLI), or in memory (runDrills() returns them). With no report
@@ -119,112 +112,45 @@ export async function runScenarios(scenarios: Scenario[], options: RunOptions = 
       options.concurrency === 'auto'
         ? scheduleLimits(undefined, drills.length, options.cpuSlots)
         : scheduleLimits(options.concurrency ?? 1, drills.length, options.cpuSlots);
-    const scheduler = new PhaseScheduler(limits);
     // Every drill in flight listens for the interrupt (harness/util/abortable.ts): more drills in flight, more listeners.
     if (options.signal) setMaxListeners(Math.max(10, limits.inFlight * 4), options.signal);
     for (const r of reporters)
       await r.onRunStart?.({ runId, total: drills.length, concurrency: limits.inFlight, cpuSlots: limits.cpu, outDir: options.outDir ?? '' });
-    const results: DrillResult[] = new Array(spool ? 0 : drills.length);
-    // What the summary and the flaky list need of each spooled drill, so they need not read the spool.
-    const verdicts: Pick<DrillResult, 'key' | 'index' | 'attempt' | 'verdict'>[] = [];
-    let done = 0;
-    /**
-     * The first failure of a drill's own code (executeDrill rejecting, judging, its evidence log,
-     * a reporter). runOne never rejects: while later drills still waited for admission, its
-     * rejection had no handler yet, and Node ended the harness at once with exit 1, without its
-     * results, without containing the drills in flight and without a word of why (a suite run's
-     * uid-65534 matrix CLI exited 1 within 1.5 s). No drill is admitted after one; the run
-     * throws it once the drills in flight are done (the CLI: "the harness failed", exit 4).
-     */
-    const failures: unknown[] = [];
-    const runOne = async (position: number, slot: DrillSlot): Promise<void> => {
-      const { planned: plannedDrill, attempt, run: drill } = drills[position];
-      const info = drillInfo(drill, runId);
-      try {
-        for (const r of reporters) r.onDrillStart?.(info);
-        const ev = await executeDrill(drill, {
-          runId,
-          // Each drill in flight listens to its remote's journal: as many listeners as drills in flight.
-          remoteFor: (scenario) => remotes.remoteFor(scenario).then((remote) => remote.setMaxListeners(Math.max(10, limits.inFlight * 4))),
-          signal: options.signal,
-          sampleIntervalMs: options.sampleIntervalMs,
-          containTermWaitMs: options.containTermWaitMs,
-          client,
-          holders,
-          // Servers in containers: labelled, attributed, snapshotted and contained with the drill.
-          extensions: [containersExtension],
-          onEvent: (event) => {
-            if (swept === null && event.type === 'client-ready') void sweep().catch(() => []);
-            const phase = phaseOf(event);
-            if (!phase || phase === slot.phase) return;
-            slot.enter(phase);
-            for (const r of reporters) r.onDrillPhase?.(info, phase);
-          },
-        });
-        if (keepEvidence) evidence[position] = ev;
-        if (containerContainmentOf(ev).some((r) => r.endedBy === 'survived')) containerSurvived = true;
-        const result: DrillResult = { ...judge(ev), key: plannedDrill.key, index: plannedDrill.index, ...(repeat > 1 ? { attempt } : {}) };
-        if (options.evidenceDir) result.evidence = writeEvidenceLog(options.evidenceDir, ev);
-        done++;
-        for (const r of reporters) r.onDrillEnd?.(result, { done, total: drills.length });
-        // After every onDrillEnd: a baseline marks the result in its own (harness/baseline/stage.ts).
-        if (spool) {
-          spool.put(position, result);
-          verdicts[position] = { key: result.key, index: result.index, attempt: result.attempt, verdict: result.verdict };
-        } else results[position] = result;
-      } catch (error) {
-        failures.push(error);
-      } finally {
-        slot.release();
-      }
-    };
-    // Drills are admitted in plan order as the limits allow (harness/run/scheduler.ts); each runs on its own.
-    const running: Array<Promise<void>> = [];
-    for (let position = 0; position < drills.length && failures.length === 0; position++) {
-      const slot = await scheduler.admit(options.signal);
-      if (!slot) break;
-      if (failures.length > 0) {
-        slot.release();
-        break;
-      }
-      running.push(runOne(position, slot));
-    }
-    await Promise.all(running);
-    if (failures.length > 0) throw failures[0];
+    const { results, verdicts, evidence } = await runDrillLoop({
+      runId,
+      drills,
+      limits,
+      repeat,
+      signal: options.signal,
+      sampleIntervalMs: options.sampleIntervalMs,
+      containTermWaitMs: options.containTermWaitMs,
+      evidenceDir: options.evidenceDir,
+      client,
+      holders,
+      remotes,
+      reporters,
+      spool,
+      keepEvidence,
+      onClientReady: () => {
+        if (swept === null) void sweep().catch(() => []);
+      },
+      onContainerSurvived: () => {
+        containerSurvived = true;
+      },
+    });
     const stale = await sweep();
     const finished: DrillList = spool ?? results.filter(Boolean);
-    const judged = spool ? verdicts.filter(Boolean) : finished;
-    const output: RunReport = {
-      version: 1,
-      harness: harnessInfo(),
+    const output = runReport({
       runId,
       startedAt,
-      finishedAt: new Date().toISOString(),
       interrupted: options.signal?.aborted ?? false,
-      summary: summarize(judged),
-      stale: stale.map((s) => ({
-        drillId: s.drillId,
-        pid: s.pid,
-        startTime: s.startTime,
-        cmdline: s.cmdline,
-        endedBy: s.endedBy,
-        ...(s.containedBy ? { containedBy: s.containedBy } : {}),
-      })),
-      drills: finished,
-      ...(options.shard ? { shard: { index: options.shard.index, total: options.shard.total } } : {}),
-      plan: {
-        id: planFingerprint(
-          planned.map((d) => d.key),
-          repeat,
-        ),
-        drills: planned.length,
-        repeat,
-      },
-      flaky: findFlaky(judged),
-    };
-    // Each server's cleanup expectation, from the whole plan's scenarios (so every shard names the same statements).
-    const expectation = judgeExpectations(declaredExpectations(planned), finished);
-    if (expectation) output.expectation = expectation;
+      planned,
+      repeat,
+      shard: options.shard,
+      finished,
+      judged: spool ? verdicts.filter(Boolean) : finished,
+      stale,
+    });
     // A spooled run has kept no drill: what the heap holds now is mostly dead (harness/run/collect-garbage.ts).
     if (spool) collectGarbage();
     for (const r of reporters) await r.onRunEnd?.(output);
@@ -242,8 +168,4 @@ export async function runScenarios(scenarios: Scenario[], options: RunOptions = 
     if (!containerSurvived) clearEngineMark(runId);
     registration.unregister();
   }
-}
-
-function drillInfo(drill: PlannedDrill, runId: string): DrillInfo {
-  return { id: drillIdFor(runId, drill.index), key: drill.key, scenario: drill.scenario.id, point: drill.point, mode: drill.mode };
 }

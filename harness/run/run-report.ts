@@ -1,0 +1,65 @@
+/**
+ * What a run reports at its end (results.json, and every reporter's onRunEnd): the summary, what
+ * the sweep of dead runs ended, the drills, the plan it ran, the flaky drills and each server's
+ * cleanup expectation, judged from the whole plan's scenarios (so every shard names the same
+ * statements).
+ */
+import { declaredExpectations, judgeExpectations } from '../expectation/judge.js';
+import { planFingerprint, type ShardSpec } from '../plan/shard.js';
+import type { PlannedDrill } from '../plan/types.js';
+import type { StaleReport } from '../registry/index.js';
+import { findFlaky } from '../results/flaky.js';
+import { summarize } from '../results/summary.js';
+import type { DrillList, DrillResult, RunReport } from '../results/types.js';
+import { harnessInfo } from '../util/version.js';
+
+export interface RunReportInput {
+  runId: string;
+  startedAt: string;
+  interrupted: boolean;
+  /** The whole plan (after filters, before sharding). */
+  planned: readonly PlannedDrill[];
+  repeat: number;
+  shard?: ShardSpec;
+  /** The drills that ran. */
+  finished: DrillList;
+  /** What the summary and the flaky list count: each drill's key, index, attempt and verdict. */
+  judged: Iterable<Pick<DrillResult, 'key' | 'index' | 'attempt' | 'verdict'>>;
+  stale: readonly StaleReport[];
+}
+
+export function runReport(input: RunReportInput): RunReport {
+  const { planned, repeat, shard } = input;
+  const judged = [...input.judged];
+  const report: RunReport = {
+    version: 1,
+    harness: harnessInfo(),
+    runId: input.runId,
+    startedAt: input.startedAt,
+    finishedAt: new Date().toISOString(),
+    interrupted: input.interrupted,
+    summary: summarize(judged),
+    stale: input.stale.map((s) => ({
+      drillId: s.drillId,
+      pid: s.pid,
+      startTime: s.startTime,
+      cmdline: s.cmdline,
+      endedBy: s.endedBy,
+      ...(s.containedBy ? { containedBy: s.containedBy } : {}),
+    })),
+    drills: input.finished,
+    ...(shard ? { shard: { index: shard.index, total: shard.total } } : {}),
+    plan: {
+      id: planFingerprint(
+        planned.map((d) => d.key),
+        repeat,
+      ),
+      drills: planned.length,
+      repeat,
+    },
+    flaky: findFlaky(judged),
+  };
+  const expectation = judgeExpectations(declaredExpectations(planned), input.finished);
+  if (expectation) report.expectation = expectation;
+  return report;
+}
