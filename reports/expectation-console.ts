@@ -6,7 +6,8 @@
  */
 import type { Colors } from './colors.js';
 import { statusOf } from './expectation-markdown.js';
-import { STATEMENT_IDS, STATEMENT_LABELS, type ExpectationResults } from '../harness/results/types.js';
+import { STATEMENT_IDS, STATEMENT_LABELS } from '../harness/results/constants.js';
+import type { ExpectationResults } from '../harness/results/types.js';
 
 export function expectationTable(expectation: ExpectationResults | undefined, c: Colors): string | null {
   const servers = expectation?.servers ?? [];

@@ -1,17 +1,9 @@
 import { pathToFileURL } from 'node:url';
 import { resolve } from 'node:path';
-import type { Reporter } from './types.js';
-import { UserError } from '../harness/results/types.js';
+import type { Reporter, ReporterOptions } from './types.js';
+import { UserError } from '../harness/results/constants.js';
 
-export interface ReporterOptions {
-  /** The report folder (results.json, evidence/, and whatever the reporter writes). */
-  outDir: string;
-  /** Where a terminal reporter prints. */
-  stdout?: { write(s: string): unknown; isTTY?: boolean };
-  env?: NodeJS.ProcessEnv;
-  /** The files the run's built-in reporters write in outDir (loadReporters fills it), for the console to name. */
-  files?: string[];
-}
+export type { ReporterOptions } from './types.js';
 
 /** Built-in reporters, each a module `reports/<name>.js` exporting `create(options): Reporter`. */
 export const BUILTIN_REPORTERS = ['console', 'json', 'junit', 'markdown', 'html'] as const;

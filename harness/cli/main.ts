@@ -15,7 +15,7 @@ import { addShardOptions, registerMergeCommand } from './shard-options.js';
 import { registerInitCommand } from './init-command.js';
 import { registerOrphanCommands } from './orphans-command.js';
 import { registerBaselineCommand } from './baseline-command.js';
-import { EXIT, reportUncaught } from '../errors.js';
+import { EXIT, reportUncaught } from '../util/errors.js';
 
 function listOf(allowed: readonly string[], what: string) {
   return (value: string, previous: string[] = []) => {

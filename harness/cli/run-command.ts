@@ -1,15 +1,15 @@
 import { resolve } from 'node:path';
-import { findConfigFile, loadConfigFile } from '../config/config-file.js';
+import { findConfigFile, loadConfigFile } from '../run/config-file.js';
 import type { KillMode, KillPoint, ProtocolChoice, SubjectSpec } from '../config/index.js';
-import type { DrillConfig } from '../index.js';
+import type { DrillConfig } from '../run/drill-config.js';
 import type { ClientKind } from '../drill/client/drill-client.js';
 import type { ShardSpec } from '../plan/shard.js';
 import { baselineNotes } from '../baseline/notes.js';
 import { runExitCode } from '../results/flaky.js';
 import type { RunResults } from '../results/types.js';
 import { startRun } from '../run/start-run.js';
-import { subjectFromCommandLine } from './command-line.js';
-import { commandExit, errorMessage, EXIT, SIGNAL_EXIT, UsageError } from '../errors.js';
+import { subjectFromCommandLine } from '../config/command-line.js';
+import { commandExit, errorMessage, EXIT, SIGNAL_EXIT, UsageError } from '../util/errors.js';
 
 export interface RunCommandOptions {
   point?: KillPoint[];

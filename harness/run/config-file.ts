@@ -10,13 +10,13 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import * as z from 'zod';
-import type { DrillConfig } from '../index.js';
-import { ConfigError, type ConfigProblem } from './errors.js';
-import { formatFieldPath } from './field-path.js';
-import { problemsFromIssues } from './issues.js';
-import { validateScenario } from './parse.js';
-import { suggestKey } from './suggest.js';
-import { KILL_MODES, KILL_POINTS, PROTOCOL_CHOICES, type Scenario } from './types.js';
+import type { DrillConfig } from './drill-config.js';
+import { ConfigError, type ConfigProblem } from '../config/errors.js';
+import { formatFieldPath } from '../config/field-path.js';
+import { problemsFromIssues } from '../config/issues.js';
+import { validateScenario } from '../config/parse.js';
+import { suggestKey } from '../config/suggest.js';
+import { KILL_MODES, KILL_POINTS, PROTOCOL_CHOICES, type Scenario } from '../config/types.js';
 
 /** In the order they are looked for (vitest's `configFiles` order: ts before js). */
 export const CONFIG_FILE_NAMES = ['crash-drill.config.ts', 'crash-drill.config.mts', 'crash-drill.config.js', 'crash-drill.config.mjs'] as const;
