@@ -10,6 +10,8 @@ export interface ReporterOptions {
   /** Where a terminal reporter prints. */
   stdout?: { write(s: string): unknown; isTTY?: boolean };
   env?: NodeJS.ProcessEnv;
+  /** The files the run's built-in reporters write in outDir (loadReporters fills it), for the console to name. */
+  files?: string[];
 }
 
 export interface RunStartInfo {

@@ -79,7 +79,7 @@ function addRunOptions(command: Command): Command {
       oneOf(CLIENT_KINDS, 'client'),
     )
     .option('--config <path>', 'config file (default: crash-drill.config.{ts,mts,js,mjs} in the working folder)')
-    .option('--reporter <names>', REPORTER_HELP, commaList)
+    .option('--reporter <names>', `${REPORTER_HELP}; default: markdown and html, unless the config names its reporters`, commaList)
     .option(
       '--subject <command>',
       "drill this server instead of the scenarios' own (a command line); repeat it to compare servers side by side",

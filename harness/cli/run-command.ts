@@ -36,9 +36,14 @@ export interface RunCommandOptions {
   updateBaseline?: boolean;
 }
 
-/** The CLI's defaults where runDrills() has none: scenarios/ and a report folder. */
+/**
+ * The CLI's defaults where runDrills() has none: scenarios/, a report folder, and reports a
+ * person reads (Playwright writes its HTML report by default too). `--reporter` or the config's
+ * `reporters` replace the reporters; json is always on and the console is added (reports/registry.ts).
+ */
 const DEFAULT_SCENARIOS = ['scenarios'];
 const DEFAULT_OUT = 'crash-drill-report';
+const DEFAULT_REPORTERS = ['markdown', 'html'];
 
 /**
  * `crash-drill run`: the config file (the same one runDrills() reads), overridden by the flags
@@ -90,7 +95,11 @@ export async function runFromCommandLine(
       client: options.client ?? config.client,
       out: options.out ?? config.out ?? DEFAULT_OUT,
       // --reporter replaces the config's named reporters; its reporter objects stay.
-      reporters: options.reporter ? [...options.reporter, ...configReporters.filter((r) => typeof r !== 'string')] : configReporters,
+      reporters: options.reporter
+        ? [...options.reporter, ...configReporters.filter((r) => typeof r !== 'string')]
+        : config.reporters
+          ? configReporters
+          : DEFAULT_REPORTERS,
       subjects: options.subject ? subjectsOf(options.subject) : undefined,
       shard: options.shard,
       repeat: options.repeat,
