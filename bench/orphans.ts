@@ -7,11 +7,11 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { identify, pollExit, type ProcIdentity } from '../harness/observe/index.js';
-import { findOrphans } from '../harness/orphans/find-orphans.js';
-import { DEFAULT_PATTERNS } from '../harness/orphans/patterns.js';
-import { procBackend } from '../harness/orphans/proc-backend.js';
-import { psLsofBackend } from '../harness/orphans/ps-lsof-backend.js';
-import type { Backend } from '../harness/orphans/types.js';
+import { findOrphans } from '../harness/live-machine/find-orphans.js';
+import { DEFAULT_PATTERNS } from '../harness/live-machine/patterns.js';
+import { procBackend } from '../harness/live-machine/proc-backend.js';
+import { psLsofBackend } from '../harness/live-machine/ps-lsof-backend.js';
+import type { Backend } from '../harness/live-machine/types.js';
 import { signalIdentity } from '../harness/containment/signal.js';
 
 const COUNT = Number(process.env.BENCH_PROCESSES ?? 1000);

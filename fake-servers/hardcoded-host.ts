@@ -12,7 +12,7 @@
  */
 import { request as httpsRequest } from 'node:https';
 import { McpServer, StdioServerTransport, z } from './lib/sdk.js';
-import { CORRELATION_META_KEY } from '../harness/client/protocol.js';
+import { CORRELATION_META_KEY } from '../harness/shared/protocol.js';
 import { exitWithMark } from './lib/exit-mark.js';
 import { createLog } from './lib/log.js';
 

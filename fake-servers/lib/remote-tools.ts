@@ -5,7 +5,7 @@
  * input ends right after.
  */
 import { type McpServer, z } from './sdk.js';
-import { CORRELATION_META_KEY } from '../../harness/client/protocol.js';
+import { CORRELATION_META_KEY } from '../../harness/shared/protocol.js';
 import type { JobTracker } from './jobs.js';
 import { describeFailure, type RemoteAnswer, type RemoteHttp } from './remote-http.js';
 import { postAction, postJob, type WritePolicy } from './remote-writes.js';

@@ -29,7 +29,7 @@ import { packageRoot } from '../util/paths.js';
 /** The harness's entry points: dist/bin/<name>.js from the tsc output at the path given. */
 export const HARNESS_ENTRIES = {
   'crash-drill': 'dist/harness/cli/main.js',
-  'drill-client': 'dist/harness/client/main.js',
+  'drill-client': 'dist/harness/client-process/main.js',
   sentinel: 'dist/harness/run/sentinel-main.js',
 } as const;
 

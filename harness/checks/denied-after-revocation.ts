@@ -1,8 +1,8 @@
-import { describeRequest, subjectRequests, SUCCEEDED, unclaimedRequests } from '../evidence/queries.js';
+import { describeRequest, firstGenerationRequests, SUCCEEDED, unclaimedRequests } from '../evidence/queries.js';
 import { firstOf, type DrillEvidence } from '../evidence/types.js';
 import { dataOf, defineCheck, type Judgement } from './types.js';
 
-type Request = ReturnType<typeof subjectRequests>[number];
+type Request = ReturnType<typeof firstGenerationRequests>[number];
 
 export interface DeniedAfterRevocationData {
   /** Three moments kept apart: the client became unavailable, the server's last action started, authority was revoked. */
@@ -40,7 +40,7 @@ export const deniedAfterRevocation = defineCheck({
     }
     const probe = firstOf(evidence, 'probe');
     const lost = firstOf(evidence, 'client-lost')!;
-    const requests = subjectRequests(evidence);
+    const requests = firstGenerationRequests(evidence);
     const attempts = requests.filter((r) => r.t >= revoked.t);
     const timeline = { clientLostAt: lost.t, lastActionStartedAt: requests.length > 0 ? requests[requests.length - 1].t : null, revokedAt: revoked.t };
     const succeeded = attempts.filter((r) => SUCCEEDED.has(r.outcome));

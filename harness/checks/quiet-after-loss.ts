@@ -1,4 +1,4 @@
-import { describeRequest, subjectRequests } from '../evidence/queries.js';
+import { describeRequest, firstGenerationRequests } from '../evidence/queries.js';
 import type { DrillEvidence } from '../evidence/types.js';
 import { isCheckResult, lossOrUnknown } from './loss.js';
 import { dataOf, defineCheck, type Judgement } from './types.js';
@@ -23,7 +23,7 @@ export const quietAfterLoss = defineCheck({
     const loss = lossOrUnknown(evidence);
     if (isCheckResult(loss)) return loss;
     const target = evidence.meta.correlationId;
-    const after = subjectRequests(evidence).filter((r) => r.write && r.t > loss.t);
+    const after = firstGenerationRequests(evidence).filter((r) => r.write && r.t > loss.t);
     const fresh = after.filter((r) => r.correlationId !== target && r.idempotencyKey !== target);
     const data = {
       lossAt: loss.t,

@@ -25,7 +25,7 @@ export interface SilentAfterCancelData {
  * answered the request the client sent right behind the cancel (the follow-up tools/list): the
  * server reads its input in order, so those were written before it got past the cancel, however
  * slowly a loaded machine ran it. The target call's progress token is its correlation id
- * (harness/client/session.ts).
+ * (harness/client-process/session.ts).
  */
 export const silentAfterCancel = defineCheck({
   id: 'silent-after-cancel',

@@ -1,4 +1,4 @@
-import { describeRequest, serverOf, sessionOf, subjectRequests } from '../evidence/queries.js';
+import { describeRequest, serverOf, sessionOf, firstGenerationRequests } from '../evidence/queries.js';
 import { eventsOf, firstOf, type DrillEvidence } from '../evidence/types.js';
 import { cancelOrUnknown, isCancelDrill, isCancelWindow } from './cancel.js';
 import { dataOf, defineCheck, type Judgement } from './types.js';
@@ -38,7 +38,7 @@ export const stopsAfterCancel = defineCheck({
         endedAfterMs: exit && exit.t <= judgedUntil ? Math.round(exit.t - cancel.t) : null,
       };
     });
-    const writes = subjectRequests(evidence).filter((r) => r.write && r.t > cancel.t && r.t <= end);
+    const writes = firstGenerationRequests(evidence).filter((r) => r.write && r.t > cancel.t && r.t <= end);
     const writesAfterCancel = writes.map((r) => ({
       seq: r.seq,
       afterMs: Math.round(r.t - cancel.t),

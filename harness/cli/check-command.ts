@@ -12,7 +12,7 @@ import { exitCodeFor, summarize } from '../results/summary.js';
 
 type Out = { write(s: string): unknown; isTTY?: boolean };
 
-export interface CheckOutcome {
+export interface CheckPathResult {
   /** The drills judged again from their saved logs (evidence set from the verified log). */
   results: RunResults;
   /** Logs whose chain is broken (or that are no drill's evidence): reported, not judged. */
@@ -20,7 +20,7 @@ export interface CheckOutcome {
 }
 
 /** Verifies, then judges, every log of a file or folder; starts nothing (docs/design.md: checks are pure). */
-export function checkPath(path: string): CheckOutcome {
+export function checkPath(path: string): CheckPathResult {
   const startedAt = new Date().toISOString();
   const drills: DrillResult[] = [];
   const broken: VerifyResult[] = [];

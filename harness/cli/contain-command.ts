@@ -5,12 +5,12 @@
  * needed) or something survived, 2 refused or stopped (nothing was signalled), 3 usage.
  */
 import { type Command, InvalidArgumentError } from 'commander';
-import { chooseBackend } from '../orphans/backend.js';
-import { containOrphan, type ContainResult } from '../orphans/contain.js';
-import { checkOutDir } from '../orphans/evidence.js';
-import { findOrphans } from '../orphans/find-orphans.js';
-import { checkPendingFolder } from '../orphans/pending.js';
-import type { BackendName } from '../orphans/types.js';
+import { chooseBackend } from '../live-machine/backend.js';
+import { containOrphan, type ContainResult } from '../live-machine/contain.js';
+import { checkOutDir } from '../live-machine/evidence.js';
+import { findOrphans } from '../live-machine/find-orphans.js';
+import { checkPendingFolder } from '../live-machine/pending.js';
+import type { BackendName } from '../live-machine/types.js';
 import {
   addClientConfigOptions,
   backendOption,
@@ -20,9 +20,9 @@ import {
   repeatable,
   seconds,
   serverPatterns,
-} from '../orphans/cli-options.js';
+} from '../live-machine/cli-options.js';
 import { describeStep } from '../containment/step.js';
-import { configuredLines } from '../orphans/render.js';
+import { configuredLines } from '../live-machine/render.js';
 import { EXIT, isUserError } from '../util/errors.js';
 
 export interface ContainCommandOptions extends ClientConfigOptions {

@@ -3,12 +3,12 @@
  * the snapshot to the process's hash-chained evidence log, which `crash-drill verify` checks.
  */
 import type { Command } from 'commander';
-import { chooseBackend } from '../orphans/backend.js';
-import { appendEvidence, checkOutDir, evidenceFile } from '../orphans/evidence.js';
-import { inspectProcess } from '../orphans/inspect.js';
-import { renderSnapshot } from '../orphans/render.js';
-import type { BackendName } from '../orphans/types.js';
-import { addClientConfigOptions, backendOption, clientConfigs, type ClientConfigOptions, pidArgument } from '../orphans/cli-options.js';
+import { chooseBackend } from '../live-machine/backend.js';
+import { appendEvidence, checkOutDir, evidenceFile } from '../live-machine/evidence.js';
+import { inspectProcess } from '../live-machine/inspect.js';
+import { renderSnapshot } from '../live-machine/render.js';
+import type { BackendName } from '../live-machine/types.js';
+import { addClientConfigOptions, backendOption, clientConfigs, type ClientConfigOptions, pidArgument } from '../live-machine/cli-options.js';
 import { problemLine } from '../mcp-clients/types.js';
 import { commandExit, EXIT } from '../util/errors.js';
 

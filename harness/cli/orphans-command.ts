@@ -4,12 +4,20 @@
  * it), 3 on a usage error.
  */
 import type { Command } from 'commander';
-import { chooseBackend } from '../orphans/backend.js';
-import { addClientConfigOptions, backendOption, clientConfigs, type ClientConfigOptions, repeatable, seconds, serverPatterns } from '../orphans/cli-options.js';
-import { findOrphans } from '../orphans/find-orphans.js';
-import { checkPendingFolder } from '../orphans/pending.js';
-import { renderOrphans } from '../orphans/render.js';
-import type { BackendName } from '../orphans/types.js';
+import { chooseBackend } from '../live-machine/backend.js';
+import {
+  addClientConfigOptions,
+  backendOption,
+  clientConfigs,
+  type ClientConfigOptions,
+  repeatable,
+  seconds,
+  serverPatterns,
+} from '../live-machine/cli-options.js';
+import { findOrphans } from '../live-machine/find-orphans.js';
+import { checkPendingFolder } from '../live-machine/pending.js';
+import { renderOrphans } from '../live-machine/render.js';
+import type { BackendName } from '../live-machine/types.js';
 import { registerContainCommand } from './contain-command.js';
 import { commandExit, EXIT, UsageError } from '../util/errors.js';
 import { registerInspectCommand } from './inspect-command.js';

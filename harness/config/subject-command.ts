@@ -1,6 +1,6 @@
 /**
  * Early refusal: before any drill starts, each subject's command is resolved the way the drill
- * client's spawn will resolve it (harness/client/spawn-subject.ts: Node's spawn, which looks a
+ * client's spawn will resolve it (harness/shared/spawn-subject.ts: Node's spawn, which looks a
  * bare name up on the PATH of the environment it is given, and a name with a slash relative to
  * the working folder). A command that cannot be found or run would otherwise be found once per
  * drill (one `spawn ENOENT` error per point and mode); here it is one ConfigError.

@@ -10,7 +10,7 @@
  * (harness/containment/step.ts) aimed at the container by id and created time.
  */
 import { monoNow } from '../util/clock.js';
-import type { ContainerTarget, ContainmentStep, Engine, EngineCommand, UntargetedStep } from './step.js';
+import type { ContainerTarget, ContainmentStep, Engine, EngineAction, UntargetedStep } from './step.js';
 
 export const SIGKILL_EXIT = 137;
 
@@ -61,7 +61,7 @@ export async function containContainers(engine: ContainerEngine, rows: Container
     };
     const target: ContainerTarget = { engine: engine.engine, id: row.id, name: row.name, created: row.created };
     const step = (what: UntargetedStep) => record.steps.push({ t: monoNow(), ...what, target } as ContainmentStep);
-    const run = async (command: EngineCommand, args: string[], timeoutMs?: number) => {
+    const run = async (command: EngineAction, args: string[], timeoutMs?: number) => {
       step({ kind: 'engine', command, args, result: 'sent' });
       const out = await engine.run([command, ...args, row.id], timeoutMs).then(
         () => ({ result: 'done' as const }),

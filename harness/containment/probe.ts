@@ -29,7 +29,7 @@ export function describeUrl(url: string): string {
 }
 
 /** Runs `sh -c command` with the target's identity in its environment; resolves to its exit code. */
-export function runCommand(command: string, env: Record<string, string>, timeoutMs: number): Promise<number | null> {
+export function runShellCommand(command: string, env: Record<string, string>, timeoutMs: number): Promise<number | null> {
   return new Promise((resolve) => {
     const child = spawn('sh', ['-c', command], { stdio: 'ignore', env: { ...process.env, ...env } });
     const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
@@ -59,7 +59,7 @@ export async function requestStatus(url: string, method: 'GET' | 'POST', body: u
 export async function revoke(opts: { cmd?: string; url?: string; env: Record<string, string>; timeoutMs: number }): Promise<ProbeOutcome[]> {
   const out: ProbeOutcome[] = [];
   if (opts.cmd) {
-    const code = await runCommand(opts.cmd, opts.env, opts.timeoutMs);
+    const code = await runShellCommand(opts.cmd, opts.env, opts.timeoutMs);
     out.push({
       what: `revoke ${describeCommand(opts.cmd)}`,
       result: code === 0 ? 'ok' : 'failed',
@@ -81,7 +81,7 @@ export async function revoke(opts: { cmd?: string; url?: string; env: Record<str
 export async function probe(opts: { cmd?: string; url?: string; env: Record<string, string>; timeoutMs: number }): Promise<ProbeOutcome[]> {
   const out: ProbeOutcome[] = [];
   if (opts.cmd) {
-    const code = await runCommand(opts.cmd, opts.env, opts.timeoutMs);
+    const code = await runShellCommand(opts.cmd, opts.env, opts.timeoutMs);
     out.push({
       what: `probe ${describeCommand(opts.cmd)}`,
       result: code === null ? 'error' : code === 0 ? 'allowed' : 'denied',

@@ -1,7 +1,7 @@
 /**
  * The process table as containment of a process on a live machine reads it (`contain <pid>`,
  * process.ts): a row per process and a reader of the table, which either backend of
- * harness/orphans/ fills (/proc, or ps + lsof; its ProcessEntry and Backend are these and more).
+ * harness/live-machine/ fills (/proc, or ps + lsof; its ProcessEntry and Backend are these and more).
  * Containment asks nothing else of a backend, so it depends on none.
  */
 

@@ -7,8 +7,8 @@
  * user's process. It never signals by name.
  *
  * What the live machine gives it comes in through its options: the process table (either backend
- * of harness/orphans/) and the snapshot (harness/orphans/inspect.ts). What the command keeps of it
- * (the incident record, the evidence log) is its caller's (harness/orphans/contain.ts).
+ * of harness/live-machine/) and the snapshot (harness/live-machine/inspect.ts). What the command keeps of it
+ * (the incident record, the evidence log) is its caller's (harness/live-machine/contain.ts).
  */
 import { monoNow } from '../util/clock.js';
 import { runMembers, type Member } from './members.js';
@@ -20,9 +20,9 @@ import type { ContainmentStep, ContainOutcome, ProcessTarget, UntargetedStep } f
 /** The snapshot containment needs of the process: its row (the caller's snapshot holds more). */
 export type ProcessSnapshot = { process: TableProcess };
 
-/** How a process on a live machine is contained (the caller: harness/orphans/contain.ts, for `crash-drill contain`). */
+/** How a process on a live machine is contained (the caller: harness/live-machine/contain.ts, for `crash-drill contain`). */
 export interface ProcessContainOptions<S extends ProcessSnapshot> {
-  /** The live machine's process table (harness/orphans/backend.ts gives one per backend). */
+  /** The live machine's process table (harness/live-machine/backend.ts gives one per backend). */
   table: ProcessTable;
   pid: number;
   /** Contain only if its start time is still this (from an earlier inspect or orphans). */

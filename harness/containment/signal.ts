@@ -14,7 +14,7 @@ export function signalIdentity(id: ProcIdentity, signal: NodeJS.Signals | number
 }
 
 /**
- * The same, with the process read by another means (the ps backend of harness/orphans): its
+ * The same, with the process read by another means (the ps backend of harness/live-machine/): its
  * start time and state, or null when it is gone.
  */
 export function signalIfSame(

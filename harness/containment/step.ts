@@ -24,9 +24,9 @@ export type ContainerTarget = { engine: Engine; id: string; name: string; create
 export type ContainmentSignal = 'SIGTERM' | 'SIGKILL' | 'SIGCONT';
 
 /** The engine commands container containment runs. */
-export type EngineCommand = 'stop' | 'kill' | 'rm';
+export type EngineAction = 'stop' | 'kill' | 'rm';
 
-/** How `crash-drill contain` ended (harness/orphans/contain.ts). */
+/** How `crash-drill contain` ended (harness/live-machine/contain.ts). */
 export type ContainOutcome = 'contained' | 'forced' | 'survived' | 'refused' | 'stopped';
 
 /** What a revocation or a probe of `contain` came to (harness/containment/probe.ts). */
@@ -48,7 +48,7 @@ export type StepBody =
   /** The exit the harness saw (`how`: a zombie with its wait status, or gone). */
   | { kind: 'exited'; target: ProcessTarget; how: ExitObservation['how']; code: number | null; signal: string | null }
   /** An engine command: `sent` as it starts (with its arguments), then `done`, `failed` (with the engine's first line) or `gone`. */
-  | { kind: 'engine'; target: ContainerTarget; command: EngineCommand; args?: string[]; result: 'sent' | 'done' | 'failed' | 'gone'; reason?: string }
+  | { kind: 'engine'; target: ContainerTarget; command: EngineAction; args?: string[]; result: 'sent' | 'done' | 'failed' | 'gone'; reason?: string }
   /** The engine's inspect of the container: gone before containment, another container under the id, its state, or removed by `--rm`. */
   | { kind: 'inspect'; target: ContainerTarget; result: 'gone' | 'removed' }
   | { kind: 'inspect'; target: ContainerTarget; result: 'mismatch'; created: string }
@@ -166,7 +166,7 @@ export function upgradeStep(step: ContainmentStep | LegacyStep, target: ProcessT
       t: step.t,
       kind: 'engine',
       target: { ...target, engine: sent[1] as Engine },
-      command: sent[2] as EngineCommand,
+      command: sent[2] as EngineAction,
       ...(args ? { args } : {}),
       result: 'sent',
     };

@@ -101,7 +101,7 @@ export function serverRequests(evidence: DrillEvidence): RequestRecord[] {
  * is journalled, but the harness's own SIGTERM provoked it, and whether it got that far before
  * the SIGKILL would make the verdict a race).
  */
-export function subjectRequests(evidence: DrillEvidence): RequestRecord[] {
+export function firstGenerationRequests(evidence: DrillEvidence): RequestRecord[] {
   const retry = sessionOf(evidence, 'retry');
   const until = firstOf(evidence, 'containment-start')?.t ?? Infinity;
   return serverRequests(evidence).filter((r) => (retry === null || r.sessionId !== retry) && r.t < until);

@@ -2,7 +2,7 @@
  * Evidence: every event observed during a drill, in order. Checks are pure functions of this
  * and nothing else, so a saved evidence log can be re-checked without re-running anything.
  */
-import type { ClientEvent } from '../client/protocol.js';
+import type { ClientEvent } from '../shared/protocol.js';
 import type { CancelSpec, KillMode, KillPoint, ProtocolChoice, ScenarioExpect } from '../config/index.js';
 import type { SurvivorRow, TrackingInfo, UnattributedProcess } from '../observe/index.js';
 import type { JobStatus, JournalEvent } from '../remote/types.js';

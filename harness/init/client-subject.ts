@@ -10,7 +10,7 @@
  * variable is unset here is what the client starts the server with, so it is written as d
  * (unless d looks like a secret). Pure: the environment comes in, nothing is read or printed.
  */
-import { isCredentialName } from '../orphans/credentials.js';
+import { isCredentialName } from '../live-machine/credentials.js';
 import { envValues } from '../mcp-clients/server.js';
 import type { ConfiguredServer } from '../mcp-clients/types.js';
 import { UserError } from '../util/errors.js';

@@ -8,7 +8,7 @@
 import path from 'node:path';
 import { describeType } from './read-json.js';
 import { withEnvValues } from './server.js';
-import type { ClientId, ConfigProblem, ConfiguredServer } from './types.js';
+import type { ClientId, ClientConfigProblem, ConfiguredServer } from './types.js';
 
 export interface EntryContext {
   client: ClientId;
@@ -25,7 +25,7 @@ export interface EntryContext {
 const STDIO_TYPES = new Set(['stdio', 'local']);
 const REMOTE_KEYS = ['url', 'httpUrl', 'serverUrl', 'serverURL'];
 
-export type EntryResult = { server: ConfiguredServer } | { problem: ConfigProblem } | { skipped: 'remote' | 'disabled' };
+export type EntryResult = { server: ConfiguredServer } | { problem: ClientConfigProblem } | { skipped: 'remote' | 'disabled' };
 
 function isObject(v: unknown): v is Record<string, unknown> {
   return v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -88,7 +88,7 @@ export function readEntry(raw: unknown, ctx: EntryContext): EntryResult {
 export function readEntryMap(
   map: unknown,
   ctx: Omit<EntryContext, 'field' | 'name'> & { field: string },
-  out: { servers: ConfiguredServer[]; problems: ConfigProblem[] },
+  out: { servers: ConfiguredServer[]; problems: ClientConfigProblem[] },
 ): void {
   if (map === undefined || map === null) return;
   if (!isObject(map)) {

@@ -47,7 +47,7 @@ export interface ConfiguredServer {
 }
 
 /** A file that could not be read, or an entry that was left out: one line each, the scan goes on. */
-export interface ConfigProblem {
+export interface ClientConfigProblem {
   file: string;
   /** The field, when the problem is inside the file. */
   field: string | null;
@@ -56,11 +56,11 @@ export interface ConfigProblem {
 
 export interface ClientConfigs {
   servers: ConfiguredServer[];
-  problems: ConfigProblem[];
+  problems: ClientConfigProblem[];
   /** The files that were read (found and parsed), for the report. */
   files: { client: ClientId; file: string }[];
 }
 
-export function problemLine(p: ConfigProblem): string {
+export function problemLine(p: ClientConfigProblem): string {
   return `${p.file}: ${p.field ? `${p.field}: ` : ''}${p.message}`;
 }

@@ -11,7 +11,7 @@ function newSecret(prefix: string): string {
   return prefix + randomBytes(24).toString('base64url');
 }
 
-export interface Session {
+export interface RemoteSession {
   sessionId: string;
   drillId: string;
   token: string;
@@ -23,7 +23,7 @@ export interface Session {
 export interface CredentialCheck {
   credential: CredentialKind;
   credentialId?: string;
-  session?: Session;
+  session?: RemoteSession;
   /** The drill a drill's own API key was issued to (Credentials.apiKeyFor). */
   drillId?: string;
   /** True when the credential is valid right now. */
@@ -32,8 +32,8 @@ export interface CredentialCheck {
 
 /** Session tokens and the long-lived API key; answers "who is this bearer and is it valid". */
 export class Credentials {
-  private readonly byToken = new Map<string, Session>();
-  private readonly byId = new Map<string, Session>();
+  private readonly byToken = new Map<string, RemoteSession>();
+  private readonly byId = new Map<string, RemoteSession>();
   private readonly retiredKeys = new Set<string>();
   /** Each drill's own long-lived key, current: drill id -> key. */
   private readonly drillKeys = new Map<string, string>();
@@ -58,9 +58,9 @@ export class Credentials {
     return key;
   }
 
-  open(drillId: string, jobDurationMs?: number): Session {
+  open(drillId: string, jobDurationMs?: number): RemoteSession {
     this.counter += 1;
-    const session: Session = {
+    const session: RemoteSession = {
       sessionId: `s${this.counter}-${randomBytes(3).toString('hex')}`,
       drillId,
       token: newSecret('cdt_'),
@@ -71,7 +71,7 @@ export class Credentials {
     return session;
   }
 
-  get(sessionId: string): Session | undefined {
+  get(sessionId: string): RemoteSession | undefined {
     return this.byId.get(sessionId);
   }
 

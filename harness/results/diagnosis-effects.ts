@@ -4,7 +4,7 @@
  * left running, the long-lived key after revocation). From the journal and the stdout record in
  * the evidence. Pure: evidence in, text out.
  */
-import { SUCCEEDED, serverRequests, subjectRequests } from '../evidence/queries.js';
+import { SUCCEEDED, serverRequests, firstGenerationRequests } from '../evidence/queries.js';
 import { eventsOf, firstOf, type DrillEvidence } from '../evidence/types.js';
 import { sdkFinding } from './diagnosis-sdk.js';
 import type { Cause } from './diagnosis-server.js';
@@ -72,7 +72,7 @@ export function idempotencyCause(evidence: DrillEvidence): Cause {
 export function quietCause(evidence: DrillEvidence): Cause {
   const lost = firstOf(evidence, 'client-lost');
   const target = evidence.meta.correlationId;
-  const after = subjectRequests(evidence).filter((r) => r.write && lost && r.t > lost.t && r.correlationId !== target && r.idempotencyKey !== target);
+  const after = firstGenerationRequests(evidence).filter((r) => r.write && lost && r.t > lost.t && r.correlationId !== target && r.idempotencyKey !== target);
   const routes = [...new Set(after.map((r) => `${r.method} ${r.path}`))];
   const gaps = after.slice(1).map((r, i) => Math.round(r.t - after[i].t));
   const periodic = gaps.length > 0 ? `, every ${Math.min(...gaps)} to ${Math.max(...gaps)} ms` : '';
@@ -100,7 +100,7 @@ export function jobsCause(evidence: DrillEvidence): Cause {
 
 export function revocationCause(evidence: DrillEvidence): Cause {
   const revoked = firstOf(evidence, 'revoked');
-  const after = subjectRequests(evidence).filter((r) => revoked && r.t >= revoked.t && SUCCEEDED.has(r.outcome));
+  const after = firstGenerationRequests(evidence).filter((r) => revoked && r.t >= revoked.t && SUCCEEDED.has(r.outcome));
   const apiKey = after.filter((r) => r.credential === 'api-key');
   const probe = firstOf(evidence, 'probe');
   if (probe && !probe.denied) {

@@ -5,7 +5,7 @@
  * a second probe was answered), `fell-back` (the probe failed or timed out; initialize was
  * answered), `pinned` (the scenario's protocol named the revision).
  */
-import type { EraChoice } from '../client/protocol.js';
+import type { EraChoice } from '../shared/protocol.js';
 import { firstOf, type DrillEvidence } from '../evidence/types.js';
 
 export interface DrillEra {

@@ -3,7 +3,7 @@
  * alone (pure), so a saved log gives the same record. Three moments are kept apart: when the
  * client became unavailable, when the server's last action started, when authority was revoked.
  */
-import { serverRequests, sessionOf, subjectRequests, SUCCEEDED } from '../evidence/queries.js';
+import { serverRequests, sessionOf, firstGenerationRequests, SUCCEEDED } from '../evidence/queries.js';
 import { eventsOf, firstOf, type DrillEvidence } from '../evidence/types.js';
 import { failedCheckContributions, type CheckFinding, type CheckId, type CheckResult } from '../checks/index.js';
 import { describeEra, eraOf } from './era-info.js';
@@ -56,7 +56,7 @@ export function incidentRecord(evidence: DrillEvidence, checks: CheckResult[], e
   const spawned = firstOf(evidence, 'subject-spawned');
   const seen = spawned ? eventsOf(evidence, 'process-new').find((p) => p.pid === spawned.pid) : undefined;
   const revoked = firstOf(evidence, 'revoked');
-  const requests = subjectRequests(evidence);
+  const requests = firstGenerationRequests(evidence);
   const succeeded = requests.filter((r) => SUCCEEDED.has(r.outcome));
   const writes = serverRequests(evidence).filter((r) => r.write);
   const lastWrite = writes[writes.length - 1];

@@ -50,7 +50,7 @@ const ConfigSchema = z.strictObject({
   signal: z.instanceof(AbortSignal).optional(),
   /** A baseline file of known failures (harness/baseline), relative to the config file. */
   baseline: z.string().min(1).optional(),
-  /** Read by the live-machine commands (harness/orphans/config-match.ts, through this loader); `run` ignores it. */
+  /** Read by the live-machine commands (harness/live-machine/config-match.ts, through this loader); `run` ignores it. */
   orphans: z.strictObject({ match: z.array(z.string().min(1)).optional() }).optional(),
 });
 

@@ -29,13 +29,13 @@ export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 export const SIGNAL_EXIT: Partial<Record<NodeJS.Signals, number>> = { SIGINT: 130, SIGTERM: 143 };
 
 /** Who can fix it: the user (exit 3) or us (exit 4). */
-export type Fault = 'user' | 'internal';
+export type Blame = 'user' | 'internal';
 
 /** The base of every error crash-drill throws on purpose. */
 export abstract class CrashDrillError extends Error {
   /** Stable, `CRASH_DRILL_<WHAT>` (older families keep their `OBSERVE_`, `REMOTE_`, `PRELOAD_` prefixes). */
   abstract readonly code: string;
-  abstract readonly fault: Fault;
+  abstract readonly fault: Blame;
 }
 
 /** An error the user can fix by changing what they typed or wrote, or where they run: exit 3. */

@@ -3,7 +3,7 @@
  * gets an explicit timestamp, so a test states its timeline and the expected numbers follow
  * from it exactly (no clock, no processes).
  */
-import type { CloseStep } from '../../harness/client/protocol.js';
+import type { CloseStep } from '../../harness/shared/protocol.js';
 import type { KillMode, KillPoint } from '../../harness/config/index.js';
 import type {
   ContainmentRecord,

@@ -36,7 +36,7 @@ function oneDrill(): string {
 
 describe('exit codes', () => {
   it('commands return the table, never a number of their own', () => {
-    const files = [...sources('harness/cli'), ...sources('harness/init'), 'harness/client/main.ts'];
+    const files = [...sources('harness/cli'), ...sources('harness/init'), 'harness/client-process/main.ts'];
     const literal = /\breturn\s+\d+\s*;|exitCode\s*=\s*\d|process\.exit\(\s*\d|\?\s*\d\s*:\s*\d/;
     const bad = files.filter((file) => literal.test(readFileSync(join(root, file), 'utf8')));
     expect(bad).toEqual([]);

@@ -1,5 +1,5 @@
 /**
- * How the drill client picks its era (harness/client/era-select.ts), against a raw JSON-RPC
+ * How the drill client picks its era (harness/shared/era-select.ts), against a raw JSON-RPC
  * subject whose answer to server/discover is set per drill: the fallback to initialize follows
  * any error and a timeout alike (never one error code), a pinned era never falls back, and
  * setup steps of the other era say they cannot apply. Real client, real server processes.

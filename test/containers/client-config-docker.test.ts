@@ -13,7 +13,7 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkExit, identify, pollExit, type ProcIdentity } from '../../harness/observe/index.js';
-import type { OrphanEntry, OrphanReport } from '../../harness/orphans/find-orphans.js';
+import type { OrphanEntry, OrphanReport } from '../../harness/live-machine/find-orphans.js';
 import { FIXTURES, fixtureHome, type FixtureHome } from '../mcp-clients/fixture-home.js';
 import { runCli, type CliRun } from '../support/cli.js';
 import { until } from '../support/until.js';

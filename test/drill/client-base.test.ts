@@ -5,7 +5,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { describe, expect, it } from 'vitest';
-import type { ClientEvent } from '../../harness/client/protocol.js';
+import type { ClientEvent } from '../../harness/shared/protocol.js';
 import { ClientEvents, endControl, HolderReport, pipeText } from '../../harness/drill/client/client-base.js';
 
 const ready = (pid: number): ClientEvent => ({ type: 'client-ready', t: 0, pid });

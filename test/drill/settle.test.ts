@@ -1,5 +1,5 @@
 /**
- * `idle` and `after-response` wait for a ping round trip (harness/client/client-session.ts):
+ * `idle` and `after-response` wait for a ping round trip (harness/shared/client-session.ts):
  * a server that writes in reply to its last message (fixtures/eager-server.mjs: a notification
  * on the turn after `notifications/initialized` and after each tool result) has written it
  * before the kill, with either client. Without the round trip the in-process client kills

@@ -1,6 +1,6 @@
 /**
  * The ps + lsof backend on a machine without its tools: the user's environment, so exit 3 with
- * a message that names the tool (harness/orphans/ps-lsof-backend.ts), not a stack and exit 4.
+ * a message that names the tool (harness/live-machine/ps-lsof-backend.ts), not a stack and exit 4.
  * With the tools on PATH the same command runs.
  */
 import { describe, expect, it } from 'vitest';

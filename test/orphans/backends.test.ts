@@ -6,11 +6,11 @@
  */
 import { spawnSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findOrphans } from '../../harness/orphans/find-orphans.js';
-import { DEFAULT_PATTERNS } from '../../harness/orphans/patterns.js';
-import { procBackend } from '../../harness/orphans/proc-backend.js';
-import { psLsofBackend } from '../../harness/orphans/ps-lsof-backend.js';
-import type { Backend } from '../../harness/orphans/types.js';
+import { findOrphans } from '../../harness/live-machine/find-orphans.js';
+import { DEFAULT_PATTERNS } from '../../harness/live-machine/patterns.js';
+import { procBackend } from '../../harness/live-machine/proc-backend.js';
+import { psLsofBackend } from '../../harness/live-machine/ps-lsof-backend.js';
+import type { Backend } from '../../harness/live-machine/types.js';
 import { cleanup, killClient, marked, serverPair, stopClient, type Pair } from './helpers.js';
 
 const hasLsof = spawnSync('lsof', ['-v']).error === undefined;

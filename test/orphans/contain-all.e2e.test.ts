@@ -6,7 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { ContainResult } from '../../harness/orphans/contain.js';
+import type { ContainResult } from '../../harness/live-machine/contain.js';
 import { runCli } from '../support/cli.js';
 import { tempDir } from '../support/temp-dir.js';
 import { alive, cleanup, killClient, startPair } from './helpers.js';

@@ -6,8 +6,8 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
-import { procBackend } from '../../harness/orphans/proc-backend.js';
-import { containOrphan } from '../../harness/orphans/contain.js';
+import { procBackend } from '../../harness/live-machine/proc-backend.js';
+import { containOrphan } from '../../harness/live-machine/contain.js';
 import { runCli } from '../support/cli.js';
 import { tempDir } from '../support/temp-dir.js';
 import { alive, cleanup, killClient, marked, serverPair } from './helpers.js';

@@ -12,7 +12,7 @@ import { createServer, type Server } from 'node:net';
 import { userInfo } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Snapshot } from '../../harness/orphans/inspect.js';
+import type { Snapshot } from '../../harness/live-machine/inspect.js';
 import { identify, type ProcIdentity } from '../../harness/observe/index.js';
 import { runCli } from '../support/cli.js';
 import { until } from '../support/until.js';

@@ -8,7 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { OrphanReport } from '../../harness/orphans/find-orphans.js';
+import type { OrphanReport } from '../../harness/live-machine/find-orphans.js';
 import { runCli } from '../support/cli.js';
 import { tempDir } from '../support/temp-dir.js';
 import { alive, cleanup, FIXTURES, killClient, marked, serverPair, startPair, stopClient, type Pair } from './helpers.js';

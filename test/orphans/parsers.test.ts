@@ -1,10 +1,10 @@
 /** The pure parts: ps, lsof and ss output, credential names, server patterns; each both ways. */
 import { describe, expect, it } from 'vitest';
-import { credentialNames } from '../../harness/orphans/credentials.js';
-import { parseLsof } from '../../harness/orphans/lsof-output.js';
-import { DEFAULT_PATTERNS, matchEvidence, PatternError, userPattern } from '../../harness/orphans/patterns.js';
-import { envNamesAfter, parseEtime, parsePsLine } from '../../harness/orphans/ps-output.js';
-import { parseSsUnix } from '../../harness/orphans/unix-peers.js';
+import { credentialNames } from '../../harness/live-machine/credentials.js';
+import { parseLsof } from '../../harness/live-machine/lsof-output.js';
+import { DEFAULT_PATTERNS, matchEvidence, PatternError, userPattern } from '../../harness/live-machine/patterns.js';
+import { envNamesAfter, parseEtime, parsePsLine } from '../../harness/live-machine/ps-output.js';
+import { parseSsUnix } from '../../harness/live-machine/unix-peers.js';
 
 describe('ps output', () => {
   it('reads a line with sid, keeping the command as it is', () => {

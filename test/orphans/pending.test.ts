@@ -1,5 +1,5 @@
 /**
- * The state of the --stuck-after rule (harness/orphans/pending.ts) on real files: a look keeps
+ * The state of the --stuck-after rule (harness/live-machine/pending.ts) on real files: a look keeps
  * the first-seen time of a key still pending and forgets a key no longer pending; a folder
  * another user owns, or a symlink to one, or one open to others refuses (RegistryError: `orphans` exits 3); a state
  * file that is a symlink, another user's, or garbled is a first look. The default folder is the run registry.
@@ -8,7 +8,7 @@ import { chmodSync, chownSync, lstatSync, mkdirSync, readdirSync, readFileSync, 
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { RegistryError, registryPath } from '../../harness/registry/registry.js';
-import { pendingFile, recordPending } from '../../harness/orphans/pending.js';
+import { pendingFile, recordPending } from '../../harness/live-machine/pending.js';
 import { tempDir } from '../support/temp-dir.js';
 
 const isRoot = process.getuid?.() === 0;

@@ -1,5 +1,5 @@
 /**
- * The "client stuck" rule by --stuck-after (harness/orphans/pending.ts, find-orphans.ts): a live
+ * The "client stuck" rule by --stuck-after (harness/live-machine/pending.ts, find-orphans.ts): a live
  * client that stopped reading leaves the server's output queued on its end of the socketpair
  * (`ss` Recv-Q). The first look records it and still says attached; a look once --stuck-after
  * has passed says stuck. A client that reads the same output stays attached. The looks share a
@@ -10,7 +10,7 @@ import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { OrphanEntry, OrphanReport } from '../../harness/orphans/find-orphans.js';
+import type { OrphanEntry, OrphanReport } from '../../harness/live-machine/find-orphans.js';
 import { runCli } from '../support/cli.js';
 import { until } from '../support/until.js';
 import { tempDir } from '../support/temp-dir.js';

@@ -12,8 +12,8 @@ import { randomUUID } from 'node:crypto';
 import { chmodSync, copyFileSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ContainResult } from '../../harness/orphans/contain.js';
-import type { OrphanReport } from '../../harness/orphans/find-orphans.js';
+import type { ContainResult } from '../../harness/live-machine/contain.js';
+import type { OrphanReport } from '../../harness/live-machine/find-orphans.js';
 import { identify, type ProcIdentity } from '../../harness/observe/index.js';
 import { registryPath } from '../../harness/registry/registry.js';
 import { runCli } from '../support/cli.js';
@@ -93,7 +93,7 @@ describe.skipIf(reason !== null)('orphans and contain as uid 65534', () => {
     expect(mine.map((e) => [e.pid, e.startTime, e.user, e.classification])).toEqual([[nobodyOrphan.pid, nobodyOrphan.startTime, 'nobody', 'client-gone']]);
     expect(report.unreadable).toContainEqual({ pid: rootOrphan.pid, user: 'root', command: `node fake-mcp-server.mjs ${token}` });
     expect(report.entries.every((e) => e.user === 'nobody')).toBe(true);
-    // Its --stuck-after state lives in a folder of its own (harness/orphans/pending.ts), not root's:
+    // Its --stuck-after state lives in a folder of its own (harness/live-machine/pending.ts), not root's:
     // its run registry, wherever that is for this user and this environment (registry.ts).
     const state = statSync(registryPath(process.env, NOBODY));
     expect([state.uid, state.mode & 0o777]).toEqual([NOBODY, 0o700]);

@@ -5,7 +5,7 @@
  */
 import type { ChildProcess } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
-import type { ClientEvent } from '../../client/protocol.js';
+import type { ClientEvent } from '../../shared/protocol.js';
 import { identify } from '../../observe/index.js';
 import { parseHolderLine, type HolderState } from '../holder/holder.js';
 

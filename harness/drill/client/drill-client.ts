@@ -5,7 +5,7 @@
  * inprocess`). The executor, the kill points and the kill modes use only this.
  */
 import type { ChildProcess } from 'node:child_process';
-import type { ClientEvent, HarnessCommand } from '../../client/protocol.js';
+import type { ClientEvent, HarnessCommand } from '../../shared/protocol.js';
 import type { ProcIdentity } from '../../observe/index.js';
 import { DrillClientProcess, type ClientProcessHandlers } from './client-process.js';
 import type { HolderState } from '../holder/holder.js';
@@ -45,7 +45,7 @@ export interface DrillClient {
  *
  * The in-process client reaches a point within a millisecond of the event, where a client
  * process takes a few milliseconds of IPC. Before the ping round trip at `idle` and
- * `after-response` (harness/client/client-session.ts), that decided whether a real server's
+ * `after-response` (harness/shared/client-session.ts), that decided whether a real server's
  * reply to its last message beat the kill (server-everything at idle then exited as a crash
  * instead of cleanly); with it, both clients give the same results on the real servers.
  */

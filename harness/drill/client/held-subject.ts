@@ -1,15 +1,15 @@
 /**
  * The server as the in-process client sees it: a ChildProcess-shaped handle over the pipes the
  * harness holds and the stand-in's reports (stand-in.pl), so the recording transport
- * (harness/client/recording-transport.ts) and the session run unchanged over it. Its `kill`
+ * (harness/shared/recording-transport.ts) and the session run unchanged over it. Its `kill`
  * signals the server by identity (pid and start time): the server is the stand-in's child, not
  * the harness's, so only its identity proves the pid is still the server's.
  */
 import { EventEmitter } from 'node:events';
 import { constants } from 'node:os';
 import type { Readable, Writable } from 'node:stream';
-import type { SpawnedSubject } from '../../client/spawn-subject.js';
-import type { ClientEvent } from '../../client/protocol.js';
+import type { SpawnedServer } from '../../shared/spawn-subject.js';
+import type { ClientEvent } from '../../shared/protocol.js';
 import { readStatOnce } from '../../observe/proc.js';
 import { monoNow } from '../../util/clock.js';
 import { pipeLines } from './client-base.js';
@@ -49,7 +49,7 @@ export function heldSubject(
   reports: Readable,
   emit: (event: ClientEvent) => void,
   onSelf: (pid: number) => void,
-): SpawnedSubject & { child: SubjectHandle; shut: () => void } {
+): SpawnedServer & { child: SubjectHandle; shut: () => void } {
   const child = new SubjectHandle(stdin, stdout);
   const early: string[] = [];
   let ended = false;
@@ -123,5 +123,5 @@ export function heldSubject(
     outClosed = true;
     maybeClose();
   });
-  return spawned as SpawnedSubject & { child: SubjectHandle; shut: () => void };
+  return spawned as SpawnedServer & { child: SubjectHandle; shut: () => void };
 }

@@ -20,8 +20,8 @@
 import type { ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
-import type { ClientSession } from '../../client/client-session.js';
-import type { ClientEvent, HarnessCommand, StartCommand } from '../../client/protocol.js';
+import type { ClientSession } from '../../shared/client-session.js';
+import type { ClientEvent, HarnessCommand, StartCommand } from '../../shared/protocol.js';
 import { identify, type ProcIdentity } from '../../observe/index.js';
 import { monoNow } from '../../util/clock.js';
 import { errorMessage } from '../../util/errors.js';
@@ -33,7 +33,7 @@ import { HolderPool, startSpareHolder } from '../holder/holder-pool.js';
 import { STAND_IN_SCRIPT } from '../holder/scripts.js';
 import { signalIdentity } from '../../containment/signal.js';
 
-/** The environment the SDK's StdioClientTransport gives a server (harness/client/spawn-subject.ts). */
+/** The environment the SDK's StdioClientTransport gives a server (harness/shared/spawn-subject.ts). */
 const INHERITED_ENV = ['HOME', 'LOGNAME', 'PATH', 'SHELL', 'TERM', 'USER'];
 
 /** The holder's descriptors for the stand-in alone: the server's stdin, stdout, stderr and the stand-in's reports. */
@@ -163,7 +163,7 @@ export class InProcessClient {
       // The stand-in runs (under its own name): it is the drill's client from now on.
       (pid) => this.onEvent({ type: 'client-ready', t: monoNow(), pid }),
     );
-    this.session = import('../../client/client-session.js').then(({ ClientSession }) => new ClientSession((event) => this.onEvent(event)));
+    this.session = import('../../shared/client-session.js').then(({ ClientSession }) => new ClientSession((event) => this.onEvent(event)));
   }
 
   async ready(timeoutMs: number): Promise<ProcIdentity | null> {

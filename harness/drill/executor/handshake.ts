@@ -2,7 +2,7 @@
  * The handshake: the client's initialize and the scenario's setup steps. Done, or a harness
  * error that says which part failed and why.
  */
-import type { ClientEvent } from '../../client/protocol.js';
+import type { ClientEvent } from '../../shared/protocol.js';
 import type { Scenario } from '../../config/index.js';
 import { SETUP_ENDED } from '../client/client-process.js';
 import type { DrillClient } from '../client/drill-client.js';

@@ -1,4 +1,4 @@
-import type { ClientEvent } from '../../client/protocol.js';
+import type { ClientEvent } from '../../shared/protocol.js';
 import type { KillPoint, Scenario } from '../../config/index.js';
 import { identityKey, type DrillTracker, type ProcIdentity, type TrackedProcess } from '../../observe/index.js';
 import type { DrillClient } from '../client/drill-client.js';

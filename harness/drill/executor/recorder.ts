@@ -1,4 +1,4 @@
-import type { ClientEvent } from '../../client/protocol.js';
+import type { ClientEvent } from '../../shared/protocol.js';
 import type { RecordLimits } from '../../config/types.js';
 import type { CutStream, DrillEvidence, DrillMeta, EvidenceEvent, EvidenceSource, HarnessEvent } from '../../evidence/types.js';
 import { monoNow } from '../../util/clock.js';

@@ -11,14 +11,14 @@ import { monoNow } from '../../util/clock.js';
 import { createHash } from 'node:crypto';
 import type { EvidenceRecorder } from './recorder.js';
 
-export interface Session {
+export interface SessionCredentials {
   sessionId: string;
   token: string;
 }
 
 export class RemoteLink {
-  readonly session: Session;
-  retrySession: Session | null = null;
+  readonly session: SessionCredentials;
+  retrySession: SessionCredentials | null = null;
   revokedAt: number | null = null;
   private readonly listener: (event: JournalEvent) => void;
   private gate: Gate | null = null;
@@ -66,7 +66,7 @@ export class RemoteLink {
     return this.remote.apiKeyFor(this.drillId);
   }
 
-  openRetrySession(): Session {
+  openRetrySession(): SessionCredentials {
     this.retrySession = this.open('retry');
     return this.retrySession;
   }
@@ -165,7 +165,7 @@ export class RemoteLink {
     return [this.session.token, this.retrySession?.token, this.apiKey].filter((s): s is string => !!s);
   }
 
-  private open(role: 'drill' | 'retry'): Session {
+  private open(role: 'drill' | 'retry'): SessionCredentials {
     const jobDurationMs = this.settings.jobDuration ?? undefined;
     const session = this.remote.openSession(this.drillId, { jobDurationMs });
     this.rec.addSecret(session.token);

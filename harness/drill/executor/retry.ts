@@ -7,7 +7,7 @@
  * The retry's client is of the drill's own kind: a client process, or the in-process client
  * with its stand-in.
  */
-import type { ClientEvent } from '../../client/protocol.js';
+import type { ClientEvent } from '../../shared/protocol.js';
 import type { Scenario } from '../../config/index.js';
 import type { DrillCgroup } from '../../observe/index.js';
 import { CLIENT_START_TIMEOUT_MS, SETUP_ENDED, startCommand } from '../client/client-process.js';

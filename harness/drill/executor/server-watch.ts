@@ -5,7 +5,7 @@
  * and synchronous looks when the server's stderr ends, the holder gets a SIGCHLD, and at the
  * snapshot). The exit is recorded once, as a `server-exit` event.
  */
-import type { ClientEvent } from '../../client/protocol.js';
+import type { ClientEvent } from '../../shared/protocol.js';
 import { checkExit, findRealServerNow, pollExit, readCmdline, type ExitObservation, type ProcIdentity } from '../../observe/index.js';
 import type { EvidenceRecorder } from './recorder.js';
 

@@ -1,9 +1,9 @@
 /** What every reader fills: the servers found and the problems met, one per line. */
-import type { ConfigFile, ConfigProblem, ConfiguredServer } from '../types.js';
+import type { ConfigFile, ClientConfigProblem, ConfiguredServer } from '../types.js';
 
 export interface ReaderOut {
   servers: ConfiguredServer[];
-  problems: ConfigProblem[];
+  problems: ClientConfigProblem[];
   /** Files this one names, to be read too when they exist (a project's .mcp.json). */
   more?: ConfigFile[];
 }

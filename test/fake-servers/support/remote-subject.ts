@@ -4,7 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { DrillRemote, JournalEvent, RequestRecord, SessionOptions } from '../../../harness/remote/index.js';
-import { CORRELATION_META_KEY } from '../../../harness/client/protocol.js';
+import { CORRELATION_META_KEY } from '../../../harness/shared/protocol.js';
 import { startTracked } from './drive.js';
 import type { Cleanup } from '../../support/cleanup.js';
 import type { ProcIdentity } from '../../../harness/observe/identity.js';

@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readStatOnce } from '../observe/proc.js';
 import { monoNow } from '../util/clock.js';
-import { SUBJECT_STDERR_FD, type ClientEvent, type ClientSubject } from './protocol.js';
+import { SUBJECT_STDERR_FD, type ClientEvent, type SubjectLaunch } from './protocol.js';
 
 /**
  * The environment the SDK's StdioClientTransport gives a server when it is given no `env`
@@ -11,7 +11,7 @@ import { SUBJECT_STDERR_FD, type ClientEvent, type ClientSubject } from './proto
  */
 const INHERITED_ENV = ['HOME', 'LOGNAME', 'PATH', 'SHELL', 'TERM', 'USER'];
 
-export interface SpawnedSubject {
+export interface SpawnedServer {
   child: ChildProcess;
   /** Resolves true once the process started, false when it could not be spawned. */
   started: Promise<boolean>;
@@ -25,7 +25,7 @@ export interface SpawnedSubject {
  * transport attaches: the server's start-up and the client's overlap, as they do in a real
  * client that has its libraries loaded long before it starts a server.
  */
-export function spawnSubject(subject: ClientSubject, emit: (event: ClientEvent) => void): SpawnedSubject {
+export function spawnSubject(subject: SubjectLaunch, emit: (event: ClientEvent) => void): SpawnedServer {
   const env: Record<string, string> = {};
   for (const key of INHERITED_ENV) {
     const value = process.env[key];
@@ -41,7 +41,7 @@ export function spawnSubject(subject: ClientSubject, emit: (event: ClientEvent) 
   let ended = false;
   let sink: ((chunk: string) => void) | null = null;
   let endSink: (() => void) | null = null;
-  const spawned: SpawnedSubject = {
+  const spawned: SpawnedServer = {
     child,
     exited: false,
     started: new Promise((resolve) => {

@@ -2,9 +2,9 @@
  * The drill client process's one session (client-session.ts), loaded once the server is
  * already starting (main.ts).
  */
-import type { ClientEvent, StartCommand } from './protocol.js';
-import { ClientSession } from './client-session.js';
-import type { SpawnedSubject } from './spawn-subject.js';
+import type { ClientEvent, StartCommand } from '../shared/protocol.js';
+import { ClientSession } from '../shared/client-session.js';
+import type { SpawnedServer } from '../shared/spawn-subject.js';
 
 let session: ClientSession | undefined;
 
@@ -22,7 +22,7 @@ export function dispatch(holdResponses: boolean): void {
   session?.dispatch(holdResponses);
 }
 
-export async function onStart(command: StartCommand, spawned: SpawnedSubject): Promise<void> {
+export async function onStart(command: StartCommand, spawned: SpawnedServer): Promise<void> {
   await session?.onStart(command, spawned);
 }
 

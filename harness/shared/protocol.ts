@@ -9,7 +9,7 @@ export const CORRELATION_META_KEY = 'dev.crash-drill/correlation-id';
 /** The file descriptor of the client that the harness reads the subject's stderr from. */
 export const SUBJECT_STDERR_FD = 4;
 
-export interface ClientSubject {
+export interface SubjectLaunch {
   command: string;
   args: string[];
   env: Record<string, string>;
@@ -42,7 +42,7 @@ export type EraChoice = 'probed' | 'probed-late' | 're-probed' | 'fell-back' | '
 
 export interface StartCommand {
   type: 'start';
-  subject: ClientSubject;
+  subject: SubjectLaunch;
   setup: ClientSetupStep[];
   target: ClientToolCall;
   correlationId: string;

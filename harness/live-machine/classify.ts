@@ -8,8 +8,8 @@
  * - unresolved: a stdio socket whose peer cannot be resolved (no `ss`): never guessed.
  */
 import { descendantsOf } from '../containment/process-table.js';
-import type { Session } from './sessions.js';
-import type { Descriptor, Holder, Holders, ProcessEntry } from './types.js';
+import type { StdioSession } from './stdio-sessions.js';
+import type { Descriptor, DescriptorHolder, DescriptorHolders, ProcessEntry } from './types.js';
 
 export type OrphanClass = 'client-gone' | 'client-stuck' | 'attached' | 'unresolved';
 
@@ -40,10 +40,10 @@ export interface Classified {
   unread: { key: string; bytes: number; reader: number } | null;
 }
 
-export function resolveEnd(d: Descriptor, fd: 0 | 1 | 2, holders: Holders, own: Set<number>, byPid: Map<number, ProcessEntry>): StdioEnd {
+export function resolveEnd(d: Descriptor, fd: 0 | 1 | 2, holders: DescriptorHolders, own: Set<number>, byPid: Map<number, ProcessEntry>): StdioEnd {
   const wanted = fd === 0 ? 'w' : 'r';
   let otherEnd: string;
-  let list: Holder[] | null;
+  let list: DescriptorHolder[] | null;
   if (d.kind === 'pipe') {
     otherEnd = fd === 0 ? `the write end of ${d.object}` : `the read end of ${d.object}`;
     list = (holders.byObject.get(d.object) ?? []).filter((h) => h.access === wanted || h.access === 'rw');
@@ -63,7 +63,7 @@ export function resolveEnd(d: Descriptor, fd: 0 | 1 | 2, holders: Holders, own: 
   return { fd, kind: d.kind, object: d.object, otherEnd, holders: live };
 }
 
-export function classify(session: Session, table: readonly ProcessEntry[], byPid: Map<number, ProcessEntry>, holders: Holders): Classified {
+export function classify(session: StdioSession, table: readonly ProcessEntry[], byPid: Map<number, ProcessEntry>, holders: DescriptorHolders): Classified {
   const own = new Set([
     ...session.members.map((m) => m.pid),
     ...descendantsOf(

@@ -3,7 +3,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { JSONRPCMessageSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { monoNow } from '../util/clock.js';
 import { CORRELATION_META_KEY, type ClientEvent } from './protocol.js';
-import type { SpawnedSubject } from './spawn-subject.js';
+import type { SpawnedServer } from './spawn-subject.js';
 
 type Emit = (event: ClientEvent) => void;
 
@@ -35,7 +35,7 @@ export class RecordingStdioTransport implements Transport {
   private readonly holds = new Set<'in-flight' | 'ipc'>();
 
   constructor(
-    private readonly spawned: SpawnedSubject,
+    private readonly spawned: SpawnedServer,
     private readonly emit: Emit,
     limits: { lineBytes: number; unterminatedBytes: number } = { lineBytes: 8 * 1024, unterminatedBytes: 16 * 1024 * 1024 },
   ) {

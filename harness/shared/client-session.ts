@@ -11,7 +11,7 @@ import type { EraSession } from './era-session.js';
 import { DEFAULT_DISCOVER_TIMEOUT_MS, selectEra } from './era-select.js';
 import { CORRELATION_META_KEY, type ClientEvent, type StartCommand } from './protocol.js';
 import { RecordingStdioTransport } from './recording-transport.js';
-import type { SpawnedSubject } from './spawn-subject.js';
+import type { SpawnedServer } from './spawn-subject.js';
 
 /** Ping round trips before a kill where nothing is pending (settle()). */
 const SETTLE_ROUNDS = 2;
@@ -48,7 +48,7 @@ export class ClientSession {
     if (this.protocolVersion === null && typeof result?.protocolVersion === 'string') this.protocolVersion = result.protocolVersion;
   }
 
-  async onStart(command: StartCommand, spawned: SpawnedSubject): Promise<void> {
+  async onStart(command: StartCommand, spawned: SpawnedServer): Promise<void> {
     const emit = this.emit;
     this.start = command;
     const transport = new RecordingStdioTransport(spawned, emit, command.lineLimits);

@@ -23,7 +23,7 @@ import {
   unixSockets,
 } from './observe.js';
 import { monoNow } from '../util/clock.js';
-import type { Access, Backend, Descriptor, DescriptorKind, Holder, ProcessEntry } from './types.js';
+import type { Access, Backend, Descriptor, DescriptorKind, DescriptorHolder, ProcessEntry } from './types.js';
 import { readUnixPeers } from './unix-peers.js';
 import { userName } from './users.js';
 
@@ -113,7 +113,7 @@ export const procBackend: Backend = {
   stdio: (pid) => readFds(pid, [0, 1, 2], false),
   descriptors: (pid) => readFds(pid, null, true),
   holders(wanted) {
-    const byObject = new Map<string, Holder[]>();
+    const byObject = new Map<string, DescriptorHolder[]>();
     for (const pid of listPids()) {
       for (const name of listFds(pid) ?? []) {
         const target = readFdLink(pid, name);
@@ -122,7 +122,7 @@ export const procBackend: Backend = {
         if (!pipe && !target.startsWith('socket:')) continue;
         // The access mode costs an lstat: only for the pipes asked about.
         if (pipe && wanted && !wanted.has(target)) continue;
-        const holder: Holder = { pid, fd: Number(name), access: pipe ? accessOf(pid, name) : 'rw' };
+        const holder: DescriptorHolder = { pid, fd: Number(name), access: pipe ? accessOf(pid, name) : 'rw' };
         const list = byObject.get(target);
         if (list) list.push(holder);
         else byObject.set(target, [holder]);

@@ -10,7 +10,7 @@ import { findRealServer, isLauncher, type ChainProcess } from './observe.js';
 import type { ServerPattern } from './patterns.js';
 import { recordPending } from './pending.js';
 import { byReach, readReach, type Reach } from './reach.js';
-import { scanSessions, type Session } from './sessions.js';
+import { scanSessions, type StdioSession } from './stdio-sessions.js';
 import type { Backend, BackendName, ProcessEntry } from './types.js';
 import { descendantsOf } from '../containment/process-table.js';
 
@@ -67,11 +67,11 @@ export interface FindOptions {
   configs?: { matcher: ConfigMatcher; loaded: ClientConfigs };
 }
 
-function chainOf(session: Session): ProcessEntry[] {
+function chainOf(session: StdioSession): ProcessEntry[] {
   return session.members;
 }
 
-function realServer(session: Session, table: readonly ProcessEntry[]): ProcessEntry {
+function realServer(session: StdioSession, table: readonly ProcessEntry[]): ProcessEntry {
   const top = session.members[0]!;
   const chain: ChainProcess[] = table.map((p) => ({ pid: p.pid, startTime: p.startTime, ppid: p.ppid, cmdline: p.argv ?? p.command.split(' ') }));
   const objects = new Map(session.members.map((m) => [m.pid, [session.stdin.object, session.stdout.object]] as const));
@@ -84,9 +84,9 @@ function realServer(session: Session, table: readonly ProcessEntry[]): ProcessEn
  * marker), one per stdio pair (a launcher chain is one): those whose client is gone are listed
  * with why they are not counted, so an operator sees what a plain `orphans` leaves out.
  */
-function uncountedSessions(backend: Backend, scan: ReturnType<typeof scanSessions>): Session[] {
+function uncountedSessions(backend: Backend, scan: ReturnType<typeof scanSessions>): StdioSession[] {
   const taken = new Set(scan.sessions.flatMap((s) => s.members.map((m) => m.pid)));
-  const byKey = new Map<string, Session>();
+  const byKey = new Map<string, StdioSession>();
   for (const p of scan.uncounted) {
     if (taken.has(p.pid)) continue;
     const fds = backend.stdio(p.pid);
@@ -103,7 +103,7 @@ function uncountedSessions(backend: Backend, scan: ReturnType<typeof scanSession
 }
 
 function whyNotCounted(
-  candidates: Session[],
+  candidates: StdioSession[],
   scan: ReturnType<typeof scanSessions>,
   holders: ReturnType<Backend['holders']>,
   matcher: ConfigMatcher | undefined,

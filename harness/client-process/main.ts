@@ -9,8 +9,8 @@
  */
 import { monoNow } from '../util/clock.js';
 import { errorMessage, EXIT } from '../util/errors.js';
-import type { ClientEvent, HarnessCommand } from './protocol.js';
-import { spawnSubject } from './spawn-subject.js';
+import type { ClientEvent, HarnessCommand } from '../shared/protocol.js';
+import { spawnSubject } from '../shared/spawn-subject.js';
 
 if (!process.send) {
   process.stderr.write('crash-drill client: must be started by the harness with an IPC channel\n');

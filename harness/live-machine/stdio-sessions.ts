@@ -10,7 +10,7 @@ import { DRILL_ENV, isLauncher } from './observe.js';
 import { matchEvidence, type ServerPattern } from './patterns.js';
 import type { Backend, Descriptor, ProcessEntry } from './types.js';
 
-export interface Session {
+export interface StdioSession {
   /** `stdin object|stdout object`. */
   key: string;
   stdin: Descriptor;
@@ -24,17 +24,17 @@ export interface Session {
   marker: string | null;
 }
 
-export interface SessionScan {
+export interface StdioSessionScan {
   table: ProcessEntry[];
   byPid: Map<number, ProcessEntry>;
-  sessions: Session[];
+  sessions: StdioSession[];
   /** Processes that matched but whose stdio could not be read (another user's, without root). */
   unreadable: ProcessEntry[];
   /** Live processes this scan did not count (no entry, no pattern, no marker). */
   uncounted: ProcessEntry[];
 }
 
-export interface SessionOptions {
+export interface StdioSessionOptions {
   patterns: readonly ServerPattern[];
   /** Count a drill marker (CRASH_DRILL_RUN) as evidence. */
   markers: boolean;
@@ -47,7 +47,7 @@ export interface SessionOptions {
 const STDIO_KINDS = new Set(['pipe', 'socket']);
 
 /** The pids of this process and its ancestors: never candidates, never contained. */
-export function scanSessions(backend: Backend, opts: Omit<SessionOptions, 'exclude'> & { exclude?: ReadonlySet<number> }): SessionScan {
+export function scanSessions(backend: Backend, opts: Omit<StdioSessionOptions, 'exclude'> & { exclude?: ReadonlySet<number> }): StdioSessionScan {
   const table = backend.processes();
   const byPid = new Map(table.map((p) => [p.pid, p]));
   const exclude = opts.exclude ?? selfAndAncestors(byPid);
@@ -122,7 +122,7 @@ export function scanSessions(backend: Backend, opts: Omit<SessionOptions, 'exclu
     }
   }
 
-  const sessions: Session[] = [];
+  const sessions: StdioSession[] = [];
   for (const [key, pids] of groups) {
     const members = [...pids]
       .map((pid) => byPid.get(pid)!)

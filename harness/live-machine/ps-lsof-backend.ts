@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { UserError } from '../util/errors.js';
 import { parseLsof, type LsofFile } from './lsof-output.js';
 import { envNamesAfter, envValueAfter, parsePsLine, psColumns } from './ps-output.js';
-import type { Backend, Holder, ProcessEntry } from './types.js';
+import type { Backend, DescriptorHolder, ProcessEntry } from './types.js';
 
 const LINUX = process.platform === 'linux';
 // Not the memory maps, program text and working folders: lsof's bulk, and no descriptor.
@@ -108,7 +108,7 @@ export const psLsofBackend: Backend = {
       ?.map(strip)
       .sort((a, b) => a.fd - b.fd) ?? null,
   holders() {
-    const byObject = new Map<string, Holder[]>();
+    const byObject = new Map<string, DescriptorHolder[]>();
     const peers = new Map<string, string>();
     if (machine === null) files(0);
     for (const f of [...machine!.values()].flat()) {

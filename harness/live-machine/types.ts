@@ -59,7 +59,7 @@ export interface Descriptor {
 }
 
 /** Who holds an object: a process and the descriptor it holds it on. */
-export interface Holder {
+export interface DescriptorHolder {
   pid: number;
   fd: number;
   access: Access;
@@ -84,7 +84,7 @@ export interface Backend {
    * socket peers it could resolve (null: it cannot resolve any, and why). With `wanted`, a
    * backend may leave out pipes not in it (the scan still reads every fd link).
    */
-  holders(wanted?: ReadonlySet<string>): Holders;
+  holders(wanted?: ReadonlySet<string>): DescriptorHolders;
   /** Environment variable names (never values); null when unreadable. */
   environNames(pid: number): string[] | null;
   /** One environment variable's value (the drill marker), null when absent or unreadable. */
@@ -97,8 +97,8 @@ export interface Backend {
   readonly blindSpots: string[];
 }
 
-export interface Holders {
-  byObject: Map<string, Holder[]>;
+export interface DescriptorHolders {
+  byObject: Map<string, DescriptorHolder[]>;
   /** Unix socket -> its peer, for the sockets whose peer could be resolved; null: none could. */
   peers: Map<string, string> | null;
   /** Bytes queued unread on a socket (Recv-Q), when the backend can see it. */
