@@ -9,6 +9,7 @@ import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { packageRoot } from '../harness/util/paths.js';
 import { circles, importsOf, sourceFiles } from './support/import-graph.js';
+import { CHECKS } from '../harness/checks/registry.js';
 
 const root = packageRoot();
 
@@ -180,6 +181,16 @@ describe('layering', () => {
         .map((target) => `${file} -> ${target}`),
     );
     expect(bad).toEqual([]);
+  });
+
+  it('a check is one unit: nothing outside harness/checks/ branches on a check id (its diagnosis and follow-up are found through the registry)', () => {
+    const ids = CHECKS.map((check) => check.id).join('|');
+    const branch = new RegExp(`case '(${ids})'|[!=]== '(${ids})'`);
+    const files = [...sources('harness'), ...sources('reports')].filter((file) => !file.startsWith('harness/checks/'));
+    expect(files.filter((file) => branch.test(readFileSync(join(root, file), 'utf8')))).toEqual([]);
+    // Each check's folder holds the check itself.
+    const folders = readdirSync(join(root, 'harness/checks'), { withFileTypes: true }).filter((e) => e.isDirectory());
+    expect(folders.map((e) => e.name).sort()).toEqual(CHECKS.map((check) => check.id).sort());
   });
 
   it('checks and the evidence queries start no process and read no file', () => {

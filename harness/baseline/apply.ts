@@ -5,7 +5,7 @@
  * not see). `unknown` and `error` are never absorbed. A listed entry whose drill ran and that
  * now passes is stale: the run fails until it is removed (`--update-baseline` rewrites the file).
  */
-import type { CheckResult } from '../checks/index.js';
+import type { CheckResult } from '../checks/registry.js';
 import type { BaselineEntryInfo, DrillResult } from '../results/types.js';
 import { entryKey, type Baseline } from './load.js';
 

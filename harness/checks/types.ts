@@ -36,6 +36,24 @@ export interface CheckFinding<Id extends string = string> extends CheckDetail {
 }
 
 /**
+ * Why a failed check failed, as the drill observed it: the cause in one line, the facts that
+ * show it (from /proc at the deadline or snapshot, the journal, the record), the server's SDK's
+ * known behaviour that bears on it (with its public issue; null when none), and the change that
+ * fixes this case. A check's own `diagnose` gives it; the incident record carries it
+ * (harness/results/diagnosis.ts).
+ */
+export interface Cause {
+  /** One line: the cause, as the drill observed it. */
+  cause: string;
+  /** What was observed that shows it, one fact a line (from /proc at the deadline or snapshot, the journal, the record). */
+  observed: string[];
+  /** The server's SDK's known behaviour that bears on it, with its public issue; null when none. */
+  sdk: string | null;
+  /** The change that fixes this case. */
+  fix: string;
+}
+
+/**
  * The vitest matcher of a check (harness/vitest/matchers.ts): `expect(drill).<name>()` passes
  * when the check passed; a failure reads "expected the server to <expects>".
  */
@@ -51,9 +69,9 @@ type Pascal<S extends string> = S extends `${infer Head}-${infer Tail}` ? `${Cap
 export type DefaultMatcherName<Id extends string> = `toPass${Pascal<Id>}`;
 
 /**
- * A check as its file declares it: its id (once), when it applies, how it judges, and, when it
- * fails, what to do and what to show. Register it in harness/checks/registry.ts; nothing else
- * switches on check ids.
+ * A check as its folder declares it: its id (once), when it applies, how it judges, and, when it
+ * fails, what to do (follow-up), what to show (details) and why (diagnose). Register it in
+ * harness/checks/registry.ts; nothing else switches on check ids.
  */
 export interface CheckSpec<Id extends string, D extends object, M extends string> {
   id: Id;
@@ -71,6 +89,8 @@ export interface CheckSpec<Id extends string, D extends object, M extends string
   followUp?(outcome: CheckOutcome<Id, D>, evidence: DrillEvidence): string[];
   /** What the failed check found, for the reports, the incident record's findings and the matcher's message. */
   details?(outcome: CheckOutcome<Id, D>, evidence: DrillEvidence): CheckDetail[];
+  /** Why it failed and the fix (its diagnosis), from the evidence alone; null when the evidence cannot say. */
+  diagnose?(outcome: CheckOutcome<Id, D>, evidence: DrillEvidence): Cause | null;
 }
 
 /** A registered check: its spec, with `run` giving the outcome under its id and the matcher filled in. */

@@ -144,7 +144,7 @@ export function describeStep(step: ContainmentStep | StepBody | LegacyStep): str
   return '';
 }
 
-/** The old line of a container command the harness had sent: the only old text a verdict reads (harness/checks/exit-on-eof-container.ts). */
+/** The old line of a container command the harness had sent: the only old text a verdict reads (harness/checks/exit-on-eof/container.ts). */
 const LEGACY_ENGINE_SENT = /^(docker|podman) (stop|kill)((?: --time \d+)?): sent$/;
 
 /**

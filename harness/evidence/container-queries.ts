@@ -2,7 +2,7 @@
  * Queries over the container events of a drill (harness/containers/types.ts). Pure, like the
  * other evidence queries: checks and results read containers only through these.
  */
-import { engineCommandLine, upgradeStep, type ContainmentStep, type LegacyStep, type StepOf } from '../containment/step.js';
+import { describeStep, engineCommandLine, upgradeStep, type ContainmentStep, type LegacyStep, type StepOf } from '../containment/step.js';
 import { eventsOf, firstOf, type DrillEvidence, type EvidenceOf } from './types.js';
 import type { ContainerContainment } from '../containment/containers.js';
 
@@ -35,6 +35,11 @@ export function containerContainmentOf(evidence: DrillEvidence): ContainerContai
       steps: (r.steps as (ContainmentStep | LegacyStep)[]).map((s) => upgradeStep(s, { engine, id: r.id, name: r.name, created: r.created })),
     })),
   );
+}
+
+/** How a container was contained, one line a step as people read it (describeStep), for the diagnosis. */
+export function containerStepLines(evidence: DrillEvidence, id: string): string[] {
+  return (containerContainmentOf(evidence).find((r) => r.id === id)?.steps ?? []).map(describeStep);
 }
 
 /** The first engine command the harness sent to a container before time t (`docker stop --time 1`, `docker kill`), or null. */

@@ -153,7 +153,7 @@ export type HarnessEvent =
   | { type: 'drill-end' }
   /**
    * What the harness read from /proc for the drill's diagnosis (harness/observe/process-facts.ts,
-   * runtime-facts.ts; judged in harness/results/diagnosis.ts): `start` once the handshake is done
+   * runtime-facts.ts; judged by each check's diagnosis, harness/checks/<id>/diagnosis.ts): `start` once the handshake is done
    * (the runtime and its MCP SDK), `deadline` at the exit deadline while the server still runs,
    * `snapshot` with every live process of the drill, before containment.
    */

@@ -4,7 +4,7 @@
  * (docs/design.md, "Kill points" and "Kill modes"). A drill's say on a statement comes from its
  * check results alone, so a re-judged or merged run says the same.
  */
-import type { CheckId } from '../checks/index.js';
+import type { CheckId } from '../checks/registry.js';
 import { CANCEL_POINTS, type KillMode, type KillPoint } from '../config/types.js';
 import type { DrillResult } from '../results/judge.js';
 import type { DeclaredStatement, StatementId } from '../config/statements.js';

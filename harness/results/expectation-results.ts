@@ -3,7 +3,7 @@
  * statements, judged met, not met or not shown (harness/expectation/judge.ts). Types only, in the
  * results layer: results.json's shape is declared here, and harness/expectation/ judges into it.
  */
-import type { CheckId } from '../checks/index.js';
+import type { CheckId } from '../checks/registry.js';
 import type { StatementId } from '../config/statements.js';
 import type { KillMode, KillPoint } from '../config/types.js';
 

@@ -5,7 +5,8 @@
  */
 import { serverRequests, sessionOf, firstGenerationRequests, SUCCEEDED } from '../evidence/queries.js';
 import { eventsOf, firstOf, type DrillEvidence } from '../evidence/types.js';
-import { failedCheckContributions, type CheckFinding, type CheckId, type CheckResult } from '../checks/index.js';
+import { failedCheckContributions, type CheckId, type CheckResult } from '../checks/registry.js';
+import type { CheckFinding } from '../checks/types.js';
 import { describeEra, eraOf } from './era-info.js';
 import type { ExitInfo } from './exit-info-types.js';
 import { describeRecordCuts } from './record-cut.js';

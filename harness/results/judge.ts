@@ -1,4 +1,6 @@
-import { drillVerdict, runChecks, type CheckResult, type Verdict } from '../checks/index.js';
+import { runChecks, type CheckResult } from '../checks/registry.js';
+import type { Verdict } from '../checks/types.js';
+import { drillVerdict } from './verdict.js';
 import type { KillMode, KillPoint } from '../config/index.js';
 import { firstOf, type ContainmentRecord, type DrillEvidence, type SurvivorRow, type TrackingInfo } from '../evidence/types.js';
 import { containmentRecordsOf } from '../evidence/containment-queries.js';

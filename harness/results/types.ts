@@ -3,14 +3,16 @@
  * reporters import this module and harness/results/constants.ts and nothing else of the harness
  * (test/layering.test.ts), so what they load at run time is constants, never the scenario loader.
  */
-import type { CheckId, Verdict } from '../checks/index.js';
+import type { CheckId } from '../checks/registry.js';
+import type { Verdict } from '../checks/types.js';
 import type { KillMode, KillPoint } from '../config/types.js';
 import type { DrillResult } from './judge.js';
 import type { BaselineStatementInfo, ExpectationResults } from './expectation-results.js';
 
 export type { KillMode, KillPoint } from '../config/types.js';
 export type { StatementId } from '../config/statements.js';
-export type { CheckDetail, CheckFinding, CheckId, CheckResult, CheckVerdict, Verdict } from '../checks/index.js';
+export type { CheckId, CheckResult } from '../checks/registry.js';
+export type { CheckDetail, CheckFinding, CheckVerdict, Verdict } from '../checks/types.js';
 /** The one containment step (harness/containment/step.ts): reporters show steps only through describeStep (harness/results/constants.ts). */
 export type { ContainmentStep, LegacyStep } from '../containment/step.js';
 

@@ -5,10 +5,10 @@
  * and fail them are in test/drill/era-matrix.test.ts.
  */
 import { describe, expect, it } from 'vitest';
-import { runChecks } from '../../harness/checks/index.js';
-import { aliveAfterCancel } from '../../harness/checks/alive-after-cancel.js';
-import { silentAfterCancel } from '../../harness/checks/silent-after-cancel.js';
-import { stopsAfterCancel } from '../../harness/checks/stops-after-cancel.js';
+import { runChecks } from '../../harness/checks/registry.js';
+import { aliveAfterCancel } from '../../harness/checks/alive-after-cancel/check.js';
+import { silentAfterCancel } from '../../harness/checks/silent-after-cancel/check.js';
+import { stopsAfterCancel } from '../../harness/checks/stops-after-cancel/check.js';
 import { EvidenceBuilder } from './evidence-builder.js';
 
 const TOKEN = 'cd-20260101T000000-abcdef-0003:write';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { noSurvivors } from '../../harness/checks/no-survivors.js';
+import { noSurvivors } from '../../harness/checks/no-survivors/check.js';
 import { EvidenceBuilder, passingDrill, survivor } from './evidence-builder.js';
 
 function lostAt1200(mode: 'crash' | 'close' | 'hang' = 'crash'): EvidenceBuilder {

@@ -3,11 +3,11 @@
  * idempotent-effects, denied-after-revocation, quiet-after-loss, jobs-settled.
  */
 import { describe, expect, it } from 'vitest';
-import { runChecks } from '../../harness/checks/index.js';
-import { deniedAfterRevocation } from '../../harness/checks/denied-after-revocation.js';
-import { idempotentEffects } from '../../harness/checks/idempotent-effects.js';
-import { jobsSettled } from '../../harness/checks/jobs-settled.js';
-import { quietAfterLoss } from '../../harness/checks/quiet-after-loss.js';
+import { runChecks } from '../../harness/checks/registry.js';
+import { deniedAfterRevocation } from '../../harness/checks/denied-after-revocation/check.js';
+import { idempotentEffects } from '../../harness/checks/idempotent-effects/check.js';
+import { jobsSettled } from '../../harness/checks/jobs-settled/check.js';
+import { quietAfterLoss } from '../../harness/checks/quiet-after-loss/check.js';
 import type { RemoteEffect, RemoteJob } from '../../harness/evidence/types.js';
 import type { JournalEvent } from '../../harness/remote/types.js';
 import { EvidenceBuilder, type MetaOverrides } from './evidence-builder.js';

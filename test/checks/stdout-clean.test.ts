@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { runChecks } from '../../harness/checks/index.js';
-import { stdoutClean } from '../../harness/checks/stdout-clean.js';
+import { runChecks } from '../../harness/checks/registry.js';
+import { stdoutClean } from '../../harness/checks/stdout-clean/check.js';
 import { passingDrill } from './evidence-builder.js';
 
 describe('stdout-clean', () => {

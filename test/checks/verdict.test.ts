@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { drillVerdict, runChecks, type CheckResult } from '../../harness/checks/index.js';
+import { runChecks, type CheckResult } from '../../harness/checks/registry.js';
+import { drillVerdict } from '../../harness/results/verdict.js';
 import { EvidenceBuilder, passingDrill, survivor } from './evidence-builder.js';
 
 const pass = (id: CheckResult['id'], summary: string): CheckResult => ({ id, verdict: 'pass', summary, data: {} });

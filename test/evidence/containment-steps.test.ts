@@ -6,7 +6,7 @@
  * of each kind is verified and re-judged by `crash-drill check`'s checkPath.
  */
 import { describe, expect, it } from 'vitest';
-import { exitOnEof } from '../../harness/checks/exit-on-eof.js';
+import { exitOnEof } from '../../harness/checks/exit-on-eof/check.js';
 import { checkPath } from '../../harness/cli/check-command.js';
 import type { ContainerRow } from '../../harness/containers/types.js';
 import { containerContainmentOf } from '../../harness/evidence/container-queries.js';

@@ -1,6 +1,6 @@
-import { eventsOf, type DrillEvidence } from '../evidence/types.js';
-import { cancelOrUnknown, isCancelDrill, isCancelWindow } from './cancel.js';
-import { dataOf, defineCheck, type Judgement } from './types.js';
+import { eventsOf, type DrillEvidence } from '../../evidence/types.js';
+import { cancelOrUnknown, isCancelDrill, isCancelWindow } from '../../evidence/cancel.js';
+import { dataOf, defineCheck, type Judgement } from '../types.js';
 
 export interface SilentAfterCancelData {
   requestId: string | number;

@@ -1,19 +1,13 @@
 /**
- * Why the server itself did not exit on EOF in time, from what the drill read from /proc at
+ * Why exit-on-eof failed: why the server itself did not exit on EOF in time, from what the drill read from /proc at
  * the exit deadline (evidence `diagnosis-facts`, label `deadline`, else `snapshot`): did it read
  * its stdin to the end, what still runs in it (threads and where they wait, an event loop and
  * what it watches, children), and the SDK's known behaviour. Pure: evidence in, text out.
  */
-import { describeSignal, serverExitOf, serverOf, signalBeforeExit } from '../evidence/queries.js';
-import { eventsOf, firstOf, type DrillEvidence, type ProcessFacts } from '../evidence/types.js';
-import { type SdkFinding, sdkFinding } from './diagnosis-sdk.js';
-
-export interface Cause {
-  cause: string;
-  observed: string[];
-  sdk: string | null;
-  fix: string;
-}
+import { describeSignal, serverExitOf, serverOf, signalBeforeExit } from '../../evidence/queries.js';
+import { eventsOf, firstOf, type DrillEvidence, type ProcessFacts } from '../../evidence/types.js';
+import type { Cause } from '../types.js';
+import { type SdkFinding, sdkFinding } from './sdk.js';
 
 /** The server's facts closest to the deadline: at the deadline, else at the snapshot. */
 export function serverFacts(evidence: DrillEvidence): { facts: ProcessFacts; label: string } | null {

@@ -1,7 +1,9 @@
-import { eventsOf, firstOf, type DrillEvidence, type SurvivorRow } from '../evidence/types.js';
-import { isCheckResult, lossOrUnknown } from './loss.js';
-import { containerSurvivors, type ContainerSurvivors } from './no-survivors-containers.js';
-import { defineCheck, type Judgement } from './types.js';
+import { eventsOf, firstOf, type DrillEvidence, type SurvivorRow } from '../../evidence/types.js';
+import { isNotReached, lossOrUnknown } from '../../evidence/loss.js';
+import { containerSurvivors, type ContainerSurvivors } from './containers.js';
+import { defineCheck, type Judgement } from '../types.js';
+import { containerSurvivorsCause } from './container-diagnosis.js';
+import { survivorsCause } from './diagnosis.js';
 
 type Unattributed = { pid: number; startTime: number; ppid: number; cmdline: string[] };
 
@@ -27,12 +29,12 @@ export const noSurvivors = defineCheck({
   applies: (evidence, mode) => evidence.meta.expect.noSurvivors !== null && mode !== 'hang',
   run(evidence: DrillEvidence): Judgement<NoSurvivorsData> {
     const loss = lossOrUnknown(evidence);
-    if (isCheckResult(loss)) return loss;
+    if (isNotReached(loss)) return loss;
     const snapshot = firstOf(evidence, 'snapshot');
     if (!snapshot) return { verdict: 'unknown', summary: 'no process snapshot was taken after the grace period', data: {} };
     const after = Math.round(snapshot.t - loss.t);
     const survivors = snapshot.survivors;
-    // Containers of the drill count too (no-survivors-containers.ts).
+    // Containers of the drill count too (containers.ts).
     const boxes = containerSurvivors(evidence);
     if (boxes && boxes.running.length > 0) return containersFail(after, survivors, boxes);
     if (survivors.length === 0 && boxes?.blind)
@@ -69,7 +71,7 @@ export const noSurvivors = defineCheck({
     };
   },
   followUp: (_outcome, evidence) => [
-    // Who started it and what to change is the drill's diagnosis (harness/results/diagnosis-survivors.ts).
+    // Who started it and what to change is the drill's diagnosis (harness/checks/no-survivors/diagnosis.ts).
     ...survivorsOf(evidence).map((s) => `process ${s.pid} (${s.cmdline.join(' ').slice(0, 60)}) outlived its client: it has been contained`),
     ...containerFollowUps(evidence),
     ...unattributedOf(evidence).map(
@@ -96,6 +98,7 @@ export const noSurvivors = defineCheck({
     }
     return [...rows, ...containerDetails(evidence)];
   },
+  diagnose: (_outcome, evidence) => containerSurvivorsCause(evidence) ?? survivorsCause(evidence),
 });
 
 function containersFail(after: number, survivors: SurvivorRow[], boxes: ContainerSurvivors): Judgement<NoSurvivorsData> {

@@ -1,4 +1,4 @@
-/** What exit-on-eof records of a drill (its `data`): its own file, shared by the check and its container half (exit-on-eof-container.ts). */
+/** What exit-on-eof records of a drill (its `data`): its own file, shared by the check and its container half (container.ts). */
 export type ExitOnEofData =
   /** The server had already exited before the loss: nothing to judge. */
   | { exitAt: number; lossAt: number }

@@ -1,6 +1,7 @@
-import { describeRequest, firstGenerationRequests, SUCCEEDED, unclaimedRequests } from '../evidence/queries.js';
-import { firstOf, type DrillEvidence } from '../evidence/types.js';
-import { dataOf, defineCheck, type Judgement } from './types.js';
+import { describeRequest, firstGenerationRequests, SUCCEEDED, unclaimedRequests } from '../../evidence/queries.js';
+import { firstOf, type DrillEvidence } from '../../evidence/types.js';
+import { dataOf, defineCheck, type Judgement } from '../types.js';
+import { revocationCause } from './diagnosis.js';
 
 type Request = ReturnType<typeof firstGenerationRequests>[number];
 
@@ -102,4 +103,5 @@ export const deniedAfterRevocation = defineCheck({
       },
     ];
   },
+  diagnose: (_outcome, evidence) => revocationCause(evidence),
 });

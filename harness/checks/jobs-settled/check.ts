@@ -1,7 +1,8 @@
-import { sessionOf } from '../evidence/queries.js';
-import { eventsOf, type DrillEvidence } from '../evidence/types.js';
-import { isCheckResult, lossOrUnknown } from './loss.js';
-import { dataOf, defineCheck, type Judgement } from './types.js';
+import { sessionOf } from '../../evidence/queries.js';
+import { eventsOf, type DrillEvidence } from '../../evidence/types.js';
+import { isNotReached, lossOrUnknown } from '../../evidence/loss.js';
+import { dataOf, defineCheck, type Judgement } from '../types.js';
+import { jobsCause } from './diagnosis.js';
 
 export interface JobsSettledData {
   jobs: Array<{ id: string; status: string }>;
@@ -19,7 +20,7 @@ export const jobsSettled = defineCheck({
   applies: (evidence, mode) => evidence.meta.expect.jobsSettled != null && mode !== 'hang',
   run(evidence: DrillEvidence): Judgement<JobsSettledData> {
     const loss = lossOrUnknown(evidence);
-    if (isCheckResult(loss)) return loss;
+    if (isNotReached(loss)) return loss;
     const state = eventsOf(evidence, 'remote-state').find((e) => e.label === 'grace-end');
     if (!state) return { verdict: 'unknown', summary: 'the remote state was not recorded at the end of the grace period', data: {} };
     const session = sessionOf(evidence, 'drill');
@@ -42,4 +43,5 @@ export const jobsSettled = defineCheck({
     const unresolved = dataOf(outcome).unresolved ?? [];
     return unresolved.length > 0 ? [{ label: 'unresolved jobs', items: unresolved }] : [];
   },
+  diagnose: (_outcome, evidence) => jobsCause(evidence),
 });

@@ -2,7 +2,7 @@
  * The server's runtime and MCP SDK as the drill read them (evidence `diagnosis-facts`, label
  * `start`), and what that SDK is known to do at stdin EOF, with the public issue that says so.
  */
-import { eventsOf, firstOf, type DrillEvidence, type RuntimeFacts } from '../evidence/types.js';
+import { eventsOf, firstOf, type DrillEvidence, type RuntimeFacts } from '../../evidence/types.js';
 
 export interface SdkFinding {
   /** One line: the runtime, the SDK package and version, and what the version was read from. */

@@ -1,10 +1,12 @@
-import { describeSignal, serverExitOf, serverOf, signalBeforeExit } from '../evidence/queries.js';
-import type { DrillEvidence } from '../evidence/types.js';
-import { containerServerOf } from '../evidence/container-queries.js';
-import { judgeContainerExit } from './exit-on-eof-container.js';
-import { isCheckResult, lossOrUnknown } from './loss.js';
-import { dataOf, defineCheck, type Judgement } from './types.js';
-import type { ExitOnEofData } from './exit-on-eof-data.js';
+import { describeSignal, serverExitOf, serverOf, signalBeforeExit } from '../../evidence/queries.js';
+import type { DrillEvidence } from '../../evidence/types.js';
+import { containerServerOf } from '../../evidence/container-queries.js';
+import { judgeContainerExit } from './container.js';
+import { isNotReached, lossOrUnknown } from '../../evidence/loss.js';
+import { dataOf, defineCheck, type Judgement } from '../types.js';
+import type { ExitOnEofData } from './data.js';
+import { containerExitCause } from './container-diagnosis.js';
+import { serverSlow, serverStayedUp } from './diagnosis.js';
 
 /**
  * exit-on-eof: the server exits within the deadline after it lost its client, without a signal
@@ -18,8 +20,8 @@ export const exitOnEof = defineCheck({
   run(evidence: DrillEvidence): Judgement<ExitOnEofData> {
     const deadline = evidence.meta.expect.exitOnEof?.deadline ?? 0;
     const loss = lossOrUnknown(evidence);
-    if (isCheckResult(loss)) return loss;
-    // A server in a container is judged by its container's exit (exit-on-eof-container.ts).
+    if (isNotReached(loss)) return loss;
+    // A server in a container is judged by its container's exit (container.ts).
     const boxed = containerServerOf(evidence);
     if (boxed) return judgeContainerExit(evidence, boxed, loss, deadline);
     const exit = serverExitOf(evidence);
@@ -57,7 +59,7 @@ export const exitOnEof = defineCheck({
     }
     return { verdict: 'pass', summary: `the server exited ${elapsed} ms after losing its client (${how})`, data };
   },
-  // What to change is the drill's diagnosis (harness/results/diagnosis-server.ts): it depends on
+  // What to change is the drill's diagnosis (harness/checks/exit-on-eof/diagnosis.ts): it depends on
   // what held the server up (a non-daemon thread, a live handle, a busy loop), not on this check.
   details(outcome) {
     const data = dataOf(outcome);
@@ -66,5 +68,14 @@ export const exitOnEof = defineCheck({
     const how = data.signal ? `signal ${data.signal}` : `code ${data.code}`;
     const by = 'endedBy' in data && data.endedBy ? `, ended by ${data.endedBy}` : '';
     return [{ label: 'server exit', items: [`${how} ${data.elapsedMs} ms after losing its client (deadline ${data.deadlineMs} ms)${by}`] }];
+  },
+  diagnose(outcome, evidence) {
+    // In a container the drill's process is the engine CLI: the container is the server.
+    const boxed = containerExitCause(evidence);
+    if (boxed) return boxed;
+    const data = dataOf(outcome) as { elapsedMs?: number; deadlineMs?: number; endedBy?: string };
+    if (data.elapsedMs !== undefined && data.deadlineMs !== undefined && data.endedBy === undefined)
+      return serverSlow(evidence, data.elapsedMs, data.deadlineMs);
+    return serverStayedUp(evidence);
   },
 });

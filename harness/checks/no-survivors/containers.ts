@@ -1,5 +1,5 @@
-import { containerSnapshotOf, shortId } from '../evidence/container-queries.js';
-import type { DrillEvidence } from '../evidence/types.js';
+import { containerSnapshotOf, shortId } from '../../evidence/container-queries.js';
+import type { DrillEvidence } from '../../evidence/types.js';
 
 /**
  * The container half of no-survivors: a running container of the drill at the end of the

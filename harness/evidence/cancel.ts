@@ -1,5 +1,5 @@
-import { firstOf, type DrillEvidence, type EvidenceOf } from '../evidence/types.js';
-import type { Judgement } from './types.js';
+import type { NotReached } from './loss.js';
+import { firstOf, type DrillEvidence, type EvidenceOf } from './types.js';
 
 /** What a cancel check judges: the cancel, and where the drill stopped watching what followed it. */
 export interface CancelWindow {
@@ -14,7 +14,7 @@ export interface CancelWindow {
  * The cancel of a cancel drill, or the `unknown` result every cancel check gives when the drill
  * never got that far (the kill point was not reached, or the cancel could not be written).
  */
-export function cancelOrUnknown(evidence: DrillEvidence): CancelWindow | Judgement<never> {
+export function cancelOrUnknown(evidence: DrillEvidence): CancelWindow | NotReached {
   const cancel = firstOf(evidence, 'cancel-sent');
   if (!cancel) {
     const timeout = firstOf(evidence, 'point-timeout');
@@ -29,7 +29,7 @@ export function cancelOrUnknown(evidence: DrillEvidence): CancelWindow | Judgeme
   return { cancel, end, cutByLoss: loss !== undefined };
 }
 
-export function isCancelWindow(value: CancelWindow | Judgement<never>): value is CancelWindow {
+export function isCancelWindow(value: CancelWindow | NotReached): value is CancelWindow {
   return !('verdict' in value);
 }
 

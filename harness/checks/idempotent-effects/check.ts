@@ -1,6 +1,7 @@
-import { serverRequests } from '../evidence/queries.js';
-import { eventsOf, type DrillEvidence, type RemoteEffect } from '../evidence/types.js';
-import { dataOf, defineCheck, type Judgement } from './types.js';
+import { serverRequests } from '../../evidence/queries.js';
+import { eventsOf, type DrillEvidence, type RemoteEffect } from '../../evidence/types.js';
+import { dataOf, defineCheck, type Judgement } from '../types.js';
+import { idempotencyCause } from './diagnosis.js';
 
 export interface IdempotentEffectsData {
   writes: number;
@@ -50,7 +51,7 @@ export const idempotentEffects = defineCheck({
       data,
     };
   },
-  // What to reconcile now; what to change (a missing key, a retry without its key) is the drill's diagnosis (harness/results/diagnosis-effects.ts).
+  // What to reconcile now; what to change (a missing key, a retry without its key) is the drill's diagnosis (harness/checks/stdout-clean/diagnosis.ts).
   followUp: (outcome) =>
     (dataOf(outcome).duplicates ?? []).map((group) => `effects ${group.join(' and ')} are one operation: reconcile them (undo all but one)`),
   details(outcome) {
@@ -63,6 +64,7 @@ export const idempotentEffects = defineCheck({
       out.push({ label: 'writes without an Idempotency-Key', items: keyless.map((w) => `#${w.seq} ${w.route} (pid ${w.pid ?? 'unknown'})`) });
     return out;
   },
+  diagnose: (_outcome, evidence) => idempotencyCause(evidence),
 });
 
 /** Effects of the same op and target where at least one carried no key: one operation, several effects. */

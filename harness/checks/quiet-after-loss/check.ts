@@ -1,7 +1,8 @@
-import { describeRequest, firstGenerationRequests } from '../evidence/queries.js';
-import type { DrillEvidence } from '../evidence/types.js';
-import { isCheckResult, lossOrUnknown } from './loss.js';
-import { dataOf, defineCheck, type Judgement } from './types.js';
+import { describeRequest, firstGenerationRequests } from '../../evidence/queries.js';
+import type { DrillEvidence } from '../../evidence/types.js';
+import { isNotReached, lossOrUnknown } from '../../evidence/loss.js';
+import { dataOf, defineCheck, type Judgement } from '../types.js';
+import { quietCause } from './diagnosis.js';
 
 export interface QuietAfterLossData {
   lossAt: number;
@@ -21,7 +22,7 @@ export const quietAfterLoss = defineCheck({
   applies: (evidence, mode) => evidence.meta.expect.quietAfterLoss === true && mode !== 'hang',
   run(evidence: DrillEvidence): Judgement<QuietAfterLossData> {
     const loss = lossOrUnknown(evidence);
-    if (isCheckResult(loss)) return loss;
+    if (isNotReached(loss)) return loss;
     const target = evidence.meta.correlationId;
     const after = firstGenerationRequests(evidence).filter((r) => r.write && r.t > loss.t);
     const fresh = after.filter((r) => r.correlationId !== target && r.idempotencyKey !== target);
@@ -41,7 +42,7 @@ export const quietAfterLoss = defineCheck({
       data,
     };
   },
-  // What to change is the drill's diagnosis (harness/results/diagnosis-effects.ts).
+  // What to change is the drill's diagnosis (harness/checks/stdout-clean/diagnosis.ts).
   details(outcome) {
     const writes = dataOf(outcome).writesAfterLoss ?? [];
     return writes.length > 0
@@ -53,4 +54,5 @@ export const quietAfterLoss = defineCheck({
         ]
       : [];
   },
+  diagnose: (_outcome, evidence) => quietCause(evidence),
 });

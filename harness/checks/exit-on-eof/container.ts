@@ -1,8 +1,8 @@
-import { containerExitOf, containerSnapshotOf, containerStopBefore, shortId } from '../evidence/container-queries.js';
-import { describeSignal, signalBeforeExit } from '../evidence/queries.js';
-import type { DrillEvidence, EvidenceOf } from '../evidence/types.js';
-import type { Judgement } from './types.js';
-import type { ExitOnEofData } from './exit-on-eof-data.js';
+import { containerExitOf, containerSnapshotOf, containerStopBefore, shortId } from '../../evidence/container-queries.js';
+import { describeSignal, signalBeforeExit } from '../../evidence/queries.js';
+import type { DrillEvidence, EvidenceOf } from '../../evidence/types.js';
+import type { Judgement } from '../types.js';
+import type { ExitOnEofData } from './data.js';
 
 /**
  * exit-on-eof for a server in a container: the server is the container's process, not the

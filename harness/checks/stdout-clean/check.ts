@@ -1,5 +1,6 @@
-import { eventsOf, type DrillEvidence } from '../evidence/types.js';
-import { dataOf, defineCheck, type Judgement } from './types.js';
+import { eventsOf, type DrillEvidence } from '../../evidence/types.js';
+import { dataOf, defineCheck, type Judgement } from '../types.js';
+import { stdoutCause } from './diagnosis.js';
 
 export interface StdoutCleanData {
   messages: number;
@@ -40,9 +41,10 @@ export const stdoutClean = defineCheck({
       data: { messages, noise: total, ...(dropped > 0 ? { dropped } : {}), lines: noise.slice(0, 10).map((event) => event.line.slice(0, 500)) },
     };
   },
-  // What to change (per runtime) is the drill's diagnosis (harness/results/diagnosis-effects.ts).
+  // What to change (per runtime) is the drill's diagnosis (harness/checks/stdout-clean/diagnosis.ts).
   details(outcome) {
     const lines = dataOf(outcome).lines ?? [];
     return lines.length > 0 ? [{ label: 'stdout lines that are not JSON-RPC', items: lines.map((line) => JSON.stringify(line.slice(0, 200))) }] : [];
   },
+  diagnose: (_outcome, evidence) => stdoutCause(evidence),
 });

@@ -1,7 +1,7 @@
-import { describeRequest, serverOf, sessionOf, firstGenerationRequests } from '../evidence/queries.js';
-import { eventsOf, firstOf, type DrillEvidence } from '../evidence/types.js';
-import { cancelOrUnknown, isCancelDrill, isCancelWindow } from './cancel.js';
-import { dataOf, defineCheck, type Judgement } from './types.js';
+import { describeRequest, serverOf, sessionOf, firstGenerationRequests } from '../../evidence/queries.js';
+import { eventsOf, firstOf, type DrillEvidence } from '../../evidence/types.js';
+import { cancelOrUnknown, isCancelDrill, isCancelWindow } from '../../evidence/cancel.js';
+import { dataOf, defineCheck, type Judgement } from '../types.js';
 
 export interface StopsAfterCancelData {
   deadlineMs: number;

@@ -1,7 +1,7 @@
-import type { DrillEvidence } from '../evidence/types.js';
-import { firstOf } from '../evidence/types.js';
-import { cancelOrUnknown, isCancelDrill, isCancelWindow } from './cancel.js';
-import { defineCheck, type Judgement } from './types.js';
+import type { DrillEvidence } from '../../evidence/types.js';
+import { firstOf } from '../../evidence/types.js';
+import { cancelOrUnknown, isCancelDrill, isCancelWindow } from '../../evidence/cancel.js';
+import { defineCheck, type Judgement } from '../types.js';
 
 export interface AliveAfterCancelData {
   deadlineMs: number;

@@ -1,14 +1,15 @@
 /**
- * Why processes of the drill outlived it: for each survivor, who started it and when relative
+ * Why no-survivors failed: why processes of the drill outlived it: for each survivor, who started it and when relative
  * to the client's loss (the `process-new` events), whether it left the server's process group
  * or session (a daemon), whether its parent died (re-parented to the drill's subreaper), what it
  * holds, and the change that would have ended it. The server itself surviving is the server's
- * own cause (diagnosis-server.ts). Pure: evidence in, text out.
+ * own cause (harness/checks/exit-on-eof/diagnosis.ts). Pure: evidence in, text out.
  */
-import { serverExitOf, serverOf } from '../evidence/queries.js';
-import { eventsOf, firstOf, type DrillEvidence, type SurvivorRow } from '../evidence/types.js';
-import { sdkFinding } from './diagnosis-sdk.js';
-import { type Cause, factsLines, serverStayedUp } from './diagnosis-server.js';
+import { serverExitOf, serverOf } from '../../evidence/queries.js';
+import { eventsOf, firstOf, type DrillEvidence, type SurvivorRow } from '../../evidence/types.js';
+import { sdkFinding } from '../exit-on-eof/sdk.js';
+import type { Cause } from '../types.js';
+import { factsLines, serverStayedUp } from '../exit-on-eof/diagnosis.js';
 
 function when(ms: number): string {
   return ms < 0 ? `${-ms} ms before the client was lost` : `${ms} ms after the client was lost`;
