@@ -17,8 +17,8 @@ import { BenchError } from './errors.js';
 import { median } from './stats.js';
 
 const MATRICES = {
-  engine: 'test/drill/matrix.test.ts',
-  remote: 'test/drill/remote-matrix.test.ts',
+  engine: 'test/drill/matrix.e2e.test.ts',
+  remote: 'test/drill/remote-matrix.e2e.test.ts',
 } as const;
 type Matrix = keyof typeof MATRICES;
 

@@ -1,6 +1,6 @@
 /**
  * `npm run bench:schedule`: the engine matrix at concurrency 1 and with the phase-aware
- * schedule, through its vitest file (test/drill/schedule-matrix.test.ts, skipped in the suite),
+ * schedule, through its vitest file (test/drill/schedule-matrix.e2e.test.ts, skipped in the suite),
  * so the verdicts compared are the ones the suite's table defines. Prints the wall time of
  * each run, their ratio and every drill whose verdicts differ; exits 1 when any does.
  */
@@ -13,7 +13,7 @@ import { packageRoot } from '../harness/util/paths.js';
 const dir = mkdtempSync(join(tmpdir(), 'crash-drill-schedule-bench-'));
 const out = join(dir, 'result.json');
 try {
-  const run = spawnSync(process.execPath, [join(packageRoot(), 'node_modules/vitest/vitest.mjs'), 'run', 'test/drill/schedule-matrix.test.ts'], {
+  const run = spawnSync(process.execPath, [join(packageRoot(), 'node_modules/vitest/vitest.mjs'), 'run', 'test/drill/schedule-matrix.e2e.test.ts'], {
     cwd: packageRoot(),
     env: { ...process.env, CRASH_DRILL_SCHEDULE_BENCH: out },
     encoding: 'utf8',

@@ -2,7 +2,7 @@
  * The three cancel checks on built evidence, both ways, at their edges: the in-flight allowance
  * of silent-after-cancel (told apart by time), a later kill that cuts the window short
  * (unknown, never a pass), and the drill that never got to cancel. The real servers that pass
- * and fail them are in test/drill/era-matrix.test.ts.
+ * and fail them are in test/drill/era-matrix.e2e.test.ts.
  */
 import { describe, expect, it } from 'vitest';
 import { runChecks } from '../../harness/checks/registry.js';

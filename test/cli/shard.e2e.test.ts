@@ -5,15 +5,12 @@
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { lastLine, runCli, type CliRun } from '../support/cli.js';
+import { lastLine, runCli } from '../support/cli.js';
 import { fakeSubject, noChildYaml, scenarioYaml, type ScenarioParts } from '../support/scenarios.js';
 import { tempDir } from '../support/temp-dir.js';
 
 const FAST: ScenarioParts = { expect: { 'exit-on-eof': { deadline: 800 }, 'no-survivors': { grace: 400 } }, timeouts: { 'close-wait': 800 } };
 const root = tempDir('crash-drill-shard-');
-function cli(args: string[]): Promise<CliRun> {
-  return runCli(args);
-}
 
 interface Drill {
   id: string;
@@ -71,8 +68,8 @@ afterAll(() => rmSync(root, { recursive: true, force: true }));
 describe('crash-drill run --shard and merge', () => {
   it('three shards merged equal one unsharded run, drill for drill', async () => {
     const runs = await Promise.all([
-      cli(['run', scenarios, '--out', out('whole'), '--concurrency', '2']),
-      ...[1, 2, 3].map((i) => cli(['run', scenarios, '--out', out(`s${i}`), '--shard', `${i}/3`, '--concurrency', '2'])),
+      runCli(['run', scenarios, '--out', out('whole'), '--concurrency', '2']),
+      ...[1, 2, 3].map((i) => runCli(['run', scenarios, '--out', out(`s${i}`), '--shard', `${i}/3`, '--concurrency', '2'])),
     ]);
     expect(runs.map((r) => r.code)).toEqual([1, expect.any(Number), expect.any(Number), expect.any(Number)]);
     const shards = [1, 2, 3].map((i) => results(out(`s${i}`)));
@@ -84,7 +81,7 @@ describe('crash-drill run --shard and merge', () => {
     expect(shards.map((s) => s.drills.length)).toEqual([2, 2, 2]);
     expect(new Set(shards.map((s) => s.plan.id)).size).toBe(1);
 
-    const merge = await cli(['merge', out('s1'), out('s2'), out('s3'), '--out', out('merged')]);
+    const merge = await runCli(['merge', out('s1'), out('s2'), out('s3'), '--out', out('merged')]);
     expect(merge.stderr).toBe('');
     expect(merge.code).toBe(1);
     expect(lastLine(merge.stdout)).toBe('4 passed, 1 failed, 1 unknown');
@@ -118,31 +115,31 @@ describe('crash-drill run --shard and merge', () => {
     cpSync(out('s3'), out('s3-old'), { recursive: true });
     const old = results(out('s3-old'));
     writeFileSync(join(out('s3-old'), 'results.json'), JSON.stringify({ ...old, harness: { ...old.harness, version: '0.0.1-old' } }));
-    const version = await cli(['merge', out('s1'), out('s2'), out('s3-old'), '--out', out('m-version')]);
+    const version = await runCli(['merge', out('s1'), out('s2'), out('s3-old'), '--out', out('m-version')]);
     expect(version.code).toBe(3);
     expect(version.stderr).toMatch(/crash-drill: merge: different harness versions: .*0\.0\.1-old/);
     expect(existsSync(join(out('m-version'), 'results.json'))).toBe(false);
 
-    const missing = await cli(['merge', out('s1'), out('s2'), '--out', out('m-missing')]);
+    const missing = await runCli(['merge', out('s1'), out('s2'), '--out', out('m-missing')]);
     expect(missing.code).toBe(3);
     expect(missing.stderr).toContain('missing shard 3/3');
 
-    const twice = await cli(['merge', out('s1'), out('s2'), out('s3'), out('s2'), '--out', out('m-twice')]);
+    const twice = await runCli(['merge', out('s1'), out('s2'), out('s3'), out('s2'), '--out', out('m-twice')]);
     expect(twice.code).toBe(3);
     expect(twice.stderr).toMatch(/shard 2\/3 given twice/);
 
     // The unsharded run is another split of the same plan: merging it with shards would double drills.
-    const mixed = await cli(['merge', out('whole'), out('s1'), '--out', out('m-mixed')]);
+    const mixed = await runCli(['merge', out('whole'), out('s1'), '--out', out('m-mixed')]);
     expect(mixed.code).toBe(3);
     expect(mixed.stderr).toContain('different shard counts');
 
-    const into = await cli(['merge', out('s1'), out('s2'), out('s3'), '--out', out('s1')]);
+    const into = await runCli(['merge', out('s1'), out('s2'), out('s3'), '--out', out('s1')]);
     expect(into.code).toBe(3);
     expect(into.stderr).toContain('is one of the folders to merge');
   });
 
   it.each(['0/3', '4/3', '2', 'x/y'])('refuses --shard %s with a usage error (exit 3)', async (spec) => {
-    const run = await cli(['run', scenarios, '--out', out('bad'), '--shard', spec]);
+    const run = await runCli(['run', scenarios, '--out', out('bad'), '--shard', spec]);
     expect(run.code).toBe(3);
     expect(run.stderr).toContain('--shard');
     expect(existsSync(join(out('bad'), 'results.json'))).toBe(false);
@@ -152,7 +149,7 @@ describe('crash-drill run --shard and merge', () => {
     const dir = join(root, 'repeat');
     mkdirSync(dir);
     cpSync(join(scenarios, 'a.yaml'), join(dir, 'a.yaml'));
-    const run = await cli(['run', dir, '--out', out('rep'), '--repeat', '2', '--concurrency', '2']);
+    const run = await runCli(['run', dir, '--out', out('rep'), '--repeat', '2', '--concurrency', '2']);
     expect(run.code).toBe(0);
     const r = results(out('rep'));
     expect(r.drills.map((d) => [d.key, d.attempt])).toEqual(

@@ -2,9 +2,7 @@
  * Subjects with (or without) the intercept preload, wired to a real drill remote the way the
  * harness wires one: a session for a fresh drill id and the CRASH_DRILL_* variables.
  */
-import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { registerRun } from '../../harness/registry/index.js';
 import type { DrillRemote } from '../../harness/remote/index.js';
@@ -12,21 +10,15 @@ import { interceptEnv, preloadPath } from '../../harness/preload/index.js';
 import type { Cleanup } from '../support/cleanup.js';
 import type { ProcIdentity } from '../../harness/observe/identity.js';
 import { RawSubject } from '../fake-servers/support/raw-subject.js';
+import { ensureBuilt as ensureOutputs } from '../support/ensure-built.js';
 
 export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const HARDCODED_HOST_JS = fileURLToPath(new URL('../../dist/fake-servers/hardcoded-host.js', import.meta.url));
 export const HARDCODED_API = 'https://api.example.invalid';
 
-/** The compiled preload and fake server; tsc may fail on others' files and still emit. */
+/** The compiled preload and fake server (test/support/ensure-built.ts). */
 export function ensureBuilt(): void {
-  const missing = () => !existsSync(HARDCODED_HOST_JS) || !existsSync(preloadPath());
-  if (!missing()) return;
-  try {
-    execFileSync('npx', ['tsc', '-p', 'tsconfig.json'], { cwd: REPO_ROOT, stdio: 'ignore' });
-  } catch {
-    // see above
-  }
-  if (missing()) throw new Error('hardcoded-host or the preload is not built: run npm run build');
+  ensureOutputs([HARDCODED_HOST_JS, preloadPath()], 'hardcoded-host or the preload is');
 }
 
 /** The test runner's environment without its own NODE_OPTIONS (vitest may set some). */

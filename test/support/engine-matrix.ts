@@ -1,12 +1,13 @@
 /**
- * The engine confusion matrix, shared by the run as root with a cgroup (test/drill/matrix.test.ts)
- * and the run as an ordinary user (test/unprivileged/unprivileged.test.ts): every fake server ×
+ * The engine confusion matrix, shared by the run as root with a cgroup (test/drill/matrix.e2e.test.ts)
+ * and the run as an ordinary user (test/unprivileged/unprivileged.e2e.test.ts): every fake server ×
  * every kill point of the engine × every kill mode, and the truth table of every check. Both
  * configurations must match the same table: a subreaper finds what a cgroup finds.
  */
 import type { KillMode, KillPoint } from '../../harness/config/index.js';
 import type { DrillResult } from '../../harness/results/types.js';
 import { FAKE_SERVERS, fakeSubject, scenarioYaml, type FakeServer } from './scenarios.js';
+import { verdictTable } from './truth-table.js';
 
 export const POINTS: KillPoint[] = ['idle', 'pre-dispatch', 'in-flight', 'child-spawned', 'after-response'];
 export const MODES: KillMode[] = ['crash', 'close', 'hang'];
@@ -64,12 +65,8 @@ function expectedVerdict(row: Row): string {
   return Object.values(row).includes('fail') ? 'fail' : 'pass';
 }
 
-/** What a run gave, keyed like the truth table. */
-export function table(drills: Array<Pick<DrillResult, 'scenario' | 'point' | 'mode' | 'verdict' | 'checks'>>): Table {
-  return Object.fromEntries(
-    drills.map((d) => [`${d.scenario}/${d.point}/${d.mode}`, { verdict: d.verdict, ...Object.fromEntries(d.checks.map((c) => [c.id, c.verdict])) }]),
-  );
-}
+/** What a run gave, keyed like the truth table (test/support/truth-table.ts). */
+export const table = (drills: Array<Pick<DrillResult, 'scenario' | 'point' | 'mode' | 'verdict' | 'checks'>>): Table => verdictTable(drills) as Table;
 
 export function expectedTable(): Table {
   const out: Table = {};

@@ -15,7 +15,7 @@ import { join } from 'node:path';
 
 export const SUITE_TMP_ENV = 'CRASH_DRILL_SUITE_TMP';
 /**
- * Set for a suite that runs inside another one's test (test/unprivileged/private-checkout.test.ts):
+ * Set for a suite that runs inside another one's test (test/unprivileged/private-checkout.e2e.test.ts):
  * the run registries in /tmp are shared with the outer suite, whose tests may be using them
  * right now, so only the outer suite's teardown removes them.
  */

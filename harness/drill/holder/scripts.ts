@@ -1,6 +1,6 @@
 /**
  * The holder's perl (holder.pl) and the stand-in's (stand-in.pl), read once from the package:
- * real perl files that `perl -c` checks (test/drill/perl-scripts.test.ts) and the package ships
+ * real perl files that `perl -c` checks (test/drill/holder/perl-scripts.test.ts) and the package ships
  * (package.json "files"). The holder is started as `perl -e <holder.pl> ...`; the stand-in's code
  * goes to the holder as an argument and is compiled in the holder before its fork. Each file's
  * leading comment (what it is and how it is called) stays in the file, not in every command line.

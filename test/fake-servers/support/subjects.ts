@@ -1,11 +1,10 @@
 /** Where the subjects under test live, and how to start one with a fresh drill id. */
 import { registerRun } from '../../../harness/registry/index.js';
-import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { python3 } from '../../support/scenarios.js';
 import { RawSubject } from './raw-subject.js';
+import { ensureBuilt as ensureOutputs } from '../../support/ensure-built.js';
 
 export const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 export const DIST_FAKES = fileURLToPath(new URL('../../../dist/fake-servers/', import.meta.url));
@@ -31,20 +30,12 @@ export type FakeName = NodeFake | 'python/well-behaved';
 /** The tool set every fake server exposes: four local ones and two that talk to the remote. */
 export const FAKE_TOOLS = ['echo', 'spawn-helper', 'slow', 'subscribe', 'write', 'start-job'];
 
-/**
- * The tests run the compiled servers. `npm test` builds first; when dist is missing (running
- * vitest alone on a fresh checkout) build here. tsc may exit non-zero for errors in files
- * that are not ours and still emit, so only the presence of the output is checked.
- */
+/** The compiled fake servers (test/support/ensure-built.ts). */
 export function ensureBuilt(): void {
-  const missing = () => NODE_FAKES.some((name) => !existsSync(`${DIST_FAKES}${name}.js`));
-  if (!missing()) return;
-  try {
-    execFileSync('npx', ['tsc', '-p', 'tsconfig.json'], { cwd: REPO_ROOT, stdio: 'ignore' });
-  } catch {
-    // see above
-  }
-  if (missing()) throw new Error(`fake servers are not built in ${DIST_FAKES}: run npm run build`);
+  ensureOutputs(
+    NODE_FAKES.map((name) => `${DIST_FAKES}${name}.js`),
+    `fake servers in ${DIST_FAKES} are`,
+  );
 }
 
 export function newRunId(): string {

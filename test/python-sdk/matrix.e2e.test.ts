@@ -1,0 +1,130 @@
+/**
+ * The Python SDK matrix: the fake servers on the real Python SDK (mcp 2.3.0, MCPServer) and on
+ * FastMCP 4.0.10 (fake-servers/python-sdk/), and the SDK 2 slow starter, drilled by the real CLI
+ * from test/python-sdk/scenarios/ one drill at a time and with the default (phase-aware)
+ * schedule. Every drill's verdict, era and check outcome is asserted exactly, and both runs must
+ * give the same table: a server's speed, or the load beside it, must not change a verdict.
+ */
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { DrillResult } from '../../harness/results/types.js';
+import { packageRoot } from '../../harness/util/paths.js';
+import { lastLine, runCli } from '../support/cli.js';
+import { markedProcesses } from '../support/markers.js';
+import { tempDir } from '../support/temp-dir.js';
+import { pythonSdkSuite } from './support/python-sdk.js';
+import { verdictTable } from '../support/truth-table.js';
+
+const table = (drills: DrillResult[]) => verdictTable(drills, (d) => ({ era: d.era?.era ?? 'none' }));
+
+const FILE = 'test/python-sdk/matrix.e2e.test.ts';
+const python = pythonSdkSuite(FILE);
+const ROOT = packageRoot();
+const SCENARIOS = join(ROOT, 'test/python-sdk/scenarios');
+
+type Row = { verdict: string; era: string; 'exit-on-eof': string; 'no-survivors': string; 'stdout-clean': string };
+const row = (exit: string, survivors: string, stdout = 'pass'): Row => ({
+  verdict: [exit, survivors, stdout].includes('fail') ? 'fail' : 'pass',
+  era: '2026-07-28',
+  'exit-on-eof': exit,
+  'no-survivors': survivors,
+  'stdout-clean': stdout,
+});
+
+/** The truth table: every server, point and mode in the scenario files. */
+function expectedTable(): Record<string, Row> {
+  const out: Record<string, Row> = {};
+  for (const fw of ['mcpserver', 'fastmcp']) {
+    for (const mode of ['crash', 'close']) {
+      for (const point of ['idle', 'after-response']) out[`${fw}-well-behaved/${point}/${mode}`] = row('pass', 'pass');
+      // The server exits on EOF; the child its tool started lives on (in its group, or in a session of its own).
+      if (mode === 'crash') out[`${fw}-popen-child/after-response/${mode}`] = row('pass', 'fail');
+      if (mode === 'crash') out[`${fw}-new-session-child/after-response/${mode}`] = row('pass', 'fail');
+      // The thread keeps the interpreter up: after a crash it survives; close's SIGTERM ends it.
+      out[`${fw}-thread-keeps-alive/idle/${mode}`] = row('fail', mode === 'crash' ? 'fail' : 'pass');
+      out[`${fw}-call-in-flight/in-flight/${mode}`] = row('pass', 'pass');
+      out[`${fw}-stdout-noise/idle/${mode}`] = row('pass', 'pass', 'fail');
+      // The rule: a slow start changes neither the era nor a verdict.
+      out[`${fw}-slow-start-3s/idle/${mode}`] = row('pass', 'pass');
+      if (mode === 'crash') out[`${fw}-slow-start-10s/idle/${mode}`] = row('pass', 'pass');
+    }
+  }
+  out['sdk2-slow-start-10s/idle/crash'] = row('pass', 'pass');
+  return out;
+}
+
+const dirs: string[] = [];
+afterAll(() => {
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+
+/** The scenario files in a temp folder, with the interpreter and the repository as absolute paths. */
+function scenarioCopy(interpreter: string): string {
+  const dir = tempDir('crash-drill-pysdk-');
+  dirs.push(dir);
+  mkdirSync(join(dir, 'scenarios'));
+  for (const name of readdirSync(SCENARIOS)) {
+    const text = readFileSync(join(SCENARIOS, name), 'utf8').replaceAll('../../../.venv-pysdk/bin/python', interpreter).replaceAll('../../../', `${ROOT}/`);
+    writeFileSync(join(dir, 'scenarios', name), text);
+  }
+  return dir;
+}
+
+async function runMatrix(args: string[]): Promise<DrillResult[]> {
+  const dir = scenarioCopy(python!);
+  const out = join(dir, 'out');
+  const run = await runCli(['run', join(dir, 'scenarios'), '--out', out, ...args]);
+  const results = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8'));
+  const drills: DrillResult[] = results.drills;
+  const unexplained = drills.filter((d) => d.verdict === 'error' || d.verdict === 'unknown').map((d) => `${d.key}: ${d.reason}`);
+  expect(unexplained).toEqual([]);
+  expect(run.code, run.stderr).toBe(1);
+  const expected = expectedTable();
+  const failed = Object.values(expected).filter((r) => r.verdict === 'fail').length;
+  expect(lastLine(run.stdout)).toBe(`${Object.keys(expected).length - failed} passed, ${failed} failed, 0 unknown`);
+  // Nothing of the run remains: containment ended every survivor.
+  expect(markedProcesses(results.runId)).toEqual([]);
+  return drills;
+}
+
+describe.skipIf(!python)('the Python SDK matrix', () => {
+  let one: DrillResult[] = [];
+
+  it('one drill at a time: every server × point × mode gives exactly the expected verdicts', async () => {
+    one = await runMatrix(['--concurrency', '1']);
+    expect(table(one)).toEqual(expectedTable());
+  }, 900_000);
+
+  it('with the default schedule: the same table', async () => {
+    const phased = await runMatrix([]);
+    expect(table(phased)).toEqual(expectedTable());
+  }, 900_000);
+
+  it('the evidence names what each server did', () => {
+    const find = (key: string) => one.find((d) => `${d.scenario}/${d.point}/${d.mode}` === key)!;
+    for (const fw of ['mcpserver', 'fastmcp']) {
+      expect(find(`${fw}-well-behaved/idle/crash`).exit).toMatchObject({ class: 'clean', code: 0 });
+      expect(find(`${fw}-well-behaved/idle/crash`).handshake).toMatchObject({ serverName: `${fw}-well-behaved`, protocolVersion: '2026-07-28' });
+
+      // Popen's child stays in the server's session; start_new_session's leads its own.
+      const popen = find(`${fw}-popen-child/after-response/crash`);
+      expect(popen.survivors.map((s) => s.cmdline)).toEqual([['sleep', '300']]);
+      expect(popen.survivors[0].sid).not.toBe(popen.survivors[0].pid);
+      const session = find(`${fw}-new-session-child/after-response/crash`);
+      expect(session.survivors.map((s) => s.cmdline)).toEqual([['sleep', '300']]);
+      expect(session.survivors[0]).toMatchObject({ sid: session.survivors[0].pid, pgid: session.survivors[0].pid });
+
+      // The thread: only a signal ended the server.
+      expect(find(`${fw}-thread-keeps-alive/idle/crash`).exit).toMatchObject({ class: 'signal', signal: 'SIGTERM', signalFrom: 'harness' });
+      expect(find(`${fw}-thread-keeps-alive/idle/close`).exit).toMatchObject({ class: 'signal', signal: 'SIGTERM', signalFrom: 'client' });
+
+      // On EOF the SDK answers the call in flight with -32000 "Connection closed"; after a crash
+      // that write meets a closed pipe, and the server dies of BrokenPipeError (still on its own).
+      expect(find(`${fw}-call-in-flight/in-flight/crash`).exit).toMatchObject({ class: 'crash', code: 1, crash: expect.stringContaining('BrokenPipeError') });
+      expect(find(`${fw}-call-in-flight/in-flight/close`).exit).toMatchObject({ class: 'clean', code: 0 });
+
+      expect(find(`${fw}-stdout-noise/idle/crash`).checks.find((c) => c.id === 'stdout-clean')!.summary).toContain(`"${fw}-stdout-noise: starting on stdio"`);
+    }
+  });
+});
