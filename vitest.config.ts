@@ -19,20 +19,23 @@ delete process.env.NODE_EXTRA_CA_CERTS;
  */
 suiteTmp();
 
+/** The end-to-end tests, by file name: `*.e2e.test.ts` (real drills, the real CLI) and `*.browser.test.ts` (Chromium). */
+const E2E = ['test/**/*.e2e.test.ts', 'test/**/*.browser.test.ts'];
+
 /**
  * The files that take longest, longest first: started early they overlap with everything else
  * instead of running alone at the end. On a fresh clone vitest has no timings from an earlier
  * run and would start the largest files first, which are not these.
  */
 const LONGEST = [
-  'test/python-sdk/matrix.test.ts',
-  'test/drill/remote-matrix.test.ts',
-  'test/unprivileged/private-checkout.test.ts',
-  'test/unprivileged/unprivileged.test.ts',
-  'test/drill/matrix.test.ts',
-  'test/drill/era-matrix.test.ts',
-  'test/real/real-servers.test.ts',
-  'test/containers/matrix.test.ts',
+  'test/python-sdk/matrix.e2e.test.ts',
+  'test/drill/remote-matrix.e2e.test.ts',
+  'test/unprivileged/private-checkout.e2e.test.ts',
+  'test/unprivileged/unprivileged.e2e.test.ts',
+  'test/drill/matrix.e2e.test.ts',
+  'test/drill/era-matrix.e2e.test.ts',
+  'test/real/real-servers.e2e.test.ts',
+  'test/containers/matrix.e2e.test.ts',
   'test/baseline/bundled.e2e.test.ts',
   'test/baseline/baseline.e2e.test.ts',
   'test/cli/run.e2e.test.ts',
@@ -79,8 +82,12 @@ export default defineConfig({
       // machine (perl's path, cgroup support).
       {
         extends: true,
-        test: { name: 'harness', isolate: false, include: ['test/**/*.test.ts'], exclude: ['test/last/**', 'test/final/**'], sequence: { groupOrder: 0 } },
+        test: { name: 'unit', isolate: false, include: ['test/**/*.test.ts'], exclude: [...E2E, 'test/last/**', 'test/final/**'], sequence: { groupOrder: 0 } },
       },
+      // The end-to-end half, chosen by its file names: what runs real drills, the real CLI or a
+      // browser. In the same group as the unit half, so the two overlap (npm run test:unit runs
+      // the unit half alone).
+      { extends: true, test: { name: 'e2e', isolate: false, include: E2E, exclude: ['test/last/**', 'test/final/**'], sequence: { groupOrder: 0 } } },
       { extends: true, test: { name: 'last', include: ['test/last/**/*.test.ts'], sequence: { groupOrder: 1 } } },
       // After everything: the files the suite left behind (test/final/no-files-left.test.ts).
       { extends: true, test: { name: 'final', include: ['test/final/**/*.test.ts'], sequence: { groupOrder: 2 } } },
