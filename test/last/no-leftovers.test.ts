@@ -8,7 +8,8 @@ import { readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CLI, lastLine, runCli } from '../support/cli.js';
-import { markedProcesses, sentinelProcesses } from '../support/markers.js';
+import { checkExit, type ProcIdentity } from '../../harness/observe/index.js';
+import { childrenOf, markedProcesses, sentinelProcesses } from '../support/markers.js';
 import { until } from '../support/until.js';
 import { fakeSubject, scenarioYaml, type FakeServer } from '../support/scenarios.js';
 import { tempDir } from '../support/temp-dir.js';
@@ -48,6 +49,9 @@ function startCli(
   const exit = new Promise<{ code: number | null; signal: string | null }>((resolve) => child.on('close', (code, signal) => resolve({ code, signal })));
   return { child, stdout: () => out, exit };
 }
+
+/** Exited: gone, or a zombie. */
+const exited = (id: ProcIdentity): boolean => checkExit(id) !== null;
 
 /** The killed run's sentinel, while it still works: the next run reads what it recorded. */
 function sentinelOf(runId: string): boolean {
@@ -123,10 +127,13 @@ describe('no process is left behind', () => {
     const cli = startCli(['run', dir, '--out', join(dir, 'out'), '--concurrency', '4']);
     let runId: string;
     let killedAt: number;
+    let writers: ProcIdentity[];
     try {
       runId = await runIdOf(cli.stdout);
       await survivorsUp(runId, 4, ['ignores-eof.js', 'ignores-sigterm.js']);
     } finally {
+      // The harness's children: its holders and its sentinel, which write the watchdog record.
+      writers = childrenOf(cli.child.pid!);
       cli.child.kill('SIGKILL');
       killedAt = Date.now();
       await cli.exit;
@@ -135,6 +142,11 @@ describe('no process is left behind', () => {
     // that ignores EOF, the leaked helper and the daemon (issue target: 2 s after kill -9).
     await until('every drill process of the killed run to end', () => markedProcesses(runId).length === 0, Math.max(0, 2000 - (Date.now() - killedAt)));
     await until("the killed run's sentinel to finish its record", () => !sentinelOf(runId), 10_000);
+    // A holder appends its record after the last process it ended is gone, then exits
+    // (harness/drill/holder/holder.pl): the processes being gone is not the record being written.
+    // SIGTERM-ignoring servers are ended last, so theirs came last, and a next run that started
+    // in between missed ignores-sigterm.js.
+    await until("the killed run's holders to write their records and exit", () => writers.every(exited), 10_000);
 
     const next = tempDir('crash-drill-next-');
     writeFileSync(join(next, 'n.yaml'), NEXT);

@@ -1,8 +1,9 @@
 /**
  * The processes of drills, found by their marker: every drill process carries CRASH_DRILL_RUN
- * (harness/observe/membership.ts) unless it cleared its environment. Read with the product's
+ * (harness/observe/run-ids.ts) unless it cleared its environment. Read with the product's
  * /proc reader (harness/observe/proc.ts); a zombie has exited and is not listed.
  */
+import { identify, type ProcIdentity } from '../../harness/observe/identity.js';
 import { listPids, readCmdline, readEnviron, readStat } from '../../harness/observe/proc.js';
 
 export interface MarkedProcess {
@@ -43,4 +44,16 @@ export function sentinelProcesses(runId: string): Array<{ pid: number; argv: str
     if (argv?.some((a) => a.endsWith('bin/sentinel.js')) && argv.includes(runId)) found.push({ pid, argv });
   }
   return found;
+}
+
+/**
+ * The live children of a process, by identity (pid and start time). A run's holders and its
+ * sentinel are its harness's children, and after the harness is killed they are what still writes
+ * the run's watchdog record: each appends what it ended, then exits.
+ */
+export function childrenOf(parent: number): ProcIdentity[] {
+  return listPids()
+    .filter((pid) => live(pid) && readStat(pid)?.ppid === parent)
+    .map((pid) => identify(pid))
+    .filter((id): id is ProcIdentity => id !== null);
 }
