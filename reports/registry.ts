@@ -5,7 +5,7 @@ import { UserError } from '../harness/results/constants.js';
 
 export type { ReporterOptions } from './types.js';
 
-/** Built-in reporters, each a module `reports/<name>.js` exporting `create(options): Reporter`. */
+/** Built-in reporters, each a module exporting `create(options): Reporter`: `reports/<name>.js`, and the HTML one with its parts in reports/html/ (reporter.js). */
 export const BUILTIN_REPORTERS = ['console', 'json', 'junit', 'markdown', 'html'] as const;
 
 /** The file each built-in reporter writes in the report folder. */
@@ -19,7 +19,7 @@ const BUILTIN_MODULES: Record<(typeof BUILTIN_REPORTERS)[number], () => Promise<
   json: () => import('./json.js'),
   junit: () => import('./junit.js'),
   markdown: () => import('./markdown.js'),
-  html: () => import('./html.js'),
+  html: () => import('./html/reporter.js'),
 };
 
 export class ReporterError extends UserError {

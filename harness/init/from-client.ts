@@ -9,7 +9,7 @@ import path from 'node:path';
 import { EXIT, HarnessBug } from '../util/errors.js';
 import { ConfigError } from '../config/errors.js';
 import { parseScenario } from '../config/parse.js';
-import { loadClientConfigs } from '../mcp-clients/load.js';
+import { loadClientConfigs } from '../mcp-clients/readers/load.js';
 import { placesFrom } from '../mcp-clients/locations.js';
 import { CLIENT_IDS, type ClientId, problemLine } from '../mcp-clients/types.js';
 import { displayPath } from '../util/paths.js';

@@ -1,6 +1,6 @@
 /** What the three live-machine commands share on the command line. */
 import { type Command, InvalidArgumentError, Option } from 'commander';
-import { loadClientConfigs } from '../mcp-clients/load.js';
+import { loadClientConfigs } from '../mcp-clients/readers/load.js';
 import { placesFrom } from '../mcp-clients/locations.js';
 import { ConfigMatcher } from '../mcp-clients/matcher.js';
 import type { ClientConfigs } from '../mcp-clients/types.js';

@@ -4,6 +4,7 @@
  */
 
 import type { ProcIdentity } from '../observe/identity.js';
+import type { AttributionMethod } from './attribution/attributor.js';
 
 /** A process named the only safe way: pid plus start time; the one identity type (harness/observe/identity.ts). */
 export type { ProcIdentity };
@@ -20,11 +21,8 @@ export type Outcome = 'committed' | 'replayed' | 'denied' | 'failed' | 'cancelle
 export type GatePoint = 'sent' | 'confirmed';
 export type GateAction = 'proceed' | 'fail' | 'drop';
 
-/**
- * How the sending process was found: among the drills' candidate pids, as the harness's own
- * process (`self`), by a scan of every process, or `none`: it could not be (e.g. it already died).
- */
-export type AttributionMethod = 'candidate' | 'self' | 'scan' | 'none';
+/** How the sending process was found (declared with the attribution, harness/remote/attribution/attributor.ts). */
+export type { AttributionMethod };
 
 interface EventBase {
   /** Position in the journal: 0, 1, 2, ... in append order, over all kinds. */

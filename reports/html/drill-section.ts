@@ -87,7 +87,7 @@ ${drillBody(d, read)}
 }
 
 /**
- * A drill whose body is in a file of its own (a large run: reports/html.ts), loaded when it is
+ * A drill whose body is in a file of its own (a large run: reports/html/reporter.ts), loaded when it is
  * opened: the page holds a line a drill, not its timeline and records.
  */
 export function renderDrillStub(d: DrillLine, src: string): string {

@@ -7,7 +7,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadClientConfigs } from '../../harness/mcp-clients/load.js';
+import { loadClientConfigs } from '../../harness/mcp-clients/readers/load.js';
 import { placesFrom } from '../../harness/mcp-clients/locations.js';
 import { envValues } from '../../harness/mcp-clients/server.js';
 import { problemLine } from '../../harness/mcp-clients/types.js';

@@ -1,5 +1,5 @@
 /**
- * A large run's HTML report (reports/html.ts, more than INLINE_DRILLS drills): the page holds one
+ * A large run's HTML report (reports/html/reporter.ts, more than INLINE_DRILLS drills): the page holds one
  * line a drill and each drill's body is a file of its own under report-drills/, loaded with a
  * script tag when the drill is opened. Opened in a real headless Chromium from file://: the page
  * loads no drill body until one is opened, then exactly that one, with its timeline and incident
@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeEvidenceLog } from '../../harness/evidence/log.js';
 import { judge } from '../../harness/results/judge.js';
 import type { DrillResult } from '../../harness/results/types.js';
-import { HtmlReporter, INLINE_DRILLS } from '../../reports/html.js';
+import { HtmlReporter, INLINE_DRILLS } from '../../reports/html/reporter.js';
 import { EvidenceBuilder } from '../checks/evidence-builder.js';
 import { tempDir } from '../support/temp-dir.js';
 import { runResults } from './fixtures.js';

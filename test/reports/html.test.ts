@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { writeEvidenceLog } from '../../harness/evidence/log.js';
 import { judge } from '../../harness/results/judge.js';
-import { create } from '../../reports/html.js';
+import { create } from '../../reports/html/reporter.js';
 import { EvidenceBuilder, survivor } from '../checks/evidence-builder.js';
 import { tempDir } from '../support/temp-dir.js';
 import { passed, runResults } from './fixtures.js';

@@ -2,9 +2,14 @@ import type { Socket } from 'node:net';
 import { identify, type ProcIdentity } from '../../observe/identity.js';
 import { DRILL_ENV } from '../../observe/run-ids.js';
 import { readEnviron } from '../../observe/proc.js';
-import type { AttributionMethod } from '../types.js';
 import { clientSocketInode } from './proc-net-tcp.js';
 import { candidateHolding, findOtherOwner } from './socket-owner.js';
+
+/**
+ * How the sending process was found: among the drills' candidate pids, as the harness's own
+ * process (`self`), by a scan of every process, or `none`: it could not be (e.g. it already died).
+ */
+export type AttributionMethod = 'candidate' | 'self' | 'scan' | 'none';
 
 export interface Attribution {
   process?: ProcIdentity;

@@ -13,16 +13,16 @@ export const INLINE_DRILLS = 500;
 
 const DRILLS_DIR = 'report-drills';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { writeChunksAtomic, writeTextAtomic } from './write-atomic.js';
+import { writeChunksAtomic, writeTextAtomic } from '../write-atomic.js';
 import { basename, join } from 'node:path';
-import { drillBody, renderDrillStub } from './html/drill-section.js';
-import { anchorOf } from './html/escape.js';
-import { readEvidence, type EvidenceRead } from './html/evidence-file.js';
-import { drillLine, pageChunks, renderPage } from './html/page.js';
-import type { DrillLine } from './html/types.js';
-import type { DrillResult } from './types.js';
-import type { ReporterOptions } from './types.js';
-import type { Reporter, RunReport } from './types.js';
+import { drillBody, renderDrillStub } from './drill-section.js';
+import { anchorOf } from './escape.js';
+import { readEvidence, type EvidenceRead } from './evidence-file.js';
+import { drillLine, pageChunks, renderPage } from './page.js';
+import type { DrillLine } from './types.js';
+import type { DrillResult } from '../types.js';
+import type { ReporterOptions } from '../types.js';
+import type { Reporter, RunReport } from '../types.js';
 
 export class HtmlReporter implements Reporter {
   name = 'html';

@@ -6,15 +6,15 @@
  */
 import { statSync } from 'node:fs';
 import path from 'node:path';
-import { clientConfigFiles, explicitConfigFile, type LookupPlaces } from './locations.js';
-import { describeType, parseJsonText, readConfigText } from './read-json.js';
-import { readClaudeCodeUser } from './readers/claude-code-user.js';
-import { parseToml, readCodex } from './readers/codex.js';
-import { readMcpServers } from './readers/mcp-servers.js';
-import type { ReaderOut } from './readers/reader.js';
-import { readVscode } from './readers/vscode.js';
-import { readZed } from './readers/zed.js';
-import type { ClientConfigs, ClientId, ConfigFile } from './types.js';
+import { clientConfigFiles, explicitConfigFile, type LookupPlaces } from '../locations.js';
+import { describeType, parseJsonText, readConfigText } from '../read-json.js';
+import { readClaudeCodeUser } from './claude-code-user.js';
+import { parseToml, readCodex } from './codex.js';
+import { readMcpServers } from './mcp-servers.js';
+import type { ReaderOut } from './reader.js';
+import { readVscode } from './vscode.js';
+import { readZed } from './zed.js';
+import type { ClientConfigs, ClientId, ConfigFile } from '../types.js';
 
 export interface LoadOptions {
   places: LookupPlaces;
