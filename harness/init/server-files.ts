@@ -74,5 +74,5 @@ export function serverFiles(input: ServerFilesInput): ServerFile[] {
     }
   }
   // The order a run loads them in: code-unit order of the path, as find-files.ts sorts.
-  return files.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
+  return files.sort((a, b) => (a.file === b.file ? 0 : a.file < b.file ? -1 : 1));
 }
