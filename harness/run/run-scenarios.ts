@@ -17,7 +17,7 @@ import type { DrillEvidence } from '../evidence/types.js';
 import { drillIdFor, newRunId } from '../observe/index.js';
 import { registerRun, runsDir, sweepStale, type StaleReport } from './index.js';
 import { clearEngineMark, sweepStaleContainerRows } from '../containers/index.js';
-import { planDrills, type PlanFilter } from '../plan/plan.js';
+import { planRun, type PlanFilter } from '../plan/plan.js';
 import { attemptIndex, planFingerprint, repeatDrills, shardDrills, type ShardSpec } from '../plan/shard.js';
 import { declaredExpectations, judgeExpectations } from '../expectation/judge.js';
 import { findFlaky } from '../results/flaky.js';
@@ -79,10 +79,11 @@ export interface RunOutput {
 
 export async function runScenarios(scenarios: Scenario[], options: RunOptions = {}): Promise<RunOutput> {
   runsDir(); // a registry that is not the user's own refuses the run here, before anything starts (RegistryError)
-  const planned = planDrills(scenarios, options);
+  const plan = planRun(scenarios, options);
+  const planned = plan.drills;
   const repeat = options.repeat ?? 1;
   // Repeated attempts run under indexes past the end of the full plan, so each gets its own id.
-  const planSize = repeat > 1 ? planDrills(scenarios).length : 0;
+  const planSize = repeat > 1 ? plan.size : 0;
   const drills = repeatDrills(shardDrills(planned, options.shard), repeat).map(({ drill, attempt }) => ({
     planned: drill,
     attempt,
@@ -123,7 +124,14 @@ export async function runScenarios(scenarios: Scenario[], options: RunOptions = 
     // Every drill in flight listens for the interrupt (harness/util/abortable.ts): more drills in flight, more listeners.
     if (options.signal) setMaxListeners(Math.max(10, limits.inFlight * 4), options.signal);
     for (const r of reporters)
-      await r.onRunStart?.({ runId, total: drills.length, concurrency: limits.inFlight, cpuSlots: limits.cpu, outDir: options.outDir ?? '' });
+      await r.onRunStart?.({
+        runId,
+        total: drills.length,
+        concurrency: limits.inFlight,
+        cpuSlots: limits.cpu,
+        outDir: options.outDir ?? '',
+        ...(plan.notRepeated.length > 0 ? { notRepeated: plan.notRepeated } : {}),
+      });
     const results: DrillResult[] = new Array(spool ? 0 : drills.length);
     // What the summary and the flaky list need of each spooled drill, so they need not read the spool.
     const verdicts: Pick<DrillResult, 'key' | 'index' | 'attempt' | 'verdict'>[] = [];
@@ -216,14 +224,18 @@ export async function runScenarios(scenarios: Scenario[], options: RunOptions = 
         id: planFingerprint(
           planned.map((d) => d.key),
           repeat,
+          plan.notRepeated,
         ),
         drills: planned.length,
         repeat,
       },
       flaky: findFlaky(judged),
+      // The drills left out as the same drill as one that ran (harness/plan/not-repeated.ts); absent when none was.
+      ...(plan.notRepeated.length > 0 ? { notRepeated: plan.notRepeated } : {}),
     };
-    // Each server's cleanup expectation, from the whole plan's scenarios (so every shard names the same statements).
-    const expectation = judgeExpectations(declaredExpectations(planned), finished);
+    // Each server's cleanup expectation, from the whole plan's scenarios (so every shard names the same statements),
+    // the drills not repeated included: a scenario all of whose drills were left out still declared its statements.
+    const expectation = judgeExpectations(declaredExpectations(plan.filtered), finished);
     if (expectation) output.expectation = expectation;
     // A spooled run has kept no drill: what the heap holds now is mostly dead (harness/run/collect-garbage.ts).
     if (spool) collectGarbage();
