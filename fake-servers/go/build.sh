@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Builds the Go fake servers and the ground-truth client into fake-servers/go/bin/ (git-ignored):
+#   bin/go-sdk-v1.8.0/<behaviour>   go-sdk/ with go.mod
+#   bin/go-sdk-v1.6.1/<behaviour>   go-sdk/ with -modfile=go-v1.6.1.mod (the same source, the SDK before v1.7.0)
+#   bin/mcp-go-v1.2.1/<behaviour>   mcp-go/
+#   bin/groundtruth/groundtruth     groundtruth/ (the measuring client, go-sdk's and mcp-go's)
+# A target whose sources, module files, this script and the Go version are unchanged since its
+# last build is skipped (bin/<target>/.stamp holds their hash); go's own build cache (GOCACHE)
+# makes a changed target's rebuild incremental. Modules come from the module cache first
+# (GOPROXY=off: no network once they are there), and from the module proxy only when missing.
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+cd "$here"
+export GOTOOLCHAIN=local GOFLAGS='-mod=readonly -buildvcs=false'
+
+build() { # <target> <module folder> [-modfile=...]
+  local target="$1" dir="$2" modflag="${3:-}" out="$here/bin/$1"
+  local stamp
+  stamp="$({ go version; sha256sum "$here/build.sh"; cd "$dir" && find . -type f \( -name '*.go' -o -name '*.mod' -o -name '*.sum' \) -print0 | sort -z | xargs -0 sha256sum; } | sha256sum | cut -d' ' -f1)"
+  if [ -f "$out/.stamp" ] && [ "$(cat "$out/.stamp")" = "$stamp" ]; then
+    echo "go fakes: $target is up to date"
+    return
+  fi
+  rm -rf "$out" && mkdir -p "$out"
+  # shellcheck disable=SC2086 # modflag is one word or none
+  (cd "$dir" && { GOPROXY=off go build -trimpath $modflag -o "$out/" ./... 2>/dev/null || go build -trimpath $modflag -o "$out/" ./...; })
+  echo "$stamp" > "$out/.stamp"
+  echo "go fakes: built $target ($(find "$out" -type f ! -name .stamp | wc -l) binaries)"
+}
+
+build go-sdk-v1.8.0 go-sdk
+build go-sdk-v1.6.1 go-sdk -modfile=go-v1.6.1.mod
+build mcp-go-v1.2.1 mcp-go
+if [ -d groundtruth ]; then build groundtruth groundtruth; fi
