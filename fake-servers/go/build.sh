@@ -4,6 +4,7 @@
 #   bin/go-sdk-v1.6.1/<behaviour>   go-sdk/ with -modfile=go-v1.6.1.mod (the same source, the SDK before v1.7.0)
 #   bin/mcp-go-v1.2.1/<behaviour>   mcp-go/
 #   bin/groundtruth/groundtruth     groundtruth/ (the measuring client, go-sdk's and mcp-go's)
+#   bin/darwin-arm64/well-behaved   go-sdk/, cross-built as Mach-O for the build info reader's test
 # A target whose sources, module files, this script and the Go version are unchanged since its
 # last build is skipped (bin/<target>/.stamp holds their hash); go's own build cache (GOCACHE)
 # makes a changed target's rebuild incremental. Modules come from the module cache first
@@ -13,8 +14,8 @@ here="$(cd "$(dirname "$0")" && pwd)"
 cd "$here"
 export GOTOOLCHAIN=local GOFLAGS='-mod=readonly -buildvcs=false'
 
-build() { # <target> <module folder> [-modfile=...]
-  local target="$1" dir="$2" modflag="${3:-}" out="$here/bin/$1"
+build() { # <target> <module folder> [-modfile=... or ""] [packages] [GOOS/GOARCH]
+  local target="$1" dir="$2" modflag="${3:-}" packages="${4:-./...}" platform="${5:-}" out="$here/bin/$1"
   local stamp
   stamp="$({ go version; sha256sum "$here/build.sh"; cd "$dir" && find . -type f \( -name '*.go' -o -name '*.mod' -o -name '*.sum' \) -print0 | sort -z | xargs -0 sha256sum; } | sha256sum | cut -d' ' -f1)"
   if [ -f "$out/.stamp" ] && [ "$(cat "$out/.stamp")" = "$stamp" ]; then
@@ -22,8 +23,9 @@ build() { # <target> <module folder> [-modfile=...]
     return
   fi
   rm -rf "$out" && mkdir -p "$out"
-  # shellcheck disable=SC2086 # modflag is one word or none
-  (cd "$dir" && { GOPROXY=off go build -trimpath $modflag -o "$out/" ./... 2>/dev/null || go build -trimpath $modflag -o "$out/" ./...; })
+  # shellcheck disable=SC2086 # modflag and packages are words
+  (cd "$dir" && if [ -n "$platform" ]; then export GOOS="${platform%/*}" GOARCH="${platform#*/}"; fi &&
+    { GOPROXY=off go build -trimpath $modflag -o "$out/" $packages 2>/dev/null || go build -trimpath $modflag -o "$out/" $packages; })
   echo "$stamp" > "$out/.stamp"
   echo "go fakes: built $target ($(find "$out" -type f ! -name .stamp | wc -l) binaries)"
 }
@@ -31,4 +33,5 @@ build() { # <target> <module folder> [-modfile=...]
 build go-sdk-v1.8.0 go-sdk
 build go-sdk-v1.6.1 go-sdk -modfile=go-v1.6.1.mod
 build mcp-go-v1.2.1 mcp-go
-if [ -d groundtruth ]; then build groundtruth groundtruth; fi
+build groundtruth groundtruth
+build darwin-arm64 go-sdk "" ./cmd/well-behaved darwin/arm64
