@@ -29,10 +29,14 @@ export function goFake(build: GoBuild, behaviour: GoBehaviour): string {
   return join(GO_BIN, build, behaviour);
 }
 
-/** The first binary that is missing, or null when all are built. */
+/** The first binary that is missing (the fakes, the ground-truth client, the Mach-O build), or null when all are built. */
 export function missingGoFake(): string | null {
-  for (const build of GO_BUILDS) for (const behaviour of GO_BEHAVIOURS) if (!existsSync(goFake(build, behaviour))) return goFake(build, behaviour);
-  return null;
+  const all = [
+    ...GO_BUILDS.flatMap((build) => GO_BEHAVIOURS.map((b) => goFake(build, b))),
+    join(GO_BIN, 'groundtruth/groundtruth'),
+    join(GO_BIN, 'darwin-arm64/well-behaved'),
+  ];
+  return all.find((file) => !existsSync(file)) ?? null;
 }
 
 const required = process.env.CRASH_DRILL_REQUIRE_GO === '1';
