@@ -25,7 +25,7 @@ describe('SIGPIPE on its own write', () => {
       summary: `the server exited 15 ms after losing its client (SIGPIPE on ${OWN_WRITE}, its own end)`,
       data: { lossAt: 1200, exitAt: 1215, elapsedMs: 15, deadlineMs: 1000, code: null, signal: 'SIGPIPE', ownWrite: true },
     });
-    expect(exitOnEof.details?.(result)).toEqual([
+    expect(exitOnEof.details?.(result, ev)).toEqual([
       { label: 'server exit', items: [`SIGPIPE on ${OWN_WRITE} 15 ms after losing its client (deadline 1000 ms)`] },
     ]);
   });
