@@ -1,0 +1,24 @@
+package dev.crashdrill.fakes;
+
+/**
+ * java-sdk well-behaved: echo, and run-helper (runs {@code sleep 0.05} to its end). main returns
+ * once the server is built; at stdin EOF the transport's read loop ends, closes the session and
+ * shuts both of its executors down, and with no other non-daemon thread left the JVM exits 0.
+ * Passes every check.
+ */
+public final class WellBehaved {
+
+	public static void main(String[] args) {
+		Fake.serve("well-behaved", Fake.handler(Fake.tool("run-helper", "Runs a short helper to its end."),
+				(exchange, request) -> {
+					try {
+						Fake.runToEnd("sleep", "0.05");
+					}
+					catch (Exception e) {
+						throw new IllegalStateException(e);
+					}
+					return Fake.text("helper done");
+				}));
+	}
+
+}
