@@ -35,6 +35,7 @@ fi
 
 log="$(mktemp)"
 trap 'rm -f "$log"' EXIT
+rm -rf target # no class of a deleted source may linger
 if mvn -o -B -q package >"$log" 2>&1; then
   echo "java fakes: built offline from the local Maven repository"
 else
