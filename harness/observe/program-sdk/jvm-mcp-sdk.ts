@@ -81,7 +81,16 @@ function classPathOf(jar: string, meta: JarMetadata): string[] {
   return (meta.manifest['Class-Path'] ?? '')
     .split(' ')
     .filter(Boolean)
-    .map((url) => `${dir}${decodeURIComponent(url)}`);
+    .map((url) => `${dir}${decoded(url)}`);
+}
+
+/** Class-Path entries are relative URLs (%20 for a space); a malformed escape is taken as written. */
+function decoded(url: string): string {
+  try {
+    return decodeURIComponent(url);
+  } catch {
+    return url;
+  }
 }
 
 function sdkArtifacts(jar: string, meta: JarMetadata): JvmSdkArtifact[] {

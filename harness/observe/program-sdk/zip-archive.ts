@@ -10,6 +10,7 @@
  */
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { inflateRawSync } from 'node:zlib';
+import { UserError } from '../../util/errors.js';
 
 /** Random access to the archive's bytes: a file read piecewise, or a buffer (a jar inside a jar). */
 export interface ByteSource {
@@ -26,7 +27,10 @@ export interface ZipEntry {
   localOffset: number;
 }
 
-export class ZipError extends Error {}
+/** A jar that cannot be read as a zip: the program's own file, so the user's to fix (the reader turns it into a reason). */
+export class ZipError extends UserError {
+  readonly code = 'CRASH_DRILL_ZIP';
+}
 
 const EOCD = 0x06054b50;
 const EOCD_SIZE = 22;

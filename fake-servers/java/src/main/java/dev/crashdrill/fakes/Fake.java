@@ -18,7 +18,7 @@ import io.modelcontextprotocol.spec.McpSchema.Tool;
 
 /**
  * What every fake server shares: a sync server on the SDK's stdio transport written as the SDK's
- * docs write one (java-sdk docs/server.md: {@code McpServer.sync(new
+ * docs write one (java-sdk/docs/server.md: {@code McpServer.sync(new
  * StdioServerTransportProvider(McpJsonDefaults.getMapper()))}), the echo tool, and a log on stderr
  * (stdout is the wire). There is no run call to return from: main builds the server and returns,
  * and the transport's two non-daemon threads (StdioServerTransportProvider's
