@@ -1,22 +1,31 @@
 /**
  * The drill remotes of a run: one for the built-in API, shared by every drill (each drill has
- * its own session, keys and jobs, so drills stay apart), and one per user handler set.
+ * its own session, keys and jobs, so drills stay apart), and one per user handler set. Each
+ * serves HTTPS too, with the run's CA (run-tls.ts).
  */
 import { pathToFileURL } from 'node:url';
 import type { RequestHandler } from 'msw';
 import type { Scenario } from '../config/index.js';
 import { ConfigError } from '../config/index.js';
 import { createRemote, type DrillRemote } from '../remote/index.js';
+import { RunTls } from './run-tls.js';
 
 export class RemotePool {
   private readonly remotes = new Map<string, Promise<DrillRemote>>();
+  /** The run's CA and trust files. */
+  readonly tls: RunTls;
+
+  constructor(runId: string) {
+    this.tls = new RunTls(runId);
+  }
 
   remoteFor(scenario: Scenario): Promise<DrillRemote> {
     const { handlers, writes } = scenario.remote;
     const key = handlers ? `${handlers}\u0000${JSON.stringify(writes)}` : '';
     let remote = this.remotes.get(key);
     if (!remote) {
-      remote = handlers ? loadHandlers(scenario, handlers).then((list) => createRemote({ handlers: list, writes })) : createRemote();
+      const list = handlers ? loadHandlers(scenario, handlers) : Promise.resolve(undefined);
+      remote = Promise.all([list, this.tls.ca()]).then(([list, ca]) => createRemote({ handlers: list, writes, ca }));
       this.remotes.set(key, remote);
     }
     return remote;
@@ -26,6 +35,7 @@ export class RemotePool {
     const all = await Promise.allSettled(this.remotes.values());
     await Promise.all(all.map((r) => (r.status === 'fulfilled' ? r.value.close() : undefined)));
     this.remotes.clear();
+    await this.tls.close();
   }
 }
 
