@@ -16,7 +16,9 @@ export interface IdempotentEffectsData {
 /**
  * idempotent-effects: after the crash and the recovery retry, the remote holds exactly one
  * effect per logical operation (per Idempotency-Key; a keyless effect is one operation with
- * every other effect of the same op and target), and every write carried a key.
+ * every other effect of the same op and target), and every write carried a key: its
+ * Idempotency-Key, or a name its handler committed it under (`commit(..., { key })`: a
+ * Kubernetes resource name, an object key), "keyed by name".
  */
 export const idempotentEffects = defineCheck({
   id: 'idempotent-effects',
@@ -49,7 +51,7 @@ export const idempotentEffects = defineCheck({
     if (problems.length > 0) return { verdict: 'fail', summary: problems.join('; '), data };
     const retryNote = retried ? (retried.ok ? ' after the recovery retry' : ` (the recovery retry did not complete: ${retried.detail})`) : '';
     if (writes.length === 0) return { verdict: 'pass', summary: `no write reached the remote${retryNote}: no effect to duplicate`, data };
-    const byName = keyedByName === 0 ? '' : keyedByName === writes.length ? ', keyed by name' : ` (${keyedByName} keyed by name)`;
+    const byName = keyedByName === 0 ? '' : keyedByName === writes.length ? ', keyed by name,' : ` (${keyedByName} keyed by name)`;
     return {
       verdict: 'pass',
       summary: `${state.effects.length} effect${state.effects.length === 1 ? '' : 's'} for ${writes.length} keyed write${writes.length === 1 ? '' : 's'}${byName}${retryNote}, none duplicated`,
