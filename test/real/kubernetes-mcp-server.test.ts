@@ -9,7 +9,7 @@
  *
  * The whole CLI runs in `unshare -n` (a namespace with only loopback, brought up first): the
  * server cannot reach any network, only the remote. The control is the same server pointed at
- * the plain `{{remote.url}}` (issue 35's first attempt): client-go sends no credential to it.
+ * the plain `{{remote.url}}`, as a user would try first: client-go sends no credential to it.
  *
  * Install: `npm install --prefix .real-servers --no-save kubernetes-mcp-server-linux-amd64@0.0.67`
  * (.ci/run does), or name a binary in CRASH_DRILL_K8S_MCP. Without one, or without `unshare -n`,

@@ -35,7 +35,7 @@ export const GO_HTTP: LanguageFake = {
 };
 export const RUST_HTTP: LanguageFake = {
   name: 'rust',
-  command: join(ROOT, 'fake-servers/rust-http/target/release/rust-http-writer'),
+  command: join(ROOT, 'fake-servers/rust-http/bin/rust-http-writer'),
   args: [],
   build: 'fake-servers/rust-http/build.sh',
 };
