@@ -17,13 +17,13 @@ type TemplateKey = Exclude<keyof TemplateContext, 'files'>;
 const TEMPLATES: Readonly<Record<string, { key: TemplateKey; missing: string }>> = {
   'remote.url': { key: 'remoteUrl', missing: 'this drill has no drill remote' },
   'remote.apiKey': { key: 'remoteApiKey', missing: 'this drill has no drill remote' },
-  'remote.httpsUrl': { key: 'remoteHttpsUrl', missing: 'the drill remote serves HTTPS only to a scenario with a remote: section' },
-  'remote.caFile': { key: 'remoteCaFile', missing: "the run's CA is written only for a scenario with a remote: section" },
-  'remote.caBase64': { key: 'remoteCaBase64', missing: "the run's CA is made only for a scenario with a remote: section" },
   'session.token': { key: 'sessionToken', missing: 'this drill has no session token' },
   'run.id': { key: 'runId', missing: 'the drill id is not known' },
   tmp: { key: 'tmp', missing: 'this drill has no temp folder' },
   'scenario.dir': { key: 'scenarioDir', missing: 'the scenario folder is not known' },
+  'remote.httpsUrl': { key: 'remoteHttpsUrl', missing: 'the drill remote serves HTTPS only to a scenario with a remote: section' },
+  'remote.caFile': { key: 'remoteCaFile', missing: "the run's CA is written only for a scenario with a remote: section" },
+  'remote.caBase64': { key: 'remoteCaBase64', missing: "the run's CA is made only for a scenario with a remote: section" },
 };
 
 /**

@@ -112,7 +112,7 @@ export class DrillRemote extends EventEmitter {
    * `origin`: the host an intercept proxy stands in for, journalled with each request.
    */
   private serve(server: Server | HttpsServer, origin: string | null): void {
-    server.on('connection', (socket: Socket) => void this.attributor.attribute(socket));
+    this.attributeConnections(server);
     if (server !== this.server) this.extraServers.push(server);
     server.on('request', (req, res) => {
       const p = handleRequest(this.deps, req, res, origin ?? undefined).catch(() => {
@@ -121,6 +121,11 @@ export class DrillRemote extends EventEmitter {
       this.inflight.add(p);
       void p.finally(() => this.inflight.delete(p));
     });
+  }
+
+  /** Attributes each connection a listener accepts, at once (the intercept proxy's own listener is served by proxy-chain). */
+  private attributeConnections(server: Server | HttpsServer): void {
+    server.on('connection', (socket: Socket) => void this.attributor.attribute(socket));
   }
 
   /** Called by createRemote with the listening HTTPS server. */
@@ -141,7 +146,11 @@ export class DrillRemote extends EventEmitter {
     let proxy = this.proxies.get(key);
     if (!proxy) {
       proxy = import('./proxy/intercept-proxy.js').then(({ InterceptProxy }) =>
-        InterceptProxy.start(origins, ca, { serve: (server, origin) => this.serve(server, origin), refused: (r) => this.refused(r) }),
+        InterceptProxy.start(origins, ca, {
+          attribute: (server) => this.attributeConnections(server),
+          serve: (server, origin) => this.serve(server, origin),
+          refused: (r) => this.refused(r),
+        }),
       );
       this.proxies.set(key, proxy);
     }

@@ -101,7 +101,7 @@ interface Journalled {
 /** The server's requests in a drill's evidence, in order (the harness's own probe left out). */
 function requestsOf(out: string, key: string, results: RunResults): Journalled[] {
   const drill = results.drills.find((d) => d.key === key)!;
-  const lines = readFileSync(join(out, 'evidence', drill.evidence.file), 'utf8')
+  const lines = readFileSync(join(out, 'evidence', drill.evidence!.file), 'utf8')
     .trim()
     .split('\n')
     .map((l) => JSON.parse(l));

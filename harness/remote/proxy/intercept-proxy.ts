@@ -25,8 +25,10 @@ export interface RefusedRequest {
 }
 
 export interface InterceptProxyHooks {
-  /** Wires a server's connections to the remote: attribution at accept, requests into the pipeline as coming from `origin` (null: the proxy itself, attribution only). */
-  serve(server: HttpServer | HttpsServer, origin: string | null): void;
+  /** The proxy's own listener: each connection attributed at accept (its requests are proxy-chain's). */
+  attribute(server: HttpServer): void;
+  /** A tunnel's TLS server: attribution (found by the tunnel socket's ports), and its requests into the pipeline as `origin`'s. */
+  serve(server: HttpsServer, origin: string): void;
   /** A request refused: journal it. */
   refused(request: RefusedRequest): void;
 }
@@ -70,7 +72,7 @@ export class InterceptProxy {
         throw new RequestError(`crash-drill: ${hostname}:${port} is ${OUTSIDE_REASON}`, 403);
       },
     });
-    hooks.serve(proxy.server as HttpServer, null);
+    hooks.attribute(proxy.server as HttpServer);
     await proxy.listen();
     return new InterceptProxy(proxy, [...byOrigin.values()], origins);
   }

@@ -6,7 +6,7 @@
  * store, hence the copy. No JDK on PATH: no truststore, and no JVM to give one to.
  */
 import { execFile } from 'node:child_process';
-import { copyFileSync, existsSync, realpathSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, realpathSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { findOnPath } from './find-on-path.js';
@@ -34,5 +34,6 @@ export async function makeTruststore(file: string, caFile: string, env: NodeJS.P
   // keytool is a JVM: keep the subject's JAVA_TOOL_OPTIONS and ours out of its way.
   const { JAVA_TOOL_OPTIONS: _ignored, ...rest } = env;
   await run(jdk.keytool, args, { env: rest, timeout: 60_000 });
+  chmodSync(file, 0o600); // the copy took cacerts' mode, and keytool writes the file anew
   return file;
 }
