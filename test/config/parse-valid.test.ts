@@ -73,7 +73,6 @@ describe('parseScenario: valid files', () => {
         rotateApiKey: false,
         intercept: [],
         trust: true,
-        trust: true,
         declared: false,
       },
       retry: false,
