@@ -14,7 +14,7 @@
 import { TRUSTSTORE_PASSWORD } from './jvm-truststore.js';
 import type { TrustFiles } from './trust-files.js';
 
-/** Variables for the subject, and JVM options for JAVA_TOOL_OPTIONS (joined in subject-env.ts). */
+/** Variables for the subject, and JVM options for JAVA_TOOL_OPTIONS (joined in harness/drill/executor/remote-env.ts). */
 export interface EnvPart {
   vars: Record<string, string>;
   java: string[];
