@@ -45,7 +45,7 @@ describe("a run's trust files", () => {
     expect(removeDeadTlsFolders((id) => id === dead || id === live)).toBe(1);
     expect(existsSync(runFile(dead, '.tls'))).toBe(false);
     expect(existsSync(runFile(live, '.tls'))).toBe(true);
-    registrations.splice(0).forEach((r) => r.unregister());
+    for (const r of registrations.splice(0)) r.unregister();
     expect(removeDeadTlsFolders((id) => id === live)).toBe(1);
   });
 });
