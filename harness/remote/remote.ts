@@ -56,9 +56,11 @@ const CLOSE_GRACE_MS = 1000;
 export class DrillRemote extends EventEmitter {
   readonly url: string;
   readonly port: number;
-  /** `https://127.0.0.1:<port>` when the remote has the run's CA (createRemote({ ca })). */
+  /** `https://127.0.0.1:<port>` once the remote serves HTTPS (createRemote({ ca }), enableHttps). */
   httpsUrl?: string;
-  readonly ca?: RunCa;
+  /** The run's CA, once the remote serves HTTPS. */
+  ca?: RunCa;
+  private httpsReady?: Promise<void>;
   private readonly extraServers: Array<Server | HttpsServer> = [];
   private readonly proxies = new Map<string, Promise<InterceptProxy>>();
   private readonly deps: PipelineDeps;
@@ -86,7 +88,6 @@ export class DrillRemote extends EventEmitter {
     this.jobsStore = new JobsStore((job, status, seq) => {
       this.journalLog.append({ kind: 'job', t: job.settledT ?? monoNow(), seq, drillId: job.drillId, sessionId: job.sessionId, jobId: job.id, status });
     });
-    this.ca = options.ca;
     const handlers = [...(options.handlers ?? []), ...builtinHandlers()];
     const deps: PipelineDeps = {
       journal: this.journalLog,
@@ -128,10 +129,21 @@ export class DrillRemote extends EventEmitter {
     server.on('connection', (socket: Socket) => void this.attributor.attribute(socket));
   }
 
-  /** Called by createRemote with the listening HTTPS server. */
-  serveHttps(server: HttpsServer): void {
-    this.httpsUrl = `https://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    this.serve(server, null);
+  /**
+   * Serves HTTPS too, on another loopback port, with the run's CA's certificate for 127.0.0.1,
+   * ::1 and localhost; once (later calls wait for the first). A run turns it on for the first
+   * scenario with a remote: section, so a run without one never makes a CA.
+   */
+  enableHttps(ca: RunCa): Promise<void> {
+    if (this.closed) return Promise.reject(new RemoteError('REMOTE_CLOSED', 'enableHttps(): the remote is closed'));
+    this.httpsReady ??= (async () => {
+      const https = createHttpsServer({ key: ca.loopback.key, cert: ca.loopback.cert, keepAliveTimeout: 5000 });
+      await listenLoopback(https);
+      this.ca = ca;
+      this.httpsUrl = `https://127.0.0.1:${(https.address() as AddressInfo).port}`;
+      this.serve(https, null);
+    })();
+    return this.httpsReady;
   }
 
   /**
@@ -292,12 +304,7 @@ export async function createRemote(options: RemoteOptions = {}): Promise<DrillRe
   const server = createServer({ keepAliveTimeout: 5000 });
   await listenLoopback(server);
   const remote = new DrillRemote(server, options);
-  if (options.ca) {
-    const { key, cert } = options.ca.loopback;
-    const https = createHttpsServer({ key, cert, keepAliveTimeout: 5000 });
-    await listenLoopback(https);
-    remote.serveHttps(https);
-  }
+  if (options.ca) await remote.enableHttps(options.ca);
   return remote;
 }
 

@@ -1,7 +1,7 @@
 /**
  * The drill remotes of a run: one for the built-in API, shared by every drill (each drill has
  * its own session, keys and jobs, so drills stay apart), and one per user handler set. Each
- * serves HTTPS too, with the run's CA (run-tls.ts).
+ * serves HTTPS too, with the run's CA (run-tls.ts), from the first scenario with a remote: section.
  */
 import { pathToFileURL } from 'node:url';
 import type { RequestHandler } from 'msw';
@@ -19,16 +19,18 @@ export class RemotePool {
     this.tls = new RunTls(runId);
   }
 
-  remoteFor(scenario: Scenario): Promise<DrillRemote> {
+  /** The scenario's remote; it serves HTTPS too once a scenario with a remote: section asks (the run's CA is made then). */
+  async remoteFor(scenario: Scenario): Promise<DrillRemote> {
     const { handlers, writes } = scenario.remote;
     const key = handlers ? `${handlers}\u0000${JSON.stringify(writes)}` : '';
     let remote = this.remotes.get(key);
     if (!remote) {
-      const list = handlers ? loadHandlers(scenario, handlers) : Promise.resolve(undefined);
-      remote = Promise.all([list, this.tls.ca()]).then(([list, ca]) => createRemote({ handlers: list, writes, ca }));
+      remote = handlers ? loadHandlers(scenario, handlers).then((list) => createRemote({ handlers: list, writes })) : createRemote();
       this.remotes.set(key, remote);
     }
-    return remote;
+    const ready = await remote;
+    if (scenario.remote.declared) await ready.enableHttps(await this.tls.ca());
+    return ready;
   }
 
   async close(): Promise<void> {
