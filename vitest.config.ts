@@ -28,6 +28,7 @@ suiteTmp();
 const LONGEST = [
   'test/python-sdk/matrix.test.ts',
   'test/drill/remote-matrix.test.ts',
+  'test/unprivileged/private-checkout.test.ts',
   'test/unprivileged/unprivileged.test.ts',
   'test/drill/matrix.test.ts',
   'test/drill/era-matrix.test.ts',

@@ -23,7 +23,7 @@ import { parseArgs } from 'node:util';
 import { loadScenarios } from '../harness/config/index.js';
 import type { DrillResult } from '../harness/results/types.js';
 import type { ClientKind } from '../harness/drill/client/drill-client.js';
-import { runScenarios } from '../harness/run/run-drills.js';
+import { runScenarios } from '../harness/run/run-scenarios.js';
 import { packageRoot } from '../harness/util/paths.js';
 import { runBareSdk } from './bare-sdk.js';
 import { exitLatency, runQuiet, timeDrill, wellBehavedScenario } from './drills.js';

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { parseScenario, type KillPoint, type Scenario } from '../harness/config/index.js';
 import type { ClientKind } from '../harness/drill/client/drill-client.js';
 import type { DrillEvidence } from '../harness/evidence/types.js';
-import { runScenarios, type RunOutput } from '../harness/run/run-drills.js';
+import { runScenarios, type RunOutput } from '../harness/run/run-scenarios.js';
 import { parseExitMark } from '../fake-servers/lib/exit-mark.js';
 import { BenchError } from './errors.js';
 import { drillPhases, type Phases } from './phases.js';

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseScenario } from '../harness/config/index.js';
 import { chainEvents } from '../harness/evidence/log.js';
-import { runScenarios } from '../harness/run/run-drills.js';
+import { runScenarios } from '../harness/run/run-scenarios.js';
 
 const FLOODS = fileURLToPath(new URL('../fake-servers/floods.js', import.meta.url));
 

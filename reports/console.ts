@@ -1,6 +1,9 @@
 import { makeColors, colorsEnabled, type Colors } from './colors.js';
 import { summaryLine } from './summary-line.js';
 import { notMetLines } from './expectation-markdown.js';
+import { expectationTable } from './expectation-console.js';
+import { isAbsolute, join, relative } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import type { DrillInfo, DrillResult, Reporter, RunReport, RunStartInfo } from './types.js';
 
 type Out = { write(s: string): unknown; isTTY?: boolean };
@@ -17,7 +20,11 @@ export class ConsoleReporter implements Reporter {
   private total = 0;
   private done = 0;
 
-  constructor(private readonly out: Out = process.stdout) {
+  constructor(
+    private readonly out: Out = process.stdout,
+    /** The report folder and the files the run's reporters write there, named at the end. */
+    private readonly reports: { outDir?: string; files?: string[] } = {},
+  ) {
     this.c = makeColors(colorsEnabled(out));
   }
 
@@ -111,9 +118,13 @@ export class ConsoleReporter implements Reporter {
       this.write(`\n${this.c.yellow('Flaky drills (verdicts differ across attempts; counted as failed):')}\n`);
       for (const f of results.flaky) this.write(`  ${this.c.yellow('FLAKY  ')} ${f.key}: ${f.verdicts.join(', ')}\n`);
     }
-    // Cleanup-expectation statements not met fail the run even when every drill passed (summary.md and report.html set them out).
+    // Every server's cleanup expectation, side by side; statements not met fail the run even when every drill passed.
+    const table = expectationTable(results.expectation, this.c);
+    if (table) this.write(`\n${this.c.bold('Cleanup expectation:')}\n${table}`);
     const unmet = notMetLines(results.expectation);
     if (unmet.length > 0) this.write(`\n${this.c.red('Cleanup expectation not met (fails the run):')}\n${unmet.join('')}`);
+    const where = reportsLine(this.reports);
+    if (where) this.write(`\n${where}`);
     if (results.interrupted) this.write(`\n${this.c.yellow('The run was interrupted; active drills were contained.')}\n`);
     this.write(`\n${summaryLine(results)}\n`);
   }
@@ -209,6 +220,18 @@ export function comparison(drills: Iterable<DrillResult>): string | null {
   );
 }
 
-export function create(options: { stdout?: Out }): ConsoleReporter {
-  return new ConsoleReporter(options.stdout ?? process.stdout);
+/**
+ * Where the run's reports are: the folder as the user can paste it (relative to the working
+ * folder when inside it), each file written there, and report.html as a file:// URL to open.
+ */
+export function reportsLine({ outDir, files }: { outDir?: string; files?: string[] }, cwd = process.cwd()): string | null {
+  if (!outDir || !files?.length) return null;
+  const rel = relative(cwd, outDir);
+  const shown = rel === '' ? '.' : rel.startsWith('..') || isAbsolute(rel) ? outDir : rel;
+  const html = files.includes('report.html') ? `\nOpen the HTML report: ${pathToFileURL(join(outDir, 'report.html')).href}` : '';
+  return `Reports in ${shown}/: ${files.join(', ')}${html}\n`;
+}
+
+export function create(options: { stdout?: Out; outDir?: string; files?: string[] }): ConsoleReporter {
+  return new ConsoleReporter(options.stdout ?? process.stdout, { outDir: options.outDir, files: options.files });
 }

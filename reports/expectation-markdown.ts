@@ -3,14 +3,8 @@
  * (servers side by side), then each server's statements with the drills that decide them and,
  * for a statement no drill showed, the point or mode that would.
  */
-import {
-  STATEMENT_IDS,
-  STATEMENT_LABELS,
-  type BaselineInfo,
-  type ExpectationResults,
-  type ServerExpectation,
-  type StatementResult,
-} from '../harness/results/types.js';
+import { STATEMENT_IDS, STATEMENT_LABELS } from '../harness/results/constants.js';
+import type { BaselineInfo, ExpectationResults, ServerExpectation, StatementResult } from '../harness/results/types.js';
 
 export const STATUS_ICON: Record<string, string> = { met: '✅', 'not met': '❌', 'not shown': '❔', known: '🔷' };
 

@@ -18,9 +18,10 @@ import { basename, join } from 'node:path';
 import { drillBody, renderDrillStub } from './html/drill-section.js';
 import { anchorOf } from './html/escape.js';
 import { readEvidence, type EvidenceRead } from './html/evidence-file.js';
-import { drillLine, pageChunks, renderPage, type DrillLine } from './html/page.js';
+import { drillLine, pageChunks, renderPage } from './html/page.js';
+import type { DrillLine } from './html/types.js';
 import type { DrillResult } from './types.js';
-import type { ReporterOptions } from './registry.js';
+import type { ReporterOptions } from './types.js';
 import type { Reporter, RunReport } from './types.js';
 
 export class HtmlReporter implements Reporter {

@@ -5,7 +5,8 @@
  * is); not shown is <skipped> with the point or mode that would show it. A baseline statement
  * that is met now fails, as a stale baseline entry does.
  */
-import { STATEMENT_LABELS, type RunReport, type ServerExpectation, type StatementResult } from '../harness/results/types.js';
+import { STATEMENT_LABELS } from '../harness/results/constants.js';
+import type { RunReport, ServerExpectation, StatementResult } from '../harness/results/types.js';
 
 export const EXPECTATION_SUITE = 'cleanup expectation';
 

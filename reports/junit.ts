@@ -16,7 +16,7 @@ import { closeSync, mkdirSync, openSync, readSync, rmSync, writeSync } from 'nod
 import { writeChunksAtomic } from './write-atomic.js';
 import { EXPECTATION_SUITE, expectationCases } from './junit-expectation.js';
 import { join } from 'node:path';
-import type { ReporterOptions } from './registry.js';
+import type { ReporterOptions } from './types.js';
 import type { DrillList, DrillResult, Reporter, RunReport } from './types.js';
 
 type Check = DrillResult['checks'][number];

@@ -16,11 +16,12 @@
 import { appendFileSync } from 'node:fs';
 import { writeTextAtomic } from './write-atomic.js';
 import { join } from 'node:path';
-import type { ReporterOptions } from './registry.js';
+import type { ReporterOptions } from './types.js';
 import { summaryLine } from './summary-line.js';
 import { expectationMarkdown } from './expectation-markdown.js';
-import { KILL_MODES, KILL_POINTS, type DrillList, type DrillResult, type Reporter, type RunReport } from './types.js';
-import { InternalError } from '../harness/results/types.js';
+import { KILL_MODES, KILL_POINTS } from '../harness/results/constants.js';
+import type { DrillList, DrillResult, Reporter, RunReport } from './types.js';
+import { InternalError } from '../harness/results/constants.js';
 
 type Incident = DrillResult['incident'];
 type Moment = NonNullable<Incident['observedAt']>;

@@ -1,18 +1,15 @@
 import { pathToFileURL } from 'node:url';
 import { resolve } from 'node:path';
-import type { Reporter } from './types.js';
-import { UserError } from '../harness/results/types.js';
+import type { Reporter, ReporterOptions } from './types.js';
+import { UserError } from '../harness/results/constants.js';
 
-export interface ReporterOptions {
-  /** The report folder (results.json, evidence/, and whatever the reporter writes). */
-  outDir: string;
-  /** Where a terminal reporter prints. */
-  stdout?: { write(s: string): unknown; isTTY?: boolean };
-  env?: NodeJS.ProcessEnv;
-}
+export type { ReporterOptions } from './types.js';
 
 /** Built-in reporters, each a module `reports/<name>.js` exporting `create(options): Reporter`. */
 export const BUILTIN_REPORTERS = ['console', 'json', 'junit', 'markdown', 'html'] as const;
+
+/** The file each built-in reporter writes in the report folder. */
+export const REPORT_FILES: Readonly<Record<string, string>> = { html: 'report.html', markdown: 'summary.md', junit: 'junit.xml', json: 'results.json' };
 
 type ReporterModule = { create?: unknown; default?: unknown };
 
@@ -59,7 +56,11 @@ export async function loadReporter(nameOrPath: string, options: ReporterOptions)
  */
 export async function loadReporters(names: string[], options: ReporterOptions): Promise<Reporter[]> {
   const wanted = [...new Set(['json', ...names])];
-  const reporters = await Promise.all(wanted.map((name) => loadReporter(name, options)));
-  if (!reporters.some((r) => r.printsToStdio?.())) reporters.unshift(await loadReporter('console', options));
+  const files = Object.keys(REPORT_FILES)
+    .filter((name) => wanted.includes(name))
+    .map((name) => REPORT_FILES[name]);
+  const withFiles = { ...options, files };
+  const reporters = await Promise.all(wanted.map((name) => loadReporter(name, withFiles)));
+  if (!reporters.some((r) => r.printsToStdio?.())) reporters.unshift(await loadReporter('console', withFiles));
   return reporters;
 }

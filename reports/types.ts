@@ -1,8 +1,18 @@
 import type { DrillInfo, DrillList, DrillResult, RunReport, RunResults } from '../harness/results/types.js';
 
 export type { DrillInfo, DrillList, DrillResult, RunReport, RunResults };
-export { describeStep, KILL_MODES, KILL_POINTS } from '../harness/results/types.js';
 export type { CheckFinding, CheckId, ContainmentStep, KillMode, KillPoint, LegacyStep } from '../harness/results/types.js';
+
+/** What every reporter is built with (`create(options)`, reports/registry.ts). */
+export interface ReporterOptions {
+  /** The report folder (results.json, evidence/, and whatever the reporter writes). */
+  outDir: string;
+  /** Where a terminal reporter prints. */
+  stdout?: { write(s: string): unknown; isTTY?: boolean };
+  env?: NodeJS.ProcessEnv;
+  /** The files the run's built-in reporters write in outDir (loadReporters fills it), for the console to name. */
+  files?: string[];
+}
 
 export interface RunStartInfo {
   runId: string;

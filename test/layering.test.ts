@@ -1,12 +1,14 @@
 /**
- * Layering you can see (docs/design.md, "Data flow"; after Playwright's DEPS.list): checks import only evidence
- * types, reporters only result types, and the executor never prints.
+ * Layering you can see (docs/design.md, "Layers" and "Data flow"; after Playwright's DEPS.list):
+ * the table of layers holds, with no folder circle and no file circle; checks import only
+ * evidence types, reporters only result types and constants, and the executor never prints.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { packageRoot } from '../harness/util/paths.js';
+import { circles, importsOf, sourceFiles } from './support/import-graph.js';
 
 const root = packageRoot();
 
@@ -53,6 +55,146 @@ function isProcReader(file: string): boolean {
   return file === 'harness/observe/proc.ts' || file.startsWith('harness/observe/proc/');
 }
 
+/** The unit of the table: a top-level folder of harness/ (with its sub-folders), reports/, or harness/index.ts. */
+function unitOf(file: string): string {
+  const parts = file.split('/');
+  if (parts[0] === 'reports') return 'reports/';
+  return parts.length === 2 ? file : `${parts[0]}/${parts[1]}/`;
+}
+
+/** docs/design.md's "Layers" table: each folder and what it imports, in layer order (lowest first). */
+function layersTable(): { unit: string; imports: string[] }[] {
+  const design = readFileSync(join(root, 'docs/design.md'), 'utf8');
+  const section = design.slice(design.indexOf('\n## Layers\n'), design.indexOf('\n## ', design.indexOf('\n## Layers\n') + 1));
+  return section
+    .split('\n')
+    .filter((line) => /^\| (harness|reports)/.test(line))
+    .map((line) => {
+      const [unit, imports] = line
+        .split('|')
+        .slice(1, 3)
+        .map((cell) => cell.trim());
+      return { unit, imports: imports === '' ? [] : imports.split(/,\s*/) };
+    });
+}
+
+const ALL = [...sourceFiles(root, 'harness'), ...sourceFiles(root, 'reports')];
+/** Every file's imports of other files of harness/ and reports/. */
+const FILE_EDGES = new Map(ALL.map((file) => [file, importsOf(root, file).filter((i) => ALL.includes(i.target))]));
+
+function unitGraph(): Map<string, Set<string>> {
+  const graph = new Map<string, Set<string>>();
+  for (const [file, edges] of FILE_EDGES) {
+    const from = unitOf(file);
+    if (!graph.has(from)) graph.set(from, new Set());
+    for (const { target } of edges) if (unitOf(target) !== from) graph.get(from)!.add(unitOf(target));
+  }
+  return graph;
+}
+
+/**
+ * Folder circles not cut yet: the run registry and containment still live in run/, observe/ and
+ * containers/ (their own folders come next). Nothing may be added here; the list only shrinks.
+ */
+const KNOWN_FOLDER_CIRCLES = [
+  [
+    'harness/baseline/',
+    'harness/checks/',
+    'harness/client/',
+    'harness/containers/',
+    'harness/drill/',
+    'harness/evidence/',
+    'harness/expectation/',
+    'harness/observe/',
+    'harness/remote/',
+    'harness/results/',
+    'harness/run/',
+    'reports/',
+  ],
+];
+
+describe('the table of layers (docs/design.md, "Layers")', () => {
+  it('names every folder once, and nothing else', () => {
+    const units = [...new Set(ALL.map(unitOf))].sort();
+    const rows = layersTable().map((r) => r.unit);
+    expect([...rows].sort()).toEqual(units);
+    expect(new Set(rows).size).toBe(rows.length);
+  });
+
+  it('lists exactly what each folder imports, import type included', () => {
+    const graph = unitGraph();
+    const actual = Object.fromEntries([...graph].map(([unit, targets]) => [unit, [...targets].sort()]));
+    const table = Object.fromEntries(layersTable().map((r) => [r.unit, [...r.imports].sort()]));
+    expect(table).toEqual(actual);
+  });
+
+  it('is in layer order: each folder imports only folders above it', () => {
+    const rows = layersTable();
+    const rank = new Map(rows.map((r, i) => [r.unit, i]));
+    const inKnownCircle = (a: string, b: string) => KNOWN_FOLDER_CIRCLES.some((c) => c.includes(a) && c.includes(b));
+    const upward = rows.flatMap((r) =>
+      r.imports.filter((u) => (rank.get(u) ?? -1) >= rank.get(r.unit)! && !inKnownCircle(r.unit, u)).map((u) => `${r.unit} -> ${u}`),
+    );
+    expect(upward).toEqual([]);
+  });
+
+  it('no folder circle', () => {
+    const graph = new Map([...unitGraph()].map(([unit, targets]) => [unit, [...targets]]));
+    expect(circles(graph)).toEqual(KNOWN_FOLDER_CIRCLES);
+  });
+
+  it('no file circle', () => {
+    const graph = new Map([...FILE_EDGES].map(([file, edges]) => [file, edges.map((e) => e.target)]));
+    expect(circles(graph)).toEqual([]);
+  });
+
+  it('the circle finder finds a loop through types, a self-import, and nothing in a tree', () => {
+    const loop = new Map([
+      ['a', ['b']],
+      ['b', ['c']],
+      ['c', ['a']],
+      ['d', ['d']],
+      ['e', ['a']],
+    ]);
+    expect(circles(loop)).toEqual([['a', 'b', 'c'], ['d']]);
+    expect(
+      circles(
+        new Map([
+          ['a', ['b', 'c']],
+          ['b', ['c']],
+          ['c', []],
+        ]),
+      ),
+    ).toEqual([]);
+  });
+
+  it('harness/index.ts only re-exports, and no module imports it', () => {
+    const text = readFileSync(join(root, 'harness/index.ts'), 'utf8');
+    const source = ts.createSourceFile('index.ts', text, ts.ScriptTarget.Latest, false, ts.ScriptKind.TS);
+    expect(source.statements.filter((s) => !ts.isExportDeclaration(s)).map((s) => ts.SyntaxKind[s.kind])).toEqual([]);
+    expect([...FILE_EDGES].filter(([, edges]) => edges.some((e) => e.target === 'harness/index.ts')).map(([file]) => file)).toEqual([]);
+  });
+
+  it('what the reporters load at run time is constants: no scenario loader, no check, no process', () => {
+    const loaded = new Set<string>();
+    const visit = (file: string): void => {
+      for (const { target, typeOnly } of FILE_EDGES.get(file) ?? []) {
+        if (typeOnly || loaded.has(target)) continue;
+        loaded.add(target);
+        visit(target);
+      }
+    };
+    for (const file of ALL.filter((f) => f.startsWith('reports/'))) visit(file);
+    expect([...loaded].filter((f) => f.startsWith('harness/')).sort()).toEqual([
+      'harness/config/statements.ts',
+      'harness/config/types.ts',
+      'harness/observe/containment-step.ts',
+      'harness/results/constants.ts',
+      'harness/util/errors.ts',
+    ]);
+  });
+});
+
 describe('layering', () => {
   it('checks import only evidence types, config types and each other', () => {
     const bad = sources('harness/checks').flatMap((file) =>
@@ -78,7 +220,7 @@ describe('layering', () => {
     const bad = sources('reports').flatMap((file) =>
       imports(file)
         .map((spec) => resolved(file, spec))
-        .filter((target) => target.startsWith('harness/') && target !== 'harness/results/types.js')
+        .filter((target) => target.startsWith('harness/') && target !== 'harness/results/types.js' && target !== 'harness/results/constants.js')
         .map((target) => `${file} -> ${target}`),
     );
     expect(bad).toEqual([]);
@@ -88,7 +230,7 @@ describe('layering', () => {
     const readers = sources('harness/remote').filter((file) => /\/(stat|environ|cmdline)[`']/.test(readFileSync(join(root, file), 'utf8')));
     expect(readers).toEqual([]);
     const markers = sources('harness').filter((file) => /=\s*'CRASH_DRILL_RUN'/.test(readFileSync(join(root, file), 'utf8')));
-    expect(markers).toEqual(['harness/observe/membership.ts']);
+    expect(markers).toEqual(['harness/observe/run-ids.ts']);
   });
 
   it('the /proc detector finds literals and templates that open /proc, and not comments or messages', () => {

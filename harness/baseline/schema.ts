@@ -6,7 +6,7 @@
 import * as z from 'zod';
 import { CHECKS } from '../checks/index.js';
 import { KILL_MODES, KILL_POINTS } from '../config/index.js';
-import { STATEMENT_IDS } from '../expectation/types.js';
+import { STATEMENT_IDS } from '../config/statements.js';
 
 export const BASELINE_VERSION = 1;
 

@@ -6,12 +6,13 @@
  */
 import type { Reporter } from '../../reports/types.js';
 import { findFlaky } from '../results/flaky.js';
-import { summarize, type DrillResult, type RunReport } from '../results/types.js';
+import type { DrillResult, RunReport } from '../results/types.js';
 import { replaceDrill } from '../results/drill-spool.js';
 import { BaselineIndex } from './apply.js';
 import type { Baseline } from './load.js';
 import { updatedEntries, writeBaseline } from './write.js';
 import { applyStatementBaseline, updatedStatements } from '../expectation/baseline.js';
+import { summarize } from '../results/summary.js';
 
 export interface BaselineStageOptions {
   /** The file as the user named it, said back in reports. */

@@ -2,7 +2,7 @@ import { containerExitOf, containerSnapshotOf, containerStopBefore, shortId } fr
 import { describeSignal, signalBeforeExit } from '../evidence/queries.js';
 import type { DrillEvidence, EvidenceOf } from '../evidence/types.js';
 import type { Judgement } from './types.js';
-import type { ExitOnEofData } from './exit-on-eof.js';
+import type { ExitOnEofData } from './exit-on-eof-data.js';
 
 /**
  * exit-on-eof for a server in a container: the server is the container's process, not the

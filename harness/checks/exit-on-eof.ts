@@ -4,25 +4,7 @@ import { containerServerOf } from '../evidence/container-queries.js';
 import { judgeContainerExit } from './exit-on-eof-container.js';
 import { isCheckResult, lossOrUnknown } from './loss.js';
 import { dataOf, defineCheck, type Judgement } from './types.js';
-
-export type ExitOnEofData =
-  /** The server had already exited before the loss: nothing to judge. */
-  | { exitAt: number; lossAt: number }
-  /** The server was still running at the end of the evidence. */
-  | { lossAt: number; deadlineMs: number; exited: false; container?: string }
-  /** The server exited: when, how, and the signal that ended it if one did. */
-  | {
-      lossAt: number;
-      exitAt: number;
-      elapsedMs: number;
-      deadlineMs: number;
-      code: number | null;
-      signal: string | null;
-      /** The signal that ended it, in words, and who sent it. */
-      endedBy?: string;
-      endedByWho?: 'client' | 'harness';
-      container?: string;
-    };
+import type { ExitOnEofData } from './exit-on-eof-data.js';
 
 /**
  * exit-on-eof: the server exits within the deadline after it lost its client, without a signal

@@ -8,7 +8,7 @@ import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import type { BaselineEntryInfo, RunResults } from '../results/types.js';
 import { displayPath } from '../util/paths.js';
-import { commandExit, EXIT, UsageError } from '../errors.js';
+import { commandExit, EXIT, UsageError } from '../util/errors.js';
 import type { RunCommandOptions } from './run-command.js';
 
 export const DEFAULT_BASELINE_FILE = 'crash-drill.baseline.json';

@@ -4,10 +4,11 @@ import { summaryLine } from '../../reports/summary-line.js';
 import { EvidenceLogError, readEvidenceLog } from '../evidence/log.js';
 import { verifyLine, verifyPath, VerifyPathError, type VerifyResult } from '../evidence/verify.js';
 import { judge, type DrillResult } from '../results/judge.js';
-import { exitCodeFor, summarize, type RunResults } from '../results/types.js';
+import type { RunResults } from '../results/types.js';
 import { harnessInfo } from '../util/version.js';
 import { displayPath } from '../util/paths.js';
-import { commandExit, EXIT } from '../errors.js';
+import { commandExit, EXIT } from '../util/errors.js';
+import { exitCodeFor, summarize } from '../results/summary.js';
 
 type Out = { write(s: string): unknown; isTTY?: boolean };
 

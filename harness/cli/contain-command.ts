@@ -23,7 +23,7 @@ import {
 } from '../orphans/cli-options.js';
 import { describeStep } from '../observe/containment-step.js';
 import { configuredLines } from '../orphans/render.js';
-import { EXIT, isUserError } from '../errors.js';
+import { EXIT, isUserError } from '../util/errors.js';
 
 export interface ContainCommandOptions extends ClientConfigOptions {
   allOrphans?: boolean;

@@ -6,7 +6,7 @@ import { DEFAULT_INIT_TIMEOUT_MS } from '../init/defaults.js';
 import type { FromClientOptions } from '../init/from-client.js';
 import type { InitOptions } from '../init/run-init.js';
 import { CLIENT_IDS } from '../mcp-clients/types.js';
-import { EXIT } from '../errors.js';
+import { EXIT } from '../util/errors.js';
 
 function positiveMs(value: string): number {
   const n = Number(value);

@@ -10,7 +10,7 @@ import { renderSnapshot } from '../orphans/render.js';
 import type { BackendName } from '../orphans/types.js';
 import { addClientConfigOptions, backendOption, clientConfigs, type ClientConfigOptions, pidArgument } from '../orphans/cli-options.js';
 import { problemLine } from '../mcp-clients/types.js';
-import { commandExit, EXIT } from '../errors.js';
+import { commandExit, EXIT } from '../util/errors.js';
 
 export interface InspectOptions extends ClientConfigOptions {
   json?: boolean;

@@ -15,7 +15,7 @@ import { addShardOptions, registerMergeCommand } from './shard-options.js';
 import { registerInitCommand } from './init-command.js';
 import { registerOrphanCommands } from './orphans-command.js';
 import { registerBaselineCommand } from './baseline-command.js';
-import { EXIT, reportUncaught } from '../errors.js';
+import { EXIT, reportUncaught } from '../util/errors.js';
 
 function listOf(allowed: readonly string[], what: string) {
   return (value: string, previous: string[] = []) => {
@@ -79,7 +79,7 @@ function addRunOptions(command: Command): Command {
       oneOf(CLIENT_KINDS, 'client'),
     )
     .option('--config <path>', 'config file (default: crash-drill.config.{ts,mts,js,mjs} in the working folder)')
-    .option('--reporter <names>', REPORTER_HELP, commaList)
+    .option('--reporter <names>', `${REPORTER_HELP}; default: markdown and html, unless the config names its reporters`, commaList)
     .option(
       '--subject <command>',
       "drill this server instead of the scenarios' own (a command line); repeat it to compare servers side by side",

@@ -11,7 +11,7 @@ import { checkPendingFolder } from '../orphans/pending.js';
 import { renderOrphans } from '../orphans/render.js';
 import type { BackendName } from '../orphans/types.js';
 import { registerContainCommand } from './contain-command.js';
-import { commandExit, EXIT, UsageError } from '../errors.js';
+import { commandExit, EXIT, UsageError } from '../util/errors.js';
 import { registerInspectCommand } from './inspect-command.js';
 
 export interface OrphansOptions extends ClientConfigOptions {

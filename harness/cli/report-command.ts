@@ -2,7 +2,7 @@ import { cpSync, existsSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { loadReporters } from '../../reports/registry.js';
 import type { RunResults } from '../results/types.js';
-import { commandExit, EXIT, UsageError } from '../errors.js';
+import { commandExit, EXIT, UsageError } from '../util/errors.js';
 
 export interface ReportCommandOptions {
   reporter?: string[];

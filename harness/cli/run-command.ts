@@ -1,15 +1,15 @@
 import { resolve } from 'node:path';
-import { findConfigFile, loadConfigFile } from '../config/config-file.js';
+import { findConfigFile, loadConfigFile } from '../run/config-file.js';
 import type { KillMode, KillPoint, ProtocolChoice, SubjectSpec } from '../config/index.js';
-import type { DrillConfig } from '../index.js';
+import type { DrillConfig } from '../run/drill-config.js';
 import type { ClientKind } from '../drill/client/drill-client.js';
 import type { ShardSpec } from '../plan/shard.js';
 import { baselineNotes } from '../baseline/notes.js';
 import { runExitCode } from '../results/flaky.js';
 import type { RunResults } from '../results/types.js';
 import { startRun } from '../run/start-run.js';
-import { subjectFromCommandLine } from './command-line.js';
-import { commandExit, errorMessage, EXIT, SIGNAL_EXIT, UsageError } from '../errors.js';
+import { subjectFromCommandLine } from '../config/command-line.js';
+import { commandExit, errorMessage, EXIT, SIGNAL_EXIT, UsageError } from '../util/errors.js';
 
 export interface RunCommandOptions {
   point?: KillPoint[];
@@ -36,9 +36,14 @@ export interface RunCommandOptions {
   updateBaseline?: boolean;
 }
 
-/** The CLI's defaults where runDrills() has none: scenarios/ and a report folder. */
+/**
+ * The CLI's defaults where runDrills() has none: scenarios/, a report folder, and reports a
+ * person reads (Playwright writes its HTML report by default too). `--reporter` or the config's
+ * `reporters` replace the reporters; json is always on and the console is added (reports/registry.ts).
+ */
 const DEFAULT_SCENARIOS = ['scenarios'];
 const DEFAULT_OUT = 'crash-drill-report';
+const DEFAULT_REPORTERS = ['markdown', 'html'];
 
 /**
  * `crash-drill run`: the config file (the same one runDrills() reads), overridden by the flags
@@ -90,7 +95,11 @@ export async function runFromCommandLine(
       client: options.client ?? config.client,
       out: options.out ?? config.out ?? DEFAULT_OUT,
       // --reporter replaces the config's named reporters; its reporter objects stay.
-      reporters: options.reporter ? [...options.reporter, ...configReporters.filter((r) => typeof r !== 'string')] : configReporters,
+      reporters: options.reporter
+        ? [...options.reporter, ...configReporters.filter((r) => typeof r !== 'string')]
+        : config.reporters
+          ? configReporters
+          : DEFAULT_REPORTERS,
       subjects: options.subject ? subjectsOf(options.subject) : undefined,
       shard: options.shard,
       repeat: options.repeat,

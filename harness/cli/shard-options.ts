@@ -9,7 +9,7 @@ import { resolve } from 'node:path';
 import { rmSync } from 'node:fs';
 import { InvalidArgumentError, type Command } from 'commander';
 import { parseShard, ShardError } from '../plan/shard.js';
-import { commandExit, UsageError } from '../errors.js';
+import { commandExit, UsageError } from '../util/errors.js';
 
 function shardArg(value: string) {
   try {
@@ -45,7 +45,7 @@ export async function mergeCommand(folders: string[], options: MergeCommandOptio
   const [{ loadReporters }, { runExitCode }, { copyEvidence, mergeResults, readShardFolder }] = await Promise.all([
     import('../../reports/registry.js'),
     import('../results/flaky.js'),
-    import('../results/merge.js'),
+    import('../merge/results.js'),
   ]);
   return commandExit(process.stderr, 'merge', async () => {
     const outDir = resolve(options.out);

@@ -1,6 +1,6 @@
 import { displayPath } from '../util/paths.js';
 import { verifyLine, verifyPath, VerifyPathError } from '../evidence/verify.js';
-import { commandExit, EXIT } from '../errors.js';
+import { commandExit, EXIT } from '../util/errors.js';
 
 type Out = { write(s: string): unknown };
 

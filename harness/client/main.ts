@@ -8,7 +8,7 @@
  * harness pays for one process start per drill, not for a process start plus an SDK load.
  */
 import { monoNow } from '../util/clock.js';
-import { errorMessage, EXIT } from '../errors.js';
+import { errorMessage, EXIT } from '../util/errors.js';
 import type { ClientEvent, HarnessCommand } from './protocol.js';
 import { spawnSubject } from './spawn-subject.js';
 

@@ -1,6 +1,6 @@
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { RecordingStdioTransport } from './recording-transport.js';
-import { InternalError } from '../errors.js';
+import { InternalError } from '../util/errors.js';
 
 /** An error answer of the server, with its JSON-RPC code (a protocol error, not a tool error). */
 export class RpcError extends InternalError {

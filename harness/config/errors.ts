@@ -1,5 +1,5 @@
 import { displayPath } from '../util/paths.js';
-import { UserError } from '../errors.js';
+import { UserError } from '../util/errors.js';
 
 /** One thing wrong with one scenario file (or with the set of files). */
 export interface ConfigProblem {
@@ -16,7 +16,7 @@ export interface ConfigProblem {
 
 /**
  * Every configuration mistake the user can fix by editing a file or an argument. The CLI
- * maps it to exit code 3 (harness/errors.ts). Each line of the message reads
+ * maps it to exit code 3 (harness/util/errors.ts). Each line of the message reads
  * `file: field: what was expected, got what`, Playwright's errorWithFile style.
  */
 export class ConfigError extends UserError {

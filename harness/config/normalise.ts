@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { ParsedScenario } from './schema.js';
 import { EXTRA_EXPECT_KEYS } from './schema.js';
-import { normaliseExpectation } from '../expectation/normalise.js';
+import { normaliseExpectation } from './expectation-normalise.js';
 import type { CancelSpec, RecordLimits, Scenario, ScenarioExpect, ScenarioRemote, ScenarioTimeouts, SetupStep } from './types.js';
 
 /** How much of a server's stdout noise and stderr a drill records (harness/drill/executor/record-cap.ts has the why). */

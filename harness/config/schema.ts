@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { ExpectationSchema } from '../expectation/schema.js';
+import { ExpectationSchema } from './expectation-schema.js';
 import { DEFAULT_KILL_MODES, DEFAULT_KILL_POINTS, KILL_MODES, KILL_POINTS, LOSS_MODES, PROTOCOL_CHOICES } from './types.js';
 
 /**

@@ -3,7 +3,7 @@
  * optional fields) is `ScenarioInput` in schema.ts; everything here is what the rest of the
  * harness consumes: every default filled in, every path absolute.
  */
-import type { DeclaredStatement } from '../expectation/types.js';
+import type { DeclaredStatement } from './statements.js';
 
 export type KillPoint = 'idle' | 'pre-dispatch' | 'in-flight' | 'sent' | 'confirmed' | 'child-spawned' | 'after-response';
 

@@ -4,6 +4,5 @@ export { labelCommand, labelSubject, labelArgv, labelShellScript, RUN_LABEL, typ
 export { EngineClient, parseEvent, parseInspect, type EngineEvent, type Inspected } from './engine.js';
 export { attribute, sameImage, type Attribution, type CliSighting } from './attribute.js';
 export { containContainers } from './contain.js';
-export { containersExtension, DrillContainers } from './drill-containers.js';
 export { clearEngineMark, sweepStaleContainers, sweepStaleContainerRows, type StaleContainer } from './stale.js';
 export type { AmbiguousContainer, CliProcess, ContainerContainment, ContainerEvidenceEvent, ContainerRow } from './types.js';

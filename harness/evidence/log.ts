@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DrillEvidence, EvidenceEvent } from './types.js';
-import { UserError } from '../errors.js';
+import { UserError } from '../util/errors.js';
 
 /**
  * One JSONL file per drill: one event a line, in recording order, each line holding `prev`, the

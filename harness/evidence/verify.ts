@@ -13,9 +13,8 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import type { RunResults } from '../results/types.js';
 import { GENESIS } from './log.js';
-import { UserError } from '../errors.js';
+import { UserError } from '../util/errors.js';
 
 /** Stable codes of the ways a log can be broken. */
 export type BreakCode =
@@ -56,6 +55,15 @@ export interface VerifyResult {
   head: string | null;
   /** The first break found (null when ok). */
   problem: ChainBreak | null;
+}
+
+/**
+ * What verification reads of a results.json (results.json's `drills[].evidence`,
+ * harness/results/types.ts): declared here, so the evidence layer reads the file without
+ * depending on the results layer above it.
+ */
+export interface ResultsLogs {
+  drills: { id: string; evidence: { file: string; head: string; records: number } | null }[];
 }
 
 /** What results.json says a log should be. */
@@ -105,17 +113,17 @@ const short = (hash: string) => `${hash.slice(0, 12)}…`;
 const drillIdOfFile = (file: string) => basename(file).replace(/\.jsonl$/, '');
 
 /** The results.json of the report folder a log sits in (`<report>/evidence/<file>`), if any. */
-export function resultsBeside(file: string): RunResults | null {
+export function resultsBeside(file: string): ResultsLogs | null {
   const path = join(dirname(dirname(file)), 'results.json');
   if (!existsSync(path)) return null;
   try {
-    return JSON.parse(readFileSync(path, 'utf8')) as RunResults;
+    return JSON.parse(readFileSync(path, 'utf8')) as ResultsLogs;
   } catch {
     return null;
   }
 }
 
-function expectedFor(file: string, results: RunResults): ExpectedLog | null {
+function expectedFor(file: string, results: ResultsLogs): ExpectedLog | null {
   const name = basename(file);
   const drill = results.drills.find((d) => d.evidence?.file === name);
   return drill?.evidence ? { head: drill.evidence.head, records: drill.evidence.records } : null;

@@ -5,7 +5,7 @@
  * neither: a run that could not show it says nothing of whether it was fixed.
  */
 import { countNotMet } from './judge.js';
-import type { BaselineStatementInfo, ExpectationResults } from './types.js';
+import type { BaselineStatementInfo, ExpectationResults } from '../results/expectation-results.js';
 
 /** The identity of a statement entry: one per server and statement. */
 export function statementKey(entry: Pick<BaselineStatementInfo, 'server' | 'statement'>): string {

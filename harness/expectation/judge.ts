@@ -7,14 +7,9 @@
 import type { Scenario, SubjectSpec } from '../config/types.js';
 import type { DrillResult } from '../results/judge.js';
 import { statementDef, wouldShow, type DrillSay } from './statements.js';
-import {
-  STATEMENT_IDS,
-  type DeclaredExpectation,
-  type DeclaredStatement,
-  type ExpectationResults,
-  type ServerExpectation,
-  type StatementResult,
-} from './types.js';
+import type { DeclaredExpectation } from './types.js';
+import { STATEMENT_IDS, type DeclaredStatement } from '../config/statements.js';
+import type { ExpectationResults, ServerExpectation, StatementResult } from '../results/expectation-results.js';
 
 /** A server is its subject as a drill names it: name, command and args. */
 function serverKey(s: { name?: string; server?: string; command: string; args: readonly string[] }): string {

@@ -7,7 +7,8 @@
 import type { CheckId } from '../checks/index.js';
 import { CANCEL_POINTS, type KillMode, type KillPoint } from '../config/types.js';
 import type { DrillResult } from '../results/judge.js';
-import type { DeclaredStatement, StatementId, WouldShow } from './types.js';
+import type { DeclaredStatement, StatementId } from '../config/statements.js';
+import type { WouldShow } from '../results/expectation-results.js';
 
 /** What one drill shows of a statement; null when none of its checks ran in that drill. */
 export type DrillSay = 'met' | 'not met' | 'could not tell' | null;

@@ -1,12 +1,12 @@
 /**
  * Asks for the server command on a terminal, and splits what was typed into a command and
- * its arguments the way `--subject` is split (harness/cli/command-line.ts): plain words, quotes
+ * its arguments the way `--subject` is split (harness/config/command-line.ts): plain words, quotes
  * and backslashes, no variables, globs or pipes (the command is spawned directly, never through
  * a shell). A line with an unclosed quote is refused with the same message and asked again.
  */
 import { createInterface } from 'node:readline/promises';
-import { splitCommandLine } from '../cli/command-line.js';
-import { UsageError } from '../errors.js';
+import { splitCommandLine } from '../config/command-line.js';
+import { UsageError } from '../util/errors.js';
 
 export async function askServerCommand(input: NodeJS.ReadableStream, output: NodeJS.WritableStream): Promise<string[]> {
   const rl = createInterface({ input, output, terminal: true });

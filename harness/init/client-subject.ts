@@ -13,7 +13,7 @@
 import { isCredentialName } from '../orphans/credentials.js';
 import { envValues } from '../mcp-clients/server.js';
 import type { ConfiguredServer } from '../mcp-clients/types.js';
-import { UserError } from '../errors.js';
+import { UserError } from '../util/errors.js';
 
 export interface ClientSubject {
   /** The entry's name, as the subject's name (the reports compare servers by it). */

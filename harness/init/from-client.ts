@@ -6,7 +6,7 @@
  * never copied (client-subject.ts); nothing here prints a value.
  */
 import path from 'node:path';
-import { EXIT, HarnessBug } from '../errors.js';
+import { EXIT, HarnessBug } from '../util/errors.js';
 import { ConfigError } from '../config/errors.js';
 import { parseScenario } from '../config/parse.js';
 import { loadClientConfigs } from '../mcp-clients/load.js';

@@ -13,7 +13,7 @@ import { identify, type ProcIdentity } from '../observe/identity.js';
 import { listPids, readCmdline, readEnviron } from '../observe/proc.js';
 import { newRecord, terminate } from '../observe/terminate.js';
 import { harnessInfo } from '../util/version.js';
-import { InternalError } from '../errors.js';
+import { InternalError } from '../util/errors.js';
 
 /** The environment variable that marks every process `init` started (and only those). */
 export const INIT_MARKER_ENV = 'CRASH_DRILL_INIT';

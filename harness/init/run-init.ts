@@ -6,8 +6,8 @@
  */
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { CONFIG_FILE_NAMES, findConfigFile } from '../config/config-file.js';
-import { EXIT, HarnessBug } from '../errors.js';
+import { CONFIG_FILE_NAMES, findConfigFile } from '../run/config-file.js';
+import { EXIT, HarnessBug } from '../util/errors.js';
 import { ConfigError } from '../config/errors.js';
 import { displayPath } from '../util/paths.js';
 import { parseScenario } from '../config/parse.js';

@@ -7,7 +7,7 @@
 import { existsSync, promises as fs } from 'node:fs';
 import path from 'node:path';
 import { displayPath } from '../util/paths.js';
-import { UserError } from '../errors.js';
+import { UserError } from '../util/errors.js';
 
 export interface PlannedFile {
   /** absolute path */

@@ -20,7 +20,7 @@ export {
 export { identify, isAlive, procState, sameIdentity, identityKey, type ProcIdentity, type ProcState } from './identity.js';
 export { decodeWaitStatus, type ExitStatus } from './exit-status.js';
 export { cgroupSupport, createDrillCgroup, listDrillCgroups, findCgroup2Mount, DrillCgroup, type CgroupSupport } from './cgroup.js';
-export { DRILL_ENV, type TrackedProcess } from './membership.js';
+export type { TrackedProcess } from './membership.js';
 export { pollExit, checkExit, type ExitObservation, type PollExitOptions } from './exit-watch.js';
 export { DrillTracker, type DrillTrackerOptions, type TrackingInfo, type UnattributedProcess } from './tracker.js';
 export { inventory, classifyFd, type SurvivorRow, type FdInfo, type FdKind } from './inventory.js';
@@ -28,6 +28,6 @@ export { tcpConnections, unixSockets, socketInodes, type TcpConn, type UnixSock 
 export { signalIdentity, signalIfSame, type SignalOutcome } from './signal.js';
 export { contain, type ContainOptions } from './contain.js';
 export type { ContainmentRecord, ContainmentStep, EndedBy } from './terminate.js';
-export { newRunId, drillIdFor, runIdOf, HARNESS_ENV, harnessMark, parseHarnessMark, ownHarnessEnv } from './run-ids.js';
+export { newRunId, drillIdFor, runIdOf, DRILL_ENV, HARNESS_ENV, harnessMark, parseHarnessMark, ownHarnessEnv } from './run-ids.js';
 export { ObserveError, type ObserveErrorCode } from './errors.js';
 export { findRealServer, findRealServerNow, isLauncher, snapshotChain, type ChainProcess, type ReadFd } from './wrapper.js';

@@ -21,9 +21,8 @@ import { decodeWaitStatus, type ExitStatus } from './exit-status.js';
 import { identityKey, type ProcIdentity } from './identity.js';
 import { isKernelThread, readCmdline, readEnviron, readStat, type ProcStat } from './proc.js';
 import type { ProcTable } from './proc-table.js';
+import { DRILL_ENV } from './run-ids.js';
 import { attributionProbe, type UnattributedProcess } from './unattributed.js';
-
-export const DRILL_ENV = 'CRASH_DRILL_RUN';
 
 export type TrackedProcess = {
   pid: number;

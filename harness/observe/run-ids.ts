@@ -22,6 +22,13 @@ export function runIdOf(drillId: string): string {
 }
 
 /**
+ * The drill marker: every drill's client and server carry CRASH_DRILL_RUN=<drill id>, inherited
+ * by every descendant (the env-marker membership, membership.ts). Declared once, here, beside
+ * the harness's mark.
+ */
+export const DRILL_ENV = 'CRASH_DRILL_RUN';
+
+/**
  * Beside the drill marker, every drill process carries its harness's identity,
  * CRASH_DRILL_HARNESS=<pid>:<start time>. A sweep that finds no registration of a run (one
  * registered in a registry it does not read: another CRASH_DRILL_REGISTRY, another

@@ -16,7 +16,7 @@
  *   user); a harness running as root considers every user;
  * - it is not a container's process (harness/containers accounts for those).
  */
-import { DRILL_ENV } from './membership.js';
+import { DRILL_ENV } from './run-ids.js';
 import { readCmdline, readEnviron, readOwnerUid, type ProcStat } from './proc.js';
 
 export type UnattributedProcess = {

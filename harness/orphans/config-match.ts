@@ -1,32 +1,17 @@
 /**
- * `orphans.match` from the config file: extra server patterns, one regex a string. Read from a
- * JavaScript config (crash-drill.config.js / .mjs) by importing its default export; the
- * config loader (harness/config/config-file.ts) accepts the key too, so one file serves
- * `run` and `orphans`.
+ * `orphans.match` from the config file: extra server patterns, one regex a string. The file is
+ * found and loaded by the one config loader `run` uses (harness/run/config-file.ts: the
+ * first of crash-drill.config.{ts,mts,js,mjs} in the working folder, a TypeScript one
+ * transpiled, every field validated and every problem naming the file and the field), so one
+ * file serves `run` and the live-machine commands; for these it need name no scenarios.
  */
-import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { PatternError, userPattern, type ServerPattern } from './patterns.js';
-
-const NAMES = ['crash-drill.config.mjs', 'crash-drill.config.js'];
+import { findConfigFile, loadConfigFile } from '../run/config-file.js';
+import { userPattern, type ServerPattern } from './patterns.js';
 
 export async function configPatterns(explicit: string | undefined, cwd = process.cwd()): Promise<ServerPattern[]> {
-  const file = explicit ? resolve(cwd, explicit) : NAMES.map((n) => resolve(cwd, n)).find((f) => existsSync(f));
+  const file = explicit ? resolve(cwd, explicit) : findConfigFile(cwd);
   if (!file) return [];
-  if (!existsSync(file)) throw new PatternError(`${file}: no such config file`);
-  if (!/\.m?js$/.test(file)) throw new PatternError(`${file}: orphans reads orphans.match from a .js or .mjs config only`);
-  let config: unknown;
-  try {
-    config = ((await import(pathToFileURL(file).href)) as { default?: unknown }).default;
-  } catch (error) {
-    throw new PatternError(`${file}: cannot load the config: ${(error as Error).message.split('\n')[0]}`);
-  }
-  const orphans = (config as { orphans?: unknown } | undefined)?.orphans;
-  if (orphans === undefined) return [];
-  const match = (orphans as { match?: unknown }).match;
-  if (!Array.isArray(match) || !match.every((m) => typeof m === 'string')) {
-    throw new PatternError(`${file}: orphans.match: expected a list of regular expressions (strings), got ${JSON.stringify(match)}`);
-  }
-  return match.map((m, i) => userPattern(m, 'config', `${file}: orphans.match[${i}]`));
+  const config = await loadConfigFile(file, { scenariosOptional: true });
+  return (config.orphans?.match ?? []).map((m, i) => userPattern(m, 'config', `${file}: orphans.match[${i}]`));
 }

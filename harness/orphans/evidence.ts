@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { GENESIS, sha256 } from '../evidence/log.js';
 import { verifyLog } from '../evidence/verify.js';
 import { monoNow } from '../util/clock.js';
-import { UserError } from '../errors.js';
+import { UserError } from '../util/errors.js';
 
 export class EvidenceOutError extends UserError {
   readonly code = 'CRASH_DRILL_ORPHANS_OUT';

@@ -8,7 +8,7 @@ import type { ConfigMatch, ConfigMatcher } from '../mcp-clients/matcher.js';
 import { credentialNames } from './credentials.js';
 import { DRILL_ENV, findRealServer, isLauncher, type ChainProcess } from './observe.js';
 import type { Backend, BackendName, Descriptor, ProcessEntry } from './types.js';
-import { UserError } from '../errors.js';
+import { UserError } from '../util/errors.js';
 
 export interface Related {
   pid: number;

@@ -4,7 +4,7 @@
  * `--match`), or it carries a drill marker; and its stdin and stdout are pipes or sockets
  * (checked in find-orphans.ts). Each pattern has a name, so the output can say which one matched.
  */
-import { UserError } from '../errors.js';
+import { UserError } from '../util/errors.js';
 
 export type PatternSource = 'default' | 'config' | 'flag';
 

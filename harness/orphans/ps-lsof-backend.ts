@@ -4,7 +4,7 @@
  * What the tools cannot show is said in blindSpots, never guessed.
  */
 import { spawnSync } from 'node:child_process';
-import { UserError } from '../errors.js';
+import { UserError } from '../util/errors.js';
 import { parseLsof, type LsofFile } from './lsof-output.js';
 import { envNamesAfter, envValueAfter, parsePsLine, psColumns } from './ps-output.js';
 import type { Backend, Holder, ProcessEntry } from './types.js';

@@ -9,7 +9,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { PlannedDrill } from './types.js';
-import { UserError } from '../errors.js';
+import { UserError } from '../util/errors.js';
 
 export interface ShardSpec {
   /** 1-based. */

@@ -1,4 +1,4 @@
-import { InternalError } from '../errors.js';
+import { InternalError } from '../util/errors.js';
 
 /** Typed errors of the intercept preload, each with a stable `code`. */
 export type PreloadErrorCode =

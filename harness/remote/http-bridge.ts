@@ -1,5 +1,5 @@
 import type { IncomingMessage, OutgoingHttpHeaders } from 'node:http';
-import { InternalError } from '../errors.js';
+import { InternalError } from '../util/errors.js';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 

@@ -6,7 +6,7 @@
 import { containerContainmentOf, containerExitOf, containerServerOf, containerSnapshotOf, containerStopBefore } from '../evidence/container-queries.js';
 import { firstOf, type DrillEvidence } from '../evidence/types.js';
 import type { AmbiguousContainer, ContainerContainment, ContainerRow, LabelChange } from '../containers/types.js';
-import type { ExitInfo } from './exit-info.js';
+import type { ExitInfo } from './exit-info-types.js';
 
 export interface ContainersResult {
   /** How the harness changed the subject command to label its container. */

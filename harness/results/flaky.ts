@@ -3,8 +3,9 @@
  * than once): a drill key whose attempts did not all get the same verdict. Pure.
  */
 import type { DrillResult } from './judge.js';
-import { EXIT } from '../errors.js';
-import { exitCodeFor, type FlakyEntry, type RunResults } from './types.js';
+import { EXIT } from '../util/errors.js';
+import type { FlakyEntry, RunResults } from './types.js';
+import { exitCodeFor } from './summary.js';
 
 export type { FlakyEntry } from './types.js';
 

@@ -7,7 +7,7 @@ import { serverRequests, sessionOf, subjectRequests, SUCCEEDED } from '../eviden
 import { eventsOf, firstOf, type DrillEvidence } from '../evidence/types.js';
 import { failedCheckContributions, type CheckFinding, type CheckId, type CheckResult } from '../checks/index.js';
 import { describeEra, eraOf } from './era-info.js';
-import type { ExitInfo } from './exit-info.js';
+import type { ExitInfo } from './exit-info-types.js';
 import { describeRecordCuts } from './record-cut.js';
 import type { Diagnosis } from './diagnosis.js';
 

@@ -1,37 +1,31 @@
-import type { CheckId, Verdict } from '../checks/index.js';
-import { EXIT } from '../errors.js';
-import type { KillMode, KillPoint } from '../config/index.js';
-import type { DrillResult } from './judge.js';
-import type { BaselineStatementInfo, ExpectationResults } from '../expectation/types.js';
-
-/** The error bases, for the reporters, which import only this module (test/layering.test.ts). */
-export { InternalError, UserError } from '../errors.js';
-
 /**
- * Kill points and modes, declared once in harness/config and re-exported here, where reporters
- * (which import only result types) take them: KILL_POINTS is in the order a call passes them.
+ * The shape of a run's results (results.json) and of a drill's result, as types only: the
+ * reporters import this module and harness/results/constants.ts and nothing else of the harness
+ * (test/layering.test.ts), so what they load at run time is constants, never the scenario loader.
  */
-export { KILL_MODES, KILL_POINTS } from '../config/index.js';
-export type { KillMode, KillPoint } from '../config/index.js';
+import type { CheckId, Verdict } from '../checks/index.js';
+import type { KillMode, KillPoint } from '../config/types.js';
+import type { DrillResult } from './judge.js';
+import type { BaselineStatementInfo, ExpectationResults } from './expectation-results.js';
+
+export type { KillMode, KillPoint } from '../config/types.js';
+export type { StatementId } from '../config/statements.js';
 export type { CheckDetail, CheckFinding, CheckId, CheckResult, CheckVerdict, Verdict } from '../checks/index.js';
-/** The one containment step and its one rendering (harness/observe/containment-step.ts): reporters show steps only through describeStep. */
+/** The one containment step (harness/observe/containment-step.ts): reporters show steps only through describeStep (harness/results/constants.ts). */
 export type { ContainmentStep, LegacyStep } from '../observe/containment-step.js';
-export { describeStep } from '../observe/containment-step.js';
 
 export type { DrillResult } from './judge.js';
-export type { ExitInfo, ExitClass } from './exit-info.js';
+export type { ExitInfo, ExitClass } from './exit-info-types.js';
 export type { IncidentRecord, Moment } from './incident.js';
 export type { Diagnosis } from './diagnosis.js';
 export type {
   BaselineStatementInfo,
   ExpectationResults,
   ServerExpectation,
-  StatementId,
   StatementResult,
   StatementStatus,
   WouldShow,
-} from '../expectation/types.js';
-export { STATEMENT_IDS, STATEMENT_LABELS } from '../expectation/types.js';
+} from './expectation-results.js';
 
 export interface RunSummary {
   pass: number;
@@ -154,18 +148,4 @@ export interface DrillInfo {
   scenario: string;
   point: KillPoint;
   mode: KillMode;
-}
-
-export function summarize(drills: Iterable<Pick<DrillResult, 'verdict'>>): RunSummary {
-  const summary: RunSummary = { pass: 0, fail: 0, unknown: 0, error: 0 };
-  for (const drill of drills) summary[drill.verdict] = (summary[drill.verdict] ?? 0) + 1;
-  return summary;
-}
-
-/** docs/design.md, "Exit codes": 0 all pass, 1 some failed, 2 some unknown and none failed, 4 the harness failed. */
-export function exitCodeFor(summary: RunSummary): number {
-  if (summary.fail > 0) return EXIT.failed;
-  if (summary.error > 0) return EXIT.harness;
-  if (summary.unknown > 0) return EXIT.unknown;
-  return EXIT.ok;
 }

@@ -16,7 +16,7 @@
  */
 import { lstatSync, mkdirSync, realpathSync, type Stats } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { UserError } from '../errors.js';
+import { UserError } from '../util/errors.js';
 
 export class RegistryError extends UserError {
   readonly code = 'CRASH_DRILL_UNSAFE_REGISTRY';

@@ -3,7 +3,7 @@
  * end; contains the run only when the harness died without saying "done". With `--now`, its
  * perl front (sentinel.ts, PERL_WAIT) has already seen the harness die: it contains at once.
  */
-import { EXIT } from '../errors.js';
+import { EXIT } from '../util/errors.js';
 
 const runId = process.argv[2] ?? '';
 /** How long the harness may take to leave the running state after its pipe to us closed. */

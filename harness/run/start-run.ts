@@ -15,8 +15,8 @@ import { baselineStage } from '../baseline/stage.js';
 import { displayPath } from '../util/paths.js';
 import { checkedRunsDir } from './registry.js';
 import { isRunLive } from './runs.js';
-import type { DrillConfig } from '../index.js';
-import { runScenarios, type RunOutput } from './run-drills.js';
+import type { DrillConfig } from './drill-config.js';
+import { runScenarios, type RunOutput } from './run-scenarios.js';
 
 export interface RunRequest extends DrillConfig {
   /** Drill these servers instead of every scenario's own (`--subject`), side by side. */
@@ -29,7 +29,7 @@ export interface RunRequest extends DrillConfig {
   updateBaseline?: boolean;
   /** Keep every drill's evidence in memory to return it (default true; the CLI, which writes the logs, says false). */
   keepEvidence?: boolean;
-  /** Keep every drill's result in memory to return it (default true; the CLI's run says false: harness/run/run-drills.ts). */
+  /** Keep every drill's result in memory to return it (default true; the CLI's run says false: harness/run/run-scenarios.ts). */
   keepDrills?: boolean;
   /** Where terminal reporters print, and the environment they read (GitHub Actions). */
   stdout?: ReporterOptions['stdout'];

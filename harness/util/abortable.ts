@@ -1,4 +1,4 @@
-import { InternalError } from '../errors.js';
+import { InternalError } from './errors.js';
 
 /** Thrown when a wait is cut short because the run was interrupted. */
 export class Interrupted extends InternalError {

@@ -1,2 +1,115 @@
-/** Re-exported: the one errorMessage, beside the project's errors (harness/errors.ts). */
-export { errorMessage } from '../errors.js';
+/**
+ * Errors and exit codes, in one place (docs/design.md, "Exit codes"). Every command returns its
+ * exit code through `commandExit`; every error of the project extends `CrashDrillError`, with a
+ * stable `code` (vitest's `code = 'VITEST_FILES_NOT_FOUND'` style) and whose fault it is: a
+ * `UserError` (a flag, a file, a field, an environment variable the user can fix) exits 3, an
+ * `InternalError` (ours) exits 4. No imports, so every layer can use it (the results layer's
+ * exitCodeFor, the reporters through harness/results/types.ts).
+ */
+
+/** Every exit code of crash-drill, declared once. */
+export const EXIT = {
+  /** Every drill passed (or the command did what it was asked). */
+  ok: 0,
+  /** A drill failed, a log is broken, a drill was flaky; `contain`: SIGKILL was needed or something survived. */
+  failed: 1,
+  /** Some drill is unknown and none failed. */
+  unknown: 2,
+  /** `contain`: refused or stopped, nothing was signalled (the same number as `unknown`: no command gives both). */
+  refused: 2,
+  /** Usage or configuration: a bad flag, file, field, path, variable or reporter. Nothing was run. */
+  usage: 3,
+  /** The harness itself failed. */
+  harness: 4,
+} as const;
+
+export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
+
+/** 128 + the signal number, as a shell reports a process ended by it. */
+export const SIGNAL_EXIT: Partial<Record<NodeJS.Signals, number>> = { SIGINT: 130, SIGTERM: 143 };
+
+/** Who can fix it: the user (exit 3) or us (exit 4). */
+export type Fault = 'user' | 'internal';
+
+/** The base of every error crash-drill throws on purpose. */
+export abstract class CrashDrillError extends Error {
+  /** Stable, `CRASH_DRILL_<WHAT>` (older families keep their `OBSERVE_`, `REMOTE_`, `PRELOAD_` prefixes). */
+  abstract readonly code: string;
+  abstract readonly fault: Fault;
+}
+
+/** An error the user can fix by changing what they typed or wrote, or where they run: exit 3. */
+export abstract class UserError extends CrashDrillError {
+  readonly fault = 'user' as const;
+}
+
+/** Our own failure, or a broken invariant: exit 4. */
+export abstract class InternalError extends CrashDrillError {
+  readonly fault = 'internal' as const;
+}
+
+/** A usage error raised by a command itself (a bad option value, a folder that is not one). */
+export class UsageError extends UserError {
+  readonly code: string = 'CRASH_DRILL_USAGE';
+}
+
+/**
+ * An environment variable with a value crash-drill does not take. The message names the
+ * variable, what it takes and what it got: `CRASH_DRILL_CLIENT: expected process or inprocess, got "x"`.
+ */
+export class EnvVarError extends UserError {
+  readonly code = 'CRASH_DRILL_ENV';
+  constructor(
+    readonly variable: string,
+    readonly expected: string,
+    readonly got: string,
+  ) {
+    super(`${variable}: expected ${expected}, got ${JSON.stringify(got)}`);
+    this.name = 'EnvVarError';
+  }
+}
+
+/** A broken invariant: something crash-drill itself made is not what it must be. */
+export class HarnessBug extends InternalError {
+  readonly code = 'CRASH_DRILL_INTERNAL';
+}
+
+export function isUserError(error: unknown): error is UserError {
+  return error instanceof CrashDrillError && error.fault === 'user';
+}
+
+/** The exit code an error ends a command with: 3 when the user can fix it, else 4. */
+export function exitCodeOf(error: unknown): typeof EXIT.usage | typeof EXIT.harness {
+  return isUserError(error) ? EXIT.usage : EXIT.harness;
+}
+
+export function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+type Out = { write(s: string): unknown };
+
+/**
+ * Runs a command and returns its exit code: the body's, or 3 for a user error, printed as
+ * `crash-drill: [<command>: ]<message>`. Anything else propagates: harness/cli/main.ts prints
+ * it with its stack and exits 4 (`reportUncaught`).
+ */
+export async function commandExit(err: Out, command: string | null, body: () => Promise<number> | number): Promise<number> {
+  try {
+    return await body();
+  } catch (error) {
+    if (!isUserError(error)) throw error;
+    err.write(`crash-drill: ${command ? `${command}: ` : ''}${error.message}\n`);
+    return EXIT.usage;
+  }
+}
+
+/** What main.ts does with an error no command caught: a user error is one line and exit 3; anything else is our failure, with its stack, exit 4. */
+export function reportUncaught(err: Out, error: unknown): number {
+  if (isUserError(error)) {
+    err.write(`crash-drill: ${error.message}\n`);
+    return EXIT.usage;
+  }
+  err.write(`crash-drill: the harness failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  return EXIT.harness;
+}

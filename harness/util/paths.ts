@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { HarnessBug } from '../errors.js';
+import { HarnessBug } from './errors.js';
 
 let root: string | undefined;
 

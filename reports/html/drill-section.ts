@@ -2,11 +2,12 @@
  * One drill's section: verdict and reason, its checks, the incident record, the server's exit,
  * survivors, containment, the evidence log, and the timeline. Failed drills open by default.
  */
-import { describeStep, type DrillResult } from '../types.js';
+import { describeStep } from '../../harness/results/constants.js';
+import type { DrillResult } from '../types.js';
 import { anchorOf, esc, verdictClass } from './escape.js';
 import type { EvidenceRead } from './evidence-file.js';
 import { renderIncident } from './incident.js';
-import type { DrillLine } from './page.js';
+import type { DrillLine } from './types.js';
 import { renderTimeline } from './timeline.js';
 import { timelineEntries } from './timeline-entries.js';
 

@@ -3,14 +3,8 @@
  * per statement; a cell says met, not met or not shown, links each deciding drill to its
  * section, and for a statement no drill showed, says which point or mode would.
  */
-import {
-  STATEMENT_IDS,
-  STATEMENT_LABELS,
-  type BaselineInfo,
-  type DrillResult,
-  type ExpectationResults,
-  type StatementResult,
-} from '../../harness/results/types.js';
+import { STATEMENT_IDS, STATEMENT_LABELS } from '../../harness/results/constants.js';
+import type { BaselineInfo, DrillResult, ExpectationResults, StatementResult } from '../../harness/results/types.js';
 import { anchorOf, esc } from './escape.js';
 
 /** `not met` of a statement the baseline lists reads `known`, as a check's known failure does. */

@@ -2,8 +2,8 @@
  * The matrix: one row per scenario (and its subject), one column per kill point × mode; each
  * cell links to its drills, coloured by verdict. A repeated drill gets one chip per run.
  */
-import { KILL_MODES, KILL_POINTS } from '../types.js';
-import type { DrillLine } from './page.js';
+import { KILL_MODES, KILL_POINTS } from '../../harness/results/constants.js';
+import type { DrillLine } from './types.js';
 import { anchorOf, esc, verdictClass } from './escape.js';
 
 /** Kill points in the order a call passes them, modes as declared; anything else (an older run's) follows in the order seen. */

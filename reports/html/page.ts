@@ -10,11 +10,9 @@ import { esc, verdictClass } from './escape.js';
 import type { EvidenceRead } from './evidence-file.js';
 import { renderMatrix } from './matrix.js';
 import { EXPECTATION_CSS, renderExpectation } from './expectation.js';
+import type { DrillLine } from './types.js';
 
 const RANK: Record<string, number> = { fail: 0, error: 1, unknown: 2, known: 3, pass: 4 };
-
-/** What the page itself shows of a drill (its line, the matrix, the expectation's links): a large run's page holds only this. */
-export type DrillLine = Pick<DrillResult, 'id' | 'key' | 'scenario' | 'point' | 'mode' | 'verdict' | 'reason' | 'durationMs'> & { subject: { name: string } };
 
 export function drillLine(d: DrillResult): DrillLine {
   return {

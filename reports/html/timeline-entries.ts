@@ -3,7 +3,8 @@
  * a lane. Only what a reader needs is kept; message contents, stderr text and request bodies are
  * left out on purpose (an RPC shows its method only), so nothing here can carry a token.
  */
-import { describeStep, type ContainmentStep, type LegacyStep } from '../types.js';
+import { describeStep } from '../../harness/results/constants.js';
+import type { ContainmentStep, LegacyStep } from '../types.js';
 import type { LogEvent } from './evidence-file.js';
 
 export const LANES = ['client', 'kill', 'server', 'survivors', 'containment', 'revocation', 'remote', 'retry', 'harness'] as const;

@@ -10,8 +10,9 @@ import type { Baseline } from '../../harness/baseline/load.js';
 import { baselineText, updatedEntries } from '../../harness/baseline/write.js';
 import { parseBaseline } from '../../harness/baseline/load.js';
 import { runExitCode } from '../../harness/results/flaky.js';
-import { mergeResults } from '../../harness/results/merge.js';
-import { summarize, type BaselineEntryInfo, type DrillResult, type RunResults } from '../../harness/results/types.js';
+import { mergeResults } from '../../harness/merge/results.js';
+import type { BaselineEntryInfo, DrillResult, RunResults } from '../../harness/results/types.js';
+import { summarize } from '../../harness/results/summary.js';
 
 type C = [id: string, verdict: 'pass' | 'fail' | 'unknown'];
 

@@ -2,7 +2,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { splitCommandLine } from '../../harness/cli/command-line.js';
+import { splitCommandLine } from '../../harness/config/command-line.js';
 import { packageRoot } from '../../harness/util/paths.js';
 import { lastLine, runCli } from '../support/cli.js';
 import { scenarioYaml } from '../support/scenarios.js';

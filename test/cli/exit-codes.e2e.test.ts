@@ -1,11 +1,11 @@
 /**
- * Every exit code comes from the one table (harness/errors.ts), and a user's mistake is exit 3
+ * Every exit code comes from the one table (harness/util/errors.ts), and a user's mistake is exit 3
  * naming what to fix, never exit 4 as if it were the harness's own failure.
  */
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { EXIT } from '../../harness/errors.js';
+import { EXIT } from '../../harness/util/errors.js';
 import { runDrills, UserError } from '../../harness/index.js';
 import { packageRoot } from '../../harness/util/paths.js';
 import { lastLine, runCli } from '../support/cli.js';

@@ -10,7 +10,7 @@
  * dependencies are linked from this checkout's node_modules; the test says which it did.
  */
 import { type SpawnSyncReturns, spawn, spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { packageRoot } from '../../harness/util/paths.js';
@@ -99,6 +99,13 @@ describe('a first run from the packed tarball', () => {
     // with no live handle exits on EOF, so every drill passes.
     expect(results.summary).toMatchObject({ pass: 33, fail: 0, unknown: 0, error: 0 });
     expect(run.stdout).toMatch(/\n33 passed, 0 failed, 0 unknown\n$/);
+    // A plain run writes the reports a person reads, says where they are, and ends with the server's cleanup expectation.
+    for (const file of ['report.html', 'summary.md', 'results.json']) expect(existsSync(join(project, 'crash-drill-report', file)), file).toBe(true);
+    expect(run.stdout).toContain('\nCleanup expectation:\n');
+    expect(run.stdout).toMatch(/\n {2}stops accepting calls after its input closes +met\n/);
+    expect(run.stdout).toContain(
+      `\nReports in crash-drill-report/: report.html, summary.md, results.json\nOpen the HTML report: file://${project}/crash-drill-report/report.html\n`,
+    );
     expect(run.code).toBe(0);
     expect(wallMs).toBeLessThan(60_000);
     console.log(`first run: ${results.drills.length} drills in ${wallMs} ms`);

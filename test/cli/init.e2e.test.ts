@@ -5,7 +5,7 @@
 import { mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { loadConfigFile } from '../../harness/config/config-file.js';
+import { loadConfigFile } from '../../harness/run/config-file.js';
 import { loadScenarios } from '../../harness/config/index.js';
 import { signalIdentity } from '../../harness/observe/signal.js';
 import { packageRoot } from '../../harness/util/paths.js';

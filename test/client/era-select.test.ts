@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import type { DrillEvidence } from '../../harness/evidence/types.js';
 import { eventsOf, firstOf } from '../../harness/evidence/types.js';
 import type { DrillResult } from '../../harness/results/types.js';
-import { runScenarios } from '../../harness/run/run-drills.js';
+import { runScenarios } from '../../harness/run/run-scenarios.js';
 import { packageRoot } from '../../harness/util/paths.js';
 import { scenarioFrom, scenarioYaml, type ScenarioParts } from '../support/scenarios.js';
 import { tempDir } from '../support/temp-dir.js';

@@ -5,7 +5,7 @@
 import { mkdirSync, readdirSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { findConfigFile, loadConfigFile, scenarioFromObject } from '../../harness/config/config-file.js';
+import { findConfigFile, loadConfigFile, scenarioFromObject } from '../../harness/run/config-file.js';
 import { ConfigError, parseScenario, type Scenario } from '../../harness/config/index.js';
 import { packageRoot } from '../../harness/util/paths.js';
 import { scenarioYaml } from '../support/scenarios.js';

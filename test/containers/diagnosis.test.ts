@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { DrillResult } from '../../harness/results/types.js';
-import { runScenarios } from '../../harness/run/run-drills.js';
+import { runScenarios } from '../../harness/run/run-scenarios.js';
 import { containerScenario } from './support/scenarios.js';
 import { engineSuite } from './support/with-engine.js';
 

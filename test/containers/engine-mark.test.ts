@@ -11,7 +11,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { clearEngineMark, engineMarkFile, legacyEngineMark, markEngineUsed, sweepStaleContainerRows } from '../../harness/containers/stale.js';
 import { newRunId } from '../../harness/observe/index.js';
 import { registerRun, runsDir } from '../../harness/run/index.js';
-import { runScenarios } from '../../harness/run/run-drills.js';
+import { runScenarios } from '../../harness/run/run-scenarios.js';
 import { packageRoot } from '../../harness/util/paths.js';
 import { scenarioFrom, scenarioYaml } from '../support/scenarios.js';
 import { tempDir } from '../support/temp-dir.js';

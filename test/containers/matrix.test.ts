@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { DrillResult } from '../../harness/results/types.js';
-import { runScenarios } from '../../harness/run/run-drills.js';
+import { runScenarios } from '../../harness/run/run-scenarios.js';
 import { engineSuite } from './support/with-engine.js';
 import { containerScenario, CONTAINER_SCENARIOS } from './support/scenarios.js';
 

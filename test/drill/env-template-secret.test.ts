@@ -5,7 +5,7 @@
  */
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runScenarios } from '../../harness/run/run-drills.js';
+import { runScenarios } from '../../harness/run/run-scenarios.js';
 import { packageRoot } from '../../harness/util/paths.js';
 import { scenarioFrom, scenarioYaml } from '../support/scenarios.js';
 

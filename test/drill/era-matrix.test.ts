@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { KillMode, KillPoint } from '../../harness/config/index.js';
 import type { DrillResult } from '../../harness/results/types.js';
-import { runScenarios } from '../../harness/run/run-drills.js';
+import { runScenarios } from '../../harness/run/run-scenarios.js';
 import { packageRoot } from '../../harness/util/paths.js';
 import { scenarioFrom, scenarioYaml, type ScenarioParts, type SubjectInput } from '../support/scenarios.js';
 import { tempDir } from '../support/temp-dir.js';

@@ -3,7 +3,7 @@
  * EPIPE an SDK server throws when it writes after its client died), a signal and who sent it.
  */
 import { describe, expect, it } from 'vitest';
-import { runScenarios } from '../../harness/run/run-drills.js';
+import { runScenarios } from '../../harness/run/run-scenarios.js';
 import { fakeSubject, scenarioFrom, scenarioYaml, type ScenarioParts } from '../support/scenarios.js';
 
 const FAST: ScenarioParts = { expect: { 'exit-on-eof': { deadline: 1500 }, 'no-survivors': { grace: 500 } }, timeouts: { 'close-wait': 1500 } };

@@ -9,7 +9,7 @@
  * with the default phase-aware schedule (harness/run/scheduler.ts).
  */
 import { describe, expect, it } from 'vitest';
-import { runScenarios } from '../../harness/run/run-drills.js';
+import { runScenarios } from '../../harness/run/run-scenarios.js';
 import type { DrillResult } from '../../harness/results/types.js';
 import { DEADLINE, expectedTable, MODES, matrixYaml, POINTS, table, unexplained } from '../support/engine-matrix.js';
 import { FAKE_SERVERS, scenarioFrom } from '../support/scenarios.js';

@@ -8,7 +8,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { KillMode, KillPoint } from '../../harness/config/index.js';
-import { runScenarios } from '../../harness/run/run-drills.js';
+import { runScenarios } from '../../harness/run/run-scenarios.js';
 import type { DrillResult } from '../../harness/results/types.js';
 import { fakeSubject, scenarioFrom, scenarioYaml, type FakeServer, type ScenarioParts } from '../support/scenarios.js';
 import { tempDir } from '../support/temp-dir.js';

@@ -7,7 +7,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { runScenarios } from '../../harness/run/run-drills.js';
+import { runScenarios } from '../../harness/run/run-scenarios.js';
 import { expectedTable, matrixYaml, table } from '../support/engine-matrix.js';
 import { FAKE_SERVERS, scenarioFrom } from '../support/scenarios.js';
 import { tempDir } from '../support/temp-dir.js';

@@ -8,7 +8,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ClientKind } from '../../harness/drill/client/drill-client.js';
-import { runScenarios } from '../../harness/run/run-drills.js';
+import { runScenarios } from '../../harness/run/run-scenarios.js';
 import { packageRoot } from '../../harness/util/paths.js';
 import { scenarioFrom, scenarioYaml } from '../support/scenarios.js';
 import { tempDir } from '../support/temp-dir.js';

@@ -9,7 +9,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { eventsOf } from '../../harness/evidence/types.js';
-import { runScenarios } from '../../harness/run/run-drills.js';
+import { runScenarios } from '../../harness/run/run-scenarios.js';
 import { packageRoot } from '../../harness/util/paths.js';
 import { scenarioFrom, scenarioYaml } from '../support/scenarios.js';
 

@@ -237,13 +237,26 @@ describe('two servers side by side', () => {
 
   it('the console names what is not met and the run exits 1', () => {
     expect(first.cli.code).toBe(1);
-    expect(first.cli.stdout).toContain(
+    const tail = first.cli.stdout.slice(first.cli.stdout.indexOf('\nCleanup expectation:\n'));
+    expect(tail.replace(/ +\n/g, '\n')).toBe(
       [
+        '',
+        'Cleanup expectation:',
+        '                                                 well-behaved.js  ignores-eof.js',
+        '  stops accepting calls after its input closes   met              not met',
+        '  exits within N ms after its input closes       met (1500 ms)    not met (1500 ms)',
+        '  leaves no helper process behind                met              met',
+        '  no new external write after losing its client  not shown        not shown',
+        '  cancel honoured                                not shown        not shown',
+        '',
         'Cleanup expectation not met (fails the run):',
         '  ignores-eof.js: stops accepting calls after its input closes (it exits on its own) (side/ignores-eof.js/idle/crash)',
         '  ignores-eof.js: exits within 1500 ms after its input closes (side/ignores-eof.js/idle/crash)',
         '',
+        `Reports in ${first.out}/: summary.md, junit.xml, results.json`,
+        '',
         '1 passed, 1 failed, 0 unknown',
+        '',
       ].join('\n'),
     );
   });

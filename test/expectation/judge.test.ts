@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError, parseScenario } from '../../harness/config/index.js';
 import { scenarioJsonSchema } from '../../harness/config/json-schema.js';
-import { STATEMENT_IDS } from '../../harness/expectation/types.js';
+import { STATEMENT_IDS } from '../../harness/config/statements.js';
 import { applyStatementBaseline, collectStatements, updatedStatements } from '../../harness/expectation/baseline.js';
 import { declaredExpectations, judgeExpectations } from '../../harness/expectation/judge.js';
 import type { DeclaredExpectation } from '../../harness/expectation/types.js';

@@ -1,14 +1,15 @@
 /**
  * `crash-drill merge` judges the expectation again on every shard's drills
- * (harness/expectation/merge.ts): met in one shard and not met in another is not met, and what
+ * (harness/merge/expectation.ts): met in one shard and not met in another is not met, and what
  * the shards knew of the baseline's statements carries over.
  */
 import { describe, expect, it } from 'vitest';
 import { judgeExpectations } from '../../harness/expectation/judge.js';
 import { applyStatementBaseline } from '../../harness/expectation/baseline.js';
 import type { DeclaredExpectation } from '../../harness/expectation/types.js';
-import { mergeResults } from '../../harness/results/merge.js';
-import { summarize, type DrillResult, type RunResults } from '../../harness/results/types.js';
+import { mergeResults } from '../../harness/merge/results.js';
+import type { DrillResult, RunResults } from '../../harness/results/types.js';
+import { summarize } from '../../harness/results/summary.js';
 
 const DECLARED: DeclaredExpectation[] = [
   { server: 'srv', command: 'node', args: ['srv.js'], statements: [{ id: 'leaves-no-helper' }, { id: 'stops-accepting-calls' }] },

@@ -1,12 +1,12 @@
 /**
  * The command `init` asks for on a terminal is split by the same function as `--subject`
- * (harness/cli/command-line.ts); the CLI's side of an unclosed quote is in
+ * (harness/config/command-line.ts); the CLI's side of an unclosed quote is in
  * test/cli/compare.e2e.test.ts.
  */
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { splitCommandLine } from '../../harness/cli/command-line.js';
-import { UsageError } from '../../harness/errors.js';
+import { splitCommandLine } from '../../harness/config/command-line.js';
+import { UsageError } from '../../harness/util/errors.js';
 import { askServerCommand } from '../../harness/init/ask-command.js';
 import { until } from '../support/until.js';
 

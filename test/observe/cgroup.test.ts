@@ -13,8 +13,7 @@ import {
   type CgroupSupport,
   type ProcIdentity,
 } from '../../harness/observe/index.js';
-import { packageRoot } from '../../harness/util/paths.js';
-import { NOBODY } from '../support/unprivileged.js';
+import { NOBODY, unprivileged } from '../support/unprivileged.js';
 import { envWith, FIXTURES, start } from './helpers.js';
 import { Cleanup, testDrillId } from '../support/cleanup.js';
 
@@ -92,15 +91,24 @@ function expectedSupport(facts: CgroupFacts, user: { uid: number; gids: number[]
   return { available: false, root, reason: `cannot create a cgroup under ${root} (${code}); running unprivileged?` };
 }
 
-/** cgroupSupport() as seen by another uid: the built module run by node as that user. */
+/**
+ * cgroupSupport() as seen by another uid: the built module run by node as that user, from the
+ * package as that user can read it (a copy when the checkout is private: test/support/unprivileged.ts).
+ */
 function supportAs(uid: number): CgroupSupport {
-  const module = pathToFileURL(join(packageRoot(), 'dist/harness/observe/index.js')).href;
-  const code = `const { cgroupSupport } = await import(${JSON.stringify(module)}); process.stdout.write(JSON.stringify(cgroupSupport()));`;
-  const run = spawnSync('setpriv', ['--reuid', String(uid), '--regid', String(uid), '--clear-groups', process.execPath, '--input-type=module', '-e', code], {
-    encoding: 'utf8',
-  });
-  if (run.status !== 0) throw new Error(`cgroupSupport() as uid ${uid} exited ${run.status}:\n${run.stderr}`);
-  return JSON.parse(run.stdout) as CgroupSupport;
+  const nobody = unprivileged();
+  if (!nobody.available) throw new Error(`cannot run as uid ${uid}: ${nobody.reason}`);
+  try {
+    const module = pathToFileURL(join(nobody.root, 'dist/harness/observe/index.js')).href;
+    const code = `const { cgroupSupport } = await import(${JSON.stringify(module)}); process.stdout.write(JSON.stringify(cgroupSupport()));`;
+    const run = spawnSync('setpriv', ['--reuid', String(uid), '--regid', String(uid), '--clear-groups', process.execPath, '--input-type=module', '-e', code], {
+      encoding: 'utf8',
+    });
+    if (run.status !== 0) throw new Error(`cgroupSupport() as uid ${uid} exited ${run.status}:\n${run.stderr}`);
+    return JSON.parse(run.stdout) as CgroupSupport;
+  } finally {
+    nobody.cleanup();
+  }
 }
 
 if (!support.available) console.log(`[skip] DrillCgroup: ${support.reason ?? 'no writable cgroup v2'}`);

@@ -5,10 +5,12 @@
  * The machine is shared (other tests run drills), so assertions look at our own processes.
  */
 import { spawnSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OrphanReport } from '../../harness/orphans/find-orphans.js';
 import { runCli } from '../support/cli.js';
+import { tempDir } from '../support/temp-dir.js';
 import { alive, cleanup, FIXTURES, killClient, marked, serverPair, startPair, stopClient, type Pair } from './helpers.js';
 
 const hasPython = spawnSync('python3', ['--version']).status === 0;
@@ -38,8 +40,8 @@ beforeAll(async () => {
 
 afterAll(cleanup, 30_000);
 
-async function orphansJson(args: string[] = []): Promise<{ code: number | null; report: OrphanReport }> {
-  const run = await runCli(['orphans', '--json', ...args]);
+async function orphansJson(args: string[] = [], cwd?: string): Promise<{ code: number | null; report: OrphanReport }> {
+  const run = await runCli(['orphans', '--json', ...args], { cwd });
   expect(run.stderr).toBe('');
   return { code: run.code, report: JSON.parse(run.stdout) as OrphanReport };
 }
@@ -114,5 +116,29 @@ describe('crash-drill orphans', () => {
     const run = await runCli(['orphans', '--match', '(unclosed']);
     expect(run.code).toBe(3);
     expect(run.stderr).toMatch(/^crash-drill: orphans: --match #1: expected a regular expression, got "\(unclosed"/);
+  });
+
+  it('honours orphans.match of a crash-drill.config.ts, found and loaded as run finds and loads it (.ts before .mjs)', async () => {
+    const dir = tempDir('crash-drill-orphans-config-');
+    // A config for the live-machine commands alone names no scenarios.
+    writeFileSync(join(dir, 'crash-drill.config.ts'), "const match: string[] = ['fake-mcp-server\\\\.mjs'];\nexport default { orphans: { match } };\n");
+    writeFileSync(join(dir, 'crash-drill.config.mjs'), "export default { orphans: { match: ['no-such-server-[0-9a-f]{32}'] } };\n");
+    const { code, report } = await orphansJson(['--no-defaults'], dir);
+    expect(code).toBe(1);
+    expect(ours(report).get(gone.server.pid)).toBe('client-gone');
+    expect(report.entries.find((e) => e.pid === gone.server.pid)!.serverEvidence).toEqual([
+      `${gone.server.pid}: command matches config pattern "fake-mcp-server\\\\.mjs"`,
+    ]);
+  });
+
+  it('a .ts config with a bad field is a user error naming the file and the field (exit 3)', async () => {
+    const dir = tempDir('crash-drill-orphans-config-');
+    writeFileSync(join(dir, 'crash-drill.config.ts'), 'export default { orphans: { match: [42 as unknown as string] } };\n');
+    const run = await runCli(['orphans', '--json', '--no-defaults'], { cwd: dir });
+    expect(run.code).toBe(3);
+    expect(run.stderr).toBe(
+      'crash-drill: orphans: crash-drill.config.ts: orphans.match[0]: expected a string, got the number 42 (quote it to make it a string)\n',
+    );
+    expect(run.stdout).toBe('');
   });
 });

@@ -1,7 +1,8 @@
 /** Run results built from synthetic evidence through the real judge, for the reporter tests. */
 import { judge } from '../../harness/results/judge.js';
-import { summarize, type DrillResult, type RunResults } from '../../harness/results/types.js';
+import type { DrillResult, RunResults } from '../../harness/results/types.js';
 import { EvidenceBuilder, passingDrill } from '../checks/evidence-builder.js';
+import { summarize } from '../../harness/results/summary.js';
 
 const RUN = 'cd-20260101T000000-abcdef';
 

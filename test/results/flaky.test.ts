@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { findFlaky, runExitCode } from '../../harness/results/flaky.js';
-import { summarize, type DrillResult } from '../../harness/results/types.js';
+import type { DrillResult } from '../../harness/results/types.js';
 import { failed, passed, unknown } from '../reports/fixtures.js';
+import { summarize } from '../../harness/results/summary.js';
 
 /** A real judged result, re-labelled as attempt `attempt` of drill `key`. */
 function attempt(base: () => DrillResult, key: string, index: number, n: number): DrillResult {

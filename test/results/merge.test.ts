@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { copyEvidence, mergeResults, MergeError, readShardFolder, type ShardInput } from '../../harness/results/merge.js';
+import { copyEvidence, mergeResults, MergeError, readShardFolder, type ShardInput } from '../../harness/merge/results.js';
 import type { DrillResult, RunResults } from '../../harness/results/types.js';
 import { failed, passed, runResults, unknown } from '../reports/fixtures.js';
 import { tempDir } from '../support/temp-dir.js';

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { exitCodeFor, summarize, type DrillResult } from '../../harness/results/types.js';
+import type { DrillResult } from '../../harness/results/types.js';
 import { judge } from '../../harness/results/judge.js';
 import { EvidenceBuilder, passingDrill } from '../checks/evidence-builder.js';
+import { exitCodeFor, summarize } from '../../harness/results/summary.js';
 
 function withVerdict(verdict: DrillResult['verdict']): DrillResult {
   return { ...judge(passingDrill().build()), verdict };

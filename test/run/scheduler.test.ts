@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { DrillInfo, DrillResult, Reporter } from '../../reports/types.js';
-import { runScenarios } from '../../harness/run/run-drills.js';
+import { runScenarios } from '../../harness/run/run-scenarios.js';
 import { PhaseScheduler, phaseOf, scheduleLimits, type DrillSlot } from '../../harness/run/scheduler.js';
 import type { EvidenceEvent } from '../../harness/evidence/types.js';
 import { fakeSubject, scenarioFrom, scenarioYaml, type ScenarioParts } from '../support/scenarios.js';

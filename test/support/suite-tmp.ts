@@ -14,6 +14,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 export const SUITE_TMP_ENV = 'CRASH_DRILL_SUITE_TMP';
+/**
+ * Set for a suite that runs inside another one's test (test/unprivileged/private-checkout.test.ts):
+ * the run registries in /tmp are shared with the outer suite, whose tests may be using them
+ * right now, so only the outer suite's teardown removes them.
+ */
+export const NESTED_SUITE_ENV = 'CRASH_DRILL_NESTED_SUITE';
 /** The /tmp entries that look like ours, listed when the suite started. */
 export const BEFORE_FILE = '.tmp-before.json';
 
@@ -72,10 +78,12 @@ export function isRegistry(name: string): boolean {
 export default function setup(): () => void {
   const dir = suiteTmp();
   return () => {
-    try {
-      for (const name of addedFixedEntries(dir).filter(isRegistry)) rmSync(join('/tmp', name), { recursive: true, force: true });
-    } catch {
-      // the list is gone with an earlier teardown (one a project): nothing more to remove
+    if (process.env[NESTED_SUITE_ENV] !== '1') {
+      try {
+        for (const name of addedFixedEntries(dir).filter(isRegistry)) rmSync(join('/tmp', name), { recursive: true, force: true });
+      } catch {
+        // the list is gone with an earlier teardown (one a project): nothing more to remove
+      }
     }
     rmSync(dir, { recursive: true, force: true });
   };

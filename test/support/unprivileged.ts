@@ -2,7 +2,7 @@
  * Running the real CLI as an ordinary user. CI runs as root, most users do not: the tests drop
  * privileges themselves (setpriv to uid/gid 65534, no supplementary groups). When the package
  * folder is not readable by that user (a checkout below a private home), the runtime the CLI
- * needs (dist/, the Python fake servers, package.json and the production dependencies) is
+ * needs (what the package ships, as `npm pack` takes it, and the production dependencies) is
  * copied to a world-readable temp folder first. Run as an ordinary user already, the CLI runs as is.
  */
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
@@ -38,12 +38,22 @@ function readableByNobody(file: string): boolean {
   return spawnSync('setpriv', [...dropArgs(), 'test', '-r', file], { stdio: 'ignore' }).status === 0;
 }
 
-/** dist/, fake-servers/, package.json and node_modules of the production dependencies, copied. */
+/**
+ * The files the package ships, as `npm pack` takes them (package.json's `files`, plus package.json
+ * and the README): the runtime of the CLI, perl scripts included, never a list kept by hand here.
+ */
+export function packedFiles(root: string): string[] {
+  // --ignore-scripts: the listing must not run `prepare` (a build) on the way.
+  const out = execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+  return (JSON.parse(out) as Array<{ files: Array<{ path: string }> }>)[0].files.map((file) => file.path);
+}
+
+/** What the package ships (packedFiles) and node_modules of the production dependencies, copied. */
 function readableCopy(): string {
   const src = packageRoot();
   const dest = tempDir('crash-drill-pkg-');
   chmodSync(dest, 0o755);
-  for (const part of ['package.json', 'dist', 'fake-servers']) cpSync(join(src, part), join(dest, part), { recursive: true });
+  for (const file of packedFiles(src)) cpSync(join(src, file), join(dest, file));
   // npm ls exits non-zero on any peer or extraneous complaint; the listing on stdout is still whole.
   const listing = spawnSync('npm', ['ls', '--omit=dev', '--all', '--parseable'], { cwd: src, encoding: 'utf8' }).stdout ?? '';
   for (const dir of listing.split('\n').slice(1)) {

@@ -13,7 +13,7 @@ import type { HolderPool } from '../holder/holder-pool.js';
 import { InProcessClient, inProcessUnavailable } from './in-process-client.js';
 
 import { CLIENT_KINDS, type ClientKind } from './client-kinds.js';
-import { EnvVarError } from '../../errors.js';
+import { EnvVarError } from '../../util/errors.js';
 
 export { CLIENT_KINDS, type ClientKind };
 

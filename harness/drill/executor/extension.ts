@@ -2,7 +2,7 @@
  * A drill extension: an object with optional hooks the executor calls at fixed moments of every
  * drill (like a vitest reporter's `onTestRunStart? / onTestCaseResult?`). The executor knows
  * only this interface; what implements it lives elsewhere (servers in containers:
- * harness/containers/drill-containers.ts) and is handed in through ExecuteOptions.extensions.
+ * harness/drill/executor/drill-containers.ts) and is handed in through ExecuteOptions.extensions.
  *
  * A hook records its own evidence at the moment it is called, so where it is called is part of
  * the evidence's order: each hook's comment says where that is.

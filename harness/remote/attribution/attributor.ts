@@ -1,6 +1,6 @@
 import type { Socket } from 'node:net';
 import { identify, type ProcIdentity } from '../../observe/identity.js';
-import { DRILL_ENV } from '../../observe/membership.js';
+import { DRILL_ENV } from '../../observe/run-ids.js';
 import { readEnviron } from '../../observe/proc.js';
 import type { AttributionMethod } from '../types.js';
 import { clientSocketInode } from './proc-net-tcp.js';

@@ -9,7 +9,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
 import type { KillPoint } from '../../../harness/config/index.js';
-import { runScenarios } from '../../../harness/run/run-drills.js';
+import { runScenarios } from '../../../harness/run/run-scenarios.js';
 import { eventsOf, type DrillEvidence } from '../../../harness/evidence/types.js';
 import type { DrillResult } from '../../../harness/results/types.js';
 import { packageRoot } from '../../../harness/util/paths.js';

@@ -1,6 +1,6 @@
 import { basename } from 'node:path';
-import type { SubjectSpec } from '../config/index.js';
-import { UsageError } from '../errors.js';
+import type { SubjectSpec } from './index.js';
+import { UsageError } from '../util/errors.js';
 
 /**
  * Splits a command line the way a POSIX shell would for plain words, quotes and backslashes:

@@ -9,10 +9,11 @@
  */
 import { copyFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { findFlaky } from './flaky.js';
-import { summarize, type DrillResult, type RunResults } from './types.js';
-import { withMergedExpectation } from '../expectation/merge.js';
-import { UserError } from '../errors.js';
+import { findFlaky } from '../results/flaky.js';
+import type { DrillResult, RunResults } from '../results/types.js';
+import { withMergedExpectation } from './expectation.js';
+import { UserError } from '../util/errors.js';
+import { summarize } from '../results/summary.js';
 
 export class MergeError extends UserError {
   readonly code = 'CRASH_DRILL_MERGE';
@@ -110,7 +111,7 @@ export function mergeResults(inputs: readonly ShardInput[]): RunResults {
     ...mergedBaseline(inputs.map((i) => i.results)),
     mergedFrom: ordered.map((i) => ({ runId: i.results.runId, shard: i.results.shard ?? null })),
   };
-  // Each server's cleanup expectation, judged again on every shard's drills (harness/expectation/merge.ts).
+  // Each server's cleanup expectation, judged again on every shard's drills (harness/merge/expectation.ts).
   return withMergedExpectation(
     merged,
     inputs.map((i) => i.results),

@@ -10,20 +10,20 @@
  * they are found through the engine: the label, the engine CLI processes among the drill's
  * members, and the engine's events in the drill window (attribute.ts).
  */
-import type { Scenario } from '../config/index.js';
-import type { DrillExtension, DrillExtensionFactory, SnapshotLabel } from '../drill/executor/extension.js';
-import type { EvidenceRecorder } from '../drill/executor/recorder.js';
-import type { DrillTracker, ProcIdentity, TrackedProcess } from '../observe/index.js';
-import { readCmdline, runIdOf, startTimeToMono } from '../observe/index.js';
-import { monoNow } from '../util/clock.js';
-import { attribute, type CliSighting } from './attribute.js';
-import { containContainers, SIGKILL_EXIT } from './contain.js';
-import { parseRunCommand, type Engine } from './engine-cli.js';
-import { EngineClient, type EngineEvent, type Inspected } from './engine.js';
-import { ContainerProcessWatch } from './inside.js';
-import { labelSubject, RUN_LABEL } from './label.js';
-import { markEngineUsed } from './stale.js';
-import type { AmbiguousContainer, ContainerRow } from './types.js';
+import type { Scenario } from '../../config/index.js';
+import type { DrillExtension, DrillExtensionFactory, SnapshotLabel } from './extension.js';
+import type { EvidenceRecorder } from './recorder.js';
+import type { DrillTracker, ProcIdentity, TrackedProcess } from '../../observe/index.js';
+import { readCmdline, runIdOf, startTimeToMono } from '../../observe/index.js';
+import { monoNow } from '../../util/clock.js';
+import { attribute, type CliSighting } from '../../containers/attribute.js';
+import { containContainers, SIGKILL_EXIT } from '../../containers/contain.js';
+import { parseRunCommand, type Engine } from '../../containers/engine-cli.js';
+import { EngineClient, type EngineEvent, type Inspected } from '../../containers/engine.js';
+import { ContainerProcessWatch } from '../../containers/inside.js';
+import { labelSubject, RUN_LABEL } from '../../containers/label.js';
+import { markEngineUsed } from '../../containers/stale.js';
+import type { AmbiguousContainer, ContainerRow } from '../../containers/types.js';
 
 /** Events are asked for from a little before the drill began (the engine's clock is the same host clock). */
 const WINDOW_SLACK_MS = 1000;

@@ -1,5 +1,5 @@
-import type { ExpectationInput } from './schema.js';
-import type { DeclaredStatement } from './types.js';
+import type { ExpectationInput } from './expectation-schema.js';
+import type { DeclaredStatement } from './statements.js';
 
 /** The file's statements as the run uses them: a bare `exits-within` takes `exitDeadline` (the scenario's exit deadline). */
 export function normaliseExpectation(list: ExpectationInput | undefined, exitDeadline: number): DeclaredStatement[] | undefined {

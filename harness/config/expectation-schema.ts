@@ -4,7 +4,7 @@
  * scenario's exit deadline (`expect.exit-on-eof.deadline`).
  */
 import * as z from 'zod';
-import { STATEMENT_IDS } from './types.js';
+import { STATEMENT_IDS } from './statements.js';
 
 export const ExitsWithinSchema = z.strictObject({ 'exits-within': z.number().int().positive() });
 

@@ -1,13 +1,14 @@
 /**
  * The cleanup expectation of merged shards (`crash-drill merge`), judged again on all their
  * drills: a statement one shard showed met and another not met is not met. Every shard names
- * the same statements (they come from the whole plan, harness/run/run-drills.ts). The
+ * the same statements (they come from the whole plan, harness/run/run-scenarios.ts). The
  * baseline's statements are what the shards knew of the file: those it listed as known or stale.
  */
 import type { RunResults } from '../results/types.js';
-import { applyStatementBaseline, statementKey } from './baseline.js';
-import { judgeExpectations } from './judge.js';
-import type { BaselineStatementInfo, DeclaredExpectation } from './types.js';
+import { applyStatementBaseline, statementKey } from '../expectation/baseline.js';
+import { judgeExpectations } from '../expectation/judge.js';
+import type { DeclaredExpectation } from '../expectation/types.js';
+import type { BaselineStatementInfo } from '../results/expectation-results.js';
 
 export function withMergedExpectation(merged: RunResults, runs: readonly RunResults[]): RunResults {
   const declared = new Map<string, DeclaredExpectation>();

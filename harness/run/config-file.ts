@@ -10,13 +10,13 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import * as z from 'zod';
-import type { DrillConfig } from '../index.js';
-import { ConfigError, type ConfigProblem } from './errors.js';
-import { formatFieldPath } from './field-path.js';
-import { problemsFromIssues } from './issues.js';
-import { validateScenario } from './parse.js';
-import { suggestKey } from './suggest.js';
-import { KILL_MODES, KILL_POINTS, PROTOCOL_CHOICES, type Scenario } from './types.js';
+import type { DrillConfig } from './drill-config.js';
+import { ConfigError, type ConfigProblem } from '../config/errors.js';
+import { formatFieldPath } from '../config/field-path.js';
+import { problemsFromIssues } from '../config/issues.js';
+import { validateScenario } from '../config/parse.js';
+import { suggestKey } from '../config/suggest.js';
+import { KILL_MODES, KILL_POINTS, PROTOCOL_CHOICES, type Scenario } from '../config/types.js';
 
 /** In the order they are looked for (vitest's `configFiles` order: ts before js). */
 export const CONFIG_FILE_NAMES = ['crash-drill.config.ts', 'crash-drill.config.mts', 'crash-drill.config.js', 'crash-drill.config.mjs'] as const;
@@ -50,7 +50,7 @@ const ConfigSchema = z.strictObject({
   signal: z.instanceof(AbortSignal).optional(),
   /** A baseline file of known failures (harness/baseline), relative to the config file. */
   baseline: z.string().min(1).optional(),
-  /** Read by `crash-drill orphans` (harness/orphans/config-match.ts); `run` ignores it. */
+  /** Read by the live-machine commands (harness/orphans/config-match.ts, through this loader); `run` ignores it. */
   orphans: z.strictObject({ match: z.array(z.string().min(1)).optional() }).optional(),
 });
 
@@ -72,6 +72,11 @@ export interface LoadConfigOptions {
    * project without typescript gets.)
    */
   typescriptFrom?: readonly string[];
+  /**
+   * The live-machine commands (orphans, inspect, contain) read only `orphans` from the file: a
+   * config that names no scenarios is valid for them, and gives `scenarios: []`.
+   */
+  scenariosOptional?: boolean;
 }
 
 /**
@@ -83,7 +88,7 @@ export async function loadConfigFile(file: string, options: LoadConfigOptions = 
   const abs = path.resolve(file);
   if (!existsSync(abs)) throw new ConfigError({ file: abs, message: 'no such config file' });
   const raw = await importDefault(abs, options);
-  return validateConfig(raw, abs);
+  return validateConfig(raw, abs, options.scenariosOptional === true);
 }
 
 /**
@@ -95,7 +100,7 @@ export function scenarioFromObject(input: unknown, file: string): Scenario {
   return validateScenario(input, file);
 }
 
-function validateConfig(raw: unknown, file: string): DrillConfig {
+function validateConfig(raw: unknown, file: string, scenariosOptional: boolean): DrillConfig {
   const fail = (problems: ConfigProblem[]): never => {
     throw new ConfigError(problems.map((p) => ({ file, ...p })));
   };
@@ -103,7 +108,7 @@ function validateConfig(raw: unknown, file: string): DrillConfig {
     const found = raw === undefined ? 'no default export' : Array.isArray(raw) ? 'a list' : `${raw === null ? 'null' : typeof raw}`;
     fail([{ message: `expected a default export such as \`export default defineConfig({ scenarios: ['scenarios'] })\`, got ${found}` }]);
   }
-  const result = ConfigSchema.safeParse(raw);
+  const result = (scenariosOptional ? ConfigSchema.partial({ scenarios: true }) : ConfigSchema).safeParse(raw);
   if (!result.success) fail(configProblems(result.error.issues, raw));
 
   const input = raw as Record<string, unknown> & DrillConfigInput;
@@ -111,7 +116,7 @@ function validateConfig(raw: unknown, file: string): DrillConfig {
   const problems: ConfigProblem[] = [];
   const scenarios: Array<string | Scenario> = [];
   const inlineIds = new Map<string, number>();
-  input.scenarios.forEach((entry, i) => {
+  (input.scenarios ?? []).forEach((entry, i) => {
     if (typeof entry === 'string') {
       scenarios.push(path.resolve(dir, entry));
       return;
@@ -143,10 +148,11 @@ function validateConfig(raw: unknown, file: string): DrillConfig {
   }
   if (input.signal) config.signal = input.signal;
   if (input.baseline !== undefined) config.baseline = path.resolve(dir, input.baseline);
+  if (input.orphans) config.orphans = { ...input.orphans, ...(input.orphans.match ? { match: [...input.orphans.match] } : {}) };
   return config;
 }
 
-type DrillConfigInput = Omit<DrillConfig, 'scenarios'> & { scenarios: Array<string | Record<string, unknown>> };
+type DrillConfigInput = Omit<DrillConfig, 'scenarios'> & { scenarios?: Array<string | Record<string, unknown>> };
 
 /** Unknown top-level keys get their own "did you mean"; the rest read like scenario problems. */
 function configProblems(issues: readonly z.core.$ZodIssue[], raw: unknown): ConfigProblem[] {

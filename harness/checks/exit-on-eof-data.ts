@@ -1,0 +1,19 @@
+/** What exit-on-eof records of a drill (its `data`): its own file, shared by the check and its container half (exit-on-eof-container.ts). */
+export type ExitOnEofData =
+  /** The server had already exited before the loss: nothing to judge. */
+  | { exitAt: number; lossAt: number }
+  /** The server was still running at the end of the evidence. */
+  | { lossAt: number; deadlineMs: number; exited: false; container?: string }
+  /** The server exited: when, how, and the signal that ended it if one did. */
+  | {
+      lossAt: number;
+      exitAt: number;
+      elapsedMs: number;
+      deadlineMs: number;
+      code: number | null;
+      signal: string | null;
+      /** The signal that ended it, in words, and who sent it. */
+      endedBy?: string;
+      endedByWho?: 'client' | 'harness';
+      container?: string;
+    };

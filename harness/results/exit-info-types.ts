@@ -1,0 +1,20 @@
+/** How the server's exit is reported (a drill result's `exit`): its own file, so exit-info.ts and containers.ts, which builds a container's, share it. */
+export type ExitClass = 'clean' | 'exit-code' | 'signal' | 'crash' | 'unknown' | 'did-not-exit';
+
+export interface ExitInfo {
+  pid: number | null;
+  code: number | null;
+  signal: string | null;
+  class: ExitClass;
+  /** For `signal`: who sent it, as far as the evidence shows. */
+  signalFrom: 'client' | 'harness' | 'not the harness or the client' | null;
+  /** The last signal anyone sent it before it exited, even if it then exited with a code (it handled it). */
+  endedAfter: string | null;
+  /** ms from the loss of the client to the exit (negative: it exited before). */
+  afterLossMs: number | null;
+  /** The line of stderr that shows the crash, e.g. an unhandled EPIPE. */
+  crash: string | null;
+  stderrTail: string;
+  /** When the subject was started through a launcher (npx, sh -c, ...): the launcher's pid and command. */
+  launcher: { pid: number; command: string } | null;
+}

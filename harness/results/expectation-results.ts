@@ -1,0 +1,63 @@
+/**
+ * A run's cleanup expectations as results.json carries them (`expectation`): each server's
+ * statements, judged met, not met or not shown (harness/expectation/judge.ts). Types only, in the
+ * results layer: results.json's shape is declared here, and harness/expectation/ judges into it.
+ */
+import type { CheckId } from '../checks/index.js';
+import type { StatementId } from '../config/statements.js';
+import type { KillMode, KillPoint } from '../config/types.js';
+
+export type StatementStatus = 'met' | 'not met' | 'not shown';
+
+/** Where a statement that no drill showed would be shown: the points and modes, and what else the scenario needs. */
+export interface WouldShow {
+  /** 'any': every kill point can show it. */
+  points: KillPoint[] | 'any';
+  modes: KillMode[];
+  /** The drill remote must be in the server's path (a `remote:` section). */
+  remote: boolean;
+  /** The same, as one line a person reads. */
+  text: string;
+}
+
+export interface StatementResult {
+  statement: StatementId;
+  ms?: number;
+  /** The statement as a sentence: "exits within 2000 ms after its input closes". */
+  text: string;
+  status: StatementStatus;
+  /** The checks whose results decide it. */
+  checks: CheckId[];
+  /** Drill keys that decide it: for `not met` the ones that showed it not met, for `met` the ones that showed it met. */
+  drills: string[];
+  /** Drill keys where a deciding check applied but could not tell. */
+  couldNotTell?: string[];
+  /** For `not shown`: which point or mode would show it. */
+  wouldShow?: WouldShow;
+  /** A `not met` statement the baseline lists: it does not fail the run. */
+  known?: { reason: string };
+}
+
+/** One server's expectation: a subject as its drills name it. */
+export interface ServerExpectation {
+  server: string;
+  command: string;
+  args: string[];
+  statements: StatementResult[];
+}
+
+/** results.json `expectation`: every server that declared one, in the order the run met them. */
+export interface ExpectationResults {
+  servers: ServerExpectation[];
+  /** Statements not met that no baseline lists: each one fails the run (exit 1). */
+  notMet: number;
+  /** Statements not met that the baseline lists. Absent without a baseline. */
+  known?: number;
+}
+
+/** A baseline file's statement entry: a server's statement known not to be met yet. */
+export interface BaselineStatementInfo {
+  server: string;
+  statement: StatementId;
+  reason: string;
+}

@@ -1,0 +1,44 @@
+/**
+ * What a run is given: `runDrills(config)`, a config file's default export (`defineConfig`) and
+ * the CLI's flags all come to this one type (harness/run/start-run.ts adds the CLI's own).
+ * Declared here, in the run layer, and re-exported by harness/index.ts, which only re-exports
+ * (vitest's `src/public/*`): the config file's loader (config-file.ts) reads it without
+ * importing the public entry.
+ */
+import type { Reporter } from '../../reports/types.js';
+import type { KillMode, KillPoint, ProtocolChoice, Scenario } from '../config/index.js';
+import type { ClientKind } from '../drill/client/client-kinds.js';
+import type { ShardSpec } from '../plan/shard.js';
+
+export interface DrillConfig {
+  /** Scenario files or folders, or scenarios already loaded. */
+  scenarios: Array<string | Scenario>;
+  points?: KillPoint[];
+  modes?: KillMode[];
+  /** Overrides every scenario's protocol era: auto, 2025-11-25 or 2026-07-28. */
+  protocol?: ProtocolChoice;
+  /** Scenario ids to keep. */
+  only?: string[];
+  /** Drills in flight at most; without it, the phase-aware schedule (harness/run/scheduler.ts). */
+  concurrency?: number;
+  /** The drill client: 'process' (its own Node process) or 'inprocess' (in the harness, over the server's pipes). */
+  client?: ClientKind;
+  /** Report folder: results.json, evidence/ and what the reporters write. Default: no files. */
+  out?: string;
+  /** Reporter names or module paths, or reporter objects. */
+  reporters?: Array<string | Reporter>;
+  signal?: AbortSignal;
+  /** Run only shard `index` of `total` of the plan (1-based), as `--shard index/total`. */
+  shard?: ShardSpec;
+  /** Run every drill this many times (`--repeat`); a drill whose verdicts differ is flaky. */
+  repeat?: number;
+  /** A baseline file (`--baseline`): the failures it lists are known and do not fail the run (harness/baseline). */
+  baseline?: string;
+  /** For `crash-drill orphans`: extra server patterns (regular expressions) besides the defaults. */
+  orphans?: { match?: string[] };
+}
+
+/** Identity function for types: `defineConfig({...})` in a config file; validation happens at load. */
+export function defineConfig<T extends DrillConfig>(config: T): T {
+  return config;
+}

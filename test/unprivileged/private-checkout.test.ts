@@ -1,0 +1,103 @@
+/**
+ * The unprivileged group passes from a checkout in a private (0700) folder, the usual place for a
+ * clone (a home folder), where uid 65534 cannot read the package and test/support/unprivileged.ts
+ * runs the CLI from a readable copy of what the package ships. CI clones into a readable folder,
+ * so without this test it never sees that path (a copy that left out the perl scripts failed 10
+ * tests in 4 files there). The group is every test file that drops privileges through that helper,
+ * run by a vitest of its own from a copy of this checkout (the working tree as git sees it, dist/,
+ * and node_modules linked) inside a 0700 folder. Where this checkout is private already, the group
+ * itself runs from a private checkout and this test says so instead of running it twice.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { chmodSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, relative } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { packageRoot } from '../../harness/util/paths.js';
+import { collect } from '../support/cli.js';
+import { NESTED_SUITE_ENV, SUITE_TMP_ENV } from '../support/suite-tmp.js';
+import { tempDir } from '../support/temp-dir.js';
+import { NOBODY, unprivileged } from '../support/unprivileged.js';
+
+const ROOT = packageRoot();
+const SELF = 'test/unprivileged/private-checkout.test.ts';
+
+/** The test files that drop privileges through test/support/unprivileged.ts, this one aside. */
+function unprivilegedGroup(dir = 'test'): string[] {
+  return readdirSync(join(ROOT, dir)).flatMap((name) => {
+    const path = join(dir, name);
+    if (statSync(join(ROOT, path)).isDirectory()) return unprivilegedGroup(path);
+    if (!name.endsWith('.test.ts') || path === SELF) return [];
+    return /from '(\.\.\/)+support\/unprivileged\.js'/.test(readFileSync(join(ROOT, path), 'utf8')) ? [path] : [];
+  });
+}
+
+/** Whether uid 65534 can read a file (as the helper decides whether to copy). */
+function readableByNobody(file: string): boolean {
+  return spawnSync('setpriv', ['--reuid', String(NOBODY), '--regid', String(NOBODY), '--clear-groups', 'test', '-r', file], { stdio: 'ignore' }).status === 0;
+}
+
+/** This checkout as git sees its working tree, with dist/ and node_modules, in `<0700 folder>/checkout`. */
+function privateCheckout(): string | null {
+  const listed = spawnSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: ROOT, encoding: 'utf8' });
+  if (listed.status !== 0) return null;
+  const parent = tempDir('crash-drill-private-');
+  chmodSync(parent, 0o700);
+  const checkout = join(parent, 'checkout');
+  for (const file of listed.stdout.split('\0')) {
+    // A file deleted from the working tree but still in the index is listed too.
+    if (file === '' || !existsSync(join(ROOT, file))) continue;
+    mkdirSync(join(checkout, dirname(file)), { recursive: true });
+    cpSync(join(ROOT, file), join(checkout, file));
+  }
+  cpSync(join(ROOT, 'dist'), join(checkout, 'dist'), { recursive: true });
+  symlinkSync(join(ROOT, 'node_modules'), join(checkout, 'node_modules'));
+  return checkout;
+}
+
+const nobody = unprivileged();
+const isRoot = process.getuid?.() === 0;
+const why = !nobody.available
+  ? nobody.reason
+  : !isRoot
+    ? 'an ordinary user cannot make a folder that uid 65534 may not read and still run as 65534'
+    : !readableByNobody(join(ROOT, 'dist/bin/crash-drill.js'))
+      ? `this checkout (${ROOT}) is private already: the unprivileged group runs from it`
+      : null;
+if (nobody.available) nobody.cleanup();
+if (why) console.log(`[skip] ${SELF}: ${why}`);
+
+describe.skipIf(why !== null)('from a checkout in a 0700 folder', () => {
+  it('the unprivileged group passes, every test of it run', async () => {
+    const group = unprivilegedGroup();
+    expect(group.length).toBeGreaterThanOrEqual(5);
+    const checkout = privateCheckout();
+    expect(checkout, 'this checkout is no git working tree').not.toBeNull();
+    expect(readableByNobody(join(checkout!, 'dist/bin/crash-drill.js'))).toBe(false);
+    const report = join(dirname(checkout!), 'vitest.json');
+    const env: NodeJS.ProcessEnv = { ...process.env, TMPDIR: tmpdir(), [NESTED_SUITE_ENV]: '1' };
+    // A vitest of its own: not a worker of this one, and its temp folder its own (inside ours).
+    for (const key of Object.keys(env)) if (key.startsWith('VITEST') || key === SUITE_TMP_ENV) delete env[key];
+    const vitest = join(checkout!, 'node_modules/vitest/vitest.mjs');
+    // One file at a time: this suite's own workers are running beside it.
+    const run = await collect(
+      spawn(process.execPath, [vitest, 'run', ...group, '--maxWorkers=1', '--reporter=json', `--outputFile=${report}`], {
+        cwd: checkout!,
+        env,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      }),
+    );
+    const results = JSON.parse(readFileSync(report, 'utf8')) as {
+      numTotalTests: number;
+      numPassedTests: number;
+      testResults: Array<{ name: string; assertionResults: Array<{ fullName: string; status: string }> }>;
+    };
+    const notPassed = results.testResults.flatMap((file) =>
+      file.assertionResults.filter((t) => t.status !== 'passed').map((t) => `${relative(checkout!, file.name)}: ${t.fullName} (${t.status})`),
+    );
+    expect(notPassed, run.stderr.slice(-4000)).toEqual([]);
+    expect(results.testResults.map((file) => relative(checkout!, file.name)).sort()).toEqual([...group].sort());
+    expect(results.numPassedTests).toBe(results.numTotalTests);
+    expect(run.code).toBe(0);
+  }, 600_000);
+});
