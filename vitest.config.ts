@@ -3,7 +3,8 @@ import { defineConfig } from 'vitest/config';
 import { suiteTmp } from './test/support/suite-tmp.js';
 
 /**
- * No process the suite starts makes a TLS connection: every remote is loopback HTTP. Where
+ * No process the suite starts makes a TLS connection but to the drill remote, whose run CA the
+ * drill names itself (NODE_EXTRA_CA_CERTS=<the run's ca.pem>, harness/remote/tls/). Where
  * NODE_EXTRA_CA_CERTS is set (this project's machines set it to the system bundle, for the
  * registry's proxy), every Node start parses each certificate in it before running a line:
  * 127 against 74 ms of CPU for `node -e 0` here. The suite starts thousands of Node processes

@@ -98,7 +98,7 @@ export async function runScenarios(scenarios: Scenario[], options: RunOptions = 
   const sentinel = startSentinel(runId);
   const reporters = options.reporters ?? [];
   const startedAt = new Date().toISOString();
-  const remotes = new RemotePool();
+  const remotes = new RemotePool(runId);
   // What dead runs left is swept beside this run's drills, not before them: the sweep touches only
   // processes and containers of runs with no live harness, never this run's, and its engine probe
   // (`docker version`, 50 to 150 ms here) and /proc reads would delay every first drill. It starts
@@ -154,6 +154,7 @@ export async function runScenarios(scenarios: Scenario[], options: RunOptions = 
           runId,
           // Each drill in flight listens to its remote's journal: as many listeners as drills in flight.
           remoteFor: (scenario) => remotes.remoteFor(scenario).then((remote) => remote.setMaxListeners(Math.max(10, limits.inFlight * 4))),
+          trustFiles: () => remotes.tls.files(),
           signal: options.signal,
           sampleIntervalMs: options.sampleIntervalMs,
           containTermWaitMs: options.containTermWaitMs,
