@@ -44,6 +44,13 @@ export interface SpawnFacts {
   env: SpawnEnv;
   /** Linux PR_SET_PDEATHSIG set in the child before exec, or null. */
   parentDeathSignal: SignalName | null;
+  /**
+   * The server's stderr: the client's own (`inherit`), a pipe the client reads into its logs
+   * (`pipe-read`), or a pipe nobody reads unless debugging (`pipe-unread`, full at 64 KiB).
+   * Once the client dies a piped stderr has no reader: the server's next write fails (EPIPE),
+   * which kills a Node server without an 'error' handler before it ends its children.
+   */
+  stderr: 'inherit' | 'pipe-read' | 'pipe-unread';
 }
 
 /** What reaches the server when the client process dies (its pipes close: EOF, always). */
@@ -90,7 +97,7 @@ export const CLIENT_PROFILES: Readonly<Record<ProfileName, ClientProfile>> = {
   'ts-sdk': {
     name: 'ts-sdk',
     client: '@modelcontextprotocol/sdk StdioClientTransport >= 1.24.0 (Claude Desktop, Cline, Continue, LibreChat)',
-    spawn: { group: 'same', env: { kind: 'allowlist', names: SDK_ENV }, parentDeathSignal: null },
+    spawn: { group: 'same', env: { kind: 'allowlist', names: SDK_ENV }, parentDeathSignal: null, stderr: 'inherit' },
     stop: [closeStdin, wait(2000, 'child'), signal('SIGTERM', 'child', 'child'), wait(2000, 'child'), signal('SIGKILL', 'child', 'child')],
     closesStdinWhenChildExits: true,
     crash: 'eof',
@@ -114,7 +121,7 @@ export const CLIENT_PROFILES: Readonly<Record<ProfileName, ClientProfile>> = {
   'python-sdk': {
     name: 'python-sdk',
     client: 'mcp (PyPI) stdio_client 2.x',
-    spawn: { group: 'own-session', env: { kind: 'allowlist', names: SDK_ENV }, parentDeathSignal: null },
+    spawn: { group: 'own-session', env: { kind: 'allowlist', names: SDK_ENV }, parentDeathSignal: null, stderr: 'inherit' },
     stop: [closeStdin, wait(2000, 'child'), signal('SIGTERM', 'group', 'child'), wait(2000, 'group'), signal('SIGKILL', 'group', 'group')],
     closesStdinWhenChildExits: false,
     crash: 'eof',
@@ -142,6 +149,7 @@ export const CLIENT_PROFILES: Readonly<Record<ProfileName, ClientProfile>> = {
       group: 'own-group',
       env: { kind: 'allowlist', names: ['HOME', 'LOGNAME', 'PATH', 'SHELL', 'USER', '__CF_USER_TEXT_ENCODING', 'LANG', 'LC_ALL', 'TERM', 'TMPDIR', 'TZ'] },
       parentDeathSignal: null,
+      stderr: 'pipe-read',
     },
     stop: [signal('SIGTERM', 'group'), wait(2000, 'group'), signal('SIGKILL', 'group', 'group'), closeStdin],
     closesStdinWhenChildExits: false,
@@ -170,6 +178,7 @@ export const CLIENT_PROFILES: Readonly<Record<ProfileName, ClientProfile>> = {
       group: 'same',
       env: { kind: 'whole', withoutNamesMatching: ['TOKEN', 'SECRET', 'PASSWORD', 'PASSWD', 'KEY', 'AUTH', 'CREDENTIAL', 'CREDS', 'PRIVATE'] },
       parentDeathSignal: null,
+      stderr: 'pipe-unread',
     },
     stop: [signal('SIGTERM', 'child')],
     closesStdinWhenChildExits: true,
@@ -200,7 +209,7 @@ export const CLIENT_PROFILES: Readonly<Record<ProfileName, ClientProfile>> = {
   vscode: {
     name: 'vscode',
     client: 'Visual Studio Code (extension host, MCP stdio)',
-    spawn: { group: 'same', env: { kind: 'whole', withoutNamesMatching: [] }, parentDeathSignal: null },
+    spawn: { group: 'same', env: { kind: 'whole', withoutNamesMatching: [] }, parentDeathSignal: null, stderr: 'pipe-read' },
     stop: [closeStdin, wait(10_000, 'child'), signal('SIGTERM', 'child', 'child'), wait(10_000, 'child'), signal('SIGKILL', 'tree', 'child')],
     closesStdinWhenChildExits: true,
     crash: 'eof',
@@ -229,7 +238,7 @@ export const CLIENT_PROFILES: Readonly<Record<ProfileName, ClientProfile>> = {
   zed: {
     name: 'zed',
     client: 'Zed (crates/context_server stdio transport, after #54793)',
-    spawn: { group: 'own-session', env: { kind: 'whole', withoutNamesMatching: [] }, parentDeathSignal: null },
+    spawn: { group: 'own-session', env: { kind: 'whole', withoutNamesMatching: [] }, parentDeathSignal: null, stderr: 'pipe-read' },
     stop: [signal('SIGKILL', 'tree'), signal('SIGKILL', 'group'), closeStdin],
     closesStdinWhenChildExits: false,
     crash: 'eof',
@@ -258,7 +267,7 @@ export const CLIENT_PROFILES: Readonly<Record<ProfileName, ClientProfile>> = {
   goose: {
     name: 'goose',
     client: 'Goose (crates/goose extensions) on rmcp TokioChildProcess',
-    spawn: { group: 'own-group', env: { kind: 'whole', withoutNamesMatching: [] }, parentDeathSignal: 'SIGTERM' },
+    spawn: { group: 'own-group', env: { kind: 'whole', withoutNamesMatching: [] }, parentDeathSignal: 'SIGTERM', stderr: 'pipe-read' },
     stop: [closeStdin, wait(3000, 'child'), signal('SIGKILL', 'child', 'child')],
     closesStdinWhenChildExits: false,
     crash: { signal: 'SIGTERM', to: 'child' },
@@ -281,7 +290,7 @@ export const CLIENT_PROFILES: Readonly<Record<ProfileName, ClientProfile>> = {
   'claude-code': {
     name: 'claude-code',
     client: 'Claude Code (closed source; Bun runtime): observed in its tracker',
-    spawn: { group: 'same', env: { kind: 'whole', withoutNamesMatching: [] }, parentDeathSignal: null },
+    spawn: { group: 'same', env: { kind: 'whole', withoutNamesMatching: [] }, parentDeathSignal: null, stderr: 'pipe-read' },
     // The tracker gives the order and the target, not the waits: 500 ms each is our choice.
     stop: [signal('SIGINT', 'child'), wait(500, 'child'), signal('SIGTERM', 'child', 'child'), wait(500, 'child'), signal('SIGKILL', 'child', 'child')],
     closesStdinWhenChildExits: true,
@@ -297,6 +306,12 @@ export const CLIENT_PROFILES: Readonly<Record<ProfileName, ClientProfile>> = {
       },
       { repo: 'anthropics/claude-code', where: '#79740', what: 'a /mcp reconnect abandons the old server with neither EOF nor a signal', version: 'as filed' },
       { repo: 'anthropics/claude-code', where: '#93087', what: 'servers still connecting are never stopped', version: 'as filed' },
+      {
+        repo: 'anthropics/claude-code',
+        where: '#30147',
+        what: "its debug log carries the server's stderr ('Server stderr: ...'): stderr is piped and read",
+        version: 'closed',
+      },
     ],
   },
 };

@@ -43,6 +43,7 @@ function problems(key: string, profile: ClientProfile): string[] {
   if (env.kind === 'allowlist' ? env.names.length === 0 || env.names.some((n) => !/^[A-Za-z_][A-Za-z0-9_]*$/.test(n)) : env.kind !== 'whole')
     out.push(`${key}.spawn.env`);
   if (profile.spawn.parentDeathSignal !== null && !SIGNALS.includes(profile.spawn.parentDeathSignal)) out.push(`${key}.spawn.parentDeathSignal`);
+  if (!['inherit', 'pipe-read', 'pipe-unread'].includes(profile.spawn.stderr)) out.push(`${key}.spawn.stderr`);
   if (profile.stop.length === 0) out.push(`${key}.stop is empty`);
   if (!profile.stop.some((s) => s.kind !== 'wait-ms')) out.push(`${key}.stop does nothing but wait`);
   for (const [i, step] of profile.stop.entries()) out.push(...stepProblems(step, i, profile));
@@ -89,6 +90,7 @@ describe('client profiles', () => {
       ['empty allowlist', { ...base, spawn: { ...base.spawn, env: { kind: 'allowlist', names: [] } } }],
       ['observed with files', { ...base, observed: true }],
       ['wrong key', { ...base, name: 'codex' }],
+      ['bad stderr', { ...base, spawn: { ...base.spawn, stderr: 'tty' as 'inherit' } }],
     ];
     for (const [what, profile] of broken) expect(problems('python-sdk', profile), what).not.toEqual([]);
   });
