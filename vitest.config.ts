@@ -3,7 +3,8 @@ import { defineConfig } from 'vitest/config';
 import { suiteTmp } from './test/support/suite-tmp.js';
 
 /**
- * No process the suite starts makes a TLS connection: every remote is loopback HTTP. Where
+ * No process the suite starts makes a TLS connection but to the drill remote, whose run CA the
+ * drill names itself (NODE_EXTRA_CA_CERTS=<the run's ca.pem>, harness/remote/tls/). Where
  * NODE_EXTRA_CA_CERTS is set (this project's machines set it to the system bundle, for the
  * registry's proxy), every Node start parses each certificate in it before running a line:
  * 127 against 74 ms of CPU for `node -e 0` here. The suite starts thousands of Node processes
@@ -27,10 +28,12 @@ const E2E = ['test/**/*.e2e.test.ts', 'test/**/*.browser.test.ts'];
  * instead of running alone at the end. On a fresh clone vitest has no timings from an earlier
  * run and would start the largest files first, which are not these.
  */
+/** Runs alone in a group of its own (below). */
+const PRIVATE_CHECKOUT = 'test/unprivileged/private-checkout.e2e.test.ts';
+
 const LONGEST = [
   'test/python-sdk/matrix.e2e.test.ts',
   'test/drill/remote-matrix.e2e.test.ts',
-  'test/unprivileged/private-checkout.e2e.test.ts',
   'test/unprivileged/unprivileged.e2e.test.ts',
   'test/drill/matrix.e2e.test.ts',
   'test/drill/era-matrix.e2e.test.ts',
@@ -53,7 +56,7 @@ class LongestFirst extends BaseSequencer {
 }
 
 /**
- * Two groups: every test first, then test/last/ on its own, so the leftover checks there
+ * Groups: every test first, then the private checkout's unprivileged group, then test/last/ on its own, so the leftover checks there
  * (an interrupted run, a killed harness, and "no drill process remains after the whole suite")
  * see no drill of another test file in flight.
  *
@@ -82,15 +85,28 @@ export default defineConfig({
       // machine (perl's path, cgroup support).
       {
         extends: true,
-        test: { name: 'unit', isolate: false, include: ['test/**/*.test.ts'], exclude: [...E2E, 'test/last/**', 'test/final/**'], sequence: { groupOrder: 0 } },
+        test: {
+          name: 'unit',
+          isolate: false,
+          include: ['test/**/*.test.ts'],
+          exclude: [...E2E, 'test/last/**', 'test/final/**', PRIVATE_CHECKOUT],
+          sequence: { groupOrder: 0 },
+        },
       },
       // The end-to-end half, chosen by its file names: what runs real drills, the real CLI or a
       // browser. In the same group as the unit half, so the two overlap (npm run test:unit runs
       // the unit half alone).
-      { extends: true, test: { name: 'e2e', isolate: false, include: E2E, exclude: ['test/last/**', 'test/final/**'], sequence: { groupOrder: 0 } } },
-      { extends: true, test: { name: 'last', include: ['test/last/**/*.test.ts'], sequence: { groupOrder: 1 } } },
+      {
+        extends: true,
+        test: { name: 'e2e', isolate: false, include: E2E, exclude: ['test/last/**', 'test/final/**', PRIVATE_CHECKOUT], sequence: { groupOrder: 0 } },
+      },
+      // The unprivileged group again, from a private checkout, alone: its drills run as uid 65534,
+      // and the floor (a daemon no cgroup or subreaper holds) counts every such process of that
+      // user, so the outer suite's unprivileged drills must not run beside it.
+      { extends: true, test: { name: 'private', include: [PRIVATE_CHECKOUT], sequence: { groupOrder: 1 } } },
+      { extends: true, test: { name: 'last', include: ['test/last/**/*.test.ts'], sequence: { groupOrder: 2 } } },
       // After everything: the files the suite left behind (test/final/no-files-left.test.ts).
-      { extends: true, test: { name: 'final', include: ['test/final/**/*.test.ts'], sequence: { groupOrder: 2 } } },
+      { extends: true, test: { name: 'final', include: ['test/final/**/*.test.ts'], sequence: { groupOrder: 3 } } },
     ],
   },
 });

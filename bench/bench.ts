@@ -113,11 +113,7 @@ async function latency(dir: string, runs: number, signal: AbortSignal): Promise<
   say('   server\'s own "crash-drill-fake exit mono=" stderr mark (both CLOCK_MONOTONIC)');
   const medians: Array<[string, number]> = [];
   for (const client of ['process', 'inprocess'] as const) {
-    const { evidence } = await runQuiet(
-      Array.from({ length: runs }, () => scenario),
-      signal,
-      client,
-    );
+    const { evidence } = await runQuiet([scenario], signal, client, runs);
     const samples = evidence.map(exitLatency).filter((v): v is number => v !== null);
     medians.push([client === 'process' ? 'client process' : 'in-process client', median(samples)]);
     say(`   ${client === 'process' ? 'client process' : 'in-process client'}: drills ${evidence.length}, with both timestamps ${samples.length}`);

@@ -34,9 +34,13 @@ export async function wellBehavedScenario(dir: string, serverScript: string, poi
   return parseScenario(text, file);
 }
 
-/** Runs the scenarios with no reporter; every drill must pass, or its figures mean nothing. */
-export async function runQuiet(scenarios: Scenario[], signal?: AbortSignal, client: ClientKind = 'process'): Promise<RunOutput> {
-  const output = await runScenarios(scenarios, { concurrency: 1, reporters: [], signal, client });
+/**
+ * Runs the scenarios with no reporter; every drill must pass, or its figures mean nothing.
+ * `repeat`: each drill that many times. A scenario given twice is not run twice: at idle its
+ * drills are the same drill, which the plan runs once (harness/plan/not-repeated.ts).
+ */
+export async function runQuiet(scenarios: Scenario[], signal?: AbortSignal, client: ClientKind = 'process', repeat = 1): Promise<RunOutput> {
+  const output = await runScenarios(scenarios, { concurrency: 1, reporters: [], signal, client, repeat });
   const bad = output.results.drills.filter((d) => d.verdict !== 'pass');
   if (bad.length > 0) {
     const list = bad.map((d) => `${d.scenario}/${d.point}/${d.mode}: ${d.verdict} (${d.reason})`).join(', ');

@@ -30,7 +30,7 @@ async function main(): Promise<void> {
       times.push(t.ms);
     }
     const idle = await wellBehavedScenario(dir, SERVER, 'idle');
-    const { evidence } = await runQuiet(Array.from({ length: runs * 2 }, () => idle));
+    const { evidence } = await runQuiet([idle], undefined, 'process', runs * 2);
     const latencies = evidence.map(exitLatency).filter((v): v is number => v !== null);
     const first = evidence[0]?.events.find((e) => e.type === 'tracking');
     if (first && first.type === 'tracking') tracking = first.tracking.methods;

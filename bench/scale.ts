@@ -42,7 +42,9 @@ async function run(drills: number, server: [string, string]): Promise<{ ms: numb
         join(dir, `s${i}.yaml`),
         [
           `id: s${i}`,
-          `subject: { command: ${server[0]}, args: [${JSON.stringify(server[1])}], name: well-behaved }`,
+          // An env of its own per scenario: otherwise every scenario's idle and pre-dispatch drills are
+          // the same drill as s0's and the plan runs them once (harness/plan/not-repeated.ts).
+          `subject: { command: ${server[0]}, args: [${JSON.stringify(server[1])}], name: well-behaved, env: { BENCH_SCENARIO: s${i} } }`,
           'target: { call: echo, args: { text: hi } }',
           'points: [idle, pre-dispatch, in-flight, after-response]',
           'modes: [crash, close]',

@@ -1,5 +1,6 @@
 import { makeColors, colorsEnabled, type Colors } from './colors.js';
 import { summaryLine } from './summary-line.js';
+import { notRepeatedLine } from './not-repeated-line.js';
 import { notMetLines } from './expectation-markdown.js';
 import { expectationTable } from './expectation-console.js';
 import { isAbsolute, join, relative } from 'node:path';
@@ -123,6 +124,8 @@ export class ConsoleReporter implements Reporter {
     if (table) this.write(`\n${this.c.bold('Cleanup expectation:')}\n${table}`);
     const unmet = notMetLines(results.expectation);
     if (unmet.length > 0) this.write(`\n${this.c.red('Cleanup expectation not met (fails the run):')}\n${unmet.join('')}`);
+    const notRepeated = notRepeatedLine(results);
+    if (notRepeated) this.write(`\n${notRepeated}.\n`);
     const where = reportsLine(this.reports);
     if (where) this.write(`\n${where}`);
     if (results.interrupted) this.write(`\n${this.c.yellow('The run was interrupted; active drills were contained.')}\n`);

@@ -18,6 +18,7 @@ import { writeTextAtomic } from './write-atomic.js';
 import { join } from 'node:path';
 import type { ReporterOptions } from './types.js';
 import { summaryLine } from './summary-line.js';
+import { notRepeatedLine } from './not-repeated-line.js';
 import { expectationMarkdown } from './expectation-markdown.js';
 import { KILL_MODES, KILL_POINTS } from '../harness/results/constants.js';
 import type { DrillList, DrillResult, Reporter, RunReport } from './types.js';
@@ -108,6 +109,8 @@ export function summaryMarkdown(results: RunReport): string {
   const drills = briefs(results.drills);
   const n = drills.length;
   lines.push(`Run ${code(results.runId)}, ${md(results.startedAt)} to ${md(results.finishedAt)}, ${n} drill${n === 1 ? '' : 's'}.`, '');
+  const notRepeated = notRepeatedLine(results);
+  if (notRepeated) lines.push(`${md(notRepeated)}.`, '');
   if (results.interrupted) lines.push('**The run was interrupted**; the active drills were contained.', '');
   lines.push(...table(drills), '', summaryLine(results), '');
   // Each server's cleanup expectation, side by side (reports/expectation-markdown.ts).

@@ -1,6 +1,6 @@
-import type { DrillInfo, DrillList, DrillResult, RunReport, RunResults } from '../harness/results/types.js';
+import type { DrillInfo, DrillList, DrillResult, NotRepeatedDrill, RunReport, RunResults } from '../harness/results/types.js';
 
-export type { DrillInfo, DrillList, DrillResult, RunReport, RunResults };
+export type { DrillInfo, DrillList, DrillResult, NotRepeatedDrill, RunReport, RunResults };
 export type { CheckFinding, CheckId, ContainmentStep, KillMode, KillPoint, LegacyStep } from '../harness/results/types.js';
 
 /** What every reporter is built with (`create(options)`, reports/registry.ts). */
@@ -21,6 +21,8 @@ export interface RunStartInfo {
   /** Drills in a CPU phase at once (phase-aware scheduling); absent where there is no schedule. */
   cpuSlots?: number;
   outDir: string;
+  /** Drills of the plan left out as the same drill as one that runs (results.json `notRepeated`); absent when none is. */
+  notRepeated?: NotRepeatedDrill[];
 }
 
 /** Reporters are objects with optional hooks (vitest, Playwright); every hook may be async. */

@@ -4,7 +4,7 @@
  */
 import { McpServer, StdioServerTransport } from './sdk.js';
 import type { AfterLoss } from './after-loss.js';
-import { ChildTracker } from './children.js';
+import { ChildTracker, type HelperPlacement } from './children.js';
 import { startDaemon, startShellDaemon } from './daemon.js';
 import { JobTracker } from './jobs.js';
 import { createLog } from './log.js';
@@ -30,6 +30,11 @@ export interface FakeServerOptions {
   exitDelayMs?: number;
   /** 'shutdown': SIGTERM ends children and exits 0 at once. 'log-only': SIGTERM is ignored. */
   onSigterm: 'shutdown' | 'log-only';
+  /**
+   * 'shutdown': SIGINT ends children and exits 0 (exits-on-sigint-only). Absent: Node's default,
+   * which kills the process at once without ending its children.
+   */
+  onSigint?: 'shutdown';
   /** End the children it started before exiting (false: leaks-child). */
   endChildrenOnExit: boolean;
   /**
@@ -37,6 +42,8 @@ export interface FakeServerOptions {
    * starts with `setsid -f env -i` (what a shell-command tool does when asked to).
    */
   helper: 'child' | 'daemon' | 'shell-daemon';
+  /** Where a 'child' helper runs (default its own group: the server's). */
+  helperPlacement?: HelperPlacement;
   /** A live interval from startup, like an SDK server with a timer or subscription. */
   keepAliveTimer: boolean;
   /** Non-JSON lines on stdout: one banner at startup and one at the first tool call. */
@@ -89,7 +96,7 @@ export async function runFakeServer(options: FakeServerOptions): Promise<void> {
     spawnHelper: () => {
       if (options.helper === 'daemon') return startDaemon();
       if (options.helper === 'shell-daemon') return startShellDaemon();
-      return children.spawnHelper();
+      return children.spawnHelper(options.helperPlacement);
     },
     beforeCall,
   });
@@ -120,6 +127,7 @@ export async function runFakeServer(options: FakeServerOptions): Promise<void> {
     if (options.onSigterm === 'shutdown') shutdown.begin('SIGTERM');
     else log('SIGTERM received: ignoring it');
   });
+  if (options.onSigint === 'shutdown') process.on('SIGINT', () => shutdown.begin('SIGINT'));
 
   await server.connect(new StdioServerTransport());
   log(`ready (pid ${process.pid})`);

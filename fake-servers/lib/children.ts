@@ -11,6 +11,9 @@ import type { Log } from './log.js';
 
 export const CHILD_KILL_GRACE_MS = 1000;
 
+/** Where a helper runs relative to the server: the group and session a client's kill reaches. */
+export type HelperPlacement = 'same-group' | 'own-group' | 'own-session';
+
 export class HelperStartError extends Error {
   readonly code = 'FAKE_HELPER_START_FAILED';
 }
@@ -20,11 +23,22 @@ export class ChildTracker {
 
   constructor(private readonly log: Log) {}
 
-  /** Starts a long-lived helper synchronously (the caller must not await before this). */
-  spawnHelper(): number {
+  /**
+   * Starts a long-lived helper synchronously (the caller must not await before this), in the
+   * server's process group, in a group of its own (a job-control shell's pipeline, a tool that
+   * calls setpgid) or in a session of its own (`detached`, which is setsid in Node).
+   */
+  spawnHelper(placement: HelperPlacement = 'same-group'): number {
     // stdio 'ignore': a helper that held the server's stdout or stderr pipe would keep the
     // harness waiting for EOF on it and blur what the server itself did.
-    const child = spawn(process.execPath, [HELPER_SCRIPT], { stdio: 'ignore' });
+    const child =
+      placement === 'own-group'
+        ? // Node has no setpgid: perl (perl-base is essential on Debian) calls it, then execs
+          // the helper in place, so the pid answered is the helper's.
+          spawn('perl', ['-e', 'setpgrp(0, 0) or die "setpgid: $!"; exec { $ARGV[0] } @ARGV or die "exec: $!"', process.execPath, HELPER_SCRIPT], {
+            stdio: 'ignore',
+          })
+        : spawn(process.execPath, [HELPER_SCRIPT], { stdio: 'ignore', detached: placement === 'own-session' });
     this.track(child);
     // No pid means the spawn failed; the 'error' event follows asynchronously.
     if (child.pid === undefined) throw new HelperStartError(`could not start ${HELPER_SCRIPT}`);

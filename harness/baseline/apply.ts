@@ -4,23 +4,40 @@
  * (unknown when some check could not tell: a baseline never makes a drill pass what it could
  * not see). `unknown` and `error` are never absorbed. A listed entry whose drill ran and that
  * now passes is stale: the run fails until it is removed (`--update-baseline` rewrites the file).
+ *
+ * An entry of a drill the plan left out as not repeated (harness/plan/not-repeated.ts) is an
+ * entry of the drill that ran in its place, which is the same drill: a baseline written before
+ * the plan left such drills out (older `crash-drill init` output) still absorbs, and goes stale,
+ * as it did.
  */
 import type { CheckResult } from '../checks/registry.js';
-import type { BaselineEntryInfo, DrillResult } from '../results/types.js';
+import type { BaselineEntryInfo, DrillResult, NotRepeatedDrill } from '../results/types.js';
 import { entryKey, type Baseline } from './load.js';
 
 export class BaselineIndex {
   private readonly byKey = new Map<string, BaselineEntryInfo>();
+  /** A drill that ran -> the keys of the drills left out as the same drill. */
+  private readonly standIns = new Map<string, string[]>();
+  /** A drill left out -> the drill that ran in its place. */
+  private readonly ranAs: ReadonlyMap<string, string>;
 
-  constructor(readonly baseline: Baseline) {
+  constructor(
+    readonly baseline: Baseline,
+    notRepeated: readonly NotRepeatedDrill[] = [],
+  ) {
     for (const entry of baseline.entries) this.byKey.set(entryKey(entry), entry);
+    this.ranAs = ranAsMap(notRepeated);
+    for (const { key, sameAs } of notRepeated) this.standIns.set(sameAs, [...(this.standIns.get(sameAs) ?? []), key]);
   }
 
-  /** The entry that absorbs this failed check, if any. */
+  /** The entry that absorbs this failed check, if any: the drill's own, else one of a drill left out as the same drill. */
   knownFailure(drillKey: string, check: CheckResult): BaselineEntryInfo | undefined {
     if (check.verdict !== 'fail') return undefined;
-    const entry = this.byKey.get(entryKey({ drill: drillKey, check: check.id }));
-    return entry?.verdict === 'fail' ? entry : undefined;
+    for (const key of [drillKey, ...(this.standIns.get(drillKey) ?? [])]) {
+      const entry = this.byKey.get(entryKey({ drill: key, check: check.id }));
+      if (entry?.verdict === 'fail') return entry;
+    }
+    return undefined;
   }
 
   /**
@@ -54,15 +71,21 @@ export class BaselineIndex {
    * applies in every attempt of a drill that did not err; a drill entry when every attempt passed.
    */
   stale(drills: Iterable<DrillResult>): BaselineEntryInfo[] {
+    const ranAs = (key: string) => this.ranAs.get(key) ?? key;
     // Only the drills the file names are kept: a run's drills may be on disk (harness/results/drill-spool.ts).
-    const listed = new Set(this.baseline.entries.map((e) => e.drill));
+    const listed = new Set(this.baseline.entries.map((e) => ranAs(e.drill)));
     const attempts = new Map<string, DrillResult[]>();
     for (const d of drills) if (listed.has(d.key)) attempts.set(d.key, [...(attempts.get(d.key) ?? []), d]);
     return this.baseline.entries.filter((entry) => {
-      const ran = attempts.get(entry.drill);
+      const ran = attempts.get(ranAs(entry.drill));
       if (!ran) return false;
       if (entry.check === null) return ran.every((d) => d.verdict === 'pass');
       return ran.every((d) => d.verdict !== 'error' && (d.checks.find((c) => c.id === entry.check)?.verdict ?? 'pass') === 'pass');
     });
   }
+}
+
+/** A drill left out -> the drill that ran in its place. */
+export function ranAsMap(notRepeated: readonly NotRepeatedDrill[] = []): ReadonlyMap<string, string> {
+  return new Map(notRepeated.map(({ key, sameAs }) => [key, sameAs]));
 }

@@ -4,7 +4,8 @@
  */
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { BaselineEntryInfo, BaselineStatementInfo, DrillResult } from '../results/types.js';
+import type { BaselineEntryInfo, BaselineStatementInfo, DrillResult, NotRepeatedDrill } from '../results/types.js';
+import { ranAsMap } from './apply.js';
 import { collectEntries } from './collect.js';
 import { entryKey, type Baseline } from './load.js';
 import { BASELINE_VERSION } from './schema.js';
@@ -18,13 +19,19 @@ export interface BaselineUpdate {
 /**
  * The entries a file should hold after these drills: what did not pass now (reasons kept from
  * `old`), plus the old entries of drills that did not run (a filtered run knows nothing of them).
+ * A drill left out as not repeated ran as the drill in its place (harness/baseline/apply.ts): its
+ * old entries are replaced by that drill's.
  */
-export function updatedEntries(old: Baseline | null, drills: Iterable<DrillResult>): BaselineUpdate {
+export function updatedEntries(old: Baseline | null, drills: Iterable<DrillResult>, notRepeated: readonly NotRepeatedDrill[] = []): BaselineUpdate {
   const previous = old?.entries ?? [];
-  const reasons = new Map(previous.map((e) => [entryKey(e), e.reason]));
+  const ranAs = ranAsMap(notRepeated);
+  // A reason people wrote for a drill left out is the reason of the drill that ran in its place, unless that one has its own.
+  const reasons = new Map(previous.map((e) => [entryKey({ ...e, drill: ranAs.get(e.drill) ?? e.drill }), e.reason]));
+  for (const e of previous) reasons.set(entryKey(e), e.reason);
   const fresh = collectEntries(drills, reasons);
-  const ran = new Set<string>();
-  for (const d of drills) ran.add(d.key);
+  const ranKeys = new Set<string>();
+  for (const d of drills) ranKeys.add(d.key);
+  const ran = { has: (key: string) => ranKeys.has(ranAs.get(key) ?? key) };
   const kept = previous.filter((e) => !ran.has(e.drill));
   const before = new Set(previous.map(entryKey));
   const after = new Set(fresh.map(entryKey));

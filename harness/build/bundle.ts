@@ -21,6 +21,7 @@
  * same code, unminified; only node: built-ins stay imports.
  */
 import { spawnSync } from 'node:child_process';
+import { builtinModules } from 'node:module';
 import { chmodSync, realpathSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -61,6 +62,13 @@ export function importSpecifiers(text: string): string[] {
  */
 export const ESM_BUILD_OF = (root: string) => ({ 'jsonc-parser': join(root, 'node_modules/jsonc-parser/lib/esm/main.js') });
 
+/**
+ * Built-ins imported by their bare name (`net`, as proxy-chain's socks dependencies do) are
+ * imported as `node:net` from the bundle: every import of dist/bin is then a `node:` built-in, a
+ * chunk of its own, or a package user code shares (test/build/bundle.test.ts).
+ */
+const NODE_PREFIXED: Record<string, string> = Object.fromEntries(builtinModules.filter((m) => !m.startsWith('_')).map((m) => [m, `node:${m}`]));
+
 type Rolldown = typeof import('rolldown');
 
 export async function bundleHarness(rolldown: Rolldown['rolldown'], root: string): Promise<void> {
@@ -73,7 +81,7 @@ export async function bundleHarness(rolldown: Rolldown['rolldown'], root: string
       platform: 'node',
       logLevel: 'warn',
       external: [/^node:/, ...SHARED_WITH_USER_CODE],
-      resolve: { alias: ESM_BUILD_OF(root) },
+      resolve: { alias: { ...NODE_PREFIXED, ...ESM_BUILD_OF(root) } },
     });
     await build.write({ dir: tmp, format: 'esm', entryFileNames: '[name].js', chunkFileNames: 'chunks/[name]-[hash].js' });
     await build.close();

@@ -17,7 +17,7 @@ function positiveMs(value: string): number {
 export function registerInitCommand(program: Command): void {
   program
     .command('init')
-    .description('ask an MCP server for its tools and write crash-drill.config.mjs and one scenario per tool')
+    .description("ask an MCP server for its tools and write crash-drill.config.mjs, the server's lifecycle scenario and one scenario per tool")
     .usage('[options] [--] <command> [args...]')
     .argument('[command]', 'the command that starts the server, as MCP clients and the inspector take it')
     .argument('[args...]', "the server's arguments; everything after the command is the server's, flags too (or put -- before the command)")

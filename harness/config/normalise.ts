@@ -41,6 +41,7 @@ export function normaliseScenario(parsed: ParsedScenario, file: string): Scenari
       args: s.args,
       env: s.env,
       cwd: resolveCwd(dir, s.cwd),
+      ...(s.files ? { files: s.files } : {}),
       ...(expectation ? { expectation } : {}),
     };
   });
@@ -132,6 +133,7 @@ function normaliseRemote(r: ParsedScenario['remote'], dir: string): ScenarioRemo
     revokeAfter: r?.['revoke-after'] ?? 0,
     rotateApiKey: r?.['rotate-api-key'] ?? false,
     intercept: r?.intercept ?? [],
+    trust: r?.trust ?? true,
     declared: r !== undefined,
   };
 }

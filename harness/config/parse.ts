@@ -95,6 +95,7 @@ function checkTemplates(p: ParsedScenario): ConfigProblem[] {
       ...findUnknownTemplates(s.args, [...at, 'args']),
       ...findUnknownTemplates(s.env, [...at, 'env']),
       ...(s.cwd === undefined ? [] : findUnknownTemplates(s.cwd, [...at, 'cwd'])),
+      ...(s.files === undefined ? [] : findUnknownTemplates(s.files, [...at, 'files'])),
     ]),
     ...p.setup.flatMap((c, i) => findUnknownTemplates(c.args, ['setup', i, 'args'])),
     ...findUnknownTemplates(p.target.args, ['target', 'args']),

@@ -14,6 +14,8 @@ import { DEFAULT_KILL_MODES, DEFAULT_KILL_POINTS, KILL_MODES, KILL_POINTS, LOSS_
 export const ID_PATTERN = /^[a-z0-9][a-z0-9._-]*$/;
 // POSIX leaves env names open, but `=` ends a name and NUL ends the string (environ(7)).
 const ENV_NAME = /^[^=\0]+$/;
+/** A file the drill writes for its subject: a plain name, no folder (`{{files.<name>}}` is its path). */
+export const FILE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 
 const positiveMs = z.number().int().positive();
 const nonNegativeMs = z.number().int().nonnegative();
@@ -36,6 +38,8 @@ export const SubjectSchema = z.strictObject({
   args: z.array(z.string()).default([]),
   env: z.record(z.string().regex(ENV_NAME, { error: 'expected an environment variable name without "="' }), z.string()).default({}),
   cwd: z.string().min(1).optional(),
+  /** Files written into the drill's temp folder (0600) before the server starts: name -> text, templated like env. */
+  files: z.record(z.string().regex(FILE_NAME, { error: 'expected a file name of letters, digits, ".", "_", "-" (no folder)' }), z.string()).optional(),
   name: z.string().min(1).optional(),
   /** This server's cleanup expectation (harness/expectation/); replaces the scenario's for this subject. */
   expectation: ExpectationSchema.optional(),
@@ -159,6 +163,8 @@ export const RemoteSchema = z.strictObject({
   'rotate-api-key': z.boolean().default(false),
   /** Node subjects: origins whose HTTP the preload routes to the remote (a server with a hard-coded API host). */
   intercept: z.array(z.string().regex(/^https?:\/\/[^/\s]+\/?$/, { error: 'expected an origin such as https://api.example.com' })).default([]),
+  /** The subject trusts the run's CA (SSL_CERT_FILE, NODE_EXTRA_CA_CERTS, ..., harness/remote/tls/trust-env.ts); false leaves its trust alone. */
+  trust: z.boolean().default(true),
 });
 
 export const ScenarioSchema = z

@@ -10,7 +10,8 @@ import type { Scenario, TemplateContext } from './types.js';
  * folder exist. Only values are templated, never keys.
  */
 
-type TemplateKey = keyof TemplateContext;
+/** The context fields a fixed template reads: every one but the files map. */
+type TemplateKey = Exclude<keyof TemplateContext, 'files'>;
 
 /** Template name -> the context field that supplies it, and why it may be missing. */
 const TEMPLATES: Readonly<Record<string, { key: TemplateKey; missing: string }>> = {
@@ -20,6 +21,9 @@ const TEMPLATES: Readonly<Record<string, { key: TemplateKey; missing: string }>>
   'run.id': { key: 'runId', missing: 'the drill id is not known' },
   tmp: { key: 'tmp', missing: 'this drill has no temp folder' },
   'scenario.dir': { key: 'scenarioDir', missing: 'the scenario folder is not known' },
+  'remote.httpsUrl': { key: 'remoteHttpsUrl', missing: 'the drill remote serves HTTPS only to a scenario with a remote: section' },
+  'remote.caFile': { key: 'remoteCaFile', missing: "the run's CA is written only for a scenario with a remote: section" },
+  'remote.caBase64': { key: 'remoteCaBase64', missing: "the run's CA is made only for a scenario with a remote: section" },
 };
 
 /**
@@ -29,10 +33,13 @@ const TEMPLATES: Readonly<Record<string, { key: TemplateKey; missing: string }>>
  */
 const ENV_TEMPLATE = /^env\.([A-Za-z_][A-Za-z0-9_]*)$/;
 
+/** `{{files.<name>}}`: the path of the subject's file of that name (`subject.files`), in the drill's temp folder. */
+const FILES_TEMPLATE = /^files\.([A-Za-z0-9][A-Za-z0-9._-]*)$/;
+
 export const TEMPLATE_NAMES: readonly string[] = Object.freeze(Object.keys(TEMPLATES));
 
 function isKnown(name: string): boolean {
-  return name in TEMPLATES || ENV_TEMPLATE.test(name);
+  return name in TEMPLATES || ENV_TEMPLATE.test(name) || FILES_TEMPLATE.test(name);
 }
 
 // `{{ name }}` with optional inner spaces; no nesting, no escapes.
@@ -46,7 +53,7 @@ export function hasTemplate(s: string): boolean {
 
 function unknownTemplateMessage(name: string): string {
   const near = suggestKey(name, TEMPLATE_NAMES);
-  const known = [...TEMPLATE_NAMES, 'env.NAME'].map((n) => `{{${n}}}`).join(', ');
+  const known = [...TEMPLATE_NAMES, 'env.NAME', 'files.NAME'].map((n) => `{{${n}}}`).join(', ');
   return `unknown template {{${name}}}; known: ${known}${near !== undefined ? ` (did you mean {{${near}}}?)` : ''}`;
 }
 
@@ -100,6 +107,13 @@ function renderAt<T>(value: T, ctx: TemplateContext, prefix: string, file: strin
           throw new ConfigError({ file, field, message: `template {{${name}}} has no value: ${envName} is not set in the environment crash-drill runs in` });
         return value;
       }
+      const fileName = FILES_TEMPLATE.exec(name)?.[1];
+      if (fileName !== undefined) {
+        const filePath = ctx.files?.[fileName];
+        if (filePath === undefined)
+          throw new ConfigError({ file, field, message: `template {{${name}}} has no value: subject.files has no file "${fileName}"` });
+        return filePath;
+      }
       const def = TEMPLATES[name];
       if (def === undefined) throw new ConfigError({ file, field, message: unknownTemplateMessage(name) });
       const v = ctx[def.key];
@@ -133,6 +147,7 @@ export function renderScenario(scenario: Scenario, ctx: TemplateContext): Scenar
       args: renderAt(subject.args, ctx, 'subject.args', f),
       env: renderAt(subject.env, ctx, 'subject.env', f),
       cwd: path.resolve(scenario.dir, cwd),
+      ...(subject.files ? { files: renderAt(subject.files, ctx, 'subject.files', f) } : {}),
     },
     setup: scenario.setup.map((step, i) => ({ ...step, args: renderAt(step.args, ctx, `setup[${i}].args`, f) })),
     target: { ...scenario.target, args: renderAt(scenario.target.args, ctx, 'target.args', f) },

@@ -60,6 +60,8 @@ export interface SubjectSpec {
   env: Record<string, string>;
   /** Absolute, unless it starts with a template; then it is absolute once rendered (renderScenario). */
   cwd: string;
+  /** Files the drill writes into its temp folder before the server starts (name -> text, templated); `{{files.<name>}}` is the path. */
+  files?: Record<string, string>;
   /** This server's own cleanup expectation (harness/expectation/), in place of its scenario's. */
   expectation?: DeclaredStatement[];
 }
@@ -182,8 +184,10 @@ export interface ScenarioRemote {
   fault: { kind: 'drop-after-commit' | 'delay' | 'status'; ms?: number; status?: number; times?: number; match?: RouteMatchSpec } | null;
   revokeAfter: number;
   rotateApiKey: boolean;
-  /** Origins whose HTTP a Node subject's preload routes to the remote (harness/preload). */
+  /** Origins whose HTTP(S) goes to the remote: a Node subject's preload (harness/preload) and the intercept proxy (harness/remote/proxy). */
   intercept: string[];
+  /** Whether the subject's environment trusts the run's CA (harness/remote/tls/trust-env.ts). */
+  trust: boolean;
   /** Whether the file had a `remote:` section (then the remote checks apply by default). */
   declared: boolean;
 }
@@ -191,6 +195,12 @@ export interface ScenarioRemote {
 /** Values for the `{{...}}` templates of one drill. Missing values make rendering throw. */
 export interface TemplateContext {
   remoteUrl?: string;
+  /** The remote's HTTPS listener, its CA's PEM file and that PEM in base64 (harness/remote/tls/). */
+  remoteHttpsUrl?: string;
+  remoteCaFile?: string;
+  remoteCaBase64?: string;
+  /** The paths of the subject's files (`subject.files`), by name. */
+  files?: Record<string, string>;
   remoteApiKey?: string;
   sessionToken?: string;
   runId: string;

@@ -35,7 +35,10 @@ export interface RemoteEffect {
   sessionId: string | null;
   op: string;
   operation: string;
+  /** The Idempotency-Key; for an effect keyed by name, `name:` and a digest of the name (a name is request content). */
   idempotencyKey: string | null;
+  /** `name`: its handler named the key (`commit(..., { key })`). */
+  keyedBy?: 'name';
   seq: number;
   t: number;
   replays: number;

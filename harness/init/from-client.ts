@@ -6,9 +6,7 @@
  * never copied (client-subject.ts); nothing here prints a value.
  */
 import path from 'node:path';
-import { EXIT, HarnessBug } from '../util/errors.js';
-import { ConfigError } from '../config/errors.js';
-import { parseScenario } from '../config/parse.js';
+import { EXIT } from '../util/errors.js';
 import { loadClientConfigs } from '../mcp-clients/readers/load.js';
 import { placesFrom } from '../mcp-clients/locations.js';
 import { CLIENT_IDS, type ClientId, problemLine } from '../mcp-clients/types.js';
@@ -16,8 +14,10 @@ import { displayPath } from '../util/paths.js';
 import { ClientSubjectError, clientSubject } from './client-subject.js';
 import { DEFAULT_INIT_TIMEOUT_MS } from './defaults.js';
 import { ListToolsError, listServerTools } from './list-tools.js';
-import { configText, scenarioIdFor, scenarioText } from './render.js';
+import { idClashes } from './id-clash.js';
+import { configText, scenarioIdFor } from './render.js';
 import type { InitIo } from './run-init.js';
+import { type ServerFile, serverFiles } from './server-files.js';
 import { writeAllOrSay, type PlannedFile } from './write-files.js';
 
 export interface FromClientOptions {
@@ -55,6 +55,7 @@ export async function runInitFromClient(options: FromClientOptions, io: InitIo):
   }
 
   const planned: PlannedFile[] = [{ file: path.join(projectDir, CONFIG_FILE), text: configText(projectDir, scenarioDir) }];
+  const scenarios: ServerFile[] = [];
   const lines: string[] = [];
   const placeholders = new Set<string>();
   const takenDirs = new Set<string>();
@@ -92,25 +93,22 @@ export async function runInitFromClient(options: FromClientOptions, io: InitIo):
     const entryId = scenarioIdFor(server.name, takenDirs);
     const dir = path.join(scenarioDir, entryId);
     const written = { command: subject.command, args: subject.args, cwd };
-    const taken = new Set<string>();
-    for (const tool of tools) {
-      const toolId = scenarioIdFor(tool.name, taken);
-      const id = scenarioIdFor(`${entryId}-${toolId}`, takenIds);
-      const file = path.join(dir, `${toolId}.yaml`);
-      const text = scenarioText({ tool, id, server: written, scenarioDir: dir, projectDir, subjectName: subject.name, subjectEnv: subject.env });
-      try {
-        parseScenario(text, file);
-      } catch (error) {
-        if (error instanceof ConfigError)
-          throw new HarnessBug(`crash-drill init wrote an invalid scenario for ${label}, tool "${tool.name}": ${error.message}`);
-        throw error;
-      }
-      planned.push({ file, text });
-    }
+    const files = serverFiles({
+      tools,
+      server: written,
+      dir,
+      projectDir,
+      idPrefix: `${entryId}-`,
+      takenIds,
+      subjectName: subject.name,
+      subjectEnv: subject.env,
+      label,
+    });
+    scenarios.push(...files);
     for (const v of Object.values(subject.env)) for (const m of v.matchAll(/\{\{env\.(\w+)\}\}/g)) placeholders.add(m[1]!);
     for (const a of subject.args) for (const m of a.matchAll(/\{\{env\.(\w+)\}\}/g)) placeholders.add(m[1]!);
     lines.push(
-      `  ${displayPath(dir)}/  ${label}: ${tools.length} tool${tools.length === 1 ? '' : 's'}${subject.env && Object.keys(subject.env).length > 0 ? `; env names: ${Object.keys(subject.env).join(', ')}` : ''}`,
+      `  ${displayPath(dir)}/  ${label}: ${tools.length} tool${tools.length === 1 ? '' : 's'}, ${files.length} scenarios${subject.env && Object.keys(subject.env).length > 0 ? `; env names: ${Object.keys(subject.env).join(', ')}` : ''}`,
     );
   }
   if (lines.length === 0) {
@@ -118,10 +116,20 @@ export async function runInitFromClient(options: FromClientOptions, io: InitIo):
     return EXIT.harness;
   }
 
+  const clashes = await idClashes(scenarioDir, scenarios);
+  if (clashes.length > 0) {
+    for (const line of clashes)
+      say(
+        `${line}: scenario ids must be unique, so run would refuse both; move or remove it (an earlier init wrote one scenario per tool in each server's folder); nothing was written`,
+      );
+    return EXIT.usage;
+  }
+  planned.push(...scenarios);
   if (!(await writeAllOrSay(planned, options.force === true, say))) return EXIT.usage;
   const out = io.stdout;
+  const drills = scenarios.reduce((n, f) => n + f.drills, 0);
   out.write(
-    `wrote ${displayPath(planned[0]!.file)} and ${planned.length - 1} scenarios for ${lines.length} server${lines.length === 1 ? '' : 's'}:\n${lines.join('\n')}\n`,
+    `wrote ${displayPath(planned[0]!.file)} and ${scenarios.length} scenarios (${drills} drills) for ${lines.length} server${lines.length === 1 ? '' : 's'}:\n${lines.join('\n')}\n`,
   );
   if (placeholders.size > 0)
     out.write(

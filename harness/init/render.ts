@@ -1,29 +1,38 @@
 /**
- * The text of the files `crash-drill init` writes: one scenario per tool and the config file.
+ * The text of the files `crash-drill init` writes: a server's lifecycle scenario, one scenario per
+ * tool, and the config file.
  * Pure: paths in, text out; nothing is read or written here.
  */
 import path from 'node:path';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { Document } from 'yaml';
-import type { KillPoint } from '../config/types.js';
+import type { KillMode, KillPoint } from '../config/types.js';
 import { DEFAULT_EXIT_DEADLINE_MS } from '../config/normalise.js';
 import { exampleArgs } from './example-args.js';
 import type { ServerCommand } from './list-tools.js';
 
 /**
- * A tool that may change something gets every kill point around a write; one that only reads
- * gets the points that show cleanup. The annotations are hints (MCP spec, tools), so a tool
- * that does not say it is read-only is treated as one that writes.
+ * Where a server's tool does not matter, init writes it once: at `idle` and `pre-dispatch` the
+ * client is killed before the target call is written (docs/design.md, "Kill points"), so the
+ * server's lifecycle scenario drills those points with any tool as its target, and each tool's
+ * scenario drills only the points where its call is written (a first run that repeated both
+ * points for every tool spent about half its drills judging the same thing).
  *
- * The first run leaves out the points that need the drill remote (REMOTE_POINTS): until the
- * server's writes reach the remote, each such drill waits out its point timeout (5 s) for an
- * `unknown`. They are written commented out, with how to map the server's API to the remote.
+ * A tool that may change something gets the remote's points once the server's writes reach it;
+ * the annotations are hints (MCP spec, tools), so a tool that does not say it is read-only is
+ * treated as one that writes. The first run leaves out the points that need the drill remote
+ * (REMOTE_POINTS): until the server's writes reach the remote, each such drill waits out its
+ * point timeout (5 s) for an `unknown`. They are written commented out, with how to map the
+ * server's API to the remote.
  */
-export const WRITE_POINTS: readonly KillPoint[] = ['idle', 'pre-dispatch', 'in-flight', 'after-response'];
-export const READ_POINTS: readonly KillPoint[] = ['idle', 'in-flight', 'after-response'];
+export const LIFECYCLE_POINTS: readonly KillPoint[] = ['idle', 'pre-dispatch'];
+export const TOOL_POINTS: readonly KillPoint[] = ['in-flight', 'after-response'];
 export const REMOTE_POINTS: readonly KillPoint[] = ['sent', 'confirmed'];
-/** Every point around a write, once the server's writes reach the remote. */
-export const WRITE_POINTS_WITH_REMOTE: readonly KillPoint[] = ['idle', 'pre-dispatch', 'in-flight', 'sent', 'confirmed', 'after-response'];
+/** A may-write tool's points, once the server's writes reach the remote. */
+export const TOOL_POINTS_WITH_REMOTE: readonly KillPoint[] = ['in-flight', 'sent', 'confirmed', 'after-response'];
+export const INIT_MODES: readonly KillMode[] = ['crash', 'close', 'hang'];
+/** What the remote's points can show of the server's cleanup expectation (harness/expectation/statements.ts). */
+export const REMOTE_EXPECTATION = ['no-write-after-loss', 'writes-carry-key-and-session'] as const;
 
 /** What a may-write scenario says, commented out, about the points left out of the first run. */
 export function remoteHint(): string[] {
@@ -34,21 +43,25 @@ export function remoteHint(): string[] {
     "# them, map the server's own API address and credential to the remote under subject:, e.g.",
     '#   env: { API_URL: "{{remote.url}}", API_TOKEN: "{{session.token}}" }',
     '# (a Node server with a hard-coded host: remote: { intercept: [https://api.example.com] }),',
-    '# then put these two lines in place of `points:` above:',
-    `# points: [${WRITE_POINTS_WITH_REMOTE.join(', ')}]`,
+    "# then put these lines in place of `points:` above (the expectation adds what they show to the server's):",
+    `# points: [${TOOL_POINTS_WITH_REMOTE.join(', ')}]`,
     '# remote: {}',
+    `# expectation: [${REMOTE_EXPECTATION.join(', ')}]`,
   ];
 }
 
 /**
  * The starting cleanup expectation (harness/expectation/): what these points and modes can show,
  * with the exit deadline the drills use (expect.exit-on-eof's default). Each run says of each
- * statement met, not met or not shown.
+ * statement met, not met or not shown. It is the lifecycle scenario's: statements are judged per
+ * server from every drill of the server, whichever scenario declared them.
  */
 export const STARTING_EXPECTATION = ['stops-accepting-calls', { 'exits-within': DEFAULT_EXIT_DEADLINE_MS }, 'leaves-no-helper'] as const;
 
-const EXPECTATION_NOTE = " This server's cleanup expectation: each run says of each statement met, not met or not shown.";
-const EXPECTATION_REMOTE_NOTE = ' Once its writes reach the drill remote (below), add no-write-after-loss and writes-carry-key-and-session.';
+const EXPECTATION_NOTE =
+  " This server's cleanup expectation, judged on the drills of every scenario of the server: each run says of each statement met, not met or not shown.";
+const TARGET_NOTE = ' Any tool of the server: at idle and pre-dispatch the client is killed before this call is written.';
+const ARGS_NOTE = " Placeholder values built from the tool's inputSchema: adjust them to a call that makes sense.";
 
 export const SCHEMA_IN_NODE_MODULES = 'node_modules/mcp-crash-drill/schema/scenario.schema.json';
 
@@ -69,12 +82,11 @@ export function scenarioIdFor(toolName: string, taken: Set<string>): string {
   return id;
 }
 
-export interface ScenarioTextInput {
-  tool: Tool;
-  id: string;
+/** What every scenario of one server says alike. */
+export interface ServerTextInput {
   server: ServerCommand;
   /** absolute folder the scenario file goes into */
-  scenarioDir: string;
+  fileDir: string;
   /** absolute project folder (where node_modules and the config file are) */
   projectDir: string;
   /** From a client configuration (init --from-client): the subject's name and its env, as written. */
@@ -88,25 +100,65 @@ function relativeFrom(fromDir: string, to: string): string {
   return rel === '' ? '.' : rel;
 }
 
-export function scenarioText(input: ScenarioTextInput): string {
-  const { tool, server } = input;
+/** The tool a lifecycle scenario names: it does not matter which, so the first that may write, else the first. */
+export function lifecycleTarget(tools: readonly Tool[]): Tool {
+  return tools.find(isWriteCapable) ?? tools[0]!;
+}
+
+/** The server's lifecycle scenario: `idle` and `pre-dispatch`, any tool as the target, and the starting expectation. */
+export function lifecycleText(input: ServerTextInput & { id: string; tools: readonly Tool[] }): string {
+  const tool = lifecycleTarget(input.tools);
+  const count = `${input.tools.length} tool${input.tools.length === 1 ? '' : 's'}`;
+  const doc = scenarioDoc(input, {
+    id: input.id,
+    description: `every tool of the server (${count}): ${LIFECYCLE_POINTS.join(' and ')}, where the target call is never written, so which tool is the target does not matter; written by crash-drill init`,
+    tool,
+    points: LIFECYCLE_POINTS,
+    expectation: true,
+    argsNote: false,
+  });
+  commentKey(doc, 'target', TARGET_NOTE);
+  return fileText(input, doc, []);
+}
+
+/** A tool's scenario: the points where its call is written; a may-write tool also the remote's, commented out. */
+export function toolScenarioText(input: ServerTextInput & { id: string; tool: Tool }): string {
+  const { tool } = input;
   const write = isWriteCapable(tool);
+  const doc = scenarioDoc(input, {
+    id: input.id,
+    description: `${tool.name}: ${write ? 'may write (not annotated read-only)' : 'read-only'}; ${TOOL_POINTS.join(' and ')}, where the call is written (idle and pre-dispatch are the lifecycle scenario's); written by crash-drill init`,
+    tool,
+    points: TOOL_POINTS,
+    expectation: false,
+    argsNote: true,
+  });
+  return fileText(input, doc, write ? remoteHint() : []);
+}
+
+/** `argsNote`: say the args are placeholders to adjust (not where the call is never written). */
+function scenarioDoc(
+  input: ServerTextInput,
+  s: { id: string; description: string; tool: Tool; points: readonly KillPoint[]; expectation: boolean; argsNote: boolean },
+): Document {
+  const { server } = input;
   const subject: Record<string, unknown> = input.subjectName ? { name: input.subjectName, command: server.command } : { command: server.command };
   if (server.args.length > 0) subject.args = server.args;
-  if (input.subjectEnv && Object.keys(input.subjectEnv).length > 0) subject.env = input.subjectEnv;
+  const env = input.subjectEnv && Object.keys(input.subjectEnv).length > 0 ? input.subjectEnv : undefined;
+  if (env) subject.env = env;
   // Relative when the server's folder is inside the project (the project can move), else absolute.
   const inProject = !path.relative(input.projectDir, server.cwd).startsWith('..');
-  const cwd = inProject ? relativeFrom(input.scenarioDir, server.cwd) : server.cwd;
+  const cwd = inProject ? relativeFrom(input.fileDir, server.cwd) : server.cwd;
   if (cwd !== '.') subject.cwd = cwd;
 
   const body: Record<string, unknown> = {
-    id: input.id,
-    description: `${tool.name}: ${write ? 'may write (not annotated read-only)' : 'read-only'}; written by crash-drill init`,
+    id: s.id,
+    description: s.description,
     subject,
-    target: { call: tool.name, args: exampleArgs(tool.inputSchema) },
-    points: [...(write ? WRITE_POINTS : READ_POINTS)],
-    modes: ['crash', 'close', 'hang'],
-    expectation: [...STARTING_EXPECTATION],
+    target: { call: s.tool.name, args: exampleArgs(s.tool.inputSchema) },
+    points: [...s.points],
+    modes: [...INIT_MODES],
+    ...(s.expectation ? { expectation: [...STARTING_EXPECTATION] } : {}),
   };
   const doc = new Document(body);
   const flow = (key: string[]) => {
@@ -116,18 +168,24 @@ export function scenarioText(input: ScenarioTextInput): string {
   flow(['points']);
   flow(['modes']);
   flow(['expectation']);
-  // The note goes above the `expectation:` key (a key's comment is written before its line).
-  const pair = (doc.contents as { items?: Array<{ key: { value?: unknown; commentBefore?: string } }> }).items?.find((p) => p.key.value === 'expectation');
-  if (pair) pair.key.commentBefore = write ? `${EXPECTATION_NOTE}\n${EXPECTATION_REMOTE_NOTE}` : EXPECTATION_NOTE;
+  if (s.expectation) commentKey(doc, 'expectation', EXPECTATION_NOTE);
   if (server.args.length > 0) flow(['subject', 'args']);
-  if (input.subjectEnv && Object.keys(input.subjectEnv).length > 0) flow(['subject', 'env']);
+  if (env) flow(['subject', 'env']);
   const args = doc.getIn(['target', 'args'], true) as { commentBefore?: string } | undefined;
-  if (args) args.commentBefore = " Placeholder values built from the tool's inputSchema: adjust them to a call that makes sense.";
+  if (args && s.argsNote) args.commentBefore = ARGS_NOTE;
+  return doc;
+}
 
+/** A comment above a top-level key (a key's comment is written before its line). */
+function commentKey(doc: Document, key: string, comment: string): void {
+  const pair = (doc.contents as { items?: Array<{ key: { value?: unknown; commentBefore?: string } }> }).items?.find((p) => p.key.value === key);
+  if (pair) pair.key.commentBefore = comment;
+}
+
+function fileText(input: ServerTextInput, doc: Document, tail: readonly string[]): string {
   // The modeline first, so editors with the YAML language server validate and complete the file.
-  const schema = relativeFrom(input.scenarioDir, path.join(input.projectDir, SCHEMA_IN_NODE_MODULES));
-  const lines = [`# yaml-language-server: $schema=${schema}`, doc.toString({ lineWidth: 0, flowCollectionPadding: false }).trimEnd()];
-  if (write) lines.push(...remoteHint());
+  const schema = relativeFrom(input.fileDir, path.join(input.projectDir, SCHEMA_IN_NODE_MODULES));
+  const lines = [`# yaml-language-server: $schema=${schema}`, doc.toString({ lineWidth: 0, flowCollectionPadding: false }).trimEnd(), ...tail];
   return `${lines.join('\n')}\n`;
 }
 

@@ -1,19 +1,21 @@
 /**
- * `crash-drill init`: ask the server for its tools, then write a config file and one scenario
- * per tool. Everything is checked before anything is written: a file that exists already is
- * refused (unless force), and every scenario text is parsed with the same parser `run` uses,
- * so init never leaves a file `run` would reject.
+ * `crash-drill init`: ask the server for its tools, then write a config file, the server's
+ * lifecycle scenario and one scenario per tool (harness/init/server-files.ts). Everything is
+ * checked before anything is written: a file that exists already is refused (unless force), a
+ * file it does not write that has the id of one it does is refused (id-clash.ts), and every
+ * scenario text is parsed with the same parser `run` uses, so init never leaves a file `run`
+ * would reject.
  */
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { CONFIG_FILE_NAMES, findConfigFile } from '../run/config-file.js';
-import { EXIT, HarnessBug } from '../util/errors.js';
-import { ConfigError } from '../config/errors.js';
+import { EXIT } from '../util/errors.js';
 import { displayPath } from '../util/paths.js';
-import { parseScenario } from '../config/parse.js';
 import { askServerCommand } from './ask-command.js';
+import { idClashes } from './id-clash.js';
 import { listServerTools, ListToolsError, type ServerCommand } from './list-tools.js';
-import { configText, isWriteCapable, READ_POINTS, REMOTE_POINTS, scenarioIdFor, scenarioText, WRITE_POINTS } from './render.js';
+import { configText, INIT_MODES, isWriteCapable, LIFECYCLE_POINTS, REMOTE_POINTS, TOOL_POINTS } from './render.js';
+import { serverFiles, type ServerFile } from './server-files.js';
 import { writeAllOrSay, type PlannedFile } from './write-files.js';
 import { DEFAULT_INIT_TIMEOUT_MS } from './defaults.js';
 
@@ -96,29 +98,23 @@ export async function runInit(options: InitOptions, io: InitIo): Promise<number>
     return EXIT.usage;
   }
 
-  const taken = new Set<string>();
-  const planned: PlannedFile[] = [{ file: configFile, text: configText(projectDir, scenarioDir) }];
-  const lines: string[] = [];
-  for (const tool of tools) {
-    const id = scenarioIdFor(tool.name, taken);
-    const file = path.join(scenarioDir, `${id}.yaml`);
-    const text = scenarioText({ tool, id, server, scenarioDir, projectDir });
-    try {
-      parseScenario(text, file);
-    } catch (error) {
-      // A scenario init wrote must load: anything else is a bug here, not the user's.
-      if (error instanceof ConfigError) throw new HarnessBug(`crash-drill init wrote an invalid scenario for tool "${tool.name}": ${error.message}`);
-      throw error;
-    }
-    planned.push({ file, text });
-    const points = isWriteCapable(tool) ? WRITE_POINTS : READ_POINTS;
-    lines.push(`  ${displayPath(file)}  ${tool.name} (${isWriteCapable(tool) ? 'may write' : 'read-only'}: ${points.join(', ')})`);
+  const files = serverFiles({ tools, server, dir: scenarioDir, projectDir, idPrefix: '', takenIds: new Set(), label: `\`${words.join(' ')}\`` });
+  const clashes = await idClashes(scenarioDir, files);
+  if (clashes.length > 0) {
+    for (const line of clashes)
+      say(
+        `${line}: scenario ids must be unique, so run would refuse both; move or remove it (an earlier init wrote one scenario per tool at the top of the folder); nothing was written`,
+      );
+    return EXIT.usage;
   }
-
+  const planned: PlannedFile[] = [{ file: configFile, text: configText(projectDir, scenarioDir) }, ...files];
   if (!(await writeAllOrSay(planned, force, say))) return EXIT.usage;
 
   const out = io.stdout;
-  out.write(`wrote ${displayPath(configFile)} and ${tools.length} scenario${tools.length === 1 ? '' : 's'}:\n${lines.join('\n')}\n`);
+  const drills = files.reduce((n, f) => n + f.drills, 0);
+  out.write(
+    `wrote ${displayPath(configFile)} and ${files.length} scenarios (${drills} drills: each point in ${modesText()}):\n${files.map(listingLine).join('\n')}\n`,
+  );
   const other = findConfigFile(projectDir);
   if (other !== null && other !== configFile) {
     out.write(`note: ${displayPath(other)} is found before ${INIT_CONFIG_FILE} (order: ${CONFIG_FILE_NAMES.join(', ')})\n`);
@@ -130,4 +126,15 @@ export async function runInit(options: InitOptions, io: InitIo): Promise<number>
   }
   out.write('Adjust the placeholder args in each scenario, then run: npx crash-drill run\n');
   return EXIT.ok;
+}
+
+/** A written scenario as init lists it: the file, then what it drills and at which points. */
+export function listingLine(f: ServerFile): string {
+  if (f.tool === null) return `  ${displayPath(f.file)}  every tool (${LIFECYCLE_POINTS.join(', ')}: the call is never written, so the tool does not matter)`;
+  return `  ${displayPath(f.file)}  ${f.tool.name} (${isWriteCapable(f.tool) ? 'may write' : 'read-only'}: ${TOOL_POINTS.join(', ')})`;
+}
+
+/** "crash, close and hang" */
+export function modesText(): string {
+  return `${INIT_MODES.slice(0, -1).join(', ')} and ${INIT_MODES.at(-1)}`;
 }

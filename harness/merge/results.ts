@@ -108,6 +108,8 @@ export function mergeResults(inputs: readonly ShardInput[]): RunResults {
     drills,
     plan: first.results.plan,
     flaky: findFlaky(drills),
+    // The same in every shard: the plan id covers it (harness/plan/shard.ts planFingerprint).
+    ...(first.results.notRepeated ? { notRepeated: first.results.notRepeated } : {}),
     ...mergedBaseline(inputs.map((i) => i.results)),
     mergedFrom: ordered.map((i) => ({ runId: i.results.runId, shard: i.results.shard ?? null })),
   };

@@ -1,4 +1,5 @@
 import { CANCEL_POINTS, type KillMode, type KillPoint, type ProtocolChoice, type Scenario } from '../config/index.js';
+import { type NotRepeated, withoutRepeats } from './not-repeated.js';
 import type { PlannedDrill } from './types.js';
 
 export interface PlanFilter {
@@ -10,11 +11,24 @@ export interface PlanFilter {
   protocol?: ProtocolChoice;
 }
 
+/** A run's plan: the drills to run, and what the filters kept before drills that cannot differ were left out. */
+export interface Plan {
+  /** The drills to run, in plan order. */
+  drills: PlannedDrill[];
+  /** Drills the filters kept that are the same drill as one in `drills` (harness/plan/not-repeated.ts). */
+  notRepeated: NotRepeated[];
+  /** Every drill the filters kept, the not repeated ones included: what the scenarios declared is read from these. */
+  filtered: PlannedDrill[];
+  /** Drills in the full, unfiltered plan: every drill's index is below it. */
+  size: number;
+}
+
 /**
  * Every scenario × its points × its modes, in file order. Each drill keeps its index in the
- * full, unfiltered plan, so the same drill has the same id suffix whatever the filters.
+ * full, unfiltered plan, so the same drill has the same id suffix whatever the filters. After
+ * the filters, a drill that cannot differ from an earlier one is left out (not-repeated.ts).
  */
-export function planDrills(scenarios: Scenario[], filter: PlanFilter = {}): PlannedDrill[] {
+export function planRun(scenarios: Scenario[], filter: PlanFilter = {}): Plan {
   const all: PlannedDrill[] = [];
   for (const scenario of scenarios) {
     // A scenario naming several subjects drills each of them the same way, side by side.
@@ -32,10 +46,16 @@ export function planDrills(scenarios: Scenario[], filter: PlanFilter = {}): Plan
       }
     }
   }
-  return all.filter(
+  const filtered = all.filter(
     (drill) =>
       (!filter.points?.length || filter.points.includes(drill.point)) &&
       (!filter.modes?.length || filter.modes.includes(drill.mode)) &&
       (!filter.only?.length || filter.only.includes(drill.scenario.id)),
   );
+  return { ...withoutRepeats(filtered), filtered, size: all.length };
+}
+
+/** The drills a run runs (planRun's `drills`). */
+export function planDrills(scenarios: Scenario[], filter: PlanFilter = {}): PlannedDrill[] {
+  return planRun(scenarios, filter).drills;
 }

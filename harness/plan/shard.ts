@@ -67,8 +67,10 @@ export function attemptIndex(index: number, attempt: number, planSize: number): 
 
 /**
  * What every shard of one plan has in common: the ordered drill keys (after filters, before
- * sharding) and the repeat count, hashed. `merge` refuses results whose plans differ.
+ * sharding), the repeat count and the drills left out as not repeated, hashed. `merge` refuses
+ * results whose plans differ. A plan with no drill left out hashes as it did before there were any.
  */
-export function planFingerprint(keys: readonly string[], repeat = 1): string {
-  return createHash('sha256').update(JSON.stringify({ keys, repeat }), 'utf8').digest('hex').slice(0, 16);
+export function planFingerprint(keys: readonly string[], repeat = 1, notRepeated: readonly { key: string; sameAs: string }[] = []): string {
+  const plan = notRepeated.length > 0 ? { keys, repeat, notRepeated } : { keys, repeat };
+  return createHash('sha256').update(JSON.stringify(plan), 'utf8').digest('hex').slice(0, 16);
 }

@@ -7,6 +7,8 @@ export interface CommitInput {
   op: string;
   target?: string;
   idempotencyKey?: string;
+  /** A key the handler named (a resource name, an object key): it, not the header, makes the write idempotent. */
+  namedKey?: string;
   seq: number;
   t: number;
 }
@@ -28,7 +30,13 @@ export class EffectsStore {
   private counter = 0;
 
   commit(input: CommitInput): CommitResult {
-    const scopedKey = input.idempotencyKey === undefined ? undefined : `${input.drillId ?? ''}\u0000${input.idempotencyKey}`;
+    // Named keys have their own space: a resource called like some request's Idempotency-Key is another thing.
+    const scopedKey =
+      input.namedKey !== undefined
+        ? `${input.drillId ?? ''}\u0000name\u0000${input.namedKey}`
+        : input.idempotencyKey === undefined
+          ? undefined
+          : `${input.drillId ?? ''}\u0000${input.idempotencyKey}`;
     if (scopedKey !== undefined) {
       const existing = this.byKey.get(scopedKey);
       if (existing) {
@@ -48,6 +56,7 @@ export class EffectsStore {
       op: input.op,
       target: input.target,
       idempotencyKey: input.idempotencyKey,
+      ...(input.namedKey !== undefined ? { namedKey: input.namedKey } : {}),
       seq: input.seq,
       t: input.t,
       replays: 0,

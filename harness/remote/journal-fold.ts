@@ -25,6 +25,7 @@ export function foldRequests(events: readonly JournalEvent[]): RequestRecord[] {
         process: e.process,
         attribution: e.attribution,
         processDrillId: e.processDrillId,
+        ...(e.origin ? { origin: e.origin } : {}),
         outcome: 'held',
         status: 0,
         holds: [],
@@ -49,6 +50,7 @@ export function foldRequests(events: readonly JournalEvent[]): RequestRecord[] {
       case 'commit':
         r.effectId = e.effectId;
         if (e.jobId !== undefined) r.jobId = e.jobId;
+        if (e.keyedBy !== undefined) r.keyedBy = e.keyedBy;
         break;
       case 'outcome':
         r.outcome = e.outcome;

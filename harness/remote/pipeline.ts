@@ -36,7 +36,7 @@ export interface PipelineDeps {
  * One request, in order: read → journal `request` → auth → `sent` gate → status fault →
  * handler → `confirmed` gate → delay fault → drop fault → journal `outcome` → answer.
  */
-export async function handleRequest(d: PipelineDeps, req: IncomingMessage, res: ServerResponse): Promise<void> {
+export async function handleRequest(d: PipelineDeps, req: IncomingMessage, res: ServerResponse, origin?: string): Promise<void> {
   // Started on 'connection' already; runs while the body is read.
   const attributionP = d.attributor.attribute(req.socket);
   const method = (req.method ?? 'GET').toUpperCase();
@@ -77,6 +77,7 @@ export async function handleRequest(d: PipelineDeps, req: IncomingMessage, res: 
     process: attribution.process,
     attribution: attribution.method,
     processDrillId: attribution.drillId,
+    ...(origin ? { origin } : {}),
   });
   const answer = new Answer(d.journal, req, res, ids);
 

@@ -1,5 +1,6 @@
 import { EventEmitter } from 'node:events';
 import { createServer, type Server } from 'node:http';
+import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 import type { RequestHandler } from 'msw';
 import { monoNow } from '../util/clock.js';
@@ -15,6 +16,8 @@ import { Journal } from './journal.js';
 import { foldRequests } from './journal-fold.js';
 import { handleRequest, type PipelineDeps } from './pipeline.js';
 import { RouteTable, type RouteSpec } from './routes.js';
+import type { InterceptProxy, RefusedRequest } from './proxy/intercept-proxy.js';
+import type { RunCa } from './tls/run-ca.js';
 import type { Effect, FaultSpec, Job, JournalEvent, JournalFilter, RequestRecord } from './types.js';
 
 export interface RemoteOptions {
@@ -24,6 +27,11 @@ export interface RemoteOptions {
   writes?: RouteSpec[];
   /** How long a job runs before it completes (default 1000 ms); per session overridable. */
   jobDurationMs?: number;
+  /**
+   * The run's CA: the remote also serves HTTPS on loopback (`httpsUrl`, a certificate for
+   * 127.0.0.1, ::1 and localhost) and can start intercept proxies (`proxyFor`).
+   */
+  ca?: RunCa;
 }
 
 export interface SessionOptions {
@@ -48,6 +56,14 @@ const CLOSE_GRACE_MS = 1000;
 export class DrillRemote extends EventEmitter {
   readonly url: string;
   readonly port: number;
+  /** `https://127.0.0.1:<port>` once the remote serves HTTPS (createRemote({ ca }), enableHttps). */
+  httpsUrl?: string;
+  /** The run's CA, once the remote serves HTTPS. */
+  ca?: RunCa;
+  private httpsReady?: Promise<void>;
+  private readonly extraServers: Array<Server | HttpsServer> = [];
+  private readonly proxies = new Map<string, Promise<InterceptProxy>>();
+  private readonly deps: PipelineDeps;
   private readonly journalLog: Journal;
   private readonly credentials = new Credentials();
   private readonly attributor: Attributor;
@@ -87,14 +103,86 @@ export class DrillRemote extends EventEmitter {
       jobDurationMs: options.jobDurationMs ?? 1000,
       closing: this.closing.signal,
     };
-    // Attribute at accept time, while the client surely still lives; cached per socket.
-    server.on('connection', (socket: Socket) => void this.attributor.attribute(socket));
+    this.deps = deps;
+    this.serve(server, null);
+  }
+
+  /**
+   * Serves a listener with this remote: each connection attributed at accept time, while the
+   * client surely still lives (cached per socket), and each request through the pipeline.
+   * `origin`: the host an intercept proxy stands in for, journalled with each request.
+   */
+  private serve(server: Server | HttpsServer, origin: string | null): void {
+    this.attributeConnections(server);
+    if (server !== this.server) this.extraServers.push(server);
     server.on('request', (req, res) => {
-      const p = handleRequest(deps, req, res).catch(() => {
+      const p = handleRequest(this.deps, req, res, origin ?? undefined).catch(() => {
         if (!res.headersSent) res.destroy();
       });
       this.inflight.add(p);
       void p.finally(() => this.inflight.delete(p));
+    });
+  }
+
+  /** Attributes each connection a listener accepts, at once (the intercept proxy's own listener is served by proxy-chain). */
+  private attributeConnections(server: Server | HttpsServer): void {
+    server.on('connection', (socket: Socket) => void this.attributor.attribute(socket));
+  }
+
+  /**
+   * Serves HTTPS too, on another loopback port, with the run's CA's certificate for 127.0.0.1,
+   * ::1 and localhost; once (later calls wait for the first). A run turns it on for the first
+   * scenario with a remote: section, so a run without one never makes a CA.
+   */
+  enableHttps(ca: RunCa): Promise<void> {
+    if (this.closed) return Promise.reject(new RemoteError('REMOTE_CLOSED', 'enableHttps(): the remote is closed'));
+    this.httpsReady ??= (async () => {
+      const https = createHttpsServer({ key: ca.loopback.key, cert: ca.loopback.cert, keepAliveTimeout: 5000 });
+      await listenLoopback(https);
+      this.ca = ca;
+      this.httpsUrl = `https://127.0.0.1:${(https.address() as AddressInfo).port}`;
+      this.serve(https, null);
+    })();
+    return this.httpsReady;
+  }
+
+  /**
+   * The intercept proxy for these origins (normalised, harness/preload/origins.ts), started at
+   * the first call and shared by every drill that lists the same ones. Needs the run's CA.
+   */
+  proxyFor(origins: readonly string[]): Promise<InterceptProxy> {
+    const ca = this.ca;
+    if (!ca) return Promise.reject(new RemoteError('REMOTE_BAD_OPTION', 'proxyFor(): this remote has no CA (createRemote({ ca }))'));
+    if (this.closed) return Promise.reject(new RemoteError('REMOTE_CLOSED', 'proxyFor(): the remote is closed'));
+    const key = [...origins].sort().join(' ');
+    let proxy = this.proxies.get(key);
+    if (!proxy) {
+      proxy = import('./proxy/intercept-proxy.js').then(({ InterceptProxy }) =>
+        InterceptProxy.start(origins, ca, {
+          attribute: (server) => this.attributeConnections(server),
+          serve: (server, origin) => this.serve(server, origin),
+          refused: (r) => this.refused(r),
+        }),
+      );
+      this.proxies.set(key, proxy);
+    }
+    return proxy;
+  }
+
+  /** A proxy request for a destination outside the drill: journalled, tied to the drill of its sender. */
+  private refused(request: RefusedRequest): void {
+    void this.attributor.attribute(request.socket).then((attribution) => {
+      this.journalLog.append({
+        kind: 'outside',
+        t: monoNow(),
+        drillId: attribution.drillId,
+        method: request.method,
+        host: request.host,
+        port: request.port,
+        process: attribution.process,
+        attribution: attribution.method,
+        processDrillId: attribution.drillId,
+      });
     });
   }
 
@@ -193,9 +281,12 @@ export class DrillRemote extends EventEmitter {
     this.closing.abort();
     this.gates.closeAll();
     this.jobsStore.close();
-    const stopped = new Promise<void>((resolve) => this.server.close(() => resolve()));
-    this.server.closeAllConnections();
-    await stopped;
+    const proxies = await Promise.allSettled(this.proxies.values());
+    await Promise.all(proxies.map((p) => (p.status === 'fulfilled' ? p.value.close() : undefined)));
+    const servers = [this.server, ...this.extraServers];
+    const stopped = servers.map((server) => new Promise<void>((resolve) => server.close(() => resolve())));
+    for (const server of servers) server.closeAllConnections();
+    await Promise.all(stopped);
     // Let held requests write their final `outcome` events, but never wait on a hung handler.
     let timer: NodeJS.Timeout | undefined;
     const grace = new Promise<void>((resolve) => {
@@ -211,12 +302,18 @@ export async function createRemote(options: RemoteOptions = {}): Promise<DrillRe
     throw new RemoteError('REMOTE_BAD_OPTION', `createRemote(): jobDurationMs must be >= 0, got ${options.jobDurationMs}`);
   }
   const server = createServer({ keepAliveTimeout: 5000 });
-  await new Promise<void>((resolve, reject) => {
+  await listenLoopback(server);
+  const remote = new DrillRemote(server, options);
+  if (options.ca) await remote.enableHttps(options.ca);
+  return remote;
+}
+
+function listenLoopback(server: Server | HttpsServer): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(0, '127.0.0.1', () => {
       server.off('error', reject);
       resolve();
     });
   });
-  return new DrillRemote(server, options);
 }

@@ -19,9 +19,12 @@ export interface RemoteRequestContext {
   /**
    * Commits an effect in the remote's store and journals it at once. Idempotent per drill:
    * a second commit with the same Idempotency-Key returns the first effect as `replayed`
-   * (or `conflict` when the key was used for another op or target).
+   * (or `conflict` when the key was used for another op or target). `options.key` names the
+   * key instead (a resource name, an object key: the API is idempotent by it, whatever the
+   * headers), and the journal says the write was keyed by name; on a replay the handler
+   * chooses its answer (the first object again, or 409 as Kubernetes does).
    */
-  commit(input: { kind?: string; op: string; target?: string }): CommitResult;
+  commit(input: { kind?: string; op: string; target?: string }, options?: { key?: string }): CommitResult;
   /** Starts a job (an effect of kind `job`) that completes after the session's duration. */
   startJob(op: string): { job: Job; replayed: boolean } | { conflict: true; jobId: string };
   /** A job of this request's drill, or undefined. */

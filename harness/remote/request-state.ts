@@ -50,8 +50,10 @@ export class RequestState implements RemoteRequestContext {
     this.jobDurationMs = init.jobDurationMs;
   }
 
-  commit(input: { kind?: string; op: string; target?: string }): CommitResult {
+  commit(input: { kind?: string; op: string; target?: string }, options: { key?: string } = {}): CommitResult {
+    const namedKey = options.key;
     const result = this.effects.commit({
+      namedKey,
       kind: input.kind ?? 'action',
       drillId: this.drillId,
       sessionId: this.sessionId,
@@ -76,6 +78,7 @@ export class RequestState implements RemoteRequestContext {
       effectId: result.effect.id,
       jobId: isJob ? result.effect.id : undefined,
       replayed: this.replayed,
+      ...(namedKey !== undefined ? { keyedBy: 'name' as const } : {}),
     });
     return result;
   }

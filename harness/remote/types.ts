@@ -54,6 +54,23 @@ export interface RequestEvent extends EventBase {
   attribution: AttributionMethod;
   /** The drill the sending process belongs to (candidate pids or CRASH_DRILL_RUN), if known. */
   processDrillId?: string;
+  /** The listed origin an intercept proxy took it for (`remote.intercept`); absent for the remote's own listeners. */
+  origin?: string;
+}
+
+/**
+ * The intercept proxy refused a request for a destination outside the drill (not a listed
+ * origin): nothing was contacted. Tied to a drill by its sender only.
+ */
+export interface OutsideEvent extends EventBase {
+  kind: 'outside';
+  /** `CONNECT`, or the method of a plain http request. */
+  method: string;
+  host: string;
+  port: number;
+  process?: ProcIdentity;
+  attribution: AttributionMethod;
+  processDrillId?: string;
 }
 
 /** A gate holds the request (`sent`: before the handler, `confirmed`: before the answer). */
@@ -79,6 +96,8 @@ export interface CommitEvent extends EventBase {
   effectId: string;
   jobId?: string;
   replayed: boolean;
+  /** `name`: the handler named the key that makes the write idempotent (its value is not journalled). */
+  keyedBy?: 'name';
 }
 
 /** The answer the remote is about to give; always written before the first byte is sent. */
@@ -137,7 +156,7 @@ export interface JobEvent extends EventBase {
 
 export type RequestScopedEvent = RequestEvent | HoldEvent | ReleaseEvent | CommitEvent | OutcomeEvent | DeliveryEvent | DisconnectEvent;
 
-export type JournalEvent = RequestScopedEvent | SessionOpenedEvent | RevokedEvent | ApiKeyRotatedEvent | JobEvent;
+export type JournalEvent = RequestScopedEvent | SessionOpenedEvent | RevokedEvent | ApiKeyRotatedEvent | JobEvent | OutsideEvent;
 
 export type JournalEventKind = JournalEvent['kind'];
 
@@ -158,8 +177,12 @@ export interface RequestRecord {
   process?: ProcIdentity;
   attribution: AttributionMethod;
   processDrillId?: string;
+  /** The listed origin an intercept proxy took it for. */
+  origin?: string;
   /** `held` until the outcome event is written (a gate, a delay or the handler still has it). */
   outcome: Outcome;
+  /** `name` when the handler committed it under a key it named (a natural idempotency key). */
+  keyedBy?: 'name';
   status: number;
   effectId?: string;
   jobId?: string;
@@ -189,6 +212,8 @@ export interface Effect {
   op: string;
   target?: string;
   idempotencyKey?: string;
+  /** The key its handler named (`commit(..., { key })`): the write is idempotent by it. */
+  namedKey?: string;
   /** The request that created it. */
   seq: number;
   t: number;

@@ -1,5 +1,8 @@
+import type { OWN_WRITE } from '../evidence/own-sigpipe.js';
+
 /** How the server's exit is reported (a drill result's `exit`): its own file, so exit-info.ts and containers.ts, which builds a container's, share it. */
-export type ExitClass = 'clean' | 'exit-code' | 'signal' | 'crash' | 'unknown' | 'did-not-exit';
+/** `broken-pipe`: SIGPIPE on its own write to a pipe nobody reads (evidence/own-sigpipe.ts): an exit on its own, not a kill. */
+export type ExitClass = 'clean' | 'exit-code' | 'signal' | 'broken-pipe' | 'crash' | 'unknown' | 'did-not-exit';
 
 export interface ExitInfo {
   pid: number | null;
@@ -7,7 +10,7 @@ export interface ExitInfo {
   signal: string | null;
   class: ExitClass;
   /** For `signal`: who sent it, as far as the evidence shows. */
-  signalFrom: 'client' | 'harness' | 'not the harness or the client' | null;
+  signalFrom: 'client' | 'harness' | typeof OWN_WRITE | 'not the harness or the client' | null;
   /** The last signal anyone sent it before it exited, even if it then exited with a code (it handled it). */
   endedAfter: string | null;
   /** ms from the loss of the client to the exit (negative: it exited before). */

@@ -1,4 +1,5 @@
 import { describeSignal, serverExitOf, serverOf, signalBeforeExit } from '../evidence/queries.js';
+import { diedOfOwnSigpipe, OWN_WRITE } from '../evidence/own-sigpipe.js';
 import { eventsOf, firstOf, type DrillEvidence } from '../evidence/types.js';
 import { containerExitInfo } from './containers.js';
 import type { ExitClass, ExitInfo } from './exit-info-types.js';
@@ -51,8 +52,10 @@ export function exitInfo(evidence: DrillEvidence): ExitInfo | null {
   const { code, signal } = exit;
   // The most telling line first: the EPIPE itself rather than Node's generic "Unhandled 'error' event".
   const crashLine = CRASH_LINES.map((re) => re.exec(stderr)?.[0]?.trim()).find(Boolean) ?? null;
+  const signalFrom = signal ? signalSender(evidence, exit.t, exit, signal) : null;
   let cls: ExitClass;
-  if (signal) cls = 'signal';
+  if (signalFrom === OWN_WRITE) cls = 'broken-pipe';
+  else if (signal) cls = 'signal';
   else if (code === null) cls = 'unknown';
   else if (code !== 0 && crashLine) cls = 'crash';
   else cls = code === 0 ? 'clean' : 'exit-code';
@@ -61,7 +64,7 @@ export function exitInfo(evidence: DrillEvidence): ExitInfo | null {
     code,
     signal,
     class: cls,
-    signalFrom: signal ? signalSender(evidence, exit.t, exit, signal) : null,
+    signalFrom,
     endedAfter: ((sent) => (sent ? describeSignal(sent) : null))(signalBeforeExit(evidence, exit.t, exit)),
     afterLossMs: loss ? Math.round(exit.t - loss.t) : null,
     crash: cls === 'crash' ? crashLine : null,
@@ -79,5 +82,6 @@ function signalSender(evidence: DrillEvidence, exitAt: number, server: { pid: nu
   // The client's shutdown signals only its direct child, which behind a launcher is not the server.
   const direct = firstOf(evidence, 'subject-spawned')?.pid === server.pid;
   if (direct && step && eventsOf(evidence, 'close-step').some((e) => e.step === step && e.t <= exitAt + 1)) return 'client';
+  if (diedOfOwnSigpipe(evidence, { pid: server.pid, startTime: server.startTime, t: exitAt, signal })) return OWN_WRITE;
   return 'not the harness or the client';
 }

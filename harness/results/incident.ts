@@ -112,6 +112,8 @@ function termination(exit: ExitInfo | null): string {
       return 'the server did not exit';
     case 'signal':
       return `killed by ${exit.signal} (${exit.signalFrom ?? 'sender unknown'})`;
+    case 'broken-pipe':
+      return `ended on its own: ${exit.signal} on ${exit.signalFrom} (nobody sent it a signal)`;
     case 'crash':
       return `crashed with code ${exit.code}: ${exit.crash}`;
     case 'unknown':

@@ -96,6 +96,18 @@ export interface FlakyEntry {
   verdicts: DrillVerdict[];
 }
 
+/**
+ * A drill the plan left out because it is the same drill as one that ran (harness/plan/not-repeated.ts):
+ * at `idle` and `pre-dispatch` the target call is never sent, so scenarios of one server that
+ * differ only in their target drill the same thing there.
+ */
+export interface NotRepeatedDrill {
+  /** The key the drill would have had. */
+  key: string;
+  /** The key of the drill that ran in its place. */
+  sameAs: string;
+}
+
 /** Which plan a run executed: shards of one plan share it, and `merge` refuses any other. */
 export interface PlanInfo {
   /** Hash of the ordered drill keys (after filters, before sharding) and the repeat count. */
@@ -122,6 +134,8 @@ export interface RunResults {
   plan?: PlanInfo;
   /** Drill keys whose attempts disagreed; they count as failed for the exit code. */
   flaky?: FlakyEntry[];
+  /** Drills of the plan left out as the same drill as one that ran; absent when none was (and in older results). */
+  notRepeated?: NotRepeatedDrill[];
   /** Set when the run had a baseline (`--baseline`, config `baseline`). */
   baseline?: BaselineInfo;
   /** Each server's cleanup expectation, judged (harness/expectation/); set when a scenario declares one. */

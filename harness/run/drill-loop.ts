@@ -86,6 +86,7 @@ export async function runDrillLoop(input: DrillLoopInput): Promise<DrillLoopOutp
         runId,
         // Each drill in flight listens to its remote's journal: as many listeners as drills in flight.
         remoteFor: (scenario) => input.remotes.remoteFor(scenario).then((remote) => remote.setMaxListeners(Math.max(10, limits.inFlight * 4))),
+        trustFiles: () => input.remotes.tls.files(),
         signal: input.signal,
         sampleIntervalMs: input.sampleIntervalMs,
         containTermWaitMs: input.containTermWaitMs,

@@ -1,17 +1,26 @@
 /**
  * The drill remotes of a run: one for the built-in API, shared by every drill (each drill has
- * its own session, keys and jobs, so drills stay apart), and one per user handler set.
+ * its own session, keys and jobs, so drills stay apart), and one per user handler set. Each
+ * serves HTTPS too, with the run's CA (run-tls.ts), from the first scenario with a remote: section.
  */
 import { pathToFileURL } from 'node:url';
 import type { RequestHandler } from 'msw';
 import type { Scenario } from '../config/index.js';
 import { ConfigError } from '../config/index.js';
 import { createRemote, type DrillRemote } from '../remote/index.js';
+import { RunTls } from './run-tls.js';
 
 export class RemotePool {
   private readonly remotes = new Map<string, Promise<DrillRemote>>();
+  /** The run's CA and trust files. */
+  readonly tls: RunTls;
 
-  remoteFor(scenario: Scenario): Promise<DrillRemote> {
+  constructor(runId: string) {
+    this.tls = new RunTls(runId);
+  }
+
+  /** The scenario's remote; it serves HTTPS too once a scenario with a remote: section asks (the run's CA is made then). */
+  async remoteFor(scenario: Scenario): Promise<DrillRemote> {
     const { handlers, writes } = scenario.remote;
     const key = handlers ? `${handlers}\u0000${JSON.stringify(writes)}` : '';
     let remote = this.remotes.get(key);
@@ -19,13 +28,16 @@ export class RemotePool {
       remote = handlers ? loadHandlers(scenario, handlers).then((list) => createRemote({ handlers: list, writes })) : createRemote();
       this.remotes.set(key, remote);
     }
-    return remote;
+    const ready = await remote;
+    if (scenario.remote.declared) await ready.enableHttps(await this.tls.ca());
+    return ready;
   }
 
   async close(): Promise<void> {
     const all = await Promise.allSettled(this.remotes.values());
     await Promise.all(all.map((r) => (r.status === 'fulfilled' ? r.value.close() : undefined)));
     this.remotes.clear();
+    await this.tls.close();
   }
 }
 

@@ -10,7 +10,7 @@ import type { PlannedDrill } from '../plan/types.js';
 import type { StaleReport } from '../registry/index.js';
 import { findFlaky } from '../results/flaky.js';
 import { summarize } from '../results/summary.js';
-import type { DrillList, DrillResult, RunReport } from '../results/types.js';
+import type { DrillList, DrillResult, NotRepeatedDrill, RunReport } from '../results/types.js';
 import { harnessInfo } from '../util/version.js';
 
 export interface RunReportInput {
@@ -19,6 +19,10 @@ export interface RunReportInput {
   interrupted: boolean;
   /** The whole plan (after filters, before sharding). */
   planned: readonly PlannedDrill[];
+  /** The plan before drills the same as another were left out: every scenario that declared a cleanup expectation. */
+  filtered: readonly PlannedDrill[];
+  /** The drills left out as the same drill as one that ran (harness/plan/not-repeated.ts). */
+  notRepeated: NotRepeatedDrill[];
   repeat: number;
   shard?: ShardSpec;
   /** The drills that ran. */
@@ -29,7 +33,7 @@ export interface RunReportInput {
 }
 
 export function runReport(input: RunReportInput): RunReport {
-  const { planned, repeat, shard } = input;
+  const { planned, repeat, shard, notRepeated } = input;
   const judged = [...input.judged];
   const report: RunReport = {
     version: 1,
@@ -53,13 +57,17 @@ export function runReport(input: RunReportInput): RunReport {
       id: planFingerprint(
         planned.map((d) => d.key),
         repeat,
+        notRepeated,
       ),
       drills: planned.length,
       repeat,
     },
     flaky: findFlaky(judged),
+    // The drills left out as the same drill as one that ran (harness/plan/not-repeated.ts); absent when none was.
+    ...(notRepeated.length > 0 ? { notRepeated } : {}),
   };
-  const expectation = judgeExpectations(declaredExpectations(planned), input.finished);
+  // The drills not repeated included: a scenario all of whose drills were left out still declared its statements.
+  const expectation = judgeExpectations(declaredExpectations(input.filtered), input.finished);
   if (expectation) report.expectation = expectation;
   return report;
 }

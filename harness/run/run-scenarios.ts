@@ -16,7 +16,7 @@ import { defaultClientKind, type ClientKind } from '../drill/client/drill-client
 import { inProcessHolderPool } from '../drill/client/in-process-client.js';
 import type { DrillEvidence } from '../evidence/types.js';
 import { newRunId } from '../observe/index.js';
-import { planDrills, type PlanFilter } from '../plan/plan.js';
+import { planRun, type PlanFilter } from '../plan/plan.js';
 import { attemptIndex, repeatDrills, shardDrills, type ShardSpec } from '../plan/shard.js';
 import { registerRun, runsDir, sweepStale, type StaleReport } from '../registry/index.js';
 import { startSentinel } from '../registry/sentinel.js';
@@ -73,10 +73,11 @@ export interface RunOutput {
 
 export async function runScenarios(scenarios: Scenario[], options: RunOptions = {}): Promise<RunOutput> {
   runsDir(); // a registry that is not the user's own refuses the run here, before anything starts (RegistryError)
-  const planned = planDrills(scenarios, options);
+  const plan = planRun(scenarios, options);
+  const planned = plan.drills;
   const repeat = options.repeat ?? 1;
   // Repeated attempts run under indexes past the end of the full plan, so each gets its own id.
-  const planSize = repeat > 1 ? planDrills(scenarios).length : 0;
+  const planSize = repeat > 1 ? plan.size : 0;
   const drills = repeatDrills(shardDrills(planned, options.shard), repeat).map(({ drill, attempt }) => ({
     planned: drill,
     attempt,
@@ -91,7 +92,7 @@ export async function runScenarios(scenarios: Scenario[], options: RunOptions = 
   const sentinel = startSentinel(runId);
   const reporters = options.reporters ?? [];
   const startedAt = new Date().toISOString();
-  const remotes = new RemotePool();
+  const remotes = new RemotePool(runId);
   // What dead runs left is swept beside this run's drills, not before them: the sweep touches only
   // processes and containers of runs with no live harness, never this run's, and its engine probe
   // (`docker version`, 50 to 150 ms here) and /proc reads would delay every first drill. It starts
@@ -115,7 +116,14 @@ export async function runScenarios(scenarios: Scenario[], options: RunOptions = 
     // Every drill in flight listens for the interrupt (harness/util/abortable.ts): more drills in flight, more listeners.
     if (options.signal) setMaxListeners(Math.max(10, limits.inFlight * 4), options.signal);
     for (const r of reporters)
-      await r.onRunStart?.({ runId, total: drills.length, concurrency: limits.inFlight, cpuSlots: limits.cpu, outDir: options.outDir ?? '' });
+      await r.onRunStart?.({
+        runId,
+        total: drills.length,
+        concurrency: limits.inFlight,
+        cpuSlots: limits.cpu,
+        outDir: options.outDir ?? '',
+        ...(plan.notRepeated.length > 0 ? { notRepeated: plan.notRepeated } : {}),
+      });
     const { results, verdicts, evidence } = await runDrillLoop({
       runId,
       drills,
@@ -145,6 +153,8 @@ export async function runScenarios(scenarios: Scenario[], options: RunOptions = 
       startedAt,
       interrupted: options.signal?.aborted ?? false,
       planned,
+      filtered: plan.filtered,
+      notRepeated: plan.notRepeated,
       repeat,
       shard: options.shard,
       finished,

@@ -54,6 +54,8 @@ async function onEnd(): Promise<void> {
   // The drills' temp folders: their processes are ended, nothing will remove them now.
   const { removeDrillTemps } = await import('../drill/executor/temp-folder.js');
   removeDrillTemps(runId);
+  const { removeDeadTlsFolders } = await import('./run-tls.js');
+  removeDeadTlsFolders(mine); // the run's trust files (run-tls.ts)
   if (lines !== '') {
     try {
       appendOwnFile(watchdogFile(runId), `${lines}\n`); // made exclusively, or a regular file of ours appended to

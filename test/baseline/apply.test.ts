@@ -199,3 +199,37 @@ describe('merging shards of a run with a baseline', () => {
     expect(runExitCode(merged)).toBe(1);
   });
 });
+
+describe('a baseline and the drills a plan left out as not repeated (harness/plan/not-repeated.ts)', () => {
+  // b/idle/crash was not run: it is the same drill as a/idle/crash, which ran in its place.
+  const notRepeated = [{ key: 'b/idle/crash', sameAs: 'a/idle/crash' }];
+  const failing = () => drill('a/idle/crash', 'fail', [['exit-on-eof', 'fail']]);
+
+  it("an entry of the drill left out absorbs the failure of the drill that ran in its place, and only with the plan's list", () => {
+    const entries = [entry('b/idle/crash', 'exit-on-eof', 'fail', 'SDK 1')];
+    const known = new BaselineIndex(base(entries), notRepeated).apply(failing());
+    expect([known.verdict, known.known]).toEqual(['known', [{ check: 'exit-on-eof', reason: 'SDK 1' }]]);
+    // Without the list it is another drill's entry: the failure is new.
+    const other = new BaselineIndex(base(entries)).apply(failing());
+    expect([other.verdict, other.known]).toEqual(['fail', undefined]);
+    // Not the other way: an entry of the drill that ran says nothing of another drill that is not the same.
+    const unrelated = new BaselineIndex(base(entries), notRepeated).apply(drill('c/idle/crash', 'fail', [['exit-on-eof', 'fail']]));
+    expect(unrelated.verdict).toBe('fail');
+  });
+
+  it('goes stale when the drill that ran in its place passes, and is judged on nothing when that drill did not run', () => {
+    const e = entry('b/idle/crash', 'exit-on-eof');
+    const index = new BaselineIndex(base([e]), notRepeated);
+    expect(index.stale([drill('a/idle/crash', 'pass', [['exit-on-eof', 'pass']])])).toEqual([e]);
+    expect(index.stale([failing()])).toEqual([]);
+    expect(index.stale([drill('z/idle/crash', 'pass', [['exit-on-eof', 'pass']])])).toEqual([]);
+  });
+
+  it('an update replaces the entries of the drill left out with those of the drill that ran', () => {
+    const old = base([entry('b/idle/crash', 'exit-on-eof', 'fail', 'SDK 1'), entry('b/idle/crash', 'no-survivors', 'fail', 'gone')]);
+    // The reason people wrote goes with it.
+    expect(updatedEntries(old, [failing()], notRepeated)).toEqual({ entries: [entry('a/idle/crash', 'exit-on-eof', 'fail', 'SDK 1')], added: 1, removed: 2 });
+    // Without the list (a run before this plan step) the old entries are kept as entries of a drill that did not run.
+    expect(updatedEntries(old, [failing()]).entries).toEqual([entry('a/idle/crash', 'exit-on-eof'), ...old.entries]);
+  });
+});

@@ -29,6 +29,8 @@ type Req = {
   pid?: number;
   outcome?: 'committed' | 'replayed' | 'denied' | 'ok';
   status?: number;
+  /** The handler committed it under a name it chose (commit(..., { key })). */
+  byName?: boolean;
 };
 
 /** One request as the remote journals it: the request event, then its outcome. */
@@ -52,7 +54,21 @@ function request(b: EvidenceBuilder, r: Req): EvidenceBuilder {
     attribution: 'candidate',
   };
   const outcome: JournalEvent = { kind: 'outcome', n: n++, t: r.t + 1, seq: s, drillId: 'd', outcome: r.outcome ?? 'committed', status: r.status ?? 201 };
-  return b.add(r.t, { type: 'remote', entry: request }, 'remote').add(r.t + 1, { type: 'remote', entry: outcome }, 'remote');
+  b.add(r.t, { type: 'remote', entry: request }, 'remote');
+  if (r.byName) {
+    const commit: JournalEvent = {
+      kind: 'commit',
+      n: n++,
+      t: r.t,
+      seq: s,
+      drillId: 'd',
+      effectId: 'eff_1',
+      replayed: r.outcome === 'replayed',
+      keyedBy: 'name',
+    };
+    b.add(r.t, { type: 'remote', entry: commit }, 'remote');
+  }
+  return b.add(r.t + 1, { type: 'remote', entry: outcome }, 'remote');
 }
 
 function effect(id: string, overrides: Partial<RemoteEffect> = {}): RemoteEffect {
@@ -90,6 +106,36 @@ describe('idempotent-effects', () => {
     const result = idempotentEffects.run(b.build());
     expect(result.verdict).toBe('pass');
     expect(result.summary).toBe('1 effect for 2 keyed writes after the recovery retry, none duplicated');
+  });
+
+  it('passes a write with no Idempotency-Key whose handler committed it under a name, and says so', () => {
+    const b = request(lostDrill(on), { t: 1100, byName: true });
+    b.add(1500, { type: 'session', role: 'retry', sessionId: 's2' });
+    request(b, { t: 1600, session: 's2', byName: true, outcome: 'replayed', status: 409 });
+    b.add(1700, { type: 'retry-end', ok: true, detail: 'answered' }).add(1800, {
+      type: 'remote-state',
+      label: 'final',
+      jobs: [],
+      effects: [effect('eff_1', { idempotencyKey: 'name:0123456789ab', keyedBy: 'name', replays: 1 })],
+    });
+    const result = idempotentEffects.run(b.build());
+    expect(result.verdict).toBe('pass');
+    expect(result.summary).toBe('1 effect for 2 keyed writes, keyed by name, after the recovery retry, none duplicated');
+    expect(result.data.keyedByName).toBe(2);
+  });
+
+  it('still fails a write with neither key beside one keyed by name', () => {
+    const b = request(lostDrill(on), { t: 1100, byName: true });
+    request(b, { t: 1150 });
+    b.add(1800, {
+      type: 'remote-state',
+      label: 'final',
+      jobs: [],
+      effects: [effect('eff_1', { keyedBy: 'name' }), effect('eff_2', { idempotencyKey: null, operation: 'op-other' })],
+    });
+    const result = idempotentEffects.run(b.build());
+    expect(result.verdict).toBe('fail');
+    expect(result.summary).toBe('1 of 2 writes carried no Idempotency-Key (first: POST /actions)');
   });
 
   it('fails on a keyless write, naming it', () => {

@@ -76,18 +76,19 @@ describe('a first run from the packed tarball', () => {
     expect(init.code).toBe(0);
     expect(init.stdout).toBe(
       [
-        'wrote crash-drill.config.mjs and 3 scenarios:',
-        '  scenarios/search.yaml  search (read-only: idle, in-flight, after-response)',
-        '  scenarios/add-note.yaml  add-note (may write: idle, pre-dispatch, in-flight, after-response)',
-        '  scenarios/delete-note.yaml  delete-note (may write: idle, pre-dispatch, in-flight, after-response)',
+        'wrote crash-drill.config.mjs and 4 scenarios (24 drills: each point in crash, close and hang):',
+        '  scenarios/lifecycle.yaml  every tool (idle, pre-dispatch: the call is never written, so the tool does not matter)',
+        '  scenarios/may-write/add-note.yaml  add-note (may write: in-flight, after-response)',
+        '  scenarios/may-write/delete-note.yaml  delete-note (may write: in-flight, after-response)',
+        '  scenarios/read-only/search.yaml  search (read-only: in-flight, after-response)',
         "sent and confirmed are left out of this first run: they need the server's writes to reach the drill remote (how: the comment at the end of each may-write scenario)",
         'Adjust the placeholder args in each scenario, then run: npx crash-drill run',
         '',
       ].join('\n'),
     );
-    const addNote = readFileSync(join(project, 'scenarios/add-note.yaml'), 'utf8');
+    const addNote = readFileSync(join(project, 'scenarios/may-write/add-note.yaml'), 'utf8');
     expect(addNote).not.toMatch(/^remote:/m);
-    expect(addNote).toContain('# points: [idle, pre-dispatch, in-flight, sent, confirmed, after-response]\n# remote: {}\n');
+    expect(addNote).toContain('# points: [in-flight, sent, confirmed, after-response]\n# remote: {}\n');
 
     const started = Date.now();
     const run = await npx(['run'], project);
@@ -95,10 +96,11 @@ describe('a first run from the packed tarball', () => {
     const results = JSON.parse(readFileSync(join(project, 'crash-drill-report/results.json'), 'utf8'));
     const notJudged = results.drills.filter((d: { verdict: string }) => d.verdict === 'error' || d.verdict === 'unknown');
     expect(notJudged.map((d: { key: string; reason: string }) => `${d.key}: ${d.reason}`)).toEqual([]);
-    // 2 writers x 4 points x 3 modes + 1 reader x 3 points x 3 modes; a TypeScript SDK 1.x server
-    // with no live handle exits on EOF, so every drill passes.
-    expect(results.summary).toMatchObject({ pass: 33, fail: 0, unknown: 0, error: 0 });
-    expect(run.stdout).toMatch(/\n33 passed, 0 failed, 0 unknown\n$/);
+    // The lifecycle's 2 points + 3 tools x 2 points, each in 3 modes; a TypeScript SDK 1.x server
+    // with no live handle exits on EOF, so every drill passes. No drill is left out as not repeated.
+    expect(results.summary).toMatchObject({ pass: 24, fail: 0, unknown: 0, error: 0 });
+    expect(results.notRepeated).toBeUndefined();
+    expect(run.stdout).toMatch(/\n24 passed, 0 failed, 0 unknown\n$/);
     // A plain run writes the reports a person reads, says where they are, and ends with the server's cleanup expectation.
     for (const file of ['report.html', 'summary.md', 'results.json']) expect(existsSync(join(project, 'crash-drill-report', file)), file).toBe(true);
     expect(run.stdout).toContain('\nCleanup expectation:\n');
@@ -115,9 +117,9 @@ describe('a first run from the packed tarball', () => {
     // whose writes never reach the remote, give exactly the unknowns the first run leaves out.
     const withRemote = addNote
       .replace(/^points: .*\n/m, '')
-      .replace('# points: [idle', 'points: [idle')
+      .replace('# points: [in-flight', 'points: [in-flight')
       .replace('# remote: {}', 'remote: {}');
-    writeFileSync(join(project, 'scenarios/add-note.yaml'), withRemote);
+    writeFileSync(join(project, 'scenarios/may-write/add-note.yaml'), withRemote);
     const remote = await npx(['run', '--only', 'add-note', '--point', 'sent', '--mode', 'crash', '--out', 'with-remote'], project);
     const sent = JSON.parse(readFileSync(join(project, 'with-remote/results.json'), 'utf8'));
     expect(sent.drills.map((d: { key: string; verdict: string }) => `${d.key} ${d.verdict}`)).toEqual(['add-note/sent/crash unknown']);

@@ -77,16 +77,24 @@ describe('init --from-client-config', () => {
     const init = await cli(['init', '--from-client-config', config], dir);
     expect(init.stderr).toBe('');
     expect(init.code).toBe(0);
-    expect(init.stdout).toContain('wrote crash-drill.config.mjs and 3 scenarios for 3 servers:');
-    expect(init.stdout).toContain('scenarios/alpha/  claude-desktop: alpha: 1 tool; env names: GITHUB_TOKEN, LOG_LEVEL');
+    // Per server: its lifecycle (idle, pre-dispatch) and its one tool (in-flight, after-response), each point in 3 modes.
+    expect(init.stdout).toContain('wrote crash-drill.config.mjs and 6 scenarios (36 drills) for 3 servers:');
+    expect(init.stdout).toContain('scenarios/alpha/  claude-desktop: alpha: 1 tool, 2 scenarios; env names: GITHUB_TOKEN, LOG_LEVEL');
     expect(init.stdout).toContain('The scenarios reference API_KEY, BETA_ARG_4, DATABASE_URL, GITHUB_TOKEN as {{env.NAME}} (not copied)');
-    expect(yamlFiles(dir)).toEqual(['alpha/look.yaml', 'beta/look.yaml', 'gamma/look.yaml']);
-    const alpha = readFileSync(join(dir, 'scenarios/alpha/look.yaml'), 'utf8');
+    expect(yamlFiles(dir)).toEqual(['alpha', 'beta', 'gamma'].flatMap((s) => [`${s}/lifecycle.yaml`, `${s}/read-only/look.yaml`]));
+    const alpha = readFileSync(join(dir, 'scenarios/alpha/read-only/look.yaml'), 'utf8');
     expect(alpha).toContain(`subject:\n  name: alpha\n  command: node\n  args: [${SERVER}, --flavour, alpha]\n`);
     expect(alpha).toContain(`env: {GITHUB_TOKEN: "{{env.GITHUB_TOKEN}}", LOG_LEVEL: ${PLAIN}}`);
     expect(alpha).toContain('id: alpha-look');
-    expect(readFileSync(join(dir, 'scenarios/beta/look.yaml'), 'utf8')).toContain(`args: [${SERVER}, --flavour, beta, --api-key, "{{env.BETA_ARG_4}}"]`);
-    expect(readFileSync(join(dir, 'scenarios/gamma/look.yaml'), 'utf8')).toContain('env: {API_KEY: "{{env.API_KEY}}", DATABASE_URL: "{{env.DATABASE_URL}}"}');
+    expect(readFileSync(join(dir, 'scenarios/alpha/lifecycle.yaml'), 'utf8')).toContain('id: alpha-lifecycle\n');
+    expect(readFileSync(join(dir, 'scenarios/alpha/lifecycle.yaml'), 'utf8')).toContain(
+      `subject:\n  name: alpha\n  command: node\n  args: [${SERVER}, --flavour, alpha]\n`,
+    );
+    for (const f of ['lifecycle.yaml', 'read-only/look.yaml'])
+      expect(readFileSync(join(dir, 'scenarios/beta', f), 'utf8')).toContain(`args: [${SERVER}, --flavour, beta, --api-key, "{{env.BETA_ARG_4}}"]`);
+    expect(readFileSync(join(dir, 'scenarios/gamma/read-only/look.yaml'), 'utf8')).toContain(
+      'env: {API_KEY: "{{env.API_KEY}}", DATABASE_URL: "{{env.DATABASE_URL}}"}',
+    );
 
     // A plain `crash-drill run`: every point and mode init wrote.
     const run = await cli(['run', '--out', join(dir, 'out'), '--reporter', 'console,junit,markdown,html'], dir, SECRETS);
@@ -94,11 +102,13 @@ describe('init --from-client-config', () => {
       drills: { key: string; verdict: string; reason: string }[];
       expectation: { servers: { server: string; statements: { statement: string; status: string }[] }[] };
     };
-    expect(results.drills.length).toBe(27);
+    expect(results.drills.length).toBe(36);
     expect(results.drills.filter((d) => d.verdict === 'error')).toEqual([]);
-    expect(new Set(results.drills.map((d) => d.key.split('/')[0]))).toEqual(new Set(['alpha-look', 'beta-look', 'gamma-look']));
+    expect(new Set(results.drills.map((d) => d.key.split('/')[0]))).toEqual(
+      new Set(['alpha', 'beta', 'gamma'].flatMap((s) => [`${s}-lifecycle`, `${s}-look`])),
+    );
     expect(run.stdout).not.toContain('ERROR');
-    expect(run.stdout.trimEnd().split('\n').pop()).toMatch(/^27 passed, 0 failed, 0 unknown/);
+    expect(run.stdout.trimEnd().split('\n').pop()).toMatch(/^36 passed, 0 failed, 0 unknown/);
     expect(run.code).toBe(0);
     // Compared side by side: each configured server's cleanup expectation, judged by its own drills.
     expect(results.expectation.servers.map((s) => [s.server, s.statements.map((t) => `${t.statement}: ${t.status}`)])).toEqual(
@@ -106,7 +116,7 @@ describe('init --from-client-config', () => {
     );
 
     // Proven the other way: without the secret in the environment the drill cannot start it.
-    const without = await cli(['run', '--only', 'alpha-look', '--point', 'idle', '--mode', 'crash', '--out', join(dir, 'out2')], dir, {
+    const without = await cli(['run', '--only', 'alpha-lifecycle', '--point', 'idle', '--mode', 'crash', '--out', join(dir, 'out2')], dir, {
       GITHUB_TOKEN: undefined,
     });
     const bare = JSON.parse(readFileSync(join(dir, 'out2', 'results.json'), 'utf8')) as typeof results;
@@ -119,7 +129,7 @@ describe('init --from-client-config', () => {
       for (const s of Object.values(SECRETS)) expect(readFileSync(join(dir, f), 'utf8'), f).not.toContain(s);
     const written = readdirSync(join(dir, 'out'), { recursive: true, encoding: 'utf8' }).filter((f) => /\.(json|jsonl|md|xml|html)$/.test(f));
     expect(written).toEqual(expect.arrayContaining(['results.json', 'summary.md', 'report.html', 'junit.xml']));
-    expect(written.filter((f) => f.startsWith('evidence/')).length).toBeGreaterThanOrEqual(27);
+    expect(written.filter((f) => f.startsWith('evidence/')).length).toBeGreaterThanOrEqual(36);
     for (const f of written) for (const s of Object.values(SECRETS)) expect(readFileSync(join(dir, 'out', f), 'utf8'), f).not.toContain(s);
   }, 240_000);
 
@@ -134,7 +144,7 @@ describe('init --from-client-config', () => {
     const init = await cli(['init', '--from-client', 'codex'], dir, { HOME: home, XDG_CONFIG_HOME: join(home, '.config') });
     expect(init.stderr).toBe('');
     expect(init.code).toBe(0);
-    const notes = readFileSync(join(dir, 'scenarios/notes/look.yaml'), 'utf8');
+    const notes = readFileSync(join(dir, 'scenarios/notes/read-only/look.yaml'), 'utf8');
     expect(notes).toContain('env: {NOTES_API_KEY: "{{env.NOTES_API_KEY}}", NOTES_REGION: "{{env.NOTES_REGION}}"}');
     expect(notes).not.toContain(SECRETS.API_KEY);
 

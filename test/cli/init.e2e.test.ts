@@ -16,6 +16,14 @@ import { tempDir } from '../support/temp-dir.js';
 const ROOT = packageRoot();
 const SERVER = ['--command', 'node', '--arg', 'dist/fake-servers/well-behaved.js', '--cwd', ROOT];
 const TOOLS = ['echo', 'spawn-helper', 'slow', 'subscribe', 'write', 'start-job'];
+/** The tools that do not say they are read-only, whose scenarios go first (scenarios/may-write/). */
+const WRITERS = TOOLS.filter((t) => t !== 'echo');
+/** Every scenario file init writes for the well-behaved server, in the order a run loads them. */
+const FILES = ['lifecycle.yaml', ...WRITERS.map((t) => `may-write/${t}.yaml`).sort(), 'read-only/echo.yaml'];
+const yamlFiles = (dir: string): string[] =>
+  readdirSync(dir, { recursive: true, encoding: 'utf8' })
+    .filter((f) => f.endsWith('.yaml'))
+    .sort();
 
 const dirs: string[] = [];
 const { marker, env: INIT_ENV } = initMarker();
@@ -40,31 +48,43 @@ afterAll(() => {
 });
 
 describe('crash-drill init', () => {
-  it('writes the config and a scenario per tool that `crash-drill run` accepts and runs', async () => {
+  it('writes the config, the lifecycle scenario and a scenario per tool that `crash-drill run` accepts and runs', async () => {
     const dir = project();
     const run = await init(SERVER, dir);
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
-    expect(run.stdout).toContain('wrote crash-drill.config.mjs and 6 scenarios');
+    // 2 lifecycle points + 2 points for each of 6 tools, each in 3 modes.
+    expect(run.stdout).toContain('wrote crash-drill.config.mjs and 7 scenarios (42 drills: each point in crash, close and hang):\n');
     expect(initLeftovers()).toEqual([]);
 
     expect(readdirSync(dir).sort()).toEqual(['crash-drill.config.mjs', 'scenarios']);
-    expect(readdirSync(join(dir, 'scenarios')).sort()).toEqual(TOOLS.map((t) => `${t}.yaml`).sort());
-    const echo = readFileSync(join(dir, 'scenarios/echo.yaml'), 'utf8');
-    expect(echo.split('\n')[0]).toBe('# yaml-language-server: $schema=../node_modules/mcp-crash-drill/schema/scenario.schema.json');
+    expect(yamlFiles(join(dir, 'scenarios'))).toEqual(FILES);
+    const echo = readFileSync(join(dir, 'scenarios/read-only/echo.yaml'), 'utf8');
+    expect(echo.split('\n')[0]).toBe('# yaml-language-server: $schema=../../node_modules/mcp-crash-drill/schema/scenario.schema.json');
     expect(echo).toContain('adjust them');
 
+    // Loaded as a run loads them: the lifecycle first, then the tools that may write.
     const scenarios = await loadScenarios([join(dir, 'scenarios')]);
+    expect(scenarios.map((s) => s.id)).toEqual(['lifecycle', ...[...WRITERS].sort(), 'echo']);
     const byId = new Map(scenarios.map((s) => [s.id, s]));
-    // echo is annotated read-only; the others say nothing, so they are treated as writers.
-    expect(byId.get('echo')).toMatchObject({ points: ['idle', 'in-flight', 'after-response'], target: { call: 'echo', args: { text: 'example' } } });
+    // Where the call is never written, once for the server, any tool (the first that may write) as its target.
+    expect(byId.get('lifecycle')).toMatchObject({ points: ['idle', 'pre-dispatch'], modes: ['crash', 'close', 'hang'], target: { call: 'spawn-helper' } });
+    expect(byId.get('lifecycle')?.expectation?.map((s) => s.id)).toEqual(['stops-accepting-calls', 'exits-within', 'leaves-no-helper']);
+    // echo is annotated read-only; the others say nothing, so they are treated as writers. Each tool: where its call is written.
+    expect(byId.get('echo')).toMatchObject({ points: ['in-flight', 'after-response'], target: { call: 'echo', args: { text: 'example' } } });
     expect(byId.get('echo')?.remote.declared).toBe(false);
     // The points that need the drill remote are left out of the first run, written commented out.
-    for (const id of TOOLS.filter((t) => t !== 'echo')) {
-      expect(byId.get(id)?.points).toEqual(['idle', 'pre-dispatch', 'in-flight', 'after-response']);
+    for (const id of WRITERS) {
+      expect(byId.get(id)?.points).toEqual(['in-flight', 'after-response']);
       expect(byId.get(id)?.remote.declared).toBe(false);
+      expect(byId.get(id)?.expectation).toBeUndefined();
     }
-    expect(readFileSync(join(dir, 'scenarios/write.yaml'), 'utf8')).toContain('#   env: { API_URL: "{{remote.url}}", API_TOKEN: "{{session.token}}" }\n');
+    const write = readFileSync(join(dir, 'scenarios/may-write/write.yaml'), 'utf8');
+    expect(write).toContain('#   env: { API_URL: "{{remote.url}}", API_TOKEN: "{{session.token}}" }\n');
+    expect(write).toContain(
+      '# points: [in-flight, sent, confirmed, after-response]\n# remote: {}\n# expectation: [no-write-after-loss, writes-carry-key-and-session]\n',
+    );
+    expect(echo).not.toContain('# remote: {}');
     expect(run.stdout).toContain('sent and confirmed are left out of this first run');
     expect(byId.get('slow')?.target.args).toEqual({ ms: 1 });
     expect(byId.get('write')?.target.args).toEqual({ op: 'example', target: 'example' });
@@ -75,11 +95,17 @@ describe('crash-drill init', () => {
     symlinkSync(ROOT, join(dir, 'node_modules/mcp-crash-drill'), 'dir');
     expect(await loadConfigFile(join(dir, 'crash-drill.config.mjs'))).toEqual({ scenarios: [join(dir, 'scenarios')], out: join(dir, 'crash-drill-report') });
 
-    const drill = await runCli(['run', 'scenarios', '--point', 'idle', '--mode', 'crash', '--out', join(dir, 'out')], { cwd: dir });
+    const drill = await runCli(['run', 'scenarios', '--point', 'idle,in-flight', '--mode', 'crash', '--out', join(dir, 'out')], { cwd: dir });
     expect([0, 1]).toContain(drill.code);
     expect(drill.stdout).toMatch(/\d+ passed, \d+ failed, 0 unknown\n?$/);
     const results = JSON.parse(readFileSync(join(dir, 'out/results.json'), 'utf8'));
-    expect(results.drills.map((d: { scenario: string }) => d.scenario).sort()).toEqual([...TOOLS].sort());
+    expect(results.drills.map((d: { key: string }) => d.key)).toEqual([
+      'lifecycle/idle/crash',
+      ...[...WRITERS].sort().map((t) => `${t}/in-flight/crash`),
+      'echo/in-flight/crash',
+    ]);
+    // Nothing for the plan to leave out: init wrote each drill once.
+    expect(results.notRepeated).toBeUndefined();
   });
 
   it('refuses to overwrite without --force and writes nothing half-way; --force overwrites', async () => {
@@ -92,26 +118,43 @@ describe('crash-drill init', () => {
 
     // Only a scenario is in the way: nothing is written, not even the config that was free.
     rmSync(join(dir, 'crash-drill.config.mjs'));
-    writeFileSync(join(dir, 'scenarios/slow.yaml'), 'mine\n');
-    rmSync(join(dir, 'scenarios/echo.yaml'));
+    writeFileSync(join(dir, 'scenarios/may-write/slow.yaml'), 'mine\n');
+    rmSync(join(dir, 'scenarios/read-only'), { recursive: true });
     const blocked = await init(SERVER, dir);
     expect(blocked.code).toBe(3);
-    expect(blocked.stderr).toContain(
-      'scenarios/spawn-helper.yaml, scenarios/slow.yaml, scenarios/subscribe.yaml, scenarios/write.yaml, scenarios/start-job.yaml exist already; refusing to overwrite',
+    expect(blocked.stderr).toBe(
+      'crash-drill init: scenarios/lifecycle.yaml, scenarios/may-write/slow.yaml, scenarios/may-write/spawn-helper.yaml, scenarios/may-write/start-job.yaml, scenarios/may-write/subscribe.yaml, scenarios/may-write/write.yaml exist already; refusing to overwrite (use --force to overwrite); nothing was written\n',
     );
     expect(readdirSync(dir)).toEqual(['scenarios']);
-    expect(readdirSync(join(dir, 'scenarios')).sort()).toEqual(
-      TOOLS.filter((t) => t !== 'echo')
-        .map((t) => `${t}.yaml`)
-        .sort(),
-    );
-    expect(readFileSync(join(dir, 'scenarios/slow.yaml'), 'utf8')).toBe('mine\n');
+    expect(yamlFiles(join(dir, 'scenarios'))).toEqual(FILES.filter((f) => !f.startsWith('read-only/')));
+    expect(readFileSync(join(dir, 'scenarios/may-write/slow.yaml'), 'utf8')).toBe('mine\n');
 
     const forced = await init([...SERVER, '--force'], dir);
     expect(forced.code).toBe(0);
-    expect(readFileSync(join(dir, 'scenarios/slow.yaml'), 'utf8')).toContain('call: slow');
-    expect(readdirSync(join(dir, 'scenarios')).sort()).toEqual(TOOLS.map((t) => `${t}.yaml`).sort());
+    expect(readFileSync(join(dir, 'scenarios/may-write/slow.yaml'), 'utf8')).toContain('call: slow');
+    expect(yamlFiles(join(dir, 'scenarios'))).toEqual(FILES);
     expect(readdirSync(dir).sort()).toEqual(['crash-drill.config.mjs', 'scenarios']);
+    expect(initLeftovers()).toEqual([]);
+  });
+
+  it("refuses, even with --force, when a file it does not write has a scenario id it writes (an earlier init's layout), writing nothing", async () => {
+    const dir = project();
+    mkdirSync(join(dir, 'scenarios'));
+    // What init wrote before the lifecycle scenario: scenarios/<tool>.yaml, id <tool>.
+    const old = 'id: write\nsubject: { command: node, args: [server.js] }\ntarget: { call: write }\npoints: [idle, pre-dispatch, in-flight, after-response]\n';
+    writeFileSync(join(dir, 'scenarios/write.yaml'), old);
+    writeFileSync(join(dir, 'scenarios/mine.yaml'), 'id: mine\nsubject: { command: node, args: [other.js] }\ntarget: { call: x }\n');
+    const run = await init([...SERVER, '--force'], dir);
+    expect(run.code).toBe(3);
+    expect(run.stderr).toBe(
+      'crash-drill init: scenarios/write.yaml has the id "write", which init writes to scenarios/may-write/write.yaml: scenario ids must be unique, so run would refuse both; move or remove it (an earlier init wrote one scenario per tool at the top of the folder); nothing was written\n',
+    );
+    expect(yamlFiles(join(dir, 'scenarios'))).toEqual(['mine.yaml', 'write.yaml']);
+    expect(readdirSync(dir)).toEqual(['scenarios']);
+    // Moved away, the rest of the folder (another id) stays beside what init writes.
+    rmSync(join(dir, 'scenarios/write.yaml'));
+    expect((await init([...SERVER, '--force'], dir)).code).toBe(0);
+    expect(yamlFiles(join(dir, 'scenarios'))).toEqual([...FILES, 'mine.yaml'].sort());
     expect(initLeftovers()).toEqual([]);
   });
 
@@ -132,7 +175,7 @@ describe('crash-drill init', () => {
     const run = await init(['--cwd', ROOT, 'node', 'dist/fake-servers/well-behaved.js', '--force'], dir);
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
-    const [echo] = await loadScenarios([join(dir, 'scenarios/echo.yaml')]);
+    const [echo] = await loadScenarios([join(dir, 'scenarios/read-only/echo.yaml')]);
     expect(echo.subject).toMatchObject({ command: 'node', args: ['dist/fake-servers/well-behaved.js', '--force'], cwd: ROOT });
     // Run again with the same words: --force went to the server, so init refuses to overwrite.
     const again = await init(['--cwd', ROOT, 'node', 'dist/fake-servers/well-behaved.js', '--force'], dir);
@@ -142,7 +185,7 @@ describe('crash-drill init', () => {
     const forced = await init(['--force', '--cwd', ROOT, '--', 'node', 'dist/fake-servers/well-behaved.js', '--dir', 'x'], dir);
     expect(forced.stderr).toBe('');
     expect(forced.code).toBe(0);
-    const [echo2] = await loadScenarios([join(dir, 'scenarios/echo.yaml')]);
+    const [echo2] = await loadScenarios([join(dir, 'scenarios/read-only/echo.yaml')]);
     expect(echo2.subject).toMatchObject({ command: 'node', args: ['dist/fake-servers/well-behaved.js', '--dir', 'x'] });
     expect(readdirSync(dir).sort()).toEqual(['crash-drill.config.mjs', 'scenarios']);
     expect(initLeftovers()).toEqual([]);
@@ -174,7 +217,7 @@ describe('crash-drill init', () => {
     const run = await init(['--command', 'sh', '--arg', '-c', '--arg', script, '--dir', 'drills'], dir);
     expect(run.code).toBe(0);
     expect(run.stderr).toMatch(/note: pid \d+ \(node \S+ignores-eof\.js\) was still running after the client closed; ended it \(SIG(TERM|KILL)\)/);
-    expect(readdirSync(join(dir, 'drills'))).toContain('echo.yaml');
+    expect(readdirSync(join(dir, 'drills'))).toContain('lifecycle.yaml');
     expect(initLeftovers()).toEqual([]);
   });
 });

@@ -180,6 +180,24 @@ const CASES: { name: string; text: string; field: string; says: string }[] = [
     field: 'subject.command',
     says: 'templates are not rendered here',
   },
+  {
+    name: 'a subject file named with a folder',
+    text: `${MINIMAL.replace('  command: node\n', '  command: node\n  files: { "etc/kubeconfig": x }\n')}`,
+    field: 'subject.files["etc/kubeconfig"]',
+    says: 'expected a file name of letters, digits, ".", "_", "-" (no folder)',
+  },
+  {
+    name: 'an unknown template in a subject file',
+    text: `${MINIMAL.replace('  command: node\n', '  command: node\n  files: { kubeconfig: "server: {{remote.httpUrl}}" }\n')}`,
+    field: 'subject.files.kubeconfig',
+    says: 'unknown template {{remote.httpUrl}}',
+  },
+  {
+    name: 'remote.trust that is not a boolean',
+    text: `${MINIMAL}remote: { trust: jvm }\n`,
+    field: 'remote.trust',
+    says: 'expected true or false',
+  },
 ];
 
 describe('parseScenario: each bad input names the file and the field', () => {

@@ -72,6 +72,7 @@ describe('parseScenario: valid files', () => {
         revokeAfter: 0,
         rotateApiKey: false,
         intercept: [],
+        trust: true,
         declared: false,
       },
       retry: false,
@@ -218,6 +219,7 @@ expect: { jobs-settled: false, no-survivors: { grace: 900 } }
       revokeAfter: 50,
       rotateApiKey: true,
       intercept: [],
+      trust: true,
       declared: true,
     });
     expect(s.retry).toBe(false);

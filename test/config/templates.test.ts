@@ -67,8 +67,18 @@ describe('renderTemplates', () => {
     expect(err.message).toContain('did you mean {{remote.url}}?');
   });
 
-  it('knows exactly the six documented names', () => {
-    expect([...TEMPLATE_NAMES]).toEqual(['remote.url', 'remote.apiKey', 'session.token', 'run.id', 'tmp', 'scenario.dir']);
+  it('knows exactly the nine documented names (besides env.NAME and files.NAME)', () => {
+    expect([...TEMPLATE_NAMES]).toEqual([
+      'remote.url',
+      'remote.apiKey',
+      'session.token',
+      'run.id',
+      'tmp',
+      'scenario.dir',
+      'remote.httpsUrl',
+      'remote.caFile',
+      'remote.caBase64',
+    ]);
   });
 });
 

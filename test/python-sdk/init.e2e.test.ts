@@ -38,10 +38,15 @@ describe.skipIf(!python)('crash-drill init on Python SDK servers', () => {
       const init = await runCli(['init', '--command', python!, '--arg', script], { cwd: dir, env: INIT_ENV });
       expect(init.stderr).toBe('');
       expect(init.code).toBe(0);
-      expect(init.stdout).toContain('wrote crash-drill.config.mjs and 2 scenarios');
+      expect(init.stdout).toContain('wrote crash-drill.config.mjs and 3 scenarios (18 drills: each point in crash, close and hang):\n');
       expect(initLeftovers()).toEqual([]);
-      expect(readdirSync(join(dir, 'scenarios')).sort()).toEqual(['echo.yaml', 'run-helper.yaml']);
-      expect(readFileSync(join(dir, 'scenarios/echo.yaml'), 'utf8')).toContain(`command: ${python}`);
+      expect(readdirSync(join(dir, 'scenarios'), { recursive: true, encoding: 'utf8' }).sort()).toEqual([
+        'lifecycle.yaml',
+        'may-write',
+        'may-write/echo.yaml',
+        'may-write/run-helper.yaml',
+      ]);
+      expect(readFileSync(join(dir, 'scenarios/may-write/echo.yaml'), 'utf8')).toContain(`command: ${python}`);
 
       // init's config and defaults as written (deadlines included), with the package installed as
       // a user's project would have it; the points that need no remote.
@@ -56,11 +61,10 @@ describe.skipIf(!python)('crash-drill init on Python SDK servers', () => {
         .map((d: { key: string; reason: string }) => `${d.key}: ${d.reason}`);
       expect(notJudged).toEqual([]);
       expect([0, 1]).toContain(run.code);
-      expect(results.drills.map((d: { scenario: string; point: string }) => `${d.scenario}/${d.point}`).sort()).toEqual([
+      expect(results.drills.map((d: { scenario: string; point: string }) => `${d.scenario}/${d.point}`)).toEqual([
+        'lifecycle/idle',
         'echo/after-response',
-        'echo/idle',
         'run-helper/after-response',
-        'run-helper/idle',
       ]);
       for (const d of results.drills) expect(d.era, d.key).toMatchObject({ era: '2026-07-28' });
       expect(markedProcesses(results.runId)).toEqual([]);

@@ -14,7 +14,7 @@ import { type CliRun, lastLine } from '../support/cli.js';
 import { expectedTable, MODES, matrixYaml, POINTS, table, unexplained } from '../support/engine-matrix.js';
 import { markedProcesses } from '../support/markers.js';
 import { until } from '../support/until.js';
-import { FAKE_SERVERS, fakeSubject, scenarioYaml, type FakeServer } from '../support/scenarios.js';
+import { FAKE_SERVERS, fakeSubject, python3, scenarioYaml, type FakeServer } from '../support/scenarios.js';
 import { NOBODY, unprivileged } from '../support/unprivileged.js';
 import { signalIdentity } from '../../harness/containment/signal.js';
 
@@ -200,5 +200,31 @@ describe.skipIf(!u.available)('as an ordinary user', () => {
     expect(statSync(join(dir, 'out', 'results.json')).uid).toBe(expectedUid);
     expect(drill.tracking).toMatchObject({ cgroup: null, floor: false });
     expect(drill.tracking?.blindSpots.join(' ')).not.toContain('setsid');
+  });
+
+  // The remote's HTTPS and the intercept proxy (harness/remote/tls/, proxy/): the run's CA and
+  // trust files go into this user's own registry, and the Python fake reaches the remote both ways.
+  it('the Python fake writes over {{remote.httpsUrl}} and through the intercept proxy, both reaching sent and passing', async () => {
+    const dir = u.workDir();
+    const server = join(u.root, 'fake-servers/python/https_writer.py');
+    for (const [id, call] of [
+      ['https-write', 'write'],
+      ['hardcoded-host', 'write-hardcoded'],
+    ]) {
+      writeFileSync(
+        join(dir, `${id}.yaml`),
+        scenarioYaml({
+          id,
+          subject: { command: python3(), args: [server], env: { FAKE_API_URL: '{{remote.httpsUrl}}' } },
+          target: { call, args: { op: 'deploy', target: 'web' } },
+          points: ['sent'],
+          modes: ['crash'],
+          remote: { intercept: ['https://api.example.invalid'] },
+        }),
+      );
+    }
+    const run = await u.run(['run', dir, '--out', join(dir, 'out')], { cwd: dir });
+    const table = Object.fromEntries(results(join(dir, 'out'), run).drills.map((d) => [d.key, d.verdict]));
+    expect(table, run.stdout + run.stderr).toEqual({ 'https-write/sent/crash': 'pass', 'hardcoded-host/sent/crash': 'pass' });
   });
 });

@@ -1,5 +1,6 @@
 import { describeSignal, serverExitOf, serverOf, signalBeforeExit } from '../../evidence/queries.js';
 import type { DrillEvidence } from '../../evidence/types.js';
+import { diedOfOwnSigpipe, OWN_WRITE } from '../../evidence/own-sigpipe.js';
 import { containerServerOf } from '../../evidence/container-queries.js';
 import { judgeContainerExit } from './container.js';
 import { isNotReached, lossOrUnknown } from '../../evidence/loss.js';
@@ -43,8 +44,18 @@ export const exitOnEof = defineCheck({
       };
     }
     const elapsed = Math.round(exit.t - loss.t);
-    const how = exit.signal ? `signal ${exit.signal}` : `code ${exit.code}`;
-    const data = { lossAt: loss.t, exitAt: exit.t, elapsedMs: elapsed, deadlineMs: deadline, code: exit.code, signal: exit.signal };
+    // SIGPIPE that nobody sent is the server's own end: it wrote to its closed stdout or stderr.
+    const ownWrite = diedOfOwnSigpipe(evidence, exit);
+    const how = ownWrite ? `${exit.signal} on ${OWN_WRITE}, its own end` : exit.signal ? `signal ${exit.signal}` : `code ${exit.code}`;
+    const data = {
+      lossAt: loss.t,
+      exitAt: exit.t,
+      elapsedMs: elapsed,
+      deadlineMs: deadline,
+      code: exit.code,
+      signal: exit.signal,
+      ...(ownWrite ? { ownWrite: true as const } : {}),
+    };
     const sent = signalBeforeExit(evidence, exit.t, exit);
     if (sent) {
       const signalled = describeSignal(sent);
@@ -65,7 +76,7 @@ export const exitOnEof = defineCheck({
     const data = dataOf(outcome);
     if ('exited' in data) return [{ label: 'server exit', items: [`none: still running when the drill ended (deadline ${data.deadlineMs} ms)`] }];
     if (!('elapsedMs' in data)) return [];
-    const how = data.signal ? `signal ${data.signal}` : `code ${data.code}`;
+    const how = 'ownWrite' in data && data.ownWrite ? `${data.signal} on ${OWN_WRITE}` : data.signal ? `signal ${data.signal}` : `code ${data.code}`;
     const by = 'endedBy' in data && data.endedBy ? `, ended by ${data.endedBy}` : '';
     return [{ label: 'server exit', items: [`${how} ${data.elapsedMs} ms after losing its client (deadline ${data.deadlineMs} ms)${by}`] }];
   },

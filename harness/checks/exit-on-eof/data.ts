@@ -12,6 +12,8 @@ export type ExitOnEofData =
       deadlineMs: number;
       code: number | null;
       signal: string | null;
+      /** SIGPIPE on its own write to a pipe nobody reads: it ended on its own (evidence/own-sigpipe.ts). */
+      ownWrite?: true;
       /** The signal that ended it, in words, and who sent it. */
       endedBy?: string;
       endedByWho?: 'client' | 'harness';

@@ -4,6 +4,7 @@
  * its stdin to the end, what still runs in it (threads and where they wait, an event loop and
  * what it watches, children), and the SDK's known behaviour. Pure: evidence in, text out.
  */
+import { diedOfOwnSigpipe, OWN_WRITE } from '../../evidence/own-sigpipe.js';
 import { describeSignal, serverExitOf, serverOf, signalBeforeExit } from '../../evidence/queries.js';
 import { eventsOf, firstOf, type DrillEvidence, type ProcessFacts } from '../../evidence/types.js';
 import type { Cause } from '../types.js';
@@ -185,8 +186,11 @@ export function serverSlow(evidence: DrillEvidence, elapsedMs: number, deadlineM
   const found = serverFacts(evidence);
   const observed = [...(found ? factsLines(found.facts, found.label) : []), `SDK: ${sdk.line}`];
   const reading = found && !found.facts.stdin.polled && found.facts.stdin.readingThreads === 0;
+  // Ended by SIGPIPE that nobody sent: still its own end, on its own late write.
+  const exit = serverExitOf(evidence);
+  const how = exit && diedOfOwnSigpipe(evidence, exit) ? ` (${exit.signal} on ${OWN_WRITE})` : '';
   return {
-    cause: `the server exited on its own ${elapsedMs} ms after losing its client, past the ${deadlineMs} ms deadline${reading ? ': it had read EOF by the deadline and was still shutting down' : ''}`,
+    cause: `the server exited on its own${how} ${elapsedMs} ms after losing its client, past the ${deadlineMs} ms deadline${reading ? ': it had read EOF by the deadline and was still shutting down' : ''}`,
     observed,
     sdk: sdk.known,
     fix: `its shutdown takes ${elapsedMs} ms: end what it waits for at stdin end (a drain, a flush, a timer) within ${deadlineMs} ms, or, if that wait is intended, raise expect.exit-on-eof.deadline above ${elapsedMs} ms`,

@@ -6,6 +6,8 @@ import { idempotencyCause } from './diagnosis.js';
 export interface IdempotentEffectsData {
   writes: number;
   keyless: Array<{ seq: number; route: string; pid: number | null }>;
+  /** Writes whose handler named the key that makes them idempotent (a resource name). */
+  keyedByName?: number;
   effects: Array<{ id: string; op: string; key: string | null; session: string | null }>;
   /** Effect ids of each operation that took effect more than once. */
   duplicates: string[][];
@@ -15,7 +17,9 @@ export interface IdempotentEffectsData {
 /**
  * idempotent-effects: after the crash and the recovery retry, the remote holds exactly one
  * effect per logical operation (per Idempotency-Key; a keyless effect is one operation with
- * every other effect of the same op and target), and every write carried a key.
+ * every other effect of the same op and target), and every write carried a key: its
+ * Idempotency-Key, or a name its handler committed it under (`commit(..., { key })`: a
+ * Kubernetes resource name, an object key), "keyed by name".
  */
 export const idempotentEffects = defineCheck({
   id: 'idempotent-effects',
@@ -25,12 +29,15 @@ export const idempotentEffects = defineCheck({
     const state = eventsOf(evidence, 'remote-state').pop();
     if (!state) return { verdict: 'unknown', summary: 'the remote state was never recorded', data: {} };
     const writes = serverRequests(evidence).filter((r) => r.write);
-    const keyless = writes.filter((r) => !r.idempotencyKey);
+    // A write is keyed by its Idempotency-Key, or by the name its handler committed it under.
+    const keyless = writes.filter((r) => !r.idempotencyKey && r.keyedBy !== 'name');
+    const keyedByName = writes.filter((r) => r.keyedBy === 'name').length;
     const duplicates = duplicateGroups(state.effects);
     const retried = eventsOf(evidence, 'retry-end')[0];
     const data: IdempotentEffectsData = {
       writes: writes.length,
       keyless: keyless.map((r) => ({ seq: r.seq, route: r.route, pid: r.process?.pid ?? null })),
+      keyedByName,
       effects: state.effects.map((e) => ({ id: e.id, op: e.op, key: e.idempotencyKey, session: e.sessionId })),
       duplicates: duplicates.map((group) => group.map((e) => e.id)),
       retry: retried ? { ok: retried.ok, detail: retried.detail } : null,
@@ -45,9 +52,10 @@ export const idempotentEffects = defineCheck({
     if (problems.length > 0) return { verdict: 'fail', summary: problems.join('; '), data };
     const retryNote = retried ? (retried.ok ? ' after the recovery retry' : ` (the recovery retry did not complete: ${retried.detail})`) : '';
     if (writes.length === 0) return { verdict: 'pass', summary: `no write reached the remote${retryNote}: no effect to duplicate`, data };
+    const byName = keyedByName === 0 ? '' : keyedByName === writes.length ? ', keyed by name,' : ` (${keyedByName} keyed by name)`;
     return {
       verdict: 'pass',
-      summary: `${state.effects.length} effect${state.effects.length === 1 ? '' : 's'} for ${writes.length} keyed write${writes.length === 1 ? '' : 's'}${retryNote}, none duplicated`,
+      summary: `${state.effects.length} effect${state.effects.length === 1 ? '' : 's'} for ${writes.length} keyed write${writes.length === 1 ? '' : 's'}${byName}${retryNote}, none duplicated`,
       data,
     };
   },

@@ -28,7 +28,7 @@ export function idempotencyCause(evidence: DrillEvidence): Cause {
       cause: `the server's writes carry no Idempotency-Key (${keyless.length} of ${writes.length}), so the recovery retry after the crash made a second effect`,
       observed,
       sdk: null,
-      fix: 'send an Idempotency-Key on every write: the call correlation id (params._meta["dev.crash-drill/correlation-id"]), or a key derived from the operation',
+      fix: 'send an Idempotency-Key on every write: the call correlation id (params._meta["dev.crash-drill/correlation-id"]), or a key derived from the operation; where the API is idempotent by a name the client chooses (a resource name, an object key), use that name, and have the remote\'s handler commit the write under it (commit(..., { key }))',
     };
   }
   return {

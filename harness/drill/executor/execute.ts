@@ -92,6 +92,13 @@ async function drive(ctx: DrillContext, held: Holdings, watch: ServerWatch): Pro
   }
   const link = new RemoteLink(remote, drillId, drill.scenario.remote, rec, () => held.tracker?.live().map((p) => p.pid) ?? []);
   held.link = link;
+  try {
+    await wait(link.prepareTls(drill.scenario, ctx.opts.trustFiles)); // the run's CA files and the intercept proxy
+  } catch (error) {
+    if (error instanceof Interrupted) throw error;
+    rec.harness({ type: 'harness-error', phase: 'config', message: errorMessage(error) });
+    return;
+  }
   const render: RenderContext = { drill, drillId, rec, extensions: ctx.extensions, tmp, link };
   let scenario: Scenario;
   try {

@@ -4,9 +4,11 @@
  * and `confirmed` points, revocation with its probe, and the remote's state at the moments the
  * checks need it. Tokens never enter the evidence: only session ids and credential hashes.
  */
-import type { ScenarioRemote } from '../../config/index.js';
+import type { Scenario, ScenarioRemote } from '../../config/index.js';
 import type { RemoteJob, RemoteEffect } from '../../evidence/types.js';
 import type { DrillRemote, Gate, GateHit, JournalEvent } from '../../remote/index.js';
+import type { TrustFiles } from '../../remote/tls/trust-files.js';
+import { parseOrigins } from '../../preload/index.js';
 import { monoNow } from '../../util/clock.js';
 import { createHash } from 'node:crypto';
 import type { EvidenceRecorder } from './recorder.js';
@@ -22,6 +24,10 @@ export class RemoteLink {
   revokedAt: number | null = null;
   private readonly listener: (event: JournalEvent) => void;
   private gate: Gate | null = null;
+  /** The run's trust files, for a scenario with a remote: section (prepareTls). */
+  trustFiles: TrustFiles | null = null;
+  /** The intercept proxy's URL, for a scenario that lists origins (prepareTls). */
+  proxyUrl: string | null = null;
   /** Journal seqs of API-key requests no drill could claim (see the listener). */
   private readonly unattributed = new Set<number>();
 
@@ -60,6 +66,23 @@ export class RemoteLink {
 
   get url(): string {
     return this.remote.url;
+  }
+
+  get httpsUrl(): string | undefined {
+    return this.remote.httpsUrl;
+  }
+
+  /**
+   * Before the server starts: the run's trust files (for `{{remote.caFile}}` and the trust
+   * variables; a scenario with a remote: section only) and the intercept proxy for the
+   * scenario's origins (harness/remote/proxy/).
+   */
+  async prepareTls(scenario: Scenario, trustFiles: (() => Promise<TrustFiles>) | undefined): Promise<void> {
+    if (scenario.remote.declared && trustFiles) this.trustFiles = await trustFiles();
+    if (scenario.remote.intercept.length > 0 && this.remote.ca) {
+      const proxy = await this.remote.proxyFor(parseOrigins(scenario.remote.intercept));
+      this.proxyUrl = proxy.url;
+    }
   }
 
   get apiKey(): string {
@@ -125,7 +148,8 @@ export class RemoteLink {
       op: effect.op,
       // The logical operation, without putting the target (request body content) in clear.
       operation: digest(`${effect.op}\u0000${effect.target ?? ''}`),
-      idempotencyKey: effect.idempotencyKey ?? null,
+      idempotencyKey: effect.namedKey !== undefined ? `name:${digest(effect.namedKey)}` : (effect.idempotencyKey ?? null),
+      ...(effect.namedKey !== undefined ? { keyedBy: 'name' as const } : {}),
       seq: effect.seq,
       t: effect.t,
       replays: effect.replays,

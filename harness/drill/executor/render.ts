@@ -10,6 +10,8 @@ import type { Extensions } from './extension.js';
 import type { EvidenceRecorder } from './recorder.js';
 import type { RemoteLink } from './remote-link.js';
 import { ownHarnessEnv } from '../../observe/run-ids.js';
+import { remoteEnv } from './remote-env.js';
+import { subjectFilePaths, writeSubjectFiles } from './subject-files.js';
 
 export interface RenderContext {
   drill: PlannedDrill;
@@ -20,7 +22,7 @@ export interface RenderContext {
   link: RemoteLink;
 }
 
-/** The scenario rendered for one session's token; extensions may change it (and record how). */
+/** The scenario rendered for one session's token, its files written; extensions may change it (and record how). */
 export function renderFor(ctx: RenderContext, token: string): Scenario {
   const { drill, rec, link } = ctx;
   // A value read through {{env.NAME}} is most often a credential (init --from-client writes them): never in the evidence.
@@ -28,20 +30,33 @@ export function renderFor(ctx: RenderContext, token: string): Scenario {
     const value = process.env[name];
     if (value) rec.addSecret(value);
   }
-  return ctx.extensions.render(
-    renderScenario(drill.scenario, {
-      runId: ctx.drillId,
-      tmp: ctx.tmp,
-      scenarioDir: drill.scenario.dir,
-      remoteUrl: link.url,
-      remoteApiKey: link.apiKey,
-      sessionToken: token,
-    }),
-  );
+  const files = subjectFilePaths(Object.keys(drill.scenario.subject.files ?? {}), ctx.tmp);
+  const rendered = renderScenario(drill.scenario, {
+    runId: ctx.drillId,
+    tmp: ctx.tmp,
+    scenarioDir: drill.scenario.dir,
+    remoteUrl: link.url,
+    remoteApiKey: link.apiKey,
+    sessionToken: token,
+    remoteHttpsUrl: link.trustFiles ? link.httpsUrl : undefined,
+    remoteCaFile: link.trustFiles?.caFile,
+    remoteCaBase64: link.trustFiles ? link.remote.ca?.certBase64 : undefined,
+    files,
+  });
+  writeSubjectFiles(rendered.subject.files, files);
+  return ctx.extensions.render(rendered);
 }
 
 /** The subject environment (docs/design.md, "Contracts"): the drill id, the remote and the session's token. */
 export function subjectEnv(scenario: Scenario, drillId: string, link: RemoteLink, token: string): Record<string, string> {
   const intercept = scenario.remote.intercept.length > 0 ? interceptEnv(scenario.remote.intercept, scenario.subject.env.NODE_OPTIONS) : {};
-  return { ...scenario.subject.env, ...intercept, CRASH_DRILL_RUN: drillId, ...ownHarnessEnv(), CRASH_DRILL_REMOTE_URL: link.url, CRASH_DRILL_TOKEN: token };
+  return {
+    ...scenario.subject.env,
+    ...remoteEnv(scenario, link),
+    ...intercept,
+    CRASH_DRILL_RUN: drillId,
+    ...ownHarnessEnv(),
+    CRASH_DRILL_REMOTE_URL: link.url,
+    CRASH_DRILL_TOKEN: token,
+  };
 }

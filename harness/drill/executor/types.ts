@@ -2,6 +2,7 @@ import type { Scenario } from '../../config/index.js';
 import type { EvidenceEvent } from '../../evidence/types.js';
 import type { PlannedDrill } from '../../plan/types.js';
 import type { DrillRemote } from '../../remote/index.js';
+import type { TrustFiles } from '../../remote/tls/trust-files.js';
 import type { ClientKind } from '../client/drill-client.js';
 import type { HolderPool } from '../holder/holder-pool.js';
 import type { DrillExtensionFactory, Extensions } from './extension.js';
@@ -11,6 +12,8 @@ export interface ExecuteOptions {
   runId: string;
   /** The drill remote this scenario's drills talk to (one per run, or per handler set). */
   remoteFor: (scenario: Scenario) => Promise<DrillRemote>;
+  /** The run's trust files (harness/remote/tls/trust-files.ts), written at the first drill that asks. */
+  trustFiles?: () => Promise<TrustFiles>;
   /** Aborted when the harness is interrupted: the drill stops waiting and contains at once. */
   signal?: AbortSignal;
   /** How often the observer samples the process table while a drill runs (ms). */

@@ -36,6 +36,12 @@ export type CandidateSource = () => readonly number[];
  */
 export class Attributor {
   private readonly cache = new WeakMap<Socket, Promise<Attribution>>();
+  /**
+   * The same attributions by the connection's ports while it is open: a TLS listener's request
+   * comes on the TLSSocket that wraps the socket accepted (and attributed) on 'connection', a
+   * different object with the same ports.
+   */
+  private readonly byPorts = new Map<string, Promise<Attribution>>();
   private readonly candidates = new Map<string, CandidateSource>();
 
   constructor(private readonly serverPort: number) {}
@@ -47,13 +53,21 @@ export class Attributor {
 
   /** Starts (or returns) the attribution of a socket; call on 'connection': its synchronous part is what a sender that exits at once leaves. */
   attribute(socket: Socket): Promise<Attribution> {
-    let p = this.cache.get(socket);
+    const ports = `${socket.localPort}:${socket.remotePort}`;
+    let p = this.cache.get(socket) ?? this.byPorts.get(ports);
     if (!p) {
       const started = performance.now();
       p = this.resolve(socket)
         .catch((): Attribution => ({ method: 'none', costMs: 0 }))
         .then((a) => ({ ...a, costMs: performance.now() - started }));
       this.cache.set(socket, p);
+      if (socket.localPort !== undefined && socket.remotePort !== undefined) {
+        const attributed = p;
+        this.byPorts.set(ports, attributed);
+        socket.once('close', () => {
+          if (this.byPorts.get(ports) === attributed) this.byPorts.delete(ports);
+        });
+      }
     }
     return p;
   }
@@ -62,7 +76,8 @@ export class Attributor {
   private async resolve(socket: Socket): Promise<Attribution> {
     const none: Attribution = { method: 'none', costMs: 0 };
     if (socket.remotePort === undefined) return none;
-    const inode = clientSocketInode(socket.remotePort, this.serverPort);
+    // The port the sender connected to: the plain listener's, the HTTPS listener's or a proxy's.
+    const inode = clientSocketInode(socket.remotePort, socket.localPort ?? this.serverPort);
     if (inode === undefined) return none;
     const byPid = this.candidatePids();
     const pids = [...byPid.keys()];

@@ -23,6 +23,12 @@ export const NODE_FAKES = [
   'polls-after-loss',
   'fire-and-forget-job',
   'static-key-holder',
+  'launcher-forwards-nothing',
+  'launcher-forwards-signals',
+  'helper-own-group',
+  'helper-own-session',
+  'ignores-sigterm-exits-on-eof',
+  'exits-on-sigint-only',
 ] as const;
 export type NodeFake = (typeof NODE_FAKES)[number];
 export type FakeName = NodeFake | 'python/well-behaved';

@@ -1,0 +1,58 @@
+/**
+ * What the ground truth needs beyond the repository, installed once into a cache folder outside
+ * it (CLIENT_PROFILES_CACHE, else $XDG_CACHE_HOME or ~/.cache, /crash-drill-bench/client-profiles):
+ * - Gemini CLI's TypeScript SDK 1.23.0, under an npm alias so it cannot shadow the project's 1.32.2;
+ * - a venv with the Python SDK, mcp 2.3.0;
+ * - the real published server: @falconer/mcp 0.2.1, whose bin/falconer-mcp launcher runs its
+ *   native binary with execFileSync(binary, args, { stdio: 'inherit' }) and forwards no signal.
+ * Each is installed with its registry's ordinary client and skipped when already there.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+
+export const SDK_123 = '@modelcontextprotocol/sdk@1.23.0';
+export const PYTHON_SDK = 'mcp==2.3.0';
+export const REAL_SERVER = '@falconer/mcp@0.2.1';
+
+export interface Installed {
+  /** The 1.23.0 SDK's package folder. */
+  sdk123: string;
+  /** The venv's python, with mcp 2.3.0. */
+  python: string;
+  /** The real server's launcher script (node runs it). */
+  realLauncher: string;
+}
+
+export function cacheDir(): string {
+  const base = process.env.CLIENT_PROFILES_CACHE ?? join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'crash-drill-bench', 'client-profiles');
+  mkdirSync(base, { recursive: true });
+  return base;
+}
+
+function run(command: string, args: string[], cwd: string): void {
+  process.stderr.write(`setup: ${command} ${args.join(' ')}\n`);
+  execFileSync(command, args, { cwd, stdio: ['ignore', 'ignore', 'inherit'] });
+}
+
+export function ensureInstalled(base = cacheDir()): Installed {
+  const sdk123 = join(base, 'sdk123', 'node_modules', 'sdk123');
+  if (!existsSync(join(sdk123, 'package.json'))) {
+    mkdirSync(join(base, 'sdk123'), { recursive: true });
+    run('npm', ['install', '--no-audit', '--no-fund', '--prefix', join(base, 'sdk123'), `sdk123@npm:${SDK_123}`], base);
+  }
+  const python = join(base, 'venv', 'bin', 'python');
+  if (!existsSync(python)) run('python3', ['-m', 'venv', join(base, 'venv')], base);
+  try {
+    execFileSync(python, ['-c', 'import importlib.metadata as m, sys; sys.exit(m.version("mcp") != "2.3.0")'], { stdio: 'ignore' });
+  } catch {
+    run(python, ['-m', 'pip', 'install', '--quiet', PYTHON_SDK], base);
+  }
+  const realLauncher = join(base, 'real', 'node_modules', '@falconer', 'mcp', 'bin', 'falconer-mcp');
+  if (!existsSync(realLauncher)) {
+    mkdirSync(join(base, 'real'), { recursive: true });
+    run('npm', ['install', '--no-audit', '--no-fund', '--prefix', join(base, 'real'), REAL_SERVER], base);
+  }
+  return { sdk123, python, realLauncher };
+}

@@ -1,0 +1,3 @@
+module mcp-crash-drill/fake-servers/go-http
+
+go 1.22

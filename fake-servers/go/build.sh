@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# Builds the Go fake servers and the ground-truth client into fake-servers/go/bin/ (git-ignored):
+#   bin/go-sdk-v1.8.0/<behaviour>   go-sdk/ with go.mod
+#   bin/go-sdk-v1.6.1/<behaviour>   go-sdk/ with -modfile=go-v1.6.1.mod (the same source, the SDK before v1.7.0)
+#   bin/mcp-go-v1.2.1/<behaviour>   mcp-go/
+#   bin/groundtruth/groundtruth     groundtruth/ (the measuring client, go-sdk's and mcp-go's)
+#   bin/darwin-arm64/well-behaved   go-sdk/, cross-built as Mach-O for the build info reader's test
+# A target whose sources, module files, this script and the Go version are unchanged since its
+# last build is skipped (bin/<target>/.stamp holds their hash). The binaries of each hash are also
+# kept outside the clone, in $CRASH_DRILL_GO_FAKES_CACHE (default ~/.cache/mcp-crash-drill/
+# go-fakes), so a fresh clone (CI) copies them instead of linking 23 binaries again; -trimpath
+# keeps them free of the clone's path. Go's own build cache (GOCACHE) makes a changed target's
+# rebuild incremental. Modules come from the module cache first (GOPROXY=off: no network once
+# they are there), and from the module proxy only when missing.
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+cd "$here"
+export GOTOOLCHAIN=local GOFLAGS='-mod=readonly -buildvcs=false'
+store="${CRASH_DRILL_GO_FAKES_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/mcp-crash-drill/go-fakes}"
+
+build() { # <target> <module folder> [-modfile=... or ""] [packages] [GOOS/GOARCH]
+  local target="$1" dir="$2" modflag="${3:-}" packages="${4:-./...}" platform="${5:-}" out="$here/bin/$1"
+  local stamp
+  stamp="$({ go version; sha256sum "$here/build.sh"; cd "$dir" && find . -type f \( -name '*.go' -o -name '*.mod' -o -name '*.sum' \) -print0 | sort -z | xargs -0 sha256sum; } | sha256sum | cut -d' ' -f1)"
+  if [ -f "$out/.stamp" ] && [ "$(cat "$out/.stamp")" = "$stamp" ]; then
+    echo "go fakes: $target is up to date"
+    return
+  fi
+  rm -rf "$out" && mkdir -p "$out"
+  local kept="$store/$target-$stamp"
+  if [ -f "$kept/.stamp" ]; then
+    cp -a "$kept/." "$out/"
+    echo "go fakes: $target copied from $kept"
+    return
+  fi
+  # shellcheck disable=SC2086 # modflag and packages are words
+  (cd "$dir" && if [ -n "$platform" ]; then export GOOS="${platform%/*}" GOARCH="${platform#*/}"; fi &&
+    { GOPROXY=off go build -trimpath $modflag -o "$out/" $packages 2>/dev/null || go build -trimpath $modflag -o "$out/" $packages; })
+  echo "$stamp" > "$out/.stamp"
+  echo "go fakes: built $target ($(find "$out" -type f ! -name .stamp | wc -l) binaries)"
+  # Keep this hash's binaries (written aside, then renamed: a half-copied entry is never used)
+  # and drop the target's older ones.
+  if mkdir -p "$store" 2>/dev/null; then
+    rm -rf "$store/$target-"* "$kept.tmp.$$"
+    cp -a "$out" "$kept.tmp.$$" && mv "$kept.tmp.$$" "$kept" || echo "go fakes: could not keep $target in $store"
+  fi
+}
+
+build go-sdk-v1.8.0 go-sdk
+build go-sdk-v1.6.1 go-sdk -modfile=go-v1.6.1.mod
+build mcp-go-v1.2.1 mcp-go
+build groundtruth groundtruth
+build darwin-arm64 go-sdk "" ./cmd/well-behaved darwin/arm64

@@ -1,0 +1,111 @@
+/**
+ * A Go binary's embedded build information, read from the file itself, as `go version -m`
+ * shows it: the Go version, the main package's path, the main module and every dependency
+ * module with its version (and replacement). No `go` tool at run time.
+ *
+ * The format, as Go's own reader reads it (debug/buildinfo/buildinfo.go, readRawBuildInfo, and
+ * runtime/debug/mod.go, ParseBuildInfo, Go 1.26): a 32-byte header at a 16-byte boundary in the
+ * section `.go.buildinfo` (ELF) or `__DATA,__go_buildinfo` (Mach-O), starting with the magic
+ * "\xff Go buildinf:"; since Go 1.18 (flag bit 2 set) the header is followed by two uvarint-length
+ * strings, the Go version and the module info. The module info is framed by 16 sentinel bytes at
+ * each end and holds tab-separated lines: `path`, `mod`, `dep`, `=>` (the replacement of the line
+ * before), `build`. Binaries from before Go 1.18 keep pointers instead: not read here, and said so.
+ */
+import { readFileSync } from 'node:fs';
+import { elfSection, formatOf, machoSection, type Span } from './executable-sections.js';
+
+export interface GoModule {
+  path: string;
+  version: string;
+  sum: string | null;
+  replacedBy: { path: string; version: string; sum: string | null } | null;
+}
+
+export interface GoBuildInfo {
+  goVersion: string;
+  /** The main package's import path. */
+  path: string;
+  main: GoModule | null;
+  deps: GoModule[];
+  settings: Record<string, string>;
+}
+
+export type GoBuildInfoResult = { info: GoBuildInfo; reason: null } | { info: null; reason: string };
+
+const MAGIC = Buffer.from('\xff Go buildinf:', 'latin1');
+const HEADER = 32;
+const ALIGN = 16;
+
+export function readGoBuildInfo(file: string): GoBuildInfoResult {
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(file);
+  } catch (err) {
+    return { info: null, reason: `${file} could not be read: ${(err as Error).message}` };
+  }
+  return parseGoBuildInfo(bytes, file);
+}
+
+export function parseGoBuildInfo(bytes: Buffer, file = 'the program'): GoBuildInfoResult {
+  const format = formatOf(bytes);
+  const section = format === 'elf' ? elfSection(bytes, '.go.buildinfo') : format === 'mach-o' ? machoSection(bytes, '__DATA', '__go_buildinfo') : null;
+  // Without the section (a stripped table, another format), Go's reader searches the data for the
+  // magic at a 16-byte boundary; so does this one, over the whole file.
+  const at = section ? headerIn(bytes, section) : searchMagic(bytes);
+  if (at === null)
+    return { info: null, reason: `${file} is not a Go program (${format === 'other' ? 'not ELF or Mach-O, and ' : ''}no Go build information found)` };
+  const flags = bytes[at + 15];
+  if ((flags & 2) === 0)
+    return { info: null, reason: `${file} was built by Go before 1.18: its build information is held by pointers, which this reader does not follow` };
+  const version = uvarintSpan(bytes, at + HEADER);
+  const modinfo = version ? uvarintSpan(bytes, version.end) : null;
+  if (!version || !modinfo) return { info: null, reason: `${file}: its Go build information is cut short` };
+  // The sentinels: 16 bytes each side, the last line's newline just before the end one.
+  const { start, end } = modinfo;
+  const framed = end - start >= 33 && bytes[end - 17] === 0x0a;
+  const text = framed ? bytes.toString('utf8', start + 16, end - 16) : '';
+  return { info: parseModinfo(bytes.toString('utf8', version.start, version.end), text), reason: null };
+}
+
+function headerIn(bytes: Buffer, span: Span): number | null {
+  const i = bytes.indexOf(MAGIC, span.offset);
+  return i >= 0 && i + HEADER <= span.offset + span.size ? i : null;
+}
+
+function searchMagic(bytes: Buffer): number | null {
+  for (let i = bytes.indexOf(MAGIC); i >= 0; i = bytes.indexOf(MAGIC, i + 1)) if (i % ALIGN === 0 && i + HEADER <= bytes.length) return i;
+  return null;
+}
+
+/** A uvarint length and that many bytes after it. */
+function uvarintSpan(bytes: Buffer, at: number): { start: number; end: number } | null {
+  let length = 0;
+  let shift = 0;
+  let i = at;
+  for (; i < bytes.length && i < at + 10; i++) {
+    length += (bytes[i] & 0x7f) * 2 ** shift;
+    shift += 7;
+    if (bytes[i] < 0x80) break;
+  }
+  const start = i + 1;
+  if (i >= bytes.length || start + length > bytes.length) return null;
+  return { start, end: start + length };
+}
+
+function parseModinfo(goVersion: string, text: string): GoBuildInfo {
+  const info: GoBuildInfo = { goVersion, path: '', main: null, deps: [], settings: {} };
+  let last: GoModule | null = null;
+  for (const line of text.split('\n')) {
+    const [kind, ...f] = line.split('\t');
+    const mod = (): GoModule => ({ path: f[0] ?? '', version: f[1] ?? '', sum: f[2] || null, replacedBy: null });
+    if (kind === 'path') info.path = f[0] ?? '';
+    else if (kind === 'mod') last = info.main = mod();
+    else if (kind === 'dep') info.deps.push((last = mod()));
+    else if (kind === '=>' && last) last.replacedBy = { path: f[0] ?? '', version: f[1] ?? '', sum: f[2] || null };
+    else if (kind === 'build') {
+      const [key, ...value] = (f[0] ?? '').split('=');
+      info.settings[key] = value.join('=');
+    }
+  }
+  return info;
+}

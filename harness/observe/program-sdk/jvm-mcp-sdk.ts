@@ -1,0 +1,130 @@
+/**
+ * Which MCP SDK a JVM program runs, and at which version, from its command line and its jars
+ * (jvm-command-line.ts finds them, jvm-jar.ts reads them): the Java SDK's artifacts
+ * (group io.modelcontextprotocol.sdk: mcp, mcp-core, mcp-json-jackson2/3, ...) named by their
+ * pom.properties, in a fat jar, in a jar inside the jar, or as jars of their own on the class
+ * path. Where a jar holds the SDK's classes without pom.properties, the version comes from its
+ * manifest (the SDK's jars carry Bundle-SymbolicName and Bundle-Version), else its file name, else
+ * it is said to be unknown. Or why nothing could be told.
+ */
+import { existsSync, statSync } from 'node:fs';
+import { basename } from 'node:path';
+import { type JarMetadata, readJarMetadata } from './jvm-jar.js';
+import { type JvmCommand, parseJvmCommand } from './jvm-command-line.js';
+
+/** The JVM MCP SDKs: Maven group, and the package folder of their classes. */
+export const JVM_MCP_SDKS = [{ groupId: 'io.modelcontextprotocol.sdk', classes: 'io/modelcontextprotocol/' }] as const;
+
+export interface JvmSdkArtifact {
+  /** groupId:artifactId, e.g. io.modelcontextprotocol.sdk:mcp-core. */
+  sdk: string;
+  version: string | null;
+  jar: string;
+  /** How the version was read. */
+  from: 'pom.properties' | 'manifest' | 'file name' | 'classes only';
+  /** The entry read, e.g. META-INF/maven/io.modelcontextprotocol.sdk/mcp/pom.properties. */
+  entry: string | null;
+}
+
+export interface UnreadJar {
+  jar: string;
+  reason: string;
+}
+
+export type JvmMcpSdk = { sdks: JvmSdkArtifact[]; command: JvmCommand; jars: string[]; unread: UnreadJar[]; reason: null } | { sdks: []; reason: string };
+
+export function jvmMcpSdk(argv: string[], cwd: string, env: Record<string, string | undefined> = {}): JvmMcpSdk {
+  const parsed = parseJvmCommand(argv, cwd, env);
+  if (parsed.command === null) return { sdks: [], reason: parsed.reason };
+  const { command } = parsed;
+  const queue = [...command.entries];
+  const jars: string[] = [];
+  const unread: UnreadJar[] = [];
+  const sdks: JvmSdkArtifact[] = [];
+  let artifacts = 0;
+  for (let i = 0; i < queue.length; i++) {
+    const jar = queue[i];
+    if (jars.includes(jar) || unread.some((u) => u.jar === jar)) continue;
+    const why = notAJar(jar);
+    if (why) {
+      unread.push({ jar, reason: why });
+      continue;
+    }
+    let meta: JarMetadata;
+    try {
+      meta = readJarMetadata(jar);
+    } catch (err) {
+      unread.push({ jar, reason: `could not be read: ${(err as Error).message}` });
+      continue;
+    }
+    jars.push(jar);
+    artifacts += meta.artifacts.length;
+    // java -jar: the jar's own Class-Path, relative to its folder, joins the class path.
+    if (command.form === 'jar' && i === 0) queue.push(...classPathOf(jar, meta));
+    sdks.push(...sdkArtifacts(jar, meta));
+  }
+  if (sdks.length > 0) return { sdks, command, jars, unread, reason: null };
+  const skipped = unread.length ? `; not read: ${unread.map((u) => `${u.jar} (${u.reason})`).join(', ')}` : '';
+  return {
+    sdks: [],
+    reason: `${describe(command)}: no MCP SDK among the ${artifacts} Maven artifacts of its ${jars.length} jar${jars.length === 1 ? '' : 's'}${skipped}`,
+  };
+}
+
+function notAJar(path: string): string | null {
+  if (!existsSync(path)) return 'not found';
+  return statSync(path).isDirectory() ? 'a class folder, not a jar: not read' : null;
+}
+
+function classPathOf(jar: string, meta: JarMetadata): string[] {
+  const dir = jar.slice(0, jar.length - basename(jar).length);
+  return (meta.manifest['Class-Path'] ?? '')
+    .split(' ')
+    .filter(Boolean)
+    .map((url) => `${dir}${decoded(url)}`);
+}
+
+/** Class-Path entries are relative URLs (%20 for a space); a malformed escape is taken as written. */
+function decoded(url: string): string {
+  try {
+    return decodeURIComponent(url);
+  } catch {
+    return url;
+  }
+}
+
+function sdkArtifacts(jar: string, meta: JarMetadata): JvmSdkArtifact[] {
+  const out: JvmSdkArtifact[] = [];
+  for (const { groupId, classes } of JVM_MCP_SDKS) {
+    const named = meta.artifacts.filter((a) => a.groupId === groupId);
+    out.push(...named.map((a) => ({ sdk: `${a.groupId}:${a.artifactId}`, version: a.version, jar, from: 'pom.properties' as const, entry: a.entry })));
+    for (const nested of meta.nestedNames) {
+      const name = /^(.+?)-(\d[^/]*)\.jar$/.exec(basename(nested.entry));
+      if (name && [...nested.packages].some((p) => p.startsWith(classes)))
+        out.push({ sdk: `${groupId}:${name[1]}`, version: name[2], jar, from: 'file name', entry: nested.entry });
+    }
+    if (out.length === 0 && [...meta.packages].some((p) => p.startsWith(classes))) out.push(fromClasses(jar, meta, groupId));
+  }
+  return out;
+}
+
+/** The SDK's classes with no pom.properties (a jar built without them, or a stripped one). */
+function fromClasses(jar: string, meta: JarMetadata, groupId: string): JvmSdkArtifact {
+  const bundle = meta.manifest['Bundle-SymbolicName']?.split(';')[0];
+  if (bundle?.startsWith(`${groupId}.`) && meta.manifest['Bundle-Version'])
+    return {
+      sdk: `${groupId}:${bundle.slice(groupId.length + 1)}`,
+      version: meta.manifest['Bundle-Version'],
+      jar,
+      from: 'manifest',
+      entry: 'META-INF/MANIFEST.MF',
+    };
+  const name = /^(.+?)-(\d[^/]*)\.jar$/.exec(basename(jar));
+  if (name) return { sdk: `${groupId}:${name[1]}`, version: name[2], jar, from: 'file name', entry: null };
+  return { sdk: groupId, version: null, jar, from: 'classes only', entry: null };
+}
+
+function describe(command: JvmCommand): string {
+  if (command.form === 'jar') return `java -jar ${command.main}`;
+  return `java ${command.form === 'module' ? '-m' : '(main class)'} ${command.main}`;
+}

@@ -1,0 +1,42 @@
+/**
+ * The run's trust files, in the run's private folder (`<run registry>/runs/<run>.tls/`, 0700,
+ * made by the run: harness/run/remotes.ts): what a subject needs to trust the run's CA. None
+ * holds a private key.
+ *
+ * | file | holds | read through |
+ * | --- | --- | --- |
+ * | `ca.pem` | the run's CA certificate | `{{remote.caFile}}`, NODE_EXTRA_CA_CERTS |
+ * | `bundle.pem` | the system's CAs, then the run's | SSL_CERT_FILE, REQUESTS_CA_BUNDLE, CURL_CA_BUNDLE |
+ * | `truststore.p12` | the JDK's cacerts plus the run's CA (only where a JDK is on PATH) | JAVA_TOOL_OPTIONS |
+ *
+ * Written once per run, at the first drill that needs them; removed with the folder at the
+ * run's end, or by the next run when the harness died first (harness/run/remotes.ts).
+ */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { makeTruststore } from './jvm-truststore.js';
+import type { RunCa } from './run-ca.js';
+import { systemCas } from './system-cas.js';
+
+export interface TrustFiles {
+  caFile: string;
+  bundleFile: string;
+  /** Null without a JDK on PATH. */
+  truststore: string | null;
+  /** Where the system CAs of the bundle came from. */
+  systemSource: string;
+  /** How long writing them took (the truststore is one keytool run), ms. */
+  madeInMs: number;
+}
+
+export async function writeTrustFiles(dir: string, ca: RunCa): Promise<TrustFiles> {
+  const started = performance.now();
+  const caFile = join(dir, 'ca.pem');
+  const bundleFile = join(dir, 'bundle.pem');
+  // 'wx': made here, never an existing file (the folder is the run's own, fresh).
+  writeFileSync(caFile, ca.certPem, { mode: 0o600, flag: 'wx' });
+  const system = systemCas();
+  writeFileSync(bundleFile, `${system.pem}${ca.certPem}`, { mode: 0o600, flag: 'wx' });
+  const truststore = await makeTruststore(join(dir, 'truststore.p12'), caFile);
+  return { caFile, bundleFile, truststore, systemSource: system.source, madeInMs: performance.now() - started };
+}

@@ -1,0 +1,77 @@
+/**
+ * A run's TLS: its CA, made at the first drill (in memory; the private key is never written),
+ * and its trust files (harness/remote/tls/trust-files.ts) in the run's private folder,
+ * `<run registry>/runs/<run>.tls/` (0700, in the registry the run registered in: registry.ts
+ * says why nobody else can enter it or plant a name there), written at the first drill whose
+ * subject trusts the CA. The folder goes at the run's end; a run whose harness died leaves
+ * it, and its sentinel or a later run removes it (removeDeadTlsFolders).
+ */
+import { lstatSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import type { RunCa } from '../remote/tls/run-ca.js';
+import type { TrustFiles } from '../remote/tls/trust-files.js';
+import { isRunLive, runFile, runsDir } from '../registry/runs.js';
+
+export const TLS_SUFFIX = '.tls';
+
+export class RunTls {
+  private caP?: Promise<RunCa>;
+  private filesP?: Promise<TrustFiles>;
+  private dir?: string;
+
+  constructor(private readonly runId: string) {}
+
+  /** The run's CA, made once (the library loads only then: a run with no remote never pays for it). */
+  ca(): Promise<RunCa> {
+    this.caP ??= import('../remote/tls/run-ca.js').then(({ RunCa }) => RunCa.create(this.runId));
+    return this.caP;
+  }
+
+  /** The trust files, written once into the run's private folder. */
+  files(): Promise<TrustFiles> {
+    this.filesP ??= this.ca().then(async (ca) => {
+      removeDeadTlsFolders(); // what runs whose harness died left
+      const dir = runFile(this.runId, TLS_SUFFIX);
+      mkdirSync(dir, { mode: 0o700 }); // fails on a name that exists: nothing planted is used
+      this.dir = dir;
+      const { writeTrustFiles } = await import('../remote/tls/trust-files.js');
+      return writeTrustFiles(dir, ca);
+    });
+    return this.filesP;
+  }
+
+  /** Removes the run's folder (after its writing settled, so nothing lands in it afterwards). */
+  async close(): Promise<void> {
+    await this.filesP?.catch(() => undefined);
+    if (this.dir) rmSync(this.dir, { recursive: true, force: true });
+  }
+}
+
+/** The `.tls` folders of runs whose harness is gone: real folders of this user only. */
+export function removeDeadTlsFolders(accept: (runId: string) => boolean = () => true): number {
+  let dir: string;
+  let names: string[];
+  try {
+    dir = runsDir();
+    names = readdirSync(dir);
+  } catch {
+    return 0;
+  }
+  const uid = process.geteuid?.();
+  let removed = 0;
+  for (const name of names) {
+    if (!name.endsWith(TLS_SUFFIX)) continue;
+    const runId = name.slice(0, -TLS_SUFFIX.length);
+    if (!accept(runId) || isRunLive(runId)) continue;
+    const path = join(dir, name);
+    try {
+      const st = lstatSync(path);
+      if (!st.isDirectory() || (uid !== undefined && st.uid !== uid)) continue;
+      rmSync(path, { recursive: true, force: true });
+      removed++;
+    } catch {
+      // gone already
+    }
+  }
+  return removed;
+}

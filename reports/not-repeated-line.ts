@@ -1,0 +1,11 @@
+import type { RunResults } from './types.js';
+
+/**
+ * One line on the drills the plan left out as the same drill as one that ran
+ * (harness/plan/not-repeated.ts), for the console and summary.md; null when none was.
+ */
+export function notRepeatedLine(results: Pick<RunResults, 'notRepeated'>): string | null {
+  const n = results.notRepeated?.length ?? 0;
+  if (n === 0) return null;
+  return `${n} drill${n === 1 ? ' was' : 's were'} not repeated: each is the same drill as one that ran (at idle and pre-dispatch the target call is never sent, so scenarios of one server that differ only in their target drill the same thing); results.json lists them under notRepeated`;
+}

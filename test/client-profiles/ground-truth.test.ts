@@ -1,0 +1,40 @@
+/**
+ * The ground-truth bench (bench/client-profiles/) measures what it claims, both ways: the real
+ * TypeScript SDK client stopping a launcher that forwards nothing leaves the real server and
+ * its helper alive (the SDK signals only its direct child), and the same client stopping a
+ * launcher that forwards signals leaves nothing. The holder lists and then ends everything.
+ */
+import { fileURLToPath } from 'node:url';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { cell } from '../../bench/client-profiles/ground-truth-cell.js';
+import { runTrial } from '../../bench/client-profiles/trial.js';
+import { ensureBuilt } from '../fake-servers/support/subjects.js';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const trial = (server: string) =>
+  runTrial({
+    holder: ['python3', `${root}bench/client-profiles/holder.py`],
+    client: [process.execPath, `${root}dist/bench/client-profiles/node-sdk-client.js`, 'ts-sdk', `${root}node_modules/@modelcontextprotocol/sdk`],
+    server: [process.execPath, `${root}dist/fake-servers/${server}.js`],
+    situation: 'stop',
+    graceMs: 500,
+    readyMs: 30_000,
+    stoppedMs: 30_000,
+  });
+
+beforeAll(ensureBuilt);
+
+describe('client-profile ground truth', () => {
+  it('ts-sdk stopping launcher-forwards-nothing: the real server and its helper survive', async () => {
+    const result = await trial('launcher-forwards-nothing');
+    expect(result.error).toBeNull();
+    expect(cell(result)).toBe('helper + server');
+    expect(result.stopMs).toBeGreaterThanOrEqual(4000); // both 2 s waits ran out: the grandchild holds stdout
+  });
+
+  it('ts-sdk stopping launcher-forwards-signals: nothing survives', async () => {
+    const result = await trial('launcher-forwards-signals');
+    expect(result.error).toBeNull();
+    expect(cell(result)).toBe('none');
+  });
+});

@@ -1,0 +1,174 @@
+/**
+ * The Go SDK matrices: the fake servers on go-sdk v1.8.0, go-sdk v1.6.1 and mcp-go v1.2.1
+ * (fake-servers/go/), drilled by the real CLI from test/go-sdk/scenarios/, every drill's verdict,
+ * era and check verdicts asserted exactly:
+ * - the engine matrix (exit-on-eof, no-survivors, stdout-clean) over every behaviour, where
+ *   v1.6.1 and v1.8.0 part on the call in flight at EOF (slow-tool);
+ * - the era matrix: the era each build negotiates with protocol auto (awaits-sampling pins
+ *   2025-11-25, where a server may still send sampling requests);
+ * - the cancel matrix (silent-after-cancel, stops-after-cancel, alive-after-cancel).
+ * One run at --concurrency 1 and one at the default schedule must give the same table.
+ * fake-servers/go/README.md has the same servers measured with the SDKs' own clients.
+ */
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { OWN_WRITE } from '../../harness/evidence/own-sigpipe.js';
+import type { DrillResult } from '../../harness/results/types.js';
+import { packageRoot } from '../../harness/util/paths.js';
+import { lastLine, runCli } from '../support/cli.js';
+import { markedProcesses } from '../support/markers.js';
+import { tempDir } from '../support/temp-dir.js';
+import { GO_BUILDS, type GoBuild, goFakesSuite } from './support/go-fakes.js';
+
+const built = goFakesSuite('test/go-sdk/matrix.e2e.test.ts');
+const ROOT = packageRoot();
+const SCENARIOS = join(ROOT, 'test/go-sdk/scenarios');
+
+type Row = Record<string, string>;
+
+/** protocol auto: go-sdk v1.8.0 and mcp-go v1.2.1 answer server/discover; v1.6.1 does not. */
+const ERA: Record<GoBuild, string> = {
+  'go-sdk-v1.8.0': '2026-07-28/probed',
+  'go-sdk-v1.6.1': '2025-11-25/fell-back',
+  'mcp-go-v1.2.1': '2026-07-28/probed',
+};
+
+function withVerdict(era: string, checks: Row): Row {
+  return { verdict: Object.values(checks).includes('fail') ? 'fail' : 'pass', era, ...checks };
+}
+
+const loss = (exit: string, survivors: string): Row => ({ 'exit-on-eof': exit, 'no-survivors': survivors, 'stdout-clean': 'pass' });
+const cancel = (silent: string, stops: string): Row => ({
+  'stdout-clean': 'pass',
+  'silent-after-cancel': silent,
+  'stops-after-cancel': stops,
+  'alive-after-cancel': 'pass',
+});
+
+/** The truth table: every build, scenario, point and mode in the scenario files. */
+function expectedTable(): Record<string, Row> {
+  const out: Record<string, Row> = {};
+  for (const build of GO_BUILDS) {
+    const era = ERA[build];
+    for (const mode of ['crash', 'close']) {
+      for (const point of ['idle', 'in-flight', 'after-response']) out[`${build}-well-behaved/${point}/${mode}`] = withVerdict(era, loss('pass', 'pass'));
+      // The call in flight at EOF: go-sdk cancels it since v1.7.0, mcp-go v1.2.1 too; v1.6.1's
+      // Run waits for it (30 s), and its sleep child outlives the server's SIGTERM.
+      const waits = build === 'go-sdk-v1.6.1';
+      for (const point of ['in-flight', 'child-spawned'])
+        out[`${build}-slow-tool/${point}/${mode}`] = withVerdict(era, waits ? loss('fail', 'fail') : loss('pass', 'pass'));
+      // A handler that never checks its context: every SDK waits for it, and its sleep child
+      // outlives the server. After a crash only containment ends them; after a close the client's
+      // SIGTERM (go-sdk) or SIGKILL (mcp-go, which catches SIGTERM) ends the server alone.
+      out[`${build}-ignores-cancel/child-spawned/${mode}`] = withVerdict(era, loss('fail', 'fail'));
+      out[`${build}-awaits-sampling/in-flight/${mode}`] = withVerdict('2025-11-25/pinned', loss('pass', 'pass'));
+      out[`${build}-leaks-child/after-response/${mode}`] = withVerdict(era, loss('pass', 'fail'));
+      out[`${build}-goroutine-keeps-alive/idle/${mode}`] = withVerdict(era, loss('fail', mode === 'crash' ? 'fail' : 'pass'));
+      // SIGPIPE on its own write after a crash: its own end, within the deadline.
+      out[`${build}-writes-after-eof/idle/${mode}`] = withVerdict(era, loss('pass', 'pass'));
+    }
+    out[`${build}-cancel-slow-tool/child-spawned/cancel`] = withVerdict(era, cancel('pass', 'pass'));
+    // Its response goes out 400 ms after the cancel: every SDK writes it (none drops a cancelled request's answer).
+    out[`${build}-cancel-ignores-cancel/child-spawned/cancel`] = withVerdict(era, cancel('fail', 'pass'));
+    out[`${build}-cancel-leaks-child/child-spawned/cancel`] = withVerdict(era, cancel('pass', 'fail'));
+  }
+  return out;
+}
+
+function table(drills: DrillResult[]): Record<string, Row> {
+  return Object.fromEntries(
+    drills.map((d) => [
+      `${d.scenario}/${d.point}/${d.mode}`,
+      { verdict: d.verdict, era: `${d.era?.era}/${d.era?.chosenBy}`, ...Object.fromEntries(d.checks.map((c) => [c.id, c.verdict])) },
+    ]),
+  );
+}
+
+const dirs: string[] = [];
+afterAll(() => {
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+
+/** The scenario files in a temp folder, the binaries' paths absolute. */
+function scenarioCopy(): string {
+  const dir = tempDir('crash-drill-go-');
+  dirs.push(dir);
+  mkdirSync(join(dir, 'scenarios'));
+  for (const name of readdirSync(SCENARIOS))
+    writeFileSync(join(dir, 'scenarios', name), readFileSync(join(SCENARIOS, name), 'utf8').replaceAll('../../../', `${ROOT}/`));
+  return dir;
+}
+
+async function runMatrix(args: string[]): Promise<DrillResult[]> {
+  const dir = scenarioCopy();
+  const out = join(dir, 'out');
+  const run = await runCli(['run', join(dir, 'scenarios'), '--out', out, ...args]);
+  const results = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8'));
+  const drills: DrillResult[] = results.drills;
+  const unexplained = drills.filter((d) => d.verdict === 'error' || d.verdict === 'unknown').map((d) => `${d.key}: ${d.reason}`);
+  expect(unexplained).toEqual([]);
+  expect(run.code, run.stderr).toBe(1);
+  const expected = expectedTable();
+  const failed = Object.values(expected).filter((r) => r.verdict === 'fail').length;
+  expect(lastLine(run.stdout)).toBe(`${Object.keys(expected).length - failed} passed, ${failed} failed, 0 unknown`);
+  expect(markedProcesses(results.runId)).toEqual([]);
+  return drills;
+}
+
+describe.skipIf(!built)('the Go SDK matrices', () => {
+  let one: DrillResult[] = [];
+
+  it('one drill at a time: every build × behaviour × point × mode gives exactly the expected verdicts and eras', async () => {
+    one = await runMatrix(['--concurrency', '1']);
+    expect(table(one)).toEqual(expectedTable());
+  }, 600_000);
+
+  it('with the default schedule: the same table', async () => {
+    expect(table(await runMatrix([]))).toEqual(expectedTable());
+  }, 600_000);
+
+  it('the evidence names what each server did', () => {
+    const find = (key: string) => one.find((d) => `${d.scenario}/${d.point}/${d.mode}` === key)!;
+    const check = (key: string, id: string) => find(key).checks.find((c) => c.id === id)!;
+    for (const build of GO_BUILDS) {
+      const sdk = build.startsWith('mcp-go') ? 'mcp-go' : 'go-sdk';
+      expect(find(`${build}-well-behaved/idle/crash`).exit).toMatchObject({ class: 'clean', code: 0 });
+      expect(find(`${build}-well-behaved/idle/crash`).handshake).toMatchObject({ serverName: `${sdk}-well-behaved` });
+
+      // SIGPIPE: after a crash the write after Run returned met a closed stdout; nobody sent it.
+      const sigpipe = find(`${build}-writes-after-eof/idle/crash`);
+      expect(sigpipe.exit).toMatchObject({ class: 'broken-pipe', signal: 'SIGPIPE', signalFrom: OWN_WRITE, endedAfter: null });
+      expect(sigpipe.incident.termination).toBe(`ended on its own: SIGPIPE on ${OWN_WRITE} (nobody sent it a signal)`);
+      expect(check(`${build}-writes-after-eof/idle/crash`, 'exit-on-eof').summary).toMatch(new RegExp(`\\(SIGPIPE on ${OWN_WRITE}, its own end\\)$`));
+      // After a close the client still reads: the same write succeeds and the server exits 0.
+      expect(find(`${build}-writes-after-eof/idle/close`).exit).toMatchObject({ class: 'clean', code: 0 });
+
+      expect(find(`${build}-leaks-child/after-response/crash`).survivors.map((s) => s.cmdline)).toEqual([['sleep', '300']]);
+    }
+
+    // The in-flight change: v1.8.0 cancels the call at EOF and exits 0; v1.6.1 waits for it.
+    expect(find('go-sdk-v1.8.0-slow-tool/child-spawned/crash').exit).toMatchObject({ class: 'clean', code: 0 });
+    const waited = find('go-sdk-v1.6.1-slow-tool/child-spawned/crash');
+    expect(waited.exit).toMatchObject({ class: 'signal', signal: 'SIGTERM', signalFrom: 'harness' });
+    expect(waited.survivors.map((s) => s.cmdline[0]).sort()).toEqual([expect.stringMatching(/go-sdk-v1\.6\.1\/slow-tool$/), 'sleep']);
+    // mcp-go cancels it too, and its worker then writes the error response: SIGPIPE, its own.
+    expect(find('mcp-go-v1.2.1-slow-tool/child-spawned/crash').exit).toMatchObject({ class: 'broken-pipe', signal: 'SIGPIPE' });
+
+    // main waiting on a goroutine: go-sdk dies of the harness's SIGTERM; mcp-go's ServeStdio
+    // catches SIGTERM for good, so only SIGKILL ends it.
+    expect(find('go-sdk-v1.8.0-goroutine-keeps-alive/idle/crash').exit).toMatchObject({ class: 'signal', signal: 'SIGTERM', signalFrom: 'harness' });
+    const caught = find('mcp-go-v1.2.1-goroutine-keeps-alive/idle/crash');
+    expect(caught.exit).toMatchObject({ class: 'signal', signal: 'SIGKILL', signalFrom: 'harness' });
+    expect(caught.forcedContainment).toBe(true);
+    expect(find('mcp-go-v1.2.1-goroutine-keeps-alive/idle/close').exit).toMatchObject({ class: 'signal', signal: 'SIGKILL', signalFrom: 'client' });
+
+    // The cancelled call's answer still goes out once the handler returns.
+    expect(check('go-sdk-v1.8.0-cancel-ignores-cancel/child-spawned/cancel', 'silent-after-cancel').summary).toMatch(
+      /after the cancel, the first \d+ ms after: the response/,
+    );
+    expect(check('mcp-go-v1.2.1-cancel-leaks-child/child-spawned/cancel', 'stops-after-cancel').summary).toMatch(
+      /still running 2000 ms after the cancel: pid \d+ \(sleep 300\)/,
+    );
+  });
+});

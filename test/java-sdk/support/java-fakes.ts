@@ -1,0 +1,59 @@
+/**
+ * The Java fake servers' jars (fake-servers/java/bin/, built by fake-servers/java/build.sh, which
+ * .ci/run calls). Without them every test of a file that calls `javaFakesSuite()` is skipped and
+ * the reason is printed once, as the Go and Python SDK groups do; with CRASH_DRILL_REQUIRE_JAVA=1
+ * (.ci/run sets it after the build) a missing jar fails instead.
+ */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { it } from 'vitest';
+import { packageRoot } from '../../../harness/util/paths.js';
+
+/** The Java SDK version the fakes are built on (fake-servers/java/pom.xml, mcp.version). */
+export const JAVA_SDK_VERSION = '2.2.0';
+export const JAVA_BUILD = `java-sdk-v${JAVA_SDK_VERSION}`;
+export const JAVA_BEHAVIOURS = [
+  'well-behaved',
+  'slow-tool',
+  'ignores-cancel',
+  'awaits-sampling',
+  'leaks-child',
+  'thread-keeps-alive',
+  'writes-after-eof',
+] as const;
+export type JavaBehaviour = (typeof JAVA_BEHAVIOURS)[number];
+
+export const JAVA_BIN = join(packageRoot(), 'fake-servers/java/bin');
+/** Every class with its dependencies in one jar (maven-shade-plugin). */
+export const FAT_JAR = join(JAVA_BIN, 'java-sdk-fakes.jar');
+/** Our classes only; the SDK and the rest as jars of their own in thin/lib/. */
+export const THIN_JAR = join(JAVA_BIN, 'thin/java-sdk-fakes-thin.jar');
+export const THIN_LIB = join(JAVA_BIN, 'thin/lib');
+
+/** A behaviour's launcher jar: Main-Class, and Class-Path naming java-sdk-fakes.jar. */
+export function javaFake(behaviour: JavaBehaviour): string {
+  return join(JAVA_BIN, `${behaviour}.jar`);
+}
+
+/** The first jar that is missing, or null when all are built. */
+export function missingJavaFake(): string | null {
+  const all = [...JAVA_BEHAVIOURS.map(javaFake), FAT_JAR, THIN_JAR, join(THIN_LIB, `mcp-core-${JAVA_SDK_VERSION}.jar`)];
+  return all.find((file) => !existsSync(file)) ?? null;
+}
+
+const required = process.env.CRASH_DRILL_REQUIRE_JAVA === '1';
+
+/** Call at the top of a test file: true when the jars are there, else false after printing why the file skips. */
+export function javaFakesSuite(file: string): boolean {
+  const missing = missingJavaFake();
+  if (missing === null) return true;
+  const skip = `no Java fake server at ${missing} (run fake-servers/java/build.sh; it needs a JDK 17, Maven and Maven Central once)`;
+  if (required) {
+    it('has the Java fake servers built', () => {
+      throw new Error(`CRASH_DRILL_REQUIRE_JAVA=1 but ${skip}`);
+    });
+  } else {
+    console.warn(`[skip] ${file}: Java SDK tests skipped: ${skip}`);
+  }
+  return false;
+}

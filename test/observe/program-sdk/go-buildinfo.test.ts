@@ -1,0 +1,104 @@
+/**
+ * The Go build info reader on real binaries: the fakes built on go-sdk v1.8.0 and v1.6.1 and on
+ * mcp-go v1.2.1 (ELF), the same server cross-built for macOS (Mach-O), the ground-truth client
+ * that holds both SDKs, a copy whose section table is gone (found by the magic, as Go's reader
+ * does), and programs that are not Go. Where the `go` tool is on PATH, every module list must
+ * equal what `go version -m` prints for the same file.
+ */
+import { spawnSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parseGoBuildInfo, readGoBuildInfo } from '../../../harness/observe/program-sdk/go-buildinfo.js';
+import { goMcpSdk } from '../../../harness/observe/program-sdk/go-mcp-sdk.js';
+import { GO_BIN, goFake, goFakesSuite } from '../../go-sdk/support/go-fakes.js';
+import { tempDir } from '../../support/temp-dir.js';
+
+const built = goFakesSuite('test/observe/program-sdk/go-buildinfo.test.ts');
+const GO_SDK = 'github.com/modelcontextprotocol/go-sdk';
+const MCP_GO = 'github.com/mark3labs/mcp-go';
+const goTool = spawnSync('go', ['version'], { encoding: 'utf8' }).status === 0;
+
+/** What `go version -m` lists: path, mod, dep, => and build lines, tab-separated after the file's line. */
+function goVersionM(file: string): string[] {
+  const out = spawnSync('go', ['version', '-m', file], { encoding: 'utf8', env: { ...process.env, GOTOOLCHAIN: 'local' } });
+  return out.stdout
+    .split('\n')
+    .slice(1)
+    .filter(Boolean)
+    .map((l) => l.trim());
+}
+
+/** The same lines from our reader. */
+function ourLines(file: string): string[] {
+  const { info } = readGoBuildInfo(file);
+  if (!info) return [];
+  const mod = (kind: string, m: { path: string; version: string; sum: string | null }) => [kind, m.path, m.version, ...(m.sum ? [m.sum] : [])].join('\t');
+  return [
+    `path\t${info.path}`,
+    ...(info.main ? [mod('mod', info.main)] : []),
+    ...info.deps.flatMap((d) => [mod('dep', d), ...(d.replacedBy ? [mod('=>', d.replacedBy)] : [])]),
+    ...Object.entries(info.settings).map(([k, v]) => `build\t${k}=${v}`),
+  ].map((l) => l.trim());
+}
+
+describe.skipIf(!built)('the Go build info reader', () => {
+  it('names go-sdk and its version in both go-sdk builds, and mcp-go in the mcp-go build', () => {
+    expect(goMcpSdk(goFake('go-sdk-v1.8.0', 'slow-tool'))).toMatchObject({
+      sdks: [{ sdk: GO_SDK, version: 'v1.8.0', replacedBy: null }],
+      goVersion: expect.stringMatching(/^go1\.\d+/),
+      mainPath: 'mcp-crash-drill/fake-servers/go/go-sdk/cmd/slow-tool',
+      reason: null,
+    });
+    expect(goMcpSdk(goFake('go-sdk-v1.6.1', 'slow-tool')).sdks).toEqual([{ sdk: GO_SDK, version: 'v1.6.1', replacedBy: null }]);
+    expect(goMcpSdk(goFake('mcp-go-v1.2.1', 'well-behaved')).sdks).toEqual([{ sdk: MCP_GO, version: 'v1.2.1', replacedBy: null }]);
+  });
+
+  it('reads the main module, the dependencies with their sums, and the build settings', () => {
+    const { info } = readGoBuildInfo(goFake('go-sdk-v1.8.0', 'well-behaved'));
+    expect(info?.main).toEqual({ path: 'mcp-crash-drill/fake-servers/go/go-sdk', version: '(devel)', sum: null, replacedBy: null });
+    expect(info?.deps.find((d) => d.path === GO_SDK)).toEqual({ path: GO_SDK, version: 'v1.8.0', sum: expect.stringMatching(/^h1:.+=$/), replacedBy: null });
+    expect(info?.settings).toMatchObject({ '-trimpath': 'true', GOOS: 'linux' });
+  });
+
+  it('reads a Mach-O binary (the same server built for macOS on arm64)', () => {
+    const file = join(GO_BIN, 'darwin-arm64/well-behaved');
+    expect(readFileSync(file).readUInt32LE(0)).toBe(0xfeedfacf);
+    expect(goMcpSdk(file).sdks).toEqual([{ sdk: GO_SDK, version: 'v1.8.0', replacedBy: null }]);
+    expect(readGoBuildInfo(file).info?.settings).toMatchObject({ GOOS: 'darwin', GOARCH: 'arm64' });
+  });
+
+  it('lists both SDKs of a program that holds both (the ground-truth client)', () => {
+    expect(goMcpSdk(join(GO_BIN, 'groundtruth/groundtruth')).sdks.map((s) => `${s.sdk}@${s.version}`)).toEqual([`${MCP_GO}@v1.2.1`, `${GO_SDK}@v1.8.0`]);
+  });
+
+  it('finds the build info by its magic when the ELF section table is gone', () => {
+    const bytes = readFileSync(goFake('mcp-go-v1.2.1', 'leaks-child'));
+    bytes.writeBigUInt64LE(0n, 0x28); // e_shoff: no section headers
+    expect(parseGoBuildInfo(bytes).info?.deps.find((d) => d.path === MCP_GO)?.version).toBe('v1.2.1');
+  });
+
+  it.skipIf(!goTool)('gives exactly the module list `go version -m` prints', () => {
+    for (const file of [
+      goFake('go-sdk-v1.8.0', 'well-behaved'),
+      goFake('go-sdk-v1.6.1', 'leaks-child'),
+      goFake('mcp-go-v1.2.1', 'awaits-sampling'),
+      join(GO_BIN, 'darwin-arm64/well-behaved'),
+    ])
+      expect(ourLines(file)).toEqual(goVersionM(file));
+  });
+});
+
+describe('a program that is not Go, or no program', () => {
+  it('says why: an ELF program with no Go build information (node itself)', () => {
+    expect(goMcpSdk(process.execPath)).toEqual({ sdks: [], reason: `${process.execPath} is not a Go program (no Go build information found)` });
+  });
+
+  it('says why: a text file, and a file that is not there', () => {
+    const dir = tempDir('crash-drill-buildinfo-');
+    const text = join(dir, 'server.py');
+    writeFileSync(text, 'print("hi")\n');
+    expect(goMcpSdk(text).reason).toBe(`${text} is not a Go program (not ELF or Mach-O, and no Go build information found)`);
+    expect(goMcpSdk(join(dir, 'gone')).reason).toMatch(new RegExp(`^${join(dir, 'gone')} could not be read: ENOENT`));
+  });
+});

@@ -1,0 +1,174 @@
+/**
+ * The language fakes of the drill remote's HTTPS (fake-servers/go-http, fake-servers/rust-http,
+ * fake-servers/python/https_writer.py): where each one's program is, and the matrix every one of
+ * them is drilled with. A compiled fake that is not built skips its file with the command that
+ * builds it; with CRASH_DRILL_REQUIRE_LANG_FAKES=1 (.ci/run sets it after building them) a
+ * missing one fails instead.
+ */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { expect, it } from 'vitest';
+import type { KillPoint } from '../../../harness/config/index.js';
+import { runScenarios } from '../../../harness/run/run-scenarios.js';
+import { eventsOf, type DrillEvidence } from '../../../harness/evidence/types.js';
+import type { DrillResult } from '../../../harness/results/types.js';
+import { packageRoot } from '../../../harness/util/paths.js';
+import { python3, scenarioFrom, scenarioYaml } from '../../support/scenarios.js';
+import { tempDir } from '../../support/temp-dir.js';
+
+const ROOT = packageRoot();
+export const KUBERNETES_HANDLERS = join(ROOT, 'scenarios/kubernetes/handlers.js');
+
+export interface LanguageFake {
+  name: string;
+  command: string;
+  args: string[];
+  /** How to make it, when it is a program to build. */
+  build?: string;
+}
+
+export const GO_HTTP: LanguageFake = {
+  name: 'go',
+  command: join(ROOT, 'fake-servers/go-http/bin/go-http-writer'),
+  args: [],
+  build: 'fake-servers/go-http/build.sh',
+};
+export const RUST_HTTP: LanguageFake = {
+  name: 'rust',
+  command: join(ROOT, 'fake-servers/rust-http/bin/rust-http-writer'),
+  args: [],
+  build: 'fake-servers/rust-http/build.sh',
+};
+export const PYTHON_HTTPS: LanguageFake = { name: 'python', command: python3(), args: [join(ROOT, 'fake-servers/python/https_writer.py')] };
+
+/** Call at the top of a test file: true when the fake can run, else why not is printed (or fails, when required). */
+export function fakeAvailable(fake: LanguageFake, file: string): boolean {
+  if (existsSync(fake.command)) return true;
+  const why = `${fake.command} is not built (run ${fake.build})`;
+  if (process.env.CRASH_DRILL_REQUIRE_LANG_FAKES === '1') {
+    it(`has the ${fake.name} fake`, () => {
+      throw new Error(`CRASH_DRILL_REQUIRE_LANG_FAKES=1 but ${why}`);
+    });
+  } else {
+    console.warn(`[skip] ${file}: ${fake.name} fake tests skipped: ${why}`);
+  }
+  return false;
+}
+
+const POINTS: KillPoint[] = ['sent', 'confirmed'];
+const HOST = 'https://api.example.invalid';
+
+interface Case {
+  id: string;
+  target: { call: string; args: Record<string, string> };
+  env?: Record<string, string>;
+  remote?: Record<string, unknown>;
+  expected: Record<string, string>;
+}
+
+const PASS = {
+  verdict: 'pass',
+  'exit-on-eof': 'pass',
+  'no-survivors': 'pass',
+  'stdout-clean': 'pass',
+  'idempotent-effects': 'pass',
+  'denied-after-revocation': 'pass',
+  'quiet-after-loss': 'pass',
+  'jobs-settled': 'pass',
+};
+const WRITE = { call: 'write', args: { op: 'deploy', target: 'web' } };
+
+/**
+ * Both ways: the three writes pass at `sent` and `confirmed` (over {{remote.httpsUrl}}, through
+ * the intercept proxy, keyed by name); the same write without its key fails idempotent-effects;
+ * without the run's CA in its trust (remote.trust: false) its TLS handshake fails and the write
+ * never reaches the remote, so the point is not reached (unknown); a hard-coded host that is not
+ * listed is refused by the proxy, journalled as outside the drill (unknown too).
+ */
+const CASES: Case[] = [
+  { id: 'https-write', target: WRITE, expected: PASS },
+  { id: 'hardcoded-host', target: { call: 'write-hardcoded', args: WRITE.args }, expected: PASS },
+  { id: 'named-create', target: { call: 'create', args: { name: 'web-1' } }, expected: PASS },
+  { id: 'keyless-write', target: WRITE, env: { FAKE_KEYLESS: '1' }, expected: { ...PASS, verdict: 'fail', 'idempotent-effects': 'fail' } },
+  { id: 'untrusted', target: WRITE, remote: { trust: false }, expected: { verdict: 'unknown' } },
+  {
+    id: 'not-listed',
+    target: { call: 'write-hardcoded', args: WRITE.args },
+    remote: { intercept: ['https://other.example.invalid'] },
+    expected: { verdict: 'unknown' },
+  },
+];
+
+function scenarios(fake: LanguageFake) {
+  const dir = tempDir();
+  return CASES.map((c) =>
+    scenarioFrom(
+      scenarioYaml({
+        id: `${fake.name}-${c.id}`,
+        subject: {
+          command: fake.command,
+          args: fake.args,
+          env: { FAKE_API_URL: '{{remote.httpsUrl}}', FAKE_API_TOKEN: '{{session.token}}', ...c.env },
+        },
+        target: c.target,
+        points: POINTS,
+        modes: ['crash'],
+        timeouts: { point: 4000, handshake: 20000 },
+        remote: {
+          handlers: KUBERNETES_HANDLERS,
+          writes: [{ method: 'POST', path: '/api/v1/namespaces/:ns/pods' }],
+          intercept: [HOST],
+          'revoke-after': 1000,
+          ...c.remote,
+        },
+      }),
+      dir,
+      `${c.id}.yaml`,
+    ),
+  );
+}
+
+function table(drills: DrillResult[]): Record<string, Record<string, string>> {
+  return Object.fromEntries(
+    drills.map((d) => {
+      const checks = d.verdict === 'unknown' ? {} : Object.fromEntries(d.checks.map((c) => [c.id, c.verdict]));
+      return [`${d.scenario}/${d.point}`, { verdict: d.verdict, ...checks }];
+    }),
+  );
+}
+
+/** Drills the fake through every case and asserts the table exactly; returns the drills for further looks. */
+export async function drillLanguage(fake: LanguageFake): Promise<{ drills: DrillResult[]; evidence: DrillEvidence[] }> {
+  const { results, evidence } = await runScenarios(scenarios(fake), { concurrency: 'auto', client: 'inprocess', containTermWaitMs: 500 });
+  const expected = Object.fromEntries(CASES.flatMap((c) => POINTS.map((p) => [`${fake.name}-${c.id}/${p}`, c.expected])));
+  const errors = results.drills.filter((d) => d.verdict === 'error').map((d) => `${d.key}: ${d.reason}`);
+  expect(errors).toEqual([]);
+  expect(table(results.drills)).toEqual(expected);
+  return { drills: results.drills, evidence };
+}
+
+/** What the evidence says of each case: the HTTPS write's session credential, the proxy's origin, the name key, the refusals. */
+export function expectEvidence(fake: LanguageFake, { drills, evidence }: { drills: DrillResult[]; evidence: DrillEvidence[] }): void {
+  const remoteOf = (key: string) => {
+    const log = evidence.find((e) => e.meta.key === key)!;
+    return eventsOf(log, 'remote').map((e) => e.entry);
+  };
+  const find = (id: string, point: KillPoint) => drills.find((d) => d.key === `${fake.name}-${id}/${point}/crash`)!;
+  const summary = (id: string, point: KillPoint, check: string) => find(id, point).checks.find((c) => c.id === check)?.summary;
+  for (const point of POINTS) {
+    expect(summary('https-write', point, 'idempotent-effects')).toBe('1 effect for 2 keyed writes after the recovery retry, none duplicated');
+    expect(summary('hardcoded-host', point, 'idempotent-effects')).toBe('1 effect for 2 keyed writes after the recovery retry, none duplicated');
+    expect(summary('named-create', point, 'idempotent-effects')).toBe('1 effect for 2 keyed writes, keyed by name, after the recovery retry, none duplicated');
+    expect(summary('keyless-write', point, 'idempotent-effects')).toMatch(/took effect more than once: .*; 2 of 2 writes carried no Idempotency-Key/);
+    expect(find('untrusted', point).reason).toMatch(/not reached/);
+    expect(find('not-listed', point).reason).toMatch(/not reached/);
+    // The proxy's request went through the pipeline as the hard-coded origin's, from the server itself.
+    const proxied = remoteOf(`${fake.name}-hardcoded-host/${point}/crash`).find((e) => e.kind === 'request' && e.write);
+    expect(proxied).toMatchObject({ origin: HOST, credential: 'session', attribution: 'candidate', path: '/actions' });
+    // A host nobody listed: refused, journalled as outside the drill, tied to the drill's process.
+    const outside = remoteOf(`${fake.name}-not-listed/${point}/crash`).filter((e) => e.kind === 'outside');
+    expect(outside.map((e) => e.kind === 'outside' && [e.method, e.host, e.port, e.attribution])).toEqual([
+      ['CONNECT', 'api.example.invalid', 443, 'candidate'],
+    ]);
+  }
+}
