@@ -8,11 +8,11 @@
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { pollExit } from '../../harness/observe/index.js';
+import { checkExit, pollExit, type ProcIdentity } from '../../harness/observe/index.js';
 import type { DrillResult } from '../../harness/results/types.js';
 import { type CliRun, lastLine } from '../support/cli.js';
 import { expectedTable, MODES, matrixYaml, POINTS, table, unexplained } from '../support/engine-matrix.js';
-import { markedProcesses } from '../support/markers.js';
+import { childrenOf, markedProcesses } from '../support/markers.js';
 import { until } from '../support/until.js';
 import { FAKE_SERVERS, fakeSubject, python3, scenarioYaml, type FakeServer } from '../support/scenarios.js';
 import { NOBODY, unprivileged } from '../support/unprivileged.js';
@@ -167,6 +167,7 @@ describe.skipIf(!u.available)('as an ordinary user', () => {
     const exited = new Promise((resolve) => cli.on('close', resolve));
     let runId = '';
     let killedAt = 0;
+    let writers: ProcIdentity[] = [];
     try {
       runId = await until('the run id', () => /run (cd-[\w-]+)/.exec(stdout)?.[1], 20_000);
       await until('four helpers up', () => markedProcesses(runId).filter((p) => p.cmdline.includes('lib/helper.js')).length >= 4, 30_000);
@@ -174,12 +175,17 @@ describe.skipIf(!u.available)('as an ordinary user', () => {
       // A CLI that ended (or never got going) says why.
       throw new Error(`${(error as Error).message}; the CLI's exit: ${cli.exitCode ?? cli.signalCode}\nstderr:\n${stderr}\nstdout:\n${stdout}`);
     } finally {
+      // The harness's children: its holders and its sentinel, which write the watchdog record.
+      writers = childrenOf(cli.pid!);
       // setpriv execs node: the pid we spawned is the harness itself, our unreaped child.
       cli.kill('SIGKILL');
       killedAt = Date.now();
       await exited;
     }
     await until('every process of the killed run to end', () => markedProcesses(runId).length === 0, Math.max(1, 2000 - (Date.now() - killedAt)));
+    // Each holder appends its record once the last process it ended is gone, then exits (as in
+    // test/last/no-leftovers.test.ts): the next run reads the records only once they are written.
+    await until("the killed run's holders and sentinel to write their records and exit", () => writers.every((id) => checkExit(id) !== null), 10_000);
 
     const next = u.workDir();
     writeFileSync(join(next, 'n.yaml'), idleDrill('next', u.root));
