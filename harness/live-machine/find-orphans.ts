@@ -10,6 +10,7 @@ import { classify, ORPHAN_CLASSES, ORPHANED, type OrphanClass } from './classify
 import { clientOf, type SessionClient } from './client-of.js';
 import { findRealServer, isLauncher, type ChainProcess } from './observe.js';
 import type { ServerPattern } from './patterns.js';
+import { quietBetween } from './io-quiet.js';
 import { recordLooks } from './pending.js';
 import { byReach, readReach, type Reach } from './reach.js';
 import type { EndHolder, StdioEnd } from './stdio-ends.js';
@@ -149,6 +150,7 @@ export function findOrphans(backend: Backend, opts: FindOptions): OrphanReport {
     {
       unread: new Map(classified.flatMap(({ c }) => (c.unread ? [[c.unread.key, c.unread.bytes] as const] : []))),
       io: new Map(superseded.flatMap((k) => (k.counters === null ? [] : [[k.key, k.counters] as const]))),
+      quiet: quietBetween,
     },
     now,
   );

@@ -6,8 +6,9 @@
  *   again) can tell "unread at every look since T". Between two looks the queue may have drained
  *   and filled again: the record says "at every look", not "continuously".
  * - io: whether a server its client started again has had any I/O since (superseded.ts). One
- *   read of its I/O counters says nothing; the same counters at a later look say "no read or
- *   write call between the two looks". Kept per (server, newer server, client) identities.
+ *   read of its I/O counters says nothing; counters that moved only as an idle event loop moves
+ *   them (io-quiet.ts) at a later look say "no I/O between the two looks". Kept per (server,
+ *   newer server, client) identities.
  */
 import { dirname, join } from 'node:path';
 import { readOwnFile, replaceOwnFile } from '../registry/own-files.js';
@@ -20,12 +21,12 @@ export interface PendingLook {
 }
 
 export interface IoLook {
-  /** Wall-clock ms of the first look that read these counters; every look since read the same. */
+  /** Wall-clock ms of the first look of a row of looks with no I/O between any two of them. */
   since: number;
-  /** The counters as read (io-looks are compared whole, never in part). */
+  /** The counters as read now. */
   counters: string;
-  /** What the last look read: the same counters, others (it had I/O since), or nothing (a first look). */
-  previous: 'same' | 'different' | 'none';
+  /** Since the last look: no I/O (`quiet` said so), I/O, or no last look (a first look). */
+  previous: 'quiet' | 'io' | 'none';
 }
 
 interface LookState {
@@ -77,12 +78,14 @@ export interface Looks {
   unread?: Map<string, number>;
   /** Each key (server, newer server and client identities) to the server's I/O counters, as one string. */
   io?: Map<string, string>;
+  /** Whether the io counters moved only without I/O between two looks (default: they are the same). */
+  quiet?: (before: string, now: string) => boolean;
 }
 
 /**
  * Records this look. A kind not given keeps what was kept; of a kind given, keys not seen now
  * are forgotten (the client read; the server or its newer sibling is gone). Unread keys keep
- * their first-seen time; io keys keep it only while the counters are the same.
+ * their first-seen time; io keys keep it while every look finds the counters quiet since the last.
  */
 export function recordLooks(now: Looks, at = Date.now(), file = pendingFile()): { unread: Map<string, PendingLook>; io: Map<string, IoLook> } {
   // A folder that is not this user's own refuses the command (RegistryError, exit 3), never a silent first look.
@@ -91,12 +94,14 @@ export function recordLooks(now: Looks, at = Date.now(), file = pendingFile()): 
   const after: LookState = { unread: now.unread ? {} : before.unread, io: now.io ? {} : before.io };
   for (const [key, bytes] of now.unread ?? []) after.unread[key] = { since: time(before.unread[key]?.since) ?? at, bytes };
   const io = new Map<string, IoLook>();
+  const quiet = now.quiet ?? ((a: string, b: string) => a === b);
   for (const [key, counters] of now.io ?? []) {
     const was = before.io[key];
-    const since = was && was.counters === counters ? time(was.since) : null;
-    after.io[key] = { since: since ?? at, counters };
-    const previous = since !== null ? 'same' : was && was.counters !== counters ? 'different' : 'none';
-    io.set(key, { since: since ?? at, counters, previous });
+    const since = was && typeof was.counters === 'string' ? time(was.since) : null;
+    const previous = since === null ? 'none' : quiet(was!.counters, counters) ? 'quiet' : 'io';
+    const kept = previous === 'quiet' ? since! : at;
+    after.io[key] = { since: kept, counters };
+    io.set(key, { since: kept, counters, previous });
   }
   try {
     replaceOwnFile(file, JSON.stringify(after));

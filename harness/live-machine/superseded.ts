@@ -10,15 +10,17 @@
  * - "The same configuration entry": both match one entry (client, file, field) of the
  *   machine's MCP client configurations. A session no entry matches is never superseded.
  * - "No I/O since": its processes' I/O counters (/proc/PID/io: rchar, wchar, syscr, syscw;
- *   every read and write call, its stdio included) are the same at two looks, both taken while
- *   the newer session already ran (the look is kept per older, newer and client identity, so a
- *   new newer session starts a new record). One look proves nothing; two `orphans` runs are two
- *   looks (pending.ts keeps the first), and --idle-after sets how far apart they must be.
+ *   every read and write call, its stdio included) moved, between two looks, by nothing but an
+ *   idle event loop's 8-byte wake-ups (io-quiet.ts), both looks taken while the newer session
+ *   already ran (the look is kept per older, newer and client identity, so a new newer session
+ *   starts a new record). One look proves nothing; two `orphans` runs are two looks (pending.ts
+ *   keeps the first), and --idle-after sets how far apart they must be.
  */
 import type { ConfigMatch } from '../mcp-clients/matcher.js';
 import type { Classified } from './classify.js';
 import type { EndHolder } from './stdio-ends.js';
 import type { SessionClient } from './client-of.js';
+import { sessionCounters } from './io-quiet.js';
 import type { IoLook } from './pending.js';
 import { duration } from './duration.js';
 import type { StdioSession } from './stdio-sessions.js';
@@ -44,17 +46,6 @@ export interface SupersededCandidate {
 
 const id = (p: { pid: number; startTime: number }) => `${p.pid}:${p.startTime}`;
 
-function countersOf(session: StdioSession, backend: Backend): { counters: string | null; unreadable: string | null } {
-  if (!backend.ioCounters) return { counters: null, unreadable: `the ${backend.name} backend shows no I/O counters` };
-  const parts: string[] = [];
-  for (const m of session.members) {
-    const io = backend.ioCounters(m.pid);
-    if (io === null) return { counters: null, unreadable: `the I/O counters of ${m.pid} cannot be read by this user` };
-    parts.push(`${id(m)}:${io.rchar}:${io.wchar}:${io.syscr}:${io.syscw}`);
-  }
-  return { counters: parts.join(' '), unreadable: null };
-}
-
 /** Every attached session that a newer session of the same entry, started by the same client, may have superseded. */
 export function supersededCandidates(judged: readonly Judged[], backend: Backend): SupersededCandidate[] {
   const groups = new Map<string, { starter: EndHolder; entry: ConfigMatch; sessions: Judged[] }>();
@@ -79,7 +70,7 @@ export function supersededCandidates(judged: readonly Judged[], backend: Backend
     for (const older of byStart.slice(0, -1)) {
       if (older.c.classification !== 'attached' || out.some((o) => o.older === older)) continue;
       const key = `${id(older.session.members[0]!)}>${id(newer.members[0]!)}@${id(starter)}`;
-      out.push({ older, newer, starter, entry, key, ...countersOf(older.session, backend) });
+      out.push({ older, newer, starter, entry, key, ...sessionCounters(older.session.members, backend) });
     }
   }
   return out;
@@ -99,20 +90,20 @@ export function judgeSuperseded(candidates: readonly SupersededCandidate[], look
     }
     const idle = `${((at - look.since) / 1000).toFixed(1)} s`;
     const since = new Date(look.since).toISOString();
-    if (look.previous === 'same' && at - look.since >= idleAfterMs) {
+    if (look.previous === 'quiet' && at - look.since >= idleAfterMs) {
       c.classification = 'superseded';
       c.evidence = [
         started,
-        `no I/O since: the read and write counters of its processes (rchar, wchar, syscr, syscw) were the same at every look since ${since} (${idle}), each look after pid ${newer.pid} started`,
+        `no I/O since: at every look since ${since} (${idle}), each after pid ${newer.pid} started, its processes' read and write counters (rchar, wchar, syscr, syscw) had moved by 8-byte event-loop wake-ups at most`,
         ...c.evidence,
       ];
-    } else if (look.previous === 'same')
+    } else if (look.previous === 'quiet')
       c.evidence.push(started, `no I/O at every look since ${since} (${idle}): superseded once that is ${idleAfterMs / 1000} s (--idle-after)`);
     else
       c.evidence.push(
         started,
-        look.previous === 'different'
-          ? 'it read or wrote since the last look (its I/O counters changed); the counters are kept to compare at the next look'
+        look.previous === 'io'
+          ? 'it read or wrote since the last look (its I/O counters moved by more than event-loop wake-ups); the counters are kept to compare at the next look'
           : 'its I/O counters are kept to compare at the next look: the same counters then make it superseded',
       );
   }

@@ -176,14 +176,14 @@ for (const v of variants) {
         expect.stringMatching(startedLine(c.A, 'a2')),
         expect.stringMatching(
           new RegExp(
-            `^no I/O since: the read and write counters of its processes \\(rchar, wchar, syscr, syscw\\) were the same at every look since \\S+Z \\(\\d+\\.\\d s\\), each look after pid ${s.a2!.child.pid} started$`,
+            `^no I/O since: at every look since \\S+Z \\(\\d+\\.\\d s\\), each after pid ${s.a2!.child.pid} started, its processes' read and write counters \\(rchar, wchar, syscr, syscw\\) had moved by 8-byte event-loop wake-ups at most$`,
           ),
         ),
       ]);
       const b1 = entryOf(second.report, s.b1!.child)!;
       expect(b1.evidence.slice(-2)).toEqual([
         expect.stringMatching(startedLine(c.B, 'b2')),
-        'it read or wrote since the last look (its I/O counters changed); the counters are kept to compare at the next look',
+        'it read or wrote since the last look (its I/O counters moved by more than event-loop wake-ups); the counters are kept to compare at the next look',
       ]);
       // Another client's session of the same entry, with no I/O either, is no candidate.
       expect(entryOf(second.report, s.d1!.child)!.evidence.some((l) => l.includes('again'))).toBe(false);
