@@ -104,7 +104,7 @@ export function judgeSuperseded(candidates: readonly SupersededCandidate[], look
         started,
         look.previous === 'io'
           ? 'it read or wrote since the last look (its I/O counters moved by more than event-loop wake-ups); the counters are kept to compare at the next look'
-          : 'its I/O counters are kept to compare at the next look: the same counters then make it superseded',
+          : 'its I/O counters are kept to compare at the next look: no I/O by then makes it superseded',
       );
   }
 }

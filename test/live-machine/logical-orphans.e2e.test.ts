@@ -156,7 +156,7 @@ for (const v of variants) {
       const a1First = entryOf(first.report, s.a1!.child)!;
       expect(a1First.evidence.slice(-2)).toEqual([
         expect.stringMatching(startedLine(c.A, 'a2')),
-        'its I/O counters are kept to compare at the next look: the same counters then make it superseded',
+        'its I/O counters are kept to compare at the next look: no I/O by then makes it superseded',
       ]);
 
       await c.B.ping('b1');
