@@ -118,7 +118,10 @@ describe.skipIf(!u.available)('as an ordinary user', () => {
     // test's daemon: taken before any assertion, so a failed one still leaves none behind (another
     // test's uid-65534 daemon, in its own folder, is left to that test).
     const leftovers = drills
-      .flatMap((d) => (d.checks.find((c) => c.id === 'no-survivors')?.data as { unattributed?: Array<{ pid: number; startTime: number }> }).unattributed ?? [])
+      .flatMap((d) => {
+        const data = d.checks.find((c) => c.id === 'no-survivors')?.data as { unattributed?: Array<{ pid: number; startTime: number }> } | undefined;
+        return data?.unattributed ?? [];
+      })
       .filter((p) => cwdOf(p.pid)?.startsWith(dir) === true);
     try {
       const by = (id: string) => drills.find((d) => d.scenario === id)!;
