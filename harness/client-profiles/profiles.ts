@@ -315,3 +315,24 @@ export const CLIENT_PROFILES: Readonly<Record<ProfileName, ClientProfile>> = {
     ],
   },
 };
+
+/**
+ * A stop sequence with every wait replaced by `ms` (a scenario's `timeouts.close-wait`), or as
+ * read when `ms` is null. The steps and their order stay the client's.
+ */
+export function withWaits(steps: readonly StopStep[], ms: number | null): StopStep[] {
+  return steps.map((step) => (step.kind === 'wait-ms' && ms !== null ? { ...step, ms } : step));
+}
+
+/** The longest a stop sequence can take: the sum of its waits. */
+export function longestStop(steps: readonly StopStep[]): number {
+  return steps.reduce((sum, step) => sum + (step.kind === 'wait-ms' ? step.ms : 0), 0);
+}
+
+/**
+ * How a drill key names the profile its drill ran under: nothing for the default profile (the
+ * keys of every run before profiles stay as they were), `@<profile>` after the mode otherwise.
+ */
+export function profileKeySuffix(profile: ProfileName): string {
+  return profile === DEFAULT_PROFILE ? '' : `@${profile}`;
+}

@@ -1,3 +1,4 @@
+import { serverToldOfLoss } from '../../evidence/client-signals.js';
 import { describeRequest, firstGenerationRequests } from '../../evidence/queries.js';
 import type { DrillEvidence } from '../../evidence/types.js';
 import { isNotReached, lossOrUnknown } from '../../evidence/loss.js';
@@ -19,7 +20,7 @@ export interface QuietAfterLossData {
 export const quietAfterLoss = defineCheck({
   id: 'quiet-after-loss',
   matcher: { name: 'toStayQuietAfterLoss', expects: 'stop writing once its client was gone' },
-  applies: (evidence, mode) => evidence.meta.expect.quietAfterLoss === true && mode !== 'hang',
+  applies: (evidence, mode) => evidence.meta.expect.quietAfterLoss === true && serverToldOfLoss(mode),
   run(evidence: DrillEvidence): Judgement<QuietAfterLossData> {
     const loss = lossOrUnknown(evidence);
     if (isNotReached(loss)) return loss;
