@@ -39,10 +39,12 @@ type Emit = (event: ClientEvent) => void;
 /** Runs the steps in order, reporting each; resolves when the last is done (then `stop-done`). */
 export async function runStopSteps(steps: readonly StopStep[], hold: StopHold, emit: Emit): Promise<void> {
   const started = monoNow();
+  const sent = new Set<number>();
   for (const [index, step] of steps.entries()) {
     const report = (result: StopStepResult, targets?: StopTarget[], t = monoNow()) =>
       emit({ type: 'stop-step', t, index, step, result, ...(targets ? { targets } : {}) });
-    if (step.kind === 'close-stdin') {
+    if (step.kind !== 'close-stdin' && step.onlyIfSent !== undefined && !sent.has(step.onlyIfSent)) report('skipped');
+    else if (step.kind === 'close-stdin') {
       if (!alive(step.onlyIfAlive, hold)) report('skipped');
       else {
         hold.closeStdin();
@@ -57,7 +59,9 @@ export async function runStopSteps(steps: readonly StopStep[], hold: StopHold, e
         // Stamped before the first signal: the harness may see a SIGKILLed process gone before this client reports.
         const t = monoNow();
         const targets = reach(step.to, hold).map((id) => ({ ...id, result: signalIdentity(id, step.name) }));
-        report(targets.some((x) => x.result === 'sent') ? 'sent' : 'none-alive', targets, t);
+        const any = targets.some((x) => x.result === 'sent');
+        if (any) sent.add(index);
+        report(any ? 'sent' : 'none-alive', targets, t);
       }
     }
   }
