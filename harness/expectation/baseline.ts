@@ -12,7 +12,7 @@ import type { BaselineStatementInfo, ExpectationResults } from '../results/expec
 
 /** The identity of a statement entry: one per server, statement and profile (none: every profile). */
 export function statementKey(entry: Pick<BaselineStatementInfo, 'server' | 'statement' | 'profile'>): string {
-  return `${entry.server}\u0000${entry.statement}\u0000${entry.profile ?? ''}`;
+  return `${entry.server}\u0000${entry.statement}${entry.profile ? `\u0000${entry.profile}` : ''}`;
 }
 
 /** Marks the known statements in place and recounts; returns the baseline section's `statements`. */
