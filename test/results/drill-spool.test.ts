@@ -4,9 +4,9 @@
  * reporters get the drills in an array or from the spool. The sha256 sums below are of the
  * reports the reporters wrote for these fixtures while they still took every drill in an array;
  * junit.xml's since it shows the cleanup expectation (a suite added after the last scenario's),
- * the console's since it ends with the expectation table, results.json's and report.html's since
- * every drill names its client profile (`clientProfile`; the other reports of a run of the
- * default profile alone did not change).
+ * the console's since it ends with the expectation table, report.html's since each check links to
+ * what it tests, results.json's and report.html's since every drill names its client profile
+ * (`clientProfile`; the other reports of a run of the default profile alone did not change).
  */
 import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -32,17 +32,17 @@ const BEFORE: Record<number, Record<string, string>> = {
   40: {
     console: '2d7026472caa0f303d714883b0f28afc2f0d63781510a594e71348290d6c0e35',
     'junit.xml': '4b4264b2a7d0eac9841dcb58ce3b6350a78b541977265feef6894f1d0c1f2487',
-    'report.html': 'f7e851b6dfc30a2d387981ade5e9b61f123d1c8866256e40817cb79e960807dd',
+    'report.html': '4b6e82bc1615691b01e234a91a22ede96d04f83673f469a7a0b4bdd09cfb6fdf',
     'results.json': '6d08f757aad4be63a493d9180de713d0b7725c6bf26a2e651843df8b300f73ed',
     'summary.md': '93169a010dc77fdbb0052e7cc8a89d5229d9d41c3213e98b635f031db9847233',
   },
   600: {
     console: '3297038533c97b737fca70d1fef0231a94e52cc77683b5e690acabeee5a8caef',
     'junit.xml': '9f2c67425f24634790accec75220abac8c1a34670617898754885a00c073703c',
-    'report.html': 'fa53aa62ba5237464f053e23260216d576005f477ce4bf81e5d89d50a20df94d',
+    'report.html': 'da13a183f4e5220bfe10f3e839bf6b91d2a15be82d66e1dbbb210fda2fc2c391',
     'results.json': '031a80b8882890054a9a1345041cced55caf08742b34b6d2e91419e3bce85299',
     'summary.md': '3842814b0243bd751e73635dd79d46d50ee9b1d486d95670b7352f7e024e3aed',
-    'report-drills/': '9f799fa9efdddfd7f4f1c855cbf92ea4d4df3af487250b6dad1c07e9c695e0c5',
+    'report-drills/': 'bbded0239766002161f122c345e951b8dc3375073e5ab6078c4c780873e55b7d',
   },
 };
 
