@@ -21,9 +21,10 @@ export function renderMatrix(drills: readonly DrillLine[]): string {
     KILL_POINTS,
   );
   // A mode under a client profile other than the default is a column of its own (`stop@codex`): the client axis.
+  const labels = [...new Set(drills.map((d) => modeLabel(d)))];
   const modes = ordered(
-    drills.map((d) => modeLabel(d)),
-    KILL_MODES.flatMap((m) => [m, ...drills.filter((d) => d.mode === m).map((d) => modeLabel(d))]),
+    labels,
+    KILL_MODES.flatMap((m) => [m, ...labels.filter((l) => l.startsWith(`${m}@`))]),
   );
   // One row per scenario and subject: a scenario drilling several servers shows them side by side.
   const rowKey = (d: DrillLine) => `${d.scenario}\u0000${d.subject.name}`;
