@@ -36,6 +36,7 @@ const LONGEST = [
   'test/drill/remote-matrix.e2e.test.ts',
   'test/unprivileged/unprivileged.e2e.test.ts',
   'test/drill/matrix.e2e.test.ts',
+  'test/client-profiles/profile-matrix.e2e.test.ts',
   'test/drill/era-matrix.e2e.test.ts',
   'test/real/real-servers.e2e.test.ts',
   'test/containers/matrix.e2e.test.ts',

@@ -1,4 +1,5 @@
 import { makeColors, colorsEnabled, type Colors } from './colors.js';
+import { modeLabel } from '../harness/results/constants.js';
 import { summaryLine } from './summary-line.js';
 import { notRepeatedLine } from './not-repeated-line.js';
 import { notMetLines } from './expectation-markdown.js';
@@ -186,7 +187,7 @@ function newReason(d: DrillResult): string {
 /** `scenario point/mode`, with `[subject]` when the scenario drills several subjects (its key has four parts). */
 function label(d: DrillResult): string {
   const compared = typeof d.key === 'string' && d.key.split('/').length > 3;
-  return `${d.scenario}${compared ? ` [${d.subject.name}]` : ''} ${d.point}/${d.mode}`;
+  return `${d.scenario}${compared ? ` [${d.subject.name}]` : ''} ${d.point}/${modeLabel(d)}`;
 }
 
 /**
@@ -199,7 +200,7 @@ export function comparison(drills: Iterable<DrillResult>): string | null {
   for (const d of drills) {
     if (typeof d.key !== 'string' || d.key.split('/').length <= 3) continue;
     subjectSet.add(d.subject.name);
-    const row = `${d.scenario} ${d.point}/${d.mode}`;
+    const row = `${d.scenario} ${d.point}/${modeLabel(d)}`;
     const failed = d.checks.filter((c) => c.verdict === 'fail').map((c) => c.id);
     const cell = d.verdict + (failed.length ? ` (${failed.join(', ')})` : '');
     if (!rows.has(row)) rows.set(row, new Map());

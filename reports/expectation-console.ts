@@ -6,7 +6,7 @@
  */
 import type { Colors } from './colors.js';
 import { statusOf } from './expectation-markdown.js';
-import { STATEMENT_IDS, STATEMENT_LABELS } from '../harness/results/constants.js';
+import { profilesText, STATEMENT_IDS, STATEMENT_LABELS } from '../harness/results/constants.js';
 import type { ExpectationResults } from '../harness/results/types.js';
 
 export function expectationTable(expectation: ExpectationResults | undefined, c: Colors): string | null {
@@ -20,7 +20,8 @@ export function expectationTable(expectation: ExpectationResults | undefined, c:
       ...servers.map((s) => {
         const st = s.statements.find((x) => x.statement === id);
         if (!st) return '-';
-        return `${statusOf(st)}${st.ms !== undefined ? ` (${st.ms} ms)` : ''}`;
+        const under = st.profiles ? `: ${profilesText(st.profiles)}` : '';
+        return `${statusOf(st)}${st.ms !== undefined ? ` (${st.ms} ms)` : ''}${under}`;
       }),
     ]);
   }

@@ -3,7 +3,7 @@
  * (servers side by side), then each server's statements with the drills that decide them and,
  * for a statement no drill showed, the point or mode that would.
  */
-import { STATEMENT_IDS, STATEMENT_LABELS } from '../harness/results/constants.js';
+import { profilesText, STATEMENT_IDS, STATEMENT_LABELS } from '../harness/results/constants.js';
 import type { BaselineInfo, ExpectationResults, ServerExpectation, StatementResult } from '../harness/results/types.js';
 
 export const STATUS_ICON: Record<string, string> = { met: '✅', 'not met': '❌', 'not shown': '❔', known: '🔷' };
@@ -45,7 +45,8 @@ export function expectationMarkdown(expectation: ExpectationResults | undefined,
       const n = st.drills.length;
       const ms = st.ms !== undefined ? ` (${st.ms} ms)` : '';
       const status = statusOf(st);
-      return `${STATUS_ICON[status]} ${status}${ms}${n > 0 ? `, ${n} drill${n === 1 ? '' : 's'}` : ''}`;
+      const under = st.profiles ? `: ${md(profilesText(st.profiles))}` : '';
+      return `${STATUS_ICON[status]} ${status}${ms}${n > 0 ? `, ${n} drill${n === 1 ? '' : 's'}` : ''}${under}`;
     });
     lines.push(`| ${md(STATEMENT_LABELS[id])} | ${cells.join(' | ')} |`);
   }
@@ -72,6 +73,8 @@ function serverSection(server: ServerExpectation, md: Escape, code: Escape): str
     if (st.wouldShow) line += `: would be shown by ${md(st.wouldShow.text)}`;
     lines.push(line);
     if (st.couldNotTell?.length) lines.push(`  - could not tell: ${st.couldNotTell.map(code).join(', ')}`);
+    for (const p of st.profiles ?? [])
+      lines.push(`  - under ${code(p.profile)}: ${p.status}${p.known ? ' (baseline)' : ''}${p.drills.length ? `: ${p.drills.map(code).join(', ')}` : ''}`);
   }
   lines.push('');
   return lines;

@@ -5,6 +5,7 @@
  * is); not shown is <skipped> with the point or mode that would show it. A baseline statement
  * that is met now fails, as a stale baseline entry does.
  */
+import { profilesText } from '../harness/results/constants.js';
 import { STATEMENT_LABELS } from '../harness/results/constants.js';
 import type { RunReport, ServerExpectation, StatementResult } from '../harness/results/types.js';
 
@@ -43,6 +44,7 @@ function statementCase(server: ServerExpectation, st: StatementResult): Expectat
     `checks: ${st.checks.join(', ')}`,
     ...(st.drills.length > 0 ? [`drills: ${st.drills.join(', ')}`] : []),
     ...(st.couldNotTell?.length ? [`could not tell: ${st.couldNotTell.join(', ')}`] : []),
+    ...(st.profiles ? [`client profiles: ${profilesText(st.profiles)}`] : []),
   ];
   const systemOut = `${facts.join('\n')}\n`;
   const name = `${server.server}: ${st.text}`;

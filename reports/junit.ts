@@ -12,6 +12,7 @@
  * kill point, mode, evidence head) go into the suite's <properties>, keyed by the testcase
  * label, because junit-10.xsd allows no <properties> inside a <testcase>.
  */
+import { modeLabel } from '../harness/results/constants.js';
 import { closeSync, mkdirSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
 import { writeChunksAtomic } from './write-atomic.js';
 import { EXPECTATION_SUITE, expectationCases } from './junit-expectation.js';
@@ -212,8 +213,8 @@ function drillLabels(drills: DrillList): { scenario: string; label: string }[] {
   const keys: { scenario: string; key: string; short: string }[] = [];
   const totals = new Map<string, number>();
   for (const d of drills) {
-    const key = `${d.scenario}\0${d.point}/${d.mode}`;
-    keys.push({ scenario: d.scenario, key, short: `${d.point}/${d.mode}` });
+    const key = `${d.scenario}\0${d.point}/${modeLabel(d)}`;
+    keys.push({ scenario: d.scenario, key, short: `${d.point}/${modeLabel(d)}` });
     totals.set(key, (totals.get(key) ?? 0) + 1);
   }
   const seen = new Map<string, number>();

@@ -20,7 +20,7 @@ import type { ReporterOptions } from './types.js';
 import { summaryLine } from './summary-line.js';
 import { notRepeatedLine } from './not-repeated-line.js';
 import { expectationMarkdown } from './expectation-markdown.js';
-import { KILL_MODES, KILL_POINTS } from '../harness/results/constants.js';
+import { KILL_MODES, KILL_POINTS, modeLabel } from '../harness/results/constants.js';
 import type { DrillList, DrillResult, Reporter, RunReport } from './types.js';
 import { InternalError, requirementLine } from '../harness/results/constants.js';
 
@@ -28,7 +28,11 @@ type Incident = DrillResult['incident'];
 type Moment = NonNullable<Incident['observedAt']>;
 type Out = { write(s: string): unknown };
 /** What the table and the lists need of a drill; the failed drills are read again in full. */
-type Brief = Pick<DrillResult, 'id' | 'scenario' | 'point' | 'mode' | 'verdict' | 'reason' | 'known'> & { subject: { name: string } };
+type Brief = Pick<DrillResult, 'id' | 'scenario' | 'point' | 'mode' | 'verdict' | 'reason' | 'known'> & {
+  subject: { name: string };
+  /** Absent in results.json of earlier versions (the default profile). */
+  clientProfile?: DrillResult['clientProfile'];
+};
 
 function briefs(drills: DrillList): Brief[] {
   const out: Brief[] = [];
@@ -38,6 +42,7 @@ function briefs(drills: DrillList): Brief[] {
       scenario: d.scenario,
       point: d.point,
       mode: d.mode,
+      clientProfile: d.clientProfile,
       verdict: d.verdict,
       reason: d.reason,
       known: d.known,
@@ -128,7 +133,7 @@ export function summaryMarkdown(results: RunReport): string {
     for (const d of known)
       for (const k of d.known ?? [])
         lines.push(
-          `- ${VERDICT_ICON.known} ${md(d.scenario)} ${md(`${d.point}/${d.mode}`)} **${md(k.check)}**: ${k.reason ? md(k.reason) : '_no reason written_'}`,
+          `- ${VERDICT_ICON.known} ${md(d.scenario)} ${md(`${d.point}/${modeLabel(d)}`)} **${md(k.check)}**: ${k.reason ? md(k.reason) : '_no reason written_'}`,
         );
     lines.push('');
   }
@@ -148,7 +153,7 @@ export function summaryMarkdown(results: RunReport): string {
   if (other.length > 0) {
     lines.push('## Drills without a pass or fail', '');
     for (const d of other)
-      lines.push(`- ${VERDICT_ICON[d.verdict]} ${d.verdict} ${md(d.scenario)} ${md(`${d.point}/${d.mode}`)} (${code(d.id)}): ${md(d.reason)}`);
+      lines.push(`- ${VERDICT_ICON[d.verdict]} ${d.verdict} ${md(d.scenario)} ${md(`${d.point}/${modeLabel(d)}`)} (${code(d.id)}): ${md(d.reason)}`);
     lines.push('');
   }
   if (results.stale.length > 0) {
@@ -161,7 +166,8 @@ export function summaryMarkdown(results: RunReport): string {
 
 /** Rows: subject / scenario; columns: kill point × mode; a cell holds each verdict of that drill. */
 function table(drills: Brief[]): string[] {
-  const columns = [...new Set(drills.map((d) => `${d.point}\0${d.mode}`))].sort(byColumn);
+  // A mode under a client profile other than the default is a column of its own (`stop@codex`): the client axis.
+  const columns = [...new Set(drills.map((d) => `${d.point}\0${modeLabel(d)}`))].sort(byColumn);
   // One row per subject and scenario: a scenario drilling several servers shows them side by side.
   // Grouped once (in the order first seen), not filtered per row: a 10,000-drill run has 1,250 rows.
   const rows = new Map<string, Brief[]>();
@@ -175,7 +181,7 @@ function table(drills: Brief[]): string[] {
   const rule = `| --- | ${columns.map(() => ':---:').join(' | ')} |`;
   const body = [...rows.values()].map((mine) => {
     const scenario = mine[0].scenario;
-    const cells = columns.map((c) => cell(mine.filter((d) => `${d.point}\0${d.mode}` === c)));
+    const cells = columns.map((c) => cell(mine.filter((d) => `${d.point}\0${modeLabel(d)}` === c)));
     return `| ${md(mine[0].subject.name)} / ${md(scenario)} | ${cells.join(' | ')} |`;
   });
   return [head, rule, ...body];
@@ -185,7 +191,7 @@ function byColumn(a: string, b: string): number {
   const rank = (key: string) => {
     const [point, mode] = key.split('\0');
     const p = POINT_ORDER.indexOf(point);
-    const m = MODE_ORDER.indexOf(mode);
+    const m = MODE_ORDER.indexOf(mode.split('@')[0]);
     return [p < 0 ? POINT_ORDER.length : p, point, m < 0 ? MODE_ORDER.length : m, mode] as const;
   };
   const [ap, an, am, amn] = rank(a);
@@ -210,7 +216,7 @@ function requirementLookup(results: RunReport): (check: string) => string | null
 
 function failedDrill(drill: DrillResult, requirementOf: (check: string) => string | null): string[] {
   const i = drill.incident;
-  const lines = [`### ${VERDICT_ICON.fail} ${md(drill.scenario)} ${md(`${drill.point}/${drill.mode}`)}`, ''];
+  const lines = [`### ${VERDICT_ICON.fail} ${md(drill.scenario)} ${md(`${drill.point}/${modeLabel(drill)}`)}`, ''];
   lines.push(
     `Drill ${code(drill.id)}, subject ${md(drill.subject.name)}.`,
     '',
@@ -289,7 +295,7 @@ export function annotations(results: RunReport): string[] {
 }
 
 function annotation(d: Brief): string {
-  return `::error title=${escapeProperty(`crash-drill ${d.verdict}: ${d.scenario} ${d.point}/${d.mode}`)}::${escapeData(`${d.reason} (drill ${d.id})`)}`;
+  return `::error title=${escapeProperty(`crash-drill ${d.verdict}: ${d.scenario} ${d.point}/${modeLabel(d)}`)}::${escapeData(`${d.reason} (drill ${d.id})`)}`;
 }
 
 /** While drills still run the count is not known yet: then it says only that there are more. */

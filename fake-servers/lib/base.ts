@@ -59,6 +59,11 @@ export interface FakeServerOptions {
   cancelJobsOnLoss?: boolean;
   /** What it does on the remote after input loss, before ending its children (mutants). */
   afterLoss?: AfterLoss;
+  /**
+   * Shut down (children ended, exit 0) after this many ms with nothing read on stdin: a server
+   * that notices a client that dropped it without closing anything (exits-when-idle).
+   */
+  idleExitMs?: number;
 }
 
 export const KEEP_ALIVE_TICK_MS = 1000;
@@ -109,6 +114,7 @@ export async function runFakeServer(options: FakeServerOptions): Promise<void> {
   });
 
   if (options.keepAliveTimer) timers.interval(() => {}, KEEP_ALIVE_TICK_MS);
+  if (options.idleExitMs !== undefined) exitWhenIdle(options.idleExitMs, () => shutdown.begin('idle'));
 
   if (options.exitOnInputLoss) {
     const delay = options.exitDelayMs ?? 0;
@@ -134,4 +140,16 @@ export async function runFakeServer(options: FakeServerOptions): Promise<void> {
   if (options.notifyEveryMs !== undefined) {
     timers.interval(() => void server.server.notification({ method: 'notifications/message', params: { level: 'info', data: 'tick' } }), options.notifyEveryMs);
   }
+}
+
+/** Calls `onIdle` once stdin has been quiet for `ms`; every chunk read starts the wait again. Unref'd: it keeps nothing alive. */
+function exitWhenIdle(ms: number, onIdle: () => void): void {
+  let timer: NodeJS.Timeout | null = null;
+  const arm = () => {
+    if (timer) clearTimeout(timer);
+    timer = setTimeout(onIdle, ms);
+    timer.unref();
+  };
+  process.stdin.on('data', arm);
+  arm();
 }

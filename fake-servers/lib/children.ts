@@ -48,7 +48,12 @@ export class ChildTracker {
   private spawnInOwnGroup(): Promise<number> {
     const child = spawn(
       'perl',
-      ['-e', 'setpgrp(0, 0) or die "setpgid: $!"; open(my $s, ">&=", 3) or die; syswrite($s, "g"); close $s; exec { $ARGV[0] } @ARGV or die "exec: $!"', process.execPath, HELPER_SCRIPT],
+      [
+        '-e',
+        'setpgrp(0, 0) or die "setpgid: $!"; open(my $s, ">&=", 3) or die; syswrite($s, "g"); close $s; exec { $ARGV[0] } @ARGV or die "exec: $!"',
+        process.execPath,
+        HELPER_SCRIPT,
+      ],
       { stdio: ['ignore', 'ignore', 'ignore', 'pipe'] },
     );
     this.track(child);

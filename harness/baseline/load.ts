@@ -15,7 +15,7 @@ import { BaselineFileSchema, checksOfConformance } from './schema.js';
 
 const FILE_KEYS = Object.keys(BaselineFileSchema.shape);
 const ENTRY_KEYS = ['drill', 'check', 'verdict', 'reason'];
-const STATEMENT_KEYS = ['server', 'statement', 'reason'];
+const STATEMENT_KEYS = ['server', 'statement', 'profile', 'reason'];
 
 /** Unknown keys named with the baseline's own keys (and a "did you mean"); the rest as scenario problems read. */
 function fileProblems(issues: readonly z.core.$ZodIssue[], raw: unknown): ConfigProblem[] {
@@ -111,7 +111,7 @@ export function parseBaseline(text: string, file: string): Baseline {
       problems.push({
         file,
         field: formatFieldPath(['statements', i]),
-        message: `duplicate entry: statements[${at}] already lists ${entry.server} ${entry.statement}`,
+        message: `duplicate entry: statements[${at}] already lists ${entry.server} ${entry.statement}${entry.profile ? ` under ${entry.profile}` : ''}`,
       });
     else seen.set(statementKey(entry), i);
   });

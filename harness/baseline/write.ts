@@ -50,7 +50,9 @@ export function sortEntries(entries: readonly BaselineEntryInfo[]): BaselineEntr
 export function baselineText(entries: readonly BaselineEntryInfo[], statements: readonly BaselineStatementInfo[] = []): string {
   const lines = entries.map((e) => `    ${JSON.stringify({ drill: e.drill, check: e.check, verdict: e.verdict, reason: e.reason })}`);
   // Cleanup-expectation statements (harness/expectation/baseline.ts), written only when there are some.
-  const said = statements.map((e) => `    ${JSON.stringify({ server: e.server, statement: e.statement, reason: e.reason })}`);
+  const said = statements.map(
+    (e) => `    ${JSON.stringify({ server: e.server, statement: e.statement, ...(e.profile ? { profile: e.profile } : {}), reason: e.reason })}`,
+  );
   const more = said.length ? `,\n  "statements": [\n${said.join(',\n')}\n  ]` : '';
   return `{\n  "version": ${BASELINE_VERSION},\n  "entries": [${lines.length ? `\n${lines.join(',\n')}\n  ` : ''}]${more}\n}\n`;
 }

@@ -8,6 +8,7 @@
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import { CLIENT_KINDS } from '../drill/client/client-kinds.js';
 import { KILL_MODES, KILL_POINTS, PROTOCOL_CHOICES } from '../config/types.js';
+import { PROFILE_NAMES } from '../client-profiles/profiles.js';
 import { harnessInfo } from '../util/version.js';
 import type { ReportCommandOptions } from './report-command.js';
 import type { RunCommandOptions } from './run-command.js';
@@ -70,6 +71,11 @@ function addRunOptions(command: Command): Command {
       '--protocol <era>',
       `protocol era for every drill: ${PROTOCOL_CHOICES.join(', ')} (auto probes with server/discover and falls back to initialize)`,
       oneOf(PROTOCOL_CHOICES, 'protocol'),
+    )
+    .option(
+      '--client-profile <names>',
+      `the clients whose spawn, stop and crash each drill reproduces, once per profile: ${PROFILE_NAMES.join(', ')}; repeatable or comma-separated (default: the scenario's, else ts-sdk)`,
+      (value: string, previous: string[] = []) => [...new Set(listOf(PROFILE_NAMES, 'client profile')(value, previous))],
     )
     .option('--only <ids>', 'only the scenarios with these ids; repeatable or comma-separated', commaList)
     .option('--concurrency <n>', 'drills in flight at most (default: phase-aware, a CPU slot per core while drills start or are contained)', positiveInt)

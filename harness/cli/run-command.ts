@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { findConfigFile, loadConfigFile } from '../run/config-file.js';
+import type { ProfileName } from '../client-profiles/profiles.js';
 import type { KillMode, KillPoint, ProtocolChoice, SubjectSpec } from '../config/index.js';
 import type { DrillConfig } from '../run/drill-config.js';
 import type { ClientKind } from '../drill/client/drill-client.js';
@@ -16,6 +17,8 @@ export interface RunCommandOptions {
   mode?: KillMode[];
   /** `--protocol`: overrides every scenario's protocol era. */
   protocol?: ProtocolChoice;
+  /** `--client-profile`, repeatable: replaces every scenario's client profiles. */
+  clientProfile?: ProfileName[];
   only?: string[];
   out?: string;
   concurrency?: number;
@@ -86,6 +89,7 @@ export async function runFromCommandLine(
       points: options.point ?? config.points,
       modes: options.mode ?? config.modes,
       protocol: options.protocol ?? config.protocol,
+      clientProfiles: options.clientProfile ?? config.clientProfiles,
       only: options.only ?? config.only,
       onlyField: options.only ? '--only' : 'only',
       // Each drill's log is written as it ends: the run need not hold them in memory as well.

@@ -58,7 +58,13 @@ function fail(error: unknown): void {
 process.on('message', (command: HarnessCommand) => {
   switch (command.type) {
     case 'start': {
-      const spawned = spawnSubject(command.subject, (event) => emit(event));
+      let spawned;
+      try {
+        spawned = spawnSubject(command.subject, (event) => emit(event), command.client);
+      } catch (error) {
+        fail(error);
+        break;
+      }
       void session.then((s) => s.onStart(command, spawned)).catch(fail);
       break;
     }
@@ -68,8 +74,11 @@ process.on('message', (command: HarnessCommand) => {
     case 'dispatch':
       void session.then((s) => s.dispatch(command.holdResponses)).catch(fail);
       break;
-    case 'close':
-      void session.then((s) => s.onClose(command.waitMs)).catch(fail);
+    case 'stop':
+      void session.then((s) => s.onStop(command.steps)).catch(fail);
+      break;
+    case 'abandon':
+      void session.then((s) => s.onAbandon()).catch(fail);
       break;
     case 'cancel':
       void session.then((s) => s.onCancel(command.followUpTimeoutMs)).catch(fail);

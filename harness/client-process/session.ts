@@ -2,6 +2,7 @@
  * The drill client process's one session (client-session.ts), loaded once the server is
  * already starting (main.ts).
  */
+import type { StopStep } from '../client-profiles/profiles.js';
 import type { ClientEvent, StartCommand } from '../shared/protocol.js';
 import { ClientSession } from '../shared/client-session.js';
 import type { SpawnedServer } from '../shared/spawn-subject.js';
@@ -34,6 +35,10 @@ export async function onCancel(followUpTimeoutMs: number): Promise<void> {
   await session?.onCancel(followUpTimeoutMs);
 }
 
-export async function onClose(waitMs: number): Promise<void> {
-  await session?.onClose(waitMs);
+export async function onStop(steps: StopStep[]): Promise<void> {
+  await session?.onStop(steps);
+}
+
+export function onAbandon(): void {
+  session?.onAbandon();
 }

@@ -27,10 +27,18 @@ export type Liveness = 'child' | 'group';
 export type StopStep =
   /** The client ends its write side of the server's stdin: the server reads EOF. */
   | { kind: 'close-stdin'; onlyIfAlive: Liveness | null }
-  /** Waits up to `ms`, ending early once `endsWhenGone` is gone (null: the whole time). */
-  | { kind: 'wait-ms'; ms: number; endsWhenGone: Liveness | null }
-  /** Sends `name` to `to`; with `onlyIfAlive`, only while that is still alive. */
-  | { kind: 'signal'; name: SignalName; to: Reach; onlyIfAlive: Liveness | null };
+  /**
+   * Waits up to `ms`, ending early once `endsWhenGone` is gone (null: the whole time); with
+   * `onlyIfSent`, only when the signal step at that index was sent.
+   */
+  | { kind: 'wait-ms'; ms: number; endsWhenGone: Liveness | null; onlyIfSent?: number }
+  /**
+   * Sends `name` to `to`; with `onlyIfAlive`, only while that is still alive; with `onlyIfSent`,
+   * only when the signal step at that index was sent (an escalation that a client starts only
+   * once, as the Python SDK's terminate_posix_process_tree, which runs only if the child outlived
+   * the first wait).
+   */
+  | { kind: 'signal'; name: SignalName; to: Reach; onlyIfAlive: Liveness | null; onlyIfSent?: number };
 
 export type SpawnEnv =
   /** Only these names from the client's environment, plus what the server's configuration sets. */
@@ -90,8 +98,19 @@ export interface ClientProfile {
 const SDK_ENV = ['HOME', 'LOGNAME', 'PATH', 'SHELL', 'TERM', 'USER'] as const;
 
 const closeStdin: StopStep = { kind: 'close-stdin', onlyIfAlive: null };
-const wait = (ms: number, endsWhenGone: Liveness | null): StopStep => ({ kind: 'wait-ms', ms, endsWhenGone });
-const signal = (name: SignalName, to: Reach, onlyIfAlive: Liveness | null = null): StopStep => ({ kind: 'signal', name, to, onlyIfAlive });
+const wait = (ms: number, endsWhenGone: Liveness | null, onlyIfSent?: number): StopStep => ({
+  kind: 'wait-ms',
+  ms,
+  endsWhenGone,
+  ...(onlyIfSent === undefined ? {} : { onlyIfSent }),
+});
+const signal = (name: SignalName, to: Reach, onlyIfAlive: Liveness | null = null, onlyIfSent?: number): StopStep => ({
+  kind: 'signal',
+  name,
+  to,
+  onlyIfAlive,
+  ...(onlyIfSent === undefined ? {} : { onlyIfSent }),
+});
 
 export const CLIENT_PROFILES: Readonly<Record<ProfileName, ClientProfile>> = {
   'ts-sdk': {
@@ -122,7 +141,10 @@ export const CLIENT_PROFILES: Readonly<Record<ProfileName, ClientProfile>> = {
     name: 'python-sdk',
     client: 'mcp (PyPI) stdio_client 2.x',
     spawn: { group: 'own-session', env: { kind: 'allowlist', names: SDK_ENV }, parentDeathSignal: null, stderr: 'inherit' },
-    stop: [closeStdin, wait(2000, 'child'), signal('SIGTERM', 'group', 'child'), wait(2000, 'group'), signal('SIGKILL', 'group', 'group')],
+    // _stop_server_process: the whole of terminate_posix_process_tree (SIGTERM, the group poll,
+    // SIGKILL) runs only when the child outlived the first wait, so the last two steps hang on the
+    // SIGTERM (step 2) having been sent: a child that exited on EOF leaves its group alone.
+    stop: [closeStdin, wait(2000, 'child'), signal('SIGTERM', 'group', 'child'), wait(2000, 'group', 2), signal('SIGKILL', 'group', 'group', 2)],
     closesStdinWhenChildExits: false,
     crash: 'eof',
     observed: false,
@@ -315,3 +337,24 @@ export const CLIENT_PROFILES: Readonly<Record<ProfileName, ClientProfile>> = {
     ],
   },
 };
+
+/**
+ * A stop sequence with every wait replaced by `ms` (a scenario's `timeouts.close-wait`), or as
+ * read when `ms` is null. The steps and their order stay the client's.
+ */
+export function withWaits(steps: readonly StopStep[], ms: number | null): StopStep[] {
+  return steps.map((step) => (step.kind === 'wait-ms' && ms !== null ? { ...step, ms } : step));
+}
+
+/** The longest a stop sequence can take: the sum of its waits. */
+export function longestStop(steps: readonly StopStep[]): number {
+  return steps.reduce((sum, step) => sum + (step.kind === 'wait-ms' ? step.ms : 0), 0);
+}
+
+/**
+ * How a drill key names the profile its drill ran under: nothing for the default profile (the
+ * keys of every run before profiles stay as they were), `@<profile>` after the mode otherwise.
+ */
+export function profileKeySuffix(profile: ProfileName): string {
+  return profile === DEFAULT_PROFILE ? '' : `@${profile}`;
+}

@@ -12,12 +12,12 @@ export const DEFAULT_RECORD_LIMITS: Readonly<RecordLimits> = Object.freeze({
   unterminatedBytes: 16 * 1024 * 1024,
 });
 
-/** Defaults for the numbers a file may leave out (docs/design.md; close-wait is the SDK client's 2 s). */
+/** Defaults for the numbers a file may leave out (docs/design.md; close-wait: each client profile's own waits). */
 export const DEFAULT_TIMEOUTS: Readonly<ScenarioTimeouts> = Object.freeze({
   handshake: 30_000,
   point: 5_000,
   inFlightDelay: 0,
-  closeWait: 2_000,
+  closeWait: null,
   discover: 2_000,
 });
 
@@ -56,6 +56,7 @@ export function normaliseScenario(parsed: ParsedScenario, file: string): Scenari
     points: parsed.points,
     modes: parsed.modes,
     protocol: parsed.protocol,
+    ...(parsed['client-profiles'] ? { clientProfiles: parsed['client-profiles'] } : {}),
     cancel: normaliseCancel(parsed.cancel),
     timeouts: {
       handshake: parsed.timeouts?.handshake ?? DEFAULT_TIMEOUTS.handshake,

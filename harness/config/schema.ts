@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { PROFILE_NAMES } from '../client-profiles/profiles.js';
 import { ExpectationSchema } from './expectation-schema.js';
 import { DEFAULT_KILL_MODES, DEFAULT_KILL_POINTS, KILL_MODES, KILL_POINTS, LOSS_MODES, PROTOCOL_CHOICES } from './types.js';
 
@@ -182,6 +183,8 @@ export const ScenarioSchema = z
     modes: uniqueList(z.enum(KILL_MODES), 'kill mode').default([...DEFAULT_KILL_MODES]),
     /** The protocol era the drill client speaks: auto (probe, fall back), or one pinned revision. */
     protocol: z.enum(PROTOCOL_CHOICES, { error: `expected one of ${PROTOCOL_CHOICES.join(', ')}` }).default('auto'),
+    /** The clients whose spawn, stop and crash the drills reproduce, each drill once per profile (harness/client-profiles/). */
+    'client-profiles': uniqueList(z.enum(PROFILE_NAMES, { error: `expected a client profile (${PROFILE_NAMES.join(', ')})` }), 'client profile').optional(),
     /** Cancel drills: an optional kill of the client some ms after the cancel. */
     cancel: CancelSchema.optional(),
     timeouts: TimeoutsSchema.optional(),

@@ -3,16 +3,19 @@
  * optional fields) is `ScenarioInput` in schema.ts; everything here is what the rest of the
  * harness consumes: every default filled in, every path absolute.
  */
+import type { ProfileName } from '../client-profiles/profiles.js';
 import type { DeclaredStatement } from './statements.js';
 
 export type KillPoint = 'idle' | 'pre-dispatch' | 'in-flight' | 'sent' | 'confirmed' | 'child-spawned' | 'after-response';
 
 /**
- * How the target call ends: the client is killed (`crash`), shuts the server down (`close`),
- * freezes (`hang`), or stays alive and cancels the call (`cancel`: notifications/cancelled for
- * the target call's request id, then the client keeps reading for the observation window).
+ * How the target call ends: the client is killed (`crash`), stops the server with its client
+ * profile's stop sequence and quits (`close`), stops it that way and lives on (`stop`), drops it
+ * with neither EOF nor a signal and lives on (`abandon`), freezes (`hang`), or stays alive and
+ * cancels the call (`cancel`: notifications/cancelled for the target call's request id, then the
+ * client keeps reading for the observation window).
  */
-export type KillMode = 'crash' | 'close' | 'hang' | 'cancel';
+export type KillMode = 'crash' | 'close' | 'stop' | 'abandon' | 'hang' | 'cancel';
 
 /** The kill modes that end the client; a cancel drill may add one after the cancel (`cancel.then`). */
 export type LossMode = Exclude<KillMode, 'cancel'>;
@@ -40,12 +43,16 @@ export const KILL_POINTS: readonly KillPoint[] = Object.freeze([
   'after-response',
 ] as const);
 
-export const KILL_MODES: readonly KillMode[] = Object.freeze(['crash', 'close', 'hang', 'cancel'] as const);
+export const KILL_MODES: readonly KillMode[] = Object.freeze(['crash', 'close', 'stop', 'abandon', 'hang', 'cancel'] as const);
 
 /** The modes a scenario drills when it names none: cancel is opt-in (it needs a call to cancel). */
 export const DEFAULT_KILL_MODES: readonly KillMode[] = Object.freeze(['crash', 'close', 'hang'] as const);
 
+/** The loss modes a cancel drill may add after its cancel (`cancel.then`). */
 export const LOSS_MODES: readonly LossMode[] = Object.freeze(['crash', 'close', 'hang'] as const);
+
+/** The modes in which the client lives on after the server lost its session: it is left out of the survivors. */
+export const CLIENT_LIVES_MODES: readonly KillMode[] = Object.freeze(['stop', 'abandon', 'hang', 'cancel'] as const);
 
 /**
  * The points a scenario tries when it names none: `sent` and `confirmed` need the drill
@@ -95,8 +102,11 @@ export interface ScenarioTimeouts {
   point: number;
   /** extra delay after the target call was written before killing at `in-flight`, ms */
   inFlightDelay: number;
-  /** close mode: wait after closing stdin before SIGTERM, and again before SIGKILL, ms */
-  closeWait: number;
+  /**
+   * close and stop: replaces every wait of the client profile's stop sequence (the TypeScript
+   * SDK's two 2 s waits, VS Code's two 10 s ones), ms; null: each profile's own waits.
+   */
+  closeWait: number | null;
   /** protocol auto: how long the server/discover probe may take before the client falls back to initialize, ms */
   discover: number;
 }
@@ -157,6 +167,11 @@ export interface Scenario {
   modes: KillMode[];
   /** The era the drill client speaks (default auto). */
   protocol: ProtocolChoice;
+  /**
+   * The clients whose spawn, stop and crash the drills reproduce (harness/client-profiles/), each
+   * drill once per profile; absent: the default profile alone (ts-sdk).
+   */
+  clientProfiles?: ProfileName[];
   /** Cancel drills: what follows the cancel (default: nothing, the client stays). */
   cancel: CancelSpec;
   timeouts: ScenarioTimeouts;

@@ -1,5 +1,6 @@
 import { foldRequests } from '../remote/journal-fold.js';
 import type { RequestRecord } from '../remote/types.js';
+import { clientSignalsTo } from './client-signals.js';
 import { eventsOf, firstOf, type DrillEvidence } from './types.js';
 
 /**
@@ -13,19 +14,14 @@ export function signalBeforeExit(
 ): { signal: string; by: 'client' | 'harness' } | null {
   // Both sides stamp CLOCK_MONOTONIC; 1 ms absorbs rounding between the signal's and the exit's stamps.
   const until = exitAt + 1;
-  // The client's shutdown signals its direct child; behind a launcher that is not the server.
-  const direct = firstOf(evidence, 'subject-spawned');
-  const clientSignalsServer = direct?.pid === server.pid;
-  const step = clientSignalsServer
-    ? eventsOf(evidence, 'close-step')
-        .filter((e) => e.step !== 'stdin-closed' && e.t <= until)
-        .pop()
-    : undefined;
+  // What the client's stop sequence (or its death's parent-death signal) reached: behind a
+  // launcher, a signal to the direct child does not reach the server; one to the group or tree may.
+  const step = clientSignalsTo(evidence, server, until).pop();
   const harness = eventsOf(evidence, 'signal')
     .filter((e) => e.pid === server.pid && e.startTime === server.startTime && e.result === 'sent' && e.t <= until)
     .pop();
   if (harness && (!step || harness.t > step.t)) return { signal: harness.signal, by: 'harness' };
-  if (step) return { signal: step.step === 'sigterm' ? 'SIGTERM' : 'SIGKILL', by: 'client' };
+  if (step) return { signal: step.signal, by: 'client' };
   return null;
 }
 

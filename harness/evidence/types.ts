@@ -2,6 +2,7 @@
  * Evidence: every event observed during a drill, in order. Checks are pure functions of this
  * and nothing else, so a saved evidence log can be re-checked without re-running anything.
  */
+import type { ClientProfile, ProfileName } from '../client-profiles/profiles.js';
 import type { ClientEvent } from '../shared/protocol.js';
 import type { CancelSpec, KillMode, KillPoint, ProtocolChoice, ScenarioExpect } from '../config/index.js';
 import type { SurvivorRow, TrackingInfo, UnattributedProcess } from '../observe/index.js';
@@ -61,7 +62,12 @@ export interface DrillMeta {
   protocol?: ProtocolChoice;
   /** Cancel drills: the kill that follows the cancel, if any (harness/drill/executor/kill.ts). */
   cancel?: CancelSpec;
+  /** The client profile the drill ran under (harness/client-profiles/); absent in logs of earlier versions: ts-sdk. */
+  clientProfile?: ProfileName;
 }
+
+/** What a drill's client profile says, as the drill used it (its stop sequence with the waits in force). */
+export type ProfileFacts = Pick<ClientProfile, 'name' | 'spawn' | 'stop' | 'closesStdinWhenChildExits' | 'crash'>;
 
 /** The streams a record can cut (harness/drill/executor/record-cap.ts). */
 export type CutStream = 'stdout' | 'retry-stdout' | 'stderr' | 'client-stderr';
@@ -73,6 +79,15 @@ export type HarnessEvent =
   /** Which process-tracking methods were in force, and what they cannot see. */
   | { type: 'tracking'; tracking: TrackingInfo }
   | { type: 'client-spawned'; pid: number; startTime: number; cmdline?: string[] }
+  /** The client profile the drill reproduces: how it spawns, stops and loses its server (absent in earlier logs: ts-sdk). */
+  | { type: 'client-profile'; profile: ProfileFacts }
+  /**
+   * The client died, and the kernel sends its direct child the parent-death signal the profile
+   * set at the spawn (prctl PR_SET_PDEATHSIG: Goose's SIGTERM). Recorded at the death, by identity.
+   */
+  | { type: 'parent-death-signal'; pid: number; startTime: number; signal: string }
+  /** close: the client quit once its stop sequence was done (its pipe ends close with it). */
+  | { type: 'client-quit'; how: string }
   | { type: 'subject-stderr'; text: string }
   | { type: 'client-stderr'; text: string }
   /**
@@ -96,7 +111,10 @@ export type HarnessEvent =
   | { type: 'point-reached'; point: KillPoint; detail: string }
   | { type: 'point-timeout'; point: KillPoint; timeoutMs: number; reason: string }
   | { type: 'kill'; mode: KillMode; signal: 'SIGKILL' | 'SIGSTOP' | null; result: string }
-  /** The moment the server lost its client: the SIGKILL (crash), stdin closed (close), SIGSTOP (hang). */
+  /**
+   * The moment the server lost its client: the SIGKILL (crash), the first step of the profile's
+   * stop sequence (close, stop), the drop (abandon), the SIGSTOP (hang).
+   */
   | { type: 'client-lost'; mode: KillMode; how: string }
   | {
       type: 'server-exit';

@@ -2,14 +2,17 @@
  * Cleanup-expectation statements in a baseline, as checks are (harness/baseline/): a `not met`
  * statement the file lists for its server is known and does not fail the run; a listed one that
  * is now `met` is stale and fails the run until it is removed. A `not shown` statement is
- * neither: a run that could not show it says nothing of whether it was fixed.
+ * neither: a run that could not show it says nothing of whether it was fixed. An entry may name
+ * a client profile: then it covers the statement under that profile alone, and a statement
+ * judged per profile (harness/expectation/judge.ts) is known only when every profile it is not
+ * met under is covered.
  */
 import { countNotMet } from './judge.js';
 import type { BaselineStatementInfo, ExpectationResults } from '../results/expectation-results.js';
 
-/** The identity of a statement entry: one per server and statement. */
-export function statementKey(entry: Pick<BaselineStatementInfo, 'server' | 'statement'>): string {
-  return `${entry.server}\u0000${entry.statement}`;
+/** The identity of a statement entry: one per server, statement and profile (none: every profile). */
+export function statementKey(entry: Pick<BaselineStatementInfo, 'server' | 'statement' | 'profile'>): string {
+  return `${entry.server}\u0000${entry.statement}${entry.profile ? `\u0000${entry.profile}` : ''}`;
 }
 
 /** Marks the known statements in place and recounts; returns the baseline section's `statements`. */
@@ -22,12 +25,21 @@ export function applyStatementBaseline(
   const ran = new Map<string, string>();
   for (const server of expectation.servers) {
     for (const st of server.statements) {
-      const key = statementKey({ server: server.server, statement: st.statement });
-      ran.set(key, st.status);
+      const all = byKey.get(statementKey({ server: server.server, statement: st.statement }));
+      ran.set(statementKey({ server: server.server, statement: st.statement }), st.status);
       delete st.known;
-      const entry = byKey.get(key);
-      if (entry && st.status === 'not met') {
-        st.known = { reason: entry.reason };
+      for (const p of st.profiles ?? []) {
+        ran.set(statementKey({ server: server.server, statement: st.statement, profile: p.profile }), p.status);
+        delete p.known;
+        const entry = byKey.get(statementKey({ server: server.server, statement: st.statement, profile: p.profile })) ?? all;
+        if (entry && p.status === 'not met') p.known = { reason: entry.reason };
+      }
+      if (st.status !== 'not met') continue;
+      // Known when the statement's own entry covers it, or each profile it is not met under is covered.
+      const under = (st.profiles ?? []).filter((p) => p.status === 'not met');
+      const reason = all?.reason ?? (under.length > 0 && under.every((p) => p.known) ? under[0].known!.reason : undefined);
+      if (reason !== undefined) {
+        st.known = { reason };
         known++;
       }
     }
@@ -40,11 +52,17 @@ export function applyStatementBaseline(
 /** What a baseline lists of an expectation: every statement not met, reasons kept from `reasons`. */
 export function collectStatements(expectation: ExpectationResults | undefined, reasons: ReadonlyMap<string, string> = new Map()): BaselineStatementInfo[] {
   const out: BaselineStatementInfo[] = [];
+  const add = (entry: Omit<BaselineStatementInfo, 'reason'>) => {
+    const key = statementKey(entry);
+    if (!out.some((e) => statementKey(e) === key)) out.push({ ...entry, reason: reasons.get(key) ?? '' });
+  };
   for (const server of expectation?.servers ?? [])
     for (const st of server.statements) {
       if (st.status !== 'not met') continue;
-      const key = statementKey({ server: server.server, statement: st.statement });
-      if (!out.some((e) => statementKey(e) === key)) out.push({ server: server.server, statement: st.statement, reason: reasons.get(key) ?? '' });
+      // Judged per client profile: an entry for each profile it is not met under.
+      if (st.profiles)
+        for (const p of st.profiles.filter((x) => x.status === 'not met')) add({ server: server.server, statement: st.statement, profile: p.profile });
+      else add({ server: server.server, statement: st.statement });
     }
   return sortStatements(out);
 }
@@ -62,7 +80,12 @@ export function updatedStatements(
   // A statement no drill showed keeps its entry: this run says nothing of it.
   const judged = new Set(
     (expectation?.servers ?? []).flatMap((s) =>
-      s.statements.filter((st) => st.status !== 'not shown').map((st) => statementKey({ server: s.server, statement: st.statement })),
+      s.statements.flatMap((st) => [
+        ...(st.status !== 'not shown' ? [statementKey({ server: s.server, statement: st.statement })] : []),
+        ...(st.profiles ?? [])
+          .filter((p) => p.status !== 'not shown')
+          .map((p) => statementKey({ server: s.server, statement: st.statement, profile: p.profile })),
+      ]),
     ),
   );
   const kept = old.filter((e) => !judged.has(statementKey(e)));
@@ -77,5 +100,5 @@ export function updatedStatements(
 
 export function sortStatements(entries: readonly BaselineStatementInfo[]): BaselineStatementInfo[] {
   const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
-  return [...entries].sort((a, b) => cmp(a.server, b.server) || cmp(a.statement, b.statement));
+  return [...entries].sort((a, b) => cmp(a.server, b.server) || cmp(a.statement, b.statement) || cmp(a.profile ?? '', b.profile ?? ''));
 }

@@ -9,7 +9,8 @@ import type { DrillResult } from '../results/judge.js';
 import { statementDef, wouldShow, type DrillSay } from './statements.js';
 import type { DeclaredExpectation } from './types.js';
 import { STATEMENT_IDS, type DeclaredStatement } from '../config/statements.js';
-import type { ExpectationResults, ServerExpectation, StatementResult } from '../results/expectation-results.js';
+import type { ExpectationResults, ProfileStatement, ServerExpectation, StatementResult } from '../results/expectation-results.js';
+import { DEFAULT_PROFILE, type ProfileName } from '../client-profiles/profiles.js';
 
 /** A server is its subject as a drill names it: name, command and args. */
 function serverKey(s: { name?: string; server?: string; command: string; args: readonly string[] }): string {
@@ -45,25 +46,43 @@ export function declaredExpectations(drilled: ReadonlyArray<{ scenario: Scenario
  */
 export function judgeExpectations(declared: readonly DeclaredExpectation[], drills: Iterable<DrillResult>): ExpectationResults | undefined {
   if (declared.length === 0) return undefined;
-  const tallies = declared.map((d) => ({ key: serverKey(d), statements: d.statements.map((s) => ({ statement: s, keys: emptyKeys() })) }));
+  const tallies = declared.map((d) => ({
+    key: serverKey(d),
+    profiles: [] as ProfileName[],
+    statements: d.statements.map((s) => ({ statement: s, keys: emptyKeys(), byProfile: new Map<ProfileName, Keys>() })),
+  }));
   for (const drill of drills) {
     // A drill that erred did not happen as planned: its checks show nothing of the server.
     if (drill.verdict === 'error') continue;
     const key = serverKey(drill.subject);
+    // results.json of earlier versions has no profile: those drills ran the default.
+    const profile = drill.clientProfile ?? DEFAULT_PROFILE;
     for (const tally of tallies) {
       if (tally.key !== key) continue;
-      for (const { statement, keys } of tally.statements) {
+      if (!tally.profiles.includes(profile)) tally.profiles.push(profile);
+      for (const { statement, keys, byProfile } of tally.statements) {
         const say = statementDef(statement.id).decide(drill, statement);
-        if (say !== null) keys[say].add(drill.key);
+        if (say === null) continue;
+        keys[say].add(drill.key);
+        if (!byProfile.has(profile)) byProfile.set(profile, emptyKeys());
+        byProfile.get(profile)![say].add(drill.key);
       }
     }
   }
-  const servers: ServerExpectation[] = declared.map((d, i) => ({
-    server: d.server,
-    command: d.command,
-    args: [...d.args],
-    statements: tallies[i].statements.map(({ statement, keys }) => judgeStatement(statement, keys)),
-  }));
+  const servers: ServerExpectation[] = declared.map((d, i) => {
+    const { profiles } = tallies[i];
+    // A client axis only where the run had one: a run of the default profile alone reads as it did before profiles.
+    const axis = profiles.length > 1 || (profiles.length === 1 && profiles[0] !== DEFAULT_PROFILE);
+    return {
+      server: d.server,
+      command: d.command,
+      args: [...d.args],
+      statements: tallies[i].statements.map(({ statement, keys, byProfile }) => ({
+        ...judgeStatement(statement, keys),
+        ...(axis ? { profiles: profiles.map((p) => profileStatement(p, byProfile.get(p) ?? emptyKeys())) } : {}),
+      })),
+    };
+  });
   return { servers, notMet: countNotMet(servers) };
 }
 
@@ -75,6 +94,15 @@ const emptyKeys = (): Keys => ({ met: new Set(), 'not met': new Set(), 'could no
 /** Statements not met and not known to the baseline. */
 export function countNotMet(servers: readonly ServerExpectation[]): number {
   return servers.reduce((n, s) => n + s.statements.filter((st) => st.status === 'not met' && !st.known).length, 0);
+}
+
+function statusOf(keys: Keys): StatementResult['status'] {
+  return keys['not met'].size > 0 ? 'not met' : keys.met.size > 0 ? 'met' : 'not shown';
+}
+
+function profileStatement(profile: ProfileName, keys: Keys): ProfileStatement {
+  const status = statusOf(keys);
+  return { profile, status, drills: status === 'not met' ? [...keys['not met']] : status === 'met' ? [...keys.met] : [] };
 }
 
 function judgeStatement(statement: DeclaredStatement, said: Keys): StatementResult {

@@ -51,7 +51,7 @@ export function withoutRepeats(drills: readonly PlannedDrill[]): WithoutRepeats 
  * a wrong "different" only runs a drill twice). Left out:
  * - `id`, `description`, `file`: names. (An error's message names the file; its verdict does not
  *   change.)
- * - `points`, `modes`: the drill's own point and mode are in the string.
+ * - `points`, `modes`, `clientProfiles`: the drill's own point, mode and profile are in the string.
  * - `expectation` (the scenario's and the subject's): it is judged per server from every drill of
  *   that server (harness/expectation/judge.ts: name, command and args), so the one drill that ran
  *   decides the statements of every scenario of the server; the run takes the declared statements
@@ -90,6 +90,7 @@ export function sameDrillKey(drill: PlannedDrill): string | null {
     dir,
     points: _points,
     modes: _modes,
+    clientProfiles: _profiles,
     expectation: _expectation,
     subjects: _subjects,
     subject: { expectation: _own, ...subject },
@@ -100,6 +101,7 @@ export function sameDrillKey(drill: PlannedDrill): string | null {
   return canonical({
     point: drill.point,
     mode: drill.mode,
+    profile: drill.profile,
     subject,
     ...rest,
     targetEnv: envTemplateNames(target.args).sort(),

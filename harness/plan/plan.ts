@@ -1,3 +1,4 @@
+import { DEFAULT_PROFILE, profileKeySuffix, type ProfileName } from '../client-profiles/profiles.js';
 import { CANCEL_POINTS, type KillMode, type KillPoint, type ProtocolChoice, type Scenario } from '../config/index.js';
 import { type NotRepeated, withoutRepeats } from './not-repeated.js';
 import type { PlannedDrill } from './types.js';
@@ -9,6 +10,8 @@ export interface PlanFilter {
   only?: string[];
   /** Overrides every scenario's protocol (the config file's `protocol`, `--protocol`). */
   protocol?: ProtocolChoice;
+  /** Replaces every scenario's client profiles (the config file's `clientProfiles`, `--client-profile`). */
+  clientProfiles?: ProfileName[];
 }
 
 /** A run's plan: the drills to run, and what the filters kept before drills that cannot differ were left out. */
@@ -24,8 +27,9 @@ export interface Plan {
 }
 
 /**
- * Every scenario × its points × its modes, in file order. Each drill keeps its index in the
- * full, unfiltered plan, so the same drill has the same id suffix whatever the filters. After
+ * Every scenario × its points × its modes × its client profiles, in file order. Each drill keeps
+ * its index in the full, unfiltered plan, so the same drill has the same id suffix whatever the
+ * filters (a run of the default profile alone plans what it planned before profiles). After
  * the filters, a drill that cannot differ from an earlier one is left out (not-repeated.ts).
  */
 export function planRun(scenarios: Scenario[], filter: PlanFilter = {}): Plan {
@@ -34,6 +38,7 @@ export function planRun(scenarios: Scenario[], filter: PlanFilter = {}): Plan {
     // A scenario naming several subjects drills each of them the same way, side by side.
     const subjects = scenario.subjects?.length ? scenario.subjects : [scenario.subject];
     const pinned = filter.protocol && filter.protocol !== scenario.protocol ? { protocol: filter.protocol } : {};
+    const profiles = filter.clientProfiles?.length ? filter.clientProfiles : (scenario.clientProfiles ?? [DEFAULT_PROFILE]);
     for (const subject of subjects) {
       const forSubject = subjects.length > 1 || pinned.protocol ? { ...scenario, ...pinned, subject } : scenario;
       const prefix = subjects.length > 1 ? `${scenario.id}/${subject.name}` : scenario.id;
@@ -41,7 +46,8 @@ export function planRun(scenarios: Scenario[], filter: PlanFilter = {}): Plan {
         for (const mode of scenario.modes) {
           // A cancel needs a call in flight: at idle, pre-dispatch and after-response there is none.
           if (mode === 'cancel' && !CANCEL_POINTS.includes(point)) continue;
-          all.push({ index: all.length, key: `${prefix}/${point}/${mode}`, scenario: forSubject, point, mode });
+          for (const profile of profiles)
+            all.push({ index: all.length, key: `${prefix}/${point}/${mode}${profileKeySuffix(profile)}`, scenario: forSubject, point, mode, profile });
         }
       }
     }

@@ -10,3 +10,24 @@ export { STATEMENT_IDS, STATEMENT_LABELS } from '../config/statements.js';
 export { describeStep } from '../containment/step.js';
 export { InternalError, UserError } from '../util/errors.js';
 export { requirementLine } from '../requirements/requirement.js';
+import { DEFAULT_PROFILE } from '../client-profiles/profiles.js';
+
+export { DEFAULT_PROFILE, PROFILE_NAMES } from '../client-profiles/profiles.js';
+
+/**
+ * A drill's mode as the reports show it: `stop`, or `stop@codex` under a client profile other
+ * than the default, as its key names it (a run of the default profile alone reads as before).
+ */
+export function modeLabel(d: { mode: string; clientProfile?: string }): string {
+  return d.clientProfile && d.clientProfile !== DEFAULT_PROFILE ? `${d.mode}@${d.clientProfile}` : d.mode;
+}
+
+/** A statement judged per client profile, in one line: "met under codex, zed; not met under ts-sdk, claude-code". */
+export function profilesText(profiles: ReadonlyArray<{ profile: string; status: string; known?: unknown }>): string {
+  const by = (status: string) => profiles.filter((p) => p.status === status).map((p) => `${p.profile}${p.known ? ' (known)' : ''}`);
+  return (['met', 'not met', 'not shown'] as const)
+    .map((status) => [status, by(status)] as const)
+    .filter(([, names]) => names.length > 0)
+    .map(([status, names]) => `${status} under ${names.join(', ')}`)
+    .join('; ');
+}

@@ -1,3 +1,4 @@
+import { clientSignalsTo } from '../evidence/client-signals.js';
 import { describeSignal, serverExitOf, serverOf, signalBeforeExit } from '../evidence/queries.js';
 import { diedOfOwnSigpipe, OWN_WRITE } from '../evidence/own-sigpipe.js';
 import { eventsOf, firstOf, type DrillEvidence } from '../evidence/types.js';
@@ -79,10 +80,8 @@ function signalSender(evidence: DrillEvidence, exitAt: number, server: { pid: nu
     (e) => e.pid === server.pid && e.startTime === server.startTime && e.signal === signal && e.result === 'sent' && e.t <= exitAt + 1,
   );
   if (byHarness) return 'harness';
-  const step = signal === 'SIGTERM' ? 'sigterm' : signal === 'SIGKILL' ? 'sigkill' : null;
-  // The client's shutdown signals only its direct child, which behind a launcher is not the server.
-  const direct = firstOf(evidence, 'subject-spawned')?.pid === server.pid;
-  if (direct && step && eventsOf(evidence, 'close-step').some((e) => e.step === step && e.t <= exitAt + 1)) return 'client';
+  // The client's stop sequence, or the parent-death signal of its death, reached this process (by identity).
+  if (clientSignalsTo(evidence, server, exitAt + 1).some((s) => s.signal === signal)) return 'client';
   if (diedOfOwnSigpipe(evidence, { pid: server.pid, startTime: server.startTime, t: exitAt, signal })) return OWN_WRITE;
   return 'not the harness or the client';
 }

@@ -3,6 +3,7 @@
  * statements, judged met, not met or not shown (harness/expectation/judge.ts). Types only, in the
  * results layer: results.json's shape is declared here, and harness/expectation/ judges into it.
  */
+import type { ProfileName } from '../client-profiles/profiles.js';
 import type { CheckId } from '../checks/registry.js';
 import type { StatementId } from '../config/statements.js';
 import type { KillMode, KillPoint } from '../config/types.js';
@@ -36,6 +37,22 @@ export interface StatementResult {
   wouldShow?: WouldShow;
   /** A `not met` statement the baseline lists: it does not fail the run. */
   known?: { reason: string };
+  /**
+   * The same statement under each client profile the run drilled, in the run's order: present
+   * when the run drilled the server under more than one profile, or under one other than the
+   * default ("leaves no helper: met under codex, zed; not met under ts-sdk, claude-code"). The
+   * statement's own status is over every profile's drills: not met under any is not met.
+   */
+  profiles?: ProfileStatement[];
+}
+
+/** A statement under one client profile. */
+export interface ProfileStatement {
+  profile: ProfileName;
+  status: StatementStatus;
+  drills: string[];
+  /** Not met under this profile, and the baseline lists it (for this profile, or for every profile). */
+  known?: { reason: string };
 }
 
 /** One server's expectation: a subject as its drills name it. */
@@ -55,9 +72,11 @@ export interface ExpectationResults {
   known?: number;
 }
 
-/** A baseline file's statement entry: a server's statement known not to be met yet. */
+/** A baseline file's statement entry: a server's statement known not to be met yet (under one client profile, or under all). */
 export interface BaselineStatementInfo {
   server: string;
   statement: StatementId;
+  /** Only under this client profile; absent: under every profile. */
+  profile?: ProfileName;
   reason: string;
 }

@@ -1,3 +1,4 @@
+import { DEFAULT_PROFILE, profileKeySuffix, type ProfileName } from '../client-profiles/profiles.js';
 import { runChecks, type CheckResult } from '../checks/registry.js';
 import type { Verdict } from '../checks/types.js';
 import { drillVerdict } from './verdict.js';
@@ -13,7 +14,10 @@ import { diagnose } from './diagnosis.js';
 
 export interface DrillResult {
   id: string;
-  /** `<scenario>/<point>/<mode>`: the same drill in every run, so shards and repeats can be matched. */
+  /**
+   * `<scenario>/<point>/<mode>`, with `@<profile>` under a client profile other than the default:
+   * the same drill in every run, so shards and repeats can be matched.
+   */
   key: string;
   /** Position in the full plan (set by the run; absent when a result is re-judged from a log alone). */
   index?: number;
@@ -23,6 +27,8 @@ export interface DrillResult {
   subject: { name: string; command: string; args: string[] };
   point: KillPoint;
   mode: KillMode;
+  /** The client profile the drill ran under (harness/client-profiles/): whose spawn, stop and crash it reproduced. */
+  clientProfile: ProfileName;
   /** `known` only after a baseline absorbed every failed check (harness/baseline). */
   verdict: Verdict | 'known';
   /** Failed checks a baseline lists (shown as known, apart from new failures). */
@@ -59,11 +65,12 @@ export function judge(evidence: DrillEvidence): DrillResult {
   const containers = containersResult(evidence);
   return {
     id: meta.drillId,
-    key: meta.key ?? `${meta.scenario}/${meta.point}/${meta.mode}`,
+    key: meta.key ?? `${meta.scenario}/${meta.point}/${meta.mode}${profileKeySuffix(meta.clientProfile ?? DEFAULT_PROFILE)}`,
     scenario: meta.scenario,
     subject: meta.subject,
     point: meta.point,
     mode: meta.mode,
+    clientProfile: meta.clientProfile ?? DEFAULT_PROFILE,
     verdict,
     reason,
     checks,

@@ -6,6 +6,7 @@
  * importing the public entry.
  */
 import type { Reporter } from '../../reports/types.js';
+import type { ProfileName } from '../client-profiles/profiles.js';
 import type { KillMode, KillPoint, ProtocolChoice, Scenario } from '../config/index.js';
 import type { ClientKind } from '../drill/client/client-kinds.js';
 import type { ShardSpec } from '../plan/shard.js';
@@ -17,6 +18,11 @@ export interface DrillConfig {
   modes?: KillMode[];
   /** Overrides every scenario's protocol era: auto, 2025-11-25 or 2026-07-28. */
   protocol?: ProtocolChoice;
+  /**
+   * Replaces every scenario's `client-profiles`: the clients whose spawn, stop and crash the
+   * drills reproduce, each drill once per profile (harness/client-profiles/; default ts-sdk).
+   */
+  clientProfiles?: ProfileName[];
   /** Scenario ids to keep. */
   only?: string[];
   /** Drills in flight at most; without it, the phase-aware schedule (harness/run/scheduler.ts). */

@@ -84,6 +84,7 @@ export async function startRun(request: RunRequest): Promise<RunOutput> {
     points: request.points,
     modes: request.modes,
     protocol: request.protocol,
+    clientProfiles: request.clientProfiles,
     only: request.only,
     concurrency: request.concurrency ?? defaultConcurrency(),
     client: request.client,

@@ -5,19 +5,22 @@
  * holds one, and the in-process client (harness/drill/client/in-process-client.ts) one per drill in
  * the harness itself.
  */
+import type { StopStep } from '../client-profiles/profiles.js';
 import { monoNow } from '../util/clock.js';
 import { errorMessage } from '../util/errors.js';
 import type { EraSession } from './era-session.js';
 import { DEFAULT_DISCOVER_TIMEOUT_MS, selectEra } from './era-select.js';
 import { CORRELATION_META_KEY, type ClientEvent, type StartCommand } from './protocol.js';
 import { RecordingStdioTransport } from './recording-transport.js';
-import type { SpawnedServer } from './spawn-subject.js';
+import { DEFAULT_CLIENT_SPAWN, type SpawnedServer } from './spawn-subject.js';
+import { runStopSteps, type StopHold } from './stop-steps.js';
 
 /** Ping round trips before a kill where nothing is pending (settle()). */
 const SETTLE_ROUNDS = 2;
 
 export class ClientSession {
   private transport: RecordingStdioTransport | undefined;
+  private spawned: SpawnedServer | undefined;
   private session: EraSession | undefined;
   private start: StartCommand | undefined;
   private protocolVersion: string | null = null;
@@ -25,7 +28,15 @@ export class ClientSession {
   /** Every event goes through here: the handshake's protocol version and the target's request id are read off it. */
   readonly emit: (event: ClientEvent) => void;
 
-  constructor(send: (event: ClientEvent) => void) {
+  /**
+   * @param runtimeRuns whether the client's runtime still runs (the in-process client's is the
+   * harness, which plays a crashed or stopped client by saying so): a dead or frozen runtime
+   * closes nothing when the server exits.
+   */
+  constructor(
+    send: (event: ClientEvent) => void,
+    private readonly runtimeRuns: () => boolean = () => true,
+  ) {
     this.emit = (event) => {
       if (event.type === 'rpc-in') this.noteProtocolVersion(event.message);
       if (event.type === 'before-dispatch') this.targetRequestId = event.requestId;
@@ -53,6 +64,8 @@ export class ClientSession {
     this.start = command;
     const transport = new RecordingStdioTransport(spawned, emit, command.lineLimits);
     this.transport = transport;
+    this.spawned = spawned;
+    this.runtimeClosesStdin(spawned, (command.client ?? DEFAULT_CLIENT_SPAWN).closesStdinWhenChildExits);
     let chosen;
     try {
       chosen = await selectEra(transport, command, emit);
@@ -153,31 +166,59 @@ export class ClientSession {
     }
   }
 
-  /** The spec's stdio shutdown, timed like the SDK's StdioClientTransport.close(), but judged on 'exit'. */
-  async onClose(waitMs: number): Promise<void> {
-    const { transport, emit } = this;
-    const child = transport?.child;
-    if (!transport || !child) return;
+  /**
+   * Node's and Bun's ChildProcess destroy the child's stdin in their exit handler
+   * (nodejs/node lib/internal/child_process.js, onexit; oven-sh/bun src/js/node/child_process.ts,
+   * handleOnExit): a launcher that exits hands EOF to the real server behind it. A client on such a
+   * runtime does it whatever its stop sequence says; one whose runtime does not keeps its end.
+   */
+  private runtimeClosesStdin(spawned: SpawnedServer, closes: boolean): void {
+    if (!closes) return;
+    spawned.child.once('exit', () => {
+      const stdin = spawned.stdin;
+      if (!stdin || stdin.writableEnded || !this.runtimeRuns()) return;
+      stdin.destroy();
+      this.emit({ type: 'runtime-stdin-closed', t: monoNow() });
+    });
+  }
+
+  /**
+   * The client profile's stop sequence (stop-steps.ts), one step at a time, each reported. The
+   * client reads the server's stdout again first (it was paused at in-flight), as a live client
+   * does while it stops a server.
+   */
+  async onStop(steps: readonly StopStep[]): Promise<void> {
+    const { transport, spawned } = this;
+    if (!transport || !spawned) {
+      this.emit({ type: 'client-error', t: monoNow(), message: 'there is no server to stop' });
+      return;
+    }
     transport.resumeReading();
-    const waitExit = () =>
-      new Promise<boolean>((resolve) => {
-        if (transport.exited) return resolve(true);
-        const timer = setTimeout(() => resolve(false), waitMs);
-        child.once('exit', () => {
-          clearTimeout(timer);
-          resolve(true);
-        });
-      });
-    child.stdin?.end();
-    emit({ type: 'close-step', t: monoNow(), step: 'stdin-closed' });
-    if (await waitExit()) return emit({ type: 'close-done', t: monoNow(), endedBy: 'eof' });
-    // The subject is the client's own unreaped child (or, in process, signalled by identity), so its pid cannot have been reused.
-    child.kill('SIGTERM');
-    emit({ type: 'close-step', t: monoNow(), step: 'sigterm' });
-    if (await waitExit()) return emit({ type: 'close-done', t: monoNow(), endedBy: 'SIGTERM' });
-    child.kill('SIGKILL');
-    emit({ type: 'close-step', t: monoNow(), step: 'sigkill' });
-    if (await waitExit()) return emit({ type: 'close-done', t: monoNow(), endedBy: 'SIGKILL' });
-    emit({ type: 'close-done', t: monoNow(), endedBy: 'survived' });
+    await runStopSteps(steps, this.hold(transport, spawned), this.emit);
+  }
+
+  /** Drop the server: nothing closed, nothing signalled, nothing more written; what it writes is still read. */
+  onAbandon(): void {
+    this.transport?.resumeReading();
+    this.emit({ type: 'abandoned', t: monoNow() });
+  }
+
+  private hold(transport: RecordingStdioTransport, spawned: SpawnedServer): StopHold {
+    const child = spawned.child;
+    return {
+      child: () => spawned.identity(),
+      childExited: () => spawned.exited,
+      childExit: (ms) =>
+        new Promise<boolean>((resolve) => {
+          if (spawned.exited) return resolve(true);
+          const timer = setTimeout(() => resolve(false), ms);
+          child.once('exit', () => {
+            clearTimeout(timer);
+            resolve(true);
+          });
+        }),
+      closeStdin: () => transport.closeStdin(),
+      ownGroup: (this.start?.client ?? DEFAULT_CLIENT_SPAWN).spawn.group !== 'same',
+    };
   }
 }

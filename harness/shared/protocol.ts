@@ -4,6 +4,8 @@
  * taken in the client at the moment the thing happened (see harness/util/clock.ts).
  */
 
+import type { ProfileName, SpawnFacts, StopStep } from '../client-profiles/profiles.js';
+
 export const CORRELATION_META_KEY = 'dev.crash-drill/correlation-id';
 
 /** The file descriptor of the client that the harness reads the subject's stderr from. */
@@ -14,6 +16,14 @@ export interface SubjectLaunch {
   args: string[];
   env: Record<string, string>;
   cwd: string;
+}
+
+/** How the client of the drill's profile spawns its server and what its runtime does when that child exits. */
+export interface ClientSpawn {
+  profile: ProfileName;
+  spawn: SpawnFacts;
+  /** The runtime closes its end of the server's stdin when the direct child exits (Node, Bun). */
+  closesStdinWhenChildExits: boolean;
 }
 
 export interface ClientToolCall {
@@ -43,6 +53,8 @@ export type EraChoice = 'probed' | 'probed-late' | 're-probed' | 'fell-back' | '
 export interface StartCommand {
   type: 'start';
   subject: SubjectLaunch;
+  /** The profile's spawn facts (harness/client-profiles/); absent: the TypeScript SDK's. */
+  client?: ClientSpawn;
   setup: ClientSetupStep[];
   target: ClientToolCall;
   correlationId: string;
@@ -74,8 +86,13 @@ export type HarnessCommand =
    * (that is what makes `in-flight` deterministic: the answer stays unread in the pipe).
    */
   | { type: 'dispatch'; holdResponses: boolean }
-  /** The spec's shutdown: end stdin, wait, SIGTERM, wait, SIGKILL (direct child only, like the SDK). */
-  | { type: 'close'; waitMs: number }
+  /**
+   * Stop the server with a profile's stop sequence (harness/shared/stop-steps.ts), reporting
+   * each step (`stop-step`) and then `stop-done`; the client stays until told otherwise.
+   */
+  | { type: 'stop'; steps: StopStep[] }
+  /** Drop the server with neither EOF nor a signal: the client keeps its pipe ends and reads on, and sends nothing more. */
+  | { type: 'abandon' }
   /**
    * Cancel the target call: write notifications/cancelled for its request id, read the server's
    * stdout again, then ask `tools/list` on the same connection (alive-after-cancel). The client
@@ -84,8 +101,23 @@ export type HarnessCommand =
   | { type: 'cancel'; followUpTimeoutMs: number }
   | { type: 'exit' };
 
+/** Evidence of earlier versions: the TypeScript SDK's ladder, step by step (read by the evidence queries). */
 export type CloseStep = 'stdin-closed' | 'sigterm' | 'sigkill';
 
+/**
+ * What a stop step came to: `done` (stdin closed), `skipped` (its onlyIfAlive found nothing
+ * alive), `ended-early` / `ran-out` (a wait), `sent` (a signal reached at least one process),
+ * `none-alive` (a signal found no process to reach), `refused` (a group step with no group of
+ * the server's own: never the client's).
+ */
+export type StopStepResult = 'done' | 'skipped' | 'ended-early' | 'ran-out' | 'sent' | 'none-alive' | 'refused';
+
+/** A process a stop step signalled, by identity, and what the signal came to. */
+export interface StopTarget {
+  pid: number;
+  startTime: number;
+  result: 'sent' | 'gone' | 'mismatch' | 'zombie';
+}
 export type ClientEvent =
   | { type: 'client-ready'; t: number; pid: number }
   | { type: 'subject-spawned'; t: number; pid: number; startTime: number | null }
@@ -120,8 +152,17 @@ export type ClientEvent =
   | { type: 'response'; t: number; isError: boolean; text: string }
   | { type: 'call-error'; t: number; message: string }
   | { type: 'subject-exit'; t: number; code: number | null; signal: string | null }
+  /** Evidence of earlier versions (the `close` command's ladder); new drills record `stop-step`. */
   | { type: 'close-step'; t: number; step: CloseStep }
   | { type: 'close-done'; t: number; endedBy: 'eof' | 'SIGTERM' | 'SIGKILL' | 'survived' }
+  /** One step of the profile's stop sequence, as the client took it: when, its result, and whom a signal reached. */
+  | { type: 'stop-step'; t: number; index: number; step: StopStep; result: StopStepResult; targets?: StopTarget[] }
+  /** The stop sequence is over (`ms`: how long it took). */
+  | { type: 'stop-done'; t: number; ms: number }
+  /** The client's runtime closed its end of the server's stdin because the direct child exited (Node's and Bun's ChildProcess do). */
+  | { type: 'runtime-stdin-closed'; t: number }
+  /** The client dropped the server (abandon): nothing closed, nothing sent from here on. */
+  | { type: 'abandoned'; t: number }
   /** notifications/cancelled for the target call's request id was fully written to the server. */
   | { type: 'cancel-sent'; t: number; requestId: string | number; progressToken: string | number | null }
   /** The follow-up tools/list after a cancel: answered (with how many tools) or not. */

@@ -61,7 +61,7 @@ export class RecordingStdioTransport implements Transport {
     if (!(await this.spawned.started)) throw new Error('the server could not be started');
     const child = this.spawned.child;
     // Writing to a server that is gone is expected in a crash drill; it is evidence, not a client failure.
-    child.stdin!.on('error', (error) => this.onerror?.(error));
+    this.spawned.stdin?.on('error', (error) => this.onerror?.(error));
     child.once('close', () => this.onclose?.());
     this.spawned.attach(
       (chunk) => this.onChunk(chunk),
@@ -85,8 +85,8 @@ export class RecordingStdioTransport implements Transport {
 
   /** Writes one message and resolves with the moment the write completed (CLOCK_MONOTONIC ms). */
   async write(message: JSONRPCMessage): Promise<number> {
-    const child = this.child;
-    if (!child.stdin || child.stdin.destroyed) throw new Error('Not connected');
+    const stdin = this.spawned.stdin;
+    if (!stdin || stdin.destroyed || stdin.writableEnded) throw new Error('Not connected');
     const isTarget = this.isTarget(message);
     let holdResponses = false;
     if (isTarget && this.dispatchGate) {
@@ -97,7 +97,7 @@ export class RecordingStdioTransport implements Transport {
     }
     const line = JSON.stringify(message) + '\n';
     return new Promise<number>((resolve, reject) => {
-      child.stdin!.write(line, (error) => {
+      stdin.write(line, (error) => {
         if (error) return reject(error);
         const t = monoNow();
         this.emit({ type: 'rpc-out', t, message });
@@ -128,7 +128,12 @@ export class RecordingStdioTransport implements Transport {
   }
 
   async close(): Promise<void> {
-    this.child.stdin?.end();
+    this.closeStdin();
+  }
+
+  /** Ends the client's write side of the server's stdin (the stop step `close-stdin`). */
+  closeStdin(): void {
+    this.spawned.stdin?.end();
   }
 
   private isTarget(message: JSONRPCMessage): boolean {

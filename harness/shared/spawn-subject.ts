@@ -1,20 +1,30 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { Socket } from 'node:net';
+import type { Writable } from 'node:stream';
+import { CLIENT_PROFILES, DEFAULT_PROFILE } from '../client-profiles/profiles.js';
+import type { ProcIdentity } from '../observe/identity.js';
 import { readStatOnce } from '../observe/proc.js';
 import { monoNow } from '../util/clock.js';
-import { SUBJECT_STDERR_FD, type ClientEvent, type SubjectLaunch } from './protocol.js';
+import { clientEnv } from './client-env.js';
+import { preExecCommand } from './pre-exec.js';
+import { type ClientEvent, type ClientSpawn, type SubjectLaunch, SUBJECT_STDERR_FD } from './protocol.js';
+import { readStderr } from './stderr-room.js';
 
-/**
- * The environment the SDK's StdioClientTransport gives a server when it is given no `env`
- * (DEFAULT_INHERITED_ENV_VARS in @modelcontextprotocol/sdk/client/stdio.js, "inspired by the
- * default env inheritance of sudo"). Copied rather than imported: importing that module loads
- * the SDK's zod schemas, about 100 ms this process should spend while the server starts.
- */
-const INHERITED_ENV = ['HOME', 'LOGNAME', 'PATH', 'SHELL', 'TERM', 'USER'];
+/** The TypeScript SDK's spawn (the default profile): what a start command that names no client gets. */
+export const DEFAULT_CLIENT_SPAWN: ClientSpawn = {
+  profile: DEFAULT_PROFILE,
+  spawn: CLIENT_PROFILES[DEFAULT_PROFILE].spawn,
+  closesStdinWhenChildExits: CLIENT_PROFILES[DEFAULT_PROFILE].closesStdinWhenChildExits,
+};
 
 export interface SpawnedServer {
   child: ChildProcess;
+  /** The client's end of the server's stdin (the child's own `stdin` may be null: spawnSubject). */
+  stdin: Writable | null;
   /** Resolves true once the process started, false when it could not be spawned. */
   started: Promise<boolean>;
+  /** The direct child by pid and start time, once started (null before, or when it never started). */
+  identity(): ProcIdentity | null;
   exited: boolean;
   /** Hands the stdout text (what arrived so far, then every chunk) to the transport. */
   attach(onChunk: (chunk: string) => void, onEnd: () => void): void;
@@ -24,33 +34,49 @@ export interface SpawnedServer {
  * Spawns the server at once, before the SDK is loaded, and keeps what it writes until the
  * transport attaches: the server's start-up and the client's overlap, as they do in a real
  * client that has its libraries loaded long before it starts a server.
+ *
+ * It is spawned as the drill's client profile spawns it (harness/client-profiles/): its
+ * environment (client-env.ts), a session of its own (Node's `detached`, setsid), a group of its
+ * own or a parent-death signal (pre-exec.pl: Node has neither), and its stderr: the client's
+ * own, fd 4, which the harness reads and which outlives this process (`inherit`), or a pipe of
+ * this process's, passed on to fd 4, whose reading end dies with it (`pipe-read`, and
+ * `pipe-unread`, read only as far as an unread client buffers: stderr-room.ts). `stdin`: the
+ * client's end of the server's stdin, held here and not on the ChildProcess when the profile's
+ * runtime does not close it at the child's exit (Node's ChildProcess does, in its exit handler).
  */
-export function spawnSubject(subject: SubjectLaunch, emit: (event: ClientEvent) => void): SpawnedServer {
-  const env: Record<string, string> = {};
-  for (const key of INHERITED_ENV) {
-    const value = process.env[key];
-    // Like the SDK: skip exported shell functions.
-    if (value !== undefined && !value.startsWith('()')) env[key] = value;
-  }
-  const child = spawn(subject.command, subject.args, {
-    env: { ...env, ...subject.env },
+export function spawnSubject(subject: SubjectLaunch, emit: (event: ClientEvent) => void, client: ClientSpawn = DEFAULT_CLIENT_SPAWN): SpawnedServer {
+  const { spawn: facts } = client;
+  const [command, args] = preExecCommand(facts, subject.command, subject.args);
+  const child = spawn(command, args, {
+    env: clientEnv(facts.env, process.env, subject.env),
     cwd: subject.cwd,
-    stdio: ['pipe', 'pipe', SUBJECT_STDERR_FD],
+    detached: facts.group === 'own-session',
+    stdio: ['pipe', 'pipe', facts.stderr === 'inherit' ? SUBJECT_STDERR_FD : 'pipe'],
   });
+  if (child.stderr) readStderr(child.stderr, facts.stderr, stderrSink());
+  const stdin = child.stdin;
+  // Node destroys `child.stdin` when the child exits (lib/internal/child_process.js, onexit); a
+  // client whose runtime does not keeps its end open until it closes it itself.
+  if (!client.closesStdinWhenChildExits) child.stdin = null;
   const early: string[] = [];
   let ended = false;
   let sink: ((chunk: string) => void) | null = null;
   let endSink: (() => void) | null = null;
+  let identity: ProcIdentity | null = null;
   const spawned: SpawnedServer = {
     child,
+    stdin,
     exited: false,
+    identity: () => identity,
     started: new Promise((resolve) => {
       child.once('error', (error) => {
         emit({ type: 'spawn-error', t: monoNow(), message: error.message });
         resolve(false);
       });
       child.once('spawn', () => {
-        emit({ type: 'subject-spawned', t: monoNow(), pid: child.pid!, startTime: readStatOnce(child.pid!)?.startTime ?? null });
+        const startTime = readStatOnce(child.pid!)?.startTime ?? null;
+        if (startTime !== null) identity = { pid: child.pid!, startTime };
+        emit({ type: 'subject-spawned', t: monoNow(), pid: child.pid!, startTime });
         resolve(true);
       });
     }),
@@ -72,4 +98,16 @@ export function spawnSubject(subject: SubjectLaunch, emit: (event: ClientEvent) 
     endSink?.();
   });
   return spawned;
+}
+
+let stderrOut: Writable | null = null;
+
+/** fd 4 of the client process, where the server's stderr goes on to the harness. */
+function stderrSink(): Writable {
+  if (!stderrOut) {
+    // A socket on the inherited pipe (fd 4, which the harness reads), written without blocking the client.
+    stderrOut = new Socket({ fd: SUBJECT_STDERR_FD, readable: false, writable: true });
+    stderrOut.on('error', () => {});
+  }
+  return stderrOut;
 }

@@ -29,3 +29,24 @@ export function findPerl(): string | null {
 export function perlFile(path: string): string {
   return readFileSync(path, 'utf8').replace(/^(?:#[^\n]*\n)+/, '');
 }
+
+/**
+ * prctl's syscall number by Node's process.arch, for perl's `syscall` (the holder, the stand-in,
+ * harness/shared/pre-exec.pl), which then loads no module to find it; an architecture not listed
+ * leaves it to perl's syscall.ph.
+ */
+const PRCTL_SYSCALL: Partial<Record<string, number>> = {
+  x64: 157,
+  arm64: 167,
+  riscv64: 167,
+  loong64: 167,
+  ia32: 172,
+  arm: 172,
+  s390x: 172,
+  ppc64: 171,
+};
+
+/** The prctl argument of a perl process: the number, or "" for syscall.ph. */
+export function prctlArgument(arch: string = process.arch): string {
+  return String(PRCTL_SYSCALL[arch] ?? '');
+}

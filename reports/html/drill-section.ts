@@ -2,7 +2,7 @@
  * One drill's section: verdict and reason, its checks, the incident record, the server's exit,
  * survivors, containment, the evidence log, and the timeline. Failed drills open by default.
  */
-import { describeStep } from '../../harness/results/constants.js';
+import { describeStep, modeLabel } from '../../harness/results/constants.js';
 import type { DrillResult } from '../types.js';
 import { anchorOf, esc, verdictClass } from './escape.js';
 import type { EvidenceRead } from './evidence-file.js';
@@ -98,7 +98,7 @@ ${drillSummary(d)}
 }
 
 function drillSummary(d: DrillLine): string {
-  return `<summary><span class="badge ${verdictClass(d.verdict)}">${esc(d.verdict)}</span> <b>${esc(d.scenario)}</b> ${esc(d.point)}/${esc(d.mode)} <span class="muted">${esc(d.id)} · ${esc(d.durationMs)} ms</span><div class="reason">${esc(d.reason)}</div></summary>`;
+  return `<summary><span class="badge ${verdictClass(d.verdict)}">${esc(d.verdict)}</span> <b>${esc(d.scenario)}</b> ${esc(d.point)}/${esc(modeLabel(d))} <span class="muted">${esc(d.id)} · ${esc(d.durationMs)} ms</span><div class="reason">${esc(d.reason)}</div></summary>`;
 }
 
 /** What a drill's section shows once opened: checks, timeline, incident record, exit, survivors, containment, tracking, evidence. */

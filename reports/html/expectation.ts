@@ -3,7 +3,7 @@
  * per statement; a cell says met, not met or not shown, links each deciding drill to its
  * section, and for a statement no drill showed, says which point or mode would.
  */
-import { STATEMENT_IDS, STATEMENT_LABELS } from '../../harness/results/constants.js';
+import { profilesText, STATEMENT_IDS, STATEMENT_LABELS } from '../../harness/results/constants.js';
 import type { BaselineInfo, DrillResult, ExpectationResults, StatementResult } from '../../harness/results/types.js';
 import { anchorOf, esc } from './escape.js';
 
@@ -50,6 +50,7 @@ export function renderExpectation(
           if (st.drills.length > 0) parts.push(`<span class="drills">${st.drills.map(link).join(' ')}</span>`);
           if (st.wouldShow) parts.push(`<span class="hint">would be shown by ${esc(st.wouldShow.text)}</span>`);
           if (st.couldNotTell?.length) parts.push(`<span class="tell">could not tell: ${st.couldNotTell.map(link).join(' ')}</span>`);
+          if (st.profiles) parts.push(`<span class="hint">${esc(profilesText(st.profiles))}</span>`);
           return `<td class="st ${CLASS[status]}" data-server="${esc(s.server)}" data-statement="${esc(id)}" data-status="${esc(status)}">${parts.join('')}</td>`;
         })
         .join('');

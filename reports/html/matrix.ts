@@ -2,7 +2,7 @@
  * The matrix: one row per scenario (and its subject), one column per kill point × mode; each
  * cell links to its drills, coloured by verdict. A repeated drill gets one chip per run.
  */
-import { KILL_MODES, KILL_POINTS } from '../../harness/results/constants.js';
+import { KILL_MODES, KILL_POINTS, modeLabel } from '../../harness/results/constants.js';
 import type { DrillLine } from './types.js';
 import { anchorOf, esc, verdictClass } from './escape.js';
 
@@ -20,9 +20,11 @@ export function renderMatrix(drills: readonly DrillLine[]): string {
     drills.map((d) => d.point),
     KILL_POINTS,
   );
+  // A mode under a client profile other than the default is a column of its own (`stop@codex`): the client axis.
+  const labels = [...new Set(drills.map((d) => modeLabel(d)))];
   const modes = ordered(
-    drills.map((d) => d.mode),
-    KILL_MODES,
+    labels,
+    KILL_MODES.flatMap((m) => [m, ...labels.filter((l) => l.startsWith(`${m}@`))]),
   );
   // One row per scenario and subject: a scenario drilling several servers shows them side by side.
   const rowKey = (d: DrillLine) => `${d.scenario}\u0000${d.subject.name}`;
@@ -41,7 +43,7 @@ export function renderMatrix(drills: readonly DrillLine[]): string {
       const cells = points
         .flatMap((p) =>
           modes.map((m) => {
-            const here = own.filter((d) => d.point === p && d.mode === m);
+            const here = own.filter((d) => d.point === p && modeLabel(d) === m);
             if (here.length === 0) return '<td class="cell empty">&middot;</td>';
             const chips = here
               .map(

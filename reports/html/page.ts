@@ -21,6 +21,7 @@ export function drillLine(d: DrillResult): DrillLine {
     scenario: d.scenario,
     point: d.point,
     mode: d.mode,
+    clientProfile: d.clientProfile,
     verdict: d.verdict,
     reason: d.reason,
     durationMs: d.durationMs,

@@ -74,6 +74,27 @@ describe('action.yml', () => {
     expect(run.code).toBe(0);
   }, 120_000);
 
+  it('client-profiles: each drill once per profile (--client-profile once each), the default keeping its key', async () => {
+    const ws = workspace(false);
+    const run = await runAction(ROOT, ws, { scenarios: 'drills', 'client-profiles': 'ts-sdk, codex zed' });
+    expect(run.code).toBe(0);
+    const results = JSON.parse(readFileSync(join(ws, 'crash-drill-report', 'results.json'), 'utf8')) as {
+      drills: Array<{ key: string; clientProfile: string }>;
+    };
+    expect(results.drills.map((d) => [d.key, d.clientProfile]).sort()).toEqual(
+      [
+        ['wb/idle/crash', 'ts-sdk'],
+        ['wb/idle/crash@codex', 'codex'],
+        ['wb/idle/crash@zed', 'zed'],
+        ['wb/after-response/crash', 'ts-sdk'],
+        ['wb/after-response/crash@codex', 'codex'],
+        ['wb/after-response/crash@zed', 'zed'],
+      ].sort(),
+    );
+    expect(run.summary).toContain('6 passed, 0 failed, 0 unknown');
+    expect(run.summary).toContain('crash@codex');
+  }, 120_000);
+
   it('two shard jobs and a merge job, as the README shows: one artifact a shard, and the merge exits as the whole run', async () => {
     const ws = workspace(true);
     const shards = [1, 2].map(async (i) => {

@@ -41,7 +41,9 @@ describe('baseline file validation', () => {
       [
         FILE,
         'entries[0].drill',
-        expect.stringMatching(/^expected a drill key <scenario>\[\/<subject>\]\/<point>\/<mode> \(points: idle, .*\), got "a\/idle\/crush"$/),
+        expect.stringMatching(
+          /^expected a drill key <scenario>\[\/<subject>\]\/<point>\/<mode>\[@<client profile>\] \(points: idle, .*\), got "a\/idle\/crush"$/,
+        ),
       ],
     ]);
     expect(problems(one({ check: null }))).toEqual([

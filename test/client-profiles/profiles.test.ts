@@ -17,12 +17,14 @@ function stepProblems(step: StopStep, i: number, profile: ClientProfile): string
       return LIVENESS.includes(step.onlyIfAlive) ? [] : [`${at}.onlyIfAlive`];
     case 'wait-ms':
       return [
+        ...sentProblems(step.onlyIfSent, i, profile, at),
         ...(Number.isInteger(step.ms) && step.ms > 0 ? [] : [`${at}.ms`]),
         ...(LIVENESS.includes(step.endsWhenGone) ? [] : [`${at}.endsWhenGone`]),
         ...(step.endsWhenGone === 'group' && profile.spawn.group === 'same' ? [`${at}: a same-group client has no group of the server's to watch`] : []),
       ];
     case 'signal':
       return [
+        ...sentProblems(step.onlyIfSent, i, profile, at),
         ...(SIGNALS.includes(step.name) ? [] : [`${at}.name`]),
         ...(REACH.includes(step.to) ? [] : [`${at}.to`]),
         ...(LIVENESS.includes(step.onlyIfAlive) ? [] : [`${at}.onlyIfAlive`]),
@@ -32,6 +34,12 @@ function stepProblems(step: StopStep, i: number, profile: ClientProfile): string
     default:
       return [`${at}: unknown kind ${(step as { kind: string }).kind}`];
   }
+}
+
+/** `onlyIfSent` names an earlier signal step, or nothing. */
+function sentProblems(onlyIfSent: number | undefined, i: number, profile: ClientProfile, at: string): string[] {
+  if (onlyIfSent === undefined) return [];
+  return Number.isInteger(onlyIfSent) && onlyIfSent >= 0 && onlyIfSent < i && profile.stop[onlyIfSent].kind === 'signal' ? [] : [`${at}.onlyIfSent`];
 }
 
 /** What is wrong with an entry; empty when it is legal. */
@@ -91,6 +99,8 @@ describe('client profiles', () => {
       ['observed with files', { ...base, observed: true }],
       ['wrong key', { ...base, name: 'codex' }],
       ['bad stderr', { ...base, spawn: { ...base.spawn, stderr: 'tty' as 'inherit' } }],
+      ['onlyIfSent of a later step', { ...base, stop: [{ kind: 'signal', name: 'SIGTERM', to: 'group', onlyIfAlive: null, onlyIfSent: 1 }, ...base.stop] }],
+      ['onlyIfSent of a wait', { ...base, stop: [...base.stop, { kind: 'signal', name: 'SIGKILL', to: 'group', onlyIfAlive: null, onlyIfSent: 1 }] }],
     ];
     for (const [what, profile] of broken) expect(problems('python-sdk', profile), what).not.toEqual([]);
   });

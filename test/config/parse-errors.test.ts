@@ -82,7 +82,7 @@ const CASES: { name: string; text: string; field: string; says: string }[] = [
     name: 'unknown field with no near match',
     text: `${MINIMAL}zzzzzz: 1\n`,
     field: 'zzzzzz',
-    says: 'unknown field; known: id, description, subject, subjects, setup, target, points, modes, protocol, cancel, timeouts, record, remote, retry, expect',
+    says: 'unknown field; known: id, description, subject, subjects, setup, target, points, modes, protocol, client-profiles, cancel, timeouts, record, remote, retry, expect',
   },
   {
     name: 'negative deadline',

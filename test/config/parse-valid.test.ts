@@ -60,7 +60,7 @@ describe('parseScenario: valid files', () => {
       modes: ['crash', 'close', 'hang'],
       protocol: 'auto',
       cancel: { then: null, after: 0 },
-      timeouts: { handshake: 30000, point: 5000, inFlightDelay: 0, closeWait: 2000, discover: 2000 },
+      timeouts: { handshake: 30000, point: 5000, inFlightDelay: 0, closeWait: null, discover: 2000 },
       record: { stdoutLines: 200, stderrBytes: 65536, lineBytes: 8192, unterminatedBytes: 16777216 },
       remote: {
         handlers: null,

@@ -91,3 +91,20 @@ describe('signal-selective servers', () => {
     await until('its helper to end', () => !isRunning(helper), 5000);
   });
 });
+
+describe('a server that notices an abandoning client', () => {
+  it('exits-when-idle: with stdin open and quiet it ends its helper and exits 0', async () => {
+    const { subject, server, helper } = await startAndSpawnHelper('exits-when-idle', janitor, { FAKE_IDLE_MS: '800' });
+    // Nothing closed, nothing signalled: only the quiet ends it.
+    expect(await subject.exitWithin(5000)).toMatchObject({ code: 0, signal: null });
+    expect(subject.exitMark).not.toBeNull();
+    await until('its helper to end', () => !isRunning(helper), 5000);
+    expect(isRunning(server)).toBe(false);
+  });
+
+  it('well-behaved, the other way: with stdin open and quiet it runs on', async () => {
+    const { subject, server } = await startAndSpawnHelper('well-behaved', janitor);
+    expect(await subject.exitWithin(2500)).toBeNull();
+    expect(isRunning(server)).toBe(true);
+  });
+});

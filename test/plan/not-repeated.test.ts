@@ -183,12 +183,12 @@ describe('drills that cannot differ', () => {
     expect(plan.notRepeated).toEqual([]);
     // Nor at a point where the target is never sent (the plan has none there: a cancel needs a call in flight).
     const a = scenario('a');
-    expect(sameDrillKey({ index: 0, key: 'a/idle/cancel', scenario: a, point: 'idle', mode: 'cancel' })).toBeNull();
-    expect(sameDrillKey({ index: 0, key: 'a/idle/crash', scenario: a, point: 'idle', mode: 'crash' })).not.toBeNull();
+    expect(sameDrillKey({ index: 0, key: 'a/idle/cancel', scenario: a, point: 'idle', mode: 'cancel', profile: 'ts-sdk' })).toBeNull();
+    expect(sameDrillKey({ index: 0, key: 'a/idle/crash', scenario: a, point: 'idle', mode: 'crash', profile: 'ts-sdk' })).not.toBeNull();
   });
 
   it('the points where the target is written never merge', () => {
     for (const point of ['in-flight', 'sent', 'confirmed', 'child-spawned', 'after-response'] as const)
-      expect(sameDrillKey({ index: 0, key: `a/${point}/crash`, scenario: scenario('a'), point, mode: 'crash' })).toBeNull();
+      expect(sameDrillKey({ index: 0, key: `a/${point}/crash`, scenario: scenario('a'), point, mode: 'crash', profile: 'ts-sdk' })).toBeNull();
   });
 });

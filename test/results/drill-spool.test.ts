@@ -5,7 +5,8 @@
  * reports the reporters wrote for these fixtures while they still took every drill in an array;
  * junit.xml's since it shows the cleanup expectation (a suite added after the last scenario's),
  * the console's since it ends with the expectation table, report.html's since each check links to
- * what it tests.
+ * what it tests, results.json's and report.html's since every drill names its client profile
+ * (`clientProfile`; the other reports of a run of the default profile alone did not change).
  */
 import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -31,15 +32,15 @@ const BEFORE: Record<number, Record<string, string>> = {
   40: {
     console: '2d7026472caa0f303d714883b0f28afc2f0d63781510a594e71348290d6c0e35',
     'junit.xml': '4b4264b2a7d0eac9841dcb58ce3b6350a78b541977265feef6894f1d0c1f2487',
-    'report.html': '18d860081c961530b09a414c34198ea5ef961927e5c5b41cf873614ece29381f',
-    'results.json': '572f644ed951d842369685df71aeaf6eef555654887d0ac2e857a4841981178b',
+    'report.html': '4b6e82bc1615691b01e234a91a22ede96d04f83673f469a7a0b4bdd09cfb6fdf',
+    'results.json': '6d08f757aad4be63a493d9180de713d0b7725c6bf26a2e651843df8b300f73ed',
     'summary.md': '93169a010dc77fdbb0052e7cc8a89d5229d9d41c3213e98b635f031db9847233',
   },
   600: {
     console: '3297038533c97b737fca70d1fef0231a94e52cc77683b5e690acabeee5a8caef',
     'junit.xml': '9f2c67425f24634790accec75220abac8c1a34670617898754885a00c073703c',
-    'report.html': 'b977c228b1e3215ad2ff5f5e97fb6bfafff4b15514f496c3d601b475203ba7c6',
-    'results.json': 'a64e9429ad8f25dddd940702cf1a8bd8221429ff1ce46f98ee066ef6d796fb1e',
+    'report.html': 'da13a183f4e5220bfe10f3e839bf6b91d2a15be82d66e1dbbb210fda2fc2c391',
+    'results.json': '031a80b8882890054a9a1345041cced55caf08742b34b6d2e91419e3bce85299',
     'summary.md': '3842814b0243bd751e73635dd79d46d50ee9b1d486d95670b7352f7e024e3aed',
     'report-drills/': 'bbded0239766002161f122c345e951b8dc3375073e5ab6078c4c780873e55b7d',
   },

@@ -31,6 +31,7 @@ describe('judge', () => {
       subject: { name: 'well-behaved', command: 'node', args: ['dist/fake-servers/well-behaved.js'] },
       point: 'idle',
       mode: 'crash',
+      clientProfile: 'ts-sdk',
       verdict: 'pass',
       reason:
         'the server exited 50 ms after losing its client (code 0); no process of the drill remained 500 ms after the client was lost; all 2 stdout lines were JSON-RPC messages',
@@ -108,6 +109,7 @@ describe('judge', () => {
       subject: { name: 'well-behaved', command: 'node', args: ['dist/fake-servers/well-behaved.js'] },
       point: 'in-flight',
       mode: 'crash',
+      clientProfile: 'ts-sdk',
       verdict: 'fail',
       reason:
         'exit-on-eof: the server exited 1200 ms after losing its client (code 1); the deadline is 1000 ms | no-survivors: 1 process survived 2800 ms after the client was lost: pid 5001 (ppid 1) sleep 1000',

@@ -1,3 +1,4 @@
+import { lossBeginsWithEof } from '../../evidence/client-signals.js';
 import { describeSignal, serverExitOf, serverOf, signalBeforeExit } from '../../evidence/queries.js';
 import type { DrillEvidence } from '../../evidence/types.js';
 import { diedOfOwnSigpipe, OWN_WRITE } from '../../evidence/own-sigpipe.js';
@@ -12,14 +13,16 @@ import { EXITS_ON_EOF } from '../../requirements/catalog.js';
 
 /**
  * exit-on-eof: the server exits within the deadline after it lost its client, without a signal
- * from anyone. There is no EOF in `hang` mode (the client is stopped, its pipes stay open), so
- * the check does not apply there.
+ * from anyone. It applies where the loss begins with EOF alone (evidence/client-signals.ts):
+ * a crash, and a close or stop whose client profile closes stdin first. There is no EOF in
+ * `hang` and `abandon` (the pipes stay open), and a profile that signals first (or, in a crash,
+ * whose death signals) gives the server no chance to show it, so it does not apply there.
  */
 export const exitOnEof = defineCheck({
   id: 'exit-on-eof',
   requirement: EXITS_ON_EOF,
   matcher: { name: 'toExitOnEof', expects: 'exit on its own when its input closed' },
-  applies: (evidence, mode) => evidence.meta.expect.exitOnEof !== null && mode !== 'hang',
+  applies: (evidence, mode) => evidence.meta.expect.exitOnEof !== null && lossBeginsWithEof(evidence, mode),
   run(evidence: DrillEvidence): Judgement<ExitOnEofData> {
     const deadline = evidence.meta.expect.exitOnEof?.deadline ?? 0;
     const loss = lossOrUnknown(evidence);

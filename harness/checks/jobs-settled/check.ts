@@ -1,3 +1,4 @@
+import { serverToldOfLoss } from '../../evidence/client-signals.js';
 import { sessionOf } from '../../evidence/queries.js';
 import { eventsOf, type DrillEvidence } from '../../evidence/types.js';
 import { isNotReached, lossOrUnknown } from '../../evidence/loss.js';
@@ -23,7 +24,7 @@ export const jobsSettled = defineCheck({
     'A job left running after its session keeps spending and changing things with no one to read its result; the spec says nothing of work a server starts elsewhere.',
   ),
   matcher: { name: 'toSettleItsJobs', expects: 'settle every remote job it started' },
-  applies: (evidence, mode) => evidence.meta.expect.jobsSettled != null && mode !== 'hang',
+  applies: (evidence, mode) => evidence.meta.expect.jobsSettled != null && serverToldOfLoss(mode),
   run(evidence: DrillEvidence): Judgement<JobsSettledData> {
     const loss = lossOrUnknown(evidence);
     if (isNotReached(loss)) return loss;

@@ -17,7 +17,9 @@ export type NoSurvivorsData =
 /**
  * no-survivors: after the deadline and the grace period no process of the drill remains: the
  * server, its children, grandchildren, daemons that re-parented or changed session. In `hang`
- * mode the client is alive (stopped), so its server may rightly live on: not applicable.
+ * mode the client is alive (stopped), so its server may rightly live on: not applicable. In
+ * `stop` and `abandon` the client lives on too, and is left out: a server it stopped must be
+ * gone, and one it dropped (a logical orphan) should notice and go.
  *
  * The floor: where neither a cgroup nor a subreaper held the drill, a process that appeared
  * during it and that no method could attribute (evidence `process-unattributed`,

@@ -1,3 +1,4 @@
+import { serverToldOfLoss } from '../../evidence/client-signals.js';
 import { describeRequest, firstGenerationRequests } from '../../evidence/queries.js';
 import type { DrillEvidence } from '../../evidence/types.js';
 import { isNotReached, lossOrUnknown } from '../../evidence/loss.js';
@@ -25,7 +26,7 @@ export const quietAfterLoss = defineCheck({
     'Work done after the client died is work nobody can tie to a session or see the result of; the spec only asks the server to exit.',
   ),
   matcher: { name: 'toStayQuietAfterLoss', expects: 'stop writing once its client was gone' },
-  applies: (evidence, mode) => evidence.meta.expect.quietAfterLoss === true && mode !== 'hang',
+  applies: (evidence, mode) => evidence.meta.expect.quietAfterLoss === true && serverToldOfLoss(mode),
   run(evidence: DrillEvidence): Judgement<QuietAfterLossData> {
     const loss = lossOrUnknown(evidence);
     if (isNotReached(loss)) return loss;

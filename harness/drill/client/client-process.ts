@@ -2,7 +2,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
-import type { ClientEvent, HarnessCommand, StartCommand } from '../../shared/protocol.js';
+import type { ClientEvent, ClientSpawn, HarnessCommand, StartCommand } from '../../shared/protocol.js';
+import type { ProfileFacts } from '../../evidence/types.js';
 import type { Scenario } from '../../config/index.js';
 import { SUBJECT_STDERR_FD } from '../../shared/protocol.js';
 import { identify, ownHarnessEnv, runIdOf, type ProcIdentity } from '../../observe/index.js';
@@ -17,11 +18,22 @@ export const CLIENT_START_TIMEOUT_MS = 10_000;
 /** The client events that end the handshake and setup, well or badly. */
 export const SETUP_ENDED: ReadonlySet<ClientEvent['type']> = new Set(['setup-done', 'setup-error', 'handshake-error', 'spawn-error', 'client-error']);
 
+/** What a client needs of its profile to spawn the server as that client does. */
+export function clientSpawn(profile: ProfileFacts): ClientSpawn {
+  return { profile: profile.name, spawn: profile.spawn, closesStdinWhenChildExits: profile.closesStdinWhenChildExits };
+}
+
 /** The command that makes a client start the scenario's server, run its setup and hold the target call. */
-export function startCommand(scenario: Scenario, env: Record<string, string>, correlationId: string, opts: { progressToken?: boolean } = {}): StartCommand {
+export function startCommand(
+  scenario: Scenario,
+  env: Record<string, string>,
+  correlationId: string,
+  opts: { progressToken?: boolean; client?: ClientSpawn } = {},
+): StartCommand {
   return {
     type: 'start',
     subject: { command: scenario.subject.command, args: scenario.subject.args, env, cwd: scenario.subject.cwd },
+    ...(opts.client ? { client: opts.client } : {}),
     setup: scenario.setup,
     target: scenario.target,
     correlationId,

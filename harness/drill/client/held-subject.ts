@@ -71,8 +71,10 @@ export function heldSubject(
   };
   const spawned = {
     child,
+    stdin,
     exited: false,
     started,
+    identity: () => (child.pid !== undefined && child.startTime !== null ? { pid: child.pid, startTime: child.startTime } : null),
     /**
      * The drill is over: tell the transport the connection is closed, so the SDK client in this
      * process settles its pending requests and clears their timers (a dead client process

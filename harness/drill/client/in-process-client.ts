@@ -12,8 +12,12 @@
  *   SIGKILLed: EOF, EPIPE and re-parenting at once;
  * - hang: the harness stops reading and writing (the pipes stay open) and the stand-in is
  *   SIGSTOPped;
- * - close: the session's shutdown ladder (end stdin, wait, SIGTERM, wait, SIGKILL to the
- *   direct child only), the signals sent to the server by identity.
+ * - stop and close: the client profile's stop sequence (harness/shared/stop-steps.ts), its
+ *   signals sent by identity; close then quits as `exit` does;
+ * - abandon: nothing: the harness keeps its ends of the pipes and reads on.
+ * The server is spawned as the drill's client profile spawns it (its environment, group or
+ * session, parent-death signal: stand-in.pl), and its stderr is read as that client reads it:
+ * a piped stderr's reading end is the client's, so it closes when the client dies or quits.
  * After a crash or a hang the session is muted: a dead or stopped client reports nothing more.
  * The recovery retry still uses a client process (harness/drill/executor/retry.ts).
  */
@@ -26,15 +30,19 @@ import { identify, type ProcIdentity } from '../../observe/index.js';
 import { monoNow } from '../../util/clock.js';
 import { errorMessage } from '../../util/errors.js';
 import { ClientEvents, endControl, HolderReport, pipeText } from './client-base.js';
+import { clientEnv } from '../../shared/client-env.js';
+import { signalNumber } from '../../shared/pre-exec.js';
+import { DEFAULT_CLIENT_SPAWN } from '../../shared/spawn-subject.js';
+import { readStderr } from '../../shared/stderr-room.js';
+import { prctlArgument } from '../../util/perl.js';
+import { StringDecoder } from 'node:string_decoder';
+import type { ClientSpawn } from '../../shared/protocol.js';
 import { recordFileFor, type ClientProcessHandlers } from './client-process.js';
 import { heldSubject } from './held-subject.js';
 import { goLine, holderUnavailable, perlForStandIn, type HolderState } from '../holder/holder.js';
 import { HolderPool, startSpareHolder } from '../holder/holder-pool.js';
 import { STAND_IN_SCRIPT } from '../holder/scripts.js';
 import { signalIdentity } from '../../containment/signal.js';
-
-/** The environment the SDK's StdioClientTransport gives a server (harness/shared/spawn-subject.ts). */
-const INHERITED_ENV = ['HOME', 'LOGNAME', 'PATH', 'SHELL', 'TERM', 'USER'];
 
 /** The holder's descriptors for the stand-in alone: the server's stdin, stdout, stderr and the stand-in's reports. */
 export const STAND_IN_FDS = '3,4,5,6';
@@ -62,6 +70,8 @@ export class InProcessClient {
   private session: Promise<ClientSession> | null = null;
   /** A crashed or stopped client says nothing more. */
   private muted = false;
+  /** How the drill's client profile spawns the server (the start command's). */
+  private spawnFacts: ClientSpawn = DEFAULT_CLIENT_SPAWN;
 
   constructor(
     private readonly drillId: string,
@@ -94,8 +104,11 @@ export class InProcessClient {
       case 'dispatch':
         void this.session?.then((s) => s.dispatch(command.holdResponses)).catch(fail);
         break;
-      case 'close':
-        void this.session?.then((s) => s.onClose(command.waitMs)).catch(fail);
+      case 'stop':
+        void this.session?.then((s) => s.onStop(command.steps)).catch(fail);
+        break;
+      case 'abandon':
+        void this.session?.then((s) => s.onAbandon()).catch(fail);
         break;
       case 'cancel':
         void this.session?.then((s) => s.onCancel(command.followUpTimeoutMs)).catch(fail);
@@ -120,18 +133,17 @@ export class InProcessClient {
    */
   private start(command: StartCommand): void {
     const { subject } = command;
-    const env: Record<string, string> = {};
-    for (const key of INHERITED_ENV) {
-      const value = process.env[key];
-      if (value !== undefined && !value.startsWith('()')) env[key] = value;
-    }
+    this.spawnFacts = command.client ?? DEFAULT_CLIENT_SPAWN;
+    const facts = this.spawnFacts.spawn;
     const procs = this.cgroupDir ? join(this.cgroupDir, 'cgroup.procs') : '';
-    const standInArgs = [subject.cwd, '--', subject.command, ...subject.args];
+    const standInArgs = [subject.cwd, facts.group, String(signalNumber(facts.parentDeathSignal)), prctlArgument(), '--', subject.command, ...subject.args];
     // A holder that waits for its drill (holder-pool.ts): the run's spare, started before this
     // drill, or one started now. Either gets the drill in one line; the holder runs the stand-in
     // in its fork ("-e"), and the stand-in passes the server's environment on unchanged.
     this.child = this.pool?.take() ?? startSpareHolder(STAND_IN_COMMAND, STAND_IN_FDS)!;
-    this.child.stdin!.write(goLine(procs, recordFileFor(this.drillId), subject.env.CRASH_DRILL_RUN ?? '', { ...env, ...subject.env }, standInArgs));
+    this.child.stdin!.write(
+      goLine(procs, recordFileFor(this.drillId), subject.env.CRASH_DRILL_RUN ?? '', clientEnv(facts.env, process.env, subject.env), standInArgs),
+    );
     this.child.on('exit', () => this.events.clientExited());
     this.child.on('error', (error) => {
       this.onEvent({ type: 'spawn-error', t: monoNow(), message: error.message });
@@ -153,7 +165,10 @@ export class InProcessClient {
       () => this.handlers.onHolderChild?.(),
     );
     pipeText(this.child.stderr, (text) => this.handlers.onClientStderr(text));
-    pipeText(stdio[FD.stderr] as Readable, (text) => this.handlers.onSubjectStderr(text), this.handlers.onSubjectStderrEnd);
+    const stderr = stdio[FD.stderr] as Readable;
+    const decoder = new StringDecoder('utf8');
+    readStderr(stderr, facts.stderr, { write: (chunk: Buffer) => this.handlers.onSubjectStderr(decoder.write(chunk)) });
+    if (this.handlers.onSubjectStderrEnd) stderr.once('end', this.handlers.onSubjectStderrEnd);
     this.spawned = heldSubject(
       subject.command,
       stdio[FD.stdin] as Writable,
@@ -163,7 +178,13 @@ export class InProcessClient {
       // The stand-in runs (under its own name): it is the drill's client from now on.
       (pid) => this.onEvent({ type: 'client-ready', t: monoNow(), pid }),
     );
-    this.session = import('../../shared/client-session.js').then(({ ClientSession }) => new ClientSession((event) => this.onEvent(event)));
+    this.session = import('../../shared/client-session.js').then(
+      ({ ClientSession }) =>
+        new ClientSession(
+          (event) => this.onEvent(event),
+          () => !this.muted,
+        ),
+    );
   }
 
   async ready(timeoutMs: number): Promise<ProcIdentity | null> {
@@ -185,6 +206,9 @@ export class InProcessClient {
       // it does when the kernel closes a dead client's descriptors all together.
       stdout?.destroy();
       stdin?.destroy();
+      // A piped stderr was the client's own pipe: its reading end dies with the client. An
+      // inherited one is the client's stderr, which outlives it (the harness reads on).
+      if (this.spawnFacts.spawn.stderr !== 'inherit') ((this.child?.stdio as unknown as Array<Readable | null> | undefined)?.[FD.stderr] ?? null)?.destroy();
     } else {
       // A stopped client neither reads nor writes; its ends stay open.
       stdout?.pause();

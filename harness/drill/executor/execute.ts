@@ -10,6 +10,7 @@
  */
 import type { Scenario } from '../../config/index.js';
 import type { DrillEvidence, DrillMeta } from '../../evidence/types.js';
+import { profileFacts } from './profile-facts.js';
 import { drillIdFor } from '../../observe/index.js';
 import type { PlannedDrill } from '../../plan/types.js';
 import { abortable, Interrupted } from '../../util/abortable.js';
@@ -45,6 +46,7 @@ export function drillMeta(drill: PlannedDrill, drillId: string): DrillMeta {
     target: scenario.target.call,
     protocol: scenario.protocol,
     ...(drill.mode === 'cancel' ? { cancel: scenario.cancel } : {}),
+    clientProfile: drill.profile,
   };
 }
 
@@ -58,6 +60,7 @@ export async function executeDrill(drill: PlannedDrill, opts: ExecuteOptions): P
   const rec = new EvidenceRecorder(drillMeta(drill, drillId), drill.scenario.record);
   if (opts.onEvent) rec.onEvent(opts.onEvent);
   rec.harness({ type: 'drill-start', meta: rec.meta, wall: new Date().toISOString() });
+  rec.harness({ type: 'client-profile', profile: profileFacts(drill) });
   const extensions = new Extensions((opts.extensions ?? []).map((make) => make({ drillId, rec })));
   const ctx: DrillContext = { drill, drillId, rec, opts, extensions, wait: (promise) => abortable(promise, opts.signal) };
   const held: Holdings = { cgroup: null, retryClients: [] };
@@ -141,10 +144,12 @@ async function drive(ctx: DrillContext, held: Holdings, watch: ServerWatch): Pro
     wait,
     releaseGate: () => link.releaseGate(),
     recordRemoteState: () => link.recordState('cancel-window'),
+    profile: profileFacts(drill),
+    directChild: () => watch.directChild,
   });
   // A cancel drill without a later kill ends here: its client never got lost (harness/drill/executor/kill.ts).
   if (ended === null || ended.mode === 'cancel') return;
-  const lost: LostDrill = { started, scenario, link, watch, lossAt: ended.lossAt, mode: ended.mode };
+  const lost: LostDrill = { started, scenario, link, watch, lossAt: ended.lossAt, mode: ended.mode, profile: profileFacts(drill) };
   await wait(revokeAfterLoss(lost));
   await observeWindow(ctx, lost);
   if (scenario.retry && lost.mode !== 'hang') await retry(ctx, held, render, started);
@@ -164,6 +169,7 @@ async function retry(ctx: DrillContext, held: Holdings, render: RenderContext, s
       correlationId: rec.meta.correlationId,
       env: subjectEnv(scenario, drillId, render.link, session.token),
       client: opts.client ?? defaultClientKind(),
+      profile: profileFacts(ctx.drill),
       onClient: (client) => held.retryClients.push(client),
     }),
   );

@@ -1,5 +1,8 @@
+import type { StopStep } from '../../client-profiles/profiles.js';
 import type { KillMode, LossMode, Scenario } from '../../config/index.js';
+import type { ProfileFacts } from '../../evidence/types.js';
 import type { ProcIdentity } from '../../observe/index.js';
+import type { ClientEvent } from '../../shared/protocol.js';
 import { monoNow } from '../../util/clock.js';
 import type { DrillClient } from '../client/drill-client.js';
 import type { EvidenceRecorder } from './recorder.js';
@@ -17,6 +20,10 @@ export interface KillContext {
   releaseGate: () => void;
   /** Records the remote's jobs and effects at the end of a cancel drill's window. */
   recordRemoteState: () => void;
+  /** The drill's client profile (its spawn, stop sequence and crash). */
+  profile: ProfileFacts;
+  /** The direct child the client spawned, by identity (the parent-death signal of a crash reaches it). */
+  directChild: () => ProcIdentity | null;
 }
 
 /** How the target call ended: the client was lost in `mode` at `lossAt`, or only cancelled (`cancel`). */
@@ -31,7 +38,7 @@ export type TargetEnd = { mode: LossMode; lossAt: number } | { mode: 'cancel'; l
  */
 export async function endTarget(mode: KillMode, ctx: KillContext): Promise<TargetEnd | null> {
   if (mode !== 'cancel') {
-    const lossAt = await killClient(mode, ctx.client, ctx.clientId, ctx.scenario, ctx.rec, ctx.wait);
+    const lossAt = await killClient(mode, ctx);
     ctx.releaseGate();
     return lossAt === null ? null : { mode, lossAt };
   }
@@ -44,7 +51,7 @@ export async function endTarget(mode: KillMode, ctx: KillContext): Promise<Targe
   await ctx.wait(new Promise((resolve) => setTimeout(resolve, Math.max(0, until - monoNow()))));
   ctx.recordRemoteState();
   if (!then) return { mode: 'cancel', lossAt: null };
-  const lossAt = await killClient(then, ctx.client, ctx.clientId, ctx.scenario, ctx.rec, ctx.wait);
+  const lossAt = await killClient(then, ctx);
   return lossAt === null ? null : { mode: then, lossAt };
 }
 
@@ -77,28 +84,23 @@ async function cancelTarget(ctx: KillContext): Promise<number | null> {
 }
 
 /**
- * Kills the client in the drill's mode and records the moment the server lost it: the SIGKILL
- * (crash), the client closing the server's stdin (close: the spec's shutdown, which the client
- * then carries on with), or the SIGSTOP (hang). Null when the kill itself failed.
+ * Loses the client in the drill's mode and records the moment the server lost it: the SIGKILL
+ * (crash), the first step of the profile's stop sequence (close and stop: the client carries on
+ * with the rest), the drop (abandon) or the SIGSTOP (hang). Null when the kill itself failed.
  */
-export async function killClient(
-  mode: LossMode,
-  client: DrillClient,
-  clientId: ProcIdentity,
-  scenario: Scenario,
-  rec: EvidenceRecorder,
-  wait: <T>(promise: Promise<T>) => Promise<T>,
-): Promise<number | null> {
-  if (mode === 'close') {
-    client.send({ type: 'close', waitMs: scenario.timeouts.closeWait });
-    const closed = await wait(client.waitFor((e) => e.type === 'close-step' && e.step === 'stdin-closed', CLOSE_ACK_TIMEOUT_MS));
-    if (!closed) {
-      rec.harness({ type: 'harness-error', phase: 'kill', message: 'the client did not close the server’s stdin' });
+export async function killClient(mode: LossMode, ctx: KillContext): Promise<number | null> {
+  const { client, clientId, rec, profile } = ctx;
+  if (mode === 'close' || mode === 'stop') return beginStop(mode, ctx);
+  if (mode === 'abandon') {
+    client.send({ type: 'abandon' });
+    const dropped = await ctx.wait(client.waitFor((e) => e.type === 'abandoned' || e.type === 'client-error', CLOSE_ACK_TIMEOUT_MS));
+    if (dropped?.type !== 'abandoned') {
+      rec.harness({ type: 'harness-error', phase: 'kill', message: 'the client did not drop the server' });
       return null;
     }
-    rec.harness({ type: 'kill', mode: 'close', signal: null, result: 'stdin closed by the client' }, closed.t);
-    rec.harness({ type: 'client-lost', mode: 'close', how: 'the client closed the server’s stdin (spec shutdown)' }, closed.t);
-    return closed.t;
+    rec.harness({ type: 'kill', mode, signal: null, result: 'the client dropped the server: no EOF, no signal' }, dropped.t);
+    rec.harness({ type: 'client-lost', mode, how: 'the client dropped the server and lives on, its pipe ends open (a logical orphan)' }, dropped.t);
+    return dropped.t;
   }
   const signal = mode === 'crash' ? 'SIGKILL' : 'SIGSTOP';
   const t = monoNow();
@@ -115,5 +117,36 @@ export async function killClient(
   }
   const how = signal === 'SIGKILL' ? 'the client was SIGKILLed' : 'the client was SIGSTOPped (alive, stuck)';
   rec.harness({ type: 'client-lost', mode, how }, t);
+  // The client's death makes the kernel send its direct child the profile's parent-death signal (Goose: SIGTERM).
+  const child = ctx.directChild();
+  if (mode === 'crash' && profile.crash !== 'eof' && child) rec.harness({ type: 'parent-death-signal', ...child, signal: profile.crash.signal }, t);
   return t;
+}
+
+/** close and stop: the client starts the profile's stop sequence; the server lost it at the first step. */
+async function beginStop(mode: 'close' | 'stop', { client, rec, profile, wait }: KillContext): Promise<number | null> {
+  client.send({ type: 'stop', steps: [...profile.stop] });
+  const first = await wait(client.waitFor((e) => e.type === 'stop-step' || e.type === 'client-error', CLOSE_ACK_TIMEOUT_MS));
+  if (first?.type !== 'stop-step') {
+    const why = first?.type === 'client-error' ? `: ${first.message}` : '';
+    rec.harness({ type: 'harness-error', phase: 'kill', message: `the client did not begin its stop sequence${why}` });
+    return null;
+  }
+  const step = stepText(first.step);
+  rec.harness({ type: 'kill', mode, signal: null, result: `${step} by the client` }, first.t);
+  const then = mode === 'close' ? 'then it quits' : 'and lives on';
+  rec.harness({ type: 'client-lost', mode, how: `the client began ${profile.name}'s stop sequence with ${step}, ${then}` }, first.t);
+  return first.t;
+}
+
+/** A stop step in a few words, for the record. */
+export function stepText(step: StopStep): string {
+  if (step.kind === 'close-stdin') return "the server's stdin closed";
+  if (step.kind === 'wait-ms') return `a wait of up to ${step.ms} ms`;
+  return `${step.name} to the ${step.to === 'child' ? 'direct child' : step.to}`;
+}
+
+/** The stop sequence's end (`stop-done`), or null when it did not come within its longest time. */
+export function stopDone(client: KillContext['client'], within: number): Promise<ClientEvent | null> {
+  return client.waitFor((e) => e.type === 'stop-done' || e.type === 'client-error', within);
 }

@@ -4,7 +4,9 @@
  * deadline), and the snapshot at its end. Nothing is decided here: the checks judge the
  * evidence.
  */
+import { longestStop } from '../../client-profiles/profiles.js';
 import { DEFAULT_EXIT_DEADLINE_MS, DEFAULT_SURVIVOR_GRACE_MS, type LossMode, type Scenario } from '../../config/index.js';
+import type { ProfileFacts } from '../../evidence/types.js';
 import { identityKey, inventory } from '../../observe/index.js';
 import { monoNow } from '../../util/clock.js';
 import { recordProcessFacts } from './diagnosis-facts.js';
@@ -13,6 +15,7 @@ import type { RemoteLink } from './remote-link.js';
 import type { ServerWatch } from './server-watch.js';
 import type { StartedDrill } from './start.js';
 import type { DrillContext } from './types.js';
+import { stopDone } from './kill.js';
 
 export interface LostDrill {
   started: StartedDrill;
@@ -22,7 +25,12 @@ export interface LostDrill {
   /** When the client was lost (monoNow()). */
   lossAt: number;
   mode: LossMode;
+  /** The drill's client profile (its stop sequence, in close and stop). */
+  profile: ProfileFacts;
 }
+
+/** How much longer than its waits a stop sequence may take to report its end (its signals and /proc reads). */
+const STOP_DONE_SLACK_MS = 5_000;
 
 /** Revocation after the client is lost (by default at once), then the probe with the revoked token. */
 export async function revokeAfterLoss({ scenario, link, lossAt }: LostDrill): Promise<void> {
@@ -31,10 +39,16 @@ export async function revokeAfterLoss({ scenario, link, lossAt }: LostDrill): Pr
   await link.revoke('harness');
 }
 
-/** Waits on events (exits, an empty cgroup) until everything is gone or the deadline plus grace has passed. */
+/**
+ * Waits on events (exits, an empty cgroup) until everything is gone or the deadline plus grace
+ * has passed. In close and stop the client first carries its stop sequence to its end, and the
+ * grace runs from that end too (a VS Code stop takes up to 20 s): what is judged is what is left
+ * after the client did all it does. Then, in close, the client quits. In stop, abandon and
+ * hang the client lives on, and is no survivor.
+ */
 export async function observeWindow(ctx: DrillContext, lost: LostDrill): Promise<void> {
   const { scenario, lossAt, mode, watch, link } = lost;
-  const { tracker, clientId } = lost.started;
+  const { tracker, clientId, client } = lost.started;
   const deadline = scenario.expect.exitOnEof?.deadline ?? DEFAULT_EXIT_DEADLINE_MS;
   if (mode === 'hang') {
     // A stopped client keeps the pipes open: nothing is expected to end. The window is the exit deadline.
@@ -44,8 +58,8 @@ export async function observeWindow(ctx: DrillContext, lost: LostDrill): Promise
     return;
   }
   const grace = scenario.expect.noSurvivors?.grace ?? DEFAULT_SURVIVOR_GRACE_MS;
-  const exclude = mode === 'close' ? [clientId] : [];
-  const remaining = Math.max(0, lossAt + deadline + grace - monoNow());
+  const exclude = mode === 'crash' ? [] : [clientId];
+  let end = lossAt + deadline + grace;
   // diagnosis: what holds the server up when exit-on-eof judges it; a little before the deadline,
   // where close's SIGTERM (close-wait, by default the deadline) has not yet changed anything
   const atDeadline = setTimeout(
@@ -55,14 +69,23 @@ export async function observeWindow(ctx: DrillContext, lost: LostDrill): Promise
     },
     Math.max(0, lossAt + deadline - Math.min(250, deadline / 10) - monoNow()),
   );
-  const quiet = await ctx.wait(tracker.waitForQuiet({ exclude, timeoutMs: remaining })).finally(() => clearTimeout(atDeadline));
+  if (mode === 'close' || mode === 'stop') {
+    const done = await ctx.wait(stopDone(client, longestStop(lost.profile.stop) + STOP_DONE_SLACK_MS));
+    if (done?.type !== 'stop-done') ctx.rec.harness({ type: 'harness-error', phase: 'kill', message: 'the client did not finish its stop sequence' });
+    else end = Math.max(end, done.t + grace);
+    if (mode === 'close' && client.alive) {
+      ctx.rec.harness({ type: 'client-quit', how: 'the client quit after its stop sequence: its ends of the pipes closed with it' });
+      client.send({ type: 'exit' });
+    }
+  }
+  const quiet = await ctx.wait(tracker.waitForQuiet({ exclude, timeoutMs: Math.max(0, end - monoNow()) })).finally(() => clearTimeout(atDeadline));
   // Remote jobs get the same time to settle: a job that is cancelled or done by then is fine.
   const jobs = scenario.expect.jobsSettled;
   if (jobs) await ctx.wait(link.jobsSettled(Math.max(0, lossAt + deadline + jobs.grace - monoNow())));
   // An exit the observer saw is recorded once the client reported its status (or gave up).
   const pending = watch.pendingExit();
   if (pending) await ctx.wait(pending);
-  snapshot(ctx, lost, 'grace-end', quiet && monoNow() < lossAt + deadline + grace);
+  snapshot(ctx, lost, 'grace-end', quiet && monoNow() < end);
   await ctx.extensions.snapshot('grace-end', ctx.wait);
   link.recordState('grace-end');
 }

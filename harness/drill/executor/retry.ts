@@ -5,12 +5,15 @@
  * forwards that id as its Idempotency-Key lets the remote replay instead of acting twice.
  * Its processes carry the drill's marker, so the drill's observer and containment cover them.
  * The retry's client is of the drill's own kind: a client process, or the in-process client
- * with its stand-in.
+ * with its stand-in, and of the drill's client profile: it spawns and stops its server as that
+ * client does.
  */
+import { longestStop } from '../../client-profiles/profiles.js';
+import type { ProfileFacts } from '../../evidence/types.js';
 import type { ClientEvent } from '../../shared/protocol.js';
 import type { Scenario } from '../../config/index.js';
 import type { DrillCgroup } from '../../observe/index.js';
-import { CLIENT_START_TIMEOUT_MS, SETUP_ENDED, startCommand } from '../client/client-process.js';
+import { CLIENT_START_TIMEOUT_MS, clientSpawn, SETUP_ENDED, startCommand } from '../client/client-process.js';
 import { createDrillClient, type ClientKind, type DrillClient } from '../client/drill-client.js';
 import type { EvidenceRecorder } from './recorder.js';
 
@@ -23,6 +26,8 @@ export interface RetryOptions {
   env: Record<string, string>;
   /** The drill's own kind of client: the retry's client is the same kind (drill-client.ts). */
   client: ClientKind;
+  /** The drill's client profile, its waits as the drill used them. */
+  profile: ProfileFacts;
   /** Hands over the retry's client: its holder must stay until the drill is contained. */
   onClient?: (client: DrillClient) => void;
 }
@@ -45,7 +50,7 @@ export async function recoveryRetry(opts: RetryOptions): Promise<void> {
   );
   opts.onClient?.(client);
   try {
-    client.send(startCommand(scenario, opts.env, opts.correlationId));
+    client.send(startCommand(scenario, opts.env, opts.correlationId, { client: clientSpawn(opts.profile) }));
     const id = await client.ready(CLIENT_START_TIMEOUT_MS);
     if (!id) return end(false, 'the retry client did not start');
     const ready = await client.waitFor((e) => SETUP_ENDED.has(e.type), scenario.timeouts.handshake);
@@ -58,9 +63,9 @@ export async function recoveryRetry(opts: RetryOptions): Promise<void> {
     if (answer.type === 'call-error') return end(false, `the retried call failed: ${answer.message}`);
     if (answer.type === 'response' && answer.isError) return end(false, `the retried call answered with an error: ${answer.text}`);
     end(true, 'the retried call was answered');
-    // Shut the retry's server down the way a client should; containment ends whatever stays.
-    client.send({ type: 'close', waitMs: scenario.timeouts.closeWait });
-    await client.waitFor((e) => e.type === 'close-done', scenario.timeouts.closeWait * 3 + 1000);
+    // Shut the retry's server down the way the client does; containment ends whatever stays.
+    client.send({ type: 'stop', steps: [...opts.profile.stop] });
+    await client.waitFor((e) => e.type === 'stop-done', longestStop(opts.profile.stop) + 1000);
   } finally {
     if (client.alive) client.send({ type: 'exit' });
     await client.closed(1000);

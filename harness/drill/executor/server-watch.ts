@@ -43,14 +43,20 @@ export class ServerWatch {
     private readonly hooks: ServerWatchHooks,
   ) {
     // A client SIGKILLed (crash) or SIGSTOPped (hang) no longer reaps its server or reports on it.
+    // A client that quit (close) no longer does either.
     rec.onEvent((event) => {
-      if (event.type === 'kill' && event.signal !== null) this.clientSignalled = true;
+      if ((event.type === 'kill' && event.signal !== null) || event.type === 'client-quit') this.clientSignalled = true;
     });
   }
 
   /** The server as known now: the client's direct child, or the real server below a launcher. */
   get server(): ProcIdentity | null {
     return this.current;
+  }
+
+  /** The process the client spawned: the server, or the launcher in front of it. */
+  get directChild(): ProcIdentity | null {
+    return this.wrapper ?? this.current;
   }
 
   /** True once the server's exit is recorded. */

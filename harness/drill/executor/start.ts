@@ -5,7 +5,8 @@
  */
 import type { Scenario } from '../../config/index.js';
 import { cgroupSupport, createDrillCgroup, readCmdline, type DrillCgroup, type DrillTracker, type ProcIdentity } from '../../observe/index.js';
-import { CLIENT_START_TIMEOUT_MS, startCommand } from '../client/client-process.js';
+import { CLIENT_START_TIMEOUT_MS, clientSpawn, startCommand } from '../client/client-process.js';
+import { profileFacts } from './profile-facts.js';
 import { createDrillClient, defaultClientKind, type DrillClient } from '../client/drill-client.js';
 import { holderUnavailable } from '../holder/holder.js';
 import type { Holdings } from './clean-up.js';
@@ -50,7 +51,10 @@ export async function startDrill(ctx: DrillContext, held: Holdings, scenario: Sc
   // Sent at once: the client spawns the server while it is still loading the SDK.
   // Cancel drills ask for progress on the target call, so silent-after-cancel can see it (a token changes what some servers send).
   client.send(
-    startCommand(scenario, subjectEnv(scenario, ctx.drillId, link, link.session.token), rec.meta.correlationId, { progressToken: ctx.drill.mode === 'cancel' }),
+    startCommand(scenario, subjectEnv(scenario, ctx.drillId, link, link.session.token), rec.meta.correlationId, {
+      progressToken: ctx.drill.mode === 'cancel',
+      client: clientSpawn(profileFacts(ctx.drill)),
+    }),
   );
   const clientId = await ctx.wait(client.ready(CLIENT_START_TIMEOUT_MS));
   if (!clientId) {

@@ -5,7 +5,7 @@
  */
 import type { ProcIdentity } from '../../observe/index.js';
 import { DRILL_ENV } from '../../observe/index.js';
-import { findPerl } from '../../util/perl.js';
+import { findPerl, prctlArgument } from '../../util/perl.js';
 import { HOLDER_SCRIPT } from './scripts.js';
 
 export type HolderState = {
@@ -28,25 +28,8 @@ export function holderUnavailable(): string | null {
   return null;
 }
 
-/**
- * prctl's syscall number by Node's process.arch, for the holder (which then loads no module
- * to find it); an architecture not listed leaves it to perl's syscall.ph.
- */
-const PRCTL_SYSCALL: Partial<Record<NodeJS.Architecture, number>> = {
-  x64: 157,
-  arm64: 167,
-  riscv64: 167,
-  loong64: 167,
-  ia32: 172,
-  arm: 172,
-  s390x: 172,
-  ppc64: 171,
-};
-
-/** The holder's prctl argument: the number, or "" for syscall.ph. */
-export function prctlArgument(arch: string = process.arch): string {
-  return String(PRCTL_SYSCALL[arch as NodeJS.Architecture] ?? '');
-}
+/** The holder's prctl argument: the number, or "" for syscall.ph (harness/util/perl.ts). */
+export { prctlArgument };
 
 /**
  * The command that starts `command` under a holder, or null when there can be none.

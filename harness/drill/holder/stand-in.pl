@@ -15,8 +15,15 @@
 # the exec: the holder ignores SIGPIPE, and an ignored signal survives exec, while a Node
 # client's spawn resets them (libuv), so a server must not inherit it.
 #
-# Arguments: <cwd> -- <command> <args...> (the command is looked up on PATH, like Node's
-# spawn). Reports on fd 6, one line each:
+# The server is spawned as the drill's client profile spawns it (harness/client-profiles/):
+# in the stand-in's process group (`same`), in a group of its own (`own-group`: setpgid(0, 0))
+# or a session of its own (`own-session`: setsid), with a parent-death signal set by
+# prctl(PR_SET_PDEATHSIG) before the exec when the profile sets one (Goose: SIGTERM, which the
+# kernel then sends the server when the stand-in dies). POSIX is loaded only for setsid.
+#
+# Arguments: <cwd> <group: same|own-group|own-session> <parent-death signal number, or 0>
+# <prctl syscall number, or ""> -- <command> <args...> (the command is looked up on PATH, like
+# Node's spawn). Reports on fd 6, one line each:
 #   self <pid>                           (first: the stand-in is running)
 #   spawned <pid> | spawn-error <errno name>
 #   exit <code|-> <signal number|->      (the server's exit, while the stand-in lives)
@@ -24,7 +31,7 @@
 use strict; use warnings;
 $SIG{$_} = 'DEFAULT' for grep { $_ ne 'KILL' && $_ ne 'STOP' && $_ ne 'ZERO' } keys %SIG;
 # _exit, without perl's cleanup in a fork (quit() of the holder, which loads POSIX only then).
-my ($cwd, $sep, @cmd) = @ARGV;
+my ($cwd, $group, $deathsig, $nr, $sep, @cmd) = @ARGV;
 main::quit(126) unless defined $sep && $sep eq '--' && @cmd;
 open(my $rep, '>&=', 6) or main::quit(126);
 fcntl($rep, 2, 1); # F_SETFD, FD_CLOEXEC (Linux): the server never gets the report pipe
@@ -36,6 +43,7 @@ my $errname = sub { my $e = $! + 0; for (keys %!) { return $_ if $!{$_}; } retur
 # close(2) of an inherited descriptor: a handle opened on it, then closed.
 my $shut = sub { for my $fd (@_) { open(my $h, '<&=', $fd) or next; close $h; } };
 pipe(my $er, my $ew) or do { print $rep "spawn-error EMFILE\n"; main::quit(0); };
+my $me = $$;
 my $pid = fork();
 if (!defined $pid) { print $rep "spawn-error EAGAIN\n"; main::quit(0); }
 if ($pid == 0) {
@@ -46,6 +54,14 @@ if ($pid == 0) {
   open(STDERR, '>&', 5) or do { syswrite($ew, $errname->()); main::quit(127); };
   $shut->(3, 4, 5);
   if (!chdir $cwd) { syswrite($ew, $errname->()); main::quit(127); }
+  if ($group eq 'own-group') { setpgrp(0, 0) or do { syswrite($ew, $errname->()); main::quit(127); }; }
+  elsif ($group eq 'own-session') { require POSIX; defined POSIX::setsid() or do { syswrite($ew, $errname->()); main::quit(127); }; }
+  if ($deathsig) {
+    $nr = eval { require 'syscall.ph'; &SYS_prctl() } if $nr eq '';
+    # PR_SET_PDEATHSIG (1); a stand-in that died before it would never send it (Goose fails the spawn then).
+    if (!defined $nr || syscall($nr, 1, $deathsig + 0, 0, 0, 0) != 0) { syswrite($ew, defined $nr ? $errname->() : 'ENOSYS'); main::quit(127); }
+    if (getppid() != $me) { syswrite($ew, 'ESRCH'); main::quit(127); }
+  }
   { no warnings 'exec'; exec { $cmd[0] } @cmd; }
   syswrite($ew, $errname->());
   main::quit(127);

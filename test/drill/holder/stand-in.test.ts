@@ -65,7 +65,7 @@ describe('the stand-in', () => {
     const spawned = lineOf(reports, /^spawned (\d+)$/);
     const exit = lineOf(reports, /^exit (\S+) (\S+)$/);
     // A server that exits 7 at once.
-    holder.stdin!.write(goLine('', '', '', { PATH: process.env.PATH ?? '/usr/bin:/bin' }, [process.cwd(), '--', 'sh', '-c', 'exit 7']));
+    holder.stdin!.write(goLine('', '', '', { PATH: process.env.PATH ?? '/usr/bin:/bin' }, [process.cwd(), 'same', '0', '', '--', 'sh', '-c', 'exit 7']));
     standIn = identify(Number((await self)[1]))!;
     const serverPid = Number((await spawned)[1]);
     expect((await exit).slice(1)).toEqual(['7', '-']);

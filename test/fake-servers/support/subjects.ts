@@ -29,6 +29,7 @@ export const NODE_FAKES = [
   'helper-own-session',
   'ignores-sigterm-exits-on-eof',
   'exits-on-sigint-only',
+  'exits-when-idle',
 ] as const;
 export type NodeFake = (typeof NODE_FAKES)[number];
 export type FakeName = NodeFake | 'python/well-behaved';

@@ -1,0 +1,58 @@
+/**
+ * What the drill's client did to its server, read from the evidence: the client profile it ran
+ * under, and every signal it sent that reached a given process. A log of an earlier version has
+ * no profile event (it ran the TypeScript SDK's) and records the SDK's ladder as `close-step`
+ * events, whose signals went to the direct child alone.
+ */
+import { CLIENT_PROFILES, DEFAULT_PROFILE } from '../client-profiles/profiles.js';
+import type { KillMode } from '../config/index.js';
+import { eventsOf, firstOf, type DrillEvidence, type ProfileFacts } from './types.js';
+
+/** The profile the drill ran under, as recorded (a log without one ran the default). */
+export function profileOf(evidence: DrillEvidence): ProfileFacts {
+  return firstOf(evidence, 'client-profile')?.profile ?? CLIENT_PROFILES[evidence.meta.clientProfile ?? DEFAULT_PROFILE];
+}
+
+/** A signal the client sent: a step of its stop sequence, or the parent-death signal its death made the kernel send. */
+export interface ClientSignal {
+  signal: string;
+  t: number;
+  how: 'stop' | 'parent-death';
+}
+
+/** The signals the client sent to `target` (by identity) at or before `until`, in order. */
+export function clientSignalsTo(evidence: DrillEvidence, target: { pid: number; startTime: number | null }, until: number): ClientSignal[] {
+  const out: ClientSignal[] = [];
+  const same = (x: { pid: number; startTime: number | null }) => x.pid === target.pid && x.startTime === target.startTime;
+  // Earlier logs: the SDK's ladder signalled its direct child.
+  const direct = firstOf(evidence, 'subject-spawned');
+  if (direct && direct.pid === target.pid) {
+    for (const e of eventsOf(evidence, 'close-step'))
+      if (e.step !== 'stdin-closed' && e.t <= until) out.push({ signal: e.step === 'sigterm' ? 'SIGTERM' : 'SIGKILL', t: e.t, how: 'stop' });
+  }
+  for (const e of eventsOf(evidence, 'stop-step')) {
+    if (e.step.kind !== 'signal' || e.t > until) continue;
+    if ((e.targets ?? []).some((x) => x.result === 'sent' && same(x))) out.push({ signal: e.step.name, t: e.t, how: 'stop' });
+  }
+  for (const e of eventsOf(evidence, 'parent-death-signal')) if (same(e) && e.t <= until) out.push({ signal: e.signal, t: e.t, how: 'parent-death' });
+  return out.sort((a, b) => a.t - b.t);
+}
+
+/**
+ * Whether the server's loss began with EOF alone, so that an exit after it is the server's own
+ * doing: a crash whose profile sends no parent-death signal, or a close or stop whose sequence
+ * begins by closing stdin (the SDKs', VS Code's, Goose's). A sequence that signals first
+ * (Codex, Gemini CLI, Zed, Claude Code) or a death that signals (Goose) never lets a server show
+ * it exits on EOF; abandon and hang close nothing.
+ */
+export function lossBeginsWithEof(evidence: DrillEvidence, mode: KillMode): boolean {
+  const profile = profileOf(evidence);
+  if (mode === 'crash') return profile.crash === 'eof';
+  if (mode === 'close' || mode === 'stop') return profile.stop[0]?.kind === 'close-stdin';
+  return false;
+}
+
+/** Whether the client told the server it was done with it (by EOF or a signal): not in abandon or hang, where its pipes stay open and nothing is sent. */
+export function serverToldOfLoss(mode: KillMode): boolean {
+  return mode !== 'abandon' && mode !== 'hang';
+}

@@ -1,0 +1,49 @@
+/**
+ * Whom a client's signal reaches (harness/client-profiles/profiles.ts, `Reach`), as identities
+ * read from /proc at that moment: the direct child; its process group, which a client that
+ * gave the server a group of its own (setpgid or setsid) reaches with killpg; or its tree, the
+ * child and every process whose parent chain leads to it now (VS Code's terminateProcess.sh
+ * walks `pgrep -P`, Zed's kill_descendant_tree a /proc PPid map: a process already re-parented
+ * away is missed by both). The harness never signals a bare pid or a group id: each member is
+ * signalled by identity (harness/containment/signal.ts), which is what killpg reaches minus a
+ * process forked between this read and the signal.
+ */
+import { listPids, readStatOnce } from '../observe/proc.js';
+import type { ProcIdentity } from '../observe/identity.js';
+
+type Row = { pid: number; ppid: number; pgid: number; startTime: number; state: string };
+
+function table(): Row[] {
+  const rows: Row[] = [];
+  for (const pid of listPids()) {
+    const stat = readStatOnce(pid);
+    if (stat) rows.push({ pid, ppid: stat.ppid, pgid: stat.pgid, startTime: stat.startTime, state: stat.state });
+  }
+  return rows;
+}
+
+const live = (row: Row) => row.state !== 'Z' && row.state !== 'X';
+
+/** The live members of process group `pgid` (a zombie cannot be signalled into anything). */
+export function groupMembers(pgid: number): ProcIdentity[] {
+  return table()
+    .filter((row) => row.pgid === pgid && live(row))
+    .map(({ pid, startTime }) => ({ pid, startTime }));
+}
+
+/** The child and its live descendants by parent pid, deepest first (children before parents, as both clients kill them). */
+export function treeMembers(child: ProcIdentity): ProcIdentity[] {
+  const rows = table();
+  const children = new Map<number, Row[]>();
+  for (const row of rows) children.set(row.ppid, [...(children.get(row.ppid) ?? []), row]);
+  const root = rows.find((row) => row.pid === child.pid && row.startTime === child.startTime);
+  if (!root) return [];
+  const out: ProcIdentity[] = [];
+  const visit = (row: Row, depth: number) => {
+    if (depth > 64) return;
+    for (const below of children.get(row.pid) ?? []) visit(below, depth + 1);
+    if (live(row)) out.push({ pid: row.pid, startTime: row.startTime });
+  };
+  visit(root, 0);
+  return out;
+}

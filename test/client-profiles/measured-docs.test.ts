@@ -1,0 +1,27 @@
+/**
+ * docs/client-profiles.md's measured tables are the data file's (bench/client-profiles/measured.json),
+ * cell for cell, both ways: a cell changed in either is caught.
+ */
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { PROFILE_NAMES } from '../../harness/client-profiles/profiles.js';
+import { DOCS_FILE, docsTables, measured } from './support/measured.js';
+
+describe('the measured ground truth', () => {
+  it('the docs show exactly the data file, for every profile', () => {
+    const data = measured();
+    const docs = docsTables(readFileSync(DOCS_FILE, 'utf8'));
+    expect(data.profiles).toEqual([...PROFILE_NAMES]);
+    expect(docs).toEqual({ profiles: data.profiles, stop: data.stop, crash: data.crash });
+  });
+
+  it('a cell changed in the docs no longer matches: the check can fail', () => {
+    const text = readFileSync(DOCS_FILE, 'utf8');
+    // The first row of the stop table, ts-sdk's cell: "helper + server" becomes "none".
+    const changed = text.replace('| launcher-forwards-nothing | helper + server |', '| launcher-forwards-nothing | none |');
+    expect(changed).not.toBe(text);
+    const data = measured();
+    expect(docsTables(changed).stop).not.toEqual(data.stop);
+    expect(docsTables(changed).crash).toEqual(data.crash);
+  });
+});

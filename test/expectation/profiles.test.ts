@@ -1,0 +1,67 @@
+/**
+ * The client axis of a cleanup expectation (harness/expectation/judge.ts, baseline.ts): a
+ * statement judged per profile once a run has more than one (or one other than the default),
+ * not met when any profile does not meet it, and a baseline entry per profile.
+ */
+import { describe, expect, it } from 'vitest';
+import type { ProfileName } from '../../harness/client-profiles/profiles.js';
+import { applyStatementBaseline, collectStatements } from '../../harness/expectation/baseline.js';
+import { judgeExpectations } from '../../harness/expectation/judge.js';
+import type { DrillResult } from '../../harness/results/types.js';
+
+const SERVER = { name: 'srv', command: 'node', args: ['srv.js'] };
+
+function drill(profile: ProfileName, helperLeft: boolean): DrillResult {
+  return {
+    key: `s/child-spawned/stop${profile === 'ts-sdk' ? '' : `@${profile}`}`,
+    verdict: helperLeft ? 'fail' : 'pass',
+    mode: 'stop',
+    clientProfile: profile,
+    subject: SERVER,
+    checks: [{ id: 'no-survivors', verdict: helperLeft ? 'fail' : 'pass', summary: '', data: {} }],
+    survivors: helperLeft ? [{ pid: 11 }] : [],
+    incident: { server: { pid: 10 } },
+  } as unknown as DrillResult;
+}
+
+const judge = (drills: DrillResult[]) =>
+  judgeExpectations([{ server: 'srv', command: 'node', args: ['srv.js'], statements: [{ id: 'leaves-no-helper' }] }], drills)!;
+
+describe('a cleanup expectation with a client axis', () => {
+  it('judges each profile on its own drills, and the statement on all of them', () => {
+    const results = judge([drill('ts-sdk', true), drill('codex', false), drill('zed', false), drill('claude-code', true)]);
+    const [st] = results.servers[0].statements;
+    expect(st.status).toBe('not met');
+    expect(st.profiles).toEqual([
+      { profile: 'ts-sdk', status: 'not met', drills: ['s/child-spawned/stop'] },
+      { profile: 'codex', status: 'met', drills: ['s/child-spawned/stop@codex'] },
+      { profile: 'zed', status: 'met', drills: ['s/child-spawned/stop@zed'] },
+      { profile: 'claude-code', status: 'not met', drills: ['s/child-spawned/stop@claude-code'] },
+    ]);
+  });
+
+  it('a run of the default profile alone has no axis: its result reads as before', () => {
+    expect(judge([drill('ts-sdk', false)]).servers[0].statements[0].profiles).toBeUndefined();
+    expect(judge([drill('codex', false)]).servers[0].statements[0].profiles).toHaveLength(1);
+  });
+
+  it('a baseline lists a statement per profile: known only when every profile it is not met under is listed', () => {
+    const results = judge([drill('ts-sdk', true), drill('codex', false), drill('claude-code', true)]);
+    expect(collectStatements(results)).toEqual([
+      { server: 'srv', statement: 'leaves-no-helper', profile: 'claude-code', reason: '' },
+      { server: 'srv', statement: 'leaves-no-helper', profile: 'ts-sdk', reason: '' },
+    ]);
+    const one = applyStatementBaseline(results, [{ server: 'srv', statement: 'leaves-no-helper', profile: 'ts-sdk', reason: 'SDK 1.x' }]);
+    expect(one.known).toBe(0);
+    expect(results.notMet).toBe(1);
+    const both = applyStatementBaseline(results, [
+      { server: 'srv', statement: 'leaves-no-helper', profile: 'ts-sdk', reason: 'SDK 1.x' },
+      { server: 'srv', statement: 'leaves-no-helper', profile: 'claude-code', reason: 'closed source' },
+      // Met under codex now: stale.
+      { server: 'srv', statement: 'leaves-no-helper', profile: 'codex', reason: 'old' },
+    ]);
+    expect(both.known).toBe(1);
+    expect(results.notMet).toBe(0);
+    expect(both.stale.map((e) => e.profile)).toEqual(['codex']);
+  });
+});

@@ -1,0 +1,65 @@
+/**
+ * Client profiles in the plan (harness/plan/plan.ts): each drill once per profile, a key that
+ * names a profile other than the default (`@<profile>` after the mode) and none for the default,
+ * so a run of the default profile alone plans the very keys and indexes it planned before.
+ */
+import { describe, expect, it } from 'vitest';
+import { parseScenario, type Scenario } from '../../harness/config/index.js';
+import { planRun } from '../../harness/plan/plan.js';
+import { sameDrillKey } from '../../harness/plan/not-repeated.js';
+import { scenarioYaml } from '../support/scenarios.js';
+
+function scenario(id: string, extra: Record<string, unknown> = {}): Scenario {
+  const yaml = scenarioYaml({
+    id,
+    subject: { command: 'node', args: ['server.js'] },
+    target: { call: 'echo' },
+    points: ['idle'],
+    modes: ['crash', 'stop'],
+    ...extra,
+  });
+  return parseScenario(yaml, `/tmp/scenarios/${id}.yaml`);
+}
+
+const keys = (plan: ReturnType<typeof planRun>) => plan.drills.map((d) => [d.index, d.key, d.profile]);
+
+describe('client profiles in the plan', () => {
+  it('a scenario that names none plans the default profile, with the keys of before', () => {
+    expect(keys(planRun([scenario('a')]))).toEqual([
+      [0, 'a/idle/crash', 'ts-sdk'],
+      [1, 'a/idle/stop', 'ts-sdk'],
+    ]);
+  });
+
+  it("a scenario's client-profiles: each drill once per profile, the default's key unchanged", () => {
+    expect(keys(planRun([scenario('a', { 'client-profiles': ['ts-sdk', 'codex'] })]))).toEqual([
+      [0, 'a/idle/crash', 'ts-sdk'],
+      [1, 'a/idle/crash@codex', 'codex'],
+      [2, 'a/idle/stop', 'ts-sdk'],
+      [3, 'a/idle/stop@codex', 'codex'],
+    ]);
+  });
+
+  it("the run's profiles (--client-profile, the config file) replace the scenario's", () => {
+    const plan = planRun([scenario('a', { 'client-profiles': ['ts-sdk', 'codex'] })], { clientProfiles: ['zed'], modes: ['stop'] });
+    expect(keys(plan)).toEqual([[1, 'a/idle/stop@zed', 'zed']]);
+  });
+
+  it('two profiles never make the same drill (not-repeated.ts counts the profile)', () => {
+    const plan = planRun([scenario('a'), scenario('b')], { clientProfiles: ['ts-sdk', 'zed'] });
+    expect(plan.notRepeated.map((n) => [n.key, n.sameAs])).toEqual([
+      ['b/idle/crash', 'a/idle/crash'],
+      ['b/idle/crash@zed', 'a/idle/crash@zed'],
+      ['b/idle/stop', 'a/idle/stop'],
+      ['b/idle/stop@zed', 'a/idle/stop@zed'],
+    ]);
+    const [ts, zed] = plan.drills.slice(0, 2);
+    expect(sameDrillKey(ts)).not.toEqual(sameDrillKey(zed));
+  });
+
+  it('refuses an unknown profile in a scenario, naming the field', () => {
+    expect(() => scenario('a', { 'client-profiles': ['cursor'] })).toThrow(
+      /client-profiles\[0\]: expected one of ts-sdk, python-sdk, codex, gemini-cli, vscode, zed, goose, claude-code, got "cursor"/,
+    );
+  });
+});
