@@ -14,6 +14,7 @@ export const STATEMENT_IDS = [
   'writes-carry-key-and-session',
   'remote-jobs-settle',
   'authority-gone-at-revocation',
+  'records-every-action',
   'cancel-honoured',
 ] as const;
 
@@ -28,6 +29,7 @@ export const STATEMENT_LABELS: Readonly<Record<StatementId, string>> = {
   'writes-carry-key-and-session': 'every external write carries a key and its session',
   'remote-jobs-settle': 'remote jobs settle',
   'authority-gone-at-revocation': 'authority gone at revocation',
+  'records-every-action': 'records every external action it starts, and its end',
   'cancel-honoured': 'cancel honoured',
 };
 
