@@ -26,6 +26,7 @@ import { identify, type ProcIdentity } from '../../observe/index.js';
 import { monoNow } from '../../util/clock.js';
 import { errorMessage } from '../../util/errors.js';
 import { ClientEvents, endControl, HolderReport, pipeText } from './client-base.js';
+import { textPipe } from './text-pipe.js';
 import { recordFileFor, type ClientProcessHandlers } from './client-process.js';
 import { heldSubject } from './held-subject.js';
 import { goLine, holderUnavailable, perlForStandIn, type HolderState } from '../holder/holder.js';
@@ -59,6 +60,8 @@ export class InProcessClient {
   readonly holder: HolderState = this.report.state;
   /** The client's events; its exit is the stand-in's (or the holder's). */
   private readonly events: ClientEvents;
+  /** Hands over at once what waits in the server's stderr pipe (text-pipe.ts). */
+  drainSubjectStderr: () => void = () => {};
   private session: Promise<ClientSession> | null = null;
   /** A crashed or stopped client says nothing more. */
   private muted = false;
@@ -153,7 +156,7 @@ export class InProcessClient {
       () => this.handlers.onHolderChild?.(),
     );
     pipeText(this.child.stderr, (text) => this.handlers.onClientStderr(text));
-    pipeText(stdio[FD.stderr] as Readable, (text) => this.handlers.onSubjectStderr(text), this.handlers.onSubjectStderrEnd);
+    this.drainSubjectStderr = textPipe(stdio[FD.stderr] as Readable, (text) => this.handlers.onSubjectStderr(text), this.handlers.onSubjectStderrEnd);
     this.spawned = heldSubject(
       subject.command,
       stdio[FD.stdin] as Writable,
