@@ -29,6 +29,9 @@ export const NODE_FAKES = [
   'helper-own-session',
   'ignores-sigterm-exits-on-eof',
   'exits-on-sigint-only',
+  'records-activity',
+  'records-after-answer',
+  'never-ends-actions',
 ] as const;
 export type NodeFake = (typeof NODE_FAKES)[number];
 export type FakeName = NodeFake | 'python/well-behaved';
