@@ -80,5 +80,10 @@ export const STATEMENT_REQUIREMENTS: Readonly<Record<StatementId, Requirement>> 
     'Once the session is revoked, nothing the server started can act with its authority.',
     'The authorization spec does not apply to stdio; revocation must still end what a session was allowed to do.',
   ),
+  'records-every-action': practice(
+    'records-every-action',
+    'The server keeps its own record of every external action it starts: the request identifier before the request is sent, and its result, or that it is unresolved, before it exits.',
+    'The fourth part of a good cleanup expectation: the request that left but whose answer never came back is the moment of a crash an operator must tie to its session, and the server’s own log is what the operator will have; the spec says nothing of a server’s record of its actions.',
+  ),
   'cancel-honoured': STOPS_ON_CANCEL,
 };

@@ -140,7 +140,10 @@ describe.skipIf(!python)('the Python SDK matrix', () => {
       expect(drill.checks.find((c) => c.id === 'activity-recorded')!.summary).toMatch(
         /^the write the remote received was in the server's record before it arrived, and every action it started was ended before it exited \((1 result, 0 unresolved|0 results, 1 unresolved)\)$/,
       );
-      expect(drill.incident.activity).toMatchObject({ lastStarted: { key: `${drill.id}:write`, operation: 'deploy' }, lastEnded: { key: `${drill.id}:write` } });
+      expect(drill.incident.activity).toMatchObject({
+        lastStarted: { key: `${drill.id}:write`, operation: 'deploy' },
+        lastEnded: { key: `${drill.id}:write` },
+      });
     }
   });
 });

@@ -5,6 +5,7 @@ import { isNotReached, lossOrUnknown } from '../../evidence/loss.js';
 import { dataOf, defineCheck, type Judgement } from '../types.js';
 import type { ActivityRecordedData } from './data.js';
 import { activityCauses } from './diagnosis.js';
+import { practice } from '../../requirements/requirement.js';
 
 /**
  * activity-recorded: the server's own record is one an operator can rely on. For every write of
@@ -16,6 +17,11 @@ import { activityCauses } from './diagnosis.js';
  */
 export const activityRecorded = defineCheck({
   id: 'activity-recorded',
+  requirement: practice(
+    'activity-recorded',
+    'Every external write the remote received was in the server’s own record (started, with its key) before it arrived, and every action the record started has a result or unresolved entry before the server exited.',
+    'A record written after the answer, or one that never says how an action ended, cannot tell an operator which request of a crashed session took effect; the spec says nothing of a server’s record of its actions.',
+  ),
   matcher: { name: 'toRecordEveryAction', expects: 'record every external action before it is sent, and its end before it exits' },
   applies: (evidence, mode) => evidence.meta.expect.activityRecorded === true && mode !== 'hang',
   run(evidence: DrillEvidence): Judgement<ActivityRecordedData> {
