@@ -162,6 +162,11 @@ describe('activity-recorded', () => {
     expect(keyless.run()).toMatchObject({ verdict: 'unknown', summary: 'write #1 (POST /actions) carried no key the record could name' });
     const cut = new Drill().write(1200, KEY, [], { dropped: 4 }).lost(1201).exit(1300);
     expect(cut.run().verdict).toBe('unknown');
+    const unread = new Drill().write(1200, KEY, [], { unreadBytes: 4096 }).lost(1201).exit(1300);
+    expect(unread.run()).toMatchObject({
+      verdict: 'unknown',
+      summary: 'write #1 (POST /actions) could not be held against the record (it was not read then, or was cut)',
+    });
     const notReached = new Drill();
     notReached.b.pointTimeout(6000, 'sent', 5000, 'no write');
     expect(notReached.run().verdict).toBe('unknown');

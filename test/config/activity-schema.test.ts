@@ -44,6 +44,24 @@ describe('subject.activity', () => {
     const own = parse('subject:\n  command: node\n  activity: { file: "{{activity.file}}", fields: { key: id } }\n');
     expect(renderScenario(own, ctx).subject.activity?.source).toEqual({ kind: 'file', path: '/tmp/d/activity.jsonl' });
   });
+
+  it('{{activity.file}} renders in args, env and subject.files', () => {
+    const s = parse(
+      'subject:\n  command: node\n  args: ["--audit={{activity.file}}"]\n  env: { AUDIT: "{{activity.file}}" }\n  files: { cfg: "audit: {{activity.file}}" }\n',
+    );
+    const r = renderScenario(s, {
+      runId: 'cd-1',
+      tmp: '/tmp/d',
+      scenarioDir: '/work/scen',
+      activityFile: '/tmp/d/activity.jsonl',
+      files: { cfg: '/tmp/d/cfg' },
+    });
+    expect([r.subject.args, r.subject.env, r.subject.files]).toEqual([
+      ['--audit=/tmp/d/activity.jsonl'],
+      { AUDIT: '/tmp/d/activity.jsonl' },
+      { cfg: 'audit: /tmp/d/activity.jsonl' },
+    ]);
+  });
 });
 
 describe('expect.activity-recorded', () => {

@@ -1,6 +1,6 @@
 import { activityReads, closingRead, describeActivitySource, isEnd } from '../../evidence/activity-queries.js';
 import { firstGenerationRequests } from '../../evidence/queries.js';
-import { firstOf, type DrillEvidence } from '../../evidence/types.js';
+import { firstOf, type ActivityCounts, type DrillEvidence } from '../../evidence/types.js';
 import { isNotReached, lossOrUnknown } from '../../evidence/loss.js';
 import { dataOf, defineCheck, type Judgement } from '../types.js';
 import type { ActivityRecordedData } from './data.js';
@@ -40,8 +40,8 @@ export const activityRecorded = defineCheck({
       if (!at) return { ...base, recorded: 'unknown' as const };
       const started = (e: { phase: string; key: string }) => e.phase === 'started' && keys.includes(e.key);
       if (at.known.some(started)) return { ...base, recorded: 'before' as const };
-      // The record was full by then: its entry may be among those left out.
-      if (at.read.counts.dropped > 0) return { ...base, recorded: 'unknown' as const };
+      // The record was cut by then: its entry may be among what was left out or left unread.
+      if (isCut(at.read.counts)) return { ...base, recorded: 'unknown' as const };
       const later = reads.find((x) => x.read.entries.some(started));
       if (later) return { ...base, recorded: 'after' as const, afterMs: Math.round(later.read.t - r.t) };
       return { ...base, recorded: 'never' as const };
@@ -58,12 +58,13 @@ export const activityRecorded = defineCheck({
       closedAt: closing ? (closing.exited ? 'exit' : 'window-end') : null,
       ended: { result: known.filter((e) => e.phase === 'result').length, unresolved: known.filter((e) => e.phase === 'unresolved').length },
       dropped: counts?.dropped ?? 0,
+      cut: counts ? isCut(counts) : false,
       problems: counts?.problems ?? [],
     };
     const when = closing?.exited ? 'before it exited' : 'by the end of the grace period';
     const missing = judged.filter((w) => w.recorded === 'after' || w.recorded === 'never');
-    // Ends left out past the cap cannot be told from ends never written.
-    const openCertain = data.dropped === 0 ? open : [];
+    // Ends left out past the bounds cannot be told from ends never written.
+    const openCertain = data.cut ? [] : open;
     if (missing.length > 0 || openCertain.length > 0) {
       const parts = [
         ...missing.map((w) =>
@@ -85,7 +86,11 @@ export const activityRecorded = defineCheck({
     }
     if (!closing) return { verdict: 'unknown', summary: 'the record was not read when the server exited or at the end of the window', data };
     if (open.length > 0)
-      return { verdict: 'unknown', summary: `${open.length} started action(s) with no end kept: the record was cut (record.activity-entries)`, data };
+      return {
+        verdict: 'unknown',
+        summary: `${open.length} started action(s) with no end kept: the record was cut (record.activity-entries, activity-bytes)`,
+        data,
+      };
     const ends = `${data.ended.result} result${data.ended.result === 1 ? '' : 's'}, ${data.ended.unresolved} unresolved`;
     return {
       verdict: 'pass',
@@ -107,3 +112,8 @@ export const activityRecorded = defineCheck({
   },
   diagnose: (outcome, evidence) => activityCauses(dataOf(outcome), firstOf(evidence, 'activity-source')?.kind ?? 'file'),
 });
+
+/** What the drill kept of the record is not all of it: actions past activity-entries, or bytes past activity-bytes. */
+function isCut(counts: ActivityCounts): boolean {
+  return counts.dropped > 0 || counts.unreadBytes > 0;
+}

@@ -16,5 +16,7 @@ export interface ActivityRecordedData {
   ended: { result: number; unresolved: number };
   /** Actions left out past record.activity-entries: what is missing may be among them. */
   dropped: number;
+  /** The record was cut (actions left out, or bytes left unread past record.activity-bytes): a missing entry cannot fail it. */
+  cut: boolean;
   problems: string[];
 }

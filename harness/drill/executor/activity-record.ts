@@ -60,9 +60,17 @@ export class ActivityRecord {
     );
   }
 
-  /** The server's stderr as it comes (a stderr source reads its lines from it). */
+  /** The server's stderr as it comes (a stderr source reads its lines from it, up to activity-bytes). */
   stderr(text: string): void {
-    if (this.pattern && !this.done) this.take(text);
+    if (!this.pattern || this.done) return;
+    const bytes = Buffer.byteLength(text);
+    // As a file is read to activity-bytes and no further: once past it, the rest is only counted.
+    if (this.counts.unreadBytes > 0 || this.counts.bytes + bytes > this.limits.activityBytes) {
+      this.counts.unreadBytes += bytes;
+      return;
+    }
+    this.counts.bytes += bytes;
+    this.take(text);
   }
 
   /** Reads what is new and records it. */

@@ -133,6 +133,17 @@ describe('the activity record', () => {
     expect(source).toMatchObject({ kind: 'stderr', pattern: '^audit: (?<json>.*)$' });
   });
 
+  it('parses stderr up to activity-bytes, and counts what comes after unread', () => {
+    const s = setup({ source: { kind: 'stderr', pattern: '^(.*)$' } }, { activityBytes: 100 });
+    s.record.stderr(line({ key: 'k1', phase: 'started' }));
+    s.record.stderr(`${'x'.repeat(120)}\n`);
+    s.record.stderr(line({ key: 'k2', phase: 'started' }));
+    s.record.read('exit');
+    const [read] = s.reads();
+    expect(read.entries.map((e) => e.key)).toEqual(['k1']);
+    expect(read.counts).toMatchObject({ bytes: 31, unreadBytes: 152 });
+  });
+
   it('reads nothing after its last read', () => {
     const { file, record, reads } = setup();
     record.finish();
