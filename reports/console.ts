@@ -105,6 +105,8 @@ export class ConsoleReporter implements Reporter {
           if (d.known?.some((k) => k.check === g.check)) continue;
           this.write(`      ${g.check}: ${g.cause}\n      fix: ${g.fix}\n`);
         }
+        // The server's own record beside what the remote saw, when the drill read it.
+        if (d.incident.activity) this.write(`      the server's own record: ${d.incident.activity.line}\n`);
       }
     }
     if (results.baseline && results.baseline.stale.length > 0) {

@@ -257,6 +257,7 @@ function outcome(drill: DrillResult, check: Check): Outcome | null {
     `termination: ${drill.incident.termination}`,
     `protocol: ${drill.incident.protocol ?? 'not recorded'}`,
     ...(drill.incident.recordCut ?? []).map((cut) => `record cut: ${cut}`),
+    ...(drill.incident.activity ? [`the server's own record: ${drill.incident.activity.line}`] : []),
     // This check's diagnosis: the cause as observed, what showed it, the SDK's known behaviour.
     ...(drill.incident.diagnosis ?? [])
       .filter((g) => g.check === check.id)

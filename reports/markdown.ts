@@ -256,6 +256,7 @@ function incidentList(i: Incident): string[] {
     `- Protocol: ${md(i.protocol ?? 'not recorded')}`,
     ...(i.cancelledAt ? [`- Cancelled at: ${moment(i.cancelledAt)}`] : []),
     ...(i.recordCut ?? []).map((cut) => `- Record cut: ${md(cut)}`),
+    ...(i.activity ? [`- Server's own record: ${md(i.activity.line)}`] : []),
   ];
   // The cause each failed check's drill observed, what showed it, and the SDK's known behaviour; the fix is in the follow-up.
   for (const g of i.diagnosis ?? []) {

@@ -3,6 +3,7 @@
  * configured for the one behaviour its file is named for.
  */
 import { McpServer, StdioServerTransport } from './sdk.js';
+import { ActivityLog, type ActivityPolicy } from './activity-log.js';
 import type { AfterLoss } from './after-loss.js';
 import { ChildTracker, type HelperPlacement } from './children.js';
 import { startDaemon, startShellDaemon } from './daemon.js';
@@ -64,6 +65,8 @@ export interface FakeServerOptions {
    * that notices a client that dropped it without closing anything (exits-when-idle).
    */
   idleExitMs?: number;
+  /** How it keeps its own activity record (activity-log.ts); absent: it keeps none. */
+  activity?: ActivityPolicy;
 }
 
 export const KEEP_ALIVE_TICK_MS = 1000;
@@ -77,13 +80,14 @@ export async function runFakeServer(options: FakeServerOptions): Promise<void> {
   const server = new McpServer({ name: options.name, version: '0.1.0' }, { capabilities });
   const http = new RemoteHttp(readRemoteEnv());
   const jobs = new JobTracker();
+  const activity = new ActivityLog(options.activity);
   const shutdown = new Shutdown({
     server,
     children,
     timers,
     log,
     endChildren: options.endChildrenOnExit,
-    onLoss: remoteOnLoss({ http, jobs, log, cancelJobs: options.cancelJobsOnLoss ?? true, afterLoss: options.afterLoss }),
+    onLoss: remoteOnLoss({ http, jobs, log, cancelJobs: options.cancelJobsOnLoss ?? true, afterLoss: options.afterLoss, activity }),
   });
 
   const noise = options.stdoutNoise;
@@ -109,6 +113,7 @@ export async function runFakeServer(options: FakeServerOptions): Promise<void> {
     http,
     jobs,
     writePolicy: options.writePolicy ?? 'keyed',
+    activity,
     isStopping: () => shutdown.refusesCalls,
     beforeCall,
   });

@@ -4,6 +4,7 @@
  * cancel the jobs it started, then run the mutant's after-loss behaviour, if any.
  */
 import { monoNow } from '../../harness/util/clock.js';
+import type { ActivityLog } from './activity-log.js';
 import type { AfterLoss } from './after-loss.js';
 import type { JobTracker } from './jobs.js';
 import type { Log } from './log.js';
@@ -25,6 +26,8 @@ export interface RemoteOnLossOptions {
   log: Log;
   /** false: fire-and-forget-job, whose jobs outlive it (`jobs-settled`). */
   cancelJobs: boolean;
+  /** Its own record: what is still open once the requests in flight had their deadline is unresolved. */
+  activity?: ActivityLog;
   afterLoss?: AfterLoss;
 }
 
@@ -39,6 +42,7 @@ export function remoteOnLoss(options: RemoteOnLossOptions): () => Promise<void> 
       log(`leaving ${jobs.remembered.length} job(s) running: ${jobs.remembered.join(', ')}`);
     }
     if (http.inflightCount > 0) log(`${http.inflightCount} remote request(s) still unanswered after ${REMOTE_SETTLE_MS} ms`);
+    options.activity?.closeOpen();
     await options.afterLoss?.({ http, log });
   };
 }

@@ -6,9 +6,10 @@
  */
 import { type McpServer, z } from './sdk.js';
 import { CORRELATION_META_KEY } from '../../harness/shared/protocol.js';
+import type { ActivityLog } from './activity-log.js';
 import type { JobTracker } from './jobs.js';
 import { describeFailure, type RemoteAnswer, type RemoteHttp } from './remote-http.js';
-import { postAction, postJob, type WritePolicy } from './remote-writes.js';
+import { idempotencyKey, postAction, postJob, type WritePolicy } from './remote-writes.js';
 
 export const REMOTE_TOOL_NAMES = ['write', 'start-job'] as const;
 
@@ -16,6 +17,8 @@ export interface RemoteToolContext {
   http: RemoteHttp;
   jobs: JobTracker;
   writePolicy: WritePolicy;
+  /** The server's own record of its actions (activity-log.ts). */
+  activity: ActivityLog;
   /** True once the server lost its input: it starts no new write after that. */
   isStopping(): boolean;
   beforeCall?(tool: string): void;
@@ -60,7 +63,9 @@ export function registerRemoteTools(server: McpServer, ctx: RemoteToolContext): 
     async ({ op, target }, extra) => {
       if (ctx.isStopping()) return toolError(REFUSED);
       // No await before this line: the request is on its way whatever happens next.
-      const pending = postAction(ctx.http, ctx.writePolicy, { op, target }, correlationIdOf(extra));
+      const correlationId = correlationIdOf(extra);
+      const key = idempotencyKey(correlationId, 'action', op, target);
+      const pending = ctx.activity.around({ key, operation: op, target }, () => postAction(ctx.http, ctx.writePolicy, { op, target }, correlationId));
       ctx.beforeCall?.('write');
       return answerWith(pending, 'write', 'effect');
     },
@@ -74,7 +79,9 @@ export function registerRemoteTools(server: McpServer, ctx: RemoteToolContext): 
     },
     async ({ op }, extra) => {
       if (ctx.isStopping()) return toolError(REFUSED);
-      const pending = postJob(ctx.http, ctx.jobs, op, correlationIdOf(extra));
+      const correlationId = correlationIdOf(extra);
+      const key = idempotencyKey(correlationId, 'job', op);
+      const pending = ctx.activity.around({ key, operation: op, target: 'job' }, () => postJob(ctx.http, ctx.jobs, op, correlationId));
       ctx.beforeCall?.('start-job');
       return answerWith(pending, 'start-job', 'job');
     },

@@ -6,6 +6,7 @@
  * findings gathered, and their diagnosis found (harness/results/diagnosis.ts) through this list.
  */
 import type { DrillEvidence } from '../evidence/types.js';
+import { activityRecorded } from './activity-recorded/check.js';
 import { aliveAfterCancel } from './alive-after-cancel/check.js';
 import { deniedAfterRevocation } from './denied-after-revocation/check.js';
 import { exitOnEof } from './exit-on-eof/check.js';
@@ -27,6 +28,7 @@ export const CHECKS = [
   deniedAfterRevocation,
   quietAfterLoss,
   jobsSettled,
+  activityRecorded,
   silentAfterCancel,
   stopsAfterCancel,
   aliveAfterCancel,

@@ -92,8 +92,11 @@ export interface CheckSpec<Id extends string, D extends object, M extends string
   followUp?(outcome: CheckOutcome<Id, D>, evidence: DrillEvidence): string[];
   /** What the failed check found, for the reports, the incident record's findings and the matcher's message. */
   details?(outcome: CheckOutcome<Id, D>, evidence: DrillEvidence): CheckDetail[];
-  /** Why it failed and the fix (its diagnosis), from the evidence alone; null when the evidence cannot say. */
-  diagnose?(outcome: CheckOutcome<Id, D>, evidence: DrillEvidence): Cause | null;
+  /**
+   * Why it failed and the fix (its diagnosis), from the evidence alone; null when the evidence
+   * cannot say. Several causes when the check found several differences, each a finding of its own.
+   */
+  diagnose?(outcome: CheckOutcome<Id, D>, evidence: DrillEvidence): Cause | Cause[] | null;
 }
 
 /** A registered check: its spec, with `run` giving the outcome under its id and the matcher filled in. */

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { ParsedScenario } from './schema.js';
 import { EXTRA_EXPECT_KEYS } from './schema.js';
+import { normaliseActivity } from './activity-schema.js';
 import { normaliseExpectation } from './expectation-normalise.js';
 import type { CancelSpec, RecordLimits, Scenario, ScenarioExpect, ScenarioRemote, ScenarioTimeouts, SetupStep } from './types.js';
 
@@ -10,6 +11,8 @@ export const DEFAULT_RECORD_LIMITS: Readonly<RecordLimits> = Object.freeze({
   stderrBytes: 64 * 1024,
   lineBytes: 8 * 1024,
   unterminatedBytes: 16 * 1024 * 1024,
+  activityEntries: 1000,
+  activityBytes: 16 * 1024 * 1024,
 });
 
 /** Defaults for the numbers a file may leave out (docs/design.md; close-wait: each client profile's own waits). */
@@ -43,6 +46,7 @@ export function normaliseScenario(parsed: ParsedScenario, file: string): Scenari
       cwd: resolveCwd(dir, s.cwd),
       ...(s.files ? { files: s.files } : {}),
       ...(expectation ? { expectation } : {}),
+      ...(s.activity ? { activity: normaliseActivity(s.activity) } : {}),
     };
   });
   const scenario: Scenario = {
@@ -70,17 +74,30 @@ export function normaliseScenario(parsed: ParsedScenario, file: string): Scenari
       stderrBytes: parsed.record?.['stderr-bytes'] ?? DEFAULT_RECORD_LIMITS.stderrBytes,
       lineBytes: parsed.record?.['line-bytes'] ?? DEFAULT_RECORD_LIMITS.lineBytes,
       unterminatedBytes: parsed.record?.['unterminated-bytes'] ?? DEFAULT_RECORD_LIMITS.unterminatedBytes,
+      activityEntries: parsed.record?.['activity-entries'] ?? DEFAULT_RECORD_LIMITS.activityEntries,
+      activityBytes: parsed.record?.['activity-bytes'] ?? DEFAULT_RECORD_LIMITS.activityBytes,
     },
     remote: normaliseRemote(parsed.remote, dir),
     retry: false,
     expect: normaliseExpect(parsed.expect, parsed.remote !== undefined),
   };
+  scenario.expect.activityRecorded = parsed.expect?.['activity-recorded'] ?? (parsed.remote !== undefined && asksForActivity(parsed));
   // The retry exists to judge idempotency: on by default exactly when that check applies.
   scenario.retry = parsed.retry ?? scenario.expect.idempotentEffects;
   if (parsed.description !== undefined) scenario.description = parsed.description;
   const expectation = normaliseExpectation(parsed.expectation, exitDeadline);
   if (expectation) scenario.expectation = expectation;
   return scenario;
+}
+
+/**
+ * activity-recorded is on by default where the scenario asks for the server's record: it states
+ * records-every-action (for every subject or one), or names where a subject's record is.
+ */
+function asksForActivity(parsed: ParsedScenario): boolean {
+  const subjects = parsed.subjects ?? (parsed.subject ? [parsed.subject] : []);
+  const lists = [parsed.expectation, ...subjects.map((s) => s.expectation)];
+  return lists.some((list) => list?.includes('records-every-action')) || subjects.some((s) => s.activity !== undefined);
 }
 
 /**

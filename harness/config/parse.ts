@@ -96,6 +96,7 @@ function checkTemplates(p: ParsedScenario): ConfigProblem[] {
       ...findUnknownTemplates(s.env, [...at, 'env']),
       ...(s.cwd === undefined ? [] : findUnknownTemplates(s.cwd, [...at, 'cwd'])),
       ...(s.files === undefined ? [] : findUnknownTemplates(s.files, [...at, 'files'])),
+      ...(s.activity?.file === undefined ? [] : findUnknownTemplates(s.activity.file, [...at, 'activity', 'file'])),
     ]),
     ...p.setup.flatMap((c, i) => findUnknownTemplates(c.args, ['setup', i, 'args'])),
     ...findUnknownTemplates(p.target.args, ['target', 'args']),
@@ -112,7 +113,8 @@ function checkTemplates(p: ParsedScenario): ConfigProblem[] {
     if (value !== undefined && hasTemplate(value)) {
       out.push({
         field: formatFieldPath(where),
-        message: 'templates are not rendered here; use them in subject.args, subject.env, subject.cwd, setup[*].args or target.args',
+        message:
+          'templates are not rendered here; use them in subject.args, subject.env, subject.cwd, subject.files, subject.activity.file, setup[*].args or target.args',
       });
     }
   }

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { ActivityFieldsSchema, ActivityPhasesSchema, ActivitySchema } from './activity-schema.js';
 import { PROFILE_NAMES } from '../client-profiles/profiles.js';
 import { ExpectationSchema } from './expectation-schema.js';
 import { DEFAULT_KILL_MODES, DEFAULT_KILL_POINTS, KILL_MODES, KILL_POINTS, LOSS_MODES, PROTOCOL_CHOICES } from './types.js';
@@ -44,6 +45,8 @@ export const SubjectSchema = z.strictObject({
   name: z.string().min(1).optional(),
   /** This server's cleanup expectation (harness/expectation/); replaces the scenario's for this subject. */
   expectation: ExpectationSchema.optional(),
+  /** Where its activity record is read, when it logs its own way (harness/config/activity-schema.ts). */
+  activity: ActivitySchema.optional(),
 });
 
 export const ToolCallSchema = z.strictObject({
@@ -101,6 +104,8 @@ export const RecordSchema = z.strictObject({
   'stderr-bytes': positiveCount.optional(),
   'line-bytes': positiveCount.optional(),
   'unterminated-bytes': positiveCount.optional(),
+  'activity-entries': positiveCount.optional(),
+  'activity-bytes': positiveCount.optional(),
 });
 
 export const ExitOnEofSchema = z.strictObject({ deadline: positiveMs.optional() });
@@ -124,6 +129,7 @@ export const ExpectSchema = z.strictObject({
   'silent-after-cancel': z.union([z.boolean(), SilentAfterCancelSchema], { error: 'expected true, false or a mapping { in-flight: ms }' }).optional(),
   'stops-after-cancel': z.union([z.boolean(), DeadlineSchema], { error: 'expected true, false or a mapping { deadline: ms }' }).optional(),
   'alive-after-cancel': z.union([z.boolean(), DeadlineSchema], { error: 'expected true, false or a mapping { deadline: ms }' }).optional(),
+  'activity-recorded': z.boolean().optional(),
 });
 
 const HTTP_METHOD = z.enum(['GET', 'POST', 'PUT', 'PATCH', 'DELETE'], { error: 'expected an HTTP method (GET, POST, PUT, PATCH, DELETE)' });
@@ -218,6 +224,12 @@ export const KNOWN_KEYS: Readonly<Record<string, readonly string[]>> = {
   '': Object.keys(ScenarioSchema.shape),
   subject: Object.keys(SubjectSchema.shape),
   'subjects[]': Object.keys(SubjectSchema.shape),
+  'subject.activity': Object.keys(ActivitySchema.shape),
+  'subjects[].activity': Object.keys(ActivitySchema.shape),
+  'subject.activity.fields': Object.keys(ActivityFieldsSchema.shape),
+  'subjects[].activity.fields': Object.keys(ActivityFieldsSchema.shape),
+  'subject.activity.phases': Object.keys(ActivityPhasesSchema.shape),
+  'subjects[].activity.phases': Object.keys(ActivityPhasesSchema.shape),
   'setup[]': Object.keys(SetupStepSchema.shape),
   'setup[].listen': Object.keys(ListenSchema.shape),
   cancel: Object.keys(CancelSchema.shape),

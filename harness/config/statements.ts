@@ -18,6 +18,7 @@ export const STATEMENT_IDS = [
   'writes-carry-key-and-session',
   'remote-jobs-settle',
   'authority-gone-at-revocation',
+  'records-every-action',
   'cancel-honoured',
 ] as const;
 
@@ -32,6 +33,7 @@ export const STATEMENT_LABELS: Readonly<Record<StatementId, string>> = {
   'writes-carry-key-and-session': 'every external write carries a key and its session',
   'remote-jobs-settle': 'remote jobs settle',
   'authority-gone-at-revocation': 'authority gone at revocation',
+  'records-every-action': 'records every external action it starts, and its end',
   'cancel-honoured': 'cancel honoured',
 };
 
@@ -77,6 +79,11 @@ export const STATEMENT_REQUIREMENTS: Readonly<Record<StatementId, Requirement>> 
     'authority-gone-at-revocation',
     'Once the session is revoked, nothing the server started can act with its authority.',
     'The authorization spec does not apply to stdio; revocation must still end what a session was allowed to do.',
+  ),
+  'records-every-action': practice(
+    'records-every-action',
+    'The server keeps its own record of every external action it starts: the request identifier before the request is sent, and its result, or that it is unresolved, before it exits.',
+    'The fourth part of a good cleanup expectation: the request that left but whose answer never came back is the moment of a crash an operator must tie to its session, and the server’s own log is what the operator will have; the spec says nothing of a server’s record of its actions.',
   ),
   'cancel-honoured': STOPS_ON_CANCEL,
 };

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { ConfigError, type ConfigProblem } from './errors.js';
 import { formatFieldPath } from './field-path.js';
 import { suggestKey } from './suggest.js';
-import type { Scenario, TemplateContext } from './types.js';
+import type { ActivitySpec, Scenario, TemplateContext } from './types.js';
 
 /**
  * `{{name}}` templates in scenario files. They are checked when the file is loaded (an unknown
@@ -24,6 +24,7 @@ const TEMPLATES: Readonly<Record<string, { key: TemplateKey; missing: string }>>
   'remote.httpsUrl': { key: 'remoteHttpsUrl', missing: 'the drill remote serves HTTPS only to a scenario with a remote: section' },
   'remote.caFile': { key: 'remoteCaFile', missing: "the run's CA is written only for a scenario with a remote: section" },
   'remote.caBase64': { key: 'remoteCaBase64', missing: "the run's CA is made only for a scenario with a remote: section" },
+  'activity.file': { key: 'activityFile', missing: 'this drill has no activity record file' },
 };
 
 /**
@@ -132,26 +133,33 @@ function joinField(prefix: string, rest: string): string | undefined {
 }
 
 /**
- * Renders the templated fields of a scenario for one drill: subject args, env and cwd, and
- * the args of every tool call. A cwd that began with a template is resolved against the
+ * Renders the templated fields of a scenario for one drill: subject args, env, cwd, files and
+ * activity file, and the args of every tool call. A cwd that began with a template is resolved against the
  * scenario folder once rendered, so `subject.cwd` is always absolute afterwards.
  */
 export function renderScenario(scenario: Scenario, ctx: TemplateContext): Scenario {
   const f = scenario.file;
   const subject = scenario.subject;
-  const cwd = renderAt(subject.cwd, ctx, 'subject.cwd', f);
+  const cwd = path.resolve(scenario.dir, renderAt(subject.cwd, ctx, 'subject.cwd', f));
   return {
     ...scenario,
     subject: {
       ...subject,
       args: renderAt(subject.args, ctx, 'subject.args', f),
       env: renderAt(subject.env, ctx, 'subject.env', f),
-      cwd: path.resolve(scenario.dir, cwd),
+      cwd,
       ...(subject.files ? { files: renderAt(subject.files, ctx, 'subject.files', f) } : {}),
+      ...(subject.activity ? { activity: renderActivity(subject.activity, ctx, cwd, f) } : {}),
     },
     setup: scenario.setup.map((step, i) => ({ ...step, args: renderAt(step.args, ctx, `setup[${i}].args`, f) })),
     target: { ...scenario.target, args: renderAt(scenario.target.args, ctx, 'target.args', f) },
   };
+}
+
+/** A subject's activity file rendered like env, and made absolute against the subject's folder (its rendered cwd). */
+function renderActivity(activity: ActivitySpec, ctx: TemplateContext, cwd: string, file: string): ActivitySpec {
+  if (activity.source.kind !== 'file') return activity;
+  return { ...activity, source: { kind: 'file', path: path.resolve(cwd, renderAt(activity.source.path, ctx, 'subject.activity.file', file)) } };
 }
 
 /** Maps every string in a value through `fn`, deeply; other values are kept as they are. */

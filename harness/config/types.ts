@@ -60,6 +60,24 @@ export const CLIENT_LIVES_MODES: readonly KillMode[] = Object.freeze(['stop', 'a
  */
 export const DEFAULT_KILL_POINTS: readonly KillPoint[] = Object.freeze(['idle', 'pre-dispatch', 'in-flight', 'child-spawned', 'after-response'] as const);
 
+/** The phases of an action in the server's own activity record (README, "The server's own activity record"). */
+export type ActivityPhase = 'started' | 'result' | 'unresolved';
+
+export const ACTIVITY_PHASES: readonly ActivityPhase[] = Object.freeze(['started', 'result', 'unresolved'] as const);
+
+/** The fields of an activity entry, by our name. */
+export type ActivityField = 't' | 'key' | 'phase' | 'session' | 'operation' | 'target' | 'remoteId';
+
+/** Where a drill reads the server's activity record, and how its lines name our fields and phases (harness/config/activity-schema.ts). */
+export interface ActivitySpec {
+  /** A file (its path templated like env; by default `{{activity.file}}`), or the server's stderr lines that match `pattern`. */
+  source: { kind: 'file'; path: string } | { kind: 'stderr'; pattern: string };
+  /** The record's own name of each field (dotted for a nested one). */
+  fields: Record<ActivityField, string>;
+  /** The record's own value of each phase. */
+  phases: Record<ActivityPhase, string>;
+}
+
 export interface SubjectSpec {
   name: string;
   command: string;
@@ -71,6 +89,8 @@ export interface SubjectSpec {
   files?: Record<string, string>;
   /** This server's own cleanup expectation (harness/expectation/), in place of its scenario's. */
   expectation?: DeclaredStatement[];
+  /** Where its activity record is read when it logs its own way (`activity:`); absent: the drill's own file, our format. */
+  activity?: ActivitySpec;
 }
 
 export interface ToolCallSpec {
@@ -121,6 +141,10 @@ export interface RecordLimits {
   lineBytes: number;
   /** the longest stdout line held while waiting for its newline (also the largest JSON-RPC message read) */
   unterminatedBytes: number;
+  /** the server's activity record: entries kept (the first ones; the rest counted) */
+  activityEntries: number;
+  /** the server's activity record: bytes read at most */
+  activityBytes: number;
 }
 
 export interface ScenarioExpect {
@@ -148,6 +172,13 @@ export interface ScenarioExpect {
   stopsAfterCancel: { deadline: number } | null;
   /** `deadline`: how long the follow-up tools/list may take to be answered. */
   aliveAfterCancel: { deadline: number } | null;
+  /**
+   * activity-recorded: the server's own record names every write the remote received before it
+   * arrived, and ends every action it started. On by default with a `remote:` section when the
+   * scenario states records-every-action or declares a subject's `activity:`. Absent in evidence
+   * older than the check.
+   */
+  activityRecorded?: boolean;
 }
 
 export interface Scenario {
@@ -216,6 +247,8 @@ export interface TemplateContext {
   remoteCaBase64?: string;
   /** The paths of the subject's files (`subject.files`), by name. */
   files?: Record<string, string>;
+  /** The drill's activity record file (`{{activity.file}}`, CRASH_DRILL_ACTIVITY_FILE). */
+  activityFile?: string;
   remoteApiKey?: string;
   sessionToken?: string;
   runId: string;

@@ -5,6 +5,7 @@
 import type { ClientProfile, ProfileName } from '../client-profiles/profiles.js';
 import type { ClientEvent } from '../shared/protocol.js';
 import type { CancelSpec, KillMode, KillPoint, ProtocolChoice, ScenarioExpect } from '../config/index.js';
+import type { ActivityPhase } from '../config/types.js';
 import type { SurvivorRow, TrackingInfo, UnattributedProcess } from '../observe/index.js';
 import type { JobStatus, JournalEvent } from '../remote/types.js';
 import type { ContainerEvidenceEvent } from '../containers/types.js';
@@ -68,6 +69,45 @@ export interface DrillMeta {
 
 /** What a drill's client profile says, as the drill used it (its stop sequence with the waits in force). */
 export type ProfileFacts = Pick<ClientProfile, 'name' | 'spawn' | 'stop' | 'closesStdinWhenChildExits' | 'crash'>;
+
+/**
+ * One action of the server's own activity record, as the drill kept it
+ * (harness/drill/executor/activity-record.ts): our field names, whatever the record's are.
+ */
+export interface ActivityEntry {
+  key: string;
+  phase: ActivityPhase;
+  /** Its line in the record (1-based; stderr lines counted from the start of stderr). */
+  line: number;
+  /** The server's own time, as it wrote it. */
+  t?: string | number;
+  session?: string;
+  operation?: string;
+  /** A digest of the target the server named: request content, never kept in clear. */
+  target?: string;
+  remoteId?: string;
+}
+
+/** What the drill has read of the record so far (every count since the start). */
+export interface ActivityCounts {
+  lines: number;
+  /** Lines that are actions (kept or dropped). */
+  entries: number;
+  /** Lines that are not actions: not a JSON object, or one with no phase field (another log line). */
+  other: number;
+  /** Lines with a phase field that are not a valid action: an unknown phase, no key, too long. */
+  malformed: number;
+  /** Actions left out past `record.activity-entries` (counted, not kept). */
+  dropped: number;
+  /** Bytes read; and bytes left unread past `record.activity-bytes`. */
+  bytes: number;
+  unreadBytes: number;
+  /** The first few problems, each with its line. */
+  problems: string[];
+}
+
+/** When the drill read the record: a write of the drill arriving at the remote (`request`: its journal seq), the server's exit, the end of the observation window, the drill's end. */
+export type ActivityRead = 'request' | 'exit' | 'window-end' | 'final';
 
 /** The streams a record can cut (harness/drill/executor/record-cap.ts). */
 export type CutStream = 'stdout' | 'retry-stdout' | 'stderr' | 'client-stderr';
@@ -172,6 +212,15 @@ export type HarnessEvent =
       lastDroppedAt: number | null;
     }
   | { type: 'drill-end' }
+  /** Where the drill reads the server's own activity record: a file, or its stderr lines that match a pattern. */
+  /** `drillFile`: the drill's own file (CRASH_DRILL_ACTIVITY_FILE), gone with the drill's temp folder. */
+  | { type: 'activity-source'; kind: 'file'; file: string; drillFile?: true }
+  | { type: 'activity-source'; kind: 'stderr'; pattern: string }
+  /**
+   * A read of the server's own activity record: the actions new since the last read, in order,
+   * and the counts so far. `absent`: the file did not exist (yet) at this read.
+   */
+  | { type: 'activity'; read: ActivityRead; request?: number; entries: ActivityEntry[]; counts: ActivityCounts; absent?: true }
   /**
    * What the harness read from /proc for the drill's diagnosis (harness/observe/process-facts.ts,
    * runtime-facts.ts; judged by each check's diagnosis, harness/checks/<id>/diagnosis.ts): `start` once the handshake is done

@@ -137,6 +137,13 @@ export const STATEMENTS: readonly StatementDef[] = [
     decide: byVerdicts('denied-after-revocation'),
   },
   {
+    id: 'records-every-action',
+    text: () => 'keeps its own record of every external action: started before it is sent, and its result or unresolved before it exits',
+    checks: ['activity-recorded'],
+    shownBy: { points: REMOTE_POINTS, modes: LOSS, remote: true, also: 'a server that writes its activity record' },
+    decide: byVerdicts('activity-recorded'),
+  },
+  {
     id: 'cancel-honoured',
     text: () => 'honours a cancel: the cancelled call stops and is not answered',
     checks: ['silent-after-cancel', 'stops-after-cancel'],

@@ -34,6 +34,24 @@ export const INIT_MODES: readonly KillMode[] = ['crash', 'close', 'hang'];
 /** What the remote's points can show of the server's cleanup expectation (harness/expectation/statements.ts). */
 export const REMOTE_EXPECTATION = ['no-write-after-loss', 'writes-carry-key-and-session'] as const;
 
+/**
+ * What a tool that may write states from the first run: that the server keeps its own record of
+ * the actions it starts. It is shown once the remote's points are on (until then each run says
+ * `not shown`, and what would show it), so it asks for the record without failing a first run.
+ */
+export const WRITE_EXPECTATION = ['records-every-action'] as const;
+
+/** Above a may-write tool's expectation: what the server has to do to meet it. */
+const RECORD_NOTE = [
+  ' records-every-action: the server keeps its own record of each external action it starts. Before',
+  ' a write leaves, it appends one JSON line {"t", "key", "phase": "started"} to the file named in',
+  " CRASH_DRILL_ACTIVITY_FILE (key: the Idempotency-Key it sends, or the call's correlation id,",
+  ' params._meta["dev.crash-drill/correlation-id"]); when the answer comes, "result"; at shutdown,',
+  ' "unresolved" for what is still open. A server that logs its own way names its file or stderr',
+  ' lines in subject.activity (README, "The server\'s own activity record"). Shown once the points',
+  ' below that need the drill remote are on.',
+].join('\n');
+
 /** What a may-write scenario says, commented out, about the points left out of the first run. */
 export function remoteHint(): string[] {
   return [
@@ -43,10 +61,10 @@ export function remoteHint(): string[] {
     "# them, map the server's own API address and credential to the remote under subject:, e.g.",
     '#   env: { API_URL: "{{remote.url}}", API_TOKEN: "{{session.token}}" }',
     '# (a Node server with a hard-coded host: remote: { intercept: [https://api.example.com] }),',
-    "# then put these lines in place of `points:` above (the expectation adds what they show to the server's):",
+    "# then put these lines in place of `points:` and `expectation:` above (the expectation adds what they show to the server's):",
     `# points: [${TOOL_POINTS_WITH_REMOTE.join(', ')}]`,
     '# remote: {}',
-    `# expectation: [${REMOTE_EXPECTATION.join(', ')}]`,
+    `# expectation: [${[...WRITE_EXPECTATION, ...REMOTE_EXPECTATION].join(', ')}]`,
   ];
 }
 
@@ -121,7 +139,10 @@ export function lifecycleText(input: ServerTextInput & { id: string; tools: read
   return fileText(input, doc, []);
 }
 
-/** A tool's scenario: the points where its call is written; a may-write tool also the remote's, commented out. */
+/**
+ * A tool's scenario: the points where its call is written; a may-write tool also states that the
+ * server records its actions, and has the remote's points commented out.
+ */
 export function toolScenarioText(input: ServerTextInput & { id: string; tool: Tool }): string {
   const { tool } = input;
   const write = isWriteCapable(tool);
@@ -130,7 +151,7 @@ export function toolScenarioText(input: ServerTextInput & { id: string; tool: To
     description: `${tool.name}: ${write ? 'may write (not annotated read-only)' : 'read-only'}; ${TOOL_POINTS.join(' and ')}, where the call is written (idle and pre-dispatch are the lifecycle scenario's); written by crash-drill init`,
     tool,
     points: TOOL_POINTS,
-    expectation: false,
+    expectation: write ? WRITE_EXPECTATION : false,
     argsNote: true,
   });
   return fileText(input, doc, write ? remoteHint() : []);
@@ -139,7 +160,7 @@ export function toolScenarioText(input: ServerTextInput & { id: string; tool: To
 /** `argsNote`: say the args are placeholders to adjust (not where the call is never written). */
 function scenarioDoc(
   input: ServerTextInput,
-  s: { id: string; description: string; tool: Tool; points: readonly KillPoint[]; expectation: boolean; argsNote: boolean },
+  s: { id: string; description: string; tool: Tool; points: readonly KillPoint[]; expectation: boolean | readonly string[]; argsNote: boolean },
 ): Document {
   const { server } = input;
   const subject: Record<string, unknown> = input.subjectName ? { name: input.subjectName, command: server.command } : { command: server.command };
@@ -158,7 +179,7 @@ function scenarioDoc(
     target: { call: s.tool.name, args: exampleArgs(s.tool.inputSchema) },
     points: [...s.points],
     modes: [...INIT_MODES],
-    ...(s.expectation ? { expectation: [...STARTING_EXPECTATION] } : {}),
+    ...(s.expectation === true ? { expectation: [...STARTING_EXPECTATION] } : s.expectation ? { expectation: [...s.expectation] } : {}),
   };
   const doc = new Document(body);
   const flow = (key: string[]) => {
@@ -168,7 +189,7 @@ function scenarioDoc(
   flow(['points']);
   flow(['modes']);
   flow(['expectation']);
-  if (s.expectation) commentKey(doc, 'expectation', EXPECTATION_NOTE);
+  if (s.expectation) commentKey(doc, 'expectation', s.expectation === true ? EXPECTATION_NOTE : RECORD_NOTE);
   if (server.args.length > 0) flow(['subject', 'args']);
   if (env) flow(['subject', 'env']);
   const args = doc.getIn(['target', 'args'], true) as { commentBefore?: string } | undefined;

@@ -19,6 +19,7 @@ export function diagnose(evidence: DrillEvidence, checks: CheckResult[]): Diagno
   return checks.flatMap((result) => {
     if (result.verdict !== 'fail') return [];
     const cause = checkById(result.id)?.diagnose?.(result, evidence) ?? null;
-    return cause ? [{ check: result.id, ...cause }] : [];
+    const causes = cause === null ? [] : Array.isArray(cause) ? cause : [cause];
+    return causes.map((c) => ({ check: result.id, ...c }));
   });
 }

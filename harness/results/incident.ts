@@ -10,6 +10,7 @@ import type { CheckFinding } from '../checks/types.js';
 import { describeEra, eraOf } from './era-info.js';
 import type { ExitInfo } from './exit-info-types.js';
 import { describeRecordCuts } from './record-cut.js';
+import { activityInfo, type ActivityInfo } from './activity-info.js';
 import type { Diagnosis } from './diagnosis.js';
 
 /** A moment of the drill: ms since the drill started, and the wall-clock time when known. */
@@ -38,6 +39,8 @@ export interface IncidentRecord {
   cancelledAt: Moment | null;
   /** Where the record was cut (what the server wrote outside the protocol is bounded): one line a stream, empty when whole. */
   recordCut?: string[];
+  /** The server's own activity record beside what the remote saw, when the drill read it (harness/results/activity-info.ts). */
+  activity?: ActivityInfo;
   followUp: string[];
   /** Per failed check: the cause as observed, the facts, the SDK's known behaviour, the fix (harness/results/diagnosis.ts). */
   diagnosis?: Diagnosis[];
@@ -88,12 +91,18 @@ export function incidentRecord(evidence: DrillEvidence, checks: CheckResult[], e
     protocol: describeEra(eraOf(evidence), evidence),
     cancelledAt: moment(firstOf(evidence, 'cancel-sent')?.t),
     recordCut: describeRecordCuts(evidence),
+    ...activityField(evidence),
     // The diagnosis says what to change; each failed check what to do now; a survivor holding a
     // credential is the drill's own follow-up.
     followUp: [...new Set([...diagnosis.map((d) => d.fix), ...fromChecks.followUp, ...credentialFollowUps(evidence)])],
     diagnosis,
     findings: fromChecks.findings,
   };
+}
+
+function activityField(evidence: DrillEvidence): { activity?: ActivityInfo } {
+  const info = activityInfo(evidence);
+  return info ? { activity: info } : {};
 }
 
 function targetTool(evidence: DrillEvidence): string {

@@ -47,6 +47,7 @@ export function renderIncident(r: IncidentRecord): string {
     ['protocol', esc(r.protocol ?? 'not recorded')],
     ...(r.cancelledAt ? ([['cancelled at', moment(r.cancelledAt)]] as Array<[string, string]>) : []),
     ...(r.recordCut && r.recordCut.length > 0 ? ([['record cut', list(r.recordCut)]] as Array<[string, string]>) : []),
+    ...(r.activity ? ([["the server's own record", esc(r.activity.line)]] as Array<[string, string]>) : []),
     ...(r.diagnosis && r.diagnosis.length > 0 ? ([['diagnosis', diagnosis(r.diagnosis)]] as Array<[string, string]>) : []),
     ['follow-up', list(r.followUp)],
   ];

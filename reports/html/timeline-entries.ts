@@ -93,6 +93,14 @@ function entryOf(e: LogEvent, subjectPid: number | null): Omit<TimelineEntry, 'm
       return { lane: 'server', what: `server started (pid ${num(e.pid)})` };
     case 'stdout-noise':
       return { lane: 'server', what: 'a non-JSON-RPC line on stdout' };
+    case 'activity': {
+      // What the server's own record held new at this read: phase and key, nothing else.
+      const entries = Array.isArray(e.entries) ? (e.entries as Array<{ key?: unknown; phase?: unknown }>) : [];
+      if (entries.length === 0) return null;
+      const shown = entries.slice(0, 5).map((x) => `${str(x.phase)} ${str(x.key)}`);
+      const more = entries.length > 5 ? `, and ${entries.length - 5} more` : '';
+      return { lane: 'server', what: `the server's own record (read at ${str(e.read)}): ${shown.join(', ')}${more}` };
+    }
     case 'record-cut':
       return { lane: 'server', what: `the record of ${str(e.stream)} was cut: ${num(e.droppedLines)} lines, ${num(e.droppedBytes)} bytes left out` };
     case 'rpc-out':

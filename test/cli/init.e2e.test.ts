@@ -77,12 +77,12 @@ describe('crash-drill init', () => {
     for (const id of WRITERS) {
       expect(byId.get(id)?.points).toEqual(['in-flight', 'after-response']);
       expect(byId.get(id)?.remote.declared).toBe(false);
-      expect(byId.get(id)?.expectation).toBeUndefined();
+      expect(byId.get(id)?.expectation).toEqual([{ id: 'records-every-action' }]);
     }
     const write = readFileSync(join(dir, 'scenarios/may-write/write.yaml'), 'utf8');
     expect(write).toContain('#   env: { API_URL: "{{remote.url}}", API_TOKEN: "{{session.token}}" }\n');
     expect(write).toContain(
-      '# points: [in-flight, sent, confirmed, after-response]\n# remote: {}\n# expectation: [no-write-after-loss, writes-carry-key-and-session]\n',
+      '# points: [in-flight, sent, confirmed, after-response]\n# remote: {}\n# expectation: [records-every-action, no-write-after-loss, writes-carry-key-and-session]\n',
     );
     expect(echo).not.toContain('# remote: {}');
     expect(run.stdout).toContain('sent and confirmed are left out of this first run');

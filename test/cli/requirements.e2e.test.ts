@@ -29,7 +29,7 @@ describe('crash-drill requirements', () => {
     for (const id of ['silent-after-cancel', 'stops-after-cancel'])
       expect(of(id)).toMatchObject({ source: 'conformance', id: 'sep-2575-stdio-server-stops-on-cancel', url: `${STDIO}#cancellation` });
     expect([of('silent-after-cancel').level, of('stops-after-cancel').level]).toEqual(['MUST', 'SHOULD']);
-    for (const id of ['no-survivors', 'idempotent-effects', 'denied-after-revocation', 'quiet-after-loss', 'jobs-settled']) {
+    for (const id of ['no-survivors', 'idempotent-effects', 'denied-after-revocation', 'quiet-after-loss', 'jobs-settled', 'activity-recorded']) {
       expect(of(id)).toMatchObject({ source: 'practice', level: null, url: null, revision: null });
       expect(of(id).reason?.length, id).toBeGreaterThan(40);
     }

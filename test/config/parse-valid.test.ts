@@ -61,7 +61,7 @@ describe('parseScenario: valid files', () => {
       protocol: 'auto',
       cancel: { then: null, after: 0 },
       timeouts: { handshake: 30000, point: 5000, inFlightDelay: 0, closeWait: null, discover: 2000 },
-      record: { stdoutLines: 200, stderrBytes: 65536, lineBytes: 8192, unterminatedBytes: 16777216 },
+      record: { stdoutLines: 200, stderrBytes: 65536, lineBytes: 8192, unterminatedBytes: 16777216, activityEntries: 1000, activityBytes: 16777216 },
       remote: {
         handlers: null,
         writes: [],
@@ -88,6 +88,7 @@ describe('parseScenario: valid files', () => {
         silentAfterCancel: { inFlight: 100 },
         stopsAfterCancel: { deadline: 2000 },
         aliveAfterCancel: { deadline: 2000 },
+        activityRecorded: false,
       },
     });
     expect('description' in s).toBe(false);
@@ -126,6 +127,7 @@ describe('parseScenario: valid files', () => {
       silentAfterCancel: { inFlight: 100 },
       stopsAfterCancel: { deadline: 2000 },
       aliveAfterCancel: { deadline: 2000 },
+      activityRecorded: false,
     });
   });
 

@@ -67,7 +67,7 @@ describe('renderTemplates', () => {
     expect(err.message).toContain('did you mean {{remote.url}}?');
   });
 
-  it('knows exactly the nine documented names (besides env.NAME and files.NAME)', () => {
+  it('knows exactly the ten documented names (besides env.NAME and files.NAME)', () => {
     expect([...TEMPLATE_NAMES]).toEqual([
       'remote.url',
       'remote.apiKey',
@@ -78,6 +78,7 @@ describe('renderTemplates', () => {
       'remote.httpsUrl',
       'remote.caFile',
       'remote.caBase64',
+      'activity.file',
     ]);
   });
 });

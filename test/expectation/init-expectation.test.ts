@@ -1,9 +1,9 @@
 /**
  * `crash-drill init` writes a starting cleanup expectation (harness/init/render.ts) in the
  * server's lifecycle scenario: the statements its first run's modes can show, with the exit
- * deadline the drills use, that load back as written. A tool's scenario declares none (statements
- * are judged per server from every drill of the server); one that may write is told which
- * statements to add once its writes reach the drill remote.
+ * deadline the drills use, that load back as written. A read-only tool's scenario declares none
+ * (statements are judged per server from every drill of the server); one that may write states
+ * records-every-action and is told which statements to add once its writes reach the drill remote.
  */
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
@@ -48,13 +48,24 @@ describe("init's starting expectation", () => {
     expect(scenario.description).toContain('which tool is the target does not matter');
   });
 
-  it("a tool's scenario declares none; one that may write is told which statements to add once its writes reach the remote", () => {
+  it("a read-only tool's scenario declares none; one that may write states records-every-action, with how, and what to add once its writes reach the remote", () => {
     const read = toolScenarioText({ ...common, id: 'look', tool: tool('look', { readOnlyHint: true }) });
     expect(parseScenario(read, '/p/scenarios/look.yaml').expectation).toBeUndefined();
     expect(read).not.toContain('expectation');
     const write = toolScenarioText({ ...common, id: 'save', tool: tool('save', {}) });
     const save = parseScenario(write, '/p/scenarios/save.yaml');
-    expect([save.points, save.expectation]).toEqual([['in-flight', 'after-response'], undefined]);
-    expect(write).toContain('\n# expectation: [no-write-after-loss, writes-carry-key-and-session]\n');
+    expect([save.points, save.expectation]).toEqual([['in-flight', 'after-response'], [{ id: 'records-every-action' }]]);
+    expect(write).toContain('# CRASH_DRILL_ACTIVITY_FILE (key: the Idempotency-Key it sends');
+    expect(write).toContain('\nexpectation: [records-every-action]\n');
+    // No remote yet: the check does not run, and the first run stays green (the statement is not shown).
+    expect(save.expect.activityRecorded).toBe(false);
+    expect(statementDef('records-every-action').shownBy).toMatchObject({ points: ['sent', 'confirmed'], remote: true });
+    expect(write).toContain('\n# expectation: [records-every-action, no-write-after-loss, writes-carry-key-and-session]\n');
+    // The hint's lines, put in place, load, and then the check runs.
+    const uncommented = write
+      .replace('\npoints: [in-flight, after-response]\n', '\n')
+      .replace('\nexpectation: [records-every-action]\n', '\n')
+      .replace(/\n# (points|remote|expectation): /g, '\n$1: ');
+    expect(parseScenario(uncommented, '/p/scenarios/save.yaml').expect.activityRecorded).toBe(true);
   });
 });

@@ -1,6 +1,7 @@
 /**
  * The Python SDK matrix: the fake servers on the real Python SDK (mcp 2.3.0, MCPServer) and on
- * FastMCP 4.0.10 (fake-servers/python-sdk/), and the SDK 2 slow starter, drilled by the real CLI
+ * FastMCP 4.0.10 (fake-servers/python-sdk/), the SDK's example of an activity record kept right,
+ * and the SDK 2 slow starter, drilled by the real CLI
  * from test/python-sdk/scenarios/ one drill at a time and with the default (phase-aware)
  * schedule. Every drill's verdict, era and check outcome is asserted exactly, and both runs must
  * give the same table: a server's speed, or the load beside it, must not change a verdict.
@@ -23,7 +24,7 @@ const python = pythonSdkSuite(FILE);
 const ROOT = packageRoot();
 const SCENARIOS = join(ROOT, 'test/python-sdk/scenarios');
 
-type Row = { verdict: string; era: string; 'exit-on-eof': string; 'no-survivors': string; 'stdout-clean': string };
+type Row = Record<string, string>;
 const row = (exit: string, survivors: string, stdout = 'pass'): Row => ({
   verdict: [exit, survivors, stdout].includes('fail') ? 'fail' : 'pass',
   era: '2026-07-28',
@@ -51,6 +52,12 @@ function expectedTable(): Record<string, Row> {
     }
   }
   out['sdk2-slow-start-10s/idle/crash'] = row('pass', 'pass');
+  // The activity record kept right: started before the write arrives, and its end before the exit
+  // (result, or unresolved when EOF cancelled the call first: either is an end).
+  const remote = { 'idempotent-effects': 'pass', 'denied-after-revocation': 'pass', 'quiet-after-loss': 'pass', 'jobs-settled': 'pass' };
+  for (const point of ['sent', 'confirmed'])
+    for (const mode of ['crash', 'close'])
+      out[`mcpserver-records-activity/${point}/${mode}`] = { ...row('pass', 'pass'), ...remote, 'activity-recorded': 'pass' };
   return out;
 }
 
@@ -125,6 +132,18 @@ describe.skipIf(!python)('the Python SDK matrix', () => {
       expect(find(`${fw}-call-in-flight/in-flight/close`).exit).toMatchObject({ class: 'clean', code: 0 });
 
       expect(find(`${fw}-stdout-noise/idle/crash`).checks.find((c) => c.id === 'stdout-clean')!.summary).toContain(`"${fw}-stdout-noise: starting on stdio"`);
+    }
+
+    // The record names the write before it arrived, and ends it before the server exits.
+    for (const key of ['mcpserver-records-activity/sent/crash', 'mcpserver-records-activity/confirmed/close']) {
+      const drill = find(key);
+      expect(drill.checks.find((c) => c.id === 'activity-recorded')!.summary).toMatch(
+        /^the write the remote received was in the server's record before it arrived, and every action it started was ended before it exited \((1 result, 0 unresolved|0 results, 1 unresolved)\)$/,
+      );
+      expect(drill.incident.activity).toMatchObject({
+        lastStarted: { key: `${drill.id}:write`, operation: 'deploy' },
+        lastEnded: { key: `${drill.id}:write` },
+      });
     }
   });
 });

@@ -146,12 +146,15 @@ const BUNDLED_CAUSES: Record<string, RegExp> = {
   'polls-after-loss': /^the server kept writing after its client was gone: \d+ new writes \(POST \/actions\), every \d+ to \d+ ms: a timer or loop/,
   'fire-and-forget-job': /^the server started remote job job_\d+ and never cancelled it when its client was lost \(0 cancel requests seen\)$/,
   'static-key-holder': /^the server holds the long-lived API key and used it after the session was revoked/,
+  'records-after-answer':
+    /^the server recorded its action only after the request had reached the remote: the remote received \S+:write; the server recorded it \d+ ms later$/,
+  'never-ends-actions': /^the server started an action and recorded no end before it exited: \S+:write$/,
 };
 
 describe('the bundled broken servers (npm run drill)', () => {
   it("every known failure carries a diagnosis naming that server's actual cause, and no passing drill has one", async () => {
     const { results } = await drill([join(ROOT, 'scenarios'), '--baseline', join(ROOT, 'scenarios/crash-drill.baseline.json')]);
-    expect(results.summary).toMatchObject({ fail: 0, unknown: 0, error: 0, known: 22 });
+    expect(results.summary).toMatchObject({ fail: 0, unknown: 0, error: 0, known: 24 });
     const causes: string[] = [];
     for (const d of results.drills) {
       if (d.verdict === 'pass') {
@@ -163,7 +166,7 @@ describe('the bundled broken servers (npm run drill)', () => {
         causes.push(`${d.key} ${known.check}: ${g ? (BUNDLED_CAUSES[d.scenario].test(g.cause) ? 'named' : g.cause) : 'none'}`);
       }
     }
-    expect(causes).toHaveLength(25);
+    expect(causes).toHaveLength(27);
     expect(causes.filter((c) => !c.endsWith(': named'))).toEqual([]);
   }, 180_000);
 });

@@ -70,6 +70,7 @@ describe('vitest matchers', () => {
         'toDenyAfterRevocation',
         'toStayQuietAfterLoss',
         'toSettleItsJobs',
+        'toRecordEveryAction',
         'toStaySilentAfterCancel',
         'toStopAfterCancel',
         'toStayAliveAfterCancel',

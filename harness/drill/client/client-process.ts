@@ -10,6 +10,7 @@ import { identify, ownHarnessEnv, runIdOf, type ProcIdentity } from '../../obser
 import { watchdogFile } from '../../registry/index.js';
 import { distFile } from '../../util/paths.js';
 import { ClientEvents, endControl, HolderReport, pipeText } from './client-base.js';
+import { textPipe } from './text-pipe.js';
 import { holderCommand, holderEnv, type HolderState } from '../holder/holder.js';
 
 /** How long a client may take to report ready. */
@@ -88,6 +89,8 @@ export class DrillClientProcess {
   readonly holder: HolderState | null;
   private readonly report: HolderReport | null;
   private readonly events: ClientEvents;
+  /** Hands over at once what waits in the server's stderr pipe (text-pipe.ts). */
+  drainSubjectStderr: () => void = () => {};
 
   /**
    * With `cgroupDir`, the client enters the drill's cgroup before it runs a line of its own: the
@@ -124,7 +127,7 @@ export class DrillClientProcess {
     // An 'error' here means the spawn itself failed or IPC broke; the exit handler settles waiters.
     this.child.on('error', () => this.events.flushWaiters());
     pipeText(this.child.stderr, (text) => handlers.onClientStderr(text));
-    pipeText(this.child.stdio[SUBJECT_STDERR_FD] as Readable, (text) => handlers.onSubjectStderr(text), handlers.onSubjectStderrEnd);
+    this.drainSubjectStderr = textPipe(this.child.stdio[SUBJECT_STDERR_FD] as Readable, (text) => handlers.onSubjectStderr(text), handlers.onSubjectStderrEnd);
   }
 
   /** Resolves once the client reports ready, with its identity, or null when it died first. */

@@ -35,6 +35,8 @@ export interface DrillClient {
    * SIGSTOP): an in-process client closes or freezes its ends of the server's pipes there.
    */
   onLoss?(mode: 'crash' | 'hang'): void;
+  /** Hands over, synchronously, what waits in the server's stderr pipe now (text-pipe.ts). */
+  drainSubjectStderr(): void;
 }
 
 /**

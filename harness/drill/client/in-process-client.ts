@@ -32,11 +32,11 @@ import { errorMessage } from '../../util/errors.js';
 import { ClientEvents, endControl, HolderReport, pipeText } from './client-base.js';
 import { clientEnv } from '../../shared/client-env.js';
 import { signalNumber } from '../../shared/pre-exec.js';
-import { DEFAULT_CLIENT_SPAWN } from '../../shared/spawn-subject.js';
-import { readStderr } from '../../shared/stderr-room.js';
-import { prctlArgument } from '../../util/perl.js';
-import { StringDecoder } from 'node:string_decoder';
 import type { ClientSpawn } from '../../shared/protocol.js';
+import { DEFAULT_CLIENT_SPAWN } from '../../shared/spawn-subject.js';
+import { UNREAD_STDERR_ROOM } from '../../shared/stderr-room.js';
+import { prctlArgument } from '../../util/perl.js';
+import { textPipe } from './text-pipe.js';
 import { recordFileFor, type ClientProcessHandlers } from './client-process.js';
 import { heldSubject } from './held-subject.js';
 import { goLine, holderUnavailable, perlForStandIn, type HolderState } from '../holder/holder.js';
@@ -67,6 +67,8 @@ export class InProcessClient {
   readonly holder: HolderState = this.report.state;
   /** The client's events; its exit is the stand-in's (or the holder's). */
   private readonly events: ClientEvents;
+  /** Hands over at once what waits in the server's stderr pipe (text-pipe.ts). */
+  drainSubjectStderr: () => void = () => {};
   private session: Promise<ClientSession> | null = null;
   /** A crashed or stopped client says nothing more. */
   private muted = false;
@@ -165,10 +167,13 @@ export class InProcessClient {
       () => this.handlers.onHolderChild?.(),
     );
     pipeText(this.child.stderr, (text) => this.handlers.onClientStderr(text));
-    const stderr = stdio[FD.stderr] as Readable;
-    const decoder = new StringDecoder('utf8');
-    readStderr(stderr, facts.stderr, { write: (chunk: Buffer) => this.handlers.onSubjectStderr(decoder.write(chunk)) });
-    if (this.handlers.onSubjectStderrEnd) stderr.once('end', this.handlers.onSubjectStderrEnd);
+    // A client that never reads its server's stderr (pipe-unread) takes only what it buffers.
+    this.drainSubjectStderr = textPipe(
+      stdio[FD.stderr] as Readable,
+      (text) => this.handlers.onSubjectStderr(text),
+      this.handlers.onSubjectStderrEnd,
+      facts.stderr === 'pipe-unread' ? UNREAD_STDERR_ROOM : undefined,
+    );
     this.spawned = heldSubject(
       subject.command,
       stdio[FD.stdin] as Writable,

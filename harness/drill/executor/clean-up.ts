@@ -9,6 +9,7 @@ import { containDrill } from '../../containment/drill.js';
 import { DrillTracker, identify, type DrillCgroup } from '../../observe/index.js';
 import type { DrillClient } from '../client/drill-client.js';
 import type { EvidenceRecorder } from './recorder.js';
+import type { ActivityRecord } from './activity-record.js';
 import type { RemoteLink } from './remote-link.js';
 import type { ServerWatch } from './server-watch.js';
 import type { DrillContext } from './types.js';
@@ -30,6 +31,8 @@ export interface Holdings {
   tracker?: DrillTracker;
   /** The recovery retry's clients: their holders stay until the drill is contained. */
   retryClients: DrillClient[];
+  /** The server's own activity record, when the drill reads it (activity-watch.ts). */
+  activity?: ActivityRecord | null;
 }
 
 export async function containAndClean(ctx: DrillContext, held: Holdings, watch: ServerWatch): Promise<void> {
@@ -57,8 +60,10 @@ export async function containAndClean(ctx: DrillContext, held: Holdings, watch: 
   else if (client?.alive) client.child.kill('SIGKILL'); // it is gone from /proc already, or never got a pid
   watch.look();
   watch.stop();
+  if (client) await client.closed(STDERR_DRAIN_MS);
+  // The record as the drill ends, its stderr read to the end: the incident record's last actions.
+  held.activity?.finish();
   if (client) {
-    await client.closed(STDERR_DRAIN_MS);
     client.dispose();
     client.release();
   }

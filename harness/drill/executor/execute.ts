@@ -27,6 +27,7 @@ import { EvidenceRecorder } from './recorder.js';
 import { RemoteLink } from './remote-link.js';
 import { renderFor, subjectEnv, type RenderContext } from './render.js';
 import { recoveryRetry } from './retry.js';
+import { activityFileFor, watchActivity } from './activity-watch.js';
 import { ServerWatch } from './server-watch.js';
 import { startDrill, type StartedDrill } from './start.js';
 import { makeDrillTemp } from './temp-folder.js';
@@ -111,6 +112,7 @@ async function drive(ctx: DrillContext, held: Holdings, watch: ServerWatch): Pro
     return;
   }
   held.scenario = scenario;
+  held.activity = watchActivity(ctx, scenario, link, watch, () => held.client?.drainSubjectStderr(), activityFileFor(tmp, 'drill'));
   const started = await startDrill(ctx, held, scenario, link, watch);
   if (!started) return;
   const shaken = await handshake(started.client, scenario, () => watch.exited, wait);
@@ -152,6 +154,7 @@ async function drive(ctx: DrillContext, held: Holdings, watch: ServerWatch): Pro
   const lost: LostDrill = { started, scenario, link, watch, lossAt: ended.lossAt, mode: ended.mode, profile: profileFacts(drill) };
   await wait(revokeAfterLoss(lost));
   await observeWindow(ctx, lost);
+  held.activity?.read('window-end');
   if (scenario.retry && lost.mode !== 'hang') await retry(ctx, held, render, started);
 }
 
@@ -159,7 +162,7 @@ async function drive(ctx: DrillContext, held: Holdings, watch: ServerWatch): Pro
 async function retry(ctx: DrillContext, held: Holdings, render: RenderContext, started: StartedDrill): Promise<void> {
   const { rec, drillId, opts } = ctx;
   const session = render.link.openRetrySession();
-  const scenario = renderFor(render, session.token);
+  const scenario = renderFor(render, session.token, 'retry');
   await ctx.wait(
     recoveryRetry({
       drillId,

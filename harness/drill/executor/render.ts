@@ -12,6 +12,7 @@ import type { RemoteLink } from './remote-link.js';
 import { ownHarnessEnv } from '../../observe/run-ids.js';
 import { remoteEnv } from './remote-env.js';
 import { subjectFilePaths, writeSubjectFiles } from './subject-files.js';
+import { activityFileFor, type Generation } from './activity-watch.js';
 
 export interface RenderContext {
   drill: PlannedDrill;
@@ -22,8 +23,13 @@ export interface RenderContext {
   link: RemoteLink;
 }
 
-/** The scenario rendered for one session's token, its files written; extensions may change it (and record how). */
-export function renderFor(ctx: RenderContext, token: string): Scenario {
+/**
+ * The scenario rendered for one session's token, its files written; extensions may change it (and
+ * record how). Each generation's server gets its own activity record file: `{{activity.file}}`,
+ * and CRASH_DRILL_ACTIVITY_FILE in its environment, set over the scenario's own env like the
+ * drill's other variables (activity-watch.ts reads it there).
+ */
+export function renderFor(ctx: RenderContext, token: string, generation: Generation = 'drill'): Scenario {
   const { drill, rec, link } = ctx;
   // A value read through {{env.NAME}} is most often a credential (init --from-client writes them): never in the evidence.
   for (const name of envTemplateNames(drill.scenario)) {
@@ -42,8 +48,10 @@ export function renderFor(ctx: RenderContext, token: string): Scenario {
     remoteCaFile: link.trustFiles?.caFile,
     remoteCaBase64: link.trustFiles ? link.remote.ca?.certBase64 : undefined,
     files,
+    activityFile: activityFileFor(ctx.tmp, generation),
   });
   writeSubjectFiles(rendered.subject.files, files);
+  rendered.subject.env = { ...rendered.subject.env, CRASH_DRILL_ACTIVITY_FILE: activityFileFor(ctx.tmp, generation) };
   return ctx.extensions.render(rendered);
 }
 

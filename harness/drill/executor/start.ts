@@ -39,7 +39,10 @@ export async function startDrill(ctx: DrillContext, held: Holdings, scenario: Sc
         rec.client(event);
         watch.clientEvent(event);
       },
-      onSubjectStderr: (text) => rec.harness({ type: 'subject-stderr', text }),
+      onSubjectStderr: (text) => {
+        rec.harness({ type: 'subject-stderr', text });
+        held.activity?.stderr(text);
+      },
       onSubjectStderrEnd: () => watch.stderrEnded(),
       onHolderChild: () => watch.holderChild(),
       onClientStderr: (text) => rec.harness({ type: 'client-stderr', text }),

@@ -30,6 +30,9 @@ export const NODE_FAKES = [
   'ignores-sigterm-exits-on-eof',
   'exits-on-sigint-only',
   'exits-when-idle',
+  'records-activity',
+  'records-after-answer',
+  'never-ends-actions',
 ] as const;
 export type NodeFake = (typeof NODE_FAKES)[number];
 export type FakeName = NodeFake | 'python/well-behaved';
