@@ -28,6 +28,8 @@ export interface SdkFacts {
   eof: SdkFact;
   inFlight: SdkFact | null;
   writeAfterDeath: SdkFact | null;
+  /** Where a fact or fix depends on the version read: what changes for that version. */
+  forVersion?: (version: string) => Partial<Pick<SdkFacts, 'inFlight'>> & { fixInFlight?: string };
   /** The fix for each trap. */
   fix: {
     /** A handler in flight at EOF holds the server up. */
@@ -53,7 +55,7 @@ const GO_WRITE_FIX =
 export const SDK_FACTS: readonly SdkFacts[] = [
   {
     id: 'ts-sdk-1',
-    title: 'TypeScript SDK 1.x',
+    title: 'TypeScript SDK',
     packages: ['@modelcontextprotocol/sdk'],
     eof: {
       text: "StdioServerTransport listens to stdin 'data' and 'error' only, never 'end', so the server exits on EOF only when nothing else keeps its event loop alive",
@@ -76,7 +78,7 @@ export const SDK_FACTS: readonly SdkFacts[] = [
   },
   {
     id: 'ts-sdk-2',
-    title: 'TypeScript SDK 2',
+    title: 'TypeScript SDK',
     packages: ['@modelcontextprotocol/server'],
     eof: {
       text: "the stdio transport closes itself on stdin end and aborts in-flight requests; what keeps the process up after that is the server's own",
@@ -101,7 +103,7 @@ export const SDK_FACTS: readonly SdkFacts[] = [
     title: 'Python SDK',
     packages: ['mcp'],
     eof: {
-      text: 'run() returns at stdin EOF; the interpreter then exits unless a non-daemon thread or a child keeps it',
+      text: 'run() returns; the interpreter then exits unless a non-daemon thread or a child keeps it',
       source: 'modelcontextprotocol/python-sdk src/mcp/server/stdio.py stdio_server, mcp 2.3.0',
       issue: 'python-sdk #2678',
     },
@@ -120,7 +122,7 @@ export const SDK_FACTS: readonly SdkFacts[] = [
     title: 'FastMCP',
     packages: ['fastmcp'],
     eof: {
-      text: "run() returns at stdin EOF (on the Python SDK's stdio transport); the interpreter then exits unless a non-daemon thread or a child keeps it",
+      text: "run() returns (on the Python SDK's stdio transport); the interpreter then exits unless a non-daemon thread or a child keeps it",
       source: 'jlowin/fastmcp on modelcontextprotocol/python-sdk, fastmcp 4.0.10',
       issue: 'python-sdk #2678',
     },
@@ -149,6 +151,24 @@ export const SDK_FACTS: readonly SdkFacts[] = [
       issue: 'go-sdk #1061',
     },
     writeAfterDeath: GO_SIGPIPE,
+    forVersion: (version) =>
+      goVersionBefore(version, 1, 7)
+        ? {
+            inFlight: {
+              text: 'not cancelled at EOF before v1.7.0: Run waits until the handler returns on its own, and its response is dropped',
+              source: `${GO_SOURCE}: internal/jsonrpc2/conn.go Connection.readIncoming (v1.6.1 retires only outgoing calls), Connection.write`,
+              issue: 'go-sdk #1061',
+            },
+            fixInFlight:
+              "upgrade go-sdk to v1.7.0 or later, which cancels a call in flight at EOF, and bind the handler's blocking work to its ctx (exec.CommandContext, http.NewRequestWithContext, a select on ctx.Done())",
+          }
+        : {
+            inFlight: {
+              text: 'cancelled at EOF (since v1.7.0), but Run waits for the handler to return: one that ignores its ctx holds the server up; its response is dropped',
+              source: `${GO_SOURCE}: internal/jsonrpc2/conn.go Connection.readIncoming and Connection.write`,
+              issue: 'go-sdk #1061',
+            },
+          },
     fix: {
       inFlight:
         "bind the handler's blocking work to its ctx (exec.CommandContext, http.NewRequestWithContext, a select on ctx.Done()): Server.Run waits for every handler, and go-sdk cancels the ctx at EOF only since v1.7.0, so upgrade from an older one",
@@ -285,11 +305,20 @@ export const SDK_FACTS: readonly SdkFacts[] = [
   },
 ];
 
-/** The row of an SDK by its id. */
-export function sdkFacts(id: SdkId): SdkFacts {
+/** A Go module version (v1.6.1, v1.7.0-rc.1, a pseudo-version) before major.minor; false when it cannot be read. */
+function goVersionBefore(version: string, major: number, minor: number): boolean {
+  const m = /^v(\d+)\.(\d+)\./.exec(version);
+  if (!m) return false;
+  return Number(m[1]) < major || (Number(m[1]) === major && Number(m[2]) < minor);
+}
+
+/** The row of an SDK by its id, with what changes for the version read. */
+export function sdkFacts(id: SdkId, version: string | null = null): SdkFacts {
   const row = SDK_FACTS.find((r) => r.id === id);
   if (!row) throw new Error(`no SDK facts for ${id}`);
-  return row;
+  const changed = version !== null && row.forVersion ? row.forVersion(version) : null;
+  if (!changed) return row;
+  return { ...row, inFlight: changed.inFlight ?? row.inFlight, fix: { ...row.fix, inFlight: changed.fixInFlight ?? row.fix.inFlight } };
 }
 
 /** One fact as the diagnosis states it: the text, then its issue where there is one. */

@@ -70,7 +70,7 @@ export function sdkFinding(evidence: DrillEvidence): SdkFinding {
   const line = `${rt}${info}; ${sdks.length > 0 ? `MCP SDK: ${sdks.join(', ')}${unread}` : none}`;
   const found = familyOf(runtime);
   if (!found) return { line, known: null, runtime: runtime.runtime, family: null, facts: null, version: null };
-  const facts = sdkFacts(found.family);
+  const facts = sdkFacts(found.family, found.version);
   const version = found.version === null ? ' (version not read)' : ` ${found.version}`;
   return {
     line,
