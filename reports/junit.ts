@@ -18,6 +18,7 @@ import { EXPECTATION_SUITE, expectationCases } from './junit-expectation.js';
 import { join } from 'node:path';
 import type { ReporterOptions } from './types.js';
 import type { DrillList, DrillResult, Reporter, RunReport } from './types.js';
+import { requirementLine } from '../harness/results/constants.js';
 
 type Check = DrillResult['checks'][number];
 
@@ -78,6 +79,7 @@ interface SuiteText {
 function* suiteTexts(results: RunReport): Generator<SuiteText> {
   const { drills } = results;
   const labels = drillLabels(drills);
+  const requirements = new Map((results.requirements?.checks ?? []).map((c) => [c.id, requirementLine(c.requirement)]));
   const byScenario = new Map<string, number[]>();
   for (const [i, { scenario }] of labels.entries()) {
     const positions = byScenario.get(scenario) ?? [];
@@ -87,11 +89,18 @@ function* suiteTexts(results: RunReport): Generator<SuiteText> {
   const suites: (() => Suite)[] = [...byScenario].map(([scenario, positions]) => () => {
     const cases: TestCase[] = [];
     const properties: string[] = [];
+    const checkIds = new Set<string>();
     for (const i of positions) {
       const drill = drills.at(i)!;
       if (properties.length === 0) properties.push(property('subject', drill.subject.name));
       cases.push(...testCases(drill, labels[i].label));
       properties.push(...drillProperties(drill, labels[i].label));
+      for (const c of drill.checks) checkIds.add(c.id);
+    }
+    // Each check's requirement once a suite (the spec, the conformance suite, or practice).
+    for (const id of checkIds) {
+      const requirement = requirements.get(id);
+      if (requirement) properties.push(property(`requirement ${id}`, requirement));
     }
     return { name: scenario, cases, properties };
   });

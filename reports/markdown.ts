@@ -22,7 +22,7 @@ import { notRepeatedLine } from './not-repeated-line.js';
 import { expectationMarkdown } from './expectation-markdown.js';
 import { KILL_MODES, KILL_POINTS } from '../harness/results/constants.js';
 import type { DrillList, DrillResult, Reporter, RunReport } from './types.js';
-import { InternalError } from '../harness/results/constants.js';
+import { InternalError, requirementLine } from '../harness/results/constants.js';
 
 type Incident = DrillResult['incident'];
 type Moment = NonNullable<Incident['observedAt']>;
@@ -118,7 +118,8 @@ export function summaryMarkdown(results: RunReport): string {
 
   const failed = drills.flatMap((d, i) => (d.verdict === 'fail' ? [i] : []));
   if (failed.length > 0) lines.push('## Failed drills', '');
-  for (const i of failed) lines.push(...failedDrill(results.drills.at(i)!));
+  const requirementOf = requirementLookup(results);
+  for (const i of failed) lines.push(...failedDrill(results.drills.at(i)!, requirementOf));
 
   // Failures a baseline lists, apart from the new ones above: they do not fail the run.
   const known = drills.filter((d) => d.known?.length);
@@ -201,7 +202,13 @@ function cell(drills: Brief[]): string {
   return [...counts].map(([verdict, count]) => `${VERDICT_ICON[verdict]} ${verdict} ×${count}`).join(', ');
 }
 
-function failedDrill(drill: DrillResult): string[] {
+/** A check's requirement as one line, from results.json's `requirements` (absent in older results: null). */
+function requirementLookup(results: RunReport): (check: string) => string | null {
+  const byId = new Map((results.requirements?.checks ?? []).map((c) => [c.id, requirementLine(c.requirement)]));
+  return (check) => byId.get(check) ?? null;
+}
+
+function failedDrill(drill: DrillResult, requirementOf: (check: string) => string | null): string[] {
   const i = drill.incident;
   const lines = [`### ${VERDICT_ICON.fail} ${md(drill.scenario)} ${md(`${drill.point}/${drill.mode}`)}`, ''];
   lines.push(
@@ -212,6 +219,8 @@ function failedDrill(drill: DrillResult): string[] {
   );
   for (const check of drill.checks.filter((c) => c.verdict === 'fail' && !drill.known?.some((k) => k.check === c.id))) {
     lines.push(`- **${md(check.id)}**: ${md(check.summary)}`);
+    const requirement = requirementOf(check.id);
+    if (requirement) lines.push(`  - requirement: ${md(requirement)}`);
     // What the check found, as the check set it out (the incident record's findings).
     for (const finding of (i.findings ?? []).filter((f) => f.check === check.id)) {
       lines.push(`  - ${md(finding.label)}:`, ...finding.items.map((item) => `    - ${md(item)}`));

@@ -166,6 +166,8 @@ describe('the table of layers (docs/design.md, "Layers")', () => {
       'harness/config/statements.ts',
       'harness/config/types.ts',
       'harness/containment/step.ts',
+      'harness/requirements/catalog.ts',
+      'harness/requirements/requirement.ts',
       'harness/results/constants.ts',
       'harness/util/errors.ts',
     ]);
@@ -173,11 +175,11 @@ describe('the table of layers (docs/design.md, "Layers")', () => {
 });
 
 describe('layering', () => {
-  it('checks import only evidence types, config types and each other', () => {
+  it('checks import only evidence types, config types, the requirements they test and each other', () => {
     const bad = sources('harness/checks').flatMap((file) =>
       imports(file)
         .map((spec) => resolved(file, spec))
-        .filter((target) => !/^harness\/(checks|evidence)\//.test(target) && target !== 'harness/config/index.js')
+        .filter((target) => !/^harness\/(checks|evidence|requirements)\//.test(target) && target !== 'harness/config/index.js')
         .map((target) => `${file} -> ${target}`),
     );
     expect(bad).toEqual([]);

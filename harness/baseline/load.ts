@@ -11,7 +11,7 @@ import { suggestKey } from '../config/suggest.js';
 import type { BaselineEntryInfo, BaselineStatementInfo } from '../results/types.js';
 import { statementKey } from '../expectation/baseline.js';
 import type * as z from 'zod';
-import { BaselineFileSchema } from './schema.js';
+import { BaselineFileSchema, checksOfConformance } from './schema.js';
 
 const FILE_KEYS = Object.keys(BaselineFileSchema.shape);
 const ENTRY_KEYS = ['drill', 'check', 'verdict', 'reason'];
@@ -88,7 +88,12 @@ export function parseBaseline(text: string, file: string): Baseline {
   if (!result.success) throw new ConfigError(fileProblems(result.error.issues, raw).map((p) => ({ file, ...p })));
   const problems: ConfigProblem[] = [];
   const first = new Map<string, number>();
-  result.data.entries.forEach((entry, i) => {
+  // An entry naming a conformance id stands for every check that tests it (crash-drill requirements).
+  const entries = result.data.entries.flatMap((entry, i) => {
+    const checks = entry.check === null ? [] : checksOfConformance(entry.check);
+    return (checks.length > 0 ? checks.map((check) => ({ ...entry, check })) : [entry]).map((e) => ({ entry: e, i }));
+  });
+  entries.forEach(({ entry, i }) => {
     const key = entryKey(entry as BaselineEntryInfo);
     const at = first.get(key);
     if (at !== undefined)
@@ -112,5 +117,5 @@ export function parseBaseline(text: string, file: string): Baseline {
   });
   if (problems.length > 0) throw new ConfigError(problems);
   const statements = result.data.statements as BaselineStatementInfo[] | undefined;
-  return { file, entries: result.data.entries as BaselineEntryInfo[], ...(statements ? { statements } : {}) };
+  return { file, entries: entries.map(({ entry }) => entry) as BaselineEntryInfo[], ...(statements ? { statements } : {}) };
 }

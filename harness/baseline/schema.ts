@@ -12,6 +12,14 @@ export const BASELINE_VERSION = 1;
 
 const CHECK_IDS = CHECKS.map((c) => c.id) as [string, ...string[]];
 
+/** The conformance suite's ids the checks test (harness/requirements/): an entry may name one instead of a check. */
+export const CONFORMANCE_IDS = [...new Set(CHECKS.filter((c) => c.requirement.source === 'conformance').map((c) => c.requirement.id))];
+
+/** The checks that test a conformance id (an entry naming it stands for each of them). */
+export function checksOfConformance(id: string): string[] {
+  return CHECKS.filter((c) => c.requirement.source === 'conformance' && c.requirement.id === id).map((c) => c.id);
+}
+
 /** `<scenario>[/<subject>]/<point>/<mode>`, as results.json names a drill (its `key`). */
 const DRILL_KEY = new RegExp(`^[^/]+(/[^/]+)?/(${KILL_POINTS.join('|')})/(${KILL_MODES.join('|')})$`);
 
@@ -20,7 +28,11 @@ export const BaselineEntrySchema = z
     drill: z.string().regex(DRILL_KEY, {
       error: `expected a drill key <scenario>[/<subject>]/<point>/<mode> (points: ${KILL_POINTS.join(', ')}; modes: ${KILL_MODES.join(', ')})`,
     }),
-    check: z.enum(CHECK_IDS, { error: `expected a check id (${CHECK_IDS.join(', ')}) or null for the drill itself` }).nullable(),
+    check: z
+      .enum([...CHECK_IDS, ...CONFORMANCE_IDS] as [string, ...string[]], {
+        error: `expected a check id (${CHECK_IDS.join(', ')}), a conformance id a check tests (${CONFORMANCE_IDS.join(', ')}), or null for the drill itself`,
+      })
+      .nullable(),
     verdict: z.enum(['fail', 'unknown', 'error'], { error: 'expected fail, unknown or error (entries are what did not pass)' }),
     reason: z.string({ error: 'expected a string: why this failure is accepted for now ("" until someone writes it)' }),
   })

@@ -1,3 +1,4 @@
+import type { Requirement } from '../requirements/requirement.js';
 import type { DrillEvidence } from '../evidence/types.js';
 import type { KillMode } from '../config/index.js';
 
@@ -75,6 +76,8 @@ export type DefaultMatcherName<Id extends string> = `toPass${Pascal<Id>}`;
  */
 export interface CheckSpec<Id extends string, D extends object, M extends string> {
   id: Id;
+  /** What it tests and where that comes from: the spec, the conformance suite, or practice (harness/requirements/). */
+  requirement: Requirement;
   /** Its vitest matcher; without one it is `toPass<Id>` ("pass <id>"). */
   matcher?: CheckMatcher<M>;
   /** Whether the check is configured for this drill and can apply to its mode at all. */

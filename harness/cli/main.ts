@@ -102,6 +102,15 @@ addRunOptions(run).action(async (paths: string[], options: RunCommandOptions) =>
 registerBaselineCommand(program, addRunOptions);
 
 program
+  .command('requirements')
+  .description('list the requirement each check and statement tests: the MCP spec (MUST, SHOULD), the conformance suite, or practice')
+  .option('--json', 'as JSON: { checks: [{ id, requirement }], statements: [...] }')
+  .action(async (options: { json?: boolean }) => {
+    const { requirementsCommand } = await import('./requirements-command.js');
+    process.exitCode = requirementsCommand(options);
+  });
+
+program
   .command('verify')
   .description('recompute the hash chain of evidence logs (a file, an evidence folder or a report folder)')
   .argument('<path>', 'an evidence log, an evidence folder or a report folder')

@@ -1,9 +1,13 @@
 /**
  * The statements of a cleanup expectation, as a scenario file declares them: their ids, their
- * labels and a declared statement. A leaf (it imports nothing): harness/config reads them from a
+ * labels, what each requires and where that comes from, and a declared statement. It imports only
+ * the requirements (a leaf themselves): harness/config reads them from a
  * scenario file, harness/expectation/ judges them, and the reporters name them through
  * harness/results/constants.ts, none of them through another.
  */
+
+import { EXITS_ON_EOF, STOPS_ON_CANCEL } from '../requirements/catalog.js';
+import { practice, type Requirement } from '../requirements/requirement.js';
 
 /** The statements a drill can show, in the order reports list them. */
 export const STATEMENT_IDS = [
@@ -37,3 +41,42 @@ export interface DeclaredStatement {
   /** exits-within: the ms after the loss of its client by which the server has exited. */
   ms?: number;
 }
+
+/**
+ * What each statement requires, and where that comes from (`crash-drill requirements`): two are
+ * the spec's or the conformance suite's, the rest the cleanup practice's, each with its reason.
+ */
+export const STATEMENT_REQUIREMENTS: Readonly<Record<StatementId, Requirement>> = {
+  'stops-accepting-calls': practice(
+    'stops-accepting-calls',
+    'Once its input closes, the server takes no new call and starts no new work.',
+    'The first part of a good cleanup expectation: a server that keeps acting after its input is gone acts for nobody; the spec asks it to exit, and until it has, nothing new should start.',
+  ),
+  'exits-within': EXITS_ON_EOF,
+  'leaves-no-helper': practice(
+    'leaves-no-helper',
+    'The server leaves no helper process it owns once it has lost its client.',
+    'The third part of a good cleanup expectation; the spec says nothing of the processes a server starts.',
+  ),
+  'no-write-after-loss': practice(
+    'no-write-after-loss',
+    'The server starts no new external write after it has lost its client.',
+    'Work done after the client died cannot be tied to a session; the spec only asks the server to exit.',
+  ),
+  'writes-carry-key-and-session': practice(
+    'writes-carry-key-and-session',
+    'Every external write carries an idempotency key and the session it belongs to.',
+    'A retry after a crash must not double an effect, and an operator must be able to tie each effect to its session; the spec has no idempotency rule (PR #3182 closed).',
+  ),
+  'remote-jobs-settle': practice(
+    'remote-jobs-settle',
+    'Every remote job the session started is completed or cancelled by the end of the grace period.',
+    'A job left running after its session keeps acting with no one to read its result.',
+  ),
+  'authority-gone-at-revocation': practice(
+    'authority-gone-at-revocation',
+    'Once the session is revoked, nothing the server started can act with its authority.',
+    'The authorization spec does not apply to stdio; revocation must still end what a session was allowed to do.',
+  ),
+  'cancel-honoured': STOPS_ON_CANCEL,
+};

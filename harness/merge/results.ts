@@ -110,6 +110,8 @@ export function mergeResults(inputs: readonly ShardInput[]): RunResults {
     flaky: findFlaky(drills),
     // The same in every shard: the plan id covers it (harness/plan/shard.ts planFingerprint).
     ...(first.results.notRepeated ? { notRepeated: first.results.notRepeated } : {}),
+    // One harness version (checked above): its requirements are the same in every shard.
+    ...(first.results.requirements ? { requirements: first.results.requirements } : {}),
     ...mergedBaseline(inputs.map((i) => i.results)),
     mergedFrom: ordered.map((i) => ({ runId: i.results.runId, shard: i.results.shard ?? null })),
   };

@@ -9,3 +9,4 @@ export { KILL_MODES, KILL_POINTS } from '../config/types.js';
 export { STATEMENT_IDS, STATEMENT_LABELS } from '../config/statements.js';
 export { describeStep } from '../containment/step.js';
 export { InternalError, UserError } from '../util/errors.js';
+export { requirementLine } from '../requirements/requirement.js';

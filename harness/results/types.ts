@@ -4,6 +4,7 @@
  * (test/layering.test.ts), so what they load at run time is constants, never the scenario loader.
  */
 import type { CheckId } from '../checks/registry.js';
+import type { RequirementsList } from './requirements.js';
 import type { Verdict } from '../checks/types.js';
 import type { KillMode, KillPoint } from '../config/types.js';
 import type { DrillResult } from './judge.js';
@@ -11,6 +12,8 @@ import type { BaselineStatementInfo, ExpectationResults } from './expectation-re
 
 export type { KillMode, KillPoint } from '../config/types.js';
 export type { StatementId } from '../config/statements.js';
+export type { Requirement } from '../requirements/requirement.js';
+export type { RequirementsList } from './requirements.js';
 export type { CheckId, CheckResult } from '../checks/registry.js';
 export type { CheckDetail, CheckFinding, CheckVerdict, Verdict } from '../checks/types.js';
 /** The one containment step (harness/containment/step.ts): reporters show steps only through describeStep (harness/results/constants.ts). */
@@ -140,6 +143,8 @@ export interface RunResults {
   baseline?: BaselineInfo;
   /** Each server's cleanup expectation, judged (harness/expectation/); set when a scenario declares one. */
   expectation?: ExpectationResults;
+  /** Each check's and statement's requirement (harness/requirements/), for the reports; absent in older results. */
+  requirements?: RequirementsList;
   /** Set by `merge`: the runs it combined, in shard order. */
   mergedFrom?: { runId: string; shard: { index: number; total: number } | null }[];
 }

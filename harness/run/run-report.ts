@@ -4,6 +4,7 @@
  * cleanup expectation, judged from the whole plan's scenarios (so every shard names the same
  * statements).
  */
+import { requirementsList } from '../results/requirements.js';
 import { declaredExpectations, judgeExpectations } from '../expectation/judge.js';
 import { planFingerprint, type ShardSpec } from '../plan/shard.js';
 import type { PlannedDrill } from '../plan/types.js';
@@ -65,6 +66,7 @@ export function runReport(input: RunReportInput): RunReport {
     flaky: findFlaky(judged),
     // The drills left out as the same drill as one that ran (harness/plan/not-repeated.ts); absent when none was.
     ...(notRepeated.length > 0 ? { notRepeated } : {}),
+    requirements: requirementsList(),
   };
   // The drills not repeated included: a scenario all of whose drills were left out still declared its statements.
   const expectation = judgeExpectations(declaredExpectations(input.filtered), input.finished);

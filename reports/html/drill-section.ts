@@ -19,7 +19,7 @@ function checks(d: DrillResult): string {
       const known = c.verdict === 'fail' ? d.known?.find((k) => k.check === c.id) : undefined;
       const shown = known ? 'known' : c.verdict;
       const why = known ? `<div class="muted">known failure (baseline): ${esc(known.reason || 'no reason written')}</div>` : '';
-      return `<tr class="check ${verdictClass(shown)}"><td><span class="badge ${verdictClass(shown)}">${esc(shown)}</span></td><td><code>${esc(c.id)}</code></td><td class="summary"><span class="text">${esc(c.summary)}</span>${why}${findings(d, c.id)}</td></tr>`;
+      return `<tr class="check ${verdictClass(shown)}"><td><span class="badge ${verdictClass(shown)}">${esc(shown)}</span></td><td><a href="#requirement-${esc(c.id)}"><code>${esc(c.id)}</code></a></td><td class="summary"><span class="text">${esc(c.summary)}</span>${why}${findings(d, c.id)}</td></tr>`;
     })
     .join('');
   return `<table class="checks"><tbody>${rows}</tbody></table>`;

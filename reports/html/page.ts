@@ -54,6 +54,23 @@ function staleBaseline(results: PageRun<unknown>): string {
   return `<h2>Stale baseline entries</h2><p class="warn">They now pass and fail the run: remove them from <code>${esc(b.file)}</code>, or run again with --update-baseline.</p><ul>${rows}</ul>`;
 }
 
+/** What each check tests, where it comes from: each drill's check links here (#requirement-<id>). Older results have none. */
+function requirements(results: PageRun<unknown>): string {
+  const list = results.requirements?.checks ?? [];
+  if (list.length === 0) return '';
+  const rows = list
+    .map(({ id, requirement: r }) => {
+      const source =
+        r.source === 'practice' ? 'practice' : r.source === 'conformance' ? `conformance <code>${esc(r.id)}</code>` : `spec ${esc(r.revision ?? '')}`;
+      // The address as text, not a link: the page names nothing outside itself (it works offline, from file://).
+      const link = r.url ? ` <span class="muted">${esc(r.url.replace(/^https?:\/\//, ''))}</span>` : '';
+      const why = r.reason && r.source === 'practice' ? `<div class="muted">why: ${esc(r.reason)}</div>` : '';
+      return `<tr id="requirement-${esc(id)}"><td><code>${esc(id)}</code></td><td>${source}${r.level ? ` <strong>${esc(r.level)}</strong>` : ''}</td><td>${esc(r.text)}${link}${why}</td></tr>`;
+    })
+    .join('');
+  return `<h2>What each check tests</h2><table class="checks requirements"><tbody>${rows}</tbody></table>`;
+}
+
 export function renderPage(results: PageRun<DrillResult>, evidence: Map<string, EvidenceRead | { error: string } | null>): string {
   return renderPageWith(results, (d) => renderDrill(d, evidence.get(d.id) ?? null));
 }
@@ -89,6 +106,7 @@ ${staleBaseline(results)}
 `;
   for (const [i, d] of drillOrder(results.drills).entries()) yield `${i === 0 ? '' : '\n'}${section(d)}`;
   yield `
+${requirements(results)}
 <script>${SCRIPT}</script>
 </body></html>
 `;

@@ -2,11 +2,13 @@
 import { describe, expect, it } from 'vitest';
 import { CHECKS } from '../../harness/checks/registry.js';
 import { defineCheck } from '../../harness/checks/types.js';
+import { practice } from '../../harness/requirements/requirement.js';
 import { passingDrill } from './evidence-builder.js';
 
 describe('defineCheck', () => {
   const madeUp = defineCheck({
     id: 'made-up-check',
+    requirement: practice('made-up', 'A made-up requirement.', 'a test needs one'),
     applies: () => true,
     run: () => ({ verdict: 'pass', summary: 'fine', data: { seen: 1 } }),
   });

@@ -4,7 +4,8 @@
  * reporters get the drills in an array or from the spool. The sha256 sums below are of the
  * reports the reporters wrote for these fixtures while they still took every drill in an array;
  * junit.xml's since it shows the cleanup expectation (a suite added after the last scenario's),
- * the console's since it ends with the expectation table.
+ * the console's since it ends with the expectation table, report.html's since each check links to
+ * what it tests.
  */
 import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -30,17 +31,17 @@ const BEFORE: Record<number, Record<string, string>> = {
   40: {
     console: '2d7026472caa0f303d714883b0f28afc2f0d63781510a594e71348290d6c0e35',
     'junit.xml': '4b4264b2a7d0eac9841dcb58ce3b6350a78b541977265feef6894f1d0c1f2487',
-    'report.html': '04bf7440d4c991659ad3e5941cafb3ae0aa209e3b385ef091e49e9d5c60e0510',
+    'report.html': '18d860081c961530b09a414c34198ea5ef961927e5c5b41cf873614ece29381f',
     'results.json': '572f644ed951d842369685df71aeaf6eef555654887d0ac2e857a4841981178b',
     'summary.md': '93169a010dc77fdbb0052e7cc8a89d5229d9d41c3213e98b635f031db9847233',
   },
   600: {
     console: '3297038533c97b737fca70d1fef0231a94e52cc77683b5e690acabeee5a8caef',
     'junit.xml': '9f2c67425f24634790accec75220abac8c1a34670617898754885a00c073703c',
-    'report.html': '8ec5b84d0de895cc1b3c6863ceff19cc5a75529d12cdacaf7755f31776a97023',
+    'report.html': 'b977c228b1e3215ad2ff5f5e97fb6bfafff4b15514f496c3d601b475203ba7c6',
     'results.json': 'a64e9429ad8f25dddd940702cf1a8bd8221429ff1ce46f98ee066ef6d796fb1e',
     'summary.md': '3842814b0243bd751e73635dd79d46d50ee9b1d486d95670b7352f7e024e3aed',
-    'report-drills/': '9f799fa9efdddfd7f4f1c855cbf92ea4d4df3af487250b6dad1c07e9c695e0c5',
+    'report-drills/': 'bbded0239766002161f122c345e951b8dc3375073e5ab6078c4c780873e55b7d',
   },
 };
 

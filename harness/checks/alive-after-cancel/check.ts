@@ -2,6 +2,7 @@ import type { DrillEvidence } from '../../evidence/types.js';
 import { firstOf } from '../../evidence/types.js';
 import { cancelOrUnknown, isCancelDrill, isCancelWindow } from '../../evidence/cancel.js';
 import { defineCheck, type Judgement } from '../types.js';
+import { CANCEL_RACES_GRACEFUL } from '../../requirements/catalog.js';
 
 export interface AliveAfterCancelData {
   deadlineMs: number;
@@ -17,6 +18,7 @@ export interface AliveAfterCancelData {
  */
 export const aliveAfterCancel = defineCheck({
   id: 'alive-after-cancel',
+  requirement: CANCEL_RACES_GRACEFUL,
   matcher: { name: 'toStayAliveAfterCancel', expects: 'still answer after a cancel' },
   applies: (evidence) => isCancelDrill(evidence) && evidence.meta.expect.aliveAfterCancel != null,
   withoutLoss: true,

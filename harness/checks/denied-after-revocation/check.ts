@@ -2,6 +2,7 @@ import { describeRequest, firstGenerationRequests, SUCCEEDED, unclaimedRequests 
 import { firstOf, type DrillEvidence } from '../../evidence/types.js';
 import { dataOf, defineCheck, type Judgement } from '../types.js';
 import { revocationCause } from './diagnosis.js';
+import { practice } from '../../requirements/requirement.js';
 
 type Request = ReturnType<typeof firstGenerationRequests>[number];
 
@@ -32,6 +33,11 @@ export interface DeniedAfterRevocationData {
  */
 export const deniedAfterRevocation = defineCheck({
   id: 'denied-after-revocation',
+  requirement: practice(
+    'authority-ends-at-revocation',
+    'Once the session is revoked, no request from the server or anything it started succeeds, whatever credential it carries.',
+    'The authorization spec does not apply to stdio (credentials come from the environment); a server or helper that keeps a long-lived key keeps acting for a session that has ended.',
+  ),
   matcher: { name: 'toDenyAfterRevocation', expects: 'lose its authority once the session was revoked' },
   applies: (evidence) => evidence.meta.expect.deniedAfterRevocation === true,
   run(evidence: DrillEvidence): Judgement<DeniedAfterRevocationData> {

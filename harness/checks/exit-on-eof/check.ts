@@ -8,6 +8,7 @@ import { dataOf, defineCheck, type Judgement } from '../types.js';
 import type { ExitOnEofData } from './data.js';
 import { containerExitCause } from './container-diagnosis.js';
 import { serverSlow, serverStayedUp } from './diagnosis.js';
+import { EXITS_ON_EOF } from '../../requirements/catalog.js';
 
 /**
  * exit-on-eof: the server exits within the deadline after it lost its client, without a signal
@@ -16,6 +17,7 @@ import { serverSlow, serverStayedUp } from './diagnosis.js';
  */
 export const exitOnEof = defineCheck({
   id: 'exit-on-eof',
+  requirement: EXITS_ON_EOF,
   matcher: { name: 'toExitOnEof', expects: 'exit on its own when its input closed' },
   applies: (evidence, mode) => evidence.meta.expect.exitOnEof !== null && mode !== 'hang',
   run(evidence: DrillEvidence): Judgement<ExitOnEofData> {

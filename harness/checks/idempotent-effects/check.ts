@@ -2,6 +2,7 @@ import { serverRequests } from '../../evidence/queries.js';
 import { eventsOf, type DrillEvidence, type RemoteEffect } from '../../evidence/types.js';
 import { dataOf, defineCheck, type Judgement } from '../types.js';
 import { idempotencyCause } from './diagnosis.js';
+import { practice } from '../../requirements/requirement.js';
 
 export interface IdempotentEffectsData {
   writes: number;
@@ -23,6 +24,11 @@ export interface IdempotentEffectsData {
  */
 export const idempotentEffects = defineCheck({
   id: 'idempotent-effects',
+  requirement: practice(
+    'write-idempotent-on-retry',
+    'Every external write carries a key that makes it idempotent, so a retry after a crash makes no second effect.',
+    'The spec says a client restarts a server that exited unexpectedly and may retry the requests that were lost (basic/transports/stdio, Unexpected Termination), but has no idempotency rule (an idempotencyKey on tools/call was proposed and closed, PR #3182); only a key makes that retry safe.',
+  ),
   matcher: { name: 'toBeIdempotent', expects: 'leave exactly one effect per operation' },
   applies: (evidence) => evidence.meta.expect.idempotentEffects === true,
   run(evidence: DrillEvidence): Judgement<IdempotentEffectsData> {

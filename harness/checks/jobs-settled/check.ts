@@ -3,6 +3,7 @@ import { eventsOf, type DrillEvidence } from '../../evidence/types.js';
 import { isNotReached, lossOrUnknown } from '../../evidence/loss.js';
 import { dataOf, defineCheck, type Judgement } from '../types.js';
 import { jobsCause } from './diagnosis.js';
+import { practice } from '../../requirements/requirement.js';
 
 export interface JobsSettledData {
   jobs: Array<{ id: string; status: string }>;
@@ -16,6 +17,11 @@ export interface JobsSettledData {
  */
 export const jobsSettled = defineCheck({
   id: 'jobs-settled',
+  requirement: practice(
+    'remote-jobs-settle',
+    'Every remote job the session started is completed or cancelled by the end of the grace period.',
+    'A job left running after its session keeps spending and changing things with no one to read its result; the spec says nothing of work a server starts elsewhere.',
+  ),
   matcher: { name: 'toSettleItsJobs', expects: 'settle every remote job it started' },
   applies: (evidence, mode) => evidence.meta.expect.jobsSettled != null && mode !== 'hang',
   run(evidence: DrillEvidence): Judgement<JobsSettledData> {

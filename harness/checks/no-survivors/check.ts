@@ -4,6 +4,7 @@ import { containerSurvivors, type ContainerSurvivors } from './containers.js';
 import { defineCheck, type Judgement } from '../types.js';
 import { containerSurvivorsCause } from './container-diagnosis.js';
 import { survivorsCause } from './diagnosis.js';
+import { practice } from '../../requirements/requirement.js';
 
 type Unattributed = { pid: number; startTime: number; ppid: number; cmdline: string[] };
 
@@ -25,6 +26,11 @@ export type NoSurvivorsData =
  */
 export const noSurvivors = defineCheck({
   id: 'no-survivors',
+  requirement: practice(
+    'no-process-left',
+    'A server leaves no process it started running once it has lost its client: no child, grandchild or daemon.',
+    'The spec asks a stdio server to exit on EOF and says nothing of the processes it starts; a helper left running keeps the credentials, connections and work of a session nobody owns any more (the cleanup practice this tool comes from: "leaves no helper process it owns").',
+  ),
   matcher: { name: 'toLeaveNoSurvivors', expects: 'leave no process behind' },
   applies: (evidence, mode) => evidence.meta.expect.noSurvivors !== null && mode !== 'hang',
   run(evidence: DrillEvidence): Judgement<NoSurvivorsData> {

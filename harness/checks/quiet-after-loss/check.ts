@@ -3,6 +3,7 @@ import type { DrillEvidence } from '../../evidence/types.js';
 import { isNotReached, lossOrUnknown } from '../../evidence/loss.js';
 import { dataOf, defineCheck, type Judgement } from '../types.js';
 import { quietCause } from './diagnosis.js';
+import { practice } from '../../requirements/requirement.js';
 
 export interface QuietAfterLossData {
   lossAt: number;
@@ -18,6 +19,11 @@ export interface QuietAfterLossData {
  */
 export const quietAfterLoss = defineCheck({
   id: 'quiet-after-loss',
+  requirement: practice(
+    'no-write-after-loss',
+    'A server starts no new external write after it has lost its client.',
+    'Work done after the client died is work nobody can tie to a session or see the result of; the spec only asks the server to exit.',
+  ),
   matcher: { name: 'toStayQuietAfterLoss', expects: 'stop writing once its client was gone' },
   applies: (evidence, mode) => evidence.meta.expect.quietAfterLoss === true && mode !== 'hang',
   run(evidence: DrillEvidence): Judgement<QuietAfterLossData> {

@@ -1,6 +1,7 @@
 import { eventsOf, type DrillEvidence } from '../../evidence/types.js';
 import { cancelOrUnknown, isCancelDrill, isCancelWindow } from '../../evidence/cancel.js';
 import { dataOf, defineCheck, type Judgement } from '../types.js';
+import { SILENT_ON_CANCEL } from '../../requirements/catalog.js';
 
 export interface SilentAfterCancelData {
   requestId: string | number;
@@ -29,6 +30,7 @@ export interface SilentAfterCancelData {
  */
 export const silentAfterCancel = defineCheck({
   id: 'silent-after-cancel',
+  requirement: SILENT_ON_CANCEL,
   matcher: { name: 'toStaySilentAfterCancel', expects: 'stay silent about a request once it was cancelled' },
   applies: (evidence) => isCancelDrill(evidence) && evidence.meta.expect.silentAfterCancel != null,
   withoutLoss: true,

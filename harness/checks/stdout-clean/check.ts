@@ -1,6 +1,7 @@
 import { eventsOf, type DrillEvidence } from '../../evidence/types.js';
 import { dataOf, defineCheck, type Judgement } from '../types.js';
 import { stdoutCause } from './diagnosis.js';
+import { STDOUT_ONLY_MESSAGES } from '../../requirements/catalog.js';
 
 export interface StdoutCleanData {
   messages: number;
@@ -18,6 +19,7 @@ export interface StdoutCleanData {
  */
 export const stdoutClean = defineCheck({
   id: 'stdout-clean',
+  requirement: STDOUT_ONLY_MESSAGES,
   matcher: { name: 'toKeepStdoutClean', expects: 'write only JSON-RPC on stdout' },
   applies: (evidence) => evidence.meta.expect.stdoutClean,
   withoutLoss: true,

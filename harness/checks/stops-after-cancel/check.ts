@@ -2,6 +2,7 @@ import { describeRequest, serverOf, sessionOf, firstGenerationRequests } from '.
 import { eventsOf, firstOf, type DrillEvidence } from '../../evidence/types.js';
 import { cancelOrUnknown, isCancelDrill, isCancelWindow } from '../../evidence/cancel.js';
 import { dataOf, defineCheck, type Judgement } from '../types.js';
+import { STOPS_ON_CANCEL } from '../../requirements/catalog.js';
 
 export interface StopsAfterCancelData {
   deadlineMs: number;
@@ -20,6 +21,7 @@ export interface StopsAfterCancelData {
  */
 export const stopsAfterCancel = defineCheck({
   id: 'stops-after-cancel',
+  requirement: STOPS_ON_CANCEL,
   matcher: { name: 'toStopAfterCancel', expects: "stop a cancelled call's work" },
   applies: (evidence) => isCancelDrill(evidence) && evidence.meta.expect.stopsAfterCancel != null,
   withoutLoss: true,

@@ -1,0 +1,22 @@
+/**
+ * Every check and every cleanup-expectation statement with the requirement it tests
+ * (harness/requirements/): what `crash-drill requirements` prints and results.json carries, so
+ * each report can show a check's requirement beside its verdict.
+ */
+import { CHECKS } from '../checks/registry.js';
+import { STATEMENT_IDS, STATEMENT_REQUIREMENTS } from '../config/statements.js';
+import type { Requirement } from '../requirements/requirement.js';
+
+export { requirementLine } from '../requirements/requirement.js';
+
+export interface RequirementsList {
+  checks: Array<{ id: string; requirement: Requirement }>;
+  statements: Array<{ id: string; requirement: Requirement }>;
+}
+
+export function requirementsList(): RequirementsList {
+  return {
+    checks: CHECKS.map((check) => ({ id: check.id, requirement: check.requirement })),
+    statements: STATEMENT_IDS.map((id) => ({ id, requirement: STATEMENT_REQUIREMENTS[id] })),
+  };
+}
