@@ -13,7 +13,7 @@ import { describe, expect, it } from 'vitest';
 import { readEvidenceLog } from '../../harness/evidence/log.js';
 import { judge } from '../../harness/results/judge.js';
 import type { Diagnosis, DrillResult, RunResults } from '../../harness/results/types.js';
-import { goFake, goFakesSuite } from '../go-sdk/support/go-fakes.js';
+import { goFake, goFakesBinary, goFakesSuite } from '../go-sdk/support/go-fakes.js';
 import { javaFake, javaFakesSuite } from '../java-sdk/support/java-fakes.js';
 import { runCli } from '../support/cli.js';
 import { markedProcesses } from '../support/markers.js';
@@ -55,20 +55,20 @@ const of = (d: DrillResult | undefined, check: string): Diagnosis => {
 describe.skipIf(!go)('a Go binary: the diagnosis names go-sdk or mcp-go and the version from its build info', () => {
   it('states the SDK behaviour and fix for the case at hand; the well-behaved server gets none', async () => {
     const { drills } = await drill({
-      'v161-slow': { subject: { command: goFake('go-sdk-v1.6.1', 'slow-tool') }, target: { call: 'slow', args: { ms: 30000 } }, points: ['in-flight'] },
+      'v161-slow': { subject: goFake('go-sdk-v1.6.1', 'slow-tool'), target: { call: 'slow', args: { ms: 30000 } }, points: ['in-flight'] },
       'v180-goroutine': {
-        subject: { command: goFake('go-sdk-v1.8.0', 'goroutine-keeps-alive') },
+        subject: goFake('go-sdk-v1.8.0', 'goroutine-keeps-alive'),
         target: { call: 'echo', args: { text: 'hi' } },
         points: ['idle'],
       },
-      'v180-leaks': { subject: { command: goFake('go-sdk-v1.8.0', 'leaks-child') }, target: { call: 'spawn-helper' }, points: ['after-response'] },
+      'v180-leaks': { subject: goFake('go-sdk-v1.8.0', 'leaks-child'), target: { call: 'spawn-helper' }, points: ['after-response'] },
       'mcpgo-goroutine': {
-        subject: { command: goFake('mcp-go-v1.2.1', 'goroutine-keeps-alive') },
+        subject: goFake('mcp-go-v1.2.1', 'goroutine-keeps-alive'),
         target: { call: 'echo', args: { text: 'hi' } },
         points: ['idle'],
       },
       'v180-well': {
-        subject: { command: goFake('go-sdk-v1.8.0', 'well-behaved') },
+        subject: goFake('go-sdk-v1.8.0', 'well-behaved'),
         target: { call: 'echo', args: { text: 'hi' } },
         points: ['idle', 'in-flight'],
       },
@@ -78,7 +78,7 @@ describe.skipIf(!go)('a Go binary: the diagnosis names go-sdk or mcp-go and the 
     const slow = of(drills.get('v161-slow/in-flight/crash'), 'exit-on-eof');
     expect(slow.observed.find((o) => o.startsWith('SDK: '))).toMatch(
       new RegExp(
-        `^SDK: a Go program go1\\.\\d+\\.\\d+; serverInfo go-sdk-slow-tool 1\\.0\\.0; MCP SDK: ${esc(GO_SDK)} v1\\.6\\.1 \\(Go build info, ${esc(goFake('go-sdk-v1.6.1', 'slow-tool'))}\\)$`,
+        `^SDK: a Go program go1\\.\\d+\\.\\d+; serverInfo go-sdk-slow-tool 1\\.0\\.0; MCP SDK: ${esc(GO_SDK)} v1\\.6\\.1 \\(Go build info, ${esc(goFakesBinary('go-sdk-v1.6.1'))}\\)$`,
       ),
     );
     expect(slow.observed).toContain('a call was in flight when the client was lost (written, not answered)');

@@ -14,7 +14,7 @@ import (
 	"mcp-crash-drill/fake-servers/go/mcp-go/fake"
 )
 
-func main() {
+func awaitsSampling() {
 	s := fake.New("awaits-sampling", server.WithLegacyServerInitiatedRequests())
 	s.EnableSampling()
 	s.AddTool(mcp.NewTool("ask", mcp.WithDescription("Asks the client's model, and waits for the answer.")),

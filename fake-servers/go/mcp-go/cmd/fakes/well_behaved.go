@@ -10,7 +10,7 @@ import (
 	"mcp-crash-drill/fake-servers/go/mcp-go/fake"
 )
 
-func main() {
+func wellBehaved() {
 	s := fake.New("well-behaved")
 	s.AddTool(mcp.NewTool("run-helper", mcp.WithDescription("Runs a short helper to its end.")),
 		func(ctx context.Context, _ mcp.CallToolRequest) (*mcp.CallToolResult, error) {

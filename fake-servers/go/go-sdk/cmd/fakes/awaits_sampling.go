@@ -12,7 +12,7 @@ import (
 	"mcp-crash-drill/fake-servers/go/go-sdk/fake"
 )
 
-func main() {
+func awaitsSampling() {
 	s := fake.New("awaits-sampling")
 	mcp.AddTool(s, &mcp.Tool{Name: "ask", Description: "Asks the client's model, and waits for the answer."},
 		func(ctx context.Context, req *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, any, error) {

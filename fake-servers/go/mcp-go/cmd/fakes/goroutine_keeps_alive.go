@@ -12,7 +12,7 @@ import (
 	"mcp-crash-drill/fake-servers/go/mcp-go/fake"
 )
 
-func main() {
+func goroutineKeepsAlive() {
 	var workers sync.WaitGroup
 	workers.Add(1)
 	go func() {

@@ -11,7 +11,7 @@ import (
 	"mcp-crash-drill/fake-servers/go/go-sdk/fake"
 )
 
-func main() {
+func goroutineKeepsAlive() {
 	var workers sync.WaitGroup
 	workers.Add(1)
 	go func() {

@@ -11,7 +11,7 @@ import (
 	"mcp-crash-drill/fake-servers/go/mcp-go/fake"
 )
 
-func main() {
+func writesAfterEof() {
 	fake.Run(fake.New("writes-after-eof"))
 	_, err := fmt.Fprintln(os.Stdout, `{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"server stopped"}}`)
 	fake.Log.Printf("last write: %v", err)

@@ -11,7 +11,7 @@ import (
 	"mcp-crash-drill/fake-servers/go/mcp-go/fake"
 )
 
-func main() {
+func leaksChild() {
 	s := fake.New("leaks-child")
 	s.AddTool(mcp.NewTool("spawn-helper", mcp.WithDescription("Starts a helper and leaves it running.")),
 		func(_ context.Context, _ mcp.CallToolRequest) (*mcp.CallToolResult, error) {

@@ -10,7 +10,7 @@ import (
 	"mcp-crash-drill/fake-servers/go/go-sdk/fake"
 )
 
-func main() {
+func wellBehaved() {
 	s := fake.New("well-behaved")
 	mcp.AddTool(s, &mcp.Tool{Name: "run-helper", Description: "Runs a short helper to its end."},
 		func(ctx context.Context, _ *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, any, error) {

@@ -14,7 +14,7 @@ import (
 	"mcp-crash-drill/fake-servers/go/mcp-go/fake"
 )
 
-func main() {
+func slowTool() {
 	s := fake.New("slow-tool")
 	s.AddTool(mcp.NewTool("slow", mcp.WithDescription("Works for ms milliseconds unless cancelled."), mcp.WithNumber("ms", mcp.Required())),
 		func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {

@@ -20,7 +20,7 @@ type slowIn struct {
 	Ms int `json:"ms" jsonschema:"how long to work, in milliseconds"`
 }
 
-func main() {
+func slowTool() {
 	s := fake.New("slow-tool")
 	mcp.AddTool(s, &mcp.Tool{Name: "slow", Description: "Works for ms milliseconds unless cancelled."},
 		func(ctx context.Context, _ *mcp.CallToolRequest, in slowIn) (*mcp.CallToolResult, any, error) {

@@ -14,7 +14,7 @@ import (
 	"mcp-crash-drill/fake-servers/go/mcp-go/fake"
 )
 
-func main() {
+func ignoresCancel() {
 	s := fake.New("ignores-cancel")
 	s.AddTool(mcp.NewTool("slow", mcp.WithDescription("Works for ms milliseconds, whatever happens."), mcp.WithNumber("ms", mcp.Required())),
 		func(_ context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {

@@ -15,11 +15,7 @@ import (
 	"mcp-crash-drill/fake-servers/go/go-sdk/fake"
 )
 
-type slowIn struct {
-	Ms int `json:"ms" jsonschema:"how long to work, in milliseconds"`
-}
-
-func main() {
+func ignoresCancel() {
 	s := fake.New("ignores-cancel")
 	mcp.AddTool(s, &mcp.Tool{Name: "slow", Description: "Works for ms milliseconds, whatever happens."},
 		func(_ context.Context, _ *mcp.CallToolRequest, in slowIn) (*mcp.CallToolResult, any, error) {

@@ -11,7 +11,7 @@ import (
 	"mcp-crash-drill/fake-servers/go/go-sdk/fake"
 )
 
-func main() {
+func leaksChild() {
 	s := fake.New("leaks-child")
 	mcp.AddTool(s, &mcp.Tool{Name: "spawn-helper", Description: "Starts a helper and leaves it running."},
 		func(_ context.Context, _ *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, any, error) {
