@@ -4,7 +4,7 @@
  * in flight, with a write after the client died; and the fix for each trap. The diagnosis states
  * the row of the SDK the drill read from the program (sdk.ts), the README's "Servers in Go, Rust,
  * Java and C#" gives the same table (test/docs-true.test.ts holds them together), and the fakes'
- * READMEs (fake-servers/go, fake-servers/java, fake-servers/rust) have the readings in full.
+ * READMEs (fake-servers/go, fake-servers/java) have the readings in full.
  */
 
 /** Which SDK: the diagnosis picks its fixes by it. */
@@ -152,23 +152,25 @@ export const SDK_FACTS: readonly SdkFacts[] = [
     },
     writeAfterDeath: GO_SIGPIPE,
     forVersion: (version) =>
-      goVersionBefore(version, 1, 7)
-        ? {
-            inFlight: {
-              text: 'not cancelled at EOF before v1.7.0: Run waits until the handler returns on its own, and its response is dropped',
-              source: `${GO_SOURCE}: internal/jsonrpc2/conn.go Connection.readIncoming (v1.6.1 retires only outgoing calls), Connection.write`,
-              issue: 'go-sdk #1061',
+      goVersionBefore(version, 1, 7) === null
+        ? {}
+        : goVersionBefore(version, 1, 7)
+          ? {
+              inFlight: {
+                text: 'not cancelled at EOF before v1.7.0: Run waits until the handler returns on its own, and its response is dropped',
+                source: `${GO_SOURCE}: internal/jsonrpc2/conn.go Connection.readIncoming (v1.6.1 retires only outgoing calls), Connection.write`,
+                issue: 'go-sdk #1061',
+              },
+              fixInFlight:
+                "upgrade go-sdk to v1.7.0 or later, which cancels a call in flight at EOF, and bind the handler's blocking work to its ctx (exec.CommandContext, http.NewRequestWithContext, a select on ctx.Done())",
+            }
+          : {
+              inFlight: {
+                text: 'cancelled at EOF (since v1.7.0), but Run waits for the handler to return: one that ignores its ctx holds the server up; its response is dropped',
+                source: `${GO_SOURCE}: internal/jsonrpc2/conn.go Connection.readIncoming and Connection.write`,
+                issue: 'go-sdk #1061',
+              },
             },
-            fixInFlight:
-              "upgrade go-sdk to v1.7.0 or later, which cancels a call in flight at EOF, and bind the handler's blocking work to its ctx (exec.CommandContext, http.NewRequestWithContext, a select on ctx.Done())",
-          }
-        : {
-            inFlight: {
-              text: 'cancelled at EOF (since v1.7.0), but Run waits for the handler to return: one that ignores its ctx holds the server up; its response is dropped',
-              source: `${GO_SOURCE}: internal/jsonrpc2/conn.go Connection.readIncoming and Connection.write`,
-              issue: 'go-sdk #1061',
-            },
-          },
     fix: {
       inFlight:
         "bind the handler's blocking work to its ctx (exec.CommandContext, http.NewRequestWithContext, a select on ctx.Done()): Server.Run waits for every handler, and go-sdk cancels the ctx at EOF only since v1.7.0, so upgrade from an older one",
@@ -305,10 +307,10 @@ export const SDK_FACTS: readonly SdkFacts[] = [
   },
 ];
 
-/** A Go module version (v1.6.1, v1.7.0-rc.1, a pseudo-version) before major.minor; false when it cannot be read. */
-function goVersionBefore(version: string, major: number, minor: number): boolean {
+/** A Go module version (v1.6.1, v1.7.0-rc.1, a pseudo-version) before major.minor; null when it cannot be read ((devel)). */
+function goVersionBefore(version: string, major: number, minor: number): boolean | null {
   const m = /^v(\d+)\.(\d+)\./.exec(version);
-  if (!m) return false;
+  if (!m) return null;
   return Number(m[1]) < major || (Number(m[1]) === major && Number(m[2]) < minor);
 }
 
@@ -317,7 +319,7 @@ export function sdkFacts(id: SdkId, version: string | null = null): SdkFacts {
   const row = SDK_FACTS.find((r) => r.id === id);
   if (!row) throw new Error(`no SDK facts for ${id}`);
   const changed = version !== null && row.forVersion ? row.forVersion(version) : null;
-  if (!changed) return row;
+  if (!changed || Object.keys(changed).length === 0) return row;
   return { ...row, inFlight: changed.inFlight ?? row.inFlight, fix: { ...row.fix, inFlight: changed.fixInFlight ?? row.fix.inFlight } };
 }
 
