@@ -28,21 +28,38 @@ export class ChildTracker {
    * server's process group, in a group of its own (a job-control shell's pipeline, a tool that
    * calls setpgid) or in a session of its own (`detached`, which is setsid in Node).
    */
-  spawnHelper(placement: HelperPlacement = 'same-group'): number {
+  spawnHelper(placement: HelperPlacement = 'same-group'): number | Promise<number> {
     // stdio 'ignore': a helper that held the server's stdout or stderr pipe would keep the
     // harness waiting for EOF on it and blur what the server itself did.
-    const child =
-      placement === 'own-group'
-        ? // Node has no setpgid: perl (perl-base is essential on Debian) calls it, then execs
-          // the helper in place, so the pid answered is the helper's.
-          spawn('perl', ['-e', 'setpgrp(0, 0) or die "setpgid: $!"; exec { $ARGV[0] } @ARGV or die "exec: $!"', process.execPath, HELPER_SCRIPT], {
-            stdio: 'ignore',
-          })
-        : spawn(process.execPath, [HELPER_SCRIPT], { stdio: 'ignore', detached: placement === 'own-session' });
+    if (placement === 'own-group') return this.spawnInOwnGroup();
+    const child = spawn(process.execPath, [HELPER_SCRIPT], { stdio: 'ignore', detached: placement === 'own-session' });
     this.track(child);
     // No pid means the spawn failed; the 'error' event follows asynchronously.
     if (child.pid === undefined) throw new HelperStartError(`could not start ${HELPER_SCRIPT}`);
     return child.pid;
+  }
+
+  /**
+   * Node has no setpgid: perl (perl-base is essential on Debian) calls it, says so on fd 3 and
+   * execs the helper in place, so the pid answered is the helper's. The pid is answered only
+   * once the helper leads its group: a client's killpg of the server's group right after the
+   * answer must not find it still there.
+   */
+  private spawnInOwnGroup(): Promise<number> {
+    const child = spawn(
+      'perl',
+      ['-e', 'setpgrp(0, 0) or die "setpgid: $!"; open(my $s, ">&=", 3) or die; syswrite($s, "g"); close $s; exec { $ARGV[0] } @ARGV or die "exec: $!"', process.execPath, HELPER_SCRIPT],
+      { stdio: ['ignore', 'ignore', 'ignore', 'pipe'] },
+    );
+    this.track(child);
+    if (child.pid === undefined) throw new HelperStartError(`could not start ${HELPER_SCRIPT}`);
+    const pid = child.pid;
+    const placed = child.stdio[3] as NodeJS.ReadableStream;
+    return new Promise((resolve, reject) => {
+      let said = '';
+      placed.on('data', (chunk: Buffer) => (said += chunk.toString()));
+      placed.on('end', () => (said === 'g' ? resolve(pid) : reject(new HelperStartError(`the helper (pid ${pid}) did not lead a group of its own`))));
+    });
   }
 
   track(child: ChildProcess): void {

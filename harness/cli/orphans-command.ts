@@ -1,7 +1,7 @@
 /**
- * `crash-drill orphans`: the MCP stdio servers of this machine whose client is gone or stuck.
- * Exit 0 when there are none, 1 when there are some (a cron job or a CI post-step gates on
- * it), 3 on a usage error.
+ * `crash-drill orphans`: the MCP stdio servers of this machine whose client is gone or stuck,
+ * or whose live client left them behind (detached, superseded). Exit 0 when there are none, 1
+ * when there are some (a cron job or a CI post-step gates on it), 3 on a usage error.
  */
 import type { Command } from 'commander';
 import { chooseBackend } from '../live-machine/backend.js';
@@ -14,6 +14,7 @@ import {
   seconds,
   serverPatterns,
 } from '../live-machine/cli-options.js';
+import { ORPHANED } from '../live-machine/classify.js';
 import { findOrphans } from '../live-machine/find-orphans.js';
 import { checkPendingFolder } from '../live-machine/pending.js';
 import { renderOrphans } from '../live-machine/render.js';
@@ -28,6 +29,7 @@ export interface OrphansOptions extends ClientConfigOptions {
   match?: string[];
   defaults: boolean;
   stuckAfter: number;
+  idleAfter: number;
   backend?: BackendName;
   config?: string;
 }
@@ -42,23 +44,27 @@ export function orphansCommand(options: OrphansOptions, out = process.stdout, er
       patterns,
       markers: options.defaults,
       stuckAfterMs: options.stuckAfter * 1000,
+      idleAfterMs: options.idleAfter * 1000,
       all: options.all ?? false,
       configs: clientConfigs(options),
     });
     out.write(options.json ? `${JSON.stringify(report, null, 2)}\n` : renderOrphans(report));
-    return report.counts['client-gone'] + report.counts['client-stuck'] > 0 ? EXIT.failed : EXIT.ok;
+    return [...ORPHANED].some((k) => report.counts[k] > 0) ? EXIT.failed : EXIT.ok;
   });
 }
 
 export function registerOrphansCommand(program: Command): void {
   const command = program
     .command('orphans')
-    .description('list the MCP stdio servers on this machine whose client is gone or stuck, with the evidence (exit 1 when there are some)')
+    .description(
+      'list the MCP stdio servers on this machine whose client is gone or stuck, or that a live client left behind (detached, superseded), with the evidence (exit 1 when there are some)',
+    )
     .option('--all', 'also list servers whose client is attached, and those that could not be classified')
     .option('--json', 'print the report as JSON')
     .option('--match <regex>', 'a command line that counts as an MCP server; repeatable', repeatable)
     .option('--no-defaults', 'drop the built-in server patterns and the drill marker: only --match and orphans.match count')
     .option('--stuck-after <s>', "a client that leaves the server's output unread this long is stuck", seconds, 30)
+    .option('--idle-after <s>', 'a server its client started again, with no I/O at every look for this long, is superseded', seconds, 30)
     .option('--config <path>', 'config file with orphans.match (default: crash-drill.config.{mjs,js} in the working folder)')
     .addOption(backendOption());
   addClientConfigOptions(command).action(async (options: OrphansOptions) => {

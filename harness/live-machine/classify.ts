@@ -4,32 +4,26 @@
  *   stdout (for a socket: its peer socket). A ppid of 1 is reported as a hint only.
  * - client stuck: a client is alive but stopped (state T), or it has left the server's output
  *   unread at every look for --stuck-after (pending.ts).
+ * - detached: a client is alive and holds an end, but the process it started is gone and the
+ *   server was re-parented away from it (detached.ts).
+ * - superseded: the same client started the same configuration entry again later, and this one
+ *   has had no I/O since (superseded.ts: it needs two looks, so find-orphans.ts decides it).
  * - attached: a client is alive and reading.
  * - unresolved: a stdio socket whose peer cannot be resolved (no `ss`): never guessed.
  */
 import { descendantsOf } from '../containment/process-table.js';
+import { detachedEvidence } from './detached.js';
+import { resolveEnd, type EndHolder, type StdioEnd } from './stdio-ends.js';
 import type { StdioSession } from './stdio-sessions.js';
-import type { Descriptor, DescriptorHolder, DescriptorHolders, ProcessEntry } from './types.js';
+import type { DescriptorHolders, ProcessEntry } from './types.js';
 
-export type OrphanClass = 'client-gone' | 'client-stuck' | 'attached' | 'unresolved';
+export type OrphanClass = 'client-gone' | 'client-stuck' | 'detached' | 'superseded' | 'attached' | 'unresolved';
 
-export interface EndHolder {
-  pid: number;
-  startTime: number;
-  fd: number;
-  state: string;
-  command: string;
-}
+/** Every class, in the order the summary line counts them. */
+export const ORPHAN_CLASSES: readonly OrphanClass[] = ['client-gone', 'client-stuck', 'detached', 'superseded', 'attached', 'unresolved'];
 
-export interface StdioEnd {
-  fd: 0 | 1 | 2;
-  kind: Descriptor['kind'];
-  object: string;
-  /** What the client holds: the write end of stdin, the read end of stdout, or the peer socket. */
-  otherEnd: string;
-  /** Live holders of the other end; null when it could not be resolved. */
-  holders: EndHolder[] | null;
-}
+/** The classes `orphans` reports without --all and counts for its exit code. */
+export const ORPHANED: ReadonlySet<OrphanClass> = new Set(['client-gone', 'client-stuck', 'detached', 'superseded']);
 
 export interface Classified {
   classification: OrphanClass;
@@ -38,29 +32,6 @@ export interface Classified {
   clients: EndHolder[];
   /** Unread bytes on a client's end of the server's stdout, with that reader's identity key. */
   unread: { key: string; bytes: number; reader: number } | null;
-}
-
-export function resolveEnd(d: Descriptor, fd: 0 | 1 | 2, holders: DescriptorHolders, own: Set<number>, byPid: Map<number, ProcessEntry>): StdioEnd {
-  const wanted = fd === 0 ? 'w' : 'r';
-  let otherEnd: string;
-  let list: DescriptorHolder[] | null;
-  if (d.kind === 'pipe') {
-    otherEnd = fd === 0 ? `the write end of ${d.object}` : `the read end of ${d.object}`;
-    list = (holders.byObject.get(d.object) ?? []).filter((h) => h.access === wanted || h.access === 'rw');
-  } else if (holders.peers === null && d.peer === null) {
-    return { fd, kind: d.kind, object: d.object, otherEnd: `the other end of ${d.object}`, holders: null };
-  } else {
-    const peer = d.peer ?? holders.peers?.get(d.object) ?? null;
-    otherEnd = peer === null ? `the other end of ${d.object} (its peer socket is closed)` : `the other end of ${d.object} (${peer})`;
-    list = peer === null ? [] : (holders.byObject.get(peer) ?? []);
-  }
-  const live: EndHolder[] = [];
-  for (const h of list) {
-    const p = byPid.get(h.pid);
-    if (!p || own.has(h.pid) || p.state === 'Z' || live.some((l) => l.pid === h.pid)) continue;
-    live.push({ pid: p.pid, startTime: p.startTime, fd: h.fd, state: p.state, command: p.command });
-  }
-  return { fd, kind: d.kind, object: d.object, otherEnd, holders: live };
 }
 
 export function classify(session: StdioSession, table: readonly ProcessEntry[], byPid: Map<number, ProcessEntry>, holders: DescriptorHolders): Classified {
@@ -107,6 +78,8 @@ export function classify(session: StdioSession, table: readonly ProcessEntry[], 
       unread,
     };
   }
+  const detached = detachedEvidence(session, ends, clients, byPid);
+  if (detached) return { classification: 'detached', evidence: detached, ends, clients, unread };
   const via = clients.map(
     (c) => `client ${c.pid} (${c.command}) holds ${ends.find((e) => e.holders?.some((h) => h.pid === c.pid))!.otherEnd}, state ${c.state}`,
   );

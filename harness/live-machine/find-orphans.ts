@@ -1,16 +1,21 @@
 /**
  * `crash-drill orphans` without the printing: the MCP stdio sessions of the machine, each
- * classified with its evidence (classify.ts) and ranked by what it can still reach.
+ * classified with its evidence (classify.ts; superseded.ts, which needs the look kept from an
+ * earlier run), named by its client (client-of.ts) and ranked by what it can still reach.
  */
 import type { ClientConfigs } from '../mcp-clients/types.js';
 import { problemLine } from '../mcp-clients/types.js';
 import type { ConfigMatch, ConfigMatcher } from '../mcp-clients/matcher.js';
-import { classify, type EndHolder, type OrphanClass, type StdioEnd } from './classify.js';
+import { classify, ORPHAN_CLASSES, ORPHANED, type OrphanClass } from './classify.js';
+import { clientOf, type SessionClient } from './client-of.js';
 import { findRealServer, isLauncher, type ChainProcess } from './observe.js';
 import type { ServerPattern } from './patterns.js';
-import { recordPending } from './pending.js';
+import { quietBetween } from './io-quiet.js';
+import { recordLooks } from './pending.js';
 import { byReach, readReach, type Reach } from './reach.js';
+import type { EndHolder, StdioEnd } from './stdio-ends.js';
 import { scanSessions, type StdioSession } from './stdio-sessions.js';
+import { judgeSuperseded, supersededCandidates, type Judged } from './superseded.js';
 import type { Backend, BackendName, ProcessEntry } from './types.js';
 import { descendantsOf } from '../containment/process-table.js';
 
@@ -32,6 +37,8 @@ export interface OrphanEntry {
   serverEvidence: string[];
   /** The client configuration entries it matches (with the pid that matched): ranks above a pattern. */
   configured: (ConfigMatch & { pid: number })[];
+  /** Which client it belongs to: by configuration, and the live process that is its client. */
+  client: SessionClient;
   /** The real server below the launchers (the entry itself when it is no launcher). */
   server: { pid: number; startTime: number; command: string };
   /** The session's processes, top first: the launcher chain and the server. */
@@ -45,7 +52,7 @@ export interface OrphanReport {
   backend: BackendName;
   takenAt: string;
   durationMs: number;
-  /** Entries shown: gone and stuck (and, with `all`, attached and unresolved), by reach. */
+  /** Entries shown: gone, stuck, detached and superseded (and, with `all`, attached and unresolved), by reach. */
   entries: OrphanEntry[];
   counts: Record<OrphanClass, number>;
   /** Matching processes whose stdio this user cannot read. */
@@ -61,6 +68,8 @@ export interface FindOptions {
   patterns: readonly ServerPattern[];
   markers: boolean;
   stuckAfterMs: number;
+  /** How long a server its client started again must show no I/O, over two looks or more, to be superseded (default 30 s). */
+  idleAfterMs?: number;
   all: boolean;
   exclude?: ReadonlySet<number>;
   /** The machine's MCP client configurations and their matcher (harness/mcp-clients). */
@@ -130,13 +139,25 @@ export function findOrphans(backend: Backend, opts: FindOptions): OrphanReport {
   const candidates = opts.all ? uncountedSessions(backend, scan) : [];
   const wanted = new Set([...scan.sessions, ...candidates].flatMap((s) => [s.stdin.object, s.stdout.object]));
   const holders = wanted.size > 0 ? backend.holders(wanted) : { byObject: new Map(), peers: new Map(), unread: new Map(), peersUnavailable: null };
-  const classified = scan.sessions.map((s) => ({ session: s, c: classify(s, scan.table, scan.byPid, holders) }));
+  const classified: Judged[] = scan.sessions.map((session) => {
+    const c = classify(session, scan.table, scan.byPid, holders);
+    return { session, c, client: clientOf(session, c.ends, c.clients, scan.byPid) };
+  });
+  const superseded = supersededCandidates(classified, backend);
 
-  const looks = recordPending(new Map(classified.flatMap(({ c }) => (c.unread ? [[c.unread.key, c.unread.bytes] as const] : []))));
   const now = Date.now();
+  const looks = recordLooks(
+    {
+      unread: new Map(classified.flatMap(({ c }) => (c.unread ? [[c.unread.key, c.unread.bytes] as const] : []))),
+      io: new Map(superseded.flatMap((k) => (k.counters === null ? [] : [[k.key, k.counters] as const]))),
+      quiet: quietBetween,
+    },
+    now,
+  );
+  judgeSuperseded(superseded, looks.io, opts.idleAfterMs ?? 30_000, now);
   for (const { c } of classified) {
     if (c.classification !== 'attached' || !c.unread) continue;
-    const look = looks.get(c.unread.key)!;
+    const look = looks.unread.get(c.unread.key)!;
     const forMs = now - look.since;
     const line = `${c.unread.bytes} bytes of its output are unread by client ${c.unread.reader}, at every look since ${new Date(look.since).toISOString()} (${(forMs / 1000).toFixed(1)} s)`;
     if (forMs >= opts.stuckAfterMs) {
@@ -145,11 +166,11 @@ export function findOrphans(backend: Backend, opts: FindOptions): OrphanReport {
     } else c.evidence.push(line);
   }
 
-  const counts: Record<OrphanClass, number> = { 'client-gone': 0, 'client-stuck': 0, attached: 0, unresolved: 0 };
+  const counts = Object.fromEntries(ORPHAN_CLASSES.map((k) => [k, 0])) as Record<OrphanClass, number>;
   const entries: OrphanEntry[] = [];
-  for (const { session, c } of classified) {
+  for (const { session, c, client } of classified) {
     counts[c.classification]++;
-    const shown = c.classification === 'client-gone' || c.classification === 'client-stuck' || opts.all;
+    const shown = ORPHANED.has(c.classification) || opts.all;
     if (!shown) continue;
     const top = session.members[0]!;
     const server = realServer(session, scan.table);
@@ -170,6 +191,7 @@ export function findOrphans(backend: Backend, opts: FindOptions): OrphanReport {
       evidence: c.evidence,
       serverEvidence: session.evidence,
       configured: session.configured,
+      client,
       server: { pid: server.pid, startTime: server.startTime, command: server.command },
       chain: chainOf(session).map((m) => ({ pid: m.pid, startTime: m.startTime, command: m.command, launcher: isLauncher(m.argv ?? m.command.split(' ')) })),
       stdio: c.ends,
@@ -177,7 +199,7 @@ export function findOrphans(backend: Backend, opts: FindOptions): OrphanReport {
       reach: readReach(backend, [...memberPids, ...below], below.length, top.elapsedMs),
     });
   }
-  const rank = (e: OrphanEntry) => (e.classification === 'client-gone' ? 0 : e.classification === 'client-stuck' ? 1 : 2);
+  const rank = (e: OrphanEntry) => ORPHAN_CLASSES.indexOf(e.classification);
   // A match by configuration ranks above a match by pattern; then by what it can reach.
   const byConfig = (e: OrphanEntry) => (e.configured.length > 0 ? 0 : 1);
   entries.sort((a, b) => byConfig(a) - byConfig(b) || byReach(a.reach, b.reach) || rank(a) - rank(b) || a.pid - b.pid);

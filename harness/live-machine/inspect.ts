@@ -3,7 +3,7 @@
  * it. Identity, what its stdin, stdout and stderr are and who holds their other ends, its other
  * descriptors, related processes, credential names (never values) and its launcher chain.
  */
-import { resolveEnd, type EndHolder, type StdioEnd } from './classify.js';
+import { resolveEnd, type EndHolder, type StdioEnd } from './stdio-ends.js';
 import type { ConfigMatch, ConfigMatcher } from '../mcp-clients/matcher.js';
 import { credentialNames } from './credentials.js';
 import { DRILL_ENV, findRealServer, isLauncher, type ChainProcess } from './observe.js';

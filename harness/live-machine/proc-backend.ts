@@ -16,6 +16,7 @@ import {
   readEnvironValues,
   readFdLink,
   readFdLinkOrThrow,
+  readIo,
   readOwnerUid,
   readStat,
   startTimeToMono,
@@ -143,4 +144,5 @@ export const procBackend: Backend = {
   // A raw search, not readEnviron's map: this runs over every process of the machine.
   environValues: readEnvironValues,
   cwd: readCwd,
+  ioCounters: readIo,
 };

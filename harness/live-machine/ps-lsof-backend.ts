@@ -92,6 +92,7 @@ export const psLsofBackend: Backend = {
     'ps shows the command line as one string: argv boundaries are not known',
     'ps shows start times in whole seconds',
     'lsof does not show how many bytes wait unread on a unix socket: the pending-output rule of client-stuck cannot apply',
+    'ps and lsof show no I/O counters: a server its client started again cannot be shown idle, so none is called superseded',
     ...(LINUX ? [] : ['macOS ps has no session id column: sid is not shown']),
   ],
   processes() {

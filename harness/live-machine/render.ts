@@ -3,16 +3,9 @@
  * terminal, a cron mail and a CI log.
  */
 import { matchLine } from '../mcp-clients/matcher.js';
+import { duration } from './duration.js';
 import type { OrphanEntry, OrphanReport } from './find-orphans.js';
 import type { Snapshot } from './inspect.js';
-
-export function duration(ms: number): string {
-  const s = Math.floor(ms / 1000);
-  if (s < 60) return `${s}s`;
-  if (s < 3600) return `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s`;
-  if (s < 86400) return `${Math.floor(s / 3600)}h${String(Math.floor((s % 3600) / 60)).padStart(2, '0')}m`;
-  return `${Math.floor(s / 86400)}d${String(Math.floor((s % 86400) / 3600)).padStart(2, '0')}h`;
-}
 
 function reachLine(e: OrphanEntry): string {
   const r = e.reach;
@@ -31,6 +24,7 @@ export function renderOrphans(report: OrphanReport): string {
     out.push(`${e.classification.toUpperCase()}  pid ${e.pid} (start ${e.startTime}) user ${e.user}  ${e.command}`);
     if (e.server.pid !== e.pid) out.push(`  server: pid ${e.server.pid}  ${e.server.command}`);
     if (e.chain.length > 1) out.push(`  chain: ${e.chain.map((c) => `${c.pid}${c.launcher ? ' (launcher)' : ''}`).join(' -> ')}`);
+    out.push(clientLine(e));
     out.push(`  reach: ${reachLine(e)}`);
     for (const line of e.evidence) out.push(`  because: ${line}`);
     out.push(...configuredLines(e));
@@ -48,9 +42,21 @@ export function renderOrphans(report: OrphanReport): string {
   for (const b of report.blindSpots) out.push(`note: ${b}`);
   if (c.unresolved > 0) out.push(`${c.unresolved} MCP server${c.unresolved === 1 ? '' : 's'} could not be classified (see --all)`);
   out.push(
-    `${c['client-gone']} client gone, ${c['client-stuck']} client stuck, ${c.attached} attached, ${c.unresolved} unresolved (${report.backend} backend, ${report.durationMs} ms)`,
+    `${c['client-gone']} client gone, ${c['client-stuck']} client stuck, ${c.detached} detached, ${c.superseded} superseded, ${c.attached} attached, ${c.unresolved} unresolved (${report.backend} backend, ${report.durationMs} ms)`,
   );
   return `${out.join('\n')}\n`;
+}
+
+/**
+ * Whose server it is, from both sources: the client and entry of the configuration it matches,
+ * and the live process that is its client, with how the process tree and its stdio show it.
+ */
+export function clientLine(e: Pick<OrphanEntry, 'client'>): string {
+  const { configured, process: p, parents } = e.client;
+  const byConfig = configured.length > 0 ? configured.map((c) => `${c.client} (entry ${c.entry})`).join(', ') : 'no configuration entry';
+  if (p === null) return `  client: ${byConfig}; no live process holds its stdio (its parent is ${parents[0]?.pid ?? 'not known'})`;
+  const relation = !p.ancestor ? 'not its ancestor' : parents[0]?.pid === p.pid ? 'its parent' : 'its ancestor';
+  return `  client: ${byConfig}; process ${p.pid} (start ${p.startTime}) ${p.command}: ${[relation, ...p.holds.map((h) => `holds ${h}`)].join('; ')}`;
 }
 
 /** Which client and entry it belongs to, first: the strongest evidence; or that only a pattern counted it. */

@@ -3,7 +3,10 @@
  * /proc backend (Linux) or the ps + lsof backend (macOS, and Linux when asked for). A field a
  * backend cannot see is null, never guessed.
  */
+import type { IoCounters } from './observe.js';
+
 export type BackendName = 'proc' | 'ps-lsof';
+export type { IoCounters };
 
 /** One row of the process table. */
 export interface ProcessEntry {
@@ -93,6 +96,11 @@ export interface Backend {
   environValues(pids: readonly number[], name: string): Map<number, string>;
   /** The process's working folder; null when unreadable. A backend that cannot see it leaves this out. */
   cwd?(pid: number): string | null;
+  /**
+   * Its I/O counters (read and write calls and their bytes, pipes and sockets included), to
+   * compare between two looks; null when unreadable. A backend that cannot see them leaves this out.
+   */
+  ioCounters?(pid: number): IoCounters | null;
   /** What this backend cannot see, said once per output. */
   readonly blindSpots: string[];
 }

@@ -17,10 +17,12 @@ export {
   readCwd,
   readEnvironValues,
   readExe,
+  readIo,
   readMaps,
   readMounts,
   readOwnerUid,
   readTaskFile,
+  type IoCounters,
 } from './proc/files.js';
 export { readNetTable, scanNetTable, type NetTableName } from './proc/net-tables.js';
 

@@ -15,7 +15,8 @@ const CRASH_LINES = [
   /.*Unhandled 'error' event.*/,
   /Traceback \(most recent call last\):/,
   /panic: .*/,
-  /thread '.*' panicked.*/,
+  // Rust names the thread, and newer ones (1.95 here) its id too: "thread 'main' (14591) panicked at ...".
+  /thread '.*'(?: \(\d+\))? panicked.*/,
   /Uncaught \w*Error.*/,
 ];
 

@@ -143,6 +143,7 @@ describe('two servers side by side', () => {
       'drills',
       'plan',
       'flaky',
+      'requirements',
       'expectation',
     ]);
   });

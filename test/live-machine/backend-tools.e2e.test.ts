@@ -18,7 +18,7 @@ describe('orphans --backend ps-lsof', () => {
     // ago) is a finding, exit 1, and the command still ran. What must not happen is exit 3 or 4.
     const found = await runCli(['orphans', '--backend', 'ps-lsof']);
     expect(found.stderr).toBe('');
-    expect(found.stdout).toMatch(/\d+ client gone, \d+ client stuck, \d+ attached, \d+ unresolved/);
+    expect(found.stdout).toMatch(/\d+ client gone, \d+ client stuck, \d+ detached, \d+ superseded, \d+ attached, \d+ unresolved/);
     expect([0, 1]).toContain(found.code);
   });
 });

@@ -3,12 +3,15 @@
  * the first-seen time of a key still pending and forgets a key no longer pending; a folder
  * another user owns, or a symlink to one, or one open to others refuses (RegistryError: `orphans` exits 3); a state
  * file that is a symlink, another user's, or garbled is a first look. The default folder is the run registry.
+ * The io looks of the superseded rule keep their first time only while every look finds the
+ * counters quiet since the last (the same, unless the caller's rule says more), in the same file,
+ * each kind kept when a look records only the other.
  */
 import { chmodSync, chownSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { RegistryError, registryPath } from '../../harness/registry/registry.js';
-import { pendingFile, recordPending } from '../../harness/live-machine/pending.js';
+import { pendingFile, recordLooks, recordPending } from '../../harness/live-machine/pending.js';
 import { tempDir } from '../support/temp-dir.js';
 
 const isRoot = process.getuid?.() === 0;
@@ -49,6 +52,40 @@ describe('the --stuck-after state', () => {
     writeFileSync(file, JSON.stringify({ a: { since: 'yesterday', bytes: 1 } }));
     expect(recordPending(new Map([['a', 1]]), 4000, file).get('a')).toEqual({ since: 4000, bytes: 1 });
     rmSync(base, { recursive: true, force: true });
+  });
+
+  it('io looks: counters the quiet rule accepts keep the first time, others start again', () => {
+    const file = join(tempDir('pending-quiet-'), 'p.json');
+    // A rule of the caller's: here, a counter that only grew by less than 10 is quiet.
+    const quiet = (a: string, b: string) => Number(b) - Number(a) < 10 && Number(b) >= Number(a);
+    const look = (at: number, n: number) => recordLooks({ io: new Map([['s', String(n)]]), quiet }, at, file).io.get('s');
+    expect(look(1000, 100)).toEqual({ since: 1000, counters: '100', previous: 'none' });
+    expect(look(2000, 105)).toEqual({ since: 1000, counters: '105', previous: 'quiet' });
+    expect(look(3000, 114)).toEqual({ since: 1000, counters: '114', previous: 'quiet' });
+    expect(look(4000, 130)).toEqual({ since: 4000, counters: '130', previous: 'io' });
+  });
+
+  it('io looks: the same counters keep the first time and say so, others start again; each kind survives a look of the other; a file of unread looks alone still reads', () => {
+    const file = join(tempDir('pending-io-'), 'p.json');
+    const io = (at: number, counters: Record<string, string>) => [...recordLooks({ io: new Map(Object.entries(counters)) }, at, file).io];
+    expect(io(1000, { s: '1:2:3:4', t: '5:5:5:5' })).toEqual([
+      ['s', { since: 1000, counters: '1:2:3:4', previous: 'none' }],
+      ['t', { since: 1000, counters: '5:5:5:5', previous: 'none' }],
+    ]);
+    expect(recordPending(new Map([['u', 3]]), 1500, file).get('u')).toEqual({ since: 1500, bytes: 3 });
+    expect(io(2000, { s: '1:2:3:4', t: '5:5:6:5' })).toEqual([
+      ['s', { since: 1000, counters: '1:2:3:4', previous: 'quiet' }],
+      ['t', { since: 2000, counters: '5:5:6:5', previous: 'io' }],
+    ]);
+    // The unread look survived the io looks; the io key not seen at 3000 is forgotten.
+    expect(recordPending(new Map([['u', 4]]), 2500, file).get('u')).toEqual({ since: 1500, bytes: 4 });
+    expect(io(3000, { s: '1:2:3:4' })).toEqual([['s', { since: 1000, counters: '1:2:3:4', previous: 'quiet' }]]);
+    expect(io(4000, { t: '5:5:6:5' })).toEqual([['t', { since: 4000, counters: '5:5:6:5', previous: 'none' }]]);
+    writeFileSync(file, JSON.stringify({ u: { since: 7, bytes: 1 } }));
+    expect(recordLooks({ unread: new Map([['u', 1]]), io: new Map([['s', 'x']]) }, 5000, file)).toEqual({
+      unread: new Map([['u', { since: 7, bytes: 1 }]]),
+      io: new Map([['s', { since: 5000, counters: 'x', previous: 'none' }]]),
+    });
   });
 
   it('the default file is in the run registry: a private folder of this user (harness/registry/registry.ts)', () => {

@@ -57,6 +57,16 @@ describe('exitInfo', () => {
     expect(info?.crash).toBe('Error: write EPIPE');
   });
 
+  it('classes a Rust panic as a crash, with or without the thread id rustc 1.95 prints (println! on a broken stdout)', () => {
+    const rust195 =
+      "\nthread 'main' (14591) panicked at /rustc/59807616e1fa2540724bfbac14d7976d7e4a3860/library/std/src/io/stdio.rs:1165:9:\nfailed printing to stdout: Broken pipe (os error 32)\n";
+    const info = exitInfo(lost().stderr(1230, rust195).serverExit(1250, { code: 101 }).build());
+    expect(info?.class).toBe('crash');
+    expect(info?.crash).toBe("thread 'main' (14591) panicked at /rustc/59807616e1fa2540724bfbac14d7976d7e4a3860/library/std/src/io/stdio.rs:1165:9:");
+    const older = exitInfo(lost().stderr(1230, "thread 'main' panicked at src/main.rs:3:5:\n").serverExit(1250, { code: 101 }).build());
+    expect(older?.crash).toBe("thread 'main' panicked at src/main.rs:3:5:");
+  });
+
   it('does not call a code 0 exit a crash even with an EPIPE in stderr', () => {
     const info = exitInfo(lost().stderr(1230, 'Error: write EPIPE\n').serverExit(1250, { code: 0 }).build());
     expect(info?.class).toBe('clean');

@@ -4,7 +4,7 @@
  * in flight, with a write after the client died; and the fix for each trap. The diagnosis states
  * the row of the SDK the drill read from the program (sdk.ts), the README's "Servers in Go, Rust,
  * Java and C#" gives the same table (test/docs-true.test.ts holds them together), and the fakes'
- * READMEs (fake-servers/go, fake-servers/java) have the readings in full.
+ * READMEs (fake-servers/go, fake-servers/rust, fake-servers/java) have the readings in full.
  */
 
 /** Which SDK: the diagnosis picks its fixes by it. */
@@ -208,26 +208,29 @@ export const SDK_FACTS: readonly SdkFacts[] = [
     title: 'rmcp (the Rust SDK)',
     packages: ['rmcp'],
     eof: {
-      text: 'the service loop ends (QuitReason::Closed), responses still queued drain for up to 5 s, and waiting() returns',
-      source: 'modelcontextprotocol/rust-sdk crates/rmcp/src/service.rs, transport/async_rw.rs, since 1.3.0 (shared/REFERENCE.md)',
-      issue: 'rust-sdk PR #759 (#753)',
+      text: "the service loop ends (QuitReason::Closed), waits up to 5 s for every handler still running and every response being written, then fires the handlers' tokens, and waiting() returns",
+      source: 'modelcontextprotocol/rust-sdk crates/rmcp/src/service.rs serve_inner, read at rmcp 3.11.0 (commit 165f8fd5; fake-servers/rust/README.md)',
+      issue: 'rust-sdk PR #759, since 1.3.0',
     },
     inFlight: {
-      text: 'its cancellation token fires when waiting() returns; a handler that does not check it runs on',
-      source: 'modelcontextprotocol/rust-sdk crates/rmcp/src/service.rs',
-      issue: null,
+      text: "holds the server up to 5 s (the drain) before its token fires, even when it checks the token; a handler still running after that is waited for by tokio's runtime drop if it is blocking work (spawn_blocking)",
+      source: 'rmcp 3.11.0 service.rs serve_inner; tokio 1.54.1 src/runtime/blocking/pool.rs BlockingPool::drop (fake-servers/rust/README.md)',
+      issue: 'rust-sdk PR #759',
     },
     writeAfterDeath: {
-      text: 'Rust ignores SIGPIPE: the failed write is logged and the loop goes on',
-      source: 'modelcontextprotocol/rust-sdk crates/rmcp/src/transport/async_rw.rs; the Rust runtime sets SIGPIPE to SIG_IGN',
+      text: "Rust ignores SIGPIPE, so a write returns EPIPE: rmcp logs it and goes on, a program's own write_all gets it as a value, println! and eprintln! panic on it (exit 101, its own end)",
+      source:
+        'rust-lang/rust library/std/src/sys/pal/unix/mod.rs reset_sigpipe, library/std/src/io/stdio.rs print_to; rmcp 3.11.0 transport/async_rw.rs (fake-servers/rust/README.md)',
       issue: null,
     },
     fix: {
       inFlight:
-        "check the request's cancellation token in every long handler (tokio::select! on context.ct.cancelled()), and start its children with kill_on_drop",
-      keepsAlive: 'return from main once waiting() returns, and end the threads, blocking tasks and children the server started',
-      child: 'keep each tokio::process::Child (kill_on_drop(true)) and end it when waiting() returns',
-      writeAfterDeath: 'nothing ends the process on a broken stdout: exit when waiting() returns rather than keep writing',
+        "check the request's cancellation token in every long handler (tokio::select! on context.ct.cancelled(), children with kill_on_drop), and keep calls shorter than the exit deadline or raise it past rmcp's 5 s drain; never leave blocking work (spawn_blocking) unbounded",
+      keepsAlive:
+        "return from main once waiting() returns: tokio's runtime drop waits for every spawn_blocking task with no timeout, so end them (or move the work to async tasks, which are dropped)",
+      child: 'keep each tokio::process::Child with kill_on_drop(true) (or end it when waiting() returns): a dropped std::process::Child lives on',
+      writeAfterDeath:
+        'nothing to fix for the exit (a panic on a broken stdout after the loss is its own end); write with write_all and handle the error rather than println! after waiting() returns',
     },
   },
   {

@@ -36,6 +36,31 @@ export function readCwd(pid: number): string | null {
   }
 }
 
+/**
+ * A process's I/O counters (/proc/PID/io, proc(5)): bytes passed to read(2)- and write(2)-like
+ * calls (rchar, wchar, pipes and sockets included) and how many such calls (syscr, syscw), summed
+ * over its threads. Null when gone, or another user's (the file is mode 0400: only the owner or
+ * root reads it).
+ */
+export interface IoCounters {
+  rchar: number;
+  wchar: number;
+  syscr: number;
+  syscw: number;
+}
+
+export function readIo(pid: number): IoCounters | null {
+  let text: string;
+  try {
+    text = readFileSync(`/proc/${pid}/io`, 'utf8');
+  } catch {
+    return null;
+  }
+  const field = (name: keyof IoCounters) => Number(new RegExp(`^${name}: (\\d+)$`, 'm').exec(text)?.[1] ?? Number.NaN);
+  const io = { rchar: field('rchar'), wchar: field('wchar'), syscr: field('syscr'), syscw: field('syscw') };
+  return Object.values(io).every(Number.isFinite) ? io : null;
+}
+
 /** The mapped files (/proc/PID/maps), or null when gone. */
 export function readMaps(pid: number): string | null {
   try {

@@ -23,7 +23,7 @@ import { goMcpSdk } from './go-mcp-sdk.js';
 import { jvmProgramSdk } from './jvm-mcp-sdk.js';
 import { nodeSdks } from './node-sdk.js';
 import { importedPackages, pythonSdks, sitePackagesOf } from './python-sdk.js';
-import { rustMcpSdk } from './rust-mcp-sdk.js';
+import { rustProgramSdk } from './rust-mcp-sdk.js';
 import type { ProgramSdk } from './types.js';
 
 /** What is known of the running program: its argv, /proc/PID/exe, its folder, its environment and maps where read. */
@@ -116,7 +116,7 @@ function readNative(file: string, argv: string[], cwd: string): ProgramSdk {
     const found = withFileSource(file, (source) => {
       format = formatOf(source);
       if (format === 'other') return null;
-      return goMcpSdk(file, source) ?? dotnetBundleSdk(file, source);
+      return goMcpSdk(file, source) ?? dotnetBundleSdk(file, source) ?? (dotnetFolderSdk(file, argv, cwd) ? null : rustProgramSdk(file, source));
     });
     if (found) return found;
   } catch (err) {
@@ -126,12 +126,10 @@ function readNative(file: string, argv: string[], cwd: string): ProgramSdk {
   if (folder) return folder;
   if (format === 'other')
     return { kind: 'other', runtimeVersion: null, sdks: [], reason: `${file} is not an ELF or Mach-O program, nor a node, python, java or dotnet command` };
-  return (
-    rustMcpSdk(file) ?? {
-      kind: 'other',
-      runtimeVersion: null,
-      sdks: [],
-      reason: `${file} holds no Go build information, no .NET bundle or deps.json, and no Rust crate paths: its SDK could not be told`,
-    }
-  );
+  return {
+    kind: 'other',
+    runtimeVersion: null,
+    sdks: [],
+    reason: `${file} holds no Go build information, no .NET bundle or deps.json, and no Rust crate paths: its SDK could not be told`,
+  };
 }

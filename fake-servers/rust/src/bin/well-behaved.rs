@@ -1,0 +1,41 @@
+//! rmcp well-behaved: `echo`, and `run-helper` (runs `sleep 0.25` to its end: long enough for the
+//! harness, which samples the drill's processes every 2 ms, to see it at child-spawned under
+//! load). On stdin EOF rmcp's loop ends (`QuitReason::Closed`), nothing is in flight to drain,
+//! `waiting()` returns, main returns, the process exits 0. Passes every check.
+use rmcp::{ErrorData, handler::server::wrapper::Parameters, model::CallToolResult, tool, tool_handler, tool_router};
+use rmcp_fakes::{init_logs, run, text};
+
+#[derive(serde::Deserialize, schemars::JsonSchema)]
+struct EchoIn {
+    /// the text to answer with
+    text: String,
+}
+
+#[derive(Clone)]
+struct Server;
+
+#[tool_router]
+impl Server {
+    #[tool(description = "Answers with the text it was given.")]
+    async fn echo(&self, Parameters(EchoIn { text: t }): Parameters<EchoIn>) -> CallToolResult {
+        text(t)
+    }
+
+    #[tool(name = "run-helper", description = "Runs a short helper to its end.")]
+    async fn run_helper(&self) -> Result<CallToolResult, ErrorData> {
+        let status = tokio::process::Command::new("sleep").arg("0.25").status().await;
+        match status {
+            Ok(_) => Ok(text("helper done")),
+            Err(e) => Err(ErrorData::internal_error(e.to_string(), None)),
+        }
+    }
+}
+
+#[tool_handler(name = "rmcp-well-behaved", version = "1.0.0")]
+impl rmcp::ServerHandler for Server {}
+
+#[tokio::main]
+async fn main() {
+    init_logs();
+    run(Server).await;
+}
