@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
-# Builds the Go fake servers and the ground-truth client into fake-servers/go/bin/ (git-ignored):
-#   bin/go-sdk-v1.8.0/<behaviour>   go-sdk/ with go.mod
-#   bin/go-sdk-v1.6.1/<behaviour>   go-sdk/ with -modfile=go-v1.6.1.mod (the same source, the SDK before v1.7.0)
-#   bin/mcp-go-v1.2.1/<behaviour>   mcp-go/
+# Builds the Go fake servers and the ground-truth client into fake-servers/go/bin/ (git-ignored),
+# one binary per SDK build whose first argument names the behaviour (`fakes slow-tool`): linking is
+# most of a cold Go build, and 5 links instead of 23 cut it (README.md, "Building"):
+#   bin/go-sdk-v1.8.0/fakes         go-sdk/cmd/fakes with go.mod
+#   bin/go-sdk-v1.6.1/fakes         the same with -modfile=go-v1.6.1.mod (the same source, the SDK before v1.7.0)
+#   bin/mcp-go-v1.2.1/fakes         mcp-go/cmd/fakes
 #   bin/groundtruth/groundtruth     groundtruth/ (the measuring client, go-sdk's and mcp-go's)
-#   bin/darwin-arm64/well-behaved   go-sdk/, cross-built as Mach-O for the build info reader's test
+#   bin/darwin-arm64/fakes          go-sdk/cmd/fakes, cross-built as Mach-O for the build info reader's test
 # A target whose sources, module files, this script and the Go version are unchanged since its
 # last build is skipped (bin/<target>/.stamp holds their hash). The binaries of each hash are also
 # kept outside the clone, in $CRASH_DRILL_GO_FAKES_CACHE (default ~/.cache/mcp-crash-drill/
-# go-fakes), so a fresh clone (CI) copies them instead of linking 23 binaries again; -trimpath
+# go-fakes), so a fresh clone (CI) copies them instead of linking again; -trimpath
 # keeps them free of the clone's path. Go's own build cache (GOCACHE) makes a changed target's
 # rebuild incremental. Modules come from the module cache first (GOPROXY=off: no network once
 # they are there), and from the module proxy only when missing.
@@ -46,8 +48,8 @@ build() { # <target> <module folder> [-modfile=... or ""] [packages] [GOOS/GOARC
   fi
 }
 
-build go-sdk-v1.8.0 go-sdk
-build go-sdk-v1.6.1 go-sdk -modfile=go-v1.6.1.mod
-build mcp-go-v1.2.1 mcp-go
+build go-sdk-v1.8.0 go-sdk "" ./cmd/fakes
+build go-sdk-v1.6.1 go-sdk -modfile=go-v1.6.1.mod ./cmd/fakes
+build mcp-go-v1.2.1 mcp-go "" ./cmd/fakes
 build groundtruth groundtruth
-build darwin-arm64 go-sdk "" ./cmd/well-behaved darwin/arm64
+build darwin-arm64 go-sdk "" ./cmd/fakes darwin/arm64

@@ -7,8 +7,9 @@
 # Everything is skipped when the sources, Cargo.toml, Cargo.lock, this script and the cargo version
 # hash the same as at the last build (bin/.stamp). The binaries of each hash are also kept outside
 # the clone, in $CRASH_DRILL_RUST_FAKES_CACHE (default ~/.cache/mcp-crash-drill/rust-fakes), so a
-# fresh clone (CI) copies them instead of compiling again. Cargo's own target dir (target/,
-# git-ignored) makes a changed build incremental. Crates come from cargo's registry cache first
+# fresh clone (CI) copies them instead of compiling again. Cargo's target dir ($CARGO_TARGET_DIR,
+# which fake-servers/build-all.sh shares with rust-http outside the clone; else target/, git-ignored)
+# makes a changed build incremental. Crates come from cargo's registry cache first
 # (--offline: no network once they are there), from crates.io only when one is missing; cargo
 # auditable is installed from crates.io once, into the same cache folder.
 set -euo pipefail
@@ -37,8 +38,9 @@ cargo_build() { # [cargo subcommand words...]: offline first, the registry only 
 }
 cargo_build cargo build --bins
 mkdir -p "bin/$rmcp" bin/groundtruth bin/auditable
-for b in "${behaviours[@]}"; do cp target/release/"$b" "bin/$rmcp/"; done
-cp target/release/groundtruth bin/groundtruth/
+target="${CARGO_TARGET_DIR:-target}"
+for b in "${behaviours[@]}"; do cp "$target/release/$b" "bin/$rmcp/"; done
+cp "$target/release/groundtruth" bin/groundtruth/
 
 # cargo auditable (crates.io, pinned): a rustc wrapper that embeds the dependency list, zlib-
 # compressed JSON, in a .dep-v0 section. Installed once; then only the workspace crate is rebuilt.
@@ -47,7 +49,7 @@ if [ ! -x "$tools/bin/cargo-auditable" ] || ! "$tools/bin/cargo-auditable" --ver
   cargo install --quiet --locked --root "$tools" --version "$auditable_version" cargo-auditable
 fi
 PATH="$tools/bin:$PATH" cargo_build cargo auditable build --bin well-behaved
-cp target/release/well-behaved bin/auditable/
+cp "$target/release/well-behaved" bin/auditable/
 # Leave target/ as a plain build, so a later `cargo build` there does not start by undoing the wrapper.
 cargo_build cargo build --bin well-behaved >/dev/null 2>&1 || true
 

@@ -151,7 +151,7 @@ describe.skipIf(!built)('the Go SDK matrices', () => {
     expect(find('go-sdk-v1.8.0-slow-tool/child-spawned/crash').exit).toMatchObject({ class: 'clean', code: 0 });
     const waited = find('go-sdk-v1.6.1-slow-tool/child-spawned/crash');
     expect(waited.exit).toMatchObject({ class: 'signal', signal: 'SIGTERM', signalFrom: 'harness' });
-    expect(waited.survivors.map((s) => s.cmdline[0]).sort()).toEqual([expect.stringMatching(/go-sdk-v1\.6\.1\/slow-tool$/), 'sleep']);
+    expect(waited.survivors.map((s) => s.cmdline.join(' ')).sort()).toEqual([expect.stringMatching(/go-sdk-v1\.6\.1\/fakes slow-tool$/), 'sleep 30.000']);
     // mcp-go cancels it too, and its worker then writes the error response: SIGPIPE, its own.
     expect(find('mcp-go-v1.2.1-slow-tool/child-spawned/crash').exit).toMatchObject({ class: 'broken-pipe', signal: 'SIGPIPE' });
 

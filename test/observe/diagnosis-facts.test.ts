@@ -10,7 +10,9 @@ import { describe, expect, it } from 'vitest';
 import { until } from '../support/until.js';
 import { identify } from '../../harness/observe/identity.js';
 import { epollTargets, processFacts } from '../../harness/observe/process-facts.js';
-import { importedPackages, nodeSdks, runtimeFacts } from '../../harness/observe/runtime-facts.js';
+import { nodeSdks } from '../../harness/observe/program-sdk/node-sdk.js';
+import { importedPackages } from '../../harness/observe/program-sdk/python-sdk.js';
+import { runtimeFacts } from '../../harness/observe/runtime-facts.js';
 import { packageRoot } from '../../harness/util/paths.js';
 
 const ROOT = packageRoot();

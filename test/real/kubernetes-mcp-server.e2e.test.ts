@@ -11,52 +11,25 @@
  * server cannot reach any network, only the remote. The control is the same server pointed at
  * the plain `{{remote.url}}`, as a user would try first: client-go sends no credential to it.
  *
- * Install: `npm install --prefix .real-servers --no-save kubernetes-mcp-server-linux-amd64@0.0.67`
- * (.ci/run does), or name a binary in CRASH_DRILL_K8S_MCP. Without one, or without `unshare -n`,
- * the file skips and says why; CRASH_DRILL_REQUIRE_REAL_K8S=1 makes that a failure.
+ * Install: .ci/real-servers.sh (.ci/run runs it; the list is test/real/support/native-servers.json),
+ * or name a binary in CRASH_DRILL_K8S_MCP. Without one, or without `unshare -n`, the file skips and
+ * says why; CRASH_DRILL_REQUIRE_REAL_SERVERS=1 (or CRASH_DRILL_REQUIRE_REAL_K8S=1) makes that a failure.
  */
-import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { RunResults } from '../../harness/results/types.js';
 import { packageRoot } from '../../harness/util/paths.js';
 import { CLI, collect } from '../support/cli.js';
 import { tempDir } from '../support/temp-dir.js';
+import { realBinary, realServersSkip, unshareArgs } from './support/native-servers.js';
 
 const FILE = 'test/real/kubernetes-mcp-server.e2e.test.ts';
 const ROOT = packageRoot();
-export const K8S_MCP_PACKAGE = 'kubernetes-mcp-server-linux-amd64@0.0.67';
-const BINARY =
-  process.env.CRASH_DRILL_K8S_MCP || join(ROOT, '.real-servers/node_modules/kubernetes-mcp-server-linux-amd64/bin/kubernetes-mcp-server-linux-amd64');
+const BINARY = realBinary('kubernetes-mcp-server');
 const HANDLERS = join(ROOT, 'scenarios/kubernetes/handlers.js');
-
-/** `unshare -n` as root, `unshare -rn` (a user namespace too) otherwise; null when neither works here. */
-function unshareArgs(): string[] | null {
-  for (const args of [['-n'], ['-rn']]) {
-    const probe = spawnSync('unshare', [...args, 'true'], { timeout: 10_000 });
-    if (probe.status === 0) return args;
-  }
-  return null;
-}
-
-function why(): string | null {
-  if (!existsSync(BINARY))
-    return `no kubernetes-mcp-server at ${BINARY} (run: npm install --prefix .real-servers --no-save ${K8S_MCP_PACKAGE}, or set CRASH_DRILL_K8S_MCP)`;
-  if (!unshareArgs()) return 'unshare -n (or -rn) does not work here, and a real server is drilled with loopback only';
-  return null;
-}
-
-const skip = why();
-if (skip !== null) {
-  if (process.env.CRASH_DRILL_REQUIRE_REAL_K8S === '1') {
-    it('has kubernetes-mcp-server and unshare', () => {
-      throw new Error(`CRASH_DRILL_REQUIRE_REAL_K8S=1 but ${skip}`);
-    });
-  } else {
-    console.warn(`[skip] ${FILE}: ${skip}`);
-  }
-}
+const skip = realServersSkip(FILE, ['kubernetes-mcp-server']);
 
 function scenario(id: string, server: string, ca: string): string {
   return `id: ${id}
@@ -183,6 +156,22 @@ describe.runIf(skip === null)('kubernetes-mcp-server (client-go) over the drill 
       expect(checks['denied-after-revocation']).toMatch(/^the revoked token is denied/);
     },
   );
+
+  it('names its SDK from the binary: github.com/modelcontextprotocol/go-sdk v1.8.0 from its Go build info, recorded in the evidence', () => {
+    const drill = results.drills.find((d) => d.key === 'k8s-https/after-response/crash')!;
+    const facts = readFileSync(join(out, 'evidence', drill.evidence!.file), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l))
+      .find((e) => e.type === 'diagnosis-facts' && e.label === 'start');
+    expect(facts.runtime).toEqual({
+      runtime: 'go',
+      version: expect.stringMatching(/^go1\.\d+/),
+      exe: realpathSync(BINARY),
+      sdks: [{ name: 'github.com/modelcontextprotocol/go-sdk', version: 'v1.8.0', file: realpathSync(BINARY), from: 'Go build info', note: null }],
+      reason: null,
+    });
+  });
 
   it('over plain HTTP client-go sends no credential: every request is denied', () => {
     const requests = requestsOf(out, 'k8s-plain-http/sent/crash', results);

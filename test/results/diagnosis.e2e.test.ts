@@ -88,7 +88,7 @@ describe('diagnosis of the bundled Node fake servers (TypeScript SDK 1.x)', () =
       ),
     );
     expect(ignores[0].sdk).toBe(
-      "TypeScript SDK 1.32.2: StdioServerTransport listens to stdin 'data' and 'error' only, never 'end' (typescript-sdk #2002), so the server exits on EOF only when nothing else keeps its event loop alive",
+      "TypeScript SDK 1.32.2: at stdin EOF, StdioServerTransport listens to stdin 'data' and 'error' only, never 'end', so the server exits on EOF only when nothing else keeps its event loop alive (typescript-sdk #2002)",
     );
 
     // slow-exit: exited on its own, late; not the SDK 1.x fix.
@@ -194,7 +194,7 @@ describe.skipIf(!python)('diagnosis of the Python SDK fake servers (mcp 2.3.0, M
       expect.stringMatching(/^SDK: python 3\.\d+; serverInfo mcpserver-thread-keeps-alive( \S+)?; MCP SDK: mcp 2\.3\.0 \(\S+mcp-2\.3\.0\.dist-info\)$/),
     );
     expect(thread[0].sdk).toBe(
-      'Python SDK mcp 2.3.0: run() returns at stdin EOF and cancels in-flight handlers, whose responses are lost (python-sdk #2678); the interpreter then exits unless a non-daemon thread or a child keeps it',
+      'Python SDK 2.3.0: at stdin EOF, run() returns; the interpreter then exits unless a non-daemon thread or a child keeps it (python-sdk #2678)',
     );
 
     expect(fixes(d.get('mcpserver-popen-child/after-response/crash'))).toEqual([`no-survivors: ${POPEN_FIX}`]);

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"strings"
 	"sync"
 	"time"
@@ -71,7 +70,7 @@ func runClient(sdk, end, stderr, binary string) {
 		version = "2025-11-25"
 	}
 	ctx := context.Background()
-	cmd := exec.Command(binary)
+	cmd := fakeCommand(binary)
 	cmd.Env = os.Environ()
 	marker := sc.started
 	if stderr == "outside" {

@@ -8,7 +8,7 @@ import { diedOfOwnSigpipe, OWN_WRITE } from '../../evidence/own-sigpipe.js';
 import { describeSignal, serverExitOf, serverOf, signalBeforeExit } from '../../evidence/queries.js';
 import { eventsOf, firstOf, type DrillEvidence, type ProcessFacts } from '../../evidence/types.js';
 import type { Cause } from '../types.js';
-import { type SdkFinding, sdkFinding } from './sdk.js';
+import { callInFlightAtLoss, type SdkFinding, sdkCase, sdkFinding } from './sdk.js';
 
 /** The server's facts closest to the deadline: at the deadline, else at the snapshot. */
 export function serverFacts(evidence: DrillEvidence): { facts: ProcessFacts; label: string } | null {
@@ -119,8 +119,14 @@ export function serverStayedUp(evidence: DrillEvidence): Cause {
   const sigtermFix = sigterm ? '; and let SIGTERM end it (its handler must exit, not only log): only SIGKILL did' : '';
   const observed = [...(found ? factsLines(found.facts, found.label) : ['no /proc facts of the server were recorded at the deadline']), `SDK: ${sdk.line}`];
   if (sigterm) observed.push('it outlived SIGTERM: only SIGKILL ended it');
+  const inFlight = callInFlightAtLoss(evidence);
+  if (inFlight) observed.push('a call was in flight when the client was lost (written, not answered)');
+  const known = sdkCase(sdk, inFlight ? 'in-flight' : 'keeps-alive').known ?? sdk.known;
+  // The SDKs of other languages: what the SDK does at EOF decides the cause and the fix (sdk-facts.ts).
+  const native = nativeSdkCause(sdk, inFlight, ended, sigtermFix);
+  if (native) return { ...native, observed, sdk: known };
   if (!found) {
-    return { cause: `the server kept running after EOF${ended}`, observed, sdk: sdk.known, fix: genericFix(sdk) + sigtermFix };
+    return { cause: `the server kept running after EOF${ended}`, observed, sdk: known, fix: genericFix(sdk) + sigtermFix };
   }
   const f = found.facts;
   const lostT = lost?.t ?? 0;
@@ -131,7 +137,7 @@ export function serverStayedUp(evidence: DrillEvidence): Cause {
     return {
       cause: pythonThreadCause(f, sdk) + ended,
       observed,
-      sdk: sdk.known,
+      sdk: known,
       fix: `the interpreter waits for a non-daemon thread: make it a daemon (threading.Thread(..., daemon=True)), or stop it and join it with a deadline when run() returns${sigtermFix}`,
     };
   }
@@ -140,7 +146,7 @@ export function serverStayedUp(evidence: DrillEvidence): Cause {
     return {
       cause: `the server never read the end of its input: stdin is still polled${busy ? ' and its main thread is running (state R): a busy loop keeps it from reading' : ''}${ended}`,
       observed,
-      sdk: sdk.known,
+      sdk: known,
       fix: busy
         ? `its main thread never returns to the event loop: move the CPU-bound work off it (a worker) so the loop can read stdin's end${sigtermFix}`
         : `read stdin to the end and exit on it${sigtermFix}`,
@@ -150,7 +156,7 @@ export function serverStayedUp(evidence: DrillEvidence): Cause {
     return {
       cause: `the server reacted to EOF (it wrote on stderr after the loss) but was still shutting down at the ${deadline} ms deadline, its event loop alive${ended}`,
       observed,
-      sdk: sdk.known,
+      sdk: known,
       fix: `its shutdown on stdin end takes longer than ${deadline} ms: end what it waits for (a delay, a drain, a flush, a child) within the deadline, or, if the wait is intended, raise expect.exit-on-eof.deadline above it${sigtermFix}`,
     };
   }
@@ -158,7 +164,7 @@ export function serverStayedUp(evidence: DrillEvidence): Cause {
     return {
       cause: `the server read EOF but nothing acted on it (no exit, nothing on stderr): its stdin is still open, and its event loop stays alive on a live handle (a timer, an interval, a socket or a child: ${f.polledOther} other watched fd${f.polledOther === 1 ? '' : 's'}, ${f.children.length} child${f.children.length === 1 ? '' : 'ren'})${ended}`,
       observed,
-      sdk: sdk.known,
+      sdk: known,
       fix: `listen for the end of stdin yourself, since the SDK 1.x transport does not (typescript-sdk #2002): process.stdin.on('end', () => server.close().then(() => process.exit(0))), and clear the intervals and timers it started; or move to SDK 2, whose transport closes on stdin end${sigtermFix}`,
     };
   }
@@ -166,14 +172,31 @@ export function serverStayedUp(evidence: DrillEvidence): Cause {
     return {
       cause: `the server read EOF, but its event loop stays alive on a live handle (${f.polledOther} other watched fd${f.polledOther === 1 ? '' : 's'}, ${f.children.length} child${f.children.length === 1 ? '' : 'ren'}; a timer is not visible in /proc)${ended}`,
       observed,
-      sdk: sdk.known,
+      sdk: known,
       fix: `on stdin end, close what it opened (timers, intervals, sockets, children) or exit explicitly${sigtermFix}`,
     };
   }
-  return { cause: `the server kept running after EOF with no event loop${ended}`, observed, sdk: sdk.known, fix: genericFix(sdk) + sigtermFix };
+  return { cause: `the server kept running after EOF with no event loop${ended}`, observed, sdk: known, fix: genericFix(sdk) + sigtermFix };
+}
+
+/** A server on go-sdk, mcp-go, rmcp, the Java, Kotlin or C# SDK that stayed up: the SDK's own behaviour names the cause. */
+function nativeSdkCause(sdk: SdkFinding, inFlight: boolean, ended: string, sigtermFix: string): Pick<Cause, 'cause' | 'fix'> | null {
+  const facts = sdk.facts;
+  if (!facts || !['go-sdk', 'mcp-go', 'rmcp', 'java-sdk', 'kotlin-sdk', 'csharp-sdk'].includes(facts.id)) return null;
+  const { fix } = sdkCase(sdk, inFlight ? 'in-flight' : 'keeps-alive');
+  if (inFlight)
+    return {
+      cause: `a call was in flight when the client was lost, and the server was still up at the deadline: ${facts.title} ${facts.inFlight ? `does this with a handler in flight at EOF: ${facts.inFlight.text}` : 'waits for it'}; the handler did not return${ended}`,
+      fix: `${fix}${sigtermFix}`,
+    };
+  return {
+    cause: `the server kept running after EOF with nothing in flight: ${facts.title}'s run call returns at EOF, so something of the program's own (a thread, a goroutine, a task, a wait in main) keeps the process up${ended}`,
+    fix: `${fix}${sigtermFix}`,
+  };
 }
 
 function genericFix(sdk: SdkFinding): string {
+  if (sdk.facts && !['ts-sdk-1', 'ts-sdk-2', 'python-sdk', 'fastmcp'].includes(sdk.facts.id)) return sdk.facts.fix.keepsAlive;
   if (sdk.family === 'ts-sdk-1')
     return "listen for stdin 'end' and exit (the SDK 1.x transport does not, typescript-sdk #2002), ending every timer and child it started";
   if (sdk.family === 'python-sdk' || sdk.family === 'fastmcp') return 'after run() returns, end every thread and child the server started';
@@ -188,11 +211,13 @@ export function serverSlow(evidence: DrillEvidence, elapsedMs: number, deadlineM
   const reading = found && !found.facts.stdin.polled && found.facts.stdin.readingThreads === 0;
   // Ended by SIGPIPE that nobody sent: still its own end, on its own late write.
   const exit = serverExitOf(evidence);
-  const how = exit && diedOfOwnSigpipe(evidence, exit) ? ` (${exit.signal} on ${OWN_WRITE})` : '';
+  const ownSigpipe = exit !== null && diedOfOwnSigpipe(evidence, exit);
+  const how = ownSigpipe && exit ? ` (${exit.signal} on ${OWN_WRITE})` : '';
+  const known = sdkCase(sdk, ownSigpipe ? 'write-after-death' : callInFlightAtLoss(evidence) ? 'in-flight' : 'keeps-alive').known ?? sdk.known;
   return {
     cause: `the server exited on its own${how} ${elapsedMs} ms after losing its client, past the ${deadlineMs} ms deadline${reading ? ': it had read EOF by the deadline and was still shutting down' : ''}`,
     observed,
-    sdk: sdk.known,
+    sdk: known,
     fix: `its shutdown takes ${elapsedMs} ms: end what it waits for at stdin end (a drain, a flush, a timer) within ${deadlineMs} ms, or, if that wait is intended, raise expect.exit-on-eof.deadline above ${elapsedMs} ms`,
   };
 }

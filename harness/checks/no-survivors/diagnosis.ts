@@ -7,7 +7,7 @@
  */
 import { serverExitOf, serverOf } from '../../evidence/queries.js';
 import { eventsOf, firstOf, type DrillEvidence, type SurvivorRow } from '../../evidence/types.js';
-import { sdkFinding } from '../exit-on-eof/sdk.js';
+import { sdkCase, sdkFinding } from '../exit-on-eof/sdk.js';
 import type { Cause } from '../types.js';
 import { factsLines, serverStayedUp } from '../exit-on-eof/diagnosis.js';
 
@@ -88,6 +88,8 @@ export function survivorsCause(evidence: DrillEvidence): Cause | null {
         ? 'the subprocess.Popen child is never ended: keep the Popen and terminate() it (then wait with a timeout) when run() returns or in the lifespan cleanup'
         : sdk.runtime === 'node'
           ? "the server exits without ending its child: keep the ChildProcess and kill it on stdin 'end' and on 'exit' (or spawn it in a group and signal the group)"
-          : 'the server exits without ending its child: end the children it starts (or their process group) when stdin ends, before it exits';
-  return { cause, observed, sdk: sdk.known, fix };
+          : sdk.facts
+            ? `the server ${serverGone ? 'exits' : 'lives on'} without ending its child: ${sdk.facts.fix.child}`
+            : 'the server exits without ending its child: end the children it starts (or their process group) when stdin ends, before it exits';
+  return { cause, observed, sdk: sdkCase(sdk, 'child').known ?? sdk.known, fix };
 }

@@ -11,8 +11,8 @@
  * each end and holds tab-separated lines: `path`, `mod`, `dep`, `=>` (the replacement of the line
  * before), `build`. Binaries from before Go 1.18 keep pointers instead: not read here, and said so.
  */
-import { readFileSync } from 'node:fs';
-import { elfSection, formatOf, machoSection, type Span } from './executable-sections.js';
+import { type ByteSource, bufferSource, indexIn, withFileSource } from './byte-source.js';
+import { elfHasSectionTable, elfSection, formatOf, machoSection, type Span } from './executable-sections.js';
 
 export interface GoModule {
   path: string;
@@ -36,59 +36,61 @@ const MAGIC = Buffer.from('\xff Go buildinf:', 'latin1');
 const HEADER = 32;
 const ALIGN = 16;
 
+/** Reads only the file's headers and its build info section (the whole file only when its section table is gone). */
 export function readGoBuildInfo(file: string): GoBuildInfoResult {
-  let bytes: Buffer;
   try {
-    bytes = readFileSync(file);
+    return withFileSource(file, (source) => goBuildInfoOf(source, file));
   } catch (err) {
     return { info: null, reason: `${file} could not be read: ${(err as Error).message}` };
   }
-  return parseGoBuildInfo(bytes, file);
 }
 
 export function parseGoBuildInfo(bytes: Buffer, file = 'the program'): GoBuildInfoResult {
-  const format = formatOf(bytes);
-  const section = format === 'elf' ? elfSection(bytes, '.go.buildinfo') : format === 'mach-o' ? machoSection(bytes, '__DATA', '__go_buildinfo') : null;
-  // Without the section (a stripped table, another format), Go's reader searches the data for the
-  // magic at a 16-byte boundary; so does this one, over the whole file.
-  const at = section ? headerIn(bytes, section) : searchMagic(bytes);
-  if (at === null)
-    return { info: null, reason: `${file} is not a Go program (${format === 'other' ? 'not ELF or Mach-O, and ' : ''}no Go build information found)` };
-  const flags = bytes[at + 15];
-  if ((flags & 2) === 0)
-    return { info: null, reason: `${file} was built by Go before 1.18: its build information is held by pointers, which this reader does not follow` };
-  const version = uvarintSpan(bytes, at + HEADER);
-  const modinfo = version ? uvarintSpan(bytes, version.end) : null;
-  if (!version || !modinfo) return { info: null, reason: `${file}: its Go build information is cut short` };
-  // The sentinels: 16 bytes each side, the last line's newline just before the end one.
-  const { start, end } = modinfo;
-  const framed = end - start >= 33 && bytes[end - 17] === 0x0a;
-  const text = framed ? bytes.toString('utf8', start + 16, end - 16) : '';
-  return { info: parseModinfo(bytes.toString('utf8', version.start, version.end), text), reason: null };
+  return goBuildInfoOf(bufferSource(bytes), file);
 }
 
-function headerIn(bytes: Buffer, span: Span): number | null {
-  const i = bytes.indexOf(MAGIC, span.offset);
+export function goBuildInfoOf(source: ByteSource, file = 'the program'): GoBuildInfoResult {
+  const format = formatOf(source);
+  const section = format === 'elf' ? elfSection(source, '.go.buildinfo') : format === 'mach-o' ? machoSection(source, '__DATA', '__go_buildinfo') : null;
+  // Without a section table (stripped), Go's reader searches the data for the magic at a 16-byte
+  // boundary; so does this one, over the whole file. A file whose table has no such section is not
+  // Go (the linker always writes it), and is not searched: a 140 MB .NET bundle costs nothing here.
+  const searched = format === 'other' || (format === 'elf' && !elfHasSectionTable(source));
+  const at = section ? headerIn(source, section) : searched ? indexIn(source, MAGIC, 0, source.size, ALIGN) : -1;
+  if (at === null || at < 0 || at + HEADER > source.size)
+    return { info: null, reason: `${file} is not a Go program (${format === 'other' ? 'not ELF or Mach-O, and ' : ''}no Go build information found)` };
+  const header = source.read(at, HEADER);
+  const flags = header[15];
+  if ((flags & 2) === 0)
+    return { info: null, reason: `${file} was built by Go before 1.18: its build information is held by pointers, which this reader does not follow` };
+  const version = uvarintSpan(source, at + HEADER);
+  const modinfo = version ? uvarintSpan(source, version.end) : null;
+  if (!version || !modinfo) return { info: null, reason: `${file}: its Go build information is cut short` };
+  // The sentinels: 16 bytes each side, the last line's newline just before the end one.
+  const bytes = source.read(modinfo.start, modinfo.end - modinfo.start);
+  const framed = bytes.length >= 33 && bytes[bytes.length - 17] === 0x0a;
+  const text = framed ? bytes.toString('utf8', 16, bytes.length - 16) : '';
+  return { info: parseModinfo(source.read(version.start, version.end - version.start).toString('utf8'), text), reason: null };
+}
+
+function headerIn(source: ByteSource, span: Span): number | null {
+  const i = indexIn(source, MAGIC, span.offset, Math.min(source.size, span.offset + span.size));
   return i >= 0 && i + HEADER <= span.offset + span.size ? i : null;
 }
 
-function searchMagic(bytes: Buffer): number | null {
-  for (let i = bytes.indexOf(MAGIC); i >= 0; i = bytes.indexOf(MAGIC, i + 1)) if (i % ALIGN === 0 && i + HEADER <= bytes.length) return i;
-  return null;
-}
-
 /** A uvarint length and that many bytes after it. */
-function uvarintSpan(bytes: Buffer, at: number): { start: number; end: number } | null {
+function uvarintSpan(source: ByteSource, at: number): { start: number; end: number } | null {
+  const head = source.read(at, 10);
   let length = 0;
   let shift = 0;
-  let i = at;
-  for (; i < bytes.length && i < at + 10; i++) {
-    length += (bytes[i] & 0x7f) * 2 ** shift;
+  let i = 0;
+  for (; i < head.length; i++) {
+    length += (head[i] & 0x7f) * 2 ** shift;
     shift += 7;
-    if (bytes[i] < 0x80) break;
+    if (head[i] < 0x80) break;
   }
-  const start = i + 1;
-  if (i >= bytes.length || start + length > bytes.length) return null;
+  const start = at + i + 1;
+  if (i >= head.length || start + length > source.size) return null;
   return { start, end: start + length };
 }
 

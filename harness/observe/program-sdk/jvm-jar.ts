@@ -8,7 +8,8 @@
  * one level down; where it names no artifact, its file name (`<artifactId>-<version>.jar`, as
  * Maven names a dependency) is all there is.
  */
-import { type ByteSource, bufferSource, readEntry, withFileSource, type ZipEntry, zipEntries } from './zip-archive.js';
+import { type ByteSource, bufferSource, withFileSource } from './byte-source.js';
+import { readEntry, type ZipEntry, zipEntries } from './zip-archive.js';
 
 export interface MavenArtifact {
   groupId: string;

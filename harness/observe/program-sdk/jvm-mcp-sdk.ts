@@ -11,9 +11,14 @@ import { existsSync, statSync } from 'node:fs';
 import { basename } from 'node:path';
 import { type JarMetadata, readJarMetadata } from './jvm-jar.js';
 import { type JvmCommand, parseJvmCommand } from './jvm-command-line.js';
+import type { ProgramSdk } from './types.js';
 
-/** The JVM MCP SDKs: Maven group, and the package folder of their classes. */
-export const JVM_MCP_SDKS = [{ groupId: 'io.modelcontextprotocol.sdk', classes: 'io/modelcontextprotocol/' }] as const;
+/** The JVM MCP SDKs: Maven group, the package folder of their classes, and a folder below it that is another SDK's. */
+export const JVM_MCP_SDKS = [
+  { groupId: 'io.modelcontextprotocol.sdk', classes: 'io/modelcontextprotocol/', not: 'io/modelcontextprotocol/kotlin/' },
+  // The Kotlin SDK (modelcontextprotocol/kotlin-sdk): group io.modelcontextprotocol, artifacts kotlin-sdk, kotlin-sdk-server, ...
+  { groupId: 'io.modelcontextprotocol', classes: 'io/modelcontextprotocol/kotlin/', not: null },
+] as const;
 
 export interface JvmSdkArtifact {
   /** groupId:artifactId, e.g. io.modelcontextprotocol.sdk:mcp-core. */
@@ -95,15 +100,15 @@ function decoded(url: string): string {
 
 function sdkArtifacts(jar: string, meta: JarMetadata): JvmSdkArtifact[] {
   const out: JvmSdkArtifact[] = [];
-  for (const { groupId, classes } of JVM_MCP_SDKS) {
+  for (const { groupId, classes, not } of JVM_MCP_SDKS) {
+    const ours = (p: string) => p.startsWith(classes) && (not === null || !p.startsWith(not));
     const named = meta.artifacts.filter((a) => a.groupId === groupId);
     out.push(...named.map((a) => ({ sdk: `${a.groupId}:${a.artifactId}`, version: a.version, jar, from: 'pom.properties' as const, entry: a.entry })));
     for (const nested of meta.nestedNames) {
       const name = /^(.+?)-(\d[^/]*)\.jar$/.exec(basename(nested.entry));
-      if (name && [...nested.packages].some((p) => p.startsWith(classes)))
-        out.push({ sdk: `${groupId}:${name[1]}`, version: name[2], jar, from: 'file name', entry: nested.entry });
+      if (name && [...nested.packages].some(ours)) out.push({ sdk: `${groupId}:${name[1]}`, version: name[2], jar, from: 'file name', entry: nested.entry });
     }
-    if (out.length === 0 && [...meta.packages].some((p) => p.startsWith(classes))) out.push(fromClasses(jar, meta, groupId));
+    if (!out.some((a) => a.jar === jar && a.sdk.startsWith(`${groupId}:`)) && [...meta.packages].some(ours)) out.push(fromClasses(jar, meta, groupId));
   }
   return out;
 }
@@ -127,4 +132,21 @@ function fromClasses(jar: string, meta: JarMetadata, groupId: string): JvmSdkArt
 function describe(command: JvmCommand): string {
   if (command.form === 'jar') return `java -jar ${command.main}`;
   return `java ${command.form === 'module' ? '-m' : '(main class)'} ${command.main}`;
+}
+
+/** The same in the one shape every reader gives (types.ts); null when the command line is not a java one. */
+export function jvmProgramSdk(argv: string[], cwd: string, env: Record<string, string | undefined> = {}): ProgramSdk | null {
+  const read = jvmMcpSdk(argv, cwd, env);
+  if (read.reason !== null) return /^not a java command line/.test(read.reason) ? null : { kind: 'jvm', runtimeVersion: null, sdks: [], reason: read.reason };
+  const unread = read.unread.length > 0 ? `not read: ${read.unread.map((u) => `${u.jar} (${u.reason})`).join(', ')}` : null;
+  const noVersion = read.sdks.filter((s) => s.version === null);
+  return {
+    kind: 'jvm',
+    runtimeVersion: null,
+    sdks: read.sdks.map((s) => ({ name: s.sdk, version: s.version, file: s.jar, from: s.from, note: s.entry })),
+    reason:
+      noVersion.length > 0
+        ? `${noVersion.map((s) => s.jar).join(', ')}: the SDK's classes with no pom.properties, manifest version or versioned file name`
+        : unread,
+  };
 }

@@ -17,9 +17,9 @@
  * A file with neither a section nor a Rust standard library path (`/rustc/<commit>/library/`)
  * is not a Rust program, and the reason says so.
  */
-import { readFileSync } from 'node:fs';
 import { inflateSync } from 'node:zlib';
-import { elfSection, formatOf, machoSection, type Span } from './executable-sections.js';
+import { type ByteSource, bufferSource, withFileSource } from './byte-source.js';
+import { elfHasSectionTable, elfSection, formatOf, machoSection, type Span } from './executable-sections.js';
 
 export interface RustPackage {
   name: string;
@@ -46,26 +46,29 @@ const MAX_JSON = 8 * 1024 * 1024;
 const CRATE_PATH = /registry[/\\]src[/\\]([^/\\\0]{1,200})[/\\]([A-Za-z0-9_-]+?)-(\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?)[/\\]/g;
 const STD_PATH = /\/rustc\/[0-9a-f]{40}\/library\//;
 
+/** Reads only the headers and the sections it needs (the whole file only when its section table is gone). */
 export function readRustDeps(file: string): RustDepsResult {
-  let bytes: Buffer;
   try {
-    bytes = readFileSync(file);
+    return withFileSource(file, (source) => rustDepsOf(source, file));
   } catch (err) {
     return { deps: null, reason: `${file} could not be read: ${(err as Error).message}` };
   }
-  return parseRustDeps(bytes, file);
 }
 
 export function parseRustDeps(bytes: Buffer, file = 'the program'): RustDepsResult {
-  const format = formatOf(bytes);
-  const rustc = format === 'elf' ? rustcOf(bytes) : null;
-  const section = format === 'elf' ? elfSection(bytes, '.dep-v0') : format === 'mach-o' ? machoSection(bytes, '__DATA', '.dep-v0') : null;
+  return rustDepsOf(bufferSource(bytes), file);
+}
+
+export function rustDepsOf(source: ByteSource, file = 'the program'): RustDepsResult {
+  const format = formatOf(source);
+  const rustc = format === 'elf' ? rustcOf(source) : null;
+  const section = format === 'elf' ? elfSection(source, '.dep-v0') : format === 'mach-o' ? machoSection(source, '__DATA', '.dep-v0') : null;
   if (section) {
-    const audited = auditable(bytes, section);
+    const audited = auditable(source, section);
     if (typeof audited === 'string') return { deps: null, reason: `${file}: its cargo auditable section (.dep-v0) ${audited}` };
     return { deps: { from: 'cargo-auditable', packages: audited, rustc }, reason: null };
   }
-  const text = bytes.toString('latin1');
+  const text = readOnlyData(source, format).toString('latin1');
   const packages = cratePaths(text);
   if (packages.length > 0) return { deps: { from: 'crate-paths', packages, rustc }, reason: null };
   if (rustc || STD_PATH.test(text))
@@ -76,10 +79,26 @@ export function parseRustDeps(bytes: Buffer, file = 'the program'): RustDepsResu
   return { deps: null, reason: `${file} is not a Rust program (no cargo auditable section, no Rust standard library path)` };
 }
 
-function auditable(bytes: Buffer, span: Span): RustPackage[] | string {
+/**
+ * Where the crate paths lie: the read-only data (ELF `.rodata`; Mach-O `__TEXT,__const` and
+ * `__TEXT,__cstring`), a few MB of a large binary; the whole file when there is no section table.
+ */
+function readOnlyData(source: ByteSource, format: string): Buffer {
+  const spans =
+    format === 'elf'
+      ? [elfSection(source, '.rodata')]
+      : format === 'mach-o'
+        ? [machoSection(source, '__TEXT', '__const'), machoSection(source, '__TEXT', '__cstring')]
+        : [];
+  const found = spans.filter((s): s is Span => s !== null);
+  if (found.length === 0 || (format === 'elf' && !elfHasSectionTable(source))) return source.read(0, source.size);
+  return Buffer.concat(found.map((s) => source.read(s.offset, s.size)));
+}
+
+function auditable(source: ByteSource, span: Span): RustPackage[] | string {
   let json: unknown;
   try {
-    const raw = inflateSync(bytes.subarray(span.offset, span.offset + span.size), { maxOutputLength: MAX_JSON });
+    const raw = inflateSync(source.read(span.offset, span.size), { maxOutputLength: MAX_JSON });
     json = JSON.parse(raw.toString('utf8'));
   } catch (err) {
     return `could not be read: ${(err as Error).message}`;
@@ -108,9 +127,9 @@ function cratePaths(text: string): RustPackage[] {
   return [...seen.values()];
 }
 
-function rustcOf(bytes: Buffer): string | null {
-  const comment = elfSection(bytes, '.comment');
+function rustcOf(source: ByteSource): string | null {
+  const comment = elfSection(source, '.comment');
   if (!comment) return null;
-  const text = bytes.toString('latin1', comment.offset, comment.offset + comment.size);
+  const text = source.read(comment.offset, Math.min(comment.size, 65536)).toString('latin1');
   return /rustc version [^\0]+/.exec(text)?.[0] ?? null;
 }

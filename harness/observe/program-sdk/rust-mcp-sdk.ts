@@ -3,7 +3,9 @@
  * (rust-deps.ts): rmcp, the official Rust SDK, in every version the binary holds (two
  * semver-incompatible versions can be linked side by side), or why it could not be told.
  */
-import { readRustDeps, type RustDeps } from './rust-deps.js';
+import type { ByteSource } from './byte-source.js';
+import { readRustDeps, type RustDeps, type RustDepsResult, rustDepsOf } from './rust-deps.js';
+import type { ProgramSdk } from './types.js';
 
 /** The Rust MCP SDKs by crate name. */
 export const RUST_MCP_SDKS = ['rmcp'] as const;
@@ -17,7 +19,10 @@ export interface RustSdkCrate {
 export type RustMcpSdk = { sdks: RustSdkCrate[]; from: RustDeps['from']; rustc: string | null; reason: null } | { sdks: []; reason: string };
 
 export function rustMcpSdk(file: string): RustMcpSdk {
-  const read = readRustDeps(file);
+  return fromDeps(file, readRustDeps(file));
+}
+
+function fromDeps(file: string, read: RustDepsResult): RustMcpSdk {
   if (read.deps === null) return { sdks: [], reason: read.reason };
   const { deps } = read;
   const sdks = deps.packages
@@ -31,4 +36,15 @@ export function rustMcpSdk(file: string): RustMcpSdk {
     };
   }
   return { sdks, from: deps.from, rustc: deps.rustc, reason: null };
+}
+
+/** The same in the one shape every reader gives (types.ts), from a source already open; null when the file is not a Rust program. */
+export function rustProgramSdk(file: string, source: ByteSource): ProgramSdk | null {
+  const read = rustDepsOf(source, file);
+  if (read.deps === null && / is not a Rust program /.test(read.reason)) return null;
+  const sdk = fromDeps(file, read);
+  const runtimeVersion = read.deps?.rustc ?? null;
+  if (sdk.reason !== null) return { kind: 'rust', runtimeVersion, sdks: [], reason: sdk.reason };
+  const from = sdk.from === 'cargo-auditable' ? 'cargo auditable' : 'crate path';
+  return { kind: 'rust', runtimeVersion, sdks: sdk.sdks.map((s) => ({ name: s.sdk, version: s.version, file, from, note: null })), reason: null };
 }

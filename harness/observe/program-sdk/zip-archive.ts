@@ -8,15 +8,9 @@
  * archive (a launch script, as in Spring Boot's "fully executable" jars) are allowed, as Java's own
  * reader allows them: the directory's stated offset is corrected by where it actually ends.
  */
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { inflateRawSync } from 'node:zlib';
 import { UserError } from '../../util/errors.js';
-
-/** Random access to the archive's bytes: a file read piecewise, or a buffer (a jar inside a jar). */
-export interface ByteSource {
-  size: number;
-  read(offset: number, length: number): Buffer;
-}
+import type { ByteSource } from './byte-source.js';
 
 export interface ZipEntry {
   name: string;
@@ -39,33 +33,6 @@ const ZIP64_EOCD = 0x06064b50;
 const CENTRAL = 0x02014b50;
 const LOCAL = 0x04034b50;
 const MAX_COMMENT = 0xffff;
-
-export function bufferSource(bytes: Buffer): ByteSource {
-  return { size: bytes.length, read: (offset, length) => bytes.subarray(offset, offset + length) };
-}
-
-/** A file as a source, open for the callback only. */
-export function withFileSource<T>(file: string, use: (source: ByteSource) => T): T {
-  const fd = openSync(file, 'r');
-  try {
-    const size = fstatSync(fd).size;
-    return use({
-      size,
-      read(offset, length) {
-        const out = Buffer.alloc(Math.max(0, Math.min(length, size - offset)));
-        let got = 0;
-        while (got < out.length) {
-          const n = readSync(fd, out, got, out.length - got, offset + got);
-          if (n === 0) break;
-          got += n;
-        }
-        return out.subarray(0, got);
-      },
-    });
-  } finally {
-    closeSync(fd);
-  }
-}
 
 /** Every entry of the central directory, in its order. */
 export function zipEntries(source: ByteSource): ZipEntry[] {

@@ -1,13 +1,12 @@
 /**
  * The Go fake servers' binaries (fake-servers/go/bin/, built by fake-servers/go/build.sh, which
- * .ci/run calls). Without them every test of a file that calls `goFakesSuite()` is skipped and
- * the reason is printed once, as the Python SDK group does; with CRASH_DRILL_REQUIRE_GO=1 (.ci/run
- * sets it after the build) a missing binary fails instead.
+ * fake-servers/build-all.sh and so .ci/run call): one per SDK build, its first argument the
+ * behaviour. Missing, a file that calls `goFakesSuite()` skips with the reason, unless the build
+ * is required (test/support/built-binaries.ts).
  */
-import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { it } from 'vitest';
 import { packageRoot } from '../../../harness/util/paths.js';
+import { type BuiltBinaries, builtSuite, missingBuilt } from '../../support/built-binaries.js';
 
 /** Each build of fake-servers/go/build.sh: its folder under bin/ is the SDK and its version. */
 export const GO_BUILDS = ['go-sdk-v1.8.0', 'go-sdk-v1.6.1', 'mcp-go-v1.2.1'] as const;
@@ -25,33 +24,29 @@ export type GoBehaviour = (typeof GO_BEHAVIOURS)[number];
 
 export const GO_BIN = join(packageRoot(), 'fake-servers/go/bin');
 
-export function goFake(build: GoBuild, behaviour: GoBehaviour): string {
-  return join(GO_BIN, build, behaviour);
+/** A build's one binary (fake-servers/go/bin/<build>/fakes), whose first argument names the behaviour. */
+export function goFakesBinary(build: GoBuild): string {
+  return join(GO_BIN, build, 'fakes');
 }
+
+/** A behaviour as a scenario's subject: the build's binary and the behaviour's name. */
+export function goFake(build: GoBuild, behaviour: GoBehaviour): { command: string; args: string[] } {
+  return { command: goFakesBinary(build), args: [behaviour] };
+}
+
+const GO_BUILT: BuiltBinaries = {
+  what: 'Go fake server',
+  files: [...GO_BUILDS.map(goFakesBinary), join(GO_BIN, 'groundtruth/groundtruth'), join(GO_BIN, 'darwin-arm64/fakes')],
+  buildWith: 'fake-servers/build-all.sh or fake-servers/go/build.sh; it needs Go and the module proxy once',
+  requireEnv: 'CRASH_DRILL_REQUIRE_GO',
+};
 
 /** The first binary that is missing (the fakes, the ground-truth client, the Mach-O build), or null when all are built. */
 export function missingGoFake(): string | null {
-  const all = [
-    ...GO_BUILDS.flatMap((build) => GO_BEHAVIOURS.map((b) => goFake(build, b))),
-    join(GO_BIN, 'groundtruth/groundtruth'),
-    join(GO_BIN, 'darwin-arm64/well-behaved'),
-  ];
-  return all.find((file) => !existsSync(file)) ?? null;
+  return missingBuilt(GO_BUILT);
 }
-
-const required = process.env.CRASH_DRILL_REQUIRE_GO === '1';
 
 /** Call at the top of a test file: true when the binaries are there, else false after printing why the file skips. */
 export function goFakesSuite(file: string): boolean {
-  const missing = missingGoFake();
-  if (missing === null) return true;
-  const skip = `no Go fake server at ${missing} (run fake-servers/go/build.sh; it needs Go and the module proxy once)`;
-  if (required) {
-    it('has the Go fake servers built', () => {
-      throw new Error(`CRASH_DRILL_REQUIRE_GO=1 but ${skip}`);
-    });
-  } else {
-    console.warn(`[skip] ${file}: Go SDK tests skipped: ${skip}`);
-  }
-  return false;
+  return builtSuite(file, GO_BUILT);
 }

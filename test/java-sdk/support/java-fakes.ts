@@ -1,13 +1,11 @@
 /**
  * The Java fake servers' jars (fake-servers/java/bin/, built by fake-servers/java/build.sh, which
- * .ci/run calls). Without them every test of a file that calls `javaFakesSuite()` is skipped and
- * the reason is printed once, as the Go and Python SDK groups do; with CRASH_DRILL_REQUIRE_JAVA=1
- * (.ci/run sets it after the build) a missing jar fails instead.
+ * fake-servers/build-all.sh and so .ci/run call). Missing, a file that calls `javaFakesSuite()`
+ * skips with the reason, unless the build is required (test/support/built-binaries.ts).
  */
-import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { it } from 'vitest';
 import { packageRoot } from '../../../harness/util/paths.js';
+import { type BuiltBinaries, builtSuite, missingBuilt } from '../../support/built-binaries.js';
 
 /** The Java SDK version the fakes are built on (fake-servers/java/pom.xml, mcp.version). */
 export const JAVA_SDK_VERSION = '2.2.0';
@@ -35,25 +33,19 @@ export function javaFake(behaviour: JavaBehaviour): string {
   return join(JAVA_BIN, `${behaviour}.jar`);
 }
 
+const JAVA_BUILT: BuiltBinaries = {
+  what: 'Java fake server',
+  files: [...JAVA_BEHAVIOURS.map(javaFake), FAT_JAR, THIN_JAR, join(THIN_LIB, `mcp-core-${JAVA_SDK_VERSION}.jar`)],
+  buildWith: 'fake-servers/build-all.sh or fake-servers/java/build.sh; it needs a JDK 17, Maven and Maven Central once',
+  requireEnv: 'CRASH_DRILL_REQUIRE_JAVA',
+};
+
 /** The first jar that is missing, or null when all are built. */
 export function missingJavaFake(): string | null {
-  const all = [...JAVA_BEHAVIOURS.map(javaFake), FAT_JAR, THIN_JAR, join(THIN_LIB, `mcp-core-${JAVA_SDK_VERSION}.jar`)];
-  return all.find((file) => !existsSync(file)) ?? null;
+  return missingBuilt(JAVA_BUILT);
 }
-
-const required = process.env.CRASH_DRILL_REQUIRE_JAVA === '1';
 
 /** Call at the top of a test file: true when the jars are there, else false after printing why the file skips. */
 export function javaFakesSuite(file: string): boolean {
-  const missing = missingJavaFake();
-  if (missing === null) return true;
-  const skip = `no Java fake server at ${missing} (run fake-servers/java/build.sh; it needs a JDK 17, Maven and Maven Central once)`;
-  if (required) {
-    it('has the Java fake servers built', () => {
-      throw new Error(`CRASH_DRILL_REQUIRE_JAVA=1 but ${skip}`);
-    });
-  } else {
-    console.warn(`[skip] ${file}: Java SDK tests skipped: ${skip}`);
-  }
-  return false;
+  return builtSuite(file, JAVA_BUILT);
 }

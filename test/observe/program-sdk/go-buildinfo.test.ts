@@ -10,13 +10,17 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseGoBuildInfo, readGoBuildInfo } from '../../../harness/observe/program-sdk/go-buildinfo.js';
-import { goMcpSdk } from '../../../harness/observe/program-sdk/go-mcp-sdk.js';
-import { GO_BIN, goFake, goFakesSuite } from '../../go-sdk/support/go-fakes.js';
+import { withFileSource } from '../../../harness/observe/program-sdk/byte-source.js';
+import { goMcpSdk as goMcpSdkOf } from '../../../harness/observe/program-sdk/go-mcp-sdk.js';
+import { readProgramSdk } from '../../../harness/observe/program-sdk/read-program-sdk.js';
+import { GO_BIN, goFakesBinary, goFakesSuite } from '../../go-sdk/support/go-fakes.js';
 import { tempDir } from '../../support/temp-dir.js';
 
 const built = goFakesSuite('test/observe/program-sdk/go-buildinfo.test.ts');
 const GO_SDK = 'github.com/modelcontextprotocol/go-sdk';
 const MCP_GO = 'github.com/mark3labs/mcp-go';
+const goMcpSdk = (file: string) => withFileSource(file, (source) => goMcpSdkOf(file, source));
+const sdkOf = (name: string, version: string) => ({ name, version, file: expect.any(String), from: 'Go build info', note: null });
 const goTool = spawnSync('go', ['version'], { encoding: 'utf8' }).status === 0;
 
 /** What `go version -m` lists: path, mod, dep, => and build lines, tab-separated after the file's line. */
@@ -44,61 +48,60 @@ function ourLines(file: string): string[] {
 
 describe.skipIf(!built)('the Go build info reader', () => {
   it('names go-sdk and its version in both go-sdk builds, and mcp-go in the mcp-go build', () => {
-    expect(goMcpSdk(goFake('go-sdk-v1.8.0', 'slow-tool'))).toMatchObject({
-      sdks: [{ sdk: GO_SDK, version: 'v1.8.0', replacedBy: null }],
-      goVersion: expect.stringMatching(/^go1\.\d+/),
-      mainPath: 'mcp-crash-drill/fake-servers/go/go-sdk/cmd/slow-tool',
+    const file = goFakesBinary('go-sdk-v1.8.0');
+    expect(goMcpSdk(file)).toEqual({
+      kind: 'go',
+      runtimeVersion: expect.stringMatching(/^go1\.\d+/),
+      sdks: [{ name: GO_SDK, version: 'v1.8.0', file, from: 'Go build info', note: null }],
       reason: null,
     });
-    expect(goMcpSdk(goFake('go-sdk-v1.6.1', 'slow-tool')).sdks).toEqual([{ sdk: GO_SDK, version: 'v1.6.1', replacedBy: null }]);
-    expect(goMcpSdk(goFake('mcp-go-v1.2.1', 'well-behaved')).sdks).toEqual([{ sdk: MCP_GO, version: 'v1.2.1', replacedBy: null }]);
+    expect(goMcpSdk(goFakesBinary('go-sdk-v1.6.1'))?.sdks).toEqual([sdkOf(GO_SDK, 'v1.6.1')]);
+    expect(goMcpSdk(goFakesBinary('mcp-go-v1.2.1'))?.sdks).toEqual([sdkOf(MCP_GO, 'v1.2.1')]);
+    // The one reader that picks by what the program is gives the same.
+    expect(readProgramSdk({ argv: [file], exe: file, cwd: '/' })).toEqual(goMcpSdk(file));
   });
 
   it('reads the main module, the dependencies with their sums, and the build settings', () => {
-    const { info } = readGoBuildInfo(goFake('go-sdk-v1.8.0', 'well-behaved'));
+    const { info } = readGoBuildInfo(goFakesBinary('go-sdk-v1.8.0'));
     expect(info?.main).toEqual({ path: 'mcp-crash-drill/fake-servers/go/go-sdk', version: '(devel)', sum: null, replacedBy: null });
     expect(info?.deps.find((d) => d.path === GO_SDK)).toEqual({ path: GO_SDK, version: 'v1.8.0', sum: expect.stringMatching(/^h1:.+=$/), replacedBy: null });
     expect(info?.settings).toMatchObject({ '-trimpath': 'true', GOOS: 'linux' });
   });
 
   it('reads a Mach-O binary (the same server built for macOS on arm64)', () => {
-    const file = join(GO_BIN, 'darwin-arm64/well-behaved');
+    const file = join(GO_BIN, 'darwin-arm64/fakes');
     expect(readFileSync(file).readUInt32LE(0)).toBe(0xfeedfacf);
-    expect(goMcpSdk(file).sdks).toEqual([{ sdk: GO_SDK, version: 'v1.8.0', replacedBy: null }]);
+    expect(goMcpSdk(file)?.sdks).toEqual([sdkOf(GO_SDK, 'v1.8.0')]);
     expect(readGoBuildInfo(file).info?.settings).toMatchObject({ GOOS: 'darwin', GOARCH: 'arm64' });
   });
 
   it('lists both SDKs of a program that holds both (the ground-truth client)', () => {
-    expect(goMcpSdk(join(GO_BIN, 'groundtruth/groundtruth')).sdks.map((s) => `${s.sdk}@${s.version}`)).toEqual([`${MCP_GO}@v1.2.1`, `${GO_SDK}@v1.8.0`]);
+    expect(goMcpSdk(join(GO_BIN, 'groundtruth/groundtruth'))?.sdks.map((s) => `${s.name}@${s.version}`)).toEqual([`${MCP_GO}@v1.2.1`, `${GO_SDK}@v1.8.0`]);
   });
 
   it('finds the build info by its magic when the ELF section table is gone', () => {
-    const bytes = readFileSync(goFake('mcp-go-v1.2.1', 'leaks-child'));
+    const bytes = readFileSync(goFakesBinary('mcp-go-v1.2.1'));
     bytes.writeBigUInt64LE(0n, 0x28); // e_shoff: no section headers
     expect(parseGoBuildInfo(bytes).info?.deps.find((d) => d.path === MCP_GO)?.version).toBe('v1.2.1');
   });
 
   it.skipIf(!goTool)('gives exactly the module list `go version -m` prints', () => {
-    for (const file of [
-      goFake('go-sdk-v1.8.0', 'well-behaved'),
-      goFake('go-sdk-v1.6.1', 'leaks-child'),
-      goFake('mcp-go-v1.2.1', 'awaits-sampling'),
-      join(GO_BIN, 'darwin-arm64/well-behaved'),
-    ])
+    for (const file of [goFakesBinary('go-sdk-v1.8.0'), goFakesBinary('go-sdk-v1.6.1'), goFakesBinary('mcp-go-v1.2.1'), join(GO_BIN, 'darwin-arm64/fakes')])
       expect(ourLines(file)).toEqual(goVersionM(file));
   });
 });
 
 describe('a program that is not Go, or no program', () => {
-  it('says why: an ELF program with no Go build information (node itself)', () => {
-    expect(goMcpSdk(process.execPath)).toEqual({ sdks: [], reason: `${process.execPath} is not a Go program (no Go build information found)` });
+  it('is not taken for Go: an ELF program with no Go build information (node itself)', () => {
+    expect(goMcpSdk(process.execPath)).toBeNull();
+    expect(readGoBuildInfo(process.execPath)).toEqual({ info: null, reason: `${process.execPath} is not a Go program (no Go build information found)` });
   });
 
   it('says why: a text file, and a file that is not there', () => {
     const dir = tempDir('crash-drill-buildinfo-');
     const text = join(dir, 'server.py');
     writeFileSync(text, 'print("hi")\n');
-    expect(goMcpSdk(text).reason).toBe(`${text} is not a Go program (not ELF or Mach-O, and no Go build information found)`);
-    expect(goMcpSdk(join(dir, 'gone')).reason).toMatch(new RegExp(`^${join(dir, 'gone')} could not be read: ENOENT`));
+    expect(readGoBuildInfo(text).reason).toBe(`${text} is not a Go program (not ELF or Mach-O, and no Go build information found)`);
+    expect(readGoBuildInfo(join(dir, 'gone')).reason).toMatch(new RegExp(`^${join(dir, 'gone')} could not be read: ENOENT`));
   });
 });

@@ -9,6 +9,7 @@ import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { elfSection } from '../../../harness/observe/program-sdk/executable-sections.js';
+import { bufferSource } from '../../../harness/observe/program-sdk/byte-source.js';
 import { parseRustDeps, readRustDeps } from '../../../harness/observe/program-sdk/rust-deps.js';
 import { rustMcpSdk } from '../../../harness/observe/program-sdk/rust-mcp-sdk.js';
 import { packageRoot } from '../../../harness/util/paths.js';
@@ -81,7 +82,7 @@ describe.skipIf(!built)('the Rust dependency reader', () => {
     const good = parseRustDeps(bytes);
     expect(good.deps?.from).toBe('cargo-auditable');
     // The section is the zlib stream; a wrong header byte makes it unreadable.
-    const section = elfSection(bytes, '.dep-v0');
+    const section = elfSection(bufferSource(bytes), '.dep-v0');
     expect(bytes[section?.offset ?? 0]).toBe(0x78);
     bytes[section?.offset ?? 0] = 0x00;
     expect(parseRustDeps(bytes, 'f').reason).toMatch(/^f: its cargo auditable section \(\.dep-v0\) could not be read: /);

@@ -2,12 +2,10 @@
  * The language fakes of the drill remote's HTTPS (fake-servers/go-http, fake-servers/rust-http,
  * fake-servers/python/https_writer.py): where each one's program is, and the matrix every one of
  * them is drilled with. A compiled fake that is not built skips its file with the command that
- * builds it; with CRASH_DRILL_REQUIRE_LANG_FAKES=1 (.ci/run sets it after building them) a
- * missing one fails instead.
+ * builds it, unless the build is required (test/support/built-binaries.ts).
  */
-import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { expect, it } from 'vitest';
+import { expect } from 'vitest';
 import type { KillPoint } from '../../../harness/config/index.js';
 import { runScenarios } from '../../../harness/run/run-scenarios.js';
 import { eventsOf, type DrillEvidence } from '../../../harness/evidence/types.js';
@@ -15,6 +13,7 @@ import type { DrillResult } from '../../../harness/results/types.js';
 import { packageRoot } from '../../../harness/util/paths.js';
 import { python3, scenarioFrom, scenarioYaml } from '../../support/scenarios.js';
 import { tempDir } from '../../support/temp-dir.js';
+import { builtSuite } from '../../support/built-binaries.js';
 
 const ROOT = packageRoot();
 export const KUBERNETES_HANDLERS = join(ROOT, 'scenarios/kubernetes/handlers.js');
@@ -43,16 +42,13 @@ export const PYTHON_HTTPS: LanguageFake = { name: 'python', command: python3(), 
 
 /** Call at the top of a test file: true when the fake can run, else why not is printed (or fails, when required). */
 export function fakeAvailable(fake: LanguageFake, file: string): boolean {
-  if (existsSync(fake.command)) return true;
-  const why = `${fake.command} is not built (run ${fake.build})`;
-  if (process.env.CRASH_DRILL_REQUIRE_LANG_FAKES === '1') {
-    it(`has the ${fake.name} fake`, () => {
-      throw new Error(`CRASH_DRILL_REQUIRE_LANG_FAKES=1 but ${why}`);
-    });
-  } else {
-    console.warn(`[skip] ${file}: ${fake.name} fake tests skipped: ${why}`);
-  }
-  return false;
+  if (!fake.build) return true;
+  return builtSuite(file, {
+    what: `${fake.name} fake`,
+    files: [fake.command],
+    buildWith: `fake-servers/build-all.sh or ${fake.build}`,
+    requireEnv: 'CRASH_DRILL_REQUIRE_LANG_FAKES',
+  });
 }
 
 const POINTS: KillPoint[] = ['sent', 'confirmed'];

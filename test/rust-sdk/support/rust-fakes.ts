@@ -1,13 +1,11 @@
 /**
  * The rmcp fake servers' binaries (fake-servers/rust/bin/, built by fake-servers/rust/build.sh,
- * which .ci/run calls). Without them every test of a file that calls `rustFakesSuite()` is skipped
- * and the reason is printed once, as the Go and Python SDK groups do; with
- * CRASH_DRILL_REQUIRE_RUST=1 (.ci/run sets it after the build) a missing binary fails instead.
+ * which fake-servers/build-all.sh and so .ci/run call). Missing, a file that calls
+ * `rustFakesSuite()` skips with the reason, unless the build is required (test/support/built-binaries.ts).
  */
-import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { it } from 'vitest';
 import { packageRoot } from '../../../harness/util/paths.js';
+import { type BuiltBinaries, builtSuite, missingBuilt } from '../../support/built-binaries.js';
 
 /** The rmcp build of fake-servers/rust/build.sh: its folder under bin/ is the SDK and its version. */
 export const RMCP_BUILD = 'rmcp-3.11.0';
@@ -33,25 +31,19 @@ export function rustFake(behaviour: RustBehaviour): string {
 /** well-behaved built with `cargo auditable` (a .dep-v0 section). */
 export const AUDITABLE_FAKE = join(RUST_BIN, 'auditable/well-behaved');
 
+const RUST_BUILT: BuiltBinaries = {
+  what: 'rmcp fake server',
+  files: [...RUST_BEHAVIOURS.map(rustFake), join(RUST_BIN, 'groundtruth/groundtruth'), AUDITABLE_FAKE],
+  buildWith: 'fake-servers/build-all.sh or fake-servers/rust/build.sh; it needs cargo and crates.io once',
+  requireEnv: 'CRASH_DRILL_REQUIRE_RUST',
+};
+
 /** The first binary that is missing (the fakes, the ground-truth client, the auditable build), or null when all are built. */
 export function missingRustFake(): string | null {
-  const all = [...RUST_BEHAVIOURS.map(rustFake), join(RUST_BIN, 'groundtruth/groundtruth'), AUDITABLE_FAKE];
-  return all.find((file) => !existsSync(file)) ?? null;
+  return missingBuilt(RUST_BUILT);
 }
-
-const required = process.env.CRASH_DRILL_REQUIRE_RUST === '1';
 
 /** Call at the top of a test file: true when the binaries are there, else false after printing why the file skips. */
 export function rustFakesSuite(file: string): boolean {
-  const missing = missingRustFake();
-  if (missing === null) return true;
-  const skip = `no rmcp fake server at ${missing} (run fake-servers/rust/build.sh; it needs cargo and crates.io once)`;
-  if (required) {
-    it('has the rmcp fake servers built', () => {
-      throw new Error(`CRASH_DRILL_REQUIRE_RUST=1 but ${skip}`);
-    });
-  } else {
-    console.warn(`[skip] ${file}: Rust SDK tests skipped: ${skip}`);
-  }
-  return false;
+  return builtSuite(file, RUST_BUILT);
 }
