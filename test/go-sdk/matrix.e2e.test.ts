@@ -10,22 +10,13 @@
  * One run at --concurrency 1 and one at the default schedule must give the same table.
  * fake-servers/go/README.md has the same servers measured with the SDKs' own clients.
  */
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { OWN_WRITE } from '../../harness/evidence/own-sigpipe.js';
-import type { DrillResult } from '../../harness/results/types.js';
-import { packageRoot } from '../../harness/util/paths.js';
-import { lastLine, runCli } from '../support/cli.js';
-import { markedProcesses } from '../support/markers.js';
-import { tempDir } from '../support/temp-dir.js';
+import { cancel, eraChosen, loss, sdkMatrixRuns, withVerdict } from '../support/sdk-matrix.js';
+import type { VerdictRow as Row } from '../support/truth-table.js';
 import { GO_BUILDS, type GoBuild, goFakesSuite } from './support/go-fakes.js';
 
 const built = goFakesSuite('test/go-sdk/matrix.e2e.test.ts');
-const ROOT = packageRoot();
-const SCENARIOS = join(ROOT, 'test/go-sdk/scenarios');
-
-type Row = Record<string, string>;
 
 /** protocol auto: go-sdk v1.8.0 and mcp-go v1.2.1 answer server/discover; v1.6.1 does not. */
 const ERA: Record<GoBuild, string> = {
@@ -33,18 +24,6 @@ const ERA: Record<GoBuild, string> = {
   'go-sdk-v1.6.1': '2025-11-25/fell-back',
   'mcp-go-v1.2.1': '2026-07-28/probed',
 };
-
-function withVerdict(era: string, checks: Row): Row {
-  return { verdict: Object.values(checks).includes('fail') ? 'fail' : 'pass', era, ...checks };
-}
-
-const loss = (exit: string, survivors: string): Row => ({ 'exit-on-eof': exit, 'no-survivors': survivors, 'stdout-clean': 'pass' });
-const cancel = (silent: string, stops: string): Row => ({
-  'stdout-clean': 'pass',
-  'silent-after-cancel': silent,
-  'stops-after-cancel': stops,
-  'alive-after-cancel': 'pass',
-});
 
 /** The truth table: every build, scenario, point and mode in the scenario files. */
 function expectedTable(): Record<string, Row> {
@@ -76,60 +55,19 @@ function expectedTable(): Record<string, Row> {
   return out;
 }
 
-function table(drills: DrillResult[]): Record<string, Row> {
-  return Object.fromEntries(
-    drills.map((d) => [
-      `${d.scenario}/${d.point}/${d.mode}`,
-      { verdict: d.verdict, era: `${d.era?.era}/${d.era?.chosenBy}`, ...Object.fromEntries(d.checks.map((c) => [c.id, c.verdict])) },
-    ]),
-  );
-}
-
-const dirs: string[] = [];
-afterAll(() => {
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-});
-
-/** The scenario files in a temp folder, the binaries' paths absolute. */
-function scenarioCopy(): string {
-  const dir = tempDir('crash-drill-go-');
-  dirs.push(dir);
-  mkdirSync(join(dir, 'scenarios'));
-  for (const name of readdirSync(SCENARIOS))
-    writeFileSync(join(dir, 'scenarios', name), readFileSync(join(SCENARIOS, name), 'utf8').replaceAll('../../../', `${ROOT}/`));
-  return dir;
-}
-
-async function runMatrix(args: string[]): Promise<DrillResult[]> {
-  const dir = scenarioCopy();
-  const out = join(dir, 'out');
-  const run = await runCli(['run', join(dir, 'scenarios'), '--out', out, ...args]);
-  const results = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8'));
-  const drills: DrillResult[] = results.drills;
-  const unexplained = drills.filter((d) => d.verdict === 'error' || d.verdict === 'unknown').map((d) => `${d.key}: ${d.reason}`);
-  expect(unexplained).toEqual([]);
-  expect(run.code, run.stderr).toBe(1);
-  const expected = expectedTable();
-  const failed = Object.values(expected).filter((r) => r.verdict === 'fail').length;
-  expect(lastLine(run.stdout)).toBe(`${Object.keys(expected).length - failed} passed, ${failed} failed, 0 unknown`);
-  expect(markedProcesses(results.runId)).toEqual([]);
-  return drills;
-}
-
 describe.skipIf(!built)('the Go SDK matrices', () => {
-  let one: DrillResult[] = [];
-
-  it('one drill at a time: every build × behaviour × point × mode gives exactly the expected verdicts and eras', async () => {
-    one = await runMatrix(['--concurrency', '1']);
-    expect(table(one)).toEqual(expectedTable());
-  }, 600_000);
-
-  it('with the default schedule: the same table', async () => {
-    expect(table(await runMatrix([]))).toEqual(expectedTable());
-  }, 600_000);
+  const runs = sdkMatrixRuns({
+    scenarios: 'test/go-sdk/scenarios',
+    tempPrefix: 'crash-drill-go-',
+    era: eraChosen,
+    expected: expectedTable,
+    dimensions: 'build × behaviour × point × mode',
+    columns: 'verdicts and eras',
+    timeout: 600_000,
+  });
 
   it('the evidence names what each server did', () => {
-    const find = (key: string) => one.find((d) => `${d.scenario}/${d.point}/${d.mode}` === key)!;
+    const find = (key: string) => runs.one.find((d) => `${d.scenario}/${d.point}/${d.mode}` === key)!;
     const check = (key: string, id: string) => find(key).checks.find((c) => c.id === id)!;
     for (const build of GO_BUILDS) {
       const sdk = build.startsWith('mcp-go') ? 'mcp-go' : 'go-sdk';

@@ -6,23 +6,13 @@
  * schedule. Every drill's verdict, era and check outcome is asserted exactly, and both runs must
  * give the same table: a server's speed, or the load beside it, must not change a verdict.
  */
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import type { DrillResult } from '../../harness/results/types.js';
-import { packageRoot } from '../../harness/util/paths.js';
-import { lastLine, runCli } from '../support/cli.js';
-import { markedProcesses } from '../support/markers.js';
-import { tempDir } from '../support/temp-dir.js';
+import { describe, expect, it } from 'vitest';
+import { sdkMatrixRuns } from '../support/sdk-matrix.js';
+import { REMOTE_CHECKS_PASS } from '../support/truth-table.js';
 import { pythonSdkSuite } from './support/python-sdk.js';
-import { verdictTable } from '../support/truth-table.js';
-
-const table = (drills: DrillResult[]) => verdictTable(drills, (d) => ({ era: d.era?.era ?? 'none' }));
 
 const FILE = 'test/python-sdk/matrix.e2e.test.ts';
 const python = pythonSdkSuite(FILE);
-const ROOT = packageRoot();
-const SCENARIOS = join(ROOT, 'test/python-sdk/scenarios');
 
 type Row = Record<string, string>;
 const row = (exit: string, survivors: string, stdout = 'pass'): Row => ({
@@ -54,62 +44,27 @@ function expectedTable(): Record<string, Row> {
   out['sdk2-slow-start-10s/idle/crash'] = row('pass', 'pass');
   // The activity record kept right: started before the write arrives, and its end before the exit
   // (result, or unresolved when EOF cancelled the call first: either is an end).
-  const remote = { 'idempotent-effects': 'pass', 'denied-after-revocation': 'pass', 'quiet-after-loss': 'pass', 'jobs-settled': 'pass' };
   for (const point of ['sent', 'confirmed'])
     for (const mode of ['crash', 'close'])
-      out[`mcpserver-records-activity/${point}/${mode}`] = { ...row('pass', 'pass'), ...remote, 'activity-recorded': 'pass' };
+      out[`mcpserver-records-activity/${point}/${mode}`] = { ...row('pass', 'pass'), ...REMOTE_CHECKS_PASS, 'activity-recorded': 'pass' };
   return out;
 }
 
-const dirs: string[] = [];
-afterAll(() => {
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-});
-
-/** The scenario files in a temp folder, with the interpreter and the repository as absolute paths. */
-function scenarioCopy(interpreter: string): string {
-  const dir = tempDir('crash-drill-pysdk-');
-  dirs.push(dir);
-  mkdirSync(join(dir, 'scenarios'));
-  for (const name of readdirSync(SCENARIOS)) {
-    const text = readFileSync(join(SCENARIOS, name), 'utf8').replaceAll('../../../.venv-pysdk/bin/python', interpreter).replaceAll('../../../', `${ROOT}/`);
-    writeFileSync(join(dir, 'scenarios', name), text);
-  }
-  return dir;
-}
-
-async function runMatrix(args: string[]): Promise<DrillResult[]> {
-  const dir = scenarioCopy(python!);
-  const out = join(dir, 'out');
-  const run = await runCli(['run', join(dir, 'scenarios'), '--out', out, ...args]);
-  const results = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8'));
-  const drills: DrillResult[] = results.drills;
-  const unexplained = drills.filter((d) => d.verdict === 'error' || d.verdict === 'unknown').map((d) => `${d.key}: ${d.reason}`);
-  expect(unexplained).toEqual([]);
-  expect(run.code, run.stderr).toBe(1);
-  const expected = expectedTable();
-  const failed = Object.values(expected).filter((r) => r.verdict === 'fail').length;
-  expect(lastLine(run.stdout)).toBe(`${Object.keys(expected).length - failed} passed, ${failed} failed, 0 unknown`);
-  // Nothing of the run remains: containment ended every survivor.
-  expect(markedProcesses(results.runId)).toEqual([]);
-  return drills;
-}
-
 describe.skipIf(!python)('the Python SDK matrix', () => {
-  let one: DrillResult[] = [];
-
-  it('one drill at a time: every server × point × mode gives exactly the expected verdicts', async () => {
-    one = await runMatrix(['--concurrency', '1']);
-    expect(table(one)).toEqual(expectedTable());
-  }, 900_000);
-
-  it('with the default schedule: the same table', async () => {
-    const phased = await runMatrix([]);
-    expect(table(phased)).toEqual(expectedTable());
-  }, 900_000);
+  const runs = sdkMatrixRuns({
+    scenarios: 'test/python-sdk/scenarios',
+    tempPrefix: 'crash-drill-pysdk-',
+    // The interpreter and the repository as absolute paths.
+    replace: { '../../../.venv-pysdk/bin/python': python ?? '' },
+    era: (d) => d.era?.era ?? 'none',
+    expected: expectedTable,
+    dimensions: 'server × point × mode',
+    columns: 'verdicts',
+    timeout: 900_000,
+  });
 
   it('the evidence names what each server did', () => {
-    const find = (key: string) => one.find((d) => `${d.scenario}/${d.point}/${d.mode}` === key)!;
+    const find = (key: string) => runs.one.find((d) => `${d.scenario}/${d.point}/${d.mode}` === key)!;
     for (const fw of ['mcpserver', 'fastmcp']) {
       expect(find(`${fw}-well-behaved/idle/crash`).exit).toMatchObject({ class: 'clean', code: 0 });
       expect(find(`${fw}-well-behaved/idle/crash`).handshake).toMatchObject({ serverName: `${fw}-well-behaved`, protocolVersion: '2026-07-28' });

@@ -1,0 +1,119 @@
+/**
+ * The SDK matrices (test/go-sdk, test/java-sdk, test/rust-sdk, test/python-sdk): each drills its
+ * scenario folder through the real CLI once at --concurrency 1 and once at the default schedule,
+ * and both runs must give exactly the file's expected table: a server's speed, or the load beside
+ * it, must not change a verdict. What differs between the SDKs is data (the expected table, the
+ * scenario folder, the era column); this is the code that is the same.
+ */
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, expect, it } from 'vitest';
+import type { DrillResult } from '../../harness/results/types.js';
+import { packageRoot } from '../../harness/util/paths.js';
+import { lastLine, runCli } from './cli.js';
+import { markedProcesses } from './markers.js';
+import { tempDir } from './temp-dir.js';
+import { type VerdictRow, verdictTable } from './truth-table.js';
+
+const ROOT = packageRoot();
+
+export interface SdkMatrix {
+  /** The scenario folder, from the repository's root; its files name the repository as `../../../`. */
+  scenarios: string;
+  /** The temp folder's prefix, e.g. `crash-drill-go-`. */
+  tempPrefix: string;
+  /** Replaced in every scenario file before `../../../` becomes the root (an interpreter's path). */
+  replace?: Record<string, string>;
+  /** The era column of a drill's row. */
+  era: (drill: DrillResult) => string;
+  /** The truth table: every scenario, point and mode in the scenario files. */
+  expected: () => Record<string, VerdictRow>;
+  /** What the first test's title says the table covers, e.g. `build × behaviour × point × mode`. */
+  dimensions: string;
+  /** What it says each row holds, e.g. `verdicts and eras`. */
+  columns: string;
+  timeout: number;
+}
+
+/** The era and how it was chosen (`2026-07-28/probed`), as the compiled SDKs' matrices read it. */
+export const eraChosen = (d: DrillResult): string => `${d.era?.era}/${d.era?.chosenBy}`;
+
+/** A row whose verdict is `fail` when any check fails. */
+export function withVerdict(era: string, checks: VerdictRow): VerdictRow {
+  return { verdict: Object.values(checks).includes('fail') ? 'fail' : 'pass', era, ...checks };
+}
+
+/** The engine checks of a crash or close drill. */
+export const loss = (exit: string, survivors: string): VerdictRow => ({ 'exit-on-eof': exit, 'no-survivors': survivors, 'stdout-clean': 'pass' });
+
+/** The checks of a cancel drill. */
+export const cancel = (silent: string, stops: string): VerdictRow => ({
+  'stdout-clean': 'pass',
+  'silent-after-cancel': silent,
+  'stops-after-cancel': stops,
+  'alive-after-cancel': 'pass',
+});
+
+/** The scenario files in a temp folder, the programs' paths absolute. */
+function scenarioCopy(spec: SdkMatrix, dirs: string[]): string {
+  const from = join(ROOT, spec.scenarios);
+  const dir = tempDir(spec.tempPrefix);
+  dirs.push(dir);
+  mkdirSync(join(dir, 'scenarios'));
+  for (const name of readdirSync(from)) {
+    let text = readFileSync(join(from, name), 'utf8');
+    for (const [was, is] of Object.entries(spec.replace ?? {})) text = text.replaceAll(was, is);
+    writeFileSync(join(dir, 'scenarios', name), text.replaceAll('../../../', `${ROOT}/`));
+  }
+  return dir;
+}
+
+/** One run of the CLI over the scenarios: no drill unexplained, the summary line the expected table's, nothing of the run left. */
+async function runMatrix(spec: SdkMatrix, dirs: string[], args: string[]): Promise<DrillResult[]> {
+  const dir = scenarioCopy(spec, dirs);
+  const out = join(dir, 'out');
+  const run = await runCli(['run', join(dir, 'scenarios'), '--out', out, ...args]);
+  const results = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8'));
+  const drills: DrillResult[] = results.drills;
+  const unexplained = drills.filter((d) => d.verdict === 'error' || d.verdict === 'unknown').map((d) => `${d.key}: ${d.reason}`);
+  expect(unexplained).toEqual([]);
+  expect(run.code, run.stderr).toBe(1);
+  const expected = spec.expected();
+  const failed = Object.values(expected).filter((r) => r.verdict === 'fail').length;
+  expect(lastLine(run.stdout)).toBe(`${Object.keys(expected).length - failed} passed, ${failed} failed, 0 unknown`);
+  // Nothing of the run remains: containment ended every survivor.
+  expect(markedProcesses(results.runId)).toEqual([]);
+  return drills;
+}
+
+/**
+ * Call inside the matrix's describe: the two runs as two tests, each asserting the whole table
+ * exactly. The first run's drills are left in `one` for the file's own tests of the evidence.
+ */
+export function sdkMatrixRuns(spec: SdkMatrix): { one: DrillResult[] } {
+  const dirs: string[] = [];
+  afterAll(() => {
+    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+  });
+  const table = (drills: DrillResult[]) => verdictTable(drills, (d) => ({ era: spec.era(d) }));
+  const runs = { one: [] as DrillResult[] };
+
+  it(
+    `one drill at a time: every ${spec.dimensions} gives exactly the expected ${spec.columns}`,
+    async () => {
+      runs.one = await runMatrix(spec, dirs, ['--concurrency', '1']);
+      expect(table(runs.one)).toEqual(spec.expected());
+    },
+    spec.timeout,
+  );
+
+  it(
+    'with the default schedule: the same table',
+    async () => {
+      expect(table(await runMatrix(spec, dirs, []))).toEqual(spec.expected());
+    },
+    spec.timeout,
+  );
+
+  return runs;
+}
