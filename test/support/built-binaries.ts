@@ -42,3 +42,8 @@ export function builtSuite(testFile: string, spec: BuiltBinaries): boolean {
   }
   return false;
 }
+
+/** A group's guard, from its one spec: call `suite(file)` at the top of a test file (as builtSuite). */
+export function builtGroup(spec: BuiltBinaries): (testFile: string) => boolean {
+  return (testFile) => builtSuite(testFile, spec);
+}

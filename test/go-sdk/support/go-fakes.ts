@@ -6,7 +6,7 @@
  */
 import { join } from 'node:path';
 import { packageRoot } from '../../../harness/util/paths.js';
-import { type BuiltBinaries, builtSuite, missingBuilt } from '../../support/built-binaries.js';
+import { builtGroup } from '../../support/built-binaries.js';
 
 /** Each build of fake-servers/go/build.sh: its folder under bin/ is the SDK and its version. */
 export const GO_BUILDS = ['go-sdk-v1.8.0', 'go-sdk-v1.6.1', 'mcp-go-v1.2.1'] as const;
@@ -34,19 +34,10 @@ export function goFake(build: GoBuild, behaviour: GoBehaviour): { command: strin
   return { command: goFakesBinary(build), args: [behaviour] };
 }
 
-const GO_BUILT: BuiltBinaries = {
+/** Call at the top of a test file: true when the binaries are there (the fakes, the ground-truth client, the Mach-O build), else false after printing why the file skips. */
+export const goFakesSuite = builtGroup({
   what: 'Go fake server',
   files: [...GO_BUILDS.map(goFakesBinary), join(GO_BIN, 'groundtruth/groundtruth'), join(GO_BIN, 'darwin-arm64/fakes')],
   buildWith: 'fake-servers/build-all.sh or fake-servers/go/build.sh; it needs Go and the module proxy once',
   requireEnv: 'CRASH_DRILL_REQUIRE_GO',
-};
-
-/** The first binary that is missing (the fakes, the ground-truth client, the Mach-O build), or null when all are built. */
-export function missingGoFake(): string | null {
-  return missingBuilt(GO_BUILT);
-}
-
-/** Call at the top of a test file: true when the binaries are there, else false after printing why the file skips. */
-export function goFakesSuite(file: string): boolean {
-  return builtSuite(file, GO_BUILT);
-}
+});

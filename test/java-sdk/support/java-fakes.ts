@@ -5,7 +5,7 @@
  */
 import { join } from 'node:path';
 import { packageRoot } from '../../../harness/util/paths.js';
-import { type BuiltBinaries, builtSuite, missingBuilt } from '../../support/built-binaries.js';
+import { builtGroup } from '../../support/built-binaries.js';
 
 /** The Java SDK version the fakes are built on (fake-servers/java/pom.xml, mcp.version). */
 export const JAVA_SDK_VERSION = '2.2.0';
@@ -33,19 +33,10 @@ export function javaFake(behaviour: JavaBehaviour): string {
   return join(JAVA_BIN, `${behaviour}.jar`);
 }
 
-const JAVA_BUILT: BuiltBinaries = {
+/** Call at the top of a test file: true when the jars are there, else false after printing why the file skips. */
+export const javaFakesSuite = builtGroup({
   what: 'Java fake server',
   files: [...JAVA_BEHAVIOURS.map(javaFake), FAT_JAR, THIN_JAR, join(THIN_LIB, `mcp-core-${JAVA_SDK_VERSION}.jar`)],
   buildWith: 'fake-servers/build-all.sh or fake-servers/java/build.sh; it needs a JDK 17, Maven and Maven Central once',
   requireEnv: 'CRASH_DRILL_REQUIRE_JAVA',
-};
-
-/** The first jar that is missing, or null when all are built. */
-export function missingJavaFake(): string | null {
-  return missingBuilt(JAVA_BUILT);
-}
-
-/** Call at the top of a test file: true when the jars are there, else false after printing why the file skips. */
-export function javaFakesSuite(file: string): boolean {
-  return builtSuite(file, JAVA_BUILT);
-}
+});

@@ -5,7 +5,7 @@
  */
 import { join } from 'node:path';
 import { packageRoot } from '../../../harness/util/paths.js';
-import { type BuiltBinaries, builtSuite, missingBuilt } from '../../support/built-binaries.js';
+import { builtGroup } from '../../support/built-binaries.js';
 
 /** The rmcp build of fake-servers/rust/build.sh: its folder under bin/ is the SDK and its version. */
 export const RMCP_BUILD = 'rmcp-3.11.0';
@@ -31,19 +31,10 @@ export function rustFake(behaviour: RustBehaviour): string {
 /** well-behaved built with `cargo auditable` (a .dep-v0 section). */
 export const AUDITABLE_FAKE = join(RUST_BIN, 'auditable/well-behaved');
 
-const RUST_BUILT: BuiltBinaries = {
+/** Call at the top of a test file: true when the binaries are there (the fakes, the ground-truth client, the auditable build), else false after printing why the file skips. */
+export const rustFakesSuite = builtGroup({
   what: 'rmcp fake server',
   files: [...RUST_BEHAVIOURS.map(rustFake), join(RUST_BIN, 'groundtruth/groundtruth'), AUDITABLE_FAKE],
   buildWith: 'fake-servers/build-all.sh or fake-servers/rust/build.sh; it needs cargo and crates.io once',
   requireEnv: 'CRASH_DRILL_REQUIRE_RUST',
-};
-
-/** The first binary that is missing (the fakes, the ground-truth client, the auditable build), or null when all are built. */
-export function missingRustFake(): string | null {
-  return missingBuilt(RUST_BUILT);
-}
-
-/** Call at the top of a test file: true when the binaries are there, else false after printing why the file skips. */
-export function rustFakesSuite(file: string): boolean {
-  return builtSuite(file, RUST_BUILT);
-}
+});
