@@ -12,7 +12,7 @@ import { runScenarios } from '../../harness/run/run-scenarios.js';
 import type { DrillResult } from '../../harness/results/types.js';
 import { fakeSubject, scenarioFrom, scenarioYaml, type FakeServer, type ScenarioParts } from '../support/scenarios.js';
 import { tempDir } from '../support/temp-dir.js';
-import { verdictTable as table } from '../support/truth-table.js';
+import { LOSS_CHECKS_PASS, REMOTE_CHECKS_PASS, verdictTable as table } from '../support/truth-table.js';
 
 const POINTS: KillPoint[] = ['idle', 'pre-dispatch', 'in-flight', 'sent', 'confirmed', 'after-response'];
 const MODES: KillMode[] = ['crash', 'close', 'hang'];
@@ -75,15 +75,7 @@ function expected(id: string, point: KillPoint, mode: KillMode): Row {
   const hang = mode === 'hang';
   const row: Row = hang
     ? { 'stdout-clean': 'pass', 'idempotent-effects': 'pass', 'denied-after-revocation': 'pass' }
-    : {
-        'exit-on-eof': 'pass',
-        'no-survivors': 'pass',
-        'stdout-clean': 'pass',
-        'idempotent-effects': 'pass',
-        'denied-after-revocation': 'pass',
-        'quiet-after-loss': 'pass',
-        'jobs-settled': 'pass',
-      };
+    : { ...LOSS_CHECKS_PASS, ...REMOTE_CHECKS_PASS };
   // Without a recovery retry (hang), only a write of the first generation can show it.
   if ((id === 'keyless-writer' || id === 'retries-without-key') && (!hang || wroteFirst(point))) row['idempotent-effects'] = 'fail';
   if (id === 'polls-after-loss' && !hang) row['quiet-after-loss'] = 'fail';

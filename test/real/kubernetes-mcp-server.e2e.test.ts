@@ -15,15 +15,15 @@
  * or name a binary in CRASH_DRILL_K8S_MCP. Without one, or without `unshare -n`, the file skips and
  * says why; CRASH_DRILL_REQUIRE_REAL_SERVERS=1 (or CRASH_DRILL_REQUIRE_REAL_K8S=1) makes that a failure.
  */
-import { spawn } from 'node:child_process';
 import { readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { RunResults } from '../../harness/results/types.js';
 import { packageRoot } from '../../harness/util/paths.js';
-import { CLI, collect } from '../support/cli.js';
 import { tempDir } from '../support/temp-dir.js';
-import { realBinary, realServersSkip, unshareArgs } from './support/native-servers.js';
+import { REMOTE_DRILL_PASS, verdictTable } from '../support/truth-table.js';
+import { realBinary, realServersSkip } from './support/native-servers.js';
+import { drillOffline } from './support/offline-run.js';
 
 const FILE = 'test/real/kubernetes-mcp-server.e2e.test.ts';
 const ROOT = packageRoot();
@@ -99,35 +99,13 @@ describe.runIf(skip === null)('kubernetes-mcp-server (client-go) over the drill 
     out = join(dir, 'out');
     writeFileSync(join(dir, 'k8s-https.yaml'), scenario('k8s-https', '{{remote.httpsUrl}}', ', certificate-authority-data: "{{remote.caBase64}}"'));
     writeFileSync(join(dir, 'k8s-plain-http.yaml'), scenario('k8s-plain-http', '{{remote.url}}', ''));
-    const command = `ip link set lo up && exec ${JSON.stringify(process.execPath)} ${JSON.stringify(CLI)} run ${JSON.stringify(dir)} --out ${JSON.stringify(out)}`;
-    const child = spawn('unshare', [...unshareArgs()!, 'sh', '-c', command], {
-      cwd: ROOT,
-      env: { ...process.env, NO_COLOR: '1' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    const run = await collect(child);
-    expect(run.stderr).toBe('');
-    results = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8')) as RunResults;
+    results = await drillOffline(dir, out);
   }, 240_000);
 
   it('over HTTPS every drill reaches its point and passes; over plain HTTP the write is never sent with a credential', () => {
     // An unknown drill's checks are left out: the point was never reached, so they judge nothing.
-    const table = Object.fromEntries(
-      results.drills.map((d) => [
-        d.key,
-        { verdict: d.verdict, ...(d.verdict === 'unknown' ? {} : Object.fromEntries(d.checks.map((c) => [c.id, c.verdict]))) },
-      ]),
-    );
-    const pass = {
-      verdict: 'pass',
-      'exit-on-eof': 'pass',
-      'no-survivors': 'pass',
-      'stdout-clean': 'pass',
-      'idempotent-effects': 'pass',
-      'denied-after-revocation': 'pass',
-      'quiet-after-loss': 'pass',
-      'jobs-settled': 'pass',
-    };
+    const table = verdictTable(results.drills, undefined, { unknownWithoutChecks: true });
+    const pass = REMOTE_DRILL_PASS;
     expect(table).toEqual({
       'k8s-https/sent/crash': pass,
       'k8s-https/confirmed/crash': pass,

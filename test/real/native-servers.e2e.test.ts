@@ -21,20 +21,18 @@
  *
  * The Go server (kubernetes-mcp-server, go-sdk v1.8.0) has its own file. Install: .ci/real-servers.sh.
  */
-import { spawn } from 'node:child_process';
-import { readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { ScenarioInput } from '../../harness/config/index.js';
-import type { DrillResult, RunResults } from '../../harness/results/types.js';
-import { packageRoot } from '../../harness/util/paths.js';
-import { CLI, collect } from '../support/cli.js';
+import type { RunResults } from '../../harness/results/types.js';
 import { scenarioYaml } from '../support/scenarios.js';
 import { tempDir } from '../support/temp-dir.js';
-import { realBinary, realServersSkip, unshareArgs } from './support/native-servers.js';
+import { verdictTable } from '../support/truth-table.js';
+import { realBinary, realServersSkip } from './support/native-servers.js';
+import { drillOffline } from './support/offline-run.js';
 
 const FILE = 'test/real/native-servers.e2e.test.ts';
-const ROOT = packageRoot();
 const skip = realServersSkip(FILE, ['nushell', 'azure-mcp']);
 
 const NU = { command: realBinary('nushell'), args: ['--mcp', '-n'], env: { HOME: '{{tmp}}' }, cwd: '{{tmp}}' };
@@ -70,10 +68,6 @@ for (const mode of ['crash', 'close']) {
   EXPECTED[`az-auth/after-response/${mode}`] = row('pass', 'pass', 'fail');
 }
 
-function table(drills: DrillResult[]): Record<string, Row> {
-  return Object.fromEntries(drills.map((d) => [d.key, { verdict: d.verdict, ...Object.fromEntries(d.checks.map((c) => [c.id, c.verdict])) }]));
-}
-
 describe.runIf(skip === null)('real servers in Rust and C#, published with native binaries', () => {
   let results: RunResults;
 
@@ -82,19 +76,11 @@ describe.runIf(skip === null)('real servers in Rust and C#, published with nativ
     const out = join(dir, 'out');
     for (const [id, s] of Object.entries(SCENARIOS))
       writeFileSync(join(dir, `${id}.yaml`), scenarioYaml({ id, modes: ['crash', 'close'], ...s } as ScenarioInput));
-    const command = `ip link set lo up && exec ${JSON.stringify(process.execPath)} ${JSON.stringify(CLI)} run ${JSON.stringify(dir)} --out ${JSON.stringify(out)} --reporter json`;
-    const child = spawn('unshare', [...unshareArgs()!, 'sh', '-c', command], {
-      cwd: ROOT,
-      env: { ...process.env, NO_COLOR: '1' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    const run = await collect(child);
-    expect(run.stderr).toBe('');
-    results = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8')) as RunResults;
+    results = await drillOffline(dir, out, ['--reporter', 'json']);
   }, 300_000);
 
   it('gives exactly the measured verdicts', () => {
-    expect(table(results.drills)).toEqual(EXPECTED);
+    expect(verdictTable(results.drills)).toEqual(EXPECTED);
   });
 
   const diagnosis = (key: string, check: string) => results.drills.find((d) => d.key === key)?.incident.diagnosis?.find((g) => g.check === check);
