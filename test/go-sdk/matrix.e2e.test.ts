@@ -12,7 +12,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { OWN_WRITE } from '../../harness/evidence/own-sigpipe.js';
-import { cancel, eraChosen, loss, sdkMatrixRuns, withVerdict } from '../support/sdk-matrix.js';
+import { cancel, loss, sdkMatrixRuns, withVerdict } from '../support/sdk-matrix.js';
 import type { VerdictRow as Row } from '../support/truth-table.js';
 import { GO_BUILDS, type GoBuild, goFakesSuite } from './support/go-fakes.js';
 
@@ -58,12 +58,8 @@ function expectedTable(): Record<string, Row> {
 describe.skipIf(!built)('the Go SDK matrices', () => {
   const runs = sdkMatrixRuns({
     scenarios: 'test/go-sdk/scenarios',
-    tempPrefix: 'crash-drill-go-',
-    era: eraChosen,
     expected: expectedTable,
     dimensions: 'build × behaviour × point × mode',
-    columns: 'verdicts and eras',
-    timeout: 600_000,
   });
 
   it('the evidence names what each server did', () => {

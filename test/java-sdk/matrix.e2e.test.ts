@@ -15,7 +15,7 @@
  * fake-servers/java/README.md has the same servers measured with the SDK's own client.
  */
 import { describe, expect, it } from 'vitest';
-import { cancel, eraChosen, loss, sdkMatrixRuns, withVerdict } from '../support/sdk-matrix.js';
+import { cancel, loss, sdkMatrixRuns, withVerdict } from '../support/sdk-matrix.js';
 import type { VerdictRow as Row } from '../support/truth-table.js';
 import { JAVA_BUILD, javaFakesSuite } from './support/java-fakes.js';
 
@@ -54,12 +54,8 @@ function expectedTable(): Record<string, Row> {
 describe.skipIf(!built)('the Java SDK matrices', () => {
   const runs = sdkMatrixRuns({
     scenarios: 'test/java-sdk/scenarios',
-    tempPrefix: 'crash-drill-java-',
-    era: eraChosen,
     expected: expectedTable,
     dimensions: 'behaviour × point × mode',
-    columns: 'verdicts and eras',
-    timeout: 600_000,
   });
 
   it('the evidence names what each server did', () => {

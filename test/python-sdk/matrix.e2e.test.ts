@@ -53,7 +53,6 @@ function expectedTable(): Record<string, Row> {
 describe.skipIf(!python)('the Python SDK matrix', () => {
   const runs = sdkMatrixRuns({
     scenarios: 'test/python-sdk/scenarios',
-    tempPrefix: 'crash-drill-pysdk-',
     // The interpreter and the repository as absolute paths.
     replace: { '../../../.venv-pysdk/bin/python': python ?? '' },
     era: (d) => d.era?.era ?? 'none',

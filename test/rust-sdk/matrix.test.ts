@@ -11,7 +11,7 @@
  * fake-servers/rust/README.md has the same servers measured with rmcp's own client.
  */
 import { describe, expect, it } from 'vitest';
-import { cancel, eraChosen, loss, sdkMatrixRuns, withVerdict } from '../support/sdk-matrix.js';
+import { cancel, loss, sdkMatrixRuns, withVerdict } from '../support/sdk-matrix.js';
 import type { VerdictRow as Row } from '../support/truth-table.js';
 import { RMCP_BUILD, rustFakesSuite } from './support/rust-fakes.js';
 
@@ -52,12 +52,8 @@ function expectedTable(): Record<string, Row> {
 describe.skipIf(!built)('the rmcp matrices', () => {
   const runs = sdkMatrixRuns({
     scenarios: 'test/rust-sdk/scenarios',
-    tempPrefix: 'crash-drill-rust-',
-    era: eraChosen,
     expected: expectedTable,
     dimensions: 'behaviour × point × mode',
-    columns: 'verdicts and eras',
-    timeout: 600_000,
   });
 
   it('the evidence names what each server did', () => {

@@ -5,9 +5,9 @@
  * it, must not change a verdict. What differs between the SDKs is data (the expected table, the
  * scenario folder, the era column); this is the code that is the same.
  */
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { afterAll, expect, it } from 'vitest';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { expect, it } from 'vitest';
 import type { DrillResult } from '../../harness/results/types.js';
 import { packageRoot } from '../../harness/util/paths.js';
 import { lastLine, runCli } from './cli.js';
@@ -18,25 +18,24 @@ import { type VerdictRow, verdictTable } from './truth-table.js';
 const ROOT = packageRoot();
 
 export interface SdkMatrix {
-  /** The scenario folder, from the repository's root; its files name the repository as `../../../`. */
+  /** The scenario folder, from the repository's root (`test/go-sdk/scenarios`); its files name the repository as `../../../`. */
   scenarios: string;
-  /** The temp folder's prefix, e.g. `crash-drill-go-`. */
-  tempPrefix: string;
   /** Replaced in every scenario file before `../../../` becomes the root (an interpreter's path). */
   replace?: Record<string, string>;
-  /** The era column of a drill's row. */
-  era: (drill: DrillResult) => string;
+  /** The era column of a drill's row; by default the era and how it was chosen (eraChosen). */
+  era?: (drill: DrillResult) => string;
   /** The truth table: every scenario, point and mode in the scenario files. */
   expected: () => Record<string, VerdictRow>;
   /** What the first test's title says the table covers, e.g. `build × behaviour × point × mode`. */
   dimensions: string;
-  /** What it says each row holds, e.g. `verdicts and eras`. */
-  columns: string;
-  timeout: number;
+  /** What it says each row holds; by default `verdicts and eras`. */
+  columns?: string;
+  /** Each run's test timeout; by default 10 minutes. */
+  timeout?: number;
 }
 
 /** The era and how it was chosen (`2026-07-28/probed`), as the compiled SDKs' matrices read it. */
-export const eraChosen = (d: DrillResult): string => `${d.era?.era}/${d.era?.chosenBy}`;
+const eraChosen = (d: DrillResult): string => `${d.era?.era}/${d.era?.chosenBy}`;
 
 /** A row whose verdict is `fail` when any check fails. */
 export function withVerdict(era: string, checks: VerdictRow): VerdictRow {
@@ -54,11 +53,10 @@ export const cancel = (silent: string, stops: string): VerdictRow => ({
   'alive-after-cancel': 'pass',
 });
 
-/** The scenario files in a temp folder, the programs' paths absolute. */
-function scenarioCopy(spec: SdkMatrix, dirs: string[]): string {
+/** The scenario files in a temp folder (removed after the test file: temp-dir.ts), the programs' paths absolute. */
+function scenarioCopy(spec: SdkMatrix): string {
   const from = join(ROOT, spec.scenarios);
-  const dir = tempDir(spec.tempPrefix);
-  dirs.push(dir);
+  const dir = tempDir(`crash-drill-${basename(dirname(spec.scenarios))}-`);
   mkdirSync(join(dir, 'scenarios'));
   for (const name of readdirSync(from)) {
     let text = readFileSync(join(from, name), 'utf8');
@@ -69,8 +67,8 @@ function scenarioCopy(spec: SdkMatrix, dirs: string[]): string {
 }
 
 /** One run of the CLI over the scenarios: no drill unexplained, the summary line the expected table's, nothing of the run left. */
-async function runMatrix(spec: SdkMatrix, dirs: string[], args: string[]): Promise<DrillResult[]> {
-  const dir = scenarioCopy(spec, dirs);
+async function runMatrix(spec: SdkMatrix, args: string[]): Promise<DrillResult[]> {
+  const dir = scenarioCopy(spec);
   const out = join(dir, 'out');
   const run = await runCli(['run', join(dir, 'scenarios'), '--out', out, ...args]);
   const results = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8'));
@@ -91,28 +89,26 @@ async function runMatrix(spec: SdkMatrix, dirs: string[], args: string[]): Promi
  * exactly. The first run's drills are left in `one` for the file's own tests of the evidence.
  */
 export function sdkMatrixRuns(spec: SdkMatrix): { one: DrillResult[] } {
-  const dirs: string[] = [];
-  afterAll(() => {
-    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-  });
-  const table = (drills: DrillResult[]) => verdictTable(drills, (d) => ({ era: spec.era(d) }));
+  const era = spec.era ?? eraChosen;
+  const table = (drills: DrillResult[]) => verdictTable(drills, (d) => ({ era: era(d) }));
+  const timeout = spec.timeout ?? 600_000;
   const runs = { one: [] as DrillResult[] };
 
   it(
-    `one drill at a time: every ${spec.dimensions} gives exactly the expected ${spec.columns}`,
+    `one drill at a time: every ${spec.dimensions} gives exactly the expected ${spec.columns ?? 'verdicts and eras'}`,
     async () => {
-      runs.one = await runMatrix(spec, dirs, ['--concurrency', '1']);
+      runs.one = await runMatrix(spec, ['--concurrency', '1']);
       expect(table(runs.one)).toEqual(spec.expected());
     },
-    spec.timeout,
+    timeout,
   );
 
   it(
     'with the default schedule: the same table',
     async () => {
-      expect(table(await runMatrix(spec, dirs, []))).toEqual(spec.expected());
+      expect(table(await runMatrix(spec, []))).toEqual(spec.expected());
     },
-    spec.timeout,
+    timeout,
   );
 
   return runs;
