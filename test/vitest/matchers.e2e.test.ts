@@ -9,7 +9,7 @@ import { crashDrillMatchers, type CrashDrillMatchers } from 'mcp-crash-drill/vit
 import { join } from 'node:path';
 import { CHECKS } from '../../harness/checks/registry.js';
 import { packageRoot } from '../../harness/util/paths.js';
-import { fakeSubject, scenarioFrom, scenarioYaml, type ScenarioParts } from '../support/scenarios.js';
+import { type FakeServer, fakeSubject, type ScenarioParts, scenarioFrom, scenarioYaml } from '../support/scenarios.js';
 
 expect.extend(crashDrillMatchers);
 declare module 'vitest' {
@@ -19,39 +19,27 @@ declare module 'vitest' {
 
 const FAST: ScenarioParts = { expect: { 'exit-on-eof': { deadline: 800 }, 'no-survivors': { grace: 400 } } };
 
+/** The one drill of `server` (scenario `id`): its spawn-helper call answered, then the client crashes. */
+async function drillAfterResponse(id: string, server: FakeServer) {
+  const scenario = scenarioFrom(
+    scenarioYaml({ id, subject: fakeSubject(server), target: { call: 'spawn-helper' }, points: ['after-response'], modes: ['crash'], ...FAST }),
+  );
+  const { results } = await runDrills({ scenarios: [scenario] });
+  const [drill] = results.drills;
+  return drill;
+}
+
 describe('vitest matchers', () => {
   it('my server cleans up after a client crash', async () => {
     // README: the example test
-    const scenario = scenarioFrom(
-      scenarioYaml({
-        id: 'mine',
-        subject: fakeSubject('well-behaved'),
-        target: { call: 'spawn-helper' },
-        points: ['after-response'],
-        modes: ['crash'],
-        ...FAST,
-      }),
-    );
-    const { results } = await runDrills({ scenarios: [scenario] });
-    const [drill] = results.drills;
+    const drill = await drillAfterResponse('mine', 'well-behaved');
     expect(drill).toExitOnEof();
     expect(drill).toLeaveNoSurvivors();
     expect(drill).toKeepStdoutClean();
   });
 
   it('fails with the survivor in the message when the server leaks a child', async () => {
-    const scenario = scenarioFrom(
-      scenarioYaml({
-        id: 'leaky',
-        subject: fakeSubject('leaks-child'),
-        target: { call: 'spawn-helper' },
-        points: ['after-response'],
-        modes: ['crash'],
-        ...FAST,
-      }),
-    );
-    const { results } = await runDrills({ scenarios: [scenario] });
-    const [drill] = results.drills;
+    const drill = await drillAfterResponse('leaky', 'leaks-child');
     expect(drill).toExitOnEof();
     expect(() => expect(drill).toLeaveNoSurvivors()).toThrow(
       /leaky after-response\/crash: expected the server to leave no process behind; no-survivors is fail: 1 process survived[\s\S]*survivor pid \d+ \(ppid \d+, found by [a-z+-]+\): .*helper\.js/,
