@@ -11,8 +11,8 @@ import { packageRoot } from '../harness/util/paths.js';
 
 const root = packageRoot();
 
-/** Groups of tests of the whole: the action, the suite's own leftovers, the Go, Java and Python SDKs, real servers, an unprivileged user, the support library. */
-const GROUPS = ['action', 'final', 'go-sdk', 'java-sdk', 'last', 'python-sdk', 'real', 'support', 'unprivileged'];
+/** Groups of tests of the whole: the action, the suite's own leftovers, the Go, Java, Python and Rust SDKs, real servers, an unprivileged user, the support library. */
+const GROUPS = ['action', 'final', 'go-sdk', 'java-sdk', 'last', 'python-sdk', 'real', 'rust-sdk', 'support', 'unprivileged'];
 const INSIDE = ['fixtures', 'support', 'scenarios'];
 
 function folders(dir: string): string[] {

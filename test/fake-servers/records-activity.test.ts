@@ -59,10 +59,11 @@ describe('records-activity', () => {
   });
 
   it('records the action unresolved when its input closes and the request is still held past its deadline', async () => {
-    const { file, subject, gate, correlationId } = await heldWrite('records-activity');
+    const { file, subject, gate, answer, correlationId } = await heldWrite('records-activity');
     subject.closeStdin();
     expect(await subject.exitWithin(5000)).toMatchObject({ code: 0 });
     expect(phases(file, correlationId)).toEqual(['started K', 'unresolved K']);
+    await expect(answer).rejects.toThrow(/^the subject exited before answering/);
     gate.release('proceed');
   });
 });

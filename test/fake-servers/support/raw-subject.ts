@@ -26,12 +26,17 @@ export class RawSubject {
   readonly exited: Promise<ExitInfo>;
   private nextId = 1;
   private partial = '';
-  private readonly pending = new Map<number, (response: JsonRpcResponse) => void>();
+  private readonly pending = new Map<number, { answer: (response: JsonRpcResponse) => void; fail: (err: Error) => void }>();
 
   constructor(command: string, args: string[], env: NodeJS.ProcessEnv) {
     this.child = spawn(command, args, { env, stdio: ['pipe', 'pipe', 'pipe'] });
     this.exited = new Promise((resolve) => {
       this.child.once('exit', (code, signal) => resolve({ code, signal, at: monoNow() }));
+    });
+    // Once the subject's pipes are closed no answer can come: a request still waiting fails now,
+    // not at its timeout after the test has ended.
+    this.child.once('close', () => {
+      for (const { fail } of this.pending.values()) fail(new Error(`the subject exited before answering; stderr:\n${this.stderrText}`));
     });
     this.child.stdin?.on('error', () => {}); // EPIPE once the subject is gone is expected
     this.child.stdout?.setEncoding('utf8').on('data', (chunk: string) => this.onStdout(chunk));
@@ -76,9 +81,16 @@ export class RawSubject {
         this.pending.delete(id);
         reject(new Error(`no answer to ${method} within ${timeoutMs} ms; stderr:\n${this.stderrText}`));
       }, timeoutMs);
-      this.pending.set(id, (response) => {
-        clearTimeout(timer);
-        resolve(response);
+      this.pending.set(id, {
+        answer: (response) => {
+          clearTimeout(timer);
+          resolve(response);
+        },
+        fail: (err) => {
+          clearTimeout(timer);
+          this.pending.delete(id);
+          reject(err);
+        },
       });
       this.send({ id, method, params });
     });
@@ -165,10 +177,10 @@ export class RawSubject {
     } catch {
       return;
     }
-    const resolve = this.pending.get(message.id);
-    if (resolve) {
+    const waiting = this.pending.get(message.id);
+    if (waiting) {
       this.pending.delete(message.id);
-      resolve(message);
+      waiting.answer(message);
     }
   }
 }

@@ -15,7 +15,7 @@ import { cancel, loss, sdkMatrixRuns, withVerdict } from '../support/sdk-matrix.
 import type { VerdictRow as Row } from '../support/truth-table.js';
 import { RMCP_BUILD, rustFakesSuite } from './support/rust-fakes.js';
 
-const built = rustFakesSuite('test/rust-sdk/matrix.test.ts');
+const built = rustFakesSuite('test/rust-sdk/matrix.e2e.test.ts');
 const B = RMCP_BUILD;
 
 /** protocol auto: rmcp 3.11.0 answers server/discover. */
