@@ -7,8 +7,10 @@
 #   bin/mcp-go-v1.2.1/fakes         mcp-go/cmd/fakes
 #   bin/groundtruth/groundtruth     groundtruth/ (the measuring client, go-sdk's and mcp-go's)
 #   bin/darwin-arm64/fakes          go-sdk/cmd/fakes, cross-built as Mach-O for the build info reader's test
-# A target whose sources, module files, this script and the Go version are unchanged since its
-# last build is skipped (bin/<target>/.stamp holds their hash). The binaries of each hash are also
+# What no SDK changes (the choice of behaviour, the behaviours after the run call, the `sleep`
+# children) is one module, fakekit/, which each SDK's module files require through a `replace`
+# to ../fakekit. A target whose sources (fakekit/'s included), module files, this script and the
+# Go version are unchanged since its last build is skipped (bin/<target>/.stamp holds their hash). The binaries of each hash are also
 # kept outside the clone, in $CRASH_DRILL_GO_FAKES_CACHE (default ~/.cache/mcp-crash-drill/
 # go-fakes), so a fresh clone (CI) copies them instead of linking again; -trimpath
 # keeps them free of the clone's path. Go's own build cache (GOCACHE) makes a changed target's
@@ -22,8 +24,12 @@ store="${CRASH_DRILL_GO_FAKES_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/mcp-crash-d
 
 build() { # <target> <module folder> [-modfile=... or ""] [packages] [GOOS/GOARCH]
   local target="$1" dir="$2" modflag="${3:-}" packages="${4:-./...}" platform="${5:-}" out="$here/bin/$1"
-  local stamp
-  stamp="$({ go version; sha256sum "$here/build.sh"; cd "$dir" && find . -type f \( -name '*.go' -o -name '*.mod' -o -name '*.sum' \) -print0 | sort -z | xargs -0 sha256sum; } | sha256sum | cut -d' ' -f1)"
+  local stamp folders
+  # The module's folder and the local modules its module files replace in (`=> ../fakekit`),
+  # named relative to here: the hash is the same in every clone.
+  # shellcheck disable=SC2207 # folder names without spaces
+  folders=("$dir" $(sed -n 's|^replace .* => \.\./\([^ ]*\)$|\1|p' "$dir"/*.mod | sort -u))
+  stamp="$({ go version; sha256sum "$here/build.sh"; find "${folders[@]}" -type f \( -name '*.go' -o -name '*.mod' -o -name '*.sum' \) -print0 | sort -z | xargs -0 sha256sum; } | sha256sum | cut -d' ' -f1)"
   if [ -f "$out/.stamp" ] && [ "$(cat "$out/.stamp")" = "$stamp" ]; then
     echo "go fakes: $target is up to date"
     return

@@ -4,8 +4,7 @@
  * process (inspect.ts), and what the command keeps of it: the incident record (incident.ts) and,
  * with an out folder, the hash-chained evidence log (evidence.ts).
  */
-import { containProcess, type ContainStep, type MemberRecord, type ProcessContainOptions } from '../containment/process.js';
-import type { ProbeOutcome } from '../containment/probe.js';
+import { containProcess, type ContainStep, type MemberRecord, type ProcessContainment, type ProcessContainOptions } from '../containment/process.js';
 import type { ContainOutcome } from '../containment/step.js';
 import type { ConfigMatcher } from '../mcp-clients/matcher.js';
 import type { IncidentRecord } from '../results/incident.js';
@@ -25,15 +24,9 @@ export interface ContainOrphanOptions extends Omit<ProcessContainOptions<Snapsho
   configs?: ConfigMatcher;
 }
 
-export interface ContainResult {
-  pid: number;
-  startTime: number | null;
-  outcome: ContainOutcome;
-  reason: string;
-  steps: ContainStep[];
-  revocations: ProbeOutcome[];
-  probes: ProbeOutcome[];
-  members: MemberRecord[];
+/** What the command prints of containment (its outcome, steps, probes, members), and what it kept. */
+export interface ContainResult
+  extends Pick<ProcessContainment<Snapshot>, 'pid' | 'startTime' | 'outcome' | 'reason' | 'steps' | 'revocations' | 'probes' | 'members'> {
   incident: IncidentRecord | null;
   evidence: AppendedLog | null;
   /** Which client configuration entries the process is (from its snapshot); null: none were read, or no snapshot. */

@@ -3,32 +3,22 @@
  * /proc backend (Linux) or the ps + lsof backend (macOS, and Linux when asked for). A field a
  * backend cannot see is null, never guessed.
  */
+import type { ProcessTable, TableProcess } from '../containment/process-table.js';
 import type { IoCounters } from './observe.js';
 
 export type BackendName = 'proc' | 'ps-lsof';
 export type { IoCounters };
 
-/** One row of the process table. */
-export interface ProcessEntry {
-  pid: number;
-  ppid: number;
-  pgid: number;
-  /** Session id; null where the tool cannot show it (macOS ps has no sid column). */
-  sid: number | null;
-  user: string;
-  uid: number | null;
-  /** One letter: R S D T t Z I ... */
-  state: string;
-  /**
-   * The identity key with pid: clock ticks after boot (/proc field 22) or, on the ps backend,
-   * the start in whole seconds since the epoch (`ps -o lstart`). Compare only within a backend.
-   */
-  startTime: number;
+/**
+ * One row of the process table: what containment reads of a process (TableProcess: pid, ppid,
+ * pgid, sid, user, uid, state, command, and startTime, the identity key with pid: clock ticks
+ * after boot, /proc field 22, or on the ps backend the start in whole seconds since the epoch,
+ * `ps -o lstart`), and more.
+ */
+export interface ProcessEntry extends TableProcess {
   /** Wall-clock start (ISO); whole seconds on the ps backend. */
   startedAt: string;
   elapsedMs: number;
-  /** The full command line; argv joined by spaces. */
-  command: string;
   /** argv when the backend sees its boundaries (/proc does, ps does not). */
   argv: string[] | null;
 }
@@ -72,11 +62,10 @@ export interface DescriptorHolder {
  * A backend reads the machine. Every reader may return null when the process is gone or
  * unreadable (another user's process without root): that is normal on a live machine.
  */
-export interface Backend {
+export interface Backend extends ProcessTable {
   readonly name: BackendName;
   /** The whole process table (cheap: one read per process, or one `ps`). */
   processes(): ProcessEntry[];
-  /** One process, read now; null when it is gone. */
   process(pid: number): ProcessEntry | null;
   /** Only fds 0, 1 and 2 (cheap). */
   stdio(pid: number): Descriptor[] | null;

@@ -4,8 +4,10 @@
  * already exists, a symlink included, is never opened by a create), and read or appended to only
  * through a descriptor opened with O_NOFOLLOW whose fstat says a regular file of the effective
  * uid. O_NONBLOCK keeps a FIFO in a file's place from blocking the open; fstat then refuses it.
+ * Folders are removed only when lstat says a real folder of the effective uid (removeOwnFolders).
  */
-import { closeSync, constants, fstatSync, lstatSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readFileSync, renameSync, rmSync, unlinkSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
 import { euid } from './registry.js';
 
 const { O_APPEND, O_CREAT, O_EXCL, O_NOFOLLOW, O_NONBLOCK, O_RDONLY, O_WRONLY } = constants;
@@ -92,6 +94,35 @@ export function isOwnFile(file: string): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * Removes the entries of `dir` that `pick` chooses and that are real folders of ours (lstat: a
+ * symlink, a file or another user's folder in a shared folder is left alone); returns how many.
+ * An unreadable `dir` removes nothing. The drills' temp folders (harness/drill/executor/
+ * temp-folder.ts) and the runs' TLS folders (harness/run/run-tls.ts) go this way.
+ */
+export function removeOwnFolders(dir: string, pick: (name: string) => boolean): number {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return 0;
+  }
+  let removed = 0;
+  for (const name of names) {
+    if (!pick(name)) continue;
+    const path = join(dir, name);
+    try {
+      const st = lstatSync(path);
+      if (!st.isDirectory() || st.uid !== euid()) continue;
+      rmSync(path, { recursive: true, force: true });
+      removed++;
+    } catch {
+      // gone already, or not ours to remove
+    }
+  }
+  return removed;
 }
 
 function ownRegular(fd: number): boolean {

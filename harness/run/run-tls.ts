@@ -6,10 +6,10 @@
  * subject trusts the CA. The folder goes at the run's end; a run whose harness died leaves
  * it, and its sentinel or a later run removes it (removeDeadTlsFolders).
  */
-import { lstatSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdirSync, rmSync } from 'node:fs';
 import type { RunCa } from '../remote/tls/run-ca.js';
 import type { TrustFiles } from '../remote/tls/trust-files.js';
+import { removeOwnFolders } from '../registry/own-files.js';
 import { isRunLive, runFile, runsDir } from '../registry/runs.js';
 
 export const TLS_SUFFIX = '.tls';
@@ -50,28 +50,13 @@ export class RunTls {
 /** The `.tls` folders of runs whose harness is gone: real folders of this user only. */
 export function removeDeadTlsFolders(accept: (runId: string) => boolean = () => true): number {
   let dir: string;
-  let names: string[];
   try {
     dir = runsDir();
-    names = readdirSync(dir);
   } catch {
     return 0;
   }
-  const uid = process.geteuid?.();
-  let removed = 0;
-  for (const name of names) {
-    if (!name.endsWith(TLS_SUFFIX)) continue;
+  return removeOwnFolders(dir, (name) => {
     const runId = name.slice(0, -TLS_SUFFIX.length);
-    if (!accept(runId) || isRunLive(runId)) continue;
-    const path = join(dir, name);
-    try {
-      const st = lstatSync(path);
-      if (!st.isDirectory() || (uid !== undefined && st.uid !== uid)) continue;
-      rmSync(path, { recursive: true, force: true });
-      removed++;
-    } catch {
-      // gone already
-    }
-  }
-  return removed;
+    return name.endsWith(TLS_SUFFIX) && accept(runId) && !isRunLive(runId);
+  });
 }

@@ -2,7 +2,10 @@ module mcp-crash-drill/fake-servers/go/go-sdk
 
 go 1.25.0
 
-require github.com/modelcontextprotocol/go-sdk v1.8.0
+require (
+	github.com/modelcontextprotocol/go-sdk v1.8.0
+	mcp-crash-drill/fake-servers/go/fakekit v0.0.0
+)
 
 require (
 	github.com/google/jsonschema-go v0.4.3 // indirect
@@ -14,3 +17,6 @@ require (
 	golang.org/x/sys v0.41.0 // indirect
 	golang.org/x/time v0.15.0 // indirect
 )
+
+// The SDK-independent part of the fakes, one source for every SDK build (../fakekit).
+replace mcp-crash-drill/fake-servers/go/fakekit => ../fakekit

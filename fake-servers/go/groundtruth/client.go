@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -37,7 +38,16 @@ type points struct {
 	sampling sync.Once
 }
 
-func (p *points) sawSampling() { p.sampling.Do(func() { close(p.sampled) }) }
+// declineSampling is both SDKs' client's sampling handler: it marks the request seen, holds it
+// until the script releases it (before a close) or its context ends, and declines.
+func (p *points) declineSampling(ctx context.Context) error {
+	p.sampling.Do(func() { close(p.sampled) })
+	select {
+	case <-p.release:
+	case <-ctx.Done():
+	}
+	return errors.New("the host declined: shutting down")
+}
 
 // stderrWatch copies the server's stderr to ours and closes started at the script's line.
 func (p *points) stderrWatch(marker string) io.Writer {

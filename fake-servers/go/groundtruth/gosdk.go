@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"os/exec"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -25,12 +24,7 @@ func goSdkSession(ctx context.Context, cmd *exec.Cmd, version string, p *points,
 	}
 	client := mcp.NewClient(&mcp.Implementation{Name: "groundtruth", Version: "1.0.0"}, &mcp.ClientOptions{
 		CreateMessageHandler: func(ctx context.Context, _ *mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
-			p.sawSampling()
-			select {
-			case <-p.release:
-			case <-ctx.Done():
-			}
-			return nil, errors.New("the host declined: shutting down")
+			return nil, p.declineSampling(ctx)
 		},
 	})
 	s, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd}, &mcp.ClientSessionOptions{ProtocolVersion: version})

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"os/exec"
 
 	"github.com/mark3labs/mcp-go/client"
@@ -22,12 +21,7 @@ func (m mcpGo) close() error { return m.c.Close() }
 type sampler struct{ p *points }
 
 func (s sampler) CreateMessage(ctx context.Context, _ mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
-	s.p.sawSampling()
-	select {
-	case <-s.p.release:
-	case <-ctx.Done():
-	}
-	return nil, errors.New("the host declined: shutting down")
+	return nil, s.p.declineSampling(ctx)
 }
 
 // mcpGoSession connects with mcp-go's client over its stdio transport

@@ -2,7 +2,10 @@ module mcp-crash-drill/fake-servers/go/mcp-go
 
 go 1.25.5
 
-require github.com/mark3labs/mcp-go v1.2.1
+require (
+	github.com/mark3labs/mcp-go v1.2.1
+	mcp-crash-drill/fake-servers/go/fakekit v0.0.0
+)
 
 require (
 	github.com/google/jsonschema-go v0.4.2 // indirect
@@ -12,3 +15,6 @@ require (
 	github.com/yosida95/uritemplate/v3 v3.0.2 // indirect
 	golang.org/x/text v0.14.0 // indirect
 )
+
+// The SDK-independent part of the fakes, one source for every SDK build (../fakekit).
+replace mcp-crash-drill/fake-servers/go/fakekit => ../fakekit

@@ -4,9 +4,10 @@
  * harness died before its drills could clean up (harness/run/sentinel-main.ts). Only our own real
  * folders are removed: in a shared /tmp another user may have planted a name, or a symlink.
  */
-import { lstatSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { removeOwnFolders } from '../../registry/own-files.js';
 
 const PREFIX = 'crash-drill-';
 
@@ -17,25 +18,5 @@ export function makeDrillTemp(drillId: string): string {
 
 /** Removes the temp folders of the run's drills that are still there; returns how many. */
 export function removeDrillTemps(runId: string, dir = tmpdir()): number {
-  const uid = process.geteuid?.();
-  let removed = 0;
-  let names: string[] = [];
-  try {
-    names = readdirSync(dir);
-  } catch {
-    return 0;
-  }
-  for (const name of names) {
-    if (!name.startsWith(`${PREFIX}${runId}.`)) continue;
-    const path = join(dir, name);
-    try {
-      const st = lstatSync(path);
-      if (!st.isDirectory() || (uid !== undefined && st.uid !== uid)) continue;
-      rmSync(path, { recursive: true, force: true });
-      removed++;
-    } catch {
-      // gone already, or not ours to remove
-    }
-  }
-  return removed;
+  return removeOwnFolders(dir, (name) => name.startsWith(`${PREFIX}${runId}.`));
 }

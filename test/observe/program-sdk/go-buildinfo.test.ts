@@ -23,14 +23,19 @@ const goMcpSdk = (file: string) => withFileSource(file, (source) => goMcpSdkOf(f
 const sdkOf = (name: string, version: string) => ({ name, version, file: expect.any(String), from: 'Go build info', note: null });
 const goTool = spawnSync('go', ['version'], { encoding: 'utf8' }).status === 0;
 
-/** What `go version -m` lists: path, mod, dep, => and build lines, tab-separated after the file's line. */
+/**
+ * What `go version -m` lists: path, mod, dep, => and build lines, tab-separated after the file's
+ * line. A replaced module is followed by an empty line (runtime/debug/mod.go BuildInfo.String,
+ * formatMod: a newline before the `=>` line and another after the module), left out here: the
+ * fakes' builds replace fake-servers/go/fakekit with ../fakekit.
+ */
 function goVersionM(file: string): string[] {
   const out = spawnSync('go', ['version', '-m', file], { encoding: 'utf8', env: { ...process.env, GOTOOLCHAIN: 'local' } });
   return out.stdout
     .split('\n')
     .slice(1)
-    .filter(Boolean)
-    .map((l) => l.trim());
+    .map((l) => l.trim())
+    .filter(Boolean);
 }
 
 /** The same lines from our reader. */

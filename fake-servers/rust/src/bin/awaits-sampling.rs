@@ -11,7 +11,7 @@ use rmcp::{
     model::{CallToolResult, CreateMessageRequestParams, SamplingMessage},
     tool, tool_handler, tool_router,
 };
-use rmcp_fakes::{init_logs, run, text};
+use rmcp_fakes::{init_logs, internal, run, text};
 
 #[derive(Clone)]
 struct Server;
@@ -26,7 +26,7 @@ impl Server {
             Ok(result) => Ok(text(format!("the model answered: {}", result.model))),
             Err(error) => {
                 tracing::info!(%error, "ask: sampling failed");
-                Err(ErrorData::internal_error(error.to_string(), None))
+                Err(internal(error))
             }
         }
     }

@@ -7,14 +7,8 @@
 //! (tokio src/runtime/blocking/pool.rs: `impl Drop for BlockingPool` calls `shutdown(None)`,
 //! which joins every blocking thread with no timeout): the process outlives its input by `ms`.
 use rmcp::{ErrorData, handler::server::wrapper::Parameters, model::CallToolResult, tool, tool_handler, tool_router};
-use rmcp_fakes::{init_logs, run, text};
+use rmcp_fakes::{SlowIn, init_logs, internal, run, text};
 use std::time::Duration;
-
-#[derive(serde::Deserialize, schemars::JsonSchema)]
-struct SlowIn {
-    /// how long to work, in milliseconds
-    ms: u64,
-}
 
 #[derive(Clone)]
 struct Server;
@@ -26,7 +20,7 @@ impl Server {
         tracing::info!("slow: working for {ms} ms");
         tokio::task::spawn_blocking(move || std::thread::sleep(Duration::from_millis(ms)))
             .await
-            .map_err(|e| ErrorData::internal_error(e.to_string(), None))?;
+            .map_err(internal)?;
         tracing::info!("slow: done");
         Ok(text("done"))
     }

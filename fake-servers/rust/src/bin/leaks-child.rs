@@ -2,7 +2,7 @@
 //! for it or ends it (dropping a `std::process::Child` neither kills nor waits for it). The server
 //! exits on EOF; the child, re-parented, lives on. Fails no-survivors.
 use rmcp::{ErrorData, model::CallToolResult, tool, tool_handler, tool_router};
-use rmcp_fakes::{init_logs, run, text};
+use rmcp_fakes::{init_logs, internal, run, text};
 
 #[derive(Clone)]
 struct Server;
@@ -14,7 +14,7 @@ impl Server {
         let helper = std::process::Command::new("sleep")
             .arg("300")
             .spawn()
-            .map_err(|e| ErrorData::internal_error(e.to_string(), None))?;
+            .map_err(internal)?;
         Ok(text(format!("helper pid {}", helper.id())))
     }
 }

@@ -6,14 +6,8 @@
 //! holds the server up for 5 s after EOF; then the token ends the child and `waiting()` returns.
 //! A `notifications/cancelled` fires the token at once.
 use rmcp::{ErrorData, handler::server::wrapper::Parameters, model::CallToolResult, tool, tool_handler, tool_router};
-use rmcp_fakes::{init_logs, run, seconds, text};
+use rmcp_fakes::{SlowIn, init_logs, internal, run, seconds, text};
 use tokio_util::sync::CancellationToken;
-
-#[derive(serde::Deserialize, schemars::JsonSchema)]
-struct SlowIn {
-    /// how long to work, in milliseconds
-    ms: u64,
-}
 
 #[derive(Clone)]
 struct Server;
@@ -27,7 +21,7 @@ impl Server {
             .arg(seconds(ms))
             .kill_on_drop(true)
             .spawn()
-            .map_err(|e| ErrorData::internal_error(e.to_string(), None))?;
+            .map_err(internal)?;
         tokio::select! {
             _ = child.wait() => Ok(text("done")),
             _ = token.cancelled() => {

@@ -5,29 +5,8 @@
 //! src/runtime/blocking/pool.rs: `impl Drop for BlockingPool` calls `shutdown(None)`). An ordinary
 //! `tokio::spawn` task would not keep it up (it is dropped with the runtime), nor would a
 //! `std::thread` (the process ends when main returns). Only a signal ends it: fails exit-on-eof.
-use rmcp::{handler::server::wrapper::Parameters, model::CallToolResult, tool, tool_handler, tool_router};
-use rmcp_fakes::{init_logs, run, text};
+use rmcp_fakes::{Echo, init_logs, run};
 use std::time::Duration;
-
-#[derive(serde::Deserialize, schemars::JsonSchema)]
-struct EchoIn {
-    /// the text to answer with
-    text: String,
-}
-
-#[derive(Clone)]
-struct Server;
-
-#[tool_router]
-impl Server {
-    #[tool(description = "Answers with the text it was given.")]
-    async fn echo(&self, Parameters(EchoIn { text: t }): Parameters<EchoIn>) -> CallToolResult {
-        text(t)
-    }
-}
-
-#[tool_handler(name = "rmcp-task-keeps-alive", version = "1.0.0")]
-impl rmcp::ServerHandler for Server {}
 
 #[tokio::main]
 async fn main() {
@@ -37,6 +16,6 @@ async fn main() {
             std::thread::sleep(Duration::from_millis(100));
         }
     });
-    run(Server).await;
+    run(Echo::new("task-keeps-alive")).await;
     tracing::info!("main returns; the runtime now waits for the blocking worker");
 }

@@ -3,13 +3,7 @@
 //! load). On stdin EOF rmcp's loop ends (`QuitReason::Closed`), nothing is in flight to drain,
 //! `waiting()` returns, main returns, the process exits 0. Passes every check.
 use rmcp::{ErrorData, handler::server::wrapper::Parameters, model::CallToolResult, tool, tool_handler, tool_router};
-use rmcp_fakes::{init_logs, run, text};
-
-#[derive(serde::Deserialize, schemars::JsonSchema)]
-struct EchoIn {
-    /// the text to answer with
-    text: String,
-}
+use rmcp_fakes::{EchoIn, init_logs, internal, run, text};
 
 #[derive(Clone)]
 struct Server;
@@ -26,7 +20,7 @@ impl Server {
         let status = tokio::process::Command::new("sleep").arg("0.25").status().await;
         match status {
             Ok(_) => Ok(text("helper done")),
-            Err(e) => Err(ErrorData::internal_error(e.to_string(), None)),
+            Err(e) => Err(internal(e)),
         }
     }
 }

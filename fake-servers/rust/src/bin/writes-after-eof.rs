@@ -6,36 +6,15 @@
 //! unix/mod.rs `reset_sigpipe`, unless built with `-Zon-broken-pipe`). The error is a value; the
 //! server logs it and exits 0. Contrast Go, which dies of SIGPIPE on the same write, and
 //! prints-after-eof, where `println!` turns the same error into a panic.
-use rmcp::{handler::server::wrapper::Parameters, model::CallToolResult, tool, tool_handler, tool_router};
-use rmcp_fakes::{init_logs, run, text};
+use rmcp_fakes::{Echo, init_logs, run};
 use std::io::Write;
-
-#[derive(serde::Deserialize, schemars::JsonSchema)]
-struct EchoIn {
-    /// the text to answer with
-    text: String,
-}
-
-#[derive(Clone)]
-struct Server;
-
-#[tool_router]
-impl Server {
-    #[tool(description = "Answers with the text it was given.")]
-    async fn echo(&self, Parameters(EchoIn { text: t }): Parameters<EchoIn>) -> CallToolResult {
-        text(t)
-    }
-}
-
-#[tool_handler(name = "rmcp-writes-after-eof", version = "1.0.0")]
-impl rmcp::ServerHandler for Server {}
 
 const STOPPED: &str = r#"{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"server stopped"}}"#;
 
 #[tokio::main]
 async fn main() {
     init_logs();
-    run(Server).await;
+    run(Echo::new("writes-after-eof")).await;
     let mut out = std::io::stdout().lock();
     let written = writeln!(out, "{STOPPED}").and_then(|()| out.flush());
     tracing::info!(?written, "last write");

@@ -9,22 +9,23 @@ import (
 	"context"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"mcp-crash-drill/fake-servers/go/fakekit"
 	"mcp-crash-drill/fake-servers/go/go-sdk/fake"
 )
 
+func init() { fakekit.Add("awaits-sampling", awaitsSampling) }
+
 func awaitsSampling() {
-	s := fake.New("awaits-sampling")
-	mcp.AddTool(s, &mcp.Tool{Name: "ask", Description: "Asks the client's model, and waits for the answer."},
-		func(ctx context.Context, req *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, any, error) {
+	fake.Serve(fake.New("awaits-sampling"), &mcp.Tool{Name: "ask", Description: "Asks the client's model, and waits for the answer."},
+		func(ctx context.Context, req *mcp.CallToolRequest, _ struct{}) (string, error) {
 			res, err := req.Session.CreateMessage(ctx, &mcp.CreateMessageParams{
 				MaxTokens: 16,
 				Messages:  []*mcp.SamplingMessage{{Role: "user", Content: &mcp.TextContent{Text: "say hi"}}},
 			})
 			if err != nil {
-				fake.Log.Printf("ask: sampling failed: %v", err)
-				return nil, nil, err
+				fakekit.Log.Printf("ask: sampling failed: %v", err)
+				return "", err
 			}
-			return fake.Text("the model answered: " + res.Model), nil, nil
+			return "the model answered: " + res.Model, nil
 		})
-	fake.Run(s)
 }

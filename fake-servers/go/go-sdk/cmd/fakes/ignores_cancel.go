@@ -8,22 +8,17 @@ package main
 
 import (
 	"context"
-	"fmt"
-	"os/exec"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"mcp-crash-drill/fake-servers/go/fakekit"
 	"mcp-crash-drill/fake-servers/go/go-sdk/fake"
 )
 
+func init() { fakekit.Add("ignores-cancel", ignoresCancel) }
+
 func ignoresCancel() {
-	s := fake.New("ignores-cancel")
-	mcp.AddTool(s, &mcp.Tool{Name: "slow", Description: "Works for ms milliseconds, whatever happens."},
-		func(_ context.Context, _ *mcp.CallToolRequest, in slowIn) (*mcp.CallToolResult, any, error) {
-			fake.Log.Printf("slow: working for %d ms", in.Ms)
-			if err := exec.Command("sleep", fmt.Sprintf("%.3f", float64(in.Ms)/1000)).Run(); err != nil {
-				return nil, nil, err
-			}
-			return fake.Text("done"), nil, nil
+	fake.Serve(fake.New("ignores-cancel"), &mcp.Tool{Name: "slow", Description: "Works for ms milliseconds, whatever happens."},
+		func(_ context.Context, _ *mcp.CallToolRequest, in slowIn) (string, error) {
+			return "done", fakekit.WorkIgnoringCancel(in.Ms)
 		})
-	fake.Run(s)
 }

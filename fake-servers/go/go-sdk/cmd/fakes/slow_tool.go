@@ -9,30 +9,21 @@ package main
 
 import (
 	"context"
-	"fmt"
-	"os/exec"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"mcp-crash-drill/fake-servers/go/fakekit"
 	"mcp-crash-drill/fake-servers/go/go-sdk/fake"
 )
+
+func init() { fakekit.Add("slow-tool", slowTool) }
 
 type slowIn struct {
 	Ms int `json:"ms" jsonschema:"how long to work, in milliseconds"`
 }
 
 func slowTool() {
-	s := fake.New("slow-tool")
-	mcp.AddTool(s, &mcp.Tool{Name: "slow", Description: "Works for ms milliseconds unless cancelled."},
-		func(ctx context.Context, _ *mcp.CallToolRequest, in slowIn) (*mcp.CallToolResult, any, error) {
-			fake.Log.Printf("slow: working for %d ms", in.Ms)
-			if err := exec.CommandContext(ctx, "sleep", seconds(in.Ms)).Run(); err != nil {
-				fake.Log.Printf("slow: %v (context: %v)", err, context.Cause(ctx))
-				return nil, nil, err
-			}
-			return fake.Text("done"), nil, nil
+	fake.Serve(fake.New("slow-tool"), &mcp.Tool{Name: "slow", Description: "Works for ms milliseconds unless cancelled."},
+		func(ctx context.Context, _ *mcp.CallToolRequest, in slowIn) (string, error) {
+			return "done", fakekit.Work(ctx, in.Ms)
 		})
-	fake.Run(s)
 }
-
-// seconds is ms as sleep's argument.
-func seconds(ms int) string { return fmt.Sprintf("%.3f", float64(ms)/1000) }

@@ -4,20 +4,17 @@ package main
 
 import (
 	"context"
-	"os/exec"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"mcp-crash-drill/fake-servers/go/fakekit"
 	"mcp-crash-drill/fake-servers/go/go-sdk/fake"
 )
 
+func init() { fakekit.Add("well-behaved", wellBehaved) }
+
 func wellBehaved() {
-	s := fake.New("well-behaved")
-	mcp.AddTool(s, &mcp.Tool{Name: "run-helper", Description: "Runs a short helper to its end."},
-		func(ctx context.Context, _ *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, any, error) {
-			if err := exec.CommandContext(ctx, "sleep", "0.05").Run(); err != nil {
-				return nil, nil, err
-			}
-			return fake.Text("helper done"), nil, nil
+	fake.Serve(fake.New("well-behaved"), &mcp.Tool{Name: "run-helper", Description: "Runs a short helper to its end."},
+		func(ctx context.Context, _ *mcp.CallToolRequest, _ struct{}) (string, error) {
+			return "helper done", fakekit.RunHelper(ctx)
 		})
-	fake.Run(s)
 }

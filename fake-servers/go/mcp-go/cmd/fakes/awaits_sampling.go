@@ -11,14 +11,17 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
+	"mcp-crash-drill/fake-servers/go/fakekit"
 	"mcp-crash-drill/fake-servers/go/mcp-go/fake"
 )
+
+func init() { fakekit.Add("awaits-sampling", awaitsSampling) }
 
 func awaitsSampling() {
 	s := fake.New("awaits-sampling", server.WithLegacyServerInitiatedRequests())
 	s.EnableSampling()
-	s.AddTool(mcp.NewTool("ask", mcp.WithDescription("Asks the client's model, and waits for the answer.")),
-		func(ctx context.Context, _ mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	fake.Serve(s, mcp.NewTool("ask", mcp.WithDescription("Asks the client's model, and waits for the answer.")),
+		func(ctx context.Context, _ mcp.CallToolRequest) (string, error) {
 			res, err := server.ServerFromContext(ctx).RequestSampling(ctx, mcp.CreateMessageRequest{
 				CreateMessageParams: mcp.CreateMessageParams{
 					MaxTokens: 16,
@@ -26,10 +29,9 @@ func awaitsSampling() {
 				},
 			})
 			if err != nil {
-				fake.Log.Printf("ask: sampling failed: %v", err)
-				return nil, err
+				fakekit.Log.Printf("ask: sampling failed: %v", err)
+				return "", err
 			}
-			return mcp.NewToolResultText("the model answered: " + res.Model), nil
+			return "the model answered: " + res.Model, nil
 		})
-	fake.Run(s)
 }

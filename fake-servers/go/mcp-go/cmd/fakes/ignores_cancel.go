@@ -7,23 +7,17 @@ package main
 
 import (
 	"context"
-	"fmt"
-	"os/exec"
 
 	"github.com/mark3labs/mcp-go/mcp"
+	"mcp-crash-drill/fake-servers/go/fakekit"
 	"mcp-crash-drill/fake-servers/go/mcp-go/fake"
 )
 
+func init() { fakekit.Add("ignores-cancel", ignoresCancel) }
+
 func ignoresCancel() {
-	s := fake.New("ignores-cancel")
-	s.AddTool(mcp.NewTool("slow", mcp.WithDescription("Works for ms milliseconds, whatever happens."), mcp.WithNumber("ms", mcp.Required())),
-		func(_ context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-			ms := req.GetInt("ms", 0)
-			fake.Log.Printf("slow: working for %d ms", ms)
-			if err := exec.Command("sleep", fmt.Sprintf("%.3f", float64(ms)/1000)).Run(); err != nil {
-				return nil, err
-			}
-			return mcp.NewToolResultText("done"), nil
+	fake.Serve(fake.New("ignores-cancel"), slowToolOf("Works for ms milliseconds, whatever happens."),
+		func(_ context.Context, req mcp.CallToolRequest) (string, error) {
+			return "done", fakekit.WorkIgnoringCancel(req.GetInt("ms", 0))
 		})
-	fake.Run(s)
 }

@@ -7,26 +7,22 @@ package main
 
 import (
 	"context"
-	"fmt"
-	"os/exec"
 
 	"github.com/mark3labs/mcp-go/mcp"
+	"mcp-crash-drill/fake-servers/go/fakekit"
 	"mcp-crash-drill/fake-servers/go/mcp-go/fake"
 )
 
+func init() { fakekit.Add("slow-tool", slowTool) }
+
 func slowTool() {
-	s := fake.New("slow-tool")
-	s.AddTool(mcp.NewTool("slow", mcp.WithDescription("Works for ms milliseconds unless cancelled."), mcp.WithNumber("ms", mcp.Required())),
-		func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-			fake.Log.Printf("slow: working for %d ms", req.GetInt("ms", 0))
-			if err := exec.CommandContext(ctx, "sleep", seconds(req.GetInt("ms", 0))).Run(); err != nil {
-				fake.Log.Printf("slow: %v (context: %v)", err, context.Cause(ctx))
-				return nil, err
-			}
-			return mcp.NewToolResultText("done"), nil
+	fake.Serve(fake.New("slow-tool"), slowToolOf("Works for ms milliseconds unless cancelled."),
+		func(ctx context.Context, req mcp.CallToolRequest) (string, error) {
+			return "done", fakekit.Work(ctx, req.GetInt("ms", 0))
 		})
-	fake.Run(s)
 }
 
-// seconds is ms as sleep's argument.
-func seconds(ms int) string { return fmt.Sprintf("%.3f", float64(ms)/1000) }
+// slowToolOf is the `slow` tool of slow-tool and ignores-cancel: its one argument, `ms`.
+func slowToolOf(description string) mcp.Tool {
+	return mcp.NewTool("slow", mcp.WithDescription(description), mcp.WithNumber("ms", mcp.Required()))
+}

@@ -4,20 +4,17 @@ package main
 
 import (
 	"context"
-	"os/exec"
 
 	"github.com/mark3labs/mcp-go/mcp"
+	"mcp-crash-drill/fake-servers/go/fakekit"
 	"mcp-crash-drill/fake-servers/go/mcp-go/fake"
 )
 
+func init() { fakekit.Add("well-behaved", wellBehaved) }
+
 func wellBehaved() {
-	s := fake.New("well-behaved")
-	s.AddTool(mcp.NewTool("run-helper", mcp.WithDescription("Runs a short helper to its end.")),
-		func(ctx context.Context, _ mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-			if err := exec.CommandContext(ctx, "sleep", "0.05").Run(); err != nil {
-				return nil, err
-			}
-			return mcp.NewToolResultText("helper done"), nil
+	fake.Serve(fake.New("well-behaved"), mcp.NewTool("run-helper", mcp.WithDescription("Runs a short helper to its end.")),
+		func(ctx context.Context, _ mcp.CallToolRequest) (string, error) {
+			return "helper done", fakekit.RunHelper(ctx)
 		})
-	fake.Run(s)
 }

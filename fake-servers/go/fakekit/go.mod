@@ -1,0 +1,3 @@
+module mcp-crash-drill/fake-servers/go/fakekit
+
+go 1.25.0
