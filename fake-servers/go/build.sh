@@ -19,6 +19,8 @@
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 cd "$here"
+# shellcheck source=../keep-build.sh
+source "$here/../keep-build.sh"
 export GOTOOLCHAIN=local GOFLAGS='-mod=readonly -buildvcs=false'
 store="${CRASH_DRILL_GO_FAKES_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/mcp-crash-drill/go-fakes}"
 
@@ -46,12 +48,8 @@ build() { # <target> <module folder> [-modfile=... or ""] [packages] [GOOS/GOARC
     { GOPROXY=off go build -trimpath $modflag -o "$out/" $packages 2>/dev/null || go build -trimpath $modflag -o "$out/" $packages; })
   echo "$stamp" > "$out/.stamp"
   echo "go fakes: built $target ($(find "$out" -type f ! -name .stamp | wc -l) binaries)"
-  # Keep this hash's binaries (written aside, then renamed: a half-copied entry is never used)
-  # and drop the target's older ones.
-  if mkdir -p "$store" 2>/dev/null; then
-    rm -rf "$store/$target-"* "$kept.tmp.$$"
-    cp -a "$out" "$kept.tmp.$$" && mv "$kept.tmp.$$" "$kept" || echo "go fakes: could not keep $target in $store"
-  fi
+  # Keep this hash's binaries outside the clone (fake-servers/keep-build.sh).
+  keep_build "$out" "$store" "$target-$stamp" "$target-" || echo "go fakes: could not keep $target in $store"
 }
 
 build go-sdk-v1.8.0 go-sdk "" ./cmd/fakes

@@ -15,6 +15,8 @@
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 cd "$here"
+# shellcheck source=../keep-build.sh
+source "$here/../keep-build.sh"
 store="${CRASH_DRILL_JAVA_FAKES_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/mcp-crash-drill/java-fakes}"
 out="$here/bin"
 behaviours=(well-behaved:WellBehaved slow-tool:SlowTool ignores-cancel:IgnoresCancel awaits-sampling:AwaitsSampling
@@ -54,9 +56,5 @@ done
 rm -f "$manifest"
 echo "$stamp" >"$out/.stamp"
 echo "java fakes: built ${#behaviours[@]} servers and the ground-truth client into $out"
-# Keep this hash's bin/ (written aside, then renamed: a half-copied entry is never used) and drop
-# older ones.
-if mkdir -p "$store" 2>/dev/null; then
-  rm -rf "${store:?}/"* 2>/dev/null || true
-  cp -a "$out" "$kept.tmp.$$" && mv "$kept.tmp.$$" "$kept" || echo "java fakes: could not keep the build in $store"
-fi
+# Keep this hash's bin/ outside the clone (fake-servers/keep-build.sh).
+keep_build "$out" "$store" "$(basename "$kept")" "" || echo "java fakes: could not keep the build in $store"

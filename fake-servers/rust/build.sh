@@ -15,6 +15,8 @@
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 cd "$here"
+# shellcheck source=../keep-build.sh
+source "$here/../keep-build.sh"
 store="${CRASH_DRILL_RUST_FAKES_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/mcp-crash-drill/rust-fakes}"
 rmcp="rmcp-$(grep -A1 '^name = "rmcp"$' Cargo.lock | sed -n 's/^version = "\(.*\)"$/\1/p')"
 behaviours=(well-behaved slow-tool ignores-cancel awaits-sampling leaks-child task-keeps-alive writes-after-eof prints-after-eof)
@@ -55,9 +57,5 @@ cargo_build cargo build --bin well-behaved >/dev/null 2>&1 || true
 
 echo "$stamp" > bin/.stamp
 echo "rust fakes: built $rmcp ($(find bin -type f ! -name .stamp | wc -l) binaries)"
-# Keep this hash's binaries (written aside, then renamed: a half-copied entry is never used) and
-# drop the older ones.
-if mkdir -p "$store" 2>/dev/null; then
-  rm -rf "$store"/rmcp-fakes-* "$kept.tmp.$$"
-  cp -a bin "$kept.tmp.$$" && mv "$kept.tmp.$$" "$kept" || echo "rust fakes: could not keep the binaries in $store"
-fi
+# Keep this hash's binaries outside the clone (fake-servers/keep-build.sh).
+keep_build bin "$store" "$(basename "$kept")" rmcp-fakes- || echo "rust fakes: could not keep the binaries in $store"
