@@ -11,52 +11,31 @@
  * It runs as `unshare -n node bin/falconer-mcp` (`-rn`, a user namespace too, where -n alone needs
  * root): loopback only, so it reaches no network. At `idle` the target is never sent.
  *
- * Install: `npm install --prefix .real-servers --no-save @falconer/mcp@0.2.1` (it brings
- * @falconer/mcp-linux-x64 as an optional dependency), or name the launcher in
+ * Installed with the other real servers by .ci/real-servers.sh (test/real/support/native-servers.json;
+ * it brings @falconer/mcp-linux-x64 as an optional dependency), or name the launcher in
  * CRASH_DRILL_FALCONER_MCP. Without it, or without `unshare -n`, the file skips and says why;
- * CRASH_DRILL_REQUIRE_REAL_FALCONER=1 makes that a failure.
+ * CRASH_DRILL_REQUIRE_REAL_SERVERS=1 (.ci/run) makes that a failure.
  */
-import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PROFILE_NAMES, profileKeySuffix } from '../../harness/client-profiles/profiles.js';
 import type { RunResults } from '../../harness/results/types.js';
-import { packageRoot } from '../../harness/util/paths.js';
 import { measured, noSurvivorsVerdict, REAL_ROW } from '../client-profiles/support/measured.js';
 import { runCli } from '../support/cli.js';
 import { scenarioYaml } from '../support/scenarios.js';
 import { tempDir } from '../support/temp-dir.js';
+import { realBinary, realServersSkip, unshareArgs } from './support/native-servers.js';
 
 const FILE = 'test/real/falconer-mcp.e2e.test.ts';
-export const FALCONER_PACKAGE = '@falconer/mcp@0.2.1';
-const LAUNCHER = process.env.CRASH_DRILL_FALCONER_MCP || join(packageRoot(), '.real-servers/node_modules/@falconer/mcp/bin/falconer-mcp');
+const LAUNCHER = realBinary('falconer-mcp');
 const MODES = ['stop', 'crash'] as const;
 
-/** `unshare -n` as root, `unshare -rn` otherwise; null when neither works here. */
-function unshareArgs(): string[] | null {
-  for (const args of [['-n'], ['-rn']]) if (spawnSync('unshare', [...args, 'true'], { timeout: 10_000 }).status === 0) return args;
-  return null;
-}
-
-function why(): string | null {
-  if (process.platform !== 'linux' || process.arch !== 'x64') return `the published binary is for linux x64 (this is ${process.platform} ${process.arch})`;
-  if (!existsSync(LAUNCHER))
-    return `no @falconer/mcp launcher at ${LAUNCHER} (run: npm install --prefix .real-servers --no-save ${FALCONER_PACKAGE}, or set CRASH_DRILL_FALCONER_MCP)`;
-  if (!unshareArgs()) return 'unshare -n (or -rn) does not work here, and a real server is drilled with loopback only';
-  return null;
-}
-
-const skip = why();
-if (skip !== null) {
-  if (process.env.CRASH_DRILL_REQUIRE_REAL_FALCONER === '1') {
-    it('has @falconer/mcp and unshare', () => {
-      throw new Error(`CRASH_DRILL_REQUIRE_REAL_FALCONER=1 but ${skip}`);
-    });
-  } else {
-    console.warn(`[skip] ${FILE}: ${skip}`);
-  }
-}
+// The published binary is for linux x64; elsewhere the file says so and skips.
+const platform =
+  process.platform === 'linux' && process.arch === 'x64' ? null : `the published binary is for linux x64 (this is ${process.platform} ${process.arch})`;
+if (platform !== null) console.warn(`[skip] ${FILE}: ${platform}`);
+const skip = platform ?? realServersSkip(FILE, ['falconer-mcp']);
 
 describe.runIf(skip === null)('@falconer/mcp 0.2.1 behind its no-forward launcher, under every client profile', () => {
   it('gives the measured no-survivors verdict under each profile, stop and crash', async () => {

@@ -7,7 +7,7 @@
  * missing file is a failed test instead.
  */
 import { existsSync } from 'node:fs';
-import { it } from 'vitest';
+import { missingPrerequisite } from './prerequisite.js';
 
 export interface BuiltBinaries {
   /** What they are, for the messages: "Go fake server", "Java fake server", "rust fake". */
@@ -32,14 +32,11 @@ export function builtRequired(spec: BuiltBinaries): boolean {
 export function builtSuite(testFile: string, spec: BuiltBinaries): boolean {
   const missing = missingBuilt(spec);
   if (missing === null) return true;
-  const why = `no ${spec.what} at ${missing} (run ${spec.buildWith})`;
-  if (builtRequired(spec)) {
-    it(`has the ${spec.what}s built`, () => {
-      throw new Error(`the build is required (CRASH_DRILL_REQUIRE_FAKES=1 or ${spec.requireEnv}=1) but ${why}`);
-    });
-  } else {
-    console.warn(`[skip] ${testFile}: ${spec.what} tests skipped: ${why}`);
-  }
+  missingPrerequisite(testFile, `no ${spec.what} at ${missing} (run ${spec.buildWith})`, {
+    test: `has the ${spec.what}s built`,
+    requiredBy: `the build is required (CRASH_DRILL_REQUIRE_FAKES=1 or ${spec.requireEnv}=1)`,
+    required: builtRequired(spec),
+  });
   return false;
 }
 

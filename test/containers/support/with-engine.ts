@@ -4,8 +4,9 @@
  * `npm test` on a machine without docker.io still passes). With CRASH_DRILL_REQUIRE_ENGINE=1
  * (.ci/run sets it after installing docker.io) a missing engine fails instead of skipping.
  */
-import { afterAll, beforeAll, it } from 'vitest';
+import { afterAll, beforeAll } from 'vitest';
 import { NODE_IMAGE, buildNodeImage } from '../../../fake-servers/containers/image.js';
+import { missingPrerequisite } from '../../support/prerequisite.js';
 import { engineUnavailable, startPrivateEngine, type PrivateEngine } from './private-engine.js';
 
 export type EngineSuite = {
@@ -20,13 +21,7 @@ const required = process.env.CRASH_DRILL_REQUIRE_ENGINE === '1';
 export function engineSuite(file: string, opts: { image?: boolean } = {}): EngineSuite {
   const why = engineUnavailable();
   let skip = why;
-  if (why && required) {
-    it('has a container engine', () => {
-      throw new Error(`CRASH_DRILL_REQUIRE_ENGINE=1 but ${why}`);
-    });
-  } else if (why) {
-    console.warn(`[skip] ${file}: container tests skipped: ${why}`);
-  }
+  if (why) missingPrerequisite(file, why, { test: 'has a container engine', requiredBy: 'CRASH_DRILL_REQUIRE_ENGINE=1', required });
   let engine: PrivateEngine | null = null;
   beforeAll(async () => {
     if (skip) return;

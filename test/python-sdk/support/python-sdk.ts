@@ -8,8 +8,8 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { it } from 'vitest';
 import { packageRoot } from '../../../harness/util/paths.js';
+import { missingPrerequisite } from '../../support/prerequisite.js';
 
 export const MCP_VERSION = '2.3.0';
 export const FASTMCP_VERSION = '4.0.10';
@@ -39,12 +39,10 @@ const required = process.env.CRASH_DRILL_REQUIRE_PYTHON_SDK === '1';
 export function pythonSdkSuite(file: string): string | null {
   const found = findPythonSdk();
   if (found.skip === null) return found.python;
-  if (required) {
-    it('has an interpreter with the Python SDK and FastMCP', () => {
-      throw new Error(`CRASH_DRILL_REQUIRE_PYTHON_SDK=1 but ${found.skip}`);
-    });
-  } else {
-    console.warn(`[skip] ${file}: Python SDK tests skipped: ${found.skip}`);
-  }
+  missingPrerequisite(file, found.skip, {
+    test: 'has an interpreter with the Python SDK and FastMCP',
+    requiredBy: 'CRASH_DRILL_REQUIRE_PYTHON_SDK=1',
+    required,
+  });
   return null;
 }

@@ -8,11 +8,11 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { it } from 'vitest';
 import { packageRoot } from '../../../harness/util/paths.js';
+import { missingPrerequisite } from '../../support/prerequisite.js';
 
 const ROOT = packageRoot();
-export type RealServer = 'kubernetes-mcp-server' | 'azure-mcp' | 'nushell';
+export type RealServer = 'kubernetes-mcp-server' | 'azure-mcp' | 'nushell' | 'falconer-mcp';
 interface Entry {
   package: string;
   version: string;
@@ -23,9 +23,10 @@ export const REAL_SERVERS = (JSON.parse(readFileSync(join(ROOT, 'test/real/suppo
   .packages;
 export const REAL_ROOT = process.env.CRASH_DRILL_REAL_SERVERS || join(ROOT, '.real-servers');
 
-/** The server's binary; an override from the environment where one is named (CRASH_DRILL_K8S_MCP, as before). */
+/** The server's binary; an override from the environment where one is named (CRASH_DRILL_K8S_MCP, CRASH_DRILL_FALCONER_MCP, as before). */
 export function realBinary(server: RealServer): string {
   if (server === 'kubernetes-mcp-server' && process.env.CRASH_DRILL_K8S_MCP) return process.env.CRASH_DRILL_K8S_MCP;
+  if (server === 'falconer-mcp' && process.env.CRASH_DRILL_FALCONER_MCP) return process.env.CRASH_DRILL_FALCONER_MCP;
   const e = REAL_SERVERS[server];
   return join(REAL_ROOT, 'node_modules', e.package, e.bin);
 }
@@ -54,12 +55,9 @@ export function realServersSkip(file: string, servers: RealServer[]): string | n
       ? 'unshare -n (or -rn) does not work here, and a real server is drilled with loopback only'
       : null;
   if (why === null) return null;
-  if (required) {
-    it('has the real servers and unshare', () => {
-      throw new Error(`CRASH_DRILL_REQUIRE_REAL_SERVERS=1 but ${why}`);
-    });
-  } else {
-    console.warn(`[skip] ${file}: ${why}`);
-  }
-  return why;
+  return missingPrerequisite(file, why, {
+    test: 'has the real servers and unshare',
+    requiredBy: 'CRASH_DRILL_REQUIRE_REAL_SERVERS=1',
+    required,
+  });
 }
