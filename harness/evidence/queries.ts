@@ -30,6 +30,15 @@ export function describeSignal(sent: { signal: string; by: 'client' | 'harness' 
 }
 
 /** The server under test: the real server below a launcher when there is one, else the direct child. */
+/**
+ * What a drill's process runs, as last read: its process-new argv, or the argv of its last
+ * process-exec (a process first seen between its fork and its exec carried its parent's argv).
+ */
+export function argvOf(evidence: DrillEvidence, p: { pid: number; startTime: number; cmdline: string[] }): string[] {
+  const execs = eventsOf(evidence, 'process-exec').filter((e) => e.pid === p.pid && e.startTime === p.startTime);
+  return execs.length > 0 ? execs[execs.length - 1].cmdline : p.cmdline;
+}
+
 export function serverOf(evidence: DrillEvidence): { pid: number; startTime: number | null } | null {
   const real = firstOf(evidence, 'real-server');
   if (real) return { pid: real.pid, startTime: real.startTime };

@@ -136,6 +136,8 @@ export type HarnessEvent =
    */
   | { type: 'process-new'; pid: number; startTime: number; startedAt?: number; ppid: number; pgid?: number; cmdline: string[]; foundBy: string[] }
   | { type: 'process-exit'; pid: number; startTime: number }
+  /** A member's argv changed after its process-new (seen between fork and exec): what it runs now. */
+  | { type: 'process-exec'; pid: number; startTime: number; cmdline: string[] }
   /**
    * The process between the harness and the client (harness/drill/holder/holder.pl): a child
    * subreaper when `subreaper` is true. pid null: no holder could be started (`reason` says why).

@@ -47,6 +47,8 @@ export type ScanResult = {
   exited: TrackedProcess[];
   /** Members whose parent changed since the last scan, with the old ppid (a dead parent's orphans). */
   reparented: [TrackedProcess, number][];
+  /** Members whose argv changed since it was first read (a fork seen before its exec, then the exec). */
+  execed: TrackedProcess[];
   unattributed: UnattributedProcess[];
 };
 
@@ -134,11 +136,12 @@ export class MembershipScanner {
 
     const exited: TrackedProcess[] = [];
     const reparented: [TrackedProcess, number][] = [];
+    const execed: TrackedProcess[] = [];
     for (const member of this.byKey.values()) {
       const stat = stats.get(member.pid);
       const present = stat !== undefined && stat.startTime === member.startTime;
       if (present && member.exitedAt === null && stat.ppid !== member.ppid) reparented.push([member, member.ppid]);
-      if (present) this.refresh(member, stat, now, cgroupPids, stats);
+      if (present && this.refresh(member, stat, now, cgroupPids, stats)) execed.push(member);
       if (member.exitedAt !== null) continue;
       if (!present || stat.state === 'X') {
         member.exitedAt = now;
@@ -184,7 +187,7 @@ export class MembershipScanner {
         unattributed.push(found);
       }
     }
-    return { added, exited, reparented, unattributed };
+    return { added, exited, reparented, execed, unattributed };
   }
 
   /** Add a member found outside a scan (the root, or one seen by a watch). */
@@ -252,7 +255,8 @@ export class MembershipScanner {
     return member !== undefined && member.startTime === parent.startTime;
   }
 
-  private refresh(member: TrackedProcess, stat: ProcStat, now: number, cgroupPids: Set<number> | null, stats: Map<number, ProcStat>): void {
+  /** Updates a member from its stat; true when its argv changed. */
+  private refresh(member: TrackedProcess, stat: ProcStat, now: number, cgroupPids: Set<number> | null, stats: Map<number, ProcStat>): boolean {
     member.ppid = stat.ppid;
     member.pgid = stat.pgid;
     member.sid = stat.sid;
@@ -261,13 +265,18 @@ export class MembershipScanner {
     if (stat.sid === stat.pid) this.sessions.add(stat.sid);
     const execed = stat.comm !== member.comm;
     member.comm = stat.comm;
+    let changed = false;
     if (stat.state !== 'Z' && (execed || now - member.firstSeen < CMDLINE_SETTLE_MS)) {
       const argv = readCmdline(stat.pid);
-      if (argv !== null && argv.length > 0) member.cmdline = argv;
+      if (argv !== null && argv.length > 0 && argv.join('\0') !== member.cmdline.join('\0')) {
+        member.cmdline = argv;
+        changed = true;
+      }
     }
-    if (member.foundBy.includes('root')) return;
+    if (member.foundBy.includes('root')) return changed;
     for (const method of this.match(stat, cgroupPids, stats)) {
       if (!member.foundBy.includes(method)) member.foundBy.push(method);
     }
+    return changed;
   }
 }

@@ -1,6 +1,6 @@
 /**
  * Follows every process of one drill: samples /proc on an interval, admits members by the
- * methods in membership.ts, and reports 'new' and 'exit'. One tracker sees only its own drill:
+ * methods in membership.ts, and reports 'new', 'exit', 'reparented' and 'exec' (argv changed after it was first read). One tracker sees only its own drill:
  * membership needs this drill's exact marker, a link to one of its members, or its cgroup.
  */
 import { EventEmitter } from 'node:events';
@@ -50,7 +50,13 @@ export type TrackingInfo = {
   blindSpots: string[];
 };
 
-type TrackerEvents = { new: [TrackedProcess]; exit: [TrackedProcess]; reparented: [TrackedProcess, number]; unattributed: [UnattributedProcess] };
+type TrackerEvents = {
+  new: [TrackedProcess];
+  exit: [TrackedProcess];
+  reparented: [TrackedProcess, number];
+  exec: [TrackedProcess];
+  unattributed: [UnattributedProcess];
+};
 
 export class DrillTracker extends EventEmitter<TrackerEvents> {
   readonly drillId: string;
@@ -146,7 +152,7 @@ export class DrillTracker extends EventEmitter<TrackerEvents> {
     this.lastTableAt = table.at;
     const t0 = monoNow();
     const cgroupPids = this.cgroup ? new Set(this.cgroup.pids()) : null;
-    const { added, exited, reparented, unattributed } = this.scanner.scan(table, { cgroupPids, floor: this.floorActive() });
+    const { added, exited, reparented, execed, unattributed } = this.scanner.scan(table, { cgroupPids, floor: this.floorActive() });
     if (this.cgroup && this.adopt) {
       for (const p of added) if (p.exitedAt === null && !cgroupPids?.has(p.pid)) this.cgroup.addPid(p);
     }
@@ -156,6 +162,8 @@ export class DrillTracker extends EventEmitter<TrackerEvents> {
     // One first seen already dead (born and exited between samples) gets both events.
     for (const p of [...added.filter((a) => a.exitedAt !== null), ...exited]) this.emit('exit', { ...p });
     for (const [p, from] of reparented) this.emit('reparented', { ...p }, from);
+    // A member first read between its fork and its exec carried its parent's argv: say what it runs now.
+    for (const p of execed) this.emit('exec', { ...p, cmdline: [...p.cmdline] });
     for (const p of unattributed) this.emit('unattributed', { ...p, cmdline: [...p.cmdline] });
     return this.live();
   }

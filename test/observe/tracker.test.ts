@@ -129,6 +129,34 @@ describe('DrillTracker membership', () => {
   });
 });
 
+describe('DrillTracker exec', () => {
+  it('a member first read before its exec is reported again with what it runs after it, once', async () => {
+    const drillId = testDrillId();
+    cleanup.trackDrill(drillId);
+    // The child prints its pid, then execs sleep only when the test says so (fd 3 is the root's stdin).
+    const root = start(cleanup, 'sh', ['-c', `exec 3<&0; sh -c 'echo child $$; read x <&3; exec sleep 300' & wait`], {
+      detached: true,
+      env: envWith({ CRASH_DRILL_RUN: drillId }),
+    });
+    const pid = Number((await root.nextLine()).split(' ')[1]);
+    cleanup.track(identify(pid));
+    const tracker = new DrillTracker({ drillId, root: root.id, cgroup: null });
+    const execs: TrackedProcess[] = [];
+    tracker.on('exec', (p) => execs.push(p));
+    tracker.sampleNow();
+    const before = { argv: byPid(tracker.members(), pid)?.cmdline.slice(0, 2), execs: execs.length };
+    root.child.stdin!.write('go\n');
+    await until('the child to exec sleep', () => stateOfComm(pid) === 'sleep');
+    tracker.sampleNow();
+    tracker.sampleNow();
+    // One object, so a failure shows the whole story.
+    expect({ before, execs: execs.map((p) => ({ pid: p.pid, cmdline: p.cmdline })) }).toEqual({
+      before: { argv: ['sh', '-c'], execs: 0 },
+      execs: [{ pid, cmdline: ['sleep', '300'] }],
+    });
+  });
+});
+
 describe('DrillTracker cost', () => {
   it('measures one full sample of /proc', async () => {
     const drillId = testDrillId();

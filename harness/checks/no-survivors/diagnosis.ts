@@ -5,7 +5,7 @@
  * holds, and the change that would have ended it. The server itself surviving is the server's
  * own cause (harness/checks/exit-on-eof/diagnosis.ts). Pure: evidence in, text out.
  */
-import { serverExitOf, serverOf } from '../../evidence/queries.js';
+import { argvOf, serverExitOf, serverOf } from '../../evidence/queries.js';
 import { eventsOf, firstOf, type DrillEvidence, type SurvivorRow } from '../../evidence/types.js';
 import { sdkCase, sdkFinding } from '../exit-on-eof/sdk.js';
 import type { Cause } from '../types.js';
@@ -24,7 +24,10 @@ function origin(evidence: DrillEvidence, row: SurvivorRow, serverPid: number): {
   if (born.ppid === serverPid) return { line: `pid ${row.pid} was started by the server (pid ${serverPid})${at}`, byServer: true };
   const parent = eventsOf(evidence, 'process-new').find((p) => p.pid === born.ppid);
   if (parent)
-    return { line: `pid ${row.pid} was started by pid ${parent.pid} (${parent.cmdline.join(' ').slice(0, 60)})${at}`, byServer: parent.ppid === serverPid };
+    return {
+      line: `pid ${row.pid} was started by pid ${parent.pid} (${argvOf(evidence, parent).join(' ').slice(0, 60)})${at}`,
+      byServer: parent.ppid === serverPid,
+    };
   const holder = eventsOf(evidence, 'holder').some((h) => h.pid === born.ppid);
   return {
     line: holder

@@ -1,4 +1,4 @@
-import { describeRequest, serverOf, sessionOf, firstGenerationRequests } from '../../evidence/queries.js';
+import { argvOf, describeRequest, serverOf, sessionOf, firstGenerationRequests } from '../../evidence/queries.js';
 import { eventsOf, firstOf, type DrillEvidence } from '../../evidence/types.js';
 import { cancelOrUnknown, isCancelDrill, isCancelWindow } from '../../evidence/cancel.js';
 import { dataOf, defineCheck, type Judgement } from '../types.js';
@@ -36,7 +36,7 @@ export const stopsAfterCancel = defineCheck({
       return {
         pid: c.pid,
         startTime: c.startTime,
-        cmdline: c.cmdline.join(' ').slice(0, 120),
+        cmdline: argvOf(evidence, c).join(' ').slice(0, 120),
         endedAfterMs: exit && exit.t <= judgedUntil ? Math.round(exit.t - cancel.t) : null,
       };
     });

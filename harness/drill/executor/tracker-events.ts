@@ -1,7 +1,7 @@
 /**
  * The drill's tracker (harness/observe/tracker.ts), with what it sees recorded as evidence on
- * the observer's clock: processes new, exited, re-parented, and the ones it could not tie to a
- * drill.
+ * the observer's clock: processes new, exited, re-parented, their argv once it changed (an exec
+ * after the fork it was first seen at), and the ones it could not tie to a drill.
  */
 import { DrillTracker, startTimeToMono, type DrillCgroup, type ProcIdentity } from '../../observe/index.js';
 import { monoNow } from '../../util/clock.js';
@@ -39,6 +39,7 @@ export function recordedTracker(ctx: DrillContext, root: ProcIdentity, cgroup: D
       'observer',
     ),
   );
+  tracker.on('exec', (p) => rec.harness({ type: 'process-exec', pid: p.pid, startTime: p.startTime, cmdline: p.cmdline }, monoNow(), 'observer'));
   tracker.on('unattributed', (p) => rec.harness({ type: 'process-unattributed', ...p }, p.firstSeen, 'observer'));
   return tracker;
 }
