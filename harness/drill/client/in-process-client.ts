@@ -34,7 +34,7 @@ import { clientEnv } from '../../shared/client-env.js';
 import { signalNumber } from '../../shared/pre-exec.js';
 import type { ClientSpawn } from '../../shared/protocol.js';
 import { DEFAULT_CLIENT_SPAWN } from '../../shared/spawn-subject.js';
-import { UNREAD_STDERR_ROOM } from '../../shared/stderr-room.js';
+import { stderrRoom } from '../../shared/stderr-room.js';
 import { prctlArgument } from '../../util/perl.js';
 import { textPipe } from './text-pipe.js';
 import { recordFileFor, type ClientProcessHandlers } from './client-process.js';
@@ -172,7 +172,7 @@ export class InProcessClient {
       stdio[FD.stderr] as Readable,
       (text) => this.handlers.onSubjectStderr(text),
       this.handlers.onSubjectStderrEnd,
-      facts.stderr === 'pipe-unread' ? UNREAD_STDERR_ROOM : undefined,
+      stderrRoom(facts.stderr),
     );
     this.spawned = heldSubject(
       subject.command,

@@ -12,6 +12,7 @@
 import { readSync } from 'node:fs';
 import type { Readable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
+import { readWithinRoom } from '../../shared/stderr-room.js';
 
 const CHUNK = 64 * 1024;
 /** A drain reads at most this much: a pipe holds 64 KiB by default (pipe(7)). */
@@ -25,23 +26,18 @@ const MAX_DRAIN = 4 * 1024 * 1024;
 export function textPipe(stream: Readable | null | undefined, sink: (text: string) => void, onEnd?: () => void, room?: number): () => void {
   if (!stream) return () => {};
   const decoder = new StringDecoder('utf8');
-  let taken = 0;
-  const full = (): boolean => room !== undefined && taken >= room;
-  const take = (chunk: Buffer): void => {
-    taken += chunk.length;
+  const reader = readWithinRoom(stream, room, (chunk) => {
     const text = decoder.write(chunk);
     if (text) sink(text);
-    if (full()) stream.pause();
-  };
-  stream.on('data', take);
-  stream.on('error', () => {});
+  });
   stream.once('end', () => {
     const rest = decoder.end();
     if (rest) sink(rest);
     onEnd?.();
   });
   return () => {
-    if (!full()) drainNow(stream, take, room === undefined ? MAX_DRAIN : Math.min(MAX_DRAIN, room - taken));
+    const left = reader.left();
+    if (left > 0) drainNow(stream, reader.take, Math.min(MAX_DRAIN, left));
   };
 }
 

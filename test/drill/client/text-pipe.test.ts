@@ -60,6 +60,35 @@ describe('textPipe', () => {
     expect(text).toBe(Array.from({ length: 400 }, (_, i) => `é${i}🙂\n`).join(''));
   });
 
+  it('with a room, stream and drain together stop past it while the writer lives', async () => {
+    // 2 KiB, then "x" on stdout; on a line from stdin, 40 KiB more (the pipe holds it), then "y".
+    const c = spawn(
+      process.execPath,
+      [
+        '-e',
+        `const fs = require('node:fs'); fs.writeSync(2, 'a'.repeat(2048)); fs.writeSync(1, 'x');
+        process.stdin.once('data', () => { fs.writeSync(2, 'b'.repeat(40 * 1024)); fs.writeSync(1, 'y'); });`,
+      ],
+      { stdio: ['pipe', 'pipe', 'pipe'] },
+    );
+    let text = '';
+    const drain = textPipe(c.stderr, (t) => (text += t), undefined, 1000);
+    await once(c.stdout, 'data');
+    drain();
+    // The drain read the room exactly, or the stream's first read took what waited (2 KiB) and paused.
+    expect(text.length).toBeGreaterThanOrEqual(1000);
+    expect(text).toBe('a'.repeat(text.length));
+    const taken = text.length;
+    c.stdin.write('go\n');
+    await once(c.stdout, 'data');
+    // The 40 KiB wait in the pipe; neither the paused stream nor the drain reads them.
+    drain();
+    expect(text.length).toBe(taken);
+    // (Node resumes a child's paused stdio at its exit, lib/internal/child_process.js flushStdio: the rest is read once the writer is gone.)
+    c.stdin.end();
+    await once(c, 'close');
+  });
+
   it('is a no-op without a stream, and after the stream is gone', async () => {
     expect(() => textPipe(null, () => {})()).not.toThrow();
     const c = child('process.exit(0)');
