@@ -162,14 +162,15 @@ export class ConsoleReporter implements Reporter {
 
 /**
  * The live status line: how many drills are starting (spawn, handshake, setup: what costs
- * CPU), waiting out their windows and being contained, then which drills are starting.
+ * CPU), exiting (the server's teardown after the loss), waiting out their windows and being
+ * contained, then which drills are starting.
  */
 export function statusLine(done: number, total: number, live: Array<{ key: string; phase: string }>): string {
   const count = (phase: string) => live.filter((d) => d.phase === phase).length;
   const starting = live.filter((d) => d.phase === 'starting').map((d) => d.key);
-  const other = live.filter((d) => !['starting', 'waiting', 'containing'].includes(d.phase)).map((d) => `${d.key} ${d.phase}`);
+  const other = live.filter((d) => !['starting', 'exiting', 'waiting', 'containing'].includes(d.phase)).map((d) => `${d.key} ${d.phase}`);
   const names = [...starting, ...other];
-  return `${done}/${total} done; ${count('starting')} starting, ${count('waiting')} waiting, ${count('containing')} containing${names.length ? `: ${names.join(' | ')}` : ''}`;
+  return `${done}/${total} done; ${count('starting')} starting, ${count('exiting')} exiting, ${count('waiting')} waiting, ${count('containing')} containing${names.length ? `: ${names.join(' | ')}` : ''}`;
 }
 
 /** A check's verdict as shown: `known` when the baseline lists its failure. */

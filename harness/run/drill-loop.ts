@@ -18,7 +18,7 @@ import type { DrillSpool } from '../results/drill-spool.js';
 import { judge } from '../results/judge.js';
 import type { DrillInfo, DrillResult } from '../results/types.js';
 import type { RemotePool } from './remotes.js';
-import { phaseOf, PhaseScheduler, type DrillSlot, type ScheduleLimits } from './scheduler.js';
+import { nextPhase, PhaseScheduler, type DrillSlot, type ScheduleLimits } from './scheduler.js';
 
 /** One drill of the plan as the loop runs it: the planned drill, its attempt, and the drill run (an attempt past the first runs under its own index). */
 export interface LoopDrill {
@@ -96,7 +96,7 @@ export async function runDrillLoop(input: DrillLoopInput): Promise<DrillLoopOutp
         extensions: [containersExtension],
         onEvent: (event) => {
           if (event.type === 'client-ready') input.onClientReady();
-          const phase = phaseOf(event);
+          const phase = nextPhase(slot.phase, event);
           if (!phase || phase === slot.phase) return;
           slot.enter(phase);
           for (const r of reporters) r.onDrillPhase?.(info, phase);

@@ -1,41 +1,62 @@
 /**
  * Phase-aware scheduling: concurrency is limited by what costs CPU, not by drills in flight.
  * A drill costs CPU while it starts (client and server spawn, handshake, setup, reaching the
- * kill point) and while it is contained; between the kill and the end of its deadline and grace
- * windows it only waits on events, so it holds no CPU slot and another drill may start.
+ * kill point), while its server exits after the loss of its client, and while it is contained;
+ * between its server's exit (or its exit deadline) and the end of its grace window it only
+ * waits on events, so it holds no CPU slot and another drill may start.
+ *
+ * The exit costs CPU: a runtime tears down on EOF (the Python SDK's task groups and the
+ * interpreter's teardown, measured here 0.3-0.8 s alone and 2.1 s with six busy loops beside
+ * the run). Counted as waiting, its slot went to the next drill's start (a Python server's
+ * imports are a second of CPU), so the run's own starts slowed the exits it judges.
  *
  * Rules:
  * - a drill is admitted (in plan order) only while fewer than `cpu` drills are in a CPU phase
  *   and fewer than `inFlight` drills are running;
  * - containment never waits for a slot (delaying it would keep a drill's survivors alive
  *   longer); a containing drill counts against the CPU slots, so no new drill starts beside it;
+ *   nor does the exit: a drill that has lost its client moves to `exiting` at once;
  * - each drill keeps its own processes, remote session and evidence whatever runs beside it
  *   (harness/drill/executor/execute.ts gives every drill its own id, cgroup, holder and session).
  */
 import { availableParallelism } from 'node:os';
 import type { EvidenceEvent } from '../evidence/types.js';
 
-export type DrillPhase = 'starting' | 'waiting' | 'containing';
+export type DrillPhase = 'starting' | 'exiting' | 'waiting' | 'containing';
 
 /** Phases that cost CPU: a drill in one of them holds a CPU slot. */
-const CPU_PHASES: ReadonlySet<DrillPhase> = new Set(['starting', 'containing']);
+const CPU_PHASES: ReadonlySet<DrillPhase> = new Set(['starting', 'exiting', 'containing']);
+
+/** The kill modes after which the server is expected to exit: it was told (EOF, a stop sequence). */
+const EXIT_EXPECTED: ReadonlySet<string> = new Set(['crash', 'close', 'stop']);
 
 /**
- * The evidence events that move a drill from one phase to the next. `kill` is the moment the
- * client is lost (or the target call cancelled): from then on the drill waits out its windows.
- * The recovery retry (its client's events are `retry`) starts a client and server again, which
- * costs CPU until it has ended.
+ * The phase a drill in `current` moves to on `event`, or null when it stays. `kill` is the moment
+ * the client is lost (or the target call cancelled): a server told of the loss then exits, until
+ * its exit is seen (`server-exit`), its exit deadline comes (the `deadline` diagnosis facts,
+ * recorded only while it lives) or the grace window ends (`snapshot`); then the drill waits out
+ * its windows. The recovery retry (its client's events are `retry`) starts a client and server
+ * again, which costs CPU until it has ended.
  */
-const PHASE_EVENTS: Partial<Record<EvidenceEvent['type'], DrillPhase>> = {
-  'drill-start': 'starting',
-  kill: 'waiting',
-  retry: 'starting',
-  'retry-end': 'waiting',
-  'containment-start': 'containing',
-};
-
-export function phaseOf(event: EvidenceEvent): DrillPhase | null {
-  return PHASE_EVENTS[event.type] ?? null;
+export function nextPhase(current: DrillPhase, event: EvidenceEvent): DrillPhase | null {
+  switch (event.type) {
+    case 'drill-start':
+    case 'retry':
+      return 'starting';
+    case 'kill':
+      return EXIT_EXPECTED.has(event.mode) ? 'exiting' : 'waiting';
+    case 'retry-end':
+      return 'waiting';
+    case 'containment-start':
+      return 'containing';
+    case 'server-exit':
+    case 'snapshot':
+      return current === 'exiting' ? 'waiting' : null;
+    case 'diagnosis-facts':
+      return current === 'exiting' && event.label === 'deadline' ? 'waiting' : null;
+    default:
+      return null;
+  }
 }
 
 export interface ScheduleLimits {
@@ -103,7 +124,7 @@ export class PhaseScheduler {
   }
 
   counts(): PhaseCounts {
-    const counts: PhaseCounts = { starting: 0, waiting: 0, containing: 0 };
+    const counts: PhaseCounts = { starting: 0, exiting: 0, waiting: 0, containing: 0 };
     for (const slot of this.slots) counts[slot.phase]++;
     return counts;
   }

@@ -153,23 +153,24 @@ describe('ConsoleReporter', () => {
     const out = new FakeStream(true);
     drive(out, FOUR());
     expect(out.text).toMatch(ANSI);
-    expect(out.chunks).toContain('\r\u001b[2K\u001b[2m0/4 done; 1 starting, 0 waiting, 0 containing: demo/idle/crash\u001b[22m');
-    expect(out.chunks).toContain('\r\u001b[2K\u001b[2m1/4 done; 0 starting, 1 waiting, 0 containing\u001b[22m');
+    expect(out.chunks).toContain('\r\u001b[2K\u001b[2m0/4 done; 1 starting, 0 exiting, 0 waiting, 0 containing: demo/idle/crash\u001b[22m');
+    expect(out.chunks).toContain('\r\u001b[2K\u001b[2m1/4 done; 0 starting, 0 exiting, 1 waiting, 0 containing\u001b[22m');
     // Nothing runs any more, so no status line follows the summary: the terminal ends on it.
     expect(out.chunks.slice(-2)).toEqual(['\r\u001b[2K', '\n1 passed, 1 failed, 1 unknown, 1 error\n']);
     expect(out.chunks.filter((c) => c.includes('4/4 done'))).toEqual([]);
   });
 
-  it('the status line counts the drills starting, waiting and containing, and names the ones starting', () => {
+  it('the status line counts the drills starting, exiting, waiting and containing, and names the ones starting', () => {
     const live = [
       { key: 'a/idle/crash', phase: 'starting' },
       { key: 'b/idle/crash', phase: 'waiting' },
       { key: 'c/idle/hang', phase: 'waiting' },
       { key: 'd/idle/close', phase: 'containing' },
       { key: 'e/idle/crash', phase: 'starting' },
+      { key: 'f/idle/close', phase: 'exiting' },
     ];
-    expect(statusLine(3, 9, live)).toBe('3/9 done; 2 starting, 2 waiting, 1 containing: a/idle/crash | e/idle/crash');
-    expect(statusLine(9, 9, [])).toBe('9/9 done; 0 starting, 0 waiting, 0 containing');
+    expect(statusLine(3, 9, live)).toBe('3/9 done; 2 starting, 1 exiting, 2 waiting, 1 containing: a/idle/crash | e/idle/crash');
+    expect(statusLine(9, 9, [])).toBe('9/9 done; 0 starting, 0 exiting, 0 waiting, 0 containing');
   });
 
   it('names the CPU slots when the run has fewer than drills in flight', () => {

@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import type { DrillInfo, DrillResult, Reporter } from '../../reports/types.js';
 import { runScenarios } from '../../harness/run/run-scenarios.js';
-import { PhaseScheduler, phaseOf, scheduleLimits, type DrillSlot } from '../../harness/run/scheduler.js';
+import { type DrillPhase, nextPhase, PhaseScheduler, scheduleLimits, type DrillSlot } from '../../harness/run/scheduler.js';
 import type { EvidenceEvent } from '../../harness/evidence/types.js';
 import { fakeSubject, scenarioFrom, scenarioYaml, type ScenarioParts } from '../support/scenarios.js';
 import { tempDir } from '../support/temp-dir.js';
@@ -28,12 +28,12 @@ describe('the phase-aware scheduler', () => {
     expect(await settled(b)).toBe(false);
     a.enter('waiting');
     expect(await settled(b)).toBe(true);
-    expect(s.counts()).toEqual({ starting: 1, waiting: 1, containing: 0 });
+    expect(s.counts()).toEqual({ starting: 1, exiting: 0, waiting: 1, containing: 0 });
     const c = s.admit();
     expect(await settled(c)).toBe(false);
     (await b)!.enter('waiting');
     expect(await settled(c)).toBe(true);
-    expect(s.counts()).toEqual({ starting: 1, waiting: 2, containing: 0 });
+    expect(s.counts()).toEqual({ starting: 1, exiting: 0, waiting: 2, containing: 0 });
   });
 
   it('caps drills in flight whatever their phase (--concurrency)', async () => {
@@ -56,7 +56,7 @@ describe('the phase-aware scheduler', () => {
     const b = (await s.admit())!;
     // a's windows end while b starts: a contains at once, over the limit, and nothing new starts.
     a.enter('containing');
-    expect(s.counts()).toEqual({ starting: 1, waiting: 0, containing: 1 });
+    expect(s.counts()).toEqual({ starting: 1, exiting: 0, waiting: 0, containing: 1 });
     b.enter('waiting');
     const c = s.admit();
     expect(await settled(c)).toBe(false);
@@ -91,16 +91,35 @@ describe('the phase-aware scheduler', () => {
     expect(scheduleLimits(undefined, 3, 4)).toEqual({ inFlight: 3, cpu: 3 });
   });
 
-  it('reads the phase off the evidence: the kill starts the wait, containment and the retry cost CPU', () => {
-    const at = (type: string) => phaseOf({ type } as EvidenceEvent);
-    expect(['drill-start', 'kill', 'retry', 'retry-end', 'containment-start', 'snapshot'].map(at)).toEqual([
-      'starting',
-      'waiting',
-      'starting',
-      'waiting',
-      'containing',
-      null,
-    ]);
+  it('reads the phase off the evidence: the loss starts the exit, the exit or its deadline the wait; containment and the retry cost CPU', () => {
+    const next = (current: DrillPhase, event: Record<string, unknown>) => nextPhase(current, event as unknown as EvidenceEvent);
+    expect(next('waiting', { type: 'drill-start' })).toBe('starting');
+    // A server told of the loss exits; one that was not (abandon, hang) or a cancelled call is only waited on.
+    for (const mode of ['crash', 'close', 'stop']) expect(next('starting', { type: 'kill', mode })).toBe('exiting');
+    for (const mode of ['abandon', 'hang', 'cancel']) expect(next('starting', { type: 'kill', mode })).toBe('waiting');
+    // The exit, the exit deadline's facts (recorded only while the server lives) or the grace's end: the wait.
+    expect(next('exiting', { type: 'server-exit' })).toBe('waiting');
+    expect(next('exiting', { type: 'diagnosis-facts', label: 'deadline' })).toBe('waiting');
+    expect(next('exiting', { type: 'snapshot', label: 'grace-end' })).toBe('waiting');
+    // ... which mean nothing in another phase (a server that dies while it starts).
+    expect(next('starting', { type: 'server-exit' })).toBeNull();
+    expect(next('waiting', { type: 'snapshot', label: 'grace-end' })).toBeNull();
+    expect(next('exiting', { type: 'diagnosis-facts', label: 'start' })).toBeNull();
+    expect(next('waiting', { type: 'retry' })).toBe('starting');
+    expect(next('starting', { type: 'retry-end' })).toBe('waiting');
+    expect(next('exiting', { type: 'containment-start' })).toBe('containing');
+    expect(next('starting', { type: 'rpc-out' })).toBeNull();
+  });
+
+  it('a drill whose server is exiting holds its CPU slot', async () => {
+    const scheduler = new PhaseScheduler({ inFlight: 4, cpu: 1 });
+    const first = (await scheduler.admit())!;
+    const second = scheduler.admit();
+    first.enter('exiting');
+    expect(await settled(second)).toBe(false);
+    expect(scheduler.counts()).toEqual({ starting: 0, exiting: 1, waiting: 0, containing: 0 });
+    first.enter('waiting');
+    expect(await settled(second)).toBe(true);
   });
 });
 
@@ -110,10 +129,15 @@ class PhaseWatch implements Reporter {
   private readonly phase = new Map<string, string>();
   maxStarting = 0;
   maxInFlight = 0;
-  /** At each admission, how many other drills were in a CPU phase (starting or containing). */
+  /** At each admission, how many other drills were in a CPU phase (starting, exiting or containing). */
   maxCpuBesideAdmission = 0;
+  /** At each admission, how many other drills' servers were exiting. */
+  maxExitingBesideAdmission = 0;
+  /** Every phase a drill entered. */
+  readonly seen = new Set<string>();
   onDrillStart(drill: DrillInfo): void {
     this.maxCpuBesideAdmission = Math.max(this.maxCpuBesideAdmission, [...this.phase.values()].filter((p) => p !== 'waiting').length);
+    this.maxExitingBesideAdmission = Math.max(this.maxExitingBesideAdmission, [...this.phase.values()].filter((p) => p === 'exiting').length);
     this.set(drill.id, 'starting');
   }
   onDrillPhase(drill: DrillInfo, phase: string): void {
@@ -124,6 +148,7 @@ class PhaseWatch implements Reporter {
   }
   private set(id: string, phase: string): void {
     this.phase.set(id, phase);
+    this.seen.add(phase);
     this.maxStarting = Math.max(this.maxStarting, [...this.phase.values()].filter((p) => p !== 'waiting').length);
     this.maxInFlight = Math.max(this.maxInFlight, this.phase.size);
   }
@@ -167,6 +192,9 @@ describe('a run with phase-aware scheduling', () => {
     // that began between the slot being granted and the reporter hearing of the start.
     expect(watch.maxInFlight).toBeGreaterThan(1);
     expect(watch.maxCpuBesideAdmission).toBeLessThanOrEqual(1);
+    // With one CPU slot, no drill starts while another's server exits (slow-exit takes 1.1 s).
+    expect([...watch.seen].sort()).toEqual(['containing', 'exiting', 'starting', 'waiting']);
+    expect(watch.maxExitingBesideAdmission).toBe(0);
     // Every drill has its own id, its own processes and its own evidence.
     const ids = phased.evidence.map((e) => e.meta.drillId);
     expect(new Set(ids).size).toBe(ids.length);
