@@ -117,7 +117,15 @@ describe('the cleanup expectation in a real browser', () => {
     await section.evaluate((d) => {
       (d as HTMLDetailsElement).open = false;
     });
+    // The page opens the target on hashchange (reports/html/assets.ts), a task after the click
+    // itself: wait for that event, heard after the page's own listener, not for the click alone.
+    await page.evaluate(() => {
+      history.replaceState(null, '', location.pathname + location.search);
+      const w = window as unknown as { hashChanged?: Promise<void> };
+      w.hashChanged = new Promise((resolve) => window.addEventListener('hashchange', () => resolve(), { once: true }));
+    });
     await link.click();
+    await page.evaluate(() => (window as unknown as { hashChanged: Promise<void> }).hashChanged);
     await expect(section.evaluate((d) => (d as HTMLDetailsElement).open)).resolves.toBe(true);
   });
 });
