@@ -16,8 +16,10 @@
  *   telemetry on and off), so its exit windows are 10 s, not the 2 s default that would make its
  *   verdicts a coin toss. The offline best-practices tool passes everywhere; subscription_list
  *   fails its authentication offline, and on the way MSAL's broker prints "No X display available.
- *   Running in headless mode." on stdout: stdout-clean fails after the response (at in-flight the
- *   client is gone before the line and .NET drops the write).
+ *   Running in headless mode." on stdout: stdout-clean fails after the response. In flight it is
+ *   drilled after a crash only: the client is gone before the line and .NET drops the write.
+ *   After a close the client still reads stdout, and whether the line comes before .NET's
+ *   shutdown ends the call is a race inside the server: one CI run saw it fail, the others pass.
  *
  * The Go server (kubernetes-mcp-server, go-sdk v1.8.0) has its own file. Install: .ci/real-servers.sh.
  */
@@ -46,7 +48,10 @@ const SCENARIOS: Record<string, Omit<ScenarioInput, 'id'>> = {
   'nu-external': { subject: NU, target: { call: 'evaluate', args: { input: '^sleep 30' } }, points: ['child-spawned'] },
   'nu-job': { subject: NU, target: { call: 'evaluate', args: { input: 'job spawn { ^sleep 300 }' } }, points: ['after-response'] },
   'az-practices': { subject: AZ, target: { call: 'get_azure_bestpractices', args: PRACTICES }, points: ['idle', 'after-response'], ...AZ_WINDOWS },
-  'az-auth': { subject: AZ, target: { call: 'subscription_list', args: {} }, points: ['in-flight', 'after-response'], ...AZ_WINDOWS },
+  'az-auth': { subject: AZ, target: { call: 'subscription_list', args: {} }, points: ['after-response'], ...AZ_WINDOWS },
+  // In flight, after a crash only: after a close the client still reads stdout, and whether MSAL's
+  // line comes before .NET's shutdown ends the call is a race inside the server (a CI run saw it).
+  'az-auth-cut': { subject: AZ, target: { call: 'subscription_list', args: {} }, points: ['in-flight'], modes: ['crash'], ...AZ_WINDOWS },
 };
 
 type Row = Record<string, string>;
@@ -64,7 +69,7 @@ for (const mode of ['crash', 'close']) {
   EXPECTED[`nu-external/child-spawned/${mode}`] = row('fail', 'fail');
   EXPECTED[`nu-job/after-response/${mode}`] = row('pass', 'fail');
   for (const point of ['idle', 'after-response']) EXPECTED[`az-practices/${point}/${mode}`] = row('pass', 'pass');
-  EXPECTED[`az-auth/in-flight/${mode}`] = row('pass', 'pass');
+  if (mode === 'crash') EXPECTED[`az-auth-cut/in-flight/${mode}`] = row('pass', 'pass');
   EXPECTED[`az-auth/after-response/${mode}`] = row('pass', 'pass', 'fail');
 }
 

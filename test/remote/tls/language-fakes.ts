@@ -146,9 +146,15 @@ export function expectEvidence(fake: LanguageFake, { drills, evidence }: { drill
     const proxied = remoteOf(`${fake.name}-hardcoded-host/${point}/crash`).find((e) => e.kind === 'request' && e.write);
     expect(proxied).toMatchObject({ origin: HOST, credential: 'session', attribution: 'candidate', path: '/actions' });
     // A host nobody listed: refused, journalled as outside the drill, tied to the drill's process.
-    const outside = remoteOf(`${fake.name}-not-listed/${point}/crash`).filter((e) => e.kind === 'outside');
-    expect(outside.map((e) => e.kind === 'outside' && [e.method, e.host, e.port, e.attribution])).toEqual([
-      ['CONNECT', 'api.example.invalid', 443, 'candidate'],
-    ]);
+    const notListed = `${fake.name}-not-listed/${point}/crash`;
+    const outside = remoteOf(notListed).filter((e) => e.kind === 'outside');
+    // Seen missing twice in about fifteen loaded runs, not yet explained: a failure shows the drill's events.
+    const events = evidence
+      .find((e) => e.meta.key === notListed)!
+      .events.map((e) => `${Math.round(e.t)} ${e.type}${e.type === 'remote' ? ` ${e.entry.kind}` : ''}`);
+    expect(
+      outside.map((e) => e.kind === 'outside' && [e.method, e.host, e.port, e.attribution]),
+      events.join('\n'),
+    ).toEqual([['CONNECT', 'api.example.invalid', 443, 'candidate']]);
   }
 }
