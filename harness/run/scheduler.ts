@@ -20,15 +20,13 @@
  *   (harness/drill/executor/execute.ts gives every drill its own id, cgroup, holder and session).
  */
 import { availableParallelism } from 'node:os';
+import { serverToldOfLoss } from '../evidence/client-signals.js';
 import type { EvidenceEvent } from '../evidence/types.js';
 
 export type DrillPhase = 'starting' | 'exiting' | 'waiting' | 'containing';
 
 /** Phases that cost CPU: a drill in one of them holds a CPU slot. */
 const CPU_PHASES: ReadonlySet<DrillPhase> = new Set(['starting', 'exiting', 'containing']);
-
-/** The kill modes after which the server is expected to exit: it was told (EOF, a stop sequence). */
-const EXIT_EXPECTED: ReadonlySet<string> = new Set(['crash', 'close', 'stop']);
 
 /**
  * The phase a drill in `current` moves to on `event`, or null when it stays. `kill` is the moment
@@ -44,7 +42,8 @@ export function nextPhase(current: DrillPhase, event: EvidenceEvent): DrillPhase
     case 'retry':
       return 'starting';
     case 'kill':
-      return EXIT_EXPECTED.has(event.mode) ? 'exiting' : 'waiting';
+      // A cancelled call loses no client; abandon and hang tell the server nothing.
+      return event.mode !== 'cancel' && serverToldOfLoss(event.mode) ? 'exiting' : 'waiting';
     case 'retry-end':
       return 'waiting';
     case 'containment-start':

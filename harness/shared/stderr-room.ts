@@ -7,7 +7,7 @@
  * the flow, so the kernel's pipe (64 KiB on Linux) fills and the server's next write blocks.
  * The drill reads that much, records it, and then reads no more: a server that logs past it
  * blocks in its write, as under the real client. (Node resumes a child's paused stdio streams
- * when the child exits, lib/internal/child_process.js flushStdio, so the rest is read once the
+ * when the child exits, lib/internal/child_process.js flushStdio in Node 20.20.2, so the rest is read once the
  * writer is gone: test/drill/client/text-pipe.test.ts.)
  *
  * The one place that stops reading past the room, for the client process (spawn-subject.ts,
