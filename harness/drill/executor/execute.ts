@@ -121,10 +121,19 @@ async function drive(ctx: DrillContext, held: Holdings, watch: ServerWatch): Pro
     return;
   }
   watch.findRealServer();
+  const { client, clientId, tracker } = started;
+  // The server answered, so it exists, with any launcher in front of it: make every process there
+  // is now a member before the target call goes out. The drill remote names a connection's sender
+  // from the drill's members, synchronously at accept (remote/attribution/attributor.ts); a server
+  // forked after the tracker's first sample and first seen by its next tick (up to one interval
+  // later, while the handshake takes a few ms) could connect before that tick, be refused, close
+  // its socket during the remote's slower scan of every process and leave the refusal tied to no
+  // drill (two CI runs: the not-listed drill's outside entry missing, its server's process-new
+  // recorded 3 ms after the dispatch).
+  tracker.sampleNow();
   recordStartFacts(rec, watch.server, link.secrets()); // diagnosis: runtime and SDK
   await ctx.extensions.afterHandshake(watch.server, wait);
 
-  const { client, clientId, tracker } = started;
   const outcome = await wait(
     reachPoint(drill.point, { client, tracker, scenario, server: () => watch.server, serverExit: watch.exit, serverGone: () => watch.exited, remote: link }),
   );
