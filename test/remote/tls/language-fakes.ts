@@ -17,7 +17,7 @@ import { builtSuite } from '../../support/built-binaries.js';
 import { REMOTE_DRILL_PASS, verdictTable } from '../../support/truth-table.js';
 
 const ROOT = packageRoot();
-export const KUBERNETES_HANDLERS = join(ROOT, 'scenarios/kubernetes/handlers.js');
+const KUBERNETES_HANDLERS = join(ROOT, 'scenarios/kubernetes/handlers.js');
 
 export interface LanguageFake {
   name: string;
@@ -54,6 +54,16 @@ export function fakeAvailable(fake: LanguageFake, file: string): boolean {
 
 const POINTS: KillPoint[] = ['sent', 'confirmed'];
 const HOST = 'https://api.example.invalid';
+
+/** What every HTTPS writer drill shares: the subject's environment, the timeouts and the remote (its intercept list may be replaced). */
+export const HTTPS_WRITER_ENV = { FAKE_API_URL: '{{remote.httpsUrl}}', FAKE_API_TOKEN: '{{session.token}}' };
+export const HTTPS_WRITER_TIMEOUTS = { point: 4000, handshake: 20000 };
+export const HTTPS_WRITER_REMOTE = {
+  handlers: KUBERNETES_HANDLERS,
+  writes: [{ method: 'POST' as const, path: '/api/v1/namespaces/:ns/pods' }],
+  intercept: [HOST],
+  'revoke-after': 1000,
+};
 
 interface Case {
   id: string;
@@ -96,19 +106,13 @@ function scenarios(fake: LanguageFake) {
         subject: {
           command: fake.command,
           args: fake.args,
-          env: { FAKE_API_URL: '{{remote.httpsUrl}}', FAKE_API_TOKEN: '{{session.token}}', ...c.env },
+          env: { ...HTTPS_WRITER_ENV, ...c.env },
         },
         target: c.target,
         points: POINTS,
         modes: ['crash'],
-        timeouts: { point: 4000, handshake: 20000 },
-        remote: {
-          handlers: KUBERNETES_HANDLERS,
-          writes: [{ method: 'POST', path: '/api/v1/namespaces/:ns/pods' }],
-          intercept: [HOST],
-          'revoke-after': 1000,
-          ...c.remote,
-        },
+        timeouts: HTTPS_WRITER_TIMEOUTS,
+        remote: { ...HTTPS_WRITER_REMOTE, ...c.remote },
       }),
       dir,
       `${c.id}.yaml`,

@@ -13,7 +13,7 @@ import { eventsOf, type DrillEvidence } from '../../../harness/evidence/types.js
 import { runScenarios } from '../../../harness/run/run-scenarios.js';
 import { scenarioFrom, scenarioYaml } from '../../support/scenarios.js';
 import { tempDir } from '../../support/temp-dir.js';
-import { KUBERNETES_HANDLERS, PYTHON_HTTPS } from './language-fakes.js';
+import { HTTPS_WRITER_ENV, HTTPS_WRITER_REMOTE, HTTPS_WRITER_TIMEOUTS, PYTHON_HTTPS } from './language-fakes.js';
 
 /** Waits until stdin is readable (the client's initialize), then runs the server as its child and exits with its status. */
 const FORK_ON_INPUT = 'import select, subprocess, sys; select.select([0], [], []); sys.exit(subprocess.call(sys.argv[1:]))';
@@ -26,18 +26,13 @@ function scenario(id: string, intercept: string) {
       subject: {
         command: PYTHON_HTTPS.command,
         args: ['-c', FORK_ON_INPUT, PYTHON_HTTPS.command, ...PYTHON_HTTPS.args],
-        env: { FAKE_API_URL: '{{remote.httpsUrl}}', FAKE_API_TOKEN: '{{session.token}}' },
+        env: HTTPS_WRITER_ENV,
       },
       target: { call: 'write-hardcoded', args: WRITE },
       points: ['sent'],
       modes: ['crash'],
-      timeouts: { point: 4000, handshake: 20000 },
-      remote: {
-        handlers: KUBERNETES_HANDLERS,
-        writes: [{ method: 'POST', path: '/api/v1/namespaces/:ns/pods' }],
-        intercept: [intercept],
-        'revoke-after': 1000,
-      },
+      timeouts: HTTPS_WRITER_TIMEOUTS,
+      remote: { ...HTTPS_WRITER_REMOTE, intercept: [intercept] },
     }),
     tempDir(),
     `${id}.yaml`,
