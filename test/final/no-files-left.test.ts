@@ -2,7 +2,8 @@
  * The suite leaves no file behind, the way test/last/no-leftovers.test.ts shows it leaves no
  * process: every folder a test, a CLI run or a drill made under TMPDIR (the suite's own temp
  * folder, test/support/suite-tmp.ts) is gone once every other test has run, and the suite added
- * nothing that looks like ours to /tmp itself (a private engine's folder) but the run registries
+ * nothing that looks like ours to /tmp itself (a private engine's folder, a JVM's performance data:
+ * the keytool the harness runs for a run's truststore, a Java fake killed) but the run registries
  * of users that had none, which hold no run any more (the global teardown removes them). Runs
  * after test/last/, alone (vitest.config.ts).
  */

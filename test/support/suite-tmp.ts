@@ -9,7 +9,7 @@
  * must make their own folders in it. Its name is short (`cds-XXXXXX`): paths under it end up
  * in command lines that reports cut at 80 characters, and in socket paths (108 at most).
  */
-import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -22,15 +22,28 @@ export const SUITE_TMP_ENV = 'CRASH_DRILL_SUITE_TMP';
 export const NESTED_SUITE_ENV = 'CRASH_DRILL_NESTED_SUITE';
 /** The /tmp entries that look like ours, listed when the suite started. */
 export const BEFORE_FILE = '.tmp-before.json';
+const JVM_PERF = /^hsperfdata_/;
 
 /**
  * /tmp entries the suite's code makes there whatever TMPDIR says: a private engine's folder
- * (test/containers/support/private-engine.ts) and a user's run registry (/tmp/crash-drill-<uid>).
+ * (test/containers/support/private-engine.ts), a user's run registry (/tmp/crash-drill-<uid>),
+ * and a JVM's performance data (HotSpot keeps /tmp/hsperfdata_<user>/<pid> while it runs and
+ * removes the file at its exit, not the folder, nor the file when it is killed with SIGKILL).
  */
-const FIXED = [/^cdk-/, /^crash-drill-\d+$/];
+const FIXED = [/^cdk-/, /^crash-drill-\d+$/, JVM_PERF];
 
+/** Listed with each JVM's file inside (`hsperfdata_<user>/<pid>`), so a file left by a killed JVM counts. */
 export function fixedEntries(): string[] {
-  return readdirSync('/tmp').filter((name) => FIXED.some((re) => re.test(name)));
+  const names = readdirSync('/tmp').filter((name) => FIXED.some((re) => re.test(name)));
+  return names.flatMap((name) => (JVM_PERF.test(name) ? [name, ...jvmFiles(name).map((pid) => `${name}/${pid}`)] : [name]));
+}
+
+function jvmFiles(folder: string): string[] {
+  try {
+    return readdirSync(join('/tmp', folder));
+  } catch {
+    return []; // another user's folder this user may not read: its files are not the suite's
+  }
 }
 
 /**
@@ -58,10 +71,14 @@ export function suiteTmp(): string {
   return dir;
 }
 
-/** The /tmp entries of ours the suite added: names from fixedEntries() not listed when it started. */
+/**
+ * The /tmp entries of ours the suite added: names from fixedEntries() not listed when it started,
+ * but a JVM's file while that JVM still runs (another program's, on a machine in use).
+ */
 export function addedFixedEntries(dir: string): string[] {
   const before = new Set(JSON.parse(readFileSync(join(dir, BEFORE_FILE), 'utf8')) as string[]);
-  return fixedEntries().filter((name) => !before.has(name) && join('/tmp', name) !== dir);
+  const running = (name: string) => /^hsperfdata_[^/]+\/\d+$/.test(name) && existsSync(join('/proc', name.slice(name.indexOf('/') + 1)));
+  return fixedEntries().filter((name) => !before.has(name) && join('/tmp', name) !== dir && !running(name));
 }
 
 /** A user's run registry (/tmp/crash-drill-<uid>, harness/registry/registry.ts). */

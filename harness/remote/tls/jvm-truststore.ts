@@ -30,7 +30,21 @@ export async function makeTruststore(file: string, caFile: string, env: NodeJS.P
   const jdk = findJdk(env);
   if (!jdk) return null;
   copyFileSync(jdk.cacerts, file);
-  const args = ['-importcert', '-noprompt', '-alias', 'crash-drill-run-ca', '-file', caFile, '-keystore', file, '-storepass', TRUSTSTORE_PASSWORD];
+  // -J-XX:-UsePerfData: the JVM under keytool keeps no performance file, so it makes no
+  // /tmp/hsperfdata_<user> (HotSpot's folder, in /tmp whatever TMPDIR says) for a user that had none.
+  const args = [
+    '-J-XX:-UsePerfData',
+    '-importcert',
+    '-noprompt',
+    '-alias',
+    'crash-drill-run-ca',
+    '-file',
+    caFile,
+    '-keystore',
+    file,
+    '-storepass',
+    TRUSTSTORE_PASSWORD,
+  ];
   // keytool is a JVM: keep the subject's JAVA_TOOL_OPTIONS and ours out of its way.
   const { JAVA_TOOL_OPTIONS: _ignored, ...rest } = env;
   await run(jdk.keytool, args, { env: rest, timeout: 60_000 });

@@ -51,7 +51,7 @@ describe.runIf(jdk !== null)('a JVM subject', () => {
     const probe = join(tempDir(), 'Probe.java');
     writeFileSync(probe, PROBE);
     const java = (url: string, options: string[]) =>
-      run('java', [probe, url, token], { env: { PATH: process.env.PATH, JAVA_TOOL_OPTIONS: options.join(' ') } }).then(
+      run('java', ['-XX:-UsePerfData', probe, url, token], { env: { PATH: process.env.PATH, JAVA_TOOL_OPTIONS: options.join(' ') } }).then(
         (r) => r.stdout.trim(),
         (e: { stderr: string }) => `failed: ${/PKIX|SSLHandshakeException/.test(e.stderr) ? 'PKIX' : e.stderr}`,
       );
