@@ -76,7 +76,10 @@ describe.skipIf(!built)('the Java SDK matrices', () => {
     // SIGTERM makes the JVM run its shutdown hooks and exit 143: an exit code, after the signal.
     const waited = find('slow-tool/child-spawned/crash');
     expect(waited.exit).toMatchObject({ class: 'exit-code', code: 143, signal: null, endedAfter: 'SIGTERM from the harness' });
-    expect(waited.survivors.map((s) => s.cmdline.join(' ')).sort()).toEqual([expect.stringMatching(/^java -jar \/.+\/slow-tool\.jar$/), 'sleep 30.000']);
+    expect(waited.survivors.map((s) => s.cmdline.join(' ')).sort()).toEqual([
+      expect.stringMatching(/^java -XX:-UsePerfData -jar \/.+\/slow-tool\.jar$/),
+      'sleep 30.000',
+    ]);
     expect(find('thread-keeps-alive/idle/close').exit).toMatchObject({ class: 'exit-code', code: 143, endedAfter: "SIGTERM from the client's shutdown" });
     expect(find('awaits-sampling/in-flight/crash').exit?.stderrTail).toContain('ask: waiting for ping');
 

@@ -120,7 +120,7 @@ describe.skipIf(!go)('a Go binary: the diagnosis names go-sdk or mcp-go and the 
 
 describe.skipIf(!java)('a JVM program: the diagnosis names the Java SDK and its version from the jars', () => {
   it('a thread that keeps the JVM up: the Java SDK row and its fix; the well-behaved server gets none', async () => {
-    const jar = (b: 'thread-keeps-alive' | 'well-behaved') => ({ command: 'java', args: ['-jar', javaFake(b)] });
+    const jar = (b: 'thread-keeps-alive' | 'well-behaved') => ({ command: 'java', args: ['-XX:-UsePerfData', '-jar', javaFake(b)] });
     const { drills } = await drill({
       thread: { subject: jar('thread-keeps-alive'), target: { call: 'echo', args: { text: 'hi' } }, points: ['idle'] },
       well: { subject: jar('well-behaved'), target: { call: 'echo', args: { text: 'hi' } }, points: ['idle'] },
