@@ -21,9 +21,12 @@ const POM = (artifact: string) => `META-INF/maven/${G}/${artifact}/pom.propertie
 const inFatJar = (jar: string) =>
   ['mcp', 'mcp-json-jackson3', 'mcp-core'].map((a) => ({ sdk: `${G}:${a}`, version: '2.2.0', jar, from: 'pom.properties', entry: POM(a) }));
 
-/** The JDK's jar tool: the jars made here are made as any JVM project makes them. */
+/**
+ * The JDK's jar tool: the jars made here are made as any JVM project makes them. Its JVM keeps no
+ * performance file (-J-XX:-UsePerfData), so it makes no /tmp/hsperfdata_<user> (test/final/).
+ */
 function jarTool(cwd: string, ...args: string[]): void {
-  const run = spawnSync('jar', args, { cwd, encoding: 'utf8' });
+  const run = spawnSync('jar', ['-J-XX:-UsePerfData', ...args], { cwd, encoding: 'utf8' });
   expect(run.status, run.stderr).toBe(0);
 }
 
