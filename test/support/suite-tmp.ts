@@ -27,20 +27,25 @@ const JVM_PERF = /^hsperfdata_/;
 /**
  * /tmp entries the suite's code makes there whatever TMPDIR says: a private engine's folder
  * (test/containers/support/private-engine.ts), a user's run registry (/tmp/crash-drill-<uid>),
- * and a JVM's performance data (HotSpot keeps /tmp/hsperfdata_<user>/<pid> while it runs and
- * removes the file at its exit, not the folder, nor the file when it is killed with SIGKILL).
+ * and a JVM's performance data. HotSpot keeps /tmp/hsperfdata_<user>/<pid> while it runs: /tmp
+ * whatever TMPDIR says (get_user_tmp_dir, from os::get_temp_directory()); the folder made if
+ * missing (create_sharedmem_file), the file removed at the JVM's exit but not the folder
+ * (delete_shared_memory), and a killed JVM's file only by a later JVM of that user
+ * (cleanup_sharedmem_files). Read in openjdk/jdk17u-dev 192d9c27,
+ * src/hotspot/os/posix/perfMemory_posix.cpp; seen here with OpenJDK 17.0.15.
  */
 const FIXED = [/^cdk-/, /^crash-drill-\d+$/, JVM_PERF];
 
-/** Listed with each JVM's file inside (`hsperfdata_<user>/<pid>`), so a file left by a killed JVM counts. */
+/** Listed with the files of dead JVMs inside (`hsperfdata_<user>/<pid>`), so a file left by a killed JVM counts. */
 export function fixedEntries(): string[] {
   const names = readdirSync('/tmp').filter((name) => FIXED.some((re) => re.test(name)));
   return names.flatMap((name) => (JVM_PERF.test(name) ? [name, ...jvmFiles(name).map((pid) => `${name}/${pid}`)] : [name]));
 }
 
+/** A folder's files whose JVM no longer runs: a running JVM's file is no leftover (another program's, on a machine in use). */
 function jvmFiles(folder: string): string[] {
   try {
-    return readdirSync(join('/tmp', folder));
+    return readdirSync(join('/tmp', folder)).filter((pid) => !existsSync(join('/proc', pid)));
   } catch {
     return []; // another user's folder this user may not read: its files are not the suite's
   }
@@ -71,14 +76,10 @@ export function suiteTmp(): string {
   return dir;
 }
 
-/**
- * The /tmp entries of ours the suite added: names from fixedEntries() not listed when it started,
- * but a JVM's file while that JVM still runs (another program's, on a machine in use).
- */
+/** The /tmp entries of ours the suite added: names from fixedEntries() not listed when it started. */
 export function addedFixedEntries(dir: string): string[] {
   const before = new Set(JSON.parse(readFileSync(join(dir, BEFORE_FILE), 'utf8')) as string[]);
-  const running = (name: string) => /^hsperfdata_[^/]+\/\d+$/.test(name) && existsSync(join('/proc', name.slice(name.indexOf('/') + 1)));
-  return fixedEntries().filter((name) => !before.has(name) && join('/tmp', name) !== dir && !running(name));
+  return fixedEntries().filter((name) => !before.has(name) && join('/tmp', name) !== dir);
 }
 
 /** A user's run registry (/tmp/crash-drill-<uid>, harness/registry/registry.ts). */

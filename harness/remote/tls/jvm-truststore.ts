@@ -31,7 +31,10 @@ export async function makeTruststore(file: string, caFile: string, env: NodeJS.P
   if (!jdk) return null;
   copyFileSync(jdk.cacerts, file);
   // -J-XX:-UsePerfData: the JVM under keytool keeps no performance file, so it makes no
-  // /tmp/hsperfdata_<user> (HotSpot's folder, in /tmp whatever TMPDIR says) for a user that had none.
+  // /tmp/hsperfdata_<user> for a user that had none. HotSpot makes that folder in /tmp whatever
+  // TMPDIR says and leaves it at exit (openjdk/jdk17u-dev 192d9c27,
+  // src/hotspot/os/posix/perfMemory_posix.cpp: get_user_tmp_dir, create_sharedmem_file,
+  // delete_shared_memory); seen here with OpenJDK 17.0.15's keytool as uid 65534.
   const args = [
     '-J-XX:-UsePerfData',
     '-importcert',
