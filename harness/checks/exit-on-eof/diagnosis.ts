@@ -5,6 +5,7 @@
  * what it watches, children), and the SDK's known behaviour. Pure: evidence in, text out.
  */
 import { diedOfOwnSigpipe, OWN_WRITE } from '../../evidence/own-sigpipe.js';
+import { clientSignalsTo } from '../../evidence/client-signals.js';
 import { describeSignal, serverExitOf, serverOf, signalBeforeExit } from '../../evidence/queries.js';
 import { eventsOf, firstOf, type DrillEvidence, type ProcessFacts } from '../../evidence/types.js';
 import type { Cause } from '../types.js';
@@ -37,6 +38,21 @@ function threadLine(f: ProcessFacts): string {
     ...[...groups].map(([key, n]) => `${n} ${key}`),
   ].join('; ');
   return `${f.threadCount} thread${f.threadCount === 1 ? '' : 's'}: ${shown}${f.threadCount > f.threads.length ? `; ${f.threadCount - f.threads.length} more` : ''}`;
+}
+
+/**
+ * When the first signal reached the server, from the client's stop sequence (stamped before it
+ * is sent), its death's parent-death signal or the harness's containment (stamped as sent, before
+ * the harness reads any more stderr): null when none did. What the server writes after it is its
+ * answer to the signal, not to EOF.
+ */
+export function firstSignalAt(evidence: DrillEvidence, server: { pid: number; startTime: number | null }): number | null {
+  const client = clientSignalsTo(evidence, server, Number.POSITIVE_INFINITY)[0]?.t ?? Number.POSITIVE_INFINITY;
+  const harness = eventsOf(evidence, 'signal')
+    .filter((e) => e.pid === server.pid && e.startTime === server.startTime && e.result === 'sent')
+    .reduce((t, e) => Math.min(t, e.t), Number.POSITIVE_INFINITY);
+  const first = Math.min(client, harness);
+  return Number.isFinite(first) ? first : null;
 }
 
 /** What the server wrote on stderr after losing its client and before `until`: a sign it reacted to the loss. */
@@ -131,7 +147,10 @@ export function serverStayedUp(evidence: DrillEvidence): Cause {
   const f = found.facts;
   const lostT = lost?.t ?? 0;
   const deadline = evidence.meta.expect.exitOnEof?.deadline ?? 2000;
-  const reacted = stderrAfterLoss(evidence, Math.min(lostT + deadline, sent && exit ? exit.t : Number.POSITIVE_INFINITY));
+  // Only what it wrote before any signal reached it: a SIGTERM handler's log line (the client's
+  // stop sequence may signal at the deadline itself) is no reaction to EOF.
+  const signalled = server ? firstSignalAt(evidence, server) : null;
+  const reacted = stderrAfterLoss(evidence, Math.min(lostT + deadline, signalled ?? Number.POSITIVE_INFINITY));
   if (reacted) observed.push(`between the loss and the deadline it wrote on stderr: ${JSON.stringify(reacted)}`);
   if (waitingForThread(f)) {
     return {
