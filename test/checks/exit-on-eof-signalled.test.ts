@@ -35,14 +35,19 @@ const AT_DEADLINE: ProcessFacts = {
   children: [],
 };
 
-/** Lost at 1200 by `close` (stdin closed), deadline 2000 ms: SIGTERM from the stop sequence at `sigtermAt`, a log line at `loggedAt`, SIGKILL at 5200. */
-function closed(sigtermAt: number, loggedAt: number) {
-  const ev = new EvidenceBuilder({ scenario: 'ignores-sigterm', point: 'idle', mode: 'close', expect: { exitOnEof: { deadline: 2000 } } })
+/** A TypeScript SDK 1.x server at the idle point, deadline 2000 ms, up to the point (1200). */
+function atIdle(mode: 'close' | 'crash'): EvidenceBuilder {
+  return new EvidenceBuilder({ scenario: 'ignores-sigterm', point: 'idle', mode, expect: { exitOnEof: { deadline: 2000 } } })
     .start(1000)
     .spawned(1010)
     .handshake(1100)
     .add(1110, { type: 'diagnosis-facts', label: 'start', processes: [], runtime: RUNTIME })
-    .pointReached(1200)
+    .pointReached(1200);
+}
+
+/** Lost at 1200 by `close` (stdin closed): SIGTERM from the stop sequence at `sigtermAt`, a log line at `loggedAt`, SIGKILL at 5200. */
+function closed(sigtermAt: number, loggedAt: number) {
+  const ev = atIdle('close')
     .clientLost(1200, 'close', 'stdin closed by the client')
     .closeStep(1200, 'stdin-closed')
     .closeStep(sigtermAt, 'sigterm')
@@ -76,12 +81,7 @@ describe('exit-on-eof diagnosis: stderr after a signal', () => {
   });
 
   it('ends the window at a harness SIGTERM as well', () => {
-    const ev = new EvidenceBuilder({ scenario: 'ignores-sigterm', point: 'idle', mode: 'crash', expect: { exitOnEof: { deadline: 2000 } } })
-      .start(1000)
-      .spawned(1010)
-      .handshake(1100)
-      .add(1110, { type: 'diagnosis-facts', label: 'start', processes: [], runtime: RUNTIME })
-      .pointReached(1200)
+    const ev = atIdle('crash')
       .clientLost(1200)
       .signal(3000)
       .add(3010, { type: 'subject-stderr', text: 'SIGTERM received, ignoring it\n' })
