@@ -218,9 +218,8 @@ async function discover(rpc: RpcRequester, timeoutMs: number): Promise<Probe> {
   try {
     return { ok: true, result: await rpc.request('server/discover', { _meta: modernEnvelope() }, timeoutMs) };
   } catch (error) {
-    // EPIPE on the probe's write is the same news as the end of its stdout, come first: the server closed the connection.
-    const closed = error instanceof RpcClosed || (error as NodeJS.ErrnoException | null)?.code === 'EPIPE';
-    const outcome = error instanceof RpcTimeout ? 'timeout' : closed ? 'closed' : 'error';
+    // EPIPE on the probe's write comes as RpcClosed too (rpc-requester.ts): the server closed the connection.
+    const outcome = error instanceof RpcTimeout ? 'timeout' : error instanceof RpcClosed ? 'closed' : 'error';
     return { ok: false, outcome, detail: errorMessage(error) };
   }
 }

@@ -2,10 +2,16 @@ import type { ChildProcess } from 'node:child_process';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { JSONRPCMessageSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { monoNow } from '../util/clock.js';
+import { InternalError } from '../util/errors.js';
 import { CORRELATION_META_KEY, type ClientEvent } from './protocol.js';
 import type { SpawnedServer } from './spawn-subject.js';
 
 type Emit = (event: ClientEvent) => void;
+
+/** The client's end of the server's stdin is gone (Node destroys it when the child exits, or after an EPIPE); the SDK's wording. */
+export class StdinGone extends InternalError {
+  readonly code = 'CRASH_DRILL_STDIN_GONE';
+}
 
 /**
  * A stdio client transport that behaves like the SDK's StdioClientTransport (same default
@@ -86,7 +92,7 @@ export class RecordingStdioTransport implements Transport {
   /** Writes one message and resolves with the moment the write completed (CLOCK_MONOTONIC ms). */
   async write(message: JSONRPCMessage): Promise<number> {
     const stdin = this.spawned.stdin;
-    if (!stdin || stdin.destroyed || stdin.writableEnded) throw new Error('Not connected');
+    if (!stdin || stdin.destroyed || stdin.writableEnded) throw new StdinGone('Not connected');
     const isTarget = this.isTarget(message);
     let holdResponses = false;
     if (isTarget && this.dispatchGate) {

@@ -1,5 +1,5 @@
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import type { RecordingStdioTransport } from './recording-transport.js';
+import { type RecordingStdioTransport, StdinGone } from './recording-transport.js';
 import { InternalError } from '../util/errors.js';
 
 /** An error answer of the server, with its JSON-RPC code (a protocol error, not a tool error). */
@@ -19,6 +19,19 @@ export class RpcTimeout extends InternalError {
 
 export class RpcClosed extends InternalError {
   readonly code = 'CRASH_DRILL_RPC_CLOSED';
+}
+
+/** Node's codes for a write to a stream that is no more: ended by us, or destroyed (at the child's exit, after an EPIPE). */
+const GONE_CODES = new Set(['EPIPE', 'ERR_STREAM_DESTROYED', 'ERR_STREAM_WRITE_AFTER_END']);
+
+/**
+ * A write that found the server's stdin closed is the same news as the end of its stdout, come
+ * first. After the server dies, which of them the client meets first is a race (EPIPE, the pipe
+ * Node destroyed at the child's exit, or the close of stdout); the answer is one: the server
+ * closed the connection.
+ */
+function writeFoundClosed(error: unknown): boolean {
+  return error instanceof StdinGone || GONE_CODES.has(String((error as NodeJS.ErrnoException | null)?.code));
 }
 
 type Pending = { resolve: (result: Record<string, unknown>) => void; reject: (error: Error) => void; timer: NodeJS.Timeout };
@@ -63,7 +76,8 @@ export class RpcRequester {
       }, timeoutMs);
       this.pending.set(id, { resolve, reject, timer });
       this.transport.send({ jsonrpc: '2.0', id, method, params } as JSONRPCMessage).catch((error: unknown) => {
-        this.settle(id)?.reject(error instanceof Error ? error : new Error(String(error)));
+        const closed = writeFoundClosed(error);
+        this.settle(id)?.reject(closed ? new RpcClosed('the server closed the connection') : error instanceof Error ? error : new Error(String(error)));
       });
     });
   }
