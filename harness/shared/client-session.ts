@@ -12,6 +12,7 @@ import type { EraSession } from './era-session.js';
 import { DEFAULT_DISCOVER_TIMEOUT_MS, selectEra } from './era-select.js';
 import { CORRELATION_META_KEY, type ClientEvent, type StartCommand } from './protocol.js';
 import { RecordingStdioTransport } from './recording-transport.js';
+import { connectionClosed } from './rpc-requester.js';
 import { DEFAULT_CLIENT_SPAWN, type SpawnedServer } from './spawn-subject.js';
 import { runStopSteps, type StopHold } from './stop-steps.js';
 
@@ -162,7 +163,13 @@ export class ClientSession {
       const tools = await session.listTools(followUpTimeoutMs);
       emit({ type: 'follow-up', t: monoNow(), ok: true, detail: `tools/list answered with ${tools} tool${tools === 1 ? '' : 's'}` });
     } catch (error) {
-      emit({ type: 'follow-up', t: monoNow(), ok: false, detail: `tools/list: ${errorMessage(error)}` });
+      // One answer for a server that is gone, in either era, whichever side told the client first.
+      emit({
+        type: 'follow-up',
+        t: monoNow(),
+        ok: false,
+        detail: `tools/list: ${connectionClosed(error) ? 'the server closed the connection' : errorMessage(error)}`,
+      });
     }
   }
 

@@ -1,4 +1,4 @@
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, type JSONRPCMessage, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { type RecordingStdioTransport, StdinGone } from './recording-transport.js';
 import { InternalError } from '../util/errors.js';
 
@@ -32,6 +32,19 @@ const GONE_CODES = new Set(['EPIPE', 'ERR_STREAM_DESTROYED', 'ERR_STREAM_WRITE_A
  */
 function writeFoundClosed(error: unknown): boolean {
   return error instanceof StdinGone || GONE_CODES.has(String((error as NodeJS.ErrnoException | null)?.code));
+}
+
+/**
+ * The server closed the connection, whichever news came first: the end of its stdout (RpcClosed,
+ * or the SDK 1 Client's "Connection closed", typescript-sdk 1.32.2 src/shared/protocol.ts,
+ * `_onclose`; the SDK gives a cancelled request the same code, so the message decides), or a
+ * write that found its stdin closed.
+ */
+export function connectionClosed(error: unknown): boolean {
+  if (error instanceof RpcClosed || writeFoundClosed(error)) return true;
+  return (
+    error instanceof McpError && error.code === ErrorCode.ConnectionClosed && error.message === `MCP error ${ErrorCode.ConnectionClosed}: Connection closed`
+  );
 }
 
 type Pending = { resolve: (result: Record<string, unknown>) => void; reject: (error: Error) => void; timer: NodeJS.Timeout };

@@ -7,12 +7,13 @@
  * write's EPIPE is the only news; the next write finds the stream Node destroyed after it.
  */
 import { spawn } from 'node:child_process';
+import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { signalIdentity } from '../../harness/containment/signal.js';
 import { identify, type ProcIdentity } from '../../harness/observe/identity.js';
 import type { ClientEvent } from '../../harness/shared/protocol.js';
-import { RecordingStdioTransport } from '../../harness/shared/recording-transport.js';
-import { RpcClosed, RpcRequester } from '../../harness/shared/rpc-requester.js';
+import { RecordingStdioTransport, StdinGone } from '../../harness/shared/recording-transport.js';
+import { connectionClosed, RpcClosed, RpcRequester } from '../../harness/shared/rpc-requester.js';
 import type { SpawnedServer } from '../../harness/shared/spawn-subject.js';
 
 const started: ProcIdentity[] = [];
@@ -67,5 +68,21 @@ describe('RpcRequester, when the write finds the server gone', () => {
     );
     expect(second).toBeInstanceOf(RpcClosed);
     expect((second as Error).message).toBe('the server closed the connection');
+  });
+});
+
+describe('connectionClosed, the one answer in either era', () => {
+  it("takes the SDK 1 Client's close, not its cancel, which has the same code", () => {
+    expect(connectionClosed(new McpError(ErrorCode.ConnectionClosed, 'Connection closed'))).toBe(true);
+    expect(connectionClosed(new McpError(ErrorCode.ConnectionClosed, 'Request was cancelled'))).toBe(false);
+    expect(connectionClosed(new McpError(ErrorCode.RequestTimeout, 'Request timed out'))).toBe(false);
+  });
+
+  it('takes the requester close and a write that found stdin closed, and nothing else', () => {
+    expect(connectionClosed(new RpcClosed('the server closed the connection'))).toBe(true);
+    expect(connectionClosed(Object.assign(new Error('write EPIPE'), { code: 'EPIPE' }))).toBe(true);
+    expect(connectionClosed(new StdinGone('Not connected'))).toBe(true);
+    expect(connectionClosed(Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' }))).toBe(false);
+    expect(connectionClosed(new Error('Not connected'))).toBe(false);
   });
 });
