@@ -17,12 +17,27 @@ export function signalBeforeExit(
   // What the client's stop sequence (or its death's parent-death signal) reached: behind a
   // launcher, a signal to the direct child does not reach the server; one to the group or tree may.
   const step = clientSignalsTo(evidence, server, until).pop();
-  const harness = eventsOf(evidence, 'signal')
-    .filter((e) => e.pid === server.pid && e.startTime === server.startTime && e.result === 'sent' && e.t <= until)
-    .pop();
+  const harness = harnessSignalsTo(evidence, server, until).pop();
   if (harness && (!step || harness.t > step.t)) return { signal: harness.signal, by: 'harness' };
   if (step) return { signal: step.signal, by: 'client' };
   return null;
+}
+
+/** The signals the harness's containment sent the server by identity up to `until`, in order. */
+function harnessSignalsTo(evidence: DrillEvidence, server: { pid: number; startTime: number | null }, until: number) {
+  return eventsOf(evidence, 'signal').filter((e) => e.pid === server.pid && e.startTime === server.startTime && e.result === 'sent' && e.t <= until);
+}
+
+/**
+ * When the first signal reached the server, from the client's stop sequence (stamped before it is
+ * sent), its death's parent-death signal or the harness's containment (stamped as sent, before the
+ * harness reads any more stderr); null when none did. What the server does after it answers the
+ * signal, not EOF.
+ */
+export function firstSignalAt(evidence: DrillEvidence, server: { pid: number; startTime: number | null }): number | null {
+  const times = [clientSignalsTo(evidence, server, Number.POSITIVE_INFINITY)[0]?.t, harnessSignalsTo(evidence, server, Number.POSITIVE_INFINITY)[0]?.t];
+  const sent = times.filter((t): t is number => t !== undefined);
+  return sent.length > 0 ? Math.min(...sent) : null;
 }
 
 export function describeSignal(sent: { signal: string; by: 'client' | 'harness' }): string {

@@ -12,7 +12,7 @@ import type { EraSession } from './era-session.js';
 import { DEFAULT_DISCOVER_TIMEOUT_MS, selectEra } from './era-select.js';
 import { CORRELATION_META_KEY, type ClientEvent, type StartCommand } from './protocol.js';
 import { RecordingStdioTransport } from './recording-transport.js';
-import { connectionClosed } from './rpc-requester.js';
+import { CLOSED, connectionClosed } from './rpc-requester.js';
 import { DEFAULT_CLIENT_SPAWN, type SpawnedServer } from './spawn-subject.js';
 import { runStopSteps, type StopHold } from './stop-steps.js';
 
@@ -168,7 +168,7 @@ export class ClientSession {
         type: 'follow-up',
         t: monoNow(),
         ok: false,
-        detail: `tools/list: ${connectionClosed(error) ? 'the server closed the connection' : errorMessage(error)}`,
+        detail: `tools/list: ${connectionClosed(error) ? CLOSED : errorMessage(error)}`,
       });
     }
   }

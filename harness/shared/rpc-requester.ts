@@ -17,6 +17,9 @@ export class RpcTimeout extends InternalError {
   readonly code = 'CRASH_DRILL_RPC_TIMEOUT';
 }
 
+/** What a request says, in either era, when the server is gone: see connectionClosed. */
+export const CLOSED = 'the server closed the connection';
+
 export class RpcClosed extends InternalError {
   readonly code = 'CRASH_DRILL_RPC_CLOSED';
 }
@@ -81,7 +84,7 @@ export class RpcRequester {
   }
 
   request(method: string, params: Record<string, unknown>, timeoutMs: number, id = this.nextId()): Promise<Record<string, unknown>> {
-    if (this.closed) return Promise.reject(new RpcClosed('the server closed the connection'));
+    if (this.closed) return Promise.reject(new RpcClosed(CLOSED));
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
         this.pending.delete(id);
@@ -90,7 +93,7 @@ export class RpcRequester {
       this.pending.set(id, { resolve, reject, timer });
       this.transport.send({ jsonrpc: '2.0', id, method, params } as JSONRPCMessage).catch((error: unknown) => {
         const closed = writeFoundClosed(error);
-        this.settle(id)?.reject(closed ? new RpcClosed('the server closed the connection') : error instanceof Error ? error : new Error(String(error)));
+        this.settle(id)?.reject(closed ? new RpcClosed(CLOSED) : error instanceof Error ? error : new Error(String(error)));
       });
     });
   }
@@ -124,7 +127,7 @@ export class RpcRequester {
 
   private onClose(): void {
     this.closed = true;
-    for (const id of [...this.pending.keys()]) this.settle(id)?.reject(new RpcClosed('the server closed the connection'));
+    for (const id of [...this.pending.keys()]) this.settle(id)?.reject(new RpcClosed(CLOSED));
     this.onClosed();
   }
 

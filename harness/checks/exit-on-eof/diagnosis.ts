@@ -5,8 +5,7 @@
  * what it watches, children), and the SDK's known behaviour. Pure: evidence in, text out.
  */
 import { diedOfOwnSigpipe, OWN_WRITE } from '../../evidence/own-sigpipe.js';
-import { clientSignalsTo } from '../../evidence/client-signals.js';
-import { describeSignal, serverExitOf, serverOf, signalBeforeExit } from '../../evidence/queries.js';
+import { describeSignal, firstSignalAt, serverExitOf, serverOf, signalBeforeExit } from '../../evidence/queries.js';
 import { eventsOf, firstOf, type DrillEvidence, type ProcessFacts } from '../../evidence/types.js';
 import type { Cause } from '../types.js';
 import { callInFlightAtLoss, type SdkFinding, sdkCase, sdkFinding } from './sdk.js';
@@ -38,21 +37,6 @@ function threadLine(f: ProcessFacts): string {
     ...[...groups].map(([key, n]) => `${n} ${key}`),
   ].join('; ');
   return `${f.threadCount} thread${f.threadCount === 1 ? '' : 's'}: ${shown}${f.threadCount > f.threads.length ? `; ${f.threadCount - f.threads.length} more` : ''}`;
-}
-
-/**
- * When the first signal reached the server, from the client's stop sequence (stamped before it
- * is sent), its death's parent-death signal or the harness's containment (stamped as sent, before
- * the harness reads any more stderr): null when none did. What the server writes after it is its
- * answer to the signal, not to EOF.
- */
-export function firstSignalAt(evidence: DrillEvidence, server: { pid: number; startTime: number | null }): number | null {
-  const client = clientSignalsTo(evidence, server, Number.POSITIVE_INFINITY)[0]?.t ?? Number.POSITIVE_INFINITY;
-  const harness = eventsOf(evidence, 'signal')
-    .filter((e) => e.pid === server.pid && e.startTime === server.startTime && e.result === 'sent')
-    .reduce((t, e) => Math.min(t, e.t), Number.POSITIVE_INFINITY);
-  const first = Math.min(client, harness);
-  return Number.isFinite(first) ? first : null;
 }
 
 /** What the server wrote on stderr after losing its client and before `until`: a sign it reacted to the loss. */
