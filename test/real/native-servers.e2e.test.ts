@@ -11,8 +11,8 @@
  *   runs in a session of its own and outlives the server's SIGTERM; `job spawn { ^sleep 300 }`
  *   leaves its job behind although nu exits at once. That drill's point is child-spawned: nu
  *   answers `job spawn` before its job thread has always started the external, so a close just
- *   after the answer could let nu exit before there was a job to leave (a CI run saw no survivor
- *   once; 32 drills at child-spawned here all left `sleep 300`).
+ *   after the answer could let nu exit before there was a job to leave (one fresh-clone run of
+ *   .ci/run here saw no survivor; 32 drills at child-spawned here all left `sleep 300`).
  * - Azure MCP Server 2.0.5 (`azmcp server start`, C#, a .NET single-file bundle of 141 MB whose
  *   embedded deps.json names ModelContextProtocol 1.0.0), from @azure/mcp-linux-x64. Its EOF exit
  *   goes through the .NET host's shutdown: 1.0 to 3.1 s from EOF to exit measured here (10 runs,
@@ -49,8 +49,7 @@ const SCENARIOS: Record<string, Omit<ScenarioInput, 'id'>> = {
   'nu-eval': { subject: NU, target: { call: 'evaluate', args: { input: '1 + 2' } }, points: ['idle', 'after-response'] },
   'nu-sleep': { subject: NU, target: { call: 'evaluate', args: { input: 'sleep 30sec; 1' } }, points: ['in-flight'], timeouts: { 'in-flight-delay': 500 } },
   'nu-external': { subject: NU, target: { call: 'evaluate', args: { input: '^sleep 30' } }, points: ['child-spawned'] },
-  // At child-spawned, not after-response: nu answers `job spawn` before its job thread has always
-  // started the external, and a close right after the answer let nu exit first (one CI run).
+  // At child-spawned, not after-response: the header says why.
   'nu-job': { subject: NU, target: { call: 'evaluate', args: { input: 'job spawn { ^sleep 300 }' } }, points: ['child-spawned'] },
   'az-practices': { subject: AZ, target: { call: 'get_azure_bestpractices', args: PRACTICES }, points: ['idle', 'after-response'], ...AZ_WINDOWS },
   'az-auth': { subject: AZ, target: { call: 'subscription_list', args: {} }, points: ['after-response'], ...AZ_WINDOWS },
