@@ -10,7 +10,7 @@
  * variable is unset here is what the client starts the server with, so it is written as d
  * (unless d looks like a secret). Pure: the environment comes in, nothing is read or printed.
  */
-import { isCredentialName } from '../live-machine/credentials.js';
+import { isCredentialName, looksLikeSecret } from '../util/secrets.js';
 import { envValues } from '../mcp-clients/server.js';
 import type { ConfiguredServer } from '../mcp-clients/types.js';
 import { UserError } from '../util/errors.js';
@@ -31,22 +31,6 @@ export interface ClientSubject {
 
 export class ClientSubjectError extends UserError {
   readonly code = 'CRASH_DRILL_INIT_CLIENT_ENTRY';
-}
-
-/** Known token shapes: GitHub, OpenAI/Anthropic-style `sk-`, Slack, AWS, JWTs, bearer values, long random strings. */
-const TOKEN_SHAPES = [/^(gh[pousr]_|github_pat_|sk-|xox[abpr]-|AKIA|ASIA|glpat-|npm_)/, /^ey[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]+\./, /^Bearer\s/i];
-
-/** `scheme://user:password@host`: a connection string carries its password in the URL. */
-const URL_PASSWORD = /^[A-Za-z][\w+.-]*:\/\/[^/@\s:]*:[^/@\s]+@/;
-/** `?token=...`, `&api_key=...`: a credential-named query parameter. */
-const QUERY_PARAM = /[?&]([^=&#\s]+)=[^&#\s]/g;
-
-export function looksLikeSecret(value: string): boolean {
-  if (TOKEN_SHAPES.some((r) => r.test(value))) return true;
-  if (URL_PASSWORD.test(value)) return true;
-  for (const m of value.matchAll(QUERY_PARAM)) if (isCredentialName(m[1]!.replace(/-/g, '_'))) return true;
-  // 24+ characters of letters and digits mixed, no spaces or slashes: a key, not a path or a word.
-  return /^[A-Za-z0-9_\-+=]{24,}$/.test(value) && /[0-9]/.test(value) && /[A-Za-z]/.test(value);
 }
 
 const WHOLE_VARIABLE = /^\$\{(?:env:)?([A-Za-z_]\w*)(?::-([^}]*))?\}$|^\$([A-Za-z_]\w*)$/;

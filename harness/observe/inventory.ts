@@ -4,6 +4,7 @@
  * and argv is redacted, so a row can be written into reports safely.
  */
 import { monoNow } from '../util/clock.js';
+import { redact, type Secret } from '../util/secrets.js';
 import type { ProcIdentity } from './identity.js';
 import { socketInodes, tcpConnections, unixSockets, type TcpConn, type UnixSock } from './net.js';
 import { readCmdline, readEnviron, readFdLink, readStat, startTimeToMono } from './proc.js';
@@ -49,23 +50,17 @@ function stdioFds(pid: number): FdInfo[] {
   return out;
 }
 
-function redact(text: string, secrets: string[]): string {
-  let out = text;
-  for (const s of secrets) out = out.split(s).join(REDACTED);
-  return out;
-}
-
-export function inventory(id: ProcIdentity, opts: { secrets: string[]; foundBy?: string[] }): SurvivorRow | null {
+export function inventory(id: ProcIdentity, opts: { secrets: readonly Secret[]; foundBy?: string[] }): SurvivorRow | null {
   const stat = readStat(id.pid);
   if (stat === null || stat.startTime !== id.startTime) return null;
-  const secrets = opts.secrets.filter((s) => s.length > 0);
+  const secrets = opts.secrets.filter((s) => s.value.length > 0);
   const vars: string[] = [];
   for (const [name, value] of readEnviron(id.pid) ?? []) {
-    if (secrets.some((s) => value.includes(s))) vars.push(name);
+    if (secrets.some((s) => value.includes(s.value))) vars.push(name);
   }
   const argv = readCmdline(id.pid) ?? [];
   const cmdline = argv.map((arg, i) => {
-    if (secrets.some((s) => arg.includes(s))) vars.push(`argv[${i}]`);
+    if (secrets.some((s) => arg.includes(s.value))) vars.push(`argv[${i}]`);
     return redact(arg, secrets);
   });
   const inodes = socketInodes(id.pid);

@@ -5,6 +5,7 @@
  * loop watches, its timers where the kernel shows them (timerfd), its children. Names and
  * counts only: no fd target but stdin's kind, and every string is redacted of the drill's secrets.
  */
+import { redact as redactText, type Secret } from '../util/secrets.js';
 import type { ProcIdentity } from './identity.js';
 import { classifyFd } from './inventory.js';
 import { listFds, listTasks, readExe, readFdinfo, readFdLink, readStat, readTaskFile } from './proc.js';
@@ -73,11 +74,10 @@ function stdinKind(target: string): string {
   return kind;
 }
 
-export function processFacts(id: ProcIdentity, opts: { role: 'server' | 'other'; secrets: string[]; children: number[] }): ProcessFacts | null {
+export function processFacts(id: ProcIdentity, opts: { role: 'server' | 'other'; secrets: readonly Secret[]; children: number[] }): ProcessFacts | null {
   const stat = readStat(id.pid);
   if (stat === null || stat.startTime !== id.startTime) return null;
-  const secrets = opts.secrets.filter((s) => s.length > 0);
-  const redact = (s: string): string => secrets.reduce((out, secret) => out.split(secret).join('[redacted]'), s);
+  const redact = (s: string): string => redactText(s, opts.secrets);
   const fdKinds: Record<string, number> = {};
   let stdin: string | null = null;
   let timerfds = 0;

@@ -9,6 +9,7 @@
  * Paths only from the server's own argv, cwd, environment and maps; versions from package metadata.
  */
 import { basename } from 'node:path';
+import { redact as redactText, type Secret } from '../util/secrets.js';
 import type { ProcIdentity } from './identity.js';
 import { readCmdline, readCwd, readEnviron, readExe, readMaps } from './proc.js';
 import { readProgramSdk } from './program-sdk/read-program-sdk.js';
@@ -27,10 +28,10 @@ export interface RuntimeFacts {
   reason?: string | null;
 }
 
-export function runtimeFacts(id: ProcIdentity, secrets: string[] = []): RuntimeFacts | null {
+export function runtimeFacts(id: ProcIdentity, secrets: readonly Secret[] = []): RuntimeFacts | null {
   const facts = readRuntime(id);
   if (!facts) return null;
-  const redact = (s: string): string => secrets.filter((x) => x.length > 0).reduce((out, x) => out.split(x).join('[redacted]'), s);
+  const redact = (s: string): string => redactText(s, secrets);
   return {
     ...facts,
     exe: facts.exe === null ? null : redact(facts.exe),

@@ -5,7 +5,8 @@
  * plain value is copied; what is started now gets the real values. Both ways for each rule.
  */
 import { describe, expect, it } from 'vitest';
-import { ClientSubjectError, clientSubject, looksLikeSecret } from '../../harness/init/client-subject.js';
+import { ClientSubjectError, clientSubject } from '../../harness/init/client-subject.js';
+import { looksLikeSecret } from '../../harness/util/secrets.js';
 import { withEnvValues } from '../../harness/mcp-clients/server.js';
 import type { ConfiguredServer } from '../../harness/mcp-clients/types.js';
 

@@ -14,7 +14,7 @@ import { spawnSync } from 'node:child_process';
 import { chmodSync, copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isCredentialName } from '../../harness/live-machine/credentials.js';
+import { isCredentialName } from '../../harness/util/secrets.js';
 import type { OrphanEntry, OrphanReport } from '../../harness/live-machine/find-orphans.js';
 import { ENV_VALUES, FIXTURES, fixtureHome, type FixtureHome } from '../mcp-clients/fixture-home.js';
 import type { CliRun } from '../support/cli.js';

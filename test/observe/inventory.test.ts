@@ -37,7 +37,7 @@ describe('inventory', () => {
       env: envWith({ CRASH_DRILL_TOKEN: secret, API_AUTH: `Bearer ${secret}`, HARMLESS: 'nothing' }),
     });
     expect(await p.nextLine()).toBe('ready');
-    const row = inventory(p.id, { secrets: [secret], foundBy: ['env-marker'] })!;
+    const row = inventory(p.id, { secrets: [{ value: secret, from: '' }], foundBy: ['env-marker'] })!;
 
     expect(row).toMatchObject({ pid: p.id.pid, startTime: p.id.startTime, ppid: process.pid, foundBy: ['env-marker'] });
     expect(row.state).toMatch(/^[RS]$/);

@@ -6,11 +6,12 @@
  * `crash-drill check` re-judges it from the log.
  */
 import type { ProcIdentity } from '../../observe/identity.js';
+import type { Secret } from '../../util/secrets.js';
 import { type ProcessFacts, processFacts } from '../../observe/process-facts.js';
 import { runtimeFacts } from '../../observe/runtime-facts.js';
 import type { EvidenceRecorder } from './recorder.js';
 
-export function recordStartFacts(rec: EvidenceRecorder, server: ProcIdentity | null, secrets: string[]): void {
+export function recordStartFacts(rec: EvidenceRecorder, server: ProcIdentity | null, secrets: readonly Secret[]): void {
   if (!server) return;
   rec.harness({ type: 'diagnosis-facts', label: 'start', processes: [], runtime: runtimeFacts(server, secrets) }, undefined, 'observer');
 }
@@ -20,7 +21,7 @@ export function recordProcessFacts(
   label: 'deadline' | 'snapshot',
   live: readonly ProcIdentity[],
   server: ProcIdentity | null,
-  secrets: string[],
+  secrets: readonly Secret[],
 ): void {
   const isServer = (p: ProcIdentity) => server !== null && p.pid === server.pid && p.startTime === server.startTime;
   const facts = live.flatMap((p) => processFacts(p, { role: isServer(p) ? 'server' : 'other', secrets, children: [] }) ?? []);

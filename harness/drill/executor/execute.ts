@@ -15,6 +15,7 @@ import { drillIdFor } from '../../observe/index.js';
 import type { PlannedDrill } from '../../plan/types.js';
 import { abortable, Interrupted } from '../../util/abortable.js';
 import { errorMessage } from '../../util/errors.js';
+import { launchSecrets, redact, redactArgv } from '../../util/secrets.js';
 import { defaultClientKind } from '../client/drill-client.js';
 import { containAndClean, type Holdings } from './clean-up.js';
 import { recordStartFacts } from './diagnosis-facts.js';
@@ -35,10 +36,13 @@ import type { DrillContext, ExecuteOptions } from './types.js';
 
 export function drillMeta(drill: PlannedDrill, drillId: string): DrillMeta {
   const { scenario } = drill;
+  const { name, command, args } = scenario.subject;
+  // The command line is shown in every report: its secrets read as placeholders (harness/util/secrets.ts).
+  const secrets = launchSecrets(scenario.subject);
   return {
     drillId,
     scenario: scenario.id,
-    subject: { name: scenario.subject.name, command: scenario.subject.command, args: scenario.subject.args },
+    subject: { name: redact(name, secrets), command: redact(command, secrets), args: redactArgv(args, secrets) },
     point: drill.point,
     mode: drill.mode,
     expect: expectOptions(scenario.expect),
@@ -59,6 +63,7 @@ function expectOptions({ extra: _raw, ...options }: Scenario['expect']): DrillMe
 export async function executeDrill(drill: PlannedDrill, opts: ExecuteOptions): Promise<DrillEvidence> {
   const drillId = drillIdFor(opts.runId, drill.index);
   const rec = new EvidenceRecorder(drillMeta(drill, drillId), drill.scenario.record);
+  for (const secret of launchSecrets(drill.scenario.subject)) rec.addSecret(secret.value, secret.from);
   if (opts.onEvent) rec.onEvent(opts.onEvent);
   rec.harness({ type: 'drill-start', meta: rec.meta, wall: new Date().toISOString() });
   rec.harness({ type: 'client-profile', profile: profileFacts(drill) });
@@ -131,7 +136,7 @@ async function drive(ctx: DrillContext, held: Holdings, watch: ServerWatch): Pro
   // drill (two CI runs: the not-listed drill's outside entry missing, its server's process-new
   // recorded 3 ms after the dispatch).
   tracker.sampleNow();
-  recordStartFacts(rec, watch.server, link.secrets()); // diagnosis: runtime and SDK
+  recordStartFacts(rec, watch.server, rec.knownSecrets()); // diagnosis: runtime and SDK
   await ctx.extensions.afterHandshake(watch.server, wait);
 
   const outcome = await wait(

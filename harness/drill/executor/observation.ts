@@ -65,7 +65,7 @@ export async function observeWindow(ctx: DrillContext, lost: LostDrill): Promise
   const atDeadline = setTimeout(
     () => {
       const server = watch.server;
-      if (!watch.exited && server) recordProcessFacts(ctx.rec, 'deadline', [server], server, link.secrets());
+      if (!watch.exited && server) recordProcessFacts(ctx.rec, 'deadline', [server], server, ctx.rec.knownSecrets());
     },
     Math.max(0, lossAt + deadline - Math.min(250, deadline / 10) - monoNow()),
   );
@@ -95,7 +95,7 @@ function snapshot({ rec }: DrillContext, { started, watch, link }: LostDrill, la
   watch.look();
   const client = identityKey(started.clientId);
   const live = started.tracker.sampleNow().filter((p) => identityKey(p) !== client);
-  const survivors = live.flatMap((p) => inventory(p, { secrets: link.secrets(), foundBy: p.foundBy }) ?? []);
+  const survivors = live.flatMap((p) => inventory(p, { secrets: rec.knownSecrets(), foundBy: p.foundBy }) ?? []);
   rec.harness({ type: 'snapshot', label, early, survivors });
-  recordProcessFacts(rec, 'snapshot', live, watch.server, link.secrets()); // diagnosis, before containment
+  recordProcessFacts(rec, 'snapshot', live, watch.server, rec.knownSecrets()); // diagnosis, before containment
 }

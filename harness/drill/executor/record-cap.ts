@@ -13,6 +13,7 @@
  * edge is masked too: a cut must never leave part of a token in the record.
  */
 import type { HarnessEvent } from '../../evidence/types.js';
+import { placeholder, type Secret } from '../../util/secrets.js';
 
 export { DEFAULT_RECORD_LIMITS } from '../../config/normalise.js';
 
@@ -22,14 +23,17 @@ const MIN_FRAGMENT = 4;
 /** What a stream saw and left out: the counts of its `record-cut` event (harness/evidence/types.ts). */
 export type CutSummary = Omit<Extract<HarnessEvent, { type: 'record-cut' }>, 'type' | 'stream' | 'limit' | 'lineBytes'>;
 
+/** A token shape's opening left at the end of a cut (`...ghp_01234`), too short for the whole shape to match. */
+const SHAPE_OPENING_AT_END = /\b(?:gh[pousr]_|github_pat_|sk-|xox[abposr]-|AKIA|ASIA|AIza|glpat-|npm_|eyJ|-----BEGIN [A-Z ]*PRIVATE)[A-Za-z0-9_.\- ]*$/;
+
 /** Masks, at the end of `text` (and at its start when `atStart`), any fragment of a secret a cut left there. */
-export function maskCutEdges(text: string, secrets: readonly string[], edges: { start: boolean; end: boolean }): string {
+export function maskCutEdges(text: string, secrets: readonly Secret[], edges: { start: boolean; end: boolean }): string {
   let out = text;
-  for (const secret of secrets) {
+  for (const { value: secret, from } of secrets) {
     if (edges.end) {
       for (let n = Math.min(secret.length - 1, out.length); n >= MIN_FRAGMENT; n--) {
         if (out.endsWith(secret.slice(0, n))) {
-          out = `${out.slice(0, out.length - n)}[redacted]`;
+          out = `${out.slice(0, out.length - n)}${placeholder(from)}`;
           break;
         }
       }
@@ -37,17 +41,18 @@ export function maskCutEdges(text: string, secrets: readonly string[], edges: { 
     if (edges.start) {
       for (let n = Math.min(secret.length - 1, out.length); n >= MIN_FRAGMENT; n--) {
         if (out.startsWith(secret.slice(secret.length - n))) {
-          out = `[redacted]${out.slice(n)}`;
+          out = `${placeholder(from)}${out.slice(n)}`;
           break;
         }
       }
     }
   }
+  if (edges.end) out = out.replace(SHAPE_OPENING_AT_END, placeholder('cut'));
   return out;
 }
 
 /** Cuts one line to `max` characters, saying how much was left out. */
-export function shortenLine(line: string, max: number, secrets: readonly string[]): { text: string; cut: number } {
+export function shortenLine(line: string, max: number, secrets: readonly Secret[]): { text: string; cut: number } {
   if (line.length <= max) return { text: line, cut: 0 };
   const kept = maskCutEdges(line.slice(0, max), secrets, { start: false, end: true });
   return { text: kept, cut: Buffer.byteLength(line) - Buffer.byteLength(line.slice(0, max)) };

@@ -3,6 +3,7 @@ import type { RecordLimits } from '../../config/types.js';
 import type { CutStream, DrillEvidence, DrillMeta, EvidenceEvent, EvidenceSource, HarnessEvent } from '../../evidence/types.js';
 import { monoNow } from '../../util/clock.js';
 import { ByteCap, DEFAULT_RECORD_LIMITS, LineCap, maskCutEdges, shortenLine } from './record-cap.js';
+import { MIN_SECRET_LENGTH, redact, type Secret } from '../../util/secrets.js';
 
 type NoiseEvent = Extract<EvidenceEvent, { type: 'stdout-noise' }>;
 
@@ -18,7 +19,7 @@ type NoiseEvent = Extract<EvidenceEvent, { type: 'stdout-noise' }>;
 export class EvidenceRecorder {
   readonly events: EvidenceEvent[] = [];
   private listeners: Array<(event: EvidenceEvent) => void> = [];
-  private readonly secrets: string[] = [];
+  private readonly secrets: Secret[] = [];
   private readonly lines: Record<'stdout' | 'retry-stdout', LineCap<EvidenceEvent>>;
   private readonly bytes: Record<'stderr' | 'client-stderr', ByteCap>;
 
@@ -39,9 +40,18 @@ export class EvidenceRecorder {
     return this.push({ seq: 0, t, source, ...event } as EvidenceEvent);
   }
 
-  /** Values that never enter the evidence in clear (tokens, keys): replaced by `[redacted]` wherever they appear. */
-  addSecret(value: string): void {
-    if (value.length >= 8 && !this.secrets.includes(value)) this.secrets.push(value);
+  /**
+   * A value that never enters the evidence in clear (a token, a key): replaced wherever it appears
+   * by a placeholder naming where it came from (`from`, harness/util/secrets.ts), or `[redacted]`
+   * for the drill's own credentials. Token shapes are redacted whether added or not.
+   */
+  addSecret(value: string, from = ''): void {
+    if (value.length >= MIN_SECRET_LENGTH && !this.secrets.some((s) => s.value === value)) this.secrets.push({ value, from });
+  }
+
+  /** Every secret added so far, for the observers that read processes (argv, environ, fds). */
+  knownSecrets(): readonly Secret[] {
+    return this.secrets;
   }
 
   onEvent(listener: (event: EvidenceEvent) => void): void {
@@ -106,13 +116,27 @@ export class EvidenceRecorder {
   }
 
   private redact(event: EvidenceEvent): EvidenceEvent {
-    if (this.secrets.length === 0) return event;
-    const text = JSON.stringify(event);
-    if (!this.secrets.some((secret) => text.includes(secret))) return event;
-    let clean = text;
-    for (const secret of this.secrets) clean = clean.split(secret).join('[redacted]');
-    return JSON.parse(clean) as EvidenceEvent;
+    return redactDeep(event, this.secrets) as EvidenceEvent;
   }
+}
+
+/** Every string in a value redacted (harness/util/secrets.ts); the value itself when none changes. */
+export function redactDeep(value: unknown, secrets: readonly Secret[]): unknown {
+  if (typeof value === 'string') return redact(value, secrets);
+  if (Array.isArray(value)) {
+    const out = value.map((v) => redactDeep(v, secrets));
+    return out.some((v, i) => v !== value[i]) ? out : value;
+  }
+  if (value !== null && typeof value === 'object') {
+    let changed = false;
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) {
+      out[k] = redactDeep(v, secrets);
+      if (out[k] !== v) changed = true;
+    }
+    return changed ? out : value;
+  }
+  return value;
 }
 
 /** The stdout-noise event itself, or the one a retry event wraps. */

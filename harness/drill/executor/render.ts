@@ -34,7 +34,7 @@ export function renderFor(ctx: RenderContext, token: string, generation: Generat
   // A value read through {{env.NAME}} is most often a credential (init --from-client writes them): never in the evidence.
   for (const name of envTemplateNames(drill.scenario)) {
     const value = process.env[name];
-    if (value) rec.addSecret(value);
+    if (value) rec.addSecret(value, `env.${name}`);
   }
   const files = subjectFilePaths(Object.keys(drill.scenario.subject.files ?? {}), ctx.tmp);
   const rendered = renderScenario(drill.scenario, {

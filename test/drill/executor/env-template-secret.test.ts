@@ -1,7 +1,7 @@
 /**
  * A value a scenario reads through `{{env.NAME}}` (init --from-client writes them where a client
  * configuration held a credential) never reaches the evidence: the drill redacts it like its own
- * session token. The fake server prints it on stdout and stderr; the record holds `[redacted]`.
+ * session token. The fake server prints it on stdout and stderr; the record holds `[redacted:env.NAME]`, naming where the value came from.
  */
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -35,7 +35,8 @@ describe('a credential read through {{env.NAME}}', () => {
     const run = await runScenarios([scenarioFrom(yaml)], { concurrency: 1 });
     const text = JSON.stringify(run.evidence[0].events);
     const noise = run.evidence[0].events.filter((e) => e.type === 'stdout-noise');
-    expect(noise.map((e) => (e as { line: string }).line.slice(0, 18))).toEqual(['noise 0 [redacted]', 'noise 1 [redacted]', 'noise 2 [redacted]']);
+    const placeholder = `[redacted:env.${NAME}]`;
+    expect(noise.map((e) => (e as { line: string }).line.slice(0, 8 + placeholder.length))).toEqual([0, 1, 2].map((n) => `noise ${n} ${placeholder}`));
     expect(text).not.toContain(SECRET);
     expect(text).not.toContain(SECRET.slice(0, 12));
   }, 60_000);

@@ -1,0 +1,156 @@
+/**
+ * What counts as a secret, and how one is kept out of every output: reports, evidence logs, the
+ * console and the run registry. A secret is found two ways (after Gemini CLI's
+ * packages/core/src/services/environmentSanitization.ts, which filters a server's environment by
+ * name and by value):
+ *
+ * - by name: the value of a credential-named variable (`GITHUB_TOKEN`, `API_KEY`), of a
+ *   credential-named flag (`--api-key X`, `--token=X`), or of `NAME=value` in a command line
+ *   (`env GITHUB_PERSONAL_ACCESS_TOKEN=...`, `docker run -e TOKEN=...`);
+ * - by value: a token-shaped string (GitHub, Slack, AWS, Google, OpenAI-style `sk-`, npm, GitLab,
+ *   a JWT, a PEM private key, a URL with a password), wherever it stands.
+ *
+ * A secret the drill knows by value is replaced by a placeholder naming where it came from
+ * (`[redacted:env.GITHUB_TOKEN]`, `[redacted:--api-key]`); one found only by its shape in free
+ * text by `[redacted:<kind>]`. The drill's own credentials (its session token and API key) read
+ * `[redacted]`. The placeholders are stable: the same secret reads the same in every run.
+ */
+
+/** A value that never appears in an output, and where it came from (the placeholder's name). */
+export interface Secret {
+  value: string;
+  /** `env.NAME`, `--flag`, `arg N`; empty for the drill's own credentials. */
+  from: string;
+}
+
+/** The shortest value treated as a secret: shorter ones say nothing and would redact common words. */
+export const MIN_SECRET_LENGTH = 8;
+
+const CREDENTIAL_NAME = /(TOKEN|SECRET|PASSW(OR)?D|API_?KEY|ACCESS_?KEY|PRIVATE_?KEY|CREDENTIAL|AUTH|COOKIE|SESSION_?KEY|BEARER|_PAT$|^PAT$)/i;
+/** Names that match but hold no secret. */
+const NOT_A_CREDENTIAL = /^(.*AUTHOR.*|XAUTHORITY|.*_AUTH_TYPE|.*_AUTH_URL|.*_AUTH_URI|.*TOKEN_URL|.*TOKEN_URI)$/i;
+
+/** Whether a variable's or flag's name says it holds a credential (`GITHUB_TOKEN`, `api_key`). */
+export function isCredentialName(name: string): boolean {
+  return CREDENTIAL_NAME.test(name) && !NOT_A_CREDENTIAL.test(name);
+}
+
+/** Token shapes found inside any text, each with the kind its placeholder names. */
+const TEXT_SHAPES: readonly { kind: string; re: RegExp }[] = [
+  { kind: 'private-key', re: /-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z ]*PRIVATE KEY-----|$)/g },
+  { kind: 'github-token', re: /\b(?:gh[pousr]_[A-Za-z0-9]{16,}|github_pat_[A-Za-z0-9_]{16,})/g },
+  { kind: 'slack-token', re: /\bxox[abposr]-[A-Za-z0-9-]{8,}/g },
+  { kind: 'aws-key', re: /\b(?:AKIA|ASIA)[A-Z0-9]{16}\b/g },
+  { kind: 'google-api-key', re: /\bAIza[0-9A-Za-z_-]{30,}/g },
+  { kind: 'jwt', re: /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*/g },
+  { kind: 'api-key', re: /\bsk-[A-Za-z0-9_-]{16,}/g },
+  { kind: 'gitlab-token', re: /\bglpat-[A-Za-z0-9_-]{16,}/g },
+  { kind: 'npm-token', re: /\bnpm_[A-Za-z0-9]{30,}/g },
+  // scheme://user:password@host: the password only, so the address still reads.
+  { kind: 'url-password', re: /(?<=\b[A-Za-z][\w+.-]*:\/\/[^/@\s:]*:)[^/@\s]+(?=@)/g },
+];
+
+/** One test for all shapes, so text without any (almost all of it) costs one scan. */
+const ANY_SHAPE = new RegExp(TEXT_SHAPES.map((s) => s.re.source).join('|'));
+
+/** A whole value that starts like a token, however short the rest (`sk-abc`), or a bearer value. */
+const WHOLE_SHAPES = /^(gh[pousr]_|github_pat_|sk-|xox[abposr]-|AKIA|ASIA|AIza|glpat-|npm_|ey[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]+\.|[Bb]earer\s)/;
+
+/** `?token=...`, `&api_key=...`: a credential-named query parameter. */
+const QUERY_PARAM = /[?&]([^=&#\s]+)=[^&#\s]/g;
+
+/**
+ * Whether a whole value (an env value, an arg) looks like a secret: a token shape, a URL with a
+ * password or a credential-named query parameter, a `Bearer` value, or 24+ characters of letters
+ * and digits mixed with no spaces or slashes (a key, not a path or a word).
+ */
+export function looksLikeSecret(value: string): boolean {
+  if (WHOLE_SHAPES.test(value) || ANY_SHAPE.test(value)) return true;
+  for (const m of value.matchAll(QUERY_PARAM)) if (isCredentialName(m[1]!.replace(/-/g, '_'))) return true;
+  return /^[A-Za-z0-9_\-+=]{24,}$/.test(value) && /[0-9]/.test(value) && /[A-Za-z]/.test(value);
+}
+
+/** `[redacted:from]`, or `[redacted]` for the drill's own credentials. */
+export function placeholder(from: string): string {
+  return from ? `[redacted:${from}]` : '[redacted]';
+}
+
+/**
+ * `text` with every known secret replaced by its placeholder, then every token shape left. The
+ * longest secrets go first, so a secret that holds another is replaced whole.
+ */
+export function redact(text: string, secrets: readonly Secret[] = []): string {
+  let out = text;
+  if (secrets.some((s) => text.includes(s.value)))
+    for (const s of byLength(secrets)) if (out.includes(s.value)) out = out.split(s.value).join(placeholder(s.from));
+  return redactShapes(out);
+}
+
+/** Whether `text` holds a known secret or a token shape (so redact() would change it). */
+export function holdsSecret(text: string, secrets: readonly Secret[] = []): boolean {
+  return secrets.some((s) => text.includes(s.value)) || ANY_SHAPE.test(text);
+}
+
+/** `text` with every token shape replaced by `[redacted:<kind>]`. */
+export function redactShapes(text: string): string {
+  if (!ANY_SHAPE.test(text)) return text;
+  let out = text;
+  for (const { kind, re } of TEXT_SHAPES) out = out.replace(re, placeholder(kind));
+  return out;
+}
+
+function byLength(secrets: readonly Secret[]): Secret[] {
+  return [...secrets].filter((s) => s.value.length >= MIN_SECRET_LENGTH).sort((a, b) => b.value.length - a.value.length);
+}
+
+/** `--api-key` -> `api_key`: a flag's name, to ask isCredentialName about. */
+const flagName = (flag: string): string => flag.replace(/^-+/, '').replace(/=$/, '').replace(/-/g, '_');
+const FLAG = /^--?[A-Za-z][\w-]*$/;
+const ASSIGNMENT = /^([A-Za-z_][A-Za-z0-9_]*)=(.+)$/s;
+const FLAG_WITH_VALUE = /^(--?[A-Za-z][\w-]*)=(.+)$/s;
+
+/**
+ * The secrets an argv holds, each with where it came from: `NAME=value` with a credential name
+ * or a secret-shaped value (`env.NAME`), the value of a credential-named flag (`--token X`,
+ * `--token=X`: `--token`), and any other secret-shaped arg (`arg N`, counted in `args`). A value
+ * that is still a template (`{{env.X}}`) is not one: the drill adds its rendered value itself.
+ */
+export function argSecrets(args: readonly string[]): Secret[] {
+  const out: Secret[] = [];
+  args.forEach((a, i) => {
+    if (a.includes('{{')) return;
+    const assignment = ASSIGNMENT.exec(a);
+    if (assignment) {
+      if (isCredentialName(assignment[1]!) || looksLikeSecret(assignment[2]!)) out.push({ value: assignment[2]!, from: `env.${assignment[1]}` });
+      return;
+    }
+    const flag = FLAG_WITH_VALUE.exec(a);
+    if (flag) {
+      if (isCredentialName(flagName(flag[1]!)) || looksLikeSecret(flag[2]!)) out.push({ value: flag[2]!, from: flag[1]! });
+      return;
+    }
+    if (a.startsWith('-')) return;
+    const prev = args[i - 1];
+    if (prev !== undefined && FLAG.test(prev) && isCredentialName(flagName(prev))) out.push({ value: a, from: prev });
+    else if (looksLikeSecret(a)) out.push({ value: a, from: `arg ${i + 1}` });
+  });
+  return out.filter((s) => s.value.length >= MIN_SECRET_LENGTH);
+}
+
+/** The secrets of an environment: credential-named variables and secret-shaped values (`env.NAME`). */
+export function envSecrets(env: Readonly<Record<string, string>>): Secret[] {
+  return Object.entries(env)
+    .filter(([name, value]) => !value.includes('{{') && value.length >= MIN_SECRET_LENGTH && (isCredentialName(name) || looksLikeSecret(value)))
+    .map(([name, value]) => ({ value, from: `env.${name}` }));
+}
+
+/** Every secret a server's launch holds: its args (an `env NAME=value` prefix included) and its env. */
+export function launchSecrets(subject: { args: readonly string[]; env?: Readonly<Record<string, string>> }): Secret[] {
+  return [...argSecrets(subject.args), ...envSecrets(subject.env ?? {})];
+}
+
+/** An argv with its secrets replaced: the known ones and any it holds by name or by shape. */
+export function redactArgv(argv: readonly string[], known: readonly Secret[] = []): string[] {
+  const secrets = [...known, ...argSecrets(argv)];
+  return argv.map((a) => redact(a, secrets));
+}
