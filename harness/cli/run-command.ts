@@ -9,7 +9,7 @@ import { baselineNotes } from '../baseline/notes.js';
 import { runExitCode } from '../results/flaky.js';
 import type { RunResults } from '../results/types.js';
 import { startRun } from '../run/start-run.js';
-import { subjectFromCommandLine } from '../config/command-line.js';
+import { subjectsFromCommandLines } from '../config/command-line.js';
 import { commandExit, errorMessage, EXIT, SIGNAL_EXIT, UsageError } from '../util/errors.js';
 
 export interface RunCommandOptions {
@@ -123,11 +123,9 @@ export async function runFromCommandLine(
 }
 
 function subjectsOf(lines: string[]): SubjectSpec[] {
-  return lines.map((line) => {
-    try {
-      return subjectFromCommandLine(line, process.cwd());
-    } catch (error) {
-      throw new UsageError(`--subject: ${errorMessage(error)}`);
-    }
-  });
+  try {
+    return subjectsFromCommandLines(lines, process.cwd());
+  } catch (error) {
+    throw new UsageError(`--subject: ${errorMessage(error)}`);
+  }
 }

@@ -1,6 +1,6 @@
-import { basename } from 'node:path';
 import type { SubjectSpec } from './index.js';
 import { UsageError } from '../util/errors.js';
+import { subjectName } from './subject-name.js';
 
 /**
  * Splits a command line the way a POSIX shell would for plain words, quotes and backslashes:
@@ -43,10 +43,21 @@ export function splitCommandLine(line: string): string[] {
   return words;
 }
 
-/** A subject from a command line, run from `cwd`, named like a scenario's subject would be. */
-export function subjectFromCommandLine(line: string, cwd: string): SubjectSpec {
-  const [command, ...args] = splitCommandLine(line);
-  if (!command) throw new UsageError('--subject needs a command');
-  const first = args.find((a) => !a.startsWith('-'));
-  return { name: basename(first ?? command) || command, command, args, env: {}, cwd };
+/**
+ * Subjects from command lines, each named as its user knows it, and never two with one name:
+ * where two would share one, the versions they pin tell them apart (`pkg@1.0`, `pkg@2.0`), else
+ * their places in the list (`a.js (1)`, `a.js (2)`).
+ */
+export function subjectsFromCommandLines(lines: readonly string[], cwd: string): SubjectSpec[] {
+  const parsed = lines.map((line) => {
+    const [command, ...args] = splitCommandLine(line);
+    if (!command) throw new UsageError('--subject needs a command');
+    return { command, args, named: subjectName(command, args, cwd) };
+  });
+  const count = (name: string) => parsed.filter((p) => p.named.name === name).length;
+  const names = parsed.map(({ named }) => (count(named.name) > 1 && named.version ? `${named.name}@${named.version}` : named.name));
+  return parsed.map(({ command, args }, i) => {
+    const name = names.filter((n) => n === names[i]).length > 1 ? `${names[i]} (${names.slice(0, i + 1).filter((n) => n === names[i]).length})` : names[i]!;
+    return { name, command, args, env: {}, cwd };
+  });
 }

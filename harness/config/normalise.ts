@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { subjectName } from './subject-name.js';
 import type { ParsedScenario } from './schema.js';
 import { EXTRA_EXPECT_KEYS } from './schema.js';
 import { normaliseActivity } from './activity-schema.js';
@@ -39,7 +40,7 @@ export function normaliseScenario(parsed: ParsedScenario, file: string): Scenari
   const subjects = (parsed.subjects ?? (parsed.subject ? [parsed.subject] : [])).map((s) => {
     const expectation = normaliseExpectation(s.expectation, exitDeadline);
     return {
-      name: s.name ?? defaultName(s.command, s.args),
+      name: s.name ?? subjectName(s.command, s.args, resolveCwd(dir, s.cwd)).name,
       command: s.command,
       args: s.args,
       env: s.env,
@@ -109,16 +110,6 @@ function resolveCwd(dir: string, cwd: string | undefined): string {
   if (cwd === undefined) return dir;
   if (cwd.startsWith('{{')) return cwd;
   return path.resolve(dir, cwd);
-}
-
-/**
- * The first argument that is not an option names the server better than the interpreter:
- * `node dist/well-behaved.js` -> `well-behaved.js`, `npx -y @scope/server-memory` ->
- * `server-memory`. With no such argument, the command's own basename.
- */
-function defaultName(command: string, args: readonly string[]): string {
-  const first = args.find((a) => !a.startsWith('-'));
-  return path.basename(first ?? command) || command;
 }
 
 /** subscribe and listen become their JSON-RPC method and params, so templates render in them like tool args. */

@@ -2,7 +2,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { splitCommandLine } from '../../harness/config/command-line.js';
+import { splitCommandLine, subjectsFromCommandLines } from '../../harness/config/command-line.js';
 import { packageRoot } from '../../harness/util/paths.js';
 import { lastLine, runCli } from '../support/cli.js';
 import { scenarioYaml } from '../support/scenarios.js';
@@ -52,12 +52,14 @@ describe('--subject', () => {
     ]);
   });
 
-  it('refuses two subjects with one name, and an unclosed quote', async () => {
+  it('never gives two subjects one name, and refuses an unclosed quote', async () => {
     const dir = tempDir('crash-drill-compare-');
     writeFileSync(join(dir, 's.yaml'), 'id: x\nsubject: { command: node }\ntarget: { call: echo }\n');
-    const same = await runCli(['run', dir, '--subject', 'node a.js', '--subject', 'node other/a.js']);
-    expect(same.code).toBe(3);
-    expect(same.stderr).toContain('--subject: two subjects are both named "a.js"');
+    expect(subjectsFromCommandLines(['node a.js', 'node other/a.js', 'node b.js'], dir).map((s) => s.name)).toEqual(['a.js (1)', 'a.js (2)', 'b.js']);
+    expect(subjectsFromCommandLines(['npx -y @scope/pkg@1.0.0', 'npx -y @scope/pkg@2.0.0'], dir).map((s) => s.name)).toEqual([
+      '@scope/pkg@1.0.0',
+      '@scope/pkg@2.0.0',
+    ]);
     const quote = await runCli(['run', dir, '--subject', 'node "a.js']);
     expect(quote.code).toBe(3);
     expect(quote.stderr).toContain('--subject: unclosed " in');

@@ -149,10 +149,11 @@ expect: { exit-on-eof: true, no-survivors: { }, stdout-clean: true, quiet-after-
     expect(s.subject.name).toBe('my_server'); // first argument that is not an option
   });
 
-  it('names the subject from the first non-option argument, else the command', () => {
+  it('names the subject as its user knows it: the package a launcher runs, the script, else the program', () => {
     const dir = tmp.root;
     const name = (subject: string) => parseScenario(`id: n\nsubject: ${subject}\ntarget: { call: t }\n`, path.join(dir, 'n.yaml')).subject.name;
-    expect(name('{ command: npx, args: [-y, "@modelcontextprotocol/server-memory"] }')).toBe('server-memory');
+    expect(name('{ command: npx, args: [-y, "@modelcontextprotocol/server-memory"] }')).toBe('@modelcontextprotocol/server-memory');
+    expect(name('{ command: mcp-server-git, args: [--repository, gitrepo] }')).toBe('mcp-server-git');
     expect(name('{ command: node, args: [dist/well-behaved.js] }')).toBe('well-behaved.js');
     expect(name('{ command: /usr/local/bin/my-server }')).toBe('my-server');
     expect(name('{ command: /usr/local/bin/my-server, name: Mine }')).toBe('Mine');
