@@ -52,6 +52,23 @@ export function lossBeginsWithEof(evidence: DrillEvidence, mode: KillMode): bool
   return false;
 }
 
+/**
+ * Whether the client had closed the server's stdin by `t`, so that EOF could have reached it: a
+ * crash closes it with the client; close and stop once a `close-stdin` step ran, the client
+ * quit or its runtime closed stdin at the direct child's exit; abandon and hang never do.
+ */
+export function eofSentBy(evidence: DrillEvidence, t: number): boolean {
+  const mode = evidence.meta.mode;
+  if (mode === 'crash') return true;
+  if (mode !== 'close' && mode !== 'stop') return false;
+  const steps = eventsOf(evidence, 'stop-step');
+  // A log without the steps it ran (built by hand, or cut): the profile's sequence says whether it closes stdin.
+  if (steps.length === 0) return profileOf(evidence).stop.some((s) => s.kind === 'close-stdin');
+  const closed = steps.some((e) => e.step.kind === 'close-stdin' && e.result !== 'skipped' && e.t <= t);
+  const quit = eventsOf(evidence, 'client-quit').some((e) => e.t <= t) || eventsOf(evidence, 'runtime-stdin-closed').some((e) => e.t <= t);
+  return closed || quit;
+}
+
 /** Whether the client told the server it was done with it (by EOF or a signal): not in abandon or hang, where its pipes stay open and nothing is sent. */
 export function serverToldOfLoss(mode: KillMode): boolean {
   return mode !== 'abandon' && mode !== 'hang';

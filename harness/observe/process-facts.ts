@@ -74,6 +74,17 @@ function stdinKind(target: string): string {
   return kind;
 }
 
+/**
+ * Whether a thread waits where a blocking read of stdin waits: `pipe_read` for a pipe (what the
+ * Python SDK, Codex, Goose and Zed give), the unix stream read for a socket (a Node client's
+ * socketpair). A thread reading some other socket looks the same: with stdin a socket and no
+ * event loop polling it, it is most likely stdin's reader.
+ */
+function readsLike(stdin: string | null, wchan: string): boolean {
+  if (/pipe_read/.test(wchan)) return true;
+  return stdin === 'socket' && /unix_stream_(read_generic|data_wait)/.test(wchan);
+}
+
 export function processFacts(id: ProcIdentity, opts: { role: 'server' | 'other'; secrets: readonly Secret[]; children: number[] }): ProcessFacts | null {
   const stat = readStat(id.pid);
   if (stat === null || stat.startTime !== id.startTime) return null;
@@ -108,7 +119,7 @@ export function processFacts(id: ProcIdentity, opts: { role: 'server' | 'other';
     exe,
     threadCount: count,
     threads,
-    stdin: { kind: stdin, polled: stdin !== null && polled.has(0), readingThreads: threads.filter((t) => /pipe_read/.test(t.wchan)).length },
+    stdin: { kind: stdin, polled: stdin !== null && polled.has(0), readingThreads: threads.filter((t) => readsLike(stdin, t.wchan)).length },
     eventLoop,
     polledOther: [...polled].filter((fd) => fd !== 0).length,
     timerfds,

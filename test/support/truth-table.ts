@@ -5,6 +5,7 @@
  * or off by one check shows as one row of the diff.
  */
 import type { DrillResult } from '../../harness/results/types.js';
+import { assertDiagnosesAgree } from './diagnosis-agrees.js';
 
 export type VerdictRow = Record<string, string>;
 
@@ -23,6 +24,8 @@ export function verdictTable<D extends Drill>(
   extra: (drill: D) => VerdictRow = () => ({}),
   options: TableOptions = {},
 ): Record<string, VerdictRow> {
+  // Every matrix's drills: no diagnosis may contradict its own drill's evidence (diagnosis-agrees.ts).
+  assertDiagnosesAgree(drills.filter((d): d is D & DrillResult => 'incident' in d && 'survivors' in d));
   return Object.fromEntries(
     drills.map((d) => {
       const checks = options.unknownWithoutChecks && d.verdict === 'unknown' ? {} : Object.fromEntries(d.checks.map((c) => [c.id, c.verdict]));

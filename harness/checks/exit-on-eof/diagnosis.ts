@@ -5,20 +5,21 @@
  * what it watches, children), and the SDK's known behaviour. Pure: evidence in, text out.
  */
 import { diedOfOwnSigpipe, OWN_WRITE } from '../../evidence/own-sigpipe.js';
+import { clientSignalsTo, eofSentBy } from '../../evidence/client-signals.js';
 import { describeSignal, firstSignalAt, serverExitOf, serverOf, signalBeforeExit } from '../../evidence/queries.js';
 import { eventsOf, firstOf, type DrillEvidence, type ProcessFacts } from '../../evidence/types.js';
 import type { Cause } from '../types.js';
 import { callInFlightAtLoss, type SdkFinding, sdkCase, sdkFinding } from './sdk.js';
 
 /** The server's facts closest to the deadline: at the deadline, else at the snapshot. */
-export function serverFacts(evidence: DrillEvidence): { facts: ProcessFacts; label: string } | null {
+export function serverFacts(evidence: DrillEvidence): { facts: ProcessFacts; label: string; t: number } | null {
   const server = serverOf(evidence);
   if (!server) return null;
   for (const label of ['deadline', 'snapshot'] as const) {
     const event = eventsOf(evidence, 'diagnosis-facts').find((e) => e.label === label);
     // A zombie has exited: its threads and files say nothing any more.
     const facts = event?.processes.find((p) => p.pid === server.pid && (server.startTime === null || p.startTime === server.startTime) && p.state !== 'Z');
-    if (facts) return { facts, label };
+    if (facts && event) return { facts, label, t: event.t };
   }
   return null;
 }
@@ -54,10 +55,13 @@ export function stderrAfterLoss(evidence: DrillEvidence, until: number): string 
   return shown.length > 160 ? `${shown.slice(0, 160)}...` : shown;
 }
 
-function stdinLine(f: ProcessFacts): string {
+/** `eof`: whether the client had closed the server's stdin by then (harness/evidence/client-signals.ts eofSentBy). */
+function stdinLine(f: ProcessFacts, eof: boolean): string {
   if (f.stdin.kind === null) return 'stdin (fd 0) closed: the server closed its input';
   if (f.stdin.polled) return `stdin (fd 0, a ${f.stdin.kind}) still open and still polled by its event loop: it has not read the end of its input`;
-  if (f.stdin.readingThreads > 0) return `stdin (fd 0, a ${f.stdin.kind}) open; ${f.stdin.readingThreads} thread(s) blocked reading a pipe`;
+  if (f.stdin.readingThreads > 0) return `stdin (fd 0, a ${f.stdin.kind}) open; ${f.stdin.readingThreads} thread(s) blocked reading a ${f.stdin.kind}`;
+  if (!eof)
+    return `stdin (fd 0, a ${f.stdin.kind}) open, neither polled nor read by a thread in a way /proc shows; no EOF had been sent (the client kept its end open)`;
   return `stdin (fd 0, ${f.stdin.kind}) open but no longer polled or read: the server read its input to the end (EOF reached it)`;
 }
 
@@ -77,10 +81,10 @@ function waitingForThread(f: ProcessFacts): boolean {
   return !f.eventLoop && f.threadCount > 1 && main !== undefined && /futex/.test(main.wchan) && f.stdin.readingThreads === 0 && !f.stdin.polled;
 }
 
-export function factsLines(f: ProcessFacts, label: string): string[] {
+export function factsLines(f: ProcessFacts, label: string, eof = true): string[] {
   const kids = f.children.length > 0 ? [`${f.children.length} live child${f.children.length === 1 ? '' : 'ren'}: pid ${f.children.join(', ')}`] : [];
   return [
-    `at the ${label === 'deadline' ? 'exit deadline' : 'snapshot'}, pid ${f.pid} (state ${f.state}): ${stdinLine(f)}`,
+    `at the ${label === 'deadline' ? 'exit deadline' : 'snapshot'}, pid ${f.pid} (state ${f.state}): ${stdinLine(f, eof)}`,
     loopLine(f),
     threadLine(f),
     ...(Object.keys(f.fdKinds).length > 0
@@ -117,11 +121,18 @@ export function serverStayedUp(evidence: DrillEvidence): Cause {
   // SIGTERM did not end it: the client's shutdown or containment had to send SIGKILL.
   const sigterm = (server && ignoredSigterm(evidence, server.pid)) || sent?.signal === 'SIGKILL';
   const sigtermFix = sigterm ? '; and let SIGTERM end it (its handler must exit, not only log): only SIGKILL did' : '';
-  const observed = [...(found ? factsLines(found.facts, found.label) : ['no /proc facts of the server were recorded at the deadline']), `SDK: ${sdk.line}`];
+  const deadlineAt = (lost?.t ?? 0) + (evidence.meta.expect.exitOnEof?.deadline ?? 2000);
+  const eof = eofSentBy(evidence, found?.t ?? deadlineAt);
+  const observed = [
+    ...(found ? factsLines(found.facts, found.label, eof) : ['no /proc facts of the server were recorded at the deadline']),
+    `SDK: ${sdk.line}`,
+  ];
   if (sigterm) observed.push('it outlived SIGTERM: only SIGKILL ended it');
   const inFlight = callInFlightAtLoss(evidence);
   if (inFlight) observed.push('a call was in flight when the client was lost (written, not answered)');
   const known = sdkCase(sdk, inFlight ? 'in-flight' : 'keeps-alive').known ?? sdk.known;
+  // No EOF was sent (abandon, hang, a stop of signals only): nothing here is about EOF.
+  if (!eof) return { ...noEofCause(evidence, ended, sigtermFix), observed, sdk: known };
   // The SDKs of other languages: what the SDK does at EOF decides the cause and the fix (sdk-facts.ts).
   const native = nativeSdkCause(sdk, inFlight, ended, sigtermFix);
   if (native) return { ...native, observed, sdk: known };
@@ -180,6 +191,22 @@ export function serverStayedUp(evidence: DrillEvidence): Cause {
     };
   }
   return { cause: `the server kept running after EOF with no event loop${ended}`, observed, sdk: known, fix: genericFix(sdk) + sigtermFix };
+}
+
+/** A server that stayed up while its client kept its stdin open: what it was sent, and what would end it. */
+function noEofCause(evidence: DrillEvidence, ended: string, sigtermFix: string): Pick<Cause, 'cause' | 'fix'> {
+  const mode = evidence.meta.mode;
+  const server = serverOf(evidence);
+  const signals = server ? clientSignalsTo(evidence, server, Number.POSITIVE_INFINITY).map((s) => s.signal) : [];
+  if (signals.length > 0)
+    return {
+      cause: `the client never closed the server's stdin (its ${mode} sends ${[...new Set(signals)].join(', ')} only), and the server outlived ${signals.length === 1 ? 'that signal' : 'those signals'}${ended}`,
+      fix: `exit on ${signals[0]}: end the children it started and exit in its handler (a client that stops this way sends no EOF)${sigtermFix}`,
+    };
+  return {
+    cause: `the client kept the server's stdin open and sent nothing (${mode}): no EOF and no signal reached it, so it kept running${ended}`,
+    fix: 'a server can only notice a client that dropped it without closing anything by its silence: shut down after a period with no input (an idle timeout), ending its children',
+  };
 }
 
 /** A server on go-sdk, mcp-go, rmcp, the Java, Kotlin or C# SDK that stayed up: the SDK's own behaviour names the cause. */

@@ -49,7 +49,8 @@ export function survivorsCause(evidence: DrillEvidence): Cause | null {
     return { ...stayed, cause: `the server itself outlived its client: ${stayed.cause}` };
   }
   const facts = eventsOf(evidence, 'diagnosis-facts').find((e) => e.label === 'snapshot')?.processes ?? [];
-  const serverGone = serverExitOf(evidence) !== null;
+  // Gone by the snapshot: a server the snapshot lists survived, however containment ended it later.
+  const serverGone = own.length === 0 && serverExitOf(evidence) !== null;
   const serverRow = eventsOf(evidence, 'process-new').find((p) => p.pid === server.pid);
   const observed: string[] = [];
   let daemons = 0;
@@ -74,7 +75,7 @@ export function survivorsCause(evidence: DrillEvidence): Cause | null {
           .map((l) => `  pid ${row.pid}: ${l}`),
       );
   }
-  observed.push(serverGone ? `the server (pid ${server.pid}) had exited` : `the server (pid ${server.pid}) was still running`);
+  observed.push(serverGone ? `the server (pid ${server.pid}) had exited` : `the server (pid ${server.pid}) was still running at the snapshot`);
   if (serverRow?.pgid !== undefined) observed.push(`the server's process group: ${serverRow.pgid}`);
   const sdk = sdkFinding(evidence);
   observed.push(`SDK: ${sdk.line}`);

@@ -65,7 +65,10 @@ export async function observeWindow(ctx: DrillContext, lost: LostDrill): Promise
   const atDeadline = setTimeout(
     () => {
       const server = watch.server;
-      if (!watch.exited && server) recordProcessFacts(ctx.rec, 'deadline', [server], server, ctx.rec.knownSecrets());
+      // Every live member, so the server's facts count its children as the snapshot's do.
+      const client = identityKey(clientId);
+      const live = tracker.live().filter((p) => identityKey(p) !== client);
+      if (!watch.exited && server) recordProcessFacts(ctx.rec, 'deadline', live, server, ctx.rec.knownSecrets());
     },
     Math.max(0, lossAt + deadline - Math.min(250, deadline / 10) - monoNow()),
   );
