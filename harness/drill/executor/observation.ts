@@ -94,7 +94,7 @@ export async function observeWindow(ctx: DrillContext, lost: LostDrill): Promise
 }
 
 /** Every live process of the drill but the client, with what it holds, before containment changes anything. */
-function snapshot({ rec }: DrillContext, { started, watch, link }: LostDrill, label: SnapshotLabel, early: boolean): void {
+function snapshot({ rec }: DrillContext, { started, watch }: LostDrill, label: SnapshotLabel, early: boolean): void {
   watch.look();
   const client = identityKey(started.clientId);
   const live = started.tracker.sampleNow().filter((p) => identityKey(p) !== client);

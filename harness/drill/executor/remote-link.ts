@@ -184,11 +184,6 @@ export class RemoteLink {
     this.remote.setCandidatePids(this.drillId, undefined);
   }
 
-  /** Every credential this drill's processes may hold, for redaction and the survivor inventory. */
-  secrets(): string[] {
-    return [this.session.token, this.retrySession?.token, this.apiKey].filter((s): s is string => !!s);
-  }
-
   private open(role: 'drill' | 'retry'): SessionCredentials {
     const jobDurationMs = this.settings.jobDuration ?? undefined;
     const session = this.remote.openSession(this.drillId, { jobDurationMs });
