@@ -234,8 +234,10 @@ function failedDrill(drill: DrillResult, requirementOf: (check: string) => strin
   }
   lines.push('', 'Incident record:', '');
   // The three moments are kept apart on purpose: they are often confused in a post-mortem.
-  lines.push('| client unavailable | last action started | authority revoked |', '| --- | --- | --- |');
-  lines.push(`| ${moment(i.clientUnavailableAt)} | ${moment(i.lastActionStartedAt)} | ${i.revocation ? moment(i.revocation.at) : 'never'} |`, '');
+  if (i.authorization !== undefined) {
+    lines.push('| client unavailable | last action started | authority revoked |', '| --- | --- | --- |');
+    lines.push(`| ${moment(i.clientUnavailableAt)} | ${moment(i.lastActionStartedAt ?? null)} | ${i.revocation ? moment(i.revocation.at) : 'never'} |`, '');
+  } else lines.push(`Client unavailable: ${moment(i.clientUnavailableAt)} (no drill remote: no session, action or authority to report).`, '');
   lines.push(...incidentList(i), `- Evidence: ${evidence(drill)}`, '');
   return lines;
 }
@@ -245,13 +247,19 @@ function incidentList(i: Incident): string[] {
     `- Observed at: ${moment(i.observedAt)}`,
     `- Client: ${i.client ? `pid ${i.client.pid}, ${code(i.client.command)}` : 'none'}`,
     `- Server: ${i.server ? `pid ${i.server.pid}, ${code(i.server.command)}, ppid ${i.server.ppid ?? 'unknown'}, pgid ${i.server.pgid ?? 'unknown'}` : 'never started'}`,
-    `- Session: ${i.sessionId ? code(i.sessionId) : 'none'}`,
-    `- Authorization: ${md(i.authorization)}`,
-    `- Last successful action: ${moment(i.lastSuccessfulActionAt)}`,
-    `- Last attempted action: ${moment(i.lastAttemptedActionAt)}`,
+    ...(i.authorization !== undefined
+      ? [
+          `- Session: ${i.sessionId ? code(i.sessionId) : 'none'}`,
+          `- Authorization: ${md(i.authorization)}`,
+          `- Last successful action: ${moment(i.lastSuccessfulActionAt ?? null)}`,
+          `- Last attempted action: ${moment(i.lastAttemptedActionAt ?? null)}`,
+        ]
+      : []),
     `- Action: ${action(i.action)}`,
-    `- Result: effects ${list(i.result.effects)}; jobs ${list(i.result.jobs)}`,
-    `- Revocation: ${i.revocation ? `${moment(i.revocation.at)} by ${md(i.revocation.operator)}` : 'never revoked'}`,
+    ...(i.result ? [`- Result: effects ${list(i.result.effects)}; jobs ${list(i.result.jobs)}`] : []),
+    ...(i.authorization !== undefined
+      ? [`- Revocation: ${i.revocation ? `${moment(i.revocation.at)} by ${md(i.revocation.operator)}` : 'never revoked'}`]
+      : []),
     `- Termination: ${md(i.termination)}`,
     `- Protocol: ${md(i.protocol ?? 'not recorded')}`,
     ...(i.cancelledAt ? [`- Cancelled at: ${moment(i.cancelledAt)}`] : []),

@@ -1,7 +1,7 @@
 import { foldRequests } from '../remote/journal-fold.js';
 import type { RequestRecord } from '../remote/types.js';
 import { clientSignalsTo } from './client-signals.js';
-import { eventsOf, firstOf, type DrillEvidence } from './types.js';
+import { eventsOf, firstOf, type DrillEvidence, type SurvivorRow } from './types.js';
 
 /**
  * Who signalled the server before it exited, as far as the evidence shows: the client's close
@@ -112,6 +112,31 @@ export function sessionOf(evidence: DrillEvidence, role: 'drill' | 'retry'): str
 export function serverRequests(evidence: DrillEvidence): RequestRecord[] {
   const harnessPids = new Set(eventsOf(evidence, 'probe').map((e) => e.pid));
   return remoteRequests(evidence).filter((r) => !(r.process && harnessPids.has(r.process.pid)));
+}
+
+/**
+ * Whether the drill had a remote worth reporting: a remote check was on (a `remote:` section, or
+ * `expect` turned one on), or the server sent the drill remote a request. Where it had none, the
+ * session, its revocation and the harness's own drill token are bookkeeping, not an incident.
+ */
+export function hadRemote(evidence: DrillEvidence): boolean {
+  const e = evidence.meta.expect;
+  if (e.idempotentEffects || e.deniedAfterRevocation || e.quietAfterLoss || e.jobsSettled || e.activityRecorded) return true;
+  return serverRequests(evidence).length > 0;
+}
+
+/** The variable the harness itself gives every server (harness/drill/executor/render.ts subjectEnv): its drill token. */
+const HARNESS_CREDENTIALS = new Set(['CRASH_DRILL_TOKEN']);
+
+/**
+ * What credential a survivor holds (harness/observe/inventory.ts): the harness's own drill token
+ * counts only where the drill had a remote that token opens; elsewhere every server holds it and
+ * it opens nothing.
+ */
+export function survivorCredential(evidence: DrillEvidence, row: SurvivorRow): SurvivorRow['credential'] {
+  if (hadRemote(evidence)) return row.credential;
+  const vars = row.credential.vars.filter((v) => !HARNESS_CREDENTIALS.has(v));
+  return { present: row.credential.present && vars.length > 0, vars };
 }
 
 /**

@@ -3,7 +3,7 @@
  * alone (pure), so a saved log gives the same record. Three moments are kept apart: when the
  * client became unavailable, when the server's last action started, when authority was revoked.
  */
-import { serverRequests, sessionOf, firstGenerationRequests, SUCCEEDED } from '../evidence/queries.js';
+import { hadRemote, serverRequests, sessionOf, firstGenerationRequests, SUCCEEDED, survivorCredential } from '../evidence/queries.js';
 import { eventsOf, firstOf, type DrillEvidence } from '../evidence/types.js';
 import { failedCheckContributions, type CheckId, type CheckResult } from '../checks/registry.js';
 import type { CheckFinding } from '../checks/types.js';
@@ -23,15 +23,20 @@ export interface IncidentRecord {
   observedAt: Moment | null;
   client: { pid: number; command: string } | null;
   server: { pid: number; command: string; ppid: number | null; pgid: number | null } | null;
-  sessionId: string | null;
-  authorization: string;
+  /**
+   * The drill remote's side, only where the drill had a remote (hadRemote: a remote check was on,
+   * or the server sent it a request): a server that never spoke to it has no session, actions or
+   * authority to report, and the harness's own bookkeeping would read as an incident.
+   */
+  sessionId?: string | null;
+  authorization?: string;
   clientUnavailableAt: Moment | null;
-  lastActionStartedAt: Moment | null;
-  lastSuccessfulActionAt: Moment | null;
-  lastAttemptedActionAt: Moment | null;
+  lastActionStartedAt?: Moment | null;
+  lastSuccessfulActionAt?: Moment | null;
+  lastAttemptedActionAt?: Moment | null;
   action: { tool: string; operation: string | null; target: string | null } | null;
-  result: { effects: string[]; jobs: string[] };
-  revocation: { at: Moment; operator: string } | null;
+  result?: { effects: string[]; jobs: string[] };
+  revocation?: { at: Moment; operator: string } | null;
   termination: string;
   /** The protocol era the drill spoke and how it was chosen (harness/results/era-info.ts). */
   protocol: string;
@@ -69,6 +74,19 @@ export function incidentRecord(evidence: DrillEvidence, checks: CheckResult[], e
   const keyRotated = firstOf(evidence, 'api-key-rotated') !== undefined;
   const keyUsed = requests.some((r) => r.credential === 'api-key');
   const fromChecks = failedCheckContributions(evidence, checks);
+  const remote = hadRemote(evidence)
+    ? {
+        sessionId: sessionOf(evidence, 'drill'),
+        authorization: !revoked
+          ? 'the session was never revoked'
+          : `session revoked by ${revoked.operator}${keyUsed ? (keyRotated ? '; the long-lived API key was used and has been rotated' : '; the long-lived API key was used and is still valid') : ''}`,
+        lastActionStartedAt: moment(requests[requests.length - 1]?.t),
+        lastSuccessfulActionAt: moment(succeeded[succeeded.length - 1]?.t),
+        lastAttemptedActionAt: moment(requests[requests.length - 1]?.t),
+        result: { effects: state?.effects.map((e) => e.id) ?? [], jobs: state?.jobs.map((j) => `${j.id} (${j.status})`) ?? [] },
+        revocation: revoked ? { at: moment(revoked.t)!, operator: revoked.operator } : null,
+      }
+    : {};
 
   return {
     observedAt: moment(lost?.t),
@@ -76,17 +94,9 @@ export function incidentRecord(evidence: DrillEvidence, checks: CheckResult[], e
     server: spawned
       ? { pid: spawned.pid, command: [meta.subject.command, ...meta.subject.args].join(' '), ppid: seen?.ppid ?? null, pgid: seen?.pgid ?? null }
       : null,
-    sessionId: sessionOf(evidence, 'drill'),
-    authorization: !revoked
-      ? 'the session was never revoked'
-      : `session revoked by ${revoked.operator}${keyUsed ? (keyRotated ? '; the long-lived API key was used and has been rotated' : '; the long-lived API key was used and is still valid') : ''}`,
     clientUnavailableAt: moment(lost?.t),
-    lastActionStartedAt: moment(requests[requests.length - 1]?.t),
-    lastSuccessfulActionAt: moment(succeeded[succeeded.length - 1]?.t),
-    lastAttemptedActionAt: moment(requests[requests.length - 1]?.t),
     action: { tool: targetTool(evidence), operation: lastWrite ? lastWrite.route : null, target: lastWrite ? lastWrite.path : null },
-    result: { effects: state?.effects.map((e) => e.id) ?? [], jobs: state?.jobs.map((j) => `${j.id} (${j.status})`) ?? [] },
-    revocation: revoked ? { at: moment(revoked.t)!, operator: revoked.operator } : null,
+    ...remote,
     termination: termination(exit),
     protocol: describeEra(eraOf(evidence), evidence),
     cancelledAt: moment(firstOf(evidence, 'cancel-sent')?.t),
@@ -132,10 +142,15 @@ function termination(exit: ExitInfo | null): string {
   }
 }
 
-/** A survivor that still holds a drill credential in its environment: the credential must go. */
+/**
+ * A survivor that still holds a credential (one the drill knows) in its environment or argv: the
+ * credential must go. The harness's own drill token counts only where the drill had a remote
+ * that token opens; elsewhere every server holds it and it opens nothing.
+ */
 function credentialFollowUps(evidence: DrillEvidence): string[] {
   const survivors = firstOf(evidence, 'snapshot')?.survivors ?? [];
-  return survivors
-    .filter((s) => s.credential.present)
-    .map((s) => `process ${s.pid} held a credential in its environment (${s.credential.vars.join(', ')}): rotate it`);
+  return survivors.flatMap((s) => {
+    const { present, vars } = survivorCredential(evidence, s);
+    return present ? [`process ${s.pid} held a credential in its environment (${vars.join(', ')}): rotate it`] : [];
+  });
 }

@@ -5,6 +5,7 @@ import { drillVerdict } from './verdict.js';
 import type { KillMode, KillPoint } from '../config/index.js';
 import { firstOf, type ContainmentRecord, type DrillEvidence, type SurvivorRow, type TrackingInfo } from '../evidence/types.js';
 import { containmentRecordsOf } from '../evidence/containment-queries.js';
+import { survivorCredential } from '../evidence/queries.js';
 import { eraOf, type DrillEra } from './era-info.js';
 import { exitInfo } from './exit-info.js';
 import type { ExitInfo } from './exit-info-types.js';
@@ -74,7 +75,7 @@ export function judge(evidence: DrillEvidence): DrillResult {
     verdict,
     reason,
     checks,
-    survivors: snapshot?.survivors ?? [],
+    survivors: (snapshot?.survivors ?? []).map((s) => ({ ...s, credential: survivorCredential(evidence, s) })),
     exit,
     tracking: firstOf(evidence, 'tracking')?.tracking ?? null,
     handshake: handshake ? { serverName: handshake.serverName, serverVersion: handshake.serverVersion, protocolVersion: handshake.protocolVersion } : null,

@@ -18,6 +18,11 @@ function diagnosis(entries: NonNullable<IncidentRecord['diagnosis']>): string {
   return entries.map((g) => `<p><code>${esc(g.check)}</code>: ${esc(g.cause)}</p>${list([...g.observed, ...(g.sdk ? [`known: ${g.sdk}`] : [])])}`).join('');
 }
 
+/** The drill remote's rows, only where the drill had a remote (the record then has its authorization). */
+function remoteRows(r: IncidentRecord, rows: Array<[string, string]>): Array<[string, string]> {
+  return r.authorization !== undefined ? rows : [];
+}
+
 export function renderIncident(r: IncidentRecord): string {
   const rows: Array<[string, string]> = [
     ['observed at', moment(r.observedAt)],
@@ -28,21 +33,27 @@ export function renderIncident(r: IncidentRecord): string {
         ? `pid ${esc(r.server.pid)} (ppid ${esc(r.server.ppid ?? '?')}, pgid ${esc(r.server.pgid ?? '?')}): <code>${esc(r.server.command)}</code>`
         : NONE,
     ],
-    ['session', r.sessionId ? esc(r.sessionId) : NONE],
-    ['authorization', esc(r.authorization)],
+    ...remoteRows(r, [
+      ['session', r.sessionId ? esc(r.sessionId) : NONE],
+      ['authorization', esc(r.authorization ?? '')],
+    ]),
     ['client unavailable at', moment(r.clientUnavailableAt)],
-    ['last action started at', moment(r.lastActionStartedAt)],
-    ['last successful action at', moment(r.lastSuccessfulActionAt)],
-    ['last attempted action at', moment(r.lastAttemptedActionAt)],
+    ...remoteRows(r, [
+      ['last action started at', moment(r.lastActionStartedAt ?? null)],
+      ['last successful action at', moment(r.lastSuccessfulActionAt ?? null)],
+      ['last attempted action at', moment(r.lastAttemptedActionAt ?? null)],
+    ]),
     [
       'action',
       r.action
         ? `tool <code>${esc(r.action.tool || '?')}</code>${r.action.operation ? `, ${esc(r.action.operation)}` : ''}${r.action.target ? ` on ${esc(r.action.target)}` : ''}`
         : NONE,
     ],
-    ['effects', list(r.result.effects)],
-    ['jobs', list(r.result.jobs)],
-    ['revocation', r.revocation ? `${moment(r.revocation.at)} by ${esc(r.revocation.operator)}` : NONE],
+    ...remoteRows(r, [
+      ['effects', list(r.result?.effects ?? [])],
+      ['jobs', list(r.result?.jobs ?? [])],
+      ['revocation', r.revocation ? `${moment(r.revocation.at)} by ${esc(r.revocation.operator)}` : NONE],
+    ]),
     ['termination', esc(r.termination)],
     ['protocol', esc(r.protocol ?? 'not recorded')],
     ...(r.cancelledAt ? ([['cancelled at', moment(r.cancelledAt)]] as Array<[string, string]>) : []),

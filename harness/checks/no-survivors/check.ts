@@ -1,5 +1,6 @@
 import { eventsOf, firstOf, type DrillEvidence, type SurvivorRow } from '../../evidence/types.js';
 import { isNotReached, lossOrUnknown } from '../../evidence/loss.js';
+import { survivorCredential } from '../../evidence/queries.js';
 import { containerSurvivors, type ContainerSurvivors } from './containers.js';
 import { defineCheck, type Judgement } from '../types.js';
 import { containerSurvivorsCause } from './container-diagnosis.js';
@@ -92,7 +93,8 @@ export const noSurvivors = defineCheck({
     const survivors = survivorsOf(evidence);
     if (survivors.length > 0) {
       const items = survivors.map((s) => {
-        const credential = s.credential.present ? `; holds a credential in ${s.credential.vars.join(', ')}` : '';
+        const held = survivorCredential(evidence, s);
+        const credential = held.present ? `; holds a credential in ${held.vars.join(', ')}` : '';
         return `pid ${s.pid} (ppid ${s.ppid}, pgid ${s.pgid}, sid ${s.sid}, state ${s.state}) ${s.cmdline.join(' ')} [found by ${s.foundBy.join(', ')}${credential}]`;
       });
       rows.push({ label: 'survivors', items });
