@@ -86,8 +86,8 @@ describe('crash-drill init', () => {
     );
     expect(echo).not.toContain('# remote: {}');
     expect(run.stdout).toContain('sent and confirmed are left out of this first run');
-    expect(byId.get('slow')?.target.args).toEqual({ ms: 1 });
-    expect(byId.get('write')?.target.args).toEqual({ op: 'example', target: 'example' });
+    expect(byId.get('slow')?.target?.args).toEqual({ ms: 1 });
+    expect(byId.get('write')?.target?.args).toEqual({ op: 'example', target: 'example' });
     expect(byId.get('slow')?.subject).toMatchObject({ command: 'node', args: ['dist/fake-servers/well-behaved.js'], cwd: ROOT });
 
     // The config loads (with the package installed as a user's project would have it).
