@@ -9,7 +9,7 @@ export { defineConfig, type DrillConfig } from './run/drill-config.js';
 export { runDrills } from './run/run-drills.js';
 export { defineScenario, loadScenarios, parseScenario, ConfigError, KILL_MODES, KILL_POINTS } from './config/index.js';
 /** The error bases: `error instanceof UserError` is a mistake in what was given (a config, a file, a variable), `error.code` says which. */
-export { CrashDrillError, EnvVarError, InternalError, UserError } from './util/errors.js';
+export { CrashDrillError, EnvVarError, InternalError, NoDrillsError, UserError } from './util/errors.js';
 export { findConfigFile, loadConfigFile } from './run/config-file.js';
 export type { KillMode, KillPoint, Scenario, ScenarioInput } from './config/index.js';
 export type { DrillEvidence, EvidenceEvent } from './evidence/types.js';

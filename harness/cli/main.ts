@@ -90,7 +90,10 @@ function addRunOptions(command: Command): Command {
       '--subject <command>',
       "drill this server instead of the scenarios' own (a command line); repeat it to compare servers side by side",
       (v: string, p: string[] = []) => [...p, v],
-    );
+    )
+    .option('--call <tool>', 'with --subject alone (no scenarios): also drill the points a call of this tool reaches (pre-dispatch, in-flight, after-response)')
+    .option('--args <json>', "the --call's arguments, a JSON object (default {})")
+    .option('--pass-with-no-drills', 'a run whose plan holds no drill passes (exit 0) instead of failing (exit 1)');
   return addShardOptions(command);
 }
 

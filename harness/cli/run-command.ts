@@ -1,7 +1,9 @@
+import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { findConfigFile, loadConfigFile } from '../run/config-file.js';
 import type { ProfileName } from '../client-profiles/profiles.js';
-import type { KillMode, KillPoint, ProtocolChoice, SubjectSpec } from '../config/index.js';
+import type { KillMode, KillPoint, ProtocolChoice, Scenario, SubjectSpec } from '../config/index.js';
+import { subjectScenario } from '../config/subject-scenario.js';
 import type { DrillConfig } from '../run/drill-config.js';
 import type { ClientKind } from '../drill/client/drill-client.js';
 import type { ShardSpec } from '../plan/shard.js';
@@ -33,6 +35,12 @@ export interface RunCommandOptions {
   repeat?: number;
   /** `--subject <command line>`, repeatable: drill these servers instead of the scenarios' own. */
   subject?: string[];
+  /** `--call <tool>`: the target call of the scenario of a `--subject` alone. */
+  call?: string;
+  /** `--args <json>`: that call's arguments, a JSON object. */
+  args?: string;
+  /** `--pass-with-no-drills`: a plan of no drill passes (exit 0) instead of failing (exit 1). */
+  passWithNoDrills?: boolean;
   /** `--baseline <file>`: failures listed there are known (harness/baseline). */
   baseline?: string;
   /** `--update-baseline`: rewrite the baseline file from this run. */
@@ -70,6 +78,15 @@ export async function runFromCommandLine(
 ): Promise<{ code: number; results: RunResults | null }> {
   const configFile = options.config ? resolve(options.config) : findConfigFile(process.cwd());
   const config: Partial<DrillConfig> = configFile ? await loadConfigFile(configFile) : {};
+  const subjects = options.subject ? subjectsOf(options.subject) : undefined;
+  if (options.args !== undefined && options.call === undefined)
+    throw new UsageError('--args: expected --call <tool> beside it: they are the call and its arguments');
+  const alone = paths.length === 0 && !config.scenarios ? subjectAlone(subjects, options) : undefined;
+  if (options.call !== undefined && !alone)
+    throw new UsageError(
+      `--call: expected a --subject alone (no scenario paths, no config file, no ${DEFAULT_SCENARIOS[0]}/ folder here), whose scenario it completes; a scenario file names its own target:`,
+    );
+  const scenarios = paths.length > 0 ? paths : (config.scenarios ?? alone ?? DEFAULT_SCENARIOS);
   const configReporters = config.reporters ?? [];
   const controller = new AbortController();
   let caught: NodeJS.Signals | null = null;
@@ -85,7 +102,7 @@ export async function runFromCommandLine(
   try {
     const { results } = await startRun({
       ...config,
-      scenarios: paths.length > 0 ? paths : (config.scenarios ?? DEFAULT_SCENARIOS),
+      scenarios,
       points: options.point ?? config.points,
       modes: options.mode ?? config.modes,
       protocol: options.protocol ?? config.protocol,
@@ -104,7 +121,9 @@ export async function runFromCommandLine(
         : config.reporters
           ? configReporters
           : DEFAULT_REPORTERS,
-      subjects: options.subject ? subjectsOf(options.subject) : undefined,
+      subjects,
+      passWithNoDrills: options.passWithNoDrills ?? config.passWithNoDrills,
+      warn: (line) => process.stderr.write(`crash-drill: ${line}\n`),
       shard: options.shard,
       repeat: options.repeat,
       signal: controller.signal,
@@ -120,6 +139,29 @@ export async function runFromCommandLine(
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
   }
+}
+
+/**
+ * `--subject` with no scenario paths, no config file and no scenarios/ folder here: the scenario
+ * of that server alone (harness/config/subject-scenario.ts), with `--call` as its target.
+ */
+function subjectAlone(subjects: SubjectSpec[] | undefined, options: RunCommandOptions): Scenario[] | undefined {
+  if (!subjects?.length || existsSync(resolve(DEFAULT_SCENARIOS[0]))) return undefined;
+  return [subjectScenario(subjects, process.cwd(), options.call === undefined ? null : { call: options.call, args: argsOf(options.args) })];
+}
+
+/** `--args`: a JSON object, the target call's arguments. */
+function argsOf(text: string | undefined): Record<string, unknown> {
+  if (text === undefined) return {};
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new UsageError(`--args: expected a JSON object such as '{"ms": 10}', got ${JSON.stringify(text)} (${errorMessage(error)})`);
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value))
+    throw new UsageError(`--args: expected a JSON object such as '{"ms": 10}', got ${JSON.stringify(text)}`);
+  return value as Record<string, unknown>;
 }
 
 function subjectsOf(lines: string[]): SubjectSpec[] {

@@ -1,15 +1,16 @@
 import { promises as fs } from 'node:fs';
 import { ConfigError, type ConfigProblem, displayPath } from './errors.js';
 import { findScenarioFiles } from './find-files.js';
-import { parseScenario } from './parse.js';
+import { parseScenario, type ScenarioOptions } from './parse.js';
 import type { Scenario } from './types.js';
 
 /**
- * Loads every scenario from files and folders (see findScenarioFiles), sorted by path.
+ * Loads every scenario from files and folders (see findScenarioFiles), sorted by path. A file
+ * that names no subject takes `options.subjects` (the run's `--subject`s).
  * All files are read before failing, so one ConfigError lists the problems of every bad
  * file, plus any id used twice (naming both files).
  */
-export async function loadScenarios(paths: string[]): Promise<Scenario[]> {
+export async function loadScenarios(paths: string[], options: ScenarioOptions = {}): Promise<Scenario[]> {
   const files = await findScenarioFiles(paths);
   const scenarios: Scenario[] = [];
   const problems: ConfigProblem[] = [];
@@ -22,7 +23,7 @@ export async function loadScenarios(paths: string[]): Promise<Scenario[]> {
       continue;
     }
     try {
-      scenarios.push(parseScenario(text, file));
+      scenarios.push(parseScenario(text, file, options));
     } catch (e) {
       if (!(e instanceof ConfigError)) throw e;
       problems.push(...e.problems);

@@ -4,7 +4,7 @@ import type { ParsedScenario } from './schema.js';
 import { EXTRA_EXPECT_KEYS } from './schema.js';
 import { normaliseActivity } from './activity-schema.js';
 import { normaliseExpectation } from './expectation-normalise.js';
-import type { CancelSpec, RecordLimits, Scenario, ScenarioExpect, ScenarioRemote, ScenarioTimeouts, SetupStep } from './types.js';
+import type { CancelSpec, RecordLimits, Scenario, ScenarioExpect, ScenarioRemote, ScenarioTimeouts, SetupStep, SubjectSpec } from './types.js';
 
 /** How much of a server's stdout noise and stderr a drill records (harness/drill/executor/record-cap.ts has the why). */
 export const DEFAULT_RECORD_LIMITS: Readonly<RecordLimits> = Object.freeze({
@@ -32,12 +32,15 @@ export const DEFAULT_CANCEL_DEADLINE_MS = 2_000;
 export const DEFAULT_EXIT_DEADLINE_MS = 2_000;
 export const DEFAULT_SURVIVOR_GRACE_MS = 2_000;
 
-/** Fills in every default and makes paths absolute. `file` must already be absolute. */
-export function normaliseScenario(parsed: ParsedScenario, file: string): Scenario {
+/**
+ * Fills in every default and makes paths absolute. `file` must already be absolute. A file that
+ * names no subject drills `given` (the run's `--subject`s); parse.ts refuses it when none is given.
+ */
+export function normaliseScenario(parsed: ParsedScenario, file: string, given: readonly SubjectSpec[] = []): Scenario {
   const dir = path.dirname(file);
   // A bare exits-within in an expectation means the scenario's own exit deadline.
   const exitDeadline = normaliseExpect(parsed.expect, false).exitOnEof?.deadline ?? DEFAULT_EXIT_DEADLINE_MS;
-  const subjects = (parsed.subjects ?? (parsed.subject ? [parsed.subject] : [])).map((s) => {
+  const written = (parsed.subjects ?? (parsed.subject ? [parsed.subject] : [])).map((s) => {
     const expectation = normaliseExpectation(s.expectation, exitDeadline);
     return {
       name: s.name ?? subjectName(s.command, s.args, resolveCwd(dir, s.cwd)).name,
@@ -50,6 +53,7 @@ export function normaliseScenario(parsed: ParsedScenario, file: string): Scenari
       ...(s.activity ? { activity: normaliseActivity(s.activity) } : {}),
     };
   });
+  const subjects = written.length > 0 ? written : [...given];
   const scenario: Scenario = {
     id: parsed.id,
     file,
@@ -57,7 +61,7 @@ export function normaliseScenario(parsed: ParsedScenario, file: string): Scenari
     subject: subjects[0],
     subjects,
     setup: parsed.setup.map(normaliseSetupStep),
-    target: { call: parsed.target.call, args: parsed.target.args },
+    target: parsed.target ? { call: parsed.target.call, args: parsed.target.args } : null,
     points: parsed.points,
     modes: parsed.modes,
     protocol: parsed.protocol,

@@ -6,15 +6,20 @@ import { problemsFromIssues } from './issues.js';
 import { normaliseScenario } from './normalise.js';
 import { type ParsedScenario, ScenarioSchema } from './schema.js';
 import { findUnknownTemplates, hasTemplate } from './templates.js';
-import type { Scenario } from './types.js';
+import { DEFAULT_KILL_POINTS, KILL_POINTS, type KillPoint, POINT_NEEDS, type Scenario, type SubjectSpec } from './types.js';
 
 /**
  * Parses and validates one scenario file's text. Throws a ConfigError that names the file
  * and, for each problem, the field path; YAML syntax errors carry line and column.
  */
-export function parseScenario(text: string, file: string): Scenario {
+export function parseScenario(text: string, file: string, options: ScenarioOptions = {}): Scenario {
   const abs = path.resolve(file);
-  return validateScenario(readYaml(text, abs), abs);
+  return validateScenario(readYaml(text, abs), abs, options);
+}
+
+export interface ScenarioOptions {
+  /** The run's `--subject`s: a file that names no subject drills these (without them, that file is an error). */
+  subjects?: readonly SubjectSpec[];
 }
 
 /**
@@ -22,7 +27,7 @@ export function parseScenario(text: string, file: string): Scenario {
  * an inline scenario of a config file): the same schema, template checks and defaults.
  * Problems carry `file` and a field path relative to the scenario.
  */
-export function validateScenario(raw: unknown, file: string): Scenario {
+export function validateScenario(raw: unknown, file: string, options: ScenarioOptions = {}): Scenario {
   const abs = path.resolve(file);
   const fail = (problems: ConfigProblem[]): never => {
     throw new ConfigError(problems.map((p) => ({ file: abs, ...p })));
@@ -36,14 +41,17 @@ export function validateScenario(raw: unknown, file: string): Scenario {
     fail([{ message: `expected a mapping (id, subject, target, ...) at the top level, got ${found}` }]);
   }
 
+  const given = options.subjects ?? [];
+  const needs = needProblems(raw as Record<string, unknown>, given.length > 0);
   const result = ScenarioSchema.safeParse(raw);
-  if (!result.success) fail(problemsFromIssues(result.error.issues, raw));
+  if (!result.success) fail([...problemsFromIssues(result.error.issues, raw), ...needs]);
+  if (needs.length > 0) fail(needs);
   const parsed = result.data as ParsedScenario;
 
   const templateProblems = checkTemplates(parsed);
   if (templateProblems.length > 0) fail(templateProblems);
 
-  const scenario = normaliseScenario(parsed, abs);
+  const scenario = normaliseScenario(parsed, abs, given);
   // Subjects compared side by side are told apart by name in every report.
   const names = scenario.subjects.map((s) => s.name);
   const dup = names.findIndex((name, i) => names.indexOf(name) !== i);
@@ -55,6 +63,31 @@ export function validateScenario(raw: unknown, file: string): Scenario {
       },
     ]);
   return scenario;
+}
+
+/**
+ * What the schema alone cannot say: a subject, unless the run's `--subject` stands in for it, and
+ * `target:`, which may be left out only when no point of the scenario needs one (POINT_NEEDS:
+ * every point but idle). Read from the raw file, so they are reported beside the schema's problems.
+ */
+function needProblems(raw: Record<string, unknown>, subjectGiven: boolean): ConfigProblem[] {
+  const problems: ConfigProblem[] = [];
+  if (raw.subject === undefined && raw.subjects === undefined && !subjectGiven)
+    problems.push({ field: 'subject', message: 'expected a subject (or a list of subjects), got nothing' });
+  if (raw.target === undefined) {
+    const points = raw.points === undefined ? DEFAULT_KILL_POINTS : Array.isArray(raw.points) ? raw.points.filter(isKillPoint) : [];
+    const needing = points.filter((point) => POINT_NEEDS[point].target);
+    if (needing.length > 0)
+      problems.push({
+        field: 'target',
+        message: `expected a target call ({ call: <tool> }), which the ${raw.points === undefined ? 'default ' : ''}points ${needing.join(', ')} need; got nothing (points: [idle] alone needs none)`,
+      });
+  }
+  return problems;
+}
+
+function isKillPoint(value: unknown): value is KillPoint {
+  return typeof value === 'string' && (KILL_POINTS as readonly string[]).includes(value);
 }
 
 function readYaml(text: string, file: string): unknown {
@@ -99,7 +132,7 @@ function checkTemplates(p: ParsedScenario): ConfigProblem[] {
       ...(s.activity?.file === undefined ? [] : findUnknownTemplates(s.activity.file, [...at, 'activity', 'file'])),
     ]),
     ...p.setup.flatMap((c, i) => findUnknownTemplates(c.args, ['setup', i, 'args'])),
-    ...findUnknownTemplates(p.target.args, ['target', 'args']),
+    ...(p.target ? findUnknownTemplates(p.target.args, ['target', 'args']) : []),
   ];
   const notRendered: [PropertyKey[], string | undefined][] = [
     ...subjects.flatMap(([at, s]): [PropertyKey[], string | undefined][] => [
@@ -107,7 +140,7 @@ function checkTemplates(p: ParsedScenario): ConfigProblem[] {
       [[...at, 'name'], s.name],
     ]),
     ...p.setup.map((c, i): [PropertyKey[], string | undefined] => [['setup', i, 'call'], c.call]),
-    [['target', 'call'], p.target.call],
+    [['target', 'call'], p.target?.call],
   ];
   for (const [where, value] of notRendered) {
     if (value !== undefined && hasTemplate(value)) {

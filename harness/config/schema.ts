@@ -184,7 +184,8 @@ export const ScenarioSchema = z
     subject: SubjectSchema.optional(),
     subjects: z.array(SubjectSchema).min(1).optional(),
     setup: z.array(SetupStepSchema).default([]),
-    target: ToolCallSchema,
+    /** Required where a point needs it (POINT_NEEDS: every point but idle); checked after the schema (parse.ts). */
+    target: ToolCallSchema.optional(),
     points: uniqueList(z.enum(KILL_POINTS), 'kill point').default([...DEFAULT_KILL_POINTS]),
     modes: uniqueList(z.enum(KILL_MODES), 'kill mode').default([...DEFAULT_KILL_MODES]),
     /** The protocol era the drill client speaks: auto (probe, fall back), or one pinned revision. */
@@ -202,10 +203,8 @@ export const ScenarioSchema = z
     /** The cleanup expectation of every subject this scenario drills (harness/expectation/): statements a drill can show. */
     expectation: ExpectationSchema.optional(),
   })
+  // A missing subject is checked after the schema (parse.ts): `--subject` may stand in for it.
   .superRefine((scenario, ctx) => {
-    if (scenario.subject === undefined && scenario.subjects === undefined) {
-      ctx.addIssue({ code: 'custom', path: ['subject'], message: 'expected a subject (or a list of subjects), got nothing' });
-    }
     if (scenario.subject !== undefined && scenario.subjects !== undefined) {
       ctx.addIssue({ code: 'custom', path: ['subjects'], message: 'expected either subject or subjects, not both' });
     }

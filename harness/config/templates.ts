@@ -152,7 +152,7 @@ export function renderScenario(scenario: Scenario, ctx: TemplateContext): Scenar
       ...(subject.activity ? { activity: renderActivity(subject.activity, ctx, cwd, f) } : {}),
     },
     setup: scenario.setup.map((step, i) => ({ ...step, args: renderAt(step.args, ctx, `setup[${i}].args`, f) })),
-    target: { ...scenario.target, args: renderAt(scenario.target.args, ctx, 'target.args', f) },
+    target: scenario.target && { ...scenario.target, args: renderAt(scenario.target.args, ctx, 'target.args', f) },
   };
 }
 

@@ -32,6 +32,27 @@ export const PROTOCOL_CHOICES: readonly ProtocolChoice[] = Object.freeze(['auto'
 /** The points where a call is in flight, so a cancel has something to cancel. */
 export const CANCEL_POINTS: readonly KillPoint[] = Object.freeze(['in-flight', 'sent', 'confirmed', 'child-spawned'] as const);
 
+/**
+ * What a kill point needs of its scenario: a target call (every point but idle is reached through
+ * it), and the server's writes at the drill remote (`sent` and `confirmed` are the remote's own
+ * moments). Read by the loader (a file without `target:` may list only points that need none)
+ * and by the planner (a point chosen by `--point` that a scenario cannot reach is left out, with why).
+ */
+export interface PointNeeds {
+  target: boolean;
+  remote: boolean;
+}
+
+export const POINT_NEEDS: Readonly<Record<KillPoint, PointNeeds>> = Object.freeze({
+  idle: { target: false, remote: false },
+  'pre-dispatch': { target: true, remote: false },
+  'in-flight': { target: true, remote: false },
+  sent: { target: true, remote: true },
+  confirmed: { target: true, remote: true },
+  'child-spawned': { target: true, remote: false },
+  'after-response': { target: true, remote: false },
+});
+
 /** Every kill point, in the order a call passes through them (docs/design.md, "Kill points"). */
 export const KILL_POINTS: readonly KillPoint[] = Object.freeze([
   'idle',
@@ -193,7 +214,8 @@ export interface Scenario {
   /** Every server the scenario names (`subjects:`), compared side by side; [subject] otherwise. */
   subjects: SubjectSpec[];
   setup: SetupStep[];
-  target: ToolCallSpec;
+  /** The call the client dies around; null when the scenario drills only points that need none (`idle`: POINT_NEEDS). */
+  target: ToolCallSpec | null;
   points: KillPoint[];
   modes: KillMode[];
   /** The era the drill client speaks (default auto). */

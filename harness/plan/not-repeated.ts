@@ -104,7 +104,7 @@ export function sameDrillKey(drill: PlannedDrill): string | null {
     profile: drill.profile,
     subject,
     ...rest,
-    targetEnv: envTemplateNames(target.args).sort(),
+    targetEnv: target ? envTemplateNames(target.args).sort() : [],
     ...(retried ? { target } : {}),
     ...(dependsOnDir(scenario) ? { dir } : {}),
   });

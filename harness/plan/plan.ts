@@ -1,10 +1,13 @@
 import { DEFAULT_PROFILE, profileKeySuffix, type ProfileName } from '../client-profiles/profiles.js';
-import { CANCEL_POINTS, type KillMode, type KillPoint, type ProtocolChoice, type Scenario } from '../config/index.js';
+import type { KillMode, KillPoint, ProtocolChoice, Scenario } from '../config/index.js';
+import { whyNotDrillable } from './drillable.js';
 import { type NotRepeated, withoutRepeats } from './not-repeated.js';
 import type { PlannedDrill } from './types.js';
 
 export interface PlanFilter {
+  /** Chooses the points of every scenario, in place of its own `points` (`--point`, the config file's `points`). */
   points?: KillPoint[];
+  /** Chooses the modes of every scenario, in place of its own `modes` (`--mode`, the config file's `modes`). */
   modes?: KillMode[];
   /** Scenario ids to keep. */
   only?: string[];
@@ -12,6 +15,22 @@ export interface PlanFilter {
   protocol?: ProtocolChoice;
   /** Replaces every scenario's client profiles (the config file's `clientProfiles`, `--client-profile`). */
   clientProfiles?: ProfileName[];
+}
+
+/** A point and mode of a scenario that its plan leaves out, and why (harness/plan/drillable.ts). */
+export interface LeftOut {
+  /** `<scenario>/<point>/<mode>`: the reason holds for each of its subjects and profiles. */
+  key: string;
+  scenario: string;
+  point: KillPoint;
+  mode: KillMode;
+  reason: string;
+  /**
+   * The point or the mode was chosen (`points`, `modes`), not the scenario's own: the run says
+   * so. A scenario's own lists pair each point with each mode, and the pairs a cancel cannot make
+   * (a cancel at idle) are left out without a word, as they always were.
+   */
+  chosen: boolean;
 }
 
 /** A run's plan: the drills to run, and what the filters kept before drills that cannot differ were left out. */
@@ -22,43 +41,76 @@ export interface Plan {
   notRepeated: NotRepeated[];
   /** Every drill the filters kept, the not repeated ones included: what the scenarios declared is read from these. */
   filtered: PlannedDrill[];
-  /** Drills in the full, unfiltered plan: every drill's index is below it. */
+  /** Drills in the full plan, the chosen ones included: every drill's index is below it. */
   size: number;
+  /** What the scenarios kept by `only` cannot be drilled as, and why. */
+  leftOut: LeftOut[];
 }
 
 /**
- * Every scenario × its points × its modes × its client profiles, in file order. Each drill keeps
- * its index in the full, unfiltered plan, so the same drill has the same id suffix whatever the
- * filters (a run of the default profile alone plans what it planned before profiles). After
- * the filters, a drill that cannot differ from an earlier one is left out (not-repeated.ts).
+ * Every scenario × its points × its modes × its client profiles, in file order, where `points`,
+ * `modes` and `clientProfiles` choose in place of the scenario's own lists: `modes: ['stop']`
+ * drills every scenario in stop, whether its file lists stop or not. A pair a scenario cannot be
+ * drilled as (a cancel at idle, a point that needs the target of a scenario with none) is left
+ * out, with why (`leftOut`).
+ *
+ * Each drill keeps its index: a drill of the scenario's own lists its index in the plan of those
+ * lists, so the same drill has the same id suffix whatever the filters (a run of the default
+ * profile alone plans what it planned before profiles); a drill only a choice makes comes after
+ * all of those. After the filters, a drill that cannot differ from an earlier one is left out
+ * (not-repeated.ts).
  */
 export function planRun(scenarios: Scenario[], filter: PlanFilter = {}): Plan {
-  const all: PlannedDrill[] = [];
+  const pointsChosen = Boolean(filter.points?.length);
+  const modesChosen = Boolean(filter.modes?.length);
+  const own: PlannedDrill[] = [];
+  const planned: Array<{ drill: Omit<PlannedDrill, 'index'>; kept: boolean }> = [];
+  const leftOut: LeftOut[] = [];
   for (const scenario of scenarios) {
-    // A scenario naming several subjects drills each of them the same way, side by side.
-    const subjects = scenario.subjects?.length ? scenario.subjects : [scenario.subject];
-    const pinned = filter.protocol && filter.protocol !== scenario.protocol ? { protocol: filter.protocol } : {};
-    const profiles = filter.clientProfiles?.length ? filter.clientProfiles : (scenario.clientProfiles ?? [DEFAULT_PROFILE]);
-    for (const subject of subjects) {
-      const forSubject = subjects.length > 1 || pinned.protocol ? { ...scenario, ...pinned, subject } : scenario;
-      const prefix = subjects.length > 1 ? `${scenario.id}/${subject.name}` : scenario.id;
-      for (const point of scenario.points) {
-        for (const mode of scenario.modes) {
-          // A cancel needs a call in flight: at idle, pre-dispatch and after-response there is none.
-          if (mode === 'cancel' && !CANCEL_POINTS.includes(point)) continue;
-          for (const profile of profiles)
-            all.push({ index: all.length, key: `${prefix}/${point}/${mode}${profileKeySuffix(profile)}`, scenario: forSubject, point, mode, profile });
-        }
+    const kept = !filter.only?.length || filter.only.includes(scenario.id);
+    const drillable = (point: KillPoint, mode: KillMode) => whyNotDrillable(scenario, point, mode, { pointChosen: false }) === null;
+    for (const drill of drillsOf(scenario, scenario.points, scenario.modes, filter, drillable)) own.push({ ...drill, index: own.length });
+    const points = pointsChosen ? [...new Set(filter.points)] : scenario.points;
+    const modes = modesChosen ? [...new Set(filter.modes)] : scenario.modes;
+    const chosenDrillable = (point: KillPoint, mode: KillMode) => {
+      const pointChosen = !scenario.points.includes(point);
+      const reason = whyNotDrillable(scenario, point, mode, { pointChosen });
+      if (reason && kept) {
+        const chosen = pointChosen || !scenario.modes.includes(mode);
+        leftOut.push({ key: `${scenario.id}/${point}/${mode}`, scenario: scenario.id, point, mode, reason, chosen });
       }
-    }
+      return reason === null;
+    };
+    for (const drill of drillsOf(scenario, points, modes, filter, chosenDrillable)) planned.push({ drill, kept });
   }
-  const filtered = all.filter(
-    (drill) =>
-      (!filter.points?.length || filter.points.includes(drill.point)) &&
-      (!filter.modes?.length || filter.modes.includes(drill.mode)) &&
-      (!filter.only?.length || filter.only.includes(drill.scenario.id)),
-  );
-  return { ...withoutRepeats(filtered), filtered, size: all.length };
+  const ownIndex = new Map(own.map((drill) => [drill.key, drill.index]));
+  let next = own.length;
+  const all = planned.map(({ drill, kept }) => ({ drill: { ...drill, index: ownIndex.get(drill.key) ?? next++ }, kept }));
+  const filtered = all.filter(({ kept }) => kept).map(({ drill }) => drill);
+  return { ...withoutRepeats(filtered), filtered, size: next, leftOut };
+}
+
+/** One scenario's drills at these points in these modes, for each subject and profile, where `drillable` says yes. */
+function drillsOf(
+  scenario: Scenario,
+  points: readonly KillPoint[],
+  modes: readonly KillMode[],
+  filter: PlanFilter,
+  drillable: (point: KillPoint, mode: KillMode) => boolean,
+): Omit<PlannedDrill, 'index'>[] {
+  const out: Omit<PlannedDrill, 'index'>[] = [];
+  // A scenario naming several subjects drills each of them the same way, side by side.
+  const subjects = scenario.subjects?.length ? scenario.subjects : [scenario.subject];
+  const pinned = filter.protocol && filter.protocol !== scenario.protocol ? { protocol: filter.protocol } : {};
+  const profiles = filter.clientProfiles?.length ? filter.clientProfiles : (scenario.clientProfiles ?? [DEFAULT_PROFILE]);
+  const pairs = points.flatMap((point) => modes.filter((mode) => drillable(point, mode)).map((mode) => [point, mode] as const));
+  for (const subject of subjects) {
+    const forSubject = subjects.length > 1 || pinned.protocol ? { ...scenario, ...pinned, subject } : scenario;
+    const prefix = subjects.length > 1 ? `${scenario.id}/${subject.name}` : scenario.id;
+    for (const [point, mode] of pairs)
+      for (const profile of profiles) out.push({ key: `${prefix}/${point}/${mode}${profileKeySuffix(profile)}`, scenario: forSubject, point, mode, profile });
+  }
+  return out;
 }
 
 /** The drills a run runs (planRun's `drills`). */

@@ -51,6 +51,8 @@ const ConfigSchema = z.strictObject({
     )
     .optional(),
   signal: z.instanceof(AbortSignal).optional(),
+  /** A run whose plan holds no drill passes instead of failing (`--pass-with-no-drills`). */
+  passWithNoDrills: z.boolean().optional(),
   /** A baseline file of known failures (harness/baseline), relative to the config file. */
   baseline: z.string().min(1).optional(),
   /** Read by the live-machine commands (harness/live-machine/config-match.ts, through this loader); `run` ignores it. */
@@ -146,6 +148,7 @@ function validateConfig(raw: unknown, file: string, scenariosOptional: boolean):
   if (input.clientProfiles) config.clientProfiles = [...new Set(input.clientProfiles)];
   if (input.only) config.only = [...input.only];
   if (input.concurrency !== undefined) config.concurrency = input.concurrency;
+  if (input.passWithNoDrills !== undefined) config.passWithNoDrills = input.passWithNoDrills;
   if (input.out !== undefined) config.out = path.resolve(dir, input.out);
   if (input.reporters) {
     config.reporters = input.reporters.map((r) => (typeof r === 'string' && !BUILTIN_REPORTER_NAMES.has(r) ? path.resolve(dir, r) : r));

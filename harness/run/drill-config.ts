@@ -14,7 +14,13 @@ import type { ShardSpec } from '../plan/shard.js';
 export interface DrillConfig {
   /** Scenario files or folders, or scenarios already loaded. */
   scenarios: Array<string | Scenario>;
+  /**
+   * Chooses the kill points of every scenario, in place of its own `points`: each scenario is
+   * drilled at these, listed in its file or not; one it cannot be drilled at (a point reached
+   * through a target it does not have, `sent` without a `remote:` section) is left out, with why.
+   */
   points?: KillPoint[];
+  /** Chooses the kill modes of every scenario, in place of its own `modes` (a cancel where no call is in flight is left out, with why). */
   modes?: KillMode[];
   /** Overrides every scenario's protocol era: auto, 2025-11-25 or 2026-07-28. */
   protocol?: ProtocolChoice;
@@ -38,6 +44,11 @@ export interface DrillConfig {
   shard?: ShardSpec;
   /** Run every drill this many times (`--repeat`); a drill whose verdicts differ is flaky. */
   repeat?: number;
+  /**
+   * A plan of no drill (the choices and filters left nothing) throws a NoDrillsError (exit 1 in
+   * the CLI), unless this is true: then the run runs nothing and passes (`--pass-with-no-drills`).
+   */
+  passWithNoDrills?: boolean;
   /** A baseline file (`--baseline`): the failures it lists are known and do not fail the run (harness/baseline). */
   baseline?: string;
   /** For `crash-drill orphans`: extra server patterns (regular expressions) besides the defaults. */

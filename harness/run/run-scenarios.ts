@@ -16,7 +16,7 @@ import { defaultClientKind, type ClientKind } from '../drill/client/drill-client
 import { inProcessHolderPool } from '../drill/client/in-process-client.js';
 import type { DrillEvidence } from '../evidence/types.js';
 import { newRunId } from '../observe/index.js';
-import { planRun, type PlanFilter } from '../plan/plan.js';
+import { type Plan, planRun, type PlanFilter } from '../plan/plan.js';
 import { attemptIndex, repeatDrills, shardDrills, type ShardSpec } from '../plan/shard.js';
 import { registerRun, runsDir, sweepStale, type StaleReport } from '../registry/index.js';
 import { startSentinel } from '../registry/sentinel.js';
@@ -64,6 +64,8 @@ export interface RunOptions extends PlanFilter {
    * `results.drills` comes back empty (the reports and results.json have them).
    */
   keepDrills?: boolean;
+  /** The plan of these scenarios under these options, when the caller has made it already (start-run.ts checks it first). */
+  plan?: Plan;
 }
 
 export interface RunOutput {
@@ -73,7 +75,7 @@ export interface RunOutput {
 
 export async function runScenarios(scenarios: Scenario[], options: RunOptions = {}): Promise<RunOutput> {
   runsDir(); // a registry that is not the user's own refuses the run here, before anything starts (RegistryError)
-  const plan = planRun(scenarios, options);
+  const plan = options.plan ?? planRun(scenarios, options);
   const planned = plan.drills;
   const repeat = options.repeat ?? 1;
   // Repeated attempts run under indexes past the end of the full plan, so each gets its own id.

@@ -15,6 +15,9 @@ import { baselineStage } from '../baseline/stage.js';
 import { displayPath } from '../util/paths.js';
 import { checkedRunsDir } from '../registry/registry.js';
 import { isRunLive } from '../registry/runs.js';
+import { leftOutLines, whyNoDrills } from '../plan/explain.js';
+import { planRun } from '../plan/plan.js';
+import { NoDrillsError } from '../util/errors.js';
 import type { DrillConfig } from './drill-config.js';
 import { runScenarios, type RunOutput } from './run-scenarios.js';
 
@@ -31,6 +34,8 @@ export interface RunRequest extends DrillConfig {
   keepEvidence?: boolean;
   /** Keep every drill's result in memory to return it (default true; the CLI's run says false: harness/run/run-scenarios.ts). */
   keepDrills?: boolean;
+  /** Where the run says what it leaves out of the plan and why (the CLI: stderr), one line at a time. */
+  warn?: (line: string) => void;
   /** Where terminal reporters print, and the environment they read (GitHub Actions). */
   stdout?: ReporterOptions['stdout'];
   env?: NodeJS.ProcessEnv;
@@ -70,6 +75,16 @@ export async function startRun(request: RunRequest): Promise<RunOutput> {
             cwdField: scenario.subjects.length > 1 ? `subjects[${i}].cwd` : 'subject.cwd',
           },
   );
+  const filter = { points: request.points, modes: request.modes, protocol: request.protocol, clientProfiles: request.clientProfiles, only: request.only };
+  const plan = planRun(scenarios, filter);
+  // Said before anything is written: an empty plan fails with why, unless asked to pass; else what
+  // a choice asked for that a scenario cannot be drilled as.
+  if (plan.drills.length === 0) {
+    const { summary, reasons } = whyNoDrills(scenarios, filter, plan);
+    if (!request.passWithNoDrills)
+      throw new NoDrillsError(`${summary}, and a run of no drills fails (--pass-with-no-drills, or passWithNoDrills, lets it pass)`, reasons);
+    for (const line of [`${summary}; the run passes, as asked (pass with no drills)`, ...reasons]) request.warn?.(line);
+  } else for (const line of leftOutLines(plan.leftOut.filter((l) => l.chosen))) request.warn?.(`left out ${line}`);
   const baseline = baselineOf(request);
   const outDir = request.out ? resolve(request.out) : undefined;
   const reporters = await reportersOf(request, outDir);
@@ -81,11 +96,8 @@ export async function startRun(request: RunRequest): Promise<RunOutput> {
     removeDeadSpools(outDir);
   }
   return runScenarios(scenarios, {
-    points: request.points,
-    modes: request.modes,
-    protocol: request.protocol,
-    clientProfiles: request.clientProfiles,
-    only: request.only,
+    ...filter,
+    plan,
     concurrency: request.concurrency ?? defaultConcurrency(),
     client: request.client,
     signal: request.signal,
@@ -113,7 +125,7 @@ function baselineOf(request: RunRequest) {
 async function scenariosOf(request: RunRequest): Promise<Scenario[]> {
   const files = request.scenarios.filter((s): s is string => typeof s === 'string');
   const inline = request.scenarios.filter((s): s is Scenario => typeof s !== 'string');
-  let scenarios = [...(files.length > 0 ? await loadScenarios(files) : []), ...inline];
+  let scenarios = [...(files.length > 0 ? await loadScenarios(files, { subjects: request.subjects }) : []), ...inline];
   const ids = scenarios.map((s) => s.id);
   const twice = ids.find((id, i) => ids.indexOf(id) !== i);
   if (twice)

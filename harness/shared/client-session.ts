@@ -130,6 +130,11 @@ export class ClientSession {
     const { session, transport, start, emit } = this;
     if (!session || !transport || !start) return;
     const { target, correlationId, callTimeoutMs } = start;
+    // The plan gives a scenario without a target only points that send none; this is a guard.
+    if (!target) {
+      emit({ type: 'client-error', t: monoNow(), message: 'the scenario has no target call' });
+      return;
+    }
     transport.holdTarget(correlationId);
     // In a cancel drill the correlation id doubles as the progress token, so progress for the
     // target call (and for nothing else) can be told apart after the cancel (silent-after-cancel).

@@ -56,7 +56,8 @@ export interface StartCommand {
   /** The profile's spawn facts (harness/client-profiles/); absent: the TypeScript SDK's. */
   client?: ClientSpawn;
   setup: ClientSetupStep[];
-  target: ClientToolCall;
+  /** Null for a scenario with no target: its drills are at points that send none (idle). */
+  target: ClientToolCall | null;
   correlationId: string;
   /** Request timeout for setup and target calls. */
   callTimeoutMs: number;

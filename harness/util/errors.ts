@@ -69,6 +69,25 @@ export class EnvVarError extends UserError {
   }
 }
 
+/**
+ * A run whose plan holds no drill: the filters and choices left nothing, or every scenario's
+ * drills were left out (each with why, `reasons`). It fails the run, exit 1 like a failed drill,
+ * not 3: a release gate that asked for the stop drill must not pass without one (vitest exits 1
+ * when no test file is found, unless `--passWithNoTests`; ours is `--pass-with-no-drills`,
+ * `passWithNoDrills`).
+ */
+export class NoDrillsError extends UserError {
+  readonly code = 'CRASH_DRILL_NO_DRILLS';
+  constructor(
+    message: string,
+    /** Why each scenario gave no drill, one line each. */
+    readonly reasons: readonly string[],
+  ) {
+    super(reasons.length > 0 ? `${message}\n\n${reasons.join('\n')}` : message);
+    this.name = 'NoDrillsError';
+  }
+}
+
 /** A broken invariant: something crash-drill itself made is not what it must be. */
 export class HarnessBug extends InternalError {
   readonly code = 'CRASH_DRILL_INTERNAL';
@@ -78,8 +97,9 @@ export function isUserError(error: unknown): error is UserError {
   return error instanceof CrashDrillError && error.fault === 'user';
 }
 
-/** The exit code an error ends a command with: 3 when the user can fix it, else 4. */
-export function exitCodeOf(error: unknown): typeof EXIT.usage | typeof EXIT.harness {
+/** The exit code an error ends a command with: 1 for a run of no drills, 3 for anything else the user can fix, else 4. */
+export function exitCodeOf(error: unknown): typeof EXIT.failed | typeof EXIT.usage | typeof EXIT.harness {
+  if (error instanceof NoDrillsError) return EXIT.failed;
   return isUserError(error) ? EXIT.usage : EXIT.harness;
 }
 
@@ -90,7 +110,7 @@ export function errorMessage(error: unknown): string {
 type Out = { write(s: string): unknown };
 
 /**
- * Runs a command and returns its exit code: the body's, or 3 for a user error, printed as
+ * Runs a command and returns its exit code: the body's, or a user error's (exitCodeOf), printed as
  * `crash-drill: [<command>: ]<message>`. Anything else propagates: harness/cli/main.ts prints
  * it with its stack and exits 4 (`reportUncaught`).
  */
@@ -100,7 +120,7 @@ export async function commandExit(err: Out, command: string | null, body: () => 
   } catch (error) {
     if (!isUserError(error)) throw error;
     err.write(`crash-drill: ${command ? `${command}: ` : ''}${error.message}\n`);
-    return EXIT.usage;
+    return exitCodeOf(error);
   }
 }
 
@@ -108,7 +128,7 @@ export async function commandExit(err: Out, command: string | null, body: () => 
 export function reportUncaught(err: Out, error: unknown): number {
   if (isUserError(error)) {
     err.write(`crash-drill: ${error.message}\n`);
-    return EXIT.usage;
+    return exitCodeOf(error);
   }
   err.write(`crash-drill: the harness failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
   return EXIT.harness;

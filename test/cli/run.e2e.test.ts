@@ -127,7 +127,7 @@ describe('crash-drill run', () => {
     expect(results(join(dir, 'out')).drills[0].reason).toMatch(/^setup: setup step 0 \(no-such-tool\) failed/);
   });
 
-  it('filters with --point, --mode and --only', async () => {
+  it('chooses with --point and --mode, and keeps with --only', async () => {
     const dir = folderWith({
       'a.yaml': scenarioYaml({ id: 'a', subject: fakeSubject('well-behaved'), target: { call: 'echo', args: { text: 'a' } }, ...FAST }),
       'b.yaml': scenarioYaml({ id: 'b', subject: fakeSubject('well-behaved'), target: { call: 'echo', args: { text: 'b' } }, ...FAST }),

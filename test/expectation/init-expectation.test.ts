@@ -40,9 +40,9 @@ describe("init's starting expectation", () => {
   });
 
   it("names any tool as the lifecycle's target, one that may write when there is one, and says it does not matter", () => {
-    expect(lifecycle([tool('look', { readOnlyHint: true }), tool('save', {}), tool('drop', {})]).scenario.target.call).toBe('save');
+    expect(lifecycle([tool('look', { readOnlyHint: true }), tool('save', {}), tool('drop', {})]).scenario.target?.call).toBe('save');
     const { text, scenario } = lifecycle([tool('look', { readOnlyHint: true })]);
-    expect(scenario.target.call).toBe('look');
+    expect(scenario.target?.call).toBe('look');
     expect(scenario.points).toEqual(['idle', 'pre-dispatch']);
     expect(text).toContain('# Any tool of the server: at idle and pre-dispatch the client is killed before this call is written.\ntarget:\n');
     expect(scenario.description).toContain('which tool is the target does not matter');

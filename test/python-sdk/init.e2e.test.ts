@@ -61,8 +61,10 @@ describe.skipIf(!python)('crash-drill init on Python SDK servers', () => {
         .map((d: { key: string; reason: string }) => `${d.key}: ${d.reason}`);
       expect(notJudged).toEqual([]);
       expect([0, 1]).toContain(run.code);
+      // --point chooses every scenario's points: a tool's idle drill is the lifecycle's (not repeated).
       expect(results.drills.map((d: { scenario: string; point: string }) => `${d.scenario}/${d.point}`)).toEqual([
         'lifecycle/idle',
+        'lifecycle/after-response',
         'echo/after-response',
         'run-helper/after-response',
       ]);
