@@ -1,5 +1,5 @@
 /**
- * A diagnosis states only what its drill's evidence shows (issue 42): every matrix's table
+ * A diagnosis states only what its drill's evidence shows: every matrix's table
  * (truth-table.ts verdictTable) checks each drill's diagnosis sentences against the drill's own
  * facts, so no report says "0 children" beside a snapshot that lists the server's child, "the
  * server had exited" of a server the snapshot lists as a survivor, or "EOF reached it" in a drill
