@@ -1,14 +1,16 @@
-/** The run registry: a private folder of the user (registry.ts), each run's registration and records in it, and the sweep of dead runs (runs.ts). */
+/** The run registry: a private folder of the user (registry.ts), each run's registration, its lock (run-lock.ts) and records in it, and the sweep of dead runs (runs.ts). */
 export {
   registerRun,
   sweepStale,
   isRunLive,
-  registeredHarness,
+  runStates,
+  whenRunEnds,
   runsDir,
   watchdogFile,
   runFile,
   deadRunsWith,
   type RunRegistration,
+  type RunState,
   type StaleReport,
   type SweepOptions,
 } from './runs.js';
