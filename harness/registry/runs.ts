@@ -16,7 +16,7 @@ import { listDrillCgroups } from '../observe/cgroup.js';
 import { ObserveError } from '../observe/errors.js';
 import { pollExit } from '../observe/exit-watch.js';
 import { identify, identityKey, isAlive, type ProcIdentity } from '../observe/identity.js';
-import { DRILL_ENV, runIdOf } from '../observe/run-ids.js';
+import { DRILL_ENV, runIdOf, SUITE_ENV } from '../observe/run-ids.js';
 import { isOwnFile, openOwnFile, readOwnFile, replaceOwnFileKeepOpen } from './own-files.js';
 import { probeLocks, takeLock, whenLockFree } from './run-lock.js';
 import { isKernelThread, listPids, readCmdline, readEnviron, readOwnerUid, readStat } from '../observe/proc.js';
@@ -127,7 +127,16 @@ export function registerRun(runId: string): RunRegistration {
     // Locked before it is renamed into place: no sweep ever finds a live run's file unlocked.
     fd = replaceOwnFileKeepOpen(file, (tmp) => {
       const lock = takeLock(tmp);
-      return JSON.stringify({ runId, pid: self.pid, startTime: self.startTime, registeredAt: new Date().toISOString(), ...(lock ? { lock: 'flock' } : {}) });
+      const suite = process.env[SUITE_ENV];
+      return JSON.stringify({
+        runId,
+        pid: self.pid,
+        startTime: self.startTime,
+        registeredAt: new Date().toISOString(),
+        ...(lock ? { lock: 'flock' } : {}),
+        // Whose run it is, for whoever started it (run-ids.ts SUITE_ENV); never read by a sweep.
+        ...(suite ? { suite } : {}),
+      });
     });
   } catch (err) {
     throw new ObserveError('OBSERVE_REGISTRY_WRITE', `cannot write the run registry file ${file}`, { cause: err });
