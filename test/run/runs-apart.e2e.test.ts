@@ -5,21 +5,23 @@
  * host's runs leave the namespaced run's drills alone while it runs, and a run killed beside it
  * is swept by the next run, alone. Where unshare is refused (not root, a container without
  * CAP_SYS_ADMIN) the file skips and says why.
+ *
+ * The runs drop to a uid of this file's own (setpriv, test/support/unprivileged.ts), with a
+ * registry and a TMPDIR of their own: a sweep ends only its own user's processes, so only these
+ * runs' sweeps can reach these drills, and no other harness on the machine (another worktree's
+ * older build, which still judges by pid) can end them and be taken for the harness under test.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { identify, type ProcIdentity } from '../../harness/observe/index.js';
 import { signalIdentity } from '../../harness/containment/signal.js';
-import { runsDir } from '../../harness/registry/index.js';
-import { removeDrillTemps } from '../../harness/drill/executor/temp-folder.js';
-import { removeDeadTlsFolders } from '../../harness/run/run-tls.js';
-import { CLI, runCli } from '../support/cli.js';
+import { collect } from '../support/cli.js';
 import { markedProcesses } from '../support/markers.js';
 import { noPidNamespace, UNSHARE } from '../support/pid-namespace.js';
 import { fakeSubject, scenarioYaml } from '../support/scenarios.js';
-import { tempDir } from '../support/temp-dir.js';
+import { unprivileged } from '../support/unprivileged.js';
 import { until } from '../support/until.js';
 
 type Results = {
@@ -44,8 +46,25 @@ const STAYS = scenarioYaml({
 /** A drill that passes at once. */
 const QUICK = scenarioYaml({ id: 'quick', subject: fakeSubject('well-behaved'), target: { call: 'echo' }, points: ['idle'], modes: ['crash'] });
 
+/** A uid nothing else on the machine runs as. */
+const UID = 64974;
+const why = noPidNamespace();
+const u = why === null ? unprivileged(UID) : null;
+const skip = why ?? (u && !u.available ? u.reason : null);
+if (skip) console.warn(`[skip] test/run/runs-apart.e2e.test.ts: ${skip}`);
+const user = u?.available ? u : null;
+afterAll(() => user?.cleanup());
+
+/** The runs' own registry and temp folder, folders of UID's. */
+let registry = '';
+let runEnv: NodeJS.ProcessEnv = {};
+function freshRegistry(): void {
+  registry = user!.workDir();
+  runEnv = { CRASH_DRILL_REGISTRY: registry, TMPDIR: user!.workDir() };
+}
+
 function folder(files: Record<string, string>): string {
-  const dir = tempDir('crash-drill-apart-');
+  const dir = user!.workDir();
   for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
   return dir;
 }
@@ -55,9 +74,10 @@ const started: Started[] = [];
 
 /** The CLI on `dir`, on the host or as the first process of a private PID namespace. */
 function startRun(dir: string, opts: { namespace?: boolean; env?: NodeJS.ProcessEnv } = {}): Started {
-  const argv = [process.execPath, CLI, 'run', dir, '--out', join(dir, 'out'), '--concurrency', '2'];
-  const [command, ...args] = opts.namespace ? [...UNSHARE, ...argv] : argv;
-  const child = spawn(command!, args, { env: { ...process.env, NO_COLOR: '1', ...opts.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = user!.start(['run', dir, '--out', join(dir, 'out'), '--concurrency', '2'], {
+    env: { ...runEnv, ...opts.env },
+    ...(opts.namespace ? { prefix: UNSHARE } : {}),
+  });
   let text = '';
   child.stdout!.on('data', (d) => (text += d));
   child.stderr!.on('data', () => {});
@@ -108,23 +128,24 @@ afterEach(async () => {
   const left = runs.flatMap((id) => markedProcesses(id).map((p) => identify(p.pid))).filter((id): id is ProcIdentity => id !== null);
   for (const id of left) signalIdentity(id, 'SIGKILL');
   await until('the runs to leave nothing', () => runs.every((id) => markedProcesses(id).length === 0));
-  // A run killed without its sentinel leaves its drills' temp folders and its trust files, which its sentinel removes otherwise.
-  for (const id of runs) removeDrillTemps(id);
-  removeDeadTlsFolders((id) => runs.includes(id));
+  // What a run killed without its sentinel leaves on disk is in the workDirs, removed with them.
 });
 
-const why = noPidNamespace();
-if (why) console.warn(`[skip] test/run/runs-apart.e2e.test.ts: ${why}`);
+/** The CLI run to its end, as UID, on the host. */
+function runHost(dir: string): ReturnType<typeof collect> {
+  return collect(user!.start(['run', dir, '--out', join(dir, 'out')], { env: runEnv }));
+}
 
-describe.skipIf(why !== null)('two runs on one machine never touch each other', () => {
+describe.skipIf(skip !== null)('two runs on one machine never touch each other', () => {
   it('a run on the host leaves alone the live drills of a run in a private PID namespace, and both judge exactly', async () => {
+    freshRegistry();
     const inside = startRun(folder({ 'stays.yaml': STAYS, 'quick.yaml': QUICK }), { namespace: true });
     const insideId = await inside.runId;
     await staysUp(insideId);
 
     // The host's run sweeps at start-up, while the namespaced run's server is in its window.
     const host = folder({ 'quick.yaml': QUICK });
-    const run = await runCli(['run', host, '--out', join(host, 'out')]);
+    const run = await runHost(host);
     expect(run.code, run.stdout + run.stderr).toBe(0);
     expect(results(join(host, 'out')).stale.filter((s) => s.drillId.startsWith(`${insideId}.`))).toEqual([]);
     // The premise: the host's run was over before the namespaced drill's window was.
@@ -137,6 +158,7 @@ describe.skipIf(why !== null)('two runs on one machine never touch each other', 
   });
 
   it('a run killed beside a live one: the next run sweeps what the killed run left, and nothing of the live one', async () => {
+    freshRegistry();
     const live = startRun(folder({ 'stays.yaml': STAYS }), { namespace: true });
     const liveId = await live.runId;
     await staysUp(liveId);
@@ -153,10 +175,10 @@ describe.skipIf(why !== null)('two runs on one machine never touch each other', 
       .map((p) => identify(p.pid))
       .filter((id): id is ProcIdentity => id !== null);
     expect(leftovers).toHaveLength(2);
-    expect(existsSync(join(runsDir(), `${killedId}.json`))).toBe(true);
+    expect(existsSync(join(registry, 'runs', `${killedId}.json`))).toBe(true);
 
     const next = folder({ 'quick.yaml': QUICK });
-    const run = await runCli(['run', next, '--out', join(next, 'out')]);
+    const run = await runHost(next);
     expect(run.code, run.stdout + run.stderr).toBe(0);
     const stale = results(join(next, 'out')).stale;
     expect(stale.filter((s) => s.drillId.startsWith(`${liveId}.`))).toEqual([]);
@@ -167,7 +189,7 @@ describe.skipIf(why !== null)('two runs on one machine never touch each other', 
     const swept = new Set(ofKilled.map((s) => `${s.pid}:${s.startTime}`));
     expect(leftovers.filter((id) => !swept.has(`${id.pid}:${id.startTime}`))).toEqual([]);
     expect(markedProcesses(killedId)).toEqual([]);
-    expect(existsSync(join(runsDir(), `${killedId}.json`))).toBe(false);
+    expect(existsSync(join(registry, 'runs', `${killedId}.json`))).toBe(false);
     // The premise: the live run's drill was still in its window when the next run was done.
     expect(markedProcesses(liveId).some((p) => p.cmdline.includes('ignores-eof.js'))).toBe(true);
 
