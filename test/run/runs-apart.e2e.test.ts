@@ -22,6 +22,7 @@ import { markedProcesses } from '../support/markers.js';
 import { noPidNamespace, UNSHARE } from '../support/pid-namespace.js';
 import { fakeSubject, scenarioYaml } from '../support/scenarios.js';
 import { unprivileged } from '../support/unprivileged.js';
+import { suiteName } from '../support/suite-tmp.js';
 import { until } from '../support/until.js';
 
 type Results = {
@@ -104,6 +105,8 @@ async function staysUp(runId: string): Promise<void> {
     },
     30_000,
   );
+  // The harness gives its drills the suite's name (CRASH_DRILL_SUITE): the suite's leftover checks count them.
+  expect(markedProcesses(runId, { suite: suiteName() }).some((p) => p.cmdline.includes('ignores-eof.js'))).toBe(true);
 }
 
 /** What the `stays` drill of a run that nobody else touched says, and the `quick` one. */
