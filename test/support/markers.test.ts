@@ -9,12 +9,13 @@ import { envWith, start } from '../observe/helpers.js';
 import { Cleanup } from './cleanup.js';
 import { markedProcesses } from './markers.js';
 import { suiteName } from './suite-tmp.js';
+import { until } from './until.js';
 
 const cleanup = new Cleanup();
 afterEach(() => cleanup.run());
 
 describe('markedProcesses by suite', () => {
-  it("counts a marked process carrying the suite's name, and not one without it or with another suite's", () => {
+  it("counts a marked process carrying the suite's name, and not one without it or with another suite's", async () => {
     const runId = newRunId();
     const ours = drillIdFor(runId, 1);
     const beside = drillIdFor(runId, 2);
