@@ -1,6 +1,6 @@
 /**
  * Run and drill ids: what every drill process carries in its environment (membership.ts,
- * CRASH_DRILL_RUN=<drill id>) and what the run registry (harness/registry/runs.ts) files runs under.
+ * CRASH_DRILL_RUN=<drill id>) and what the run registry (harness/registry/registration.ts) files runs under.
  */
 import { randomBytes } from 'node:crypto';
 

@@ -14,7 +14,7 @@ import { loadBaseline } from '../baseline/load.js';
 import { baselineStage } from '../baseline/stage.js';
 import { displayPath } from '../util/paths.js';
 import { checkedRunsDir } from '../registry/registry.js';
-import { isRunLive } from '../registry/runs.js';
+import { isRunLive } from '../registry/registration.js';
 import type { DrillConfig } from './drill-config.js';
 import { runScenarios, type RunOutput } from './run-scenarios.js';
 
