@@ -25,6 +25,6 @@ export { pollExit, checkExit, type ExitObservation, type PollExitOptions } from 
 export { DrillTracker, type DrillTrackerOptions, type TrackingInfo, type UnattributedProcess } from './tracker.js';
 export { inventory, classifyFd, type SurvivorRow, type FdInfo, type FdKind } from './inventory.js';
 export { tcpConnections, unixSockets, socketInodes, type TcpConn, type UnixSock } from './net.js';
-export { newRunId, drillIdFor, runIdOf, DRILL_ENV, HARNESS_ENV, harnessMark, parseHarnessMark, ownHarnessEnv } from './run-ids.js';
+export { newRunId, drillIdFor, runIdOf, DRILL_ENV, SUITE_ENV, suiteEnv } from './run-ids.js';
 export { ObserveError, type ObserveErrorCode } from './errors.js';
 export { findRealServer, findRealServerNow, isLauncher, snapshotChain, type ChainProcess, type ReadFd } from './wrapper.js';

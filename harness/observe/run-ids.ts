@@ -1,9 +1,8 @@
 /**
  * Run and drill ids: what every drill process carries in its environment (membership.ts,
- * CRASH_DRILL_RUN=<drill id>) and what the run registry (harness/registry/runs.ts) files runs under.
+ * CRASH_DRILL_RUN=<drill id>) and what the run registry (harness/registry/registration.ts) files runs under.
  */
 import { randomBytes } from 'node:crypto';
-import { identify } from './identity.js';
 
 /** cd-YYYYMMDDTHHMMSS-xxxxxx (UTC, six random hex digits). */
 export function newRunId(now: Date = new Date()): string {
@@ -29,28 +28,15 @@ export function runIdOf(drillId: string): string {
 export const DRILL_ENV = 'CRASH_DRILL_RUN';
 
 /**
- * Beside the drill marker, every drill process carries its harness's identity,
- * CRASH_DRILL_HARNESS=<pid>:<start time>. A sweep that finds no registration of a run (one
- * registered in a registry it does not read: another CRASH_DRILL_REGISTRY, another
- * XDG_RUNTIME_DIR) asks this instead, and leaves the drill alone while that harness lives:
- * without it, such a run's live drills looked dead, and another harness ended them mid-drill.
+ * Beside the drill marker, every drill process carries CRASH_DRILL_SUITE when the harness's own
+ * environment has it: whoever starts harnesses (a CI job, a test suite) names itself there and so
+ * finds its own drill processes among everyone else's on the machine (test/last/no-leftovers.test.ts,
+ * .ci/run). The harness never judges or ends anything by it: a sweep goes by the run registry.
  */
-export const HARNESS_ENV = 'CRASH_DRILL_HARNESS';
+export const SUITE_ENV = 'CRASH_DRILL_SUITE';
 
-/** The mark for a harness with this identity. */
-export function harnessMark(id: { pid: number; startTime: number }): string {
-  return `${id.pid}:${id.startTime}`;
-}
-
-/** The identity a mark names, or null when it is not one. */
-export function parseHarnessMark(mark: string | undefined): { pid: number; startTime: number } | null {
-  const m = /^([1-9]\d*):(\d+)$/.exec(mark ?? '');
-  return m ? { pid: Number(m[1]), startTime: Number(m[2]) } : null;
-}
-
-let own: string | undefined;
-/** This process's mark, for the drill processes it starts: { CRASH_DRILL_HARNESS: <pid>:<start time> }. */
-export function ownHarnessEnv(): Record<string, string> {
-  own ??= harnessMark(identify(process.pid) ?? { pid: process.pid, startTime: 0 });
-  return { [HARNESS_ENV]: own };
+/** { CRASH_DRILL_SUITE } as the harness has it, for the drill processes it starts; empty when unset. */
+export function suiteEnv(env: NodeJS.ProcessEnv = process.env): Record<string, string> {
+  const suite = env[SUITE_ENV];
+  return suite ? { [SUITE_ENV]: suite } : {};
 }

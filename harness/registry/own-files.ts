@@ -45,6 +45,34 @@ export function replaceOwnFile(file: string, text: string): void {
   renameSync(tmp, file);
 }
 
+/**
+ * As replaceOwnFile, but the new file's descriptor is kept and returned (the caller closes it), and
+ * `text` is asked for with that descriptor before anything is written or renamed: the name never
+ * shows a file without what `text` did to it (a registration's lock, run-lock.ts).
+ */
+export function replaceOwnFileKeepOpen(file: string, text: (fd: number) => string): number {
+  const tmp = `${file}.${process.pid}.tmp`;
+  try {
+    unlinkSync(tmp); // our own leftover, from a process of ours killed mid-write with this pid
+  } catch {
+    // none
+  }
+  const fd = openSync(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0o600);
+  try {
+    writeSync(fd, text(fd));
+    renameSync(tmp, file);
+  } catch (err) {
+    closeSync(fd);
+    try {
+      unlinkSync(tmp);
+    } catch {
+      // not made, or renamed
+    }
+    throw err;
+  }
+  return fd;
+}
+
 /** Appends `text` in one write, making `file` when missing; false when it is not a regular file of ours. */
 export function appendOwnFile(file: string, text: string): boolean {
   let fd: number;
@@ -71,6 +99,17 @@ export function appendOwnFile(file: string, text: string): boolean {
 
 /** The text of `file` when it is a regular file of ours; null when missing, a symlink, or anything else. */
 export function readOwnFile(file: string): string | null {
+  const opened = openOwnFile(file);
+  if (opened === null) return null;
+  closeSync(opened.fd);
+  return opened.text;
+}
+
+/**
+ * `file` opened for reading when it is a regular file of ours, with its text; the caller closes
+ * the descriptor (a registration's lock is probed through it, run-lock.ts). Null otherwise.
+ */
+export function openOwnFile(file: string): { fd: number; text: string } | null {
   let fd: number;
   try {
     fd = openSync(file, O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
@@ -78,12 +117,12 @@ export function readOwnFile(file: string): string | null {
     return null;
   }
   try {
-    return ownRegular(fd) ? readFileSync(fd, 'utf8') : null;
+    if (ownRegular(fd)) return { fd, text: readFileSync(fd, 'utf8') };
   } catch {
-    return null;
-  } finally {
-    closeSync(fd);
+    // unreadable: not believed
   }
+  closeSync(fd);
+  return null;
 }
 
 /** Whether `file` is a regular file of ours (lstat: a symlink is not), for files known by name only. */

@@ -1,26 +1,23 @@
 /**
- * Run ids, the run registry and the stale sweep. A harness registers each run it executes in
- * <registry>/runs/<runId>.json with its own identity (registry.ts: a private folder of the user,
- * checked before every use). A drill process whose run has no live registered harness was left
- * behind by a harness that died (crashed, was killed, or its machine slept through a timeout):
- * the sweep ends it. A run with no registration found at all (registered in a registry this
- * harness does not read) is judged by the harness its processes name (CRASH_DRILL_HARNESS,
- * observe/run-ids.ts) instead: ended only once that harness is dead. A live run's processes
- * are never touched, which is what lets several harnesses (vitest workers) share one machine.
+ * The stale sweep. A drill process whose run is proven dead (registration.ts: its registration is
+ * there and its lock is free) was left behind by a harness that died (crashed, was killed, or its
+ * machine slept through a timeout): the sweep ends it. A marked process of a run with no
+ * registration this harness can read is never touched: it may be another suite's, another
+ * registry's, another namespace's. A live run's processes are never touched either, which is what
+ * lets several harnesses (vitest workers, CI jobs side by side, a developer beside the suite)
+ * share one machine.
  */
 import { readdirSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { listDrillCgroups } from '../observe/cgroup.js';
-import { ObserveError } from '../observe/errors.js';
-import { identify, identityKey, isAlive, type ProcIdentity } from '../observe/identity.js';
-import { DRILL_ENV, HARNESS_ENV, parseHarnessMark, runIdOf } from '../observe/run-ids.js';
-import { isOwnFile, readOwnFile, replaceOwnFile } from './own-files.js';
+import { identify, identityKey, type ProcIdentity } from '../observe/identity.js';
+import { DRILL_ENV, runIdOf } from '../observe/run-ids.js';
+import { isOwnFile, readOwnFile } from './own-files.js';
+import { registryFile, runFile, runStates, runsDir, SAFE_ID } from './registration.js';
 import { isKernelThread, listPids, readCmdline, readEnviron, readOwnerUid, readStat } from '../observe/proc.js';
-import { checkedRunsDir, RegistryError, siblingRunsDirs } from './registry.js';
 import { terminate } from '../containment/terminate.js';
 import { newRecord, type ContainmentRecord, type EndedBy } from '../containment/record.js';
 
-export type RunRegistration = { unregister(): void };
 /**
  * A process a killed harness left. `containedBy`: 'sweep' when this run ended it; 'watchdog' when
  * the dead run's holder already had (harness/drill/holder/holder.pl), read from its record.
@@ -38,18 +35,6 @@ export type SweepOptions = {
   keepRegistration?: boolean;
 };
 
-const SAFE_ID = /^[A-Za-z0-9._-]+$/;
-
-/**
- * One registry per user (registry.ts): a harness can only vouch for, and only sweep, its own
- * user's drills, and every harness of the user must read the same registry, or one takes the
- * others' live drills for a dead run's and ends them. Checked (and made 0700 when missing) at
- * every call; throws RegistryError when the folder is not the user's own.
- */
-export function runsDir(): string {
-  return checkedRunsDir();
-}
-
 /** The processes a sweep may end: its own user's, whatever the harness's privileges. */
 function ownedBySelf(pid: number): boolean {
   if (typeof process.getuid !== 'function') return true;
@@ -62,12 +47,6 @@ export function watchdogFile(runId: string): string {
 }
 
 const WATCHDOG = '.watchdog.jsonl';
-
-/** A file of one run in the registry, <runs>/<runId><suffix>: its registration, its watchdog records, its engine mark. */
-export function runFile(runId: string, suffix: string): string {
-  if (!SAFE_ID.test(runId)) throw new ObserveError('OBSERVE_BAD_RUN_ID', `run id ${JSON.stringify(runId)} has characters outside [A-Za-z0-9._-]`);
-  return join(runsDir(), `${runId}${suffix}`);
-}
 
 /** What the watchdogs of a dead run recorded; the file is removed once read. */
 function takeWatchdogRecords(runId: string): StaleReport[] {
@@ -107,63 +86,6 @@ function takeWatchdogRecords(runId: string): StaleReport[] {
   return rows;
 }
 
-function registryFile(runId: string): string {
-  return runFile(runId, '.json');
-}
-
-export function registerRun(runId: string): RunRegistration {
-  const file = registryFile(runId);
-  const self = identify(process.pid);
-  if (self === null) throw new ObserveError('OBSERVE_REGISTRY_WRITE', "cannot read the harness's own /proc/self/stat");
-  try {
-    // Made exclusively, then renamed into place: a concurrent sweep never reads half a file.
-    replaceOwnFile(file, JSON.stringify({ runId, pid: self.pid, startTime: self.startTime, registeredAt: new Date().toISOString() }));
-  } catch (err) {
-    throw new ObserveError('OBSERVE_REGISTRY_WRITE', `cannot write the run registry file ${file}`, { cause: err });
-  }
-  return {
-    unregister() {
-      try {
-        unlinkSync(file);
-      } catch {
-        // already gone
-      }
-    },
-  };
-}
-
-/**
- * The harness a run registered (pid and start time), or null when there is no registration that
- * is a regular file of this user: here, or in the user's other registry locations
- * (registry.ts siblingRunsDirs()). Throws RegistryError when the registry is not private: a
- * sweep must not take every run for dead because it could not read.
- */
-export function registeredHarness(runId: string): ProcIdentity | null {
-  let file: string;
-  try {
-    file = registryFile(runId);
-  } catch (err) {
-    if (err instanceof RegistryError) throw err;
-    return null; // a bad id: never registered
-  }
-  for (const candidate of [file, ...siblingRunsDirs().map((dir) => join(dir, `${runId}.json`))]) {
-    const text = readOwnFile(candidate);
-    if (text === null) continue;
-    try {
-      const data = JSON.parse(text) as { pid?: unknown; startTime?: unknown };
-      if (typeof data.pid === 'number' && typeof data.startTime === 'number') return { pid: data.pid, startTime: data.startTime };
-    } catch {
-      // garbled: no live harness from this file
-    }
-  }
-  return null;
-}
-
-export function isRunLive(runId: string): boolean {
-  const harness = registeredHarness(runId);
-  return harness !== null && isAlive(harness);
-}
-
 /** This process and its ancestors: never swept, whatever their environment says. */
 function selfAndAncestors(): Set<number> {
   const out = new Set<number>();
@@ -178,46 +100,28 @@ function selfAndAncestors(): Set<number> {
 export async function sweepStale(opts: SweepOptions = {}): Promise<StaleReport[]> {
   runsDir(); // refused (RegistryError) before anything is read or ended
   const accept = opts.runFilter ?? (() => true);
-  /** Per run: true when its registered harness lives, false when it is dead, null when no registration is found. */
-  const liveness = new Map<string, boolean | null>();
-  // A run with no registration this harness can read is judged by the harness its processes name
-  // (run-ids.ts HARNESS_ENV): left alone while that harness lives (a run in another registry).
-  const stale = (drillId: string, harness: () => string | undefined): boolean => {
-    const runId = runIdOf(drillId);
-    if (!accept(runId)) return false;
-    let live = liveness.get(runId);
-    if (live === undefined) {
-      const registered = registeredHarness(runId);
-      liveness.set(runId, (live = registered === null ? null : isAlive(registered)));
-    }
-    if (live !== null) return !live;
-    const named = parseHarnessMark(harness());
-    return named === null || !isAlive(named);
-  };
-
   const spared = selfAndAncestors();
+
+  // Every marked process of a run this sweep may consider, then one look at those runs' locks.
+  const marked: Array<{ drillId: string; id: ProcIdentity }> = [];
+  for (const pid of listPids()) {
+    const stat = readStat(pid);
+    if (stat === null || isKernelThread(stat) || stat.state === 'Z' || !ownedBySelf(pid) || spared.has(pid)) continue;
+    const drillId = readEnviron(pid)?.get(DRILL_ENV);
+    if (drillId && accept(runIdOf(drillId))) marked.push({ drillId, id: stat });
+  }
+  const candidateCgroups = listDrillCgroups().filter((cg) => accept(runIdOf(cg.drillId)));
+  const states = runStates([...marked.map((m) => runIdOf(m.drillId)), ...candidateCgroups.map((cg) => runIdOf(cg.drillId))]);
+  // Only a registered run proven dead: a run with no registration here is not ours to judge.
+  const dead = (drillId: string): boolean => states.get(runIdOf(drillId)) === 'dead';
+
   const found = new Map<string, { drillId: string; record: ContainmentRecord }>();
   const add = (drillId: string, id: ProcIdentity): void => {
     if (spared.has(id.pid) || found.has(identityKey(id))) return;
     found.set(identityKey(id), { drillId, record: newRecord(id, readCmdline(id.pid) ?? []) });
   };
-
-  for (const pid of listPids()) {
-    const stat = readStat(pid);
-    if (stat === null || isKernelThread(stat) || stat.state === 'Z' || !ownedBySelf(pid)) continue;
-    const environ = readEnviron(pid);
-    const drillId = environ?.get(DRILL_ENV);
-    if (drillId && stale(drillId, () => environ?.get(HARNESS_ENV))) add(drillId, stat);
-  }
-  // A cgroup's harness is the one its members name (its client and server carry the mark).
-  const cgroups = listDrillCgroups().filter((cg) =>
-    stale(cg.drillId, () =>
-      cg
-        .pids()
-        .map((pid) => readEnviron(pid)?.get(HARNESS_ENV))
-        .find((mark) => mark !== undefined),
-    ),
-  );
+  for (const m of marked) if (dead(m.drillId)) add(m.drillId, m.id);
+  const cgroups = candidateCgroups.filter((cg) => dead(cg.drillId));
   for (const cg of cgroups) {
     for (const pid of cg.pids()) {
       const id = identify(pid);
@@ -239,11 +143,10 @@ export async function sweepStale(opts: SweepOptions = {}): Promise<StaleReport[]
   }
   let watched: StaleReport[] = [];
   if (!opts.keepRegistration) {
-    for (const runId of liveness.keys()) {
-      if (liveness.get(runId) === false) removeRegistry(runId);
-    }
     watched = deadWatchdogRuns(accept).flatMap(takeWatchdogRecords);
-    removeDeadRegistrations(accept);
+    // A dead run with a process that outlived its SIGKILL stays registered, so the next sweep tries again.
+    const survived = new Set(rows.filter((r) => r.record.endedBy === 'survived').map((r) => runIdOf(r.drillId)));
+    removeDeadRegistrations((runId) => accept(runId) && !survived.has(runId));
   }
 
   const swept: StaleReport[] = rows.map(({ drillId, record }) => ({
@@ -283,8 +186,8 @@ function deadWatchdogRuns(accept: (runId: string) => boolean): string[] {
   return deadRunsWith(WATCHDOG, accept);
 }
 
-/** The runs that `accept` takes, with a registry file ending in `suffix` (runFile()) and no live harness. */
-export function deadRunsWith(suffix: string, accept: (runId: string) => boolean = () => true): string[] {
+/** The runs of the registry files ending in `suffix` (runFile()) that `accept` takes. */
+function runsWith(suffix: string, accept: (runId: string) => boolean): string[] {
   const dir = runsDir();
   let names: string[];
   try {
@@ -295,21 +198,24 @@ export function deadRunsWith(suffix: string, accept: (runId: string) => boolean 
   return names
     .filter((name) => name.endsWith(suffix) && isOwnFile(join(dir, name)))
     .map((name) => name.slice(0, -suffix.length))
-    .filter((runId) => SAFE_ID.test(runId) && accept(runId) && !isRunLive(runId));
+    .filter((runId) => SAFE_ID.test(runId) && accept(runId));
 }
 
-/** Registry files whose harness is gone, even when no process of theirs is left. */
+/**
+ * The runs that `accept` takes, with a registry file ending in `suffix` (runFile()) and no live
+ * harness: dead, or no longer registered. These are files the run kept in this registry (its
+ * watchdog record, its engine mark, its trust files), not processes: a run that left them here
+ * registered here.
+ */
+export function deadRunsWith(suffix: string, accept: (runId: string) => boolean = () => true): string[] {
+  const runs = runsWith(suffix, accept);
+  const states = runStates(runs);
+  return runs.filter((runId) => states.get(runId) !== 'live');
+}
+
+/** Registrations proven dead, even when no process of theirs is left. */
 function removeDeadRegistrations(accept: (runId: string) => boolean): void {
-  const dir = runsDir();
-  let names: string[];
-  try {
-    names = readdirSync(dir);
-  } catch {
-    return;
-  }
-  for (const name of names) {
-    if (!name.endsWith('.json')) continue;
-    const runId = name.slice(0, -'.json'.length);
-    if (SAFE_ID.test(runId) && accept(runId) && !isRunLive(runId)) removeRegistry(runId);
-  }
+  const runs = runsWith('.json', accept);
+  const states = runStates(runs);
+  for (const runId of runs) if (states.get(runId) === 'dead') removeRegistry(runId);
 }

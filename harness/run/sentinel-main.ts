@@ -8,7 +8,7 @@
 import { EXIT } from '../util/errors.js';
 
 const runId = process.argv[2] ?? '';
-/** How long the harness may take to leave the running state after its pipe to us closed. */
+/** How long the harness may take to drop its lock after its pipe to us closed. */
 const HARNESS_GONE_WAIT_MS = 1000;
 let text = '';
 if (process.argv[3] === '--now') {
@@ -23,8 +23,7 @@ if (process.argv[3] === '--now') {
 async function onEnd(): Promise<void> {
   if (/^done$/m.test(text) || runId === '') process.exit(0);
   // Loaded only now: a run that ends well (almost every run) never pays for the sweep's code.
-  const [{ pollExit }, { appendOwnFile, registeredHarness, runsDir, sweepStale, watchdogFile }, { sweepStaleContainerRows }] = await Promise.all([
-    import('../observe/index.js'),
+  const [{ appendOwnFile, runsDir, sweepStale, watchdogFile, whenRunEnds }, { sweepStaleContainerRows }] = await Promise.all([
     import('../registry/index.js'),
     import('../containers/index.js'),
   ]);
@@ -36,11 +35,11 @@ async function onEnd(): Promise<void> {
   } catch {
     process.exit(EXIT.usage);
   }
-  // End of file comes when the kernel closes the dead harness's descriptors, a moment before
-  // its process leaves the running state: the sweep only takes runs whose harness is gone, so
-  // wait for that first (a harness still alive after this wait closed its end without dying).
-  const harness = registeredHarness(runId);
-  if (harness) await pollExit(harness, { intervalMs: 5, timeoutMs: HARNESS_GONE_WAIT_MS });
+  // End of file comes when the kernel closes the dead harness's descriptors, one of which holds
+  // the run's lock (harness/registry/run-lock.ts): the sweep only takes runs proven dead, so wait
+  // for the lock to be free first (a harness still holding it after this wait closed its end
+  // without dying).
+  await whenRunEnds(runId, HARNESS_GONE_WAIT_MS);
   const ended = [
     ...(await sweepStale({ runFilter: mine, termWaitMs: 500, keepRegistration: true })),
     ...(await sweepStaleContainerRows(mine, { always: true })),

@@ -14,7 +14,7 @@ import { loadBaseline } from '../baseline/load.js';
 import { baselineStage } from '../baseline/stage.js';
 import { displayPath } from '../util/paths.js';
 import { checkedRunsDir } from '../registry/registry.js';
-import { isRunLive } from '../registry/runs.js';
+import { isRunLive } from '../registry/registration.js';
 import { leftOutLines, whyNoDrills } from '../plan/explain.js';
 import { planRun } from '../plan/plan.js';
 import { NoDrillsError } from '../util/errors.js';

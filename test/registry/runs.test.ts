@@ -3,12 +3,15 @@ import { existsSync, lstatSync, mkdirSync, readFileSync, rmSync, symlinkSync, un
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { drillIdFor, harnessMark, identify, newRunId, procState, runIdOf, type ProcIdentity } from '../../harness/observe/index.js';
-import { isRunLive, registerRun, runsDir, sweepStale } from '../../harness/registry/index.js';
+import { drillIdFor, identify, newRunId, procState, runIdOf, type ProcIdentity } from '../../harness/observe/index.js';
+import { isRunLive, registerRun, runStates, runsDir, sweepStale } from '../../harness/registry/index.js';
 import { packageRoot } from '../../harness/util/paths.js';
 import { tempDir } from '../support/temp-dir.js';
 import { envWith, start } from '../observe/helpers.js';
 import { Cleanup } from '../support/cleanup.js';
+import { noPidNamespace } from '../support/pid-namespace.js';
+import { startRegistrant } from '../support/registrant.js';
+import { until } from '../support/until.js';
 
 const cleanup = new Cleanup();
 const registrations: { unregister(): void }[] = [];
@@ -37,23 +40,53 @@ describe('run ids', () => {
     expect(() => registerRun('../escape')).toThrow(expect.objectContaining({ code: 'OBSERVE_BAD_RUN_ID' }));
   });
 
-  it('a registration is made 0600 and believed only as a regular file of ours: a symlink to a live one is not', () => {
+  it('a registration is made 0600 and believed only as a regular file of ours: a symlink to a live one is not, and a copy is not live', () => {
     const live = newRunId();
     registrations.push(registerRun(live));
     const file = join(runsDir(), `${live}.json`);
     expect(lstatSync(file).mode & 0o777).toBe(0o600);
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({ runId: live, pid: process.pid, lock: 'flock' });
     const other = newRunId();
     const planted = join(runsDir(), `${other}.json`);
     symlinkSync(file, planted);
     try {
-      expect(isRunLive(other)).toBe(false);
-      // The same text as a regular file of ours is a live registration.
+      expect(runStates([other]).get(other)).toBe('unregistered');
+      // The same text as a regular file of ours: what makes a registration live is its lock, which nobody holds on the copy.
       unlinkSync(planted);
       writeFileSync(planted, readFileSync(file), { mode: 0o600 });
-      expect(isRunLive(other)).toBe(true);
+      expect(runStates([other]).get(other)).toBe('dead');
     } finally {
       rmSync(planted, { force: true });
     }
+  });
+
+  it('a run is live while its harness holds the lock, and dead once the harness is killed', async () => {
+    const runId = newRunId();
+    const harness = await startRegistrant(cleanup, [runId]);
+    expect(isRunLive(runId)).toBe(true);
+    const gone = new Promise((r) => harness.child.once('exit', r));
+    harness.child.kill('SIGKILL');
+    await gone;
+    expect(runStates([runId]).get(runId)).toBe('dead');
+    rmSync(join(runsDir(), `${runId}.json`));
+  });
+
+  // Before the lock, liveness was the registered pid and start time read in this namespace's
+  // /proc: a harness in a namespace of its own registered a pid that names another process here.
+  const namespace = noPidNamespace();
+  if (namespace) console.warn(`[skip] test/registry/runs.test.ts, the PID namespace test: ${namespace}`);
+  it.skipIf(namespace !== null)('a run whose harness is in another PID namespace is live while that harness runs, and dead once it is killed', async () => {
+    const runId = newRunId();
+    const harness = await startRegistrant(cleanup, [runId], { namespace: true });
+    const registered = JSON.parse(readFileSync(join(runsDir(), `${runId}.json`), 'utf8')) as { pid: number; startTime: number };
+    expect(registered.pid).not.toBe(harness.harness.pid); // the pid it has in its namespace
+    expect(isRunLive(runId)).toBe(true);
+    const gone = new Promise((r) => harness.child.once('exit', r));
+    harness.child.kill('SIGKILL'); // unshare: --kill-child takes the namespace with it
+    await gone;
+    await until('the namespaced harness to end', () => procState(harness.harness) !== 'alive');
+    expect(runStates([runId]).get(runId)).toBe('dead');
+    rmSync(join(runsDir(), `${runId}.json`));
   });
 });
 
@@ -74,51 +107,36 @@ describe('sweepStale', () => {
     expect(procState(drill.id)).toBe('alive');
   });
 
-  it('a run registered where this harness does not look is judged by the harness its processes name: left alone while it lives, ended once it is dead', async () => {
-    // Another harness of the user's with another CRASH_DRILL_REGISTRY or XDG_RUNTIME_DIR: no
-    // registration here, but its drill processes carry its identity (CRASH_DRILL_HARNESS).
+  it("never touches a marked process of a run it finds no registration of: another registry's, another suite's, a run that has not registered", async () => {
+    // Another harness of the user's with another CRASH_DRILL_REGISTRY or XDG_RUNTIME_DIR, or a
+    // test that starts a marked process itself: nothing here proves such a run dead.
     const foreign = newRunId();
-    const unmarked = newRunId();
-    for (const run of [foreign, unmarked]) cleanup.trackDrill(drillIdFor(run, 1));
-    const harness = start(cleanup, 'sleep', ['300'], { stdio: 'ignore' });
-    const drill = start(cleanup, 'sleep', ['300'], {
-      detached: true,
-      stdio: 'ignore',
-      env: envWith({ CRASH_DRILL_RUN: drillIdFor(foreign, 1), CRASH_DRILL_HARNESS: harnessMark(harness.id) }),
-    });
-    // The same without the mark (an earlier version's drill): no registration, so a dead run's.
-    const old = start(cleanup, 'sleep', ['300'], { detached: true, stdio: 'ignore', env: envWith({ CRASH_DRILL_RUN: drillIdFor(unmarked, 1) }) });
-    expect(isRunLive(foreign)).toBe(false);
-
-    const first = await sweepStale({ runFilter: (r) => r === foreign || r === unmarked, termWaitMs: 500 });
-    expect(first.map((r) => [r.drillId, r.pid])).toEqual([[drillIdFor(unmarked, 1), old.id.pid]]);
+    cleanup.trackDrill(drillIdFor(foreign, 1));
+    const drill = start(cleanup, 'sleep', ['300'], { detached: true, stdio: 'ignore', env: envWith({ CRASH_DRILL_RUN: drillIdFor(foreign, 1) }) });
+    expect(runStates([foreign]).get(foreign)).toBe('unregistered');
+    const rows = await sweepStale({ runFilter: (r) => r === foreign, termWaitMs: 500 });
+    expect(rows).toEqual([]);
     expect(procState(drill.id)).toBe('alive');
-
-    const gone = new Promise((r) => harness.child.once('exit', r));
-    harness.child.kill('SIGKILL');
-    await gone;
-    const second = await sweepStale({ runFilter: (r) => r === foreign, termWaitMs: 500 });
-    expect(second.map((r) => [r.drillId, r.pid, r.endedBy])).toEqual([[drillIdFor(foreign, 1), drill.id.pid, 'SIGTERM']]);
-    expect(procState(drill.id)).not.toBe('alive');
   });
 
   it("ends processes of dead runs and leaves a live run's alone", async () => {
     // Every run starts out live, so that no other harness on the machine (another test file's
     // run sweeps at start-up) takes our processes; the two "dead" runs die just before our sweep.
-    const unregistered = newRunId();
+    const killed = newRunId();
     const deadHarness = newRunId();
     const live = newRunId();
-    for (const run of [unregistered, deadHarness, live]) cleanup.trackDrill(drillIdFor(run, 1));
-    const unregisteredReg = registerRun(unregistered);
-    registrations.push(unregisteredReg, registerRun(live));
-    // A stand-in harness for deadHarness: its registry file names a process we will kill.
+    for (const run of [killed, deadHarness, live]) cleanup.trackDrill(drillIdFor(run, 1));
+    const killedHarness = await startRegistrant(cleanup, [killed]);
+    registrations.push(registerRun(live));
+    // A stand-in harness for deadHarness, registered without a lock (as where there is no perl, or
+    // by an earlier version): its registry file names a process we will kill.
     const harness = start(cleanup, 'sleep', ['300'], { stdio: 'ignore' });
     mkdirSync(runsDir(), { recursive: true });
     const deadFile = join(runsDir(), `${deadHarness}.json`);
     writeFileSync(deadFile, JSON.stringify({ runId: deadHarness, pid: harness.id.pid, startTime: harness.id.startTime }));
     expect(isRunLive(deadHarness)).toBe(true);
 
-    const orphanA = start(cleanup, 'sleep', ['300'], { detached: true, stdio: 'ignore', env: envWith({ CRASH_DRILL_RUN: drillIdFor(unregistered, 1) }) });
+    const orphanA = start(cleanup, 'sleep', ['300'], { detached: true, stdio: 'ignore', env: envWith({ CRASH_DRILL_RUN: drillIdFor(killed, 1) }) });
     // Ignores SIGTERM (the ignored disposition survives exec): needs the SIGKILL. "ok" comes once the trap is set.
     const orphanB = start(cleanup, 'sh', ['-c', 'trap "" TERM; echo ok; exec sleep 300'], {
       detached: true,
@@ -137,22 +155,24 @@ describe('sweepStale', () => {
     }
     const liveCg = cleanup.cgroup(drillIdFor(live, 2));
 
-    unregisteredReg.unregister();
-    const harnessGone = new Promise((r) => harness.child.once('exit', r));
-    harness.child.kill('SIGKILL');
-    await harnessGone;
-    expect(isRunLive(unregistered)).toBe(false);
+    for (const h of [harness, killedHarness]) {
+      const gone = new Promise((r) => h.child.once('exit', r));
+      h.child.kill('SIGKILL');
+      await gone;
+    }
+    expect(runStates([killed, deadHarness]).get(killed)).toBe('dead');
     expect(isRunLive(deadHarness)).toBe(false);
 
-    const mine = new Set([unregistered, deadHarness, live]);
+    const mine = new Set([killed, deadHarness, live]);
     const rows = await sweepStale({ runFilter: (r) => mine.has(r), termWaitMs: 500 });
 
     const row = (id: ProcIdentity) => rows.find((r) => r.pid === id.pid && r.startTime === id.startTime);
-    expect(row(orphanA.id)).toMatchObject({ drillId: drillIdFor(unregistered, 1), endedBy: 'SIGTERM', cmdline: ['sleep', '300'] });
+    expect(row(orphanA.id)).toMatchObject({ drillId: drillIdFor(killed, 1), endedBy: 'SIGTERM', cmdline: ['sleep', '300'] });
     expect(row(orphanB.id)).toMatchObject({ drillId: drillIdFor(deadHarness, 1), endedBy: 'SIGKILL', cmdline: ['sleep', '300'] });
     expect(procState(orphanA.id)).not.toBe('alive');
     expect(procState(orphanB.id)).not.toBe('alive');
     expect(existsSync(deadFile)).toBe(false);
+    expect(existsSync(join(runsDir(), `${killed}.json`))).toBe(false);
 
     expect(row(liveOne.id)).toBeUndefined();
     expect(procState(liveOne.id)).toBe('alive');

@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { newRunId } from '../../harness/observe/index.js';
 import { registerRun } from '../../harness/registry/index.js';
 import { removeDeadTlsFolders, RunTls } from '../../harness/run/run-tls.js';
-import { runFile } from '../../harness/registry/runs.js';
+import { runFile } from '../../harness/registry/registration.js';
 
 const registrations: { unregister(): void }[] = [];
 afterEach(() => {

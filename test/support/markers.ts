@@ -5,6 +5,7 @@
  */
 import { identify, type ProcIdentity } from '../../harness/observe/identity.js';
 import { listPids, readCmdline, readEnviron, readStat } from '../../harness/observe/proc.js';
+import { SUITE_ENV } from '../../harness/observe/run-ids.js';
 
 export interface MarkedProcess {
   pid: number;
@@ -17,14 +18,19 @@ const live = (pid: number): boolean => {
   return state !== undefined && state !== 'Z';
 };
 
-/** Every process on the machine whose environment carries CRASH_DRILL_RUN (optionally of one run). */
-export function markedProcesses(runId?: string): MarkedProcess[] {
+/**
+ * Every process on the machine whose environment carries CRASH_DRILL_RUN (optionally of one run,
+ * or only those that also carry this suite's CRASH_DRILL_SUITE, suite-tmp.ts).
+ */
+export function markedProcesses(runId?: string, opts: { suite?: string } = {}): MarkedProcess[] {
   const found: MarkedProcess[] = [];
   for (const pid of listPids()) {
     if (!live(pid)) continue;
-    const marker = readEnviron(pid)?.get('CRASH_DRILL_RUN');
+    const environ = readEnviron(pid);
+    const marker = environ?.get('CRASH_DRILL_RUN');
     if (marker === undefined) continue;
     if (runId && !marker.startsWith(`${runId}.`)) continue;
+    if (opts.suite !== undefined && environ?.get(SUITE_ENV) !== opts.suite) continue;
     const argv = readCmdline(pid);
     if (argv === null) continue; // gone meanwhile
     found.push({ pid, marker, cmdline: argv.join(' ').trim() });

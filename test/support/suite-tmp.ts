@@ -9,9 +9,11 @@
  * must make their own folders in it. Its name is short (`cds-XXXXXX`): paths under it end up
  * in command lines that reports cut at 80 characters, and in socket paths (108 at most).
  */
+import { randomUUID } from 'node:crypto';
 import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { SUITE_ENV } from '../../harness/observe/run-ids.js';
 
 export const SUITE_TMP_ENV = 'CRASH_DRILL_SUITE_TMP';
 /**
@@ -64,8 +66,21 @@ export function isVitestCache(dir: string, name: string): boolean {
   }
 }
 
+/**
+ * The suite's name, in CRASH_DRILL_SUITE (harness/observe/run-ids.ts), inherited by the workers and
+ * everything they start, and given by every harness to its drills' servers: the leftover checks
+ * (test/last/no-leftovers.test.ts, .ci/run) count only processes that carry it, so a developer's
+ * drill beside the suite is not counted and a leak of the suite's is. .ci/run names the suite
+ * itself; a suite inside another's test (NESTED_SUITE_ENV) keeps the outer one's name.
+ */
+export function suiteName(): string {
+  process.env[SUITE_ENV] ??= `suite-${randomUUID()}`;
+  return process.env[SUITE_ENV];
+}
+
 /** Makes the suite's temp folder once (the config may be loaded more than once) and returns it. */
 export function suiteTmp(): string {
+  suiteName();
   const existing = process.env[SUITE_TMP_ENV];
   if (existing) return existing;
   const dir = mkdtempSync(join(tmpdir(), 'cds-'));

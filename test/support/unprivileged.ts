@@ -22,20 +22,20 @@ export type Unprivileged =
       root: string;
       /** A fresh folder the ordinary user owns, for scenarios and reports. */
       workDir(): string;
-      /** Starts the CLI as the ordinary user; `env` adds to the environment. */
-      start(args: string[], opts?: { cwd?: string; env?: NodeJS.ProcessEnv }): ReturnType<typeof spawn>;
+      /** Starts the CLI as the ordinary user; `env` adds to the environment; `prefix` runs before the drop (as root: unshare). */
+      start(args: string[], opts?: { cwd?: string; env?: NodeJS.ProcessEnv; prefix?: string[] }): ReturnType<typeof spawn>;
       run(args: string[], opts?: { cwd?: string; env?: NodeJS.ProcessEnv }): Promise<CliRun>;
       cleanup(): void;
     };
 
 const isRoot = (): boolean => typeof process.getuid === 'function' && process.getuid() === 0;
 
-function dropArgs(): string[] {
-  return isRoot() ? ['--reuid', String(NOBODY), '--regid', String(NOBODY), '--clear-groups'] : [];
+function dropArgs(uid: number): string[] {
+  return isRoot() ? ['--reuid', String(uid), '--regid', String(uid), '--clear-groups'] : [];
 }
 
-function readableByNobody(file: string): boolean {
-  return spawnSync('setpriv', [...dropArgs(), 'test', '-r', file], { stdio: 'ignore' }).status === 0;
+function readableBy(uid: number, file: string): boolean {
+  return spawnSync('setpriv', [...dropArgs(uid), 'test', '-r', file], { stdio: 'ignore' }).status === 0;
 }
 
 /**
@@ -66,20 +66,21 @@ function readableCopy(): string {
   return dest;
 }
 
-export function unprivileged(): Unprivileged {
+/** The CLI as uid 65534, or as `uid` (a uid of a test's own, which nothing else on the machine runs as). */
+export function unprivileged(uid: number = NOBODY): Unprivileged {
   if (process.platform !== 'linux') return { available: false, reason: `dropping privileges is tested on Linux only (this is ${process.platform})` };
   if (isRoot() && spawnSync('setpriv', ['--version'], { stdio: 'ignore' }).status !== 0) {
-    return { available: false, reason: 'setpriv (util-linux) is not installed, so the tests cannot drop to uid 65534' };
+    return { available: false, reason: `setpriv (util-linux) is not installed, so the tests cannot drop to uid ${uid}` };
   }
   const own = packageRoot();
-  const mustCopy = process.env.CRASH_DRILL_TEST_COPY_PACKAGE === '1' || !readableByNobody(join(own, 'dist/bin/crash-drill.js'));
+  const mustCopy = process.env.CRASH_DRILL_TEST_COPY_PACKAGE === '1' || !readableBy(uid, join(own, 'dist/bin/crash-drill.js'));
   const copied = isRoot() && mustCopy ? readableCopy() : null;
   const root = copied ?? own;
   const dirs: string[] = [];
   const cli = join(root, 'dist/bin/crash-drill.js');
-  const start = (args: string[], opts: { cwd?: string; env?: NodeJS.ProcessEnv } = {}) => {
-    const [command, argv] = isRoot() ? ['setpriv', [...dropArgs(), process.execPath, cli, ...args]] : [process.execPath, [cli, ...args]];
-    return spawn(command, argv, { cwd: opts.cwd ?? root, env: { ...process.env, NO_COLOR: '1', ...opts.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const start = (args: string[], opts: { cwd?: string; env?: NodeJS.ProcessEnv; prefix?: string[] } = {}) => {
+    const [command, ...argv] = [...(opts.prefix ?? []), ...(isRoot() ? ['setpriv', ...dropArgs(uid)] : []), process.execPath, cli, ...args];
+    return spawn(command!, argv, { cwd: opts.cwd ?? root, env: { ...process.env, NO_COLOR: '1', ...opts.env }, stdio: ['ignore', 'pipe', 'pipe'] });
   };
   return {
     available: true,
@@ -87,7 +88,7 @@ export function unprivileged(): Unprivileged {
     workDir() {
       const dir = tempDir('crash-drill-nobody-');
       mkdirSync(dir, { recursive: true });
-      if (isRoot()) chownSync(dir, NOBODY, NOBODY);
+      if (isRoot()) chownSync(dir, uid, uid);
       dirs.push(dir);
       return dir;
     },

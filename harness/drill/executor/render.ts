@@ -9,7 +9,7 @@ import type { PlannedDrill } from '../../plan/types.js';
 import type { Extensions } from './extension.js';
 import type { EvidenceRecorder } from './recorder.js';
 import type { RemoteLink } from './remote-link.js';
-import { ownHarnessEnv } from '../../observe/run-ids.js';
+import { suiteEnv } from '../../observe/run-ids.js';
 import { remoteEnv } from './remote-env.js';
 import { subjectFilePaths, writeSubjectFiles } from './subject-files.js';
 import { activityFileFor, type Generation } from './activity-watch.js';
@@ -63,7 +63,7 @@ export function subjectEnv(scenario: Scenario, drillId: string, link: RemoteLink
     ...remoteEnv(scenario, link),
     ...intercept,
     CRASH_DRILL_RUN: drillId,
-    ...ownHarnessEnv(),
+    ...suiteEnv(),
     CRASH_DRILL_REMOTE_URL: link.url,
     CRASH_DRILL_TOKEN: token,
   };

@@ -1,0 +1,169 @@
+/**
+ * A run's registration and whether its harness still runs. A harness registers each run it
+ * executes in <registry>/runs/<runId>.json (registry.ts: a private folder of the user, checked
+ * before every use) and holds a lock on that file for as long as it runs (run-lock.ts). A run is
+ * `live` while the lock is held, `dead` once its registration is there with the lock free, which
+ * the kernel makes so when the harness dies, whatever PID namespace it ran in, and
+ * `unregistered` when no registration of it can be read here. The sweep (runs.ts) ends only what
+ * belongs to dead runs.
+ */
+import { closeSync, unlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import { ObserveError } from '../observe/errors.js';
+import { pollExit } from '../observe/exit-watch.js';
+import { identify, isAlive, type ProcIdentity } from '../observe/identity.js';
+import { SUITE_ENV } from '../observe/run-ids.js';
+import { openOwnFile, replaceOwnFileKeepOpen } from './own-files.js';
+import { checkedRunsDir, RegistryError, siblingRunsDirs } from './registry.js';
+import { probeLocks, takeLock, whenLockFree } from './run-lock.js';
+
+export type RunRegistration = { unregister(): void };
+
+export const SAFE_ID = /^[A-Za-z0-9._-]+$/;
+
+/**
+ * One registry per user (registry.ts): a harness can only vouch for, and only sweep, its own
+ * user's drills, and every harness of the user must read the same registry, or one takes the
+ * others' live drills for a dead run's and ends them. Checked (and made 0700 when missing) at
+ * every call; throws RegistryError when the folder is not the user's own.
+ */
+export function runsDir(): string {
+  return checkedRunsDir();
+}
+
+/** A file of one run in the registry, <runs>/<runId><suffix>: its registration, its watchdog records, its engine mark. */
+export function runFile(runId: string, suffix: string): string {
+  if (!SAFE_ID.test(runId)) throw new ObserveError('OBSERVE_BAD_RUN_ID', `run id ${JSON.stringify(runId)} has characters outside [A-Za-z0-9._-]`);
+  return join(runsDir(), `${runId}${suffix}`);
+}
+
+export function registryFile(runId: string): string {
+  return runFile(runId, '.json');
+}
+
+/** A run's state: its harness runs (`live`), is proven gone (`dead`), or no registration of it can be read here. */
+export type RunState = 'live' | 'dead' | 'unregistered';
+
+export function registerRun(runId: string): RunRegistration {
+  const file = registryFile(runId);
+  const self = identify(process.pid);
+  if (self === null) throw new ObserveError('OBSERVE_REGISTRY_WRITE', "cannot read the harness's own /proc/self/stat");
+  let fd: number;
+  try {
+    // Locked before it is renamed into place: no sweep ever finds a live run's file unlocked.
+    fd = replaceOwnFileKeepOpen(file, (tmp) => {
+      const lock = takeLock(tmp);
+      const suite = process.env[SUITE_ENV];
+      return JSON.stringify({
+        runId,
+        pid: self.pid,
+        startTime: self.startTime,
+        registeredAt: new Date().toISOString(),
+        ...(lock ? { lock: 'flock' } : {}),
+        // Whose run it is, for whoever started it (run-ids.ts SUITE_ENV); never read by a sweep.
+        ...(suite ? { suite } : {}),
+      });
+    });
+  } catch (err) {
+    throw new ObserveError('OBSERVE_REGISTRY_WRITE', `cannot write the run registry file ${file}`, { cause: err });
+  }
+  let held = true;
+  return {
+    unregister() {
+      if (!held) return;
+      held = false;
+      try {
+        unlinkSync(file);
+      } catch {
+        // already gone
+      }
+      // The name first, then the lock: a sweep never finds this run's file with its lock free.
+      closeSync(fd);
+    },
+  };
+}
+
+type Registration = { harness: ProcIdentity | null; lock: boolean };
+
+function parseRegistration(text: string): Registration | null {
+  try {
+    const data = JSON.parse(text) as { pid?: unknown; startTime?: unknown; lock?: unknown };
+    const harness = typeof data.pid === 'number' && typeof data.startTime === 'number' ? { pid: data.pid, startTime: data.startTime } : null;
+    return { harness, lock: data.lock === 'flock' };
+  } catch {
+    return null; // garbled: not a registration we wrote
+  }
+}
+
+/** Where a run's registration may be: here, or in the user's other registry locations (registry.ts siblingRunsDirs()). */
+function registrationFiles(runId: string): string[] {
+  let file: string;
+  try {
+    file = registryFile(runId);
+  } catch (err) {
+    if (err instanceof RegistryError) throw err;
+    return []; // a bad id: never registered
+  }
+  return [file, ...siblingRunsDirs().map((dir) => join(dir, `${runId}.json`))];
+}
+
+/**
+ * The state of each run, from its registrations that are regular files of this user. A locked
+ * registration is live while its lock is held and dead once it is free; when the lock cannot be
+ * probed (no perl here) it is taken for live, since it is not proven dead. A registration without
+ * a lock (written where there was no perl, or by an earlier version) is judged by its harness's
+ * pid and start time, which only this PID namespace's /proc can tell. One perl probes them all.
+ * Throws RegistryError when the registry is not private: a sweep must not take every run for
+ * dead because it could not read.
+ */
+export function runStates(runIds: Iterable<string>): Map<string, RunState> {
+  const states = new Map<string, RunState>();
+  const note = (runId: string, state: RunState): void => {
+    const was = states.get(runId);
+    if (was === 'live' || (was === 'dead' && state === 'unregistered')) return;
+    states.set(runId, state);
+  };
+  const opened: number[] = [];
+  const locked: Array<{ runId: string; fd: number }> = [];
+  try {
+    for (const runId of new Set(runIds)) {
+      note(runId, 'unregistered');
+      for (const candidate of registrationFiles(runId)) {
+        const file = openOwnFile(candidate);
+        if (file === null) continue;
+        opened.push(file.fd);
+        const reg = parseRegistration(file.text);
+        if (reg === null) continue;
+        if (reg.lock) locked.push({ runId, fd: file.fd });
+        else note(runId, reg.harness !== null && isAlive(reg.harness) ? 'live' : 'dead');
+      }
+    }
+    const probed = locked.length > 0 ? probeLocks(locked.map((l) => l.fd)) : [];
+    for (const [i, { runId }] of locked.entries()) note(runId, probed?.[i] === 'free' ? 'dead' : 'live');
+  } finally {
+    for (const fd of opened) closeSync(fd);
+  }
+  return states;
+}
+
+export function isRunLive(runId: string): boolean {
+  return runStates([runId]).get(runId) === 'live';
+}
+
+/**
+ * Resolves once the run's harness is proven gone, or after `timeoutMs` (the run's sentinel, whose
+ * pipe from the harness closes a moment before the kernel drops the harness's lock): waits on the
+ * lock itself, or polls the harness's pid for a registration without one. At once when the run is
+ * not registered here.
+ */
+export async function whenRunEnds(runId: string, timeoutMs: number): Promise<void> {
+  const file = openOwnFile(registryFile(runId));
+  if (file === null) return;
+  try {
+    const reg = parseRegistration(file.text);
+    if (reg?.lock) await whenLockFree(file.fd, timeoutMs);
+    else if (reg?.harness) await pollExit(reg.harness, { intervalMs: 5, timeoutMs });
+  } finally {
+    closeSync(file.fd);
+  }
+}

@@ -1,0 +1,60 @@
+/**
+ * Whether a run's harness still runs, proven by a lock and not by a pid. The harness holds
+ * flock(LOCK_EX) on its registration for as long as it runs: it opens the file, a short perl
+ * (run-lock.pl, `take`) locks the descriptor it is given and exits, and the lock stays with the
+ * open file description the harness keeps. The kernel drops it when the harness's last descriptor
+ * closes: when it unregisters, or when it dies, however it dies. A lock is seen the same from every
+ * PID namespace; a pid and start time are not (a harness in a namespace of its own registers a pid
+ * that names another process, or none, outside it, and a pid lookup took its live drills for a
+ * dead run's).
+ *
+ * Node has no flock, so perl does it, as for the holder and the sentinel. The descriptor is opened
+ * by Node with O_CLOEXEC (libuv's default), so no other child of the harness inherits it and keeps
+ * a dead harness's lock held. Without perl nothing is locked: the registration says so (no `lock`
+ * field) and is judged by its pid as before, like a registration an earlier version wrote.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { packageRoot } from '../util/paths.js';
+import { findPerl, perlFile } from '../util/perl.js';
+
+export const RUN_LOCK = perlFile(join(packageRoot(), 'harness', 'registry', 'run-lock.pl'));
+
+/** What a probe of a registration's lock says: held (its run is live), free (dead), or unknown. */
+export type LockState = 'held' | 'free' | 'unknown';
+
+/** Takes the exclusive lock on `fd` for the open file description; false without perl or when it is taken. */
+export function takeLock(fd: number): boolean {
+  const perl = findPerl();
+  if (!perl) return false;
+  return spawnSync(perl, ['-e', RUN_LOCK, 'take'], { stdio: [fd, 'ignore', 'ignore'] }).status === 0;
+}
+
+/** Probes each descriptor's lock in one perl; null without perl. */
+export function probeLocks(fds: number[]): LockState[] | null {
+  const perl = findPerl();
+  if (!perl) return null;
+  const out: LockState[] = [];
+  // A few hundred descriptors a perl: the batch is one argument list and one stdio array.
+  for (let i = 0; i < fds.length; i += 200) {
+    const batch = fds.slice(i, i + 200);
+    const r = spawnSync(perl, ['-e', RUN_LOCK, 'probe', String(batch.length)], { stdio: ['ignore', 'pipe', 'ignore', ...batch], encoding: 'utf8' });
+    const letters = r.status === 0 ? r.stdout : '';
+    batch.forEach((_, j) => {
+      const c = letters[j];
+      out.push(c === 'h' ? 'held' : c === 'f' ? 'free' : 'unknown');
+    });
+  }
+  return out;
+}
+
+/** Resolves true once nobody holds the lock on `fd` (waited for, not polled), false after `timeoutMs` or without perl. */
+export function whenLockFree(fd: number, timeoutMs: number): Promise<boolean> {
+  const perl = findPerl();
+  if (!perl) return Promise.resolve(false);
+  return new Promise((resolve) => {
+    const child = spawn(perl, ['-e', RUN_LOCK, 'wait', String(Math.max(1, Math.round(timeoutMs)))], { stdio: [fd, 'ignore', 'ignore'] });
+    child.on('error', () => resolve(false));
+    child.on('exit', (code) => resolve(code === 0));
+  });
+}
