@@ -9,10 +9,9 @@ import { dataOf, defineCheck, type Judgement } from '../types.js';
 import type { ExitOnEofData } from './data.js';
 import { containerExitCause } from './container-diagnosis.js';
 import { serverSlow, serverStayedUp } from './diagnosis.js';
-import { diedOfWrite, exitedBeforeServing } from './exit-cause.js';
+import { exitedBeforeServing } from './exit-cause.js';
 import { EXITS_ON_EOF } from '../../requirements/catalog.js';
 import { errorLine, firstServed } from '../../evidence/serving.js';
-import { diedOfBrokenWrite } from '../../evidence/write-death.js';
 
 /**
  * exit-on-eof: the server exits within the deadline after it lost its client, without a signal
@@ -82,15 +81,6 @@ export const exitOnEof = defineCheck({
         data: { ...data, beforeServing: true, ...(line ? { stderrLine: line } : {}) },
       };
     }
-    // A write to a broken pipe ended it, not EOF (evidence/write-death.ts).
-    const broken = diedOfBrokenWrite(evidence, exit, loss.t);
-    if (broken) {
-      return {
-        verdict: 'fail',
-        summary: `the server did not exit on EOF: it died of its own write to a broken pipe (${broken.how}) ${elapsed} ms after losing its client${broken.line ? `; stderr: ${JSON.stringify(broken.line)}` : ''}`,
-        data: { ...data, brokenWrite: true, ...(broken.line ? { stderrLine: broken.line } : {}) },
-      };
-    }
     if (exit.t - loss.t > deadline) {
       return { verdict: 'fail', summary: `the server exited ${elapsed} ms after losing its client (${how}); the deadline is ${deadline} ms`, data };
     }
@@ -104,13 +94,7 @@ export const exitOnEof = defineCheck({
     if (!('elapsedMs' in data)) return [];
     const how = 'ownWrite' in data && data.ownWrite ? `${data.signal} on ${OWN_WRITE}` : data.signal ? `signal ${data.signal}` : `code ${data.code}`;
     const by =
-      'endedBy' in data && data.endedBy
-        ? `, ended by ${data.endedBy}`
-        : 'beforeServing' in data && data.beforeServing
-          ? ', before it served one request'
-          : 'brokenWrite' in data && data.brokenWrite
-            ? ', of its own write to a broken pipe'
-            : '';
+      'endedBy' in data && data.endedBy ? `, ended by ${data.endedBy}` : 'beforeServing' in data && data.beforeServing ? ', before it served one request' : '';
     return [{ label: 'server exit', items: [`${how} ${data.elapsedMs} ms after losing its client (deadline ${data.deadlineMs} ms)${by}`] }];
   },
   diagnose(outcome, evidence) {
@@ -126,7 +110,6 @@ export const exitOnEof = defineCheck({
       stderrLine?: string;
     };
     if (data.beforeServing) return exitedBeforeServing(evidence, data.stderrLine ?? null);
-    if (data.brokenWrite) return diedOfWrite(evidence, data.stderrLine ?? null);
     if (data.elapsedMs !== undefined && data.deadlineMs !== undefined && data.endedBy === undefined)
       return serverSlow(evidence, data.elapsedMs, data.deadlineMs);
     return serverStayedUp(evidence);

@@ -16,8 +16,6 @@ export type ExitOnEofData =
       ownWrite?: true;
       /** It exited with an error before it served one request (evidence/serving.ts), and the stderr line that says why. */
       beforeServing?: true;
-      /** A write to a broken pipe ended it (evidence/write-death.ts). */
-      brokenWrite?: true;
       stderrLine?: string;
       /** The signal that ended it, in words, and who sent it. */
       endedBy?: string;

@@ -1,7 +1,6 @@
 /**
  * Why exit-on-eof failed for a server that did exit, but not from EOF: it exited with an error
- * before it served one request (evidence/serving.ts), or a write to a broken pipe killed it
- * (evidence/write-death.ts). Pure: evidence in, text out.
+ * before it served one request (evidence/serving.ts). Pure: evidence in, text out.
  */
 import { firstOf, eventsOf, type DrillEvidence } from '../../evidence/types.js';
 import { serverExitOf } from '../../evidence/queries.js';
@@ -39,15 +38,5 @@ export function exitedBeforeServing(evidence: DrillEvidence, line: string | null
     observed: [`requests before the loss: ${requestsBeforeLoss(evidence)}`, ...(line ? [`stderr: ${line}`] : []), `SDK: ${sdk.line}`],
     sdk: sdk.known,
     fix: 'answer the requests a client sends right after it connects (tools/list) and drill again; a server whose run call fails when its input ends before the first request should treat that end as a shutdown, not an error (rmcp: serve() returns Err(ConnectionClosed) then)',
-  };
-}
-
-export function diedOfWrite(evidence: DrillEvidence, line: string | null): Cause {
-  const sdk = sdkFinding(evidence);
-  return {
-    cause: `the server died of its own write to a broken pipe after its client was lost, not of EOF: ${exitWords(evidence)}${line ? `; its stderr says ${JSON.stringify(line)}` : ''}. The drill keeps its stderr read until the exit deadline, so this was its stdout (or a pipe of its own): a server that writes nothing there would not have ended this way`,
-    observed: [...(line ? [`stderr: ${line}`] : []), `SDK: ${sdk.line}`],
-    sdk: sdk.known,
-    fix: 'exit when stdin reaches its end, and write nothing to stdout after it (a notification, a log line, the answer of a call cancelled by the end); handle EPIPE on stdout as the end of the session, not as a crash',
   };
 }
