@@ -19,7 +19,7 @@ cd "$here"
 source "$here/../keep-build.sh"
 store="${CRASH_DRILL_RUST_FAKES_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/mcp-crash-drill/rust-fakes}"
 rmcp="rmcp-$(grep -A1 '^name = "rmcp"$' Cargo.lock | sed -n 's/^version = "\(.*\)"$/\1/p')"
-behaviours=(well-behaved slow-tool ignores-cancel awaits-sampling leaks-child task-keeps-alive writes-after-eof prints-after-eof)
+behaviours=(well-behaved slow-tool ignores-cancel awaits-sampling leaks-child task-keeps-alive writes-after-eof prints-after-eof waits-for-signal)
 auditable_version=0.7.7
 
 stamp="$({ cargo --version; echo "$auditable_version"; sha256sum build.sh Cargo.toml Cargo.lock; find src -type f -name '*.rs' -print0 | sort -z | xargs -0 sha256sum; } | sha256sum | cut -d' ' -f1)"

@@ -87,6 +87,7 @@ export class ClientSession {
       chosenBy: chosen.chosenBy,
       ...(chosen.fallbackReason !== undefined ? { fallbackReason: chosen.fallbackReason } : {}),
     });
+    await this.listTools(session, command.callTimeoutMs);
     for (const [index, step] of command.setup.entries()) {
       try {
         await session.setupStep(step, command.callTimeoutMs);
@@ -97,6 +98,23 @@ export class ClientSession {
     }
     await this.settle();
     emit({ type: 'setup-done', t: monoNow(), steps: command.setup.length });
+  }
+
+  /**
+   * `tools/list`, as every client sends it once connected, before anything else: a server is
+   * serving only once it has answered a real request. rmcp in the 2026-07-28 era answers
+   * `server/discover` and `ping` from inside `serve()`, which returns only at the first other
+   * request (rust-sdk crates/rmcp/src/service/server.rs `serve_server_with_ct_inner`, 3.11.0):
+   * EOF before that makes `serve()` fail, a path no real client takes. Any answer counts, an
+   * error too; none within the call timeout is in the evidence (an rpc-out without its rpc-in),
+   * and exit-on-eof says the server never served (evidence/serving.ts).
+   */
+  private async listTools(session: EraSession, timeoutMs: number): Promise<void> {
+    try {
+      await session.listTools(timeoutMs);
+    } catch {
+      // an error answer is an answer; a timeout or a closed pipe is in the evidence
+    }
   }
 
   /**

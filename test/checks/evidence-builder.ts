@@ -116,6 +116,16 @@ export class EvidenceBuilder {
     return this.add(t, { type: 'rpc-in', message }, 'client');
   }
 
+  /** The client's request and the server's answer at `t` (a result, or `error`): `tools/list` shows the server serving (evidence/serving.ts). */
+  answered(t: number, method = 'tools/list', id: number | string = `${method}-${t}`, answer: 'result' | 'error' | 'none' = 'result'): this {
+    this.add(t, { type: 'rpc-out', message: { jsonrpc: '2.0', id, method, params: {} } }, 'client');
+    if (answer === 'none') return this;
+    return this.rpcIn(
+      t,
+      answer === 'result' ? { jsonrpc: '2.0', id, result: {} } : { jsonrpc: '2.0', id, error: { code: -32601, message: 'Method not found' } },
+    );
+  }
+
   stdoutNoise(t: number, line: string): this {
     return this.add(t, { type: 'stdout-noise', line }, 'client');
   }

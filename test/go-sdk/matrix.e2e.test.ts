@@ -46,6 +46,8 @@ function expectedTable(): Record<string, Row> {
       out[`${build}-goroutine-keeps-alive/idle/${mode}`] = withVerdict(era, loss('fail', mode === 'crash' ? 'fail' : 'pass'));
       // SIGPIPE on its own write after a crash: its own end, within the deadline.
       out[`${build}-writes-after-eof/idle/${mode}`] = withVerdict(era, loss('pass', 'pass'));
+      // main waits for a signal after the run call returns: it stays up; only the close's SIGTERM ends it.
+      out[`${build}-waits-for-signal/idle/${mode}`] = withVerdict(era, loss('fail', mode === 'crash' ? 'fail' : 'pass'));
     }
     out[`${build}-cancel-slow-tool/child-spawned/cancel`] = withVerdict(era, cancel('pass', 'pass'));
     // Its response goes out 400 ms after the cancel: every SDK writes it (none drops a cancelled request's answer).
@@ -76,6 +78,11 @@ describe.skipIf(!built)('the Go SDK matrices', () => {
       expect(sigpipe.exit).toMatchObject({ class: 'broken-pipe', signal: 'SIGPIPE', signalFrom: OWN_WRITE, endedAfter: null });
       expect(sigpipe.incident.termination).toBe(`ended on its own: SIGPIPE on ${OWN_WRITE} (nobody sent it a signal)`);
       expect(check(`${build}-writes-after-eof/idle/crash`, 'exit-on-eof').summary).toMatch(new RegExp(`\\(SIGPIPE on ${OWN_WRITE}, its own end\\)$`));
+      // Waiting for a signal after the run call: up at the deadline, ended by the harness after a crash, by the client's SIGTERM after a close.
+      expect(check(`${build}-waits-for-signal/idle/crash`, 'exit-on-eof').summary).toMatch(
+        /^the server did not exit on EOF: it was ended by SIGTERM from the harness/,
+      );
+      expect(find(`${build}-waits-for-signal/idle/close`).exit).toMatchObject({ signal: null, code: 0, endedAfter: "SIGTERM from the client's shutdown" });
       // After a close the client still reads: the same write succeeds and the server exits 0.
       expect(find(`${build}-writes-after-eof/idle/close`).exit).toMatchObject({ class: 'clean', code: 0 });
 

@@ -38,6 +38,9 @@ function expectedTable(): Record<string, Row> {
     // A failed write after EOF is an error value in Rust (no SIGPIPE): exit 0, or 101 from println!'s panic.
     out[`${B}-writes-after-eof/idle/${mode}`] = withVerdict(ERA, loss('pass', 'pass'));
     out[`${B}-prints-after-eof/idle/${mode}`] = withVerdict(ERA, loss('pass', 'pass'));
+    // Waits for a signal once waiting() returns, in both eras: up at the deadline; the close's SIGTERM ends it.
+    out[`${B}-waits-for-signal/idle/${mode}`] = withVerdict(ERA, loss('fail', mode === 'crash' ? 'fail' : 'pass'));
+    out[`${B}-waits-for-signal-legacy/idle/${mode}`] = withVerdict('2025-11-25/pinned', loss('fail', mode === 'crash' ? 'fail' : 'pass'));
   }
   // Close only (the scenario says why): the drain outlasts close-wait, the client's SIGTERM ends it.
   out[`${B}-awaits-sampling/in-flight/close`] = withVerdict('2025-11-25/pinned', loss('fail', 'pass'));
@@ -72,6 +75,11 @@ describe.skipIf(!built)('the rmcp matrices', () => {
     expect(printed.exit).toMatchObject({ class: 'crash', code: 101, signal: null });
     expect(printed.exit?.crash).toMatch(/^thread 'main' \(\d+\) panicked at .*library\/std\/src\/io\/stdio\.rs/);
     expect(printed.exit?.stderrTail).toContain('failed printing to stdout: Broken pipe (os error 32)');
+    // waits-for-signal served tools/list, so waiting() returned at EOF and it waits: the harness's SIGTERM ends it, in both eras.
+    for (const key of [`${B}-waits-for-signal/idle/crash`, `${B}-waits-for-signal-legacy/idle/crash`]) {
+      expect(find(key).exit).toMatchObject({ class: 'signal', signal: 'SIGTERM', signalFrom: 'harness' });
+      expect(find(key).exit?.stderrTail).toContain('waiting() returned; waiting for a signal');
+    }
     for (const key of [`${B}-writes-after-eof/idle/close`, `${B}-prints-after-eof/idle/close`])
       expect(find(key).exit).toMatchObject({ class: 'clean', code: 0 });
 

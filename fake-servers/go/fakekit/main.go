@@ -1,6 +1,6 @@
 // Package fakekit is what the Go fake servers share whatever their SDK: the one binary's choice of
-// behaviour by its first argument, the two behaviours that are the same code on every SDK
-// (goroutine-keeps-alive, writes-after-eof: after_run.go), the `sleep` children the tools run
+// behaviour by its first argument, the behaviours that are the same code on every SDK
+// (goroutine-keeps-alive, writes-after-eof: after_run.go; waits-for-signal.go), the `sleep` children the tools run
 // (children.go) and the log. It imports no SDK: go-sdk's build (both versions) and mcp-go's each
 // require it through a `replace` to this folder, so one source serves all three binaries.
 package fakekit
@@ -26,6 +26,7 @@ func Add(name string, run func()) { behaviours[name] = run }
 func Main(serveEcho func(behaviour string)) {
 	Add("goroutine-keeps-alive", func() { goroutineKeepsAlive(serveEcho) })
 	Add("writes-after-eof", func() { writesAfterEof(serveEcho) })
+	Add("waits-for-signal", func() { waitsForSignal(serveEcho) })
 	if len(os.Args) == 2 {
 		if run, ok := behaviours[os.Args[1]]; ok {
 			run()

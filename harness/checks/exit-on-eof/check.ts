@@ -9,7 +9,9 @@ import { dataOf, defineCheck, type Judgement } from '../types.js';
 import type { ExitOnEofData } from './data.js';
 import { containerExitCause } from './container-diagnosis.js';
 import { serverSlow, serverStayedUp } from './diagnosis.js';
+import { exitedBeforeServing } from './exit-cause.js';
 import { EXITS_ON_EOF } from '../../requirements/catalog.js';
+import { errorLine, firstServed } from '../../evidence/serving.js';
 
 /**
  * exit-on-eof: the server exits within the deadline after it lost its client, without a signal
@@ -70,6 +72,15 @@ export const exitOnEof = defineCheck({
         data: { ...data, endedBy: signalled, endedByWho: sent.by },
       };
     }
+    // An error exit before the server served one request tests its handshake's failure, not its shutdown (evidence/serving.ts).
+    if (((exit.code !== null && exit.code !== 0) || (exit.signal !== null && !ownWrite)) && firstServed(evidence, loss.t) === null) {
+      const line = errorLine(evidence, Number.NEGATIVE_INFINITY, Number.POSITIVE_INFINITY);
+      return {
+        verdict: 'fail',
+        summary: `the server exited with an error before serving (${how}, ${elapsed} ms after losing its client): it had answered no request but server/discover and ping${line ? `; stderr: ${JSON.stringify(line)}` : ''}`,
+        data: { ...data, beforeServing: true, ...(line ? { stderrLine: line } : {}) },
+      };
+    }
     if (exit.t - loss.t > deadline) {
       return { verdict: 'fail', summary: `the server exited ${elapsed} ms after losing its client (${how}); the deadline is ${deadline} ms`, data };
     }
@@ -82,14 +93,23 @@ export const exitOnEof = defineCheck({
     if ('exited' in data) return [{ label: 'server exit', items: [`none: still running when the drill ended (deadline ${data.deadlineMs} ms)`] }];
     if (!('elapsedMs' in data)) return [];
     const how = 'ownWrite' in data && data.ownWrite ? `${data.signal} on ${OWN_WRITE}` : data.signal ? `signal ${data.signal}` : `code ${data.code}`;
-    const by = 'endedBy' in data && data.endedBy ? `, ended by ${data.endedBy}` : '';
+    const by =
+      'endedBy' in data && data.endedBy ? `, ended by ${data.endedBy}` : 'beforeServing' in data && data.beforeServing ? ', before it served one request' : '';
     return [{ label: 'server exit', items: [`${how} ${data.elapsedMs} ms after losing its client (deadline ${data.deadlineMs} ms)${by}`] }];
   },
   diagnose(outcome, evidence) {
     // In a container the drill's process is the engine CLI: the container is the server.
     const boxed = containerExitCause(evidence);
     if (boxed) return boxed;
-    const data = dataOf(outcome) as { elapsedMs?: number; deadlineMs?: number; endedBy?: string };
+    const data = dataOf(outcome) as {
+      elapsedMs?: number;
+      deadlineMs?: number;
+      endedBy?: string;
+      beforeServing?: true;
+      brokenWrite?: true;
+      stderrLine?: string;
+    };
+    if (data.beforeServing) return exitedBeforeServing(evidence, data.stderrLine ?? null);
     if (data.elapsedMs !== undefined && data.deadlineMs !== undefined && data.endedBy === undefined)
       return serverSlow(evidence, data.elapsedMs, data.deadlineMs);
     return serverStayedUp(evidence);

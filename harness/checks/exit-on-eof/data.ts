@@ -14,6 +14,9 @@ export type ExitOnEofData =
       signal: string | null;
       /** SIGPIPE on its own write to a pipe nobody reads: it ended on its own (evidence/own-sigpipe.ts). */
       ownWrite?: true;
+      /** It exited with an error before it served one request (evidence/serving.ts), and the stderr line that says why. */
+      beforeServing?: true;
+      stderrLine?: string;
       /** The signal that ended it, in words, and who sent it. */
       endedBy?: string;
       endedByWho?: 'client' | 'harness';

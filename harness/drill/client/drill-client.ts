@@ -35,6 +35,12 @@ export interface DrillClient {
    * SIGSTOP): an in-process client closes or freezes its ends of the server's pipes there.
    */
   onLoss?(mode: 'crash' | 'hang'): void;
+  /**
+   * The exit deadline has passed: a piped stderr whose reading end the lost client held, kept
+   * open until now so that no log line could end the server before exit-on-eof judged it,
+   * closes as the client's death or quit closed it.
+   */
+  releaseStderr?(): void;
   /** Hands over, synchronously, what waits in the server's stderr pipe now (text-pipe.ts). */
   drainSubjectStderr(): void;
 }

@@ -9,7 +9,8 @@
  * process the crash SIGKILLs and the hang SIGSTOPs. What the server sees is what it sees when
  * a client process dies (harness/drill/executor/kill.ts calls onLoss in the same tick as the signal):
  * - crash: the harness closes its ends of the server's stdin and stdout, and the stand-in is
- *   SIGKILLed: EOF, EPIPE and re-parenting at once;
+ *   SIGKILLed: EOF, EPIPE and re-parenting at once; a piped stderr's end closes at the exit
+ *   deadline (releaseStderr);
  * - hang: the harness stops reading and writing (the pipes stay open) and the stand-in is
  *   SIGSTOPped;
  * - stop and close: the client profile's stop sequence (harness/shared/stop-steps.ts), its
@@ -211,14 +212,31 @@ export class InProcessClient {
       // it does when the kernel closes a dead client's descriptors all together.
       stdout?.destroy();
       stdin?.destroy();
-      // A piped stderr was the client's own pipe: its reading end dies with the client. An
+      // A piped stderr was the client's own pipe: its reading end dies with the client, but not
+      // before the exit deadline (releaseStderr), so that no log line can end the server before
+      // exit-on-eof judges it: the verdict then never depends on whether a write came first. An
       // inherited one is the client's stderr, which outlives it (the harness reads on).
-      if (this.spawnFacts.spawn.stderr !== 'inherit') ((this.child?.stdio as unknown as Array<Readable | null> | undefined)?.[FD.stderr] ?? null)?.destroy();
+      if (this.spawnFacts.spawn.stderr !== 'inherit') {
+        this.stderrHeld = true;
+        if (this.stderrReleased) this.releaseStderr();
+      }
     } else {
       // A stopped client neither reads nor writes; its ends stay open.
       stdout?.pause();
       stdin?.cork();
     }
+  }
+
+  /** The reading end of a piped stderr, kept past the client's loss until releaseStderr. */
+  private stderrHeld = false;
+  private stderrReleased = false;
+
+  /** The exit deadline has passed: a held stderr's reading end dies now, as with the client; one not yet lost dies at the loss. */
+  releaseStderr(): void {
+    this.stderrReleased = true;
+    if (!this.stderrHeld) return;
+    this.stderrHeld = false;
+    ((this.child?.stdio as unknown as Array<Readable | null> | undefined)?.[FD.stderr] ?? null)?.destroy();
   }
 
   waitFor(match: (event: ClientEvent) => boolean, timeoutMs: number): Promise<ClientEvent | null> {

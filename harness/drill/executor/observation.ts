@@ -72,6 +72,8 @@ export async function observeWindow(ctx: DrillContext, lost: LostDrill): Promise
     },
     Math.max(0, lossAt + deadline - Math.min(250, deadline / 10) - monoNow()),
   );
+  // From the deadline on, a piped stderr the lost client held closes as it does under the real client (no-survivors follows it).
+  const releaseStderr = setTimeout(() => client.releaseStderr?.(), Math.max(0, lossAt + deadline - monoNow()));
   if (mode === 'close' || mode === 'stop') {
     const done = await ctx.wait(stopDone(client, longestStop(lost.profile.stop) + STOP_DONE_SLACK_MS));
     if (done?.type !== 'stop-done') ctx.rec.harness({ type: 'harness-error', phase: 'kill', message: 'the client did not finish its stop sequence' });
@@ -81,7 +83,11 @@ export async function observeWindow(ctx: DrillContext, lost: LostDrill): Promise
       client.send({ type: 'exit' });
     }
   }
-  const quiet = await ctx.wait(tracker.waitForQuiet({ exclude, timeoutMs: Math.max(0, end - monoNow()) })).finally(() => clearTimeout(atDeadline));
+  const quiet = await ctx.wait(tracker.waitForQuiet({ exclude, timeoutMs: Math.max(0, end - monoNow()) })).finally(() => {
+    clearTimeout(atDeadline);
+    clearTimeout(releaseStderr);
+    client.releaseStderr?.();
+  });
   // Remote jobs get the same time to settle: a job that is cancelled or done by then is fine.
   const jobs = scenario.expect.jobsSettled;
   if (jobs) await ctx.wait(link.jobsSettled(Math.max(0, lossAt + deadline + jobs.grace - monoNow())));

@@ -21,7 +21,7 @@ export interface PointContext {
 type PointTrigger = (ctx: PointContext) => Promise<PointOutcome>;
 
 const TRIGGERS: Record<KillPoint, PointTrigger> = {
-  idle: async () => ({ reached: true, detail: 'initialize and setup done, no call in flight' }),
+  idle: async () => ({ reached: true, detail: 'connected, tools/list and setup answered, a ping answered, no call in flight' }),
   'pre-dispatch': async (ctx) => {
     const before = await prepare(ctx);
     return before.reached ? { reached: true, detail: 'the target call is built and not yet written' } : before;

@@ -19,6 +19,7 @@ export const GO_BEHAVIOURS = [
   'leaks-child',
   'goroutine-keeps-alive',
   'writes-after-eof',
+  'waits-for-signal',
 ] as const;
 export type GoBehaviour = (typeof GO_BEHAVIOURS)[number];
 

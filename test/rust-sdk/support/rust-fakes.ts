@@ -19,6 +19,7 @@ export const RUST_BEHAVIOURS = [
   'task-keeps-alive',
   'writes-after-eof',
   'prints-after-eof',
+  'waits-for-signal',
 ] as const;
 export type RustBehaviour = (typeof RUST_BEHAVIOURS)[number];
 
