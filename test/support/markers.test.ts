@@ -9,7 +9,6 @@ import { envWith, start } from '../observe/helpers.js';
 import { Cleanup } from './cleanup.js';
 import { markedProcesses } from './markers.js';
 import { suiteName } from './suite-tmp.js';
-import { until } from './until.js';
 
 const cleanup = new Cleanup();
 afterEach(() => cleanup.run());
