@@ -11,6 +11,7 @@ import type { EvidenceRecorder } from './recorder.js';
 import type { RemoteLink } from './remote-link.js';
 import { suiteEnv } from '../../observe/run-ids.js';
 import { remoteEnv } from './remote-env.js';
+import { launcherEnv } from './launcher-env.js';
 import { subjectFilePaths, writeSubjectFiles } from './subject-files.js';
 import { activityFileFor, type Generation } from './activity-watch.js';
 
@@ -59,6 +60,7 @@ export function renderFor(ctx: RenderContext, token: string, generation: Generat
 export function subjectEnv(scenario: Scenario, drillId: string, link: RemoteLink, token: string): Record<string, string> {
   const intercept = scenario.remote.intercept.length > 0 ? interceptEnv(scenario.remote.intercept, scenario.subject.env.NODE_OPTIONS) : {};
   return {
+    ...launcherEnv(scenario.subject),
     ...scenario.subject.env,
     ...remoteEnv(scenario, link),
     ...intercept,
