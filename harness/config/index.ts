@@ -18,7 +18,7 @@ export type {
 export { CANCEL_POINTS, CLIENT_LIVES_MODES, DEFAULT_KILL_MODES, DEFAULT_KILL_POINTS, KILL_MODES, KILL_POINTS, LOSS_MODES, PROTOCOL_CHOICES } from './types.js';
 export { ConfigError, type ConfigProblem } from './errors.js';
 export { EXTRA_EXPECT_KEYS, ScenarioSchema, type ScenarioInput } from './schema.js';
-export { DEFAULT_CANCEL_DEADLINE_MS, DEFAULT_CANCEL_IN_FLIGHT_MS, DEFAULT_EXIT_DEADLINE_MS, DEFAULT_SURVIVOR_GRACE_MS, DEFAULT_TIMEOUTS } from './normalise.js';
+export { DEFAULT_CANCEL_DEADLINE_MS, DEFAULT_EXIT_DEADLINE_MS, DEFAULT_SURVIVOR_GRACE_MS, DEFAULT_TIMEOUTS } from './normalise.js';
 export { parseScenario } from './parse.js';
 export { findScenarioFiles } from './find-files.js';
 export { loadScenarios } from './load.js';
