@@ -25,8 +25,6 @@ export const DEFAULT_TIMEOUTS: Readonly<ScenarioTimeouts> = Object.freeze({
   discover: 2_000,
 });
 
-/** How long a message for a cancelled request may still arrive and count as already on its way. */
-export const DEFAULT_CANCEL_IN_FLIGHT_MS = 100;
 export const DEFAULT_CANCEL_DEADLINE_MS = 2_000;
 
 export const DEFAULT_EXIT_DEADLINE_MS = 2_000;
@@ -172,7 +170,7 @@ function normaliseExpect(e: ParsedScenario['expect'], remoteDeclared: boolean): 
     exitOnEof: exit === false ? null : { deadline: (exit === true ? undefined : exit.deadline) ?? DEFAULT_EXIT_DEADLINE_MS },
     noSurvivors: survivors === false ? null : { grace: (survivors === true ? undefined : survivors.grace) ?? DEFAULT_SURVIVOR_GRACE_MS },
     stdoutClean: e?.['stdout-clean'] ?? true,
-    silentAfterCancel: cancelOption(e?.['silent-after-cancel'], (o) => ({ inFlight: o?.['in-flight'] ?? DEFAULT_CANCEL_IN_FLIGHT_MS })),
+    silentAfterCancel: cancelOption(e?.['silent-after-cancel'], (o) => ({ outlastsCancel: o?.['outlasts-cancel'] ?? false })),
     stopsAfterCancel: cancelOption(e?.['stops-after-cancel'], (o) => ({ deadline: o?.deadline ?? DEFAULT_CANCEL_DEADLINE_MS })),
     aliveAfterCancel: cancelOption(e?.['alive-after-cancel'], (o) => ({ deadline: o?.deadline ?? DEFAULT_CANCEL_DEADLINE_MS })),
     extra,

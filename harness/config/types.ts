@@ -185,10 +185,12 @@ export interface ScenarioExpect {
   quietAfterLoss: boolean;
   jobsSettled: { grace: number } | null;
   /**
-   * The cancel checks (cancel drills only). `inFlight`: how long after the cancel was written a
-   * message for the cancelled request still counts as already on its way.
+   * The cancel checks (cancel drills only). `outlastsCancel`: the scenario's word that the target
+   * call's own work cannot end before the server has read the cancel (a fake whose tool works
+   * for a set time that the cancel interrupts at its start), so no answer can cross the cancel:
+   * any message for the call read after the cancel was written after the server read it.
    */
-  silentAfterCancel: { inFlight: number } | null;
+  silentAfterCancel: { outlastsCancel: boolean } | null;
   /** `deadline`: the cancel drill's observation window, and how long a spawned child may take to end. */
   stopsAfterCancel: { deadline: number } | null;
   /** `deadline`: how long the follow-up tools/list may take to be answered. */

@@ -167,9 +167,10 @@ export class ClientSession {
   }
 
   /**
-   * The cancel drill: notifications/cancelled for the target call's request id, then the client
-   * reads the server's stdout again (it was paused at in-flight) and asks tools/list on the same
-   * connection. It stays alive and reading until the harness says otherwise.
+   * The cancel drill: the client reads what the server's stdout holds, writes
+   * notifications/cancelled for the target call's request id, reads the server's stdout again
+   * (it was paused at in-flight) and asks tools/list on the same connection. It stays alive and
+   * reading until the harness says otherwise.
    */
   async onCancel(followUpTimeoutMs: number): Promise<void> {
     const { session, transport, start, emit } = this;
@@ -179,8 +180,16 @@ export class ClientSession {
       return;
     }
     const message = session.cancelMessage(this.targetRequestId, 'crash-drill: the client abandoned the call');
-    const t = await transport.write(message as Parameters<RecordingStdioTransport['write']>[0]);
-    emit({ type: 'cancel-sent', t, requestId: this.targetRequestId, progressToken: start.progressToken ? start.correlationId : null });
+    // Everything the server wrote before the cancel goes out is read first: an answer read then
+    // crossed the cancel (silent-after-cancel).
+    const { t, drain } = await transport.writeAfterDrain(message as Parameters<RecordingStdioTransport['write']>[0]);
+    emit({
+      type: 'cancel-sent',
+      t,
+      requestId: this.targetRequestId,
+      progressToken: start.progressToken ? start.correlationId : null,
+      drained: { bytes: drain.bytes, complete: drain.complete },
+    });
     transport.resumeReading();
     try {
       const tools = await session.listTools(followUpTimeoutMs);

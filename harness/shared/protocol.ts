@@ -164,8 +164,19 @@ export type ClientEvent =
   | { type: 'runtime-stdin-closed'; t: number }
   /** The client dropped the server (abandon): nothing closed, nothing sent from here on. */
   | { type: 'abandoned'; t: number }
-  /** notifications/cancelled for the target call's request id was fully written to the server. */
-  | { type: 'cancel-sent'; t: number; requestId: string | number; progressToken: string | number | null }
+  /**
+   * notifications/cancelled for the target call's request id was fully written to the server,
+   * after the client read what the server had written before it (`drained`: its bytes, and
+   * whether the pipe was found empty; every rpc-in recorded before this event was read then or
+   * earlier).
+   */
+  | {
+      type: 'cancel-sent';
+      t: number;
+      requestId: string | number;
+      progressToken: string | number | null;
+      drained?: { bytes: number; complete: boolean };
+    }
   /** The follow-up tools/list after a cancel: answered (with how many tools) or not. */
   | { type: 'follow-up'; t: number; ok: boolean; detail: string }
   | { type: 'client-error'; t: number; message: string };

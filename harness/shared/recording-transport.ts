@@ -1,4 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
+import { readSync } from 'node:fs';
+import type { Readable } from 'node:stream';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { JSONRPCMessageSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { monoNow } from '../util/clock.js';
@@ -7,6 +9,12 @@ import { CORRELATION_META_KEY, type ClientEvent } from './protocol.js';
 import type { SpawnedServer } from './spawn-subject.js';
 
 type Emit = (event: ClientEvent) => void;
+
+/** Why the server's stdout is not read for now (hold()). */
+type HoldReason = 'in-flight' | 'ipc' | 'cancel';
+
+/** How much of a pipe the drain reads at most before a cancel: a flooding server cannot keep it going (64 pipe buffers). */
+const DRAIN_LIMIT_BYTES = 64 * 64 * 1024;
 
 /** The client's end of the server's stdin is gone (Node destroys it when the child exits, or after an EPIPE); the SDK's wording. */
 export class StdinGone extends InternalError {
@@ -38,7 +46,7 @@ export class RecordingStdioTransport implements Transport {
   private dispatchGate: Promise<boolean> | null = null;
   private openGate: ((holdResponses: boolean) => void) | null = null;
   private started = false;
-  private readonly holds = new Set<'in-flight' | 'ipc'>();
+  private readonly holds = new Set<HoldReason>();
 
   constructor(
     private readonly spawned: SpawnedServer,
@@ -118,17 +126,64 @@ export class RecordingStdioTransport implements Transport {
   }
 
   /**
-   * Stops reading the server's stdout for a reason; it is read again once no reason is left. Two
-   * reasons: `in-flight` (the target call's answer must stay unread until the kill) and `ipc`
-   * (the client process's channel to the harness is backed up: a flooding server is read no
-   * faster than the harness takes its lines, so neither process's memory grows with the flood).
+   * Writes one message after reading everything the server wrote before it: first what the
+   * stream holds, then what the pipe holds, read from its descriptor without blocking until it
+   * has nothing more (EAGAIN). Reading stays stopped until the write has completed, so every
+   * line read before it (an rpc-in before the write's rpc-out) was written by the server before
+   * it could have read this message, and every line after was read after it was written (the
+   * cancel of a cancel drill: silent-after-cancel tells an answer that crossed it this way).
+   * Resolves with the write's moment and what the drain read.
    */
-  hold(reason: 'in-flight' | 'ipc'): void {
+  async writeAfterDrain(message: JSONRPCMessage): Promise<{ t: number; drain: DrainResult }> {
+    this.hold('cancel');
+    try {
+      const drain = this.drain();
+      const t = await this.write(message);
+      return { t, drain };
+    } finally {
+      this.release('cancel');
+    }
+  }
+
+  private drain(): DrainResult {
+    const stdout = this.child.stdout as (Readable & { _handle?: { fd?: number } | null }) | null;
+    if (!stdout) return { bytes: 0, complete: true };
+    // What the stream holds (Node read it from the pipe while nobody consumed it): read() hands it to the 'data' listener.
+    let bytes = stdout.readableLength;
+    while (stdout.read() !== null);
+    const fd = stdout._handle?.fd;
+    if (typeof fd !== 'number' || fd < 0) return { bytes, complete: true };
+    const buffer = Buffer.alloc(64 * 1024);
+    while (bytes < DRAIN_LIMIT_BYTES) {
+      let n: number;
+      try {
+        n = readSync(fd, buffer, 0, buffer.length, null);
+      } catch (error) {
+        // EAGAIN: the pipe is empty. Anything else (the pipe is gone) ends the drain too.
+        return { bytes, complete: (error as NodeJS.ErrnoException).code === 'EAGAIN' };
+      }
+      if (n === 0) return { bytes, complete: true }; // end of file: the stream meets it on its own read
+      bytes += n;
+      // Through the stream, so its decoder joins a character split between two reads.
+      stdout.push(Buffer.from(buffer.subarray(0, n)));
+      while (stdout.read() !== null);
+    }
+    return { bytes, complete: false };
+  }
+
+  /**
+   * Stops reading the server's stdout for a reason; it is read again once no reason is left.
+   * `in-flight` (the target call's answer must stay unread until the kill), `ipc` (the client
+   * process's channel to the harness is backed up: a flooding server is read no faster than the
+   * harness takes its lines, so neither process's memory grows with the flood) and `cancel`
+   * (between the drain before a cancel and the cancel's write: writeAfterDrain).
+   */
+  hold(reason: HoldReason): void {
     if (this.holds.size === 0) this.child.stdout?.pause();
     this.holds.add(reason);
   }
 
-  release(reason: 'in-flight' | 'ipc'): void {
+  release(reason: HoldReason): void {
     if (!this.holds.delete(reason)) return;
     if (this.holds.size === 0) this.child.stdout?.resume();
   }
@@ -210,6 +265,12 @@ export class RecordingStdioTransport implements Transport {
     this.emit({ type: 'rpc-in', t, message });
     this.onmessage?.(message);
   }
+}
+
+/** What the drain before a write read: its bytes, and whether it found the pipe empty (false: it stopped at its limit). */
+export interface DrainResult {
+  bytes: number;
+  complete: boolean;
 }
 
 function parseJsonRpc(line: string): JSONRPCMessage | null {

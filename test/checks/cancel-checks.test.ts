@@ -1,18 +1,32 @@
 /**
- * The three cancel checks on built evidence, both ways, at their edges: the in-flight allowance
- * of silent-after-cancel (told apart by time), a later kill that cuts the window short
- * (unknown, never a pass), and the drill that never got to cancel. The real servers that pass
- * and fail them are in test/drill/era-matrix.e2e.test.ts.
+ * The three cancel checks on built evidence, both ways, at their edges: what silent-after-cancel
+ * allows and fails without a clock (read before the cancel was written, a cancellation, the
+ * call's own answer, outlasts-cancel, progress behind the follow-up's answer), a later kill that
+ * cuts the window short (unknown, never a pass), and the drill that never got to cancel. The
+ * real servers that pass and fail them are in test/drill/era-matrix.e2e.test.ts,
+ * test/drill/cancel-cause.e2e.test.ts and the SDK matrices.
  */
 import { describe, expect, it } from 'vitest';
 import { runChecks } from '../../harness/checks/registry.js';
 import { aliveAfterCancel } from '../../harness/checks/alive-after-cancel/check.js';
+import { cancellationIn } from '../../harness/checks/silent-after-cancel/cancellation.js';
 import { silentAfterCancel } from '../../harness/checks/silent-after-cancel/check.js';
 import { stopsAfterCancel } from '../../harness/checks/stops-after-cancel/check.js';
 import { EvidenceBuilder } from './evidence-builder.js';
 
 const TOKEN = 'cd-20260101T000000-abcdef-0003:write';
-const EXPECT = { silentAfterCancel: { inFlight: 100 }, stopsAfterCancel: { deadline: 800 }, aliveAfterCancel: { deadline: 800 } };
+const EXPECT = { silentAfterCancel: { outlastsCancel: false }, stopsAfterCancel: { deadline: 800 }, aliveAfterCancel: { deadline: 800 } };
+
+function dispatched(outlastsCancel = false) {
+  return new EvidenceBuilder({ mode: 'cancel', point: 'in-flight', expect: { ...EXPECT, silentAfterCancel: { outlastsCancel } } })
+    .start()
+    .spawned()
+    .handshake()
+    .add(1200, { type: 'dispatched', requestId: 'cd-3' }, 'client')
+    .pointReached(1201);
+}
+
+const CANCEL = { type: 'cancel-sent', requestId: 'cd-3', progressToken: TOKEN, drained: { bytes: 0, complete: true } } as const;
 
 function cancelled(then: 'crash' | null = null) {
   return new EvidenceBuilder({ mode: 'cancel', point: 'in-flight', ...(then ? { cancel: { then, after: 300 } } : {}), expect: EXPECT })
@@ -21,62 +35,88 @@ function cancelled(then: 'crash' | null = null) {
     .handshake()
     .add(1200, { type: 'dispatched', requestId: 'cd-3' }, 'client')
     .pointReached(1201)
-    .add(1210, { type: 'cancel-sent', requestId: 'cd-3', progressToken: TOKEN }, 'client');
+    .add(1210, CANCEL, 'client');
 }
 
 const progress = { jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: TOKEN, progress: 3 } };
+const followUp = { jsonrpc: '2.0', id: 'cd-4', method: 'tools/list' };
+const followUpAnswer = { jsonrpc: '2.0', id: 'cd-4', result: { tools: [] } };
+const done = { jsonrpc: '2.0', id: 'cd-3', result: { content: [{ type: 'text', text: 'done' }] } };
 
 describe('silent-after-cancel', () => {
-  it('passes with a message read within the in-flight allowance, and counts it', () => {
-    const ev = cancelled()
-      .rpcIn(1290, progress)
-      .rpcIn(1295, { jsonrpc: '2.0', id: 'cd-4', result: { tools: [] } })
+  it('passes an answer read before the cancel was written (the drain): it crossed the cancel', () => {
+    const ev = dispatched()
+      .rpcIn(1205, done)
+      .add(1210, { ...CANCEL, drained: { bytes: 80, complete: true } }, 'client')
       .add(2100, { type: 'containment-start' })
       .build();
     const r = silentAfterCancel.run(ev);
     expect(r.verdict).toBe('pass');
-    expect(r.summary).toBe('nothing more for the cancelled request "cd-3" after the cancel (1 already on its way within 100 ms)');
+    expect(r.summary).toBe('nothing the cancel caused for the cancelled request "cd-3" (1 read before the cancel was written, which crossed it)');
+    expect(r.data).toMatchObject({ crossed: 1, drained: { bytes: 80, complete: true }, after: [], ownEnd: [] });
   });
 
-  it('fails on progress or a response for the cancelled id after the allowance, and not on other ids', () => {
+  it('fails a cancellation error read at once after the cancel: the cancel caused it', () => {
     const ev = cancelled()
-      .rpcIn(1400, { jsonrpc: '2.0', id: 'cd-9', result: {} })
-      .rpcIn(1420, progress)
-      .rpcIn(1500, { jsonrpc: '2.0', id: 'cd-3', result: {} })
+      .rpcIn(1211, { jsonrpc: '2.0', id: 'cd-3', error: { code: -32800, message: 'Request cancelled' } })
       .add(2100, { type: 'containment-start' })
       .build();
     const r = silentAfterCancel.run(ev);
     expect(r.verdict).toBe('fail');
-    expect(r.summary).toBe('2 messages for the cancelled request "cd-3" after the cancel, the first 210 ms after: a progress notification');
+    expect(r.summary).toBe(
+      '1 message for the cancelled request "cd-3" after the cancel, the first 1 ms after: an error response (-32800: Request cancelled), a cancellation (the error code -32800 (request cancelled)): the cancel caused it',
+    );
   });
 
-  it('passes with a message read late, but before the server answered the request sent right behind the cancel', () => {
-    // A loaded machine: the server got to the cancel 240 ms late; what it wrote before that is read before the follow-up's answer.
+  it('tells a cancellation by its code or its text, in an error or an isError result, and nothing else', () => {
+    const result = (text: string, isError = true) => ({ jsonrpc: '2.0', id: 1, result: { isError, content: [{ type: 'text', text }] } });
+    expect(cancellationIn({ jsonrpc: '2.0', id: 1, error: { code: -32603, message: 'signal: killed' } })).toMatch(/signal: killed/);
+    expect(cancellationIn(result('context canceled'))).toBe("Go's context.Canceled");
+    expect(cancellationIn({ jsonrpc: '2.0', id: 1, error: { code: -32603, message: 'tool failed', data: 'context canceled' } })).toBe("Go's context.Canceled");
+    expect(cancellationIn(result('done'))).toBeNull();
+    expect(cancellationIn(result('context canceled', false))).toBeNull();
+    expect(cancellationIn({ jsonrpc: '2.0', id: 1, error: { code: -32603, message: 'disk full' } })).toBeNull();
+  });
+
+  it('passes the call’s own answer read after the cancel, even behind the follow-up’s answer, and says it may have crossed', () => {
     const ev = cancelled()
-      .add(1211, { type: 'rpc-out', message: { jsonrpc: '2.0', id: 'cd-4', method: 'tools/list' } }, 'client')
-      .rpcIn(1440, progress)
-      .rpcIn(1450, { jsonrpc: '2.0', id: 'cd-4', result: { tools: [] } })
+      .add(1211, { type: 'rpc-out', message: followUp }, 'client')
+      .rpcIn(1240, followUpAnswer)
+      .rpcIn(1300, done)
       .add(2100, { type: 'containment-start' })
       .build();
     const r = silentAfterCancel.run(ev);
     expect(r.verdict).toBe('pass');
     expect(r.summary).toBe(
-      'nothing more for the cancelled request "cd-3" after the cancel (1 already on its way: read within 100 ms, or before the server answered the request sent right behind the cancel)',
+      'nothing the cancel caused for the cancelled request "cd-3" (1 read after it that is not a cancellation and may have crossed it: the response)',
     );
-    expect(r.data).toMatchObject({ inFlight: 1, barrierMs: 240, after: [] });
+    expect(r.data).toMatchObject({ crossed: 0, barrierMs: 30, after: [], ownEnd: [{ afterMs: 90, what: 'the response' }] });
   });
 
-  it('fails on progress read after the server answered the request sent behind the cancel, late as it is', () => {
+  it('with outlasts-cancel, fails the call’s own answer read after the cancel: it cannot have crossed it', () => {
+    const ev = dispatched(true).add(1210, CANCEL, 'client').rpcIn(1211, done).add(2100, { type: 'containment-start' }).build();
+    const r = silentAfterCancel.run(ev);
+    expect(r.verdict).toBe('fail');
+    expect(r.summary).toBe(
+      '1 message for the cancelled request "cd-3" after the cancel, the first 1 ms after: the response, the call cannot have ended before the server read the cancel (outlasts-cancel)',
+    );
+  });
+
+  it('fails progress read after the server answered the request sent behind the cancel, not progress before it, nor other ids', () => {
     const ev = cancelled()
-      .add(1211, { type: 'rpc-out', message: { jsonrpc: '2.0', id: 'cd-4', method: 'tools/list' } }, 'client')
-      .rpcIn(1440, { jsonrpc: '2.0', id: 'cd-4', result: { tools: [] } })
+      .add(1211, { type: 'rpc-out', message: followUp }, 'client')
+      .rpcIn(1220, progress)
+      .rpcIn(1230, { jsonrpc: '2.0', id: 'cd-9', result: {} })
+      .rpcIn(1440, followUpAnswer)
       .rpcIn(1445, progress)
       .add(2100, { type: 'containment-start' })
       .build();
     const r = silentAfterCancel.run(ev);
     expect(r.verdict).toBe('fail');
-    expect(r.summary).toBe('1 message for the cancelled request "cd-3" after the cancel, the first 235 ms after: a progress notification');
-    expect(r.data).toMatchObject({ inFlight: 0, barrierMs: 230 });
+    expect(r.summary).toBe(
+      '1 message for the cancelled request "cd-3" after the cancel, the first 235 ms after: a progress notification, read after the server answered the request sent behind the cancel, so written after it read the cancel',
+    );
+    expect(r.data).toMatchObject({ crossed: 0, barrierMs: 230, ownEnd: [{ afterMs: 10, what: 'a progress notification' }] });
   });
 
   it('is unknown when the call was never cancelled', () => {

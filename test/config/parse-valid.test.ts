@@ -85,7 +85,7 @@ describe('parseScenario: valid files', () => {
         deniedAfterRevocation: false,
         quietAfterLoss: false,
         jobsSettled: null,
-        silentAfterCancel: { inFlight: 100 },
+        silentAfterCancel: { outlastsCancel: false },
         stopsAfterCancel: { deadline: 2000 },
         aliveAfterCancel: { deadline: 2000 },
         activityRecorded: false,
@@ -124,7 +124,7 @@ describe('parseScenario: valid files', () => {
       quietAfterLoss: false,
       // no-survivors is off, so jobs-settled's grace falls back to the default grace.
       jobsSettled: { grace: 2000 },
-      silentAfterCancel: { inFlight: 100 },
+      silentAfterCancel: { outlastsCancel: false },
       stopsAfterCancel: { deadline: 2000 },
       aliveAfterCancel: { deadline: 2000 },
       activityRecorded: false,

@@ -68,7 +68,7 @@ function cancelScenario(id: string, server: (typeof CANCEL_SERVERS)[number], dir
         'no-survivors': { grace: GRACE },
         'stops-after-cancel': { deadline: CANCEL_DEADLINE },
         'alive-after-cancel': { deadline: CANCEL_DEADLINE },
-        'silent-after-cancel': { 'in-flight': 100 },
+        'silent-after-cancel': { 'outlasts-cancel': true },
       },
       ...extra,
     }),

@@ -49,11 +49,15 @@ function expectedTable(): Record<string, Row> {
       // main waits for a signal after the run call returns: it stays up; only the close's SIGTERM ends it.
       out[`${build}-waits-for-signal/idle/${mode}`] = withVerdict(era, loss('fail', mode === 'crash' ? 'fail' : 'pass'));
     }
-    out[`${build}-cancel-slow-tool/child-spawned/cancel`] = withVerdict(era, cancel('pass', 'pass'));
-    // Its response goes out 400 ms after the cancel: every SDK writes it (none drops a cancelled request's answer).
+    // The cancel kills the sleep child, and the handler's error ('signal: killed') is answered: a
+    // cancellation, which the cancel caused (every Go SDK writes a cancelled handler's answer).
+    out[`${build}-cancel-slow-tool/child-spawned/cancel`] = withVerdict(era, cancel('fail', 'pass'));
+    // Its response goes out when the 1000 ms sleep ends, after the server read the cancel
+    // (outlasts-cancel): every SDK writes it (none drops a cancelled request's answer).
     out[`${build}-cancel-ignores-cancel/child-spawned/cancel`] = withVerdict(era, cancel('fail', 'pass'));
-    // silent-after-cancel is off: the answer is sent at the kill point and crosses the cancel (the scenario says why).
-    out[`${build}-cancel-leaks-child/child-spawned/cancel`] = withVerdict(era, cancel(null, 'fail'));
+    // Its answer is the call's own end at the kill point, not a cancellation: it passes whether it
+    // crossed the cancel or not.
+    out[`${build}-cancel-leaks-child/child-spawned/cancel`] = withVerdict(era, cancel('pass', 'fail'));
   }
   return out;
 }
@@ -107,7 +111,14 @@ describe.skipIf(!built)('the Go SDK matrices', () => {
 
     // The cancelled call's answer still goes out once the handler returns.
     expect(check('go-sdk-v1.8.0-cancel-ignores-cancel/child-spawned/cancel', 'silent-after-cancel').summary).toMatch(
-      /after the cancel, the first \d+ ms after: the response/,
+      /after the cancel, the first \d+ ms after: the response, the call cannot have ended before the server read the cancel \(outlasts-cancel\)$/,
+    );
+    // The cancel's own answer: go-sdk an isError result, mcp-go a -32603 error, both 'signal: killed'.
+    expect(check('go-sdk-v1.8.0-cancel-slow-tool/child-spawned/cancel', 'silent-after-cancel').summary).toMatch(
+      /the first \d+ ms after: an error result \(signal: killed\), a cancellation \(.*\): the cancel caused it$/,
+    );
+    expect(check('mcp-go-v1.2.1-cancel-slow-tool/child-spawned/cancel', 'silent-after-cancel').summary).toMatch(
+      /the first \d+ ms after: an error response \(-32603: signal: killed\), a cancellation \(.*\): the cancel caused it$/,
     );
     expect(check('mcp-go-v1.2.1-cancel-leaks-child/child-spawned/cancel', 'stops-after-cancel').summary).toMatch(
       /still running 2000 ms after the cancel: pid \d+ \(sleep 300\)/,

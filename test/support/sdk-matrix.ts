@@ -45,13 +45,10 @@ export function withVerdict(era: string, checks: VerdictRow): VerdictRow {
 /** The engine checks of a crash or close drill. */
 export const loss = (exit: string, survivors: string): VerdictRow => ({ 'exit-on-eof': exit, 'no-survivors': survivors, 'stdout-clean': 'pass' });
 
-/**
- * The checks of a cancel drill; `silent` null when the scenario turns off
- * silent-after-cancel (a call that answers at the kill point: its answer and the cancel cross).
- */
-export const cancel = (silent: string | null, stops: string): VerdictRow => ({
+/** The checks of a cancel drill. */
+export const cancel = (silent: string, stops: string): VerdictRow => ({
   'stdout-clean': 'pass',
-  ...(silent === null ? {} : { 'silent-after-cancel': silent }),
+  'silent-after-cancel': silent,
   'stops-after-cancel': stops,
   'alive-after-cancel': 'pass',
 });

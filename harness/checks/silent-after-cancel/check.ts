@@ -1,32 +1,54 @@
-import { eventsOf, type DrillEvidence } from '../../evidence/types.js';
+import { eventsOf, type DrillEvidence, type EvidenceOf } from '../../evidence/types.js';
 import { cancelOrUnknown, isCancelDrill, isCancelWindow } from '../../evidence/cancel.js';
 import { dataOf, defineCheck, type Judgement } from '../types.js';
 import { SILENT_ON_CANCEL } from '../../requirements/catalog.js';
+import { cancellationIn } from './cancellation.js';
 
 export interface SilentAfterCancelData {
   requestId: string | number;
-  inFlightMs: number;
-  /**
-   * Messages for the cancelled request on their way before the cancel (fine): read within the
-   * in-flight allowance, or before the answer to the request sent right behind the cancel.
-   */
-  inFlight: number;
+  /** The scenario's word that the call's own work cannot end before the server reads the cancel. */
+  outlastsCancel: boolean;
+  /** What the client read from the server's stdout just before it wrote the cancel (null: evidence without it). */
+  drained: { bytes: number; complete: boolean } | null;
+  /** Messages for the cancelled request read before the cancel was written: they crossed it (fine). */
+  crossed: number;
   /** ms after the cancel at which the server answered the request sent right behind it, or null. */
   barrierMs: number | null;
-  after: Array<{ seq: number; afterMs: number; what: string }>;
+  /** Answers read after the cancel that are the call's own end and may have crossed it inside the server (fine). */
+  ownEnd: Message[];
+  /** Messages for the cancelled request the cancel caused or that came after the server had read it. */
+  after: Message[];
+}
+
+interface Message {
+  seq: number;
+  afterMs: number;
+  what: string;
+  /** Why it fails (in `after`) or may have crossed (in `ownEnd`). */
+  why: string;
 }
 
 /**
- * silent-after-cancel: once the cancel is delivered, the server sends nothing more for the
- * cancelled request: no response, no progress (the spec: it MUST NOT send any further message
- * for that request). A message the server wrote before it read the cancel can only be read
- * after it; such messages are told apart by time: read within `in-flight` ms of the cancel
- * (the client paused its reading at in-flight and resumes right after the cancel, so they come
- * at once), they count as already on their way. So do messages read before the server
- * answered the request the client sent right behind the cancel (the follow-up tools/list): the
- * server reads its input in order, so those were written before it got past the cancel, however
- * slowly a loaded machine ran it. The target call's progress token is its correlation id
- * (harness/client-process/session.ts).
+ * silent-after-cancel: once the server has the cancel, it sends nothing more for the cancelled
+ * request: no response, no progress (the spec: it should not answer it, and must not send any
+ * further message for it). Nothing here depends on when a message was read, only on what it
+ * is and on the order of the server's own output:
+ * - before it writes the cancel, the client reads everything the server wrote (the stream's
+ *   buffer, then the pipe until it is empty: harness/shared/recording-transport.ts,
+ *   writeAfterDrain); a message read then was written before the server could read the cancel.
+ *   It crossed the cancel, which is fine;
+ * - an answer read after the cancel that is a cancellation (cancellation.ts) was caused by it:
+ *   it fails;
+ * - progress read after the server answered the request sent right behind the cancel (the
+ *   follow-up tools/list) was written after the server read the cancel (it reads its input in
+ *   order): it fails;
+ * - with `outlasts-cancel`, the scenario says the call's own work cannot end before the server
+ *   reads the cancel: no answer can cross it, so any message for the call read after the cancel
+ *   fails;
+ * - any other answer read after the cancel is the call's own end, which may have been written
+ *   after the drain but before the server read the cancel: only a clock could tell, so it
+ *   passes, and the check says so.
+ * The target call's progress token is its correlation id (harness/shared/client-session.ts).
  */
 export const silentAfterCancel = defineCheck({
   id: 'silent-after-cancel',
@@ -38,49 +60,77 @@ export const silentAfterCancel = defineCheck({
     const window = cancelOrUnknown(evidence);
     if (!isCancelWindow(window)) return window;
     const { cancel, end } = window;
-    const inFlightMs = evidence.meta.expect.silentAfterCancel?.inFlight ?? 0;
+    const outlastsCancel = evidence.meta.expect.silentAfterCancel?.outlastsCancel ?? false;
     const related = eventsOf(evidence, 'rpc-in')
-      .filter((e) => e.t > cancel.t && e.t <= end)
+      .filter((e) => e.t <= end)
       .map((e) => ({ e, what: relation(e.message, cancel.requestId, cancel.progressToken) }))
       .filter((r): r is { e: (typeof r)['e']; what: string } => r.what !== null);
-    const barrier = barrierAnswer(evidence, cancel.t, end);
-    const onItsWay = (t: number): boolean => t <= cancel.t + inFlightMs || (barrier !== null && t < barrier);
-    const inFlight = related.filter((r) => onItsWay(r.e.t)).length;
-    const after = related.filter((r) => !onItsWay(r.e.t)).map((r) => ({ seq: r.e.seq, afterMs: Math.round(r.e.t - cancel.t), what: r.what }));
-    const data = { requestId: cancel.requestId, inFlightMs, inFlight, barrierMs: barrier === null ? null : Math.round(barrier - cancel.t), after };
-    const late = related.filter((r) => onItsWay(r.e.t) && r.e.t > cancel.t + inFlightMs).length;
-    const onTheirWay =
-      inFlight === 0
-        ? ''
-        : late === 0
-          ? ` (${inFlight} already on its way within ${inFlightMs} ms)`
-          : ` (${inFlight} already on its way: read within ${inFlightMs} ms, or before the server answered the request sent right behind the cancel)`;
-    if (after.length === 0)
-      return { verdict: 'pass', summary: `nothing more for the cancelled request ${JSON.stringify(cancel.requestId)} after the cancel${onTheirWay}`, data };
+    const barrier = barrierAnswer(evidence, cancel, end);
+    const crossed = related.filter((r) => r.e.seq < cancel.seq).length;
+    const after: Message[] = [];
+    const ownEnd: Message[] = [];
+    for (const { e, what } of related) {
+      if (e.seq < cancel.seq) continue;
+      const at = { seq: e.seq, afterMs: Math.round(e.t - cancel.t), what };
+      const progress = what === PROGRESS;
+      const caused = progress ? null : cancellationIn(e.message);
+      if (caused !== null) after.push({ ...at, why: `a cancellation (${caused}): the cancel caused it` });
+      else if (outlastsCancel) after.push({ ...at, why: 'the call cannot have ended before the server read the cancel (outlasts-cancel)' });
+      else if (progress && barrier !== null && e.seq > barrier.seq)
+        after.push({ ...at, why: 'read after the server answered the request sent behind the cancel, so written after it read the cancel' });
+      else if (!progress) ownEnd.push({ ...at, why: 'the call’s own answer, not a cancellation: it may have crossed the cancel' });
+      else ownEnd.push({ ...at, why: 'read before the server answered the request sent behind the cancel: it may have crossed the cancel' });
+    }
+    const data: SilentAfterCancelData = {
+      requestId: cancel.requestId,
+      outlastsCancel,
+      drained: cancel.drained ?? null,
+      crossed,
+      barrierMs: barrier === null ? null : Math.round(barrier.t - cancel.t),
+      ownEnd,
+      after,
+    };
+    const id = JSON.stringify(cancel.requestId);
+    if (after.length === 0) return { verdict: 'pass', summary: `nothing the cancel caused for the cancelled request ${id}${allowed(crossed, ownEnd)}`, data };
     const first = after[0];
     return {
       verdict: 'fail',
-      summary: `${after.length} message${after.length === 1 ? '' : 's'} for the cancelled request ${JSON.stringify(cancel.requestId)} after the cancel, the first ${first.afterMs} ms after: ${first.what}`,
+      summary: `${after.length} message${after.length === 1 ? '' : 's'} for the cancelled request ${id} after the cancel, the first ${first.afterMs} ms after: ${first.what}, ${first.why}`,
       data,
     };
   },
   followUp: () => ['the server kept talking about a cancelled request: stop its work and send nothing more for it once notifications/cancelled arrives'],
   details(outcome) {
-    const after = dataOf(outcome).after ?? [];
-    return after.length > 0 ? [{ label: 'messages after the cancel', items: after.map((m) => `#${m.seq} +${m.afterMs} ms ${m.what}`) }] : [];
+    const data = dataOf(outcome);
+    const list = (messages: Message[] | undefined) => (messages ?? []).map((m) => `#${m.seq} +${m.afterMs} ms ${m.what}: ${m.why}`);
+    return [
+      ...((data.after ?? []).length > 0 ? [{ label: 'messages after the cancel', items: list(data.after) }] : []),
+      ...((data.ownEnd ?? []).length > 0 ? [{ label: 'answers that may have crossed the cancel', items: list(data.ownEnd) }] : []),
+    ];
   },
 });
 
+const PROGRESS = 'a progress notification';
+
+/** What passed and why, in the summary's parentheses: what crossed the cancel, and what may have. */
+function allowed(crossed: number, ownEnd: Message[]): string {
+  const parts = [
+    ...(crossed > 0 ? [`${crossed} read before the cancel was written, which crossed it`] : []),
+    ...(ownEnd.length > 0 ? [`${ownEnd.length} read after it that is not a cancellation and may have crossed it: ${ownEnd[0].what}`] : []),
+  ];
+  return parts.length === 0 ? '' : ` (${parts.join('; ')})`;
+}
+
 /**
- * When the answer to the first request written after the cancel was read (the follow-up), or
- * null when there was none before `end`.
+ * The answer to the first request written after the cancel (the follow-up), or null when there
+ * was none before `end`.
  */
-function barrierAnswer(evidence: DrillEvidence, cancelAt: number, end: number): number | null {
-  const request = eventsOf(evidence, 'rpc-out').find((e) => e.t >= cancelAt && hasRequestId(e.message));
+function barrierAnswer(evidence: DrillEvidence, cancel: EvidenceOf<'cancel-sent'>, end: number): { seq: number; t: number } | null {
+  const request = eventsOf(evidence, 'rpc-out').find((e) => e.seq > cancel.seq && hasRequestId(e.message));
   if (!request) return null;
   const id = (request.message as { id: string | number }).id;
-  const answer = eventsOf(evidence, 'rpc-in').find((e) => e.t >= request.t && e.t <= end && isResponseTo(e.message, id));
-  return answer?.t ?? null;
+  const answer = eventsOf(evidence, 'rpc-in').find((e) => e.seq > request.seq && e.t <= end && isResponseTo(e.message, id));
+  return answer ? { seq: answer.seq, t: answer.t } : null;
 }
 
 function hasRequestId(message: unknown): boolean {
@@ -95,8 +145,18 @@ function isResponseTo(message: unknown, id: string | number): boolean {
 
 /** How a message relates to the cancelled request: its response, or progress for it; null when it does not. */
 function relation(message: unknown, requestId: string | number, progressToken: string | number | null): string | null {
-  const m = message as { id?: unknown; method?: string; result?: unknown; error?: { code?: number; message?: string }; params?: { progressToken?: unknown } };
-  if (isResponseTo(message, requestId)) return m.error ? `an error response (${m.error.code}: ${m.error.message})` : 'the response';
-  if (m.method === 'notifications/progress' && progressToken !== null && m.params?.progressToken === progressToken) return 'a progress notification';
+  const m = message as {
+    id?: unknown;
+    method?: string;
+    result?: { isError?: unknown; content?: Array<{ type?: unknown; text?: string }> };
+    error?: { code?: number; message?: string };
+    params?: { progressToken?: unknown };
+  };
+  if (isResponseTo(message, requestId)) {
+    if (m.error) return `an error response (${m.error.code}: ${m.error.message})`;
+    const text = m.result?.isError === true ? m.result.content?.find((c) => c.type === 'text')?.text : undefined;
+    return text === undefined ? 'the response' : `an error result (${text.length > 80 ? `${text.slice(0, 77)}...` : text})`;
+  }
+  if (m.method === 'notifications/progress' && progressToken !== null && m.params?.progressToken === progressToken) return PROGRESS;
   return null;
 }

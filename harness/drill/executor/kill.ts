@@ -57,8 +57,8 @@ export async function endTarget(mode: KillMode, ctx: KillContext): Promise<Targe
 
 /** The observation window of a cancel drill: the longest deadline of the cancel checks that apply. */
 export function cancelWindow(scenario: Scenario): number {
-  const { stopsAfterCancel, aliveAfterCancel, silentAfterCancel } = scenario.expect;
-  return Math.max(stopsAfterCancel?.deadline ?? 0, aliveAfterCancel?.deadline ?? 0, silentAfterCancel ? silentAfterCancel.inFlight * 2 : 0, 500);
+  const { stopsAfterCancel, aliveAfterCancel } = scenario.expect;
+  return Math.max(stopsAfterCancel?.deadline ?? 0, aliveAfterCancel?.deadline ?? 0, 500);
 }
 
 async function cancelTarget(ctx: KillContext): Promise<number | null> {
