@@ -23,6 +23,7 @@ import {
 } from '../live-machine/cli-options.js';
 import { describeStep } from '../containment/step.js';
 import { configuredLines } from '../live-machine/render.js';
+import { redactProcessFields } from '../util/secrets.js';
 import { EXIT, isUserError } from '../util/errors.js';
 
 export interface ContainCommandOptions extends ClientConfigOptions {
@@ -101,8 +102,10 @@ export async function containCommand(pid: number | undefined, options: ContainCo
       outDir: options.out,
       configs: configs.matcher,
     });
-    results.push(r);
-    if (!options.json) out.write(render(r));
+    // What it shows names no secret of a process's command line.
+    const shown = redactProcessFields(r);
+    results.push(shown);
+    if (!options.json) out.write(render(shown));
   }
   if (options.json) out.write(`${JSON.stringify(options.allOrphans ? results : results[0], null, 2)}\n`);
   else if (options.allOrphans)

@@ -7,6 +7,7 @@ import { chooseBackend } from '../live-machine/backend.js';
 import { appendEvidence, checkOutDir, evidenceFile } from '../live-machine/evidence.js';
 import { inspectProcess } from '../live-machine/inspect.js';
 import { renderSnapshot } from '../live-machine/render.js';
+import { redactProcessFields } from '../util/secrets.js';
 import type { BackendName } from '../live-machine/types.js';
 import { addClientConfigOptions, backendOption, clientConfigs, type ClientConfigOptions, pidArgument } from '../live-machine/cli-options.js';
 import { problemLine } from '../mcp-clients/types.js';
@@ -22,7 +23,8 @@ export function inspectCommand(pid: number, options: InspectOptions, out = proce
   return commandExit(err, 'inspect', () => {
     if (options.out) checkOutDir(options.out);
     const configs = clientConfigs(options);
-    const snapshot = inspectProcess(chooseBackend(options.backend), pid, configs.matcher);
+    // What it shows and keeps names no secret of the process's command line or environment.
+    const snapshot = redactProcessFields(inspectProcess(chooseBackend(options.backend), pid, configs.matcher));
     let log = null;
     if (options.out) log = appendEvidence(evidenceFile(options.out, pid, snapshot.process.startTime), [{ type: 'orphan-snapshot', snapshot }]);
     out.write(options.json ? `${JSON.stringify(log ? { ...snapshot, evidence: log } : snapshot, null, 2)}\n` : renderSnapshot(snapshot));

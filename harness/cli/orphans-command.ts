@@ -18,6 +18,7 @@ import { ORPHANED } from '../live-machine/classify.js';
 import { findOrphans } from '../live-machine/find-orphans.js';
 import { checkPendingFolder } from '../live-machine/pending.js';
 import { renderOrphans } from '../live-machine/render.js';
+import { redactProcessFields } from '../util/secrets.js';
 import type { BackendName } from '../live-machine/types.js';
 import { registerContainCommand } from './contain-command.js';
 import { commandExit, EXIT, UsageError } from '../util/errors.js';
@@ -40,14 +41,17 @@ export function orphansCommand(options: OrphansOptions, out = process.stdout, er
     // Its --stuck-after state lives in the run registry: one that is not the user's own refuses the command.
     checkPendingFolder();
     if (patterns.length === 0 && !options.defaults) throw new UsageError('--no-defaults needs at least one --match <regex> (or orphans.match in the config)');
-    const report = findOrphans(chooseBackend(options.backend), {
-      patterns,
-      markers: options.defaults,
-      stuckAfterMs: options.stuckAfter * 1000,
-      idleAfterMs: options.idleAfter * 1000,
-      all: options.all ?? false,
-      configs: clientConfigs(options),
-    });
+    // What it shows names no secret of a process's command line.
+    const report = redactProcessFields(
+      findOrphans(chooseBackend(options.backend), {
+        patterns,
+        markers: options.defaults,
+        stuckAfterMs: options.stuckAfter * 1000,
+        idleAfterMs: options.idleAfter * 1000,
+        all: options.all ?? false,
+        configs: clientConfigs(options),
+      }),
+    );
     out.write(options.json ? `${JSON.stringify(report, null, 2)}\n` : renderOrphans(report));
     return [...ORPHANED].some((k) => report.counts[k] > 0) ? EXIT.failed : EXIT.ok;
   });

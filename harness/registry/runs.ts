@@ -9,6 +9,7 @@
  */
 import { readdirSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
+import { redactCommandLine } from '../util/secrets.js';
 import { listDrillCgroups } from '../observe/cgroup.js';
 import { identify, identityKey, type ProcIdentity } from '../observe/identity.js';
 import { DRILL_ENV, runIdOf } from '../observe/run-ids.js';
@@ -75,7 +76,7 @@ function takeWatchdogRecords(runId: string): StaleReport[] {
         drillId: r.drillId,
         pid: r.pid,
         startTime: r.startTime,
-        cmdline: Array.isArray(r.cmdline) ? r.cmdline.map(String) : [],
+        cmdline: redactCommandLine(Array.isArray(r.cmdline) ? r.cmdline.map(String) : []),
         endedBy,
         containedBy: 'watchdog',
       });
@@ -153,7 +154,7 @@ export async function sweepStale(opts: SweepOptions = {}): Promise<StaleReport[]
     drillId,
     pid: record.pid,
     startTime: record.startTime,
-    cmdline: record.cmdline,
+    cmdline: redactCommandLine(record.cmdline),
     endedBy: record.endedBy,
     containedBy: 'sweep',
   }));

@@ -154,3 +154,35 @@ export function redactArgv(argv: readonly string[], known: readonly Secret[] = [
   const secrets = [...known, ...argSecrets(argv)];
   return argv.map((a) => redact(a, secrets));
 }
+
+/**
+ * A report about processes (`orphans`, `inspect`, `contain`: their text, JSON and evidence) with
+ * every command line's secrets replaced: an array under `argv` or `cmdline` by redactArgv, a
+ * `command` string word by word the same way, and every other string by its token shapes. The
+ * live machine hands us no secret to look for, so names and shapes are all there is.
+ */
+export function redactProcessFields<T>(value: T): T {
+  return walk(value, null) as T;
+}
+
+/** A whole argv, its program first: the args are counted as a subject's are (`arg 1` follows the program). */
+export function redactCommandLine(argv: readonly string[]): string[] {
+  return argv.length === 0 ? [] : [redactShapes(argv[0]!), ...redactArgv(argv.slice(1))];
+}
+
+function walk(value: unknown, key: string | null): unknown {
+  if (typeof value === 'string') {
+    if (key === 'command' || key === 'cmdline') return redactCommandLine(value.split(' ')).join(' ');
+    return redactShapes(value);
+  }
+  if (Array.isArray(value)) {
+    if ((key === 'argv' || key === 'cmdline') && value.every((v) => typeof v === 'string')) return redactCommandLine(value as string[]);
+    return value.map((v) => walk(v, null));
+  }
+  if (value !== null && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) out[k] = walk(v, k);
+    return out;
+  }
+  return value;
+}
