@@ -95,6 +95,7 @@ describe('judge', () => {
       .start(1000)
       .spawned(1010)
       .stderr(1020, 'starting\n')
+      .answered(1100)
       .pointReached(1200, 'in-flight')
       .clientLost(1200)
       .stderr(2390, 'Error: write EPIPE\n    at x\n')
@@ -126,7 +127,7 @@ describe('judge', () => {
           summary: '1 process survived 2800 ms after the client was lost: pid 5001 (ppid 1) sleep 1000',
           data: { afterMs: 2800, survivors: [{ pid: 5001, startTime: 990_000, ppid: 1 }] },
         },
-        { id: 'stdout-clean', verdict: 'pass', summary: 'all 0 stdout lines were JSON-RPC messages', data: { messages: 0, noise: 0 } },
+        { id: 'stdout-clean', verdict: 'pass', summary: 'all 1 stdout lines were JSON-RPC messages', data: { messages: 1, noise: 0 } },
       ],
       survivors: [leak],
       exit: {

@@ -36,16 +36,18 @@ type Results = {
  * exit-on-eof and no-survivors fail, ended by the run's own SIGTERM; a SIGTERM from another run
  * ends it sooner and changes the reason.
  */
-const STAYS = scenarioYaml({
-  id: 'stays',
-  subject: fakeSubject('ignores-eof'),
-  target: { call: 'spawn-helper' },
-  points: ['after-response'],
-  modes: ['crash'],
-  expect: { 'exit-on-eof': { deadline: 10000 }, 'no-survivors': { grace: 10000 } },
-});
-/** A drill that passes at once. */
-const QUICK = scenarioYaml({ id: 'quick', subject: fakeSubject('well-behaved'), target: { call: 'echo' }, points: ['idle'], modes: ['crash'] });
+const STAYS = (root: string) =>
+  scenarioYaml({
+    id: 'stays',
+    subject: fakeSubject('ignores-eof', {}, root),
+    target: { call: 'spawn-helper' },
+    points: ['after-response'],
+    modes: ['crash'],
+    expect: { 'exit-on-eof': { deadline: 10000 }, 'no-survivors': { grace: 10000 } },
+  });
+/** A drill that passes at once. The fakes are the ones the runs' uid can read (user.root: a copy where this checkout is private). */
+const QUICK = (root: string) =>
+  scenarioYaml({ id: 'quick', subject: fakeSubject('well-behaved', {}, root), target: { call: 'echo' }, points: ['idle'], modes: ['crash'] });
 
 /** A uid nothing else on the machine runs as. */
 const UID = 64974;
@@ -142,12 +144,12 @@ function runHost(dir: string): ReturnType<typeof collect> {
 describe.skipIf(skip !== null)('two runs on one machine never touch each other', () => {
   it('a run on the host leaves alone the live drills of a run in a private PID namespace, and both judge exactly', async () => {
     freshRegistry();
-    const inside = startRun(folder({ 'stays.yaml': STAYS, 'quick.yaml': QUICK }), { namespace: true });
+    const inside = startRun(folder({ 'stays.yaml': STAYS(user!.root), 'quick.yaml': QUICK(user!.root) }), { namespace: true });
     const insideId = await inside.runId;
     await staysUp(insideId);
 
     // The host's run sweeps at start-up, while the namespaced run's server is in its window.
-    const host = folder({ 'quick.yaml': QUICK });
+    const host = folder({ 'quick.yaml': QUICK(user!.root) });
     const run = await runHost(host);
     expect(run.code, run.stdout + run.stderr).toBe(0);
     expect(results(join(host, 'out')).stale.filter((s) => s.drillId.startsWith(`${insideId}.`))).toEqual([]);
@@ -162,12 +164,12 @@ describe.skipIf(skip !== null)('two runs on one machine never touch each other',
 
   it('a run killed beside a live one: the next run sweeps what the killed run left, and nothing of the live one', async () => {
     freshRegistry();
-    const live = startRun(folder({ 'stays.yaml': STAYS }), { namespace: true });
+    const live = startRun(folder({ 'stays.yaml': STAYS(user!.root) }), { namespace: true });
     const liveId = await live.runId;
     await staysUp(liveId);
 
     // Without holders and without its sentinel, a killed run's servers stay up until a sweep.
-    const killed = startRun(folder({ 'stays.yaml': STAYS }), { env: { CRASH_DRILL_SUBREAPER: 'off', CRASH_DRILL_SENTINEL: 'off' } });
+    const killed = startRun(folder({ 'stays.yaml': STAYS(user!.root) }), { env: { CRASH_DRILL_SUBREAPER: 'off', CRASH_DRILL_SENTINEL: 'off' } });
     const killedId = await killed.runId;
     await staysUp(killedId);
     killed.child.kill('SIGKILL'); // our own unreaped child
@@ -180,7 +182,7 @@ describe.skipIf(skip !== null)('two runs on one machine never touch each other',
     expect(leftovers).toHaveLength(2);
     expect(existsSync(join(registry, 'runs', `${killedId}.json`))).toBe(true);
 
-    const next = folder({ 'quick.yaml': QUICK });
+    const next = folder({ 'quick.yaml': QUICK(user!.root) });
     const run = await runHost(next);
     expect(run.code, run.stdout + run.stderr).toBe(0);
     const stale = results(join(next, 'out')).stale;

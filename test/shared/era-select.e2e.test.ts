@@ -16,7 +16,7 @@ import { scenarioFrom, scenarioYaml, type ScenarioParts } from '../support/scena
 import { tempDir } from '../support/temp-dir.js';
 
 /**
- * Answers initialize and tools/call like a 2025 server; server/discover as RAW_DISCOVER says.
+ * Answers initialize, tools/list (which the drill client sends as every client does) and tools/call like a 2025 server; server/discover as RAW_DISCOVER says.
  * `locked`, `locked-reprobe`: a dual-era server that starts reading RAW_DELAY ms late (a Python
  * server still importing) and, like the Python SDK, locks the connection to the era of its first
  * distinctive message: after server/discover, initialize gets -32022 naming 2026-07-28.
@@ -50,6 +50,7 @@ function handle(m) {
     send({ id: m.id, result: { protocolVersion: '2025-11-25', capabilities: { tools: {}, resources: { subscribe: true } }, serverInfo: { name: 'raw', version: '1' } } });
   }
   else if (m.method === 'resources/subscribe' || m.method === 'ping') send({ id: m.id, result: {} });
+  else if (m.method === 'tools/list') send({ id: m.id, result: { tools: [] } });
   else if (m.method === 'tools/call') send({ id: m.id, result: { resultType: 'complete', content: [{ type: 'text', text: 'ok' }] } });
 }
 function serve() {

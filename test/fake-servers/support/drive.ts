@@ -21,6 +21,10 @@ export async function startTracked(
 ): Promise<{ subject: RawSubject; runId: string; server: ProcIdentity }> {
   const started = startFake(name, env, runId);
   const { subject } = started;
+  // Every process carrying the fake's marker is ended after the test, the ones it starts that the
+  // test never sees too: a launcher's real server (launcher-forwards-*), a helper's own children.
+  // No sweep of another run ends them: their run is registered and live (harness/registry).
+  janitor.trackDrill(started.runId);
   const server = janitor.track(subject.pid);
   if (!server) throw new Error(`${name} exited at once; stderr:\n${subject.stderrText}`);
   return { subject, runId: started.runId, server };
