@@ -12,6 +12,7 @@ import { renderPage } from '../../reports/html/page.js';
 import { esc } from '../../reports/html/escape.js';
 import { requirementLine } from '../../harness/results/constants.js';
 import type { DrillResult } from '../../reports/types.js';
+import type { ExpectationResults } from '../../harness/results/expectation-results.js';
 import { drillOf, runReportScenarios, type ReportRun } from './fixtures/cli-run.js';
 import { tempDir } from '../support/temp-dir.js';
 
@@ -289,6 +290,45 @@ describe('markdown reporter', () => {
     expect(code('node x.js')).toBe('`node x.js`');
     expect(code('a`b')).toBe('``a`b``');
     expect(code('`x')).toBe('`` `x ``');
+  });
+
+  it("under client profiles, a statement's drills are named once, under each profile", () => {
+    const expectation: ExpectationResults = {
+      notMet: 1,
+      servers: [
+        {
+          server: 'srv',
+          command: 'node',
+          args: ['s.js'],
+          statements: [
+            {
+              statement: 'leaves-no-helper',
+              text: 'leaves no helper process behind',
+              status: 'not met',
+              checks: ['no-survivors'],
+              drills: ['s/idle/crash', 's/idle/crash@codex'],
+              profiles: [
+                { profile: 'ts-sdk', status: 'not met', drills: ['s/idle/crash'] },
+                { profile: 'codex', status: 'met', drills: ['s/idle/crash@codex'] },
+              ],
+            },
+          ],
+        },
+      ],
+    };
+    const text = summaryMarkdown({ ...run.results, expectation, baseline: undefined });
+    expect(text).toContain(
+      [
+        '### srv',
+        '',
+        '`node s.js`',
+        '',
+        '- ❌ **not met** leaves no helper process behind',
+        '  - under `ts-sdk`: not met: `s/idle/crash`',
+        '  - under `codex`: met: `s/idle/crash@codex`',
+        '',
+      ].join('\n'),
+    );
   });
 
   it('with repeats, a cell counts each verdict', () => {
