@@ -66,7 +66,8 @@ function serverSection(server: ServerExpectation, md: Escape, code: Escape): str
   const lines = [`### ${md(server.server)}`, '', `${code([server.command, ...server.args].join(' '))}`, ''];
   for (const st of server.statements) {
     const status = statusOf(st);
-    const drills = st.drills.map(code).join(', ');
+    // Under several client profiles each profile's line below names its drills: the statement's own list would repeat them all.
+    const drills = st.profiles?.length ? '' : st.drills.map(code).join(', ');
     let line = `- ${STATUS_ICON[status]} **${status}** ${md(st.text)}`;
     if (st.known) line += ` (baseline: ${st.known.reason ? md(st.known.reason) : '_no reason written_'})`;
     if (drills) line += `: ${drills}`;

@@ -1,7 +1,8 @@
 /**
- * `<out>/summary.md`: a table of every scenario × (kill point, mode), the closing
- * `N passed, N failed, N unknown` line, then each failed drill with its failed checks and its
- * incident record, and one line for each drill that ended unknown or in error.
+ * `<out>/summary.md`: a table of every scenario (and client profile) × (kill point, mode), the
+ * closing `N passed, N failed, N unknown` line, then each failed drill as a line with its failed
+ * checks' summaries and a link to its incident record in report.html, and one line for each
+ * drill that ended unknown or in error.
  *
  * In GitHub Actions (https://docs.github.com/en/actions/reference/workflow-commands-for-github-actions):
  * - with GITHUB_STEP_SUMMARY set, the same Markdown is appended to that file (the job summary);
@@ -20,12 +21,12 @@ import type { ReporterOptions } from './types.js';
 import { summaryLine } from './summary-line.js';
 import { notRepeatedLine } from './not-repeated-line.js';
 import { expectationMarkdown } from './expectation-markdown.js';
-import { KILL_MODES, KILL_POINTS, modeLabel } from '../harness/results/constants.js';
+import { modeLabel } from '../harness/results/constants.js';
+import { drillsAt, matrixLayout } from './matrix-layout.js';
+import { anchorOf } from './html/escape.js';
 import type { DrillList, DrillResult, Reporter, RunReport } from './types.js';
 import { InternalError, requirementLine } from '../harness/results/constants.js';
 
-type Incident = DrillResult['incident'];
-type Moment = NonNullable<Incident['observedAt']>;
 type Out = { write(s: string): unknown };
 /** What the table and the lists need of a drill; the failed drills are read again in full. */
 type Brief = Pick<DrillResult, 'id' | 'scenario' | 'point' | 'mode' | 'verdict' | 'reason' | 'known'> & {
@@ -55,10 +56,6 @@ export const MAX_ANNOTATIONS = 10;
 
 export const VERDICT_ICON: Record<string, string> = { pass: '✅', fail: '❌', unknown: '❔', error: '💥', known: '🔷' };
 
-/** The order of kill points and modes, for the table's columns (a merged older run's others follow sorted). */
-const POINT_ORDER: readonly string[] = KILL_POINTS;
-const MODE_ORDER: readonly string[] = KILL_MODES;
-
 export class StepSummaryError extends InternalError {
   readonly code = 'CRASH_DRILL_STEP_SUMMARY';
 }
@@ -69,6 +66,8 @@ export class MarkdownReporter implements Reporter {
     private readonly outDir: string,
     private readonly env: NodeJS.ProcessEnv = process.env,
     private readonly out: Out = process.stdout,
+    /** The files the run writes (ReporterOptions.files); unknown (a direct call): report.html is assumed. */
+    private readonly files?: readonly string[],
   ) {}
 
   /** Drills that failed or errored so far, and whether any drill ended live (before onRunEnd). */
@@ -88,7 +87,7 @@ export class MarkdownReporter implements Reporter {
   }
 
   onRunEnd(results: RunReport): void {
-    const text = summaryMarkdown(results);
+    const text = summaryMarkdown(results, !this.files || this.files.includes('report.html'));
     const file = join(this.outDir, 'summary.md');
     writeTextAtomic(file, text);
     if (this.env.GITHUB_ACTIONS && !this.live) for (const line of annotations(results)) this.out.write(`${line}\n`);
@@ -106,10 +105,15 @@ export class MarkdownReporter implements Reporter {
 }
 
 export function create(options: ReporterOptions): MarkdownReporter {
-  return new MarkdownReporter(options.outDir, options.env ?? process.env, options.stdout ?? process.stdout);
+  return new MarkdownReporter(options.outDir, options.env ?? process.env, options.stdout ?? process.stdout, options.files);
 }
 
-export function summaryMarkdown(results: RunReport): string {
+/**
+ * The summary: short enough for a job summary at any size of run. Each failed drill is a line
+ * with its failed checks' summaries, linked to its section of report.html (the incident record,
+ * the timeline, the evidence) when the run writes report.html beside it; results.json holds them all.
+ */
+export function summaryMarkdown(results: RunReport, linkHtml = true): string {
   const lines: string[] = ['# Crash drill summary', ''];
   const drills = briefs(results.drills);
   const n = drills.length;
@@ -122,9 +126,13 @@ export function summaryMarkdown(results: RunReport): string {
   lines.push(...expectationMarkdown(results.expectation, results.baseline, md, code));
 
   const failed = drills.flatMap((d, i) => (d.verdict === 'fail' ? [i] : []));
-  if (failed.length > 0) lines.push('## Failed drills', '');
-  const requirementOf = requirementLookup(results);
-  for (const i of failed) lines.push(...failedDrill(results.drills.at(i)!, requirementOf));
+  if (failed.length > 0) {
+    const where = linkHtml ? 'report.html (the link on its name) and results.json' : 'results.json';
+    lines.push('## Failed drills', '', `Each drill's incident record, timeline and evidence are in ${where}.`, '');
+    const checks = new Set<string>();
+    for (const i of failed) lines.push(...failedDrill(results.drills.at(i)!, linkHtml, checks));
+    lines.push('', ...requirementList(results, checks));
+  }
 
   // Failures a baseline lists, apart from the new ones above: they do not fail the run.
   const known = drills.filter((d) => d.known?.length);
@@ -164,39 +172,20 @@ export function summaryMarkdown(results: RunReport): string {
   return lines.join('\n');
 }
 
-/** Rows: subject / scenario; columns: kill point × mode; a cell holds each verdict of that drill. */
+/**
+ * Rows: subject / scenario, and one per client profile when the run drilled under others than
+ * the default (reports/matrix-layout.ts); columns: kill point × mode; a cell holds each verdict.
+ */
 function table(drills: Brief[]): string[] {
-  // A mode under a client profile other than the default is a column of its own (`stop@codex`): the client axis.
-  const columns = [...new Set(drills.map((d) => `${d.point}\0${modeLabel(d)}`))].sort(byColumn);
-  // One row per subject and scenario: a scenario drilling several servers shows them side by side.
-  // Grouped once (in the order first seen), not filtered per row: a 10,000-drill run has 1,250 rows.
-  const rows = new Map<string, Brief[]>();
-  for (const d of drills) {
-    const row = `${d.subject.name}\u0000${d.scenario}`;
-    const mine = rows.get(row) ?? [];
-    mine.push(d);
-    rows.set(row, mine);
-  }
-  const head = `| subject / scenario | ${columns.map((c) => md(c.replace('\0', ' / '))).join(' | ')} |`;
-  const rule = `| --- | ${columns.map(() => ':---:').join(' | ')} |`;
-  const body = [...rows.values()].map((mine) => {
-    const scenario = mine[0].scenario;
-    const cells = columns.map((c) => cell(mine.filter((d) => `${d.point}\0${modeLabel(d)}` === c)));
-    return `| ${md(mine[0].subject.name)} / ${md(scenario)} | ${cells.join(' | ')} |`;
+  const { columns, profiled, rows } = matrixLayout(drills);
+  const client = profiled ? ' client |' : '';
+  const head = `| subject / scenario |${client} ${columns.map(([p, m]) => md(`${p} / ${m}`)).join(' | ')} |`;
+  const rule = `| --- |${profiled ? ' --- |' : ''} ${columns.map(() => ':---:').join(' | ')} |`;
+  const body = rows.map((row) => {
+    const cells = columns.map(([p, m]) => cell(drillsAt(row, p, m)));
+    return `| ${md(row.subject)} / ${md(row.scenario)} |${profiled ? ` ${md(row.profile)} |` : ''} ${cells.join(' | ')} |`;
   });
   return [head, rule, ...body];
-}
-
-function byColumn(a: string, b: string): number {
-  const rank = (key: string) => {
-    const [point, mode] = key.split('\0');
-    const p = POINT_ORDER.indexOf(point);
-    const m = MODE_ORDER.indexOf(mode.split('@')[0]);
-    return [p < 0 ? POINT_ORDER.length : p, point, m < 0 ? MODE_ORDER.length : m, mode] as const;
-  };
-  const [ap, an, am, amn] = rank(a);
-  const [bp, bn, bm, bmn] = rank(b);
-  return ap - bp || an.localeCompare(bn) || am - bm || amn.localeCompare(bmn);
 }
 
 /** `✅ pass`; with repeats, each verdict with its count (`❌ fail ×1, ✅ pass ×2`); `–` when not drilled. */
@@ -208,91 +197,24 @@ function cell(drills: Brief[]): string {
   return [...counts].map(([verdict, count]) => `${VERDICT_ICON[verdict]} ${verdict} ×${count}`).join(', ');
 }
 
-/** A check's requirement as one line, from results.json's `requirements` (absent in older results: null). */
-function requirementLookup(results: RunReport): (check: string) => string | null {
-  const byId = new Map((results.requirements?.checks ?? []).map((c) => [c.id, requirementLine(c.requirement)]));
-  return (check) => byId.get(check) ?? null;
-}
-
-function failedDrill(drill: DrillResult, requirementOf: (check: string) => string | null): string[] {
-  const i = drill.incident;
-  const lines = [`### ${VERDICT_ICON.fail} ${md(drill.scenario)} ${md(`${drill.point}/${modeLabel(drill)}`)}`, ''];
-  lines.push(
-    `Drill ${code(drill.id)}, subject ${md(drill.subject.name)}.`,
-    '',
-    drill.known?.length ? 'New failed checks (the baseline knows the others):' : 'Failed checks:',
-    '',
-  );
+/** A failed drill as a line, linked to its section of report.html, with each failed check's summary beneath it. */
+function failedDrill(drill: DrillResult, linkHtml: boolean, checks: Set<string>): string[] {
+  const title = `${md(drill.scenario)} ${md(`${drill.point}/${modeLabel(drill)}`)}`;
+  const name = linkHtml ? `[${title}](report.html#${anchorOf(drill.id)})` : title;
+  const known = drill.known?.length ? '; the baseline knows its other failed checks' : '';
+  const lines = [`- ${VERDICT_ICON.fail} ${name}: subject ${md(drill.subject.name)}, drill ${code(drill.id)}${known}`];
   for (const check of drill.checks.filter((c) => c.verdict === 'fail' && !drill.known?.some((k) => k.check === c.id))) {
-    lines.push(`- **${md(check.id)}**: ${md(check.summary)}`);
-    const requirement = requirementOf(check.id);
-    if (requirement) lines.push(`  - requirement: ${md(requirement)}`);
-    // What the check found, as the check set it out (the incident record's findings).
-    for (const finding of (i.findings ?? []).filter((f) => f.check === check.id)) {
-      lines.push(`  - ${md(finding.label)}:`, ...finding.items.map((item) => `    - ${md(item)}`));
-    }
+    checks.add(check.id);
+    lines.push(`  - **${md(check.id)}**: ${md(check.summary)}`);
   }
-  lines.push('', 'Incident record:', '');
-  // The three moments are kept apart on purpose: they are often confused in a post-mortem.
-  if (i.authorization !== undefined) {
-    lines.push('| client unavailable | last action started | authority revoked |', '| --- | --- | --- |');
-    lines.push(`| ${moment(i.clientUnavailableAt)} | ${moment(i.lastActionStartedAt ?? null)} | ${i.revocation ? moment(i.revocation.at) : 'never'} |`, '');
-  } else lines.push(`Client unavailable: ${moment(i.clientUnavailableAt)} (no drill remote: no session, action or authority to report).`, '');
-  lines.push(...incidentList(i), `- Evidence: ${evidence(drill)}`, '');
   return lines;
 }
 
-function incidentList(i: Incident): string[] {
-  const lines = [
-    `- Observed at: ${moment(i.observedAt)}`,
-    `- Client: ${i.client ? `pid ${i.client.pid}, ${code(i.client.command)}` : 'none'}`,
-    `- Server: ${i.server ? `pid ${i.server.pid}, ${code(i.server.command)}, ppid ${i.server.ppid ?? 'unknown'}, pgid ${i.server.pgid ?? 'unknown'}` : 'never started'}`,
-    ...(i.authorization !== undefined
-      ? [
-          `- Session: ${i.sessionId ? code(i.sessionId) : 'none'}`,
-          `- Authorization: ${md(i.authorization)}`,
-          `- Last successful action: ${moment(i.lastSuccessfulActionAt ?? null)}`,
-          `- Last attempted action: ${moment(i.lastAttemptedActionAt ?? null)}`,
-        ]
-      : []),
-    `- Action: ${action(i.action)}`,
-    ...(i.result ? [`- Result: effects ${list(i.result.effects)}; jobs ${list(i.result.jobs)}`] : []),
-    ...(i.authorization !== undefined
-      ? [`- Revocation: ${i.revocation ? `${moment(i.revocation.at)} by ${md(i.revocation.operator)}` : 'never revoked'}`]
-      : []),
-    `- Termination: ${md(i.termination)}`,
-    `- Protocol: ${md(i.protocol ?? 'not recorded')}`,
-    ...(i.cancelledAt ? [`- Cancelled at: ${moment(i.cancelledAt)}`] : []),
-    ...(i.recordCut ?? []).map((cut) => `- Record cut: ${md(cut)}`),
-    ...(i.activity ? [`- Server's own record: ${md(i.activity.line)}`] : []),
-  ];
-  // The cause each failed check's drill observed, what showed it, and the SDK's known behaviour; the fix is in the follow-up.
-  for (const g of i.diagnosis ?? []) {
-    lines.push(`- Diagnosis (${md(g.check)}): ${md(g.cause)}`, ...g.observed.map((o) => `  - ${md(o)}`), ...(g.sdk ? [`  - known: ${md(g.sdk)}`] : []));
-  }
-  if (i.followUp.length === 0) return [...lines, '- Follow-up: none'];
-  return [...lines, '- Follow-up:', ...i.followUp.map((f) => `  - ${md(f)}`)];
-}
-
-function action(a: Incident['action']): string {
-  if (!a) return 'none';
-  const tool = a.tool ? `tool ${code(a.tool)}` : 'tool unknown';
-  return a.operation ? `${tool}, last write ${code(a.operation)}${a.target ? ` on ${code(a.target)}` : ''}` : `${tool}, no write`;
-}
-
-function evidence(drill: DrillResult): string {
-  if (!drill.evidence) return 'none written';
-  const { file, head, records } = drill.evidence;
-  return `${code(file.includes('/') ? file : `evidence/${file}`)}, head ${code(head)} (${records} records)`;
-}
-
-function moment(m: Moment | null): string {
-  if (!m) return 'never';
-  return `${m.ms} ms${m.at ? ` (${md(m.at)})` : ''}`;
-}
-
-function list(items: string[]): string {
-  return items.length === 0 ? 'none' : items.map(md).join(', ');
+/** What each failed check requires, once for the whole list (results.json's `requirements`; older results have none). */
+function requirementList(results: RunReport, checks: Set<string>): string[] {
+  const known = (results.requirements?.checks ?? []).filter((c) => checks.has(c.id));
+  if (known.length === 0) return [];
+  return ['What the failed checks require:', '', ...known.map((c) => `- **${md(c.id)}**: ${md(requirementLine(c.requirement))}`), ''];
 }
 
 /** `::error title=...::message` for the first failed or errored drills, and a notice for the rest. */

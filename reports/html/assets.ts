@@ -16,6 +16,7 @@ table{border-collapse:collapse}
 .matrix th,.matrix td{border:1px solid var(--line);padding:3px 6px;text-align:center}
 .matrix th.scenario{text-align:left;white-space:nowrap}.matrix .subject{display:block;font-weight:400;color:var(--muted);font-size:11px}
 .matrix th.point{background:var(--soft)}.matrix th.mode{font-weight:400;color:var(--muted)}
+.matrix th.profile{font-weight:400;text-align:left;white-space:nowrap}.matrix.profiled th.scenario{vertical-align:top}.matrix.profiled tr.group>*{border-top:2px solid var(--muted)}
 .matrix td.cell{background:color-mix(in srgb,var(--v) 18%,#fff);min-width:54px}.matrix td.empty{background:#fff;color:var(--line)}
 .chip{display:inline-block;margin:1px;padding:0 6px;border-radius:3px;background:var(--v);color:#fff;text-decoration:none;font-weight:600;font-size:11px}
 .chip:hover{outline:2px solid var(--fg)}

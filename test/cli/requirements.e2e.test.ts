@@ -70,8 +70,10 @@ describe('crash-drill requirements', () => {
     const results = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8'));
     expect(results.requirements.checks.find((c: { id: string }) => c.id === 'exit-on-eof').requirement.level).toBe('SHOULD');
     const summary = readFileSync(join(out, 'summary.md'), 'utf8');
-    expect(summary).toMatch(/- \*\*exit-on-eof\*\*: .*\n {2}- requirement: spec 2026-07-28 SHOULD: Servers SHOULD exit promptly/);
-    expect(summary).toMatch(/- \*\*no-survivors\*\*: .*\n(.*\n)*? {2}- requirement: practice: /);
+    // Each failed check's summary under its drill, then what each check requires, once.
+    expect(summary).toMatch(/\n {2}- \*\*exit-on-eof\*\*: .*\n/);
+    expect(summary).toMatch(/\nWhat the failed checks require:\n\n(- .*\n)*- \*\*exit-on-eof\*\*: spec 2026-07-28 SHOULD: Servers SHOULD exit promptly/);
+    expect(summary).toMatch(/\nWhat the failed checks require:\n\n(- .*\n)*- \*\*no-survivors\*\*: practice: /);
     const junit = readFileSync(join(out, 'junit.xml'), 'utf8');
     expect(junit).toContain('<property name="requirement exit-on-eof" value="spec 2026-07-28 SHOULD: Servers SHOULD exit promptly');
     expect(junit).toContain('<property name="requirement stdout-clean" value="spec 2026-07-28 MUST: ');

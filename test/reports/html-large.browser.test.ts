@@ -14,6 +14,7 @@ import { writeEvidenceLog } from '../../harness/evidence/log.js';
 import { judge } from '../../harness/results/judge.js';
 import type { DrillResult } from '../../harness/results/types.js';
 import { HtmlReporter, INLINE_DRILLS } from '../../reports/html/reporter.js';
+import { summaryMarkdown } from '../../reports/markdown.js';
 import { EvidenceBuilder } from '../checks/evidence-builder.js';
 import { tempDir } from '../support/temp-dir.js';
 import { runResults } from './fixtures.js';
@@ -89,6 +90,19 @@ describe('a large run in the HTML report', () => {
     await expect(section.locator('.body').textContent()).resolves.toContain('stdout-clean');
     expect(requests.slice(1)).toEqual([pathToFileURL(join(out, 'report-drills', `drill-${failing.id}.js`)).href]);
     expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('opens and loads the drill a summary.md link names (report.html#drill-<id>, relative)', async () => {
+    const failing = results.drills.filter((d) => d.verdict === 'fail').at(-1)!;
+    const link = summaryMarkdown(results).match(new RegExp(`\\]\\((report\\.html#drill-${failing.id.replace(/\./g, '\\.')})\\)`))?.[1];
+    expect(link).toBe(`report.html#drill-${failing.id}`);
+    const page = await browser!.newPage();
+    await page.goto(new URL(link!, pathToFileURL(join(out, 'report.html'))).href, { waitUntil: 'load' });
+    const section = page.locator(`details.drill[id="drill-${failing.id}"]`);
+    await section.locator('.body h4', { hasText: 'Timeline' }).waitFor();
+    await expect(section.evaluate((el) => (el as HTMLDetailsElement).open)).resolves.toBe(true);
+    await expect(section.locator('.body').textContent()).resolves.toContain('Incident record');
     await page.close();
   });
 

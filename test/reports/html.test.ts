@@ -8,6 +8,8 @@ import { describe, expect, it } from 'vitest';
 import { writeEvidenceLog } from '../../harness/evidence/log.js';
 import { judge } from '../../harness/results/judge.js';
 import { create } from '../../reports/html/reporter.js';
+import { renderMatrix } from '../../reports/html/matrix.js';
+import type { DrillLine } from '../../reports/html/types.js';
 import { EvidenceBuilder, survivor } from '../checks/evidence-builder.js';
 import { tempDir } from '../support/temp-dir.js';
 import { passed, runResults } from './fixtures.js';
@@ -79,5 +81,36 @@ describe('html reporter', () => {
     expect(html).not.toContain('<img');
     expect(html).toContain('&lt;script&gt;alert(1)&lt;/script&gt;&lt;img src=x onerror=alert(2)&gt;&quot;&#39;&amp;');
     expect(html.match(/<script>/g)).toHaveLength(1); // the page's own
+  });
+
+  it('gives each client profile a row of its own under its scenario, columns kill point × mode', () => {
+    const line = (id: string, mode: string, clientProfile: string | undefined, verdict: DrillLine['verdict']): DrillLine => ({
+      id,
+      key: `s/${id}`,
+      scenario: 's',
+      point: 'idle',
+      mode: mode as DrillLine['mode'],
+      clientProfile: clientProfile as DrillLine['clientProfile'],
+      verdict,
+      reason: verdict,
+      durationMs: 1,
+      subject: { name: 'srv' },
+    });
+    const chip = (id: string, v: string, text: string) => `<a class="chip v-${v}" href="#drill-${id}" data-drill="${id}" title="${v}: ${v}">${text}</a>`;
+    const drills = [line('a', 'crash', 'ts-sdk', 'pass'), line('b', 'crash', 'codex', 'fail'), line('c', 'close', 'ts-sdk', 'pass')];
+    expect(renderMatrix(drills)).toBe(
+      '<table class="matrix profiled"><thead><tr><th rowspan="2">scenario / subject</th><th rowspan="2">client</th><th colspan="2" class="point">idle</th></tr>' +
+        '<tr><th class="mode">crash</th><th class="mode">close</th></tr></thead><tbody>' +
+        `<tr class="group"><th class="scenario" rowspan="2">s<span class="subject">srv</span></th><th class="profile">ts-sdk</th><td class="cell v-pass">${chip('a', 'pass', 'pass')}</td><td class="cell v-pass">${chip('c', 'pass', 'pass')}</td></tr>` +
+        `<tr><th class="profile">codex</th><td class="cell v-fail">${chip('b', 'fail', 'FAIL')}</td><td class="cell empty">&middot;</td></tr>` +
+        '</tbody></table>',
+    );
+    // Under the default profile only: one row a scenario, no client column, as before profiles.
+    expect(renderMatrix([drills[0], drills[2]])).toBe(
+      '<table class="matrix"><thead><tr><th rowspan="2">scenario / subject</th><th colspan="2" class="point">idle</th></tr>' +
+        '<tr><th class="mode">crash</th><th class="mode">close</th></tr></thead><tbody>' +
+        `<tr><th class="scenario">s<span class="subject">srv</span></th><td class="cell v-pass">${chip('a', 'pass', 'pass')}</td><td class="cell v-pass">${chip('c', 'pass', 'pass')}</td></tr>` +
+        '</tbody></table>',
+    );
   });
 });

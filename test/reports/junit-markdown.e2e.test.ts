@@ -30,6 +30,10 @@ describe('crash-drill run --reporter junit,markdown', () => {
     const summary = join(run.out, 'summary.md');
     expect(existsSync(junit)).toBe(true);
     expect(existsSync(summary)).toBe(true);
+    // No report.html in this run: the failed drills' lines link nowhere and name results.json.
+    const text = readFileSync(summary, 'utf8');
+    expect(text).toContain("\nEach drill's incident record, timeline and evidence are in results.json.\n");
+    expect(text).not.toContain('report.html');
     const lint = await validateJunit(junit);
     expect(lint.output).toBe('junit.xml validates\n');
     expect(lint.ok).toBe(true);
@@ -65,8 +69,13 @@ describe('crash-drill run --reporter junit,markdown', () => {
       stdout: run.run.stdout,
     };
     for (const [name, text] of Object.entries(texts)) expect({ name, token: text.match(TOKEN)?.[0] ?? null }).toEqual({ name, token: null });
-    // The key-holder drill really did use its long-lived key (so there was a secret to leak).
-    expect(texts.summary).toContain('the long-lived API key was used and is still valid');
+    // The key-holder drill really did use its long-lived key (so there was a secret to leak): its
+    // incident record says so in results.json (summary.md links to report.html for it).
+    const results = JSON.parse(readFileSync(join(run.out, 'results.json'), 'utf8')) as {
+      drills: Array<{ scenario: string; incident: { authorization?: string } }>;
+    };
+    expect(results.drills.find((d) => d.scenario === 'key-holder')!.incident.authorization).toContain('the long-lived API key was used and is still valid');
+    expect(texts.summary).toContain('denied-after-revocation');
     for (const text of Object.values(texts)) expect(text).not.toMatch(/authorization:\s*bearer/i);
   });
 });

@@ -1,13 +1,18 @@
 /**
- * The Markdown reporter on real run results (the CLI on five small scenarios): the table, the
- * closing line, the failed drills with their incident records, the job summary and the GitHub
- * annotations, and Markdown escaping.
+ * The Markdown reporter on real run results (the CLI on five small scenarios): the table (a row
+ * per client profile when there are several), the closing line, the failed drills as lines linked
+ * to report.html, which holds their incident records, the job summary and the GitHub annotations,
+ * and Markdown escaping.
  */
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { annotations, code, create, md, MarkdownReporter, StepSummaryError, summaryMarkdown } from '../../reports/markdown.js';
+import { renderPage } from '../../reports/html/page.js';
+import { esc } from '../../reports/html/escape.js';
+import { requirementLine } from '../../harness/results/constants.js';
 import type { DrillResult } from '../../reports/types.js';
+import type { ExpectationResults } from '../../harness/results/expectation-results.js';
 import { drillOf, runReportScenarios, type ReportRun } from './fixtures/cli-run.js';
 import { tempDir } from '../support/temp-dir.js';
 
@@ -27,13 +32,16 @@ function sink() {
   return { out: { write: (s: string) => chunks.push(s) }, text: () => chunks.join('') };
 }
 
-function section(text: string, heading: string): string {
-  const start = text.indexOf(`${heading}\n`);
+/** A drill's section of report.html, rendered from the same results (no evidence logs: no timeline). */
+function htmlSection(html: string, id: string): string {
+  const start = html.indexOf(`<details class="drill v-fail" id="drill-${id}"`);
   expect(start).toBeGreaterThanOrEqual(0);
-  const next = text.indexOf('\n### ', start + 1);
-  const end = text.indexOf('\n## ', start + 1);
-  const stops = [next, end].filter((i) => i > 0);
-  return text.slice(start, stops.length ? Math.min(...stops) : undefined);
+  return html.slice(start, html.indexOf('</details>', start));
+}
+
+/** A failed drill's line in summary.md, as the reporter writes it. */
+function failedLine(d: DrillResult, subject: string): string {
+  return `- ❌ [${d.scenario} ${d.point}/${d.mode}](report.html#drill-${d.id}): subject ${subject}, drill \`${d.id}\``;
 }
 
 describe('markdown reporter', () => {
@@ -67,9 +75,9 @@ describe('markdown reporter', () => {
     expect(text.startsWith(`# Crash drill summary\n\nRun \`${run.results.runId}\`, ${run.results.startedAt} to ${run.results.finishedAt}, 5 drills.\n\n`)).toBe(
       true,
     );
-    expect(text).toContain('### ❌ stays-up idle/crash');
-    expect(text).toContain('### ❌ key-holder idle/crash');
-    expect(text).not.toContain('### ❌ wb');
+    expect(text).toContain(`${failedLine(drillOf(run.results, 'stays-up'), 'ignores-eof')}\n`);
+    expect(text).toContain(`${failedLine(drillOf(run.results, 'key-holder'), 'static-key-holder')}\n`);
+    expect(text).not.toContain('[wb ');
     expect(text).toContain('## Drills without a pass or fail\n\n');
     expect(text).toContain(
       `- 💥 error missing idle/crash (\`${drillOf(run.results, 'missing').id}\`): handshake: the server command could not be started: spawn mcp-server ENOENT`,
@@ -77,58 +85,116 @@ describe('markdown reporter', () => {
     expect(text).toMatch(/- ❔ unknown no-child child-spawned\/crash \(`[^`]+`\): kill point child-spawned not reached within 500 ms/);
   });
 
-  it('gives each failed drill its failed checks and its whole incident record', () => {
+  it('gives each failed drill a line linked to report.html with its failed checks, then what each check requires, once', () => {
     const text = summaryMarkdown(run.results);
     const drill = drillOf(run.results, 'stays-up');
-    const i = drill.incident;
-    const part = section(text, '### ❌ stays-up idle/crash');
-    expect(part).toContain(`Drill \`${drill.id}\`, subject ignores-eof.`);
-    for (const check of drill.checks.filter((c) => c.verdict === 'fail')) expect(part).toContain(`- **${check.id}**: ${md(check.summary)}`);
-    expect(part).not.toContain('**stdout-clean**');
-    const at = (m: { ms: number; at: string | null } | null) => (m ? `${m.ms} ms (${m.at})` : 'never');
-    // ignores-eof speaks to no drill remote: its record has no session, action or authority.
-    expect(part).toContain(`Client unavailable: ${at(i.clientUnavailableAt)} (no drill remote: no session, action or authority to report).`);
-    expect(i.authorization).toBeUndefined();
-    for (const remote of [
-      'authority revoked',
+    const key = drillOf(run.results, 'key-holder');
+    const failedChecks = (d: DrillResult) => d.checks.filter((c) => c.verdict === 'fail');
+    const start = text.indexOf('## Failed drills\n');
+    const block = text.slice(start, text.indexOf('\n## ', start + 1));
+    const lines = block.split('\n');
+    expect(lines.slice(0, 4)).toEqual([
+      '## Failed drills',
+      '',
+      "Each drill's incident record, timeline and evidence are in report.html (the link on its name) and results.json.",
+      '',
+    ]);
+    const list = [
+      failedLine(drill, 'ignores-eof'),
+      ...failedChecks(drill).map((c) => `  - **${c.id}**: ${md(c.summary)}`),
+      failedLine(key, 'static-key-holder'),
+      ...failedChecks(key).map((c) => `  - **${c.id}**: ${md(c.summary)}`),
+      '',
+      'What the failed checks require:',
+      '',
+    ];
+    expect(lines.slice(4, 4 + list.length)).toEqual(list);
+    const checks = new Set<string>([...failedChecks(drill), ...failedChecks(key)].map((c) => c.id));
+    const requirements = run.results.requirements!.checks.filter((c) => checks.has(c.id));
+    expect(lines.slice(4 + list.length)).toEqual([...requirements.map((c) => `- **${c.id}**: ${md(requirementLine(c.requirement))}`), '']);
+    expect(failedChecks(drill).map((c) => c.id)).toContain('exit-on-eof');
+    expect(text).toContain('-\\> 200; rotate the long-lived API key');
+    // The incident record is no longer in the summary: its fields are in report.html's section.
+    for (const field of [
+      'Incident record',
+      '- Observed at:',
+      '- Client:',
+      '- Server:',
+      '- Termination:',
+      '- Follow-up:',
+      '- Evidence:',
       '- Session:',
-      '- Authorization:',
-      '- Last successful action:',
-      '- Revocation:',
-      '- Result:',
-      'CRASH_DRILL_TOKEN',
+      'authority revoked',
     ])
-      expect(part, remote).not.toContain(remote);
-    expect(part).toContain(`- Observed at: ${at(i.observedAt)}`);
-    expect(part).toContain(`- Client: pid ${i.client!.pid}, \`${i.client!.command}\``);
-    expect(part).toContain(`- Server: pid ${i.server!.pid}, \`${i.server!.command}\`, ppid ${i.server!.ppid}, pgid ${i.server!.pgid}`);
-    expect(i.server!.command).toContain('ignores-eof.js');
-    expect(part).toContain(`- Termination: ${i.termination}`);
-    expect(part).toContain('- Follow-up:\n  - listen for the end of stdin yourself, since the SDK 1.x transport does not (typescript-sdk #2002)');
-    // The follow-up names a survivor by its command line's first 60 characters (no-survivors'
-    // followUp, harness/checks/no-survivors/check.ts). Expecting the whole line made this test
-    // depend on the checkout's path: `node <checkout>/dist/fake-servers/ignores-eof.js` is longer
-    // than 60 characters from a checkout path longer than 22, as a fresh clone's often is.
-    expect(part).toContain(
-      `  - process ${drill.survivors[0].pid} (${drill.survivors[0].cmdline.join(' ').slice(0, 60)}) outlived its client: it has been contained`,
-    );
-    expect(part).toContain(`- Evidence: \`evidence/${drill.evidence!.file}\`, head \`${drill.evidence!.head}\` (${drill.evidence!.records} records)`);
+      expect(text, field).not.toContain(field);
+  });
 
-    const key = section(text, '### ❌ key-holder idle/crash');
-    const k = drillOf(run.results, 'key-holder').incident;
-    // static-key-holder has a remote: the three moments and the remote's fields are all there.
-    expect(key).toContain(
-      `| client unavailable | last action started | authority revoked |\n| --- | --- | --- |\n| ${at(k.clientUnavailableAt)} | ${at(k.lastActionStartedAt!)} | ${at(k.revocation!.at)} |`,
+  it('the drill a line links to holds its incident record in report.html', () => {
+    const html = renderPage(run.results, new Map());
+    const drill = drillOf(run.results, 'stays-up');
+    const i = drill.incident;
+    const at = (m: { ms: number; at: string | null }) => `${m.ms} ms <span class="muted">(${m.at})</span>`;
+    const part = htmlSection(html, drill.id);
+    expect(part).toContain(`<dt>observed at</dt><dd>${at(i.observedAt!)}</dd>`);
+    expect(part).toContain(`<dt>client</dt><dd>pid ${i.client!.pid}: <code>${esc(i.client!.command)}</code></dd>`);
+    expect(part).toContain(
+      `<dt>server</dt><dd>pid ${i.server!.pid} (ppid ${i.server!.ppid}, pgid ${i.server!.pgid}): <code>${esc(i.server!.command)}</code></dd>`,
     );
-    expect(key).toContain(`- Session: \`${k.sessionId}\``);
-    expect(key).toContain(`- Last successful action: ${at(k.lastSuccessfulActionAt!)}`);
-    expect(key).toContain(`- Revocation: ${at(k.revocation!.at)} by harness`);
-    expect(key).toContain('- **denied-after-revocation**: ');
-    expect(key).toContain('-\\> 200; rotate the long-lived API key');
-    expect(key).toContain('- Authorization: session revoked by harness; the long-lived API key was used and is still valid');
-    expect(key).toContain('last write `POST /actions` on `/actions`');
-    expect(key).toContain('- Result: effects eff_1; jobs none');
-    expect(key).toContain('  - rotate the long-lived API key: a process of the drill used it after the session was revoked');
+    expect(part).toContain(`<dt>termination</dt><dd>${esc(i.termination)}</dd>`);
+    expect(part).toContain('<dt>follow-up</dt><dd><ul><li>listen for the end of stdin yourself, since the SDK 1.x transport does not (typescript-sdk #2002): ');
+    // ignores-eof speaks to no drill remote: its record has no session, action or authority.
+    expect(part).not.toContain('<dt>session</dt>');
+
+    const k = drillOf(run.results, 'key-holder');
+    const key = htmlSection(html, k.id);
+    expect(key).toContain(`<dt>session</dt><dd>${esc(k.incident.sessionId)}</dd>`);
+    expect(key).toContain(`<dt>revocation</dt><dd>${at(k.incident.revocation!.at)} by harness</dd>`);
+    expect(key).toContain('<dt>authorization</dt><dd>session revoked by harness; the long-lived API key was used and is still valid</dd>');
+    expect(key).toContain('<li>rotate the long-lived API key: a process of the drill used it after the session was revoked</li>');
+  });
+
+  it('without report.html in the run (--reporter markdown), names results.json and links nowhere', () => {
+    const reporter = create({ outDir: join(dir, 'md-only'), env: {}, stdout: sink().out, files: ['summary.md', 'results.json'] });
+    reporter.onRunEnd(run.results);
+    const text = readFileSync(join(dir, 'md-only', 'summary.md'), 'utf8');
+    const drill = drillOf(run.results, 'stays-up');
+    expect(text).toContain("Each drill's incident record, timeline and evidence are in results.json.\n");
+    expect(text).toContain(`\n- ❌ stays-up idle/crash: subject ignores-eof, drill \`${drill.id}\`\n`);
+    expect(text).not.toContain('report.html');
+  });
+
+  it('under several client profiles: a row per profile, columns kill point × mode', () => {
+    const wb = drillOf(run.results, 'wb');
+    const as = (n: number, mode: string, profile: string | undefined, verdict: DrillResult['verdict']): DrillResult => ({
+      ...structuredClone(wb),
+      id: `p${n}`,
+      mode: mode as DrillResult['mode'],
+      clientProfile: profile as DrillResult['clientProfile'],
+      verdict,
+    });
+    const drills = [
+      as(0, 'crash', 'ts-sdk', 'pass'),
+      as(1, 'crash', 'codex', 'fail'),
+      as(2, 'close', 'ts-sdk', 'pass'),
+      as(3, 'close', 'codex', 'pass'),
+      as(4, 'close', 'zed', 'pass'),
+    ];
+    const text = summaryMarkdown({ ...run.results, drills });
+    expect(text).toContain(
+      [
+        '| subject / scenario | client | idle / crash | idle / close |',
+        '| --- | --- | :---: | :---: |',
+        '| well-behaved / wb | ts-sdk | ✅ pass | ✅ pass |',
+        '| well-behaved / wb | codex | ❌ fail | ✅ pass |',
+        '| well-behaved / wb | zed | – | ✅ pass |',
+        '',
+      ].join('\n'),
+    );
+    expect(text).toContain('\n- ❌ [wb idle/crash@codex](report.html#drill-p1): subject well-behaved, drill `p1`\n');
+    // Under the default profile only, no client column: the table is as it was.
+    expect(summaryMarkdown({ ...run.results, drills: [drills[0], drills[2]] })).toContain(
+      '| subject / scenario | idle / crash | idle / close |\n| --- | :---: | :---: |\n| well-behaved / wb | ✅ pass | ✅ pass |\n',
+    );
   });
 
   it('in GitHub Actions, given only the end results (report, merge): appends the Markdown to GITHUB_STEP_SUMMARY and prints ::error annotations', () => {
@@ -224,6 +290,45 @@ describe('markdown reporter', () => {
     expect(code('node x.js')).toBe('`node x.js`');
     expect(code('a`b')).toBe('``a`b``');
     expect(code('`x')).toBe('`` `x ``');
+  });
+
+  it("under client profiles, a statement's drills are named once, under each profile", () => {
+    const expectation: ExpectationResults = {
+      notMet: 1,
+      servers: [
+        {
+          server: 'srv',
+          command: 'node',
+          args: ['s.js'],
+          statements: [
+            {
+              statement: 'leaves-no-helper',
+              text: 'leaves no helper process behind',
+              status: 'not met',
+              checks: ['no-survivors'],
+              drills: ['s/idle/crash', 's/idle/crash@codex'],
+              profiles: [
+                { profile: 'ts-sdk', status: 'not met', drills: ['s/idle/crash'] },
+                { profile: 'codex', status: 'met', drills: ['s/idle/crash@codex'] },
+              ],
+            },
+          ],
+        },
+      ],
+    };
+    const text = summaryMarkdown({ ...run.results, expectation, baseline: undefined });
+    expect(text).toContain(
+      [
+        '### srv',
+        '',
+        '`node s.js`',
+        '',
+        '- ❌ **not met** leaves no helper process behind',
+        '  - under `ts-sdk`: not met: `s/idle/crash`',
+        '  - under `codex`: met: `s/idle/crash@codex`',
+        '',
+      ].join('\n'),
+    );
   });
 
   it('with repeats, a cell counts each verdict', () => {

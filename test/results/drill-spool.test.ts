@@ -32,16 +32,16 @@ const BEFORE: Record<number, Record<string, string>> = {
   40: {
     console: '2d7026472caa0f303d714883b0f28afc2f0d63781510a594e71348290d6c0e35',
     'junit.xml': '4b4264b2a7d0eac9841dcb58ce3b6350a78b541977265feef6894f1d0c1f2487',
-    'report.html': '487cc9096fbcf9731045d0592b4cb2017150c7f3e9724d710415ef762b02d9c1',
+    'report.html': 'b41fe5b69d20e32d8b680bcd67f1da8d59c91c82c2d2efd402fe4f3095e80f9d',
     'results.json': 'a5ed44de1e102e6bad5f751431a9e057a683b0e99a9928171163d8b169c61599',
-    'summary.md': '10f4823d9c59e5143fb014e2947e6f673d85d4546a97cc05b2e2f617cb7e0aa5',
+    'summary.md': '272aac82c6fcd23da0f2297fae80da80eca33a904869a095af345b7c3386c238',
   },
   600: {
     console: '3297038533c97b737fca70d1fef0231a94e52cc77683b5e690acabeee5a8caef',
     'junit.xml': '9f2c67425f24634790accec75220abac8c1a34670617898754885a00c073703c',
-    'report.html': 'b977c228b1e3215ad2ff5f5e97fb6bfafff4b15514f496c3d601b475203ba7c6',
+    'report.html': '2ea9e105bf7fb9d50e466aa41e3a6cdbc65a61010553b6555f402dd252fa59ad',
     'results.json': '17f094300694f55f305a45df92166daeed7a11c35e646bfc2a1aa79286e727c7',
-    'summary.md': '5b88db6d0a85f2e2b300608aa91bfb1a9a0406526e563b517a1ef2bcb86e2613',
+    'summary.md': 'dee21737fd7e7aefdb4399b13158713f77ca31c4a7015ac97fab902412c670dd',
     'report-drills/': 'c280fb151f7022b37e39191b147fe047c06dd50e90d7d12ed288c3f0a9524dff',
   },
 };

@@ -151,10 +151,9 @@ describe.each(['inprocess', 'process'] as const)('the record of a flooding serve
   });
 
   it('shows in the reports that the record was cut, and where', () => {
+    // summary.md links each failed drill to report.html, which holds its incident record; the HTML report details every drill, the passing stderr flood too.
     const markdown = readFileSync(join(run().out, 'summary.md'), 'utf8');
-    expect(markdown).toMatch(/- Record cut: the server's stdout noise: 400 lines/);
-    // The Markdown details the drills that did not pass; the HTML report every drill, the passing stderr flood too.
-    expect(markdown).not.toContain("- Record cut: the server's stderr");
+    expect(markdown).not.toContain('Record cut');
     const html = readFileSync(join(run().out, 'report.html'), 'utf8');
     expect(html).toMatch(/<dt>record cut<\/dt><dd>.*the server&#39;s stdout noise: 400 lines/);
     expect(html).toMatch(/<dt>record cut<\/dt><dd>.*the server&#39;s stderr: .* left out between/);
