@@ -169,6 +169,18 @@ afterAll(async () => {
   expect(chromiumDescendants()).toEqual([]);
 }, 60_000);
 
+/** The incident record's rows that only a drill with a remote has (harness/results/incident.ts hadRemote). */
+const REMOTE_ROWS = [
+  'session',
+  'authorization',
+  'last action started at',
+  'last successful action at',
+  'last attempted action at',
+  'effects',
+  'jobs',
+  'revocation',
+];
+
 describe('the HTML report in a real browser', () => {
   it('comes from a real run with every verdict', () => {
     expect(results.summary, `${run.stdout}\n${run.stderr}`).toEqual({ pass: 1, fail: 2, unknown: 1, error: 1 });
@@ -231,16 +243,7 @@ describe('the HTML report in a real browser', () => {
     }
     // ignores-eof speaks to no drill remote: its record has none of the remote's rows.
     expect(ie.incident.authorization).toBeUndefined();
-    for (const label of [
-      'session',
-      'authorization',
-      'last action started at',
-      'last successful action at',
-      'last attempted action at',
-      'effects',
-      'jobs',
-      'revocation',
-    ]) {
+    for (const label of REMOTE_ROWS) {
       await expect(body.locator('dl.incident dt', { hasText: new RegExp(`^${label}$`) }).count(), label).resolves.toBe(0);
     }
     // The revocation drill: the failed check and the revocation on its incident record.
@@ -250,16 +253,7 @@ describe('the HTML report in a real browser', () => {
     await expect(section(skh).locator('tr.check.v-fail td.summary .text').textContent()).resolves.toBe(denied.summary);
     await expect(section(skh).locator('dl.incident').innerText()).resolves.toContain(`by ${skh.incident.revocation!.operator}`);
     // static-key-holder has a remote: every remote row is there.
-    for (const label of [
-      'session',
-      'authorization',
-      'last action started at',
-      'last successful action at',
-      'last attempted action at',
-      'effects',
-      'jobs',
-      'revocation',
-    ]) {
+    for (const label of REMOTE_ROWS) {
       await expect(
         section(skh)
           .locator('dl.incident dt', { hasText: new RegExp(`^${label}$`) })
