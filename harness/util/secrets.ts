@@ -62,12 +62,14 @@ const QUERY_PARAM = /[?&]([^=&#\s]+)=[^&#\s]/g;
 /**
  * Whether a whole value (an env value, an arg) looks like a secret: a token shape, a URL with a
  * password or a credential-named query parameter, a `Bearer` value, or 24+ characters of letters
- * and digits mixed with no spaces or slashes (a key, not a path or a word).
+ * and digits mixed with no spaces or slashes and fewer than three dashes (a key, not a path, a
+ * word or an identifier such as a UUID).
  */
 export function looksLikeSecret(value: string): boolean {
   if (WHOLE_SHAPES.test(value) || ANY_SHAPE.test(value)) return true;
   for (const m of value.matchAll(QUERY_PARAM)) if (isCredentialName(m[1]!.replace(/-/g, '_'))) return true;
-  return /^[A-Za-z0-9_\-+=]{24,}$/.test(value) && /[0-9]/.test(value) && /[A-Za-z]/.test(value);
+  // Three or more dashes make an identifier (a UUID, `name-<uuid>`), not a key.
+  return /^[A-Za-z0-9_\-+=]{24,}$/.test(value) && /[0-9]/.test(value) && /[A-Za-z]/.test(value) && (value.match(/-/g)?.length ?? 0) < 3;
 }
 
 /** `[redacted:from]`, or `[redacted]` for the drill's own credentials. */

@@ -27,6 +27,12 @@ describe('secrets', () => {
     ]);
   });
 
+  it('takes a long random value for a key, and an identifier for none', () => {
+    expect(argSecrets(['a1B2c3D4e5F6g7H8i9J0k1L2m3', 'unprivileged-0b8f6c1e-4a5d-4f1e-9c2b-7d3e8a9f0b1c', '0b8f6c1e-4a5d-4f1e-9c2b-7d3e8a9f0b1c'])).toEqual([
+      { value: 'a1B2c3D4e5F6g7H8i9J0k1L2m3', from: 'arg 1' },
+    ]);
+  });
+
   it('redacts known values by where they came from, and token shapes in any text by kind', () => {
     expect(redactArgv(['--token', 'plainvalue1', `--x=${GHP}`])).toEqual(['--token', '[redacted:--token]', '--x=[redacted:--x]']);
     expect(redact(`auth ${GHP} and plainvalue9`, [{ value: 'plainvalue9', from: 'env.K' }])).toBe('auth [redacted:github-token] and [redacted:env.K]');
