@@ -1,6 +1,6 @@
 #!/usr/bin/perl
 # spawns-after-probes: a raw MCP stdio server (2025-11-25, no module) whose calls start other
-# processes around the child that matters, as the browser and shell servers of issue 42 do:
+# processes around the child that matters, as published browser and shell servers do:
 # - `probe-then-child`: runs the probe `sh -c 'exit 0'` to its end, then forks a child that stays
 #   a fork of this server (its argv) for FAKE_EXEC_DELAY_MS (default 300) before it execs
 #   `sleep 300`, as a browser launch's fork does under load. Answers `child <pid>`.
