@@ -10,7 +10,7 @@
  */
 import { basename } from 'node:path';
 import type { ChildSpec } from '../../config/index.js';
-import { identityKey, readCmdline, type TrackedProcess } from '../../observe/index.js';
+import { identityKey, readCmdline, type ProcIdentity, type TrackedProcess } from '../../observe/index.js';
 
 /** A new descendant, as the pick has followed it. */
 interface Candidate {
@@ -40,14 +40,16 @@ export type ReadArgv = (pid: number) => string[] | null;
 export class ChildPick {
   private readonly candidates = new Map<string, Candidate>();
   private samples = 0;
+  /** The server's argv as last seen alive. */
+  private serverArgv: string[] | null = null;
   private lastAt = 0;
 
   constructor(
     private readonly spec: ChildSpec,
     /** Identities of every member before the call was written: none of them is the call's child. */
     private readonly known: ReadonlySet<string>,
-    /** The server's argv (its forks carry it until they exec). */
-    private readonly serverArgv: () => readonly string[] | null,
+    /** The server, whose forks carry its argv until they exec. */
+    private readonly server: () => ProcIdentity | null,
     /** A fresh read of a process's argv: the tracker re-reads it only for a while after it first saw it. */
     private readonly readArgv: ReadArgv = readCmdline,
   ) {}
@@ -60,6 +62,9 @@ export class ChildPick {
     this.samples++;
     this.lastAt = now;
     const byPid = new Map(live.map((p) => [p.pid, p]));
+    const server = this.server();
+    const serverProc = server ? byPid.get(server.pid) : undefined;
+    if (serverProc && serverProc.startTime === server?.startTime) this.serverArgv = serverProc.cmdline;
     const alive = new Set<string>();
     for (const p of live) {
       const key = identityKey(p);
@@ -121,8 +126,7 @@ export class ChildPick {
 
   private execed(c: Candidate): boolean {
     if (c.argv.length === 0) return false;
-    const server = this.serverArgv();
-    return !(server && sameArgv(c.argv, server)) && !(c.forkedAs && sameArgv(c.argv, c.forkedAs));
+    return !(this.serverArgv && sameArgv(c.argv, this.serverArgv)) && !(c.forkedAs && sameArgv(c.argv, c.forkedAs));
   }
 
   private matches(argv: string[]): boolean {

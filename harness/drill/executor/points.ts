@@ -107,11 +107,7 @@ async function childSpawned(ctx: PointContext): Promise<PointOutcome> {
   const dispatched = await dispatch(ctx, true);
   if (!dispatched.reached) return dispatched;
   const dispatchedAt = monoNow();
-  const serverArgv = (): string[] | null => {
-    const id = ctx.server();
-    return id ? (ctx.tracker.live().find((p) => p.pid === id.pid && p.startTime === id.startTime)?.cmdline ?? null) : null;
-  };
-  const pick = new ChildPick(ctx.scenario.child, known, serverArgv);
+  const pick = new ChildPick(ctx.scenario.child, known, ctx.server);
   return new Promise<PointOutcome>((resolve) => {
     let done = false;
     const finish = (outcome: PointOutcome) => {
