@@ -4,7 +4,8 @@
 # - `probe-then-child`: runs the probe `sh -c 'exit 0'` to its end, then forks a child that stays
 #   a fork of this server (its argv) for FAKE_EXEC_DELAY_MS (default 300) before it execs
 #   `sleep 300`, as a browser launch's fork does under load. Answers `child <pid>`.
-# - `two-children`: runs `sleep 0` to its end, then starts `tail -f /dev/null` and `sleep 300`.
+# - `two-children`: runs `sleep 0` to its end, then starts `tail -f /dev/null` and, once tail has
+#   exec'd, `sleep 300`.
 # - `no-child`: runs the probe, then forks a child that never execs (it sleeps in perl).
 # The child-spawned point must fire on `sleep 300` (by default in the first, when named in the
 # second) and never be reached in the third. At EOF it ends its children and exits 0.
@@ -29,7 +30,17 @@ sub child {
   }
   return $pid;
 }
-sub spawn { my @argv = @_; return child(sub { exec { $argv[0] } @argv }) }
+# Returns once the child has exec'd: perl makes the pipe close-on-exec, so its end of file is the exec.
+sub spawn {
+  my @argv = @_;
+  pipe(my $r, my $w) or die "pipe: $!";
+  my $pid = child(sub { close $r; exec { $argv[0] } @argv });
+  close $w;
+  my $buf;
+  sysread $r, $buf, 1;
+  close $r;
+  return $pid;
+}
 sub run { waitpid spawn(@_), 0 }
 
 while (my $line = <STDIN>) {
