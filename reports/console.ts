@@ -56,7 +56,7 @@ export class ConsoleReporter implements Reporter {
     const width = String(progress.total).length;
     const n = `[${String(progress.done).padStart(width)}/${progress.total}]`;
     const checks = result.checks.map((check) => `${check.id}:${checkVerdict(result, check)}`).join(' ');
-    this.write(`${this.c.dim(n)} ${this.paint(result.verdict)} ${label(result)} ${this.c.dim(`${result.durationMs} ms ${checks}`)}\n`);
+    this.write(`${this.c.dim(n)} ${this.paint(result.verdict)} ${label(result)}${firedOn(result)} ${this.c.dim(`${result.durationMs} ms ${checks}`)}\n`);
   }
 
   onRunEnd(results: RunReport): void {
@@ -185,6 +185,14 @@ function newReason(d: DrillResult): string {
     .filter((c) => c.verdict === 'fail' && checkVerdict(d, c) === 'fail')
     .map((c) => `${c.id}: ${c.summary}`)
     .join(' | ');
+}
+
+/** ` on pid 4242 (sleep 300)`: the process the point fired on (child-spawned), else nothing. */
+function firedOn(d: DrillResult): string {
+  const p = d.pointProcess;
+  if (!p) return '';
+  const argv = p.cmdline.join(' ');
+  return ` on pid ${p.pid} (${argv.length > 60 ? `${argv.slice(0, 59)}…` : argv})`;
 }
 
 /** `scenario point/mode`, with `[subject]` when the scenario drills several subjects (its key has four parts). */

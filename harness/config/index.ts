@@ -1,6 +1,7 @@
 // Public entry of harness/config: scenario files -> validated, normalised Scenario objects.
 export type {
   CancelSpec,
+  ChildSpec,
   LossMode,
   ProtocolChoice,
   SetupStep,
@@ -29,7 +30,7 @@ export {
 } from './types.js';
 export { ConfigError, type ConfigProblem } from './errors.js';
 export { EXTRA_EXPECT_KEYS, ScenarioSchema, type ScenarioInput } from './schema.js';
-export { DEFAULT_CANCEL_DEADLINE_MS, DEFAULT_EXIT_DEADLINE_MS, DEFAULT_SURVIVOR_GRACE_MS, DEFAULT_TIMEOUTS } from './normalise.js';
+export { DEFAULT_CANCEL_DEADLINE_MS, DEFAULT_CHILD_ALIVE_MS, DEFAULT_EXIT_DEADLINE_MS, DEFAULT_SURVIVOR_GRACE_MS, DEFAULT_TIMEOUTS } from './normalise.js';
 export { parseScenario, type ScenarioOptions } from './parse.js';
 export { subjectScenario } from './subject-scenario.js';
 export { findScenarioFiles } from './find-files.js';

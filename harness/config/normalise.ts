@@ -27,6 +27,14 @@ export const DEFAULT_TIMEOUTS: Readonly<ScenarioTimeouts> = Object.freeze({
 
 export const DEFAULT_CANCEL_DEADLINE_MS = 2_000;
 
+/**
+ * How long the child-spawned point's child must live after its exec was seen. A version probe
+ * (`python3 --version`, `node --version`) or a version manager's helper lives less than this;
+ * the children a call starts to do its work (a browser, `sleep 300`) live longer. The Java
+ * matrix's shortest child at the point, `sleep 0.5`, still lives well past it.
+ */
+export const DEFAULT_CHILD_ALIVE_MS = 200;
+
 export const DEFAULT_EXIT_DEADLINE_MS = 2_000;
 export const DEFAULT_SURVIVOR_GRACE_MS = 2_000;
 
@@ -65,6 +73,11 @@ export function normaliseScenario(parsed: ParsedScenario, file: string, given: r
     protocol: parsed.protocol,
     ...(parsed['client-profiles'] ? { clientProfiles: parsed['client-profiles'] } : {}),
     cancel: normaliseCancel(parsed.cancel),
+    child: {
+      command: parsed.child?.command ?? null,
+      pattern: parsed.child?.pattern ?? null,
+      aliveFor: parsed.child?.['alive-for'] ?? DEFAULT_CHILD_ALIVE_MS,
+    },
     timeouts: {
       handshake: parsed.timeouts?.handshake ?? DEFAULT_TIMEOUTS.handshake,
       point: parsed.timeouts?.point ?? DEFAULT_TIMEOUTS.point,

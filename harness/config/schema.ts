@@ -87,6 +87,34 @@ export const CancelSchema = z.strictObject({
   after: nonNegativeMs.optional(),
 });
 
+/** Which child the `child-spawned` point fires on: any program of its own, or the one named. */
+export const ChildSchema = z
+  .strictObject({
+    /** argv[0] or its basename, exactly */
+    command: z.string().min(1).optional(),
+    /** a regular expression tested against the argv joined by spaces */
+    pattern: z
+      .string()
+      .min(1)
+      .refine((p) => validRegExp(p), { error: 'expected a regular expression (JavaScript syntax)' })
+      .optional(),
+    /** how long the child must live after its exec was seen, ms */
+    'alive-for': nonNegativeMs.optional(),
+  })
+  .superRefine((child, ctx) => {
+    if (child.command !== undefined && child.pattern !== undefined)
+      ctx.addIssue({ code: 'custom', path: ['pattern'], message: 'expected either command or pattern, not both' });
+  });
+
+function validRegExp(pattern: string): boolean {
+  try {
+    new RegExp(pattern);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 export const TimeoutsSchema = z.strictObject({
   handshake: positiveMs.optional(),
   point: positiveMs.optional(),
@@ -202,6 +230,8 @@ export const ScenarioSchema = z
     'client-profiles': uniqueList(z.enum(PROFILE_NAMES, { error: `expected a client profile (${PROFILE_NAMES.join(', ')})` }), 'client profile').optional(),
     /** Cancel drills: an optional kill of the client some ms after the cancel. */
     cancel: CancelSchema.optional(),
+    /** The child the child-spawned point waits for (harness/drill/executor/child-point.ts). */
+    child: ChildSchema.optional(),
     timeouts: TimeoutsSchema.optional(),
     record: RecordSchema.optional(),
     remote: RemoteSchema.optional(),
@@ -240,6 +270,7 @@ export const KNOWN_KEYS: Readonly<Record<string, readonly string[]>> = {
   'setup[]': Object.keys(SetupStepSchema.shape),
   'setup[].listen': Object.keys(ListenSchema.shape),
   cancel: Object.keys(CancelSchema.shape),
+  child: Object.keys(ChildSchema.shape),
   target: Object.keys(ToolCallSchema.shape),
   timeouts: Object.keys(TimeoutsSchema.shape),
   record: Object.keys(RecordSchema.shape),

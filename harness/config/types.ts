@@ -136,6 +136,21 @@ export interface CancelSpec {
   after: number;
 }
 
+/**
+ * Which process the `child-spawned` point fires on (harness/drill/executor/child-point.ts): a new
+ * descendant that runs a program of its own (its argv is neither the server's nor its parent's:
+ * not a fork before its exec), alive `aliveFor` ms after that was first seen. `command` or
+ * `pattern` narrows it to one program.
+ */
+export interface ChildSpec {
+  /** argv[0] or its basename, exactly (`chrome`, `/usr/bin/sleep`); null: any program */
+  command: string | null;
+  /** a regular expression tested against the argv joined by spaces; null: any */
+  pattern: string | null;
+  /** how long it must live after its exec was seen, ms (a probe such as `python3 --version` lives less) */
+  aliveFor: number;
+}
+
 export interface ScenarioTimeouts {
   /** spawn + initialize + setup, ms */
   handshake: number;
@@ -229,6 +244,8 @@ export interface Scenario {
   clientProfiles?: ProfileName[];
   /** Cancel drills: what follows the cancel (default: nothing, the client stays). */
   cancel: CancelSpec;
+  /** The child the `child-spawned` point waits for. */
+  child: ChildSpec;
   timeouts: ScenarioTimeouts;
   record: RecordLimits;
   remote: ScenarioRemote;

@@ -110,6 +110,21 @@ export interface ActivityCounts {
 export type ActivityRead = 'request' | 'exit' | 'window-end' | 'final';
 
 /** The streams a record can cut (harness/drill/executor/record-cap.ts). */
+/**
+ * The process a kill point fired on (child-spawned: the child the target call started,
+ * harness/drill/executor/child-point.ts), by identity, with the argv it ran then.
+ */
+export interface PointProcess {
+  pid: number;
+  /** /proc start time (clock ticks since boot): with the pid, its identity. */
+  startTime: number;
+  cmdline: string[];
+  /** When it started, ms after the target call was written (from its start time: 10 ms resolution). */
+  sinceDispatchMs: number;
+  /** How long it had been seen alive running that program when the point fired, ms. */
+  aliveMs: number;
+}
+
 export type CutStream = 'stdout' | 'retry-stdout' | 'stderr' | 'client-stderr';
 
 /** Events the harness itself records (the client's own events keep their client timestamp). */
@@ -150,7 +165,8 @@ export type HarnessEvent =
    * cgroup nor a subreaper): observe/unattributed.ts. It is never signalled.
    */
   | ({ type: 'process-unattributed' } & UnattributedProcess)
-  | { type: 'point-reached'; point: KillPoint; detail: string }
+  /** `process`: the process the point fired on, where it fired on one (child-spawned; absent in older evidence). */
+  | { type: 'point-reached'; point: KillPoint; detail: string; process?: PointProcess }
   | { type: 'point-timeout'; point: KillPoint; timeoutMs: number; reason: string }
   | { type: 'kill'; mode: KillMode; signal: 'SIGKILL' | 'SIGSTOP' | null; result: string }
   /**

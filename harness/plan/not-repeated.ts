@@ -57,6 +57,8 @@ export function withoutRepeats(drills: readonly PlannedDrill[]): WithoutRepeats 
  *   decides the statements of every scenario of the server; the run takes the declared statements
  *   from the drills before this step (harness/run/run-scenarios.ts).
  * - `subjects`: the other servers of a `subjects:` scenario; the drill's own is `subject`.
+ * - `child`: which child the `child-spawned` point waits for (harness/drill/executor/child-point.ts),
+ *   read at that point only.
  * - `target`, but not all of it: rendering a drill fills in the templates of the target's args
  *   too (harness/config/templates.ts renderScenario), so an `{{env.NAME}}` that is not set makes
  *   the drill an error, and a set one's value is redacted from its evidence
@@ -93,6 +95,7 @@ export function sameDrillKey(drill: PlannedDrill): string | null {
     clientProfiles: _profiles,
     expectation: _expectation,
     subjects: _subjects,
+    child: _child,
     subject: { expectation: _own, ...subject },
     target,
     ...rest

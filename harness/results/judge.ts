@@ -3,7 +3,7 @@ import { runChecks, type CheckResult } from '../checks/registry.js';
 import type { Verdict } from '../checks/types.js';
 import { drillVerdict } from './verdict.js';
 import type { KillMode, KillPoint } from '../config/index.js';
-import { firstOf, type ContainmentRecord, type DrillEvidence, type SurvivorRow, type TrackingInfo } from '../evidence/types.js';
+import { firstOf, type ContainmentRecord, type DrillEvidence, type PointProcess, type SurvivorRow, type TrackingInfo } from '../evidence/types.js';
 import { containmentRecordsOf } from '../evidence/containment-queries.js';
 import { survivorCredential } from '../evidence/queries.js';
 import { eraOf, type DrillEra } from './era-info.js';
@@ -44,6 +44,8 @@ export interface DrillResult {
   /** The protocol era spoken and how it was chosen (probed, fell-back, pinned); null when no handshake completed. */
   era: DrillEra | null;
   containment: ContainmentRecord[];
+  /** The process the kill point fired on (child-spawned: the child the call started); absent elsewhere. */
+  pointProcess?: PointProcess;
   /** True when containment needed SIGKILL for some process. */
   forcedContainment: boolean;
   /** The drill's containers (harness/containers/), when the subject used a container engine. */
@@ -64,6 +66,7 @@ export function judge(evidence: DrillEvidence): DrillResult {
   const containment = containmentRecordsOf(evidence);
   const exit = exitInfo(evidence);
   const containers = containersResult(evidence);
+  const pointProcess = firstOf(evidence, 'point-reached')?.process;
   return {
     id: meta.drillId,
     key: meta.key ?? `${meta.scenario}/${meta.point}/${meta.mode}${profileKeySuffix(meta.clientProfile ?? DEFAULT_PROFILE)}`,
@@ -81,6 +84,7 @@ export function judge(evidence: DrillEvidence): DrillResult {
     handshake: handshake ? { serverName: handshake.serverName, serverVersion: handshake.serverVersion, protocolVersion: handshake.protocolVersion } : null,
     era: eraOf(evidence),
     containment,
+    ...(pointProcess ? { pointProcess } : {}),
     forcedContainment: containment.some((r) => r.forced) || (containers?.forced ?? false),
     ...(containers ? { containers } : {}),
     durationMs: events.length > 1 ? Math.round(events[events.length - 1].t - events[0].t) : 0,

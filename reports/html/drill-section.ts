@@ -106,10 +106,17 @@ export function drillBody(d: DrillResult, read: EvidenceRead | { error: string }
   const timeline =
     read && 'events' in read ? renderTimeline(timelineEntries(read.events)) : '<p class="muted">No timeline: the evidence log is not available.</p>';
   return `<p class="muted">subject ${esc(d.subject.name)}: <code>${esc([d.subject.command, ...d.subject.args].join(' '))}</code>${d.handshake?.serverName ? ` · ${esc(d.handshake.serverName)} ${esc(d.handshake.serverVersion ?? '')} · protocol ${esc(d.handshake.protocolVersion ?? '?')}` : ''}</p>
-<h4>Checks</h4>${checks(d)}
+${pointProcess(d)}<h4>Checks</h4>${checks(d)}
 <h4>Timeline</h4>${timeline}
 <div class="cols"><section><h4>Incident record</h4>${renderIncident(d.incident)}</section>
 <section><h4>Server exit</h4>${exit(d)}<h4>Survivors</h4>${survivors(d)}<h4>Containment</h4>${containment(d)}<h4>Tracking</h4>${tracking(d)}<h4>Evidence</h4>${evidence(d, read)}</section></div>`;
+}
+
+/** The process the kill point fired on (child-spawned: the child the call started), by identity. */
+function pointProcess(d: DrillResult): string {
+  const p = d.pointProcess;
+  if (!p) return '';
+  return `<p class="point-process">${esc(d.point)} fired on pid ${esc(p.pid)} (start time ${esc(p.startTime)}, started ${esc(p.sinceDispatchMs)} ms after the call was written, alive ${esc(p.aliveMs)} ms after its exec was seen): <code>${esc(p.cmdline.join(' '))}</code></p>`;
 }
 
 /** Which process-tracking methods were in force, and what they cannot see. */

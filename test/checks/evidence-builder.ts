@@ -12,6 +12,7 @@ import type {
   EvidenceEvent,
   EvidenceSource,
   ExpectOptions,
+  PointProcess,
   SurvivorRow,
   TrackingInfo,
 } from '../../harness/evidence/types.js';
@@ -134,8 +135,8 @@ export class EvidenceBuilder {
     return this.add(t, { type: 'subject-stderr', text });
   }
 
-  pointReached(t: number, point: KillPoint = this.meta.point, detail = 'reached'): this {
-    return this.add(t, { type: 'point-reached', point, detail });
+  pointReached(t: number, point: KillPoint = this.meta.point, detail = 'reached', process?: PointProcess): this {
+    return this.add(t, { type: 'point-reached', point, detail, ...(process ? { process } : {}) });
   }
 
   pointTimeout(t: number, point: KillPoint, timeoutMs: number, reason: string): this {

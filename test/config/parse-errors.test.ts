@@ -25,6 +25,18 @@ async function loadError(text: string): Promise<{ err: ConfigError; file: string
 // Each case: the file text, the field path the error must name, and text the message must hold.
 const CASES: { name: string; text: string; field: string; says: string }[] = [
   {
+    name: 'child named two ways',
+    text: `${MINIMAL}child: { command: sleep, pattern: sleep }\n`,
+    field: 'child.pattern',
+    says: 'expected either command or pattern, not both',
+  },
+  {
+    name: 'child pattern that is no regular expression',
+    text: `${MINIMAL}child: { pattern: "chrom(e" }\n`,
+    field: 'child.pattern',
+    says: 'expected a regular expression (JavaScript syntax)',
+  },
+  {
     name: 'unknown kill point',
     text: `${MINIMAL}points: [idle, sideways]\n`,
     field: 'points[1]',
@@ -82,7 +94,7 @@ const CASES: { name: string; text: string; field: string; says: string }[] = [
     name: 'unknown field with no near match',
     text: `${MINIMAL}zzzzzz: 1\n`,
     field: 'zzzzzz',
-    says: 'unknown field; known: id, description, subject, subjects, setup, target, points, modes, protocol, client-profiles, cancel, timeouts, record, remote, retry, expect',
+    says: 'unknown field; known: id, description, subject, subjects, setup, target, points, modes, protocol, client-profiles, cancel, child, timeouts, record, remote, retry, expect',
   },
   {
     name: 'negative deadline',

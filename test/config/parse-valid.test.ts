@@ -60,6 +60,7 @@ describe('parseScenario: valid files', () => {
       modes: ['crash', 'close', 'hang'],
       protocol: 'auto',
       cancel: { then: null, after: 0 },
+      child: { command: null, pattern: null, aliveFor: 200 },
       timeouts: { handshake: 30000, point: 5000, inFlightDelay: 0, closeWait: null, discover: 2000 },
       record: { stdoutLines: 200, stderrBytes: 65536, lineBytes: 8192, unterminatedBytes: 16777216, activityEntries: 1000, activityBytes: 16777216 },
       remote: {
@@ -189,6 +190,14 @@ expect: { exit-on-eof: true, no-survivors: { }, stdout-clean: true, quiet-after-
     const s = parseScenario(JSON.stringify(input), path.join(tmp.root, 'typed.yaml')); // JSON is YAML
     expect(s.timeouts.closeWait).toBe(100);
     expect(s.expect.exitOnEof).toBeNull();
+  });
+
+  it('reads the child the child-spawned point waits for', () => {
+    const s = parseScenario(
+      'id: c\nsubject: { command: node }\ntarget: { call: t }\nchild: { command: chrome, alive-for: 500 }\n',
+      path.join(tmp.root, 'child.yaml'),
+    );
+    expect(s.child).toEqual({ command: 'chrome', pattern: null, aliveFor: 500 });
   });
 });
 

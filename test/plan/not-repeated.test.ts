@@ -187,6 +187,14 @@ describe('drills that cannot differ', () => {
     expect(sameDrillKey({ index: 0, key: 'a/idle/crash', scenario: a, point: 'idle', mode: 'crash', profile: 'ts-sdk' })).not.toBeNull();
   });
 
+  it('the child child-spawned waits for does not count at idle and pre-dispatch', () => {
+    const a = scenario('a', { points: ['idle'], modes: ['crash'] });
+    const b = scenario('b', { points: ['idle'], modes: ['crash'], child: { command: 'chrome', 'alive-for': 500 } });
+    expect(sameDrillKey({ index: 0, key: 'a/idle/crash', scenario: a, point: 'idle', mode: 'crash', profile: 'ts-sdk' })).toBe(
+      sameDrillKey({ index: 1, key: 'b/idle/crash', scenario: b, point: 'idle', mode: 'crash', profile: 'ts-sdk' }),
+    );
+  });
+
   it('the points where the target is written never merge', () => {
     for (const point of ['in-flight', 'sent', 'confirmed', 'child-spawned', 'after-response'] as const)
       expect(sameDrillKey({ index: 0, key: `a/${point}/crash`, scenario: scenario('a'), point, mode: 'crash', profile: 'ts-sdk' })).toBeNull();

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ConsoleReporter, statusLine } from '../../reports/console.js';
 import type { DrillResult, RunResults } from '../../reports/types.js';
-import { errored, failed, passed, runResults, unknown } from './fixtures.js';
+import { childSpawned, errored, failed, passed, runResults, unknown } from './fixtures.js';
 
 /** A stand-in for process.stdout: it records what was written and says whether it is a TTY. */
 class FakeStream {
@@ -65,6 +65,12 @@ const PLAIN_FOUR = [
 ].join('\n');
 
 describe('ConsoleReporter', () => {
+  it('names the process a child-spawned point fired on in the drill line', () => {
+    const out = new FakeStream(false);
+    drive(out, runResults([childSpawned()]));
+    expect(out.text).toContain('[1/1] PASS    demo child-spawned/crash on pid 5151 (sleep 300) 800 ms exit-on-eof:pass');
+  });
+
   it('on a non-TTY prints one line per drill, the drills that did not pass, and the summary line, without ANSI codes', () => {
     const out = new FakeStream(false);
     drive(out, FOUR());

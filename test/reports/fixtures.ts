@@ -28,6 +28,29 @@ export function failed(): DrillResult {
   );
 }
 
+/** A child-spawned drill that passed, the point fired on the call's `sleep 300`. */
+export function childSpawned(): DrillResult {
+  return judge(
+    new EvidenceBuilder({ drillId: `${RUN}-0004`, point: 'child-spawned' })
+      .start(1000)
+      .spawned(1010)
+      .handshake(1100)
+      .rpcIn(1100)
+      .pointReached(1200, 'child-spawned', 'pid 5151 (sleep 300)', {
+        pid: 5151,
+        startTime: 123_456,
+        cmdline: ['sleep', '300'],
+        sinceDispatchMs: 20,
+        aliveMs: 204,
+      })
+      .clientLost(1200)
+      .serverExit(1250, { code: 0 })
+      .snapshot(1700, [])
+      .end(1800)
+      .build(),
+  );
+}
+
 export function unknown(): DrillResult {
   return judge(
     new EvidenceBuilder({ drillId: `${RUN}-0002`, scenario: 'remote', point: 'sent' })

@@ -12,7 +12,7 @@ import { renderMatrix } from '../../reports/html/matrix.js';
 import type { DrillLine } from '../../reports/html/types.js';
 import { EvidenceBuilder, survivor } from '../checks/evidence-builder.js';
 import { tempDir } from '../support/temp-dir.js';
-import { passed, runResults } from './fixtures.js';
+import { childSpawned, passed, runResults } from './fixtures.js';
 
 /** A drill whose server ignored EOF, with its evidence log written into `out/evidence`. */
 function failedWithLog(out: string) {
@@ -69,6 +69,13 @@ describe('html reporter', () => {
     const html = report(out, [gone]);
     expect(html).toContain('cannot read the evidence log: ENOENT');
     expect(html).toContain('No timeline: the evidence log is not available.');
+  });
+
+  it('names the process a child-spawned point fired on: pid, start time, argv', () => {
+    const html = report(tempDir(), [childSpawned()]);
+    expect(html).toContain(
+      'child-spawned fired on pid 5151 (start time 123456, started 20 ms after the call was written, alive 204 ms after its exec was seen): <code>sleep 300</code>',
+    );
   });
 
   it('escapes every text: a reason, a summary or a scenario holding markup stays text', () => {

@@ -146,7 +146,7 @@ async function drive(ctx: DrillContext, held: Holdings, watch: ServerWatch): Pro
     rec.harness({ type: 'point-timeout', point: drill.point, timeoutMs: scenario.timeouts.point, reason: outcome.reason });
     return;
   }
-  rec.harness({ type: 'point-reached', point: drill.point, detail: outcome.detail });
+  rec.harness({ type: 'point-reached', point: drill.point, detail: outcome.detail, ...(outcome.process ? { process: outcome.process } : {}) });
   // Every process there is at the kill, seen with the parent it has now: a child the server started
   // just before (after-response's spawn-helper) is otherwise first seen after the server exited on
   // EOF, re-parented to the subreaper, and its diagnosis cannot say the server started it.

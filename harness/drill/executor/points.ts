@@ -1,10 +1,13 @@
 import type { ClientEvent } from '../../shared/protocol.js';
 import type { KillPoint, Scenario } from '../../config/index.js';
-import { identityKey, type DrillTracker, type ProcIdentity, type TrackedProcess } from '../../observe/index.js';
+import { identityKey, startTimeToMono, type DrillTracker, type ProcIdentity, type TrackedProcess } from '../../observe/index.js';
+import type { PointProcess } from '../../evidence/types.js';
+import { monoNow } from '../../util/clock.js';
+import { ChildPick } from './child-point.js';
 import type { DrillClient } from '../client/drill-client.js';
 import type { RemoteLink } from './remote-link.js';
 
-export type PointOutcome = { reached: true; detail: string } | { reached: false; reason: string };
+export type PointOutcome = { reached: true; detail: string; process?: PointProcess } | { reached: false; reason: string };
 
 export interface PointContext {
   client: DrillClient;
@@ -94,16 +97,17 @@ async function dispatch(ctx: PointContext, holdResponses: boolean): Promise<Poin
 }
 
 /**
- * child-spawned: the first new descendant seen after dispatch. The tracker is sampled every
- * 2 ms while armed, so a helper that lives at least that long is seen; one that exits sooner
- * leaves the point unreached (unknown), never a pass.
+ * child-spawned: the first new descendant after dispatch that runs a program of its own and
+ * lives the scenario's `child.aliveFor` (child-point.ts says which). The tracker is sampled every
+ * 2 ms while armed; the window ends at a sample, never at a timer, so the child is seen alive
+ * then, not assumed.
  */
 async function childSpawned(ctx: PointContext): Promise<PointOutcome> {
   const known = new Set(ctx.tracker.sampleNow().map(keyOf));
   const dispatched = await dispatch(ctx, true);
   if (!dispatched.reached) return dispatched;
-  const dispatchedAt = Date.now();
-  const isNew = (p: TrackedProcess) => !known.has(keyOf(p)) && p.exitedAt === null;
+  const dispatchedAt = monoNow();
+  const pick = new ChildPick(ctx.scenario.child, known, ctx.server);
   return new Promise<PointOutcome>((resolve) => {
     let done = false;
     const finish = (outcome: PointOutcome) => {
@@ -114,20 +118,21 @@ async function childSpawned(ctx: PointContext): Promise<PointOutcome> {
       resolve(outcome);
     };
     const look = () => {
-      const fresh = ctx.tracker.sampleNow().filter(isNew);
-      if (fresh.length > 0) {
-        const child = fresh[0];
-        finish({ reached: true, detail: `pid ${child.pid} (${child.cmdline.join(' ').slice(0, 80)}) appeared ${Date.now() - dispatchedAt} ms after dispatch` });
-      }
+      if (done) return;
+      const child = pick.see(ctx.tracker.sampleNow(), monoNow());
+      if (!child) return;
+      const startedAt = Math.round(startTimeToMono(child.startTime) - dispatchedAt);
+      finish({
+        reached: true,
+        detail: `pid ${child.pid} (${child.cmdline.join(' ').slice(0, 80)}) started ${Math.max(0, startedAt)} ms after dispatch, alive ${child.aliveMs} ms after its exec was seen`,
+        process: { pid: child.pid, startTime: child.startTime, cmdline: child.cmdline, sinceDispatchMs: Math.max(0, startedAt), aliveMs: child.aliveMs },
+      });
     };
     const poll = setInterval(look, 2);
-    const timer = setTimeout(
-      () => finish({ reached: false, reason: 'no new descendant appeared after the target call was dispatched' }),
-      ctx.scenario.timeouts.point,
-    );
+    const timer = setTimeout(() => finish({ reached: false, reason: pick.whyNot() }), ctx.scenario.timeouts.point);
     void ctx.serverExit.then(() => {
       look();
-      finish({ reached: false, reason: 'the server exited before it started a child' });
+      finish({ reached: false, reason: `the server exited before a child of the call was reached: ${pick.whyNot()}` });
     });
     look();
   });
