@@ -143,9 +143,20 @@ export class ServerWatch {
 
   /** A last synchronous look, so an exit the 2 ms watch has not noticed yet is not missed. */
   look(): void {
+    this.lookAtLauncher();
     if (!this.current || this.done) return;
     const obs = checkExit(this.current);
     if (obs) this.onExit('observer', obs, this.current);
+  }
+
+  /**
+   * The launcher's exit, looked at with the server's: a drill whose server exited may end (quiet)
+   * before the launcher's 2 ms watch ticks, and the holder's SIGCHLD for the launcher comes here.
+   */
+  private lookAtLauncher(): void {
+    if (!this.wrapper || this.launcherDone) return;
+    const obs = checkExit(this.wrapper);
+    if (obs) this.launcherExit(obs, 'observer');
   }
 
   /** While an exit the observer saw waits for the client's report: resolves once it is recorded. Null when none waits. */
@@ -162,6 +173,7 @@ export class ServerWatch {
 
   /** Ends the 2 ms watches. */
   stop(): void {
+    this.lookAtLauncher();
     this.watches.abort();
   }
 
