@@ -1,7 +1,7 @@
 /**
  * `crash-drill init <cmd>` then `crash-drill run` in an empty folder where mcp-crash-drill is not
  * installed (as `npx crash-drill` runs it from npx's cache): the config init writes must load
- * there (issue 42, part 8). A config that imports the package is the control: in the same folder
+ * there. A config that imports the package is the control: in the same folder
  * it fails to load, so the folder really is one where the package cannot be resolved.
  */
 import { createRequire } from 'node:module';

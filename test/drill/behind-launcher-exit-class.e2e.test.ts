@@ -1,5 +1,5 @@
 /**
- * The exit class of a server behind a launcher is the server's own (issue 42, part 9). The
+ * The exit class of a server behind a launcher is the server's own. The
  * launcher is `sh -c 'node <server>; exit $?'`, the link of npx's chain (npm exec -> sh -c ->
  * node) that reaps the server: sh waits for it, so the observer mostly finds it gone without a
  * status, and sh exits with it (a code as it is). Whichever status was read, the server's own

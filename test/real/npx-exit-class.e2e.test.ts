@@ -1,5 +1,5 @@
 /**
- * The exit class behind `npx` is the server's own (issue 42, part 9): server-memory through
+ * The exit class behind `npx` is the server's own: server-memory through
  * `npx --no-install` is npm exec -> sh -c -> node, and sh reaps the node server at once, so the
  * observer mostly finds it gone with no status. The class then comes from npm exec's exit status,
  * which mirrors the server's; before, it was `unknown`. Either way the record names the server's
