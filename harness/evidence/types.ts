@@ -187,6 +187,11 @@ export type HarnessEvent =
   /** The harness starts ending the drill: what the processes do from here on is recorded, not judged. */
   /** The direct child is a launcher (npx, sh -c, ...): this process below it is the real server. */
   | { type: 'real-server'; pid: number; startTime: number; cmdline: string[]; wrapper: { pid: number; startTime: number } }
+  /**
+   * The launcher in front of the real server exited: its status as the client reaped it or as
+   * its zombie showed it (null when it was reaped by someone else before either could read it).
+   */
+  | { type: 'launcher-exit'; pid: number; startTime: number; code: number | null; signal: string | null }
   | { type: 'containment-start' }
   | { type: 'containment'; records: ContainmentRecord[] }
   | { type: 'harness-error'; phase: string; message: string }

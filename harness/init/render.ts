@@ -210,17 +210,26 @@ function fileText(input: ServerTextInput, doc: Document, tail: readonly string[]
   return `${lines.join('\n')}\n`;
 }
 
-/** crash-drill.config.mjs: the scenarios folder and the report folder, relative to the config. */
+/**
+ * crash-drill.config.mjs: the scenarios folder and the report folder, relative to the config.
+ * It imports nothing: `npx crash-drill init` then `npx crash-drill run` in a folder where the
+ * package is not installed (npx runs it from its cache) must load it, and an
+ * `import { defineConfig } from 'mcp-crash-drill'` there fails with "Cannot find package". The
+ * type comes from a JSDoc `import()` type, which only an editor reads: typed where the package
+ * is installed, inert where it is not. (Resolving the import to the running harness instead
+ * would make a file that only crash-drill's loader can load, and would hide a second copy.)
+ */
 export function configText(projectDir: string, scenarioDir: string): string {
   const scenarios = relativeFrom(projectDir, scenarioDir);
   return [
     '// Written by `crash-drill init`. Paths are relative to this file.',
-    "import { defineConfig } from 'mcp-crash-drill';",
-    '',
-    'export default defineConfig({',
+    '// It imports nothing, so it loads where mcp-crash-drill is not installed (npx crash-drill run);',
+    "// where it is, `import { defineConfig } from 'mcp-crash-drill'` works as well.",
+    "/** @type {import('mcp-crash-drill').DrillConfig} */",
+    'export default {',
     `  scenarios: [${JSON.stringify(scenarios)}],`,
     "  out: 'crash-drill-report',",
-    '});',
+    '};',
     '',
   ].join('\n');
 }

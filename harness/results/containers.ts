@@ -50,7 +50,19 @@ export function containerExitInfo(evidence: DrillEvidence, stderrTail: string): 
   const loss = firstOf(evidence, 'client-lost');
   const pid = server.container.pid;
   if (!exit)
-    return { pid, code: null, signal: null, class: 'did-not-exit', signalFrom: null, endedAfter: null, afterLossMs: null, crash: null, stderrTail, launcher };
+    return {
+      pid,
+      code: null,
+      signal: null,
+      class: 'did-not-exit',
+      signalFrom: null,
+      endedAfter: null,
+      afterLossMs: null,
+      crash: null,
+      stderrTail,
+      launcher,
+      statusFrom: null,
+    };
   const stopped = containerStopBefore(evidence, exit.id, exit.t);
   return {
     pid,
@@ -63,5 +75,7 @@ export function containerExitInfo(evidence: DrillEvidence, stderrTail: string): 
     crash: null,
     stderrTail,
     launcher,
+    // The engine's record of the container's exit code: the server's own (its main process).
+    statusFrom: exit.code === null ? null : 'server',
   };
 }

@@ -3,6 +3,7 @@ import { describeSignal, serverExitOf, serverOf, signalBeforeExit } from '../evi
 import { diedOfOwnSigpipe, OWN_WRITE } from '../evidence/own-sigpipe.js';
 import { eventsOf, firstOf, type DrillEvidence } from '../evidence/types.js';
 import { containerExitInfo } from './containers.js';
+import { statusFromLauncher } from './launcher-status.js';
 import type { ExitClass, ExitInfo } from './exit-info-types.js';
 
 /**
@@ -49,9 +50,14 @@ export function exitInfo(evidence: DrillEvidence): ExitInfo | null {
       crash: null,
       stderrTail,
       launcher,
+      statusFrom: null,
     };
   }
-  const { code, signal } = exit;
+  // The server's own status; else its launcher's, which mirrors it (launcher-status.ts).
+  const own = exit.code !== null || exit.signal !== null;
+  const mirrored = own ? null : statusFromLauncher(evidence, exit);
+  const { code, signal } = mirrored ?? exit;
+  const statusFrom = own ? 'server' : mirrored ? 'launcher' : null;
   // The most telling line first: the EPIPE itself rather than Node's generic "Unhandled 'error' event".
   const crashLine = CRASH_LINES.map((re) => re.exec(stderr)?.[0]?.trim()).find(Boolean) ?? null;
   const signalFrom = signal ? signalSender(evidence, exit.t, exit, signal) : null;
@@ -72,6 +78,7 @@ export function exitInfo(evidence: DrillEvidence): ExitInfo | null {
     crash: cls === 'crash' ? crashLine : null,
     stderrTail,
     launcher,
+    statusFrom,
   };
 }
 

@@ -35,6 +35,7 @@ describe('exitInfo', () => {
       crash: null,
       stderrTail: 'ready\n',
       launcher: null,
+      statusFrom: 'server',
     });
   });
 
@@ -133,6 +134,7 @@ describe('exitInfo', () => {
       crash: null,
       stderrTail: 'tick\n',
       launcher: null,
+      statusFrom: null,
     });
   });
 
@@ -143,7 +145,45 @@ describe('exitInfo', () => {
 
   it('classes an exit with no status at all as unknown', () => {
     const ev = lost().serverExit(1250, { code: null, signal: null }).build();
-    expect(exitInfo(ev)).toMatchObject({ class: 'unknown', code: null, signal: null, signalFrom: null });
+    expect(exitInfo(ev)).toMatchObject({ class: 'unknown', code: null, signal: null, signalFrom: null, statusFrom: null });
+  });
+
+  describe('behind a launcher (npx: npm exec -> sh -c -> node) whose parent reaped the server unseen', () => {
+    const REAL = { pid: 4300, startTime: 987_700 };
+    /** The client's child is the launcher (SERVER's identity here); REAL is the server below it, gone without a status. */
+    function behind(launcherExit: { t: number; code: number | null; signal?: string | null } | null): ReturnType<typeof exitInfo> {
+      const b = lost()
+        .add(1015, { type: 'real-server', ...REAL, cmdline: ['node', 'server.js'], wrapper: SERVER })
+        .serverExit(1250, { ...REAL, code: null, signal: null });
+      if (launcherExit) b.add(launcherExit.t, { type: 'launcher-exit', ...SERVER, code: launcherExit.code, signal: launcherExit.signal ?? null });
+      return exitInfo(b.build());
+    }
+
+    it("reads the server's class from the launcher's code, which mirrors it, and says so", () => {
+      expect(behind({ t: 1252, code: 0 })).toMatchObject({ pid: REAL.pid, class: 'clean', code: 0, signal: null, statusFrom: 'launcher' });
+      expect(behind({ t: 1252, code: 3 })).toMatchObject({ pid: REAL.pid, class: 'exit-code', code: 3, signal: null, statusFrom: 'launcher' });
+    });
+
+    it('reads a code of 128 + N as signal N (sh -c and npm exec report a signalled child so)', () => {
+      expect(behind({ t: 1252, code: 143 })).toMatchObject({ pid: REAL.pid, class: 'signal', code: null, signal: 'SIGTERM', statusFrom: 'launcher' });
+    });
+
+    it('stays unknown where the launcher says nothing of the server: killed by a signal, exited before it, no status, or not seen', () => {
+      const unknown = { pid: REAL.pid, class: 'unknown', code: null, signal: null, statusFrom: null };
+      expect(behind({ t: 1252, code: null, signal: 'SIGTERM' })).toMatchObject(unknown);
+      expect(behind({ t: 1240, code: 0 })).toMatchObject(unknown);
+      expect(behind({ t: 1252, code: null })).toMatchObject(unknown);
+      expect(behind(null)).toMatchObject(unknown);
+    });
+
+    it("keeps the server's own status when the watch caught its zombie", () => {
+      const ev = lost()
+        .add(1015, { type: 'real-server', ...REAL, cmdline: ['node', 'server.js'], wrapper: SERVER })
+        .serverExit(1250, { ...REAL, code: 2 })
+        .add(1252, { type: 'launcher-exit', ...SERVER, code: 0, signal: null })
+        .build();
+      expect(exitInfo(ev)).toMatchObject({ pid: REAL.pid, class: 'exit-code', code: 2, statusFrom: 'server' });
+    });
   });
 
   it('gives a negative afterLossMs when the server exited first, and null without a loss', () => {

@@ -30,6 +30,9 @@ export class ServerWatch {
   /** The direct child when it is only a launcher (npx, sh -c, ...) in front of the real server. */
   private wrapper: ProcIdentity | null = null;
   private done = false;
+  private launcherDone = false;
+  /** When the server's exit was seen (recorded). */
+  private exitT = 0;
   /** An exit the observer saw while the client (the server's parent) had not reported its status yet. */
   private observed: { obs: ExitObservation; timer: NodeJS.Timeout } | null = null;
   private clientSignalled = false;
@@ -73,6 +76,7 @@ export class ServerWatch {
     // The client reaps its direct child: that is the server's exit unless the child is only a launcher.
     if (event.type === 'subject-exit' && !this.wrapper)
       this.onExit('client', { t: event.t, how: 'gone', exitStatus: { code: event.code, signal: event.signal } }, this.current);
+    else if (event.type === 'subject-exit') this.launcherExit({ t: event.t, how: 'gone', exitStatus: { code: event.code, signal: event.signal } }, 'client');
   }
 
   /**
@@ -89,6 +93,26 @@ export class ServerWatch {
     this.current = real;
     this.rec.harness({ type: 'real-server', pid: real.pid, startTime: real.startTime, cmdline: readCmdline(real.pid) ?? [], wrapper: this.wrapper });
     this.watch(real);
+    // The launcher's status is the evidence left of the server's when the server's own parent (sh,
+    // npm) reaps it before the watch catches its zombie: a launcher exits with its child's status
+    // (results/exit-info.ts). The holder leaves it a zombie once the client is gone, so it is read.
+    const launcher = this.wrapper;
+    void pollExit(launcher, { intervalMs: 2, signal: this.watches.signal }).then((obs) => obs && this.launcherExit(obs, 'observer'));
+  }
+
+  /** Recorded once, with a status when either witness read one: the client's report, or its zombie. */
+  private launcherExit(obs: ExitObservation, by: ObservedBy): void {
+    const launcher = this.wrapper;
+    if (!launcher || this.launcherDone) return;
+    // Reaped by the living client, which reports the status in a moment: wait for that report.
+    if (!obs.exitStatus && !this.clientSignalled && this.hooks.clientAlive()) return;
+    this.launcherDone = true;
+    // A launcher that waited for the server exits after it: the server is gone by now, so its
+    // exit is recorded first; one still alive is recorded after (the launcher did not wait).
+    this.look();
+    const status = obs.exitStatus ?? { code: null, signal: null };
+    const t = this.done ? Math.max(obs.t, this.exitT) : obs.t;
+    this.rec.harness({ type: 'launcher-exit', ...launcher, code: status.code, signal: status.signal }, t, by);
   }
 
   /**
@@ -119,9 +143,20 @@ export class ServerWatch {
 
   /** A last synchronous look, so an exit the 2 ms watch has not noticed yet is not missed. */
   look(): void {
+    this.lookAtLauncher();
     if (!this.current || this.done) return;
     const obs = checkExit(this.current);
     if (obs) this.onExit('observer', obs, this.current);
+  }
+
+  /**
+   * The launcher's exit, looked at with the server's: a drill whose server exited may end (quiet)
+   * before the launcher's 2 ms watch ticks, and the holder's SIGCHLD for the launcher comes here.
+   */
+  private lookAtLauncher(): void {
+    if (!this.wrapper || this.launcherDone) return;
+    const obs = checkExit(this.wrapper);
+    if (obs) this.launcherExit(obs, 'observer');
   }
 
   /** While an exit the observer saw waits for the client's report: resolves once it is recorded. Null when none waits. */
@@ -138,6 +173,7 @@ export class ServerWatch {
 
   /** Ends the 2 ms watches. */
   stop(): void {
+    this.lookAtLauncher();
     this.watches.abort();
   }
 
@@ -171,6 +207,7 @@ export class ServerWatch {
   private record(observedBy: ObservedBy, obs: ExitObservation): void {
     if (this.done || !this.current) return;
     this.done = true;
+    this.exitT = obs.t;
     const status = obs.exitStatus ?? { code: null, signal: null };
     this.rec.harness({ type: 'server-exit', ...this.current, code: status.code, signal: status.signal, observedBy }, obs.t, observedBy);
     this.resolveExit();
