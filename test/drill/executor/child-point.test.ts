@@ -19,7 +19,7 @@ function picker(spec: Partial<ChildSpec> = {}) {
   const pick = new ChildPick(
     { command: null, pattern: null, aliveFor: 200, ...spec },
     new Set([`1:10`]),
-    () => SERVER,
+    () => ({ pid: 1, startTime: 10 }),
     (pid) => argv.get(pid) ?? null,
   );
   const server = proc(1, 0, SERVER);
