@@ -11,6 +11,7 @@ import type { ScenarioInput } from '../../../harness/config/index.js';
 import type { DrillEvidence } from '../../../harness/evidence/types.js';
 import { packageRoot } from '../../../harness/util/paths.js';
 import { scenarioFrom, scenarioYaml } from '../../support/scenarios.js';
+import { NPM_CHROMIUM_ARGS, npmChromium } from '../../reports/fixtures/npm-chromium.js';
 
 const SCRIPT = join(packageRoot(), 'fake-servers/perl/spawns-after-probes.pl');
 const SERVER_ARGV = ['perl', SCRIPT];
@@ -68,6 +69,39 @@ describe('child-spawned fires on the child the call started', () => {
     const first = await drill('two-children', 3);
     for (const d of first.drills) expect(d.pointProcess?.cmdline, d.id).toEqual(['tail', '-f', '/dev/null']);
   });
+
+  it('on a server whose call starts a browser (a probe, then Node spawns Chromium): the browser, in 20 of 20 drills', async () => {
+    const chromium = npmChromium();
+    const server = join(packageRoot(), 'dist/fake-servers/opens-browser.js');
+    const scenario = scenarioFrom(
+      scenarioYaml({
+        id: 'browser',
+        subject: {
+          command: 'node',
+          args: [server],
+          env: { ...chromium.env, FAKE_BROWSER: chromium.executablePath, FAKE_BROWSER_ARGS: JSON.stringify(NPM_CHROMIUM_ARGS) },
+        },
+        target: { call: 'open-page' },
+        points: ['child-spawned'],
+        modes: ['crash'],
+        timeouts: { point: 10000, handshake: 20000 },
+        expect: { 'exit-on-eof': { deadline: 3000 }, 'no-survivors': { grace: 2000 } },
+      }),
+    );
+    const { results } = await runDrills({ scenarios: [scenario], repeat: 20 });
+    expect(results.drills).toHaveLength(20);
+    // Never the probe (node --version), never the fork still running the server's argv, never a process the browser started.
+    for (const d of results.drills) {
+      expect(d.verdict, d.reason).not.toMatch(/^(unknown|error)$/);
+      expect(d.pointProcess?.cmdline.slice(0, 1), d.id).toEqual([chromium.executablePath]);
+      expect(
+        d.pointProcess?.cmdline.some((a) => a.startsWith('--type=')),
+        d.id,
+      ).toBe(false);
+      expect(d.pointProcess?.cmdline.slice(-2), d.id).toEqual(['--headless', 'about:blank']);
+      expect(d.verdict, d.reason).toBe('pass');
+    }
+  }, 180_000);
 
   it('is not reached when the call starts only a probe and a fork that never execs', async () => {
     const { drills } = await drill('no-child', 1, { timeouts: { point: 1500, handshake: 20000 } });
