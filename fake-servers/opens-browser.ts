@@ -25,14 +25,18 @@ function openPage(): string {
   return `browser ${child.pid}`;
 }
 
+/** The answer to one request: a result, or an error for a method it does not serve. */
+function answer(method: string | undefined): Record<string, unknown> {
+  if (method === 'initialize')
+    return { result: { protocolVersion: '2025-11-25', capabilities: { tools: {} }, serverInfo: { name: 'opens-browser', version: '1' } } };
+  if (method === 'ping') return { result: {} };
+  if (method === 'tools/list') return { result: { tools: [{ name: 'open-page', inputSchema: { type: 'object' } }] } };
+  if (method === 'tools/call') return { result: { content: [{ type: 'text', text: openPage() }] } };
+  return { error: { code: -32601, message: 'Method not found' } };
+}
+
 function handle(m: { id?: unknown; method?: string }): void {
-  if (m.id === undefined) return;
-  if (m.method === 'initialize')
-    return send({ id: m.id, result: { protocolVersion: '2025-11-25', capabilities: { tools: {} }, serverInfo: { name: 'opens-browser', version: '1' } } });
-  if (m.method === 'ping') return send({ id: m.id, result: {} });
-  if (m.method === 'tools/list') return send({ id: m.id, result: { tools: [{ name: 'open-page', inputSchema: { type: 'object' } }] } });
-  if (m.method === 'tools/call') return send({ id: m.id, result: { content: [{ type: 'text', text: openPage() }] } });
-  send({ id: m.id, error: { code: -32601, message: 'Method not found' } });
+  if (m.id !== undefined) send({ id: m.id, ...answer(m.method) });
 }
 
 let buffer = '';
