@@ -4,8 +4,8 @@
  * folder), this is the suite's support library: a scenario is written as a typed object
  * (scenarioYaml, fakeSubject) and turned into the YAML a user would write.
  */
-import { accessSync, closeSync, constants, openSync, readSync, writeFileSync } from 'node:fs';
-import { delimiter, join } from 'node:path';
+import { accessSync, closeSync, constants, openSync, readSync, realpathSync, statSync, writeFileSync } from 'node:fs';
+import { delimiter, dirname, join } from 'node:path';
 import { stringify } from 'yaml';
 import { parseScenario, type Scenario, type ScenarioInput } from '../../harness/config/index.js';
 import { packageRoot } from '../../harness/util/paths.js';
@@ -28,36 +28,55 @@ export type FakeServer = (typeof FAKE_SERVERS)[number] | 'crashes-on-epipe';
 let python: string | undefined;
 
 /**
- * The first python3 on PATH that is a program, not a script. On PATH, python3 may be a version
- * manager's shim: on this project's machines pyenv's comes first, and runs about ten bash
- * scripts before Python starts (about 300 ms of CPU a start here). The drills test the server,
- * not the shim (wrappers have tests of their own). The same rule gives root and an ordinary
- * user the same interpreter: pyenv lives under /root, which uid 65534 cannot enter.
+ * The first python3 on PATH that is a program, not a script, and that any user can run. On PATH,
+ * python3 may be a version manager's shim: on this project's machines pyenv's comes first, and
+ * runs about ten bash scripts before Python starts (about 300 ms of CPU a start here). The drills
+ * test the server, not the shim (wrappers have tests of their own). A pyenv shell puts pyenv's
+ * own interpreter first (~/.pyenv/versions/X/bin, as `pyenv exec` does): under a home folder of
+ * mode 0700 uid 65534 cannot run it, so a program others can run comes first, and the same
+ * interpreter serves root and an ordinary user. Where no python3 on PATH is open to others, the
+ * first program is taken, and a test that drops privileges says why it cannot run it.
  */
 export function python3(): string {
   if (python === undefined) {
-    python = 'python3';
-    for (const dir of (process.env.PATH ?? '').split(delimiter)) {
+    const programs = (process.env.PATH ?? '').split(delimiter).flatMap((dir) => {
       const file = join(dir || '.', 'python3');
-      try {
-        accessSync(file, constants.X_OK);
-        const head = Buffer.alloc(4);
-        const fd = openSync(file, 'r');
-        try {
-          readSync(fd, head, 0, 4, 0);
-        } finally {
-          closeSync(fd);
-        }
-        if (head.equals(Buffer.from([0x7f, 0x45, 0x4c, 0x46]))) {
-          python = file;
-          break;
-        }
-      } catch {
-        // not there, or not for us: the next folder
-      }
-    }
+      return isProgram(file) ? [file] : [];
+    });
+    python = programs.find(openToOthers) ?? programs[0] ?? 'python3';
   }
   return python;
+}
+
+/** An executable ELF file (not a shell script or a shim). */
+function isProgram(file: string): boolean {
+  try {
+    accessSync(file, constants.X_OK);
+    const head = Buffer.alloc(4);
+    const fd = openSync(file, 'r');
+    try {
+      readSync(fd, head, 0, 4, 0);
+    } finally {
+      closeSync(fd);
+    }
+    return head.equals(Buffer.from([0x7f, 0x45, 0x4c, 0x46]));
+  } catch {
+    return false; // not there, or not for us
+  }
+}
+
+/** Whether any user may run a file: others may execute it and enter every folder above it. */
+function openToOthers(file: string): boolean {
+  try {
+    const real = realpathSync(file);
+    if ((statSync(real).mode & 0o001) === 0) return false;
+    for (let dir = dirname(real); ; dir = dirname(dir)) {
+      if ((statSync(dir).mode & 0o001) === 0) return false;
+      if (dirname(dir) === dir) return true;
+    }
+  } catch {
+    return false;
+  }
 }
 
 export type SubjectInput = NonNullable<ScenarioInput['subject']>;
