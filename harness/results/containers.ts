@@ -6,7 +6,7 @@
 import { containerContainmentOf, containerExitOf, containerServerOf, containerSnapshotOf, containerStopBefore } from '../evidence/container-queries.js';
 import { firstOf, type DrillEvidence } from '../evidence/types.js';
 import type { AmbiguousContainer, ContainerRow, LabelChange } from '../containers/types.js';
-import type { ExitInfo } from './exit-info-types.js';
+import { didNotExit, type ExitInfo } from './exit-info-types.js';
 import type { ContainerContainment } from '../containment/containers.js';
 
 export interface ContainersResult {
@@ -49,20 +49,7 @@ export function containerExitInfo(evidence: DrillEvidence, stderrTail: string): 
   const exit = containerExitOf(evidence);
   const loss = firstOf(evidence, 'client-lost');
   const pid = server.container.pid;
-  if (!exit)
-    return {
-      pid,
-      code: null,
-      signal: null,
-      class: 'did-not-exit',
-      signalFrom: null,
-      endedAfter: null,
-      afterLossMs: null,
-      crash: null,
-      stderrTail,
-      launcher,
-      statusFrom: null,
-    };
+  if (!exit) return didNotExit(pid, stderrTail, launcher);
   const stopped = containerStopBefore(evidence, exit.id, exit.t);
   return {
     pid,

@@ -27,3 +27,20 @@ export interface ExitInfo {
    */
   statusFrom: 'server' | 'launcher' | null;
 }
+
+/** The exit of a server still running when the drill ended: no status, nothing read. */
+export function didNotExit(pid: ExitInfo['pid'], stderrTail: string, launcher: ExitInfo['launcher']): ExitInfo {
+  return {
+    pid,
+    code: null,
+    signal: null,
+    class: 'did-not-exit',
+    signalFrom: null,
+    endedAfter: null,
+    afterLossMs: null,
+    crash: null,
+    stderrTail,
+    launcher,
+    statusFrom: null,
+  };
+}

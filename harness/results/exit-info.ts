@@ -4,7 +4,7 @@ import { diedOfOwnSigpipe, OWN_WRITE } from '../evidence/own-sigpipe.js';
 import { eventsOf, firstOf, type DrillEvidence } from '../evidence/types.js';
 import { containerExitInfo } from './containers.js';
 import { statusFromLauncher } from './launcher-status.js';
-import type { ExitClass, ExitInfo } from './exit-info-types.js';
+import { didNotExit, type ExitClass, type ExitInfo } from './exit-info-types.js';
 
 /**
  * A stack trace in the server's stderr around an abnormal exit: Node's unhandled 'error' (the
@@ -39,19 +39,7 @@ export function exitInfo(evidence: DrillEvidence): ExitInfo | null {
   const exit = serverExitOf(evidence);
   const loss = firstOf(evidence, 'client-lost');
   if (!exit) {
-    return {
-      pid: spawned.pid,
-      code: null,
-      signal: null,
-      class: 'did-not-exit',
-      signalFrom: null,
-      endedAfter: null,
-      afterLossMs: null,
-      crash: null,
-      stderrTail,
-      launcher,
-      statusFrom: null,
-    };
+    return didNotExit(spawned.pid, stderrTail, launcher);
   }
   // The server's own status; else its launcher's, which mirrors it (launcher-status.ts).
   const own = exit.code !== null || exit.signal !== null;
