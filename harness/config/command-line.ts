@@ -1,5 +1,6 @@
 import type { SubjectSpec } from './index.js';
 import { UsageError } from '../util/errors.js';
+import { redactCommandLine } from '../util/secrets.js';
 import { subjectName } from './subject-name.js';
 
 /**
@@ -12,6 +13,7 @@ import { subjectName } from './subject-name.js';
  *
  * An unclosed quote is the user's mistake, and a UsageError that names the line: the shell would
  * wait for more, and guessing where the quote ends would start another command than the one meant.
+ * The line is named with its secrets redacted (`--token [redacted:--token]`): it may hold a token.
  */
 export function splitCommandLine(line: string): string[] {
   const words: string[] = [];
@@ -38,7 +40,7 @@ export function splitCommandLine(line: string): string[] {
       word = (word ?? '') + c;
     }
   }
-  if (quote) throw new UsageError(`unclosed ${quote} in ${JSON.stringify(line)}`);
+  if (quote) throw new UsageError(`unclosed ${quote} in ${JSON.stringify(shownLine(line))}`);
   if (word !== null) words.push(word);
   return words;
 }
@@ -60,4 +62,11 @@ export function subjectsFromCommandLines(lines: readonly string[], cwd: string):
     const name = names.filter((n) => n === names[i]).length > 1 ? `${names[i]} (${names.slice(0, i + 1).filter((n) => n === names[i]).length})` : names[i]!;
     return { name, command, args, env: {}, cwd };
   });
+}
+
+/** A line that could not be split, as an error shows it: each word redacted as a command line's are, the spaces kept. */
+function shownLine(line: string): string {
+  const parts = line.split(/(\s+)/);
+  const words = redactCommandLine(parts.filter((_, i) => i % 2 === 0));
+  return parts.map((p, i) => (i % 2 === 0 ? words[i / 2]! : p)).join('');
 }

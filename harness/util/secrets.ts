@@ -1,8 +1,9 @@
 /**
  * What counts as a secret, and how one is kept out of every output: reports, evidence logs, the
- * console and the run registry. A secret is found two ways (after Gemini CLI's
- * packages/core/src/services/environmentSanitization.ts, which filters a server's environment by
- * name and by value):
+ * console and the run registry. A secret is found two ways, by name and by value, as Gemini CLI
+ * filters a server's environment (google-gemini/gemini-cli 5411f113,
+ * packages/core/src/services/environmentSanitization.ts, NEVER_ALLOWED_NAME_PATTERNS by name; the
+ * token prefixes below are the ones their issuers document, not a copy of that file's list):
  *
  * - by name: the value of a credential-named variable (`GITHUB_TOKEN`, `API_KEY`), of a
  *   credential-named flag (`--api-key X`, `--token=X`), or of `NAME=value` in a command line

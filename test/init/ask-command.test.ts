@@ -44,6 +44,8 @@ describe('splitCommandLine', () => {
   it('throws a UsageError naming the line for an unclosed quote of either kind', () => {
     expect(() => splitCommandLine(`node 'x`)).toThrow(new UsageError(`unclosed ' in "node 'x"`));
     expect(() => splitCommandLine(`node "x`)).toThrow(new UsageError(`unclosed " in "node \\"x"`));
+    // The line may hold a token: it is named with its secrets redacted.
+    expect(() => splitCommandLine(`node s.js --token plain-value-1 "x`)).toThrow(new UsageError(`unclosed " in "node s.js --token [redacted:--token] \\"x"`));
   });
 
   it('lets a backslash in double quotes escape only what a POSIX shell lets it escape', () => {
