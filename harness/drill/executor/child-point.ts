@@ -140,7 +140,8 @@ function sameArgv(a: readonly string[], b: readonly string[]): boolean {
   return a.length === b.length && a.every((v, i) => v === b[i]);
 }
 
-function short(argv: string[]): string {
+/** A command line as a reason shows it: joined, cut to 60 characters. */
+export function short(argv: readonly string[]): string {
   const s = argv.join(' ');
   return s.length > 60 ? `${s.slice(0, 59)}…` : s;
 }

@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { runDrills } from '../../../harness/index.js';
 import type { ScenarioInput } from '../../../harness/config/index.js';
 import type { DrillEvidence } from '../../../harness/evidence/types.js';
+import { short } from '../../../harness/drill/executor/child-point.js';
 import { packageRoot } from '../../../harness/util/paths.js';
 import { scenarioFrom, scenarioYaml } from '../../support/scenarios.js';
 import { NPM_CHROMIUM_ARGS, npmChromium } from '../../reports/fixtures/npm-chromium.js';
@@ -109,6 +110,6 @@ describe('child-spawned fires on the child the call started', () => {
     expect(d.verdict).toBe('unknown');
     expect(d.pointProcess).toBeUndefined();
     expect(d.reason).toMatch(/^kill point child-spawned not reached within 1500 ms: no new descendant ran a program of its own for 200 ms: /);
-    expect(d.reason).toContain(`(${SERVER_ARGV.join(' ')}) still ran its parent's command line (a fork that had not exec'd)`);
+    expect(d.reason).toContain(`(${short(SERVER_ARGV)}) still ran its parent's command line (a fork that had not exec'd)`);
   });
 });
