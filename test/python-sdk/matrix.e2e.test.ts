@@ -2,9 +2,9 @@
  * The Python SDK matrix: the fake servers on the real Python SDK (mcp 2.3.0, MCPServer) and on
  * FastMCP 4.0.10 (fake-servers/python-sdk/), the SDK's example of an activity record kept right,
  * and the SDK 2 slow starter, drilled by the real CLI
- * from test/python-sdk/scenarios/ one drill at a time and with the default (phase-aware)
- * schedule. Every drill's verdict, era and check outcome is asserted exactly, and both runs must
- * give the same table: a server's speed, or the load beside it, must not change a verdict.
+ * from test/python-sdk/scenarios/ with the default (phase-aware) schedule. Every drill's verdict,
+ * era and check outcome is asserted exactly (`npm run bench:schedule` runs it one drill at a time
+ * too, and holds both runs to the same table).
  */
 import { describe, expect, it } from 'vitest';
 import { sdkMatrixRuns } from '../support/sdk-matrix.js';
