@@ -9,7 +9,7 @@ import { cgroupDirs, engineUnavailable, mountsUnder, startPrivateEngine } from '
 import { NODE_IMAGE, buildNodeImage } from '../../fake-servers/containers/image.js';
 
 const why = engineUnavailable();
-if (why) console.warn(`[skip] test/containers/private-engine.test.ts: ${why}`);
+if (why) console.warn(`[skip] test/containers/private-engine.e2e.test.ts: ${why}`);
 
 describe.skipIf(why !== null && process.env.CRASH_DRILL_REQUIRE_ENGINE !== '1')('private engine', () => {
   it('runs a container from an image built offline, then leaves nothing behind', async () => {

@@ -9,7 +9,7 @@ import { registerRun } from '../../harness/registry/index.js';
 import { engineSuite } from './support/with-engine.js';
 import { describeStep } from '../../harness/containment/step.js';
 
-const suite = engineSuite('test/containers/stale.test.ts');
+const suite = engineSuite('test/containers/stale.e2e.test.ts');
 
 describe('sweepStaleContainers', () => {
   it('stops and removes the labelled containers of dead runs only', async (ctx) => {

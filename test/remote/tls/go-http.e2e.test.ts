@@ -6,7 +6,7 @@
 import { describe, it } from 'vitest';
 import { drillLanguage, expectEvidence, fakeAvailable, GO_HTTP } from './language-fakes.js';
 
-const FILE = 'test/remote/tls/go-http.test.ts';
+const FILE = 'test/remote/tls/go-http.e2e.test.ts';
 
 describe.runIf(fakeAvailable(GO_HTTP, FILE))("the go fake over the drill remote's HTTPS", () => {
   it('every case × sent and confirmed gives exactly the expected verdicts, and the evidence says why', async () => {

@@ -21,7 +21,7 @@ import { cleanup, startRemote } from '../helpers.js';
 
 const run = promisify(execFile);
 const jdk = findJdk();
-if (!jdk) console.warn('[skip] test/remote/tls/jvm-trust.test.ts: no JDK (java with keytool) on PATH');
+if (!jdk) console.warn('[skip] test/remote/tls/jvm-trust.e2e.test.ts: no JDK (java with keytool) on PATH');
 
 const PROBE = `import java.net.*;
 public class Probe {

@@ -153,7 +153,7 @@ export function expectEvidence(fake: LanguageFake, { drills, evidence }: { drill
     const notListed = `${fake.name}-not-listed/${point}/crash`;
     const outside = remoteOf(notListed).filter((e) => e.kind === 'outside');
     // Missing in three loaded runs while a server forked after the tracker's first sample could connect
-    // before its next tick (late-fork.test.ts has that case); a failure shows the drill's events.
+    // before its next tick (late-fork.e2e.test.ts has that case); a failure shows the drill's events.
     const events = evidence
       .find((e) => e.meta.key === notListed)!
       .events.map((e) => `${Math.round(e.t)} ${e.type}${e.type === 'remote' ? ` ${e.entry.kind}` : ''}`);

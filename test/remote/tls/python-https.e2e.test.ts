@@ -6,7 +6,7 @@
 import { describe, it } from 'vitest';
 import { drillLanguage, expectEvidence, fakeAvailable, PYTHON_HTTPS } from './language-fakes.js';
 
-const FILE = 'test/remote/tls/python-https.test.ts';
+const FILE = 'test/remote/tls/python-https.e2e.test.ts';
 
 describe.runIf(fakeAvailable(PYTHON_HTTPS, FILE))("the python fake over the drill remote's HTTPS", () => {
   it('every case × sent and confirmed gives exactly the expected verdicts, and the evidence says why', async () => {

@@ -6,7 +6,7 @@
 import { describe, it } from 'vitest';
 import { drillLanguage, expectEvidence, fakeAvailable, RUST_HTTP } from './language-fakes.js';
 
-const FILE = 'test/remote/tls/rust-http.test.ts';
+const FILE = 'test/remote/tls/rust-http.e2e.test.ts';
 
 describe.runIf(fakeAvailable(RUST_HTTP, FILE))("the rust fake over the drill remote's HTTPS", () => {
   it('every case × sent and confirmed gives exactly the expected verdicts, and the evidence says why', async () => {
