@@ -2,7 +2,7 @@
  * Docs that are true, and stay true: every repository path a document or a comment cites
  * exists, every file a comment names by itself exists somewhere in the repository, nothing
  * cites a ticket number a reader of the repository cannot open, docs/design.md names every
- * folder of harness/, and the README's Layout names every folder of harness/ and of the repository. Code is not read, only what people read: Markdown, and the comments of
+ * folder of harness/, and docs/contributing.md's Layout names every folder of harness/ and of the repository. Code is not read, only what people read: Markdown, and the comments of
  * TypeScript, perl, Python, YAML and shell files.
  */
 import { execFileSync } from 'node:child_process';
@@ -163,10 +163,11 @@ describe('docs that are true', () => {
     expect(folders('harness').filter((f) => !design.includes(`${f}/`))).toEqual([]);
   });
 
-  it("the README's Layout names every top-level folder of harness/ and of the repository, and no folder that is not there", () => {
-    const readme = readFileSync(join(root, 'README.md'), 'utf8');
-    const start = readme.indexOf('\n## Layout\n');
-    const block = readme.slice(readme.indexOf('```\n', start) + 4, readme.indexOf('\n```', readme.indexOf('```\n', start) + 4));
+  it("docs/contributing.md's Layout names every top-level folder of harness/ and of the repository, and no folder that is not there", () => {
+    const page = readFileSync(join(root, 'docs/contributing.md'), 'utf8');
+    const start = page.indexOf('\n## Layout\n');
+    expect(start).toBeGreaterThanOrEqual(0);
+    const block = page.slice(page.indexOf('```\n', start) + 4, page.indexOf('\n```', page.indexOf('```\n', start) + 4));
     const named = (indent: string) =>
       block
         .split('\n')

@@ -35,12 +35,17 @@ describe('the CLI reference (docs/cli.md)', () => {
     expect(regenerated.replace('  --new-option <x>          an option added without `npm run docs:cli`\n', '')).toBe(committed());
     // A new command is picked up from the top-level help too.
     const withCommand: HelpOf = (args) =>
-      args.length === 0 ? builtHelp(args).replace('\n  help [command]', '\n  survey [options]   a command added\n  help [command]') : args[0] === 'survey' ? 'Usage: crash-drill survey [options]\n' : builtHelp(args);
+      args.length === 0
+        ? builtHelp(args).replace('\n  help [command]', '\n  survey [options]   a command added\n  help [command]')
+        : args[0] === 'survey'
+          ? 'Usage: crash-drill survey [options]\n'
+          : builtHelp(args);
     expect(cliReference(withCommand)).toContain('\n## crash-drill survey\n\n```\nUsage: crash-drill survey [options]\n```');
   }, 60_000);
 
   it('reads command names from the "Commands:" section only, leaving out help', () => {
-    const top = 'Usage: x [options] [command]\n\nOptions:\n  -h, --help   display help\n\nCommands:\n  run [options] [paths...]   run\n                             more words\n  check <path>   check\n  help [command]   help\n';
+    const top =
+      'Usage: x [options] [command]\n\nOptions:\n  -h, --help   display help\n\nCommands:\n  run [options] [paths...]   run\n                             more words\n  check <path>   check\n  help [command]   help\n';
     expect(commandNames(top)).toEqual(['run', 'check']);
     expect(commandNames('Usage: x\n')).toEqual([]);
   });
