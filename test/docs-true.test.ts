@@ -2,12 +2,12 @@
  * Docs that are true, and stay true: every repository path a document or a comment cites
  * exists, every file a comment names by itself exists somewhere in the repository, nothing
  * cites a ticket number a reader of the repository cannot open, docs/design.md names every
- * folder of harness/, and the README's Layout names every folder of harness/ and of the repository. Code is not read, only what people read: Markdown, and the comments of
+ * folder of harness/, and docs/contributing.md's Layout names every folder of harness/ and of the repository. Code is not read, only what people read: Markdown, and the comments of
  * TypeScript, perl, Python, YAML and shell files.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { basename, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { packageRoot } from '../harness/util/paths.js';
 
@@ -112,6 +112,66 @@ function problems(): { missing: string[]; bare: string[]; tickets: string[] } {
   return { missing: missing.filter((m) => !built.has(m.path.replace(/\.$/, ''))).map((m) => `${m.at}: ${m.path}`), bare, tickets };
 }
 
+/** GitHub's anchor of a heading: lower case, punctuation dropped, each space a hyphen. */
+function anchorOf(heading: string): string {
+  return heading
+    .trim()
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}\s_-]/gu, '')
+    .replace(/\s/g, '-');
+}
+
+/** A Markdown text without its fenced code blocks. */
+function prose(markdown: string): string {
+  let fenced = false;
+  return markdown
+    .split('\n')
+    .filter((line) => {
+      if (line.startsWith('```')) fenced = !fenced;
+      return !fenced && !line.startsWith('```');
+    })
+    .join('\n');
+}
+
+/** The anchors of a Markdown file's headings (a repeated heading gets -1, -2, as GitHub does). */
+function anchorsOf(markdown: string): Set<string> {
+  const seen = new Map<string, number>();
+  const out = new Set<string>();
+  for (const line of prose(markdown).split('\n')) {
+    const heading = /^#{1,6} (.*)$/.exec(line)?.[1];
+    if (heading === undefined) continue;
+    const base = anchorOf(heading);
+    const n = seen.get(base) ?? 0;
+    seen.set(base, n + 1);
+    out.add(n === 0 ? base : `${base}-${n}`);
+  }
+  return out;
+}
+
+/** The links of the README and of docs/ that lead to no file, or to no heading of their file. */
+function brokenLinks(): string[] {
+  const pages = [
+    'README.md',
+    ...readdirSync(join(root, 'docs'))
+      .filter((n) => n.endsWith('.md'))
+      .map((n) => `docs/${n}`),
+  ];
+  const broken: string[] = [];
+  for (const page of pages) {
+    const text = readFileSync(join(root, page), 'utf8');
+    for (const m of prose(text).matchAll(/\]\(([^)\s]+)\)/g)) {
+      const target = m[1];
+      if (/^[a-z]+:/.test(target)) continue;
+      const [path, anchor] = target.split('#');
+      const file = path === '' ? page : join(dirname(page), path);
+      if (!existsSync(join(root, file))) broken.push(`${page}: ${target}: no such file`);
+      else if (anchor !== undefined && file.endsWith('.md') && !anchorsOf(readFileSync(join(root, file), 'utf8')).has(anchor))
+        broken.push(`${page}: ${target}: no such heading`);
+    }
+  }
+  return broken;
+}
+
 describe('docs that are true', () => {
   it('the detectors find what they look for and nothing else', () => {
     const sample = [
@@ -142,6 +202,17 @@ describe('docs that are true', () => {
     expect(readable('x.pl', "my $x = 'harness/nope.ts'; # harness/also-nope.ts").map((t) => t.text.trim())).toEqual(['# harness/also-nope.ts']);
   });
 
+  it('reads headings as GitHub anchors them, and leaves code blocks out', () => {
+    expect(anchorOf("The server's own activity record")).toBe('the-servers-own-activity-record');
+    expect(anchorOf('Servers in Go, Rust, Java and C#')).toBe('servers-in-go-rust-java-and-c');
+    expect(anchorOf('1. Find them: `crash-drill orphans`')).toBe('1-find-them-crash-drill-orphans');
+    expect([...anchorsOf('# A\n## B b\n```\n# not a heading\n```\n## B b\n')]).toEqual(['a', 'b-b', 'b-b-1']);
+  });
+
+  it('every link of the README and of docs/ leads to a file, and to a heading of it', () => {
+    expect(brokenLinks()).toEqual([]);
+  });
+
   it('every repository path a document or a comment cites exists', () => {
     expect(problems().missing).toEqual([]);
   });
@@ -163,10 +234,11 @@ describe('docs that are true', () => {
     expect(folders('harness').filter((f) => !design.includes(`${f}/`))).toEqual([]);
   });
 
-  it("the README's Layout names every top-level folder of harness/ and of the repository, and no folder that is not there", () => {
-    const readme = readFileSync(join(root, 'README.md'), 'utf8');
-    const start = readme.indexOf('\n## Layout\n');
-    const block = readme.slice(readme.indexOf('```\n', start) + 4, readme.indexOf('\n```', readme.indexOf('```\n', start) + 4));
+  it("docs/contributing.md's Layout names every top-level folder of harness/ and of the repository, and no folder that is not there", () => {
+    const page = readFileSync(join(root, 'docs/contributing.md'), 'utf8');
+    const start = page.indexOf('\n## Layout\n');
+    expect(start).toBeGreaterThanOrEqual(0);
+    const block = page.slice(page.indexOf('```\n', start) + 4, page.indexOf('\n```', page.indexOf('```\n', start) + 4));
     const named = (indent: string) =>
       block
         .split('\n')

@@ -2,7 +2,7 @@
  * test/ mirrors the source tree (execa keeps its terminate tests in a folder named like lib/terminate/): every folder of
  * test/ is the folder of harness/ (or of the repository: reports/, fake-servers/) whose code it
  * tests, a fixtures/, support/ or scenarios/ folder inside one, or one of the groups that test the
- * whole rather than a folder (README, Layout).
+ * whole rather than a folder (docs/contributing.md, Layout).
  */
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';

@@ -1,6 +1,6 @@
 /**
  * A fake server's own activity record: one JSON object a line, appended to the file the harness
- * names in CRASH_DRILL_ACTIVITY_FILE (README, "The server's own activity record"). The policy is
+ * names in CRASH_DRILL_ACTIVITY_FILE (docs/remote.md, "The server's own activity record"). The policy is
  * the fake's one behaviour for `activity-recorded`:
  * - `before-send`: `started` before the request leaves, `result` when its answer comes,
  *   `unresolved` when the request failed after it may have been sent (the answer was lost), and

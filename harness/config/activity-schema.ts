@@ -2,7 +2,7 @@
  * `subject.activity`: where the drill reads the server's own activity record, for a server that
  * already logs its own way. Without it, the record is one JSON object a line in the file every
  * drill names for it (`{{activity.file}}`, `CRASH_DRILL_ACTIVITY_FILE`), with our field names
- * and phases (README, "The server's own activity record"). With it: another file (templated like
+ * and phases (docs/remote.md, "The server's own activity record"). With it: another file (templated like
  * env), or the server's stderr lines that match a pattern; and the record's own field names and
  * phase values where they differ from ours.
  */
@@ -12,7 +12,7 @@ import { ACTIVITY_PHASES, type ActivityField, type ActivityPhase, type ActivityS
 /** What `{{activity.file}}` and CRASH_DRILL_ACTIVITY_FILE name: the drill's own record file. */
 export const ACTIVITY_FILE_TEMPLATE = '{{activity.file}}';
 
-/** The record as the README shows it: our field names, our phases, in the drill's own file. */
+/** The record as docs/remote.md shows it: our field names, our phases, in the drill's own file. */
 export const DEFAULT_ACTIVITY: Readonly<ActivitySpec> = Object.freeze({
   source: { kind: 'file' as const, path: ACTIVITY_FILE_TEMPLATE },
   fields: { t: 't', key: 'key', phase: 'phase', session: 'session', operation: 'operation', target: 'target', remoteId: 'remoteId' },

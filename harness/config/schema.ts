@@ -149,7 +149,7 @@ export const JobsSettledSchema = z.strictObject({ grace: nonNegativeMs.optional(
  */
 const REMOVED_IN_FLIGHT = z.never({
   error:
-    'removed: silent-after-cancel allows no time after the cancel any more (the client reads what the server wrote before it writes the cancel, and an answer the cancel caused fails whenever it comes; README, "Writing a cancel drill"): delete the field',
+    'removed: silent-after-cancel allows no time after the cancel any more (the client reads what the server wrote before it writes the cancel, and an answer the cancel caused fails whenever it comes; docs/drill-model.md, "Writing a cancel drill"): delete the field',
 });
 export const SilentAfterCancelSchema = z.strictObject({ 'outlasts-cancel': z.boolean().optional(), 'in-flight': REMOVED_IN_FLIGHT.optional() });
 export const DeadlineSchema = z.strictObject({ deadline: positiveMs.optional() });

@@ -81,7 +81,7 @@ export const CLIENT_LIVES_MODES: readonly KillMode[] = Object.freeze(['stop', 'a
  */
 export const DEFAULT_KILL_POINTS: readonly KillPoint[] = Object.freeze(['idle', 'pre-dispatch', 'in-flight', 'child-spawned', 'after-response'] as const);
 
-/** The phases of an action in the server's own activity record (README, "The server's own activity record"). */
+/** The phases of an action in the server's own activity record (docs/remote.md, "The server's own activity record"). */
 export type ActivityPhase = 'started' | 'result' | 'unresolved';
 
 export const ACTIVITY_PHASES: readonly ActivityPhase[] = Object.freeze(['started', 'result', 'unresolved'] as const);

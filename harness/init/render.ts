@@ -48,7 +48,7 @@ const RECORD_NOTE = [
   " CRASH_DRILL_ACTIVITY_FILE (key: the Idempotency-Key it sends, or the call's correlation id,",
   ' params._meta["dev.crash-drill/correlation-id"]); when the answer comes, "result"; at shutdown,',
   ' "unresolved" for what is still open. A server that logs its own way names its file or stderr',
-  ' lines in subject.activity (README, "The server\'s own activity record"). Shown once the points',
+  ' lines in subject.activity (docs/remote.md, "The server\'s own activity record"). Shown once the points',
   ' below that need the drill remote are on.',
 ].join('\n');
 

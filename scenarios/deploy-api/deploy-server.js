@@ -1,7 +1,7 @@
 // A small MCP server with one write-capable tool, `deploy`, that talks to a deploy API whose
 // base URL and token come from its own environment (DEPLOY_API, DEPLOY_TOKEN), the way real
 // servers are configured. It forwards the client's correlation id as the Idempotency-Key, keeps
-// its own activity record (README, "The server's own activity record"), and when its input
+// its own activity record (docs/remote.md, "The server's own activity record"), and when its input
 // closes gives the deploys in flight a deadline, records what is still open, and exits.
 import { appendFileSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';

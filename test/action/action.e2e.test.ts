@@ -3,9 +3,9 @@
  * would (test/support/action-runner.ts): in a workspace with scenario files and no crash-drill of
  * its own, so the action uses its own build (this checkout's dist/). It writes the job summary and
  * the annotations, gives the report folder to the upload step, and exits as `run` does; two shard
- * jobs and a merge job make the README's workflow.
+ * jobs and a merge job make the workflow of docs/ci.md.
  */
-import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
@@ -97,7 +97,7 @@ describe('action.yml', () => {
     expect(run.summary).toMatch(/\n\| [^|]+ \/ wb \| codex \| ✅ pass \| ✅ pass \|\n/);
   }, 120_000);
 
-  it('two shard jobs and a merge job, as the README shows: one artifact a shard, and the merge exits as the whole run', async () => {
+  it('two shard jobs and a merge job, as docs/ci.md shows: one artifact a shard, and the merge exits as the whole run', async () => {
     const ws = workspace(true);
     const shards = [1, 2].map(async (i) => {
       const run = await runAction(ROOT, ws, { scenarios: 'drills', shard: `${i}/2`, out: `shards/report-${i}` });
@@ -132,17 +132,29 @@ describe('action.yml', () => {
     expect(run.code).toBe(0);
   }, 60_000);
 
-  it("the README's workflows give the action only inputs it has", () => {
-    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-    const blocks = [...readme.matchAll(/```yaml\n([\s\S]*?)```/g)].map((m) => m[1]).filter((text) => text.includes('OWNER/mcp-crash-drill@REF'));
+  it('the workflows of the README and docs/ give the action only inputs it has', () => {
+    const pages = [
+      'README.md',
+      ...readdirSync(join(ROOT, 'docs'))
+        .filter((name) => name.endsWith('.md'))
+        .map((name) => `docs/${name}`),
+    ];
+    const blocksOf = (page: string) =>
+      [...readFileSync(join(ROOT, page), 'utf8').matchAll(/```yaml\n([\s\S]*?)```/g)]
+        .map((m) => m[1])
+        .filter((text) => text.includes('OWNER/mcp-crash-drill@REF'));
     const steps = (block: string) => {
       const workflow = parse(block) as { jobs: Record<string, { steps: Array<{ uses?: string; with?: Record<string, unknown> }> }> };
       return Object.values(workflow.jobs).flatMap((job) => job.steps.filter((step) => step.uses === 'OWNER/mcp-crash-drill@REF'));
     };
-    // The step beside a language's own tests ("Servers in Go, Rust, Java and C#"), and the
-    // sharded workflow of "As a GitHub Action" (its shards, then its merge).
-    expect(blocks.map((block) => steps(block).length)).toEqual([1, 2]);
-    const used = blocks.flatMap(steps);
+    // The README's one job; the step beside a language's own tests (docs/languages.md, "Servers in
+    // Go, Rust, Java and C#"); and the sharded workflow of docs/ci.md, "As a GitHub Action" (its
+    // shards, then its merge).
+    expect(blocksOf('README.md').map((block) => steps(block).length)).toEqual([1]);
+    expect(blocksOf('docs/languages.md').map((block) => steps(block).length)).toEqual([1]);
+    expect(blocksOf('docs/ci.md').map((block) => steps(block).length)).toEqual([2]);
+    const used = pages.flatMap(blocksOf).flatMap(steps);
+    expect(used.length).toBeGreaterThanOrEqual(4);
     const inputs = Object.keys((parse(readFileSync(join(ROOT, 'action.yml'), 'utf8')) as { inputs: object }).inputs);
     expect(used.flatMap((step) => Object.keys(step.with ?? {})).filter((name) => !inputs.includes(name))).toEqual([]);
   });

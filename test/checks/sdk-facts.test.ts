@@ -1,6 +1,6 @@
 /**
- * The SDK facts table (harness/checks/exit-on-eof/sdk-facts.ts) and the README's "Servers in Go,
- * Rust, Java and C#" say the same: every SDK of another language has its row there, with each
+ * The SDK facts table (harness/checks/exit-on-eof/sdk-facts.ts) and docs/languages.md's "Servers in
+ * Go, Rust, Java and C#" say the same: every SDK of another language has its row there, with each
  * issue the table cites; every fact names where it was read; go-sdk's in-flight fact and fix
  * follow the version read (v1.7.0 changed it).
  */
@@ -10,8 +10,10 @@ import { describe, expect, it } from 'vitest';
 import { SDK_FACTS, sdkFacts } from '../../harness/checks/exit-on-eof/sdk-facts.js';
 import { packageRoot } from '../../harness/util/paths.js';
 
-const README = readFileSync(join(packageRoot(), 'README.md'), 'utf8');
-const SECTION = README.slice(README.indexOf('## Servers in Go, Rust, Java and C#'), README.indexOf('## How the harness finds every process'));
+const PAGE = readFileSync(join(packageRoot(), 'docs/languages.md'), 'utf8');
+const START = PAGE.indexOf('\n## Servers in Go, Rust, Java and C#\n');
+/** The section, up to the next section of its level (its ### sub-sections included). */
+const SECTION = START < 0 ? '' : PAGE.slice(START, PAGE.indexOf('\n## ', START + 1) < 0 ? undefined : PAGE.indexOf('\n## ', START + 1));
 const ROW_NAMES: Record<string, string> = {
   'go-sdk': 'go-sdk',
   'mcp-go': 'mcp-go',
@@ -22,7 +24,7 @@ const ROW_NAMES: Record<string, string> = {
 };
 
 describe('the SDK facts table', () => {
-  it("has every SDK of another language in the README's section, with every issue it cites", () => {
+  it("has every SDK of another language in docs/languages.md's section, with every issue it cites", () => {
     expect(SECTION.length).toBeGreaterThan(1000);
     for (const [id, name] of Object.entries(ROW_NAMES)) {
       const row = sdkFacts(id as never);

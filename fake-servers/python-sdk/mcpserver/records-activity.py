@@ -2,8 +2,8 @@
 
 Its tool `write` posts to the drill remote (CRASH_DRILL_REMOTE_URL, CRASH_DRILL_TOKEN) with the
 call's correlation id as its Idempotency-Key, and records the action in the file that
-CRASH_DRILL_ACTIVITY_FILE names, one JSON object a line (README, "The server's own activity
-record"): `started` before the request is sent, `result` when the answer comes, `unresolved`
+CRASH_DRILL_ACTIVITY_FILE names, one JSON object a line (docs/remote.md, "The server's own
+activity record"): `started` before the request is sent, `result` when the answer comes, `unresolved`
 when the answer is lost. On stdin EOF the SDK cancels the handlers still running (python-sdk
 #2678): the cancellation reaches the handler as anyio's cancellation exception, and the action
 is recorded `unresolved` before run() returns and the interpreter exits. The example for

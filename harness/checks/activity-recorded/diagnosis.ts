@@ -6,7 +6,7 @@
 import type { Cause } from '../types.js';
 import type { ActivityRecordedData } from './data.js';
 
-const FORMAT = 'one JSON object a line: {"t", "key", "phase": "started" | "result" | "unresolved"} (README, "The server\'s own activity record")';
+const FORMAT = 'one JSON object a line: {"t", "key", "phase": "started" | "result" | "unresolved"} (docs/remote.md, "The server\'s own activity record")';
 
 export function activityCauses(data: Partial<ActivityRecordedData>, source: 'file' | 'stderr'): Cause[] {
   const writes = data.writes ?? [];

@@ -2,7 +2,7 @@
  * What each MCP SDK does when its server's input ends, one row a SDK, each fact with where it was
  * read (repository, file, function, version) and its public issue: at stdin EOF, with a handler
  * in flight, with a write after the client died; and the fix for each trap. The diagnosis states
- * the row of the SDK the drill read from the program (sdk.ts), the README's "Servers in Go, Rust,
+ * the row of the SDK the drill read from the program (sdk.ts), docs/languages.md's "Servers in Go, Rust,
  * Java and C#" gives the same table (test/docs-true.test.ts holds them together), and the fakes'
  * READMEs (fake-servers/go, fake-servers/rust, fake-servers/java) have the readings in full.
  */

@@ -1,6 +1,6 @@
 /**
  * Reading the server's own activity record into the evidence. The server appends one JSON object
- * a line (README, "The server's own activity record"); the drill reads what is there at the
+ * a line (docs/remote.md, "The server's own activity record"); the drill reads what is there at the
  * moments activity-recorded judges, and records each read as an `activity` event (the actions new
  * since the last read, the counts so far), so the check stays a pure function of the evidence:
  * - `request`: a write of the drill arrives at the remote. The journal's listeners run before the
