@@ -20,6 +20,13 @@ delete process.env.NODE_EXTRA_CA_CERTS;
  */
 suiteTmp();
 
+/**
+ * The folder whose flock(2) keeps the unprivileged floor case to one run at a time, this suite's
+ * or the private checkout's nested one (test/support/exclusive.ts): the outermost suite's temp
+ * folder, which a nested suite inherits.
+ */
+process.env.CRASH_DRILL_FLOOR_LOCK ??= process.env.TMPDIR;
+
 /** The end-to-end tests, by file name: `*.e2e.test.ts` (real drills, the real CLI) and `*.browser.test.ts` (Chromium). */
 const E2E = ['test/**/*.e2e.test.ts', 'test/**/*.browser.test.ts'];
 
@@ -28,21 +35,23 @@ const E2E = ['test/**/*.e2e.test.ts', 'test/**/*.browser.test.ts'];
  * instead of running alone at the end. On a fresh clone vitest has no timings from an earlier
  * run and would start the largest files first, which are not these.
  */
-/** Runs alone in a group of its own (below). */
-const PRIVATE_CHECKOUT = 'test/unprivileged/private-checkout.e2e.test.ts';
 
 const LONGEST = [
+  'test/unprivileged/private-checkout.e2e.test.ts',
   'test/python-sdk/matrix.e2e.test.ts',
-  'test/drill/remote-matrix.e2e.test.ts',
-  'test/unprivileged/unprivileged.e2e.test.ts',
-  'test/drill/matrix.e2e.test.ts',
+  'test/java-sdk/matrix.e2e.test.ts',
+  'test/go-sdk/matrix.e2e.test.ts',
   'test/client-profiles/profile-matrix.e2e.test.ts',
-  'test/drill/era-matrix.e2e.test.ts',
-  'test/real/real-servers.e2e.test.ts',
+  'test/rust-sdk/matrix.e2e.test.ts',
+  'test/unprivileged/unprivileged.e2e.test.ts',
+  'test/results/diagnosis.e2e.test.ts',
+  'test/run/runs-apart.e2e.test.ts',
+  'test/drill/matrix.e2e.test.ts',
+  'test/drill/remote-matrix.e2e.test.ts',
   'test/containers/matrix.e2e.test.ts',
-  'test/baseline/bundled.e2e.test.ts',
-  'test/baseline/baseline.e2e.test.ts',
-  'test/cli/run.e2e.test.ts',
+  'test/cli/init-first-run.e2e.test.ts',
+  'test/real/real-servers.e2e.test.ts',
+  'test/expectation/expectation.e2e.test.ts',
 ];
 
 class LongestFirst extends BaseSequencer {
@@ -57,7 +66,7 @@ class LongestFirst extends BaseSequencer {
 }
 
 /**
- * Groups: every test first, then the private checkout's unprivileged group, then test/last/ on its own, so the leftover checks there
+ * Groups: every test first, then test/last/ on its own, so the leftover checks there
  * (an interrupted run, a killed harness, and "no drill process remains after the whole suite")
  * see no drill of another test file in flight.
  *
@@ -90,7 +99,7 @@ export default defineConfig({
           name: 'unit',
           isolate: false,
           include: ['test/**/*.test.ts'],
-          exclude: [...E2E, 'test/last/**', 'test/final/**', PRIVATE_CHECKOUT],
+          exclude: [...E2E, 'test/last/**', 'test/final/**'],
           sequence: { groupOrder: 0 },
         },
       },
@@ -99,15 +108,11 @@ export default defineConfig({
       // the unit half alone).
       {
         extends: true,
-        test: { name: 'e2e', isolate: false, include: E2E, exclude: ['test/last/**', 'test/final/**', PRIVATE_CHECKOUT], sequence: { groupOrder: 0 } },
+        test: { name: 'e2e', isolate: false, include: E2E, exclude: ['test/last/**', 'test/final/**'], sequence: { groupOrder: 0 } },
       },
-      // The unprivileged group again, from a private checkout, alone: its drills run as uid 65534,
-      // and the floor (a daemon no cgroup or subreaper holds) counts every such process of that
-      // user, so the outer suite's unprivileged drills must not run beside it.
-      { extends: true, test: { name: 'private', include: [PRIVATE_CHECKOUT], sequence: { groupOrder: 1 } } },
-      { extends: true, test: { name: 'last', include: ['test/last/**/*.test.ts'], sequence: { groupOrder: 2 } } },
+      { extends: true, test: { name: 'last', include: ['test/last/**/*.test.ts'], sequence: { groupOrder: 1 } } },
       // After everything: the files the suite left behind (test/final/no-files-left.test.ts).
-      { extends: true, test: { name: 'final', include: ['test/final/**/*.test.ts'], sequence: { groupOrder: 3 } } },
+      { extends: true, test: { name: 'final', include: ['test/final/**/*.test.ts'], sequence: { groupOrder: 2 } } },
     ],
   },
 });

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds every compiled fake server, each language with its own build.sh, and says how long each
-# took (.ci/run calls this once):
+# took (test/prepare.sh calls it before npm test's vitest):
 #   go      fake-servers/go/build.sh         go-sdk v1.8.0, v1.6.1, mcp-go: one binary per SDK build
 #   java    fake-servers/java/build.sh       the Java SDK fakes (Maven)
 #   go-http fake-servers/go-http/build.sh    the HTTPS writer in Go (net/http)

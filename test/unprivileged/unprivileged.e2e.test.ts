@@ -6,6 +6,7 @@
  * case below must not see another drill's daemon.
  */
 import { existsSync, readFileSync, readlinkSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { checkExit, pollExit, type ProcIdentity } from '../../harness/observe/index.js';
@@ -17,8 +18,15 @@ import { until } from '../support/until.js';
 import { FAKE_SERVERS, fakeSubject, python3, scenarioYaml, type FakeServer } from '../support/scenarios.js';
 import { NOBODY, unprivileged } from '../support/unprivileged.js';
 import { signalIdentity } from '../../harness/containment/signal.js';
+import { exclusively, FLOOR_LOCK_ENV } from '../support/exclusive.js';
 
 const u = unprivileged();
+/**
+ * The floor case's own uid (as root; as is otherwise): its drills count every daemon of their user
+ * that they cannot attribute, so that user is one nothing else on the machine runs as, not
+ * 65534, which other tests and other jobs use (runs-apart has 64974).
+ */
+const FLOOR_UID = 64973;
 if (!u.available) console.log(`[unprivileged] skipped: ${u.reason}`);
 
 /** The run's results.json; a run that wrote none fails the test with its exit and what it printed. */
@@ -106,57 +114,63 @@ describe.skipIf(!u.available)('as an ordinary user', () => {
   }, 600_000);
 
   it('with neither a cgroup nor a subreaper (CRASH_DRILL_SUBREAPER=off) a daemon it cannot attribute makes no-survivors unknown, never pass', async () => {
-    const dir = u.workDir();
-    oneDrill(dir, 'a-double-fork', 'daemonizes-clean-env', u.root);
-    oneDrill(dir, 'b-shell', 'shell-daemon', u.root);
-    oneDrill(dir, 'c-marked', 'daemonizes', u.root);
-    oneDrill(dir, 'd-clean', 'well-behaved', u.root);
-    const out = join(dir, 'out');
-    const run = await u.run(['run', dir, '--out', out, '--concurrency', '1'], { env: { CRASH_DRILL_SUBREAPER: 'off' } });
-    const { drills } = results(out, run);
-    // Every process the harness could not attribute and that runs in this test's folder is this
-    // test's daemon: taken before any assertion, so a failed one still leaves none behind (another
-    // test's uid-65534 daemon, in its own folder, is left to that test).
-    const leftovers = drills
-      .flatMap((d) => {
-        const data = d.checks.find((c) => c.id === 'no-survivors')?.data as { unattributed?: Array<{ pid: number; startTime: number }> } | undefined;
-        return data?.unattributed ?? [];
-      })
-      .filter((p) => cwdOf(p.pid)?.startsWith(dir) === true);
-    try {
-      const by = (id: string) => drills.find((d) => d.scenario === id)!;
-      // Whether a sample happens to catch the daemon's short-lived parent (then it is found and
-      // contained: fail) is a race the harness does not control; what it must never say is pass.
-      // The deterministic proof of each branch is test/observe/subreaper.test.ts.
-      for (const id of ['a-double-fork', 'b-shell']) {
-        const d = by(id);
-        expect(d.tracking, id).toMatchObject({ cgroup: null, subreaper: null, floor: true });
-        const check = d.checks.find((c) => c.id === 'no-survivors')!;
-        expect(['unknown', 'fail'], id).toContain(check.verdict);
-        expect(d.verdict, id).toBe(check.verdict);
-        if (check.verdict === 'unknown') {
-          expect(check.summary, id).toContain('cannot tell whether');
-          const data = check.data as { unattributed: Array<{ pid: number; startTime: number; ppid: number }> };
-          expect(data.unattributed, id).toHaveLength(1);
-          expect(data.unattributed[0].ppid, id).toBe(1);
-          expect(d.survivors, id).toEqual([]);
-        } else {
-          expect(d.survivors, id).toHaveLength(1);
-          const [daemon] = d.survivors;
-          expect(d.containment.find((r) => r.pid === daemon.pid && r.startTime === daemon.startTime)?.endedBy, id).toMatch(/^SIG(TERM|KILL)$/);
+    // The floor counts every daemon of FLOOR_UID it cannot attribute: the private checkout's run
+    // of this case (test/unprivileged/private-checkout.e2e.test.ts) must not run beside this one.
+    const f = unprivileged(FLOOR_UID);
+    if (!f.available) throw new Error(f.reason);
+    await exclusively(process.env[FLOOR_LOCK_ENV] ?? tmpdir(), async () => {
+      const dir = f.workDir();
+      oneDrill(dir, 'a-double-fork', 'daemonizes-clean-env', f.root);
+      oneDrill(dir, 'b-shell', 'shell-daemon', f.root);
+      oneDrill(dir, 'c-marked', 'daemonizes', f.root);
+      oneDrill(dir, 'd-clean', 'well-behaved', f.root);
+      const out = join(dir, 'out');
+      const run = await f.run(['run', dir, '--out', out, '--concurrency', '1'], { env: { CRASH_DRILL_SUBREAPER: 'off' } });
+      const { drills } = results(out, run);
+      // Every process the harness could not attribute and that runs in this test's folder is this
+      // test's daemon: taken before any assertion, so a failed one still leaves none behind (another
+      // test's daemon, in its own folder, is left to that test).
+      const leftovers = drills
+        .flatMap((d) => {
+          const data = d.checks.find((c) => c.id === 'no-survivors')?.data as { unattributed?: Array<{ pid: number; startTime: number }> } | undefined;
+          return data?.unattributed ?? [];
+        })
+        .filter((p) => cwdOf(p.pid)?.startsWith(dir) === true);
+      try {
+        const by = (id: string) => drills.find((d) => d.scenario === id)!;
+        // Whether a sample happens to catch the daemon's short-lived parent (then it is found and
+        // contained: fail) is a race the harness does not control; what it must never say is pass.
+        // The deterministic proof of each branch is test/observe/subreaper.test.ts.
+        for (const id of ['a-double-fork', 'b-shell']) {
+          const d = by(id);
+          expect(d.tracking, id).toMatchObject({ cgroup: null, subreaper: null, floor: true });
+          const check = d.checks.find((c) => c.id === 'no-survivors')!;
+          expect(['unknown', 'fail'], id).toContain(check.verdict);
+          expect(d.verdict, id).toBe(check.verdict);
+          if (check.verdict === 'unknown') {
+            expect(check.summary, id).toContain('cannot tell whether');
+            const data = check.data as { unattributed: Array<{ pid: number; startTime: number; ppid: number }> };
+            expect(data.unattributed, id).toHaveLength(1);
+            expect(data.unattributed[0].ppid, id).toBe(1);
+            expect(d.survivors, id).toEqual([]);
+          } else {
+            expect(d.survivors, id).toHaveLength(1);
+            const [daemon] = d.survivors;
+            expect(d.containment.find((r) => r.pid === daemon.pid && r.startTime === daemon.startTime)?.endedBy, id).toMatch(/^SIG(TERM|KILL)$/);
+          }
         }
+        // The marker still finds a daemon that keeps its environment: a plain fail, as with root.
+        expect(by('c-marked').checks.find((c) => c.id === 'no-survivors')!.verdict).toBe('fail');
+        // And the floor is no excuse for a false unknown: a server that leaves nothing passes.
+        expect(by('d-clean').verdict).toBe('pass');
+        expect(run.code).toBe(1);
+        expect(lastLine(run.stdout)).toMatch(/^1 passed, [1-3] failed, [0-2] unknown$/);
+      } finally {
+        // The harness never signals what it cannot attribute; the test knows these are its own.
+        for (const p of leftovers) signalIdentity(p, 'SIGKILL');
       }
-      // The marker still finds a daemon that keeps its environment: a plain fail, as with root.
-      expect(by('c-marked').checks.find((c) => c.id === 'no-survivors')!.verdict).toBe('fail');
-      // And the floor is no excuse for a false unknown: a server that leaves nothing passes.
-      expect(by('d-clean').verdict).toBe('pass');
-      expect(run.code).toBe(1);
-      expect(lastLine(run.stdout)).toMatch(/^1 passed, [1-3] failed, [0-2] unknown$/);
-    } finally {
-      // The harness never signals what it cannot attribute; the test knows these are its own.
-      for (const p of leftovers) signalIdentity(p, 'SIGKILL');
-    }
-    for (const p of leftovers) expect(await pollExit(p, { timeoutMs: 5000 })).not.toBeNull();
+      for (const p of leftovers) expect(await pollExit(p, { timeoutMs: 5000 })).not.toBeNull();
+    }).finally(() => f.cleanup());
   }, 120_000);
 
   it('kill -9 of the harness mid-run: the holders end every drill process within 2 s, and the next run reports it', async () => {
