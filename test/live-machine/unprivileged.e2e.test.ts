@@ -19,7 +19,7 @@ import { registryPath } from '../../harness/registry/registry.js';
 import { runCli } from '../support/cli.js';
 import { until } from '../support/until.js';
 import { tempDir } from '../support/temp-dir.js';
-import { NOBODY, unprivileged } from '../support/unprivileged.js';
+import { NOBODY, nodeFor, unprivileged } from '../support/unprivileged.js';
 import { alive, cleanup, env, FIXTURES, killClient, startPair } from './helpers.js';
 import { describeStep } from '../../harness/containment/step.js';
 
@@ -43,7 +43,18 @@ async function nobodyPair(): Promise<{ client: ProcIdentity; server: ProcIdentit
   for (const f of ['client.mjs', 'fake-mcp-server.mjs']) copyFileSync(join(FIXTURES, f), join(dir, f));
   const child = spawn(
     'setpriv',
-    ['--reuid', String(NOBODY), '--regid', String(NOBODY), '--clear-groups', process.execPath, 'client.mjs', 'node', 'fake-mcp-server.mjs', token],
+    [
+      '--reuid',
+      String(NOBODY),
+      '--regid',
+      String(NOBODY),
+      '--clear-groups',
+      nodeFor(NOBODY) ?? process.execPath,
+      'client.mjs',
+      'node',
+      'fake-mcp-server.mjs',
+      token,
+    ],
     {
       cwd: dir,
       env: env(),

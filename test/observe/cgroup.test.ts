@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { cgroupSupport, DrillTracker, findCgroup2Mount, identify, procState, type CgroupSupport, type ProcIdentity } from '../../harness/observe/index.js';
-import { NOBODY, unprivileged } from '../support/unprivileged.js';
+import { NOBODY, nodeFor, unprivileged } from '../support/unprivileged.js';
 import { envWith, FIXTURES, start } from './helpers.js';
 import { Cleanup, testDrillId } from '../support/cleanup.js';
 import { containDrill } from '../../harness/containment/drill.js';
@@ -93,9 +93,13 @@ function supportAs(uid: number): CgroupSupport {
   try {
     const module = pathToFileURL(join(nobody.root, 'dist/harness/observe/index.js')).href;
     const code = `const { cgroupSupport } = await import(${JSON.stringify(module)}); process.stdout.write(JSON.stringify(cgroupSupport()));`;
-    const run = spawnSync('setpriv', ['--reuid', String(uid), '--regid', String(uid), '--clear-groups', process.execPath, '--input-type=module', '-e', code], {
-      encoding: 'utf8',
-    });
+    const run = spawnSync(
+      'setpriv',
+      ['--reuid', String(uid), '--regid', String(uid), '--clear-groups', nodeFor(uid) ?? process.execPath, '--input-type=module', '-e', code],
+      {
+        encoding: 'utf8',
+      },
+    );
     if (run.status !== 0) throw new Error(`cgroupSupport() as uid ${uid} exited ${run.status}:\n${run.stderr}`);
     return JSON.parse(run.stdout) as CgroupSupport;
   } finally {

@@ -7,7 +7,7 @@
  */
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { chmodSync, chownSync, cpSync, mkdirSync, rmSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { delimiter, join, relative } from 'node:path';
 import { packageRoot } from '../../harness/util/paths.js';
 import { collect, type CliRun } from './cli.js';
 import { tempDir } from './temp-dir.js';
@@ -66,12 +66,31 @@ function readableCopy(): string {
   return dest;
 }
 
+/**
+ * A Node the user can run: this one, else the first node on PATH that runs for that user (this one
+ * may live under a home folder closed to others, as nvm's does); null when there is none.
+ */
+export function nodeFor(uid: number): string | null {
+  if (!isRoot()) return process.execPath;
+  const onPath = (process.env.PATH ?? '').split(delimiter).map((dir) => join(dir || '.', 'node'));
+  // Through sh: setpriv itself may exec a program the user could not (measured here), while what
+  // that user's processes start with process.execPath is exec'd by the user.
+  const runs = (node: string) => spawnSync('setpriv', [...dropArgs(uid), 'sh', '-c', 'exec "$0" -e 0', node], { stdio: 'ignore' }).status === 0;
+  return [process.execPath, ...onPath].find(runs) ?? null;
+}
+
 /** The CLI as uid 65534, or as `uid` (a uid of a test's own, which nothing else on the machine runs as). */
 export function unprivileged(uid: number = NOBODY): Unprivileged {
   if (process.platform !== 'linux') return { available: false, reason: `dropping privileges is tested on Linux only (this is ${process.platform})` };
   if (isRoot() && spawnSync('setpriv', ['--version'], { stdio: 'ignore' }).status !== 0) {
     return { available: false, reason: `setpriv (util-linux) is not installed, so the tests cannot drop to uid ${uid}` };
   }
+  const node = nodeFor(uid);
+  if (node === null)
+    return {
+      available: false,
+      reason: `uid ${uid} cannot run this Node (${process.execPath}: a folder above it is closed to that user, as a home folder of nvm's is) and no node on PATH it can run`,
+    };
   const own = packageRoot();
   const mustCopy = process.env.CRASH_DRILL_TEST_COPY_PACKAGE === '1' || !readableBy(uid, join(own, 'dist/bin/crash-drill.js'));
   const copied = isRoot() && mustCopy ? readableCopy() : null;
@@ -79,7 +98,7 @@ export function unprivileged(uid: number = NOBODY): Unprivileged {
   const dirs: string[] = [];
   const cli = join(root, 'dist/bin/crash-drill.js');
   const start = (args: string[], opts: { cwd?: string; env?: NodeJS.ProcessEnv; prefix?: string[] } = {}) => {
-    const [command, ...argv] = [...(opts.prefix ?? []), ...(isRoot() ? ['setpriv', ...dropArgs(uid)] : []), process.execPath, cli, ...args];
+    const [command, ...argv] = [...(opts.prefix ?? []), ...(isRoot() ? ['setpriv', ...dropArgs(uid)] : []), node, cli, ...args];
     return spawn(command!, argv, { cwd: opts.cwd ?? root, env: { ...process.env, NO_COLOR: '1', ...opts.env }, stdio: ['ignore', 'pipe', 'pipe'] });
   };
   return {
