@@ -1,7 +1,7 @@
 import type { DrillInfo, DrillList, DrillResult, NotRepeatedDrill, RunReport, RunResults } from '../harness/results/types.js';
 
 export type { DrillInfo, DrillList, DrillResult, NotRepeatedDrill, RunReport, RunResults };
-export type { CheckFinding, CheckId, ContainmentStep, KillMode, KillPoint, LegacyStep } from '../harness/results/types.js';
+export type { CheckFinding, CheckId, ContainmentStep, KillMode, KillPoint } from '../harness/results/types.js';
 
 /** What every reporter is built with (`create(options)`, reports/registry.ts). */
 export interface ReporterOptions {

@@ -63,8 +63,8 @@ export interface DrillMeta {
   protocol?: ProtocolChoice;
   /** Cancel drills: the kill that follows the cancel, if any (harness/drill/executor/kill.ts). */
   cancel?: CancelSpec;
-  /** The client profile the drill ran under (harness/client-profiles/); absent in logs of earlier versions: ts-sdk. */
-  clientProfile?: ProfileName;
+  /** The client profile the drill ran under (harness/client-profiles/). */
+  clientProfile: ProfileName;
 }
 
 /** What a drill's client profile says, as the drill used it (its stop sequence with the waits in force). */

@@ -55,8 +55,7 @@ export function judgeExpectations(declared: readonly DeclaredExpectation[], dril
     // A drill that erred did not happen as planned: its checks show nothing of the server.
     if (drill.verdict === 'error') continue;
     const key = serverKey(drill.subject);
-    // results.json of earlier versions has no profile: those drills ran the default.
-    const profile = drill.clientProfile ?? DEFAULT_PROFILE;
+    const profile = drill.clientProfile;
     for (const tally of tallies) {
       if (tally.key !== key) continue;
       if (!tally.profiles.includes(profile)) tally.profiles.push(profile);

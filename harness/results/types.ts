@@ -17,7 +17,7 @@ export type { RequirementsList } from './requirements.js';
 export type { CheckId, CheckResult } from '../checks/registry.js';
 export type { CheckDetail, CheckFinding, CheckVerdict, Verdict } from '../checks/types.js';
 /** The one containment step (harness/containment/step.ts): reporters show steps only through describeStep (harness/results/constants.ts). */
-export type { ContainmentStep, LegacyStep } from '../containment/step.js';
+export type { ContainmentStep } from '../containment/step.js';
 
 export type { DrillResult } from './judge.js';
 export type { PointProcess } from '../evidence/types.js';
