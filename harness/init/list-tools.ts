@@ -36,7 +36,6 @@ export class ListToolsError extends InternalError {
     readonly stderrTail: string,
   ) {
     super(message);
-    this.name = 'ListToolsError';
   }
 }
 

@@ -22,7 +22,6 @@ export class InitFilesError extends UserError {
     readonly files: string[],
   ) {
     super(message);
-    this.name = 'InitFilesError';
   }
 }
 
