@@ -146,12 +146,7 @@ export function summaryMarkdown(results: RunReport, linkHtml = true): string {
   }
   const b = results.baseline;
   if (b && b.stale.length > 0) {
-    lines.push(
-      '## Stale baseline entries',
-      '',
-      `They now pass and fail the run: ${staleAdvice(b.stale.length, b.file, code)}.`,
-      '',
-    );
+    lines.push('## Stale baseline entries', '', `They now pass and fail the run: ${staleAdvice(b.stale.length, b.file, code)}.`, '');
     for (const e of b.stale) lines.push(`- ${code(e.drill)} ${md(e.check ?? '(the drill)')}: was ${e.verdict}, now passes`);
     lines.push('');
   }

@@ -118,7 +118,10 @@ export async function runInitFromClient(options: FromClientOptions, io: InitIo):
   if (clashes.length > 0) {
     throw new UsageError(
       clashes
-        .map((line) => `${line}: scenario ids must be unique, so run would refuse both; move or remove it (an earlier init wrote one scenario per tool in each server's folder)`)
+        .map(
+          (line) =>
+            `${line}: scenario ids must be unique, so run would refuse both; move or remove it (an earlier init wrote one scenario per tool in each server's folder)`,
+        )
         .join('\n') + '; nothing was written',
     );
   }

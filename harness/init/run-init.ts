@@ -101,7 +101,10 @@ export async function runInit(options: InitOptions, io: InitIo): Promise<number>
   if (clashes.length > 0) {
     throw new UsageError(
       clashes
-        .map((line) => `${line}: scenario ids must be unique, so run would refuse both; move or remove it (an earlier init wrote one scenario per tool at the top of the folder)`)
+        .map(
+          (line) =>
+            `${line}: scenario ids must be unique, so run would refuse both; move or remove it (an earlier init wrote one scenario per tool at the top of the folder)`,
+        )
         .join('\n') + '; nothing was written',
     );
   }
