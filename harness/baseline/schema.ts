@@ -6,7 +6,7 @@
 import * as z from 'zod';
 import { CHECKS } from '../checks/registry.js';
 import { KILL_MODES, KILL_POINTS } from '../config/index.js';
-import { STATEMENT_IDS } from '../config/statements.js';
+import { STATEMENT_IDS } from '../config/index.js';
 import { PROFILE_NAMES } from '../client-profiles/profiles.js';
 
 export const BASELINE_VERSION = 1;

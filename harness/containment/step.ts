@@ -8,7 +8,7 @@
  * It imports types only, so checks (through harness/evidence/) and reporters (through
  * harness/results/constants.ts) can use it without reaching a process, a file or an engine.
  */
-import type { ExitObservation } from '../observe/exit-watch.js';
+import type { ExitObservation } from '../observe/index.js';
 import type { SignalOutcome } from './signal.js';
 
 /** The container engines (harness/containers/engine-cli.ts tells which one a command runs). */

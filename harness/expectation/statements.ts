@@ -5,9 +5,9 @@
  * check results alone, so a re-judged or merged run says the same.
  */
 import type { CheckId } from '../checks/registry.js';
-import { CANCEL_POINTS, type KillMode, type KillPoint } from '../config/types.js';
+import { CANCEL_POINTS, type KillMode, type KillPoint } from '../config/index.js';
 import type { DrillResult } from '../results/judge.js';
-import type { DeclaredStatement, StatementId } from '../config/statements.js';
+import type { DeclaredStatement, StatementId } from '../config/index.js';
 import type { WouldShow } from '../results/expectation-results.js';
 
 /** What one drill shows of a statement; null when none of its checks ran in that drill. */

@@ -4,7 +4,7 @@
  * each report can show a check's requirement beside its verdict.
  */
 import { CHECKS } from '../checks/registry.js';
-import { STATEMENT_IDS, STATEMENT_REQUIREMENTS } from '../config/statements.js';
+import { STATEMENT_IDS, STATEMENT_REQUIREMENTS } from '../config/index.js';
 import type { Requirement } from '../requirements/requirement.js';
 
 export { requirementLine } from '../requirements/requirement.js';

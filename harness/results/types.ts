@@ -6,12 +6,12 @@
 import type { CheckId } from '../checks/registry.js';
 import type { RequirementsList } from './requirements.js';
 import type { Verdict } from '../checks/types.js';
-import type { KillMode, KillPoint } from '../config/types.js';
+import type { KillMode, KillPoint } from '../config/index.js';
 import type { DrillResult } from './judge.js';
 import type { BaselineStatementInfo, ExpectationResults } from './expectation-results.js';
 
-export type { KillMode, KillPoint } from '../config/types.js';
-export type { StatementId } from '../config/statements.js';
+export type { KillMode, KillPoint } from '../config/index.js';
+export type { StatementId } from '../config/index.js';
 export type { Requirement } from '../requirements/requirement.js';
 export type { RequirementsList } from './requirements.js';
 export type { CheckId, CheckResult } from '../checks/registry.js';
