@@ -3,7 +3,7 @@ import type { DrillInfo, DrillList, DrillResult, NotRepeatedDrill, RunReport, Ru
 export type { DrillInfo, DrillList, DrillResult, NotRepeatedDrill, RunReport, RunResults };
 export type { CheckFinding, CheckId, ContainmentStep, KillMode, KillPoint } from '../harness/results/types.js';
 
-/** What every reporter is built with (`create(options)`, reports/registry.ts). */
+/** What every reporter is built with (`create(options)`, reports/load-reporters.ts). */
 export interface ReporterOptions {
   /** The report folder (results.json, evidence/, and whatever the reporter writes). */
   outDir: string;

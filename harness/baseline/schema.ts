@@ -4,7 +4,7 @@
  * (harness/config/schema.ts), so a mistake names the file and the field.
  */
 import * as z from 'zod';
-import { CHECKS } from '../checks/registry.js';
+import { CHECKS } from '../checks/all-checks.js';
 import { KILL_MODES, KILL_POINTS } from '../config/index.js';
 import { STATEMENT_IDS } from '../config/index.js';
 import { PROFILE_NAMES } from '../client-profiles/profiles.js';

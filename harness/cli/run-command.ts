@@ -50,7 +50,7 @@ export interface RunCommandOptions {
 /**
  * The CLI's defaults where runDrills() has none: scenarios/, a report folder, and reports a
  * person reads (Playwright writes its HTML report by default too). `--reporter` or the config's
- * `reporters` replace the reporters; json is always on and the console is added (reports/registry.ts).
+ * `reporters` replace the reporters; json is always on and the console is added (reports/load-reporters.ts).
  */
 const DEFAULT_SCENARIOS = ['scenarios'];
 const DEFAULT_OUT = 'crash-drill-report';

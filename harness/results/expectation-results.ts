@@ -4,7 +4,7 @@
  * results layer: results.json's shape is declared here, and harness/expectation/ judges into it.
  */
 import type { ProfileName } from '../client-profiles/profiles.js';
-import type { CheckId } from '../checks/registry.js';
+import type { CheckId } from '../checks/all-checks.js';
 import type { StatementId } from '../config/index.js';
 import type { KillMode, KillPoint } from '../config/index.js';
 

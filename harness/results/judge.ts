@@ -1,5 +1,5 @@
 import { profileKeySuffix, type ProfileName } from '../client-profiles/profiles.js';
-import { runChecks, type CheckResult } from '../checks/registry.js';
+import { runChecks, type CheckResult } from '../checks/all-checks.js';
 import type { Verdict } from '../checks/types.js';
 import { drillVerdict } from './verdict.js';
 import type { KillMode, KillPoint } from '../config/index.js';

@@ -3,7 +3,7 @@
  * (harness/requirements/): what `crash-drill requirements` prints and results.json carries, so
  * each report can show a check's requirement beside its verdict.
  */
-import { CHECKS } from '../checks/registry.js';
+import { CHECKS } from '../checks/all-checks.js';
 import { STATEMENT_IDS, STATEMENT_REQUIREMENTS } from '../config/index.js';
 import type { Requirement } from '../requirements/requirement.js';
 

@@ -22,7 +22,7 @@ import { PROFILE_NAMES } from '../client-profiles/profiles.js';
 /** In the order they are looked for (vitest's `configFiles` order: ts before js). */
 export const CONFIG_FILE_NAMES = ['crash-drill.config.ts', 'crash-drill.config.mts', 'crash-drill.config.js', 'crash-drill.config.mjs'] as const;
 
-// The built-in reporter names; any other reporter string is a module path (reports/registry.ts).
+// The built-in reporter names; any other reporter string is a module path (reports/load-reporters.ts).
 const BUILTIN_REPORTER_NAMES = new Set(['console', 'json', 'junit', 'markdown', 'html']);
 
 const nonEmptyList = <T extends z.ZodType>(item: T) => z.array(item).min(1);

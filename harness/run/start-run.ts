@@ -6,7 +6,7 @@
  */
 import { lstatSync, readdirSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { loadReporters, type ReporterOptions } from '../../reports/registry.js';
+import { loadReporters, type ReporterOptions } from '../../reports/load-reporters.js';
 import type { Reporter } from '../../reports/types.js';
 import { ConfigError, loadScenarios, type Scenario, type SubjectSpec } from '../config/index.js';
 import { refuseUnrunnableSubjects } from '../config/index.js';

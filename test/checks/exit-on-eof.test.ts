@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { exitOnEof } from '../../harness/checks/exit-on-eof/check.js';
-import { runChecks } from '../../harness/checks/registry.js';
+import { runChecks } from '../../harness/checks/all-checks.js';
 import { EvidenceBuilder, SERVER, passingDrill } from './evidence-builder.js';
 
 /** Loss at 1200, deadline 1000 ms unless a test says otherwise. */
