@@ -58,6 +58,3 @@ export const BaselineFileSchema = z.strictObject({
   entries: z.array(BaselineEntrySchema),
   statements: z.array(BaselineStatementSchema).optional(),
 });
-
-export type BaselineEntry = z.infer<typeof BaselineEntrySchema>;
-export type BaselineFile = z.infer<typeof BaselineFileSchema>;

@@ -174,5 +174,3 @@ export type ClientEvent =
   /** The follow-up tools/list after a cancel: answered (with how many tools) or not. */
   | { type: 'follow-up'; t: number; ok: boolean; detail: string }
   | { type: 'client-error'; t: number; message: string };
-
-export type ClientEventType = ClientEvent['type'];
