@@ -27,7 +27,7 @@ type ErrorClass = new (...args: unknown[]) => Error;
 
 /** One instance of the class, from the first of a few argument shapes its constructor takes. */
 function build(Class: ErrorClass): Error {
-  const shapes: unknown[][] = [['a message', []], [{ message: 'a message' }], ['A_CODE', 'a message']];
+  const shapes: unknown[][] = [['a message', []], [{ message: 'a message' }], ['A_CODE', 'a message'], [['a-file']]];
   for (const args of shapes) {
     try {
       return new Class(...args);
