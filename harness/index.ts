@@ -18,7 +18,7 @@ export { judge } from './results/judge.js';
 export type { DrillList, DrillResult, ExitInfo, IncidentRecord, RunReport, RunResults, RunSummary } from './results/types.js';
 /** results.json's `expectation`: each server's cleanup expectation, judged (harness/expectation/). */
 export type { ExpectationResults, ServerExpectation, StatementId, StatementResult } from './results/types.js';
-export type { CheckId, CheckResult } from './checks/registry.js';
+export type { CheckId, CheckResult } from './checks/all-checks.js';
 export type { Verdict } from './checks/types.js';
-export { loadReporter, loadReporters, BUILTIN_REPORTERS, type ReporterOptions } from '../reports/registry.js';
+export { loadReporter, loadReporters, BUILTIN_REPORTERS, type ReporterOptions } from '../reports/load-reporters.js';
 export type { Reporter } from '../reports/types.js';

@@ -1,5 +1,5 @@
 import { makeColors, colorsEnabled, type Colors } from './colors.js';
-import { modeLabel } from '../harness/results/constants.js';
+import { modeLabel, staleAdvice } from '../harness/results/constants.js';
 import { summaryLine } from './summary-line.js';
 import { notRepeatedLine } from './not-repeated-line.js';
 import { notMetLines } from './expectation-markdown.js';
@@ -113,7 +113,8 @@ export class ConsoleReporter implements Reporter {
       const b = results.baseline;
       this.write(`\n${this.c.red(`Stale baseline entries (they now pass; ${b.stale.length === 1 ? 'it fails' : 'they fail'} the run):`)}\n`);
       for (const e of b.stale) this.write(`  ${this.c.red('STALE  ')} ${e.drill} ${e.check ?? '(the drill)'} was ${e.verdict}, now passes\n`);
-      this.write(`  ${b.stale.length === 1 ? 'Remove it' : 'Remove them'} from ${b.file}, or run again with --update-baseline to rewrite the file.\n`);
+      const advice = staleAdvice(b.stale.length, b.file);
+      this.write(`  ${advice[0].toUpperCase()}${advice.slice(1)}.\n`);
     }
     const compared = comparison(results.drills);
     if (compared) this.write(`\n${this.c.bold('Servers side by side:')}\n${compared}`);

@@ -3,7 +3,7 @@
  * (servers side by side), then each server's statements with the drills that decide them and,
  * for a statement no drill showed, the point or mode that would.
  */
-import { profilesText, STATEMENT_IDS, STATEMENT_LABELS } from '../harness/results/constants.js';
+import { profilesText, staleAdvice, STATEMENT_IDS, STATEMENT_LABELS } from '../harness/results/constants.js';
 import type { BaselineInfo, ExpectationResults, ServerExpectation, StatementResult } from '../harness/results/types.js';
 
 export const STATUS_ICON: Record<string, string> = { met: '✅', 'not met': '❌', 'not shown': '❔', known: '🔷' };
@@ -21,7 +21,7 @@ export function expectationMarkdown(expectation: ExpectationResults | undefined,
     ? [
         '## Stale baseline statements',
         '',
-        `They are met now and fail the run: remove ${stale.length === 1 ? 'it' : 'them'} from ${code(baseline?.file ?? '')}, or run again with \`--update-baseline\`.`,
+        `They are met now and fail the run: ${staleAdvice(stale.length, baseline?.file ?? '', code)}.`,
         '',
         ...stale.map((e) => `- ${md(e.server)} **${md(e.statement)}**: listed as not met, now met`),
         '',

@@ -5,7 +5,7 @@
  * is); not shown is <skipped> with the point or mode that would show it. A baseline statement
  * that is met now fails, as a stale baseline entry does.
  */
-import { profilesText } from '../harness/results/constants.js';
+import { profilesText, staleAdvice } from '../harness/results/constants.js';
 import { STATEMENT_LABELS } from '../harness/results/constants.js';
 import type { RunReport, ServerExpectation, StatementResult } from '../harness/results/types.js';
 
@@ -27,7 +27,7 @@ export function expectationCases(results: Pick<RunReport, 'expectation' | 'basel
     cases: [
       ...servers.flatMap((server) => server.statements.map((st) => statementCase(server, st))),
       ...stale.map((e) => {
-        const message = `stale baseline statement: ${e.server} ${e.statement} is met now; remove it from ${file}, or run again with --update-baseline`;
+        const message = `stale baseline statement: ${e.server} ${e.statement} is met now; ${staleAdvice(1, file)}`;
         return {
           name: `${e.server}: ${STATEMENT_LABELS[e.statement]} (baseline)`,
           outcome: { kind: 'failure' as const, message, type: 'stale-baseline', body: `${message}\n` },

@@ -12,7 +12,7 @@
  * kill point, mode, evidence head) go into the suite's <properties>, keyed by the testcase
  * label, because junit-10.xsd allows no <properties> inside a <testcase>.
  */
-import { modeLabel } from '../harness/results/constants.js';
+import { modeLabel, staleAdvice } from '../harness/results/constants.js';
 import { closeSync, mkdirSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
 import { writeChunksAtomic } from './write-atomic.js';
 import { EXPECTATION_SUITE, expectationCases } from './junit-expectation.js';
@@ -197,7 +197,7 @@ function staleCases(results: RunReport): TestCase[] {
   const b = results.baseline;
   if (!b) return [];
   return b.stale.map((e) => {
-    const message = `stale baseline entry: ${e.drill} ${e.check ?? '(the drill)'} was ${e.verdict} and now passes; remove it from ${b.file}, or run again with --update-baseline`;
+    const message = `stale baseline entry: ${e.drill} ${e.check ?? '(the drill)'} was ${e.verdict} and now passes; ${staleAdvice(1, b.file)}`;
     return {
       name: `${e.drill} ${e.check ?? '(drill)'}`,
       classname: 'crash-drill baseline',

@@ -21,7 +21,7 @@ import type { ReporterOptions } from './types.js';
 import { summaryLine } from './summary-line.js';
 import { notRepeatedLine } from './not-repeated-line.js';
 import { expectationMarkdown } from './expectation-markdown.js';
-import { modeLabel } from '../harness/results/constants.js';
+import { modeLabel, staleAdvice } from '../harness/results/constants.js';
 import { drillsAt, matrixLayout } from './matrix-layout.js';
 import { anchorOf } from './html/escape.js';
 import type { DrillList, DrillResult, Reporter, RunReport } from './types.js';
@@ -31,8 +31,7 @@ type Out = { write(s: string): unknown };
 /** What the table and the lists need of a drill; the failed drills are read again in full. */
 type Brief = Pick<DrillResult, 'id' | 'scenario' | 'point' | 'mode' | 'verdict' | 'reason' | 'known'> & {
   subject: { name: string };
-  /** Absent in results.json of earlier versions (the default profile). */
-  clientProfile?: DrillResult['clientProfile'];
+  clientProfile: DrillResult['clientProfile'];
 };
 
 function briefs(drills: DrillList): Brief[] {
@@ -147,12 +146,7 @@ export function summaryMarkdown(results: RunReport, linkHtml = true): string {
   }
   const b = results.baseline;
   if (b && b.stale.length > 0) {
-    lines.push(
-      '## Stale baseline entries',
-      '',
-      `They now pass and fail the run: remove ${b.stale.length === 1 ? 'it' : 'them'} from ${code(b.file)}, or run again with \`--update-baseline\`.`,
-      '',
-    );
+    lines.push('## Stale baseline entries', '', `They now pass and fail the run: ${staleAdvice(b.stale.length, b.file, code)}.`, '');
     for (const e of b.stale) lines.push(`- ${code(e.drill)} ${md(e.check ?? '(the drill)')}: was ${e.verdict}, now passes`);
     lines.push('');
   }

@@ -6,8 +6,8 @@
  */
 import { DEFAULT_PROFILE, KILL_MODES, KILL_POINTS } from '../harness/results/constants.js';
 
-/** What the matrix reads of a drill (results.json of earlier versions have no clientProfile: the default). */
-export type MatrixDrill = { scenario: string; point: string; mode: string; clientProfile?: string; subject: { name: string } };
+/** What the matrix reads of a drill. */
+export type MatrixDrill = { scenario: string; point: string; mode: string; clientProfile: string; subject: { name: string } };
 
 export interface MatrixRow<T> {
   subject: string;
@@ -30,8 +30,8 @@ export interface MatrixLayout<T> {
   spans: Map<number, number>;
 }
 
-export function profileOf(d: { clientProfile?: string }): string {
-  return d.clientProfile ?? DEFAULT_PROFILE;
+export function profileOf(d: { clientProfile: string }): string {
+  return d.clientProfile;
 }
 
 /** Kill points in the order a call passes them, modes as declared; anything else (an older run's) follows in the order seen. */

@@ -1,9 +1,9 @@
 import type { DrillInfo, DrillList, DrillResult, NotRepeatedDrill, RunReport, RunResults } from '../harness/results/types.js';
 
 export type { DrillInfo, DrillList, DrillResult, NotRepeatedDrill, RunReport, RunResults };
-export type { CheckFinding, CheckId, ContainmentStep, KillMode, KillPoint, LegacyStep } from '../harness/results/types.js';
+export type { CheckFinding, CheckId, ContainmentStep, KillMode, KillPoint } from '../harness/results/types.js';
 
-/** What every reporter is built with (`create(options)`, reports/registry.ts). */
+/** What every reporter is built with (`create(options)`, reports/load-reporters.ts). */
 export interface ReporterOptions {
   /** The report folder (results.json, evidence/, and whatever the reporter writes). */
   outDir: string;

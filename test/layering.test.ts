@@ -9,7 +9,7 @@ import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { packageRoot } from '../harness/util/paths.js';
 import { circles, importsOf, sourceFiles } from './support/import-graph.js';
-import { CHECKS } from '../harness/checks/registry.js';
+import { CHECKS } from '../harness/checks/all-checks.js';
 
 const root = packageRoot();
 
@@ -80,6 +80,19 @@ function layersTable(): { unit: string; imports: string[] }[] {
 }
 
 const ALL = [...sourceFiles(root, 'harness'), ...sourceFiles(root, 'reports')];
+
+/** The package's entries (package.json "exports"): for users, so nothing in the tree imports them. */
+const PACKAGE_ENTRIES = ['harness/index.ts', 'harness/remote/index.ts'];
+
+/** Folders whose index.ts is their entry: code outside the folder imports the folder through it alone (tests may reach inside). */
+const FOLDER_ENTRIES = ['harness/config/', 'harness/containers/', 'harness/observe/', 'harness/preload/', 'harness/registry/'];
+
+/**
+ * The imports allowed past an entry. The reporters' constants take the kill points, modes and
+ * statements from their leaf modules: harness/config/index.ts would load the scenario loader
+ * (zod, the schema) into every reporter (the test of what reporters load, above).
+ */
+const PAST_ENTRY = new Set(['harness/results/constants.ts -> harness/config/types.ts', 'harness/results/constants.ts -> harness/config/statements.ts']);
 /** Every file's imports of other files of harness/ and reports/. */
 const FILE_EDGES = new Map(ALL.map((file) => [file, importsOf(root, file).filter((i) => ALL.includes(i.target))]));
 
@@ -145,11 +158,31 @@ describe('the table of layers (docs/design.md, "Layers")', () => {
     ).toEqual([]);
   });
 
-  it('harness/index.ts only re-exports, and no module imports it', () => {
-    const text = readFileSync(join(root, 'harness/index.ts'), 'utf8');
-    const source = ts.createSourceFile('index.ts', text, ts.ScriptTarget.Latest, false, ts.ScriptKind.TS);
-    expect(source.statements.filter((s) => !ts.isExportDeclaration(s)).map((s) => ts.SyntaxKind[s.kind])).toEqual([]);
-    expect([...FILE_EDGES].filter(([, edges]) => edges.some((e) => e.target === 'harness/index.ts')).map(([file]) => file)).toEqual([]);
+  it("the package's entries (harness/index.ts, and harness/remote/index.ts for ./remote) only re-export, and no module imports them", () => {
+    for (const entry of PACKAGE_ENTRIES) {
+      const text = readFileSync(join(root, entry), 'utf8');
+      const source = ts.createSourceFile('index.ts', text, ts.ScriptTarget.Latest, false, ts.ScriptKind.TS);
+      expect(source.statements.filter((s) => !ts.isExportDeclaration(s)).map((s) => ts.SyntaxKind[s.kind])).toEqual([]);
+      expect([...FILE_EDGES].filter(([, edges]) => edges.some((e) => e.target === entry)).map(([file]) => file)).toEqual([]);
+    }
+  });
+
+  it('a folder with an entry is imported through its index.ts alone; every other index.ts is a package entry', () => {
+    const past = [...FILE_EDGES].flatMap(([file, edges]) =>
+      edges
+        .map((e) => e.target)
+        .filter((target) => {
+          const folder = FOLDER_ENTRIES.find((f) => target.startsWith(f));
+          return folder !== undefined && !file.startsWith(folder) && target !== `${folder}index.ts` && !PAST_ENTRY.has(`${file} -> ${target}`);
+        })
+        .map((target) => `${file} -> ${target}`),
+    );
+    expect(past).toEqual([]);
+    // Each exception is still needed.
+    const edges = new Set([...FILE_EDGES].flatMap(([file, es]) => es.map((e) => `${file} -> ${e.target}`)));
+    expect([...PAST_ENTRY].filter((edge) => !edges.has(edge))).toEqual([]);
+    const indexes = ALL.filter((file) => file.endsWith('/index.ts') || file === 'harness/index.ts');
+    expect(indexes.sort()).toEqual([...FOLDER_ENTRIES.map((f) => `${f}index.ts`), ...PACKAGE_ENTRIES].sort());
   });
 
   it('what the reporters load at run time is constants: no scenario loader, no check, no process', () => {
@@ -187,7 +220,7 @@ describe('layering', () => {
     expect(bad).toEqual([]);
   });
 
-  it('a check is one unit: nothing outside harness/checks/ branches on a check id (its diagnosis and follow-up are found through the registry)', () => {
+  it('a check is one unit: nothing outside harness/checks/ branches on a check id (its diagnosis and follow-up are found through the list of checks)', () => {
     const ids = CHECKS.map((check) => check.id).join('|');
     const branch = new RegExp(`case '(${ids})'|[!=]== '(${ids})'`);
     const files = [...sources('harness'), ...sources('reports')].filter((file) => !file.startsWith('harness/checks/'));

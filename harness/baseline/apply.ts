@@ -10,7 +10,7 @@
  * the plan left such drills out (older `crash-drill init` output) still absorbs, and goes stale,
  * as it did.
  */
-import type { CheckResult } from '../checks/registry.js';
+import type { CheckResult } from '../checks/all-checks.js';
 import type { BaselineEntryInfo, DrillResult, NotRepeatedDrill } from '../results/types.js';
 import { entryKey, type Baseline } from './load.js';
 

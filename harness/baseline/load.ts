@@ -5,9 +5,9 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { ConfigError, type ConfigProblem } from '../config/index.js';
-import { formatFieldPath } from '../config/field-path.js';
-import { problemsFromIssues } from '../config/issues.js';
-import { suggestKey } from '../config/suggest.js';
+import { formatFieldPath } from '../config/index.js';
+import { problemsFromIssues } from '../config/index.js';
+import { suggestKey } from '../config/index.js';
 import type { BaselineEntryInfo, BaselineStatementInfo } from '../results/types.js';
 import { statementKey } from '../expectation/baseline.js';
 import type * as z from 'zod';

@@ -9,8 +9,3 @@ export function baselineNotes(info: BaselineInfo): string {
   const { added, removed } = info.updated;
   return `crash-drill: baseline ${info.file} rewritten from this run: ${added} entr${added === 1 ? 'y' : 'ies'} added, ${removed} removed, ${info.entries} listed; fill in the reason of each new one\n`;
 }
-
-/** The line that tells a user what to do about stale entries (console and Markdown say it). */
-export function staleAdvice(info: BaselineInfo): string {
-  return `remove ${info.stale.length === 1 ? 'it' : 'them'} from ${info.file}, or run again with --update-baseline to rewrite the file`;
-}

@@ -4,9 +4,9 @@
  * (harness/config/schema.ts), so a mistake names the file and the field.
  */
 import * as z from 'zod';
-import { CHECKS } from '../checks/registry.js';
+import { CHECKS } from '../checks/all-checks.js';
 import { KILL_MODES, KILL_POINTS } from '../config/index.js';
-import { STATEMENT_IDS } from '../config/statements.js';
+import { STATEMENT_IDS } from '../config/index.js';
 import { PROFILE_NAMES } from '../client-profiles/profiles.js';
 
 export const BASELINE_VERSION = 1;
@@ -58,6 +58,3 @@ export const BaselineFileSchema = z.strictObject({
   entries: z.array(BaselineEntrySchema),
   statements: z.array(BaselineStatementSchema).optional(),
 });
-
-export type BaselineEntry = z.infer<typeof BaselineEntrySchema>;
-export type BaselineFile = z.infer<typeof BaselineFileSchema>;

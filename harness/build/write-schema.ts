@@ -1,5 +1,5 @@
 /** Build step: writes schema/scenario.schema.json from the zod schema (see config/json-schema.ts). */
-import { writeScenarioJsonSchema } from '../config/json-schema.js';
+import { writeScenarioJsonSchema } from '../config/index.js';
 import { packageRoot } from '../util/paths.js';
 
 writeScenarioJsonSchema(packageRoot());

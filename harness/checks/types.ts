@@ -72,7 +72,7 @@ export type DefaultMatcherName<Id extends string> = `toPass${Pascal<Id>}`;
 /**
  * A check as its folder declares it: its id (once), when it applies, how it judges, and, when it
  * fails, what to do (follow-up), what to show (details) and why (diagnose). Register it in
- * harness/checks/registry.ts; nothing else switches on check ids.
+ * harness/checks/all-checks.ts; nothing else switches on check ids.
  */
 export interface CheckSpec<Id extends string, D extends object, M extends string> {
   id: Id;
@@ -105,7 +105,7 @@ export interface Check<Id extends string = string, D extends object = object, M 
   matcher: CheckMatcher<M>;
 }
 
-/** Declares a check with its id, data and matcher name inferred, so the registry knows all three. */
+/** Declares a check with its id, data and matcher name inferred, so the list of checks (all-checks.ts) knows all three. */
 export function defineCheck<Id extends string, D extends object, M extends string = DefaultMatcherName<Id>>(spec: CheckSpec<Id, D, M>): Check<Id, D, M> {
   const { run, matcher, ...rest } = spec;
   const pascal = spec.id.replace(/(^|-)([a-z])/g, (_m, _dash, c: string) => c.toUpperCase());

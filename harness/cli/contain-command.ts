@@ -24,7 +24,7 @@ import {
 import { describeStep } from '../containment/step.js';
 import { configuredLines } from '../live-machine/render.js';
 import { redactProcessFields } from '../util/secrets.js';
-import { EXIT, isUserError } from '../util/errors.js';
+import { commandExit, EXIT, UsageError } from '../util/errors.js';
 
 export interface ContainCommandOptions extends ClientConfigOptions {
   allOrphans?: boolean;
@@ -66,26 +66,21 @@ function wholeNumber(value: string): number {
   return Number(value);
 }
 
-export async function containCommand(pid: number | undefined, options: ContainCommandOptions, out = process.stdout, err = process.stderr): Promise<number> {
-  if ((pid === undefined) === !options.allOrphans) {
-    err.write('crash-drill: contain: give one <pid> or --all-orphans\n');
-    return EXIT.usage;
-  }
+export function containCommand(pid: number | undefined, options: ContainCommandOptions, out = process.stdout, err = process.stderr): Promise<number> {
+  return commandExit(err, 'contain', () => contain(pid, options, out));
+}
+
+async function contain(pid: number | undefined, options: ContainCommandOptions, out: NodeJS.WritableStream): Promise<number> {
+  if ((pid === undefined) === !options.allOrphans) throw new UsageError('give one <pid> or --all-orphans');
   const backend = chooseBackend(options.backend);
   let targets: { pid: number; startTime?: number }[] = pid === undefined ? [] : [{ pid, startTime: options.startTime }];
   const configs = clientConfigs(options);
-  try {
-    if (options.out) checkOutDir(options.out);
-    if (options.allOrphans) {
-      const patterns = await serverPatterns(options);
-      checkPendingFolder(); // --all-orphans looks as `orphans` does, through the registry's state
-      const report = findOrphans(backend, { patterns, markers: options.defaults, stuckAfterMs: Number.POSITIVE_INFINITY, all: false, configs });
-      targets = report.entries.filter((e) => e.classification === 'client-gone').map((e) => ({ pid: e.pid, startTime: e.startTime }));
-    }
-  } catch (error) {
-    if (!isUserError(error)) throw error;
-    err.write(`crash-drill: contain: ${error.message}\n`);
-    return EXIT.usage;
+  if (options.out) checkOutDir(options.out);
+  if (options.allOrphans) {
+    const patterns = await serverPatterns(options);
+    checkPendingFolder(); // --all-orphans looks as `orphans` does, through the registry's state
+    const report = findOrphans(backend, { patterns, markers: options.defaults, stuckAfterMs: Number.POSITIVE_INFINITY, all: false, configs });
+    targets = report.entries.filter((e) => e.classification === 'client-gone').map((e) => ({ pid: e.pid, startTime: e.startTime }));
   }
   const results: ContainResult[] = [];
   for (const t of targets) {

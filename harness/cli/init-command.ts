@@ -6,7 +6,7 @@ import { DEFAULT_INIT_TIMEOUT_MS } from '../init/defaults.js';
 import type { FromClientOptions } from '../init/from-client.js';
 import type { InitOptions } from '../init/run-init.js';
 import { CLIENT_IDS } from '../mcp-clients/types.js';
-import { EXIT } from '../util/errors.js';
+import { commandExit, UsageError } from '../util/errors.js';
 
 function positiveMs(value: string): number {
   const n = Number(value);
@@ -33,25 +33,20 @@ export function registerInitCommand(program: Command): void {
     .option('--from-client <name>', `one subject and its scenarios per stdio server of an MCP client's configuration (${CLIENT_IDS.join(', ')})`)
     .option('--from-client-config <file>', "the same from an MCP client's configuration file; repeatable", (v: string, p: string[] = []) => [...p, v])
     .action(async (command: string | undefined, args: string[], options: InitOptions & FromClientOptions) => {
-      const io = { cwd: process.cwd(), stdin: process.stdin, stdout: process.stdout, stderr: process.stderr };
-      if (command !== undefined && (options.command !== undefined || options.arg !== undefined)) {
-        process.stderr.write(`crash-drill init: the server command is given twice: as <command> ("${command}") and as --command/--arg; give one of them\n`);
-        process.exitCode = EXIT.usage;
-        return;
-      }
-      if (options.fromClient !== undefined || options.fromClientConfig !== undefined) {
-        if (command !== undefined || options.command !== undefined || options.arg !== undefined || options.cwd !== undefined) {
-          process.stderr.write(
-            'crash-drill init: --from-client and --from-client-config take the commands from the configuration: leave out <command>, --command, --arg and --cwd\n',
-          );
-          process.exitCode = EXIT.usage;
-          return;
-        }
-        const { runInitFromClient } = await import('../init/from-client.js');
-        process.exitCode = await runInitFromClient(options, io);
-        return;
-      }
-      const { runInit } = await import('../init/run-init.js');
-      process.exitCode = await runInit(command === undefined ? options : { ...options, command, arg: args }, io);
+      process.exitCode = await commandExit(process.stderr, 'init', () => init(command, args, options));
     });
+}
+
+async function init(command: string | undefined, args: string[], options: InitOptions & FromClientOptions): Promise<number> {
+  const io = { cwd: process.cwd(), stdin: process.stdin, stdout: process.stdout, stderr: process.stderr };
+  if (command !== undefined && (options.command !== undefined || options.arg !== undefined))
+    throw new UsageError(`the server command is given twice: as <command> ("${command}") and as --command/--arg; give one of them`);
+  if (options.fromClient !== undefined || options.fromClientConfig !== undefined) {
+    if (command !== undefined || options.command !== undefined || options.arg !== undefined || options.cwd !== undefined)
+      throw new UsageError('--from-client and --from-client-config take the commands from the configuration: leave out <command>, --command, --arg and --cwd');
+    const { runInitFromClient } = await import('../init/from-client.js');
+    return runInitFromClient(options, io);
+  }
+  const { runInit } = await import('../init/run-init.js');
+  return runInit(command === undefined ? options : { ...options, command, arg: args }, io);
 }

@@ -7,7 +7,7 @@
  */
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import { CLIENT_KINDS } from '../drill/client/client-kinds.js';
-import { KILL_MODES, KILL_POINTS, PROTOCOL_CHOICES } from '../config/types.js';
+import { KILL_MODES, KILL_POINTS, PROTOCOL_CHOICES } from '../config/index.js';
 import { PROFILE_NAMES } from '../client-profiles/profiles.js';
 import { harnessInfo } from '../util/version.js';
 import type { ReportCommandOptions } from './report-command.js';

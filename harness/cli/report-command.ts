@@ -1,6 +1,6 @@
 import { cpSync, existsSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { loadReporters } from '../../reports/registry.js';
+import { loadReporters } from '../../reports/load-reporters.js';
 import type { RunResults } from '../results/types.js';
 import { commandExit, EXIT, UsageError } from '../util/errors.js';
 

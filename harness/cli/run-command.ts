@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { findConfigFile, loadConfigFile } from '../run/config-file.js';
 import type { ProfileName } from '../client-profiles/profiles.js';
 import type { KillMode, KillPoint, ProtocolChoice, Scenario, SubjectSpec } from '../config/index.js';
-import { subjectScenario } from '../config/subject-scenario.js';
+import { subjectScenario } from '../config/index.js';
 import type { DrillConfig } from '../run/drill-config.js';
 import type { ClientKind } from '../drill/client/drill-client.js';
 import type { ShardSpec } from '../plan/shard.js';
@@ -11,7 +11,7 @@ import { baselineNotes } from '../baseline/notes.js';
 import { runExitCode } from '../results/flaky.js';
 import type { RunResults } from '../results/types.js';
 import { startRun } from '../run/start-run.js';
-import { subjectsFromCommandLines } from '../config/command-line.js';
+import { subjectsFromCommandLines } from '../config/index.js';
 import { commandExit, errorMessage, EXIT, SIGNAL_EXIT, UsageError } from '../util/errors.js';
 
 export interface RunCommandOptions {
@@ -50,7 +50,7 @@ export interface RunCommandOptions {
 /**
  * The CLI's defaults where runDrills() has none: scenarios/, a report folder, and reports a
  * person reads (Playwright writes its HTML report by default too). `--reporter` or the config's
- * `reporters` replace the reporters; json is always on and the console is added (reports/registry.ts).
+ * `reporters` replace the reporters; json is always on and the console is added (reports/load-reporters.ts).
  */
 const DEFAULT_SCENARIOS = ['scenarios'];
 const DEFAULT_OUT = 'crash-drill-report';

@@ -43,7 +43,7 @@ export interface MergeCommandOptions {
 export async function mergeCommand(folders: string[], options: MergeCommandOptions): Promise<number> {
   // Loaded when the command runs, not when the CLI starts (harness/cli/main.ts).
   const [{ loadReporters }, { runExitCode }, { copyEvidence, mergeResults, readShardFolder }] = await Promise.all([
-    import('../../reports/registry.js'),
+    import('../../reports/load-reporters.js'),
     import('../results/flaky.js'),
     import('../merge/results.js'),
   ]);

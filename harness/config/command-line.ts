@@ -1,4 +1,4 @@
-import type { SubjectSpec } from './index.js';
+import type { SubjectSpec } from './types.js';
 import { UsageError } from '../util/errors.js';
 import { redactCommandLine } from '../util/secrets.js';
 import { subjectName } from './subject-name.js';

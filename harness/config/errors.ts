@@ -32,7 +32,6 @@ export class ConfigError extends UserError {
     const list = Array.isArray(problems) ? problems : [problems];
     if (list.length === 0) throw new TypeError('ConfigError needs at least one problem');
     super(list.map(formatProblem).join('\n'));
-    this.name = 'ConfigError';
     this.problems = list;
     this.file = list[0].file;
     this.field = list[0].field;

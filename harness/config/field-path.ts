@@ -3,8 +3,6 @@
  * `expect.exit-on-eof.deadline`, `subject.env.API_URL`, and `subject.env["a b"]` for keys
  * that would not read back unambiguously.
  */
-export type PathSegment = string | number;
-
 const PLAIN_KEY = /^[A-Za-z0-9_-]+$/;
 
 export function formatFieldPath(segments: readonly PropertyKey[]): string {

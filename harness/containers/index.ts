@@ -5,3 +5,5 @@ export { EngineClient, parseEvent, parseInspect, type EngineEvent, type Inspecte
 export { attribute, sameImage, type Attribution, type CliSighting } from './attribute.js';
 export { clearEngineMark, sweepStaleContainers, sweepStaleContainerRows, type StaleContainer } from './stale.js';
 export type { AmbiguousContainer, CliProcess, ContainerEvidenceEvent, ContainerRow } from './types.js';
+export { ContainerProcessWatch } from './inside.js';
+export { markEngineUsed } from './stale.js';

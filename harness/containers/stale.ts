@@ -6,9 +6,9 @@
  * to do, and said so.
  */
 import { existsSync, rmSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { runIdOf } from '../observe/index.js';
-import { createOwnFile, deadRunsWith, isOwnFile, isRunLive, runFile, runsDir, type StaleReport } from '../registry/index.js';
+import { createOwnFile, deadRunsWith, isRunLive, runFile, type StaleReport } from '../registry/index.js';
 import { containContainers, type ContainerContainment } from '../containment/containers.js';
 import { EngineClient } from './engine.js';
 import type { Engine } from './engine-cli.js';
@@ -51,14 +51,6 @@ export function engineMarkFile(runId: string): string {
 const MARK = '.engine';
 
 /**
- * The mark of earlier versions, one per user (<registry>/engine-used, beside runs/): a run
- * that died under one may have left a container, so it still counts, until a sweep reaches the engine.
- */
-export function legacyEngineMark(): string {
-  return join(dirname(runsDir()), 'engine-used');
-}
-
-/**
  * Sets the run's mark (drill-containers.ts, at a drill's first sign of an engine); never fails a
  * drill. Made exclusively in the checked registry (own-files.ts): a mark that exists stays.
  */
@@ -81,7 +73,7 @@ export function clearEngineMark(runId: string): void {
 
 /**
  * The container sweep for `crash-drill run`, as stale rows of results.json (pid 0: a container,
- * named in cmdline). Only when a marked run is dead (engineMarkFile(), or the legacy mark), or
+ * named in cmdline). Only when a marked run is dead (engineMarkFile()), or
  * with `always` (a run's sentinel, whose harness has just died: a drill's container can exist a
  * tick before the drill sees its engine CLI), and with docker on PATH; an unreachable engine
  * has nothing to sweep, and the marks stay for the next run.
@@ -89,8 +81,7 @@ export function clearEngineMark(runId: string): void {
 export async function sweepStaleContainerRows(runFilter?: (runId: string) => boolean, opts: { always?: boolean } = {}): Promise<StaleReport[]> {
   const accept = runFilter ?? (() => true);
   const dead = deadRunsWith(MARK, accept);
-  const legacy = runFilter === undefined && isOwnFile(legacyEngineMark());
-  if (!opts.always && dead.length === 0 && !legacy) return [];
+  if (!opts.always && dead.length === 0) return [];
   if (!(process.env.PATH ?? '').split(':').some((dir) => dir && existsSync(join(dir, 'docker')))) return [];
   const { reachable, stale } = await sweepStaleContainers({ env: process.env as Record<string, string>, runFilter }).catch(() => ({
     reachable: false,
@@ -98,7 +89,6 @@ export async function sweepStaleContainerRows(runFilter?: (runId: string) => boo
   }));
   if (reachable) {
     for (const runId of dead) clearEngineMark(runId);
-    if (legacy) rmSync(legacyEngineMark(), { force: true });
   }
   return stale.map(({ drillId, record }) => ({
     drillId,

@@ -4,8 +4,8 @@
  * round repeated until nothing lives, up to a bound. The drill cgroup's cgroup.kill is the last
  * resort, used only when no excluded process is inside it.
  */
-import { identityKey, type ProcIdentity } from '../observe/identity.js';
-import type { DrillTracker } from '../observe/tracker.js';
+import { identityKey, type ProcIdentity } from '../observe/index.js';
+import type { DrillTracker } from '../observe/index.js';
 import { newRecord, step, type ContainmentRecord } from './record.js';
 import { terminate, waitAll } from './terminate.js';
 

@@ -4,8 +4,8 @@
  * treats a zombie as exited). The ps backend does the same with `ps`: coarser (whole-second
  * start times, a ps call per check), never by name.
  */
-import { pollExit } from '../observe/exit-watch.js';
-import type { ProcIdentity } from '../observe/identity.js';
+import { pollExit } from '../observe/index.js';
+import type { ProcIdentity } from '../observe/index.js';
 import type { ProcessTable } from './process-table.js';
 import { signalIdentity, signalIfSame, type SignalOutcome } from './signal.js';
 

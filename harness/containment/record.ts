@@ -5,8 +5,8 @@
  * all carry it.
  */
 import { monoNow } from '../util/clock.js';
-import type { ExitObservation } from '../observe/exit-watch.js';
-import type { ProcIdentity } from '../observe/identity.js';
+import type { ExitObservation } from '../observe/index.js';
+import type { ProcIdentity } from '../observe/index.js';
 import type { ContainmentStep, UntargetedStep } from './step.js';
 
 export type EndedBy = 'already-gone' | 'SIGTERM' | 'SIGKILL' | 'survived';

@@ -4,8 +4,8 @@
  * needs pidfd_send_signal(2), which Node does not expose. Reuse inside that window would need
  * the target to exit, be reaped and the pid space to wrap in between.
  */
-import { readStat } from '../observe/proc.js';
-import type { ProcIdentity } from '../observe/identity.js';
+import { readStat } from '../observe/index.js';
+import type { ProcIdentity } from '../observe/index.js';
 
 export type SignalOutcome = 'sent' | 'gone' | 'mismatch' | 'zombie';
 

@@ -8,7 +8,7 @@
  * It imports types only, so checks (through harness/evidence/) and reporters (through
  * harness/results/constants.ts) can use it without reaching a process, a file or an engine.
  */
-import type { ExitObservation } from '../observe/exit-watch.js';
+import type { ExitObservation } from '../observe/index.js';
 import type { SignalOutcome } from './signal.js';
 
 /** The container engines (harness/containers/engine-cli.ts tells which one a command runs). */
@@ -64,9 +64,7 @@ export type StepBody =
   /** `contain`: the members re-identified after the wait that are still there. */
   | { kind: 're-identify'; target: ProcessTarget; result: 'done'; left: number[] }
   /** `contain`: the outcome (refused before a snapshot has no start time). */
-  | { kind: 'outcome'; target: ProcessTarget | { pid: number; startTime: null }; result: ContainOutcome; reason: string }
-  /** A step of a log written before steps were typed whose text names none of the fields above (upgradeStep()). */
-  | { kind: 'note'; target: ProcessTarget | ContainerTarget | null; result: 'recorded'; text: string };
+  | { kind: 'outcome'; target: ProcessTarget | { pid: number; startTime: null }; result: ContainOutcome; reason: string };
 
 /** A step without its time and target: what a recorder that knows its target is given. */
 export type UntargetedStep = StepBody extends infer S ? (S extends StepBody ? Omit<S, 'target'> : never) : never;
@@ -76,13 +74,6 @@ export type ContainmentStep = StepBody & { t: number };
 
 export type StepOf<K extends ContainmentStep['kind']> = Extract<ContainmentStep, { kind: K }>;
 
-/**
- * A step as evidence logs and results.json files written before steps were typed hold it: a
- * time and a line of text (process steps from 2026-11-30 on also had the typed fields, and the
- * line as `action`).
- */
-export type LegacyStep = { t: number; action: string };
-
 /** `docker stop --time 1`: the command an engine step ran. */
 export function engineCommandLine(step: Extract<StepBody, { kind: 'engine' }>): string {
   return [step.target.engine, step.command, ...(step.args ?? [])].join(' ');
@@ -90,11 +81,9 @@ export function engineCommandLine(step: Extract<StepBody, { kind: 'engine' }>): 
 
 /**
  * The step as one line a person reads: "SIGTERM: sent", "SIGTERM 812 (a descendant of 800):
- * sent", "docker stop --time 1: sent", "exited (zombie, signal SIGKILL)". A step read from an
- * older file without a kind is shown by its own line.
+ * sent", "docker stop --time 1: sent", "exited (zombie, signal SIGKILL)".
  */
-export function describeStep(step: ContainmentStep | StepBody | LegacyStep): string {
-  if (!('kind' in step)) return step.action;
+export function describeStep(step: ContainmentStep | StepBody): string {
   switch (step.kind) {
     case 'signal': {
       // `contain` names the member and why it is of the run; a drill's record names its process itself.
@@ -138,38 +127,6 @@ export function describeStep(step: ContainmentStep | StepBody | LegacyStep): str
       return `re-identified: ${step.left.length === 0 ? 'nothing of the run is left' : `still there: ${step.left.join(', ')}`}`;
     case 'outcome':
       return `${step.result}: ${step.reason}`;
-    case 'note':
-      return step.text;
   }
   return '';
-}
-
-/** The old line of a container command the harness had sent: the only old text a verdict reads (harness/checks/exit-on-eof/container.ts). */
-const LEGACY_ENGINE_SENT = /^(docker|podman) (stop|kill)((?: --time \d+)?): sent$/;
-
-/**
- * A step as a log of any version holds it, as the typed step: the target comes from the record
- * when the step does not name it. Older text-only steps become notes, except the one form a
- * verdict depends on, a container command the harness sent, whose old line is matched exactly
- * here and nowhere else; steps written now are never read from text.
- */
-export function upgradeStep(step: ContainmentStep | LegacyStep, target: ProcessTarget | ContainerTarget): ContainmentStep {
-  if ('kind' in step) {
-    // Process steps of 2026-11-30 on carried the line as `action` and no target.
-    const { action: _line, ...typed } = step as ContainmentStep & { action?: string };
-    return { ...typed, target: typed.target ?? target } as ContainmentStep;
-  }
-  const sent = 'engine' in target ? LEGACY_ENGINE_SENT.exec(step.action) : null;
-  if (sent && 'engine' in target) {
-    const args = sent[3] ? sent[3].trim().split(' ') : undefined;
-    return {
-      t: step.t,
-      kind: 'engine',
-      target: { ...target, engine: sent[1] as Engine },
-      command: sent[2] as EngineAction,
-      ...(args ? { args } : {}),
-      result: 'sent',
-    };
-  }
-  return { t: step.t, kind: 'note', target, result: 'recorded', text: step.action };
 }

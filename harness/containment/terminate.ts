@@ -5,8 +5,8 @@
  * containDrill() for one drill (drill.ts), by the stale sweep (harness/registry/runs.ts) and by
  * init's look at a server's tools (harness/init/list-tools.ts).
  */
-import { pollExit, type ExitObservation } from '../observe/exit-watch.js';
-import { readCmdline, readStat } from '../observe/proc.js';
+import { pollExit, type ExitObservation } from '../observe/index.js';
+import { readCmdline, readStat } from '../observe/index.js';
 import { exitStep, step, type ContainmentRecord } from './record.js';
 import { signalIdentity } from './signal.js';
 

@@ -1,16 +1,14 @@
 /**
  * What the drill's client did to its server, read from the evidence: the client profile it ran
- * under, and every signal it sent that reached a given process. A log of an earlier version has
- * no profile event (it ran the TypeScript SDK's) and records the SDK's ladder as `close-step`
- * events, whose signals went to the direct child alone.
+ * under, and every signal it sent that reached a given process.
  */
-import { CLIENT_PROFILES, DEFAULT_PROFILE } from '../client-profiles/profiles.js';
+import { CLIENT_PROFILES } from '../client-profiles/profiles.js';
 import type { KillMode } from '../config/index.js';
 import { eventsOf, firstOf, type DrillEvidence, type ProfileFacts } from './types.js';
 
-/** The profile the drill ran under, as recorded (a log without one ran the default). */
+/** The profile the drill ran under, as recorded. */
 export function profileOf(evidence: DrillEvidence): ProfileFacts {
-  return firstOf(evidence, 'client-profile')?.profile ?? CLIENT_PROFILES[evidence.meta.clientProfile ?? DEFAULT_PROFILE];
+  return firstOf(evidence, 'client-profile')?.profile ?? CLIENT_PROFILES[evidence.meta.clientProfile];
 }
 
 /** A signal the client sent: a step of its stop sequence, or the parent-death signal its death made the kernel send. */
@@ -24,12 +22,6 @@ export interface ClientSignal {
 export function clientSignalsTo(evidence: DrillEvidence, target: { pid: number; startTime: number | null }, until: number): ClientSignal[] {
   const out: ClientSignal[] = [];
   const same = (x: { pid: number; startTime: number | null }) => x.pid === target.pid && x.startTime === target.startTime;
-  // Earlier logs: the SDK's ladder signalled its direct child.
-  const direct = firstOf(evidence, 'subject-spawned');
-  if (direct && direct.pid === target.pid) {
-    for (const e of eventsOf(evidence, 'close-step'))
-      if (e.step !== 'stdin-closed' && e.t <= until) out.push({ signal: e.step === 'sigterm' ? 'SIGTERM' : 'SIGKILL', t: e.t, how: 'stop' });
-  }
   for (const e of eventsOf(evidence, 'stop-step')) {
     if (e.step.kind !== 'signal' || e.t > until) continue;
     if ((e.targets ?? []).some((x) => x.result === 'sent' && same(x))) out.push({ signal: e.step.name, t: e.t, how: 'stop' });

@@ -2,7 +2,7 @@
  * Queries over the container events of a drill (harness/containers/types.ts). Pure, like the
  * other evidence queries: checks and results read containers only through these.
  */
-import { describeStep, engineCommandLine, upgradeStep, type ContainmentStep, type LegacyStep, type StepOf } from '../containment/step.js';
+import { describeStep, engineCommandLine, type StepOf } from '../containment/step.js';
 import { eventsOf, firstOf, type DrillEvidence, type EvidenceOf } from './types.js';
 import type { ContainerContainment } from '../containment/containers.js';
 
@@ -21,20 +21,9 @@ export function containerSnapshotOf(evidence: DrillEvidence): EvidenceOf<'contai
   return firstOf(evidence, 'container-snapshot');
 }
 
-/**
- * How each container was contained, with its steps typed whatever the log's age: logs written
- * before steps were typed held them as text, and upgradeStep() (harness/containment/step.ts)
- * is the one place that reads it. The engine is not in those old records: docker, the default
- * and the only engine those versions recorded a step for, unless the drill's engine event says another.
- */
+/** How each container was contained, every step typed. */
 export function containerContainmentOf(evidence: DrillEvidence): ContainerContainment[] {
-  const engine = firstOf(evidence, 'container-engine')?.engine ?? 'docker';
-  return eventsOf(evidence, 'container-containment').flatMap((e) =>
-    e.records.map((r) => ({
-      ...r,
-      steps: (r.steps as (ContainmentStep | LegacyStep)[]).map((s) => upgradeStep(s, { engine, id: r.id, name: r.name, created: r.created })),
-    })),
-  );
+  return eventsOf(evidence, 'container-containment').flatMap((e) => e.records);
 }
 
 /** How a container was contained, one line a step as people read it (describeStep), for the diagnosis. */

@@ -5,12 +5,12 @@
 import type { ClientProfile, ProfileName } from '../client-profiles/profiles.js';
 import type { ClientEvent } from '../shared/protocol.js';
 import type { CancelSpec, KillMode, KillPoint, ProtocolChoice, ScenarioExpect } from '../config/index.js';
-import type { ActivityPhase } from '../config/types.js';
+import type { ActivityPhase } from '../config/index.js';
 import type { SurvivorRow, TrackingInfo, UnattributedProcess } from '../observe/index.js';
 import type { JobStatus, JournalEvent } from '../remote/types.js';
-import type { ContainerEvidenceEvent } from '../containers/types.js';
-import type { ProcessFacts } from '../observe/process-facts.js';
-import type { RuntimeFacts } from '../observe/runtime-facts.js';
+import type { ContainerEvidenceEvent } from '../containers/index.js';
+import type { ProcessFacts } from '../observe/index.js';
+import type { RuntimeFacts } from '../observe/index.js';
 import type { ContainmentRecord } from '../containment/record.js';
 
 export type { ContainmentRecord, ProcessFacts, RuntimeFacts, SurvivorRow, TrackingInfo };
@@ -63,8 +63,8 @@ export interface DrillMeta {
   protocol?: ProtocolChoice;
   /** Cancel drills: the kill that follows the cancel, if any (harness/drill/executor/kill.ts). */
   cancel?: CancelSpec;
-  /** The client profile the drill ran under (harness/client-profiles/); absent in logs of earlier versions: ts-sdk. */
-  clientProfile?: ProfileName;
+  /** The client profile the drill ran under (harness/client-profiles/). */
+  clientProfile: ProfileName;
 }
 
 /** What a drill's client profile says, as the drill used it (its stop sequence with the waits in force). */

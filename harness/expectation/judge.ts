@@ -4,11 +4,11 @@
  * and `not shown` when no drill could tell (then it names the point or mode that would). Pure:
  * from the declared statements and the drill results, so `merge` and `report` can say the same.
  */
-import type { Scenario, SubjectSpec } from '../config/types.js';
+import type { Scenario, SubjectSpec } from '../config/index.js';
 import type { DrillResult } from '../results/judge.js';
 import { statementDef, wouldShow, type DrillSay } from './statements.js';
 import type { DeclaredExpectation } from './types.js';
-import { STATEMENT_IDS, type DeclaredStatement } from '../config/statements.js';
+import { STATEMENT_IDS, type DeclaredStatement } from '../config/index.js';
 import type { ExpectationResults, ProfileStatement, ServerExpectation, StatementResult } from '../results/expectation-results.js';
 import { DEFAULT_PROFILE, type ProfileName } from '../client-profiles/profiles.js';
 
@@ -55,8 +55,7 @@ export function judgeExpectations(declared: readonly DeclaredExpectation[], dril
     // A drill that erred did not happen as planned: its checks show nothing of the server.
     if (drill.verdict === 'error') continue;
     const key = serverKey(drill.subject);
-    // results.json of earlier versions has no profile: those drills ran the default.
-    const profile = drill.clientProfile ?? DEFAULT_PROFILE;
+    const profile = drill.clientProfile;
     for (const tally of tallies) {
       if (tally.key !== key) continue;
       if (!tally.profiles.includes(profile)) tally.profiles.push(profile);

@@ -1,13 +1,13 @@
 /**
  * Each statement of a cleanup expectation, mapped to the checks that decide it
- * (harness/checks/registry.ts) and to the kill points and modes that can show it
+ * (harness/checks/all-checks.ts) and to the kill points and modes that can show it
  * (docs/design.md, "Kill points" and "Kill modes"). A drill's say on a statement comes from its
  * check results alone, so a re-judged or merged run says the same.
  */
-import type { CheckId } from '../checks/registry.js';
-import { CANCEL_POINTS, type KillMode, type KillPoint } from '../config/types.js';
+import type { CheckId } from '../checks/all-checks.js';
+import { CANCEL_POINTS, type KillMode, type KillPoint } from '../config/index.js';
 import type { DrillResult } from '../results/judge.js';
-import type { DeclaredStatement, StatementId } from '../config/statements.js';
+import type { DeclaredStatement, StatementId } from '../config/index.js';
 import type { WouldShow } from '../results/expectation-results.js';
 
 /** What one drill shows of a statement; null when none of its checks ran in that drill. */

@@ -4,7 +4,7 @@
  * subject it drills, or on one subject), judged per server from the run's drills, and carried in
  * results.json's `expectation` section (harness/expectation/judge.ts).
  */
-import type { DeclaredStatement } from '../config/statements.js';
+import type { DeclaredStatement } from '../config/index.js';
 
 /** Declared statements per server, as the run planned them (the input of judge.ts). */
 export interface DeclaredExpectation {

@@ -5,7 +5,7 @@
  * a shell). A line with an unclosed quote is refused with the same message and asked again.
  */
 import { createInterface } from 'node:readline/promises';
-import { splitCommandLine } from '../config/command-line.js';
+import { splitCommandLine } from '../config/index.js';
 import { UsageError } from '../util/errors.js';
 
 export async function askServerCommand(input: NodeJS.ReadableStream, output: NodeJS.WritableStream): Promise<string[]> {

@@ -6,7 +6,7 @@
  * never copied (client-subject.ts); nothing here prints a value.
  */
 import path from 'node:path';
-import { EXIT } from '../util/errors.js';
+import { EXIT, UsageError } from '../util/errors.js';
 import { loadClientConfigs } from '../mcp-clients/readers/load.js';
 import { placesFrom } from '../mcp-clients/locations.js';
 import { CLIENT_IDS, type ClientId, problemLine } from '../mcp-clients/types.js';
@@ -18,7 +18,7 @@ import { idClashes } from './id-clash.js';
 import { configText, scenarioIdFor } from './render.js';
 import type { InitIo } from './run-init.js';
 import { type ServerFile, serverFiles } from './server-files.js';
-import { writeAllOrSay, type PlannedFile } from './write-files.js';
+import { writeAll, type PlannedFile } from './write-files.js';
 
 export interface FromClientOptions {
   fromClient?: string;
@@ -33,12 +33,11 @@ export interface FromClientOptions {
 const CONFIG_FILE = 'crash-drill.config.mjs';
 
 export async function runInitFromClient(options: FromClientOptions, io: InitIo): Promise<number> {
-  const say = (line: string) => io.stderr.write(`crash-drill init: ${line}\n`);
+  const say = (line: string) => io.stderr.write(`crash-drill: init: ${line}\n`);
   const env = options.env ?? process.env;
   const client = options.fromClient;
   if (client !== undefined && !(CLIENT_IDS as readonly string[]).includes(client)) {
-    say(`--from-client: expected one of ${CLIENT_IDS.join(', ')}, got "${client}"`);
-    return EXIT.usage;
+    throw new UsageError(`--from-client: expected one of ${CLIENT_IDS.join(', ')}, got "${client}"`);
   }
   const projectDir = path.resolve(io.cwd);
   const scenarioDir = path.resolve(projectDir, options.dir ?? 'scenarios');
@@ -50,8 +49,7 @@ export async function runInitFromClient(options: FromClientOptions, io: InitIo):
       loaded.files.length > 0
         ? loaded.files.map((f) => displayPath(f.file)).join(', ')
         : `no configuration file of ${client ?? 'the given files'} could be read`;
-    say(`no stdio server entries to drill (${where}); nothing was written`);
-    return EXIT.usage;
+    throw new UsageError(`no stdio server entries to drill (${where}); nothing was written`);
   }
 
   const planned: PlannedFile[] = [{ file: path.join(projectDir, CONFIG_FILE), text: configText(projectDir, scenarioDir) }];
@@ -118,14 +116,17 @@ export async function runInitFromClient(options: FromClientOptions, io: InitIo):
 
   const clashes = await idClashes(scenarioDir, scenarios);
   if (clashes.length > 0) {
-    for (const line of clashes)
-      say(
-        `${line}: scenario ids must be unique, so run would refuse both; move or remove it (an earlier init wrote one scenario per tool in each server's folder); nothing was written`,
-      );
-    return EXIT.usage;
+    throw new UsageError(
+      clashes
+        .map(
+          (line) =>
+            `${line}: scenario ids must be unique, so run would refuse both; move or remove it (an earlier init wrote one scenario per tool in each server's folder)`,
+        )
+        .join('\n') + '; nothing was written',
+    );
   }
   planned.push(...scenarios);
-  if (!(await writeAllOrSay(planned, options.force === true, say))) return EXIT.usage;
+  await writeAll(planned, options.force === true);
   const out = io.stdout;
   const drills = scenarios.reduce((n, f) => n + f.drills, 0);
   out.write(

@@ -7,9 +7,9 @@
  * write has the id of one it does: `run` would refuse both.
  */
 import { readFileSync, statSync } from 'node:fs';
-import { ConfigError } from '../config/errors.js';
-import { findScenarioFiles } from '../config/find-files.js';
-import { parseScenario } from '../config/parse.js';
+import { ConfigError } from '../config/index.js';
+import { findScenarioFiles } from '../config/index.js';
+import { parseScenario } from '../config/index.js';
 import { displayPath } from '../util/paths.js';
 
 /** One line per file under `scenarioDir`, not among `planned`, whose id one of `planned` takes. */

@@ -9,8 +9,8 @@ import { randomUUID } from 'node:crypto';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
-import { identify, type ProcIdentity } from '../observe/identity.js';
-import { listPids, readCmdline, readEnviron } from '../observe/proc.js';
+import { identify, type ProcIdentity } from '../observe/index.js';
+import { listPids, readCmdline, readEnviron } from '../observe/index.js';
 import { terminate } from '../containment/terminate.js';
 import { harnessInfo } from '../util/version.js';
 import { InternalError } from '../util/errors.js';
@@ -36,7 +36,6 @@ export class ListToolsError extends InternalError {
     readonly stderrTail: string,
   ) {
     super(message);
-    this.name = 'ListToolsError';
   }
 }
 

@@ -6,8 +6,8 @@
 import path from 'node:path';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { Document } from 'yaml';
-import type { KillMode, KillPoint } from '../config/types.js';
-import { DEFAULT_EXIT_DEADLINE_MS } from '../config/normalise.js';
+import type { KillMode, KillPoint } from '../config/index.js';
+import { DEFAULT_EXIT_DEADLINE_MS } from '../config/index.js';
 import { exampleArgs } from './example-args.js';
 import type { ServerCommand } from './list-tools.js';
 

@@ -9,14 +9,14 @@
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { CONFIG_FILE_NAMES, findConfigFile } from '../run/config-file.js';
-import { EXIT } from '../util/errors.js';
+import { EXIT, UsageError } from '../util/errors.js';
 import { displayPath } from '../util/paths.js';
 import { askServerCommand } from './ask-command.js';
 import { idClashes } from './id-clash.js';
 import { listServerTools, ListToolsError, type ServerCommand } from './list-tools.js';
 import { configText, INIT_MODES, isWriteCapable, LIFECYCLE_POINTS, REMOTE_POINTS, TOOL_POINTS } from './render.js';
 import { serverFiles, type ServerFile } from './server-files.js';
-import { writeAllOrSay, type PlannedFile } from './write-files.js';
+import { writeAll, type PlannedFile } from './write-files.js';
 import { DEFAULT_INIT_TIMEOUT_MS } from './defaults.js';
 
 export const INIT_CONFIG_FILE = 'crash-drill.config.mjs';
@@ -44,9 +44,12 @@ export interface InitIo {
 
 const USAGE = 'usage: crash-drill init [--cwd <dir>] [--dir <scenarios dir>] [--force] [--] <command> [args...]   (or --command <cmd> [--arg <a>]...)';
 
-/** Runs init and returns the exit code: 0 written, 3 usage or a file in the way, 4 the server could not be asked. */
+/**
+ * Runs init and returns the exit code: 0 written, 4 the server could not be asked. A usage error or
+ * a file in the way is a `UsageError` (exit 3, through the command's commandExit).
+ */
 export async function runInit(options: InitOptions, io: InitIo): Promise<number> {
-  const say = (line: string) => io.stderr.write(`crash-drill init: ${line}\n`);
+  const say = (line: string) => io.stderr.write(`crash-drill: init: ${line}\n`);
   const projectDir = path.resolve(io.cwd);
   const scenarioDir = path.resolve(projectDir, options.dir ?? 'scenarios');
   const configFile = path.join(projectDir, INIT_CONFIG_FILE);
@@ -54,17 +57,14 @@ export async function runInit(options: InitOptions, io: InitIo): Promise<number>
 
   // Refuse early what can be refused before starting anything.
   if (!force && existsSync(configFile)) {
-    say(`${displayPath(configFile)} exists already; refusing to overwrite it (use --force to overwrite)`);
-    return EXIT.usage;
+    throw new UsageError(`${displayPath(configFile)} exists already; refusing to overwrite it (use --force to overwrite)`);
   }
   const serverCwd = path.resolve(projectDir, options.cwd ?? '.');
   if (!existsSync(serverCwd) || !statSync(serverCwd).isDirectory()) {
-    say(`--cwd: no such folder: ${serverCwd}`);
-    return EXIT.usage;
+    throw new UsageError(`--cwd: no such folder: ${serverCwd}`);
   }
   if (existsSync(scenarioDir) && !statSync(scenarioDir).isDirectory()) {
-    say(`--dir: ${displayPath(scenarioDir)} is a file, expected a folder`);
-    return EXIT.usage;
+    throw new UsageError(`--dir: ${displayPath(scenarioDir)} is a file, expected a folder`);
   }
 
   let words: string[];
@@ -73,9 +73,8 @@ export async function runInit(options: InitOptions, io: InitIo): Promise<number>
   } else if (io.stdin.isTTY === true && (options.arg ?? []).length === 0) {
     words = await askServerCommand(io.stdin, io.stderr);
   } else {
-    say(`no server command given${(options.arg ?? []).length > 0 ? ' (--arg needs --command)' : ', and stdin is not a terminal to ask on'}`);
-    io.stderr.write(`${USAGE}\n`);
-    return EXIT.usage;
+    const why = (options.arg ?? []).length > 0 ? ' (--arg needs --command)' : ', and stdin is not a terminal to ask on';
+    throw new UsageError(`no server command given${why}\n${USAGE}`);
   }
   const server: ServerCommand = { command: words[0], args: words.slice(1), cwd: serverCwd };
 
@@ -94,21 +93,23 @@ export async function runInit(options: InitOptions, io: InitIo): Promise<number>
     say(`note: pid ${p.pid} (${p.cmdline.join(' ')}) was still running after the client closed; ended it (${p.endedBy})`);
   }
   if (tools.length === 0) {
-    say(`\`${words.join(' ')}\` lists no tools: there is no call to drill, so nothing was written`);
-    return EXIT.usage;
+    throw new UsageError(`\`${words.join(' ')}\` lists no tools: there is no call to drill, so nothing was written`);
   }
 
   const files = serverFiles({ tools, server, dir: scenarioDir, projectDir, idPrefix: '', takenIds: new Set(), label: `\`${words.join(' ')}\`` });
   const clashes = await idClashes(scenarioDir, files);
   if (clashes.length > 0) {
-    for (const line of clashes)
-      say(
-        `${line}: scenario ids must be unique, so run would refuse both; move or remove it (an earlier init wrote one scenario per tool at the top of the folder); nothing was written`,
-      );
-    return EXIT.usage;
+    throw new UsageError(
+      clashes
+        .map(
+          (line) =>
+            `${line}: scenario ids must be unique, so run would refuse both; move or remove it (an earlier init wrote one scenario per tool at the top of the folder)`,
+        )
+        .join('\n') + '; nothing was written',
+    );
   }
   const planned: PlannedFile[] = [{ file: configFile, text: configText(projectDir, scenarioDir) }, ...files];
-  if (!(await writeAllOrSay(planned, force, say))) return EXIT.usage;
+  await writeAll(planned, force);
 
   const out = io.stdout;
   const drills = files.reduce((n, f) => n + f.drills, 0);

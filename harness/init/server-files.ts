@@ -7,8 +7,8 @@
  */
 import path from 'node:path';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
-import { ConfigError } from '../config/errors.js';
-import { parseScenario } from '../config/parse.js';
+import { ConfigError } from '../config/index.js';
+import { parseScenario } from '../config/index.js';
 import { HarnessBug } from '../util/errors.js';
 import type { ServerCommand } from './list-tools.js';
 import { INIT_MODES, isWriteCapable, LIFECYCLE_POINTS, lifecycleText, scenarioIdFor, TOOL_POINTS, toolScenarioText } from './render.js';

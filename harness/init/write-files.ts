@@ -7,7 +7,7 @@
 import { existsSync, promises as fs } from 'node:fs';
 import path from 'node:path';
 import { displayPath } from '../util/paths.js';
-import { UserError } from '../util/errors.js';
+import { UsageError } from '../util/errors.js';
 
 export interface PlannedFile {
   /** absolute path */
@@ -15,14 +15,13 @@ export interface PlannedFile {
   text: string;
 }
 
-export class InitFilesError extends UserError {
-  readonly code = 'CRASH_DRILL_INIT_FILES' as const;
-  constructor(
-    message: string,
-    readonly files: string[],
-  ) {
-    super(message);
-    this.name = 'InitFilesError';
+/** Files init would write exist already and `force` is off: nothing was written (exit 3). */
+export class InitFilesError extends UsageError {
+  override readonly code = 'CRASH_DRILL_INIT_FILES';
+  constructor(readonly files: string[]) {
+    super(
+      `${files.map(displayPath).join(', ')} ${files.length === 1 ? 'exists' : 'exist'} already; refusing to overwrite (use --force to overwrite); nothing was written`,
+    );
   }
 }
 
@@ -31,27 +30,10 @@ export function existingFiles(files: readonly string[]): string[] {
   return files.filter((f) => existsSync(f));
 }
 
-/**
- * writeAll for a command: true when written; false when a file exists and `force` is off, after
- * saying which and that nothing was written (the command then exits with a usage error).
- */
-export async function writeAllOrSay(planned: readonly PlannedFile[], force: boolean, say: (line: string) => void): Promise<boolean> {
-  try {
-    await writeAll(planned, force);
-    return true;
-  } catch (error) {
-    if (!(error instanceof InitFilesError)) throw error;
-    say(
-      `${error.files.map(displayPath).join(', ')} ${error.files.length === 1 ? 'exists' : 'exist'} already; refusing to overwrite (use --force to overwrite); nothing was written`,
-    );
-    return false;
-  }
-}
-
 export async function writeAll(planned: readonly PlannedFile[], force: boolean): Promise<void> {
   const existing = existingFiles(planned.map((p) => p.file));
   if (existing.length > 0 && !force) {
-    throw new InitFilesError(`refusing to overwrite ${existing.join(', ')} (use --force to overwrite)`, existing);
+    throw new InitFilesError(existing);
   }
   const temps: Array<{ temp: string; file: string }> = [];
   try {

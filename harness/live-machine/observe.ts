@@ -26,4 +26,4 @@ export {
   type ChainProcess,
   type ProcIdentity,
 } from '../observe/index.js';
-export { readCwd, readIo, type IoCounters } from '../observe/proc.js';
+export { readCwd, readIo, type IoCounters } from '../observe/index.js';

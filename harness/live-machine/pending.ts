@@ -11,8 +11,8 @@
  *   newer server, client) identities.
  */
 import { dirname, join } from 'node:path';
-import { readOwnFile, replaceOwnFile } from '../registry/own-files.js';
-import { checkedFolder, registryDir, registryPath } from '../registry/registry.js';
+import { readOwnFile, replaceOwnFile } from '../registry/index.js';
+import { checkedFolder, registryDir, registryPath } from '../registry/index.js';
 
 export interface PendingLook {
   /** Wall-clock ms of the first look that saw bytes unread, and every look since did too. */

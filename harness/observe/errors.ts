@@ -11,7 +11,6 @@ export class ObserveError extends InternalError {
 
   constructor(code: ObserveErrorCode, message: string, options?: { cause?: unknown }) {
     super(message, options);
-    this.name = 'ObserveError';
     this.code = code;
   }
 }

@@ -30,8 +30,6 @@ export type SurvivorRow = {
   foundBy: string[];
 };
 
-export const REDACTED = '[redacted]';
-
 export function classifyFd(target: string): FdKind {
   if (target.startsWith('pipe:')) return 'pipe';
   if (target.startsWith('socket:')) return 'socket';

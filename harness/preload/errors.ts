@@ -16,6 +16,5 @@ export class PreloadError extends InternalError {
     options?: { cause?: unknown },
   ) {
     super(message, options);
-    this.name = 'PreloadError';
   }
 }

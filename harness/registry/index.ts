@@ -7,3 +7,6 @@ export { registerRun, isRunLive, runStates, whenRunEnds, runsDir, runFile, type 
 export { sweepStale, watchdogFile, deadRunsWith, type StaleReport, type SweepOptions } from './runs.js';
 export { RegistryError, REGISTRY_ENV, registryDir, registryPath, checkedRunsDir } from './registry.js';
 export { appendOwnFile, createOwnFile, isOwnFile, readOwnFile, replaceOwnFile } from './own-files.js';
+export { checkedFolder } from './registry.js';
+export { removeOwnFolders } from './own-files.js';
+export { startSentinel } from './sentinel.js';

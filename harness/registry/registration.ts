@@ -9,10 +9,10 @@
  */
 import { closeSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { ObserveError } from '../observe/errors.js';
-import { pollExit } from '../observe/exit-watch.js';
-import { identify, isAlive, type ProcIdentity } from '../observe/identity.js';
-import { SUITE_ENV } from '../observe/run-ids.js';
+import { ObserveError } from '../observe/index.js';
+import { pollExit } from '../observe/index.js';
+import { identify, isAlive, type ProcIdentity } from '../observe/index.js';
+import { SUITE_ENV } from '../observe/index.js';
 import { openOwnFile, replaceOwnFileKeepOpen } from './own-files.js';
 import { checkedRunsDir, RegistryError, siblingRunsDirs } from './registry.js';
 import { probeLocks, takeLock, whenLockFree } from './run-lock.js';

@@ -26,7 +26,6 @@ export class RegistryError extends UserError {
     readonly path: string,
   ) {
     super(message);
-    this.name = 'RegistryError';
   }
 }
 

@@ -18,7 +18,13 @@ import { join } from 'node:path';
 import { packageRoot } from '../util/paths.js';
 import { findPerl, perlFile } from '../util/perl.js';
 
-export const RUN_LOCK = perlFile(join(packageRoot(), 'harness', 'registry', 'run-lock.pl'));
+let runLock: string | undefined;
+
+/** run-lock.pl's text, read at the first use: loading the registry reads no file (`crash-drill --version` loads it). */
+export function runLockScript(): string {
+  runLock ??= perlFile(join(packageRoot(), 'harness', 'registry', 'run-lock.pl'));
+  return runLock;
+}
 
 /** What a probe of a registration's lock says: held (its run is live), free (dead), or unknown. */
 export type LockState = 'held' | 'free' | 'unknown';
@@ -27,7 +33,7 @@ export type LockState = 'held' | 'free' | 'unknown';
 export function takeLock(fd: number): boolean {
   const perl = findPerl();
   if (!perl) return false;
-  return spawnSync(perl, ['-e', RUN_LOCK, 'take'], { stdio: [fd, 'ignore', 'ignore'] }).status === 0;
+  return spawnSync(perl, ['-e', runLockScript(), 'take'], { stdio: [fd, 'ignore', 'ignore'] }).status === 0;
 }
 
 /** Probes each descriptor's lock in one perl; null without perl. */
@@ -38,7 +44,7 @@ export function probeLocks(fds: number[]): LockState[] | null {
   // A few hundred descriptors a perl: the batch is one argument list and one stdio array.
   for (let i = 0; i < fds.length; i += 200) {
     const batch = fds.slice(i, i + 200);
-    const r = spawnSync(perl, ['-e', RUN_LOCK, 'probe', String(batch.length)], { stdio: ['ignore', 'pipe', 'ignore', ...batch], encoding: 'utf8' });
+    const r = spawnSync(perl, ['-e', runLockScript(), 'probe', String(batch.length)], { stdio: ['ignore', 'pipe', 'ignore', ...batch], encoding: 'utf8' });
     const letters = r.status === 0 ? r.stdout : '';
     batch.forEach((_, j) => {
       const c = letters[j];
@@ -53,7 +59,7 @@ export function whenLockFree(fd: number, timeoutMs: number): Promise<boolean> {
   const perl = findPerl();
   if (!perl) return Promise.resolve(false);
   return new Promise((resolve) => {
-    const child = spawn(perl, ['-e', RUN_LOCK, 'wait', String(Math.max(1, Math.round(timeoutMs)))], { stdio: [fd, 'ignore', 'ignore'] });
+    const child = spawn(perl, ['-e', runLockScript(), 'wait', String(Math.max(1, Math.round(timeoutMs)))], { stdio: [fd, 'ignore', 'ignore'] });
     child.on('error', () => resolve(false));
     child.on('exit', (code) => resolve(code === 0));
   });

@@ -10,12 +10,12 @@
 import { readdirSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { redactCommandLine } from '../util/secrets.js';
-import { listDrillCgroups } from '../observe/cgroup.js';
-import { identify, identityKey, type ProcIdentity } from '../observe/identity.js';
-import { DRILL_ENV, runIdOf } from '../observe/run-ids.js';
+import { listDrillCgroups } from '../observe/index.js';
+import { identify, identityKey, type ProcIdentity } from '../observe/index.js';
+import { DRILL_ENV, runIdOf } from '../observe/index.js';
 import { isOwnFile, readOwnFile } from './own-files.js';
 import { registryFile, runFile, runStates, runsDir, SAFE_ID } from './registration.js';
-import { isKernelThread, listPids, readCmdline, readEnviron, readOwnerUid, readStat } from '../observe/proc.js';
+import { isKernelThread, listPids, readCmdline, readEnviron, readOwnerUid, readStat } from '../observe/index.js';
 import { terminate } from '../containment/terminate.js';
 import { newRecord, type ContainmentRecord, type EndedBy } from '../containment/record.js';
 

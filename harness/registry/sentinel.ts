@@ -8,7 +8,7 @@
  * the next run still reports it under `stale`.
  *
  * While the harness lives the sentinel only waits, so where perl is on PATH it waits as perl
- * (PERL_WAIT, sentinel-wait.pl: about 5 ms of CPU to start, against about 70 ms for Node, which competed with
+ * (perlWaitScript(), sentinel-wait.pl: about 5 ms of CPU to start, against about 70 ms for Node, which competed with
  * the run's first server for the cores while it loaded) and execs the Node sweep
  * (sentinel-main.ts, `--now`) only once the harness has died. Without perl the Node process
  * waits itself. Either way the command line carries dist/bin/sentinel.js and the run id.
@@ -28,12 +28,17 @@ export type Sentinel = { release(): void };
 
 const NONE: Sentinel = { release() {} };
 
-/** The waiting half in perl (sentinel-wait.pl). */
-export const PERL_WAIT = perlFile(join(packageRoot(), 'harness', 'registry', 'sentinel-wait.pl'));
+let perlWait: string | undefined;
+
+/** The waiting half in perl (sentinel-wait.pl), read at the first use. */
+export function perlWaitScript(): string {
+  perlWait ??= perlFile(join(packageRoot(), 'harness', 'registry', 'sentinel-wait.pl'));
+  return perlWait;
+}
 
 /** The sentinel's command: perl waiting in front of the Node sweep, or Node alone. */
 export function sentinelCommand(main: string, runId: string, perl: string | null = findPerl()): [string, string[]] {
-  return perl ? [perl, ['-e', PERL_WAIT, process.execPath, main, runId, '--now']] : [process.execPath, [main, runId]];
+  return perl ? [perl, ['-e', perlWaitScript(), process.execPath, main, runId, '--now']] : [process.execPath, [main, runId]];
 }
 
 export function startSentinel(runId: string): Sentinel {

@@ -8,7 +8,6 @@ export class RemoteError extends InternalError {
 
   constructor(code: RemoteErrorCode, message: string) {
     super(message);
-    this.name = 'RemoteError';
     this.code = code;
   }
 }

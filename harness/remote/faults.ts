@@ -38,7 +38,7 @@ class ActiveFault implements Fault {
 }
 
 /** Scripted misbehaviour of the remote, per drill, each for a number of requests. */
-export class FaultRegistry {
+export class ActiveFaults {
   private readonly faults: ActiveFault[] = [];
   private counter = 0;
 

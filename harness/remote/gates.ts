@@ -104,7 +104,7 @@ class ArmedGate implements Gate {
 }
 
 /** Armed gates; each holds at most one request (the first that matches), then is spent. */
-export class GateRegistry {
+export class ArmedGates {
   private readonly armed: ArmedGate[] = [];
   private readonly all = new Set<ArmedGate>();
   private counter = 0;

@@ -9,5 +9,5 @@ export type { Fault } from './faults.js';
 export type { RouteSpec } from './routes.js';
 export type { CommitResult } from './effects-store.js';
 export type { CandidateSource } from './attribution/attributor.js';
-export { DRILL_ENV } from '../observe/run-ids.js';
+export { DRILL_ENV } from '../observe/index.js';
 export type * from './types.js';

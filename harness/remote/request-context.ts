@@ -39,8 +39,8 @@ export interface RemoteRequestContext {
  * `mcp-crash-drill/remote` (dist/harness/), another copy. Both must see the same contexts.
  */
 const CONTEXTS_KEY = Symbol.for('mcp-crash-drill/remote-request-contexts');
-const registry = globalThis as unknown as Record<symbol, WeakMap<Request, RemoteRequestContext> | undefined>;
-const contexts: WeakMap<Request, RemoteRequestContext> = (registry[CONTEXTS_KEY] ??= new WeakMap());
+const shared = globalThis as unknown as Record<symbol, WeakMap<Request, RemoteRequestContext> | undefined>;
+const contexts: WeakMap<Request, RemoteRequestContext> = (shared[CONTEXTS_KEY] ??= new WeakMap());
 
 export function attachContext(request: Request, ctx: RemoteRequestContext): void {
   contexts.set(request, ctx);

@@ -3,7 +3,7 @@
  * import this file without pulling in node:http or msw.
  */
 
-import type { ProcIdentity } from '../observe/identity.js';
+import type { ProcIdentity } from '../observe/index.js';
 import type { AttributionMethod } from './attribution/attributor.js';
 
 /** A process named the only safe way: pid plus start time; the one identity type (harness/observe/identity.ts). */

@@ -22,6 +22,15 @@ export function modeLabel(d: { mode: string; clientProfile?: string }): string {
   return d.clientProfile && d.clientProfile !== DEFAULT_PROFILE ? `${d.mode}@${d.clientProfile}` : d.mode;
 }
 
+/**
+ * What to do about stale baseline entries or statements, the one wording every reporter uses:
+ * "remove them from crash-drill.baseline.json, or run again with --update-baseline to rewrite the
+ * file". `code` marks the file and the flag up as the format shows code.
+ */
+export function staleAdvice(count: number, file: string, code: (s: string) => string = (s) => s): string {
+  return `remove ${count === 1 ? 'it' : 'them'} from ${code(file)}, or run again with ${code('--update-baseline')} to rewrite the file`;
+}
+
 /** A statement judged per client profile, in one line: "met under codex, zed; not met under ts-sdk, claude-code". */
 export function profilesText(profiles: ReadonlyArray<{ profile: string; status: string; known?: unknown }>): string {
   const by = (status: string) => profiles.filter((p) => p.status === status).map((p) => `${p.profile}${p.known ? ' (known)' : ''}`);

@@ -5,7 +5,7 @@
  */
 import { containerContainmentOf, containerExitOf, containerServerOf, containerSnapshotOf, containerStopBefore } from '../evidence/container-queries.js';
 import { firstOf, type DrillEvidence } from '../evidence/types.js';
-import type { AmbiguousContainer, ContainerRow, LabelChange } from '../containers/types.js';
+import type { AmbiguousContainer, ContainerRow, LabelChange } from '../containers/index.js';
 import { didNotExit, type ExitInfo } from './exit-info-types.js';
 import type { ContainerContainment } from '../containment/containers.js';
 

@@ -4,9 +4,9 @@
  * results layer: results.json's shape is declared here, and harness/expectation/ judges into it.
  */
 import type { ProfileName } from '../client-profiles/profiles.js';
-import type { CheckId } from '../checks/registry.js';
-import type { StatementId } from '../config/statements.js';
-import type { KillMode, KillPoint } from '../config/types.js';
+import type { CheckId } from '../checks/all-checks.js';
+import type { StatementId } from '../config/index.js';
+import type { KillMode, KillPoint } from '../config/index.js';
 
 export type StatementStatus = 'met' | 'not met' | 'not shown';
 

@@ -5,7 +5,7 @@
  */
 import { hadRemote, serverRequests, sessionOf, firstGenerationRequests, SUCCEEDED, survivorCredential } from '../evidence/queries.js';
 import { eventsOf, firstOf, type DrillEvidence } from '../evidence/types.js';
-import { failedCheckContributions, type CheckId, type CheckResult } from '../checks/registry.js';
+import { failedCheckContributions, type CheckId, type CheckResult } from '../checks/all-checks.js';
 import type { CheckFinding } from '../checks/types.js';
 import { describeEra, eraOf } from './era-info.js';
 import type { ExitInfo } from './exit-info-types.js';

@@ -1,5 +1,5 @@
-import { DEFAULT_PROFILE, profileKeySuffix, type ProfileName } from '../client-profiles/profiles.js';
-import { runChecks, type CheckResult } from '../checks/registry.js';
+import { profileKeySuffix, type ProfileName } from '../client-profiles/profiles.js';
+import { runChecks, type CheckResult } from '../checks/all-checks.js';
 import type { Verdict } from '../checks/types.js';
 import { drillVerdict } from './verdict.js';
 import type { KillMode, KillPoint } from '../config/index.js';
@@ -69,12 +69,12 @@ export function judge(evidence: DrillEvidence): DrillResult {
   const pointProcess = firstOf(evidence, 'point-reached')?.process;
   return {
     id: meta.drillId,
-    key: meta.key ?? `${meta.scenario}/${meta.point}/${meta.mode}${profileKeySuffix(meta.clientProfile ?? DEFAULT_PROFILE)}`,
+    key: meta.key ?? `${meta.scenario}/${meta.point}/${meta.mode}${profileKeySuffix(meta.clientProfile)}`,
     scenario: meta.scenario,
     subject: meta.subject,
     point: meta.point,
     mode: meta.mode,
-    clientProfile: meta.clientProfile ?? DEFAULT_PROFILE,
+    clientProfile: meta.clientProfile,
     verdict,
     reason,
     checks,

@@ -3,8 +3,8 @@
  * (harness/requirements/): what `crash-drill requirements` prints and results.json carries, so
  * each report can show a check's requirement beside its verdict.
  */
-import { CHECKS } from '../checks/registry.js';
-import { STATEMENT_IDS, STATEMENT_REQUIREMENTS } from '../config/statements.js';
+import { CHECKS } from '../checks/all-checks.js';
+import { STATEMENT_IDS, STATEMENT_REQUIREMENTS } from '../config/index.js';
 import type { Requirement } from '../requirements/requirement.js';
 
 export { requirementLine } from '../requirements/requirement.js';

@@ -3,21 +3,21 @@
  * reporters import this module and harness/results/constants.ts and nothing else of the harness
  * (test/layering.test.ts), so what they load at run time is constants, never the scenario loader.
  */
-import type { CheckId } from '../checks/registry.js';
+import type { CheckId } from '../checks/all-checks.js';
 import type { RequirementsList } from './requirements.js';
 import type { Verdict } from '../checks/types.js';
-import type { KillMode, KillPoint } from '../config/types.js';
+import type { KillMode, KillPoint } from '../config/index.js';
 import type { DrillResult } from './judge.js';
 import type { BaselineStatementInfo, ExpectationResults } from './expectation-results.js';
 
-export type { KillMode, KillPoint } from '../config/types.js';
-export type { StatementId } from '../config/statements.js';
+export type { KillMode, KillPoint } from '../config/index.js';
+export type { StatementId } from '../config/index.js';
 export type { Requirement } from '../requirements/requirement.js';
 export type { RequirementsList } from './requirements.js';
-export type { CheckId, CheckResult } from '../checks/registry.js';
+export type { CheckId, CheckResult } from '../checks/all-checks.js';
 export type { CheckDetail, CheckFinding, CheckVerdict, Verdict } from '../checks/types.js';
 /** The one containment step (harness/containment/step.ts): reporters show steps only through describeStep (harness/results/constants.ts). */
-export type { ContainmentStep, LegacyStep } from '../containment/step.js';
+export type { ContainmentStep } from '../containment/step.js';
 
 export type { DrillResult } from './judge.js';
 export type { PointProcess } from '../evidence/types.js';

@@ -1,4 +1,4 @@
-import type { CheckResult } from '../checks/registry.js';
+import type { CheckResult } from '../checks/all-checks.js';
 import type { Verdict } from '../checks/types.js';
 import { firstOf, type DrillEvidence } from '../evidence/types.js';
 

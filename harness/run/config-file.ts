@@ -11,18 +11,18 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import * as z from 'zod';
 import type { DrillConfig } from './drill-config.js';
-import { ConfigError, type ConfigProblem } from '../config/errors.js';
-import { formatFieldPath } from '../config/field-path.js';
-import { problemsFromIssues } from '../config/issues.js';
-import { validateScenario } from '../config/parse.js';
-import { suggestKey } from '../config/suggest.js';
-import { KILL_MODES, KILL_POINTS, PROTOCOL_CHOICES, type Scenario } from '../config/types.js';
+import { ConfigError, type ConfigProblem } from '../config/index.js';
+import { formatFieldPath } from '../config/index.js';
+import { problemsFromIssues } from '../config/index.js';
+import { validateScenario } from '../config/index.js';
+import { suggestKey } from '../config/index.js';
+import { KILL_MODES, KILL_POINTS, PROTOCOL_CHOICES, type Scenario } from '../config/index.js';
 import { PROFILE_NAMES } from '../client-profiles/profiles.js';
 
 /** In the order they are looked for (vitest's `configFiles` order: ts before js). */
 export const CONFIG_FILE_NAMES = ['crash-drill.config.ts', 'crash-drill.config.mts', 'crash-drill.config.js', 'crash-drill.config.mjs'] as const;
 
-// The built-in reporter names; any other reporter string is a module path (reports/registry.ts).
+// The built-in reporter names; any other reporter string is a module path (reports/load-reporters.ts).
 const BUILTIN_REPORTER_NAMES = new Set(['console', 'json', 'junit', 'markdown', 'html']);
 
 const nonEmptyList = <T extends z.ZodType>(item: T) => z.array(item).min(1);

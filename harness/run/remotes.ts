@@ -7,7 +7,7 @@ import { pathToFileURL } from 'node:url';
 import type { RequestHandler } from 'msw';
 import type { Scenario } from '../config/index.js';
 import { ConfigError } from '../config/index.js';
-import { createRemote, type DrillRemote } from '../remote/index.js';
+import { createRemote, type DrillRemote } from '../remote/remote.js';
 import { RunTls } from './run-tls.js';
 
 export class RemotePool {

@@ -19,7 +19,7 @@ import { newRunId } from '../observe/index.js';
 import { type Plan, planRun, type PlanFilter } from '../plan/plan.js';
 import { attemptIndex, repeatDrills, shardDrills, type ShardSpec } from '../plan/shard.js';
 import { registerRun, runsDir, sweepStale, type StaleReport } from '../registry/index.js';
-import { startSentinel } from '../registry/sentinel.js';
+import { startSentinel } from '../registry/index.js';
 import { DrillSpool } from '../results/drill-spool.js';
 import type { DrillList, DrillResult, RunResults } from '../results/types.js';
 import { collectGarbage } from './collect-garbage.js';

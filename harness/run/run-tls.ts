@@ -9,8 +9,8 @@
 import { mkdirSync, rmSync } from 'node:fs';
 import type { RunCa } from '../remote/tls/run-ca.js';
 import type { TrustFiles } from '../remote/tls/trust-files.js';
-import { removeOwnFolders } from '../registry/own-files.js';
-import { isRunLive, runFile, runsDir } from '../registry/registration.js';
+import { removeOwnFolders } from '../registry/index.js';
+import { isRunLive, runFile, runsDir } from '../registry/index.js';
 
 export const TLS_SUFFIX = '.tls';
 

@@ -1,7 +1,7 @@
 /**
  * The sentinel process (harness/registry/sentinel.ts): `node sentinel-main.js <runId>`. Waits for
  * its stdin to end; contains the run only when the harness died without saying "done". With
- * `--now`, its perl front (sentinel.ts, PERL_WAIT) has already seen the harness die: it contains
+ * `--now`, its perl front (sentinel.ts, perlWaitScript()) has already seen the harness die: it contains
  * at once. It lives with the run path, not the registry: it ends what every layer of a run
  * leaves (the registry's sweep, the containers', the drills' temp folders), loaded only then.
  */

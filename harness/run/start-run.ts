@@ -6,15 +6,15 @@
  */
 import { lstatSync, readdirSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { loadReporters, type ReporterOptions } from '../../reports/registry.js';
+import { loadReporters, type ReporterOptions } from '../../reports/load-reporters.js';
 import type { Reporter } from '../../reports/types.js';
 import { ConfigError, loadScenarios, type Scenario, type SubjectSpec } from '../config/index.js';
-import { refuseUnrunnableSubjects } from '../config/subject-command.js';
+import { refuseUnrunnableSubjects } from '../config/index.js';
 import { loadBaseline } from '../baseline/load.js';
 import { baselineStage } from '../baseline/stage.js';
 import { displayPath } from '../util/paths.js';
-import { checkedRunsDir } from '../registry/registry.js';
-import { isRunLive } from '../registry/registration.js';
+import { checkedRunsDir } from '../registry/index.js';
+import { isRunLive } from '../registry/index.js';
 import { leftOutLines, whyNoDrills } from '../plan/explain.js';
 import { planRun } from '../plan/plan.js';
 import { NoDrillsError } from '../util/errors.js';

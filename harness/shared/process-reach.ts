@@ -8,8 +8,8 @@
  * signalled by identity (harness/containment/signal.ts), which is what killpg reaches minus a
  * process forked between this read and the signal.
  */
-import { listPids, readStatOnce } from '../observe/proc.js';
-import type { ProcIdentity } from '../observe/identity.js';
+import { listPids, readStatOnce } from '../observe/index.js';
+import type { ProcIdentity } from '../observe/index.js';
 
 type Row = { pid: number; ppid: number; pgid: number; startTime: number; state: string };
 

@@ -102,9 +102,6 @@ export type HarnessCommand =
   | { type: 'cancel'; followUpTimeoutMs: number }
   | { type: 'exit' };
 
-/** Evidence of earlier versions: the TypeScript SDK's ladder, step by step (read by the evidence queries). */
-export type CloseStep = 'stdin-closed' | 'sigterm' | 'sigkill';
-
 /**
  * What a stop step came to: `done` (stdin closed), `skipped` (its onlyIfAlive found nothing
  * alive), `ended-early` / `ran-out` (a wait), `sent` (a signal reached at least one process),
@@ -153,9 +150,6 @@ export type ClientEvent =
   | { type: 'response'; t: number; isError: boolean; text: string }
   | { type: 'call-error'; t: number; message: string }
   | { type: 'subject-exit'; t: number; code: number | null; signal: string | null }
-  /** Evidence of earlier versions (the `close` command's ladder); new drills record `stop-step`. */
-  | { type: 'close-step'; t: number; step: CloseStep }
-  | { type: 'close-done'; t: number; endedBy: 'eof' | 'SIGTERM' | 'SIGKILL' | 'survived' }
   /** One step of the profile's stop sequence, as the client took it: when, its result, and whom a signal reached. */
   | { type: 'stop-step'; t: number; index: number; step: StopStep; result: StopStepResult; targets?: StopTarget[] }
   /** The stop sequence is over (`ms`: how long it took). */
@@ -180,5 +174,3 @@ export type ClientEvent =
   /** The follow-up tools/list after a cancel: answered (with how many tools) or not. */
   | { type: 'follow-up'; t: number; ok: boolean; detail: string }
   | { type: 'client-error'; t: number; message: string };
-
-export type ClientEventType = ClientEvent['type'];

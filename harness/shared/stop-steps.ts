@@ -11,7 +11,7 @@
  */
 import type { Liveness, Reach, StopStep } from '../client-profiles/profiles.js';
 import { signalIdentity } from '../containment/signal.js';
-import { procState, type ProcIdentity } from '../observe/identity.js';
+import { procState, type ProcIdentity } from '../observe/index.js';
 import { monoNow } from '../util/clock.js';
 import { groupMembers, treeMembers } from './process-reach.js';
 import type { ClientEvent, StopStepResult, StopTarget } from './protocol.js';

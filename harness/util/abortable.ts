@@ -1,12 +1,4 @@
-import { InternalError } from './errors.js';
-
-/** Thrown when a wait is cut short because the run was interrupted. */
-export class Interrupted extends InternalError {
-  readonly code = 'CRASH_DRILL_INTERRUPTED';
-  constructor() {
-    super('interrupted');
-  }
-}
+import { Interrupted } from './errors.js';
 
 /** The promise, or an `Interrupted` rejection as soon as the signal aborts. */
 export function abortable<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {

@@ -36,6 +36,12 @@ export abstract class CrashDrillError extends Error {
   /** Stable, `CRASH_DRILL_<WHAT>` (older families keep their `OBSERVE_`, `REMOTE_`, `PRELOAD_` prefixes). */
   abstract readonly code: string;
   abstract readonly fault: Blame;
+
+  constructor(message?: string, options?: ErrorOptions) {
+    super(message, options);
+    // Set once here for every class (execa's setErrorName): a `UsageError` prints as one, not as "Error".
+    this.name = new.target.name;
+  }
 }
 
 /** An error the user can fix by changing what they typed or wrote, or where they run: exit 3. */
@@ -65,7 +71,6 @@ export class EnvVarError extends UserError {
     readonly got: string,
   ) {
     super(`${variable}: expected ${expected}, got ${JSON.stringify(got)}`);
-    this.name = 'EnvVarError';
   }
 }
 
@@ -84,7 +89,19 @@ export class NoDrillsError extends UserError {
     readonly reasons: readonly string[],
   ) {
     super(reasons.length > 0 ? `${message}\n\n${reasons.join('\n')}` : message);
-    this.name = 'NoDrillsError';
+  }
+}
+
+/**
+ * Control flow, not a fault: a wait cut short because the run was interrupted (SIGINT, SIGTERM).
+ * It is neither the user's error nor ours, so it is no `CrashDrillError`: the drill that meets it
+ * contains what it started and the run ends with the signal's exit code (execa's
+ * `DiscardedError`, lib/return/final-error.js, interrupts the same way without being an error).
+ */
+export class Interrupted extends Error {
+  constructor() {
+    super('the run was interrupted');
+    this.name = 'Interrupted';
   }
 }
 
@@ -98,7 +115,7 @@ export function isUserError(error: unknown): error is UserError {
 }
 
 /** The exit code an error ends a command with: 1 for a run of no drills, 3 for anything else the user can fix, else 4. */
-export function exitCodeOf(error: unknown): typeof EXIT.failed | typeof EXIT.usage | typeof EXIT.harness {
+function exitCodeOf(error: unknown): typeof EXIT.failed | typeof EXIT.usage | typeof EXIT.harness {
   if (error instanceof NoDrillsError) return EXIT.failed;
   return isUserError(error) ? EXIT.usage : EXIT.harness;
 }

@@ -89,11 +89,6 @@ export function redact(text: string, secrets: readonly Secret[] = []): string {
   return redactShapes(out);
 }
 
-/** Whether `text` holds a known secret or a token shape (so redact() would change it). */
-export function holdsSecret(text: string, secrets: readonly Secret[] = []): boolean {
-  return secrets.some((s) => text.includes(s.value)) || ANY_SHAPE.test(text);
-}
-
 /** `text` with every token shape replaced by `[redacted:<kind>]`. */
 export function redactShapes(text: string): string {
   if (!ANY_SHAPE.test(text)) return text;

@@ -6,13 +6,13 @@
  *   expect.extend(crashDrillMatchers);
  *   expect(drill).toExitOnEof();
  *
- * One matcher per check of the registry (harness/checks/registry.ts), named by the check
+ * One matcher per check of the registry (harness/checks/all-checks.ts), named by the check
  * (`matcher` in its defineCheck): a new check gets its matcher here without a line of this file.
  * Each takes a DrillResult (from runDrills) and passes when its check passed; the failure
  * message shows the evidence: the check's summary, what the check found (its details, as the
  * reports print them), the processes that survived, the follow-up and the evidence log.
  */
-import { CHECKS } from '../checks/registry.js';
+import { CHECKS } from '../checks/all-checks.js';
 import type { Check } from '../checks/types.js';
 import type { DrillResult } from '../results/types.js';
 

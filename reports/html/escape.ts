@@ -8,6 +8,11 @@ export function esc(value: unknown): string {
   return String(value ?? '').replace(/[&<>"']/g, (ch) => ENTITIES[ch]);
 }
 
+/** Text as inline code: `<code>` around its escaped text. */
+export function codeHtml(value: unknown): string {
+  return `<code>${esc(value)}</code>`;
+}
+
 /** A safe fragment id for a drill (ids hold dots and dashes; anything else becomes `_`). */
 export function anchorOf(drillId: string): string {
   return `drill-${drillId.replace(/[^A-Za-z0-9._-]/g, '_')}`;

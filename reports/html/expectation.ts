@@ -3,9 +3,9 @@
  * per statement; a cell says met, not met or not shown, links each deciding drill to its
  * section, and for a statement no drill showed, says which point or mode would.
  */
-import { profilesText, STATEMENT_IDS, STATEMENT_LABELS } from '../../harness/results/constants.js';
+import { profilesText, staleAdvice, STATEMENT_IDS, STATEMENT_LABELS } from '../../harness/results/constants.js';
 import type { BaselineInfo, DrillResult, ExpectationResults, StatementResult } from '../../harness/results/types.js';
-import { anchorOf, esc } from './escape.js';
+import { anchorOf, codeHtml, esc } from './escape.js';
 
 /** `not met` of a statement the baseline lists reads `known`, as a check's known failure does. */
 const statusOf = (st: StatementResult) => (st.status === 'not met' && st.known ? 'known' : st.status);
@@ -69,5 +69,5 @@ function staleStatements(baseline: BaselineInfo | undefined): string {
   const stale = baseline?.statements?.stale ?? [];
   if (stale.length === 0) return '';
   const rows = stale.map((e) => `<li>${esc(e.server)} <b>${esc(e.statement)}</b>: listed as not met, now met</li>`).join('');
-  return `<h2>Stale baseline statements</h2><p class="warn">They are met now and fail the run: remove them from <code>${esc(baseline?.file)}</code>, or run again with --update-baseline.</p><ul>${rows}</ul>`;
+  return `<h2>Stale baseline statements</h2><p class="warn">They are met now and fail the run: ${staleAdvice(stale.length, baseline?.file ?? '', codeHtml)}.</p><ul>${rows}</ul>`;
 }

@@ -2,11 +2,12 @@
  * The whole report page: header with the summary line, the matrix, then every drill (those that
  * failed first, then errors, unknowns, passes; run order within each).
  */
+import { staleAdvice } from '../../harness/results/constants.js';
 import type { DrillResult, RunReport } from '../types.js';
 import { summaryLine } from '../summary-line.js';
 import { CSS, SCRIPT } from './assets.js';
 import { renderDrill } from './drill-section.js';
-import { esc, verdictClass } from './escape.js';
+import { codeHtml, esc, verdictClass } from './escape.js';
 import type { EvidenceRead } from './evidence-file.js';
 import { renderMatrix } from './matrix.js';
 import { EXPECTATION_CSS, renderExpectation } from './expectation.js';
@@ -52,7 +53,7 @@ function staleBaseline(results: PageRun<unknown>): string {
   const b = results.baseline;
   if (!b || b.stale.length === 0) return '';
   const rows = b.stale.map((e) => `<li><code>${esc(e.drill)}</code> ${esc(e.check ?? '(the drill)')}: was ${esc(e.verdict)}, now passes</li>`).join('');
-  return `<h2>Stale baseline entries</h2><p class="warn">They now pass and fail the run: remove them from <code>${esc(b.file)}</code>, or run again with --update-baseline.</p><ul>${rows}</ul>`;
+  return `<h2>Stale baseline entries</h2><p class="warn">They now pass and fail the run: ${staleAdvice(b.stale.length, b.file, codeHtml)}.</p><ul>${rows}</ul>`;
 }
 
 /** What each check tests, where it comes from: each drill's check links here (#requirement-<id>). Older results have none. */

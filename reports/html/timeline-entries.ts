@@ -4,7 +4,7 @@
  * left out on purpose (an RPC shows its method only), so nothing here can carry a token.
  */
 import { describeStep } from '../../harness/results/constants.js';
-import type { ContainmentStep, LegacyStep } from '../types.js';
+import type { ContainmentStep } from '../types.js';
 import type { LogEvent } from './evidence-file.js';
 
 export const LANES = ['client', 'kill', 'server', 'survivors', 'containment', 'revocation', 'remote', 'retry', 'harness'] as const;
@@ -32,8 +32,6 @@ const CLIENT: Record<string, Describe> = {
   dispatched: (e) => `target call written (id ${str(e.requestId)})`,
   response: (e) => `tool result received${e.isError ? ' (isError)' : ''}`,
   'call-error': (e) => `call failed: ${str(e.message)}`,
-  'close-step': (e) => `shutdown step: ${str(e.step)}`,
-  'close-done': (e) => `shutdown done: ended by ${str(e.endedBy)}`,
   'subject-exit': (e) => `client saw the server exit (${exitText(e)})`,
   'client-error': (e) => `client error: ${str(e.message)}`,
 };
@@ -176,8 +174,7 @@ export function timelineEntries(events: LogEvent[]): TimelineEntry[] {
   const out: TimelineEntry[] = [];
   for (const e of events) {
     if (e.type === 'containment') {
-      // A log of any age: describeStep shows a step written before steps were typed by its own line.
-      for (const record of (e.records ?? []) as Array<{ pid: number; steps: Array<ContainmentStep | LegacyStep> }>) {
+      for (const record of (e.records ?? []) as Array<{ pid: number; steps: ContainmentStep[] }>) {
         for (const step of record.steps ?? []) out.push({ ms: ms(step.t), lane: 'containment', what: `pid ${record.pid}: ${describeStep(step)}` });
       }
       continue;

@@ -4,6 +4,5 @@ import type { DrillResult } from '../types.js';
 /** What the page itself shows of a drill (its line, the matrix, the expectation's links): a large run's page holds only this. */
 export type DrillLine = Pick<DrillResult, 'id' | 'key' | 'scenario' | 'point' | 'mode' | 'verdict' | 'reason' | 'durationMs'> & {
   subject: { name: string };
-  /** Absent in results.json of earlier versions (the default profile). */
-  clientProfile?: DrillResult['clientProfile'];
+  clientProfile: DrillResult['clientProfile'];
 };

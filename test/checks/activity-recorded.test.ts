@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { activityRecorded } from '../../harness/checks/activity-recorded/check.js';
-import { runChecks } from '../../harness/checks/registry.js';
+import { runChecks } from '../../harness/checks/all-checks.js';
 import type { ActivityCounts, ActivityEntry, ActivityRead } from '../../harness/evidence/types.js';
 import { diagnose } from '../../harness/results/diagnosis.js';
 import { incidentRecord } from '../../harness/results/incident.js';

@@ -7,7 +7,7 @@
  * test/drill/cancel-cause.e2e.test.ts and the SDK matrices.
  */
 import { describe, expect, it } from 'vitest';
-import { runChecks } from '../../harness/checks/registry.js';
+import { runChecks } from '../../harness/checks/all-checks.js';
 import { aliveAfterCancel } from '../../harness/checks/alive-after-cancel/check.js';
 import { cancellationIn } from '../../harness/checks/silent-after-cancel/cancellation.js';
 import { silentAfterCancel } from '../../harness/checks/silent-after-cancel/check.js';

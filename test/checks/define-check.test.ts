@@ -1,6 +1,6 @@
 /** defineCheck names the id once: it puts it on every outcome, and gives a check without a matcher of its own `toPass<Id>`. */
 import { describe, expect, it } from 'vitest';
-import { CHECKS } from '../../harness/checks/registry.js';
+import { CHECKS } from '../../harness/checks/all-checks.js';
 import { defineCheck } from '../../harness/checks/types.js';
 import { practice } from '../../harness/requirements/requirement.js';
 import { passingDrill } from './evidence-builder.js';

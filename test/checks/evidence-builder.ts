@@ -3,7 +3,7 @@
  * gets an explicit timestamp, so a test states its timeline and the expected numbers follow
  * from it exactly (no clock, no processes).
  */
-import type { CloseStep } from '../../harness/shared/protocol.js';
+import { DEFAULT_PROFILE } from '../../harness/client-profiles/profiles.js';
 import type { KillMode, KillPoint } from '../../harness/config/index.js';
 import type {
   ContainmentRecord,
@@ -35,6 +35,7 @@ export function makeMeta(overrides: MetaOverrides = {}): DrillMeta {
     point: 'idle',
     mode: 'crash',
     correlationId: 'cd-20260101T000000-abcdef-0003:write',
+    clientProfile: DEFAULT_PROFILE,
     ...rest,
     expect: {
       exitOnEof: { deadline: 1000 },
@@ -169,8 +170,12 @@ export class EvidenceBuilder {
     return this.add(t, { type: 'subject-exit', code, signal }, 'client');
   }
 
-  closeStep(t: number, step: CloseStep): this {
-    return this.add(t, { type: 'close-step', step }, 'client');
+  /** A step of the client's stop sequence (the TypeScript SDK's: close stdin, then signal the server). */
+  stopStep(t: number, what: 'close-stdin' | 'SIGTERM' | 'SIGKILL'): this {
+    const index = this.events.filter((e) => e.type === 'stop-step').length;
+    if (what === 'close-stdin') return this.add(t, { type: 'stop-step', index, step: { kind: 'close-stdin', onlyIfAlive: null }, result: 'done' }, 'client');
+    const step = { kind: 'signal', name: what, to: 'child', onlyIfAlive: 'child' } as const;
+    return this.add(t, { type: 'stop-step', index, step, result: 'sent', targets: [{ ...SERVER, result: 'sent' }] }, 'client');
   }
 
   signal(t: number, s: { signal?: string; pid?: number; startTime?: number; by?: 'harness' | 'client'; result?: string } = {}): this {

@@ -61,7 +61,7 @@ describe('a signal someone sent', () => {
   });
 
   it("the client's shutdown SIGTERM fails exit-on-eof (a signal other than SIGPIPE)", () => {
-    const ev = lostAt1200('close').closeStep(1200, 'stdin-closed').closeStep(2200, 'sigterm').serverExit(2205, { code: null, signal: 'SIGTERM' }).build();
+    const ev = lostAt1200('close').stopStep(1200, 'close-stdin').stopStep(2200, 'SIGTERM').serverExit(2205, { code: null, signal: 'SIGTERM' }).build();
     expect(exitOnEof.run(ev).summary).toBe(
       "the server did not exit on EOF: it was ended by SIGTERM from the client's shutdown 1005 ms after losing its client",
     );

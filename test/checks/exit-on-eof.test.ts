@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { exitOnEof } from '../../harness/checks/exit-on-eof/check.js';
-import { runChecks } from '../../harness/checks/registry.js';
+import { runChecks } from '../../harness/checks/all-checks.js';
 import { EvidenceBuilder, SERVER, passingDrill } from './evidence-builder.js';
 
 /** Loss at 1200, deadline 1000 ms unless a test says otherwise. */
@@ -65,8 +65,8 @@ describe('exit-on-eof', () => {
 
   it("fails when the client's shutdown SIGTERM came before the exit, even within the deadline", () => {
     const ev = lostAt1200({ mode: 'close', expect: { exitOnEof: { deadline: 5000 } } })
-      .closeStep(1200, 'stdin-closed')
-      .closeStep(3200, 'sigterm')
+      .stopStep(1200, 'close-stdin')
+      .stopStep(3200, 'SIGTERM')
       .serverExit(3210, { code: null, signal: 'SIGTERM', observedBy: 'client' })
       .build();
     const result = exitOnEof.run(ev);
@@ -86,9 +86,9 @@ describe('exit-on-eof', () => {
 
   it("names SIGKILL when the client's shutdown had to escalate", () => {
     const ev = lostAt1200({ mode: 'close', expect: { exitOnEof: { deadline: 9000 } } })
-      .closeStep(1200, 'stdin-closed')
-      .closeStep(3200, 'sigterm')
-      .closeStep(5200, 'sigkill')
+      .stopStep(1200, 'close-stdin')
+      .stopStep(3200, 'SIGTERM')
+      .stopStep(5200, 'SIGKILL')
       .serverExit(5201, { code: null, signal: 'SIGKILL' })
       .build();
     expect(exitOnEof.run(ev).summary).toBe(
@@ -97,14 +97,14 @@ describe('exit-on-eof', () => {
   });
 
   it('passes in close mode when only stdin was closed before the exit (that is the EOF itself)', () => {
-    const ev = lostAt1200({ mode: 'close' }).closeStep(1200, 'stdin-closed').serverExit(1260, { code: 0 }).build();
+    const ev = lostAt1200({ mode: 'close' }).stopStep(1200, 'close-stdin').serverExit(1260, { code: 0 }).build();
     const result = exitOnEof.run(ev);
     expect(result.verdict).toBe('pass');
     expect(result.summary).toBe('the server exited 60 ms after losing its client (code 0)');
   });
 
-  it('ignores close steps that came after the exit', () => {
-    const ev = lostAt1200({ mode: 'close' }).closeStep(1200, 'stdin-closed').serverExit(1260).closeStep(3200, 'sigterm').build();
+  it('ignores stop steps that came after the exit', () => {
+    const ev = lostAt1200({ mode: 'close' }).stopStep(1200, 'close-stdin').serverExit(1260).stopStep(3200, 'SIGTERM').build();
     expect(exitOnEof.run(ev).verdict).toBe('pass');
   });
 
@@ -136,8 +136,8 @@ describe('exit-on-eof', () => {
 
   it('names the latest sender when both the client and the harness signalled', () => {
     const ev = lostAt1200({ mode: 'close', expect: { exitOnEof: { deadline: 9000 } } })
-      .closeStep(1200, 'stdin-closed')
-      .closeStep(3200, 'sigterm')
+      .stopStep(1200, 'close-stdin')
+      .stopStep(3200, 'SIGTERM')
       .signal(4000, { signal: 'SIGKILL' })
       .serverExit(4001, { code: null, signal: 'SIGKILL' })
       .build();

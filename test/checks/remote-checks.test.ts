@@ -3,7 +3,7 @@
  * idempotent-effects, denied-after-revocation, quiet-after-loss, jobs-settled.
  */
 import { describe, expect, it } from 'vitest';
-import { runChecks } from '../../harness/checks/registry.js';
+import { runChecks } from '../../harness/checks/all-checks.js';
 import { deniedAfterRevocation } from '../../harness/checks/denied-after-revocation/check.js';
 import { idempotentEffects } from '../../harness/checks/idempotent-effects/check.js';
 import { jobsSettled } from '../../harness/checks/jobs-settled/check.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { runChecks } from '../../harness/checks/registry.js';
+import { runChecks } from '../../harness/checks/all-checks.js';
 import { stdoutClean } from '../../harness/checks/stdout-clean/check.js';
 import { passingDrill } from './evidence-builder.js';
 

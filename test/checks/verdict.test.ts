@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { runChecks, type CheckResult } from '../../harness/checks/registry.js';
+import { runChecks, type CheckResult } from '../../harness/checks/all-checks.js';
 import { drillVerdict } from '../../harness/results/verdict.js';
 import { EvidenceBuilder, passingDrill, survivor } from './evidence-builder.js';
 

@@ -151,11 +151,11 @@ describe('init --from-client-config', () => {
     const unknown = await cli(['init', '--from-client', 'notepad'], dir);
     expect(unknown.code).toBe(3);
     expect(unknown.stderr).toBe(
-      'crash-drill init: --from-client: expected one of claude-desktop, claude-code, cursor, vscode, windsurf, codex, gemini, zed, got "notepad"\n',
+      'crash-drill: init: --from-client: expected one of claude-desktop, claude-code, cursor, vscode, windsurf, codex, gemini, zed, got "notepad"\n',
     );
     const none = await cli(['init', '--from-client', 'zed', '--force'], dir, { HOME: home, XDG_CONFIG_HOME: join(home, '.config') });
     expect(none.code).toBe(3);
-    expect(none.stderr).toBe('crash-drill init: no stdio server entries to drill (no configuration file of zed could be read); nothing was written\n');
+    expect(none.stderr).toBe('crash-drill: init: no stdio server entries to drill (no configuration file of zed could be read); nothing was written\n');
   }, 120_000);
 
   it('no env value of any fixture appears in any output', () => {

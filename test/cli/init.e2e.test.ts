@@ -125,7 +125,7 @@ describe('crash-drill init', () => {
     const blocked = await init(SERVER, dir);
     expect(blocked.code).toBe(3);
     expect(blocked.stderr).toBe(
-      'crash-drill init: scenarios/lifecycle.yaml, scenarios/may-write/slow.yaml, scenarios/may-write/spawn-helper.yaml, scenarios/may-write/start-job.yaml, scenarios/may-write/subscribe.yaml, scenarios/may-write/write.yaml exist already; refusing to overwrite (use --force to overwrite); nothing was written\n',
+      'crash-drill: init: scenarios/lifecycle.yaml, scenarios/may-write/slow.yaml, scenarios/may-write/spawn-helper.yaml, scenarios/may-write/start-job.yaml, scenarios/may-write/subscribe.yaml, scenarios/may-write/write.yaml exist already; refusing to overwrite (use --force to overwrite); nothing was written\n',
     );
     expect(readdirSync(dir)).toEqual(['scenarios']);
     expect(yamlFiles(join(dir, 'scenarios'))).toEqual(FILES.filter((f) => !f.startsWith('read-only/')));
@@ -149,7 +149,7 @@ describe('crash-drill init', () => {
     const run = await init([...SERVER, '--force'], dir);
     expect(run.code).toBe(3);
     expect(run.stderr).toBe(
-      'crash-drill init: scenarios/write.yaml has the id "write", which init writes to scenarios/may-write/write.yaml: scenario ids must be unique, so run would refuse both; move or remove it (an earlier init wrote one scenario per tool at the top of the folder); nothing was written\n',
+      'crash-drill: init: scenarios/write.yaml has the id "write", which init writes to scenarios/may-write/write.yaml: scenario ids must be unique, so run would refuse both; move or remove it (an earlier init wrote one scenario per tool at the top of the folder); nothing was written\n',
     );
     expect(yamlFiles(join(dir, 'scenarios'))).toEqual(['mine.yaml', 'write.yaml']);
     expect(readdirSync(dir)).toEqual(['scenarios']);
@@ -165,7 +165,7 @@ describe('crash-drill init', () => {
     const run = await init([], dir);
     expect(run.code).toBe(3);
     expect(run.stderr).toBe(
-      'crash-drill init: no server command given, and stdin is not a terminal to ask on\n' +
+      'crash-drill: init: no server command given, and stdin is not a terminal to ask on\n' +
         'usage: crash-drill init [--cwd <dir>] [--dir <scenarios dir>] [--force] [--] <command> [args...]   (or --command <cmd> [--arg <a>]...)\n',
     );
     expect(readdirSync(dir)).toEqual([]);
@@ -182,7 +182,7 @@ describe('crash-drill init', () => {
     // Run again with the same words: --force went to the server, so init refuses to overwrite.
     const again = await init(['--cwd', ROOT, 'node', 'dist/fake-servers/well-behaved.js', '--force'], dir);
     expect(again.code).toBe(3);
-    expect(again.stderr).toBe('crash-drill init: crash-drill.config.mjs exists already; refusing to overwrite it (use --force to overwrite)\n');
+    expect(again.stderr).toBe('crash-drill: init: crash-drill.config.mjs exists already; refusing to overwrite it (use --force to overwrite)\n');
     // Ours before `--`, the server's after it.
     const forced = await init(['--force', '--cwd', ROOT, '--', 'node', 'dist/fake-servers/well-behaved.js', '--dir', 'x'], dir);
     expect(forced.stderr).toBe('');
@@ -197,7 +197,7 @@ describe('crash-drill init', () => {
     const dir = project();
     const run = await init(['--command', 'node', 'python3', 'server.py'], dir);
     expect(run.code).toBe(3);
-    expect(run.stderr).toBe('crash-drill init: the server command is given twice: as <command> ("python3") and as --command/--arg; give one of them\n');
+    expect(run.stderr).toBe('crash-drill: init: the server command is given twice: as <command> ("python3") and as --command/--arg; give one of them\n');
     const fromClient = await init(['--from-client', 'cursor', 'node', 'server.js'], dir);
     expect(fromClient.code).toBe(3);
     expect(fromClient.stderr).toContain('leave out <command>, --command, --arg and --cwd');

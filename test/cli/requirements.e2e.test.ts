@@ -5,7 +5,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CHECKS } from '../../harness/checks/registry.js';
+import { CHECKS } from '../../harness/checks/all-checks.js';
 import { STATEMENT_IDS } from '../../harness/config/statements.js';
 import type { RequirementsList } from '../../harness/results/types.js';
 import { runCli } from '../support/cli.js';

@@ -8,7 +8,7 @@
 import { chmodSync, existsSync, lstatSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { clearEngineMark, engineMarkFile, legacyEngineMark, markEngineUsed, sweepStaleContainerRows } from '../../harness/containers/stale.js';
+import { clearEngineMark, engineMarkFile, markEngineUsed, sweepStaleContainerRows } from '../../harness/containers/stale.js';
 import { newRunId } from '../../harness/observe/index.js';
 import { registerRun, runsDir } from '../../harness/registry/index.js';
 import { runScenarios } from '../../harness/run/run-scenarios.js';
@@ -110,23 +110,11 @@ describe('the container sweep of a run', () => {
     expect(called()).toEqual(['version', 'ps']);
   });
 
-  it('honours the per-user mark of earlier versions until an engine answered', async () => {
-    mkdirSync(dirname(legacyEngineMark()), { recursive: true });
-    writeFileSync(legacyEngineMark(), 'then\n');
-    expect(await sweepStaleContainerRows()).toEqual([]);
-    expect(called()).toEqual(['version']);
-    expect(existsSync(legacyEngineMark())).toBe(true);
-    process.env.FAKE_DOCKER_UP = '1';
-    expect(await sweepStaleContainerRows()).toEqual([]);
-    expect(existsSync(legacyEngineMark())).toBe(false);
-  });
-
-  it('a mark is made 0600 and only at a free name: a symlink there is neither written through nor counted, nor is one for the mark of earlier versions', async () => {
+  it('a mark is made 0600 and only at a free name: a symlink there is neither written through nor counted', async () => {
     const runId = newRunId(); // never registered: a dead run
     const target = join(dirname(bin), 'target');
     writeFileSync(target, 'before\n');
     symlinkSync(target, engineMarkFile(runId));
-    symlinkSync(target, legacyEngineMark());
     markEngineUsed(runId);
     expect(readFileSync(target, 'utf8')).toBe('before\n');
     expect(await sweepStaleContainerRows()).toEqual([]);
@@ -139,7 +127,6 @@ describe('the container sweep of a run', () => {
     expect(await sweepStaleContainerRows()).toEqual([]);
     expect(called()).toEqual(['version']);
     clearEngineMark(runId);
-    rmSync(legacyEngineMark());
   });
 
   it('asks the engine with `always` (a dead run’s sentinel), mark or not', async () => {

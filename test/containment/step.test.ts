@@ -1,18 +1,15 @@
 /**
- * The one containment step (harness/containment/step.ts): every kind is shown as the
- * line the harness printed before steps were typed, and a verdict that depends on a step (the
- * container exit-on-eof: a `docker stop` from the harness before the exit) reads its fields,
- * both ways, from a log written now and from one written with the old text steps; a saved log
- * of each kind is verified and re-judged by `crash-drill check`'s checkPath.
+ * The one containment step (harness/containment/step.ts): every kind is shown as one line, and a
+ * verdict that depends on a step (the container exit-on-eof: a `docker stop` from the harness
+ * before the exit) reads its fields, both from the evidence in memory and from a saved log that
+ * `crash-drill check`'s checkPath verifies and re-judges.
  */
 import { describe, expect, it } from 'vitest';
 import { exitOnEof } from '../../harness/checks/exit-on-eof/check.js';
 import { checkPath } from '../../harness/cli/check-command.js';
 import type { ContainerRow } from '../../harness/containers/types.js';
-import { containerContainmentOf } from '../../harness/evidence/container-queries.js';
 import { writeEvidenceLog } from '../../harness/evidence/log.js';
-import { describeStep, type ContainerTarget, type ContainmentStep, type LegacyStep, type StepBody } from '../../harness/containment/step.js';
-import { judge } from '../../harness/results/judge.js';
+import { describeStep, type ContainerTarget, type ContainmentStep, type StepBody } from '../../harness/containment/step.js';
 import { EvidenceBuilder, SERVER } from '../checks/evidence-builder.js';
 import { tempDir } from '../support/temp-dir.js';
 import type { ContainerContainment } from '../../harness/containment/containers.js';
@@ -21,7 +18,7 @@ const P = { pid: 812, startTime: 990_000 };
 const C: ContainerTarget = { engine: 'docker', id: 'c0ffee'.repeat(10).slice(0, 64), name: 'srv', created: '2026-01-01T00:00:00.1Z' };
 
 describe('describeStep', () => {
-  it('shows every kind as one line, the line each containment printed before steps were typed', () => {
+  it('shows every kind as one line', () => {
     const cases: [StepBody, string][] = [
       [{ kind: 'signal', target: P, signal: 'SIGTERM', result: 'sent' }, 'SIGTERM: sent'],
       [{ kind: 'signal', target: P, signal: 'SIGCONT', result: 'sent', reason: 'stopped' }, 'SIGCONT (it was stopped): sent'],
@@ -53,7 +50,6 @@ describe('describeStep', () => {
       [{ kind: 'outcome', target: { pid: 812, startTime: null }, result: 'refused', reason: 'no live process 812' }, 'refused: no live process 812'],
     ];
     for (const [step, line] of cases) expect(describeStep({ t: 1, ...step })).toBe(line);
-    expect(describeStep({ t: 1, action: 'SIGTERM: sent' })).toBe('SIGTERM: sent');
   });
 });
 
@@ -70,8 +66,8 @@ const ROW: ContainerRow = {
   cli: { pid: SERVER.pid, startTime: SERVER.startTime, cmdline: ['docker', 'run', '-i', 'crash-drill-node:local'] },
 };
 
-/** The subject runs in a container that exits at `exitAt`; containment's steps are as given (typed now, or old text). */
-function containerDrill(exitAt: number, steps: (ContainmentStep | LegacyStep)[]) {
+/** The subject runs in a container that exits at `exitAt`; containment's steps are as given. */
+function containerDrill(exitAt: number, steps: ContainmentStep[]) {
   const record = { id: C.id, name: C.name, image: ROW.image, created: C.created, endedBy: 'stop', forced: false, exitCode: 143, steps } as ContainerContainment;
   return new EvidenceBuilder()
     .start(1000)
@@ -91,78 +87,28 @@ const TYPED: ContainmentStep[] = [
   { t: 2321, kind: 'inspect', target: C, result: 'seen', state: 'exited', exitCode: 143 },
   { t: 2340, kind: 'engine', target: C, command: 'rm', result: 'done' },
 ];
-/** The same containment as the harness recorded it before steps were typed. */
-const OLD: LegacyStep[] = [
-  { t: 2300, action: 'docker stop --time 1: sent' },
-  { t: 2320, action: 'docker stop: done' },
-  { t: 2321, action: 'state exited, exit code 143' },
-  { t: 2340, action: 'docker rm: done' },
-];
 const STOPPED = `the server in container ${C.id.slice(0, 12)} (srv, crash-drill-node:local) did not exit on EOF: it was ended by docker stop --time 1 from the harness 1110 ms after losing its client (exit code 143)`;
 
 describe('the container exit-on-eof verdict reads the step, not its text', () => {
-  for (const [format, steps] of [
-    ['typed steps', TYPED],
-    ['old text steps', OLD],
-  ] as const) {
-    it(`${format}: fails when the harness's docker stop came before the exit, passes when the container exited first`, () => {
-      const stopped = exitOnEof.run(containerDrill(2310, steps));
-      expect([stopped.verdict, stopped.summary]).toEqual(['fail', STOPPED]);
-      expect(stopped.data).toHaveProperty('endedBy', 'docker stop --time 1 from the harness');
-      const onItsOwn = exitOnEof.run(containerDrill(1260, steps));
-      expect([onItsOwn.verdict, onItsOwn.summary]).toEqual([
-        'pass',
-        `the server in container ${C.id.slice(0, 12)} (srv, crash-drill-node:local) exited 60 ms after losing its client (exit code 143)`,
-      ]);
-    });
-  }
-
-  it('an old log is read as typed steps: the command the harness sent, and the rest as they were printed', () => {
-    const steps = containerContainmentOf(containerDrill(2310, OLD))[0].steps;
-    expect(steps[0]).toEqual({ t: 2300, kind: 'engine', target: C, command: 'stop', args: ['--time', '1'], result: 'sent' });
-    expect(steps.slice(1).map((s) => s.kind)).toEqual(['note', 'note', 'note']);
-    expect(steps.map(describeStep)).toEqual(OLD.map((s) => s.action));
-    expect(containerContainmentOf(containerDrill(2310, TYPED))[0].steps).toEqual(TYPED);
+  it("fails when the harness's docker stop came before the exit, passes when the container exited first", () => {
+    const stopped = exitOnEof.run(containerDrill(2310, TYPED));
+    expect([stopped.verdict, stopped.summary]).toEqual(['fail', STOPPED]);
+    expect(stopped.data).toHaveProperty('endedBy', 'docker stop --time 1 from the harness');
+    const onItsOwn = exitOnEof.run(containerDrill(1260, TYPED));
+    expect([onItsOwn.verdict, onItsOwn.summary]).toEqual([
+      'pass',
+      `the server in container ${C.id.slice(0, 12)} (srv, crash-drill-node:local) exited 60 ms after losing its client (exit code 143)`,
+    ]);
   });
 
-  it('a saved log of either format verifies and is re-judged from the file alone, the same way', () => {
+  it('a saved log verifies and is re-judged from the file alone, the same way', () => {
     const dir = tempDir('containment-steps-');
-    for (const [name, steps] of [
-      ['typed', TYPED],
-      ['old', OLD],
-    ] as const) {
-      const evidence = containerDrill(2310, steps);
-      evidence.meta.drillId = `cd-20260101T000000-abcdef-${name}`;
-      evidence.events[0] = { ...evidence.events[0], meta: evidence.meta } as (typeof evidence.events)[0];
-      writeEvidenceLog(dir, evidence);
-    }
+    const evidence = containerDrill(2310, TYPED);
+    evidence.meta.drillId = 'cd-20260101T000000-abcdef-typed';
+    evidence.events[0] = { ...evidence.events[0], meta: evidence.meta } as (typeof evidence.events)[0];
+    writeEvidenceLog(dir, evidence);
     const { results, broken } = checkPath(dir);
     expect(broken).toEqual([]);
-    expect(results.drills.map((d) => [d.id.split('-').pop(), d.checks.find((c) => c.id === 'exit-on-eof')?.summary])).toEqual([
-      ['old', STOPPED],
-      ['typed', STOPPED],
-    ]);
-  });
-});
-
-describe('process containment of an older log', () => {
-  it('gives each step its record as target and drops the old line; text-only steps become notes shown as printed', () => {
-    const steps = [
-      { t: 2000, action: 'SIGTERM: sent', kind: 'signal', signal: 'SIGTERM', result: 'sent' },
-      { t: 2001, action: 'exited (zombie, signal SIGTERM)' },
-    ] as unknown as ContainmentStep[];
-    const ev = new EvidenceBuilder()
-      .start(1000)
-      .spawned(1010)
-      .clientLost(1200)
-      .containment(2100, [{ pid: P.pid, startTime: P.startTime, cmdline: ['node', 'leak.js'], endedBy: 'SIGTERM', forced: false, steps }])
-      .end(2200)
-      .build();
-    const [record] = judge(ev).containment;
-    expect(record.steps).toEqual([
-      { t: 2000, kind: 'signal', target: P, signal: 'SIGTERM', result: 'sent' },
-      { t: 2001, kind: 'note', target: P, result: 'recorded', text: 'exited (zombie, signal SIGTERM)' },
-    ]);
-    expect(record.steps.map(describeStep)).toEqual(['SIGTERM: sent', 'exited (zombie, signal SIGTERM)']);
+    expect(results.drills.map((d) => [d.id.split('-').pop(), d.checks.find((c) => c.id === 'exit-on-eof')?.summary])).toEqual([['typed', STOPPED]]);
   });
 });

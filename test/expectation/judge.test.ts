@@ -19,6 +19,7 @@ function drill(key: string, checks: Array<Pick<CheckResult, 'id' | 'verdict'> & 
   return {
     key,
     verdict,
+    clientProfile: 'ts-sdk',
     subject: SERVER,
     checks: checks.map((c) => ({ summary: '', data: {}, ...c })),
     survivors: [],

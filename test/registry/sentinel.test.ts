@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { findPerl } from '../../harness/util/perl.js';
-import { PERL_WAIT, sentinelCommand, startSentinel } from '../../harness/registry/sentinel.js';
+import { perlWaitScript, sentinelCommand, startSentinel } from '../../harness/registry/sentinel.js';
 import { distFile } from '../../harness/util/paths.js';
 import { sentinelProcesses } from '../support/markers.js';
 import { until } from '../support/until.js';
@@ -33,7 +33,7 @@ describe("the run's sentinel", () => {
 
   it('waits as perl in front of the Node sweep where perl is on PATH, and is Node alone without perl', () => {
     const main = distFile('bin/sentinel.js');
-    expect(sentinelCommand(main, 'cd-x', '/usr/bin/perl')).toEqual(['/usr/bin/perl', ['-e', PERL_WAIT, process.execPath, main, 'cd-x', '--now']]);
+    expect(sentinelCommand(main, 'cd-x', '/usr/bin/perl')).toEqual(['/usr/bin/perl', ['-e', perlWaitScript(), process.execPath, main, 'cd-x', '--now']]);
     expect(sentinelCommand(main, 'cd-x', null)).toEqual([process.execPath, [main, 'cd-x']]);
   });
 });

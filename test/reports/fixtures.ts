@@ -20,7 +20,7 @@ export function failed(): DrillResult {
       .rpcIn(1100)
       .pointReached(1200)
       .clientLost(1200, 'close', 'stdin closed')
-      .closeStep(1200, 'stdin-closed')
+      .stopStep(1200, 'close-stdin')
       .serverExit(1230, { code: 0 })
       .snapshot(1700, [])
       .end(1800)

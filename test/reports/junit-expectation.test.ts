@@ -156,7 +156,7 @@ describe('junit.xml: the cleanup expectation', () => {
         '</system-out>',
         '    </testcase>',
         '    <testcase name="slow &amp; &quot;odd&quot;: stops accepting calls after its input closes (baseline)" classname="cleanup expectation" time="0.000">',
-        '      <failure message="stale baseline statement: slow &amp; &quot;odd&quot; stops-accepting-calls is met now; remove it from crash-drill.baseline.json, or run again with --update-baseline" type="stale-baseline">stale baseline statement: slow &amp; "odd" stops-accepting-calls is met now; remove it from crash-drill.baseline.json, or run again with --update-baseline',
+        '      <failure message="stale baseline statement: slow &amp; &quot;odd&quot; stops-accepting-calls is met now; remove it from crash-drill.baseline.json, or run again with --update-baseline to rewrite the file" type="stale-baseline">stale baseline statement: slow &amp; "odd" stops-accepting-calls is met now; remove it from crash-drill.baseline.json, or run again with --update-baseline to rewrite the file',
         '</failure>',
         '      <system-out></system-out>',
         '    </testcase>',

@@ -31,17 +31,17 @@ const dir = (prefix: string) => {
 const BEFORE: Record<number, Record<string, string>> = {
   40: {
     console: '2d7026472caa0f303d714883b0f28afc2f0d63781510a594e71348290d6c0e35',
-    'junit.xml': '4b4264b2a7d0eac9841dcb58ce3b6350a78b541977265feef6894f1d0c1f2487',
-    'report.html': 'b41fe5b69d20e32d8b680bcd67f1da8d59c91c82c2d2efd402fe4f3095e80f9d',
+    'junit.xml': 'e7e8ee3a5d3be387f20932308765a5240f24c8b76d82147e5055354c24f2a98b',
+    'report.html': '058c630c72993c56f3974990c2461ec44dcd4076564d98ce2a14b66994fba02b',
     'results.json': 'fabddd34e799bd3cd0a3636bf8dc51ab1f51e20b10749e25221919a28f0cfda7',
-    'summary.md': '272aac82c6fcd23da0f2297fae80da80eca33a904869a095af345b7c3386c238',
+    'summary.md': 'a82aa12c8e0ec4e740a0e5062bde1da0f4f5889e762f518470b406b3a50e599e',
   },
   600: {
     console: '3297038533c97b737fca70d1fef0231a94e52cc77683b5e690acabeee5a8caef',
-    'junit.xml': '9f2c67425f24634790accec75220abac8c1a34670617898754885a00c073703c',
-    'report.html': '2ea9e105bf7fb9d50e466aa41e3a6cdbc65a61010553b6555f402dd252fa59ad',
+    'junit.xml': '0f8cb614de6b2169b18bebe41546fe5aeff0c3169f695ad22766bd80e8e9ed0e',
+    'report.html': 'c378e9b82760db3c25b64c05783896e173ee9d50deadcd3ca8f87236d8e75c6f',
     'results.json': '0c918916803ae625657afd1c2cce47c9ead3f25958749847bf994e66228a42a5',
-    'summary.md': 'dee21737fd7e7aefdb4399b13158713f77ca31c4a7015ac97fab902412c670dd',
+    'summary.md': 'e89627e6510acae02b6416fe9367edb06fa80ca3a8f9ba69273b7132e93efb65',
     'report-drills/': 'c280fb151f7022b37e39191b147fe047c06dd50e90d7d12ed288c3f0a9524dff',
   },
 };

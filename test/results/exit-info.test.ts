@@ -95,7 +95,7 @@ describe('exitInfo', () => {
   });
 
   it("classes a signal from the client's shutdown", () => {
-    const ev = lost('close').closeStep(1200, 'stdin-closed').closeStep(3200, 'sigterm').serverExit(3205, { code: null, signal: 'SIGTERM' }).build();
+    const ev = lost('close').stopStep(1200, 'close-stdin').stopStep(3200, 'SIGTERM').serverExit(3205, { code: null, signal: 'SIGTERM' }).build();
     expect(exitInfo(ev)).toMatchObject({
       class: 'signal',
       signal: 'SIGTERM',
@@ -115,7 +115,7 @@ describe('exitInfo', () => {
   it('says the signal came from neither when no one in the evidence sent it', () => {
     const ev = lost()
       .signal(1300, { signal: 'SIGTERM', pid: 5001, startTime: 990_000 }) // another process
-      .closeStep(1300, 'sigterm') // a SIGTERM step, but the server died of SIGKILL
+      .stopStep(1300, 'SIGTERM') // a SIGTERM step, but the server died of SIGKILL
       .serverExit(1400, { code: null, signal: 'SIGKILL' })
       .build();
     expect(exitInfo(ev)).toMatchObject({ class: 'signal', signal: 'SIGKILL', signalFrom: 'not the harness or the client' });

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { runDrills } from 'mcp-crash-drill';
 import { crashDrillMatchers, type CrashDrillMatchers } from 'mcp-crash-drill/vitest';
 import { join } from 'node:path';
-import { CHECKS } from '../../harness/checks/registry.js';
+import { CHECKS } from '../../harness/checks/all-checks.js';
 import { packageRoot } from '../../harness/util/paths.js';
 import { type FakeServer, fakeSubject, type ScenarioParts, scenarioFrom, scenarioYaml } from '../support/scenarios.js';
 

@@ -10,7 +10,7 @@ import { constants } from 'node:os';
 import type { Readable, Writable } from 'node:stream';
 import type { SpawnedServer } from '../../shared/spawn-subject.js';
 import type { ClientEvent } from '../../shared/protocol.js';
-import { readStatOnce } from '../../observe/proc.js';
+import { readStatOnce } from '../../observe/index.js';
 import { monoNow } from '../../util/clock.js';
 import { pipeLines } from './client-base.js';
 import { signalIdentity } from '../../containment/signal.js';

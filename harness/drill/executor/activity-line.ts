@@ -9,8 +9,8 @@
  * the recorder, as from every event.
  */
 import { createHash } from 'node:crypto';
-import type { ActivityField, ActivitySpec } from '../../config/types.js';
-import { ACTIVITY_PHASES } from '../../config/types.js';
+import type { ActivityField, ActivitySpec } from '../../config/index.js';
+import { ACTIVITY_PHASES } from '../../config/index.js';
 import type { ActivityEntry } from '../../evidence/types.js';
 
 /** A key longer than this cannot be matched against the remote's, so the line is not an action. */

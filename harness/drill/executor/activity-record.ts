@@ -19,7 +19,7 @@
  */
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
-import type { ActivitySpec, RecordLimits } from '../../config/types.js';
+import type { ActivitySpec, RecordLimits } from '../../config/index.js';
 import type { ActivityCounts, ActivityEntry, ActivityRead } from '../../evidence/types.js';
 import { jsonOfStderrLine, readActivityLine } from './activity-line.js';
 import type { EvidenceRecorder } from './recorder.js';

@@ -10,8 +10,8 @@
  */
 import { join } from 'node:path';
 import type { Scenario } from '../../config/index.js';
-import { DEFAULT_ACTIVITY } from '../../config/activity-schema.js';
-import type { JournalEvent } from '../../remote/index.js';
+import { DEFAULT_ACTIVITY } from '../../config/index.js';
+import type { JournalEvent } from '../../remote/types.js';
 import { ActivityRecord } from './activity-record.js';
 import type { RemoteLink } from './remote-link.js';
 import type { ServerWatch } from './server-watch.js';

@@ -5,10 +5,10 @@
  * The diagnosis itself is derived from the evidence alone (harness/results/diagnosis.ts), so
  * `crash-drill check` re-judges it from the log.
  */
-import type { ProcIdentity } from '../../observe/identity.js';
+import type { ProcIdentity } from '../../observe/index.js';
 import type { Secret } from '../../util/secrets.js';
-import { type ProcessFacts, processFacts } from '../../observe/process-facts.js';
-import { runtimeFacts } from '../../observe/runtime-facts.js';
+import { type ProcessFacts, processFacts } from '../../observe/index.js';
+import { runtimeFacts } from '../../observe/index.js';
 import type { EvidenceRecorder } from './recorder.js';
 
 export function recordStartFacts(rec: EvidenceRecorder, server: ProcIdentity | null, secrets: readonly Secret[]): void {

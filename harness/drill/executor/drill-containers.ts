@@ -16,14 +16,14 @@ import type { EvidenceRecorder } from './recorder.js';
 import type { DrillTracker, ProcIdentity, TrackedProcess } from '../../observe/index.js';
 import { readCmdline, runIdOf, startTimeToMono } from '../../observe/index.js';
 import { monoNow } from '../../util/clock.js';
-import { attribute, type CliSighting } from '../../containers/attribute.js';
+import { attribute, type CliSighting } from '../../containers/index.js';
 import { containContainers, SIGKILL_EXIT } from '../../containment/containers.js';
-import { parseRunCommand, type Engine } from '../../containers/engine-cli.js';
-import { EngineClient, type EngineEvent, type Inspected } from '../../containers/engine.js';
-import { ContainerProcessWatch } from '../../containers/inside.js';
-import { labelSubject, RUN_LABEL } from '../../containers/label.js';
-import { markEngineUsed } from '../../containers/stale.js';
-import type { AmbiguousContainer, ContainerRow } from '../../containers/types.js';
+import { parseRunCommand, type Engine } from '../../containers/index.js';
+import { EngineClient, type EngineEvent, type Inspected } from '../../containers/index.js';
+import { ContainerProcessWatch } from '../../containers/index.js';
+import { labelSubject, RUN_LABEL } from '../../containers/index.js';
+import { markEngineUsed } from '../../containers/index.js';
+import type { AmbiguousContainer, ContainerRow } from '../../containers/index.js';
 
 /** Events are asked for from a little before the drill began (the engine's clock is the same host clock). */
 const WINDOW_SLACK_MS = 1000;

@@ -15,7 +15,7 @@
 import type { HarnessEvent } from '../../evidence/types.js';
 import { placeholder, type Secret } from '../../util/secrets.js';
 
-export { DEFAULT_RECORD_LIMITS } from '../../config/normalise.js';
+export { DEFAULT_RECORD_LIMITS } from '../../config/index.js';
 
 /** The least of a secret that is masked at a cut edge (shorter fragments say nothing of it). */
 const MIN_FRAGMENT = 4;

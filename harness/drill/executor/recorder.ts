@@ -1,5 +1,5 @@
 import type { ClientEvent } from '../../shared/protocol.js';
-import type { RecordLimits } from '../../config/types.js';
+import type { RecordLimits } from '../../config/index.js';
 import type { CutStream, DrillEvidence, DrillMeta, EvidenceEvent, EvidenceSource, HarnessEvent } from '../../evidence/types.js';
 import { monoNow } from '../../util/clock.js';
 import { ByteCap, DEFAULT_RECORD_LIMITS, LineCap, maskCutEdges, shortenLine } from './record-cap.js';

@@ -6,7 +6,9 @@
  */
 import type { Scenario, ScenarioRemote } from '../../config/index.js';
 import type { RemoteJob, RemoteEffect } from '../../evidence/types.js';
-import type { DrillRemote, Gate, GateHit, JournalEvent } from '../../remote/index.js';
+import type { Gate } from '../../remote/gates.js';
+import type { DrillRemote } from '../../remote/remote.js';
+import type { GateHit, JournalEvent } from '../../remote/types.js';
 import type { TrustFiles } from '../../remote/tls/trust-files.js';
 import { parseOrigins } from '../../preload/index.js';
 import { monoNow } from '../../util/clock.js';

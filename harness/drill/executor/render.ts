@@ -9,7 +9,7 @@ import type { PlannedDrill } from '../../plan/types.js';
 import type { Extensions } from './extension.js';
 import type { EvidenceRecorder } from './recorder.js';
 import type { RemoteLink } from './remote-link.js';
-import { suiteEnv } from '../../observe/run-ids.js';
+import { suiteEnv } from '../../observe/index.js';
 import { remoteEnv } from './remote-env.js';
 import { launcherEnv } from './launcher-env.js';
 import { subjectFilePaths, writeSubjectFiles } from './subject-files.js';

@@ -7,7 +7,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { removeOwnFolders } from '../../registry/own-files.js';
+import { removeOwnFolders } from '../../registry/index.js';
 
 const PREFIX = 'crash-drill-';
 

@@ -1,7 +1,7 @@
 import type { Scenario } from '../../config/index.js';
 import type { EvidenceEvent } from '../../evidence/types.js';
 import type { PlannedDrill } from '../../plan/types.js';
-import type { DrillRemote } from '../../remote/index.js';
+import type { DrillRemote } from '../../remote/remote.js';
 import type { TrustFiles } from '../../remote/tls/trust-files.js';
 import type { ClientKind } from '../client/drill-client.js';
 import type { HolderPool } from '../holder/holder-pool.js';

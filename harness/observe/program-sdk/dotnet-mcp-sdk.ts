@@ -11,7 +11,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
-import { type ByteSource, withFileSource } from './byte-source.js';
+import type { ByteSource } from './byte-source.js';
 import { bundleFileBytes, readDotnetBundle } from './dotnet-bundle.js';
 import { type DepsJson, parseDepsJson } from './dotnet-deps.js';
 import type { ProgramSdk, SdkPackage } from './types.js';
@@ -58,17 +58,6 @@ export function dotnetFolderSdk(exe: string | null, argv: string[], cwd: string)
   if (sdk.sdks.length > 0 && !sdk.sdks.some((p) => existsSync(join(dirname(depsFile), `${p.name}.dll`))))
     return { ...sdk, reason: `${depsFile} names ${sdk.sdks.map((p) => p.name).join(', ')}, but no ${sdk.sdks[0].name}.dll is beside it` };
   return sdk;
-}
-
-/** A bundle first (it is the program's own file), else the folder's deps.json. */
-export function dotnetMcpSdk(file: string, argv: string[], cwd: string): ProgramSdk | null {
-  try {
-    const bundled = withFileSource(file, (source) => dotnetBundleSdk(file, source));
-    if (bundled) return bundled;
-  } catch {
-    // not readable as a file: only the folder can tell
-  }
-  return dotnetFolderSdk(file, argv, cwd);
 }
 
 function fromDeps(deps: DepsJson, file: string, from: string, what: string): ProgramSdk {

@@ -10,7 +10,6 @@ import type { ProgramSdk } from './types.js';
 
 /** The Go MCP SDKs by module path. */
 export const GO_MCP_SDKS = ['github.com/modelcontextprotocol/go-sdk', 'github.com/mark3labs/mcp-go'] as const;
-export type GoMcpSdkPath = (typeof GO_MCP_SDKS)[number];
 
 export function goMcpSdk(file: string, source: ByteSource): ProgramSdk | null {
   const read = goBuildInfoOf(source, file);

@@ -1,7 +1,7 @@
 import type { Socket } from 'node:net';
-import { identify, type ProcIdentity } from '../../observe/identity.js';
-import { DRILL_ENV } from '../../observe/run-ids.js';
-import { readEnviron } from '../../observe/proc.js';
+import { identify, type ProcIdentity } from '../../observe/index.js';
+import { DRILL_ENV } from '../../observe/index.js';
+import { readEnviron } from '../../observe/index.js';
 import { clientSocketInode } from './proc-net-tcp.js';
 import { candidateHolding, findOtherOwner } from './socket-owner.js';
 

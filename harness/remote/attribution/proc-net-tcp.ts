@@ -1,5 +1,5 @@
-import { parseTcpLine } from '../../observe/net.js';
-import { scanNetTable } from '../../observe/proc.js';
+import { parseTcpLine } from '../../observe/index.js';
+import { scanNetTable } from '../../observe/index.js';
 
 /**
  * Finds the inode of the client end of a loopback TCP connection. /proc/net/tcp lists one

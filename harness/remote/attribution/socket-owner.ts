@@ -1,4 +1,4 @@
-import { fdLinkedTo, listPids, readFdLinksAsync } from '../../observe/proc.js';
+import { fdLinkedTo, listPids, readFdLinksAsync } from '../../observe/index.js';
 
 /**
  * Finds a process holding `socket:[inode]` among its open files (readlink of

@@ -8,16 +8,16 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { HOLDER_SCRIPT, PERL_DIR, STAND_IN_SCRIPT } from '../../../harness/drill/holder/scripts.js';
-import { RUN_LOCK } from '../../../harness/registry/run-lock.js';
-import { PERL_WAIT } from '../../../harness/registry/sentinel.js';
+import { runLockScript } from '../../../harness/registry/run-lock.js';
+import { perlWaitScript } from '../../../harness/registry/sentinel.js';
 import { packageRoot } from '../../../harness/util/paths.js';
 
 describe('the perl files', () => {
   it.each([
     [join(PERL_DIR, 'holder.pl'), HOLDER_SCRIPT, 'use strict; use warnings;'],
     [join(PERL_DIR, 'stand-in.pl'), STAND_IN_SCRIPT, 'use strict; use warnings;'],
-    [join(packageRoot(), 'harness/registry/sentinel-wait.pl'), PERL_WAIT, "my $t = '';"],
-    [join(packageRoot(), 'harness/registry/run-lock.pl'), RUN_LOCK, 'use strict; use warnings;'],
+    [join(packageRoot(), 'harness/registry/sentinel-wait.pl'), perlWaitScript(), "my $t = '';"],
+    [join(packageRoot(), 'harness/registry/run-lock.pl'), runLockScript(), 'use strict; use warnings;'],
   ])('%s compiles under perl -c -w and is what the harness runs', (file, loaded, start) => {
     const checked = spawnSync('perl', ['-c', '-w', file], { encoding: 'utf8' });
     expect(checked.stderr.trim()).toBe(`${file} syntax OK`);
