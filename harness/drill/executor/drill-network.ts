@@ -5,6 +5,7 @@
  * was given work there. Ended with the drill's other holdings (clean-up.ts).
  */
 import type { Scenario } from '../../config/index.js';
+import { attributeInside } from '../../remote/index.js';
 import { openLoopbackNetwork, type LoopbackNetwork } from '../network/namespace.js';
 import type { EvidenceRecorder } from './recorder.js';
 import type { RemoteLink } from './remote-link.js';
@@ -15,9 +16,23 @@ export function remotePorts(link: RemoteLink): number[] {
   return urls.filter((u): u is string => typeof u === 'string').map((u) => Number(new URL(u).port));
 }
 
-/** Opens the drill's loopback-only network and records it; `keep` is given it the moment it exists. */
-export async function openDrillNetwork(drillId: string, rec: EvidenceRecorder, link: RemoteLink, keep: (n: LoopbackNetwork) => void): Promise<LoopbackNetwork> {
-  const network = await openLoopbackNetwork(drillId, remotePorts(link), (c) => rec.harness({ type: 'network-relay', innerPort: c.innerPort, port: c.port }));
+/**
+ * Opens the drill's loopback-only network and records it; `keep` is given it the moment it
+ * exists. Each relayed connection's sender is named inside, among `candidates` (the drill's
+ * live pids), and handed to the remote with the relay's socket (remote/attribution/relayed.ts).
+ */
+export async function openDrillNetwork(
+  drillId: string,
+  rec: EvidenceRecorder,
+  link: RemoteLink,
+  candidates: () => number[],
+  keep: (n: LoopbackNetwork) => void,
+): Promise<LoopbackNetwork> {
+  const network = await openLoopbackNetwork(drillId, remotePorts(link), (c, outbound) => {
+    const attribution = attributeInside(c.keeperPid, c.innerPort, c.port, candidates(), drillId);
+    link.remote.relayedConnection(outbound, attribution);
+    rec.harness({ type: 'network-relay', innerPort: c.innerPort, port: c.port, process: attribution.process ?? null });
+  });
   keep(network);
   rec.harness({ type: 'network', mode: 'loopback', kind: network.kind, keeper: { ...network.keeper }, ports: [...network.ports] });
   return network;

@@ -100,7 +100,8 @@ async function drive(ctx: DrillContext, held: Holdings, watch: ServerWatch): Pro
     rec.harness({ type: 'harness-error', phase: 'config', message: errorMessage(error) });
     return;
   }
-  const link = new RemoteLink(remote, drillId, drill.scenario.remote, rec, () => held.tracker?.live().map((p) => p.pid) ?? []);
+  const candidates = (): number[] => held.tracker?.live().map((p) => p.pid) ?? [];
+  const link = new RemoteLink(remote, drillId, drill.scenario.remote, rec, candidates);
   held.link = link;
   try {
     await wait(link.prepareTls(drill.scenario, ctx.opts.trustFiles)); // the run's CA files and the intercept proxy
@@ -111,7 +112,7 @@ async function drive(ctx: DrillContext, held: Holdings, watch: ServerWatch): Pro
   }
   if (drill.scenario.network === 'loopback') {
     try {
-      await wait(openDrillNetwork(drillId, rec, link, (network) => (held.network = network)));
+      await wait(openDrillNetwork(drillId, rec, link, candidates, (network) => (held.network = network)));
     } catch (error) {
       if (error instanceof Interrupted) throw error;
       rec.harness({ type: 'harness-error', phase: 'network', message: errorMessage(error) });

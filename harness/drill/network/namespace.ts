@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { identify, type ProcIdentity } from '../../observe/index.js';
 import { packageRoot } from '../../util/paths.js';
 import { findPerl, perlFile } from '../../util/perl.js';
+import type { Socket } from 'node:net';
 import { listenRelay, type RelayedConnection } from './relay.js';
 import { whyRefused } from './refusal.js';
 
@@ -84,18 +85,20 @@ export class LoopbackNetwork {
 export async function openLoopbackNetwork(
   drillId: string,
   ports: readonly number[],
-  onConnection: (c: RelayedConnection) => void = () => {},
+  onConnection: (c: RelayedConnection & { keeperPid: number }, outbound: Socket) => void = () => {},
 ): Promise<LoopbackNetwork> {
   const perl = findPerl();
   if (perl === null)
     throw new NoLoopbackNetwork("perl is not on PATH, and the namespace keeper and the server's entry into it are perl (harness/drill/network/)");
   const dir = mkdtempSync(join(tmpdir(), `crash-drill-${drillId}-net-`));
   const relays: Server[] = [];
+  // Set once the keeper is up; no connection can come before (the listeners inside are its).
+  let keeperPid = 0;
   try {
     const pairs: string[] = [];
     for (const port of new Set(ports)) {
       const path = join(dir, `${port}.sock`);
-      relays.push(await listenRelay(path, port, onConnection));
+      relays.push(await listenRelay(path, port, (c, outbound) => onConnection({ ...c, keeperPid }, outbound)));
       pairs.push(String(port), path);
     }
     const unshare = String(SYSCALLS[process.arch]?.unshare ?? '');
@@ -108,6 +111,7 @@ export async function openLoopbackNetwork(
       child.stdin?.end();
       throw new NoLoopbackNetwork(whyRefused(line));
     }
+    keeperPid = keeper.pid;
     return new LoopbackNetwork(keeper, ready[1] as NamespaceKind, [...new Set(ports)], child, relays, dir);
   } catch (error) {
     await Promise.all(relays.map((s) => new Promise<void>((r) => s.close(() => r()))));

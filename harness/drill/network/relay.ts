@@ -18,8 +18,15 @@ export interface RelayedConnection {
   port: number;
 }
 
+/**
+ * Called in the turn the connection's first line arrived, right after the connect() to the host
+ * port: the sender still holds its socket inside, so it can be named now (the drill remote's
+ * attribution/relayed.ts), and `outbound` is the socket the remote will accept.
+ */
+export type OnRelayed = (c: RelayedConnection, outbound: Socket) => void;
+
 /** Listens on `path` and passes every connection on to 127.0.0.1:`port`; resolves once it listens. */
-export function listenRelay(path: string, port: number, onConnection: (c: RelayedConnection) => void): Promise<Server> {
+export function listenRelay(path: string, port: number, onConnection: OnRelayed): Promise<Server> {
   const server = createServer({ allowHalfOpen: true }, (inner) => relay(inner, port, onConnection));
   return new Promise((resolve, reject) => {
     server.once('error', reject);
@@ -30,7 +37,7 @@ export function listenRelay(path: string, port: number, onConnection: (c: Relaye
   });
 }
 
-function relay(inner: Socket, port: number, onConnection: (c: RelayedConnection) => void): void {
+function relay(inner: Socket, port: number, onConnection: OnRelayed): void {
   let head = Buffer.alloc(0);
   inner.on('error', () => inner.destroy());
   const onData = (chunk: Buffer): void => {
@@ -44,8 +51,8 @@ function relay(inner: Socket, port: number, onConnection: (c: RelayedConnection)
     if (!match) return void inner.destroy();
     inner.off('data', onData);
     inner.pause();
-    onConnection({ innerPort: Number(match[1]), port });
     const outer = connect({ host: '127.0.0.1', port, allowHalfOpen: true });
+    onConnection({ innerPort: Number(match[1]), port }, outer);
     outer.on('error', () => {
       outer.destroy();
       inner.destroy();
