@@ -100,7 +100,9 @@ export async function openLoopbackNetwork(
       const path = join(dir, String(port));
       // sockaddr_un holds 108 bytes with the NUL (unix(7)).
       if (Buffer.byteLength(path) > 107)
-        throw new NoLoopbackNetwork(`the relay's unix socket path ${path} is longer than a unix socket address holds (107 bytes): set TMPDIR to a shorter folder`);
+        throw new NoLoopbackNetwork(
+          `the relay's unix socket path ${path} is longer than a unix socket address holds (107 bytes): set TMPDIR to a shorter folder`,
+        );
       relays.push(await listenRelay(path, port, (c, outbound) => onConnection({ ...c, keeperPid }, outbound)));
       pairs.push(String(port), path);
     }
