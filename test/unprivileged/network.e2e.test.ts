@@ -46,7 +46,7 @@ describe.skipIf(!u.available)('network: loopback as an ordinary user', () => {
     expect(statSync(report).uid).toBe(NOBODY);
     const events = files.events.get(files.drills[0]!.key)!;
     expect(events.filter((e) => e.type === 'network')).toMatchObject([{ mode: 'loopback', kind: 'user' }]);
-    const server = events.find((e) => e.type === 'subject-spawned') as { pid: number; startTime: number };
+    const server = events.find((e) => e.type === 'subject-spawned') as unknown as { pid: number; startTime: number };
     const beforeRevoke = events.slice(
       0,
       events.findIndex((e) => e.type === 'revoked'),

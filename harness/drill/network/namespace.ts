@@ -19,8 +19,8 @@ import { listenRelay, type RelayedConnection } from './relay.js';
 import { whyRefused } from './refusal.js';
 
 const DIR = join(packageRoot(), 'harness', 'drill', 'network');
-const KEEPER_SCRIPT = perlFile(join(DIR, 'keeper.pl'));
-const JOIN_SCRIPT = perlFile(join(DIR, 'join.pl'));
+export const KEEPER_SCRIPT = perlFile(join(DIR, 'keeper.pl'));
+export const JOIN_SCRIPT = perlFile(join(DIR, 'join.pl'));
 
 /** unshare(2) and setns(2) by Node's process.arch, for perl's syscall; an architecture not listed leaves it to syscall.ph. */
 const SYSCALLS: Partial<Record<string, { unshare: number; setns: number }>> = {

@@ -3,29 +3,15 @@
  * <errno>` line (keeper.pl), with the settings that decide it where this kernel has them
  * (user_namespaces(7), the Debian and Ubuntu sysctls).
  */
-import { readFileSync } from 'node:fs';
-
-/** A sysctl's value, or null where this kernel has no such file. */
-function sysctl(path: string): string | null {
-  try {
-    return readFileSync(path, 'utf8').trim();
-  } catch {
-    return null;
-  }
-}
+import { readSysctl } from '../../observe/proc.js';
 
 /** The settings that can forbid a user or network namespace, as they are here. */
 export function namespaceSettings(): string {
-  const files = [
-    '/proc/sys/kernel/unprivileged_userns_clone',
-    '/proc/sys/kernel/apparmor_restrict_unprivileged_userns',
-    '/proc/sys/user/max_user_namespaces',
-    '/proc/sys/user/max_net_namespaces',
-  ];
-  return files
-    .map((f) => [f, sysctl(f)] as const)
+  const names = ['kernel/unprivileged_userns_clone', 'kernel/apparmor_restrict_unprivileged_userns', 'user/max_user_namespaces', 'user/max_net_namespaces'];
+  return names
+    .map((n) => [n, readSysctl(n)] as const)
     .filter(([, v]) => v !== null)
-    .map(([f, v]) => `${f.slice('/proc/sys/'.length).replace(/\//g, '.')}=${v}`)
+    .map(([n, v]) => `${n.replace('/', '.')}=${v}`)
     .join(', ');
 }
 
@@ -37,7 +23,7 @@ export function whyRefused(line: string): string {
   const here = settings ? ` (here: ${settings})` : '';
   const asRoot = process.geteuid?.() === 0;
   if (stage === 'unshare') {
-    const what = asRoot ? 'a network namespace, nor a user namespace to own one,' : 'a user namespace with a network namespace';
+    const what = asRoot ? 'a network namespace (or a user namespace to own one)' : 'a user namespace with a network namespace';
     if (errno === 'EPERM' || errno === 'EACCES')
       return `the kernel refused to make ${what} (unshare: ${errno}): user namespaces are not allowed to this user, by kernel.unprivileged_userns_clone=0, by AppArmor's kernel.apparmor_restrict_unprivileged_userns=1, or by a seccomp filter such as a container runtime's${here}`;
     if (errno === 'ENOSPC' || errno === 'EUSERS')
@@ -47,6 +33,7 @@ export function whyRefused(line: string): string {
   }
   if (stage === 'uid_map' || stage === 'gid_map' || stage === 'setgroups')
     return `a user namespace was made, but its ${stage} could not be written (${errno}): AppArmor's kernel.apparmor_restrict_unprivileged_userns=1 gives such a namespace no capability${here}`;
-  if (stage === 'lo') return `the namespace's loopback interface could not be brought up (${errno})`;
+  if (stage === 'lo')
+    return `the namespace's loopback interface could not be brought up (${errno}): AppArmor's kernel.apparmor_restrict_unprivileged_userns=1 gives a user namespace no capability${here}`;
   return `the namespace keeper failed at ${stage} (${errno})`;
 }

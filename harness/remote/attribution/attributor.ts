@@ -3,23 +3,11 @@ import { identify, type ProcIdentity } from '../../observe/identity.js';
 import { DRILL_ENV } from '../../observe/run-ids.js';
 import { readEnviron } from '../../observe/proc.js';
 import { clientSocketInode } from './proc-net-tcp.js';
+import type { Attribution, AttributionMethod } from './attribution.js';
 import { RelayedConnections } from './relayed.js';
 import { candidateHolding, findOtherOwner } from './socket-owner.js';
 
-/**
- * How the sending process was found: among the drills' candidate pids, as the harness's own
- * process (`self`), by a scan of every process, or `none`: it could not be (e.g. it already died).
- */
-export type AttributionMethod = 'candidate' | 'self' | 'scan' | 'none';
-
-export interface Attribution {
-  process?: ProcIdentity;
-  method: AttributionMethod;
-  /** The drill whose candidate list or CRASH_DRILL_RUN names the process. */
-  drillId?: string;
-  /** Wall time the lookup took, in ms. */
-  costMs: number;
-}
+export type { Attribution, AttributionMethod };
 
 export type CandidateSource = () => readonly number[];
 

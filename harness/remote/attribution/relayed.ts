@@ -8,7 +8,7 @@
  */
 import type { Socket } from 'node:net';
 import { identify } from '../../observe/identity.js';
-import type { Attribution } from './attributor.js';
+import type { Attribution } from './attribution.js';
 import { clientSocketInode } from './proc-net-tcp.js';
 import { candidateHolding } from './socket-owner.js';
 

@@ -28,9 +28,13 @@ afterAll(() => listener.close());
 
 const targets = (): string[] => [PUBLIC_TARGET, ...(address ? [`${address}:${listener.port}`] : [])];
 
-/** leaks-child (exits on EOF, leaves its helper) and well-behaved, after the helper started, crash: the verdicts to compare. */
+/**
+ * leaks-child (exits on EOF, leaves its helper), ignores-eof and well-behaved, after the helper
+ * started, crash and stop, under ts-sdk and goose (a group of its own, and a parent-death
+ * SIGTERM the kernel sends into the namespace): the verdicts to compare.
+ */
 function verdictDrills(dir: string): void {
-  for (const server of ['leaks-child', 'well-behaved'] as const)
+  for (const server of ['leaks-child', 'ignores-eof', 'well-behaved'] as const)
     writeFileSync(
       join(dir, `${server}.yaml`),
       scenarioYaml({
@@ -38,7 +42,8 @@ function verdictDrills(dir: string): void {
         subject: fakeSubject(server),
         target: { call: 'spawn-helper' },
         points: ['after-response'],
-        modes: ['crash'],
+        modes: ['crash', 'stop'],
+        'client-profiles': ['ts-sdk', 'goose'],
         expect: { 'exit-on-eof': { deadline: 800 }, 'no-survivors': { grace: 800 } },
       }),
     );
@@ -122,8 +127,13 @@ describe('network: loopback', () => {
       tables.push(verdictTable(files.drills));
     }
     const [host, loopback] = tables;
+    expect(Object.keys(host!)).toHaveLength(12);
     expect(host!['leaks-child/after-response/crash']).toMatchObject({ 'exit-on-eof': 'pass', 'no-survivors': 'fail' });
+    expect(host!['ignores-eof/after-response/crash']).toMatchObject({ 'exit-on-eof': 'fail' });
     expect(host!['well-behaved/after-response/crash']).toMatchObject({ 'exit-on-eof': 'pass', 'no-survivors': 'pass' });
+    // goose's parent-death SIGTERM ends ignores-eof: it reached the server in its namespace.
+    expect(host!['ignores-eof/after-response/crash@goose']).toMatchObject({ 'no-survivors': 'pass' });
+    expect(host!['leaks-child/after-response/stop@goose']).toMatchObject({ 'exit-on-eof': 'pass', 'no-survivors': 'fail' });
     expect(loopback).toEqual(host);
   });
 
