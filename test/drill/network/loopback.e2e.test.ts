@@ -50,12 +50,16 @@ function verdictDrills(dir: string): void {
 }
 
 describe('network: loopback', () => {
-  it('refuses every address but the drill remote, which it reaches over HTTP and HTTPS and which names it', async () => {
+  // Both clients: the stand-in execs join.pl itself; a client process spawns it through pre-exec.pl under goose (its group, its parent-death signal).
+  it.each([
+    ['inprocess', 'ts-sdk'],
+    ['process', 'goose'],
+  ])('refuses every address but the drill remote, which it reaches over HTTP and HTTPS and which names it (--client %s, %s)', async (client, profile) => {
     const dir = tempDir();
     const report = join(dir, 'report.json');
     writeFileSync(join(dir, 'reach.yaml'), reachYaml('reach', report, targets()));
     const out = join(dir, 'out');
-    const run = await runCli(['run', dir, '--network', 'loopback', '--out', out, '--reporter', 'console']);
+    const run = await runCli(['run', dir, '--network', 'loopback', '--client', client, '--client-profile', profile, '--out', out, '--reporter', 'console']);
     const files = runFiles(out, run);
     expect(run.code).toBe(0);
     const r = readReport(report);
