@@ -23,6 +23,7 @@
 #
 use strict; use warnings;
 use Socket qw(AF_INET AF_UNIX SOCK_STREAM SOCK_DGRAM SOL_SOCKET SO_REUSEADDR INADDR_LOOPBACK pack_sockaddr_in pack_sockaddr_un sockaddr_in);
+use Fcntl qw(F_GETFL F_SETFL O_NONBLOCK);
 $SIG{PIPE} = 'IGNORE';
 $| = 1;
 my ($nr, $sep, @pairs) = @ARGV;
@@ -60,14 +61,42 @@ while (my ($port, $path) = splice(@pairs, 0, 2)) {
   $listen{fileno $l} = [$l, $path];
 }
 print "ready $how\n";
-# One loop, no fork: a process of the keeper's inside the namespace would be no drill's, and no one's to end.
-my %conn; # fileno -> [from, to, pair]
-my $drop = sub { my ($pair) = @_; for my $h (@$pair{qw(a b)}) { delete $conn{fileno $h} if defined fileno $h; close $h; } };
+# One loop, no fork: a process of the keeper's inside the namespace would be no drill's, and no
+# one's to end. Every relayed socket is non-blocking, with what is still to be written to it kept
+# here (at most CAP bytes: past that its peer is not read), so a peer that stops reading (a
+# stopped server) holds up only its own connection, and end of file on stdin is always seen.
+my $CAP = 1 << 20;
+my %sock; # fileno -> { h, peer (fileno), out, ended (end of file read from it), shut (half-close owed to it), pair }
+my $nonblocking = sub { my ($h) = @_; my $f = fcntl($h, F_GETFL, 0); fcntl($h, F_SETFL, $f | O_NONBLOCK); };
+my $drop = sub {
+  my ($pair) = @_;
+  for my $fd (@$pair) { my $s = delete $sock{$fd} or next; close $s->{h}; }
+};
+my $done = sub {
+  my ($pair) = @_;
+  my @s = map { $sock{$_} } @$pair;
+  $drop->($pair) if !grep { !$_ || !$_->{ended} || $_->{out} ne '' || $_->{shut} } @s;
+};
+my $flush = sub {
+  my ($s) = @_;
+  while ($s->{out} ne '') {
+    my $w = syswrite($s->{h}, $s->{out});
+    if (!defined $w) { return if $!{EAGAIN} || $!{EINTR}; $drop->($s->{pair}); return; }
+    substr($s->{out}, 0, $w) = '';
+  }
+  if ($s->{shut}) { shutdown($s->{h}, 1); $s->{shut} = 0; }
+  $done->($s->{pair});
+};
 while (1) {
-  my $rin = '';
+  my ($rin, $win) = ('', '');
   vec($rin, 0, 1) = 1;
-  vec($rin, $_, 1) = 1 for keys %listen, keys %conn;
-  my $n = select(my $rout = $rin, undef, undef, undef);
+  vec($rin, $_, 1) = 1 for keys %listen;
+  for my $fd (keys %sock) {
+    my $s = $sock{$fd};
+    vec($rin, $fd, 1) = 1 if !$s->{ended} && length($sock{$s->{peer}}{out}) < $CAP;
+    vec($win, $fd, 1) = 1 if $s->{out} ne '';
+  }
+  my $n = select(my $rout = $rin, my $wout = $win, undef, undef);
   next if $n <= 0;
   if (vec($rout, 0, 1)) { my $r = sysread(STDIN, my $b, 64); exit 0 if !$r && !$!{EINTR}; }
   for my $fd (keys %listen) {
@@ -77,29 +106,27 @@ while (1) {
     my ($from) = sockaddr_in($peer);
     socket(my $u, AF_UNIX, SOCK_STREAM, 0) or do { close $c; next; };
     connect($u, pack_sockaddr_un($path)) or do { close $c; close $u; next; };
-    syswrite($u, "crash-drill-relay $from\n");
-    my $pair = { a => $c, b => $u, open => 2 };
-    $conn{fileno $c} = [$c, $u, $pair];
-    $conn{fileno $u} = [$u, $c, $pair];
+    $nonblocking->($_) for $c, $u;
+    my $pair = [fileno $c, fileno $u];
+    $sock{fileno $c} = { h => $c, peer => fileno $u, out => '', ended => 0, shut => 0, pair => $pair };
+    $sock{fileno $u} = { h => $u, peer => fileno $c, out => "crash-drill-relay $from\n", ended => 0, shut => 0, pair => $pair };
+    $flush->($sock{fileno $u});
   }
-  for my $fd (keys %conn) {
-    my $entry = $conn{$fd};
-    next unless $entry && vec($rout, $fd, 1);
-    my ($from, $to, $pair) = @$entry;
-    my $r = sysread($from, my $buf, 65536);
-    if ($r) {
-      my $off = 0;
-      while ($off < $r) {
-        my $w = syswrite($to, $buf, $r - $off, $off);
-        if (!defined $w) { next if $!{EINTR}; $drop->($pair); last; }
-        $off += $w;
-      }
-      next;
+  for my $fd (keys %sock) {
+    my $s = $sock{$fd} or next;
+    $flush->($s) if vec($wout, $fd, 1);
+    $s = $sock{$fd} or next;
+    next unless vec($rout, $fd, 1) && !$s->{ended};
+    my $peer = $sock{$s->{peer}} or next;
+    my $r = sysread($s->{h}, my $buf, 65536);
+    if (!defined $r) { next if $!{EAGAIN} || $!{EINTR}; $drop->($s->{pair}); next; }
+    if ($r == 0) {
+      # End of one direction: the half-close is passed on once what is owed to the peer is written.
+      $s->{ended} = 1;
+      $peer->{shut} = 1;
+    } else {
+      $peer->{out} .= $buf;
     }
-    next if !defined $r && $!{EINTR};
-    # End of one direction: pass the half-close on, and let go of the pair when both have ended.
-    delete $conn{$fd};
-    shutdown($to, 1);
-    $drop->($pair) if --$pair->{open} == 0;
+    $flush->($peer);
   }
 }

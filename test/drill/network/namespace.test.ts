@@ -8,10 +8,12 @@
 import { spawn } from 'node:child_process';
 import { readdirSync, readlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { afterEach, describe, expect, it } from 'vitest';
+import { type AddressInfo, createServer } from 'node:net';
+import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
 import { openLoopbackNetwork, type LoopbackNetwork } from '../../../harness/drill/network/namespace.js';
 import { whyRefused } from '../../../harness/drill/network/refusal.js';
-import { identify } from '../../../harness/observe/identity.js';
+import { identify, type ProcIdentity } from '../../../harness/observe/identity.js';
+import { signalIdentity } from '../../../harness/containment/signal.js';
 import { attributeInside } from '../../../harness/remote/index.js';
 import { leftovers } from '../../support/network.js';
 import { cleanup, startRemote } from '../../remote/helpers.js';
@@ -77,6 +79,40 @@ describe('a loopback-only network', () => {
     opened.push(network);
     expect((await probe(network, other.url, token).done).answer).toEqual({ error: 'ECONNREFUSED' });
     expect((await probe(null, other.url, token).done).answer).toMatchObject({ drill: 'do' });
+  });
+
+  it('a connection whose reader stopped reading holds up no other, nor the close', async () => {
+    // 96 MB to each connection: more than the kernel's socket buffers take (tcp_rmem and tcp_wmem
+    // allow 36 MB here), so a relay that
+    // waited on a write to the stalled reader would stall everything behind it.
+    const SIZE = 96 << 20;
+    const big = Buffer.alloc(SIZE, 1);
+    const host = createServer((socket) => socket.on('error', () => {}).end(big));
+    await new Promise<void>((r) => host.listen(0, '127.0.0.1', () => r()));
+    onTestFinished(() => new Promise<void>((r) => host.close(() => r())));
+    const port = (host.address() as AddressInfo).port;
+    const network = await openLoopbackNetwork('test-ns-stall', [port]);
+    opened.push(network);
+    // Connects and never reads.
+    const [perl, args] = network.command('perl', [
+      '-MIO::Socket::INET',
+      '-e',
+      `my $s = IO::Socket::INET->new('127.0.0.1:${port}') or die $!; $| = 1; print "c\n"; sleep 600`,
+    ]);
+    const stalled = spawn(perl, args, { stdio: ['ignore', 'pipe', 'inherit'] });
+    const stalledId = await new Promise<ProcIdentity>((resolve) => stalled.stdout.once('data', () => resolve(identify(stalled.pid!)!)));
+    onTestFinished(() => void signalIdentity(stalledId, 'SIGKILL'));
+    const [node, readerArgs] = network.command(process.execPath, [
+      '-e',
+      `let n = 0; require('net').connect(${port}, '127.0.0.1').on('data', (d) => (n += d.length)).on('end', () => process.stdout.write(String(n)));`,
+    ]);
+    const reader = spawn(node, readerArgs, { stdio: ['ignore', 'pipe', 'inherit'] });
+    let got = '';
+    reader.stdout.on('data', (d) => (got += d));
+    await new Promise((r) => reader.on('close', r));
+    expect(Number(got)).toBe(SIZE);
+    await network.close();
+    expect(identify(network.keeper.pid)?.startTime === network.keeper.startTime).toBe(false);
   });
 
   it('ends its keeper and removes its folder at close; a leftover check sees a keeper still alive', async () => {
