@@ -97,7 +97,7 @@ describe.skipIf(!u.available)('network: loopback as an ordinary user', () => {
     expect(host!['leaks-child/after-response/crash']).toMatchObject({ 'exit-on-eof': 'pass', 'no-survivors': 'fail' });
     expect(host!['well-behaved/after-response/crash']).toMatchObject({ 'exit-on-eof': 'pass', 'no-survivors': 'pass' });
     expect(loopback).toEqual(host);
-  });
+  }, 120_000);
 
   it('refuses to run, saying why, where the kernel makes no namespace; --network host is the way out', async () => {
     const dir = u.workDir();

@@ -139,7 +139,7 @@ describe('network: loopback', () => {
     expect(host!['ignores-eof/after-response/crash@goose']).toMatchObject({ 'no-survivors': 'pass' });
     expect(host!['leaks-child/after-response/stop@goose']).toMatchObject({ 'exit-on-eof': 'pass', 'no-survivors': 'fail' });
     expect(loopback).toEqual(host);
-  });
+  }, 120_000);
 
   it('refuses to run, saying why, where the kernel makes no namespace; --network host is the way out', async () => {
     // A real refusal: a user namespace of the test's own whose limits of user and network
