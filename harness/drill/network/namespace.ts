@@ -137,7 +137,8 @@ function firstLine(child: ReturnType<typeof spawn>): Promise<string> {
       if (nl >= 0) resolve(out.slice(0, nl));
     });
     child.once('error', (e) => resolve(`spawn-error ${e.message}`));
-    child.once('exit', (code, signal) => resolve(`exit ${code ?? signal} ${err.trim()}`));
+    // 'close', not 'exit': a refusal's line may still be in the pipe when the exit is reported.
+    child.once('close', (code, signal) => resolve(`exit ${code ?? signal} ${err.trim()}`));
   });
 }
 
