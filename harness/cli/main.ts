@@ -7,7 +7,7 @@
  */
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import { CLIENT_KINDS } from '../drill/client/client-kinds.js';
-import { KILL_MODES, KILL_POINTS, PROTOCOL_CHOICES } from '../config/index.js';
+import { KILL_MODES, KILL_POINTS, NETWORK_CHOICES, PROTOCOL_CHOICES } from '../config/index.js';
 import { PROFILE_NAMES } from '../client-profiles/profiles.js';
 import { harnessInfo } from '../util/version.js';
 import type { ReportCommandOptions } from './report-command.js';
@@ -71,6 +71,11 @@ function addRunOptions(command: Command): Command {
       '--protocol <era>',
       `protocol era for every drill: ${PROTOCOL_CHOICES.join(', ')} (auto probes with server/discover and falls back to initialize)`,
       oneOf(PROTOCOL_CHOICES, 'protocol'),
+    )
+    .option(
+      '--network <network>',
+      `the servers' network: ${NETWORK_CHOICES.join(', ')} (loopback: a network namespace where only loopback exists and the drill remote is reachable; the run refuses where none can be made; default: each scenario's, else host)`,
+      oneOf(NETWORK_CHOICES, 'network'),
     )
     .option(
       '--client-profile <names>',

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { findConfigFile, loadConfigFile } from '../run/config-file.js';
 import type { ProfileName } from '../client-profiles/profiles.js';
-import type { KillMode, KillPoint, ProtocolChoice, Scenario, SubjectSpec } from '../config/index.js';
+import type { KillMode, KillPoint, NetworkChoice, ProtocolChoice, Scenario, SubjectSpec } from '../config/index.js';
 import { subjectScenario } from '../config/index.js';
 import type { DrillConfig } from '../run/drill-config.js';
 import type { ClientKind } from '../drill/client/drill-client.js';
@@ -19,6 +19,8 @@ export interface RunCommandOptions {
   mode?: KillMode[];
   /** `--protocol`: overrides every scenario's protocol era. */
   protocol?: ProtocolChoice;
+  /** `--network host|loopback`: overrides every scenario's network (docs/network.md). */
+  network?: NetworkChoice;
   /** `--client-profile`, repeatable: replaces every scenario's client profiles. */
   clientProfile?: ProfileName[];
   only?: string[];
@@ -106,6 +108,8 @@ export async function runFromCommandLine(
       points: options.point ?? config.points,
       modes: options.mode ?? config.modes,
       protocol: options.protocol ?? config.protocol,
+      network: options.network ?? config.network,
+      ...(options.network ? { networkField: '--network' } : {}),
       clientProfiles: options.clientProfile ?? config.clientProfiles,
       only: options.only ?? config.only,
       onlyField: options.only ? '--only' : 'only',

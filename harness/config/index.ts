@@ -3,6 +3,7 @@ export type {
   CancelSpec,
   ChildSpec,
   LossMode,
+  NetworkChoice,
   ProtocolChoice,
   SetupStep,
   KillMode,
@@ -26,6 +27,7 @@ export {
   KILL_MODES,
   KILL_POINTS,
   LOSS_MODES,
+  NETWORK_CHOICES,
   PROTOCOL_CHOICES,
 } from './types.js';
 export { ConfigError, type ConfigProblem } from './errors.js';

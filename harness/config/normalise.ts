@@ -95,6 +95,7 @@ export function normaliseScenario(parsed: ParsedScenario, file: string, given: r
     },
     remote: normaliseRemote(parsed.remote, dir),
     retry: false,
+    network: parsed.network,
     expect: normaliseExpect(parsed.expect, parsed.remote !== undefined),
   };
   scenario.expect.activityRecorded = parsed.expect?.['activity-recorded'] ?? (parsed.remote !== undefined && asksForActivity(parsed));

@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { ActivityFieldsSchema, ActivityPhasesSchema, ActivitySchema } from './activity-schema.js';
 import { PROFILE_NAMES } from '../client-profiles/profiles.js';
 import { ExpectationSchema } from './expectation-schema.js';
-import { DEFAULT_KILL_MODES, DEFAULT_KILL_POINTS, KILL_MODES, KILL_POINTS, LOSS_MODES, PROTOCOL_CHOICES } from './types.js';
+import { DEFAULT_KILL_MODES, DEFAULT_KILL_POINTS, KILL_MODES, KILL_POINTS, LOSS_MODES, NETWORK_CHOICES, PROTOCOL_CHOICES } from './types.js';
 
 /**
  * The file shape of a scenario, validated with zod 4. Every object is strict: an unknown key
@@ -237,6 +237,8 @@ export const ScenarioSchema = z
     remote: RemoteSchema.optional(),
     /** After a crash, re-issue the target call from a fresh client and server (a new session). Default: when idempotent-effects applies. */
     retry: z.boolean().optional(),
+    /** The server's network: the host's, or a namespace where only loopback exists (docs/network.md). */
+    network: z.enum(NETWORK_CHOICES, { error: `expected one of ${NETWORK_CHOICES.join(', ')}` }).default('host'),
     expect: ExpectSchema.optional(),
     /** The cleanup expectation of every subject this scenario drills (harness/expectation/): statements a drill can show. */
     expectation: ExpectationSchema.optional(),

@@ -29,6 +29,15 @@ export type ProtocolChoice = 'auto' | '2025-11-25' | '2026-07-28';
 
 export const PROTOCOL_CHOICES: readonly ProtocolChoice[] = Object.freeze(['auto', '2025-11-25', '2026-07-28'] as const);
 
+/**
+ * The network the server runs in: the host's (`host`, the default of `run`), or a network
+ * namespace of its own where only loopback exists and the drill remote is relayed in
+ * (`loopback`: harness/drill/network/, docs/network.md).
+ */
+export type NetworkChoice = 'host' | 'loopback';
+
+export const NETWORK_CHOICES: readonly NetworkChoice[] = Object.freeze(['host', 'loopback'] as const);
+
 /** The points where a call is in flight, so a cancel has something to cancel. */
 export const CANCEL_POINTS: readonly KillPoint[] = Object.freeze(['in-flight', 'sent', 'confirmed', 'child-spawned'] as const);
 
@@ -251,6 +260,8 @@ export interface Scenario {
   remote: ScenarioRemote;
   /** Re-issue the target call from a fresh client and server after the crash. */
   retry: boolean;
+  /** The server's network (default host); `--network` overrides it for every scenario. */
+  network: NetworkChoice;
   expect: ScenarioExpect;
   /** The cleanup expectation of every subject this scenario drills, unless a subject has its own (harness/expectation/). */
   expectation?: DeclaredStatement[];

@@ -158,6 +158,14 @@ export type HarnessEvent =
    * subreaper when `subreaper` is true. pid null: no holder could be started (`reason` says why).
    */
   | { type: 'holder'; pid: number | null; startTime: number | null; subreaper: boolean; reason?: string }
+  /**
+   * The server runs in a loopback-only network (`network: loopback`, harness/drill/network/):
+   * `kind` net (a network namespace, as root) or user (owned by a user namespace, the harness's
+   * uid and gid mapped to themselves); its keeper by identity; the host loopback ports relayed in.
+   */
+  | { type: 'network'; mode: 'loopback'; kind: 'net' | 'user'; keeper: { pid: number; startTime: number }; ports: number[] }
+  /** A connection the server's namespace relayed to the drill remote: the sender's port inside, the remote's port, the sender named inside (null: it could not be). */
+  | { type: 'network-relay'; innerPort: number; port: number; process: { pid: number; startTime: number } | null }
   /** A member's parent changed (its parent died): `toHolder` when it went to the drill's subreaper, not to init. */
   | { type: 'process-reparented'; pid: number; startTime: number; from: number; to: number; toHolder: boolean }
   /**

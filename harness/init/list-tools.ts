@@ -15,6 +15,8 @@ import { terminate } from '../containment/terminate.js';
 import { harnessInfo } from '../util/version.js';
 import { InternalError } from '../util/errors.js';
 import { newRecord } from '../containment/record.js';
+import type { NetworkChoice } from '../config/index.js';
+import { openLoopbackNetwork, type LoopbackNetwork } from '../drill/network/namespace.js';
 
 /** The environment variable that marks every process `init` started (and only those). */
 export const INIT_MARKER_ENV = 'CRASH_DRILL_INIT';
@@ -48,15 +50,28 @@ export interface ListToolsResult {
 /**
  * The server gets the SDK client's default environment (as in a drill) plus the marker.
  * Throws ListToolsError when it cannot be started or does not answer within `timeoutMs`.
+ * `network: 'loopback'`: the server is asked in a network namespace where only loopback exists
+ * (docs/network.md; no drill remote there), so listing a survey's server reaches no network
+ * either; throws NoLoopbackNetwork where none can be made.
  */
-export async function listServerTools(server: ServerCommand, timeoutMs: number): Promise<ListToolsResult> {
+export async function listServerTools(server: ServerCommand, timeoutMs: number, opts: { network?: NetworkChoice } = {}): Promise<ListToolsResult> {
   // Under a caller that marks its own (a test file, another init), the marker extends the
   // caller's, so the caller can tell its processes from those of inits running beside it.
   const outer = process.env[INIT_MARKER_ENV];
   const marker = outer ? `${outer}.${randomUUID()}` : randomUUID();
+  const network = opts.network === 'loopback' ? await openLoopbackNetwork(`init-${marker}`, []) : null;
+  try {
+    return await listIn(server, timeoutMs, marker, network);
+  } finally {
+    await network?.close();
+  }
+}
+
+async function listIn(server: ServerCommand, timeoutMs: number, marker: string, network: LoopbackNetwork | null): Promise<ListToolsResult> {
+  const [command, args] = network ? network.command(server.command, server.args) : [server.command, server.args];
   const transport = new StdioClientTransport({
-    command: server.command,
-    args: server.args,
+    command,
+    args,
     cwd: server.cwd,
     env: { ...getDefaultEnvironment(), ...server.env, [INIT_MARKER_ENV]: marker },
     stderr: 'pipe',

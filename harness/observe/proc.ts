@@ -21,6 +21,7 @@ export {
   readMaps,
   readMounts,
   readOwnerUid,
+  readSysctl,
   readTaskFile,
   type IoCounters,
 } from './proc/files.js';

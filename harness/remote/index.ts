@@ -8,6 +8,6 @@ export type { Gate, GateSpec, GateState } from './gates.js';
 export type { Fault } from './faults.js';
 export type { RouteSpec } from './routes.js';
 export type { CommitResult } from './effects-store.js';
-export type { CandidateSource } from './attribution/attributor.js';
+export type { Attribution, CandidateSource } from './attribution/attributor.js';
 export { DRILL_ENV } from '../observe/index.js';
 export type * from './types.js';

@@ -4,7 +4,7 @@ import { createServer as createHttpsServer, type Server as HttpsServer } from 'n
 import type { AddressInfo, Socket } from 'node:net';
 import type { RequestHandler } from 'msw';
 import { monoNow } from '../util/clock.js';
-import { Attributor, type CandidateSource } from './attribution/attributor.js';
+import { Attributor, type Attribution, type CandidateSource } from './attribution/attributor.js';
 import { BUILTIN_WRITES, builtinHandlers } from './builtin-handlers.js';
 import { credentialId, Credentials } from './credentials.js';
 import { EffectsStore } from './effects-store.js';
@@ -229,6 +229,15 @@ export class DrillRemote extends EventEmitter {
    */
   setCandidatePids(drillId: string, source: CandidateSource | undefined): void {
     this.attributor.setCandidates(drillId, source);
+  }
+
+  /**
+   * A connection relayed from a drill's loopback-only network (harness/drill/network/): call right
+   * after the relay's connect() to this remote, with the sender the relay named inside
+   * (attribution/relayed.ts).
+   */
+  relayedConnection(outbound: Socket, attribution: Attribution): void {
+    this.attributor.relayed.add(outbound, attribution);
   }
 
   arm(spec: GateSpec): Gate {

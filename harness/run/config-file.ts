@@ -16,7 +16,7 @@ import { formatFieldPath } from '../config/index.js';
 import { problemsFromIssues } from '../config/index.js';
 import { validateScenario } from '../config/index.js';
 import { suggestKey } from '../config/index.js';
-import { KILL_MODES, KILL_POINTS, PROTOCOL_CHOICES, type Scenario } from '../config/index.js';
+import { KILL_MODES, KILL_POINTS, NETWORK_CHOICES, PROTOCOL_CHOICES, type Scenario } from '../config/index.js';
 import { PROFILE_NAMES } from '../client-profiles/profiles.js';
 
 /** In the order they are looked for (vitest's `configFiles` order: ts before js). */
@@ -38,6 +38,8 @@ const ConfigSchema = z.strictObject({
   modes: nonEmptyList(z.enum(KILL_MODES)).optional(),
   /** Overrides every scenario's `protocol` (auto, or one pinned revision). */
   protocol: z.enum(PROTOCOL_CHOICES, { error: `expected one of ${PROTOCOL_CHOICES.join(', ')}` }).optional(),
+  /** Overrides every scenario's `network` (host, or loopback: docs/network.md). */
+  network: z.enum(NETWORK_CHOICES, { error: `expected one of ${NETWORK_CHOICES.join(', ')}` }).optional(),
   /** Replaces every scenario's client profiles (harness/client-profiles/): each drill runs once per profile. */
   clientProfiles: nonEmptyList(z.enum(PROFILE_NAMES, { error: `expected a client profile (${PROFILE_NAMES.join(', ')})` })).optional(),
   only: nonEmptyList(z.string().min(1)).optional(),
@@ -145,6 +147,7 @@ function validateConfig(raw: unknown, file: string, scenariosOptional: boolean):
   if (input.points) config.points = [...input.points];
   if (input.modes) config.modes = [...input.modes];
   if (input.protocol) config.protocol = input.protocol;
+  if (input.network) config.network = input.network;
   if (input.clientProfiles) config.clientProfiles = [...new Set(input.clientProfiles)];
   if (input.only) config.only = [...input.only];
   if (input.concurrency !== undefined) config.concurrency = input.concurrency;

@@ -7,7 +7,7 @@
  */
 import type { Reporter } from '../../reports/types.js';
 import type { ProfileName } from '../client-profiles/profiles.js';
-import type { KillMode, KillPoint, ProtocolChoice, Scenario } from '../config/index.js';
+import type { KillMode, KillPoint, NetworkChoice, ProtocolChoice, Scenario } from '../config/index.js';
 import type { ClientKind } from '../drill/client/client-kinds.js';
 import type { ShardSpec } from '../plan/shard.js';
 
@@ -24,6 +24,12 @@ export interface DrillConfig {
   modes?: KillMode[];
   /** Overrides every scenario's protocol era: auto, 2025-11-25 or 2026-07-28. */
   protocol?: ProtocolChoice;
+  /**
+   * Overrides every scenario's `network`: `loopback` starts each server in a network namespace
+   * where only loopback exists (the drill remote relayed in), or the run refuses, saying why;
+   * `host` runs them on the host's network (docs/network.md). Default: each scenario's, else host.
+   */
+  network?: NetworkChoice;
   /**
    * Replaces every scenario's `client-profiles`: the clients whose spawn, stop and crash the
    * drills reproduce, each drill once per profile (harness/client-profiles/; default ts-sdk).

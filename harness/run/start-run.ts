@@ -19,6 +19,7 @@ import { leftOutLines, whyNoDrills } from '../plan/explain.js';
 import { planRun } from '../plan/plan.js';
 import { NoDrillsError } from '../util/errors.js';
 import type { DrillConfig } from './drill-config.js';
+import { refuseWithoutNetwork } from './network-check.js';
 import { runScenarios, type RunOutput } from './run-scenarios.js';
 
 export interface RunRequest extends DrillConfig {
@@ -28,6 +29,8 @@ export interface RunRequest extends DrillConfig {
   configFile?: string;
   /** Where `only` came from, said back in an error: the CLI passes '--only' for the flag. */
   onlyField?: string;
+  /** Where `network` came from, said back in an error: the CLI passes '--network' for the flag. */
+  networkField?: string;
   /** `--update-baseline`: rewrite the baseline file from this run (harness/baseline/stage.ts). */
   updateBaseline?: boolean;
   /** Keep every drill's evidence in memory to return it (default true; the CLI, which writes the logs, says false). */
@@ -52,7 +55,7 @@ export function defaultConcurrency(): 'auto' {
 export async function startRun(request: RunRequest): Promise<RunOutput> {
   // A run registry that is not the user's own refuses the run (RegistryError, exit 3) before anything is loaded or written.
   checkedRunsDir();
-  const scenarios = await scenariosOf(request);
+  const scenarios = (await scenariosOf(request)).map((s) => (request.network ? { ...s, network: request.network } : s));
   const known = new Set(scenarios.map((s) => s.id));
   const missing = (request.only ?? []).filter((id) => !known.has(id));
   if (missing.length > 0) {
@@ -85,6 +88,12 @@ export async function startRun(request: RunRequest): Promise<RunOutput> {
       throw new NoDrillsError(`${summary}, and a run of no drills fails (--pass-with-no-drills, or passWithNoDrills, lets it pass)`, reasons);
     for (const line of [`${summary}; the run passes, as asked (pass with no drills)`, ...reasons]) request.warn?.(line);
   } else for (const line of leftOutLines(plan.leftOut.filter((l) => l.chosen))) request.warn?.(`left out ${line}`);
+  // Before anything is written or started: a loopback drill never falls back to the host's network.
+  const networkField = request.networkField ?? (request.configFile ? `${request.configFile}: network:` : 'network:');
+  await refuseWithoutNetwork(
+    plan.drills.map((d) => d.scenario),
+    request.network ? networkField : undefined,
+  );
   const baseline = baselineOf(request);
   const outDir = request.out ? resolve(request.out) : undefined;
   const reporters = await reportersOf(request, outDir);

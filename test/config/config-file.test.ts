@@ -122,7 +122,7 @@ describe('loadConfigFile', () => {
     expect(e.file).toBe(file);
     expect(e.message.split('\n')).toEqual([
       `${file}: concurency: unknown field; did you mean "concurrency"?`,
-      `${file}: colour: unknown field; known: scenarios, points, modes, protocol, clientProfiles, only, concurrency, out, reporters, signal, passWithNoDrills, baseline, orphans`,
+      `${file}: colour: unknown field; known: scenarios, points, modes, protocol, network, clientProfiles, only, concurrency, out, reporters, signal, passWithNoDrills, baseline, orphans`,
     ]);
   });
 

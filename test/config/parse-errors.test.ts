@@ -94,7 +94,7 @@ const CASES: { name: string; text: string; field: string; says: string }[] = [
     name: 'unknown field with no near match',
     text: `${MINIMAL}zzzzzz: 1\n`,
     field: 'zzzzzz',
-    says: 'unknown field; known: id, description, subject, subjects, setup, target, points, modes, protocol, client-profiles, cancel, child, timeouts, record, remote, retry, expect',
+    says: 'unknown field; known: id, description, subject, subjects, setup, target, points, modes, protocol, client-profiles, cancel, child, timeouts, record, remote, retry, network, expect',
   },
   {
     name: 'negative deadline',

@@ -77,6 +77,7 @@ describe('parseScenario: valid files', () => {
         declared: false,
       },
       retry: false,
+      network: 'host',
       expect: {
         exitOnEof: { deadline: 2000 },
         noSurvivors: { grace: 2000 },

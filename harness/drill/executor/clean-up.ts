@@ -11,6 +11,7 @@ import type { DrillClient } from '../client/drill-client.js';
 import type { EvidenceRecorder } from './recorder.js';
 import type { ActivityRecord } from './activity-record.js';
 import type { RemoteLink } from './remote-link.js';
+import type { LoopbackNetwork } from '../network/namespace.js';
 import type { ServerWatch } from './server-watch.js';
 import type { DrillContext } from './types.js';
 
@@ -33,6 +34,8 @@ export interface Holdings {
   retryClients: DrillClient[];
   /** The server's own activity record, when the drill reads it (activity-watch.ts). */
   activity?: ActivityRecord | null;
+  /** The loopback-only network the server runs in (`network: loopback`, drill-network.ts). */
+  network?: LoopbackNetwork;
 }
 
 export async function containAndClean(ctx: DrillContext, held: Holdings, watch: ServerWatch): Promise<void> {
@@ -72,6 +75,8 @@ export async function containAndClean(ctx: DrillContext, held: Holdings, watch: 
     held.link.recordState('final');
     held.link.detach();
   }
+  // After containment: nothing of the drill is left to talk through its relays.
+  await held.network?.close();
   held.cgroup?.remove();
   if (held.tmp) await rm(held.tmp, { recursive: true, force: true });
 }

@@ -18,6 +18,7 @@ import { errorMessage, Interrupted } from '../../util/errors.js';
 import { launchSecrets, redact, redactArgv } from '../../util/secrets.js';
 import { defaultClientKind } from '../client/drill-client.js';
 import { containAndClean, type Holdings } from './clean-up.js';
+import { openDrillNetwork } from './drill-network.js';
 import { recordStartFacts } from './diagnosis-facts.js';
 import { Extensions } from './extension.js';
 import { handshake } from './handshake.js';
@@ -99,7 +100,8 @@ async function drive(ctx: DrillContext, held: Holdings, watch: ServerWatch): Pro
     rec.harness({ type: 'harness-error', phase: 'config', message: errorMessage(error) });
     return;
   }
-  const link = new RemoteLink(remote, drillId, drill.scenario.remote, rec, () => held.tracker?.live().map((p) => p.pid) ?? []);
+  const candidates = (): number[] => held.tracker?.live().map((p) => p.pid) ?? [];
+  const link = new RemoteLink(remote, drillId, drill.scenario.remote, rec, candidates);
   held.link = link;
   try {
     await wait(link.prepareTls(drill.scenario, ctx.opts.trustFiles)); // the run's CA files and the intercept proxy
@@ -108,7 +110,16 @@ async function drive(ctx: DrillContext, held: Holdings, watch: ServerWatch): Pro
     rec.harness({ type: 'harness-error', phase: 'config', message: errorMessage(error) });
     return;
   }
-  const render: RenderContext = { drill, drillId, rec, extensions: ctx.extensions, tmp, link };
+  if (drill.scenario.network === 'loopback') {
+    try {
+      await wait(openDrillNetwork(drillId, rec, link, candidates, (network) => (held.network = network)));
+    } catch (error) {
+      if (error instanceof Interrupted) throw error;
+      rec.harness({ type: 'harness-error', phase: 'network', message: errorMessage(error) });
+      return;
+    }
+  }
+  const render: RenderContext = { drill, drillId, rec, extensions: ctx.extensions, tmp, link, network: held.network };
   let scenario: Scenario;
   try {
     scenario = renderFor(render, link.session.token);

@@ -14,6 +14,8 @@ import { remoteEnv } from './remote-env.js';
 import { launcherEnv } from './launcher-env.js';
 import { subjectFilePaths, writeSubjectFiles } from './subject-files.js';
 import { activityFileFor, type Generation } from './activity-watch.js';
+import { inNetwork } from './drill-network.js';
+import type { LoopbackNetwork } from '../network/namespace.js';
 
 export interface RenderContext {
   drill: PlannedDrill;
@@ -22,6 +24,8 @@ export interface RenderContext {
   extensions: Extensions;
   tmp: string;
   link: RemoteLink;
+  /** The drill's loopback-only network (`network: loopback`): the server's command enters it. */
+  network?: LoopbackNetwork;
 }
 
 /**
@@ -53,7 +57,8 @@ export function renderFor(ctx: RenderContext, token: string, generation: Generat
   });
   writeSubjectFiles(rendered.subject.files, files);
   rendered.subject.env = { ...rendered.subject.env, CRASH_DRILL_ACTIVITY_FILE: activityFileFor(ctx.tmp, generation) };
-  return ctx.extensions.render(rendered);
+  // After the extensions: a container engine's CLI is recognised by its own command line.
+  return inNetwork(ctx.extensions.render(rendered), ctx.network);
 }
 
 /** The subject environment (docs/design.md, "Contracts"): the drill id, the remote and the session's token. */

@@ -119,3 +119,12 @@ export function readEnvironValues(pids: Iterable<number>, name: string): Map<num
   }
   return out;
 }
+
+/** A kernel setting under /proc/sys (`user/max_user_namespaces`), trimmed; null where this kernel has no such file. */
+export function readSysctl(name: string): string | null {
+  try {
+    return readFileSync(`/proc/sys/${name}`, 'utf8').trim();
+  } catch {
+    return null;
+  }
+}

@@ -19,16 +19,16 @@ export function readNetTable(pid: number, name: NetTableName): string {
 const scanBuf = Buffer.alloc(64 * 1024);
 
 /**
- * Reads /proc/net/tcp or tcp6 a read(2) at a time and hands each line (the header too) to
+ * Reads /proc/net/tcp or tcp6 (or /proc/PID/net/..., the tables of `pid`'s network namespace) a read(2) at a time and hands each line (the header too) to
  * `match`, stopping at the first line it answers (not undefined) for. Each read returns about a
  * page of lines and walks the established hash only that far, so stopping early skips the rest
  * of the walk: the whole file costs milliseconds on a machine with a large hash
  * (net.ipv4.tcp_ehash_entries). Undefined when no line matched or the file cannot be read.
  */
-export function scanNetTable<T>(name: 'tcp' | 'tcp6', match: (line: string) => T | undefined): T | undefined {
+export function scanNetTable<T>(name: 'tcp' | 'tcp6', match: (line: string) => T | undefined, pid?: number): T | undefined {
   let fd: number;
   try {
-    fd = openSync(`/proc/net/${name}`, 'r');
+    fd = openSync(pid === undefined ? `/proc/net/${name}` : `/proc/${pid}/net/${name}`, 'r');
   } catch {
     return undefined;
   }

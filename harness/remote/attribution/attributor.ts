@@ -1,24 +1,13 @@
 import type { Socket } from 'node:net';
-import { identify, type ProcIdentity } from '../../observe/index.js';
+import { identify } from '../../observe/index.js';
 import { DRILL_ENV } from '../../observe/index.js';
 import { readEnviron } from '../../observe/index.js';
 import { clientSocketInode } from './proc-net-tcp.js';
+import type { Attribution, AttributionMethod } from './attribution.js';
+import { RelayedConnections } from './relayed.js';
 import { candidateHolding, findOtherOwner } from './socket-owner.js';
 
-/**
- * How the sending process was found: among the drills' candidate pids, as the harness's own
- * process (`self`), by a scan of every process, or `none`: it could not be (e.g. it already died).
- */
-export type AttributionMethod = 'candidate' | 'self' | 'scan' | 'none';
-
-export interface Attribution {
-  process?: ProcIdentity;
-  method: AttributionMethod;
-  /** The drill whose candidate list or CRASH_DRILL_RUN names the process. */
-  drillId?: string;
-  /** Wall time the lookup took, in ms. */
-  costMs: number;
-}
+export type { Attribution, AttributionMethod };
 
 export type CandidateSource = () => readonly number[];
 
@@ -44,7 +33,11 @@ export class Attributor {
   private readonly byPorts = new Map<string, Promise<Attribution>>();
   private readonly candidates = new Map<string, CandidateSource>();
 
-  constructor(private readonly serverPort: number) {}
+  constructor(
+    private readonly serverPort: number,
+    /** Connections from a drill's loopback-only network, named where they were relayed (relayed.ts). */
+    readonly relayed = new RelayedConnections(),
+  ) {}
 
   setCandidates(drillId: string, source: CandidateSource | undefined): void {
     if (source) this.candidates.set(drillId, source);
@@ -76,6 +69,9 @@ export class Attributor {
   private async resolve(socket: Socket): Promise<Attribution> {
     const none: Attribution = { method: 'none', costMs: 0 };
     if (socket.remotePort === undefined) return none;
+    const listener = socket.localPort ?? this.serverPort;
+    const relayed = this.relayed.known(socket.remotePort, listener);
+    if (relayed) return relayed;
     // The port the sender connected to: the plain listener's, the HTTPS listener's or a proxy's.
     const inode = clientSocketInode(socket.remotePort, socket.localPort ?? this.serverPort);
     if (inode === undefined) return none;
@@ -86,6 +82,9 @@ export class Attributor {
       const identity = identify(candidate);
       return identity ? { process: identity, method: 'candidate', drillId: byPid.get(candidate), costMs: 0 } : none;
     }
+    // A relay's outbound socket is the harness's own: what it carries is named by the relay.
+    const inside = await this.relayed.find(socket.remotePort, listener);
+    if (inside) return inside;
     const owner = await findOtherOwner(inode, pids);
     if (!owner) return none;
     const found = identify(owner.pid);

@@ -2,7 +2,8 @@ import { parseTcpLine } from '../../observe/index.js';
 import { scanNetTable } from '../../observe/index.js';
 
 /**
- * Finds the inode of the client end of a loopback TCP connection. /proc/net/tcp lists one
+ * Finds the inode of the client end of a loopback TCP connection (in the network namespace of
+ * `inNetworkOf` when given: a drill's loopback-only network, relayed.ts). /proc/net/tcp lists one
  * socket a line as `sl local_address rem_address st ... uid timeout inode` with addresses in
  * hex `ADDR:PORT` (proc(5)). The client end is the line whose LOCAL port is the client's port
  * and whose REMOTE port is the server's port; the server's own end has them swapped.
@@ -19,13 +20,13 @@ import { scanNetTable } from '../../observe/index.js';
  * (net.ipv4.tcp_ehash_entries is 262144), the wanted line half of that on average
  * (test/remote/overhead.test.ts).
  */
-export function clientSocketInode(clientPort: number, serverPort: number): number | undefined {
+export function clientSocketInode(clientPort: number, serverPort: number, inNetworkOf?: number): number | undefined {
   // AF_INET6 clients (e.g. ::ffff:127.0.0.1) are listed in tcp6 only: read it when tcp has no
   // line at all, not when its line says the sender has closed its end already (inode 0).
   const wanted = `:${hexPort(clientPort)}`;
   const remote = `:${hexPort(serverPort)}`;
   const match = (line: string): number | undefined => matchLine(line, wanted, remote);
-  const inode = scanNetTable('tcp', match) ?? scanNetTable('tcp6', match);
+  const inode = scanNetTable('tcp', match, inNetworkOf) ?? scanNetTable('tcp6', match, inNetworkOf);
   return inode === 0 ? undefined : inode;
 }
 

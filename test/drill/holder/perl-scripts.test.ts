@@ -1,6 +1,6 @@
 /**
  * The holder's, the stand-in's, the sentinel's and the run lock's perl are real files (harness/drill/holder/*.pl,
- * harness/registry/sentinel-wait.pl, harness/registry/run-lock.pl): perl itself
+ * harness/registry/sentinel-wait.pl, harness/registry/run-lock.pl, harness/drill/network/*.pl): perl itself
  * compiles each one (`perl -c`, with warnings), and what the harness runs is that file.
  */
 import { spawnSync } from 'node:child_process';
@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { HOLDER_SCRIPT, PERL_DIR, STAND_IN_SCRIPT } from '../../../harness/drill/holder/scripts.js';
+import { JOIN_SCRIPT, KEEPER_SCRIPT } from '../../../harness/drill/network/namespace.js';
 import { runLockScript } from '../../../harness/registry/run-lock.js';
 import { perlWaitScript } from '../../../harness/registry/sentinel.js';
 import { packageRoot } from '../../../harness/util/paths.js';
@@ -18,6 +19,8 @@ describe('the perl files', () => {
     [join(PERL_DIR, 'stand-in.pl'), STAND_IN_SCRIPT, 'use strict; use warnings;'],
     [join(packageRoot(), 'harness/registry/sentinel-wait.pl'), perlWaitScript(), "my $t = '';"],
     [join(packageRoot(), 'harness/registry/run-lock.pl'), runLockScript(), 'use strict; use warnings;'],
+    [join(packageRoot(), 'harness/drill/network/keeper.pl'), KEEPER_SCRIPT, 'use strict; use warnings;'],
+    [join(packageRoot(), 'harness/drill/network/join.pl'), JOIN_SCRIPT, 'use strict; use warnings;'],
   ])('%s compiles under perl -c -w and is what the harness runs', (file, loaded, start) => {
     const checked = spawnSync('perl', ['-c', '-w', file], { encoding: 'utf8' });
     expect(checked.stderr.trim()).toBe(`${file} syntax OK`);
