@@ -5,7 +5,26 @@
  * one piece of code executes any entry: the steps are data, not a branch per client.
  */
 
-export const PROFILE_NAMES = ['ts-sdk', 'python-sdk', 'codex', 'gemini-cli', 'vscode', 'zed', 'goose', 'claude-code'] as const;
+export const PROFILE_NAMES = [
+  'ts-sdk',
+  'python-sdk',
+  'codex',
+  'gemini-cli',
+  'vscode',
+  'zed',
+  'goose',
+  'claude-code',
+  // Read for the clients users run (docs/client-profiles.md, "More clients").
+  'cline',
+  'cline-cli',
+  'roo-code',
+  'continue',
+  'opencode',
+  'amazon-q',
+  'claude-code-reconnect',
+  'claude-desktop',
+  'cursor',
+] as const;
 export type ProfileName = (typeof PROFILE_NAMES)[number];
 
 /** Today's behaviour of the drill client: the official TypeScript SDK's StdioClientTransport. */
@@ -18,8 +37,10 @@ export type SignalName = 'SIGINT' | 'SIGTERM' | 'SIGKILL';
  * group the client put it in (its own group or session; a `same`-group client never does this).
  * `tree`: the child and every process whose parent-pid chain leads to it at that moment (VS
  * Code's terminateProcess.sh, Zed's /proc walk), so a process already re-parented is missed.
+ * `descendants`: the tree without the child itself, parents before children (OpenCode's
+ * `pgrep -P` walk, which leaves the child to the SDK's close that follows).
  */
-export type Reach = 'child' | 'group' | 'tree';
+export type Reach = 'child' | 'group' | 'tree' | 'descendants';
 
 /** What a conditional step asks about: the direct child alive, or any member of its group. */
 export type Liveness = 'child' | 'group';
@@ -38,7 +59,12 @@ export type StopStep =
    * once, as the Python SDK's terminate_posix_process_tree, which runs only if the child outlived
    * the first wait).
    */
-  | { kind: 'signal'; name: SignalName; to: Reach; onlyIfAlive: Liveness | null; onlyIfSent?: number };
+  | { kind: 'signal'; name: SignalName; to: Reach; onlyIfAlive: Liveness | null; onlyIfSent?: number }
+  /**
+   * The client drops the server and keeps its ends of the pipes: no EOF, no signal, the server
+   * lives on until the client process exits (Claude Desktop's replaced server, claude-code #88514).
+   */
+  | { kind: 'abandon' };
 
 export type SpawnEnv =
   /** Only these names from the client's environment, plus what the server's configuration sets. */
@@ -333,6 +359,241 @@ export const CLIENT_PROFILES: Readonly<Record<ProfileName, ClientProfile>> = {
         where: '#30147',
         what: "its debug log carries the server's stderr ('Server stderr: ...'): stderr is piped and read",
         version: 'closed',
+      },
+    ],
+  },
+  // The clients users run, read for issue 46 (docs/client-profiles.md, "More clients"): one entry each.
+  cline: {
+    name: 'cline',
+    client: 'Cline VS Code extension 4.1.13 (McpHub) on @modelcontextprotocol/sdk 1.30.0',
+    spawn: { group: 'same', env: { kind: 'allowlist', names: SDK_ENV }, parentDeathSignal: null, stderr: 'pipe-read' },
+    // transport.close() runs the SDK's ladder; the client.close() after it finds no process left.
+    stop: [closeStdin, wait(2000, 'child'), signal('SIGTERM', 'child', 'child'), wait(2000, 'child'), signal('SIGKILL', 'child', 'child')],
+    closesStdinWhenChildExits: true,
+    crash: 'eof',
+    observed: false,
+    source: [
+      {
+        repo: 'cline/cline',
+        where: 'apps/vscode/src/services/mcp/McpHub.ts',
+        what: "connectToServer: StdioClientTransport({ env: getDefaultEnvironment() + config, stderr: 'pipe' }), stderr read into the log; deleteConnection: transport.close(), then client.close()",
+        version: '21cb8d25 (extension 4.1.13)',
+      },
+      { repo: 'cline/cline', where: 'bun.lock', what: '@modelcontextprotocol/sdk resolves 1.30.0', version: '21cb8d25' },
+      {
+        repo: 'modelcontextprotocol/typescript-sdk',
+        where: 'src/client/stdio.ts',
+        what: 'StdioClientTransport.close(): stdin end, 2 s, SIGTERM, 2 s, SIGKILL, the direct child only',
+        version: '1.30.0 (2d889f2b)',
+      },
+    ],
+  },
+  'cline-cli': {
+    name: 'cline-cli',
+    client: 'Cline CLI 3.0.56 (Bun) on @cline/core 0.0.78 StdioMcpClient (no SDK transport)',
+    spawn: { group: 'same', env: { kind: 'whole', withoutNamesMatching: [] }, parentDeathSignal: null, stderr: 'pipe-read' },
+    stop: [signal('SIGTERM', 'child')],
+    closesStdinWhenChildExits: true,
+    crash: 'eof',
+    observed: false,
+    source: [
+      {
+        repo: 'cline/cline',
+        where: 'sdk/packages/core/src/extensions/mcp/client.ts',
+        what: 'StdioMcpClient.spawnProcess: spawn(command, args, { env: process.env + config, stdio: pipe x3 }), stderr buffered; disconnect: child.kill() (SIGTERM), no stdin close, no wait',
+        version: '21cb8d25 (@cline/core 0.0.78)',
+      },
+      { repo: 'cline/cline', where: 'apps/cli/src/index.ts', what: 'runs under Bun (#!/usr/bin/env bun); @cline/cli 3.0.56', version: '21cb8d25' },
+    ],
+  },
+  'roo-code': {
+    name: 'roo-code',
+    client: 'Roo Code 3.52.1 (McpHub) on @modelcontextprotocol/sdk 1.12.0',
+    spawn: { group: 'same', env: { kind: 'allowlist', names: SDK_ENV }, parentDeathSignal: null, stderr: 'pipe-read' },
+    stop: [signal('SIGTERM', 'child')],
+    closesStdinWhenChildExits: true,
+    crash: 'eof',
+    observed: false,
+    source: [
+      {
+        repo: 'RooCodeInc/Roo-Code',
+        where: 'src/services/mcp/McpHub.ts',
+        what: "connectToServer: StdioClientTransport({ env: getDefaultEnvironment() + config, stderr: 'pipe' }); deleteConnection: transport.close(), then client.close()",
+        version: 'cb836567 (3.52.1)',
+      },
+      { repo: 'RooCodeInc/Roo-Code', where: 'pnpm-lock.yaml', what: '@modelcontextprotocol/sdk 1.12.0 (src/package.json pins it)', version: 'cb836567' },
+      {
+        repo: 'modelcontextprotocol/typescript-sdk',
+        where: 'src/client/stdio.ts',
+        what: "close(): abort the spawn's signal, so Node sends SIGTERM to the child; nothing else",
+        version: '1.12.0 (0c4b3082)',
+      },
+    ],
+  },
+  continue: {
+    name: 'continue',
+    client: 'Continue VS Code extension 1.3.40 (core MCPConnection) on @modelcontextprotocol/sdk 1.29.0',
+    spawn: {
+      group: 'same',
+      // Continue's own names (COMMONS_ENV_VARS and PATH) merged by the SDK over its default six.
+      env: { kind: 'allowlist', names: [...SDK_ENV, 'USERPROFILE', 'USERNAME'] },
+      parentDeathSignal: null,
+      stderr: 'pipe-read',
+    },
+    stop: [closeStdin, wait(2000, 'child'), signal('SIGTERM', 'child', 'child'), wait(2000, 'child'), signal('SIGKILL', 'child', 'child')],
+    closesStdinWhenChildExits: true,
+    crash: 'eof',
+    observed: false,
+    source: [
+      {
+        repo: 'continuedev/continue',
+        where: 'core/context/mcp/MCPConnection.ts',
+        what: "constructStdioTransport (COMMONS_ENV_VARS + config, PATH from the user's shell; stderr 'pipe', read), disconnect: client.close(), then transport.close()",
+        version: 'd0a3c0b6 (extension 1.3.40)',
+      },
+      { repo: 'continuedev/continue', where: 'core/package-lock.json', what: '@modelcontextprotocol/sdk resolves 1.29.0', version: 'd0a3c0b6' },
+      {
+        repo: 'modelcontextprotocol/typescript-sdk',
+        where: 'src/client/stdio.ts',
+        what: 'start(): env = getDefaultEnvironment() + the given env; close(): the 2 s + 2 s ladder',
+        version: 'v1.29.0 (e12cbd70)',
+      },
+    ],
+  },
+  opencode: {
+    name: 'opencode',
+    client: 'OpenCode (Bun) on @modelcontextprotocol/sdk 1.29.0: an instance disposed (its MCP state finalizer)',
+    spawn: { group: 'same', env: { kind: 'whole', withoutNamesMatching: [] }, parentDeathSignal: null, stderr: 'pipe-read' },
+    // The finalizer SIGTERMs what `pgrep -P` finds below the child, then client.close(): the SDK's ladder.
+    stop: [
+      signal('SIGTERM', 'descendants'),
+      closeStdin,
+      wait(2000, 'child'),
+      signal('SIGTERM', 'child', 'child'),
+      wait(2000, 'child'),
+      signal('SIGKILL', 'child', 'child'),
+    ],
+    closesStdinWhenChildExits: true,
+    crash: 'eof',
+    observed: false,
+    source: [
+      {
+        repo: 'anomalyco/opencode',
+        where: 'packages/opencode/src/mcp/mcp.ts',
+        what: "connectLocal: StdioClientTransport({ env: process.env + config, stderr: 'pipe' }), stderr logged; the state finalizer: descendants (pgrep -P walk), SIGTERM each, then client.close(); disconnect: client.close() alone",
+        version: '3e1504e5',
+      },
+      {
+        repo: 'anomalyco/opencode',
+        where: 'packages/opencode/package.json',
+        what: 'opencode 1.18.34 pins @modelcontextprotocol/sdk 1.29.0',
+        version: '006d1ab3',
+      },
+      {
+        repo: 'modelcontextprotocol/typescript-sdk',
+        where: 'src/client/stdio.ts',
+        what: 'close(): the 2 s + 2 s ladder, the direct child only',
+        version: 'v1.29.0 (e12cbd70)',
+      },
+    ],
+  },
+  'amazon-q': {
+    name: 'amazon-q',
+    client: 'Amazon Q Developer CLI 1.19.7 (chat-cli) on rmcp 0.8.2 TokioChildProcess',
+    spawn: { group: 'own-group', env: { kind: 'whole', withoutNamesMatching: [] }, parentDeathSignal: null, stderr: 'pipe-read' },
+    stop: [closeStdin, wait(3000, 'child'), signal('SIGKILL', 'child', 'child')],
+    closesStdinWhenChildExits: false,
+    crash: 'eof',
+    observed: false,
+    source: [
+      {
+        repo: 'aws/amazon-q-developer-cli',
+        where: 'crates/chat-cli/src/mcp_client/client.rs',
+        what: 'McpClientService::into_service: Command (config env, then every variable of the client), process_group(0), TokioChildProcess::builder(..).stderr(piped), stderr read into the log',
+        version: '15cc8f3c (v1.19.7)',
+      },
+      {
+        repo: 'aws/amazon-q-developer-cli',
+        where: 'crates/chat-cli/src/cli/chat/tool_manager.rs',
+        what: "ToolManager::swap_agent: each server's RunningService cancel()",
+        version: '15cc8f3c',
+      },
+      { repo: 'aws/amazon-q-developer-cli', where: 'Cargo.lock', what: 'rmcp 0.8.2, process-wrap 8.2.1', version: '15cc8f3c' },
+      {
+        repo: 'modelcontextprotocol/rust-sdk',
+        where: 'crates/rmcp/src/transport/child_process.rs',
+        what: 'TokioChildProcess::graceful_shutdown: close the stdin writer, wait up to MAX_WAIT_ON_DROP_SECS (3), kill the child (no group wrapper)',
+        version: 'rmcp 0.8.2 (5bc91408)',
+      },
+    ],
+  },
+  'claude-code-reconnect': {
+    name: 'claude-code-reconnect',
+    client: 'Claude Code 2.1.233, /mcp reconnect with an unchanged entry (closed source): observed in its tracker',
+    spawn: { group: 'same', env: { kind: 'whole', withoutNamesMatching: [] }, parentDeathSignal: null, stderr: 'pipe-read' },
+    // The tracker says it waits for the exit, not how long: 5000 ms is our bound. Nothing follows.
+    stop: [closeStdin, wait(5000, 'child')],
+    closesStdinWhenChildExits: true,
+    crash: 'eof',
+    observed: true,
+    source: [
+      {
+        repo: 'anthropics/claude-code',
+        where: '#79740',
+        what: "/mcp reconnect, entry unchanged: stdin closed, the old server's exit awaited, then the new one spawned; entry edited: the old one abandoned (the abandon mode)",
+        version: 'open; reproduced on 2.1.233',
+      },
+      {
+        repo: 'anthropics/claude-code',
+        where: '#30147',
+        what: "its debug log carries the server's stderr ('Server stderr: ...'): stderr is piped and read",
+        version: 'closed',
+      },
+    ],
+  },
+  'claude-desktop': {
+    name: 'claude-desktop',
+    client: 'Claude Desktop 1.34493.1.0 (closed source): observed in its tracker; its spawn is unsourced',
+    spawn: { group: 'same', env: { kind: 'whole', withoutNamesMatching: [] }, parentDeathSignal: null, stderr: 'pipe-read' },
+    stop: [{ kind: 'abandon' }],
+    closesStdinWhenChildExits: true,
+    crash: 'eof',
+    observed: true,
+    source: [
+      {
+        repo: 'anthropics/claude-code',
+        where: '#88514',
+        what: 'a renderer releasing its port: Desktop starts a replacement, the replaced server never reads EOF and runs while the app is open (Windows 11)',
+        version: 'open, labelled invalid',
+      },
+      {
+        repo: 'posit-dev/mcptools',
+        where: '#19',
+        what: 'macOS: Claude Desktop sends the server no signal when it exits; the server stays unless it acts on its stdin',
+        version: 'closed',
+      },
+    ],
+  },
+  cursor: {
+    name: 'cursor',
+    client: 'Cursor (closed source): observed in third-party trackers; its spawn is unsourced',
+    spawn: { group: 'same', env: { kind: 'whole', withoutNamesMatching: [] }, parentDeathSignal: null, stderr: 'pipe-read' },
+    stop: [closeStdin],
+    closesStdinWhenChildExits: true,
+    crash: 'eof',
+    observed: true,
+    source: [
+      {
+        repo: 'larksuite/lark-openapi-mcp',
+        where: '#61',
+        what: 'when Cursor closes an MCP server it closes stdin and stdout and sends no SIGINT or SIGTERM',
+        version: 'open',
+      },
+      {
+        repo: 'microsoft/azure-devops-mcp',
+        where: '#1598',
+        what: 'Cursor 3.20.10 (Windows): every window reload or config change leaves the previous server (npx + node) running when it does not exit on EOF',
+        version: 'open',
       },
     ],
   },

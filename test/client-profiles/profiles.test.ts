@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { CLIENT_PROFILES, type ClientProfile, DEFAULT_PROFILE, PROFILE_NAMES, type StopStep } from '../../harness/client-profiles/profiles.js';
 
 const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGKILL'];
-const REACH = ['child', 'group', 'tree'];
+const REACH = ['child', 'group', 'tree', 'descendants'];
 const LIVENESS = [null, 'child', 'group'];
 
 function stepProblems(step: StopStep, i: number, profile: ClientProfile): string[] {
@@ -31,6 +31,9 @@ function stepProblems(step: StopStep, i: number, profile: ClientProfile): string
         // killpg of the client's own group would signal the client itself.
         ...(step.to === 'group' && profile.spawn.group === 'same' ? [`${at}: killpg from a same-group client`] : []),
       ];
+    case 'abandon':
+      // Dropping the server is the whole of such a stop: nothing after it reaches the server.
+      return profile.stop.length === 1 ? [] : [`${at}: abandon is not the only step`];
     default:
       return [`${at}: unknown kind ${(step as { kind: string }).kind}`];
   }
@@ -73,15 +76,15 @@ describe('client profiles', () => {
   it('has exactly the named profiles, ts-sdk the default', () => {
     expect(Object.keys(CLIENT_PROFILES).sort()).toEqual([...PROFILE_NAMES].sort());
     expect(DEFAULT_PROFILE).toBe('ts-sdk');
-    expect(PROFILE_NAMES).toHaveLength(8);
+    expect(PROFILE_NAMES).toHaveLength(17);
   });
 
   it('every entry cites its source and has a legal shape', () => {
     expect(Object.entries(CLIENT_PROFILES).flatMap(([key, p]) => problems(key, p))).toEqual([]);
   });
 
-  it('only Claude Code is observed rather than read', () => {
-    expect(PROFILE_NAMES.filter((n) => CLIENT_PROFILES[n].observed)).toEqual(['claude-code']);
+  it('only the closed-source clients are observed rather than read', () => {
+    expect(PROFILE_NAMES.filter((n) => CLIENT_PROFILES[n].observed)).toEqual(['claude-code', 'claude-code-reconnect', 'claude-desktop', 'cursor']);
   });
 
   it('the checker rejects each kind of broken entry', () => {
@@ -101,6 +104,8 @@ describe('client profiles', () => {
       ['bad stderr', { ...base, spawn: { ...base.spawn, stderr: 'tty' as 'inherit' } }],
       ['onlyIfSent of a later step', { ...base, stop: [{ kind: 'signal', name: 'SIGTERM', to: 'group', onlyIfAlive: null, onlyIfSent: 1 }, ...base.stop] }],
       ['onlyIfSent of a wait', { ...base, stop: [...base.stop, { kind: 'signal', name: 'SIGKILL', to: 'group', onlyIfAlive: null, onlyIfSent: 1 }] }],
+      ['abandon with other steps', { ...base, stop: [{ kind: 'abandon' }, ...base.stop] }],
+      ['bad reach', { ...base, stop: [{ kind: 'signal', name: 'SIGTERM', to: 'siblings' as 'tree', onlyIfAlive: null }] }],
     ];
     for (const [what, profile] of broken) expect(problems('python-sdk', profile), what).not.toEqual([]);
   });
