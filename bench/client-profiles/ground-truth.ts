@@ -43,7 +43,11 @@ function serverArgv(name: string, installed: Installed): string[] {
 function clientArgv(profile: ProfileName, installed: Installed): string[] {
   const node = (sdk: string) => [process.execPath, `${DIST}bench/client-profiles/node-sdk-client.js`, profile, sdk];
   if (profile === 'ts-sdk') return node(SDK_1322);
-  if (profile === 'gemini-cli') return node(installed.sdk123);
+  if (profile === 'gemini-cli') return node(installed.sdks['1.23.0']);
+  if (profile === 'cline') return node(installed.sdks['1.30.0']);
+  if (profile === 'roo-code') return node(installed.sdks['1.12.0']);
+  if (profile === 'continue' || profile === 'opencode') return node(installed.sdks['1.29.0']);
+  if (profile === 'cline-cli') return [process.execPath, `${DIST}bench/client-profiles/node-raw-client.js`];
   if (profile === 'python-sdk') return [installed.python, `${SOURCE}python_sdk_client.py`];
   return ['python3', `${SOURCE}scripted_client.py`, profile];
 }

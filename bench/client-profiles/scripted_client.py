@@ -2,7 +2,7 @@
 and stops a server the way its client's source (or, for Claude Code, its tracker) says,
 step by step, written from docs/client-profiles.md and not from the harness's code.
 
-  python3 scripted_client.py <vscode|zed|codex|goose|claude-code> <command> [args...]
+  python3 scripted_client.py <vscode|zed|codex|goose|claude-code|amazon-q|claude-code-reconnect|claude-desktop|cursor> <command> [args...]
 
 Every one of these clients pipes the server's stderr and reads it into its logs, so once the
 client dies a server's stderr writes fail (EPIPE) as they do under the real client.
@@ -186,12 +186,53 @@ def claude_code_stop(proc):
         proc.stdin.close()
 
 
+# Amazon Q Developer CLI 1.19.7: McpClientService::into_service builds a tokio Command with the
+# configured env and then every variable of its own (so the whole environment), process_group(0),
+# stderr piped and read into its log, stdin and stdout piped (rmcp 0.8.2 TokioChildProcess). Its
+# one stop while it lives on, ToolManager::swap_agent, cancels each RunningService: the serve loop
+# closes the transport, which is TokioChildProcess::graceful_shutdown: drop the stdin writer, wait
+# up to 3 s for the child, then kill it (the direct child: no process-wrap group wrapper is used).
+def amazon_q_spawn(argv):
+    return subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=dict(os.environ), process_group=0)
+
+
+def amazon_q_stop(proc):
+    proc.stdin.close()
+    if not wait_exit(proc, 3000):
+        kill(proc.pid, signal.SIGKILL)
+        wait_exit(proc, 3000)
+
+
+# Claude Code's /mcp reconnect of an unchanged entry (observed, anthropics/claude-code #79740):
+# it closes the old server's stdin and waits for it to exit before it spawns the new one. How
+# long it waits is not in the report: 5 s here. Nothing else is sent.
+def claude_code_reconnect_stop(proc):
+    proc.stdin.close()
+    wait_exit(proc, 5000)
+
+
+# Claude Desktop replacing a server (observed, claude-code #88514): the old one gets neither EOF
+# nor a signal while the app runs. Its spawn is not known; the Claude Code stand-in's is used.
+def claude_desktop_stop(proc):
+    pass
+
+
+# Cursor (observed: lark-openapi-mcp #61, azure-devops-mcp #1598): it closes the server's stdin
+# and sends no signal.
+def cursor_stop(proc):
+    proc.stdin.close()
+
+
 CLIENTS = {
     "vscode": (vscode_spawn, vscode_stop),
     "zed": (zed_spawn, zed_stop),
     "codex": (codex_spawn, codex_stop),
     "goose": (goose_spawn, goose_stop),
     "claude-code": (claude_code_spawn, claude_code_stop),
+    "amazon-q": (amazon_q_spawn, amazon_q_stop),
+    "claude-code-reconnect": (claude_code_spawn, claude_code_reconnect_stop),
+    "claude-desktop": (claude_code_spawn, claude_desktop_stop),
+    "cursor": (claude_code_spawn, cursor_stop),
 }
 
 

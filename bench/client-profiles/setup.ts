@@ -1,7 +1,9 @@
 /**
  * What the ground truth needs beyond the repository, installed once into a cache folder outside
  * it (CLIENT_PROFILES_CACHE, else $XDG_CACHE_HOME or ~/.cache, /crash-drill-bench/client-profiles):
- * - Gemini CLI's TypeScript SDK 1.23.0, under an npm alias so it cannot shadow the project's 1.32.2;
+ * - the TypeScript SDK at each version a client pins: 1.23.0 (Gemini CLI), 1.12.0 (Roo Code),
+ *   1.29.0 (Continue, OpenCode), 1.30.0 (Cline), each under an npm alias (sdk123, ...) so none can
+ *   shadow the project's 1.32.2;
  * - a venv with the Python SDK, mcp 2.3.0;
  * - the real published server: @falconer/mcp 0.2.1, whose bin/falconer-mcp launcher runs its
  *   native binary with execFileSync(binary, args, { stdio: 'inherit' }) and forwards no signal.
@@ -13,12 +15,17 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 
 export const SDK_123 = '@modelcontextprotocol/sdk@1.23.0';
+/** The SDK versions the stand-ins load, by the version a client pins. */
+export const PINNED_SDKS = ['1.23.0', '1.12.0', '1.29.0', '1.30.0'] as const;
+export type PinnedSdk = (typeof PINNED_SDKS)[number];
 export const PYTHON_SDK = 'mcp==2.3.0';
 export const REAL_SERVER = '@falconer/mcp@0.2.1';
 
 export interface Installed {
   /** The 1.23.0 SDK's package folder. */
   sdk123: string;
+  /** Each pinned SDK's package folder. */
+  sdks: Record<PinnedSdk, string>;
   /** The venv's python, with mcp 2.3.0. */
   python: string;
   /** The real server's launcher script (node runs it). */
@@ -37,11 +44,17 @@ function run(command: string, args: string[], cwd: string): void {
 }
 
 export function ensureInstalled(base = cacheDir()): Installed {
-  const sdk123 = join(base, 'sdk123', 'node_modules', 'sdk123');
-  if (!existsSync(join(sdk123, 'package.json'))) {
-    mkdirSync(join(base, 'sdk123'), { recursive: true });
-    run('npm', ['install', '--no-audit', '--no-fund', '--prefix', join(base, 'sdk123'), `sdk123@npm:${SDK_123}`], base);
+  const sdks = {} as Record<PinnedSdk, string>;
+  for (const version of PINNED_SDKS) {
+    const alias = `sdk${version.replace(/\.0$/, '').replaceAll('.', '')}`;
+    const folder = join(base, alias, 'node_modules', alias);
+    if (!existsSync(join(folder, 'package.json'))) {
+      mkdirSync(join(base, alias), { recursive: true });
+      run('npm', ['install', '--no-audit', '--no-fund', '--prefix', join(base, alias), `${alias}@npm:@modelcontextprotocol/sdk@${version}`], base);
+    }
+    sdks[version] = folder;
   }
+  const sdk123 = sdks['1.23.0'];
   const python = join(base, 'venv', 'bin', 'python');
   if (!existsSync(python)) run('python3', ['-m', 'venv', join(base, 'venv')], base);
   try {
@@ -54,5 +67,5 @@ export function ensureInstalled(base = cacheDir()): Installed {
     mkdirSync(join(base, 'real'), { recursive: true });
     run('npm', ['install', '--no-audit', '--no-fund', '--prefix', join(base, 'real'), REAL_SERVER], base);
   }
-  return { sdk123, python, realLauncher };
+  return { sdk123, sdks, python, realLauncher };
 }

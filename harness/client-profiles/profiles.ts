@@ -362,7 +362,7 @@ export const CLIENT_PROFILES: Readonly<Record<ProfileName, ClientProfile>> = {
       },
     ],
   },
-  // The clients users run, read for issue 46 (docs/client-profiles.md, "More clients"): one entry each.
+  // The clients users run, read since the first eight (docs/client-profiles.md, "More clients"): one entry each.
   cline: {
     name: 'cline',
     client: 'Cline VS Code extension 4.1.13 (McpHub) on @modelcontextprotocol/sdk 1.30.0',

@@ -24,4 +24,15 @@ describe('the measured ground truth', () => {
     expect(docsTables(changed).stop).not.toEqual(data.stop);
     expect(docsTables(changed).crash).toEqual(data.crash);
   });
+
+  it('a cell changed in a continuation table (the clients read since) no longer matches either', () => {
+    const text = readFileSync(DOCS_FILE, 'utf8');
+    const at = text.indexOf('#### stop, more clients:');
+    expect(at).toBeGreaterThan(0);
+    // The leaks-child row of that table: its first cell (cline's) becomes "child".
+    const changed = text.slice(0, at) + text.slice(at).replace(/^\| leaks-child \| [^|]+\|/m, '| leaks-child | child |');
+    expect(changed).not.toBe(text);
+    expect(docsTables(changed).stop['leaks-child'].cline).toBe('child');
+    expect(docsTables(changed).stop).not.toEqual(measured().stop);
+  });
 });

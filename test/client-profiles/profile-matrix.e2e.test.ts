@@ -1,86 +1,47 @@
 /**
- * The drill under every client profile gives the no-survivors verdicts an independent client of
- * that profile measures (docs/client-profiles.md, "Measured: who survives"): one
+ * The drill under the first eight client profiles gives the no-survivors verdicts an independent
+ * client of that profile measures (docs/client-profiles.md, "Measured: who survives"): one
  * `crash-drill run --client-profile <p> ... --mode stop,crash` over the six fakes that tell the
  * profiles apart and the bundled ones the bench measured, at after-response (spawn-helper has
  * started the helper), and the table of drill key -> no-survivors verdict asserted exactly, as
  * derived from bench/client-profiles/measured.json (the file the docs' tables are checked
  * against: test/client-profiles/measured-docs.test.ts). Every profile has both a pass and a
  * fail in it. The grace is the bench's: 2000 ms after the stop sequence's end, or the death.
+ * The clients read since are drilled the same way by more-clients-matrix.e2e.test.ts.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { PROFILE_NAMES, profileKeySuffix, type ProfileName } from '../../harness/client-profiles/profiles.js';
+import { profileKeySuffix, type ProfileName } from '../../harness/client-profiles/profiles.js';
 import type { RunResults } from '../../harness/results/types.js';
-import { runCli } from '../support/cli.js';
 import { ensureBuilt } from '../fake-servers/support/subjects.js';
-import { fakeSubject, scenarioYaml, type FakeServer } from '../support/scenarios.js';
-import { tempDir } from '../support/temp-dir.js';
-import { measured, measuredFakes, noSurvivorsVerdict, type Situation } from './support/measured.js';
-
-const MODES: Situation[] = ['stop', 'crash'];
-const GRACE = 2000;
+import { drillEvents, expectedTable, FIRST_PROFILES, keysOf, runMatrix } from './support/profile-matrix.js';
 
 beforeAll(ensureBuilt);
 
-function expectedTable(): Record<string, string> {
-  const data = measured();
-  const out: Record<string, string> = {};
-  for (const server of measuredFakes())
-    for (const mode of MODES)
-      for (const profile of PROFILE_NAMES)
-        out[`${server}/after-response/${mode}${profileKeySuffix(profile)}`] = noSurvivorsVerdict(data[mode][server][profile]);
-  return out;
-}
-
-describe('the drill under every client profile', () => {
+describe('the drill under the first eight client profiles', () => {
   let results: RunResults;
   let out: string;
 
   beforeAll(async () => {
-    const dir = tempDir();
-    out = join(dir, 'report');
-    for (const server of measuredFakes())
-      writeFileSync(
-        join(dir, `${server}.yaml`),
-        scenarioYaml({
-          id: server,
-          subject: fakeSubject(server as FakeServer),
-          target: { call: 'spawn-helper' },
-          points: ['after-response'],
-          modes: MODES,
-          timeouts: { point: 10000, handshake: 20000 },
-          expect: { 'no-survivors': { grace: GRACE } },
-        }),
-      );
-    const run = await runCli(['run', dir, ...PROFILE_NAMES.flatMap((p) => ['--client-profile', p]), '--out', out, '--reporter', 'json']);
+    const run = await runMatrix(FIRST_PROFILES);
     expect(run.stderr).not.toMatch(/error/i);
-    results = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8')) as RunResults;
+    ({ out, results } = run);
   }, 900_000);
 
   it('gives exactly the measured no-survivors verdicts, per profile, in stop and crash', () => {
     const got = Object.fromEntries(results.drills.map((d) => [d.key, d.checks.find((c) => c.id === 'no-survivors')?.verdict ?? 'absent']));
     expect(results.drills.filter((d) => d.verdict === 'error' || d.verdict === 'unknown').map((d) => `${d.key}: ${d.reason}`)).toEqual([]);
-    expect(got).toEqual(expectedTable());
+    expect(got).toEqual(expectedTable(FIRST_PROFILES));
   });
 
   it('each profile is proven both ways: it has a pass and a fail', () => {
-    const table = expectedTable();
-    for (const profile of PROFILE_NAMES) {
-      const mine = Object.entries(table).filter(([key]) => (profile === 'ts-sdk' ? !key.includes('@') : key.endsWith(`@${profile}`)));
-      expect(new Set(mine.map(([, v]) => v)), profile).toEqual(new Set(['pass', 'fail']));
-    }
+    const table = expectedTable(FIRST_PROFILES);
+    for (const profile of FIRST_PROFILES) expect(new Set(keysOf(profile, table).map(([, v]) => v)), profile).toEqual(new Set(['pass', 'fail']));
   });
 
   it('the record names the profile and every step its client took', () => {
     const drill = (key: string) => results.drills.find((d) => d.key === key)!;
-    const events = (key: string) =>
-      readFileSync(join(out, 'evidence', drill(key).evidence!.file), 'utf8')
-        .trim()
-        .split('\n')
-        .map((l) => JSON.parse(l) as Record<string, unknown> & { type: string });
-    for (const profile of PROFILE_NAMES)
+    const events = (key: string) => drillEvents(out, results, key);
+    for (const profile of FIRST_PROFILES)
       expect(drill(`well-behaved/after-response/stop${profileKeySuffix(profile)}`).clientProfile).toBe(profile as ProfileName);
     // Codex: SIGTERM to the group (by identity, the server's group), then its wait, its conditional SIGKILL, and the stdin close.
     const codex = events('helper-own-group/after-response/stop@codex');

@@ -40,11 +40,13 @@ export function noSurvivorsVerdict(cell: string): 'pass' | 'fail' {
   return cell === 'none' ? 'pass' : 'fail';
 }
 
-/** The docs' two measured tables (`#### stop: ...` and `#### crash: ...`), as written. */
+/**
+ * The docs' measured tables as written: `#### stop: ...` and `#### crash: ...`, each continued by
+ * tables headed `#### stop, <more>: ...` and `#### crash, <more>: ...` with further profiles'
+ * columns for the same rows, merged into one table per situation.
+ */
 export function docsTables(text: string): { profiles: string[]; stop: Table; crash: Table } {
-  const table = (heading: string): { profiles: string[]; rows: Table } => {
-    const at = text.indexOf(heading);
-    if (at < 0) throw new Error(`docs/client-profiles.md has no "${heading}" table`);
+  const table = (at: number): { profiles: string[]; rows: Table } => {
     const lines = text.slice(at).split('\n').slice(1);
     const start = lines.findIndex((l) => l.startsWith('|'));
     const end = lines.findIndex((l, i) => i > start && !l.startsWith('|'));
@@ -59,8 +61,19 @@ export function docsTables(text: string): { profiles: string[]; stop: Table; cra
     for (const row of cells.slice(2)) rows[row[0]] = Object.fromEntries(profiles.map((p, i) => [p, row[i + 1]]));
     return { profiles, rows };
   };
-  const stop = table('#### stop:');
-  const crash = table('#### crash:');
+  const merged = (situation: Situation): { profiles: string[]; rows: Table } => {
+    const starts = [...text.matchAll(new RegExp(`^#### ${situation}[:,]`, 'gm'))].map((m) => m.index);
+    if (starts.length === 0) throw new Error(`docs/client-profiles.md has no "#### ${situation}:" table`);
+    const out: { profiles: string[]; rows: Table } = { profiles: [], rows: {} };
+    for (const at of starts) {
+      const part = table(at);
+      out.profiles.push(...part.profiles);
+      for (const [row, cells] of Object.entries(part.rows)) out.rows[row] = { ...out.rows[row], ...cells };
+    }
+    return out;
+  };
+  const stop = merged('stop');
+  const crash = merged('crash');
   if (stop.profiles.join() !== crash.profiles.join()) throw new Error('the stop and crash tables name different profiles');
   return { profiles: stop.profiles, stop: stop.rows, crash: crash.rows };
 }
