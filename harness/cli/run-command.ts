@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { findConfigFile, loadConfigFile } from '../run/config-file.js';
-import type { ProfileName } from '../client-profiles/profiles.js';
+import type { ProfileRef } from '../client-profiles/profiles.js';
 import type { KillMode, KillPoint, ProtocolChoice, Scenario, SubjectSpec } from '../config/index.js';
 import { subjectScenario } from '../config/subject-scenario.js';
 import type { DrillConfig } from '../run/drill-config.js';
@@ -20,7 +20,7 @@ export interface RunCommandOptions {
   /** `--protocol`: overrides every scenario's protocol era. */
   protocol?: ProtocolChoice;
   /** `--client-profile`, repeatable: replaces every scenario's client profiles. */
-  clientProfile?: ProfileName[];
+  clientProfile?: ProfileRef[];
   only?: string[];
   out?: string;
   concurrency?: number;

@@ -4,13 +4,16 @@
  * no profile event (it ran the TypeScript SDK's) and records the SDK's ladder as `close-step`
  * events, whose signals went to the direct child alone.
  */
-import { CLIENT_PROFILES, DEFAULT_PROFILE } from '../client-profiles/profiles.js';
+import { behaviourOf } from '../client-profiles/profiles.js';
 import type { KillMode } from '../config/index.js';
 import { eventsOf, firstOf, type DrillEvidence, type ProfileFacts } from './types.js';
 
 /** The profile the drill ran under, as recorded (a log without one ran the default). */
 export function profileOf(evidence: DrillEvidence): ProfileFacts {
-  return firstOf(evidence, 'client-profile')?.profile ?? CLIENT_PROFILES[evidence.meta.clientProfile ?? DEFAULT_PROFILE];
+  const recorded = firstOf(evidence, 'client-profile')?.profile;
+  if (recorded) return recorded;
+  const { name, spawn, stop, closesStdinWhenChildExits, crash } = behaviourOf(evidence.meta.clientProfile);
+  return { name, spawn, stop, closesStdinWhenChildExits, crash };
 }
 
 /** A signal the client sent: a step of its stop sequence, or the parent-death signal its death made the kernel send. */

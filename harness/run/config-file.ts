@@ -17,7 +17,7 @@ import { problemsFromIssues } from '../config/issues.js';
 import { validateScenario } from '../config/parse.js';
 import { suggestKey } from '../config/suggest.js';
 import { KILL_MODES, KILL_POINTS, PROTOCOL_CHOICES, type Scenario } from '../config/types.js';
-import { PROFILE_NAMES } from '../client-profiles/profiles.js';
+import { ProfileRefSchema } from '../config/schema.js';
 
 /** In the order they are looked for (vitest's `configFiles` order: ts before js). */
 export const CONFIG_FILE_NAMES = ['crash-drill.config.ts', 'crash-drill.config.mts', 'crash-drill.config.js', 'crash-drill.config.mjs'] as const;
@@ -39,7 +39,7 @@ const ConfigSchema = z.strictObject({
   /** Overrides every scenario's `protocol` (auto, or one pinned revision). */
   protocol: z.enum(PROTOCOL_CHOICES, { error: `expected one of ${PROTOCOL_CHOICES.join(', ')}` }).optional(),
   /** Replaces every scenario's client profiles (harness/client-profiles/): each drill runs once per profile. */
-  clientProfiles: nonEmptyList(z.enum(PROFILE_NAMES, { error: `expected a client profile (${PROFILE_NAMES.join(', ')})` })).optional(),
+  clientProfiles: nonEmptyList(ProfileRefSchema).optional(),
   only: nonEmptyList(z.string().min(1)).optional(),
   concurrency: z.number().int().positive().optional(),
   out: z.string().min(1).optional(),

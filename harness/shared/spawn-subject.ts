@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { Socket } from 'node:net';
 import type { Writable } from 'node:stream';
-import { CLIENT_PROFILES, DEFAULT_PROFILE } from '../client-profiles/profiles.js';
+import { behaviourOf, DEFAULT_PROFILE } from '../client-profiles/profiles.js';
 import type { ProcIdentity } from '../observe/identity.js';
 import { readStatOnce } from '../observe/proc.js';
 import { monoNow } from '../util/clock.js';
@@ -13,8 +13,8 @@ import { readStderr } from './stderr-room.js';
 /** The TypeScript SDK's spawn (the default profile): what a start command that names no client gets. */
 export const DEFAULT_CLIENT_SPAWN: ClientSpawn = {
   profile: DEFAULT_PROFILE,
-  spawn: CLIENT_PROFILES[DEFAULT_PROFILE].spawn,
-  closesStdinWhenChildExits: CLIENT_PROFILES[DEFAULT_PROFILE].closesStdinWhenChildExits,
+  spawn: behaviourOf(DEFAULT_PROFILE).spawn,
+  closesStdinWhenChildExits: behaviourOf(DEFAULT_PROFILE).closesStdinWhenChildExits,
 };
 
 export interface SpawnedServer {

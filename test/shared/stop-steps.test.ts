@@ -9,7 +9,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { StopStep } from '../../harness/client-profiles/profiles.js';
-import { CLIENT_PROFILES } from '../../harness/client-profiles/profiles.js';
+import { behaviourOf } from '../../harness/client-profiles/profiles.js';
 import { signalIdentity } from '../../harness/containment/signal.js';
 import { identify, isAlive, type ProcIdentity } from '../../harness/observe/identity.js';
 import { descendantMembers, groupMembers } from '../../harness/shared/process-reach.js';
@@ -59,7 +59,7 @@ async function run(steps: readonly StopStep[], hold: StopHold) {
 describe('runStopSteps', () => {
   it("the Python SDK's stop: a server that exits on EOF leaves its group alone (the escalation hangs on the SIGTERM)", async () => {
     const { hold, leader } = await server(true);
-    const steps = CLIENT_PROFILES['python-sdk'].stop;
+    const steps = behaviourOf('python-sdk').stop;
     expect(await run(steps, hold)).toEqual([
       ['close-stdin', 'done'],
       ['wait-ms', 'ended-early'],
@@ -73,7 +73,7 @@ describe('runStopSteps', () => {
 
   it('the other way: a server that outlives the first wait gets the whole escalation, and its group is gone', async () => {
     const { hold, leader } = await server(false);
-    const steps: StopStep[] = CLIENT_PROFILES['python-sdk'].stop.map((s) => (s.kind === 'wait-ms' ? { ...s, ms: 300 } : s));
+    const steps: StopStep[] = behaviourOf('python-sdk').stop.map((s) => (s.kind === 'wait-ms' ? { ...s, ms: 300 } : s));
     const said = await run(steps, hold);
     expect(said.slice(0, 3)).toEqual([
       ['close-stdin', 'done'],
