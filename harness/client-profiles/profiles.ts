@@ -22,9 +22,9 @@ import { continueDev } from './clients/continue.js';
 import { cursor } from './clients/cursor.js';
 import { opencode } from './clients/opencode.js';
 import { rooCode } from './clients/roo-code.js';
-import { DEFAULT_PROFILE, type ProfileName, type ProfileRef } from './names.js';
+import { DEFAULT_PROFILE, PROFILE_NAMES, type ProfileName, type ProfileRef } from './names.js';
 import type { ClientBehaviour, ClientProfile, StepName, StopStep } from './types.js';
-import { resolveProfile } from './versions.js';
+import { refOf, resolveProfile } from './versions.js';
 
 export * from './names.js';
 export * from './types.js';
@@ -49,6 +49,11 @@ export const CLIENT_PROFILES: Readonly<Record<ProfileName, ClientProfile>> = {
   'claude-desktop': claudeDesktop,
   cursor,
 };
+
+/** Every behaviour's canonical ref, each profile's newest first: what a drill can name. */
+export const PROFILE_REFS: readonly ProfileRef[] = PROFILE_NAMES.flatMap((name) =>
+  CLIENT_PROFILES[name].behaviours.map((b) => refOf(CLIENT_PROFILES[name], b)),
+);
 
 /** `--client-profile` and a config's `client-profiles`: the canonical ref, or a usage message naming what was expected. */
 export function parseProfile(text: string): { ok: true; ref: ProfileRef } | { ok: false; message: string } {

@@ -2,8 +2,8 @@
  * Gemini CLI: its stop is its pinned TypeScript SDK's `close()`, so it changes with the SDK in
  * its package-lock.json (read at each tag of google-gemini/gemini-cli): 1.23.0 up to v0.26 and
  * again from fa975395bc (v0.52.0), a lone SIGTERM; 1.25.3 from 25c0802b52 (v0.27.0) and 1.26.0
- * from 02da5ebbc1, to v0.51, the SDK's ladder. mcp-client.ts and environmentSanitization.ts are
- * the same at v0.51.0 and at 5411f113.
+ * from 02da5ebbc1, to v0.51, the SDK's ladder. Its mcp-client and environmentSanitization modules are
+ * (packages/core/src/tools/ and packages/core/src/services/) the same at v0.51.0 and at 5411f113.
  */
 import type { ClientBehaviour, ClientProfile, SpawnFacts } from '../types.js';
 import { cited, NODE_STDIN_ON_EXIT, NODE_STDIO_SOCKETPAIR, signal, TS_SDK_LADDER } from './steps.js';
