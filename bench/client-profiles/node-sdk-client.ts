@@ -1,6 +1,7 @@
 /**
  * The TypeScript SDK's own StdioClientTransport, run as is: the installed 1.32.2 for `ts-sdk`,
- * or 1.23.0 (Gemini CLI's pin, installed apart by the bench) for `gemini-cli`.
+ * or Gemini CLI's pin, installed apart by the bench, for `gemini-cli` (1.23.0 from v0.52.0,
+ * 1.26.0 for v0.27 to v0.51).
  *
  *   node node-sdk-client.js <ts-sdk|gemini-cli> <sdk package folder> <command> [args...]
  *
@@ -13,7 +14,7 @@
 import { createInterface } from 'node:readline';
 import { pathToFileURL } from 'node:url';
 
-const GEMINI_REDACTED = /TOKEN|SECRET|PASSWORD|PASSWD|KEY|AUTH|CREDENTIAL|CREDS|PRIVATE/i;
+const GEMINI_REDACTED = /TOKEN|SECRET|PASSWORD|PASSWD|KEY|AUTH|CREDENTIAL|CREDS|PRIVATE|CERT/i;
 
 type Transport = { close(): Promise<void>; pid: number | null };
 type Client = {
