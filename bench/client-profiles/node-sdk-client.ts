@@ -5,7 +5,7 @@
  *   node node-sdk-client.js <flavour> <sdk package folder> <command> [args...]
  *
  * - ts-sdk (1.32.2): Client.close().
- * - gemini-cli (1.23.0): McpClient.disconnect in packages/core/src/tools/mcp-client.ts:
+ * - gemini-cli (1.23.0 from v0.52.0, 1.26.0 for v0.27 to v0.51): McpClient.disconnect in packages/core/src/tools/mcp-client.ts:
  *   transport.close(), then client.close(); the whole environment less secret-named variables,
  *   stderr 'pipe' (read only in debug mode: not here).
  * - cline (1.30.0) and roo-code (1.12.0): McpHub.deleteConnection: transport.close(), then
@@ -23,7 +23,7 @@ import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { pathToFileURL } from 'node:url';
 
-const GEMINI_REDACTED = /TOKEN|SECRET|PASSWORD|PASSWD|KEY|AUTH|CREDENTIAL|CREDS|PRIVATE/i;
+const GEMINI_REDACTED = /TOKEN|SECRET|PASSWORD|PASSWD|KEY|AUTH|CREDENTIAL|CREDS|PRIVATE|CERT/i;
 const CONTINUE_NAMES = ['HOME', 'USER', 'USERPROFILE', 'LOGNAME', 'USERNAME'];
 const FLAVOURS = ['ts-sdk', 'gemini-cli', 'cline', 'roo-code', 'continue', 'opencode'] as const;
 type Flavour = (typeof FLAVOURS)[number];

@@ -2,7 +2,7 @@
 and stops a server the way its client's source (or, for Claude Code, its tracker) says,
 step by step, written from docs/client-profiles.md and not from the harness's code.
 
-  python3 scripted_client.py <vscode|zed|codex|goose|claude-code|amazon-q|claude-code-reconnect|claude-desktop|cursor> <command> [args...]
+  python3 scripted_client.py <vscode|vscode@ce34ccc3|zed|codex|codex@drop|goose|claude-code|amazon-q|claude-code-reconnect|claude-desktop|cursor> <command> [args...]
 
 Every one of these clients pipes the server's stderr and reads it into its logs, so once the
 client dies a server's stderr writes fail (EPIPE) as they do under the real client.
@@ -145,6 +145,35 @@ def codex_stop(proc):
     proc.stdin.close()
 
 
+# VS Code, the other McpStdioStateHandler (ce34ccc3): killPolite calls killTree(pid, false), which
+# runs terminateProcess.sh with the pid and "15"; the script kill -9s every argument's tree, so the
+# polite step at 10 s is already a SIGKILL to the tree (and the forceful one at 20 s the same).
+def vscode_tree_kill_stop(proc):
+    def sigkill_tree(pid, parents):
+        for child in children_of(pid, parents):
+            sigkill_tree(child, parents)
+        kill(pid, signal.SIGKILL)
+
+    proc.stdin.close()
+    for _ in range(2):
+        if wait_exit(proc, 10000):
+            return
+        sigkill_tree(proc.pid, ppid_map())
+
+
+# Codex, the drop path (StdioServerProcessHandleInner's Drop -> LocalProcessTerminator::terminate):
+# killpg SIGTERM; if the group was there, a thread that sleeps 2 s and then killpg SIGKILLs it
+# without looking again; the transport dropped beside the handle closes stdin at the same time.
+def codex_drop_stop(proc):
+    pgid = proc.pid
+    existed = group_exists(pgid)
+    killpg(pgid, signal.SIGTERM)
+    proc.stdin.close()
+    if existed:
+        time.sleep(2.0)
+        killpg(pgid, signal.SIGKILL)
+
+
 # Goose: configure_subprocess puts the child in its own group (process_group(0)) and, on Linux,
 # sets PR_SET_PDEATHSIG SIGTERM before exec (checking the parent did not die meanwhile); env is
 # inherited. rmcp's TokioChildProcess::graceful_shutdown closes the transport (stdin), waits up
@@ -225,8 +254,10 @@ def cursor_stop(proc):
 
 CLIENTS = {
     "vscode": (vscode_spawn, vscode_stop),
+    "vscode@ce34ccc3": (vscode_spawn, vscode_tree_kill_stop),
     "zed": (zed_spawn, zed_stop),
     "codex": (codex_spawn, codex_stop),
+    "codex@drop": (codex_spawn, codex_drop_stop),
     "goose": (goose_spawn, goose_stop),
     "claude-code": (claude_code_spawn, claude_code_stop),
     "amazon-q": (amazon_q_spawn, amazon_q_stop),

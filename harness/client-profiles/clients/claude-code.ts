@@ -22,15 +22,13 @@ export const claudeCode: ClientProfile = {
         // #30147 (closed): its debug log carries the server's stderr, so stderr is piped and read.
         spawn: { unsourced: 'the same process group and the stdio (a Bun socketpair) have no source; only the piped, read stderr has (#30147)' },
         env: { unsourced: 'the whole environment is an assumption: no report shows what a server receives' },
-        stop: cited(
-          { repo: REPO, where: '#16744', what: 'SIGKILL to the server on /exit with no stdin close and no SIGTERM first', version: 'closed' },
-          {
-            repo: REPO,
-            where: '#40207',
-            what: 'strace: kill(pid, SIGINT) from the main process, kill(pid, SIGTERM) from a wrapper, to the direct child',
-            version: 'closed',
-          },
-        ),
+        // #16744 (closed): a bare SIGKILL on /exit; #40207 (closed): kill(SIGINT) from the main process,
+        // kill(SIGTERM) from a wrapper; #31646: servers exit on SIGINT at /exit. All at a session's
+        // end, not a server stopped while the client lives on (#79740: stdin closed and a wait).
+        stop: {
+          unsourced:
+            'SIGINT, SIGTERM, SIGKILL to the child is what #16744, #31646 and #40207 saw at the end of a session, not when one server is stopped while Claude Code lives on (#79740: stdin closed, then a wait); the 500 ms waits are ours',
+        },
         crash: { unsourced: 'no report of what a server sees when Claude Code is killed; EOF is what any dead client leaves' },
         abandon: cited({ repo: REPO, where: '#79740', what: 'a /mcp reconnect abandons the old server with neither EOF nor a signal', version: 'as filed' }),
       },

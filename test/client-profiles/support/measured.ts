@@ -7,7 +7,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ProfileName } from '../../../harness/client-profiles/profiles.js';
+import type { ProfileRef } from '../../../harness/client-profiles/profiles.js';
 import { packageRoot } from '../../../harness/util/paths.js';
 
 export type Situation = 'stop' | 'crash';
@@ -15,7 +15,8 @@ export type Situation = 'stop' | 'crash';
 export type Table = Record<string, Record<string, string>>;
 
 export interface Measured {
-  profiles: ProfileName[];
+  /** Every profile ref drilled (harness/client-profiles/profiles.ts PROFILE_REFS): a range of a client's versions each. */
+  profiles: ProfileRef[];
   stop: Table;
   crash: Table;
 }

@@ -5,8 +5,9 @@
  * and the table of drill key -> no-survivors verdict the measurement gives (none: pass; anything
  * else: fail). The grace is the bench's: 2000 ms after the stop sequence's end, or the death.
  *
- * The profiles come in two groups, each drilled by its own test file: the first eight
- * (profile-matrix.e2e.test.ts) and the clients read since (more-clients-matrix.e2e.test.ts).
+ * The profiles come in two groups, each drilled by its own test file: every range read of the
+ * first eight (profile-matrix.e2e.test.ts, which names its refs itself) and the clients read
+ * since (more-clients-matrix.e2e.test.ts, through runMatrix).
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
