@@ -3,7 +3,7 @@
  * (servers side by side), then each server's statements with the drills that decide them and,
  * for a statement no drill showed, the point or mode that would.
  */
-import { profilesText, staleAdvice, STATEMENT_IDS, STATEMENT_LABELS } from '../harness/results/constants.js';
+import { profileLabel, profilesText, staleAdvice, STATEMENT_IDS, STATEMENT_LABELS } from '../harness/results/constants.js';
 import type { BaselineInfo, ExpectationResults, ServerExpectation, StatementResult } from '../harness/results/types.js';
 
 export const STATUS_ICON: Record<string, string> = { met: '✅', 'not met': '❌', 'not shown': '❔', known: '🔷' };
@@ -75,7 +75,9 @@ function serverSection(server: ServerExpectation, md: Escape, code: Escape): str
     lines.push(line);
     if (st.couldNotTell?.length) lines.push(`  - could not tell: ${st.couldNotTell.map(code).join(', ')}`);
     for (const p of st.profiles ?? [])
-      lines.push(`  - under ${code(p.profile)}: ${p.status}${p.known ? ' (baseline)' : ''}${p.drills.length ? `: ${p.drills.map(code).join(', ')}` : ''}`);
+      lines.push(
+        `  - under ${code(profileLabel(p.profile, p.versions))}: ${p.status}${p.known ? ' (baseline)' : ''}${p.drills.length ? `: ${p.drills.map(code).join(', ')}` : ''}`,
+      );
   }
   lines.push('');
   return lines;

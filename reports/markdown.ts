@@ -21,7 +21,7 @@ import type { ReporterOptions } from './types.js';
 import { summaryLine } from './summary-line.js';
 import { notRepeatedLine } from './not-repeated-line.js';
 import { expectationMarkdown } from './expectation-markdown.js';
-import { modeLabel, staleAdvice } from '../harness/results/constants.js';
+import { modeLabel, staleAdvice, unsourcedNotes } from '../harness/results/constants.js';
 import { drillsAt, matrixLayout } from './matrix-layout.js';
 import { anchorOf } from './html/escape.js';
 import type { DrillList, DrillResult, Reporter, RunReport } from './types.js';
@@ -32,6 +32,8 @@ type Out = { write(s: string): unknown };
 type Brief = Pick<DrillResult, 'id' | 'scenario' | 'point' | 'mode' | 'verdict' | 'reason' | 'known'> & {
   subject: { name: string };
   clientProfile: DrillResult['clientProfile'];
+  clientVersions?: string;
+  unsourcedSteps?: DrillResult['unsourcedSteps'];
 };
 
 function briefs(drills: DrillList): Brief[] {
@@ -43,6 +45,8 @@ function briefs(drills: DrillList): Brief[] {
       point: d.point,
       mode: d.mode,
       clientProfile: d.clientProfile,
+      ...(d.clientVersions ? { clientVersions: d.clientVersions } : {}),
+      ...(d.unsourcedSteps ? { unsourcedSteps: d.unsourcedSteps } : {}),
       verdict: d.verdict,
       reason: d.reason,
       known: d.known,
@@ -121,6 +125,9 @@ export function summaryMarkdown(results: RunReport, linkHtml = true): string {
   if (notRepeated) lines.push(`${md(notRepeated)}.`, '');
   if (results.interrupted) lines.push('**The run was interrupted**; the active drills were contained.', '');
   lines.push(...table(drills), '', summaryLine(results), '');
+  // A verdict under a client profile is only as good as the profile's steps: say which rest on no source.
+  const unsourced = unsourcedNotes(drills);
+  if (unsourced.length > 0) lines.push('## Unsourced client-profile steps', '', ...unsourced.map((u) => `- ${md(u)}`), '');
   // Each server's cleanup expectation, side by side (reports/expectation-markdown.ts).
   lines.push(...expectationMarkdown(results.expectation, results.baseline, md, code));
 

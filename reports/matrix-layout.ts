@@ -4,7 +4,8 @@
  * default, one row per profile beneath its scenario. A mode per profile as a column of its own
  * made 6 profiles × 3 modes × 2 points one row of 36 columns; as rows it is 6 rows of 6.
  */
-import { DEFAULT_PROFILE, KILL_MODES, KILL_POINTS } from '../harness/results/constants.js';
+import { DEFAULT_PROFILE, KILL_MODES, KILL_POINTS, profileLabel } from '../harness/results/constants.js';
+import type { ProfileRef } from '../harness/results/types.js';
 
 /** What the matrix reads of a drill. */
 export type MatrixDrill = { scenario: string; point: string; mode: string; clientProfile: string; subject: { name: string } };
@@ -30,8 +31,10 @@ export interface MatrixLayout<T> {
   spans: Map<number, number>;
 }
 
-export function profileOf(d: { clientProfile: string }): string {
-  return d.clientProfile;
+/** A row's client: the profile with the range of its versions drilled (`gemini-cli@>=0.52`), the default's name alone. */
+export function profileOf(d: { clientProfile: string; clientVersions?: string }): string {
+  const ref = d.clientProfile;
+  return ref === DEFAULT_PROFILE ? ref : profileLabel(ref as ProfileRef, d.clientVersions);
 }
 
 /** Kill points in the order a call passes them, modes as declared; anything else (an older run's) follows in the order seen. */

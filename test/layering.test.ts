@@ -197,7 +197,7 @@ describe('the table of layers (docs/design.md, "Layers")', () => {
     for (const file of ALL.filter((f) => f.startsWith('reports/'))) visit(file);
     expect([...loaded].filter((f) => f.startsWith('harness/')).sort()).toEqual([
       // The client profiles: facts as data, a leaf (the default profile's name, for the mode labels).
-      'harness/client-profiles/profiles.ts',
+      'harness/client-profiles/names.ts',
       'harness/config/statements.ts',
       'harness/config/types.ts',
       'harness/containment/step.ts',

@@ -11,7 +11,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { PROFILE_NAMES, type ProfileName } from '../../harness/client-profiles/profiles.js';
+import { PROFILE_REFS, type ProfileRef } from '../../harness/client-profiles/profiles.js';
 import { ensureInstalled, type Installed, REAL_SERVER } from './setup.js';
 import { cell } from './ground-truth-cell.js';
 import { runTrial, type Situation, type TrialResult } from './trial.js';
@@ -40,18 +40,26 @@ function serverArgv(name: string, installed: Installed): string[] {
   return [process.execPath, `${DIST}fake-servers/${name}.js`];
 }
 
-function clientArgv(profile: ProfileName, installed: Installed): string[] {
-  const node = (sdk: string) => [process.execPath, `${DIST}bench/client-profiles/node-sdk-client.js`, profile, sdk];
-  if (profile === 'ts-sdk') return node(SDK_1322);
-  if (profile === 'gemini-cli') return node(installed.sdk123);
+/** The client that stands in for a profile ref: the SDKs' own transports where a client runs on one, else the scripted stand-in. */
+function clientArgv(profile: ProfileRef, installed: Installed): string[] {
+  const node = (flavour: string, sdk: string) => [process.execPath, `${DIST}bench/client-profiles/node-sdk-client.js`, flavour, sdk];
+  if (profile === 'ts-sdk') return node(profile, SDK_1322);
+  // Gemini CLI's package-lock: SDK 1.23.0 from v0.52.0, 1.26.0 at v0.51.0 (1.25.3 from v0.27.0).
+  if (profile === 'gemini-cli') return node(profile, installed.sdk123);
+  if (profile === 'gemini-cli@0.27-0.51') return node('gemini-cli', installed.sdk126);
+  if (profile === 'cline') return node(profile, installed.sdks['1.30.0']);
+  if (profile === 'roo-code') return node(profile, installed.sdks['1.12.0']);
+  if (profile === 'continue' || profile === 'opencode') return node(profile, installed.sdks['1.29.0']);
+  if (profile === 'cline-cli') return [process.execPath, `${DIST}bench/client-profiles/node-raw-client.js`];
   if (profile === 'python-sdk') return [installed.python, `${SOURCE}python_sdk_client.py`];
+  // The scripted stand-ins name a behaviour by its ref (codex@drop, vscode@ce34ccc3).
   return ['python3', `${SOURCE}scripted_client.py`, profile];
 }
 
 function options(argv: string[]) {
   const all = (flag: string) => argv.flatMap((a, i) => (a === flag ? [argv[i + 1]] : []));
-  const profiles = (all('--profile').length ? all('--profile') : [...PROFILE_NAMES]) as ProfileName[];
-  for (const p of profiles) if (!PROFILE_NAMES.includes(p)) throw new Error(`--profile: expected one of ${PROFILE_NAMES.join(', ')}, got "${p}"`);
+  const profiles = (all('--profile').length ? all('--profile') : [...PROFILE_REFS]) as ProfileRef[];
+  for (const p of profiles) if (!PROFILE_REFS.includes(p)) throw new Error(`--profile: expected one of ${PROFILE_REFS.join(', ')}, got "${p}"`);
   const servers = all('--server').length ? all('--server').map((s) => (s === 'real' ? REAL : s)) : [...FAKES, REAL];
   for (const s of servers)
     if (s !== REAL && !(FAKES as readonly string[]).includes(s)) throw new Error(`--server: expected one of ${FAKES.join(', ')}, real; got "${s}"`);

@@ -2,7 +2,7 @@
 and stops a server the way its client's source (or, for Claude Code, its tracker) says,
 step by step, written from docs/client-profiles.md and not from the harness's code.
 
-  python3 scripted_client.py <vscode|zed|codex|goose|claude-code> <command> [args...]
+  python3 scripted_client.py <vscode|vscode@ce34ccc3|zed|codex|codex@drop|goose|claude-code|amazon-q|claude-code-reconnect|claude-desktop|cursor> <command> [args...]
 
 Every one of these clients pipes the server's stderr and reads it into its logs, so once the
 client dies a server's stderr writes fail (EPIPE) as they do under the real client.
@@ -145,6 +145,35 @@ def codex_stop(proc):
     proc.stdin.close()
 
 
+# VS Code, the other McpStdioStateHandler (ce34ccc3): killPolite calls killTree(pid, false), which
+# runs terminateProcess.sh with the pid and "15"; the script kill -9s every argument's tree, so the
+# polite step at 10 s is already a SIGKILL to the tree (and the forceful one at 20 s the same).
+def vscode_tree_kill_stop(proc):
+    def sigkill_tree(pid, parents):
+        for child in children_of(pid, parents):
+            sigkill_tree(child, parents)
+        kill(pid, signal.SIGKILL)
+
+    proc.stdin.close()
+    for _ in range(2):
+        if wait_exit(proc, 10000):
+            return
+        sigkill_tree(proc.pid, ppid_map())
+
+
+# Codex, the drop path (StdioServerProcessHandleInner's Drop -> LocalProcessTerminator::terminate):
+# killpg SIGTERM; if the group was there, a thread that sleeps 2 s and then killpg SIGKILLs it
+# without looking again; the transport dropped beside the handle closes stdin at the same time.
+def codex_drop_stop(proc):
+    pgid = proc.pid
+    existed = group_exists(pgid)
+    killpg(pgid, signal.SIGTERM)
+    proc.stdin.close()
+    if existed:
+        time.sleep(2.0)
+        killpg(pgid, signal.SIGKILL)
+
+
 # Goose: configure_subprocess puts the child in its own group (process_group(0)) and, on Linux,
 # sets PR_SET_PDEATHSIG SIGTERM before exec (checking the parent did not die meanwhile); env is
 # inherited. rmcp's TokioChildProcess::graceful_shutdown closes the transport (stdin), waits up
@@ -186,12 +215,55 @@ def claude_code_stop(proc):
         proc.stdin.close()
 
 
+# Amazon Q Developer CLI 1.19.7: McpClientService::into_service builds a tokio Command with the
+# configured env and then every variable of its own (so the whole environment), process_group(0),
+# stderr piped and read into its log, stdin and stdout piped (rmcp 0.8.2 TokioChildProcess). Its
+# one stop while it lives on, ToolManager::swap_agent, cancels each RunningService: the serve loop
+# closes the transport, which is TokioChildProcess::graceful_shutdown: drop the stdin writer, wait
+# up to 3 s for the child, then kill it (the direct child: no process-wrap group wrapper is used).
+def amazon_q_spawn(argv):
+    return subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=dict(os.environ), process_group=0)
+
+
+def amazon_q_stop(proc):
+    proc.stdin.close()
+    if not wait_exit(proc, 3000):
+        kill(proc.pid, signal.SIGKILL)
+        wait_exit(proc, 3000)
+
+
+# Claude Code's /mcp reconnect of an unchanged entry (observed, anthropics/claude-code #79740):
+# it closes the old server's stdin and waits for it to exit before it spawns the new one. How
+# long it waits is not in the report: 5 s here. Nothing else is sent.
+def claude_code_reconnect_stop(proc):
+    proc.stdin.close()
+    wait_exit(proc, 5000)
+
+
+# Claude Desktop replacing a server (observed, claude-code #88514): the old one gets neither EOF
+# nor a signal while the app runs. Its spawn is not known; the Claude Code stand-in's is used.
+def claude_desktop_stop(proc):
+    pass
+
+
+# Cursor (observed: lark-openapi-mcp #61, azure-devops-mcp #1598): it closes the server's stdin
+# and sends no signal.
+def cursor_stop(proc):
+    proc.stdin.close()
+
+
 CLIENTS = {
     "vscode": (vscode_spawn, vscode_stop),
+    "vscode@ce34ccc3": (vscode_spawn, vscode_tree_kill_stop),
     "zed": (zed_spawn, zed_stop),
     "codex": (codex_spawn, codex_stop),
+    "codex@drop": (codex_spawn, codex_drop_stop),
     "goose": (goose_spawn, goose_stop),
     "claude-code": (claude_code_spawn, claude_code_stop),
+    "amazon-q": (amazon_q_spawn, amazon_q_stop),
+    "claude-code-reconnect": (claude_code_spawn, claude_code_reconnect_stop),
+    "claude-desktop": (claude_code_spawn, claude_desktop_stop),
+    "cursor": (claude_code_spawn, cursor_stop),
 }
 
 

@@ -1,7 +1,9 @@
 /**
  * What the ground truth needs beyond the repository, installed once into a cache folder outside
  * it (CLIENT_PROFILES_CACHE, else $XDG_CACHE_HOME or ~/.cache, /crash-drill-bench/client-profiles):
- * - Gemini CLI's TypeScript SDK 1.23.0, under an npm alias so it cannot shadow the project's 1.32.2;
+ * - the TypeScript SDK at each version a client pins: Gemini CLI's 1.23.0 (v0.52.0 on) and 1.26.0
+ *   (to v0.51.0), Roo Code's 1.12.0, Continue's and OpenCode's 1.29.0, Cline's 1.30.0, each under
+ *   an npm alias (sdk123, sdk126, sdk112, sdk129, sdk130) so none can shadow the project's 1.32.2;
  * - a venv with the Python SDK, mcp 2.3.0;
  * - the real published server: @falconer/mcp 0.2.1, whose bin/falconer-mcp launcher runs its
  *   native binary with execFileSync(binary, args, { stdio: 'inherit' }) and forwards no signal.
@@ -13,12 +15,19 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 
 export const SDK_123 = '@modelcontextprotocol/sdk@1.23.0';
+export const SDK_126 = '@modelcontextprotocol/sdk@1.26.0';
+/** The SDK versions the stand-ins of the clients read since the first eight load. */
+export const PINNED_SDKS = ['1.12.0', '1.29.0', '1.30.0'] as const;
+export type PinnedSdk = (typeof PINNED_SDKS)[number];
 export const PYTHON_SDK = 'mcp==2.3.0';
 export const REAL_SERVER = '@falconer/mcp@0.2.1';
 
 export interface Installed {
-  /** The 1.23.0 SDK's package folder. */
+  /** The 1.23.0 and 1.26.0 SDKs' package folders. */
   sdk123: string;
+  sdk126: string;
+  /** Each of PINNED_SDKS' package folders. */
+  sdks: Record<PinnedSdk, string>;
   /** The venv's python, with mcp 2.3.0. */
   python: string;
   /** The real server's launcher script (node runs it). */
@@ -37,11 +46,18 @@ function run(command: string, args: string[], cwd: string): void {
 }
 
 export function ensureInstalled(base = cacheDir()): Installed {
-  const sdk123 = join(base, 'sdk123', 'node_modules', 'sdk123');
-  if (!existsSync(join(sdk123, 'package.json'))) {
-    mkdirSync(join(base, 'sdk123'), { recursive: true });
-    run('npm', ['install', '--no-audit', '--no-fund', '--prefix', join(base, 'sdk123'), `sdk123@npm:${SDK_123}`], base);
-  }
+  const sdk = (alias: string, spec: string) => {
+    const dir = join(base, alias, 'node_modules', alias);
+    if (!existsSync(join(dir, 'package.json'))) {
+      mkdirSync(join(base, alias), { recursive: true });
+      run('npm', ['install', '--no-audit', '--no-fund', '--prefix', join(base, alias), `${alias}@npm:${spec}`], base);
+    }
+    return dir;
+  };
+  const sdk123 = sdk('sdk123', SDK_123);
+  const sdk126 = sdk('sdk126', SDK_126);
+  const sdks = {} as Record<PinnedSdk, string>;
+  for (const version of PINNED_SDKS) sdks[version] = sdk(`sdk${version.replace(/\.0$/, '').replaceAll('.', '')}`, `@modelcontextprotocol/sdk@${version}`);
   const python = join(base, 'venv', 'bin', 'python');
   if (!existsSync(python)) run('python3', ['-m', 'venv', join(base, 'venv')], base);
   try {
@@ -54,5 +70,5 @@ export function ensureInstalled(base = cacheDir()): Installed {
     mkdirSync(join(base, 'real'), { recursive: true });
     run('npm', ['install', '--no-audit', '--no-fund', '--prefix', join(base, 'real'), REAL_SERVER], base);
   }
-  return { sdk123, python, realLauncher };
+  return { sdk123, sdk126, sdks, python, realLauncher };
 }

@@ -6,8 +6,8 @@
 import * as z from 'zod';
 import { CHECKS } from '../checks/all-checks.js';
 import { KILL_MODES, KILL_POINTS } from '../config/index.js';
-import { STATEMENT_IDS } from '../config/index.js';
-import { PROFILE_NAMES } from '../client-profiles/profiles.js';
+import { ProfileRefSchema, STATEMENT_IDS } from '../config/index.js';
+import { PROFILE_NAMES } from '../client-profiles/names.js';
 
 export const BASELINE_VERSION = 1;
 
@@ -21,13 +21,13 @@ export function checksOfConformance(id: string): string[] {
   return CHECKS.filter((c) => c.requirement.source === 'conformance' && c.requirement.id === id).map((c) => c.id);
 }
 
-/** `<scenario>[/<subject>]/<point>/<mode>[@<profile>]`, as results.json names a drill (its `key`). */
-const DRILL_KEY = new RegExp(`^[^/]+(/[^/]+)?/(${KILL_POINTS.join('|')})/(${KILL_MODES.join('|')})(@(${PROFILE_NAMES.join('|')}))?$`);
+/** `<scenario>[/<subject>]/<point>/<mode>[@<profile>[@<range>]]`, as results.json names a drill (its `key`). */
+const DRILL_KEY = new RegExp(`^[^/]+(/[^/]+)?/(${KILL_POINTS.join('|')})/(${KILL_MODES.join('|')})(@(${PROFILE_NAMES.join('|')})(@[^/@,]+)?)?$`);
 
 export const BaselineEntrySchema = z
   .strictObject({
     drill: z.string().regex(DRILL_KEY, {
-      error: `expected a drill key <scenario>[/<subject>]/<point>/<mode>[@<client profile>] (points: ${KILL_POINTS.join(', ')}; modes: ${KILL_MODES.join(', ')})`,
+      error: `expected a drill key <scenario>[/<subject>]/<point>/<mode>[@<client profile>[@<range>]] (points: ${KILL_POINTS.join(', ')}; modes: ${KILL_MODES.join(', ')})`,
     }),
     check: z
       .enum([...CHECK_IDS, ...CONFORMANCE_IDS] as [string, ...string[]], {
@@ -49,7 +49,7 @@ export const BaselineStatementSchema = z.strictObject({
   server: z.string().min(1, { error: 'expected the server as results.json names it (its subject name)' }),
   statement: z.enum(STATEMENT_IDS, { error: `expected a statement (${STATEMENT_IDS.join(', ')})` }),
   /** Known not met under this client profile only; absent: under every profile. */
-  profile: z.enum(PROFILE_NAMES, { error: `expected a client profile (${PROFILE_NAMES.join(', ')})` }).optional(),
+  profile: ProfileRefSchema.optional(),
   reason: z.string({ error: 'expected a string: why this statement is accepted as not met for now ("" until someone writes it)' }),
 });
 

@@ -8,7 +8,7 @@
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import { CLIENT_KINDS } from '../drill/client/client-kinds.js';
 import { KILL_MODES, KILL_POINTS, NETWORK_CHOICES, PROTOCOL_CHOICES } from '../config/index.js';
-import { PROFILE_NAMES } from '../client-profiles/profiles.js';
+import { parseProfile, PROFILE_NAMES } from '../client-profiles/profiles.js';
 import { harnessInfo } from '../util/version.js';
 import type { ReportCommandOptions } from './report-command.js';
 import type { RunCommandOptions } from './run-command.js';
@@ -29,6 +29,20 @@ function listOf(allowed: readonly string[], what: string) {
     }
     return [...previous, ...items];
   };
+}
+
+/** `--client-profile`: names, each optionally @<version> or @<range>, to canonical refs (once each). */
+function profileList(value: string, previous: string[] = []): string[] {
+  const refs = value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)
+    .map((item) => {
+      const parsed = parseProfile(item);
+      if (!parsed.ok) throw new InvalidArgumentError(parsed.message);
+      return parsed.ref;
+    });
+  return [...new Set([...previous, ...refs])];
 }
 
 function oneOf(allowed: readonly string[], what: string) {
@@ -79,8 +93,8 @@ function addRunOptions(command: Command): Command {
     )
     .option(
       '--client-profile <names>',
-      `the clients whose spawn, stop and crash each drill reproduces, once per profile: ${PROFILE_NAMES.join(', ')}; repeatable or comma-separated (default: the scenario's, else ts-sdk)`,
-      (value: string, previous: string[] = []) => [...new Set(listOf(PROFILE_NAMES, 'client profile')(value, previous))],
+      `the clients whose spawn, stop and crash each drill reproduces, once per profile: ${PROFILE_NAMES.join(', ')}, each the newest behaviour read or <name>@<version or range> (crash-drill profiles lists them); repeatable or comma-separated (default: the scenario's, else ts-sdk)`,
+      profileList,
     )
     .option('--only <ids>', 'only the scenarios with these ids; repeatable or comma-separated', commaList)
     .option('--concurrency <n>', 'drills in flight at most (default: phase-aware, a CPU slot per core while drills start or are contained)', positiveInt)
@@ -122,6 +136,15 @@ program
   .action(async (options: { json?: boolean }) => {
     const { requirementsCommand } = await import('./requirements-command.js');
     process.exitCode = requirementsCommand(options);
+  });
+
+program
+  .command('profiles')
+  .description('list the client profiles: each version range read, its steps (spawn, env, stop, crash, abandon) and the source of each, or unsourced')
+  .option('--json', 'as JSON: { profiles: [{ name, client, behaviours: [{ ref, versions, steps, sources }] }] }')
+  .action(async (options: { json?: boolean }) => {
+    const { profilesCommand } = await import('./profiles-command.js');
+    process.exitCode = profilesCommand(options);
   });
 
 program

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { findConfigFile, loadConfigFile } from '../run/config-file.js';
-import type { ProfileName } from '../client-profiles/profiles.js';
+import type { ProfileRef } from '../client-profiles/profiles.js';
 import type { KillMode, KillPoint, NetworkChoice, ProtocolChoice, Scenario, SubjectSpec } from '../config/index.js';
 import { subjectScenario } from '../config/index.js';
 import type { DrillConfig } from '../run/drill-config.js';
@@ -22,7 +22,7 @@ export interface RunCommandOptions {
   /** `--network host|loopback`: overrides every scenario's network (docs/network.md). */
   network?: NetworkChoice;
   /** `--client-profile`, repeatable: replaces every scenario's client profiles. */
-  clientProfile?: ProfileName[];
+  clientProfile?: ProfileRef[];
   only?: string[];
   out?: string;
   concurrency?: number;

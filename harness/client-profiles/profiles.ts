@@ -1,342 +1,87 @@
 /**
- * How real MCP clients start, stop and lose their stdio servers: one entry per client, facts
- * only, each with the source it was read from (docs/client-profiles.md gives the reading).
- * A leaf module: it imports nothing, so any part of the harness (or a bench) can read it, and
- * one piece of code executes any entry: the steps are data, not a branch per client.
+ * How real MCP clients start, stop and lose their stdio servers: one entry per client
+ * (clients/<name>.ts), each holding a behaviour per range of the client's versions, newest
+ * first, every step with the source it was read from or marked unsourced (types.ts;
+ * docs/client-profiles.md gives the reading). Facts only: one piece of code executes any entry.
  */
+import { claudeCode } from './clients/claude-code.js';
+import { codex } from './clients/codex.js';
+import { geminiCli } from './clients/gemini-cli.js';
+import { goose } from './clients/goose.js';
+import { pythonSdk } from './clients/python-sdk.js';
+import { tsSdk } from './clients/ts-sdk.js';
+import { vscode } from './clients/vscode.js';
+import { zed } from './clients/zed.js';
+// The clients read since the first eight: one file each.
+import { amazonQ } from './clients/amazon-q.js';
+import { claudeCodeReconnect } from './clients/claude-code-reconnect.js';
+import { claudeDesktop } from './clients/claude-desktop.js';
+import { cline } from './clients/cline.js';
+import { clineCli } from './clients/cline-cli.js';
+import { continueDev } from './clients/continue.js';
+import { cursor } from './clients/cursor.js';
+import { opencode } from './clients/opencode.js';
+import { rooCode } from './clients/roo-code.js';
+import { DEFAULT_PROFILE, PROFILE_NAMES, type ProfileName, type ProfileRef } from './names.js';
+import type { ClientBehaviour, ClientProfile, StepName, StopStep } from './types.js';
+import { refOf, resolveProfile } from './versions.js';
 
-export const PROFILE_NAMES = ['ts-sdk', 'python-sdk', 'codex', 'gemini-cli', 'vscode', 'zed', 'goose', 'claude-code'] as const;
-export type ProfileName = (typeof PROFILE_NAMES)[number];
-
-/** Today's behaviour of the drill client: the official TypeScript SDK's StdioClientTransport. */
-export const DEFAULT_PROFILE: ProfileName = 'ts-sdk';
-
-export type SignalName = 'SIGINT' | 'SIGTERM' | 'SIGKILL';
-
-/**
- * Whom a signal reaches. `child`: the process the client spawned. `group`: killpg of the process
- * group the client put it in (its own group or session; a `same`-group client never does this).
- * `tree`: the child and every process whose parent-pid chain leads to it at that moment (VS
- * Code's terminateProcess.sh, Zed's /proc walk), so a process already re-parented is missed.
- */
-export type Reach = 'child' | 'group' | 'tree';
-
-/** What a conditional step asks about: the direct child alive, or any member of its group. */
-export type Liveness = 'child' | 'group';
-
-export type StopStep =
-  /** The client ends its write side of the server's stdin: the server reads EOF. */
-  | { kind: 'close-stdin'; onlyIfAlive: Liveness | null }
-  /**
-   * Waits up to `ms`, ending early once `endsWhenGone` is gone (null: the whole time); with
-   * `onlyIfSent`, only when the signal step at that index was sent.
-   */
-  | { kind: 'wait-ms'; ms: number; endsWhenGone: Liveness | null; onlyIfSent?: number }
-  /**
-   * Sends `name` to `to`; with `onlyIfAlive`, only while that is still alive; with `onlyIfSent`,
-   * only when the signal step at that index was sent (an escalation that a client starts only
-   * once, as the Python SDK's terminate_posix_process_tree, which runs only if the child outlived
-   * the first wait).
-   */
-  | { kind: 'signal'; name: SignalName; to: Reach; onlyIfAlive: Liveness | null; onlyIfSent?: number };
-
-export type SpawnEnv =
-  /** Only these names from the client's environment, plus what the server's configuration sets. */
-  | { kind: 'allowlist'; names: readonly string[] }
-  /** The client's whole environment (less names matching these patterns, where it redacts). */
-  | { kind: 'whole'; withoutNamesMatching: readonly string[] };
-
-export interface SpawnFacts {
-  /** `same`: the client's own process group; `own-group`: setpgid(0, 0); `own-session`: setsid. */
-  group: 'same' | 'own-group' | 'own-session';
-  env: SpawnEnv;
-  /** Linux PR_SET_PDEATHSIG set in the child before exec, or null. */
-  parentDeathSignal: SignalName | null;
-  /**
-   * The server's stderr: the client's own (`inherit`), a pipe the client reads into its logs
-   * (`pipe-read`), or a pipe nobody reads unless debugging (`pipe-unread`, full at 64 KiB).
-   * Once the client dies a piped stderr has no reader: the server's next write fails (EPIPE),
-   * which kills a Node server without an 'error' handler before it ends its children.
-   */
-  stderr: 'inherit' | 'pipe-read' | 'pipe-unread';
-}
-
-/** What reaches the server when the client process dies (its pipes close: EOF, always). */
-export type CrashFacts = 'eof' | { signal: SignalName; to: 'child' };
-
-export interface Citation {
-  /** owner/name, or a package registry name for a published version. */
-  repo: string;
-  /** A file in that repository, or an issue / pull request ('#16744'). */
-  where: string;
-  /** The function, type or constant read; for a tracker entry what it reports. */
-  what: string;
-  /** The commit, tag or published version read; for a tracker entry, its state when read. */
-  version: string;
-}
-
-export interface ClientProfile {
-  name: ProfileName;
-  /** The client and the version range this entry describes. */
-  client: string;
-  spawn: SpawnFacts;
-  /** The steps to stop one server while the client lives on (disable, reload, reconnect). */
-  stop: readonly StopStep[];
-  /**
-   * Whether the client's runtime closes its end of the server's stdin as soon as the direct
-   * child exits, whatever the stop steps say: Node's ChildProcess destroys `stdin` in its exit
-   * handler (nodejs/node lib/internal/child_process.js), and Bun's node:child_process does the
-   * same. This is what hands EOF to a real server left behind a launcher that died.
-   */
-  closesStdinWhenChildExits: boolean;
-  crash: CrashFacts;
-  /** True when nothing of the client's code could be read: the entry comes from its tracker. */
-  observed: boolean;
-  source: readonly Citation[];
-}
-
-const SDK_ENV = ['HOME', 'LOGNAME', 'PATH', 'SHELL', 'TERM', 'USER'] as const;
-
-const closeStdin: StopStep = { kind: 'close-stdin', onlyIfAlive: null };
-const wait = (ms: number, endsWhenGone: Liveness | null, onlyIfSent?: number): StopStep => ({
-  kind: 'wait-ms',
-  ms,
-  endsWhenGone,
-  ...(onlyIfSent === undefined ? {} : { onlyIfSent }),
-});
-const signal = (name: SignalName, to: Reach, onlyIfAlive: Liveness | null = null, onlyIfSent?: number): StopStep => ({
-  kind: 'signal',
-  name,
-  to,
-  onlyIfAlive,
-  ...(onlyIfSent === undefined ? {} : { onlyIfSent }),
-});
+export * from './names.js';
+export * from './types.js';
+export { describeRange, resolveProfile, type Resolution } from './versions.js';
 
 export const CLIENT_PROFILES: Readonly<Record<ProfileName, ClientProfile>> = {
-  'ts-sdk': {
-    name: 'ts-sdk',
-    client: '@modelcontextprotocol/sdk StdioClientTransport >= 1.24.0 (Claude Desktop, Cline, Continue, LibreChat)',
-    spawn: { group: 'same', env: { kind: 'allowlist', names: SDK_ENV }, parentDeathSignal: null, stderr: 'inherit' },
-    stop: [closeStdin, wait(2000, 'child'), signal('SIGTERM', 'child', 'child'), wait(2000, 'child'), signal('SIGKILL', 'child', 'child')],
-    closesStdinWhenChildExits: true,
-    crash: 'eof',
-    observed: false,
-    source: [
-      {
-        repo: '@modelcontextprotocol/sdk',
-        where: 'dist/esm/client/stdio.js',
-        what: 'StdioClientTransport.start, close; DEFAULT_INHERITED_ENV_VARS',
-        version: '1.32.2',
-      },
-      {
-        repo: 'modelcontextprotocol/typescript-sdk',
-        where: 'src/client/stdio.ts',
-        what: 'close(): the 2 s + 2 s ladder, added by #1200 (fix hanging stdio servers)',
-        version: '1.24.0 (356b7e61)',
-      },
-      { repo: 'nodejs/node', where: 'lib/internal/child_process.js', what: 'ChildProcess _handle.onexit destroys stdin', version: '871d8204' },
-    ],
-  },
-  'python-sdk': {
-    name: 'python-sdk',
-    client: 'mcp (PyPI) stdio_client 2.x',
-    spawn: { group: 'own-session', env: { kind: 'allowlist', names: SDK_ENV }, parentDeathSignal: null, stderr: 'inherit' },
-    // _stop_server_process: the whole of terminate_posix_process_tree (SIGTERM, the group poll,
-    // SIGKILL) runs only when the child outlived the first wait, so the last two steps hang on the
-    // SIGTERM (step 2) having been sent: a child that exited on EOF leaves its group alone.
-    stop: [closeStdin, wait(2000, 'child'), signal('SIGTERM', 'group', 'child'), wait(2000, 'group', 2), signal('SIGKILL', 'group', 'group', 2)],
-    closesStdinWhenChildExits: false,
-    crash: 'eof',
-    observed: false,
-    source: [
-      {
-        repo: 'mcp',
-        where: 'mcp/client/stdio.py',
-        what: '_create_platform_compatible_process (start_new_session=True), _stop_server_process, get_default_environment',
-        version: '2.3.0',
-      },
-      {
-        repo: 'mcp',
-        where: 'mcp/os/posix/utilities.py',
-        what: 'terminate_posix_process_tree: killpg SIGTERM, poll the group, killpg SIGKILL',
-        version: '2.3.0',
-      },
-      { repo: 'modelcontextprotocol/python-sdk', where: 'src/mcp/client/stdio.py', what: 'the same functions on main', version: '57394b05' },
-    ],
-  },
-  codex: {
-    name: 'codex',
-    client: 'OpenAI Codex CLI (codex-rs/rmcp-client, local stdio launcher)',
-    spawn: {
-      group: 'own-group',
-      env: { kind: 'allowlist', names: ['HOME', 'LOGNAME', 'PATH', 'SHELL', 'USER', '__CF_USER_TEXT_ENCODING', 'LANG', 'LC_ALL', 'TERM', 'TMPDIR', 'TZ'] },
-      parentDeathSignal: null,
-      stderr: 'pipe-read',
-    },
-    stop: [signal('SIGTERM', 'group'), wait(2000, 'group'), signal('SIGKILL', 'group', 'group'), closeStdin],
-    closesStdinWhenChildExits: false,
-    crash: 'eof',
-    observed: false,
-    source: [
-      {
-        repo: 'openai/codex',
-        where: 'codex-rs/rmcp-client/src/stdio_server_launcher.rs',
-        what: 'launch_stdio_server_locally (process_group(0), env_clear), ProcessGroupGuard',
-        version: '6e1452d0',
-      },
-      {
-        repo: 'openai/codex',
-        where: 'codex-rs/rmcp-client/src/stdio_server_launcher.rs',
-        what: 'LocalProcessTerminator::terminate_and_observe, StdioServerTransport::close (terminate first, then close stdin)',
-        version: 'newest stored version',
-      },
-      { repo: 'openai/codex', where: 'codex-rs/rmcp-client/src/utils.rs', what: 'create_env_for_mcp_server, DEFAULT_ENV_VARS', version: '45e887e7' },
-    ],
-  },
-  'gemini-cli': {
-    name: 'gemini-cli',
-    client: 'Gemini CLI (packages/core/src/tools/mcp-client.ts) on @modelcontextprotocol/sdk 1.23.0',
-    spawn: {
-      group: 'same',
-      env: { kind: 'whole', withoutNamesMatching: ['TOKEN', 'SECRET', 'PASSWORD', 'PASSWD', 'KEY', 'AUTH', 'CREDENTIAL', 'CREDS', 'PRIVATE'] },
-      parentDeathSignal: null,
-      stderr: 'pipe-unread',
-    },
-    stop: [signal('SIGTERM', 'child')],
-    closesStdinWhenChildExits: true,
-    crash: 'eof',
-    observed: false,
-    source: [
-      {
-        repo: 'google-gemini/gemini-cli',
-        where: 'packages/core/src/tools/mcp-client.ts',
-        what: 'McpClient.disconnect, createTransport (StdioClientTransport, sanitizeEnvironment)',
-        version: '5411f113',
-      },
-      { repo: 'google-gemini/gemini-cli', where: 'packages/core/package.json', what: 'pins @modelcontextprotocol/sdk 1.23.0', version: '5411f113' },
-      {
-        repo: 'modelcontextprotocol/typescript-sdk',
-        where: 'src/client/stdio.ts',
-        what: 'close(): abort the spawn signal, so Node sends SIGTERM to the child',
-        version: '1.23.0 (e6c71bba)',
-      },
-      {
-        repo: 'google-gemini/gemini-cli',
-        where: 'packages/core/src/services/environmentSanitization.ts',
-        what: 'NEVER_ALLOWED_NAME_PATTERNS',
-        version: '5411f113',
-      },
-    ],
-  },
-  vscode: {
-    name: 'vscode',
-    client: 'Visual Studio Code (extension host, MCP stdio)',
-    spawn: { group: 'same', env: { kind: 'whole', withoutNamesMatching: [] }, parentDeathSignal: null, stderr: 'pipe-read' },
-    stop: [closeStdin, wait(10_000, 'child'), signal('SIGTERM', 'child', 'child'), wait(10_000, 'child'), signal('SIGKILL', 'tree', 'child')],
-    closesStdinWhenChildExits: true,
-    crash: 'eof',
-    observed: false,
-    source: [
-      {
-        repo: 'microsoft/vscode',
-        where: 'src/vs/workbench/contrib/mcp/node/mcpStdioStateHandler.ts',
-        what: 'McpStdioStateHandler.stop, killPolite, killForceful, dispose',
-        version: '0baa8cd7',
-      },
-      {
-        repo: 'microsoft/vscode',
-        where: 'src/vs/workbench/api/node/extHostMcpNode.ts',
-        what: 'startNodeMpc (spawn, env = process.env + config), $stopMcp, exit handler disposes the timers',
-        version: '0334cc07',
-      },
-      {
-        repo: 'microsoft/vscode',
-        where: 'src/vs/base/node/processes.ts',
-        what: 'killTree -> terminateProcess.sh (pgrep -P walk, kill -9)',
-        version: '01272b92',
-      },
-    ],
-  },
-  zed: {
-    name: 'zed',
-    client: 'Zed (crates/context_server stdio transport, after #54793)',
-    spawn: { group: 'own-session', env: { kind: 'whole', withoutNamesMatching: [] }, parentDeathSignal: null, stderr: 'pipe-read' },
-    stop: [signal('SIGKILL', 'tree'), signal('SIGKILL', 'group'), closeStdin],
-    closesStdinWhenChildExits: false,
-    crash: 'eof',
-    observed: false,
-    source: [
-      {
-        repo: 'zed-industries/zed',
-        where: '#54793',
-        what: 'StdioTransport moves to util::process::Child: setsid in pre_exec, killpg SIGKILL on drop',
-        version: 'merged 2026-04',
-      },
-      {
-        repo: 'zed-industries/zed',
-        where: 'crates/context_server/src/transport/stdio_transport.rs',
-        what: 'StdioTransport::new (Child::spawn through the system shell), Drop (kill)',
-        version: 'newest stored version',
-      },
-      {
-        repo: 'zed-industries/zed',
-        where: 'crates/util/src/process.rs',
-        what: 'Child::kill: kill_descendant_tree (/proc PPid walk, SIGKILL) then killpg SIGKILL (#55257)',
-        version: 'newest stored version; 690d4e9b has the killpg only',
-      },
-    ],
-  },
-  goose: {
-    name: 'goose',
-    client: 'Goose (crates/goose extensions) on rmcp TokioChildProcess',
-    spawn: { group: 'own-group', env: { kind: 'whole', withoutNamesMatching: [] }, parentDeathSignal: 'SIGTERM', stderr: 'pipe-read' },
-    stop: [closeStdin, wait(3000, 'child'), signal('SIGKILL', 'child', 'child')],
-    closesStdinWhenChildExits: false,
-    crash: { signal: 'SIGTERM', to: 'child' },
-    observed: false,
-    source: [
-      {
-        repo: 'block/goose',
-        where: 'crates/goose/src/subprocess.rs',
-        what: 'configure_subprocess (process_group(0), Linux PR_SET_PDEATHSIG SIGTERM), spawn_long_lived_mcp_subprocess',
-        version: 'newest stored version',
-      },
-      {
-        repo: 'modelcontextprotocol/rust-sdk',
-        where: 'crates/rmcp/src/transport/child_process.rs',
-        what: 'TokioChildProcess::graceful_shutdown (MAX_WAIT_ON_DROP_SECS = 3), ChildWithCleanup Drop',
-        version: 'rmcp 3.1.4 (4a738b9d)',
-      },
-    ],
-  },
-  'claude-code': {
-    name: 'claude-code',
-    client: 'Claude Code (closed source; Bun runtime): observed in its tracker',
-    spawn: { group: 'same', env: { kind: 'whole', withoutNamesMatching: [] }, parentDeathSignal: null, stderr: 'pipe-read' },
-    // The tracker gives the order and the target, not the waits: 500 ms each is our choice.
-    stop: [signal('SIGINT', 'child'), wait(500, 'child'), signal('SIGTERM', 'child', 'child'), wait(500, 'child'), signal('SIGKILL', 'child', 'child')],
-    closesStdinWhenChildExits: true,
-    crash: 'eof',
-    observed: true,
-    source: [
-      { repo: 'anthropics/claude-code', where: '#16744', what: 'SIGKILL to the server on /exit with no stdin close and no SIGTERM first', version: 'closed' },
-      {
-        repo: 'anthropics/claude-code',
-        where: '#40207',
-        what: 'strace: kill(pid, SIGINT) from the main process, kill(pid, SIGTERM) from a wrapper, to the direct child',
-        version: 'closed',
-      },
-      { repo: 'anthropics/claude-code', where: '#79740', what: 'a /mcp reconnect abandons the old server with neither EOF nor a signal', version: 'as filed' },
-      { repo: 'anthropics/claude-code', where: '#93087', what: 'servers still connecting are never stopped', version: 'as filed' },
-      {
-        repo: 'anthropics/claude-code',
-        where: '#30147',
-        what: "its debug log carries the server's stderr ('Server stderr: ...'): stderr is piped and read",
-        version: 'closed',
-      },
-    ],
-  },
+  'ts-sdk': tsSdk,
+  'python-sdk': pythonSdk,
+  codex,
+  'gemini-cli': geminiCli,
+  vscode,
+  zed,
+  goose,
+  'claude-code': claudeCode,
+  cline,
+  'cline-cli': clineCli,
+  'roo-code': rooCode,
+  continue: continueDev,
+  opencode,
+  'amazon-q': amazonQ,
+  'claude-code-reconnect': claudeCodeReconnect,
+  'claude-desktop': claudeDesktop,
+  cursor,
 };
+
+/** Every behaviour's canonical ref, each profile's newest first: what a drill can name. */
+export const PROFILE_REFS: readonly ProfileRef[] = PROFILE_NAMES.flatMap((name) =>
+  CLIENT_PROFILES[name].behaviours.map((b) => refOf(CLIENT_PROFILES[name], b)),
+);
+
+/** `--client-profile` and a config's `client-profiles`: the canonical ref, or a usage message naming what was expected. */
+export function parseProfile(text: string): { ok: true; ref: ProfileRef } | { ok: false; message: string } {
+  const resolved = resolveProfile(text, CLIENT_PROFILES);
+  return resolved.ok ? { ok: true, ref: resolved.ref } : resolved;
+}
+
+/**
+ * The behaviour a ref names. A ref that no longer resolves (a log written when another range was
+ * read) falls back to the profile's newest: the log's own `client-profile` event says what ran.
+ */
+export function behaviourOf(ref: ProfileRef | undefined): ClientBehaviour {
+  const resolved = resolveProfile(ref ?? DEFAULT_PROFILE, CLIENT_PROFILES);
+  if (resolved.ok) return resolved.behaviour;
+  const name = (ref ?? DEFAULT_PROFILE).split('@')[0] as ProfileName;
+  return (CLIENT_PROFILES[name] ?? CLIENT_PROFILES[DEFAULT_PROFILE]).behaviours[0];
+}
+
+/** The steps of a profile a drill in `mode` uses: spawn and env always, then what the loss runs. */
+export function stepsUsedBy(mode: string): StepName[] {
+  const loss: Record<string, StepName[]> = { crash: ['crash'], close: ['stop'], stop: ['stop'], abandon: ['abandon'] };
+  return ['spawn', 'env', ...(loss[mode] ?? [])];
+}
+
+/** The steps of a behaviour that rest on no source, with what they rest on instead. */
+export function unsourcedSteps(behaviour: ClientBehaviour): { step: StepName; rests: string }[] {
+  return Object.entries(behaviour.sources).flatMap(([step, source]) => ('unsourced' in source ? [{ step: step as StepName, rests: source.unsourced }] : []));
+}
 
 /**
  * A stop sequence with every wait replaced by `ms` (a scenario's `timeouts.close-wait`), or as
@@ -349,12 +94,4 @@ export function withWaits(steps: readonly StopStep[], ms: number | null): StopSt
 /** The longest a stop sequence can take: the sum of its waits. */
 export function longestStop(steps: readonly StopStep[]): number {
   return steps.reduce((sum, step) => sum + (step.kind === 'wait-ms' ? step.ms : 0), 0);
-}
-
-/**
- * How a drill key names the profile its drill ran under: nothing for the default profile (the
- * keys of every run before profiles stay as they were), `@<profile>` after the mode otherwise.
- */
-export function profileKeySuffix(profile: ProfileName): string {
-  return profile === DEFAULT_PROFILE ? '' : `@${profile}`;
 }

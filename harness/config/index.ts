@@ -31,7 +31,7 @@ export {
   PROTOCOL_CHOICES,
 } from './types.js';
 export { ConfigError, type ConfigProblem } from './errors.js';
-export { EXTRA_EXPECT_KEYS, ScenarioSchema, type ScenarioInput } from './schema.js';
+export { EXTRA_EXPECT_KEYS, ProfileRefSchema, ScenarioSchema, type ScenarioInput } from './schema.js';
 export { DEFAULT_CANCEL_DEADLINE_MS, DEFAULT_CHILD_ALIVE_MS, DEFAULT_EXIT_DEADLINE_MS, DEFAULT_SURVIVOR_GRACE_MS, DEFAULT_TIMEOUTS } from './normalise.js';
 export { parseScenario, type ScenarioOptions } from './parse.js';
 export { subjectScenario } from './subject-scenario.js';

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { ActivityFieldsSchema, ActivityPhasesSchema, ActivitySchema } from './activity-schema.js';
-import { PROFILE_NAMES } from '../client-profiles/profiles.js';
+import { parseProfile, type ProfileRef } from '../client-profiles/profiles.js';
 import { ExpectationSchema } from './expectation-schema.js';
 import { DEFAULT_KILL_MODES, DEFAULT_KILL_POINTS, KILL_MODES, KILL_POINTS, LOSS_MODES, NETWORK_CHOICES, PROTOCOL_CHOICES } from './types.js';
 
@@ -34,6 +34,17 @@ function uniqueList<S extends z.ZodType<string>>(item: S, what: string) {
       });
     });
 }
+
+/**
+ * A client profile, optionally at a version or a range (`gemini-cli`, `gemini-cli@0.45`,
+ * `gemini-cli@0.27-0.51`), to its canonical ref; anything else fails with what was expected.
+ */
+export const ProfileRefSchema = z.string().transform((text, ctx): ProfileRef => {
+  const parsed = parseProfile(text);
+  if (parsed.ok) return parsed.ref;
+  ctx.addIssue({ code: 'custom', message: parsed.message });
+  return z.NEVER;
+});
 
 export const SubjectSchema = z.strictObject({
   command: z.string().min(1),
@@ -227,7 +238,7 @@ export const ScenarioSchema = z
     /** The protocol era the drill client speaks: auto (probe, fall back), or one pinned revision. */
     protocol: z.enum(PROTOCOL_CHOICES, { error: `expected one of ${PROTOCOL_CHOICES.join(', ')}` }).default('auto'),
     /** The clients whose spawn, stop and crash the drills reproduce, each drill once per profile (harness/client-profiles/). */
-    'client-profiles': uniqueList(z.enum(PROFILE_NAMES, { error: `expected a client profile (${PROFILE_NAMES.join(', ')})` }), 'client profile').optional(),
+    'client-profiles': uniqueList(ProfileRefSchema, 'client profile').optional(),
     /** Cancel drills: an optional kill of the client some ms after the cancel. */
     cancel: CancelSchema.optional(),
     /** The child the child-spawned point waits for (harness/drill/executor/child-point.ts). */

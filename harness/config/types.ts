@@ -3,7 +3,7 @@
  * optional fields) is `ScenarioInput` in schema.ts; everything here is what the rest of the
  * harness consumes: every default filled in, every path absolute.
  */
-import type { ProfileName } from '../client-profiles/profiles.js';
+import type { ProfileRef } from '../client-profiles/profiles.js';
 import type { DeclaredStatement } from './statements.js';
 
 export type KillPoint = 'idle' | 'pre-dispatch' | 'in-flight' | 'sent' | 'confirmed' | 'child-spawned' | 'after-response';
@@ -250,7 +250,7 @@ export interface Scenario {
    * The clients whose spawn, stop and crash the drills reproduce (harness/client-profiles/), each
    * drill once per profile; absent: the default profile alone (ts-sdk).
    */
-  clientProfiles?: ProfileName[];
+  clientProfiles?: ProfileRef[];
   /** Cancel drills: what follows the cancel (default: nothing, the client stays). */
   cancel: CancelSpec;
   /** The child the `child-spawned` point waits for. */

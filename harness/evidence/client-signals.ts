@@ -2,13 +2,16 @@
  * What the drill's client did to its server, read from the evidence: the client profile it ran
  * under, and every signal it sent that reached a given process.
  */
-import { CLIENT_PROFILES } from '../client-profiles/profiles.js';
+import { behaviourOf } from '../client-profiles/profiles.js';
 import type { KillMode } from '../config/index.js';
 import { eventsOf, firstOf, type DrillEvidence, type ProfileFacts } from './types.js';
 
 /** The profile the drill ran under, as recorded. */
 export function profileOf(evidence: DrillEvidence): ProfileFacts {
-  return firstOf(evidence, 'client-profile')?.profile ?? CLIENT_PROFILES[evidence.meta.clientProfile];
+  const recorded = firstOf(evidence, 'client-profile')?.profile;
+  if (recorded) return recorded;
+  const { name, spawn, stop, closesStdinWhenChildExits, crash } = behaviourOf(evidence.meta.clientProfile);
+  return { name, spawn, stop, closesStdinWhenChildExits, crash };
 }
 
 /** A signal the client sent: a step of its stop sequence, or the parent-death signal its death made the kernel send. */

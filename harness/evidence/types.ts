@@ -2,7 +2,7 @@
  * Evidence: every event observed during a drill, in order. Checks are pure functions of this
  * and nothing else, so a saved evidence log can be re-checked without re-running anything.
  */
-import type { ClientProfile, ProfileName } from '../client-profiles/profiles.js';
+import type { ClientBehaviour, ProfileRef, StepName } from '../client-profiles/profiles.js';
 import type { ClientEvent } from '../shared/protocol.js';
 import type { CancelSpec, KillMode, KillPoint, ProtocolChoice, ScenarioExpect } from '../config/index.js';
 import type { ActivityPhase } from '../config/index.js';
@@ -64,11 +64,18 @@ export interface DrillMeta {
   /** Cancel drills: the kill that follows the cancel, if any (harness/drill/executor/kill.ts). */
   cancel?: CancelSpec;
   /** The client profile the drill ran under (harness/client-profiles/). */
-  clientProfile: ProfileName;
+  clientProfile: ProfileRef;
 }
 
 /** What a drill's client profile says, as the drill used it (its stop sequence with the waits in force). */
-export type ProfileFacts = Pick<ClientProfile, 'name' | 'spawn' | 'stop' | 'closesStdinWhenChildExits' | 'crash'>;
+export type ProfileFacts = Pick<ClientBehaviour, 'name' | 'spawn' | 'stop' | 'closesStdinWhenChildExits' | 'crash'> & {
+  /** The ref the drill named (`gemini-cli@0.27-0.51`); absent in logs of earlier versions. */
+  ref?: ProfileRef;
+  /** The version range drilled (`>=0.52`); absent in logs of earlier versions. */
+  versions?: string;
+  /** The steps the drill used that rest on no source, with what they rest on instead. */
+  unsourced?: { step: StepName; rests: string }[];
+};
 
 /**
  * One action of the server's own activity record, as the drill kept it

@@ -10,7 +10,7 @@ import { statementDef, wouldShow, type DrillSay } from './statements.js';
 import type { DeclaredExpectation } from './types.js';
 import { STATEMENT_IDS, type DeclaredStatement } from '../config/index.js';
 import type { ExpectationResults, ProfileStatement, ServerExpectation, StatementResult } from '../results/expectation-results.js';
-import { DEFAULT_PROFILE, type ProfileName } from '../client-profiles/profiles.js';
+import { DEFAULT_PROFILE, type ProfileRef } from '../client-profiles/profiles.js';
 
 /** A server is its subject as a drill names it: name, command and args. */
 function serverKey(s: { name?: string; server?: string; command: string; args: readonly string[] }): string {
@@ -48,8 +48,9 @@ export function judgeExpectations(declared: readonly DeclaredExpectation[], dril
   if (declared.length === 0) return undefined;
   const tallies = declared.map((d) => ({
     key: serverKey(d),
-    profiles: [] as ProfileName[],
-    statements: d.statements.map((s) => ({ statement: s, keys: emptyKeys(), byProfile: new Map<ProfileName, Keys>() })),
+    profiles: [] as ProfileRef[],
+    versions: new Map<ProfileRef, string>(),
+    statements: d.statements.map((s) => ({ statement: s, keys: emptyKeys(), byProfile: new Map<ProfileRef, Keys>() })),
   }));
   for (const drill of drills) {
     // A drill that erred did not happen as planned: its checks show nothing of the server.
@@ -59,6 +60,7 @@ export function judgeExpectations(declared: readonly DeclaredExpectation[], dril
     for (const tally of tallies) {
       if (tally.key !== key) continue;
       if (!tally.profiles.includes(profile)) tally.profiles.push(profile);
+      if (drill.clientVersions && !tally.versions.has(profile)) tally.versions.set(profile, drill.clientVersions);
       for (const { statement, keys, byProfile } of tally.statements) {
         const say = statementDef(statement.id).decide(drill, statement);
         if (say === null) continue;
@@ -69,7 +71,7 @@ export function judgeExpectations(declared: readonly DeclaredExpectation[], dril
     }
   }
   const servers: ServerExpectation[] = declared.map((d, i) => {
-    const { profiles } = tallies[i];
+    const { profiles, versions } = tallies[i];
     // A client axis only where the run had one: a run of the default profile alone reads as it did before profiles.
     const axis = profiles.length > 1 || (profiles.length === 1 && profiles[0] !== DEFAULT_PROFILE);
     return {
@@ -78,7 +80,7 @@ export function judgeExpectations(declared: readonly DeclaredExpectation[], dril
       args: [...d.args],
       statements: tallies[i].statements.map(({ statement, keys, byProfile }) => ({
         ...judgeStatement(statement, keys),
-        ...(axis ? { profiles: profiles.map((p) => profileStatement(p, byProfile.get(p) ?? emptyKeys())) } : {}),
+        ...(axis ? { profiles: profiles.map((p) => profileStatement(p, versions.get(p), byProfile.get(p) ?? emptyKeys())) } : {}),
       })),
     };
   });
@@ -99,9 +101,9 @@ function statusOf(keys: Keys): StatementResult['status'] {
   return keys['not met'].size > 0 ? 'not met' : keys.met.size > 0 ? 'met' : 'not shown';
 }
 
-function profileStatement(profile: ProfileName, keys: Keys): ProfileStatement {
+function profileStatement(profile: ProfileRef, versions: string | undefined, keys: Keys): ProfileStatement {
   const status = statusOf(keys);
-  return { profile, status, drills: status === 'not met' ? [...keys['not met']] : status === 'met' ? [...keys.met] : [] };
+  return { profile, ...(versions ? { versions } : {}), status, drills: status === 'not met' ? [...keys['not met']] : status === 'met' ? [...keys.met] : [] };
 }
 
 function judgeStatement(statement: DeclaredStatement, said: Keys): StatementResult {

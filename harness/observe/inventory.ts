@@ -7,7 +7,7 @@ import { monoNow } from '../util/clock.js';
 import { redact, type Secret } from '../util/secrets.js';
 import type { ProcIdentity } from './identity.js';
 import { socketInodes, tcpConnections, unixSockets, type TcpConn, type UnixSock } from './net.js';
-import { readCmdline, readEnviron, readFdLink, readStat, startTimeToMono } from './proc.js';
+import { fdIsFifo, readCmdline, readEnviron, readFdLink, readStat, startTimeToMono } from './proc.js';
 
 export type FdKind = 'pipe' | 'socket' | 'file' | 'tty' | 'anon' | 'other';
 export type FdInfo = { fd: number; target: string; kind: FdKind };
@@ -43,7 +43,8 @@ function stdioFds(pid: number): FdInfo[] {
   const out: FdInfo[] = [];
   for (const fd of [0, 1, 2]) {
     const target = readFdLink(pid, fd); // null: closed (or the process is gone)
-    if (target !== null) out.push({ fd, target, kind: classifyFd(target) });
+    // A FIFO (a client's real pipe: harness/shared/fifo-stdio.ts) links to a path, but is a pipe.
+    if (target !== null) out.push({ fd, target, kind: classifyFd(target) === 'file' && fdIsFifo(pid, fd) ? 'pipe' : classifyFd(target) });
   }
   return out;
 }

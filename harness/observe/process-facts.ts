@@ -8,7 +8,7 @@
 import { redact as redactText, type Secret } from '../util/secrets.js';
 import type { ProcIdentity } from './identity.js';
 import { classifyFd } from './inventory.js';
-import { listFds, listTasks, readExe, readFdinfo, readFdLink, readStat, readTaskFile } from './proc.js';
+import { fdIsFifo, listFds, listTasks, readExe, readFdinfo, readFdLink, readStat, readTaskFile } from './proc.js';
 
 /** One thread: its name (comm), state and the kernel function it waits in. */
 export interface ThreadFacts {
@@ -98,9 +98,10 @@ export function processFacts(id: ProcIdentity, opts: { role: 'server' | 'other';
   for (const fd of listFds(id.pid) ?? []) {
     const target = readFdLink(id.pid, fd);
     if (target === null) continue;
-    const kind = classifyFd(target);
+    // A FIFO (a client's real pipe, as the harness makes one) links to a path: its type says pipe.
+    const kind = classifyFd(target) === 'file' && fdIsFifo(id.pid, fd) ? 'pipe' : classifyFd(target);
     fdKinds[kind] = (fdKinds[kind] ?? 0) + 1;
-    if (fd === '0') stdin = stdinKind(target);
+    if (fd === '0') stdin = kind === 'pipe' ? 'pipe' : stdinKind(target);
     if (target === 'anon_inode:[timerfd]') timerfds++;
     if (target === 'anon_inode:[eventpoll]') {
       eventLoop = true;

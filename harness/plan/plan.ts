@@ -1,4 +1,4 @@
-import { DEFAULT_PROFILE, profileKeySuffix, type ProfileName } from '../client-profiles/profiles.js';
+import { DEFAULT_PROFILE, profileKeySuffix, type ProfileRef } from '../client-profiles/profiles.js';
 import type { KillMode, KillPoint, ProtocolChoice, Scenario } from '../config/index.js';
 import { whyNotDrillable } from './drillable.js';
 import { type NotRepeated, withoutRepeats } from './not-repeated.js';
@@ -14,7 +14,7 @@ export interface PlanFilter {
   /** Overrides every scenario's protocol (the config file's `protocol`, `--protocol`). */
   protocol?: ProtocolChoice;
   /** Replaces every scenario's client profiles (the config file's `clientProfiles`, `--client-profile`). */
-  clientProfiles?: ProfileName[];
+  clientProfiles?: ProfileRef[];
 }
 
 /** A point and mode of a scenario that its plan leaves out, and why (harness/plan/drillable.ts). */

@@ -1,4 +1,4 @@
-import type { ProfileName } from '../client-profiles/profiles.js';
+import type { ProfileRef } from '../client-profiles/profiles.js';
 import type { KillMode, KillPoint, Scenario } from '../config/index.js';
 
 /** One scenario at one kill point in one kill mode under one client profile: the unit that gets a verdict. */
@@ -11,5 +11,5 @@ export interface PlannedDrill {
   point: KillPoint;
   mode: KillMode;
   /** The client whose spawn, stop and crash the drill reproduces (harness/client-profiles/). */
-  profile: ProfileName;
+  profile: ProfileRef;
 }

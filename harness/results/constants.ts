@@ -10,16 +10,39 @@ export { STATEMENT_IDS, STATEMENT_LABELS } from '../config/statements.js';
 export { describeStep } from '../containment/step.js';
 export { InternalError, UserError } from '../util/errors.js';
 export { requirementLine } from '../requirements/requirement.js';
-import { DEFAULT_PROFILE } from '../client-profiles/profiles.js';
+import { DEFAULT_PROFILE, profileLabel, type ProfileRef } from '../client-profiles/names.js';
 
-export { DEFAULT_PROFILE, PROFILE_NAMES } from '../client-profiles/profiles.js';
+export { DEFAULT_PROFILE, PROFILE_NAMES, profileLabel } from '../client-profiles/names.js';
 
 /**
- * A drill's mode as the reports show it: `stop`, or `stop@codex` under a client profile other
- * than the default, as its key names it (a run of the default profile alone reads as before).
+ * A drill's mode as the reports show it: `stop`, or under a client profile other than the
+ * default `stop@gemini-cli@>=0.52`, the profile with the range of its versions drilled (a log
+ * of an earlier version, which has no range, `stop@codex` as its key names it). A run of the
+ * default profile alone reads as before.
  */
-export function modeLabel(d: { mode: string; clientProfile?: string }): string {
-  return d.clientProfile && d.clientProfile !== DEFAULT_PROFILE ? `${d.mode}@${d.clientProfile}` : d.mode;
+export function modeLabel(d: { mode: string; clientProfile?: string; clientVersions?: string }): string {
+  return d.clientProfile && d.clientProfile !== DEFAULT_PROFILE ? `${d.mode}@${profileLabel(d.clientProfile as ProfileRef, d.clientVersions)}` : d.mode;
+}
+
+/** Each distinct note of unsourced profile steps over a run's drills, in the order first seen. */
+export function unsourcedNotes(drills: Iterable<Parameters<typeof unsourcedText>[0]>): string[] {
+  const seen = new Set<string>();
+  for (const d of drills) {
+    const text = unsourcedText(d);
+    if (text) seen.add(text);
+  }
+  return [...seen];
+}
+
+/** The profile steps a drill used that rest on no source, in one sentence; null when every one is sourced. */
+export function unsourcedText(d: {
+  clientProfile?: string;
+  clientVersions?: string;
+  unsourcedSteps?: ReadonlyArray<{ step: string; rests: string }>;
+}): string | null {
+  if (!d.unsourcedSteps?.length) return null;
+  const who = profileLabel((d.clientProfile ?? DEFAULT_PROFILE) as ProfileRef, d.clientVersions);
+  return `unsourced client-profile steps used (${who}): ${d.unsourcedSteps.map((u) => `${u.step}: ${u.rests}`).join('; ')}`;
 }
 
 /**
@@ -32,8 +55,9 @@ export function staleAdvice(count: number, file: string, code: (s: string) => st
 }
 
 /** A statement judged per client profile, in one line: "met under codex, zed; not met under ts-sdk, claude-code". */
-export function profilesText(profiles: ReadonlyArray<{ profile: string; status: string; known?: unknown }>): string {
-  const by = (status: string) => profiles.filter((p) => p.status === status).map((p) => `${p.profile}${p.known ? ' (known)' : ''}`);
+export function profilesText(profiles: ReadonlyArray<{ profile: string; versions?: string; status: string; known?: unknown }>): string {
+  const by = (status: string) =>
+    profiles.filter((p) => p.status === status).map((p) => `${profileLabel(p.profile as ProfileRef, p.versions)}${p.known ? ' (known)' : ''}`);
   return (['met', 'not met', 'not shown'] as const)
     .map((status) => [status, by(status)] as const)
     .filter(([, names]) => names.length > 0)

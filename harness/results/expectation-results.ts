@@ -3,7 +3,7 @@
  * statements, judged met, not met or not shown (harness/expectation/judge.ts). Types only, in the
  * results layer: results.json's shape is declared here, and harness/expectation/ judges into it.
  */
-import type { ProfileName } from '../client-profiles/profiles.js';
+import type { ProfileRef } from '../client-profiles/profiles.js';
 import type { CheckId } from '../checks/all-checks.js';
 import type { StatementId } from '../config/index.js';
 import type { KillMode, KillPoint } from '../config/index.js';
@@ -48,7 +48,9 @@ export interface StatementResult {
 
 /** A statement under one client profile. */
 export interface ProfileStatement {
-  profile: ProfileName;
+  profile: ProfileRef;
+  /** The range of the client's versions drilled (`>=0.52`); absent in results of earlier versions. */
+  versions?: string;
   status: StatementStatus;
   drills: string[];
   /** Not met under this profile, and the baseline lists it (for this profile, or for every profile). */
@@ -77,6 +79,6 @@ export interface BaselineStatementInfo {
   server: string;
   statement: StatementId;
   /** Only under this client profile; absent: under every profile. */
-  profile?: ProfileName;
+  profile?: ProfileRef;
   reason: string;
 }

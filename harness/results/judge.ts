@@ -1,4 +1,4 @@
-import { profileKeySuffix, type ProfileName } from '../client-profiles/profiles.js';
+import { profileKeySuffix, type ProfileRef, type StepName } from '../client-profiles/profiles.js';
 import { runChecks, type CheckResult } from '../checks/all-checks.js';
 import type { Verdict } from '../checks/types.js';
 import { drillVerdict } from './verdict.js';
@@ -29,7 +29,11 @@ export interface DrillResult {
   point: KillPoint;
   mode: KillMode;
   /** The client profile the drill ran under (harness/client-profiles/): whose spawn, stop and crash it reproduced. */
-  clientProfile: ProfileName;
+  clientProfile: ProfileRef;
+  /** The range of the client's versions the profile's behaviour holds for (`>=0.52`); absent in logs of earlier versions. */
+  clientVersions?: string;
+  /** The profile's steps the drill used that rest on no source (harness/client-profiles/), with what they rest on. */
+  unsourcedSteps?: { step: StepName; rests: string }[];
   /** `known` only after a baseline absorbed every failed check (harness/baseline). */
   verdict: Verdict | 'known';
   /** Failed checks a baseline lists (shown as known, apart from new failures). */
@@ -67,6 +71,7 @@ export function judge(evidence: DrillEvidence): DrillResult {
   const exit = exitInfo(evidence);
   const containers = containersResult(evidence);
   const pointProcess = firstOf(evidence, 'point-reached')?.process;
+  const profile = firstOf(evidence, 'client-profile')?.profile;
   return {
     id: meta.drillId,
     key: meta.key ?? `${meta.scenario}/${meta.point}/${meta.mode}${profileKeySuffix(meta.clientProfile)}`,
@@ -75,6 +80,8 @@ export function judge(evidence: DrillEvidence): DrillResult {
     point: meta.point,
     mode: meta.mode,
     clientProfile: meta.clientProfile,
+    ...(profile?.versions ? { clientVersions: profile.versions } : {}),
+    ...(profile?.unsourced?.length ? { unsourcedSteps: profile.unsourced } : {}),
     verdict,
     reason,
     checks,

@@ -22,6 +22,7 @@ export type { ContainmentStep } from '../containment/step.js';
 export type { DrillResult } from './judge.js';
 export type { PointProcess } from '../evidence/types.js';
 export type { ExitInfo, ExitClass } from './exit-info-types.js';
+export type { ProfileRef } from '../client-profiles/names.js';
 export type { IncidentRecord, Moment } from './incident.js';
 export type { Diagnosis } from './diagnosis.js';
 export type {

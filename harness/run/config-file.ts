@@ -17,7 +17,7 @@ import { problemsFromIssues } from '../config/index.js';
 import { validateScenario } from '../config/index.js';
 import { suggestKey } from '../config/index.js';
 import { KILL_MODES, KILL_POINTS, NETWORK_CHOICES, PROTOCOL_CHOICES, type Scenario } from '../config/index.js';
-import { PROFILE_NAMES } from '../client-profiles/profiles.js';
+import { ProfileRefSchema } from '../config/index.js';
 
 /** In the order they are looked for (vitest's `configFiles` order: ts before js). */
 export const CONFIG_FILE_NAMES = ['crash-drill.config.ts', 'crash-drill.config.mts', 'crash-drill.config.js', 'crash-drill.config.mjs'] as const;
@@ -41,7 +41,7 @@ const ConfigSchema = z.strictObject({
   /** Overrides every scenario's `network` (host, or loopback: docs/network.md). */
   network: z.enum(NETWORK_CHOICES, { error: `expected one of ${NETWORK_CHOICES.join(', ')}` }).optional(),
   /** Replaces every scenario's client profiles (harness/client-profiles/): each drill runs once per profile. */
-  clientProfiles: nonEmptyList(z.enum(PROFILE_NAMES, { error: `expected a client profile (${PROFILE_NAMES.join(', ')})` })).optional(),
+  clientProfiles: nonEmptyList(ProfileRefSchema).optional(),
   only: nonEmptyList(z.string().min(1)).optional(),
   concurrency: z.number().int().positive().optional(),
   out: z.string().min(1).optional(),

@@ -6,7 +6,7 @@
  * importing the public entry.
  */
 import type { Reporter } from '../../reports/types.js';
-import type { ProfileName } from '../client-profiles/profiles.js';
+import type { ProfileRef } from '../client-profiles/profiles.js';
 import type { KillMode, KillPoint, NetworkChoice, ProtocolChoice, Scenario } from '../config/index.js';
 import type { ClientKind } from '../drill/client/client-kinds.js';
 import type { ShardSpec } from '../plan/shard.js';
@@ -34,7 +34,7 @@ export interface DrillConfig {
    * Replaces every scenario's `client-profiles`: the clients whose spawn, stop and crash the
    * drills reproduce, each drill once per profile (harness/client-profiles/; default ts-sdk).
    */
-  clientProfiles?: ProfileName[];
+  clientProfiles?: ProfileRef[];
   /** Scenario ids to keep. */
   only?: string[];
   /** Drills in flight at most; without it, the phase-aware schedule (harness/run/scheduler.ts). */

@@ -1,17 +1,27 @@
 /**
- * The environment a client gives its server (harness/client-profiles/profiles.ts, `SpawnEnv`):
- * an allowlist of names from the client's own environment, or all of it less the names a
- * client redacts, and the server's configured variables on top. The drill's client is the
- * harness (or its client process, which inherits the harness's environment), so "the client's
+ * The environment a client gives its server (harness/client-profiles/types.ts, `SpawnEnv`): an
+ * allowlist of names from the client's own environment, or all of it less what the client's
+ * filter drops, and the server's configured variables on top. The drill's client is the harness
+ * (or its client process, which inherits the harness's environment), so "the client's
  * environment" is this process's.
  */
-import type { SpawnEnv } from '../client-profiles/profiles.js';
+import type { EnvRule, SpawnEnv } from '../client-profiles/profiles.js';
+
+/** Whether `rule` matches the variable (name upper-cased; value tested case-insensitively). */
+function matches(rule: EnvRule, name: string, value: string, strict: boolean): boolean {
+  if (rule.whenStrict) return strict;
+  return (
+    (rule.names ?? []).includes(name) ||
+    (rule.prefixes ?? []).some((p) => name.startsWith(p)) ||
+    (rule.containing ?? []).some((p) => name.includes(p)) ||
+    (rule.values ?? []).some((source) => new RegExp(source, 'i').test(value))
+  );
+}
 
 /**
  * `allowlist`: those names, skipping a value that is an exported shell function (`()` ...), as
- * the TypeScript and Python SDKs' default environments do. `whole`: every name but those whose
- * name contains one of `withoutNamesMatching`, case-insensitively (Gemini CLI's
- * NEVER_ALLOWED_NAME_PATTERNS are /TOKEN/i and the like).
+ * the TypeScript and Python SDKs' default environments do. `whole`: every variable the first
+ * matching rule keeps, or no rule matches (Gemini CLI's sanitizeEnvironment, in its order).
  */
 export function clientEnv(env: SpawnEnv, own: NodeJS.ProcessEnv, configured: Record<string, string>): Record<string, string> {
   const out: Record<string, string> = {};
@@ -21,11 +31,11 @@ export function clientEnv(env: SpawnEnv, own: NodeJS.ProcessEnv, configured: Rec
       if (value !== undefined && !value.startsWith('()')) out[name] = value;
     }
   } else {
-    const redacted = env.withoutNamesMatching.map((p) => p.toUpperCase());
+    const strict = (env.strictWhen ?? []).some((w) => (w.value === undefined ? Boolean(own[w.name]) : own[w.name] === w.value));
     for (const [name, value] of Object.entries(own)) {
       if (value === undefined) continue;
-      const upper = name.toUpperCase();
-      if (!redacted.some((p) => upper.includes(p))) out[name] = value;
+      const rule = env.rules.find((r) => matches(r, name.toUpperCase(), value, strict));
+      if (rule === undefined || rule.keep) out[name] = value;
     }
   }
   return { ...out, ...configured };

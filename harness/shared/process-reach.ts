@@ -4,7 +4,7 @@
  * gave the server a group of its own (setpgid or setsid) reaches with killpg; or its tree, the
  * child and every process whose parent chain leads to it now (VS Code's terminateProcess.sh
  * walks `pgrep -P`, Zed's kill_descendant_tree a /proc PPid map: a process already re-parented
- * away is missed by both). The harness never signals a bare pid or a group id: each member is
+ * away is missed by both); or its descendants alone (OpenCode's `pgrep -P` walk). The harness never signals a bare pid or a group id: each member is
  * signalled by identity (harness/containment/signal.ts), which is what killpg reaches minus a
  * process forked between this read and the signal.
  */
@@ -45,5 +45,25 @@ export function treeMembers(child: ProcIdentity): ProcIdentity[] {
     if (live(row)) out.push({ pid: row.pid, startTime: row.startTime });
   };
   visit(root, 0);
+  return out;
+}
+
+/** The child's live descendants by parent pid, the child left out, parents before children (OpenCode walks `pgrep -P` breadth first). */
+export function descendantMembers(child: ProcIdentity): ProcIdentity[] {
+  const rows = table();
+  const children = new Map<number, Row[]>();
+  for (const row of rows) children.set(row.ppid, [...(children.get(row.ppid) ?? []), row]);
+  if (!rows.some((row) => row.pid === child.pid && row.startTime === child.startTime)) return [];
+  const out: ProcIdentity[] = [];
+  const queue = [child.pid];
+  const seen = new Set(queue);
+  while (queue.length > 0) {
+    for (const row of children.get(queue.shift()!) ?? []) {
+      if (seen.has(row.pid)) continue;
+      seen.add(row.pid);
+      queue.push(row.pid);
+      if (live(row)) out.push({ pid: row.pid, startTime: row.startTime });
+    }
+  }
   return out;
 }

@@ -4,7 +4,7 @@
  * taken in the client at the moment the thing happened (see harness/util/clock.ts).
  */
 
-import type { ProfileName, SpawnFacts, StopStep } from '../client-profiles/profiles.js';
+import type { ProfileRef, SpawnFacts, StopStep } from '../client-profiles/profiles.js';
 
 export const CORRELATION_META_KEY = 'dev.crash-drill/correlation-id';
 
@@ -20,7 +20,7 @@ export interface SubjectLaunch {
 
 /** How the client of the drill's profile spawns its server and what its runtime does when that child exits. */
 export interface ClientSpawn {
-  profile: ProfileName;
+  profile: ProfileRef;
   spawn: SpawnFacts;
   /** The runtime closes its end of the server's stdin when the direct child exits (Node, Bun). */
   closesStdinWhenChildExits: boolean;

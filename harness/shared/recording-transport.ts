@@ -73,10 +73,9 @@ export class RecordingStdioTransport implements Transport {
     if (this.started) return;
     this.started = true;
     if (!(await this.spawned.started)) throw new Error('the server could not be started');
-    const child = this.spawned.child;
     // Writing to a server that is gone is expected in a crash drill; it is evidence, not a client failure.
     this.spawned.stdin?.on('error', (error) => this.onerror?.(error));
-    child.once('close', () => this.onclose?.());
+    this.spawned.onClose(() => this.onclose?.());
     this.spawned.attach(
       (chunk) => this.onChunk(chunk),
       () => this.flushPartialLine(),
@@ -146,7 +145,7 @@ export class RecordingStdioTransport implements Transport {
   }
 
   private drain(): DrainResult {
-    const stdout = this.child.stdout as (Readable & { _handle?: { fd?: number } | null }) | null;
+    const stdout = this.spawned.stdout as (Readable & { _handle?: { fd?: number } | null }) | null;
     if (!stdout) return { bytes: 0, complete: true };
     // What the stream holds (Node read it from the pipe while nobody consumed it): read() hands it to the 'data' listener.
     let bytes = stdout.readableLength;
@@ -179,13 +178,13 @@ export class RecordingStdioTransport implements Transport {
    * (between the drain before a cancel and the cancel's write: writeAfterDrain).
    */
   hold(reason: HoldReason): void {
-    if (this.holds.size === 0) this.child.stdout?.pause();
+    if (this.holds.size === 0) this.spawned.stdout.pause();
     this.holds.add(reason);
   }
 
   release(reason: HoldReason): void {
     if (!this.holds.delete(reason)) return;
-    if (this.holds.size === 0) this.child.stdout?.resume();
+    if (this.holds.size === 0) this.spawned.stdout.resume();
   }
 
   async close(): Promise<void> {

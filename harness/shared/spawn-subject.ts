@@ -1,11 +1,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { Socket } from 'node:net';
-import type { Writable } from 'node:stream';
-import { CLIENT_PROFILES, DEFAULT_PROFILE } from '../client-profiles/profiles.js';
+import type { Readable, Writable } from 'node:stream';
+import { behaviourOf, DEFAULT_PROFILE } from '../client-profiles/profiles.js';
 import type { ProcIdentity } from '../observe/index.js';
 import { readStatOnce } from '../observe/index.js';
 import { monoNow } from '../util/clock.js';
 import { clientEnv } from './client-env.js';
+import { fifoStdio } from './fifo-stdio.js';
 import { preExecCommand } from './pre-exec.js';
 import { type ClientEvent, type ClientSpawn, type SubjectLaunch, SUBJECT_STDERR_FD } from './protocol.js';
 import { readStderr } from './stderr-room.js';
@@ -13,14 +14,18 @@ import { readStderr } from './stderr-room.js';
 /** The TypeScript SDK's spawn (the default profile): what a start command that names no client gets. */
 export const DEFAULT_CLIENT_SPAWN: ClientSpawn = {
   profile: DEFAULT_PROFILE,
-  spawn: CLIENT_PROFILES[DEFAULT_PROFILE].spawn,
-  closesStdinWhenChildExits: CLIENT_PROFILES[DEFAULT_PROFILE].closesStdinWhenChildExits,
+  spawn: behaviourOf(DEFAULT_PROFILE).spawn,
+  closesStdinWhenChildExits: behaviourOf(DEFAULT_PROFILE).closesStdinWhenChildExits,
 };
 
 export interface SpawnedServer {
   child: ChildProcess;
   /** The client's end of the server's stdin (the child's own `stdin` may be null: spawnSubject). */
   stdin: Writable | null;
+  /** The client's end of the server's stdout (a FIFO's, not the child's, when the client gives real pipes). */
+  stdout: Readable;
+  /** Calls `listener` once, when the server has exited and its stdout is closed (ChildProcess's 'close'). */
+  onClose(listener: () => void): void;
   /** Resolves true once the process started, false when it could not be spawned. */
   started: Promise<boolean>;
   /** The direct child by pid and start time, once started (null before, or when it never started). */
@@ -47,14 +52,22 @@ export interface SpawnedServer {
 export function spawnSubject(subject: SubjectLaunch, emit: (event: ClientEvent) => void, client: ClientSpawn = DEFAULT_CLIENT_SPAWN): SpawnedServer {
   const { spawn: facts } = client;
   const [command, args] = preExecCommand(facts, subject.command, subject.args);
-  const child = spawn(command, args, {
-    env: clientEnv(facts.env, process.env, subject.env),
-    cwd: subject.cwd,
-    detached: facts.group === 'own-session',
-    stdio: ['pipe', 'pipe', facts.stderr === 'inherit' ? SUBJECT_STDERR_FD : 'pipe'],
-  });
+  // Node's 'pipe' is a socketpair (libuv); a client that gives real pipes gets FIFOs (harness/shared/fifo-stdio.ts).
+  const pipes = facts.stdio === 'pipe' ? fifoStdio() : null;
+  let child: ChildProcess;
+  try {
+    child = spawn(command, args, {
+      env: clientEnv(facts.env, process.env, subject.env),
+      cwd: subject.cwd,
+      detached: facts.group === 'own-session',
+      stdio: [pipes?.serverStdin ?? 'pipe', pipes?.serverStdout ?? 'pipe', facts.stderr === 'inherit' ? SUBJECT_STDERR_FD : 'pipe'],
+    });
+  } finally {
+    pipes?.closeServerEnds();
+  }
   if (child.stderr) readStderr(child.stderr, facts.stderr, stderrSink());
-  const stdin = child.stdin;
+  const stdin: Writable | null = pipes?.stdin ?? child.stdin;
+  const stdout = pipes?.stdout ?? child.stdout!;
   // Node destroys `child.stdin` when the child exits (lib/internal/child_process.js, onexit); a
   // client whose runtime does not keeps its end open until it closes it itself.
   if (!client.closesStdinWhenChildExits) child.stdin = null;
@@ -63,9 +76,15 @@ export function spawnSubject(subject: SubjectLaunch, emit: (event: ClientEvent) 
   let sink: ((chunk: string) => void) | null = null;
   let endSink: (() => void) | null = null;
   let identity: ProcIdentity | null = null;
+  // ChildProcess's 'close' waits only for the stdio it made: with FIFOs, the exit and their end.
+  const closed = pipes
+    ? Promise.all([new Promise((resolve) => child.once('exit', resolve)), new Promise((resolve) => stdout.once('close', resolve))])
+    : new Promise((resolve) => child.once('close', resolve));
   const spawned: SpawnedServer = {
     child,
     stdin,
+    stdout,
+    onClose: (listener) => void closed.then(listener),
     exited: false,
     identity: () => identity,
     started: new Promise((resolve) => {
@@ -91,9 +110,9 @@ export function spawnSubject(subject: SubjectLaunch, emit: (event: ClientEvent) 
     spawned.exited = true;
     emit({ type: 'subject-exit', t: monoNow(), code, signal });
   });
-  child.stdout!.setEncoding('utf8');
-  child.stdout!.on('data', (chunk: string) => (sink ? sink(chunk) : early.push(chunk)));
-  child.stdout!.on('end', () => {
+  stdout.setEncoding('utf8');
+  stdout.on('data', (chunk: string) => (sink ? sink(chunk) : early.push(chunk)));
+  stdout.on('end', () => {
     ended = true;
     endSink?.();
   });

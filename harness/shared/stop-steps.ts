@@ -13,7 +13,7 @@ import type { Liveness, Reach, StopStep } from '../client-profiles/profiles.js';
 import { signalIdentity } from '../containment/signal.js';
 import { procState, type ProcIdentity } from '../observe/index.js';
 import { monoNow } from '../util/clock.js';
-import { groupMembers, treeMembers } from './process-reach.js';
+import { descendantMembers, groupMembers, treeMembers } from './process-reach.js';
 import type { ClientEvent, StopStepResult, StopTarget } from './protocol.js';
 
 /** The client's hold on the server it stops. */
@@ -43,7 +43,8 @@ export async function runStopSteps(steps: readonly StopStep[], hold: StopHold, e
   for (const [index, step] of steps.entries()) {
     const report = (result: StopStepResult, targets?: StopTarget[], t = monoNow()) =>
       emit({ type: 'stop-step', t, index, step, result, ...(targets ? { targets } : {}) });
-    if (step.kind !== 'close-stdin' && step.onlyIfSent !== undefined && !sent.has(step.onlyIfSent)) report('skipped');
+    if (step.kind === 'abandon') report('done');
+    else if (step.kind !== 'close-stdin' && step.onlyIfSent !== undefined && !sent.has(step.onlyIfSent)) report('skipped');
     else if (step.kind === 'close-stdin') {
       if (!alive(step.onlyIfAlive, hold)) report('skipped');
       else {
@@ -73,6 +74,7 @@ function reach(to: Reach, hold: StopHold): ProcIdentity[] {
   if (!child) return [];
   if (to === 'child') return [child];
   if (to === 'tree') return treeMembers(child);
+  if (to === 'descendants') return descendantMembers(child);
   return groupMembers(child.pid);
 }
 

@@ -2,7 +2,7 @@
  * One drill's section: verdict and reason, its checks, the incident record, the server's exit,
  * survivors, containment, the evidence log, and the timeline. Failed drills open by default.
  */
-import { describeStep, modeLabel } from '../../harness/results/constants.js';
+import { describeStep, modeLabel, unsourcedText } from '../../harness/results/constants.js';
 import type { DrillResult } from '../types.js';
 import { anchorOf, esc, verdictClass } from './escape.js';
 import type { EvidenceRead } from './evidence-file.js';
@@ -106,10 +106,16 @@ export function drillBody(d: DrillResult, read: EvidenceRead | { error: string }
   const timeline =
     read && 'events' in read ? renderTimeline(timelineEntries(read.events)) : '<p class="muted">No timeline: the evidence log is not available.</p>';
   return `<p class="muted">subject ${esc(d.subject.name)}: <code>${esc([d.subject.command, ...d.subject.args].join(' '))}</code>${d.handshake?.serverName ? ` · ${esc(d.handshake.serverName)} ${esc(d.handshake.serverVersion ?? '')} · protocol ${esc(d.handshake.protocolVersion ?? '?')}` : ''}</p>
-${pointProcess(d)}<h4>Checks</h4>${checks(d)}
+${pointProcess(d)}${unsourced(d)}<h4>Checks</h4>${checks(d)}
 <h4>Timeline</h4>${timeline}
 <div class="cols"><section><h4>Incident record</h4>${renderIncident(d.incident)}</section>
 <section><h4>Server exit</h4>${exit(d)}<h4>Survivors</h4>${survivors(d)}<h4>Containment</h4>${containment(d)}<h4>Tracking</h4>${tracking(d)}<h4>Evidence</h4>${evidence(d, read)}</section></div>`;
+}
+
+/** The client-profile steps the drill used that rest on no source (harness/client-profiles/). */
+function unsourced(d: DrillResult): string {
+  const text = unsourcedText(d);
+  return text ? `<p class="unsourced">${esc(text)}</p>` : '';
 }
 
 /** The process the kill point fired on (child-spawned: the child the call started), by identity. */

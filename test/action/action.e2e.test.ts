@@ -92,9 +92,9 @@ describe('action.yml', () => {
       ].sort(),
     );
     expect(run.summary).toContain('6 passed, 0 failed, 0 unknown');
-    // A row per client profile in the summary's matrix.
+    // A row per client profile in the summary's matrix, each naming the range drilled (Codex: known by what was read).
     expect(run.summary).toContain('| subject / scenario | client | idle / crash | after-response / crash |');
-    expect(run.summary).toMatch(/\n\| [^|]+ \/ wb \| codex \| ✅ pass \| ✅ pass \|\n/);
+    expect(run.summary).toMatch(/\n\| [^|]+ \/ wb \| codex@newest-read \| ✅ pass \| ✅ pass \|\n/);
   }, 120_000);
 
   it('two shard jobs and a merge job, as docs/ci.md shows: one artifact a shard, and the merge exits as the whole run', async () => {

@@ -2,7 +2,10 @@
  * The ground-truth bench (bench/client-profiles/) measures what it claims, both ways: the real
  * TypeScript SDK client stopping a launcher that forwards nothing leaves the real server and
  * its helper alive (the SDK signals only its direct child), and the same client stopping a
- * launcher that forwards signals leaves nothing. The holder lists and then ends everything.
+ * launcher that forwards signals leaves nothing. The Cline CLI's stand-in (its own spawn and
+ * child.kill(), bench/client-profiles/node-raw-client.ts) likewise: a server that ignores SIGTERM
+ * and is never sent EOF survives with its helper; one that exits on SIGTERM leaves nothing. The
+ * holder lists and then ends everything.
  */
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -11,10 +14,12 @@ import { runTrial } from '../../bench/client-profiles/trial.js';
 import { ensureBuilt } from '../fake-servers/support/subjects.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
-const trial = (server: string) =>
+const TS_SDK = [process.execPath, `${root}dist/bench/client-profiles/node-sdk-client.js`, 'ts-sdk', `${root}node_modules/@modelcontextprotocol/sdk`];
+const CLINE_CLI = [process.execPath, `${root}dist/bench/client-profiles/node-raw-client.js`];
+const trial = (server: string, client = TS_SDK) =>
   runTrial({
     holder: ['python3', `${root}bench/client-profiles/holder.py`],
-    client: [process.execPath, `${root}dist/bench/client-profiles/node-sdk-client.js`, 'ts-sdk', `${root}node_modules/@modelcontextprotocol/sdk`],
+    client,
     server: [process.execPath, `${root}dist/fake-servers/${server}.js`],
     situation: 'stop',
     graceMs: 500,
@@ -34,6 +39,18 @@ describe('client-profile ground truth', () => {
 
   it('ts-sdk stopping launcher-forwards-signals: nothing survives', async () => {
     const result = await trial('launcher-forwards-signals');
+    expect(result.error).toBeNull();
+    expect(cell(result)).toBe('none');
+  });
+
+  it('the Cline CLI stopping ignores-sigterm: never told by EOF, the server and its helper survive', async () => {
+    const result = await trial('ignores-sigterm', CLINE_CLI);
+    expect(result.error).toBeNull();
+    expect(cell(result)).toBe('child + helper');
+  });
+
+  it('the Cline CLI stopping well-behaved: its SIGTERM ends the server and the helper with it', async () => {
+    const result = await trial('well-behaved', CLINE_CLI);
     expect(result.error).toBeNull();
     expect(cell(result)).toBe('none');
   });

@@ -4,14 +4,14 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { PROFILE_NAMES } from '../../harness/client-profiles/profiles.js';
+import { PROFILE_REFS } from '../../harness/client-profiles/profiles.js';
 import { DOCS_FILE, docsTables, measured } from './support/measured.js';
 
 describe('the measured ground truth', () => {
-  it('the docs show exactly the data file, for every profile', () => {
+  it('the docs show exactly the data file, for every profile and range', () => {
     const data = measured();
     const docs = docsTables(readFileSync(DOCS_FILE, 'utf8'));
-    expect(data.profiles).toEqual([...PROFILE_NAMES]);
+    expect(data.profiles).toEqual([...PROFILE_REFS]);
     expect(docs).toEqual({ profiles: data.profiles, stop: data.stop, crash: data.crash });
   });
 
@@ -23,5 +23,16 @@ describe('the measured ground truth', () => {
     const data = measured();
     expect(docsTables(changed).stop).not.toEqual(data.stop);
     expect(docsTables(changed).crash).toEqual(data.crash);
+  });
+
+  it('a cell changed in a continuation table (the clients read since) no longer matches either', () => {
+    const text = readFileSync(DOCS_FILE, 'utf8');
+    const at = text.indexOf('#### stop, more clients:');
+    expect(at).toBeGreaterThan(0);
+    // The leaks-child row of that table: its first cell (cline's) becomes "child".
+    const changed = text.slice(0, at) + text.slice(at).replace(/^\| leaks-child \| [^|]+\|/m, '| leaks-child | child |');
+    expect(changed).not.toBe(text);
+    expect(docsTables(changed).stop['leaks-child'].cline).toBe('child');
+    expect(docsTables(changed).stop).not.toEqual(measured().stop);
   });
 });

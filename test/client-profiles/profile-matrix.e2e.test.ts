@@ -1,26 +1,30 @@
 /**
- * The drill under every client profile gives the no-survivors verdicts an independent client of
- * that profile measures (docs/client-profiles.md, "Measured: who survives"): one
+ * The drill under the first eight client profiles, every range read of them, gives the
+ * no-survivors verdicts an independent client of that profile measures (docs/client-profiles.md, "Measured: who survives"): one
  * `crash-drill run --client-profile <p> ... --mode stop,crash` over the six fakes that tell the
  * profiles apart and the bundled ones the bench measured, at after-response (spawn-helper has
  * started the helper), and the table of drill key -> no-survivors verdict asserted exactly, as
  * derived from bench/client-profiles/measured.json (the file the docs' tables are checked
  * against: test/client-profiles/measured-docs.test.ts). Every profile has both a pass and a
  * fail in it. The grace is the bench's: 2000 ms after the stop sequence's end, or the death.
+ * The clients read since are drilled the same way by more-clients-matrix.e2e.test.ts.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { PROFILE_NAMES, profileKeySuffix, type ProfileName } from '../../harness/client-profiles/profiles.js';
+import { PROFILE_REFS as ALL_REFS, profileKeySuffix, profileNameOf, type ProfileRef } from '../../harness/client-profiles/profiles.js';
 import type { RunResults } from '../../harness/results/types.js';
 import { runCli } from '../support/cli.js';
 import { ensureBuilt } from '../fake-servers/support/subjects.js';
 import { fakeSubject, scenarioYaml, type FakeServer } from '../support/scenarios.js';
 import { tempDir } from '../support/temp-dir.js';
 import { measured, measuredFakes, noSurvivorsVerdict, type Situation } from './support/measured.js';
+import { FIRST_PROFILES } from './support/profile-matrix.js';
 
 const MODES: Situation[] = ['stop', 'crash'];
 const GRACE = 2000;
+/** Every range read of the first eight profiles. */
+const PROFILE_REFS = ALL_REFS.filter((r) => FIRST_PROFILES.includes(profileNameOf(r)));
 
 beforeAll(ensureBuilt);
 
@@ -29,12 +33,11 @@ function expectedTable(): Record<string, string> {
   const out: Record<string, string> = {};
   for (const server of measuredFakes())
     for (const mode of MODES)
-      for (const profile of PROFILE_NAMES)
-        out[`${server}/after-response/${mode}${profileKeySuffix(profile)}`] = noSurvivorsVerdict(data[mode][server][profile]);
+      for (const profile of PROFILE_REFS) out[`${server}/after-response/${mode}${profileKeySuffix(profile)}`] = noSurvivorsVerdict(data[mode][server][profile]);
   return out;
 }
 
-describe('the drill under every client profile', () => {
+describe('the drill under the first eight client profiles', () => {
   let results: RunResults;
   let out: string;
 
@@ -54,7 +57,9 @@ describe('the drill under every client profile', () => {
           expect: { 'no-survivors': { grace: GRACE } },
         }),
       );
-    const run = await runCli(['run', dir, ...PROFILE_NAMES.flatMap((p) => ['--client-profile', p]), '--out', out, '--reporter', 'json']);
+    // Gemini CLI's older range by a version inside it, as a user names it: it must key as the range.
+    const asTyped = PROFILE_REFS.map((p) => (p === 'gemini-cli@0.27-0.51' ? 'gemini-cli@0.45' : p));
+    const run = await runCli(['run', dir, ...asTyped.flatMap((p) => ['--client-profile', p]), '--out', out, '--reporter', 'json']);
     expect(run.stderr).not.toMatch(/error/i);
     results = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8')) as RunResults;
   }, 900_000);
@@ -67,7 +72,7 @@ describe('the drill under every client profile', () => {
 
   it('each profile is proven both ways: it has a pass and a fail', () => {
     const table = expectedTable();
-    for (const profile of PROFILE_NAMES) {
+    for (const profile of PROFILE_REFS) {
       const mine = Object.entries(table).filter(([key]) => (profile === 'ts-sdk' ? !key.includes('@') : key.endsWith(`@${profile}`)));
       expect(new Set(mine.map(([, v]) => v)), profile).toEqual(new Set(['pass', 'fail']));
     }
@@ -80,8 +85,7 @@ describe('the drill under every client profile', () => {
         .trim()
         .split('\n')
         .map((l) => JSON.parse(l) as Record<string, unknown> & { type: string });
-    for (const profile of PROFILE_NAMES)
-      expect(drill(`well-behaved/after-response/stop${profileKeySuffix(profile)}`).clientProfile).toBe(profile as ProfileName);
+    for (const profile of PROFILE_REFS) expect(drill(`well-behaved/after-response/stop${profileKeySuffix(profile)}`).clientProfile).toBe(profile as ProfileRef);
     // Codex: SIGTERM to the group (by identity, the server's group), then its wait, its conditional SIGKILL, and the stdin close.
     const codex = events('helper-own-group/after-response/stop@codex');
     expect(codex.find((e) => e.type === 'client-profile')).toMatchObject({ profile: { name: 'codex', spawn: { group: 'own-group' } } });
@@ -93,6 +97,26 @@ describe('the drill under every client profile', () => {
       ['close-stdin', 'done'],
     ]);
     expect(steps[0].targets).toEqual([expect.objectContaining({ result: 'sent' })]);
+    // Gemini CLI by version: gemini-cli@0.45 ran the SDK ladder of 0.27-0.51 (stdin, then a SIGTERM
+    // the server's exit made unneeded), gemini-cli the lone SIGTERM of >=0.52; each drill names its range.
+    const kinds = (key: string) =>
+      events(key)
+        .filter((e) => e.type === 'stop-step')
+        .map((e) => [(e.step as { kind: string; name?: string }).name ?? (e.step as { kind: string }).kind, e.result]);
+    expect(kinds('ignores-sigterm-exits-on-eof/after-response/stop@gemini-cli@0.27-0.51')).toEqual([
+      ['close-stdin', 'done'],
+      ['wait-ms', 'ended-early'],
+      ['SIGTERM', 'skipped'],
+      ['wait-ms', 'ended-early'],
+      ['SIGKILL', 'skipped'],
+    ]);
+    expect(kinds('ignores-sigterm-exits-on-eof/after-response/stop@gemini-cli')).toEqual([['SIGTERM', 'sent']]);
+    expect(
+      ['stop@gemini-cli@0.27-0.51', 'stop@gemini-cli'].map((m) => drill(`well-behaved/after-response/${m}`)).map((d) => [d.clientProfile, d.clientVersions]),
+    ).toEqual([
+      ['gemini-cli@0.27-0.51', '0.27-0.51'],
+      ['gemini-cli', '>=0.52'],
+    ]);
     // Goose's crash: the kernel's parent-death SIGTERM to the launcher, recorded at the death.
     const goose = events('launcher-forwards-signals/after-response/crash@goose');
     expect(goose.find((e) => e.type === 'parent-death-signal')).toMatchObject({ signal: 'SIGTERM' });

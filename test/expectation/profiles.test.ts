@@ -4,19 +4,21 @@
  * not met when any profile does not meet it, and a baseline entry per profile.
  */
 import { describe, expect, it } from 'vitest';
-import type { ProfileName } from '../../harness/client-profiles/profiles.js';
+import type { ProfileRef } from '../../harness/client-profiles/profiles.js';
+import { profilesText } from '../../harness/results/constants.js';
 import { applyStatementBaseline, collectStatements } from '../../harness/expectation/baseline.js';
 import { judgeExpectations } from '../../harness/expectation/judge.js';
 import type { DrillResult } from '../../harness/results/types.js';
 
 const SERVER = { name: 'srv', command: 'node', args: ['srv.js'] };
 
-function drill(profile: ProfileName, helperLeft: boolean): DrillResult {
+function drill(profile: ProfileRef, helperLeft: boolean, versions?: string): DrillResult {
   return {
     key: `s/child-spawned/stop${profile === 'ts-sdk' ? '' : `@${profile}`}`,
     verdict: helperLeft ? 'fail' : 'pass',
     mode: 'stop',
     clientProfile: profile,
+    ...(versions ? { clientVersions: versions } : {}),
     subject: SERVER,
     checks: [{ id: 'no-survivors', verdict: helperLeft ? 'fail' : 'pass', summary: '', data: {} }],
     survivors: helperLeft ? [{ pid: 11 }] : [],
@@ -38,6 +40,16 @@ describe('a cleanup expectation with a client axis', () => {
       { profile: 'zed', status: 'met', drills: ['s/child-spawned/stop@zed'] },
       { profile: 'claude-code', status: 'not met', drills: ['s/child-spawned/stop@claude-code'] },
     ]);
+  });
+
+  it("each profile's line names the range drilled: Gemini CLI by version is two lines, not one", () => {
+    const results = judge([drill('gemini-cli', true, '>=0.52'), drill('gemini-cli@0.27-0.51', false, '0.27-0.51')]);
+    const [st] = results.servers[0].statements;
+    expect(st.profiles).toEqual([
+      { profile: 'gemini-cli', versions: '>=0.52', status: 'not met', drills: ['s/child-spawned/stop@gemini-cli'] },
+      { profile: 'gemini-cli@0.27-0.51', versions: '0.27-0.51', status: 'met', drills: ['s/child-spawned/stop@gemini-cli@0.27-0.51'] },
+    ]);
+    expect(profilesText(st.profiles!)).toBe('met under gemini-cli@0.27-0.51; not met under gemini-cli@>=0.52');
   });
 
   it('a run of the default profile alone has no axis: its result reads as before', () => {

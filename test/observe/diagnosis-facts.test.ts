@@ -13,6 +13,7 @@ import { epollTargets, processFacts } from '../../harness/observe/process-facts.
 import { nodeSdks } from '../../harness/observe/program-sdk/node-sdk.js';
 import { importedPackages } from '../../harness/observe/program-sdk/python-sdk.js';
 import { runtimeFacts } from '../../harness/observe/runtime-facts.js';
+import { fifoStdio } from '../../harness/shared/fifo-stdio.js';
 import { packageRoot } from '../../harness/util/paths.js';
 
 const ROOT = packageRoot();
@@ -69,6 +70,41 @@ describe('diagnosis facts', () => {
     } finally {
       child.kill('SIGKILL');
       await once(child, 'close');
+    }
+  });
+
+  it.each([
+    ['a FIFO, as fifo-stdio.ts gives for a client of real pipes', 'pipe'],
+    ["a socketpair, as Node's spawn makes it", 'socket'],
+  ] as const)('counts a thread blocked reading stdin when stdin is %s', async (_, kind) => {
+    // A Python program whose main thread blocks in a read of stdin, as the Python SDK's stdio transport does.
+    const pipes = kind === 'pipe' ? fifoStdio() : null;
+    const code = "import sys; print('ready', flush=True); sys.stdin.buffer.read(); print('end', flush=True)";
+    const child = spawn('python3', ['-c', code], { stdio: [pipes?.serverStdin ?? 'pipe', pipes?.serverStdout ?? 'pipe', 'ignore'] });
+    pipes?.closeServerEnds();
+    const stdout = pipes?.stdout ?? child.stdout!;
+    const stdin = pipes?.stdin ?? child.stdin!;
+    // Its output as it comes: chunks are not lines (a FIFO's reader may get 'ready' and '\n' apart).
+    let text = '';
+    stdout.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
+    const printed = (line: string) => until(`it to print ${line}`, () => text.split('\n').includes(line));
+    try {
+      await printed('ready');
+      const id = identify(child.pid!)!;
+      const reading = await until('its thread to block reading stdin', () => {
+        const facts = processFacts(id, { role: 'server', secrets: [], children: [] })!;
+        return facts.stdin.readingThreads > 0 && facts;
+      });
+      expect(reading.stdin).toEqual({ kind, polled: false, readingThreads: 1 });
+      expect(reading.threads[0].wchan).toMatch(kind === 'pipe' ? /pipe_read/ : /unix_stream_read_generic|unix_stream_data_wait/);
+      stdin.end();
+      await printed('end');
+    } finally {
+      const exited = child.exitCode !== null || child.signalCode !== null ? null : once(child, 'exit');
+      child.kill('SIGKILL');
+      await exited;
+      stdout.destroy();
+      stdin.destroy();
     }
   });
 

@@ -4,6 +4,7 @@
  * so a run of the default profile alone plans the very keys and indexes it planned before.
  */
 import { describe, expect, it } from 'vitest';
+import { PROFILE_NAMES } from '../../harness/client-profiles/profiles.js';
 import { parseScenario, type Scenario } from '../../harness/config/index.js';
 import { planRun } from '../../harness/plan/plan.js';
 import { sameDrillKey } from '../../harness/plan/not-repeated.js';
@@ -57,9 +58,23 @@ describe('client profiles in the plan', () => {
     expect(sameDrillKey(ts)).not.toEqual(sameDrillKey(zed));
   });
 
-  it('refuses an unknown profile in a scenario, naming the field', () => {
-    expect(() => scenario('a', { 'client-profiles': ['cursor'] })).toThrow(
-      /client-profiles\[0\]: expected one of ts-sdk, python-sdk, codex, gemini-cli, vscode, zed, goose, claude-code, got "cursor"/,
+  it('a version picks its range: the newest is the bare name, an older range keys its drills by its label', () => {
+    const plan = planRun([scenario('a', { 'client-profiles': ['gemini-cli@0.45', 'gemini-cli@0.55'] })], { modes: ['stop'] });
+    expect(keys(plan)).toEqual([
+      [2, 'a/idle/stop@gemini-cli@0.27-0.51', 'gemini-cli@0.27-0.51'],
+      [3, 'a/idle/stop@gemini-cli', 'gemini-cli'],
+    ]);
+    expect(() => scenario('a', { 'client-profiles': ['gemini-cli@0.51', 'gemini-cli@0.27-0.51'] })).toThrow(
+      /client-profiles\[1\]: duplicate client profile "gemini-cli@0.27-0.51"; list each once/,
+    );
+  });
+
+  it('refuses an unknown profile or version in a scenario, naming the field and what was expected', () => {
+    expect(() => scenario('a', { 'client-profiles': ['windsurf'] })).toThrow(
+      `client-profiles[0]: unknown client profile "windsurf"; expected one of ${PROFILE_NAMES.join(', ')}, each optionally @<version> or @<range>`,
+    );
+    expect(() => scenario('a', { 'client-profiles': ['ts-sdk', 'gemini-cli@9.x'] })).toThrow(
+      'client-profiles[1]: gemini-cli@9.x: expected gemini-cli@<version> (a version such as 1.2 or 1.2.3) or gemini-cli@<range>; the ranges read: >=0.52 (0.52 to 0.56), 0.27-0.51 (0.27 to 0.51)',
     );
   });
 });

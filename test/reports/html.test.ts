@@ -78,6 +78,22 @@ describe('html reporter', () => {
     );
   });
 
+  it("says in a drill's section which client-profile steps it used rest on no source, and names its range", () => {
+    const unsourced = {
+      ...passed(),
+      mode: 'stop' as const,
+      clientProfile: 'claude-code' as const,
+      clientVersions: 'observed',
+      unsourcedSteps: [{ step: 'stop' as const, rests: 'seen at a session end <not one server>' }],
+    };
+    const html = report(tempDir(), [unsourced]);
+    expect(html).toContain(
+      '<p class="unsourced">unsourced client-profile steps used (claude-code@observed): stop: seen at a session end &lt;not one server&gt;</p>',
+    );
+    expect(html).toContain('/stop@claude-code@observed');
+    expect(report(tempDir(), [passed()])).not.toContain('class="unsourced"');
+  });
+
   it('escapes every text: a reason, a summary or a scenario holding markup stays text', () => {
     const out = tempDir();
     const d = passed();

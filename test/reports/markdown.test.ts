@@ -170,6 +170,8 @@ describe('markdown reporter', () => {
       id: `p${n}`,
       mode: mode as DrillResult['mode'],
       clientProfile: profile as DrillResult['clientProfile'],
+      // The range is the profile's: the clone's (ts-sdk's) is not codex's or zed's.
+      clientVersions: undefined,
       verdict,
     });
     const drills = [
@@ -195,6 +197,22 @@ describe('markdown reporter', () => {
     expect(summaryMarkdown({ ...run.results, drills: [drills[0], drills[2]] })).toContain(
       '| subject / scenario | idle / crash | idle / close |\n| --- | :---: | :---: |\n| well-behaved / wb | ✅ pass | ✅ pass |\n',
     );
+  });
+
+  it('names the range drilled and says which client-profile steps rest on no source; a sourced drill says nothing of it', () => {
+    const wb = drillOf(run.results, 'wb');
+    const unsourced = [{ step: 'stop' as const, rests: 'seen only at the end of a session' }];
+    const drills: DrillResult[] = [
+      { ...structuredClone(wb), id: 'g0', mode: 'stop', clientProfile: 'gemini-cli@0.27-0.51', clientVersions: '0.27-0.51', verdict: 'fail' },
+      { ...structuredClone(wb), id: 'c0', mode: 'stop', clientProfile: 'claude-code', clientVersions: 'observed', unsourcedSteps: unsourced, verdict: 'pass' },
+    ];
+    const text = summaryMarkdown({ ...run.results, drills });
+    expect(text).toContain('| well-behaved / wb | gemini-cli@0.27-0.51 | ❌ fail |');
+    expect(text).toContain('\n- ❌ [wb idle/stop@gemini-cli@0.27-0.51](report.html#drill-g0)');
+    expect(text).toContain(
+      '## Unsourced client-profile steps\n\n- unsourced client-profile steps used (claude-code@observed): stop: seen only at the end of a session\n',
+    );
+    expect(summaryMarkdown({ ...run.results, drills: [drills[0]] })).not.toContain('Unsourced');
   });
 
   it('in GitHub Actions, given only the end results (report, merge): appends the Markdown to GITHUB_STEP_SUMMARY and prints ::error annotations', () => {

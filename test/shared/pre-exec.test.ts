@@ -5,7 +5,7 @@
  */
 import { spawn } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
-import { CLIENT_PROFILES } from '../../harness/client-profiles/profiles.js';
+import { behaviourOf } from '../../harness/client-profiles/profiles.js';
 import { signalIdentity } from '../../harness/containment/signal.js';
 import { identify, type ProcIdentity } from '../../harness/observe/identity.js';
 import { readStat } from '../../harness/observe/proc.js';
@@ -19,11 +19,11 @@ afterEach(() => {
 
 describe('preExecCommand', () => {
   it("ts-sdk: the server's own command", () => {
-    expect(preExecCommand(CLIENT_PROFILES['ts-sdk'].spawn, 'node', ['s.js'])).toEqual(['node', ['s.js']]);
+    expect(preExecCommand(behaviourOf('ts-sdk').spawn, 'node', ['s.js'])).toEqual(['node', ['s.js']]);
   });
 
   it("goose: the server leads a group of its own, and execs in the wrapper's place (the same pid)", async () => {
-    const [command, args] = preExecCommand(CLIENT_PROFILES.goose.spawn, 'sleep', ['30']);
+    const [command, args] = preExecCommand(behaviourOf('goose').spawn, 'sleep', ['30']);
     const child = spawn(command, args, { stdio: 'ignore' });
     const id = identify(child.pid!)!;
     started.push(id);
@@ -35,7 +35,7 @@ describe('preExecCommand', () => {
 
   it("goose's parent-death SIGTERM: the server dies with its client, and lives on without it (codex)", async () => {
     const spawnUnder = (profile: 'goose' | 'codex') => {
-      const [command, args] = preExecCommand(CLIENT_PROFILES[profile].spawn, 'sleep', ['30']);
+      const [command, args] = preExecCommand(behaviourOf(profile).spawn, 'sleep', ['30']);
       // A client process in between, as the drill client is: it spawns the wrapper (naming itself as the parent it checks) and stays.
       const parentAt = args.indexOf(String(process.pid));
       const code = `const c = require('node:child_process').spawn(process.argv[1], JSON.parse(process.argv[2]).map((a, i) => (i === ${parentAt} ? String(process.pid) : a)), { stdio: 'ignore' }); console.log(c.pid); setInterval(() => {}, 1e6);`;

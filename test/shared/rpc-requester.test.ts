@@ -29,6 +29,8 @@ async function stdinClosed(): Promise<{ rpc: RpcRequester; events: ClientEvent[]
   const spawned: SpawnedServer = {
     child,
     stdin: child.stdin,
+    stdout: child.stdout,
+    onClose: (listener) => void child.once('close', listener),
     started: Promise.resolve(true),
     identity: () => null,
     exited: false,

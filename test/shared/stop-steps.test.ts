@@ -3,15 +3,16 @@
  * process group: a server (sh) that leads a group of its own with a child in it. Each kind of
  * step and condition is shown both ways: a group signal reaches the child the direct child
  * left behind; an escalation hung on a first signal (`onlyIfSent`, the Python SDK's) is skipped
- * when that signal never went, and taken when it did.
+ * when that signal never went, and taken when it did. OpenCode's descendant sweep reaches the
+ * server's child and not the server; an abandon step sends nothing at all.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { StopStep } from '../../harness/client-profiles/profiles.js';
-import { CLIENT_PROFILES } from '../../harness/client-profiles/profiles.js';
+import { behaviourOf } from '../../harness/client-profiles/profiles.js';
 import { signalIdentity } from '../../harness/containment/signal.js';
 import { identify, isAlive, type ProcIdentity } from '../../harness/observe/identity.js';
-import { groupMembers } from '../../harness/shared/process-reach.js';
+import { descendantMembers, groupMembers } from '../../harness/shared/process-reach.js';
 import type { ClientEvent } from '../../harness/shared/protocol.js';
 import { runStopSteps, type StopHold } from '../../harness/shared/stop-steps.js';
 import { until } from '../support/until.js';
@@ -58,7 +59,7 @@ async function run(steps: readonly StopStep[], hold: StopHold) {
 describe('runStopSteps', () => {
   it("the Python SDK's stop: a server that exits on EOF leaves its group alone (the escalation hangs on the SIGTERM)", async () => {
     const { hold, leader } = await server(true);
-    const steps = CLIENT_PROFILES['python-sdk'].stop;
+    const steps = behaviourOf('python-sdk').stop;
     expect(await run(steps, hold)).toEqual([
       ['close-stdin', 'done'],
       ['wait-ms', 'ended-early'],
@@ -72,7 +73,7 @@ describe('runStopSteps', () => {
 
   it('the other way: a server that outlives the first wait gets the whole escalation, and its group is gone', async () => {
     const { hold, leader } = await server(false);
-    const steps: StopStep[] = CLIENT_PROFILES['python-sdk'].stop.map((s) => (s.kind === 'wait-ms' ? { ...s, ms: 300 } : s));
+    const steps: StopStep[] = behaviourOf('python-sdk').stop.map((s) => (s.kind === 'wait-ms' ? { ...s, ms: 300 } : s));
     const said = await run(steps, hold);
     expect(said.slice(0, 3)).toEqual([
       ['close-stdin', 'done'],
@@ -91,5 +92,45 @@ describe('runStopSteps', () => {
       ['signal', 'refused'],
       ['done'],
     ]);
+  });
+
+  it("OpenCode's sweep: SIGTERM to the descendants reaches the server's child, never the server itself", async () => {
+    // sh starts sleep 60, then becomes sleep 61 (exec): a server whose one child is the sleep 60.
+    const child = spawn('sh', ['-c', 'sleep 60 & exec sleep 61'], { detached: true, stdio: ['pipe', 'ignore', 'ignore'] });
+    const leader = identify(child.pid!)!;
+    started.push(leader);
+    await until('its child to start', () => descendantMembers(leader).length === 1, 5000);
+    const below = descendantMembers(leader);
+    started.push(...below);
+    expect(below.map((id) => id.pid)).not.toContain(leader.pid);
+    const hold: StopHold = {
+      child: () => leader,
+      childExited: () => false,
+      childExit: async () => false,
+      closeStdin: () => child.stdin!.end(),
+      ownGroup: true,
+    };
+    expect(await run([{ kind: 'signal', name: 'SIGTERM', to: 'descendants', onlyIfAlive: null }], hold)).toEqual([['signal', 'sent'], ['done']]);
+    await until('the child to be gone', () => !isAlive(below[0]), 5000);
+    // SIGTERM's default action would have ended sleep 61: alive, it was never signalled.
+    expect(isAlive(leader)).toBe(true);
+    expect(descendantMembers(leader)).toEqual([]);
+  });
+
+  it('an abandon step sends nothing: the server and its children live on, its stdin open', async () => {
+    const { hold, leader } = await server(true);
+    const members = groupMembers(leader.pid);
+    expect(await run([{ kind: 'abandon' }], hold)).toEqual([['abandon', 'done'], ['done']]);
+    expect(members.every((id) => isAlive(id))).toBe(true);
+    // The other way: the same server ends at EOF, so what kept it alive was the stdin held open.
+    expect(
+      await run(
+        [
+          { kind: 'close-stdin', onlyIfAlive: null },
+          { kind: 'wait-ms', ms: 5000, endsWhenGone: 'child' },
+        ],
+        hold,
+      ),
+    ).toEqual([['close-stdin', 'done'], ['wait-ms', 'ended-early'], ['done']]);
   });
 });

@@ -5,7 +5,7 @@
  * server had exited" of a server the snapshot lists as a survivor, or "EOF reached it" in a drill
  * whose client never closed the server's stdin.
  */
-import { CLIENT_PROFILES } from '../../harness/client-profiles/profiles.js';
+import { behaviourOf } from '../../harness/client-profiles/profiles.js';
 import type { DrillResult } from '../../harness/results/types.js';
 
 type Drill = Pick<DrillResult, 'key' | 'mode' | 'clientProfile' | 'survivors' | 'incident'> & { exit?: DrillResult['exit'] };
@@ -18,7 +18,7 @@ function serverPid(d: Drill): number | null {
 /** Whether the drill's client could have closed the server's stdin: abandon and hang never do, nor a stop with no close-stdin step while the server lived. */
 function eofPossible(d: Drill, serverSurvived: boolean): boolean {
   if (d.mode === 'abandon' || d.mode === 'hang') return false;
-  if (d.mode === 'stop' && serverSurvived) return (CLIENT_PROFILES[d.clientProfile]?.stop ?? []).some((s) => s.kind === 'close-stdin');
+  if (d.mode === 'stop' && serverSurvived) return behaviourOf(d.clientProfile).stop.some((s) => s.kind === 'close-stdin');
   return true;
 }
 

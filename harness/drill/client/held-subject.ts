@@ -72,6 +72,8 @@ export function heldSubject(
   const spawned = {
     child,
     stdin,
+    stdout,
+    onClose: (listener: () => void) => void child.once('close', listener),
     exited: false,
     started,
     identity: () => (child.pid !== undefined && child.startTime !== null ? { pid: child.pid, startTime: child.startTime } : null),

@@ -35,6 +35,7 @@ import { clientEnv } from '../../shared/client-env.js';
 import { signalNumber } from '../../shared/pre-exec.js';
 import type { ClientSpawn } from '../../shared/protocol.js';
 import { DEFAULT_CLIENT_SPAWN } from '../../shared/spawn-subject.js';
+import { fifoStdio } from '../../shared/fifo-stdio.js';
 import { stderrRoom } from '../../shared/stderr-room.js';
 import { prctlArgument } from '../../util/perl.js';
 import { textPipe } from './text-pipe.js';
@@ -129,6 +130,8 @@ export class InProcessClient {
   }
 
   private spawned: ReturnType<typeof heldSubject> | null = null;
+  /** The client's ends of the server's stdin and stdout when they are real pipes (FIFOs), not the holder's socketpairs. */
+  private serverEnds: { stdin: Writable; stdout: Readable } | null = null;
 
   /**
    * Starts holder -> stand-in -> server at once; the session (and with it the SDK, the first
@@ -143,7 +146,16 @@ export class InProcessClient {
     // A holder that waits for its drill (holder-pool.ts): the run's spare, started before this
     // drill, or one started now. Either gets the drill in one line; the holder runs the stand-in
     // in its fork ("-e"), and the stand-in passes the server's environment on unchanged.
-    this.child = this.pool?.take() ?? startSpareHolder(STAND_IN_COMMAND, STAND_IN_FDS)!;
+    // A client that gives real pipes (harness/shared/fifo-stdio.ts) needs a holder started with them, not a spare's socketpairs.
+    const pipes = facts.stdio === 'pipe' ? fifoStdio() : null;
+    try {
+      this.child = pipes
+        ? startSpareHolder(STAND_IN_COMMAND, STAND_IN_FDS, { [FD.stdin]: pipes.serverStdin, [FD.stdout]: pipes.serverStdout })!
+        : (this.pool?.take() ?? startSpareHolder(STAND_IN_COMMAND, STAND_IN_FDS)!);
+    } finally {
+      pipes?.closeServerEnds();
+    }
+    this.serverEnds = pipes ? { stdin: pipes.stdin, stdout: pipes.stdout } : null;
     this.child.stdin!.write(
       goLine(procs, recordFileFor(this.drillId), subject.env.CRASH_DRILL_RUN ?? '', clientEnv(facts.env, process.env, subject.env), standInArgs),
     );
@@ -177,8 +189,8 @@ export class InProcessClient {
     );
     this.spawned = heldSubject(
       subject.command,
-      stdio[FD.stdin] as Writable,
-      stdio[FD.stdout] as Readable,
+      this.serverEnds?.stdin ?? (stdio[FD.stdin] as Writable),
+      this.serverEnds?.stdout ?? (stdio[FD.stdout] as Readable),
       stdio[FD.reports] as Readable,
       (event) => this.onEvent(event),
       // The stand-in runs (under its own name): it is the drill's client from now on.
@@ -204,8 +216,8 @@ export class InProcessClient {
 
   onLoss(mode: 'crash' | 'hang'): void {
     this.muted = true;
-    const stdin = this.child?.stdio[FD.stdin] as Writable | null;
-    const stdout = this.child?.stdio[FD.stdout] as Readable | null;
+    const stdin = this.serverEnds?.stdin ?? (this.child?.stdio[FD.stdin] as Writable | null);
+    const stdout = this.serverEnds?.stdout ?? (this.child?.stdio[FD.stdout] as Readable | null);
     if (mode === 'crash') {
       // Synchronous closes of the harness's ends, right after the SIGKILL of the stand-in, in the same tick.
       // stdout first: a server that wakes on EOF and writes at once must already meet EPIPE, as

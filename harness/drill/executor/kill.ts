@@ -143,6 +143,7 @@ async function beginStop(mode: 'close' | 'stop', { client, rec, profile, wait }:
 export function stepText(step: StopStep): string {
   if (step.kind === 'close-stdin') return "the server's stdin closed";
   if (step.kind === 'wait-ms') return `a wait of up to ${step.ms} ms`;
+  if (step.kind === 'abandon') return 'the server dropped with its pipes held open';
   return `${step.name} to the ${step.to === 'child' ? 'direct child' : step.to}`;
 }
 

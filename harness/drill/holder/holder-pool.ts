@@ -21,13 +21,15 @@ export const IN_PROCESS_STDIO = ['pipe', 'pipe', 'pipe', 'pipe', 'pipe', 'pipe',
  * Starts one holder that waits for its go line (holder.goLine()), or null where there can be
  * none. The in-process client's only way to a holder: taken from the run's pool, or started now.
  */
-export function startSpareHolder(command: string[], clientOnlyFds: string): ChildProcess | null {
+export function startSpareHolder(command: string[], clientOnlyFds: string, fds: Readonly<Record<number, number>> = {}): ChildProcess | null {
   const held = spareHolderCommand(command, clientOnlyFds);
   if (held === null) return null;
   const [perl, args] = held;
   // Its own process group, like every holder (detached): a signal to the harness's group does not reach it.
   // Its environment is only PATH: the client's comes with the go line.
-  const spare = spawn(perl, args, { detached: true, stdio: [...IN_PROCESS_STDIO], env: { PATH: process.env.PATH ?? '/usr/bin:/bin' } });
+  // `fds`: descriptors given in place of pipes (a server's real pipes: harness/shared/fifo-stdio.ts).
+  const stdio = IN_PROCESS_STDIO.map((kind, i) => fds[i] ?? kind);
+  const spare = spawn(perl, args, { detached: true, stdio, env: { PATH: process.env.PATH ?? '/usr/bin:/bin' } });
   spare.on('error', () => {}); // a failed start: take() skips it; a drill's client sees the error and the exit
   // A holder that died before its go line: the write fails, and the drill sees its client gone.
   spare.stdin?.on('error', () => {});

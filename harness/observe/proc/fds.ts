@@ -4,7 +4,7 @@
  * path) and whose permission bits give the access mode (proc(5)). Like every reader here, these
  * return null (or nothing) when the process or the descriptor is gone.
  */
-import { lstatSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import { lstatSync, readdirSync, readFileSync, readlinkSync, statSync } from 'node:fs';
 import { readdir, readlink } from 'node:fs/promises';
 
 /** The descriptor numbers of `pid` as /proc names them, or null when gone, a kernel thread or another user's. */
@@ -13,6 +13,18 @@ export function listFds(pid: number): string[] | null {
     return readdirSync(`/proc/${pid}/fd`);
   } catch {
     return null;
+  }
+}
+
+/**
+ * Whether the descriptor is a pipe by its file type (S_ISFIFO): an anonymous pipe, or a FIFO,
+ * whose link names a path (harness/shared/fifo-stdio.ts gives servers FIFOs for real pipes).
+ */
+export function fdIsFifo(pid: number, fd: number | string): boolean {
+  try {
+    return statSync(`/proc/${pid}/fd/${fd}`).isFIFO();
+  } catch {
+    return false;
   }
 }
 

@@ -7,7 +7,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ProfileName } from '../../../harness/client-profiles/profiles.js';
+import type { ProfileRef } from '../../../harness/client-profiles/profiles.js';
 import { packageRoot } from '../../../harness/util/paths.js';
 
 export type Situation = 'stop' | 'crash';
@@ -15,7 +15,8 @@ export type Situation = 'stop' | 'crash';
 export type Table = Record<string, Record<string, string>>;
 
 export interface Measured {
-  profiles: ProfileName[];
+  /** Every profile ref drilled (harness/client-profiles/profiles.ts PROFILE_REFS): a range of a client's versions each. */
+  profiles: ProfileRef[];
   stop: Table;
   crash: Table;
 }
@@ -40,11 +41,13 @@ export function noSurvivorsVerdict(cell: string): 'pass' | 'fail' {
   return cell === 'none' ? 'pass' : 'fail';
 }
 
-/** The docs' two measured tables (`#### stop: ...` and `#### crash: ...`), as written. */
+/**
+ * The docs' measured tables as written: `#### stop: ...` and `#### crash: ...`, each continued by
+ * tables headed `#### stop, <more>: ...` and `#### crash, <more>: ...` with further profiles'
+ * columns for the same rows, merged into one table per situation.
+ */
 export function docsTables(text: string): { profiles: string[]; stop: Table; crash: Table } {
-  const table = (heading: string): { profiles: string[]; rows: Table } => {
-    const at = text.indexOf(heading);
-    if (at < 0) throw new Error(`docs/client-profiles.md has no "${heading}" table`);
+  const table = (at: number): { profiles: string[]; rows: Table } => {
     const lines = text.slice(at).split('\n').slice(1);
     const start = lines.findIndex((l) => l.startsWith('|'));
     const end = lines.findIndex((l, i) => i > start && !l.startsWith('|'));
@@ -59,8 +62,19 @@ export function docsTables(text: string): { profiles: string[]; stop: Table; cra
     for (const row of cells.slice(2)) rows[row[0]] = Object.fromEntries(profiles.map((p, i) => [p, row[i + 1]]));
     return { profiles, rows };
   };
-  const stop = table('#### stop:');
-  const crash = table('#### crash:');
+  const merged = (situation: Situation): { profiles: string[]; rows: Table } => {
+    const starts = [...text.matchAll(new RegExp(`^#### ${situation}[:,]`, 'gm'))].map((m) => m.index);
+    if (starts.length === 0) throw new Error(`docs/client-profiles.md has no "#### ${situation}:" table`);
+    const out: { profiles: string[]; rows: Table } = { profiles: [], rows: {} };
+    for (const at of starts) {
+      const part = table(at);
+      out.profiles.push(...part.profiles);
+      for (const [row, cells] of Object.entries(part.rows)) out.rows[row] = { ...out.rows[row], ...cells };
+    }
+    return out;
+  };
+  const stop = merged('stop');
+  const crash = merged('crash');
   if (stop.profiles.join() !== crash.profiles.join()) throw new Error('the stop and crash tables name different profiles');
   return { profiles: stop.profiles, stop: stop.rows, crash: crash.rows };
 }

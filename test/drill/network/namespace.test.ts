@@ -14,7 +14,7 @@ import { openLoopbackNetwork, type LoopbackNetwork } from '../../../harness/dril
 import { whyRefused } from '../../../harness/drill/network/refusal.js';
 import { identify, type ProcIdentity } from '../../../harness/observe/identity.js';
 import { signalIdentity } from '../../../harness/containment/signal.js';
-import { attributeInside } from '../../../harness/remote/index.js';
+import { attributeInside } from '../../../harness/remote/attribution/relayed.js';
 import { leftovers } from '../../support/network.js';
 import { cleanup, startRemote } from '../../remote/helpers.js';
 
