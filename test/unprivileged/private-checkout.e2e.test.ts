@@ -12,7 +12,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { packageRoot } from '../../harness/util/paths.js';
 import { collect } from '../support/cli.js';
 import { NESTED_SUITE_ENV, SUITE_TMP_ENV } from '../support/suite-tmp.js';
@@ -79,14 +79,21 @@ describe.skipIf(why !== null)('from a checkout in a 0700 folder', () => {
     // A vitest of its own: not a worker of this one, and its temp folder its own (inside ours).
     for (const key of Object.keys(env)) if (key.startsWith('VITEST') || key === SUITE_TMP_ENV) delete env[key];
     const vitest = join(checkout!, 'node_modules/vitest/vitest.mjs');
-    // One file at a time: this suite's own workers are running beside it.
-    const run = await collect(
-      spawn(process.execPath, [vitest, 'run', ...group, '--maxWorkers=1', '--reporter=json', `--outputFile=${report}`], {
-        cwd: checkout!,
-        env,
-        stdio: ['ignore', 'pipe', 'pipe'],
-      }),
-    );
+    // One file at a time: this suite's own workers are running beside it. In a process group of
+    // its own, which is ended if this test ends first (its timeout): the nested suite must not go
+    // on drilling into test/last/, whose checks count every drill process left (its holders'
+    // watchdogs then end its drills).
+    const nested = spawn(process.execPath, [vitest, 'run', ...group, '--maxWorkers=1', '--reporter=json', `--outputFile=${report}`], {
+      cwd: checkout!,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    });
+    onTestFinished(() => {
+      // Still our unreaped child, so its pid and group are still its own.
+      if (nested.exitCode === null && nested.signalCode === null && nested.pid !== undefined) process.kill(-nested.pid, 'SIGKILL');
+    });
+    const run = await collect(nested);
     const results = JSON.parse(readFileSync(report, 'utf8')) as {
       numTotalTests: number;
       numPassedTests: number;
