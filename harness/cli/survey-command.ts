@@ -16,6 +16,7 @@ interface SurveyCommandOptions {
   shard?: ShardSpec;
   merge?: string[];
   ecosystem?: string;
+  installOnly?: boolean;
 }
 
 export function registerSurveyCommand(
@@ -42,6 +43,7 @@ export function registerSurveyCommand(
     .option('--out <dir>', 'the survey folder', 'crash-drill-survey')
     .option('--shard <i/n>', 'only entry i, i+n, ... of the catalog (1-based); put the shards together with --merge', shardArg)
     .option('--merge <folders...>', 'write one table from the survey folders of a sharded survey into --out (drills nothing)')
+    .option('--install-only', 'install each entry into the cache (or find it there) and drill nothing: the step that needs the network')
     .option('--ecosystem <file>', 'also write this Markdown page: the date, every version and SDK, and the table (npm run survey: docs/ecosystem.md)')
     .action(async (options: SurveyCommandOptions) => {
       process.exitCode = await commandExit(process.stderr, 'survey', async () => {
@@ -60,6 +62,7 @@ export function registerSurveyCommand(
             out: options.out,
             shard: options.shard,
             ecosystem: options.ecosystem,
+            installOnly: options.installOnly,
           },
           (line) => process.stdout.write(`${line}\n`),
         );

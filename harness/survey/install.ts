@@ -20,6 +20,11 @@ import { npmCacheDir, surveyCacheRoot } from './cache.js';
 
 export type Installed = { ok: true; dir: string; fromCache: boolean; ms: number; program: string | null } | { ok: false; reason: string; log: string | null };
 
+/** Whether the entry is in the cache already (its `.done` is there): nothing to install. */
+export function isInstalled(entry: CatalogEntry, root = surveyCacheRoot()): boolean {
+  return entry.registry === 'local' || existsSync(join(entryDir(entry, root), '.done'));
+}
+
 function entryDir(entry: CatalogEntry, root: string): string {
   const safe = `${entry.package}@${entry.version}`.replace(/[^A-Za-z0-9@._-]+/g, '+');
   return join(root, entry.registry, safe);
@@ -64,7 +69,10 @@ interface Step {
 }
 
 function installSteps(entry: CatalogEntry, dir: string, root: string): Step[] | string {
-  const quiet = { npm_config_update_notifier: 'false', npm_config_fund: 'false', npm_config_audit: 'false' };
+  // The entry's own settings that hold no placeholder reach its install scripts too
+  // (PUPPETEER_SKIP_DOWNLOAD: puppeteer's postinstall would fetch a browser of its own).
+  const own = Object.fromEntries(Object.entries(entry.env).filter(([, v]) => !v.includes('{{')));
+  const quiet = { ...own, npm_config_update_notifier: 'false', npm_config_fund: 'false', npm_config_audit: 'false' };
   switch (entry.registry) {
     case 'npm':
       return [

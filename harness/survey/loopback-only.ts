@@ -1,5 +1,5 @@
 /**
- * THE SEAM for issue 45's point 3: every survey drill runs in a network namespace where only
+ * THE SEAM for the survey's network rule: every survey drill runs in a network namespace where only
  * loopback exists, so a write-capable tool can never reach a real API. Until the `--network
  * loopback` option of `crash-drill run` lands (branch `network`), this wraps the survey's worker
  * (harness, drill remote and server alike) in `unshare -n` as root, or `unshare -rn` (a user

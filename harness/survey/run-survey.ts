@@ -38,6 +38,8 @@ export interface SurveyOptions {
   timeoutMs?: number;
   /** Also write this Markdown page (docs/ecosystem.md): the date, every version and SDK, the table. */
   ecosystem?: string;
+  /** Install (or find in the cache) and stop: what CI runs with network before the drills. */
+  installOnly?: boolean;
 }
 
 export const SURVEY_FILES = { json: 'survey.json', markdown: 'survey.md', html: 'survey.html' } as const;
@@ -47,11 +49,11 @@ export async function runSurvey(options: SurveyOptions, say: (line: string) => v
   const catalog = loadCatalog(catalogFile);
   let entries = selectEntries(catalog, catalogFile, options.only);
   if (options.shard) entries = entries.filter((_, i) => i % options.shard!.total === options.shard!.index - 1);
-  const refusal = loopbackRefusal();
+  const refusal = options.installOnly ? null : loopbackRefusal();
   if (refusal) throw new SurveyError(`crash-drill survey: ${refusal}`);
   const profiles = options.profiles && options.profiles.length > 0 ? options.profiles : [...PROFILE_NAMES];
   const out = resolve(options.out);
-  mkdirSync(out, { recursive: true });
+  if (!options.installOnly) mkdirSync(out, { recursive: true });
   const cacheRoot = surveyCacheRoot();
   const started = Date.now();
   const rows: SurveyRow[] = [];
@@ -60,8 +62,8 @@ export async function runSurvey(options: SurveyOptions, say: (line: string) => v
     n++;
     const tag = `[${n}/${entries.length}] ${entry.id}`;
     const serverDir = join(out, 'servers', entry.id);
-    rmSync(serverDir, { recursive: true, force: true });
-    const early = entry.cannotStart ?? missingNeed(entry);
+    if (!options.installOnly) rmSync(serverDir, { recursive: true, force: true });
+    const early = entry.cannotStart ?? (options.installOnly ? null : missingNeed(entry));
     if (early) {
       say(`${tag}: could not start: ${early}`);
       rows.push(rowOf(entry, profiles, { notStarted: early }));
@@ -74,9 +76,12 @@ export async function runSurvey(options: SurveyOptions, say: (line: string) => v
       rows.push(rowOf(entry, profiles, { notStarted: `install failed: ${inst.reason}` }));
       continue;
     }
-    say(
-      `${tag}: ${inst.fromCache ? 'installed (cache)' : `installed in ${(inst.ms / 1000).toFixed(1)} s`}; drilling under ${profiles.length} client profiles…`,
-    );
+    const installed = inst.fromCache ? 'installed (cache)' : `installed in ${(inst.ms / 1000).toFixed(1)} s`;
+    if (options.installOnly) {
+      say(`${tag}: ${installed}`);
+      continue;
+    }
+    say(`${tag}: ${installed}; drilling under ${profiles.length} client profiles…`);
     const t0 = Date.now();
     const outcome = await runWorker({ entry, program: inst.program, serverDir, cacheRoot, profiles, timeoutMs: options.timeoutMs ?? 90_000 });
     const row = rowFromOutcome(entry, profiles, out, serverDir, outcome);
@@ -84,6 +89,10 @@ export async function runSurvey(options: SurveyOptions, say: (line: string) => v
     const kinds = Object.values(row.cells).map((c) => c!.kind);
     const counts = [...new Set(kinds)].map((k) => `${k} ×${kinds.filter((x) => x === k).length}`).join(', ');
     say(`${tag}: ${((Date.now() - t0) / 1000).toFixed(1)} s: ${outcome.status === 'drilled' ? counts : `could not start: ${outcome.reason}`}`);
+  }
+  if (options.installOnly) {
+    say(`survey: ${entries.length} entries installed or found in ${cacheRoot} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    return { version: 1, catalog: relative(packageRoot(), catalogFile), profiles, rows: [] };
   }
   const table: SurveyTable = { version: 1, catalog: relative(packageRoot(), catalogFile), profiles, rows };
   writeTable(table, out);
