@@ -13,7 +13,7 @@
  * - local: nothing (a file of this project, built by `npm run build`).
  */
 import { spawn } from 'node:child_process';
-import { createWriteStream, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CatalogEntry } from '../config/survey-catalog.js';
 import { npmCacheDir, surveyCacheRoot } from './cache.js';
@@ -55,7 +55,9 @@ export async function install(entry: CatalogEntry, root = surveyCacheRoot()): Pr
     const code = await runLogged(step.command, step.args, step.env, dir, log);
     if (code !== 0) {
       rmSync(dir, { recursive: true, force: true });
-      return { ok: false, reason: `\`${[step.command, ...step.args].join(' ')}\` exited ${code} (its output: ${log})`, log };
+      const script = entry.registry === 'npm' ? failedNpmScript(root) : null;
+      const why = script ? `: ${script}` : '';
+      return { ok: false, reason: `\`${[step.command, ...step.args].join(' ')}\` exited ${code}${why} (its output: ${log})`, log };
     }
   }
   writeFileSync(join(dir, '.done'), `${entry.registry} ${entry.package} ${entry.version}\n`);
@@ -98,6 +100,19 @@ function installSteps(entry: CatalogEntry, dir: string, root: string): Step[] | 
     default:
       return `no installer for the ${entry.registry} registry yet`;
   }
+}
+
+/**
+ * npm exec prints nothing when a dependency's install script fails; its debug log (the newest in
+ * the cache's _logs/) says which: `info run keytar@7.9.0 install { code: 1, signal: null }`.
+ */
+function failedNpmScript(root: string): string | null {
+  const logs = join(npmCacheDir(root), '_logs');
+  if (!existsSync(logs)) return null;
+  const newest = readdirSync(logs).sort().at(-1);
+  if (!newest) return null;
+  const found = [...readFileSync(join(logs, newest), 'utf8').matchAll(/info run (\S+) (\w+) \{ code: ([1-9][0-9]*)/g)].at(-1);
+  return found ? `the ${found[2]} script of ${found[1]} failed (code ${found[3]})` : null;
 }
 
 function runLogged(command: string, args: string[], env: Record<string, string>, cwd: string, log: string): Promise<number> {

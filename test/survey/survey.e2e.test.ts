@@ -23,7 +23,8 @@ import { tempDir } from '../support/temp-dir.js';
 import { until } from '../support/until.js';
 
 const CATALOG = join(packageRoot(), 'survey/catalog.yaml');
-const IDS = ['server-memory', 'mcp-server-time', 'kubernetes-mcp-server', 'fake-leaks-child'];
+/** In catalog order, the order the survey drills them in. */
+const IDS = ['server-memory', 'kubernetes-mcp-server', 'mcp-server-time', 'fake-leaks-child'];
 /**
  * Two clients whose stop signals at once (codex: killpg SIGTERM; gemini-cli: SIGTERM to the direct
  * child), so no cell waits on a Python server's 1-2 s exit racing a 2 s ladder.
@@ -135,7 +136,7 @@ describe.skipIf(skip !== null)('crash-drill survey of three cached entries', () 
     expect(table.rows.filter((r) => r.report !== null).map((r) => r.id)).toEqual(['kubernetes-mcp-server', 'fake-leaks-child']);
     expect(readFileSync(join(out, 'reports/kubernetes-mcp-server.md'), 'utf8')).toContain('Received SIGTERM, terminating child process...');
     expect(readFileSync(join(out, 'survey.md'), 'utf8')).toContain(`[leaves 1 process (node helper.js)](${cell.evidence})`);
-    expect(readFileSync(join(out, 'survey.html'), 'utf8')).toContain('<td style="background:#d7f5dd">clean</td>');
+    expect(readFileSync(join(out, 'survey.html'), 'utf8')).toMatch(/<td style="background:#d7f5dd"><a href="servers\/server-memory\/run\/evidence\/[^"]+\.jsonl">clean<\/a><\/td>/);
   });
 
   it('never writes the dummy secret, in a file or on the console', () => {
