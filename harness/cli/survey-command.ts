@@ -17,6 +17,7 @@ interface SurveyCommandOptions {
   merge?: string[];
   ecosystem?: string;
   installOnly?: boolean;
+  render?: boolean;
 }
 
 export function registerSurveyCommand(
@@ -43,6 +44,7 @@ export function registerSurveyCommand(
     .option('--out <dir>', 'the survey folder', 'crash-drill-survey')
     .option('--shard <i/n>', 'only entry i, i+n, ... of the catalog (1-based); put the shards together with --merge', shardArg)
     .option('--merge <folders...>', 'write one table from the survey folders of a sharded survey into --out (drills nothing)')
+    .option('--render', "write the table again from --out's server folders (servers/<id>/), drilling nothing")
     .option('--install-only', 'install each entry into the cache (or find it there) and drill nothing: the step that needs the network')
     .option('--ecosystem <file>', 'also write this Markdown page: the date, every version and SDK, and the table (npm run survey: docs/ecosystem.md)')
     .action(async (options: SurveyCommandOptions) => {
@@ -53,10 +55,17 @@ export function registerSurveyCommand(
           process.stdout.write(`survey: merged ${options.merge.length} folders, ${table.rows.length} servers, into ${options.out}\n`);
           return EXIT.ok;
         }
+        const catalog = options.catalog ?? join(packageRoot(), 'survey', 'catalog.yaml');
+        if (options.render) {
+          const { renderSurvey } = await import('../survey/run-survey.js');
+          const table = renderSurvey({ catalog, only: options.only, profiles: options.clientProfile, out: options.out, ecosystem: options.ecosystem });
+          process.stdout.write(`survey: rendered ${table.rows.length} servers from ${options.out}\n`);
+          return EXIT.ok;
+        }
         const { runSurvey } = await import('../survey/run-survey.js');
         await runSurvey(
           {
-            catalog: options.catalog ?? join(packageRoot(), 'survey', 'catalog.yaml'),
+            catalog,
             only: options.only,
             profiles: options.clientProfile,
             out: options.out,

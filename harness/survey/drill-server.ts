@@ -4,7 +4,7 @@
  * scenarios, drill them under every client profile, and leave `server.json` beside the run's
  * report folder for the table. Its scratch folder is removed whatever happens.
  */
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ProfileName } from '../client-profiles/profiles.js';
 import type { CatalogEntry } from '../config/survey-catalog.js';
@@ -84,9 +84,9 @@ export async function drillServer(spec: WorkerSpec): Promise<ServerOutcome> {
   }
 }
 
-/** The worker's entry: `node survey-worker.js <spec.json>`; writes server.json and exits 0, or 4 on a harness error. */
-export async function workerMain(specFile: string): Promise<number> {
-  const spec = JSON.parse(readFileSync(specFile, 'utf8')) as WorkerSpec;
+/** The worker's entry (worker-main.ts, the spec's JSON read from stdin): writes server.json and returns 0; a harness error throws. */
+export async function workerMain(specText: string): Promise<number> {
+  const spec = JSON.parse(specText) as WorkerSpec;
   mkdirSync(spec.serverDir, { recursive: true });
   const outcome = await drillServer(spec);
   writeFileSync(join(spec.serverDir, SERVER_FILE), `${JSON.stringify(outcome, null, 2)}\n`);

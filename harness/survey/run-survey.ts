@@ -66,6 +66,7 @@ export async function runSurvey(options: SurveyOptions, say: (line: string) => v
     const early = entry.cannotStart ?? (options.installOnly ? null : missingNeed(entry));
     if (early) {
       say(`${tag}: could not start: ${early}`);
+      if (!options.installOnly) notStarted(entry, serverDir, early);
       rows.push(rowOf(entry, profiles, { notStarted: early }));
       continue;
     }
@@ -73,6 +74,7 @@ export async function runSurvey(options: SurveyOptions, say: (line: string) => v
     const inst = await install(entry, cacheRoot);
     if (!inst.ok) {
       say(`${tag}: could not install: ${inst.reason}`);
+      if (!options.installOnly) notStarted(entry, serverDir, `install failed: ${inst.reason}`);
       rows.push(rowOf(entry, profiles, { notStarted: `install failed: ${inst.reason}` }));
       continue;
     }
@@ -101,24 +103,50 @@ export async function runSurvey(options: SurveyOptions, say: (line: string) => v
   return table;
 }
 
+/** A server that was not drilled still leaves its server.json, so the table can be rendered again from the folder. */
+function notStarted(entry: CatalogEntry, serverDir: string, reason: string): void {
+  mkdirSync(serverDir, { recursive: true });
+  const outcome: ServerOutcome = { id: entry.id, status: 'could-not-start', reason, stderrTail: null, tools: [], missingTools: [], command: [] };
+  writeFileSync(join(serverDir, SERVER_FILE), `${JSON.stringify(outcome, null, 2)}\n`);
+}
+
+/**
+ * The table again from a survey folder's server folders, drilling nothing (`survey --render`):
+ * an entry with no servers/<id>/server.json was not surveyed into this folder, and says so.
+ */
+export function renderSurvey(options: Pick<SurveyOptions, 'catalog' | 'only' | 'profiles' | 'out' | 'ecosystem'>): SurveyTable {
+  const catalogFile = resolve(options.catalog);
+  const entries = selectEntries(loadCatalog(catalogFile), catalogFile, options.only);
+  const out = resolve(options.out);
+  const profiles = options.profiles && options.profiles.length > 0 ? options.profiles : [...PROFILE_NAMES];
+  const rows = entries.map((entry) => {
+    const serverDir = join(out, 'servers', entry.id);
+    const file = join(serverDir, SERVER_FILE);
+    if (existsSync(file)) return rowFromOutcome(entry, profiles, out, serverDir, JSON.parse(readFileSync(file, 'utf8')) as ServerOutcome);
+    return rowOf(entry, profiles, { notStarted: entry.cannotStart ?? `not surveyed into this folder (no servers/${entry.id}/${SERVER_FILE})` });
+  });
+  const table: SurveyTable = { version: 1, catalog: relative(packageRoot(), catalogFile), profiles, rows };
+  writeTable(table, out);
+  if (options.ecosystem) writeEcosystem(table, resolve(options.ecosystem), out);
+  return table;
+}
+
 async function runWorker(spec: WorkerSpec): Promise<ServerOutcome> {
   mkdirSync(spec.serverDir, { recursive: true });
-  const specFile = join(spec.serverDir, 'worker-spec.json');
-  // The spec names secrets' names and dummy values; it is removed as soon as the worker has read it.
-  writeFileSync(specFile, JSON.stringify(spec), { mode: 0o600 });
-  const wrapped = loopbackOnly(process.execPath, [distFile('harness/survey/worker-main.js'), specFile]);
+  // The spec holds the dummy secrets: it goes to the worker on its stdin, never into a file.
+  const wrapped = loopbackOnly(process.execPath, [distFile('harness/survey/worker-main.js')]);
   const secrets = envSecrets(spec.entry.secrets);
   const log = createWriteStream(join(spec.serverDir, 'worker.log'));
   const code = await new Promise<number>((done) => {
-    const child = spawn(wrapped.command, wrapped.args, { cwd: packageRoot(), env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(wrapped.command, wrapped.args, { cwd: packageRoot(), env: { ...process.env, NO_COLOR: '1' }, stdio: ['pipe', 'pipe', 'pipe'] });
     const keep = (d: Buffer) => log.write(redact(d.toString('utf8'), secrets));
     child.stdout.on('data', keep);
     child.stderr.on('data', keep);
     child.on('error', () => done(127));
     child.on('close', (c) => done(c ?? 1));
+    child.stdin.end(JSON.stringify(spec));
   });
   await new Promise<void>((done) => log.end(done));
-  rmSync(specFile, { force: true });
   const file = join(spec.serverDir, SERVER_FILE);
   if (!existsSync(file))
     return {
