@@ -6,6 +6,7 @@ import { PROFILE_NAMES, type ProfileName } from '../client-profiles/profiles.js'
 import type { ShardSpec } from '../plan/shard.js';
 import { commandExit, EXIT } from '../util/errors.js';
 import { packageRoot } from '../util/paths.js';
+import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 
 interface SurveyCommandOptions {
@@ -18,6 +19,7 @@ interface SurveyCommandOptions {
   ecosystem?: string;
   installOnly?: boolean;
   render?: boolean;
+  verify?: boolean;
 }
 
 export function registerSurveyCommand(
@@ -44,6 +46,10 @@ export function registerSurveyCommand(
     .option('--out <dir>', 'the survey folder', 'crash-drill-survey')
     .option('--shard <i/n>', 'only entry i, i+n, ... of the catalog (1-based); put the shards together with --merge', shardArg)
     .option('--merge <folders...>', 'write one table from the survey folders of a sharded survey into --out (drills nothing)')
+    .option(
+      '--verify',
+      "mark --out's idle stop and crash cells verified or disputed by independent stand-in clients (bench/client-profiles/survey-verify.ts; needs a checkout)",
+    )
     .option('--render', "write the table again from --out's server folders (servers/<id>/), drilling nothing")
     .option('--install-only', 'install each entry into the cache (or find it there) and drill nothing: the step that needs the network')
     .option('--ecosystem <file>', 'also write this Markdown page: the date, every version and SDK, and the table (npm run survey: docs/ecosystem.md)')
@@ -56,6 +62,16 @@ export function registerSurveyCommand(
           return EXIT.ok;
         }
         const catalog = options.catalog ?? join(packageRoot(), 'survey', 'catalog.yaml');
+        if (options.verify) {
+          const script = join(packageRoot(), 'dist/bench/client-profiles/survey-verify.js');
+          const args = [script, options.out, ...(options.only ? ['--only', options.only.join(',')] : [])];
+          const code = await new Promise<number>((done) => {
+            const child = spawn(process.execPath, args, { stdio: 'inherit' });
+            child.on('error', () => done(EXIT.harness));
+            child.on('close', (c) => done(c === 0 ? EXIT.ok : EXIT.harness));
+          });
+          return code;
+        }
         if (options.render) {
           const { renderSurvey } = await import('../survey/run-survey.js');
           const table = renderSurvey({ catalog, only: options.only, profiles: options.clientProfile, out: options.out, ecosystem: options.ecosystem });

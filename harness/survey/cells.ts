@@ -23,6 +23,8 @@ export interface Cell {
   drill: string | null;
   /** The first failed check's diagnosis: cause, then fix. */
   diagnosis: { cause: string; fix: string; sdk: string | null } | null;
+  /** `survey --verify`'s mark of the idle stop and crash drills against an independent stand-in client. */
+  verify?: { stop?: 'verified' | 'disputed' | 'error'; crash?: 'verified' | 'disputed' | 'error' };
 }
 
 /** Not judged is a harness result, not a finding: the worst kind wins, in this order. */

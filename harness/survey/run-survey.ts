@@ -90,7 +90,7 @@ export async function runSurvey(options: SurveyOptions, say: (line: string) => v
     rows.push(row);
     const kinds = Object.values(row.cells).map((c) => c!.kind);
     const counts = [...new Set(kinds)].map((k) => `${k} ×${kinds.filter((x) => x === k).length}`).join(', ');
-    say(`${tag}: ${((Date.now() - t0) / 1000).toFixed(1)} s: ${outcome.status === 'drilled' ? counts : `could not start: ${outcome.reason}`}`);
+    say(`${tag}: ${((Date.now() - t0) / 1000).toFixed(1)} s: ${outcome.status === 'drilled' ? counts : `could not start: ${firstLine(outcome.reason ?? '')}`}`);
   }
   if (options.installOnly) {
     say(`survey: ${entries.length} entries installed or found in ${cacheRoot} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
@@ -215,8 +215,10 @@ function rowFromOutcome(entry: CatalogEntry, profiles: readonly ProfileName[], o
   return row;
 }
 
+/** A reason on one line (a zod issue list is many), cut short: the table cell and the progress line. */
 function firstLine(s: string): string {
-  return s.split('\n')[0]!.slice(0, 300);
+  const flat = s.replace(/\s+/g, ' ').trim();
+  return flat.length > 300 ? `${flat.slice(0, 299)}…` : flat;
 }
 
 export function writeTable(table: SurveyTable, out: string): void {

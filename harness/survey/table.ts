@@ -46,7 +46,9 @@ export function tableMarkdown(table: SurveyTable, base = ''): string {
     const cells = table.profiles.map((p) => {
       const c = r.cells[p];
       if (!c) return '';
-      return c.evidence && c.kind !== 'clean' ? `[${esc(c.text)}](${base}${c.evidence})` : esc(c.text);
+      const marks = c.verify ? Object.values(c.verify) : [];
+      const mark = marks.length === 0 ? '' : marks.every((m) => m === 'verified') ? ' ✓' : ` (${marks.filter((m) => m !== 'verified').join(', ')})`;
+      return (c.evidence && c.kind !== 'clean' ? `[${esc(c.text)}](${base}${c.evidence})` : esc(c.text)) + mark;
     });
     return `| ${name} | ${r.registry} ${esc(r.package)}@${r.version} | ${esc(r.sdkRead ?? `(documented) ${r.sdkDocumented}`)} | ${cells.join(' | ')} |`;
   });
