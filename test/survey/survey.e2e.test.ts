@@ -136,7 +136,9 @@ describe.skipIf(skip !== null)('crash-drill survey of three cached entries', () 
     expect(table.rows.filter((r) => r.report !== null).map((r) => r.id)).toEqual(['kubernetes-mcp-server', 'fake-leaks-child']);
     expect(readFileSync(join(out, 'reports/kubernetes-mcp-server.md'), 'utf8')).toContain('Received SIGTERM, terminating child process...');
     expect(readFileSync(join(out, 'survey.md'), 'utf8')).toContain(`[leaves 1 process (node helper.js)](${cell.evidence})`);
-    expect(readFileSync(join(out, 'survey.html'), 'utf8')).toMatch(/<td style="background:#d7f5dd"><a href="servers\/server-memory\/run\/evidence\/[^"]+\.jsonl">clean<\/a><\/td>/);
+    expect(readFileSync(join(out, 'survey.html'), 'utf8')).toMatch(
+      /<td style="background:#d7f5dd"><a href="servers\/server-memory\/run\/evidence\/[^"]+\.jsonl">clean<\/a><\/td>/,
+    );
   });
 
   it('never writes the dummy secret, in a file or on the console', () => {
