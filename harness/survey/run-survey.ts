@@ -125,6 +125,20 @@ export function renderSurvey(options: Pick<SurveyOptions, 'catalog' | 'only' | '
     if (existsSync(file)) return rowFromOutcome(entry, profiles, out, serverDir, JSON.parse(readFileSync(file, 'utf8')) as ServerOutcome);
     return rowOf(entry, profiles, { notStarted: entry.cannotStart ?? `not surveyed into this folder (no servers/${entry.id}/${SERVER_FILE})` });
   });
+  // Marks of an earlier `--verify` on this folder (verify.json) stay on their cells.
+  const verifyFile = join(out, 'verify.json');
+  if (existsSync(verifyFile)) {
+    const marks = JSON.parse(readFileSync(verifyFile, 'utf8')) as {
+      id: string;
+      profile: ProfileName;
+      situation: 'stop' | 'crash';
+      mark: 'verified' | 'disputed' | 'error';
+    }[];
+    for (const m of marks) {
+      const cell = rows.find((r) => r.id === m.id)?.cells[m.profile];
+      if (cell) cell.verify = { ...cell.verify, [m.situation]: m.mark };
+    }
+  }
   const table: SurveyTable = { version: 1, catalog: relative(packageRoot(), catalogFile), profiles, rows };
   writeTable(table, out);
   if (options.ecosystem) writeEcosystem(table, resolve(options.ecosystem), out);
