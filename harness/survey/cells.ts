@@ -141,7 +141,8 @@ export function sdkRead(drills: readonly DrillResult[], runDir: string): string 
       const rt = rec.runtime;
       if (rec.type !== 'diagnosis-facts' || !rt) continue;
       const sdks = rt.sdks.map((s) => `${s.name} ${s.version ?? '(version not read)'}`);
-      return sdks.length > 0 ? sdks.join(', ') : `${rt.runtime}: no SDK read${rt.reason ? ` (${rt.reason})` : ''}`;
+      // The reader's reason names paths of this machine: the evidence keeps it, the table does not.
+      return sdks.length > 0 ? sdks.join(', ') : `${rt.runtime}: no MCP SDK read`;
     }
   }
   return null;
