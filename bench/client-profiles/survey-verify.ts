@@ -12,7 +12,7 @@
  *
  * Writes verify.json and verify.md into the folder and marks the cells of survey.json.
  */
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ProfileName } from '../../harness/client-profiles/profiles.js';
@@ -131,8 +131,18 @@ async function main(): Promise<void> {
       rmSync(prepared.scratch, { recursive: true, force: true });
     }
   }
+  // An earlier --verify of other servers keeps its marks: records of the same cell are replaced.
+  const file = join(dir, 'verify.json');
+  const key = (r: VerifyRecord) => `${r.id}|${r.profile}|${r.situation}`;
+  const fresh = new Set(records.map(key));
+  const earlier = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as VerifyRecord[]).filter((r) => !fresh.has(key(r))) : [];
+  for (const r of earlier) {
+    const cell = table.rows.find((row) => row.id === r.id)?.cells[r.profile];
+    if (cell) cell.verify = { ...cell.verify, [r.situation]: r.mark };
+  }
+  records.unshift(...earlier);
   writeTable(table, dir);
-  writeFileSync(join(dir, 'verify.json'), `${JSON.stringify(records, null, 2)}\n`);
+  writeFileSync(file, `${JSON.stringify(records, null, 2)}\n`);
   const count = (m: Mark) => records.filter((r) => r.mark === m).length;
   const lines = [
     '# survey --verify',
