@@ -141,7 +141,8 @@ export function renderSurvey(options: Pick<SurveyOptions, 'catalog' | 'only' | '
   }
   const table: SurveyTable = { version: 1, catalog: relative(packageRoot(), catalogFile), profiles, rows };
   writeTable(table, out);
-  if (options.ecosystem) writeEcosystem(table, resolve(options.ecosystem), out, 'Rendered by `crash-drill survey --render` from the server folders of survey runs');
+  if (options.ecosystem)
+    writeEcosystem(table, resolve(options.ecosystem), out, 'Rendered by `crash-drill survey --render` from the server folders of survey runs');
   return table;
 }
 
