@@ -12,7 +12,8 @@ import { parseProfile, PROFILE_NAMES } from '../client-profiles/profiles.js';
 import { harnessInfo } from '../util/version.js';
 import type { ReportCommandOptions } from './report-command.js';
 import type { RunCommandOptions } from './run-command.js';
-import { addShardOptions, registerMergeCommand } from './shard-options.js';
+import { addShardOptions, registerMergeCommand, shardArg } from './shard-options.js';
+import { registerSurveyCommand } from './survey-command.js';
 import { registerInitCommand } from './init-command.js';
 import { registerOrphanCommands } from './orphans-command.js';
 import { registerBaselineCommand } from './baseline-command.js';
@@ -179,6 +180,7 @@ program
 registerMergeCommand(program);
 registerInitCommand(program);
 registerOrphanCommands(program);
+registerSurveyCommand(program, listOf, shardArg);
 
 try {
   await program.parseAsync(process.argv);

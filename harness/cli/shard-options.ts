@@ -11,7 +11,7 @@ import { InvalidArgumentError, type Command } from 'commander';
 import { parseShard, ShardError } from '../plan/shard.js';
 import { commandExit, UsageError } from '../util/errors.js';
 
-function shardArg(value: string) {
+export function shardArg(value: string) {
   try {
     return parseShard(value);
   } catch (error) {

@@ -50,3 +50,4 @@ export { splitCommandLine, subjectsFromCommandLines } from './command-line.js';
 export { suggestKey } from './suggest.js';
 export { validateScenario } from './parse.js';
 export { writeScenarioJsonSchema } from './json-schema.js';
+export { type Catalog, type CatalogEntry, CatalogSchema, writeCatalogJsonSchema } from './survey-catalog.js';

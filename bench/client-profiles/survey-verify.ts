@@ -1,0 +1,163 @@
+/**
+ * `crash-drill survey --verify`: the survey's stop and crash cells checked by clients that are not
+ * the harness's code, the stand-ins of the client-profiles ground truth (ground-truth.ts): each
+ * drilled server is started again, loopback only, by each profile's own client (the TS SDK's
+ * transport, 1.23.0 for gemini-cli, the Python SDK's, scripted_client.py for the rest) under the
+ * subreaper holder, opened, then stopped (the client lives on) or left by a SIGKILLed client; what
+ * is alive after the grace is compared with what the survey's `idle` drill of that profile and
+ * mode left. Same answer (something left, or nothing): verified; else disputed, each one a bug in
+ * the harness or a profile to be found at its event.
+ *
+ *   node dist/bench/client-profiles/survey-verify.js <survey folder> [--only id,...] [--grace-ms N]
+ *
+ * Writes verify.json and verify.md into the folder and marks the cells of survey.json.
+ */
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { ProfileName } from '../../harness/client-profiles/profiles.js';
+import { loadCatalog } from '../../harness/survey/catalog.js';
+import { drillsByProfile, processName } from '../../harness/survey/cells.js';
+import { npmCacheDir } from '../../harness/survey/cache.js';
+import { install } from '../../harness/survey/install.js';
+import { loopbackOnly } from '../../harness/survey/loopback-only.js';
+import { fill, prepareNeeds, serverWords } from '../../harness/survey/needs.js';
+import { writeTable } from '../../harness/survey/run-survey.js';
+import type { SurveyTable } from '../../harness/survey/table.js';
+import type { RunResults } from '../../harness/results/types.js';
+import { packageRoot } from '../../harness/util/paths.js';
+import { envSecrets, redact } from '../../harness/util/secrets.js';
+import { ensureInstalled, type Installed } from './setup.js';
+import { runTrial, type Situation } from './trial.js';
+
+const SOURCE = fileURLToPath(new URL('../../../bench/client-profiles/', import.meta.url));
+const DIST = fileURLToPath(new URL('../../', import.meta.url));
+const SDK_1322 = fileURLToPath(new URL('../../../node_modules/@modelcontextprotocol/sdk', import.meta.url));
+
+export type Mark = 'verified' | 'disputed' | 'error';
+
+export interface VerifyRecord {
+  id: string;
+  profile: ProfileName;
+  situation: Situation;
+  mark: Mark;
+  survey: string[];
+  standIn: string[];
+  error: string | null;
+}
+
+function clientArgv(profile: ProfileName, installed: Installed): string[] {
+  const node = (sdk: string) => [process.execPath, `${DIST}bench/client-profiles/node-sdk-client.js`, profile, sdk];
+  if (profile === 'ts-sdk') return node(SDK_1322);
+  if (profile === 'gemini-cli') return node(installed.sdk123);
+  if (profile === 'python-sdk') return [installed.python, `${SOURCE}python_sdk_client.py`];
+  return ['python3', `${SOURCE}scripted_client.py`, profile];
+}
+
+export function markOf(surveyLeft: number, standInLeft: number, error: string | null): Mark {
+  if (error) return 'error';
+  return surveyLeft > 0 === standInLeft > 0 ? 'verified' : 'disputed';
+}
+
+async function main(): Promise<void> {
+  const argv = process.argv.slice(2);
+  const dir = resolve(argv[0] ?? 'crash-drill-survey');
+  const flag = (name: string) => (argv.includes(name) ? argv[argv.indexOf(name) + 1] : undefined);
+  const only = flag('--only')?.split(',');
+  // The survey's snapshot of survivors comes about 4 s after the loss (the exit deadline, then its grace).
+  const graceMs = Number(flag('--grace-ms') ?? 4000);
+  const table = JSON.parse(readFileSync(join(dir, 'survey.json'), 'utf8')) as SurveyTable;
+  const catalog = loadCatalog(resolve(packageRoot(), table.catalog));
+  const installed = ensureInstalled();
+  const records: VerifyRecord[] = [];
+  for (const row of table.rows) {
+    if (row.notStarted !== null || (only && !only.includes(row.id))) continue;
+    const entry = catalog.servers.find((s) => s.id === row.id);
+    if (!entry) continue;
+    const inst = await install(entry);
+    if (!inst.ok) continue;
+    const results = JSON.parse(readFileSync(join(dir, 'servers', row.id, 'run', 'results.json'), 'utf8')) as RunResults;
+    const byProfile = drillsByProfile(results, table.profiles);
+    const prepared = prepareNeeds(entry);
+    const secrets = envSecrets(entry.secrets);
+    try {
+      const words = serverWords(entry, inst.program, prepared.values);
+      const env: Record<string, string> = { ...Object.fromEntries(Object.entries(entry.env).map(([k, v]) => [k, fill(v, prepared.values)])), ...entry.secrets };
+      if (entry.registry === 'npm') Object.assign(env, { npm_config_cache: npmCacheDir(), npm_config_offline: 'true', npm_config_update_notifier: 'false' });
+      // Every client here passes its own choice of variables: `env` in front gives the server its own.
+      const server = loopbackOnly('env', [...Object.entries(env).map(([k, v]) => `${k}=${v}`), ...words]);
+      for (const profile of table.profiles) {
+        for (const situation of ['stop', 'crash'] as const) {
+          // The stand-in clients call spawn-helper when a server has it (a bundled fake), so such a
+          // server is compared with the survey's drill after that call; every other at idle.
+          const helper = results.drills.some((d) => d.scenario === `${row.id}-spawn-helper`);
+          const drill = byProfile
+            .get(profile)
+            ?.find((d) =>
+              helper
+                ? d.scenario === `${row.id}-spawn-helper` && d.point === 'after-response' && d.mode === situation
+                : d.scenario === `${row.id}-lifecycle` && d.point === 'idle' && d.mode === situation,
+            );
+          if (!drill) continue;
+          const trial = await runTrial({
+            holder: ['python3', `${SOURCE}holder.py`],
+            client: clientArgv(profile, installed),
+            server: [server.command, ...server.args],
+            situation,
+            graceMs,
+            readyMs: 60_000,
+            stoppedMs: 60_000,
+          });
+          // A process with no command line has released its memory: it is exiting, not left behind.
+          const left = trial.survivors.filter((s) => s.cmd.length > 0);
+          const rec: VerifyRecord = {
+            id: row.id,
+            profile,
+            situation,
+            mark: markOf(drill.survivors.length, left.length, trial.error),
+            survey: drill.survivors.map((s) => processName(s.cmdline)).sort(),
+            standIn: left.map((s) => redact(processName(s.cmd), secrets)).sort(),
+            error: trial.error ? redact(trial.error.split('\n')[0]!, secrets) : null,
+          };
+          records.push(rec);
+          const cell = row.cells[profile];
+          if (cell) cell.verify = { ...cell.verify, [situation]: rec.mark };
+          process.stderr.write(
+            `${row.id} × ${profile} × ${situation}: ${rec.mark}${rec.mark === 'verified' ? '' : ` (survey: ${rec.survey.join(', ') || 'none'}; stand-in: ${rec.standIn.join(', ') || rec.error || 'none'})`}\n`,
+          );
+        }
+      }
+    } finally {
+      rmSync(prepared.scratch, { recursive: true, force: true });
+    }
+  }
+  // An earlier --verify of other servers keeps its marks: records of the same cell are replaced.
+  const file = join(dir, 'verify.json');
+  const key = (r: VerifyRecord) => `${r.id}|${r.profile}|${r.situation}`;
+  const fresh = new Set(records.map(key));
+  const earlier = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as VerifyRecord[]).filter((r) => !fresh.has(key(r))) : [];
+  for (const r of earlier) {
+    const cell = table.rows.find((row) => row.id === r.id)?.cells[r.profile];
+    if (cell) cell.verify = { ...cell.verify, [r.situation]: r.mark };
+  }
+  records.unshift(...earlier);
+  writeTable(table, dir);
+  writeFileSync(file, `${JSON.stringify(records, null, 2)}\n`);
+  const count = (m: Mark) => records.filter((r) => r.mark === m).length;
+  const lines = [
+    '# survey --verify',
+    '',
+    `${count('verified')} verified, ${count('disputed')} disputed, ${count('error')} errors, of ${records.length} stop and crash cells, grace ${graceMs} ms.`,
+    '',
+    '| server | profile | mode | mark | survey left | stand-in left |',
+    '| --- | --- | --- | --- | --- | --- |',
+    ...records
+      .filter((r) => r.mark !== 'verified')
+      .map((r) => `| ${r.id} | ${r.profile} | ${r.situation} | ${r.mark} | ${r.survey.join(', ') || 'none'} | ${r.standIn.join(', ') || r.error || 'none'} |`),
+    '',
+  ];
+  writeFileSync(join(dir, 'verify.md'), lines.join('\n'));
+  process.stdout.write(`${lines[2]}\n`);
+}
+
+await main();

@@ -1,0 +1,97 @@
+/**
+ * `crash-drill survey`: registers the command; the work is in harness/survey/run-survey.ts.
+ */
+import type { Command } from 'commander';
+import { PROFILE_NAMES, type ProfileName } from '../client-profiles/profiles.js';
+import type { ShardSpec } from '../plan/shard.js';
+import { commandExit, EXIT } from '../util/errors.js';
+import { packageRoot } from '../util/paths.js';
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+
+interface SurveyCommandOptions {
+  catalog?: string;
+  only?: string[];
+  clientProfile?: ProfileName[];
+  out: string;
+  shard?: ShardSpec;
+  merge?: string[];
+  ecosystem?: string;
+  installOnly?: boolean;
+  render?: boolean;
+  verify?: boolean;
+}
+
+export function registerSurveyCommand(
+  program: Command,
+  listOf: (names: readonly string[], what: string) => (v: string, p?: string[]) => string[],
+  shardArg: (v: string) => ShardSpec,
+): void {
+  program
+    .command('survey')
+    .description(
+      'install the published servers of a catalog at their pinned versions and drill each under every client profile, loopback only; writes the table (survey.md, survey.html, survey.json) and a report per server with a finding',
+    )
+    .option('--catalog <file>', 'the catalog (default: survey/catalog.yaml of this package)')
+    .option('--only <ids>', "only these entries' ids; repeatable or comma-separated", (v: string, p: string[] = []) => [
+      ...p,
+      ...v
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
+    ])
+    .option('--client-profile <names>', `the columns: ${PROFILE_NAMES.join(', ')} (default: all)`, (v: string, p: string[] = []) => [
+      ...new Set(listOf(PROFILE_NAMES, 'client profile')(v, p)),
+    ])
+    .option('--out <dir>', 'the survey folder', 'crash-drill-survey')
+    .option('--shard <i/n>', 'only entry i, i+n, ... of the catalog (1-based); put the shards together with --merge', shardArg)
+    .option('--merge <folders...>', 'write one table from the survey folders of a sharded survey into --out (drills nothing)')
+    .option(
+      '--verify',
+      "mark --out's idle stop and crash cells verified or disputed by independent stand-in clients (bench/client-profiles/survey-verify.ts; needs a checkout)",
+    )
+    .option('--render', "write the table again from --out's server folders (servers/<id>/), drilling nothing")
+    .option('--install-only', 'install each entry into the cache (or find it there) and drill nothing: the step that needs the network')
+    .option('--ecosystem <file>', 'also write this Markdown page: the date, every version and SDK, and the table (npm run survey: docs/ecosystem.md)')
+    .action(async (options: SurveyCommandOptions) => {
+      process.exitCode = await commandExit(process.stderr, 'survey', async () => {
+        if (options.merge) {
+          const { mergeSurveys } = await import('../survey/merge-surveys.js');
+          const table = mergeSurveys(options.merge, options.out);
+          process.stdout.write(`survey: merged ${options.merge.length} folders, ${table.rows.length} servers, into ${options.out}\n`);
+          return EXIT.ok;
+        }
+        const catalog = options.catalog ?? join(packageRoot(), 'survey', 'catalog.yaml');
+        if (options.verify) {
+          const script = join(packageRoot(), 'dist/bench/client-profiles/survey-verify.js');
+          const args = [script, options.out, ...(options.only ? ['--only', options.only.join(',')] : [])];
+          const code = await new Promise<number>((done) => {
+            const child = spawn(process.execPath, args, { stdio: 'inherit' });
+            child.on('error', () => done(EXIT.harness));
+            child.on('close', (c) => done(c === 0 ? EXIT.ok : EXIT.harness));
+          });
+          return code;
+        }
+        if (options.render) {
+          const { renderSurvey } = await import('../survey/run-survey.js');
+          const table = renderSurvey({ catalog, only: options.only, profiles: options.clientProfile, out: options.out, ecosystem: options.ecosystem });
+          process.stdout.write(`survey: rendered ${table.rows.length} servers from ${options.out}\n`);
+          return EXIT.ok;
+        }
+        const { runSurvey } = await import('../survey/run-survey.js');
+        await runSurvey(
+          {
+            catalog,
+            only: options.only,
+            profiles: options.clientProfile,
+            out: options.out,
+            shard: options.shard,
+            ecosystem: options.ecosystem,
+            installOnly: options.installOnly,
+          },
+          (line) => process.stdout.write(`${line}\n`),
+        );
+        return EXIT.ok;
+      });
+    });
+}

@@ -1,0 +1,19 @@
+/**
+ * Where the survey keeps what it installs: outside the project, one folder per registry and
+ * pinned version, so a second run (or another clone on the machine) installs nothing.
+ * `CRASH_DRILL_SURVEY_CACHE` moves it (CI restores it from its cache).
+ */
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+
+export function surveyCacheRoot(): string {
+  const given = process.env.CRASH_DRILL_SURVEY_CACHE;
+  if (given) return given;
+  const xdg = process.env.XDG_CACHE_HOME || join(homedir(), '.cache');
+  return join(xdg, 'mcp-crash-drill', 'survey');
+}
+
+/** npm's own cache for every npm entry: tarballs checked against the registry's integrity, and npx's installs. */
+export function npmCacheDir(root = surveyCacheRoot()): string {
+  return join(root, 'npm-cache');
+}

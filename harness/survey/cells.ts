@@ -1,0 +1,149 @@
+/**
+ * One server's row of the table, from its run's results.json: one cell per client profile, each
+ * one of clean / leaves N processes / does not exit on EOF / stdout not clean / could not start
+ * (or not judged, with the harness's reason). Cells say only what is the same in every run (no
+ * milliseconds): two runs of a catalog give the same table.
+ */
+import { readFileSync } from 'node:fs';
+import { basename, join, relative } from 'node:path';
+import type { ProfileName } from '../client-profiles/profiles.js';
+import type { DrillResult, RunResults } from '../results/types.js';
+
+export type CellKind = 'clean' | 'leaves-processes' | 'no-exit-on-eof' | 'stdout-not-clean' | 'could-not-start' | 'not-judged';
+
+export interface Cell {
+  kind: CellKind;
+  /** The words of the table: "clean", "leaves 1 process (sleep 300)", ... joined by "; ". */
+  text: string;
+  /** The drills that show it (point/mode), in plan order. */
+  shownBy: string[];
+  /** The first failing drill's evidence log, relative to the survey folder. */
+  evidence: string | null;
+  /** Its drill id, for report.html#drill-<id>. */
+  drill: string | null;
+  /** The first failed check's diagnosis: cause, then fix. */
+  diagnosis: { cause: string; fix: string; sdk: string | null } | null;
+  /** `survey --verify`'s mark of the idle stop and crash drills against an independent stand-in client. */
+  verify?: { stop?: 'verified' | 'disputed' | 'error'; crash?: 'verified' | 'disputed' | 'error' };
+}
+
+/** Not judged is a harness result, not a finding: the worst kind wins, in this order. */
+const ORDER: CellKind[] = ['could-not-start', 'leaves-processes', 'no-exit-on-eof', 'stdout-not-clean', 'not-judged', 'clean'];
+
+export function couldNotStart(reason: string): Cell {
+  return { kind: 'could-not-start', text: `could not start: ${reason}`, shownBy: [], evidence: null, drill: null, diagnosis: null };
+}
+
+/** Every drill of each profile, the ones not repeated read from the drill that ran in their place. */
+export function drillsByProfile(results: RunResults, profiles: readonly ProfileName[]): Map<ProfileName, DrillResult[]> {
+  const byKey = new Map(results.drills.map((d) => [d.key, d]));
+  const out = new Map<ProfileName, DrillResult[]>(profiles.map((p) => [p, []]));
+  for (const d of results.drills) out.get(d.clientProfile as ProfileName)?.push(d); // a survey drills each profile's newest range, whose ref is its name
+  for (const n of results.notRepeated ?? []) {
+    const ran = byKey.get(n.sameAs);
+    const profile = profileOfKey(n.key);
+    if (ran && profile) out.get(profile)?.push({ ...ran, key: n.key, clientProfile: profile });
+  }
+  for (const list of out.values()) list.sort((a, b) => (a.index ?? 0) - (b.index ?? 0) || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  return out;
+}
+
+function profileOfKey(key: string): ProfileName | null {
+  const at = key.lastIndexOf('@');
+  return at < 0 ? 'ts-sdk' : (key.slice(at + 1) as ProfileName);
+}
+
+const failed = (d: DrillResult, check: string) => d.checks.some((c) => c.id === check && c.verdict === 'fail');
+
+/** A survivor as a person names it: the program's base name and its first arguments, cut short. */
+export function processName(cmdline: readonly string[]): string {
+  const [exe, ...rest] = cmdline;
+  const words = [basename(exe ?? '?'), ...rest.slice(0, 2).map((a) => (a.startsWith('/') ? basename(a) : a))];
+  const text = words.join(' ');
+  return text.length > 48 ? `${text.slice(0, 47)}…` : text;
+}
+
+export function cellOf(drills: readonly DrillResult[], surveyDir: string, runDir: string): Cell {
+  if (drills.length === 0)
+    return { kind: 'not-judged', text: 'not judged: no drill under this client', shownBy: [], evidence: null, drill: null, diagnosis: null };
+  const parts: { kind: CellKind; text: string; drills: DrillResult[] }[] = [];
+  const leaving = drills.filter((d) => failed(d, 'no-survivors'));
+  if (leaving.length > 0) {
+    const most = Math.max(...leaving.map((d) => d.survivors.length));
+    const names = [...new Set(leaving.flatMap((d) => d.survivors.map((s) => processName(s.cmdline))))].sort();
+    parts.push({ kind: 'leaves-processes', text: `leaves ${most} process${most === 1 ? '' : 'es'} (${names.join(', ')})`, drills: leaving });
+  }
+  const staying = drills.filter((d) => failed(d, 'exit-on-eof'));
+  if (staying.length > 0) {
+    const ends = [...new Set(staying.map(howItEnded))].sort();
+    parts.push({ kind: 'no-exit-on-eof', text: `does not exit on EOF (up at the exit deadline; ${ends.join(' / ')})`, drills: staying });
+  }
+  const noisy = drills.filter((d) => failed(d, 'stdout-clean'));
+  if (noisy.length > 0) parts.push({ kind: 'stdout-not-clean', text: 'stdout not clean', drills: noisy });
+  const unjudged = drills.filter((d) => d.verdict === 'error' || d.verdict === 'unknown');
+  if (parts.length === 0 && unjudged.length > 0) {
+    const why = [...new Set(unjudged.map((d) => d.reason))].sort()[0] ?? '';
+    parts.push({ kind: 'not-judged', text: `not judged: ${why}`, drills: unjudged });
+  }
+  if (parts.length === 0) {
+    const first = drills[0];
+    return { kind: 'clean', text: 'clean', shownBy: [], evidence: evidenceOf(first, surveyDir, runDir), drill: first.id, diagnosis: null };
+  }
+  parts.sort((a, b) => ORDER.indexOf(a.kind) - ORDER.indexOf(b.kind));
+  const lead = parts[0].drills[0];
+  const d = lead.incident.diagnosis?.[0];
+  return {
+    kind: parts[0].kind,
+    text: parts.map((p) => p.text).join('; '),
+    shownBy: [...new Set(parts.flatMap((p) => p.drills.map(label)))],
+    evidence: evidenceOf(lead, surveyDir, runDir),
+    drill: lead.id,
+    diagnosis: d ? { cause: d.cause, fix: d.fix, sdk: d.sdk } : null,
+  };
+}
+
+/** `scenario point/mode`, without the entry's id prefix. */
+function label(d: DrillResult): string {
+  const scenario = d.scenario.slice(d.subject.name.length + 1) || d.scenario;
+  return `${scenario} ${d.point}/${d.mode}`;
+}
+
+function howItEnded(d: DrillResult): string {
+  const exit = d.exit;
+  if (!exit) return 'its end was not seen';
+  if (exit.class === 'signal') return `ended by ${exit.signal ?? 'a signal'} from ${exit.signalFrom ?? 'someone'}`;
+  if (exit.class === 'did-not-exit') return 'still running, contained by the harness';
+  if (exit.class === 'crash' || exit.class === 'broken-pipe') return `ended by its own ${exit.class === 'crash' ? 'crash' : 'write to a broken pipe'}, late`;
+  return `exited late (${exit.class})`;
+}
+
+function evidenceOf(d: DrillResult, surveyDir: string, runDir: string): string | null {
+  return d.evidence ? relative(surveyDir, join(runDir, 'evidence', d.evidence.file)) : null;
+}
+
+/** The SDK and version read from the program (the first drill's `diagnosis-facts` at start), or why not. */
+export function sdkRead(drills: readonly DrillResult[], runDir: string): string | null {
+  for (const d of drills) {
+    if (!d.evidence) continue;
+    let text: string;
+    try {
+      text = readFileSync(join(runDir, 'evidence', d.evidence.file), 'utf8');
+    } catch {
+      continue;
+    }
+    for (const line of text.split('\n')) {
+      if (!line.includes('"diagnosis-facts"')) continue;
+      // Each line is the event itself plus `prev` (harness/evidence/log.ts).
+      const rec = JSON.parse(line) as {
+        type?: string;
+        runtime?: { runtime: string; sdks: { name: string; version: string | null }[]; reason?: string | null } | null;
+      };
+      const rt = rec.runtime;
+      if (rec.type !== 'diagnosis-facts' || !rt) continue;
+      const sdks = rt.sdks.map((s) => `${s.name} ${s.version ?? '(version not read)'}`);
+      // The reader's reason names paths of this machine: the evidence keeps it, the table does not.
+      return sdks.length > 0 ? sdks.join(', ') : `${rt.runtime}: no MCP SDK read`;
+    }
+  }
+  return null;
+}

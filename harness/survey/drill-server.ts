@@ -1,0 +1,94 @@
+/**
+ * The survey's worker for one server, run inside the loopback-only namespace
+ * (loopback-only.ts): make what the server needs, list its tools with init's code, write its
+ * scenarios, drill them under every client profile, and leave `server.json` beside the run's
+ * report folder for the table. Its scratch folder is removed whatever happens.
+ */
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { ProfileName } from '../client-profiles/profiles.js';
+import type { CatalogEntry } from '../config/index.js';
+import { ListToolsError, listServerTools } from '../init/list-tools.js';
+import { runDrills } from '../run/run-drills.js';
+import { packageRoot } from '../util/paths.js';
+import { npmCacheDir } from './cache.js';
+import { fill, prepareNeeds, serverWords } from './needs.js';
+import { scenariosDir, SURVEY_MODES, writeServerScenarios } from './server-scenarios.js';
+
+export interface WorkerSpec {
+  entry: CatalogEntry;
+  program: string | null;
+  serverDir: string;
+  cacheRoot: string;
+  profiles: ProfileName[];
+  timeoutMs: number;
+}
+
+/** What the worker found, for the table (no secret in it: names only). */
+export interface ServerOutcome {
+  id: string;
+  status: 'drilled' | 'could-not-start';
+  reason: string | null;
+  stderrTail: string | null;
+  tools: string[];
+  missingTools: string[];
+  command: string[];
+}
+
+export const SERVER_FILE = 'server.json';
+export const RUN_DIR = 'run';
+
+export async function drillServer(spec: WorkerSpec): Promise<ServerOutcome> {
+  const { entry } = spec;
+  const prepared = prepareNeeds(entry);
+  try {
+    const values = prepared.values;
+    const words = serverWords(entry, spec.program, values);
+    const plain: Record<string, string> = Object.fromEntries(Object.entries(entry.env).map(([k, v]) => [k, fill(v, values)]));
+    if (entry.registry === 'npm') {
+      // npx takes the installed package from the survey's npm cache and never asks the registry.
+      Object.assign(plain, { npm_config_cache: npmCacheDir(spec.cacheRoot), npm_config_offline: 'true', npm_config_update_notifier: 'false' });
+    }
+    // Secrets reach the server through the worker's environment and `{{env.NAME}}`: never written.
+    for (const [k, v] of Object.entries(entry.secrets)) process.env[k] = v;
+    const subjectEnv = { ...plain, ...Object.fromEntries(Object.keys(entry.secrets).map((k) => [k, `{{env.${k}}}`])) };
+    const server = { command: words[0], args: words.slice(1), cwd: values.folder, env: { ...plain, ...entry.secrets } };
+    const base = { id: entry.id, command: words, missingTools: [] as string[] };
+    let tools;
+    try {
+      ({ tools } = await listServerTools(server, spec.timeoutMs));
+    } catch (error) {
+      if (!(error instanceof ListToolsError)) throw error;
+      return { ...base, status: 'could-not-start', reason: error.message, stderrTail: error.stderrTail || null, tools: [] };
+    }
+    if (tools.length === 0) return { ...base, status: 'could-not-start', reason: 'it lists no tools', stderrTail: null, tools: [] };
+    const { missingTools } = writeServerScenarios({
+      entry,
+      tools,
+      server,
+      subjectEnv,
+      dir: scenariosDir(spec.serverDir),
+      projectDir: packageRoot(),
+      values,
+    });
+    await runDrills({
+      scenarios: [scenariosDir(spec.serverDir)],
+      out: join(spec.serverDir, RUN_DIR),
+      modes: [...SURVEY_MODES],
+      clientProfiles: spec.profiles,
+      reporters: ['json', 'html'],
+    });
+    return { ...base, status: 'drilled', reason: null, stderrTail: null, tools: tools.map((t) => t.name), missingTools };
+  } finally {
+    rmSync(prepared.scratch, { recursive: true, force: true });
+  }
+}
+
+/** The worker's entry (worker-main.ts, the spec's JSON read from stdin): writes server.json and returns 0; a harness error throws. */
+export async function workerMain(specText: string): Promise<number> {
+  const spec = JSON.parse(specText) as WorkerSpec;
+  mkdirSync(spec.serverDir, { recursive: true });
+  const outcome = await drillServer(spec);
+  writeFileSync(join(spec.serverDir, SERVER_FILE), `${JSON.stringify(outcome, null, 2)}\n`);
+  return 0;
+}

@@ -1,0 +1,134 @@
+/**
+ * Installs one catalog entry at its pinned version with its own registry's tool, into the survey
+ * cache (cache.ts), once: a folder is complete when its `.done` marker is there, and a failed
+ * install leaves nothing behind.
+ * - npm: `npm exec --yes --package=<pkg>@<ver> -- true` with npm's cache in ours. npm checks every
+ *   tarball against the `integrity` of the registry's packument, and the install it makes is the
+ *   one the drills' `npx -y <pkg>@<ver>` finds again offline (the same spec, the same _npx folder).
+ * - pypi: a venv per entry and `pip install <pkg>==<ver>`; pip checks each file against the
+ *   sha256 the index gives with its link. (No lock of the dependencies: they are what a user's
+ *   `uvx` would resolve on the day.)
+ * - go: `go install <module>@<ver>` with GOBIN in the cache (the module proxy's checksum database
+ *   checks the module).
+ * - local: nothing (a file of this project, built by `npm run build`).
+ */
+import { spawn } from 'node:child_process';
+import { createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { CatalogEntry } from '../config/index.js';
+import { npmCacheDir, surveyCacheRoot } from './cache.js';
+
+export type Installed = { ok: true; dir: string; fromCache: boolean; ms: number; program: string | null } | { ok: false; reason: string; log: string | null };
+
+/** Whether the entry is in the cache already (its `.done` is there): nothing to install. */
+export function isInstalled(entry: CatalogEntry, root = surveyCacheRoot()): boolean {
+  return entry.registry === 'local' || existsSync(join(entryDir(entry, root), '.done'));
+}
+
+function entryDir(entry: CatalogEntry, root: string): string {
+  const safe = `${entry.package}@${entry.version}`.replace(/[^A-Za-z0-9@._-]+/g, '+');
+  return join(root, entry.registry, safe);
+}
+
+/** The program a pypi or go entry runs (its console script or binary), once installed. */
+function programOf(entry: CatalogEntry, dir: string): string | null {
+  if (entry.registry === 'pypi') return join(dir, 'venv', 'bin', entry.bin!);
+  if (entry.registry === 'go' || entry.registry === 'crate') return join(dir, 'bin', entry.bin!);
+  return null;
+}
+
+export async function install(entry: CatalogEntry, root = surveyCacheRoot()): Promise<Installed> {
+  if (entry.registry === 'local') return { ok: true, dir: '', fromCache: true, ms: 0, program: null };
+  const dir = entryDir(entry, root);
+  if (existsSync(join(dir, '.done'))) return { ok: true, dir, fromCache: true, ms: 0, program: programOf(entry, dir) };
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  const log = join(root, 'logs', `${entry.id}.log`);
+  mkdirSync(join(root, 'logs'), { recursive: true });
+  const started = Date.now();
+  const steps = installSteps(entry, dir, root);
+  if (typeof steps === 'string') {
+    rmSync(dir, { recursive: true, force: true });
+    return { ok: false, reason: steps, log: null };
+  }
+  for (const step of steps) {
+    const code = await runLogged(step.command, step.args, step.env, dir, log);
+    if (code !== 0) {
+      rmSync(dir, { recursive: true, force: true });
+      const script = entry.registry === 'npm' ? failedNpmScript(root) : null;
+      const why = script ? `: ${script}` : '';
+      return { ok: false, reason: `\`${[step.command, ...step.args].join(' ')}\` exited ${code}${why} (its output: ${log})`, log };
+    }
+  }
+  writeFileSync(join(dir, '.done'), `${entry.registry} ${entry.package} ${entry.version}\n`);
+  return { ok: true, dir, fromCache: false, ms: Date.now() - started, program: programOf(entry, dir) };
+}
+
+interface Step {
+  command: string;
+  args: string[];
+  env: Record<string, string>;
+}
+
+function installSteps(entry: CatalogEntry, dir: string, root: string): Step[] | string {
+  // The entry's own settings that hold no placeholder reach its install scripts too
+  // (PUPPETEER_SKIP_DOWNLOAD: puppeteer's postinstall would fetch a browser of its own).
+  const own = Object.fromEntries(Object.entries(entry.env).filter(([, v]) => !v.includes('{{')));
+  const quiet = { ...own, npm_config_update_notifier: 'false', npm_config_fund: 'false', npm_config_audit: 'false' };
+  switch (entry.registry) {
+    case 'npm':
+      return [
+        {
+          command: 'npm',
+          args: ['exec', '--yes', `--package=${entry.package}@${entry.version}`, '--', 'true'],
+          env: { ...quiet, npm_config_cache: npmCacheDir(root) },
+        },
+      ];
+    case 'pypi':
+      return [
+        { command: 'python3', args: ['-m', 'venv', join(dir, 'venv')], env: {} },
+        {
+          command: join(dir, 'venv', 'bin', 'pip'),
+          args: ['install', '--no-input', '--disable-pip-version-check', `${entry.package}==${entry.version}`],
+          env: { PIP_CACHE_DIR: join(root, 'pip-cache') },
+        },
+      ];
+    case 'go':
+      return [{ command: 'go', args: ['install', `${entry.package}@${entry.version}`], env: { GOBIN: join(dir, 'bin'), GOFLAGS: '-mod=mod' } }];
+    case 'crate':
+      return [{ command: 'cargo', args: ['install', '--locked', '--root', dir, entry.package, '--version', entry.version], env: {} }];
+    default:
+      return `no installer for the ${entry.registry} registry yet`;
+  }
+}
+
+/**
+ * npm exec prints nothing when a dependency's install script fails; its debug log (the newest in
+ * the cache's _logs/) says which: `info run keytar@7.9.0 install { code: 1, signal: null }`.
+ */
+function failedNpmScript(root: string): string | null {
+  const logs = join(npmCacheDir(root), '_logs');
+  if (!existsSync(logs)) return null;
+  const newest = readdirSync(logs).sort().at(-1);
+  if (!newest) return null;
+  const found = [...readFileSync(join(logs, newest), 'utf8').matchAll(/info run (\S+) (\w+) \{ code: ([1-9][0-9]*)/g)].at(-1);
+  return found ? `the ${found[2]} script of ${found[1]} failed (code ${found[3]})` : null;
+}
+
+function runLogged(command: string, args: string[], env: Record<string, string>, cwd: string, log: string): Promise<number> {
+  return new Promise((resolve) => {
+    const out = createWriteStream(log, { flags: 'a' });
+    out.write(`$ ${[command, ...args].join(' ')}\n`);
+    const child = spawn(command, args, { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    child.stdout.pipe(out, { end: false });
+    child.stderr.pipe(out, { end: false });
+    child.on('error', (error) => {
+      out.end(`${error.message}\n`);
+      resolve(127);
+    });
+    child.on('close', (code, signal) => {
+      out.end();
+      resolve(code ?? (signal ? 128 : 1));
+    });
+  });
+}

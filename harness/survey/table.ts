@@ -1,0 +1,103 @@
+/**
+ * The survey's table, as data (survey.json) and as text: Markdown (survey.md, and
+ * docs/ecosystem.md with its preamble) and one self-contained HTML page (survey.html). One row
+ * per server, one column per client profile; each cell links to its evidence, and the row names
+ * the SDK documented and the SDK read from the program.
+ */
+import type { ProfileName } from '../client-profiles/profiles.js';
+import type { Cell } from './cells.js';
+
+export interface SurveyRow {
+  id: string;
+  registry: string;
+  package: string;
+  version: string;
+  language: string;
+  sdkDocumented: string;
+  /** What the drill read from the program; null when no drill ran. */
+  sdkRead: string | null;
+  repository: string;
+  issues: string[];
+  use: { figure: string | null; source: string };
+  /** The server's own words when no drill ran; else null. */
+  notStarted: string | null;
+  missingTools: string[];
+  cells: Partial<Record<ProfileName, Cell>>;
+  /** The maintainer's report, relative to the survey folder, when a cell found something. */
+  report: string | null;
+}
+
+export interface SurveyTable {
+  version: 1;
+  catalog: string;
+  profiles: ProfileName[];
+  rows: SurveyRow[];
+}
+
+const esc = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+const html = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+
+/** `base` is how links are written: '' inside the survey folder, a prefix from elsewhere; null for none (docs/ecosystem.md, whose repository keeps no survey folder). */
+export function tableMarkdown(table: SurveyTable, base: string | null = ''): string {
+  const head = `| server | version | SDK read from the program | ${table.profiles.join(' | ')} |`;
+  const rule = `| --- | --- | --- | ${table.profiles.map(() => '---').join(' | ')} |`;
+  const rows = table.rows.map((r) => {
+    const name = r.report && base !== null ? `[${r.id}](${base}${r.report})` : r.id;
+    const cells = table.profiles.map((p) => {
+      const c = r.cells[p];
+      if (!c) return '';
+      const marks = c.verify ? Object.values(c.verify) : [];
+      const mark = marks.length === 0 ? '' : marks.every((m) => m === 'verified') ? ' ✓' : ` (${marks.filter((m) => m !== 'verified').join(', ')})`;
+      return (c.evidence && c.kind !== 'clean' && base !== null ? `[${esc(c.text)}](${base}${c.evidence})` : esc(c.text)) + mark;
+    });
+    return `| ${name} | ${r.registry} ${esc(r.package)}@${r.version} | ${esc(r.sdkRead ?? `(documented) ${r.sdkDocumented}`)} | ${cells.join(' | ')} |`;
+  });
+  return [head, rule, ...rows].join('\n');
+}
+
+export function tableHtml(table: SurveyTable): string {
+  const colour: Record<string, string> = {
+    clean: '#d7f5dd',
+    'leaves-processes': '#f8d0d0',
+    'no-exit-on-eof': '#f8e0c0',
+    'stdout-not-clean': '#f5f0b0',
+    'could-not-start': '#e0e0e0',
+    'not-judged': '#e8e8f8',
+  };
+  const head = `<tr><th>server</th><th>version</th><th>SDK read</th>${table.profiles.map((p) => `<th>${html(p)}</th>`).join('')}</tr>`;
+  const rows = table.rows.map((r) => {
+    const cells = table.profiles.map((p) => {
+      const c = r.cells[p];
+      if (!c) return '<td></td>';
+      const body = c.evidence ? `<a href="${html(c.evidence)}">${html(c.text)}</a>` : html(c.text);
+      const title = c.diagnosis ? ` title="${html(`${c.diagnosis.cause} Fix: ${c.diagnosis.fix}`)}"` : '';
+      return `<td style="background:${colour[c.kind]}"${title}>${body}</td>`;
+    });
+    const name = r.report ? `<a href="${html(r.report)}">${html(r.id)}</a>` : html(r.id);
+    return `<tr><td>${name}</td><td>${html(`${r.package}@${r.version}`)}</td><td>${html(r.sdkRead ?? `(documented) ${r.sdkDocumented}`)}</td>${cells.join('')}</tr>`;
+  });
+  return [
+    '<!doctype html><html><head><meta charset="utf-8"><title>crash-drill survey</title>',
+    '<style>body{font-family:sans-serif}table{border-collapse:collapse}td,th{border:1px solid #999;padding:4px;font-size:13px;vertical-align:top}</style></head><body>',
+    `<h1>crash-drill survey</h1><p>${table.rows.length} servers × ${table.profiles.length} client profiles, from ${html(table.catalog)}.</p>`,
+    `<table>${head}${rows.join('')}</table></body></html>`,
+    '',
+  ].join('\n');
+}
+
+/** The lines after the table: each server's version, use figure and known issues. */
+export function serversMarkdown(table: SurveyTable): string {
+  const lines = [
+    '| server | registry | language | SDK as documented | use (source) | repository | known lifecycle issues | note |',
+    '| --- | --- | --- | --- | --- | --- | --- | --- |',
+  ];
+  for (const r of table.rows) {
+    const note = [r.notStarted ? `not drilled: ${r.notStarted}` : '', r.missingTools.length > 0 ? `calls not offered: ${r.missingTools.join(', ')}` : '']
+      .filter(Boolean)
+      .join('; ');
+    lines.push(
+      `| ${r.id} | ${r.registry} \`${esc(r.package)}\` ${r.version} | ${esc(r.language)} | ${esc(r.sdkDocumented)} | ${esc(r.use.figure ?? 'not read')} (${esc(r.use.source)}) | ${r.repository} | ${r.issues.join(', ')} | ${esc(note)} |`,
+    );
+  }
+  return lines.join('\n');
+}

@@ -1,0 +1,151 @@
+/**
+ * `crash-drill survey` end to end, on entries of survey/catalog.yaml from the survey's cache
+ * (.ci/real-servers.sh installs them with `survey --install-only`): a published Node server and a
+ * published Python server that clean up; kubernetes-mcp-server 0.0.67, a Go binary behind an npm
+ * launcher that prints "Received SIGTERM, terminating child process..." on stdout when a client
+ * signals the group; and the bundled leaks-child, which leaves its helper (a crash is EOF alone
+ * under every client). Their cells are asserted exactly, both ways. A catalog with a wrong field
+ * is refused before anything is written.
+ */
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadCatalog } from '../../harness/survey/catalog.js';
+import { install, isInstalled } from '../../harness/survey/install.js';
+import { loopbackRefusal } from '../../harness/survey/loopback-only.js';
+import type { SurveyTable } from '../../harness/survey/table.js';
+import type { RunResults } from '../../harness/results/types.js';
+import { packageRoot } from '../../harness/util/paths.js';
+import { type CliRun, runCli } from '../support/cli.js';
+import { markedProcesses } from '../support/markers.js';
+import { missingPrerequisite } from '../support/prerequisite.js';
+import { tempDir } from '../support/temp-dir.js';
+import { until } from '../support/until.js';
+
+const CATALOG = join(packageRoot(), 'survey/catalog.yaml');
+/** In catalog order, the order the survey drills them in. */
+const IDS = ['server-memory', 'kubernetes-mcp-server', 'mcp-server-time', 'fake-leaks-child'];
+/**
+ * Two clients whose stop signals at once (codex: killpg SIGTERM; gemini-cli: SIGTERM to the direct
+ * child), so no cell waits on a Python server's 1-2 s exit racing a 2 s ladder.
+ */
+const PROFILES = ['codex', 'gemini-cli'];
+
+/** Whether every entry is in the cache (a look at its `.done`, nothing installed) and a loopback-only namespace can be made. */
+function cached(): string | null {
+  const missing = loadCatalog(CATALOG).servers.find((s) => IDS.includes(s.id) && !isInstalled(s));
+  if (missing)
+    return `${missing.registry} ${missing.package}@${missing.version} is not in the survey cache (.ci/real-servers.sh runs \`crash-drill survey --install-only\`)`;
+  return loopbackRefusal();
+}
+
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const p = join(dir, name);
+    return statSync(p).isDirectory() ? filesUnder(p) : [p];
+  });
+}
+
+const why = cached();
+const skip =
+  why === null
+    ? null
+    : missingPrerequisite('test/survey/survey.e2e.test.ts', why, {
+        test: 'has the survey entries in the cache',
+        requiredBy: 'CRASH_DRILL_REQUIRE_REAL_SERVERS=1',
+        required: process.env.CRASH_DRILL_REQUIRE_REAL_SERVERS === '1',
+      });
+
+describe('crash-drill survey: a catalog with a wrong field', () => {
+  it('is refused with the file, the field and what was expected, exit 3, and nothing is written', async () => {
+    const dir = tempDir();
+    const file = join(dir, 'catalog.yaml');
+    writeFileSync(file, readFileSync(CATALOG, 'utf8').replace('version: 2026.8.31', 'version: latest'));
+    const out = join(dir, 'out');
+    const run = await runCli(['survey', '--catalog', file, '--out', out]);
+    expect(run.code).toBe(3);
+    expect(run.stderr).toMatch(/catalog\.yaml: servers\[3\]\.version: .*exact version such as 1\.2\.3/);
+    expect(existsSync(out)).toBe(false);
+  });
+
+  it('refuses an --only id the catalog does not hold, naming it', async () => {
+    const out = join(tempDir(), 'out');
+    const run = await runCli(['survey', '--only', 'no-such-server', '--out', out]);
+    expect(run.code).toBe(3);
+    expect(run.stderr).toContain('--only: no entry "no-such-server"');
+    expect(existsSync(out)).toBe(false);
+  });
+});
+
+describe.skipIf(skip !== null)('crash-drill survey of three cached entries', () => {
+  let run: CliRun;
+  let table: SurveyTable;
+  let out: string;
+
+  beforeAll(async () => {
+    // Found in the cache, installed nothing: install() says so without a registry.
+    for (const entry of loadCatalog(CATALOG).servers.filter((s) => IDS.includes(s.id)))
+      expect(await install(entry)).toMatchObject({ ok: true, fromCache: true });
+    out = join(tempDir(), 'survey');
+    run = await runCli(['survey', '--only', IDS.join(','), '--client-profile', PROFILES.join(','), '--out', out]);
+    table = JSON.parse(readFileSync(join(out, 'survey.json'), 'utf8')) as SurveyTable;
+  }, 600_000);
+
+  afterAll(async () => {
+    for (const id of IDS) {
+      const file = join(out, 'servers', id, 'run', 'results.json');
+      if (!existsSync(file)) continue;
+      const { runId } = JSON.parse(readFileSync(file, 'utf8')) as RunResults;
+      await until(`no process of ${id}'s run`, () => markedProcesses(runId).length === 0);
+    }
+  });
+
+  it('prints a line per server and its time, and exits 0', () => {
+    expect(run.code).toBe(0);
+    for (const [i, id] of IDS.entries()) expect(run.stdout).toMatch(new RegExp(`\\[${i + 1}/${IDS.length}\\] ${id}: [0-9.]+ s: `));
+    expect(run.stdout).toMatch(/survey: 4 servers in [0-9.]+ s/);
+  });
+
+  it("gives each server its cells, exactly: clean where it is, the launcher's stdout line only under the client that signals the group, the leak everywhere", () => {
+    const cells = Object.fromEntries(table.rows.map((r) => [r.id, Object.fromEntries(PROFILES.map((p) => [p, r.cells[p as 'ts-sdk']!.text]))]));
+    expect(cells).toEqual({
+      'server-memory': { codex: 'clean', 'gemini-cli': 'clean' },
+      'mcp-server-time': { codex: 'clean', 'gemini-cli': 'clean' },
+      'kubernetes-mcp-server': { codex: 'stdout not clean', 'gemini-cli': 'clean' },
+      'fake-leaks-child': { codex: 'leaves 1 process (node helper.js)', 'gemini-cli': 'leaves 1 process (node helper.js)' },
+    });
+  });
+
+  it('reads the SDK and its version from each program', () => {
+    const sdk = Object.fromEntries(table.rows.map((r) => [r.id, r.sdkRead]));
+    expect(sdk['server-memory']).toMatch(/^@modelcontextprotocol\/sdk \d+\.\d+\.\d+/);
+    expect(sdk['mcp-server-time']).toMatch(/(^|, )mcp \d+\.\d+\.\d+/);
+    expect(sdk['fake-leaks-child']).toMatch(/^@modelcontextprotocol\/sdk 1\.32\.2/);
+    // The launcher is a Node script with no SDK; the Go binary it starts is its child.
+    expect(sdk['kubernetes-mcp-server']).toBe('node: no MCP SDK read');
+  });
+
+  it("links each finding to its evidence and writes the server's maintainer report with the reproduce command", () => {
+    const row = table.rows.find((r) => r.id === 'fake-leaks-child')!;
+    const cell = row.cells.codex!;
+    expect(existsSync(join(out, cell.evidence!))).toBe(true);
+    expect(cell.diagnosis?.fix).toContain('kill it');
+    const report = readFileSync(join(out, row.report!), 'utf8');
+    expect(report).toContain('npx -y mcp-crash-drill run --subject');
+    expect(report).toContain('Incident record:');
+    expect(table.rows.filter((r) => r.report !== null).map((r) => r.id)).toEqual(['kubernetes-mcp-server', 'fake-leaks-child']);
+    expect(readFileSync(join(out, 'reports/kubernetes-mcp-server.md'), 'utf8')).toContain('Received SIGTERM, terminating child process...');
+    expect(readFileSync(join(out, 'survey.md'), 'utf8')).toContain(`[leaves 1 process (node helper.js)](${cell.evidence})`);
+    expect(readFileSync(join(out, 'survey.html'), 'utf8')).toMatch(
+      /<td style="background:#d7f5dd"><a href="servers\/server-memory\/run\/evidence\/[^"]+\.jsonl">clean<\/a><\/td>/,
+    );
+  });
+
+  it('never writes the dummy secret, in a file or on the console', () => {
+    const secret = loadCatalog(CATALOG).servers.find((s) => s.id === 'fake-leaks-child')!.secrets.FAKE_API_TOKEN!;
+    expect(secret.length).toBeGreaterThan(20);
+    expect(run.stdout + run.stderr).not.toContain(secret);
+    const holding = filesUnder(out).filter((f) => readFileSync(f, 'latin1').includes(secret));
+    expect(holding).toEqual([]);
+  });
+});
