@@ -6,6 +6,7 @@ import type { ProcIdentity } from '../observe/identity.js';
 import { readStatOnce } from '../observe/proc.js';
 import { monoNow } from '../util/clock.js';
 import { clientEnv } from './client-env.js';
+import { restoreHeld } from './held-env.js';
 import { preExecCommand } from './pre-exec.js';
 import { type ClientEvent, type ClientSpawn, type SubjectLaunch, SUBJECT_STDERR_FD } from './protocol.js';
 import { readStderr } from './stderr-room.js';
@@ -48,7 +49,7 @@ export function spawnSubject(subject: SubjectLaunch, emit: (event: ClientEvent) 
   const { spawn: facts } = client;
   const [command, args] = preExecCommand(facts, subject.command, subject.args);
   const child = spawn(command, args, {
-    env: clientEnv(facts.env, process.env, subject.env),
+    env: clientEnv(facts.env, restoreHeld(process.env), subject.env),
     cwd: subject.cwd,
     detached: facts.group === 'own-session',
     stdio: ['pipe', 'pipe', facts.stderr === 'inherit' ? SUBJECT_STDERR_FD : 'pipe'],
