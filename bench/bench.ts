@@ -15,7 +15,7 @@
  *   6. a flooding server: the harness's peak RSS and the evidence size for a 1 GB stdout flood,
  *      a 100 MB single line and a 500 MB stderr flood, each drill in its own process (flood.ts;
  *      --skip-floods to leave it out)
- * --only-bundled runs section 4 alone.
+ * --only-bundled runs section 4 alone, and of it the phase-aware client-process run alone (its CPU split).
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -157,14 +157,15 @@ async function remote(dir: string, runs: number, signal: AbortSignal): Promise<v
   say();
 }
 
-async function bundled(signal: AbortSignal): Promise<void> {
+async function bundled(signal: AbortSignal, splitOnly = false): Promise<void> {
   const scenarios = await loadScenarios([join(packageRoot(), 'scenarios')]);
   say('4. Bundled run: every drill of scenarios/ through runScenarios, wall clock');
-  const runs: Array<[string, { concurrency: number | 'auto'; client: ClientKind }]> = [
+  const all: Array<[string, { concurrency: number | 'auto'; client: ClientKind }]> = [
     ['concurrency 1, client process', { concurrency: 1, client: 'process' }],
     ['phase-aware, client process', { concurrency: 'auto', client: 'process' }],
     ['phase-aware, in-process client', { concurrency: 'auto', client: 'inprocess' }],
   ];
+  const runs = splitOnly ? all.slice(1, 2) : all;
   const wall: number[] = [];
   const verdicts: Array<Map<string, string>> = [];
   for (const [name, options] of runs) {
@@ -313,7 +314,7 @@ async function main(): Promise<void> {
   try {
     say(`mcp-crash-drill bench (node ${process.version}, pid ${process.pid})`);
     say();
-    if (opts.onlyBundled) await bundled(abort.signal);
+    if (opts.onlyBundled) await bundled(abort.signal, true);
     else {
       await overhead(dir, opts.runs, abort.signal);
       await latency(dir, opts.latencyRuns, abort.signal);
