@@ -223,6 +223,7 @@ function sayCpu(seconds: number, drills: readonly DrillResult[], split: CpuSplit
   say(`     split (load ${loadavg()[0].toFixed(1)}${split.note ? `; ${split.note}` : ''}):`);
   part('servers (drill cgroups less the clients)', split.serverMs);
   part('drill clients (from their zombies, 10 ms each)', split.clientMs);
+  if (split.unsplitMs) part('server and client, not split (see above)', split.unsplitMs);
   part('harness process (tracking, evidence, schedule)', split.harnessMs);
   part('holders and other processes it started', split.restMs);
 }

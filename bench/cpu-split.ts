@@ -27,8 +27,11 @@ export interface CpuSplit {
   harnessMs: number;
   /** Null where no drill had a cgroup (unprivileged, no cgroup2): the split is not available. */
   cgroupMs: number | null;
+  /** Over the drills whose client's CPU was read. */
   clientMs: number | null;
   serverMs: number | null;
+  /** Server and client together, in the drills whose client's CPU could not be read. */
+  unsplitMs: number | null;
   /** Holders and other processes outside the drill cgroups: total - harness - cgroups. */
   restMs: number | null;
   /** Drills with a drill-cpu event, and drills whose client's CPU was read. */
@@ -77,8 +80,10 @@ export function cpuSplit(before: CpuSnapshot, after: CpuSnapshot, evidence: read
   const totalMs = harnessMs + after.childrenMs - before.childrenMs;
   let cgroupMs = 0;
   let clientMs = 0;
+  let unsplitMs = 0;
   let drillsMeasured = 0;
   let clientsMeasured = 0;
+  const unsplit: string[] = [];
   for (const e of evidence) {
     const cpu = eventsOf(e, 'drill-cpu')[0];
     if (!cpu) continue;
@@ -87,6 +92,9 @@ export function cpuSplit(before: CpuSnapshot, after: CpuSnapshot, evidence: read
     if (cpu.clientMs !== null) {
       clientsMeasured++;
       clientMs += cpu.clientMs;
+    } else {
+      unsplitMs += cpu.cgroupMs;
+      unsplit.push(`${e.meta.scenario}/${e.meta.point}/${e.meta.mode}`);
     }
   }
   if (drillsMeasured === 0)
@@ -96,21 +104,25 @@ export function cpuSplit(before: CpuSnapshot, after: CpuSnapshot, evidence: read
       cgroupMs: null,
       clientMs: null,
       serverMs: null,
+      unsplitMs: null,
       restMs: null,
       drillsMeasured,
       clientsMeasured,
       note: 'no drill had a cgroup (unprivileged or no cgroup2): the split is not available',
     };
-  const partial = drillsMeasured < evidence.length || clientsMeasured < drillsMeasured;
+  const notes: string[] = [];
+  if (drillsMeasured < evidence.length) notes.push(`${evidence.length - drillsMeasured} of ${evidence.length} drills without a cgroup figure`);
+  if (unsplit.length > 0) notes.push(`a client's own CPU not read in ${unsplit.join(', ')}`);
   return {
     totalMs,
     harnessMs,
     cgroupMs,
-    clientMs: clientsMeasured === drillsMeasured ? clientMs : null,
-    serverMs: clientsMeasured === drillsMeasured ? cgroupMs - clientMs : null,
+    clientMs,
+    serverMs: cgroupMs - clientMs - unsplitMs,
+    unsplitMs,
     restMs: drillsMeasured === evidence.length ? totalMs - harnessMs - cgroupMs : null,
     drillsMeasured,
     clientsMeasured,
-    note: partial ? `${evidence.length} drills, ${drillsMeasured} with a cgroup figure, ${clientsMeasured} with the client's` : null,
+    note: notes.length > 0 ? notes.join('; ') : null,
   };
 }

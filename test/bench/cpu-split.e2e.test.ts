@@ -55,6 +55,7 @@ describe('the CPU split of a drill', () => {
     expect(split.clientMs).toBe(clientMs);
     expect(split.serverMs).toBeCloseTo(cgroupMs - clientMs!, 6);
     expect(split.restMs!).toBeGreaterThanOrEqual(-tick);
+    expect(split.unsplitMs).toBe(0);
     expect(split.serverMs! + split.clientMs! + split.harnessMs + split.restMs!).toBeCloseTo(split.totalMs, 6);
     expect(split.note).toBeNull();
   });
