@@ -84,9 +84,14 @@ export function cpuSplit(before: CpuSnapshot, after: CpuSnapshot, evidence: read
   let drillsMeasured = 0;
   let clientsMeasured = 0;
   const unsplit: string[] = [];
+  const unmeasured: string[] = [];
+  const name = (e: DrillEvidence): string => `${e.meta.scenario}/${e.meta.point}/${e.meta.mode}`;
   for (const e of evidence) {
     const cpu = eventsOf(e, 'drill-cpu')[0];
-    if (!cpu) continue;
+    if (!cpu) {
+      unmeasured.push(name(e));
+      continue;
+    }
     drillsMeasured++;
     cgroupMs += cpu.cgroupMs;
     if (cpu.clientMs !== null) {
@@ -94,7 +99,7 @@ export function cpuSplit(before: CpuSnapshot, after: CpuSnapshot, evidence: read
       clientMs += cpu.clientMs;
     } else {
       unsplitMs += cpu.cgroupMs;
-      unsplit.push(`${e.meta.scenario}/${e.meta.point}/${e.meta.mode}`);
+      unsplit.push(name(e));
     }
   }
   if (drillsMeasured === 0)
@@ -111,7 +116,7 @@ export function cpuSplit(before: CpuSnapshot, after: CpuSnapshot, evidence: read
       note: 'no drill had a cgroup (unprivileged or no cgroup2): the split is not available',
     };
   const notes: string[] = [];
-  if (drillsMeasured < evidence.length) notes.push(`${evidence.length - drillsMeasured} of ${evidence.length} drills without a cgroup figure`);
+  if (unmeasured.length > 0) notes.push(`no cgroup figure (no cgroup, or not empty at the end) in ${unmeasured.join(', ')}`);
   if (unsplit.length > 0) notes.push(`a client's own CPU not read in ${unsplit.join(', ')}`);
   return {
     totalMs,
