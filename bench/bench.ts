@@ -7,16 +7,19 @@
  *   3. what the drill remote adds, per request and per drill
  *   4. wall time of the bundled run at concurrency 1 and with the phase-aware schedule (client
  *      process and in-process client), the ratio and the verdicts that differ (--skip-bundled
- *      to leave it out); flips across repeated runs are bench/flips.ts
+ *      to leave it out); for the client-process runs, the CPU against the run's floor and its
+ *      split between the servers, the drill clients, this process and the holders
+ *      (bench/cpu-split.ts); flips across repeated runs are bench/flips.ts
  *   5. what running without root costs: drill time and exit detection as uid 65534 (holder,
  *      no cgroup) against root (holder and cgroup), each side in its own process (privilege.ts)
  *   6. a flooding server: the harness's peak RSS and the evidence size for a 1 GB stdout flood,
  *      a 100 MB single line and a 500 MB stderr flood, each drill in its own process (flood.ts;
  *      --skip-floods to leave it out)
+ * --only-bundled runs section 4 alone, and of it the phase-aware client-process run alone (its CPU split).
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -29,26 +32,31 @@ import { runBareSdk } from './bare-sdk.js';
 import { exitLatency, runQuiet, timeDrill, wellBehavedScenario } from './drills.js';
 import { exitFloor } from './exit-floor.js';
 import { BenchError } from './errors.js';
+import { allReaped, cpuSnapshot, cpuSplit, type CpuSplit } from './cpu-split.js';
 import { medianPhases } from './phases.js';
 import { median, ms, percentile } from './stats.js';
 import { perDrill, perRequest } from './remote-overhead.js';
 import type { FloodFigure } from './flood.js';
 import type { PrivilegeSide } from './privilege.js';
 
+/** How long the section waits for the run's last children to be reaped before it reads the CPU. */
+const REAP_WAIT_MS = 10_000;
+
 const SERVER = fileURLToPath(new URL('../fake-servers/well-behaved.js', import.meta.url));
 
-function options(): { runs: number; latencyRuns: number; skipBundled: boolean; skipFloods: boolean } {
+function options(): { runs: number; latencyRuns: number; skipBundled: boolean; skipFloods: boolean; onlyBundled: boolean } {
   const spec = {
     runs: { type: 'string', default: '5' },
     'latency-runs': { type: 'string', default: '20' },
     'skip-bundled': { type: 'boolean', default: false },
     'skip-floods': { type: 'boolean', default: false },
+    'only-bundled': { type: 'boolean', default: false },
   } as const;
   let values: ReturnType<typeof parseArgs<{ options: typeof spec }>>['values'];
   try {
     values = parseArgs({ options: spec }).values;
   } catch (error) {
-    throw new BenchError('BENCH_USAGE', `${(error as Error).message} (options: --runs N, --latency-runs N, --skip-bundled, --skip-floods)`);
+    throw new BenchError('BENCH_USAGE', `${(error as Error).message} (options: --runs N, --latency-runs N, --skip-bundled, --skip-floods, --only-bundled)`);
   }
   const count = (name: string, raw: string): number => {
     const n = Number(raw);
@@ -60,6 +68,7 @@ function options(): { runs: number; latencyRuns: number; skipBundled: boolean; s
     latencyRuns: count('latency-runs', values['latency-runs']!),
     skipBundled: values['skip-bundled']!,
     skipFloods: values['skip-floods']!,
+    onlyBundled: values['only-bundled']!,
   };
 }
 
@@ -148,21 +157,27 @@ async function remote(dir: string, runs: number, signal: AbortSignal): Promise<v
   say();
 }
 
-async function bundled(signal: AbortSignal): Promise<void> {
+async function bundled(signal: AbortSignal, splitOnly = false): Promise<void> {
   const scenarios = await loadScenarios([join(packageRoot(), 'scenarios')]);
   say('4. Bundled run: every drill of scenarios/ through runScenarios, wall clock');
-  const runs: Array<[string, { concurrency: number | 'auto'; client: ClientKind }]> = [
+  const all: Array<[string, { concurrency: number | 'auto'; client: ClientKind }]> = [
     ['concurrency 1, client process', { concurrency: 1, client: 'process' }],
     ['phase-aware, client process', { concurrency: 'auto', client: 'process' }],
     ['phase-aware, in-process client', { concurrency: 'auto', client: 'inprocess' }],
   ];
+  const runs = splitOnly ? all.slice(1, 2) : all;
   const wall: number[] = [];
   const verdicts: Array<Map<string, string>> = [];
   for (const [name, options] of runs) {
     if (signal.aborted) break;
+    // What an earlier section started is reaped first, so the CPU below is this run's alone.
+    await allReaped(REAP_WAIT_MS);
+    const before = cpuSnapshot();
     const t0 = performance.now();
-    const { results } = await runScenarios(scenarios, { ...options, reporters: [], signal });
+    const { results, evidence } = await runScenarios(scenarios, { ...options, reporters: [], signal });
     const seconds = (performance.now() - t0) / 1000;
+    const unreaped = await allReaped(REAP_WAIT_MS);
+    const split = cpuSplit(before, cpuSnapshot(), evidence);
     wall.push(seconds);
     verdicts.push(new Map(results.drills.map((d) => [d.key, d.verdict])));
     const s = results.summary;
@@ -171,6 +186,7 @@ async function bundled(signal: AbortSignal): Promise<void> {
         `(${s.pass} pass, ${s.fail} fail, ${s.unknown} unknown, ${s.error} error)`,
     );
     say(`     not passed (most by design: each fake server is the oracle of one failure): ${notPassed(results.drills)}`);
+    if (options.client === 'process') sayCpu(seconds, results.drills, split, unreaped);
     // An error or unknown is never by design: say why, so it can be told from load.
     for (const d of results.drills)
       if (d.verdict === 'error' || d.verdict === 'unknown') say(`     ${d.scenario}/${d.point}/${d.mode} ${d.verdict}: ${d.reason}`);
@@ -182,6 +198,34 @@ async function bundled(signal: AbortSignal): Promise<void> {
     );
   }
   say();
+}
+
+/** The run's CPU against its floor, and the split between the server, the client, this process and the holders. */
+function sayCpu(seconds: number, drills: readonly DrillResult[], split: CpuSplit, unreaped: number[]): void {
+  const cores = availableParallelism();
+  const longest = Math.max(0, ...drills.map((d) => d.durationMs)) / 1000;
+  const cpuS = split.totalMs / 1000;
+  const floor = Math.max(longest, cpuS / cores);
+  const n = drills.length;
+  const part = (label: string, value: number | null): void =>
+    say(
+      `       ${label.padEnd(44)} ${value === null ? '   n/a' : `${(value / 1000).toFixed(2).padStart(6)} CPU-s  ${(value / n).toFixed(0).padStart(5)} ms/drill`}`,
+    );
+  say(
+    `     CPU ${cpuS.toFixed(2)} s (this process + its reaped descendants); floor max(longest drill ${longest.toFixed(1)} s, ` +
+      `CPU / ${cores} cores = ${(cpuS / cores).toFixed(1)} s) = ${floor.toFixed(1)} s; wall / floor ${(seconds / floor).toFixed(2)}x (aim <= 1.2x)`,
+  );
+  if (unreaped.length > 0) say(`     (${unreaped.length} children not reaped yet: the total misses their CPU)`);
+  if (split.cgroupMs === null) {
+    say(`     split: ${split.note}`);
+    return;
+  }
+  say(`     split (load ${loadavg()[0].toFixed(1)}${split.note ? `; ${split.note}` : ''}):`);
+  part('servers (drill cgroups less the clients)', split.serverMs);
+  part('drill clients (from their zombies, 10 ms each)', split.clientMs);
+  if (split.unsplitMs) part('server and client, not split (see above)', split.unsplitMs);
+  part('harness process (tracking, evidence, schedule)', split.harnessMs);
+  part('holders and other processes it started', split.restMs);
 }
 
 /** Runs privilege.ts as this user, or as uid 65534 through setpriv; null when that cannot run. */
@@ -271,14 +315,17 @@ async function main(): Promise<void> {
   try {
     say(`mcp-crash-drill bench (node ${process.version}, pid ${process.pid})`);
     say();
-    await overhead(dir, opts.runs, abort.signal);
-    await latency(dir, opts.latencyRuns, abort.signal);
-    await remote(dir, opts.runs, abort.signal);
-    if (opts.skipBundled) say('4. Bundled run: skipped (--skip-bundled)');
-    else await bundled(abort.signal);
-    if (!abort.signal.aborted) privilege(opts.runs);
-    if (opts.skipFloods) say('6. Floods: skipped (--skip-floods)');
-    else if (!abort.signal.aborted) floods();
+    if (opts.onlyBundled) await bundled(abort.signal, true);
+    else {
+      await overhead(dir, opts.runs, abort.signal);
+      await latency(dir, opts.latencyRuns, abort.signal);
+      await remote(dir, opts.runs, abort.signal);
+      if (opts.skipBundled) say('4. Bundled run: skipped (--skip-bundled)');
+      else await bundled(abort.signal);
+      if (!abort.signal.aborted) privilege(opts.runs);
+      if (opts.skipFloods) say('6. Floods: skipped (--skip-floods)');
+      else if (!abort.signal.aborted) floods();
+    }
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

@@ -11,7 +11,7 @@ import { pollExit, type ExitObservation } from './exit-watch.js';
 import { identityKey, type ProcIdentity } from './identity.js';
 import { MembershipScanner, type TrackedProcess } from './membership.js';
 import { readStat } from './proc.js';
-import { onProcTable, readProcTable, type ProcTable } from './proc-table.js';
+import { onProcTable, readProcTable, updateProcTable, type ProcTable } from './proc-table.js';
 import { blindSpots } from './blind-spots.js';
 import type { UnattributedProcess } from './unattributed.js';
 
@@ -142,6 +142,16 @@ export class DrillTracker extends EventEmitter<TrackerEvents> {
   /** One synchronous full sample, of /proc as it is now; returns the live members after it. */
   sampleNow(): TrackedProcess[] {
     return this.sampleFrom(readProcTable());
+  }
+
+  /**
+   * One synchronous sample that re-reads only what can make or end a member: the pids new since
+   * the latest table, and the drill's live members and holders (proc-table.ts, updateProcTable).
+   * For a poll every few ms that must see a new member at once (the child-spawned point): a full
+   * read costs several times as much, for stat lines of processes outside the drill.
+   */
+  sampleNew(): TrackedProcess[] {
+    return this.sampleFrom(updateProcTable(new Set(this.scanner.watched())));
   }
 
   /** One sample of a table read at table.at (the shared tick's, or a fresh one). */

@@ -7,6 +7,7 @@ import { readStatOnce } from '../observe/index.js';
 import { monoNow } from '../util/clock.js';
 import { clientEnv } from './client-env.js';
 import { fifoStdio } from './fifo-stdio.js';
+import { restoreHeld } from './held-env.js';
 import { preExecCommand } from './pre-exec.js';
 import { type ClientEvent, type ClientSpawn, type SubjectLaunch, SUBJECT_STDERR_FD } from './protocol.js';
 import { readStderr } from './stderr-room.js';
@@ -57,7 +58,7 @@ export function spawnSubject(subject: SubjectLaunch, emit: (event: ClientEvent) 
   let child: ChildProcess;
   try {
     child = spawn(command, args, {
-      env: clientEnv(facts.env, process.env, subject.env),
+      env: clientEnv(facts.env, restoreHeld(process.env), subject.env),
       cwd: subject.cwd,
       detached: facts.group === 'own-session',
       stdio: [pipes?.serverStdin ?? 'pipe', pipes?.serverStdout ?? 'pipe', facts.stderr === 'inherit' ? SUBJECT_STDERR_FD : 'pipe'],

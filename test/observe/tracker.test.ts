@@ -129,6 +129,29 @@ describe('DrillTracker membership', () => {
   });
 });
 
+describe('DrillTracker.sampleNew', () => {
+  it('finds the same members as a full sample, and sees one exit', async () => {
+    const drillId = testDrillId();
+    const { root, pids } = await buildTree(drillId, false);
+    const full = new DrillTracker({ drillId, root: root.id, cgroup: null });
+    const partial = new DrillTracker({ drillId, root: root.id, cgroup: null });
+    full.sampleNow();
+    partial.sampleNew();
+    const view = (t: DrillTracker) =>
+      t
+        .members()
+        .map((m) => `${m.pid} ${[...m.foundBy].sort().join(',')} ${m.cmdline.join(' ')}`)
+        .sort();
+    expect(view(partial)).toEqual(view(full));
+    expect(view(partial).length).toBeGreaterThan(3);
+    const daemon = pids['daemon-env']!;
+    process.kill(daemon, 'SIGKILL');
+    await until('the daemon to be gone or a zombie', () => (readStat(daemon)?.state ?? 'Z') === 'Z');
+    expect(byPid(partial.sampleNew(), daemon)).toBeUndefined();
+    expect(byPid(partial.members(), daemon)!.exitedAt).not.toBeNull();
+  });
+});
+
 describe('DrillTracker exec', () => {
   it('a member first read before its exec is reported again with what it runs after it, once', async () => {
     const drillId = testDrillId();

@@ -6,6 +6,7 @@ import type { ClientEvent, ClientSpawn, HarnessCommand, StartCommand } from '../
 import type { ProfileFacts } from '../../evidence/types.js';
 import type { Scenario } from '../../config/index.js';
 import { SUBJECT_STDERR_FD } from '../../shared/protocol.js';
+import { holdBack } from '../../shared/held-env.js';
 import { identify, runIdOf, type ProcIdentity } from '../../observe/index.js';
 import { watchdogFile } from '../../registry/index.js';
 import { distFile } from '../../util/paths.js';
@@ -112,7 +113,8 @@ export class DrillClientProcess {
     this.child = spawn(command, args, {
       detached: true,
       stdio: [held ? 'pipe' : 'ignore', held ? 'pipe' : 'ignore', 'pipe', 'ipc', 'pipe'],
-      env: held ? holderEnv(process.env) : { ...process.env, CRASH_DRILL_RUN: drillId },
+      // The client's own start skips what only the server needs (harness/shared/held-env.ts); the server gets it back.
+      env: holdBack(held ? holderEnv(process.env) : { ...process.env, CRASH_DRILL_RUN: drillId }),
     });
     this.report = held ? new HolderReport() : null;
     this.holder = this.report?.state ?? null;

@@ -6,7 +6,7 @@
 import { rm } from 'node:fs/promises';
 import type { Scenario } from '../../config/index.js';
 import { containDrill } from '../../containment/drill.js';
-import { DrillTracker, identify, type DrillCgroup } from '../../observe/index.js';
+import { clockTicksPerSecond, DrillTracker, identify, type DrillCgroup } from '../../observe/index.js';
 import type { DrillClient } from '../client/drill-client.js';
 import type { EvidenceRecorder } from './recorder.js';
 import type { ActivityRecord } from './activity-record.js';
@@ -77,8 +77,22 @@ export async function containAndClean(ctx: DrillContext, held: Holdings, watch: 
   }
   // After containment: nothing of the drill is left to talk through its relays.
   await held.network?.close();
+  recordCpu(ctx, held);
   held.cgroup?.remove();
   if (held.tmp) await rm(held.tmp, { recursive: true, force: true });
+}
+
+/** The drill's CPU (the drill-cpu event), once its cgroup is empty and its figure final. */
+function recordCpu({ rec }: DrillContext, held: Holdings): void {
+  const usec = held.cgroup && !held.cgroup.populated() ? held.cgroup.cpuUsageUsec() : null;
+  if (usec === null) return;
+  let clientTicks: number | null = 0;
+  for (const c of [held.client, ...held.retryClients]) {
+    const ticks = c?.holder?.clientCpuTicks;
+    clientTicks = clientTicks === null || ticks === undefined || ticks === null ? null : clientTicks + ticks;
+  }
+  const clientMs = clientTicks === null ? null : (clientTicks / clockTicksPerSecond()) * 1000;
+  rec.harness({ type: 'drill-cpu', cgroupMs: usec / 1000, clientMs });
 }
 
 /**

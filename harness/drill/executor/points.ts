@@ -99,8 +99,8 @@ async function dispatch(ctx: PointContext, holdResponses: boolean): Promise<Poin
 /**
  * child-spawned: the first new descendant after dispatch that runs a program of its own and
  * lives the scenario's `child.aliveFor` (child-point.ts says which). The tracker is sampled every
- * 2 ms while armed; the window ends at a sample, never at a timer, so the child is seen alive
- * then, not assumed.
+ * 2 ms while armed (new pids and the drill's own: sampleNew); the window ends at a sample, never
+ * at a timer, so the child is seen alive then, not assumed.
  */
 async function childSpawned(ctx: PointContext): Promise<PointOutcome> {
   const known = new Set(ctx.tracker.sampleNow().map(keyOf));
@@ -119,7 +119,7 @@ async function childSpawned(ctx: PointContext): Promise<PointOutcome> {
     };
     const look = () => {
       if (done) return;
-      const child = pick.see(ctx.tracker.sampleNow(), monoNow());
+      const child = pick.see(ctx.tracker.sampleNew(), monoNow());
       if (!child) return;
       const startedAt = Math.round(startTimeToMono(child.startTime) - dispatchedAt);
       finish({

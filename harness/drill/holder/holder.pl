@@ -33,7 +33,7 @@
 # client CRASH_DRILL_RUN=<drill id>. Reports on stdout, one line each:
 #   subreaper 1 | subreaper 0 <reason>
 #   child <pid>
-#   exit <code|-> <signal number|->          (the client's exit)
+#   exit <code|-> <signal number|-> <cpu|->  (the client's exit; cpu: its utime + stime in clock ticks)
 #   watchdog <number of processes signalled>   (only when the harness died)
 #   chld                                     (a SIGCHLD: a child of the holder exited or stopped)
 # With a record file, the watchdog appends one JSON line per process it ended (drill id, pid,
@@ -116,12 +116,24 @@ $SIG{CHLD} = sub { return if $chld; $chld = 1; syswrite($woken, 'c'); };
 my ($done, $clientDone) = (0, 0);
 sub reap_client {
   return if $clientDone;
+  # The client's own CPU (utime + stime, clock ticks), read from its zombie before the reap: the
+  # one moment it is final and still readable. So the client is reaped only once it was seen a
+  # zombie (it stays one until then); "-" only where its stat could not be read at all.
+  my $cpu = '-';
+  if (open(my $f, '<', "/proc/$child/stat")) {
+    my $s = <$f>; close $f;
+    if (defined $s) {
+      my @x = split / /, substr($s, rindex($s, ')') + 2);
+      return unless $x[0] eq 'Z';
+      $cpu = $x[11] + $x[12];
+    }
+  }
   my $r = waitpid($child, 1); # WNOHANG
   return unless $r == $child;
   $clientDone = 1;
   my $st = $?;
   my ($code, $sig) = ($st & 127) ? ('-', $st & 127) : ($st >> 8, '-');
-  print "exit $code $sig\n";
+  print "exit $code $sig $cpu\n";
 }
 while (1) {
   reap_client();

@@ -15,6 +15,8 @@ export type HolderState = {
   clientPid: number | null;
   /** How many processes the watchdog signalled (only when the harness died). */
   watchdogSignalled: number | null;
+  /** The client's own CPU (user + system, clock ticks), read from its zombie before the reap; null until then, or when the holder could not read it. */
+  clientCpuTicks?: number | null;
 };
 
 /** The holder's inherited descriptors that belong to the client alone: the IPC channel and the subject's stderr. */
@@ -93,7 +95,9 @@ export function parseHolderLine(line: string, state: HolderState): 'client-exit'
   if (word === 'subreaper') state.subreaper = rest[0] === '1' ? { ok: true } : { ok: false, reason: rest.slice(1).join(' ') || 'unknown' };
   else if (word === 'child') state.clientPid = Number(rest[0]);
   else if (word === 'watchdog') state.watchdogSignalled = Number(rest[0]);
-  else if (word === 'exit') return 'client-exit';
-  else if (word === 'chld') return 'child-changed';
+  else if (word === 'exit') {
+    state.clientCpuTicks = rest[2] === undefined || rest[2] === '-' ? null : Number(rest[2]);
+    return 'client-exit';
+  } else if (word === 'chld') return 'child-changed';
   return null;
 }

@@ -63,7 +63,7 @@ describe('HolderReport', () => {
   it('reads the report lines, names the holder on spawn and says when its child exited', async () => {
     const report = new HolderReport();
     // The holder stays until its stdin closes, so it is alive when it is identified.
-    const holder = sh('printf "subreaper 0 no prctl\\nchild 4242\\nexit\\nwatchdog 3\\n"; cat >/dev/null');
+    const holder = sh('printf "subreaper 0 no prctl\\nchild 4242\\nexit - 9 37\\nwatchdog 3\\n"; cat >/dev/null');
     let exits = 0;
     report.read(holder, () => exits++);
     await report.known(10_000);
@@ -73,6 +73,8 @@ describe('HolderReport', () => {
     await once(holder, 'close');
     expect(report.state.identity).toMatchObject({ pid: holder.pid });
     expect(report.state.watchdogSignalled).toBe(3);
+    // The client's own CPU, in clock ticks, read by the holder from its zombie.
+    expect(report.state.clientCpuTicks).toBe(37);
     expect(exits).toBe(1);
   });
 
