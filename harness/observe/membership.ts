@@ -1,21 +1,9 @@
 /**
- * Who belongs to a drill, decided from one scan of /proc. A process is a member when any of
- * these holds (each is a "method" in TrackedProcess.foundBy):
- *
- * - cgroup:        it is in the drill's cgroup (inherited, nothing escapes it)
- * - env-marker:    its environment has CRASH_DRILL_RUN=<drillId> exactly
- * - parent-links:  its parent is a member still in the table, alive or a zombie (a zombie
- *                  thread-group leader keeps its children while its other threads exit)
- * - process-group: its pgid is a group led by a member (another process)
- * - session:       its sid is a session led by a member (another process)
- * - subreaper:     its parent is one of the drill's holders, a child subreaper
- *                  (harness/drill/holder/holder.pl): every process of the drill that loses its
- *                  parent is re-parented there, so a double fork with setsid and an empty
- *                  environment still ends up with a parent the drill knows
- *
- * Nothing that started before the root can be a member. Walking parent links alone misses
- * anything whose middle parent already exited (tree-kill, for one, found 1 of 3 such processes), which is
- * why the other methods exist.
+ * Who belongs to a drill, decided from one scan of /proc. A process is a member by any method of
+ * TrackedProcess.foundBy: cgroup, env-marker (CRASH_DRILL_RUN=<drillId>), parent-links (a zombie
+ * leader keeps its children), process-group, session, or subreaper (its parent is a holder,
+ * harness/drill/holder/holder.pl). Nothing that started before the root can be a member; parent
+ * links alone miss anything whose middle parent already exited.
  */
 import { decodeWaitStatus, type ExitStatus } from './exit-status.js';
 import { identityKey, type ProcIdentity } from './identity.js';

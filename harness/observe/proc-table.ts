@@ -1,22 +1,9 @@
 /**
- * The machine's process table, read once per tick for every drill of the harness process.
- *
- * Each drill's tracker needs the stat line of every process on the machine at each sample (a
- * member is found by its links to other processes, which may be anywhere). Read per tracker,
- * sixteen drills in flight read /proc sixteen times per tick: at 20 ms that is most of the
- * harness's CPU (measured when the tracker was written). Here the trackers with the same interval share one ticker and one
- * read: the table is read once, then handed to each of them in turn. A tracker that needs the
- * table now (sampleNow() outside the tick) reads it afresh, and that read is shared too.
- *
- * A tick re-reads only what can have changed in a way a drill cares about: processes that are
- * new since the last table (a fork, read at once) and the processes its subscribers name (each
- * drill's live members and holders, whose exit, zombie state or new parent it must see). A
- * process already known and of no drill keeps its last stat line, and every
- * FULL_READ_EVERY-th tick reads everything again. On a machine with a few hundred processes
- * that is most of a tick's cost saved (about 3 ms per full read with 370 processes here).
- * What a tick may see late is the stat line of a process outside every drill (its parent or
- * session after a change): it never made a process a member, and the snapshots that verdicts
- * rest on (sampleNow()) read everything.
+ * The machine's process table, read once per tick and shared by every tracker with that interval
+ * (each needs every process's stat line; read per tracker, /proc reads would dominate the CPU).
+ * A tick re-reads new processes and the ones subscribers name (live members and holders); the
+ * rest keep their last stat line until every FULL_READ_EVERY-th tick. Only a process outside
+ * every drill may be seen late, and verdicts rest on sampleNow(), which reads everything.
  */
 import { monoNow } from '../util/clock.js';
 import { forgetStatFdsExcept, listPids, readStat, type ProcStat } from './proc.js';

@@ -1,14 +1,8 @@
 /**
- * Finding the real server below a launcher. A subject started as `npx pkg`, `uvx pkg`,
- * `sh -c '...'` or `env X=1 node s.js` is a chain of processes (measured here: `npm exec` ->
- * `sh -c` -> `node`). The drill client only knows its direct child, and the SDK's
- * StdioClientTransport signals only that child (typescript-sdk #2023), so judging
- * exit-on-eof on the direct child judges the launcher, not the server.
- *
- * The real server is the process that actually talks on the client's pipes: its fd 0 and 1
- * are the very pipes (Node's stdio pipes are socketpairs: `socket:[inode]`) the direct child
- * got. Launchers pass their stdio down unchanged, so every process of the chain shares them;
- * the server is the first one that is not a launcher.
+ * Finding the real server below a launcher (`npx pkg`, `sh -c`, `env X=1 node s.js`). The SDK's
+ * StdioClientTransport signals only its direct child (typescript-sdk #2023), so exit-on-eof must
+ * judge the process that talks on the client's pipes: launchers pass their stdio down, so the
+ * server is the first process of the chain holding those pipes that is not a launcher.
  */
 import type { ProcIdentity } from './identity.js';
 import { listPids, readCmdline, readFdLink, readStat } from './proc.js';
