@@ -1,14 +1,8 @@
 /**
- * Early refusal: before any drill starts, each subject's command is resolved the way the drill
- * client's spawn will resolve it (harness/shared/spawn-subject.ts: Node's spawn, which looks a
- * bare name up on the PATH of the environment it is given, and a name with a slash relative to
- * the working folder). A command that cannot be found or run would otherwise be found once per
- * drill (one `spawn ENOENT` error per point and mode); here it is one ConfigError.
- *
- * Templates are rendered with placeholders: values that exist only per drill (the session
- * token, the remote URL, the drill id, the temp folder) cannot change which program runs,
- * except through a path. A path that depends on such a value cannot be judged ahead, so it is
- * left to the drill rather than refused (never refuse what would have run).
+ * Early refusal: each subject's command is resolved as the drill client's spawn will
+ * (harness/shared/spawn-subject.ts), so a missing program is one ConfigError, not one error per
+ * drill. Per-drill template values are placeholders; a path that depends on one is left to the
+ * drill (never refuse what would have run).
  */
 import { accessSync, constants, statSync } from 'node:fs';
 import path from 'node:path';

@@ -1,14 +1,8 @@
 /**
- * Verifies hash-chained evidence logs (log.ts): every line's `prev` must be the SHA-256 of the
- * previous line's exact bytes (GENESIS for the first). When the log sits in a report folder
- * (`<report>/evidence/<drill>.jsonl` next to `<report>/results.json`), its head and record count
- * are also compared with what results.json recorded, so a cut-off tail or a changed last record
- * is caught too: the chain alone cannot see those.
- *
- * A break is explained with the record's `seq` (0, 1, 2... in recording order, recorder.ts) and
- * the other lines' hashes: a `prev` that is the hash of some other line of the file means
- * records were reordered, a jump in `seq` means records were dropped, anything else means the
- * bytes of a record changed.
+ * Verifies hash-chained evidence logs (log.ts): every line's `prev` is the SHA-256 of the previous
+ * line's bytes. In a report folder the head and record count are also compared with results.json,
+ * which catches a cut-off tail the chain cannot see. A break is explained as reordered, dropped
+ * (a jump in `seq`) or changed records.
  */
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';

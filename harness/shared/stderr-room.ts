@@ -1,18 +1,10 @@
 /**
- * A client reading its server's piped stderr: all of it (`pipe-read`: the client logs it), or
- * only as far as a client that never reads it buffers (`pipe-unread`). Gemini CLI runs the
- * TypeScript SDK's transport with `stderr: 'pipe'` and reads the stream only in debug mode: the
- * SDK pipes the child's stderr into a PassThrough (src/client/stdio.ts, 1.23.0), which buffers
- * up to its high-water mark (16 KiB on Node 20: stream.getDefaultHighWaterMark) and then stops
- * the flow, so the kernel's pipe (64 KiB on Linux) fills and the server's next write blocks.
- * The drill reads that much, records it, and then reads no more: a server that logs past it
- * blocks in its write, as under the real client. (Node resumes a child's paused stdio streams
- * when the child exits, lib/internal/child_process.js flushStdio in Node 20.20.2, so the rest is read once the
- * writer is gone: test/drill/client/text-pipe.test.ts.)
- *
- * The one place that stops reading past the room, for the client process (spawn-subject.ts,
- * bytes to its fd 4) and for the in-process client (harness/drill/client/text-pipe.ts, text,
- * with its synchronous drain counted against the same room).
+ * A client reading its server's piped stderr: all of it (`pipe-read`), or only as far as a client
+ * that never reads it buffers (`pipe-unread`): the TypeScript SDK pipes it into a PassThrough
+ * (src/client/stdio.ts, 1.23.0) that stops the flow at its high-water mark (16 KiB on Node 20),
+ * so the kernel's pipe fills and the server's next write blocks. Node resumes a child's paused
+ * stdio when it exits (lib/internal/child_process.js flushStdio: test/drill/client/text-pipe.test.ts).
+ * The one place that stops reading past the room, for spawn-subject.ts and harness/drill/client/text-pipe.ts.
  */
 import type { Readable } from 'node:stream';
 import type { SpawnFacts } from '../client-profiles/profiles.js';

@@ -1,13 +1,9 @@
 /**
- * One piece of code for every client's stop sequence: the steps are data
- * (harness/client-profiles/profiles.ts), so there is no branch per client here. Both drill
- * clients run it (the client process in harness/client-process/, the in-process client in the
- * harness), each over its own hold on the server (`StopHold`). Every step is reported as it is
- * taken, with its time, its result and, for a signal, every process it reached by identity.
- *
- * Waits that end "when the group is gone" poll, as the clients themselves do (the Python SDK's
- * terminate_posix_process_tree and Codex's terminate_and_observe both poll the group every
- * 10 ms): only the members found at the last full read of /proc are re-read between full reads.
+ * Every client's stop sequence, run from data (harness/client-profiles/profiles.ts) by both drill
+ * clients over their own `StopHold`; each step is reported with its time, result and the processes
+ * it reached. "Until the group is gone" polls, as the Python SDK's terminate_posix_process_tree
+ * and Codex's terminate_and_observe do every 10 ms.
+ */
  */
 import type { Liveness, Reach, StopStep } from '../client-profiles/profiles.js';
 import { signalIdentity } from '../containment/signal.js';
