@@ -1,24 +1,9 @@
 /**
- * Build step (the last of `npm run build`): bundles what is started as a process, again and
- * again, into few files, so a start reads one or two files instead of hundreds of modules.
- *
- * - **The harness's processes**: the CLI, the drill client process and the run's sentinel,
- *   from tsc's output (dist/harness/...) to dist/bin/crash-drill.js, drill-client.js and
- *   sentinel.js, with their shared code and each command's own code in dist/bin/chunks/ (the
- *   CLI still loads a command's code only when that command runs). A `crash-drill run` of one
- *   drill costs about 0.25 CPU-s less. dist/harness/ stays as tsc wrote it: the library API.
- * - **The fake servers' SDK**: fake-servers/lib/sdk.ts and fake-servers/sdk2/lib/sdk.ts (the
- *   SDK and zod, re-exported) to one CommonJS file each, dist/fake-servers/lib/sdk.cjs and its
- *   SDK 2 twin, with a V8 code cache beside it (sdk.cjs.cache, made by one evaluation in a
- *   process of its own); dist/fake-servers/lib/sdk.js, in place of what tsc emitted there, is a
- *   stub that loads the bundle through the cache (fake-servers/lib/code-cache.ts) and re-exports
- *   the same names. A server starts in about 0.20 CPU-s instead of 0.28 with the bundle, and
- *   loads the SDK in about 60 ms of CPU instead of 100 with the cache. The servers' own modules
- *   are not bundled, so their paths (lib/helper.js beside lib/paths.js) hold.
- *
- * Every build writes every bundle again (about a second), from tsc's fresh output or from the
- * source, so a bundle is never older than the code or the packages it holds. The code is the
- * same code, unminified; only node: built-ins stay imports.
+ * Build step (the last of `npm run build`): bundles what is started as a process again and again
+ * (the CLI, drill client and sentinel to dist/bin/; the fake servers' SDK to one CommonJS file with
+ * a V8 code cache, loaded through fake-servers/lib/code-cache.ts), so a start reads one or two
+ * files instead of hundreds of modules. dist/harness/ stays as tsc wrote it: the library API.
+ * Every build writes every bundle again, so a bundle is never older than the code it holds.
  */
 import { spawnSync } from 'node:child_process';
 import { builtinModules } from 'node:module';

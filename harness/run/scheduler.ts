@@ -1,23 +1,10 @@
 /**
- * Phase-aware scheduling: concurrency is limited by what costs CPU, not by drills in flight.
- * A drill costs CPU while it starts (client and server spawn, handshake, setup, reaching the
- * kill point), while its server exits after the loss of its client, and while it is contained;
- * between its server's exit (or its exit deadline) and the end of its grace window it only
- * waits on events, so it holds no CPU slot and another drill may start.
- *
- * The exit costs CPU: a runtime tears down on EOF (the Python SDK's task groups and the
- * interpreter's teardown, measured here 0.3-0.8 s alone and 2.1 s with six busy loops beside
- * the run). Counted as waiting, its slot went to the next drill's start (a Python server's
- * imports are a second of CPU), so the run's own starts slowed the exits it judges.
- *
- * Rules:
- * - a drill is admitted (in plan order) only while fewer than `cpu` drills are in a CPU phase
- *   and fewer than `inFlight` drills are running;
- * - containment never waits for a slot (delaying it would keep a drill's survivors alive
- *   longer); a containing drill counts against the CPU slots, so no new drill starts beside it;
- *   nor does the exit: a drill that has lost its client moves to `exiting` at once;
- * - each drill keeps its own processes, remote session and evidence whatever runs beside it
- *   (harness/drill/executor/execute.ts gives every drill its own id, cgroup, holder and session).
+ * Phase-aware scheduling: concurrency is limited by what costs CPU, not by drills in flight. A
+ * drill costs CPU while it starts, while its server exits after the loss of its client (a
+ * runtime's teardown, which the run's own starts must not slow), and while it is contained;
+ * between its server's exit and the end of its grace window it only waits, so it holds no CPU
+ * slot. A drill is admitted in plan order while fewer than `cpu` drills are in a CPU phase and
+ * fewer than `inFlight` run; containment and exit never wait for a slot.
  */
 import { availableParallelism } from 'node:os';
 import { serverToldOfLoss } from '../evidence/client-signals.js';

@@ -1,20 +1,9 @@
 /**
- * What counts as a secret, and how one is kept out of every output: reports, evidence logs, the
- * console and the run registry. A secret is found two ways, by name and by value, as Gemini CLI
+ * What counts as a secret, and how one is kept out of every output. A secret is found by name
+ * (a credential-named variable, flag or `NAME=value`) and by value (a token shape), as Gemini CLI
  * filters a server's environment (google-gemini/gemini-cli 5411f113,
- * packages/core/src/services/environmentSanitization.ts, NEVER_ALLOWED_NAME_PATTERNS by name; the
- * token prefixes below are the ones their issuers document, not a copy of that file's list):
- *
- * - by name: the value of a credential-named variable (`GITHUB_TOKEN`, `API_KEY`), of a
- *   credential-named flag (`--api-key X`, `--token=X`), or of `NAME=value` in a command line
- *   (`env GITHUB_PERSONAL_ACCESS_TOKEN=...`, `docker run -e TOKEN=...`);
- * - by value: a token-shaped string (GitHub, Slack, AWS, Google, OpenAI-style `sk-`, npm, GitLab,
- *   a JWT, a PEM private key, a URL with a password), wherever it stands.
- *
- * A secret the drill knows by value is replaced by a placeholder naming where it came from
- * (`[redacted:env.GITHUB_TOKEN]`, `[redacted:--api-key]`); one found only by its shape in free
- * text by `[redacted:<kind>]`. The drill's own credentials (its session token and API key) read
- * `[redacted]`. The placeholders are stable: the same secret reads the same in every run.
+ * packages/core/src/services/environmentSanitization.ts, NEVER_ALLOWED_NAME_PATTERNS). The
+ * placeholder names where a secret came from (`[redacted:env.GITHUB_TOKEN]`) and is stable across runs.
  */
 
 /** A value that never appears in an output, and where it came from (the placeholder's name). */
