@@ -15,10 +15,7 @@ import type { ContainmentRecord } from '../containment/record.js';
 
 export type { ContainmentRecord, ProcessFacts, RuntimeFacts, SurvivorRow, TrackingInfo };
 
-/**
- * The drill's check options: the scenario's `expect` as harness/config normalised it (each
- * check reads its own key), without the raw file keys.
- */
+/** The scenario's `expect` as normalised, without the raw file keys. */
 export type ExpectOptions = Omit<ScenarioExpect, 'extra'>;
 
 /** A remote job of the drill, as the remote held it at a moment. */
@@ -116,11 +113,7 @@ export interface ActivityCounts {
 /** When the drill read the record: a write of the drill arriving at the remote (`request`: its journal seq), the server's exit, the end of the observation window, the drill's end. */
 export type ActivityRead = 'request' | 'exit' | 'window-end' | 'final';
 
-/** The streams a record can cut (harness/drill/executor/record-cap.ts). */
-/**
- * The process a kill point fired on (child-spawned: the child the target call started,
- * harness/drill/executor/child-point.ts), by identity, with the argv it ran then.
- */
+/** The process a kill point fired on (child-spawned: harness/drill/executor/child-point.ts), by identity. */
 export interface PointProcess {
   pid: number;
   /** /proc start time (clock ticks since boot): with the pid, its identity. */
@@ -132,6 +125,7 @@ export interface PointProcess {
   aliveMs: number;
 }
 
+/** The streams a record can cut (harness/drill/executor/record-cap.ts). */
 export type CutStream = 'stdout' | 'retry-stdout' | 'stderr' | 'client-stderr';
 
 /** Events the harness itself records (the client's own events keep their client timestamp). */
@@ -143,27 +137,18 @@ export type HarnessEvent =
   | { type: 'client-spawned'; pid: number; startTime: number; cmdline?: string[] }
   /** The client profile the drill reproduces: how it spawns, stops and loses its server (absent in earlier logs: ts-sdk). */
   | { type: 'client-profile'; profile: ProfileFacts }
-  /**
-   * The client died, and the kernel sends its direct child the parent-death signal the profile
-   * set at the spawn (prctl PR_SET_PDEATHSIG: Goose's SIGTERM). Recorded at the death, by identity.
-   */
+  /** The client died and the kernel sent its child the profile's parent-death signal (PR_SET_PDEATHSIG). */
   | { type: 'parent-death-signal'; pid: number; startTime: number; signal: string }
   /** close: the client quit once its stop sequence was done (its pipe ends close with it). */
   | { type: 'client-quit'; how: string }
   | { type: 'subject-stderr'; text: string }
   | { type: 'client-stderr'; text: string }
-  /**
-   * A process of the drill, first seen at `t`. `startedAt`: when it started, on the same clock
-   * (from its /proc start time, one clock tick of resolution; absent in older evidence).
-   */
+  /** A process of the drill, first seen at `t`; `startedAt` from its /proc start time, same clock. */
   | { type: 'process-new'; pid: number; startTime: number; startedAt?: number; ppid: number; pgid?: number; cmdline: string[]; foundBy: string[] }
   | { type: 'process-exit'; pid: number; startTime: number }
   /** A member's argv changed after its process-new (seen between fork and exec): what it runs now. */
   | { type: 'process-exec'; pid: number; startTime: number; cmdline: string[] }
-  /**
-   * The process between the harness and the client (harness/drill/holder/holder.pl): a child
-   * subreaper when `subreaper` is true. pid null: no holder could be started (`reason` says why).
-   */
+  /** The holder (harness/drill/holder/holder.pl), a subreaper when `subreaper`; pid null: none started (`reason`). */
   | { type: 'holder'; pid: number | null; startTime: number | null; subreaper: boolean; reason?: string }
   /**
    * The server runs in a loopback-only network (`network: loopback`, harness/drill/network/):
@@ -175,19 +160,13 @@ export type HarnessEvent =
   | { type: 'network-relay'; innerPort: number; port: number; process: { pid: number; startTime: number } | null }
   /** A member's parent changed (its parent died): `toHolder` when it went to the drill's subreaper, not to init. */
   | { type: 'process-reparented'; pid: number; startTime: number; from: number; to: number; toHolder: boolean }
-  /**
-   * A process no tracking method could attribute, seen while the floor was in force (neither a
-   * cgroup nor a subreaper): observe/unattributed.ts. It is never signalled.
-   */
+  /** A process no method could attribute, seen under the floor (observe/unattributed.ts); never signalled. */
   | ({ type: 'process-unattributed' } & UnattributedProcess)
   /** `process`: the process the point fired on, where it fired on one (child-spawned; absent in older evidence). */
   | { type: 'point-reached'; point: KillPoint; detail: string; process?: PointProcess }
   | { type: 'point-timeout'; point: KillPoint; timeoutMs: number; reason: string }
   | { type: 'kill'; mode: KillMode; signal: 'SIGKILL' | 'SIGSTOP' | null; result: string }
-  /**
-   * The moment the server lost its client: the SIGKILL (crash), the first step of the profile's
-   * stop sequence (close, stop), the drop (abandon), the SIGSTOP (hang).
-   */
+  /** The moment the server lost its client: the SIGKILL, the first stop step, the drop or the SIGSTOP. */
   | { type: 'client-lost'; mode: KillMode; how: string }
   | {
       type: 'server-exit';
@@ -199,14 +178,11 @@ export type HarnessEvent =
     }
   | { type: 'signal'; pid: number; startTime: number; signal: string; by: 'harness' | 'client'; result: string }
   | { type: 'snapshot'; label: 'grace-end' | 'hang-window'; early: boolean; survivors: SurvivorRow[] }
-  /** The harness starts ending the drill: what the processes do from here on is recorded, not judged. */
   /** The direct child is a launcher (npx, sh -c, ...): this process below it is the real server. */
   | { type: 'real-server'; pid: number; startTime: number; cmdline: string[]; wrapper: { pid: number; startTime: number } }
-  /**
-   * The launcher in front of the real server exited: its status as the client reaped it or as
-   * its zombie showed it (null when it was reaped by someone else before either could read it).
-   */
+  /** The launcher in front of the real server exited (null status: someone else reaped it first). */
   | { type: 'launcher-exit'; pid: number; startTime: number; code: number | null; signal: string | null }
+  /** The harness starts ending the drill: what the processes do from here on is recorded, not judged. */
   | { type: 'containment-start' }
   | { type: 'containment'; records: ContainmentRecord[] }
   | { type: 'harness-error'; phase: string; message: string }
@@ -226,11 +202,7 @@ export type HarnessEvent =
   /** An event of the recovery retry's client (a fresh client and server, a new session). */
   | { type: 'retry'; event: DistributiveOmit<ClientEvent, 't'> }
   | { type: 'retry-end'; ok: boolean; detail: string }
-  /**
-   * A bounded stream left something out (harness/drill/executor/record-cap.ts): the server's stdout lines
-   * that are not JSON-RPC (`stdout`, `retry-stdout`: head and tail lines kept) or its stderr
-   * (`stderr`, `client-stderr`: head and tail characters kept). Counts are of the whole stream.
-   */
+  /** A bounded stream left something out (harness/drill/executor/record-cap.ts); counts are of the whole stream. */
   | {
       type: 'record-cut';
       stream: CutStream;
@@ -250,8 +222,7 @@ export type HarnessEvent =
       lastDroppedAt: number | null;
     }
   | { type: 'drill-end' }
-  /** Where the drill reads the server's own activity record: a file, or its stderr lines that match a pattern. */
-  /** `drillFile`: the drill's own file (CRASH_DRILL_ACTIVITY_FILE), gone with the drill's temp folder. */
+  /** Where the drill reads the server's activity record; `drillFile`: the drill's own file (CRASH_DRILL_ACTIVITY_FILE). */
   | { type: 'activity-source'; kind: 'file'; file: string; drillFile?: true }
   | { type: 'activity-source'; kind: 'stderr'; pattern: string }
   /**

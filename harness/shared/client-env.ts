@@ -1,9 +1,7 @@
 /**
  * The environment a client gives its server (harness/client-profiles/types.ts, `SpawnEnv`): an
- * allowlist of names from the client's own environment, or all of it less what the client's
- * filter drops, and the server's configured variables on top. The drill's client is the harness
- * (or its client process, which inherits the harness's environment), so "the client's
- * environment" is this process's.
+ * allowlist of the client's own environment, or all of it less its filter, with the server's
+ * variables on top. The client is this process, so its environment is the client's.
  */
 import type { EnvRule, SpawnEnv } from '../client-profiles/profiles.js';
 

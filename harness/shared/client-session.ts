@@ -1,9 +1,6 @@
 /**
- * The protocol side of one drill client: the era (era-select.ts: probe, fall back or pinned),
- * the setup steps, the target call with its correlation id, the cancel of a cancel drill, and
- * the spec's shutdown. One object per drill: the client process (main.ts, through session.ts)
- * holds one, and the in-process client (harness/drill/client/in-process-client.ts) one per drill in
- * the harness itself.
+ * The protocol side of one drill client: the era (era-select.ts), the setup steps, the target call,
+ * the cancel and the spec's shutdown; one per drill, in the client process or in-process client.
  */
 import type { StopStep } from '../client-profiles/profiles.js';
 import { monoNow } from '../util/clock.js';
@@ -101,13 +98,10 @@ export class ClientSession {
   }
 
   /**
-   * `tools/list`, as every client sends it once connected, before anything else: a server is
-   * serving only once it has answered a real request. rmcp in the 2026-07-28 era answers
+   * `tools/list`, as every client sends it once connected: rmcp in the 2026-07-28 era answers
    * `server/discover` and `ping` from inside `serve()`, which returns only at the first other
-   * request (rust-sdk crates/rmcp/src/service/server.rs `serve_server_with_ct_inner`, 3.11.0):
-   * EOF before that makes `serve()` fail, a path no real client takes. Any answer counts, an
-   * error too; none within the call timeout is in the evidence (an rpc-out without its rpc-in),
-   * and exit-on-eof says the server never served (evidence/serving.ts).
+   * request (rust-sdk crates/rmcp/src/service/server.rs `serve_server_with_ct_inner`, 3.11.0).
+   * Any answer counts; none is in the evidence, and exit-on-eof says the server never served.
    */
   private async listTools(session: EraSession, timeoutMs: number): Promise<void> {
     try {
@@ -118,18 +112,11 @@ export class ClientSession {
   }
 
   /**
-   * A ping round trip before the harness may kill at a point where nothing is pending (`idle`,
-   * `after-response`): a server answers in order, so once its answer is back it has read and
-   * acted on everything sent before (`notifications/initialized`, the tool call) and written
-   * what it wrote in reply. Without it, how soon the harness kills after an event (a client
-   * process takes a few ms of IPC, the in-process client none) would decide whether such a
-   * write beats the kill. Any answer counts, an error too; no answer within the probe's timeout
-   * is recorded (an rpc-out without its rpc-in) and the drill goes on.
-   *
-   * Two round trips: a slow server may read the last message and the first ping in one chunk,
-   * answer the ping at once and write its reply on the next turn of its event loop, after that
-   * answer. The second ping is written only once the first answer is back, so the server reads
-   * it on a later turn, when what it deferred to the next turn is written.
+   * A ping round trip before a kill where nothing is pending (`idle`, `after-response`): a server
+   * answers in order, so once the answer is back it has acted on everything sent before, and how
+   * soon the harness kills no longer decides whether its reply beats the kill. Two round trips,
+   * the second written after the first answer: a server may answer a ping read in the same chunk
+   * and defer its reply to the next turn of its event loop.
    */
   private async settle(): Promise<void> {
     const { session, start } = this;

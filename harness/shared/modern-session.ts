@@ -1,10 +1,7 @@
 /**
- * The 2026-07-28 era, spoken by hand over the recording transport: no initialize, the
- * `_meta` envelope on every request and notification, `resultType` on every result. The SDK 2
- * client is not used: its `versionNegotiation: 'auto'` probes on a disposable sibling process
- * for the SDK's own stdio transport (typescript-sdk #2514), and on a custom transport it rejects
- * when the connection closes mid-probe instead of falling back; the drill needs the probe on the
- * one server it observes and a fallback on any error (era-select.ts).
+ * The 2026-07-28 era, spoken by hand over the recording transport. Not the SDK 2 client: its
+ * `versionNegotiation: 'auto'` probes on a sibling process (typescript-sdk #2514) and rejects
+ * instead of falling back on a custom transport; the drill probes the one server it observes.
  */
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { modernEnvelope, MODERN_REVISION, SUBSCRIPTION_ID_META_KEY } from './envelope.js';

@@ -22,15 +22,10 @@ export class StdinGone extends InternalError {
 }
 
 /**
- * A stdio client transport that behaves like the SDK's StdioClientTransport (same default
- * environment, stdin/stdout pipes, newline-delimited JSON-RPC) but records every line the
- * server writes, including the ones that are not JSON-RPC (the SDK's ReadBuffer throws those
- * away), and can stop just before the target call is written. The server was spawned already
- * (spawn-subject.ts); this transport takes over its pipes.
- *
- * The subject's stderr is not read here: it is the client's fd 4, a pipe whose reading end the
- * harness holds, so the harness keeps receiving it (an EPIPE stack trace, say) after this
- * process has been killed.
+ * A stdio client transport that behaves like the SDK's StdioClientTransport but records every
+ * line the server writes (the SDK's ReadBuffer drops non-JSON-RPC ones) and can stop just before
+ * the target call. It takes over the pipes of a server spawned already (spawn-subject.ts);
+ * stderr goes to the client's fd 4, which the harness reads past this process's death.
  */
 export class RecordingStdioTransport implements Transport {
   onclose?: () => void;
@@ -125,12 +120,9 @@ export class RecordingStdioTransport implements Transport {
   }
 
   /**
-   * Writes one message after reading everything the server wrote before it: first what the
-   * stream holds, then what the pipe holds, read from its descriptor without blocking until it
-   * has nothing more (EAGAIN). Reading stays stopped until the write has completed, so every
-   * line read before it (an rpc-in before the write's rpc-out) was written by the server before
-   * it could have read this message, and every line after was read after it was written (the
-   * cancel of a cancel drill: silent-after-cancel tells an answer that crossed it this way).
+   * Writes one message after draining everything the server wrote before it (stream, then pipe
+   * until EAGAIN); reading stays stopped until the write completes, so a line read before was
+   * written before the server could read this message (silent-after-cancel relies on it).
    * Resolves with the write's moment and what the drain read.
    */
   async writeAfterDrain(message: JSONRPCMessage): Promise<{ t: number; drain: DrainResult }> {
@@ -171,11 +163,9 @@ export class RecordingStdioTransport implements Transport {
   }
 
   /**
-   * Stops reading the server's stdout for a reason; it is read again once no reason is left.
-   * `in-flight` (the target call's answer must stay unread until the kill), `ipc` (the client
-   * process's channel to the harness is backed up: a flooding server is read no faster than the
-   * harness takes its lines, so neither process's memory grows with the flood) and `cancel`
-   * (between the drain before a cancel and the cancel's write: writeAfterDrain).
+   * Stops reading the server's stdout for a reason, until no reason is left: `in-flight` (the
+   * answer stays unread until the kill), `ipc` (backpressure from the harness, so a flood grows
+   * no memory) and `cancel` (between the drain before a cancel and its write).
    */
   hold(reason: HoldReason): void {
     if (this.holds.size === 0) this.spawned.stdout.pause();

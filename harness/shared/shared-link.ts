@@ -1,12 +1,7 @@
 /**
- * The SDK 1 client's view of a connection it shares with the requester of a server/discover
- * probe that is still waiting for its answer (era-select.ts, after the probe's timeout).
- *
- * The requester keeps the recording transport: its own answers (string ids, `cd-<n>`) stay
- * its own, everything else (the SDK client's numeric ids, the server's requests and
- * notifications) comes here. close() never closes the server's stdin: the SDK client closes
- * its transport when initialize fails, and an initialize refused with -32022 for the modern era
- * is exactly when the connection must stay open (the late answer or a re-probe follows on it).
+ * The SDK 1 client's view of a connection shared with a server/discover probe still waiting for
+ * its answer (era-select.ts). The probe's own answers (`cd-<n>` ids) stay its own; close() never
+ * closes stdin, since an initialize refused with -32022 is when the connection must stay open.
  */
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';

@@ -37,17 +37,11 @@ export interface SpawnedServer {
 
 /**
  * Spawns the server at once, before the SDK is loaded, and keeps what it writes until the
- * transport attaches: the server's start-up and the client's overlap, as they do in a real
- * client that has its libraries loaded long before it starts a server.
- *
- * It is spawned as the drill's client profile spawns it (harness/client-profiles/): its
- * environment (client-env.ts), a session of its own (Node's `detached`, setsid), a group of its
- * own or a parent-death signal (pre-exec.pl: Node has neither), and its stderr: the client's
- * own, fd 4, which the harness reads and which outlives this process (`inherit`), or a pipe of
- * this process's, passed on to fd 4, whose reading end dies with it (`pipe-read`, and
- * `pipe-unread`, read only as far as an unread client buffers: stderr-room.ts). `stdin`: the
- * client's end of the server's stdin, held here and not on the ChildProcess when the profile's
- * runtime does not close it at the child's exit (Node's ChildProcess does, in its exit handler).
+ * transport attaches: start-ups overlap as in a real client whose libraries are loaded. It is
+ * spawned as the drill's client profile spawns it (harness/client-profiles/): environment
+ * (client-env.ts), session, group or parent-death signal (pre-exec.pl: Node has neither), and
+ * stderr (`inherit` to fd 4, or a pipe: stderr-room.ts). `stdin` is held here when the profile's
+ * runtime does not close it at the child's exit, as Node's ChildProcess does.
  */
 export function spawnSubject(subject: SubjectLaunch, emit: (event: ClientEvent) => void, client: ClientSpawn = DEFAULT_CLIENT_SPAWN): SpawnedServer {
   const { spawn: facts } = client;
