@@ -228,13 +228,8 @@ export class MembershipScanner {
 
   /**
    * The parent is a member, by identity, still in the table: alive, or a zombie. A multi-threaded
-   * process (any Node program) that exits shows its leader as a zombie while its other threads
-   * are still exiting, and its children keep it as their parent until the last thread is gone:
-   * only then are they re-parented (to the holder). A daemon launcher that forks and exits at
-   * once leaves that window open for tens of milliseconds under load; read as "not a live
-   * parent", the daemon belonged to nobody in it, and a drill that looked for quiet then found
-   * it (uid 65534, no cgroup: daemonizes-clean-env no-survivors passed once). A zombie's pid
-   * cannot be reused while it is listed, so a child naming it is that process's child.
+   * process that exits shows its leader as a zombie while its threads exit, and its children keep
+   * it as parent until then; a zombie's pid cannot be reused while listed.
    */
   private parentIsMember(stat: ProcStat, stats: Map<number, ProcStat>): boolean {
     const parent = stats.get(stat.ppid);

@@ -92,13 +92,9 @@ export function parseStat(text: string): ProcStat | null {
 const statBuf = Buffer.alloc(4096);
 
 /**
- * Open /proc/PID/stat descriptors, kept from one read to the next: a read is then one pread
- * instead of open, read and close, about a third of the cost (3.6 µs against 11.4 µs per process
- * on this machine), and a sample reads the stat of every process on the machine at every tick.
- * A descriptor stays bound to the process it was opened for: once that process is reaped, a read
- * fails (ESRCH) even if its pid is in use again, so a kept descriptor never reads the line of
- * another process; the failed one is closed and the pid opened afresh. The descriptors are
- * close-on-exec (libuv opens every file so): no child inherits them.
+ * Open /proc/PID/stat descriptors, kept from one read to the next: a read is one pread instead
+ * of open, read and close. A descriptor stays bound to its process: once reaped, a read fails
+ * (ESRCH) even if the pid is reused, and the pid is opened afresh. Close-on-exec, as libuv opens.
  */
 const keptStatFds = new Map<number, number>();
 /** At most this many kept descriptors; beyond it, reads open and close as before. */

@@ -1,7 +1,6 @@
 /**
- * The shape of a run's results (results.json) and of a drill's result, as types only: the
- * reporters import this module and harness/results/constants.ts and nothing else of the harness
- * (test/layering.test.ts), so what they load at run time is constants, never the scenario loader.
+ * The shape of a run's results (results.json) and of a drill's result, as types only: reporters
+ * import this and harness/results/constants.ts and nothing else of the harness (test/layering.test.ts).
  */
 import type { CheckId } from '../checks/all-checks.js';
 import type { RequirementsList } from './requirements.js';
@@ -43,11 +42,7 @@ export interface RunSummary {
   known?: number;
 }
 
-/**
- * A drill's verdict in a run with a baseline: `known` when every check that failed is listed
- * in the baseline (and none is unknown). The checks keep their own verdicts; `known` on the
- * drill says which failures were absorbed and why.
- */
+/** A drill's verdict with a baseline: `known` when every failed check is listed (and none is unknown); checks keep their own verdicts. */
 export type DrillVerdict = Verdict | 'known';
 
 /** A failed check the baseline lists: shown as known, apart from new failures. */
@@ -101,11 +96,7 @@ export interface FlakyEntry {
   verdicts: DrillVerdict[];
 }
 
-/**
- * A drill the plan left out because it is the same drill as one that ran (harness/plan/not-repeated.ts):
- * at `idle` and `pre-dispatch` the target call is never sent, so scenarios of one server that
- * differ only in their target drill the same thing there.
- */
+/** A drill left out as the same drill as one that ran (harness/plan/not-repeated.ts). */
 export interface NotRepeatedDrill {
   /** The key the drill would have had. */
   key: string;
@@ -151,11 +142,7 @@ export interface RunResults {
   mergedFrom?: { runId: string; shard: { index: number; total: number } | null }[];
 }
 
-/**
- * A run's drills as the reporters get them at its end: counted, read in order or by position.
- * An array is one; a CLI run hands over its spool (harness/results/drill-spool.ts), which
- * reads each drill from disk when asked, so a reporter holds only the drills it keeps.
- */
+/** A run's drills as the reporters get them: an array, or a CLI run's spool (harness/results/drill-spool.ts), read from disk on demand. */
 export interface DrillList extends Iterable<DrillResult> {
   readonly length: number;
   at(index: number): DrillResult | undefined;

@@ -1,9 +1,7 @@
 /**
- * What a run is given: `runDrills(config)`, a config file's default export (`defineConfig`) and
- * the CLI's flags all come to this one type (harness/run/start-run.ts adds the CLI's own).
- * Declared here, in the run layer, and re-exported by harness/index.ts, which only re-exports
- * (vitest's `src/public/*`): the config file's loader (config-file.ts) reads it without
- * importing the public entry.
+ * What a run is given: `runDrills(config)`, a config file's default export and the CLI's flags all
+ * come to this type. Declared in the run layer so the config file's loader (config-file.ts) reads
+ * it without importing the public entry, harness/index.ts, which only re-exports it.
  */
 import type { Reporter } from '../../reports/types.js';
 import type { ProfileRef } from '../client-profiles/profiles.js';
@@ -14,21 +12,13 @@ import type { ShardSpec } from '../plan/shard.js';
 export interface DrillConfig {
   /** Scenario files or folders, or scenarios already loaded. */
   scenarios: Array<string | Scenario>;
-  /**
-   * Chooses the kill points of every scenario, in place of its own `points`: each scenario is
-   * drilled at these, listed in its file or not; one it cannot be drilled at (a point reached
-   * through a target it does not have, `sent` without a `remote:` section) is left out, with why.
-   */
+  /** Chooses the kill points of every scenario, in place of its own; a point one cannot reach is left out, with why. */
   points?: KillPoint[];
   /** Chooses the kill modes of every scenario, in place of its own `modes` (a cancel where no call is in flight is left out, with why). */
   modes?: KillMode[];
   /** Overrides every scenario's protocol era: auto, 2025-11-25 or 2026-07-28. */
   protocol?: ProtocolChoice;
-  /**
-   * Overrides every scenario's `network`: `loopback` starts each server in a network namespace
-   * where only loopback exists (the drill remote relayed in), or the run refuses, saying why;
-   * `host` runs them on the host's network (docs/network.md). Default: each scenario's, else host.
-   */
+  /** Overrides every scenario's `network` (docs/network.md): `loopback` or `host`. Default: each scenario's, else host. */
   network?: NetworkChoice;
   /**
    * Replaces every scenario's `client-profiles`: the clients whose spawn, stop and crash the
@@ -50,10 +40,7 @@ export interface DrillConfig {
   shard?: ShardSpec;
   /** Run every drill this many times (`--repeat`); a drill whose verdicts differ is flaky. */
   repeat?: number;
-  /**
-   * A plan of no drill (the choices and filters left nothing) throws a NoDrillsError (exit 1 in
-   * the CLI), unless this is true: then the run runs nothing and passes (`--pass-with-no-drills`).
-   */
+  /** A plan of no drill throws a NoDrillsError (exit 1), unless this is true (`--pass-with-no-drills`). */
   passWithNoDrills?: boolean;
   /** A baseline file (`--baseline`): the failures it lists are known and do not fail the run (harness/baseline). */
   baseline?: string;

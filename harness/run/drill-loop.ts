@@ -69,12 +69,10 @@ export async function runDrillLoop(input: DrillLoopInput): Promise<DrillLoopOutp
   const verdicts: DrillLoopOutput['verdicts'] = [];
   let done = 0;
   /**
-   * The first failure of a drill's own code (executeDrill rejecting, judging, its evidence log,
-   * a reporter). runOne never rejects: while later drills still waited for admission, its
-   * rejection had no handler yet, and Node ended the harness at once with exit 1, without its
-   * results, without containing the drills in flight and without a word of why (a suite run's
-   * uid-65534 matrix CLI exited 1 within 1.5 s). No drill is admitted after one; the run
-   * throws it once the drills in flight are done (the CLI: "the harness failed", exit 4).
+   * The first failure of a drill's own code (executeDrill, judging, its evidence log, a reporter).
+   * runOne never rejects, since an unhandled rejection would end the harness without results or
+   * containment; no drill is admitted after one, and the run throws it once the drills in flight
+   * are done (the CLI: "the harness failed", exit 4).
    */
   const failures: unknown[] = [];
   const runOne = async (position: number, slot: DrillSlot): Promise<void> => {
