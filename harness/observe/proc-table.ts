@@ -36,12 +36,7 @@ export function readProcTable(): ProcTable {
 /** Every this many ticks, a tick reads the whole table again. */
 export const FULL_READ_EVERY = 10;
 
-/**
- * A table now, re-reading the stat lines of new pids and of `refresh` only; the others come
- * from the latest table. A pid reused within one tick would keep its old line until the next
- * full read (the kernel hands pids out in order: a reuse that fast needs the whole pid range
- * to wrap within one tick).
- */
+/** A table now, re-reading only new pids and `refresh`; a pid reused within one tick keeps its old line until the next full read. */
 export function updateProcTable(refresh: ReadonlySet<number>): ProcTable {
   if (latest === null) return readProcTable();
   const at = monoNow();
@@ -89,13 +84,7 @@ function tableForTick(tick: number, count: number, subscribers: Map<Subscriber, 
   return updateProcTable(refresh);
 }
 
-/**
- * Call `fn` with a table read at most once per tick, every `intervalMs`, together with every
- * other subscriber of that interval. `interest` names the pids `fn` needs re-read at every
- * tick (see the top of this file); without it every tick reads everything. Returns the
- * unsubscribe function. The timer is unref'd:
- * an observer never keeps the harness alive.
- */
+/** Call `fn` with a table read at most once per tick shared by every subscriber of `intervalMs`; `interest`: pids to re-read each tick. Unref'd. */
 export function onProcTable(intervalMs: number, fn: Subscriber, interest: Interest | null = null): () => void {
   let ticker = tickers.get(intervalMs);
   if (ticker === undefined) {

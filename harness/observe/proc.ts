@@ -1,10 +1,7 @@
 /**
  * Reading the Linux process table from /proc: the one module of harness/ that opens anything
- * under /proc (test/layering.test.ts keeps it so). Here: the process list, stat, environ and
- * cmdline, and start times; in proc/: descriptors (fds.ts), the socket tables (net-tables.ts)
- * and the other files (files.ts). Every reader returns null (never throws) when the process is
- * gone or unreadable: a process can exit between listing and reading, and that is the normal
- * case for a crash drill, not an error.
+ * there (test/layering.test.ts). Every reader returns null when the process is gone: in a crash
+ * drill that is the normal case, not an error.
  */
 import { execFileSync } from 'node:child_process';
 import { closeSync, openSync, readdirSync, readFileSync, readSync } from 'node:fs';
@@ -229,10 +226,8 @@ export function clockTicksPerSecond(): number {
 let bootOffsetMs: number | undefined;
 
 /**
- * The kernel counts start times on the boot-time clock (task->start_boottime since Linux 5.3),
- * which also runs during suspend, while monoNow() reads CLOCK_MONOTONIC, which does not. On a
- * machine that never suspended the two agree; otherwise /proc/uptime (boot-time clock, 10 ms
- * resolution) gives the difference. Differences under 50 ms are read noise and ignored.
+ * Start times count on the boot-time clock (task->start_boottime), which runs during suspend;
+ * monoNow() does not, so /proc/uptime gives the difference (under 50 ms is noise).
  */
 function bootToMonotonicOffsetMs(): number {
   if (bootOffsetMs === undefined) {

@@ -1,9 +1,6 @@
 /**
- * What holds a live process up, read from /proc at one moment, for a drill's diagnosis
- * (harness/results/diagnosis.ts): its threads and where each waits (wchan), whether it still
- * polls or reads its stdin, whether it runs an event loop (an epoll instance), what else that
- * loop watches, its timers where the kernel shows them (timerfd), its children. Names and
- * counts only: no fd target but stdin's kind, and every string is redacted of the drill's secrets.
+ * What holds a live process up, read from /proc for a drill's diagnosis (harness/results/diagnosis.ts):
+ * threads and their wchan, stdin reads, event loop, timers, children. Names and counts only, redacted.
  */
 import { redact as redactText, type Secret } from '../util/secrets.js';
 import type { ProcIdentity } from './identity.js';
@@ -74,12 +71,7 @@ function stdinKind(target: string): string {
   return kind;
 }
 
-/**
- * Whether a thread waits where a blocking read of stdin waits: `pipe_read` for a pipe (what the
- * Python SDK, Codex, Goose and Zed give), the unix stream read for a socket (a Node client's
- * socketpair). A thread reading some other socket looks the same: with stdin a socket and no
- * event loop polling it, it is most likely stdin's reader.
- */
+/** Whether a thread waits where a blocking stdin read waits: `pipe_read`, or the unix stream read for a socketpair. */
 function readsLike(stdin: string | null, wchan: string): boolean {
   if (/pipe_read/.test(wchan)) return true;
   return stdin === 'socket' && /unix_stream_(read_generic|data_wait)/.test(wchan);

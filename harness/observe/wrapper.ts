@@ -23,11 +23,7 @@ function baseName(path: string): string {
   return slash < 0 ? path : path.slice(slash + 1);
 }
 
-/**
- * True when argv is one of the known launchers. npm rewrites its process title, after which
- * /proc/PID/cmdline is one string such as `npm exec @scope/pkg` (Node's process.title
- * overwrites argv memory), so the first word of argv[0] is what names the program.
- */
+/** True for a known launcher; npm rewrites its process title into one string, so argv[0]'s first word names it. */
 export function isLauncher(cmdline: readonly string[]): boolean {
   const first = cmdline[0];
   if (first === undefined || first === '') return false;
@@ -41,14 +37,9 @@ export function isLauncher(cmdline: readonly string[]): boolean {
 }
 
 /**
- * The real server among the direct child and its descendants in `chain`.
- *
- * Candidates share the direct child's fd 0 and fd 1 (same pipe or socket). Among them the
- * server is the first non-launcher on the way down from the direct child: deeper candidates
- * below it are its own children that inherited its stdio (`stdio: 'inherit'`), not the
- * server. When no candidate is a non-launcher (the server has not been exec'd yet, or the
- * launcher is unknown to us), the deepest candidate is the best guess. When the direct child's
- * fds cannot be read (it is gone), the direct child itself is returned.
+ * The real server among the direct child and its descendants: of those sharing the child's fd 0
+ * and 1, the first non-launcher on the way down (deeper ones inherited its stdio); else the
+ * deepest candidate; the direct child itself when its fds cannot be read.
  */
 export function findRealServer(chain: readonly ChainProcess[], directChild: ProcIdentity, readFd: ReadFd): ProcIdentity {
   const direct = { pid: directChild.pid, startTime: directChild.startTime };

@@ -1,9 +1,4 @@
-/**
- * A process's file descriptors, as /proc/PID/fd shows them: one symbolic link a descriptor,
- * whose target names the open object (`pipe:[N]`, `socket:[N]`, `anon_inode:[eventpoll]`, a
- * path) and whose permission bits give the access mode (proc(5)). Like every reader here, these
- * return null (or nothing) when the process or the descriptor is gone.
- */
+/** A process's file descriptors as /proc/PID/fd shows them (proc(5)): link target and access mode; null when gone. */
 import { lstatSync, readdirSync, readFileSync, readlinkSync, statSync } from 'node:fs';
 import { readdir, readlink } from 'node:fs/promises';
 

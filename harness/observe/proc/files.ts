@@ -36,12 +36,7 @@ export function readCwd(pid: number): string | null {
   }
 }
 
-/**
- * A process's I/O counters (/proc/PID/io, proc(5)): bytes passed to read(2)- and write(2)-like
- * calls (rchar, wchar, pipes and sockets included) and how many such calls (syscr, syscw), summed
- * over its threads. Null when gone, or another user's (the file is mode 0400: only the owner or
- * root reads it).
- */
+/** A process's I/O counters (/proc/PID/io, proc(5)); null when gone or another user's (mode 0400). */
 export interface IoCounters {
   rchar: number;
   wchar: number;
