@@ -29,11 +29,8 @@ export function problemsFromIssues(issues: readonly z.core.$ZodIssue[], raw: unk
 }
 
 /**
- * zod reports a union as failed as a whole when every branch failed, even when the value was
- * clearly meant for one branch (`exit-on-eof: { deadline: x }` is a mapping, so the mapping
- * branch is the one to explain). A branch whose problems all lie below the root (an unknown
- * key inside it counts) accepted the value's kind; when exactly one did, its issues are the
- * ones to show, with full paths.
+ * zod fails a union as a whole when every branch failed. A branch whose problems all lie below
+ * the root accepted the value's kind; when exactly one did, its issues are the ones to show.
  */
 function matchedBranch(issue: z.core.$ZodIssue): z.core.$ZodIssue[] | undefined {
   if (issue.code !== 'invalid_union') return undefined;

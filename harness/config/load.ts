@@ -5,10 +5,8 @@ import { parseScenario, type ScenarioOptions } from './parse.js';
 import type { Scenario } from './types.js';
 
 /**
- * Loads every scenario from files and folders (see findScenarioFiles), sorted by path. A file
- * that names no subject takes `options.subjects` (the run's `--subject`s).
- * All files are read before failing, so one ConfigError lists the problems of every bad
- * file, plus any id used twice (naming both files).
+ * Loads every scenario from files and folders, sorted by path; a file with no subject takes
+ * `options.subjects`. Every file is read before failing, so one ConfigError lists every problem.
  */
 export async function loadScenarios(paths: string[], options: ScenarioOptions = {}): Promise<Scenario[]> {
   const files = await findScenarioFiles(paths);

@@ -27,12 +27,7 @@ export const DEFAULT_TIMEOUTS: Readonly<ScenarioTimeouts> = Object.freeze({
 
 export const DEFAULT_CANCEL_DEADLINE_MS = 2_000;
 
-/**
- * How long the child-spawned point's child must live after its exec was seen. A version probe
- * (`python3 --version`, `node --version`) or a version manager's helper lives less than this;
- * the children a call starts to do its work (a browser, `sleep 300`) live longer. The Java
- * matrix's shortest child at the point, `sleep 0.5`, still lives well past it.
- */
+/** How long the child-spawned point's child must live after its exec: longer than a version probe, shorter than a call's working child. */
 export const DEFAULT_CHILD_ALIVE_MS = 200;
 
 export const DEFAULT_EXIT_DEADLINE_MS = 2_000;
@@ -117,11 +112,7 @@ function asksForActivity(parsed: ParsedScenario): boolean {
   return lists.some((list) => list?.includes('records-every-action')) || subjects.some((s) => s.activity !== undefined);
 }
 
-/**
- * The cwd defaults to the file's folder, and relative paths resolve against it, so a
- * scenario means the same thing whatever folder the CLI runs from. A cwd that begins with a
- * template (`{{tmp}}/work`) is kept until the drill renders it (renderScenario resolves it).
- */
+/** The cwd defaults to the file's folder and relative paths resolve against it; one starting with a template waits for renderScenario. */
 function resolveCwd(dir: string, cwd: string | undefined): string {
   if (cwd === undefined) return dir;
   if (cwd.startsWith('{{')) return cwd;

@@ -1,9 +1,7 @@
 /**
- * The statements of a cleanup expectation, as a scenario file declares them: their ids, their
- * labels, what each requires and where that comes from, and a declared statement. It imports only
- * the requirements (a leaf themselves): harness/config reads them from a
- * scenario file, harness/expectation/ judges them, and the reporters name them through
- * harness/results/constants.ts, none of them through another.
+ * The statements of a cleanup expectation as a scenario declares them. It imports only the
+ * requirements, so harness/config, harness/expectation/ and the reporters (through
+ * harness/results/constants.ts) each reach it without another.
  */
 
 import { EXITS_ON_EOF, STOPS_ON_CANCEL } from '../requirements/catalog.js';

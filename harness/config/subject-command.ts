@@ -75,11 +75,7 @@ export function resolveCommand(command: string, cwd: string, envPath: string | u
   };
 }
 
-/**
- * Every subject of every scenario, resolved; throws one ConfigError listing each command that
- * cannot run (once per scenario file and field, however many drills would have used it).
- * `originOf` says where a subject came from (a flag replaces the scenarios' own).
- */
+/** Every subject of every scenario, resolved; one ConfigError lists each command that cannot run. */
 export function refuseUnrunnableSubjects(
   scenarios: readonly Scenario[],
   originOf: (scenario: Scenario, index: number) => SubjectOrigin,

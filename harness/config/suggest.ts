@@ -1,8 +1,6 @@
 /**
- * "Did you mean" for unknown keys. Keys are compared after lower-casing and dropping `-`, `_`
- * and `.`, so `inFlightDelay`, `in_flight_delay` and `InFlight-Delay` all find
- * `in-flight-delay`; then an unambiguous abbreviation or longer spelling; otherwise the
- * closest known key within a small edit distance wins.
+ * "Did you mean" for unknown keys: compared lower-cased without `-`, `_` and `.`, then by
+ * unambiguous abbreviation, else the closest key within a small edit distance.
  */
 export function suggestKey(unknown: string, known: readonly string[]): string | undefined {
   const norm = (s: string): string => s.toLowerCase().replace(/[-_.]/g, '');

@@ -27,11 +27,7 @@ const TEMPLATES: Readonly<Record<string, { key: TemplateKey; missing: string }>>
   'activity.file': { key: 'activityFile', missing: 'this drill has no activity record file' },
 };
 
-/**
- * `{{env.NAME}}`: the value of NAME in the harness's environment, read when the drill renders
- * its scenario. `crash-drill init --from-client` writes it where a client configuration held a
- * credential, so the scenario file references the secret instead of copying it.
- */
+/** `{{env.NAME}}`: NAME from the harness's environment at render; `init --from-client` writes it so a scenario never copies a secret. */
 const ENV_TEMPLATE = /^env\.([A-Za-z_][A-Za-z0-9_]*)$/;
 
 /** `{{files.<name>}}`: the path of the subject's file of that name (`subject.files`), in the drill's temp folder. */
@@ -87,11 +83,9 @@ export function envTemplateNames(value: unknown): string[] {
 }
 
 /**
- * Renders every template in `value`, deeply (strings inside arrays and plain objects), and
- * returns a new value; the input is not changed. A template whose value `ctx` lacks (no
- * remote yet, say) throws a ConfigError naming the field and the template, so the executor
- * can give that drill `error` rather than start a server with an empty URL.
- * `at` prefixes the field paths in errors, e.g. `target.args`.
+ * Renders every template in `value` deeply into a new value. A missing value throws a
+ * ConfigError naming the field (prefixed by `at`), so the drill is `error` rather than a server
+ * started with an empty URL.
  */
 export function renderTemplates<T>(value: T, ctx: TemplateContext, at = ''): T {
   return renderAt(value, ctx, at, undefined);
@@ -132,11 +126,7 @@ function joinField(prefix: string, rest: string): string | undefined {
   return rest.startsWith('[') ? prefix + rest : `${prefix}.${rest}`;
 }
 
-/**
- * Renders the templated fields of a scenario for one drill: subject args, env, cwd, files and
- * activity file, and the args of every tool call. A cwd that began with a template is resolved against the
- * scenario folder once rendered, so `subject.cwd` is always absolute afterwards.
- */
+/** Renders a scenario's templated fields for one drill; a templated cwd is then resolved against the scenario folder. */
 export function renderScenario(scenario: Scenario, ctx: TemplateContext): Scenario {
   const f = scenario.file;
   const subject = scenario.subject;

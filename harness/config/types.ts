@@ -1,8 +1,4 @@
-/**
- * The normalised shapes a scenario file turns into. The file shape itself (kebab-case keys,
- * optional fields) is `ScenarioInput` in schema.ts; everything here is what the rest of the
- * harness consumes: every default filled in, every path absolute.
- */
+/** The normalised shapes a scenario file turns into (the file shape is `ScenarioInput`, schema.ts): defaults filled, paths absolute. */
 import type { ProfileRef } from '../client-profiles/profiles.js';
 import type { DeclaredStatement } from './statements.js';
 
@@ -20,20 +16,12 @@ export type KillMode = 'crash' | 'close' | 'stop' | 'abandon' | 'hang' | 'cancel
 /** The kill modes that end the client; a cancel drill may add one after the cancel (`cancel.then`). */
 export type LossMode = Exclude<KillMode, 'cancel'>;
 
-/**
- * The protocol era the drill client speaks. `auto` probes with `server/discover` and falls back
- * to `initialize` on any error or a timeout (the 2026-07-28 stdio backward-compatibility rule);
- * a revision pins that era with no probe and no fallback.
- */
+/** The era the drill client speaks: `auto` probes with `server/discover` and falls back to `initialize`; a revision pins it. */
 export type ProtocolChoice = 'auto' | '2025-11-25' | '2026-07-28';
 
 export const PROTOCOL_CHOICES: readonly ProtocolChoice[] = Object.freeze(['auto', '2025-11-25', '2026-07-28'] as const);
 
-/**
- * The network the server runs in: the host's (`host`, the default of `run`), or a network
- * namespace of its own where only loopback exists and the drill remote is relayed in
- * (`loopback`: harness/drill/network/, docs/network.md).
- */
+/** The network the server runs in: the host's, or a loopback-only namespace (harness/drill/network/, docs/network.md). */
 export type NetworkChoice = 'host' | 'loopback';
 
 export const NETWORK_CHOICES: readonly NetworkChoice[] = Object.freeze(['host', 'loopback'] as const);
@@ -41,12 +29,7 @@ export const NETWORK_CHOICES: readonly NetworkChoice[] = Object.freeze(['host', 
 /** The points where a call is in flight, so a cancel has something to cancel. */
 export const CANCEL_POINTS: readonly KillPoint[] = Object.freeze(['in-flight', 'sent', 'confirmed', 'child-spawned'] as const);
 
-/**
- * What a kill point needs of its scenario: a target call (every point but idle is reached through
- * it), and the server's writes at the drill remote (`sent` and `confirmed` are the remote's own
- * moments). Read by the loader (a file without `target:` may list only points that need none)
- * and by the planner (a point chosen by `--point` that a scenario cannot reach is left out, with why).
- */
+/** What a kill point needs: a target call, and the server's writes at the drill remote (`sent`, `confirmed`). */
 export interface PointNeeds {
   target: boolean;
   remote: boolean;
@@ -128,12 +111,7 @@ export interface ToolCallSpec {
   args: Record<string, unknown>;
 }
 
-/**
- * A setup step: a tool call (both eras), or a subscription in one era's own terms. `subscribe`
- * is `resources/subscribe` (2025-11-25 only: the 2026-07-28 revision removed it); `listen` is
- * `subscriptions/listen` (2026-07-28 only). `call` holds the JSON-RPC method for those two and
- * `args` its params, so templates render in them like in tool arguments.
- */
+/** A setup step: a tool call, `subscribe` (resources/subscribe, 2025-11-25) or `listen` (subscriptions/listen, 2026-07-28); `call` holds the method, `args` its params. */
 export interface SetupStep extends ToolCallSpec {
   kind?: 'tool' | 'subscribe' | 'listen';
 }
@@ -209,22 +187,15 @@ export interface ScenarioExpect {
   quietAfterLoss: boolean;
   jobsSettled: { grace: number } | null;
   /**
-   * The cancel checks (cancel drills only). `outlastsCancel`: the scenario's word that the target
-   * call's own work cannot end before the server has read the cancel (a fake whose tool works
-   * for a set time that the cancel interrupts at its start), so no answer can cross the cancel:
-   * any message for the call read after the cancel was written after the server read it.
+   * The cancel checks (cancel drills only). `outlastsCancel`: the call's work cannot end before the
+   * server reads the cancel, so any message for it read after the cancel was written after that.
    */
   silentAfterCancel: { outlastsCancel: boolean } | null;
   /** `deadline`: the cancel drill's observation window, and how long a spawned child may take to end. */
   stopsAfterCancel: { deadline: number } | null;
   /** `deadline`: how long the follow-up tools/list may take to be answered. */
   aliveAfterCancel: { deadline: number } | null;
-  /**
-   * activity-recorded: the server's own record names every write the remote received before it
-   * arrived, and ends every action it started. On by default with a `remote:` section when the
-   * scenario states records-every-action or declares a subject's `activity:`. Absent in evidence
-   * older than the check.
-   */
+  /** activity-recorded: the server's record names every write before it arrived and ends every action it started. */
   activityRecorded?: boolean;
 }
 
