@@ -34,11 +34,8 @@ export function clientSignalsTo(evidence: DrillEvidence, target: { pid: number; 
 }
 
 /**
- * Whether the server's loss began with EOF alone, so that an exit after it is the server's own
- * doing: a crash whose profile sends no parent-death signal, or a close or stop whose sequence
- * begins by closing stdin (the SDKs', VS Code's, Goose's). A sequence that signals first
- * (Codex, Gemini CLI, Zed, Claude Code) or a death that signals (Goose) never lets a server show
- * it exits on EOF; abandon and hang close nothing.
+ * Whether the loss began with EOF alone, so an exit after it is the server's own doing: a crash
+ * without parent-death signal, or a stop sequence that begins by closing stdin.
  */
 export function lossBeginsWithEof(evidence: DrillEvidence, mode: KillMode): boolean {
   const profile = profileOf(evidence);
@@ -47,11 +44,7 @@ export function lossBeginsWithEof(evidence: DrillEvidence, mode: KillMode): bool
   return false;
 }
 
-/**
- * Whether the client had closed the server's stdin by `t`, so that EOF could have reached it: a
- * crash closes it with the client; close and stop once a `close-stdin` step ran, the client
- * quit or its runtime closed stdin at the direct child's exit; abandon and hang never do.
- */
+/** Whether the client had closed the server's stdin by `t`, so EOF could have reached it. */
 export function eofSentBy(evidence: DrillEvidence, t: number): boolean {
   const mode = evidence.meta.mode;
   if (mode === 'crash') return true;

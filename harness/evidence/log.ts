@@ -5,11 +5,9 @@ import type { DrillEvidence, EvidenceEvent } from './types.js';
 import { UserError } from '../util/errors.js';
 
 /**
- * One JSONL file per drill: one event a line, in recording order, each line holding `prev`, the
- * SHA-256 of the previous line's exact bytes (the first holds GENESIS). The hash of the last
- * line is the log's head: kept in results.json and the reports, it makes a cut-off tail
- * detectable too. The first event (`drill-start`) carries the drill's meta, so the file alone is
- * enough to re-check the drill.
+ * One JSONL file per drill, each line holding `prev`, the SHA-256 of the previous line's bytes.
+ * The last line's hash, kept in results.json, makes a cut-off tail detectable; the first event
+ * carries the meta, so the file alone re-checks the drill.
  */
 export const GENESIS = '0'.repeat(64);
 

@@ -1,10 +1,6 @@
 import { firstOf, type DrillEvidence, type EvidenceOf } from './types.js';
 
-/**
- * What a check gives when the drill never got to what it judges: `unknown`, with why, and no
- * data. It is a check's judgement (harness/checks/types.ts) as the evidence layer can say it,
- * without knowing the checks above it.
- */
+/** `unknown`, with why: a check's judgement (harness/checks/types.ts) when the drill never got to what it judges. */
 export type NotReached = { verdict: 'unknown'; summary: string; data: Record<string, never> };
 
 /**

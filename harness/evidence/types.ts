@@ -150,11 +150,7 @@ export type HarnessEvent =
   | { type: 'process-exec'; pid: number; startTime: number; cmdline: string[] }
   /** The holder (harness/drill/holder/holder.pl), a subreaper when `subreaper`; pid null: none started (`reason`). */
   | { type: 'holder'; pid: number | null; startTime: number | null; subreaper: boolean; reason?: string }
-  /**
-   * The server runs in a loopback-only network (`network: loopback`, harness/drill/network/):
-   * `kind` net (a network namespace, as root) or user (owned by a user namespace, the harness's
-   * uid and gid mapped to themselves); its keeper by identity; the host loopback ports relayed in.
-   */
+  /** The server runs in a loopback-only network (harness/drill/network/): `kind` net (as root) or user namespace. */
   | { type: 'network'; mode: 'loopback'; kind: 'net' | 'user'; keeper: { pid: number; startTime: number }; ports: number[] }
   /** A connection the server's namespace relayed to the drill remote: the sender's port inside, the remote's port, the sender named inside (null: it could not be). */
   | { type: 'network-relay'; innerPort: number; port: number; process: { pid: number; startTime: number } | null }
@@ -230,12 +226,7 @@ export type HarnessEvent =
    * and the counts so far. `absent`: the file did not exist (yet) at this read.
    */
   | { type: 'activity'; read: ActivityRead; request?: number; entries: ActivityEntry[]; counts: ActivityCounts; absent?: true }
-  /**
-   * What the harness read from /proc for the drill's diagnosis (harness/observe/process-facts.ts,
-   * runtime-facts.ts; judged by each check's diagnosis, harness/checks/<id>/diagnosis.ts): `start` once the handshake is done
-   * (the runtime and its MCP SDK), `deadline` at the exit deadline while the server still runs,
-   * `snapshot` with every live process of the drill, before containment.
-   */
+  /** What the harness read from /proc for the diagnosis (harness/observe/process-facts.ts): at `start`, the exit `deadline`, the `snapshot`. */
   | { type: 'diagnosis-facts'; label: 'start' | 'deadline' | 'snapshot'; processes: ProcessFacts[]; runtime?: RuntimeFacts | null }
   /** Containers of the drill: label, engine, the subject's container and its exit, snapshot, containment (harness/containers/). */
   | ContainerEvidenceEvent;

@@ -51,11 +51,7 @@ export interface VerifyResult {
   problem: ChainBreak | null;
 }
 
-/**
- * What verification reads of a results.json (results.json's `drills[].evidence`,
- * harness/results/types.ts): declared here, so the evidence layer reads the file without
- * depending on the results layer above it.
- */
+/** What verification reads of results.json, declared here so the evidence layer need not depend on the results layer. */
 export interface ResultsLogs {
   drills: { id: string; evidence: { file: string; head: string; records: number } | null }[];
 }

@@ -1,9 +1,6 @@
 /**
- * The incident record's view of the server's own activity record: the last action it recorded
- * started and the last it recorded an end of, beside the last write the remote received, so a
- * responder sees at once whether the server's own log names what the remote saw. From the
- * record as the drill read it up to the server's exit (or the end of the window), the first
- * generation's; null when the drill did not read the record. Pure.
+ * The incident record's view of the server's activity record: its last action started and ended,
+ * beside the last write the remote received, read up to the server's exit or the window's end. Pure.
  */
 import { activityReads, closingRead, describeActivitySource } from '../evidence/activity-queries.js';
 import { firstGenerationRequests } from '../evidence/queries.js';

@@ -1,9 +1,6 @@
 /**
- * A run's drill results on disk: each drill's result is one JSON line, written at its end, and
- * read back when a reporter asks for it. What a long run holds in memory is then two numbers a
- * drill (where its line starts, how long it is), not its result: about 5 KB of JSON a drill,
- * several times that as objects, which at 10,000 drills was most of the harness's memory.
- * The file belongs to the run, which removes it at its end (close).
+ * A run's drill results on disk, one JSON line a drill, read back when a reporter asks: memory
+ * holds two numbers a drill, not its result. The run removes the file at its end.
  */
 import { closeSync, mkdirSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';

@@ -20,11 +20,7 @@ export interface ExitInfo {
   stderrTail: string;
   /** When the subject was started through a launcher (npx, sh -c, ...): the launcher's pid and command. */
   launcher: { pid: number; command: string } | null;
-  /**
-   * Whose exit status the code, signal and class were read from: the server's own (pid), or,
-   * when its parent in a launcher chain reaped it unseen, the launcher's, which mirrors it
-   * (results/launcher-status.ts). Null: no status was read (`unknown`, `did-not-exit`).
-   */
+  /** Whose exit status was read: the server's own, or its launcher's (results/launcher-status.ts); null: none. */
   statusFrom: 'server' | 'launcher' | null;
 }
 

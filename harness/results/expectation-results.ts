@@ -1,8 +1,4 @@
-/**
- * A run's cleanup expectations as results.json carries them (`expectation`): each server's
- * statements, judged met, not met or not shown (harness/expectation/judge.ts). Types only, in the
- * results layer: results.json's shape is declared here, and harness/expectation/ judges into it.
- */
+/** A run's cleanup expectations as results.json carries them, judged by harness/expectation/judge.ts. Types only. */
 import type { ProfileRef } from '../client-profiles/profiles.js';
 import type { CheckId } from '../checks/all-checks.js';
 import type { StatementId } from '../config/index.js';
@@ -37,12 +33,7 @@ export interface StatementResult {
   wouldShow?: WouldShow;
   /** A `not met` statement the baseline lists: it does not fail the run. */
   known?: { reason: string };
-  /**
-   * The same statement under each client profile the run drilled, in the run's order: present
-   * when the run drilled the server under more than one profile, or under one other than the
-   * default ("leaves no helper: met under codex, zed; not met under ts-sdk, claude-code"). The
-   * statement's own status is over every profile's drills: not met under any is not met.
-   */
+  /** The statement per client profile drilled, present with several profiles or a non-default one; not met under any is not met. */
   profiles?: ProfileStatement[];
 }
 

@@ -1,7 +1,6 @@
 /**
- * The incident record of a drill: what a responder needs on one page. Derived from the evidence
- * alone (pure), so a saved log gives the same record. Three moments are kept apart: when the
- * client became unavailable, when the server's last action started, when authority was revoked.
+ * The incident record of a drill, derived from the evidence alone, keeping apart when the client
+ * became unavailable, when the server's last action started and when authority was revoked.
  */
 import { hadRemote, serverRequests, sessionOf, firstGenerationRequests, SUCCEEDED, survivorCredential } from '../evidence/queries.js';
 import { eventsOf, firstOf, type DrillEvidence } from '../evidence/types.js';
@@ -23,11 +22,7 @@ export interface IncidentRecord {
   observedAt: Moment | null;
   client: { pid: number; command: string } | null;
   server: { pid: number; command: string; ppid: number | null; pgid: number | null } | null;
-  /**
-   * The drill remote's side, only where the drill had a remote (hadRemote: a remote check was on,
-   * or the server sent it a request): a server that never spoke to it has no session, actions or
-   * authority to report, and the harness's own bookkeeping would read as an incident.
-   */
+  /** The drill remote's side, only where the drill had a remote (hadRemote): elsewhere the harness's bookkeeping would read as an incident. */
   sessionId?: string | null;
   authorization?: string;
   clientUnavailableAt: Moment | null;
@@ -142,11 +137,7 @@ function termination(exit: ExitInfo | null): string {
   }
 }
 
-/**
- * A survivor that still holds a credential (one the drill knows) in its environment or argv: the
- * credential must go. The harness's own drill token counts only where the drill had a remote
- * that token opens; elsewhere every server holds it and it opens nothing.
- */
+/** A survivor that still holds a credential the drill knows; the drill token counts only where the drill had a remote. */
 function credentialFollowUps(evidence: DrillEvidence): string[] {
   const survivors = firstOf(evidence, 'snapshot')?.survivors ?? [];
   return survivors.flatMap((s) => {
