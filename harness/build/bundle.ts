@@ -22,11 +22,7 @@ export const HARNESS_ENTRIES = {
 /** The entries started as programs by their path (package.json's bin): written with mode 0755. */
 export const RUNNABLE_ENTRIES = ['crash-drill'] as const satisfies readonly (keyof typeof HARNESS_ENTRIES)[];
 
-/**
- * Packages that user code loaded by the harness imports too (a scenario's msw handlers), so the
- * harness must use the very same module instance as the user's: they stay imports, resolved from
- * node_modules as before. A second, bundled copy of msw would not know the user's handlers.
- */
+/** Packages user code imports too (a scenario's msw handlers): kept as imports, so both share one module instance. */
 export const SHARED_WITH_USER_CODE = [/^msw(\/|$)/, /^@mswjs\//];
 
 /** The fake servers' SDK modules: the bundle (dist) of each source. */
@@ -40,18 +36,10 @@ export function importSpecifiers(text: string): string[] {
   return [...text.matchAll(/^\s*(?:import|export)\b[^'"]*?from\s+['"]([^'"]+)['"]/gm)].map((m) => m[1]);
 }
 
-/**
- * Packages whose `main` is a UMD wrapper the bundler cannot follow (jsonc-parser's factory
- * requires `./impl/format` at run time): the bundle takes their ES module build instead. Node
- * itself loads the UMD main fine, so tsc's output keeps the plain import.
- */
+/** Packages whose UMD `main` the bundler cannot follow (jsonc-parser): the bundle takes their ES module build. */
 export const ESM_BUILD_OF = (root: string) => ({ 'jsonc-parser': join(root, 'node_modules/jsonc-parser/lib/esm/main.js') });
 
-/**
- * Built-ins imported by their bare name (`net`, as proxy-chain's socks dependencies do) are
- * imported as `node:net` from the bundle: every import of dist/bin is then a `node:` built-in, a
- * chunk of its own, or a package user code shares (test/build/bundle.test.ts).
- */
+/** Built-ins imported by bare name become `node:` imports, so dist/bin imports only built-ins, chunks and shared packages (test/build/bundle.test.ts). */
 const NODE_PREFIXED: Record<string, string> = Object.fromEntries(builtinModules.filter((m) => !m.startsWith('_')).map((m) => [m, `node:${m}`]));
 
 type Rolldown = typeof import('rolldown');

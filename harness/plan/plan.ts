@@ -25,11 +25,7 @@ export interface LeftOut {
   point: KillPoint;
   mode: KillMode;
   reason: string;
-  /**
-   * The point or the mode was chosen (`points`, `modes`), not the scenario's own: the run says
-   * so. A scenario's own lists pair each point with each mode, and the pairs a cancel cannot make
-   * (a cancel at idle) are left out without a word, as they always were.
-   */
+  /** The point or mode was chosen, not the scenario's own: the run says so. Impossible pairs of a scenario's own lists are left out silently. */
   chosen: boolean;
 }
 
@@ -48,17 +44,11 @@ export interface Plan {
 }
 
 /**
- * Every scenario × its points × its modes × its client profiles, in file order, where `points`,
- * `modes` and `clientProfiles` choose in place of the scenario's own lists: `modes: ['stop']`
- * drills every scenario in stop, whether its file lists stop or not. A pair a scenario cannot be
- * drilled as (a cancel at idle, a point that needs the target of a scenario with none) is left
- * out, with why (`leftOut`).
- *
- * Each drill keeps its index: a drill of the scenario's own lists its index in the plan of those
- * lists, so the same drill has the same id suffix whatever the filters (a run of the default
- * profile alone plans what it planned before profiles); a drill only a choice makes comes after
- * all of those. After the filters, a drill that cannot differ from an earlier one is left out
- * (not-repeated.ts).
+ * Every scenario × points × modes × client profiles, in file order; `points`, `modes` and
+ * `clientProfiles` replace the scenario's own lists, and a pair it cannot be drilled as is left
+ * out with why. A drill of the scenario's own lists keeps its index in their plan, so its id
+ * suffix does not depend on the filters; drills only a choice makes come after. Drills that
+ * cannot differ are then left out (not-repeated.ts).
  */
 export function planRun(scenarios: Scenario[], filter: PlanFilter = {}): Plan {
   const pointsChosen = Boolean(filter.points?.length);

@@ -20,9 +20,8 @@ export interface InstalledIntercept {
 
 export function installIntercept(origins: readonly string[], env: NodeJS.ProcessEnv = process.env): InstalledIntercept {
   const listed = new Set(origins);
-  // Captured before FetchInterceptor replaces globalThis.fetch: the forwarded request must not
-  // be intercepted again, and it goes out from this very process, so the remote's attribution
-  // (source port -> socket inode -> pid) ties it to the server itself.
+  // Captured before FetchInterceptor replaces fetch: the forwarded request is not intercepted again,
+  // and leaving from this process lets the remote attribute it to the server.
   const realFetch = globalThis.fetch.bind(globalThis);
   const target = () => readForwardTarget(env);
   const forward = async (request: Request): Promise<Response> => {
@@ -35,9 +34,7 @@ export function installIntercept(origins: readonly string[], env: NodeJS.Process
   };
   const clientRequest = new ClientRequestInterceptor();
   const fetchInterceptor = new FetchInterceptor();
-  // A failure must look like the network failure each API gives, so a server's own error
-  // handling runs as it would against the real host: http.request emits an Error (ours carries
-  // `code`), while undici's fetch rejects with `TypeError('fetch failed')` and the cause.
+  // Fail as each API fails on the network, so the server's own error handling runs.
   const listen = (interceptor: ClientRequestInterceptor | FetchInterceptor, asNetworkError: (error: Error) => Error) => {
     interceptor.on('request', async ({ request, controller }) => {
       if (!listed.has(new URL(request.url).origin)) return; // not ours: pass through untouched
@@ -53,9 +50,8 @@ export function installIntercept(origins: readonly string[], env: NodeJS.Process
   listen(fetchInterceptor, (error) => new TypeError('fetch failed', { cause: error }));
   const interceptor = new BatchInterceptor({ name: 'crash-drill-intercept', interceptors: [clientRequest, fetchInterceptor] });
   interceptor.apply();
-  // ESM named imports of builtins (`import { request } from 'node:https'`) are bindings that
-  // follow the CommonJS object only when this is called (Node docs, module.syncBuiltinESMExports).
-  // The preload runs before the application's modules are linked, so they see the patched ones.
+  // Named ESM imports of builtins follow the CommonJS object only when this is called (Node docs,
+  // module.syncBuiltinESMExports); the preload runs before the application links.
   syncBuiltinESMExports();
   return {
     origins: [...listed],

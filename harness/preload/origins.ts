@@ -1,8 +1,4 @@
-/**
- * The hosts to intercept, as origins (`scheme://host[:port]`). Parsed with WHATWG URL, so
- * `https://api.example.invalid:443` and `https://API.example.invalid/` both become
- * `https://api.example.invalid`, the same string `new URL(request.url).origin` gives.
- */
+/** The hosts to intercept, as origins parsed with WHATWG URL, the same string `new URL(request.url).origin` gives. */
 import { PreloadError } from './errors.js';
 
 /** The variable that carries the comma-separated origins into the subject. */

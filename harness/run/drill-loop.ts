@@ -1,9 +1,4 @@
-/**
- * The drill loop of a run: each drill admitted in plan order as the phase-aware limits allow
- * (scheduler.ts), executed, judged, its evidence log written, told to the reporters, and kept
- * (in memory, or in the spool on disk). run-scenarios.ts sets up what it needs first and reports
- * what it gives.
- */
+/** The drill loop: each drill admitted in plan order (scheduler.ts), executed, judged, logged, reported and kept. */
 import type { Reporter } from '../../reports/types.js';
 import type { ClientKind } from '../drill/client/drill-client.js';
 import { executeDrill } from '../drill/executor/execute.js';

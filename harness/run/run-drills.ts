@@ -10,11 +10,8 @@ import type { DrillConfig } from './drill-config.js';
 import { startRun } from './start-run.js';
 
 /**
- * Runs the drills and returns what the CLI writes to results.json, plus every drill's evidence.
- * Without a config, it reads the same config file the CLI would (crash-drill.config.* here).
- * The same run path as `crash-drill run` (harness/run/start-run.ts): duplicate ids and `only`
- * are checked, the report folder's old evidence is wiped, shard and repeat apply, concurrency
- * defaults to the cores (at most 4), and named reporters need `out`.
+ * Runs the drills and returns results.json's content plus every drill's evidence, on the same
+ * run path as `crash-drill run` (harness/run/start-run.ts); without a config, the CLI's config file.
  */
 export async function runDrills(given?: DrillConfig): Promise<{ results: RunResults; evidence: DrillEvidence[] }> {
   const file = given ? null : findConfigFile(process.cwd());

@@ -1,9 +1,4 @@
-/**
- * What a run reports at its end (results.json, and every reporter's onRunEnd): the summary, what
- * the sweep of dead runs ended, the drills, the plan it ran, the flaky drills and each server's
- * cleanup expectation, judged from the whole plan's scenarios (so every shard names the same
- * statements).
- */
+/** What a run reports at its end; expectations judged from the whole plan's scenarios, so every shard names the same statements. */
 import { requirementsList } from '../results/requirements.js';
 import { declaredExpectations, judgeExpectations } from '../expectation/judge.js';
 import { planFingerprint, type ShardSpec } from '../plan/shard.js';
