@@ -1,13 +1,7 @@
-/**
- * Turning a request for a listed host into the same request on the drill remote, and the
- * remote's answer into one the intercepted client can take.
- */
+/** A request for a listed host turned into the same request on the drill remote, and its answer back. */
 import { PreloadError } from './errors.js';
 
-/**
- * Hop-by-hop headers (RFC 9110 §7.6.1) and the ones fetch computes itself for the new
- * connection; `host` is a forbidden request header for fetch anyway (Fetch standard).
- */
+/** Hop-by-hop headers (RFC 9110 §7.6.1) and those fetch computes for the new connection. */
 const DROPPED_REQUEST_HEADERS = new Set([
   'host',
   'connection',
@@ -70,8 +64,7 @@ export async function forwardRequest(request: Request, target: ForwardTarget): P
   headers.set('x-forwarded-host', original.host);
   headers.set('x-forwarded-proto', original.protocol.slice(0, -1));
   const hasBody = request.method !== 'GET' && request.method !== 'HEAD';
-  // Buffered: the remote journals a request once its body has arrived anyway, and a buffered
-  // body needs no `duplex: 'half'` (undici's streaming-upload switch).
+  // Buffered: the remote journals a request once its body arrived anyway, and no `duplex: 'half'` is needed.
   const body = hasBody ? await request.arrayBuffer() : undefined;
   return {
     url: remoteUrlFor(original, target.remote),
@@ -79,11 +72,7 @@ export async function forwardRequest(request: Request, target: ForwardTarget): P
   };
 }
 
-/**
- * The remote's answer as a fresh Response. fetch has already decoded any content-encoding,
- * so that header (and the length of the encoded body) must not reach the client, which would
- * try to decode the body again.
- */
+/** The remote's answer as a fresh Response, without content-encoding: fetch decoded the body already. */
 export function localResponse(answer: Response): Response {
   const headers = new Headers(answer.headers);
   headers.delete('content-encoding');

@@ -1,9 +1,6 @@
 /**
- * Installs the interception in this process: global fetch (FetchInterceptor) and
- * http/https `request`/`get`/`ClientRequest` (ClientRequestInterceptor), from
- * @mswjs/interceptors, which msw 2 is built on. A request whose origin is listed is answered
- * with the drill remote's answer to the same request; every other request passes through
- * untouched (the interceptors' default when a listener does not answer).
+ * Installs the interception (@mswjs/interceptors' FetchInterceptor and ClientRequestInterceptor,
+ * which msw 2 is built on): a listed origin gets the drill remote's answer, anything else passes.
  */
 import { syncBuiltinESMExports } from 'node:module';
 import { BatchInterceptor } from '@mswjs/interceptors';

@@ -16,11 +16,7 @@ function matches(rule: EnvRule, name: string, value: string, strict: boolean): b
   );
 }
 
-/**
- * `allowlist`: those names, skipping a value that is an exported shell function (`()` ...), as
- * the TypeScript and Python SDKs' default environments do. `whole`: every variable the first
- * matching rule keeps, or no rule matches (Gemini CLI's sanitizeEnvironment, in its order).
- */
+/** `allowlist`: those names, skipping exported shell functions, as the SDKs do; `whole`: as Gemini CLI's sanitizeEnvironment keeps. */
 export function clientEnv(env: SpawnEnv, own: NodeJS.ProcessEnv, configured: Record<string, string>): Record<string, string> {
   const out: Record<string, string> = {};
   if (env.kind === 'allowlist') {

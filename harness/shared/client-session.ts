@@ -26,11 +26,7 @@ export class ClientSession {
   /** Every event goes through here: the handshake's protocol version and the target's request id are read off it. */
   readonly emit: (event: ClientEvent) => void;
 
-  /**
-   * @param runtimeRuns whether the client's runtime still runs (the in-process client's is the
-   * harness, which plays a crashed or stopped client by saying so): a dead or frozen runtime
-   * closes nothing when the server exits.
-   */
+  /** @param runtimeRuns whether the client's runtime still runs: a dead or frozen one closes nothing when the server exits. */
   constructor(
     send: (event: ClientEvent) => void,
     private readonly runtimeRuns: () => boolean = () => true,
@@ -141,8 +137,7 @@ export class ClientSession {
       return;
     }
     transport.holdTarget(correlationId);
-    // In a cancel drill the correlation id doubles as the progress token, so progress for the
-    // target call (and for nothing else) can be told apart after the cancel (silent-after-cancel).
+    // The correlation id doubles as progress token, so the target call's progress is told apart after the cancel.
     const meta = { [CORRELATION_META_KEY]: correlationId, ...(start.progressToken ? { progressToken: correlationId } : {}) };
     session
       .callTool(target, meta, callTimeoutMs)
@@ -153,12 +148,7 @@ export class ClientSession {
       .catch((error: unknown) => emit({ type: 'call-error', t: monoNow(), message: errorMessage(error) }));
   }
 
-  /**
-   * The cancel drill: the client reads what the server's stdout holds, writes
-   * notifications/cancelled for the target call's request id, reads the server's stdout again
-   * (it was paused at in-flight) and asks tools/list on the same connection. It stays alive and
-   * reading until the harness says otherwise.
-   */
+  /** The cancel drill: drain stdout, write notifications/cancelled, read on, and ask tools/list on the same connection. */
   async onCancel(followUpTimeoutMs: number): Promise<void> {
     const { session, transport, start, emit } = this;
     if (!session || !transport || !start) return;
@@ -193,10 +183,9 @@ export class ClientSession {
   }
 
   /**
-   * Node's and Bun's ChildProcess destroy the child's stdin in their exit handler
-   * (nodejs/node lib/internal/child_process.js, onexit; oven-sh/bun src/js/node/child_process.ts,
-   * handleOnExit): a launcher that exits hands EOF to the real server behind it. A client on such a
-   * runtime does it whatever its stop sequence says; one whose runtime does not keeps its end.
+   * Node's and Bun's ChildProcess destroy the child's stdin at its exit (nodejs/node
+   * lib/internal/child_process.js, onexit; oven-sh/bun src/js/node/child_process.ts, handleOnExit),
+   * so a launcher that exits hands EOF to the server behind it.
    */
   private runtimeClosesStdin(spawned: SpawnedServer, closes: boolean): void {
     if (!closes) return;
@@ -208,11 +197,7 @@ export class ClientSession {
     });
   }
 
-  /**
-   * The client profile's stop sequence (stop-steps.ts), one step at a time, each reported. The
-   * client reads the server's stdout again first (it was paused at in-flight), as a live client
-   * does while it stops a server.
-   */
+  /** The profile's stop sequence (stop-steps.ts), reading stdout again first, as a live client does while it stops a server. */
   async onStop(steps: readonly StopStep[]): Promise<void> {
     const { transport, spawned } = this;
     if (!transport || !spawned) {

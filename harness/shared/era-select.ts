@@ -93,11 +93,7 @@ async function fallBack(
 
 type Settled = { kind: 'modern'; result: Record<string, unknown>; chosenBy: EraChoice } | { kind: 'initialized' } | { kind: 'refused'; error: unknown };
 
-/**
- * The probe timed out and keeps waiting; initialize follows through the SDK client on a link
- * that shares the connection with it. The first of: the probe's late answer offering the modern
- * era, initialize answered, initialize refused.
- */
+/** The probe timed out and keeps waiting; initialize follows on a shared link. The first of: a late modern answer, initialize answered or refused. */
 async function raceAfterTimeout(
   transport: RecordingStdioTransport,
   rpc: RpcRequester,

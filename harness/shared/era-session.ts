@@ -5,11 +5,7 @@ export interface ToolAnswer {
   text: string;
 }
 
-/**
- * One connection in one era: what the drill client does once the era is known. The
- * 2025-11-25 era is the SDK 1 Client (legacy-session.ts), the 2026-07-28 era is spoken by hand
- * (modern-session.ts).
- */
+/** One connection in one era: the SDK 1 Client (legacy-session.ts) or by hand (modern-session.ts). */
 export interface EraSession {
   readonly era: ProtocolEra;
   /** Runs one setup step; throws with a message that says why a step cannot apply in this era. */

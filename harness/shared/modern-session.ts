@@ -48,11 +48,7 @@ export class ModernSession implements EraSession {
     return { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId, reason, _meta: modernEnvelope() } };
   }
 
-  /**
-   * subscriptions/listen is a request that stays open: the server acknowledges it with a
-   * notification (not a response) and then streams changes on it until it is cancelled or the
-   * connection ends. The step is done at the acknowledgement; an error answer fails it.
-   */
+  /** subscriptions/listen stays open: the step is done at the server's acknowledging notification; an error answer fails it. */
   private async listen(params: Record<string, unknown>, timeoutMs: number): Promise<void> {
     const id = this.rpc.nextId();
     const acked = new Promise<void>((resolve) => this.acks.set(id, () => resolve()));

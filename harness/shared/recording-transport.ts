@@ -60,10 +60,7 @@ export class RecordingStdioTransport implements Transport {
     return this.spawned.exited;
   }
 
-  /**
-   * Idempotent: the era probe (era-select.ts) starts the transport, and the SDK client that may
-   * take over after a fallback calls start() again in connect().
-   */
+  /** Idempotent: the era probe starts the transport, and the SDK client calls start() again in connect(). */
   async start(): Promise<void> {
     if (this.started) return;
     this.started = true;
@@ -192,12 +189,7 @@ export class RecordingStdioTransport implements Transport {
     return meta?.[CORRELATION_META_KEY] === this.targetCorrelationId;
   }
 
-  /**
-   * Splits the server's stdout into lines. Only the new chunk is searched for a newline, and a
-   * line that runs past `unterminatedBytes` without one is not held: its head is kept and the
-   * rest counted until its newline (or the end of stdout), then it is recorded as noise with
-   * `cutBytes` (a server that prints a 100 MB line, or never a newline, cannot fill our memory).
-   */
+  /** Splits stdout into lines; a line past `unterminatedBytes` keeps its head and counts the rest, so no server can fill our memory. */
   private onChunk(chunk: string): void {
     let from = 0;
     let index: number;

@@ -49,12 +49,7 @@ const WHOLE_SHAPES = /^(gh[pousr]_|github_pat_|sk-|xox[abposr]-|AKIA|ASIA|AIza|g
 /** `?token=...`, `&api_key=...`: a credential-named query parameter. */
 const QUERY_PARAM = /[?&]([^=&#\s]+)=[^&#\s]/g;
 
-/**
- * Whether a whole value (an env value, an arg) looks like a secret: a token shape, a URL with a
- * password or a credential-named query parameter, a `Bearer` value, or 24+ characters of letters
- * and digits mixed with no spaces or slashes and fewer than three dashes (a key, not a path, a
- * word or an identifier such as a UUID).
- */
+/** Whether a whole value looks like a secret: a token shape, a password URL, a credential query parameter, a `Bearer` value, or a 24+ character key. */
 export function looksLikeSecret(value: string): boolean {
   if (WHOLE_SHAPES.test(value) || ANY_SHAPE.test(value)) return true;
   for (const m of value.matchAll(QUERY_PARAM)) if (isCredentialName(m[1]!.replace(/-/g, '_'))) return true;
@@ -96,12 +91,7 @@ const FLAG = /^--?[A-Za-z][\w-]*$/;
 const ASSIGNMENT = /^([A-Za-z_][A-Za-z0-9_]*)=(.+)$/s;
 const FLAG_WITH_VALUE = /^(--?[A-Za-z][\w-]*)=(.+)$/s;
 
-/**
- * The secrets an argv holds, each with where it came from: `NAME=value` with a credential name
- * or a secret-shaped value (`env.NAME`), the value of a credential-named flag (`--token X`,
- * `--token=X`: `--token`), and any other secret-shaped arg (`arg N`, counted in `args`). A value
- * that is still a template (`{{env.X}}`) is not one: the drill adds its rendered value itself.
- */
+/** The secrets an argv holds, each with where it came from; a value still templated is not one (the drill adds its rendered value). */
 export function argSecrets(args: readonly string[]): Secret[] {
   const out: Secret[] = [];
   args.forEach((a, i) => {
@@ -142,12 +132,7 @@ export function redactArgv(argv: readonly string[], known: readonly Secret[] = [
   return argv.map((a) => redact(a, secrets));
 }
 
-/**
- * A report about processes (`orphans`, `inspect`, `contain`: their text, JSON and evidence) with
- * every command line's secrets replaced: an array under `argv` or `cmdline` by redactArgv, a
- * `command` string word by word the same way, and every other string by its token shapes. The
- * live machine hands us no secret to look for, so names and shapes are all there is.
- */
+/** A report about processes with every command line's secrets replaced: the live machine gives no secret to look for, only names and shapes. */
 export function redactProcessFields<T>(value: T): T {
   return walk(value, null) as T;
 }
