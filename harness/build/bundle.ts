@@ -77,10 +77,7 @@ export function sdkBundleOf(stub: string): string {
 /** The loader the stubs import (fake-servers/lib/code-cache.ts, as tsc emitted it). */
 const CODE_CACHE_LOADER = 'dist/fake-servers/lib/code-cache.js';
 
-/**
- * The text of an SDK module's stub: an ES module that loads the CommonJS bundle beside it
- * through its code cache and re-exports what the source module exports.
- */
+/** The text of an SDK module's stub: an ES module that loads the CommonJS bundle beside it through its code cache and re-exports what the source module exports. */
 export function sdkStub(stubFromRoot: string, names: string[]): string {
   const loader = relative(dirname(stubFromRoot), CODE_CACHE_LOADER);
   const bundle = basename(sdkBundleOf(stubFromRoot));

@@ -28,10 +28,7 @@ export type Resolution =
   | { ok: 'per-drill' }
   | { ok: false; cwd?: true; message: string };
 
-/**
- * Resolves one command as spawn would: `env` is the environment the server gets (PATH from
- * it), `cwd` its working folder (both with per-drill values as PER_DRILL).
- */
+/** Resolves one command as spawn would: `env` is the environment the server gets (PATH from it), `cwd` its working folder (both with per-drill values as PER_DRILL). */
 export function resolveCommand(command: string, cwd: string, envPath: string | undefined): Resolution {
   if (command === '') return { ok: false, message: 'expected a program to run, got an empty command' };
   if (!cwd.includes(PER_DRILL)) {

@@ -1,7 +1,4 @@
-/**
- * What the drill's client did to its server, read from the evidence: the client profile it ran
- * under, and every signal it sent that reached a given process.
- */
+/** What the drill's client did to its server, read from the evidence: the client profile it ran under, and every signal it sent that reached a given process. */
 import { behaviourOf } from '../client-profiles/profiles.js';
 import type { KillMode } from '../config/index.js';
 import { eventsOf, firstOf, type DrillEvidence, type ProfileFacts } from './types.js';

@@ -1,7 +1,4 @@
-/**
- * Evidence: every event observed during a drill, in order. Checks are pure functions of this
- * and nothing else, so a saved evidence log can be re-checked without re-running anything.
- */
+/** Evidence: every event of a drill, in order. Checks are pure functions of it, so a saved log can be re-checked. */
 import type { ClientBehaviour, ProfileRef, StepName } from '../client-profiles/profiles.js';
 import type { ClientEvent } from '../shared/protocol.js';
 import type { CancelSpec, KillMode, KillPoint, ProtocolChoice, ScenarioExpect } from '../config/index.js';
@@ -54,36 +51,30 @@ export interface DrillMeta {
   correlationId: string;
   /** The drill's plan key: `scenario[/subject]/point/mode`, the same in every run. */
   key?: string;
-  /** The tool the target call calls. */
   target?: string;
   /** The protocol the scenario asked for (auto, or a pinned revision); the era spoken is in the handshake event. */
   protocol?: ProtocolChoice;
   /** Cancel drills: the kill that follows the cancel, if any (harness/drill/executor/kill.ts). */
   cancel?: CancelSpec;
-  /** The client profile the drill ran under (harness/client-profiles/). */
   clientProfile: ProfileRef;
 }
 
 /** What a drill's client profile says, as the drill used it (its stop sequence with the waits in force). */
 export type ProfileFacts = Pick<ClientBehaviour, 'name' | 'spawn' | 'stop' | 'closesStdinWhenChildExits' | 'crash'> & {
-  /** The ref the drill named (`gemini-cli@0.27-0.51`); absent in logs of earlier versions. */
+  /** The ref the drill named (`gemini-cli@0.27-0.51`). */
   ref?: ProfileRef;
-  /** The version range drilled (`>=0.52`); absent in logs of earlier versions. */
+  /** The version range drilled (`>=0.52`). */
   versions?: string;
   /** The steps the drill used that rest on no source, with what they rest on instead. */
   unsourced?: { step: StepName; rests: string }[];
 };
 
-/**
- * One action of the server's own activity record, as the drill kept it
- * (harness/drill/executor/activity-record.ts): our field names, whatever the record's are.
- */
+/** One action of the server's own activity record, as the drill kept it (harness/drill/executor/activity-record.ts): our field names, whatever the record's are. */
 export interface ActivityEntry {
   key: string;
   phase: ActivityPhase;
   /** Its line in the record (1-based; stderr lines counted from the start of stderr). */
   line: number;
-  /** The server's own time, as it wrote it. */
   t?: string | number;
   session?: string;
   operation?: string;
@@ -106,7 +97,6 @@ export interface ActivityCounts {
   /** Bytes read; and bytes left unread past `record.activity-bytes`. */
   bytes: number;
   unreadBytes: number;
-  /** The first few problems, each with its line. */
   problems: string[];
 }
 
@@ -121,7 +111,6 @@ export interface PointProcess {
   cmdline: string[];
   /** When it started, ms after the target call was written (from its start time: 10 ms resolution). */
   sinceDispatchMs: number;
-  /** How long it had been seen alive running that program when the point fired, ms. */
   aliveMs: number;
 }
 
@@ -135,7 +124,7 @@ export type HarnessEvent =
   /** Which process-tracking methods were in force, and what they cannot see. */
   | { type: 'tracking'; tracking: TrackingInfo }
   | { type: 'client-spawned'; pid: number; startTime: number; cmdline?: string[] }
-  /** The client profile the drill reproduces: how it spawns, stops and loses its server (absent in earlier logs: ts-sdk). */
+  /** The client profile the drill reproduces: how it spawns, stops and loses its server. */
   | { type: 'client-profile'; profile: ProfileFacts }
   /** The client died and the kernel sent its child the profile's parent-death signal (PR_SET_PDEATHSIG). */
   | { type: 'parent-death-signal'; pid: number; startTime: number; signal: string }
@@ -158,7 +147,7 @@ export type HarnessEvent =
   | { type: 'process-reparented'; pid: number; startTime: number; from: number; to: number; toHolder: boolean }
   /** A process no method could attribute, seen under the floor (observe/unattributed.ts); never signalled. */
   | ({ type: 'process-unattributed' } & UnattributedProcess)
-  /** `process`: the process the point fired on, where it fired on one (child-spawned; absent in older evidence). */
+  /** `process`: the process the point fired on (child-spawned). */
   | { type: 'point-reached'; point: KillPoint; detail: string; process?: PointProcess }
   | { type: 'point-timeout'; point: KillPoint; timeoutMs: number; reason: string }
   | { type: 'kill'; mode: KillMode; signal: 'SIGKILL' | 'SIGSTOP' | null; result: string }
@@ -184,10 +173,7 @@ export type HarnessEvent =
   | { type: 'harness-error'; phase: string; message: string }
   /** Every journal event of the drill remote that concerns this drill (no token, no body). */
   | { type: 'remote'; entry: JournalEvent }
-  /**
-   * A journal event of an API-key request that no session and no process tied to any drill,
-   * seen while this drill was running: it may be this drill's (denied-after-revocation).
-   */
+  /** An API-key request no session or process tied to any drill, seen during this drill: it may be this drill's. */
   | { type: 'remote-unattributed'; entry: JournalEvent }
   | { type: 'session'; role: 'drill' | 'retry'; sessionId: string }
   | { type: 'revoked'; sessionId: string; operator: string }
@@ -221,10 +207,7 @@ export type HarnessEvent =
   /** Where the drill reads the server's activity record; `drillFile`: the drill's own file (CRASH_DRILL_ACTIVITY_FILE). */
   | { type: 'activity-source'; kind: 'file'; file: string; drillFile?: true }
   | { type: 'activity-source'; kind: 'stderr'; pattern: string }
-  /**
-   * A read of the server's own activity record: the actions new since the last read, in order,
-   * and the counts so far. `absent`: the file did not exist (yet) at this read.
-   */
+  /** A read of the server's activity record: new actions in order and the counts so far; `absent`: no file yet. */
   | { type: 'activity'; read: ActivityRead; request?: number; entries: ActivityEntry[]; counts: ActivityCounts; absent?: true }
   /** What the harness read from /proc for the diagnosis (harness/observe/process-facts.ts): at `start`, the exit `deadline`, the `snapshot`. */
   | { type: 'diagnosis-facts'; label: 'start' | 'deadline' | 'snapshot'; processes: ProcessFacts[]; runtime?: RuntimeFacts | null }

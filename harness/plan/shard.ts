@@ -42,10 +42,7 @@ export interface DrillAttempt<T> {
   attempt: number;
 }
 
-/**
- * Each drill `repeat` times, the copies of one drill next to each other (so a flaky drill's
- * attempts run close together and are easy to read in the console).
- */
+/** Each drill `repeat` times, the copies of one drill next to each other (so a flaky drill's attempts run close together and are easy to read in the console). */
 export function repeatDrills<T>(drills: readonly T[], repeat = 1): DrillAttempt<T>[] {
   if (!Number.isInteger(repeat) || repeat < 1) throw new ShardError(`--repeat: expected a positive whole number, got ${repeat}`);
   return drills.flatMap((drill) => Array.from({ length: repeat }, (_, i) => ({ drill, attempt: i + 1 })));

@@ -15,10 +15,7 @@ import { diagnose } from './diagnosis.js';
 
 export interface DrillResult {
   id: string;
-  /**
-   * `<scenario>/<point>/<mode>`, with `@<profile>` under a client profile other than the default:
-   * the same drill in every run, so shards and repeats can be matched.
-   */
+  /** `<scenario>/<point>/<mode>`, with `@<profile>` under a client profile other than the default: the same drill in every run, so shards and repeats can be matched. */
   key: string;
   /** Position in the full plan (set by the run; absent when a result is re-judged from a log alone). */
   index?: number;

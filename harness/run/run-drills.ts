@@ -1,7 +1,4 @@
-/**
- * `runDrills()`, the library's way in: the same run path as `crash-drill run`
- * (harness/run/start-run.ts), from a config object or the config file the CLI would read.
- */
+/** `runDrills()`, the library's way in: the same run path as `crash-drill run` (harness/run/start-run.ts), from a config object or the config file the CLI would read. */
 import type { DrillEvidence } from '../evidence/types.js';
 import type { RunResults } from '../results/types.js';
 import { ConfigError } from '../config/index.js';

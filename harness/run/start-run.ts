@@ -44,10 +44,7 @@ export interface RunRequest extends DrillConfig {
   env?: NodeJS.ProcessEnv;
 }
 
-/**
- * Drills at once when the config names no number: the phase-aware schedule
- * (harness/run/scheduler.ts), a CPU slot per core and several waiting drills beside them.
- */
+/** Drills at once when the config names no number: the phase-aware schedule (harness/run/scheduler.ts), a CPU slot per core and several waiting drills beside them. */
 export function defaultConcurrency(): 'auto' {
   return 'auto';
 }
