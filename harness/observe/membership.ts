@@ -43,10 +43,7 @@ export type ScanResult = {
 export type ScanOptions = {
   /** Pids in the drill cgroup, or null when the drill has no cgroup. */
   cgroupPids: Set<number> | null;
-  /**
-   * Look for processes no method can attribute (unattributed.ts). Only meaningful when neither a
-   * cgroup nor a live subreaper holds the drill: with either, nothing of the drill can leave.
-   */
+  /** Look for processes no method can attribute (unattributed.ts); only needed with neither a cgroup nor a live subreaper. */
   floor: boolean;
 };
 
@@ -89,10 +86,7 @@ export class MembershipScanner {
     if (readStat(id.pid)?.startTime === id.startTime) this.liveSubreapers.add(id.pid);
   }
 
-  /**
-   * The pids whose stat line this drill needs fresh at every sample (proc-table.ts): its live
-   * members (an exit, a zombie, a new parent) and its holders (alive or not).
-   */
+  /** The pids this drill needs re-read at every sample (proc-table.ts): live members and holders. */
   watched(): number[] {
     const pids = [...this.subreapers.keys()];
     for (const member of this.byKey.values()) if (member.exitedAt === null) pids.push(member.pid);

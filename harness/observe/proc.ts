@@ -42,10 +42,7 @@ export type ProcStat = {
 
 const PF_KTHREAD = 0x00200000;
 
-/**
- * Parse the text of /proc/PID/stat. comm (field 2) may hold spaces and parentheses, so the
- * split is at the LAST ')' (proc(5): "the filename of the executable, in parentheses").
- */
+/** Parse /proc/PID/stat, split at the LAST ')': comm may hold spaces and parentheses (proc(5)). */
 export function parseStat(text: string): ProcStat | null {
   const open = text.indexOf('(');
   const close = text.lastIndexOf(')');
@@ -94,7 +91,7 @@ const statBuf = Buffer.alloc(4096);
  * (ESRCH) even if the pid is reused, and the pid is opened afresh. Close-on-exec, as libuv opens.
  */
 const keptStatFds = new Map<number, number>();
-/** At most this many kept descriptors; beyond it, reads open and close as before. */
+/** At most this many kept descriptors; beyond it, reads open and close. */
 export const MAX_KEPT_STAT_FDS = 1024;
 
 function closeQuietly(fd: number): void {
@@ -136,10 +133,7 @@ export function readStat(pid: number): ProcStat | null {
   return stat;
 }
 
-/**
- * The stat line of `pid` read once (open, read, close), keeping no descriptor: for a process
- * read one time, such as a subject's start time right after it was spawned.
- */
+/** The stat line of `pid` read once, keeping no descriptor (a subject's start time right after its spawn). */
 export function readStatOnce(pid: number): ProcStat | null {
   try {
     return parseStat(readFileSync(`/proc/${pid}/stat`, 'utf8'));

@@ -9,7 +9,6 @@ export interface PlanFilter {
   points?: KillPoint[];
   /** Chooses the modes of every scenario, in place of its own `modes` (`--mode`, the config file's `modes`). */
   modes?: KillMode[];
-  /** Scenario ids to keep. */
   only?: string[];
   /** Overrides every scenario's protocol (the config file's `protocol`, `--protocol`). */
   protocol?: ProtocolChoice;
@@ -31,7 +30,6 @@ export interface LeftOut {
 
 /** A run's plan: the drills to run, and what the filters kept before drills that cannot differ were left out. */
 export interface Plan {
-  /** The drills to run, in plan order. */
   drills: PlannedDrill[];
   /** Drills the filters kept that are the same drill as one in `drills` (harness/plan/not-repeated.ts). */
   notRepeated: NotRepeated[];
@@ -89,7 +87,6 @@ function drillsOf(
   drillable: (point: KillPoint, mode: KillMode) => boolean,
 ): Omit<PlannedDrill, 'index'>[] {
   const out: Omit<PlannedDrill, 'index'>[] = [];
-  // A scenario naming several subjects drills each of them the same way, side by side.
   const subjects = scenario.subjects?.length ? scenario.subjects : [scenario.subject];
   const pinned = filter.protocol && filter.protocol !== scenario.protocol ? { protocol: filter.protocol } : {};
   const profiles = filter.clientProfiles?.length ? filter.clientProfiles : (scenario.clientProfiles ?? [DEFAULT_PROFILE]);

@@ -13,7 +13,6 @@ export interface WouldShow {
   modes: KillMode[];
   /** The drill remote must be in the server's path (a `remote:` section). */
   remote: boolean;
-  /** The same, as one line a person reads. */
   text: string;
 }
 
@@ -23,7 +22,6 @@ export interface StatementResult {
   /** The statement as a sentence: "exits within 2000 ms after its input closes". */
   text: string;
   status: StatementStatus;
-  /** The checks whose results decide it. */
   checks: CheckId[];
   /** Drill keys that decide it: for `not met` the ones that showed it not met, for `met` the ones that showed it met. */
   drills: string[];
@@ -40,7 +38,7 @@ export interface StatementResult {
 /** A statement under one client profile. */
 export interface ProfileStatement {
   profile: ProfileRef;
-  /** The range of the client's versions drilled (`>=0.52`); absent in results of earlier versions. */
+  /** The range of the client's versions drilled (`>=0.52`). */
   versions?: string;
   status: StatementStatus;
   drills: string[];

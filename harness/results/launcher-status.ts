@@ -4,7 +4,6 @@
  * "Exit Status"; npx 10 and uv pass it on), so 128 + N reads as signal N, the one ambiguity. The
  * launcher counts only when it exited of a code after the server.
  */
- */
 import { constants } from 'node:os';
 import { firstOf, type DrillEvidence } from '../evidence/types.js';
 import type { ServerExit } from '../evidence/queries.js';

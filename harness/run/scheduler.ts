@@ -16,12 +16,8 @@ export type DrillPhase = 'starting' | 'exiting' | 'waiting' | 'containing';
 const CPU_PHASES: ReadonlySet<DrillPhase> = new Set(['starting', 'exiting', 'containing']);
 
 /**
- * The phase a drill in `current` moves to on `event`, or null when it stays. `kill` is the moment
- * the client is lost (or the target call cancelled): a server told of the loss then exits, until
- * its exit is seen (`server-exit`), its exit deadline comes (the `deadline` diagnosis facts,
- * recorded only while it lives) or the grace window ends (`snapshot`); then the drill waits out
- * its windows. The recovery retry (its client's events are `retry`) starts a client and server
- * again, which costs CPU until it has ended.
+ * The phase a drill moves to on `event`, or null. After `kill` a told server exits until its exit
+ * is seen, its deadline comes or the grace window ends; the recovery retry costs CPU again.
  */
 export function nextPhase(current: DrillPhase, event: EvidenceEvent): DrillPhase | null {
   switch (event.type) {
@@ -55,10 +51,7 @@ export interface ScheduleLimits {
 /** In flight by default: enough waiting drills to keep the cores busy, few enough that their observers stay cheap. */
 export const IN_FLIGHT_PER_CORE = 8;
 
-/**
- * The limits for a run. `concurrency` is the user's cap on drills in flight; without it the
- * run uses the phase-aware default. CPU slots are the cores, never more than the cap.
- */
+/** The limits for a run: `concurrency` caps drills in flight; CPU slots are the cores, never more than the cap. */
 export function scheduleLimits(concurrency: number | undefined, total: number, cores = availableParallelism()): ScheduleLimits {
   const inFlight = Math.max(1, Math.min(concurrency ?? cores * IN_FLIGHT_PER_CORE, total || 1));
   return { inFlight, cpu: Math.max(1, Math.min(cores, inFlight)) };

@@ -103,16 +103,13 @@ export class ClientSession {
     try {
       await session.listTools(timeoutMs);
     } catch {
-      // an error answer is an answer; a timeout or a closed pipe is in the evidence
     }
   }
 
   /**
-   * A ping round trip before a kill where nothing is pending (`idle`, `after-response`): a server
-   * answers in order, so once the answer is back it has acted on everything sent before, and how
-   * soon the harness kills no longer decides whether its reply beats the kill. Two round trips,
-   * the second written after the first answer: a server may answer a ping read in the same chunk
-   * and defer its reply to the next turn of its event loop.
+   * Ping round trips before a kill where nothing is pending: answers come in order, so the server
+   * has acted on everything sent before. Two, the second after the first answer, since a server may
+   * answer a ping read in the same chunk and defer its reply to the next turn of its event loop.
    */
   private async settle(): Promise<void> {
     const { session, start } = this;
@@ -121,7 +118,6 @@ export class ClientSession {
       try {
         await session.ping(start.discoverTimeoutMs ?? DEFAULT_DISCOVER_TIMEOUT_MS);
       } catch {
-        // an error answer also shows the order; a timeout or a closed pipe is in the evidence
         return;
       }
     }
@@ -131,7 +127,6 @@ export class ClientSession {
     const { session, transport, start, emit } = this;
     if (!session || !transport || !start) return;
     const { target, correlationId, callTimeoutMs } = start;
-    // The plan gives a scenario without a target only points that send none; this is a guard.
     if (!target) {
       emit({ type: 'client-error', t: monoNow(), message: 'the scenario has no target call' });
       return;
@@ -157,8 +152,7 @@ export class ClientSession {
       return;
     }
     const message = session.cancelMessage(this.targetRequestId, 'crash-drill: the client abandoned the call');
-    // Everything the server wrote before the cancel goes out is read first: an answer read then
-    // crossed the cancel (silent-after-cancel).
+    // Read first what the server wrote before the cancel: an answer read then crossed the cancel.
     const { t, drain } = await transport.writeAfterDrain(message as Parameters<RecordingStdioTransport['write']>[0]);
     emit({
       type: 'cancel-sent',
@@ -172,7 +166,6 @@ export class ClientSession {
       const tools = await session.listTools(followUpTimeoutMs);
       emit({ type: 'follow-up', t: monoNow(), ok: true, detail: `tools/list answered with ${tools} tool${tools === 1 ? '' : 's'}` });
     } catch (error) {
-      // One answer for a server that is gone, in either era, whichever side told the client first.
       emit({
         type: 'follow-up',
         t: monoNow(),

@@ -1,7 +1,4 @@
-/**
- * The control channel between the harness and the drill client (Node IPC): events up, commands
- * down. Every event's `t` is CLOCK_MONOTONIC ms taken in the client (harness/util/clock.ts).
- */
+/** The control channel between harness and drill client (Node IPC); every event's `t` is the client's CLOCK_MONOTONIC ms (harness/util/clock.ts). */
 
 import type { ProfileRef, SpawnFacts, StopStep } from '../client-profiles/profiles.js';
 
@@ -53,7 +50,6 @@ export interface StartCommand {
   /** Null for a scenario with no target: its drills are at points that send none (idle). */
   target: ClientToolCall | null;
   correlationId: string;
-  /** Request timeout for setup and target calls. */
   callTimeoutMs: number;
   /** Which era to speak; absent means auto. */
   protocol?: ClientProtocol;
@@ -100,10 +96,9 @@ export type ClientEvent =
       serverName: string | null;
       serverVersion: string | null;
       protocolVersion: string | null;
-      /** The era spoken and how it was chosen (absent in evidence recorded before eras existed). */
+      /** The era spoken and how it was chosen. */
       era?: ProtocolEra;
       chosenBy?: EraChoice;
-      /** fell-back: what the probe got instead of an answer. */
       fallbackReason?: string;
     }
   | { type: 'rpc-out'; t: number; message: unknown }
@@ -120,7 +115,6 @@ export type ClientEvent =
   | { type: 'subject-exit'; t: number; code: number | null; signal: string | null }
   /** One step of the profile's stop sequence, as the client took it: when, its result, and whom a signal reached. */
   | { type: 'stop-step'; t: number; index: number; step: StopStep; result: StopStepResult; targets?: StopTarget[] }
-  /** The stop sequence is over (`ms`: how long it took). */
   | { type: 'stop-done'; t: number; ms: number }
   /** The client's runtime closed its end of the server's stdin because the direct child exited (Node's and Bun's ChildProcess do). */
   | { type: 'runtime-stdin-closed'; t: number }

@@ -4,7 +4,6 @@
  * it reached. "Until the group is gone" polls, as the Python SDK's terminate_posix_process_tree
  * and Codex's terminate_and_observe do every 10 ms.
  */
- */
 import type { Liveness, Reach, StopStep } from '../client-profiles/profiles.js';
 import { signalIdentity } from '../containment/signal.js';
 import { procState, type ProcIdentity } from '../observe/index.js';

@@ -4,19 +4,15 @@
  * `InternalError` 4. No imports, so every layer can use it.
  */
 
-/** Every exit code of crash-drill, declared once. */
 export const EXIT = {
-  /** Every drill passed (or the command did what it was asked). */
   ok: 0,
   /** A drill failed, a log is broken, a drill was flaky; `contain`: SIGKILL was needed or something survived. */
   failed: 1,
-  /** Some drill is unknown and none failed. */
   unknown: 2,
   /** `contain`: refused or stopped, nothing was signalled (the same number as `unknown`: no command gives both). */
   refused: 2,
   /** Usage or configuration: a bad flag, file, field, path, variable or reporter. Nothing was run. */
   usage: 3,
-  /** The harness itself failed. */
   harness: 4,
 } as const;
 
@@ -51,7 +47,6 @@ export abstract class InternalError extends CrashDrillError {
   readonly fault = 'internal' as const;
 }
 
-/** A usage error raised by a command itself (a bad option value, a folder that is not one). */
 export class UsageError extends UserError {
   readonly code: string = 'CRASH_DRILL_USAGE';
 }
@@ -94,7 +89,6 @@ export class Interrupted extends Error {
   }
 }
 
-/** A broken invariant: something crash-drill itself made is not what it must be. */
 export class HarnessBug extends InternalError {
   readonly code = 'CRASH_DRILL_INTERNAL';
 }

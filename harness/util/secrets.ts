@@ -9,7 +9,6 @@
 /** A value that never appears in an output, and where it came from (the placeholder's name). */
 export interface Secret {
   value: string;
-  /** `env.NAME`, `--flag`, `arg N`; empty for the drill's own credentials. */
   from: string;
 }
 
@@ -62,10 +61,7 @@ export function placeholder(from: string): string {
   return from ? `[redacted:${from}]` : '[redacted]';
 }
 
-/**
- * `text` with every known secret replaced by its placeholder, then every token shape left. The
- * longest secrets go first, so a secret that holds another is replaced whole.
- */
+/** `text` with every known secret replaced (longest first, so one holding another goes whole), then every token shape. */
 export function redact(text: string, secrets: readonly Secret[] = []): string {
   let out = text;
   if (secrets.some((s) => text.includes(s.value)))
@@ -73,7 +69,6 @@ export function redact(text: string, secrets: readonly Secret[] = []): string {
   return redactShapes(out);
 }
 
-/** `text` with every token shape replaced by `[redacted:<kind>]`. */
 export function redactShapes(text: string): string {
   if (!ANY_SHAPE.test(text)) return text;
   let out = text;
