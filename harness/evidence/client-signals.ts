@@ -3,7 +3,6 @@ import { behaviourOf } from '../client-profiles/profiles.js';
 import type { KillMode } from '../config/index.js';
 import { eventsOf, firstOf, type DrillEvidence, type ProfileFacts } from './types.js';
 
-/** The profile the drill ran under, as recorded. */
 export function profileOf(evidence: DrillEvidence): ProfileFacts {
   const recorded = firstOf(evidence, 'client-profile')?.profile;
   if (recorded) return recorded;
@@ -30,10 +29,7 @@ export function clientSignalsTo(evidence: DrillEvidence, target: { pid: number; 
   return out.sort((a, b) => a.t - b.t);
 }
 
-/**
- * Whether the loss began with EOF alone, so an exit after it is the server's own doing: a crash
- * without parent-death signal, or a stop sequence that begins by closing stdin.
- */
+/** Whether the loss began with EOF alone (a crash without parent-death signal, or a stop that closes stdin first), so an exit after it is the server's own. */
 export function lossBeginsWithEof(evidence: DrillEvidence, mode: KillMode): boolean {
   const profile = profileOf(evidence);
   if (mode === 'crash') return profile.crash === 'eof';

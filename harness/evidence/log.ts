@@ -4,17 +4,11 @@ import { join } from 'node:path';
 import type { DrillEvidence, EvidenceEvent } from './types.js';
 import { UserError } from '../util/errors.js';
 
-/**
- * One JSONL file per drill, each line holding `prev`, the SHA-256 of the previous line's bytes.
- * The last line's hash, kept in results.json, makes a cut-off tail detectable; the first event
- * carries the meta, so the file alone re-checks the drill.
- */
+/** One JSONL file per drill, each line's `prev` the SHA-256 of the line before; the head, kept in results.json, catches a cut tail. */
 export const GENESIS = '0'.repeat(64);
 
 export interface EvidenceLogInfo {
-  /** The file's name inside the evidence folder. */
   file: string;
-  /** SHA-256 of the last record's bytes. */
   head: string;
   records: number;
 }

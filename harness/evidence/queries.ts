@@ -11,8 +11,7 @@ export function signalBeforeExit(
 ): { signal: string; by: 'client' | 'harness' } | null {
   // Both sides stamp CLOCK_MONOTONIC; 1 ms absorbs rounding between the signal's and the exit's stamps.
   const until = exitAt + 1;
-  // What the client's stop sequence (or its death's parent-death signal) reached: behind a
-  // launcher, a signal to the direct child does not reach the server; one to the group or tree may.
+  // Behind a launcher, a signal to the direct child does not reach the server; one to the group or tree may.
   const step = clientSignalsTo(evidence, server, until).pop();
   const harness = harnessSignalsTo(evidence, server, until).pop();
   if (harness && (!step || harness.t > step.t)) return { signal: harness.signal, by: 'harness' };
@@ -63,7 +62,6 @@ export interface ServerExit {
 export function serverExitOf(evidence: DrillEvidence): ServerExit | null {
   const seen = firstOf(evidence, 'server-exit');
   if (!seen) return null;
-  // The client reaped its direct child: the same process only when no launcher stood in front.
   const direct = firstOf(evidence, 'subject-spawned');
   const reaped = direct?.pid === seen.pid ? firstOf(evidence, 'subject-exit') : undefined;
   return {
@@ -116,11 +114,7 @@ export function survivorCredential(evidence: DrillEvidence, row: SurvivorRow): S
   return { present: row.credential.present && vars.length > 0, vars };
 }
 
-/**
- * Requests made by the first generation until containment began: not the recovery retry's
- * session, and not what the harness's own SIGTERM provoked (whether it got there before the
- * SIGKILL would make the verdict a race).
- */
+/** Requests of the first generation until containment: not the retry's session, nor what the harness's SIGTERM provoked (a race). */
 export function firstGenerationRequests(evidence: DrillEvidence): RequestRecord[] {
   const retry = sessionOf(evidence, 'retry');
   const until = firstOf(evidence, 'containment-start')?.t ?? Infinity;

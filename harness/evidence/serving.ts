@@ -1,8 +1,7 @@
 /**
  * Whether the server served before it lost its client: it answered a request other than
  * `server/discover` and `ping`, which rmcp answers from inside `serve()` (rust-sdk
- * crates/rmcp/src/service/server.rs `serve_server_with_ct_inner`, 3.11.0); EOF before that tests
- * a failing handshake, not a shutdown.
+ * crates/rmcp/src/service/server.rs `serve_server_with_ct_inner`, 3.11.0).
  */
 import { eventsOf, type DrillEvidence } from './types.js';
 

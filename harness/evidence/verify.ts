@@ -1,8 +1,6 @@
 /**
- * Verifies hash-chained evidence logs (log.ts): every line's `prev` is the SHA-256 of the previous
- * line's bytes. In a report folder the head and record count are also compared with results.json,
- * which catches a cut-off tail the chain cannot see. A break is explained as reordered, dropped
- * (a jump in `seq`) or changed records.
+ * Verifies hash-chained evidence logs (log.ts). In a report folder the head and record count are
+ * also compared with results.json, which catches a cut-off tail the chain cannot see.
  */
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
@@ -35,7 +33,6 @@ export interface ChainBreak {
   line: number | null;
   /** The drill the log belongs to (from its drill-start record, else from the file name). */
   drillId: string;
-  /** One line, without the `record N: ` prefix. */
   message: string;
 }
 
@@ -43,7 +40,6 @@ export interface VerifyResult {
   file: string;
   drillId: string;
   ok: boolean;
-  /** Non-empty lines in the file. */
   records: number;
   /** SHA-256 of the last line's bytes (null for an empty or unreadable file). */
   head: string | null;
@@ -160,10 +156,7 @@ function explainBreak(lines: Line[], i: number, byHash: Map<string, number>, dri
   return { code: 'changed', line: before.n, drillId, message: `changed: its bytes no longer hash to the prev of record ${line.n}` };
 }
 
-/**
- * Recomputes one log's chain. `expected` undefined: compare with the results.json beside the
- * evidence folder when there is one; null: chain only; given: compare with it.
- */
+/** Recomputes one log's chain; `expected` undefined: the results.json beside the folder, if any; null: chain only. */
 export function verifyLog(file: string, expected?: ExpectedLog | null): VerifyResult {
   let data: Buffer;
   try {
@@ -221,14 +214,10 @@ export function verifyLog(file: string, expected?: ExpectedLog | null): VerifyRe
 
 export interface FolderVerification {
   dir: string;
-  /** One per log in the folder, by file name, then one per log results.json names that is missing. */
   logs: VerifyResult[];
 }
 
-/**
- * Every `*.jsonl` of an evidence folder (or of `<dir>/evidence` when `dir` is a report folder).
- * With a results.json beside the evidence folder, a log it names that is gone is reported too.
- */
+/** Every `*.jsonl` of an evidence folder (or `<dir>/evidence`); a log results.json names that is gone is reported too. */
 export function verifyFolder(dir: string): FolderVerification {
   const evidenceDir = evidenceFolderOf(dir);
   const files = readdirSync(evidenceDir)
@@ -249,7 +238,6 @@ export function verifyFolder(dir: string): FolderVerification {
   return { dir: evidenceDir, logs };
 }
 
-/** `dir` itself, or its `evidence/` subfolder when `dir` is a report folder. */
 export function evidenceFolderOf(dir: string): string {
   if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new VerifyPathError(`${dir}: not a folder`);
   const nested = join(dir, 'evidence');

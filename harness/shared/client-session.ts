@@ -103,6 +103,7 @@ export class ClientSession {
     try {
       await session.listTools(timeoutMs);
     } catch {
+      // an error answer is an answer; a timeout or a closed pipe is in the evidence
     }
   }
 
@@ -118,6 +119,7 @@ export class ClientSession {
       try {
         await session.ping(start.discoverTimeoutMs ?? DEFAULT_DISCOVER_TIMEOUT_MS);
       } catch {
+        // an error answer also shows the order; a timeout or a closed pipe is in the evidence
         return;
       }
     }
