@@ -1,9 +1,7 @@
 /**
  * Build step (the last of `npm run build`): bundles what is started as a process again and again
- * (the CLI, drill client and sentinel to dist/bin/; the fake servers' SDK to one CommonJS file with
- * a V8 code cache, loaded through fake-servers/lib/code-cache.ts), so a start reads one or two
- * files instead of hundreds of modules. dist/harness/ stays as tsc wrote it: the library API.
- * Every build writes every bundle again, so a bundle is never older than the code it holds.
+ * (dist/bin/; the fake servers' SDK with a V8 code cache, fake-servers/lib/code-cache.ts), so a
+ * start reads one or two files, not hundreds of modules. dist/harness/ stays tsc's: the library API.
  */
 import { spawnSync } from 'node:child_process';
 import { builtinModules } from 'node:module';
@@ -58,8 +56,7 @@ export async function bundleHarness(rolldown: Rolldown['rolldown'], root: string
     });
     await build.write({ dir: tmp, format: 'esm', entryFileNames: '[name].js', chunkFileNames: 'chunks/[name]-[hash].js' });
     await build.close();
-    // The package's bin is run as a program (`npx crash-drill`, `./dist/bin/crash-drill.js`):
-    // npm sets its run bit only when it installs a package, so in a checkout the build must.
+    // npm sets a bin's run bit only when it installs a package, so in a checkout the build must.
     for (const name of RUNNABLE_ENTRIES) chmodSync(join(tmp, `${name}.js`), 0o755);
     // Swapped in whole: a build that fails half-way leaves the previous bin/ as it was.
     rmSync(out, { recursive: true, force: true });
@@ -77,7 +74,7 @@ export function sdkBundleOf(stub: string): string {
 /** The loader the stubs import (fake-servers/lib/code-cache.ts, as tsc emitted it). */
 const CODE_CACHE_LOADER = 'dist/fake-servers/lib/code-cache.js';
 
-/** The text of an SDK module's stub: an ES module that loads the CommonJS bundle beside it through its code cache and re-exports what the source module exports. */
+/** An SDK module's stub: loads the CommonJS bundle beside it through its code cache and re-exports the source's names. */
 export function sdkStub(stubFromRoot: string, names: string[]): string {
   const loader = relative(dirname(stubFromRoot), CODE_CACHE_LOADER);
   const bundle = basename(sdkBundleOf(stubFromRoot));
@@ -103,8 +100,7 @@ async function bundleSdk(rolldown: Rolldown['rolldown'], root: string, dist: str
     const { output } = await build.write({ file: tmp, format: 'cjs', codeSplitting: false });
     await build.close();
     renameSync(tmp, bundle);
-    // The cache is made by one evaluation of the bundle in a process of its own, with the
-    // node that runs the servers, before the stub that reads it is swapped in.
+    // The cache comes from one evaluation in a process of its own, with the node that runs the servers.
     const made = spawnSync(process.execPath, [join(root, CODE_CACHE_LOADER), '--write', bundle], { encoding: 'utf8' });
     if (made.status !== 0) throw new Error(`the code cache of ${bundle} could not be made: ${made.stderr}`);
     writeFileSync(tmpStub, sdkStub(dist, output[0].exports));
@@ -120,7 +116,6 @@ export async function bundleAll(root: string = packageRoot()): Promise<void> {
   await Promise.all([bundleHarness(rolldown, root), ...Object.entries(SDK_MODULES).map(([dist, source]) => bundleSdk(rolldown, root, dist, source))]);
 }
 
-// `node dist/harness/build/bundle.js`, the last step of `npm run build`.
 if (process.argv[1] && realpathSync(process.argv[1]) === fileURLToPath(import.meta.url)) {
   await bundleAll();
 }

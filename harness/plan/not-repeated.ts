@@ -1,8 +1,6 @@
 /**
- * Drills that cannot differ are run once. At `idle` and `pre-dispatch` the target call is never
- * written (docs/design.md, "Kill points"), so scenarios of one server that differ only in their
- * target drill the same thing there: the first in plan order runs, the others are listed as not
- * repeated, with the key of the one that ran.
+ * Drills that cannot differ are run once: at `idle` and `pre-dispatch` the target call is never
+ * written (docs/design.md, "Kill points"), so the first such drill in plan order runs.
  */
 import { envTemplateNames, type KillPoint, type Scenario } from '../config/index.js';
 import type { PlannedDrill } from './types.js';
@@ -10,7 +8,6 @@ import type { PlannedDrill } from './types.js';
 /** The points where the client is killed before the target call is written. */
 export const TARGET_NEVER_SENT: readonly KillPoint[] = Object.freeze(['idle', 'pre-dispatch'] as const);
 
-/** A drill left out of the plan, and the drill of the plan it is the same as. */
 export interface NotRepeated {
   key: string;
   sameAs: string;
@@ -87,7 +84,6 @@ function dependsOnDir(scenario: Scenario): boolean {
   return /\{\{\s*scenario\.dir\s*\}\}/.test(JSON.stringify(scenario)) || /\{\{/.test(scenario.subject.cwd);
 }
 
-/** JSON with every object's keys sorted, so the same values give the same string. */
 function canonical(value: unknown): string {
   return JSON.stringify(value, (_key, v: unknown) =>
     v !== null && typeof v === 'object' && !Array.isArray(v)

@@ -5,14 +5,14 @@ import { type NotRepeated, withoutRepeats } from './not-repeated.js';
 import type { PlannedDrill } from './types.js';
 
 export interface PlanFilter {
-  /** Chooses the points of every scenario, in place of its own `points` (`--point`, the config file's `points`). */
+  /** Chooses the points of every scenario, in place of its own (`--point`). */
   points?: KillPoint[];
-  /** Chooses the modes of every scenario, in place of its own `modes` (`--mode`, the config file's `modes`). */
+  /** Chooses the modes of every scenario, in place of its own (`--mode`). */
   modes?: KillMode[];
   only?: string[];
-  /** Overrides every scenario's protocol (the config file's `protocol`, `--protocol`). */
+  /** Overrides every scenario's protocol (`--protocol`). */
   protocol?: ProtocolChoice;
-  /** Replaces every scenario's client profiles (the config file's `clientProfiles`, `--client-profile`). */
+  /** Replaces every scenario's client profiles (`--client-profile`). */
   clientProfiles?: ProfileRef[];
 }
 
@@ -37,7 +37,6 @@ export interface Plan {
   filtered: PlannedDrill[];
   /** Drills in the full plan, the chosen ones included: every drill's index is below it. */
   size: number;
-  /** What the scenarios kept by `only` cannot be drilled as, and why. */
   leftOut: LeftOut[];
 }
 
@@ -100,7 +99,6 @@ function drillsOf(
   return out;
 }
 
-/** The drills a run runs (planRun's `drills`). */
 export function planDrills(scenarios: Scenario[], filter: PlanFilter = {}): PlannedDrill[] {
   return planRun(scenarios, filter).drills;
 }

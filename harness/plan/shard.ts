@@ -8,7 +8,6 @@ import type { PlannedDrill } from './types.js';
 import { UserError } from '../util/errors.js';
 
 export interface ShardSpec {
-  /** 1-based. */
   index: number;
   total: number;
 }
@@ -28,7 +27,6 @@ export function parseShard(text: string): ShardSpec {
   return { index, total };
 }
 
-/** The drills of one shard, in plan order. */
 export function shardDrills<T extends Pick<PlannedDrill, 'index'>>(drills: readonly T[], shard: ShardSpec | undefined): T[] {
   if (!shard || shard.total === 1) return [...drills];
   const ordered = [...drills].sort((a, b) => a.index - b.index);
@@ -38,11 +36,10 @@ export function shardDrills<T extends Pick<PlannedDrill, 'index'>>(drills: reado
 /** One planned execution of a drill: the drill, which attempt this is, and its own id index. */
 export interface DrillAttempt<T> {
   drill: T;
-  /** 1-based. */
   attempt: number;
 }
 
-/** Each drill `repeat` times, the copies of one drill next to each other (so a flaky drill's attempts run close together and are easy to read in the console). */
+/** Each drill `repeat` times, the copies of one drill next to each other. */
 export function repeatDrills<T>(drills: readonly T[], repeat = 1): DrillAttempt<T>[] {
   if (!Number.isInteger(repeat) || repeat < 1) throw new ShardError(`--repeat: expected a positive whole number, got ${repeat}`);
   return drills.flatMap((drill) => Array.from({ length: repeat }, (_, i) => ({ drill, attempt: i + 1 })));

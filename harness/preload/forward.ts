@@ -19,7 +19,6 @@ const DROPPED_REQUEST_HEADERS = new Set([
 const NULL_BODY_STATUSES = new Set([101, 103, 204, 205, 304]);
 
 export interface ForwardTarget {
-  /** CRASH_DRILL_REMOTE_URL, parsed. */
   remote: URL;
   /** CRASH_DRILL_TOKEN, added as a bearer when the request carries no Authorization. */
   token: string | undefined;

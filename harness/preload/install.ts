@@ -1,7 +1,4 @@
-/**
- * Installs the interception (@mswjs/interceptors' FetchInterceptor and ClientRequestInterceptor,
- * which msw 2 is built on): a listed origin gets the drill remote's answer, anything else passes.
- */
+/** Installs @mswjs/interceptors' fetch and http(s) interception: a listed origin gets the drill remote's answer. */
 import { syncBuiltinESMExports } from 'node:module';
 import { BatchInterceptor } from '@mswjs/interceptors';
 import { ClientRequestInterceptor } from '@mswjs/interceptors/ClientRequest';
@@ -11,7 +8,6 @@ import { forwardRequest, localResponse, readForwardTarget } from './forward.js';
 
 export interface InstalledIntercept {
   origins: readonly string[];
-  /** Restores fetch and the http/https functions. */
   dispose(): void;
 }
 

@@ -1,7 +1,6 @@
 /**
- * The preload: `node --import` through NODE_OPTIONS, so it reaches a server behind `npx` or
- * `sh -c`. It intercepts CRASH_DRILL_INTERCEPT's origins (nothing loaded when empty); a malformed
- * list stops the process, since a drill must never reach a real host. Nothing goes to stdout.
+ * The preload, through NODE_OPTIONS so it reaches a server behind `npx` or `sh -c`. A malformed
+ * CRASH_DRILL_INTERCEPT stops the process: a drill must never reach a real host. No stdout.
  */
 import { INTERCEPT_VAR, parseOrigins } from './origins.js';
 
