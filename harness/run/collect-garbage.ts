@@ -1,8 +1,4 @@
-/**
- * A full garbage collection before the reports start: V8 collects the old generation only past
- * a limit, so a long run's heap is mostly dead drills. `gc` is exposed as `node --expose-gc`
- * does; where the flag cannot be set, this does nothing.
- */
+/** A full garbage collection before the reports start: V8 collects the old generation only past a limit, so a long run's heap is mostly dead drills. */
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 

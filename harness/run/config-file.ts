@@ -1,7 +1,4 @@
-/**
- * The config file: `crash-drill.config.{ts,mts,js,mjs}` in the working folder, found as vitest
- * finds its own. Paths in it are relative to the file; validation happens at load.
- */
+/** The config file, `crash-drill.config.{ts,mts,js,mjs}` in the working folder (found as vitest finds its own); its paths are relative to it. */
 import { existsSync, promises as fs, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -33,9 +30,7 @@ const ConfigSchema = z.strictObject({
   ),
   points: nonEmptyList(z.enum(KILL_POINTS)).optional(),
   modes: nonEmptyList(z.enum(KILL_MODES)).optional(),
-  /** Overrides every scenario's `protocol` (auto, or one pinned revision). */
   protocol: z.enum(PROTOCOL_CHOICES, { error: `expected one of ${PROTOCOL_CHOICES.join(', ')}` }).optional(),
-  /** Overrides every scenario's `network` (host, or loopback: docs/network.md). */
   network: z.enum(NETWORK_CHOICES, { error: `expected one of ${NETWORK_CHOICES.join(', ')}` }).optional(),
   /** Replaces every scenario's client profiles (harness/client-profiles/): each drill runs once per profile. */
   clientProfiles: nonEmptyList(ProfileRefSchema).optional(),
@@ -72,10 +67,7 @@ export function findConfigFile(cwd: string): string | null {
 export interface LoadConfigOptions {
   /** Where to look for `typescript` for a `.ts` config: the config's own project, then this package's. */
   typescriptFrom?: readonly string[];
-  /**
-   * The live-machine commands (orphans, inspect, contain) read only `orphans` from the file: a
-   * config that names no scenarios is valid for them, and gives `scenarios: []`.
-   */
+  /** For the live-machine commands, which read only `orphans`: a config without scenarios is valid. */
   scenariosOptional?: boolean;
 }
 
@@ -122,7 +114,6 @@ function validateConfig(raw: unknown, file: string, scenariosOptional: boolean):
       scenarios.push(scenario);
     } catch (e) {
       if (!(e instanceof ConfigError)) throw e;
-      // The scenario's own field paths, placed under scenarios[i] of the config.
       for (const p of e.problems) problems.push({ ...p, file, field: p.field ? `scenarios[${i}].${p.field}` : `scenarios[${i}]` });
     }
   });
@@ -176,8 +167,7 @@ async function importDefault(file: string, options: LoadConfigOptions): Promise<
     target = temp;
   }
   try {
-    // A query makes each load a fresh module instance: a long-lived process (watch mode, tests)
-    // that loads an edited config again must not get the cached first version.
+    // A query makes each load a fresh module: a long-lived process must not get a cached, since edited, config.
     const mod = (await import(`${pathToFileURL(target).href}?t=${Date.now()}-${++loads}`)) as { default?: unknown };
     return mod.default;
   } catch (e) {
@@ -188,10 +178,7 @@ async function importDefault(file: string, options: LoadConfigOptions): Promise<
   }
 }
 
-/**
- * Node 20 cannot import TypeScript: a `.ts` config is transpiled (transpileModule) to a temp
- * `.mjs` beside it, so its imports resolve as from the original (as vitest and Vite do).
- */
+/** Node 20 cannot import TypeScript: a `.ts` config is transpiled to a temp `.mjs` beside it, so its imports resolve (as vitest does). */
 async function transpileToTemp(file: string, options: LoadConfigOptions): Promise<string> {
   const ts = await loadTypeScript(file, options.typescriptFrom ?? [file, import.meta.url]);
   const source = await fs.readFile(file, 'utf8');

@@ -10,7 +10,6 @@ import type { ClientKind } from '../drill/client/client-kinds.js';
 import type { ShardSpec } from '../plan/shard.js';
 
 export interface DrillConfig {
-  /** Scenario files or folders, or scenarios already loaded. */
   scenarios: Array<string | Scenario>;
   /** Chooses the kill points of every scenario, in place of its own; a point one cannot reach is left out, with why. */
   points?: KillPoint[];
@@ -20,12 +19,8 @@ export interface DrillConfig {
   protocol?: ProtocolChoice;
   /** Overrides every scenario's `network` (docs/network.md): `loopback` or `host`. Default: each scenario's, else host. */
   network?: NetworkChoice;
-  /**
-   * Replaces every scenario's `client-profiles`: the clients whose spawn, stop and crash the
-   * drills reproduce, each drill once per profile (harness/client-profiles/; default ts-sdk).
-   */
+  /** Replaces every scenario's `client-profiles` (harness/client-profiles/; default ts-sdk). */
   clientProfiles?: ProfileRef[];
-  /** Scenario ids to keep. */
   only?: string[];
   /** Drills in flight at most; without it, the phase-aware schedule (harness/run/scheduler.ts). */
   concurrency?: number;
@@ -33,7 +28,6 @@ export interface DrillConfig {
   client?: ClientKind;
   /** Report folder: results.json, evidence/ and what the reporters write. Default: no files. */
   out?: string;
-  /** Reporter names or module paths, or reporter objects. */
   reporters?: Array<string | Reporter>;
   signal?: AbortSignal;
   /** Run only shard `index` of `total` of the plan (1-based), as `--shard index/total`. */

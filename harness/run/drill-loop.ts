@@ -26,7 +26,6 @@ export interface DrillLoopInput {
   runId: string;
   drills: readonly LoopDrill[];
   limits: ScheduleLimits;
-  /** Attempts per drill: past 1, each result carries its attempt. */
   repeat: number;
   signal?: AbortSignal;
   sampleIntervalMs?: number;
@@ -39,7 +38,6 @@ export interface DrillLoopInput {
   reporters: readonly Reporter[];
   /** With a spool, each result goes to disk as its drill ends; without one, it is kept in memory. */
   spool: DrillSpool | null;
-  /** Keep each drill's evidence to return it. */
   keepEvidence: boolean;
   /** A drill's client is ready (the harness mostly waits while its server starts). */
   onClientReady(): void;
@@ -52,7 +50,6 @@ export interface DrillLoopOutput {
   results: DrillResult[];
   /** With a spool: what the summary and the flaky list need of each drill, so they need not read the spool. */
   verdicts: Pick<DrillResult, 'key' | 'index' | 'attempt' | 'verdict'>[];
-  /** Each drill's evidence by position, when kept. */
   evidence: DrillEvidence[];
 }
 
@@ -64,10 +61,8 @@ export async function runDrillLoop(input: DrillLoopInput): Promise<DrillLoopOutp
   const verdicts: DrillLoopOutput['verdicts'] = [];
   let done = 0;
   /**
-   * The first failure of a drill's own code (executeDrill, judging, its evidence log, a reporter).
-   * runOne never rejects, since an unhandled rejection would end the harness without results or
-   * containment; no drill is admitted after one, and the run throws it once the drills in flight
-   * are done (the CLI: "the harness failed", exit 4).
+   * The first failure of a drill's own code. runOne never rejects (an unhandled rejection would end
+   * the harness without containment); no drill is admitted after one, and the run throws it at the end.
    */
   const failures: unknown[] = [];
   const runOne = async (position: number, slot: DrillSlot): Promise<void> => {

@@ -1,7 +1,4 @@
-/**
- * A run that asks for a loopback-only network refuses before anything starts where none can be
- * made, with the kernel's reason, and never falls back to the host's (docs/network.md).
- */
+/** A run that asks for a loopback-only network refuses up front where none can be made, and never falls back to the host's (docs/network.md). */
 import type { Scenario } from '../config/index.js';
 import { loopbackUnavailable } from '../drill/network/namespace.js';
 import { UserError } from '../util/errors.js';

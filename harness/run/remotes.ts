@@ -8,7 +8,6 @@ import { RunTls } from './run-tls.js';
 
 export class RemotePool {
   private readonly remotes = new Map<string, Promise<DrillRemote>>();
-  /** The run's CA and trust files. */
   readonly tls: RunTls;
 
   constructor(runId: string) {

@@ -6,10 +6,7 @@ import { findConfigFile, loadConfigFile } from './config-file.js';
 import type { DrillConfig } from './drill-config.js';
 import { startRun } from './start-run.js';
 
-/**
- * Runs the drills and returns results.json's content plus every drill's evidence, on the same
- * run path as `crash-drill run` (harness/run/start-run.ts); without a config, the CLI's config file.
- */
+/** Runs the drills through the same run path as `crash-drill run` (harness/run/start-run.ts) and returns results and evidence. */
 export async function runDrills(given?: DrillConfig): Promise<{ results: RunResults; evidence: DrillEvidence[] }> {
   const file = given ? null : findConfigFile(process.cwd());
   if (!given && !file) throw new ConfigError({ message: `runDrills(): no config given and no crash-drill.config.{ts,mts,js,mjs} in ${process.cwd()}` });

@@ -13,7 +13,6 @@ export interface RunReportInput {
   runId: string;
   startedAt: string;
   interrupted: boolean;
-  /** The whole plan (after filters, before sharding). */
   planned: readonly PlannedDrill[];
   /** The plan before drills the same as another were left out: every scenario that declared a cleanup expectation. */
   filtered: readonly PlannedDrill[];
@@ -21,7 +20,6 @@ export interface RunReportInput {
   notRepeated: NotRepeatedDrill[];
   repeat: number;
   shard?: ShardSpec;
-  /** The drills that ran. */
   finished: DrillList;
   /** What the summary and the flaky list count: each drill's key, index, attempt and verdict. */
   judged: Iterable<Pick<DrillResult, 'key' | 'index' | 'attempt' | 'verdict'>>;
@@ -59,7 +57,6 @@ export function runReport(input: RunReportInput): RunReport {
       repeat,
     },
     flaky: findFlaky(judged),
-    // The drills left out as the same drill as one that ran (harness/plan/not-repeated.ts); absent when none was.
     ...(notRepeated.length > 0 ? { notRepeated } : {}),
     requirements: requirementsList(),
   };

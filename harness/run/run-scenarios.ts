@@ -1,8 +1,4 @@
-/**
- * A run, set up and ended: the plan, the run's registration and sentinel, its shared pools, the
- * spool, and the sweep of what dead runs left. Drills go through drill-loop.ts; the end report is
- * run-report.ts's. The finally below releases all of it.
- */
+/** A run, set up and ended: plan, registration, sentinel, shared pools, spool, and the sweep of dead runs; the finally releases all of it. */
 import { setMaxListeners } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -41,9 +37,7 @@ export interface RunOptions extends PlanFilter {
   evidenceDir?: string;
   sampleIntervalMs?: number;
   containTermWaitMs?: number;
-  /** Run only this shard of the plan (harness/plan/shard.ts). */
   shard?: ShardSpec;
-  /** Run each drill this many times (default 1); results keep every attempt. */
   repeat?: number;
   /** Keep every drill's evidence in memory to return it (default true); the CLI writes it to `evidenceDir` instead. */
   keepEvidence?: boolean;
@@ -63,7 +57,6 @@ export async function runScenarios(scenarios: Scenario[], options: RunOptions = 
   const plan = options.plan ?? planRun(scenarios, options);
   const planned = plan.drills;
   const repeat = options.repeat ?? 1;
-  // Repeated attempts run under indexes past the end of the full plan, so each gets its own id.
   const planSize = repeat > 1 ? plan.size : 0;
   const drills = repeatDrills(shardDrills(planned, options.shard), repeat).map(({ drill, attempt }) => ({
     planned: drill,
@@ -80,15 +73,13 @@ export async function runScenarios(scenarios: Scenario[], options: RunOptions = 
   const reporters = options.reporters ?? [];
   const startedAt = new Date().toISOString();
   const remotes = new RemotePool(runId);
-  // What dead runs left is swept beside this run's drills, not before: it never touches this run's
-  // processes, and its engine probe and /proc reads would delay every first drill.
+  // Swept beside this run's drills, not before: it never touches this run's processes, and would delay every first drill.
   let swept = null as Promise<StaleReport[]> | null;
   const sweep = (): Promise<StaleReport[]> =>
     (swept ??= Promise.all([sweepStale(), sweepStaleContainerRows()]).then(([processes, containers]) => [...processes, ...containers])); // containers: labelled ones of dead runs
   const keepEvidence = options.keepEvidence !== false || !options.evidenceDir;
   let containerSurvived = false;
-  // Results on disk as drills end (the CLI), or in memory. A spool outside a report folder is named
-  // like the drills' temp folders, so the sentinel removes it when the harness dies (removeDrillTemps).
+  // A spool outside a report folder is named like the drills' temp folders, so the sentinel removes it (removeDrillTemps).
   const spoolDir = options.keepDrills === false && !options.outDir ? mkdtempSync(join(tmpdir(), `crash-drill-${runId}.drills-`)) : null;
   const spool = options.keepDrills === false ? new DrillSpool(join(options.outDir ?? spoolDir!, `.drills-${runId}.jsonl`)) : null;
   try {
@@ -96,7 +87,6 @@ export async function runScenarios(scenarios: Scenario[], options: RunOptions = 
       options.concurrency === 'auto'
         ? scheduleLimits(undefined, drills.length, options.cpuSlots)
         : scheduleLimits(options.concurrency ?? 1, drills.length, options.cpuSlots);
-    // Every drill in flight listens for the interrupt (harness/util/abortable.ts): more drills in flight, more listeners.
     if (options.signal) setMaxListeners(Math.max(10, limits.inFlight * 4), options.signal);
     for (const r of reporters)
       await r.onRunStart?.({

@@ -1,8 +1,4 @@
-/**
- * A run's TLS: its CA (in memory only) and trust files (harness/remote/tls/trust-files.ts) in
- * the run's private folder in the registry (registry.ts), removed at the run's end, or by the
- * sentinel or a later run when the harness died (removeDeadTlsFolders).
- */
+/** A run's TLS: its CA (in memory only) and trust files in the run's private registry folder (registry.ts), removed at its end or by removeDeadTlsFolders. */
 import { mkdirSync, rmSync } from 'node:fs';
 import type { RunCa } from '../remote/tls/run-ca.js';
 import type { TrustFiles } from '../remote/tls/trust-files.js';
@@ -24,7 +20,6 @@ export class RunTls {
     return this.caP;
   }
 
-  /** The trust files, written once into the run's private folder. */
   files(): Promise<TrustFiles> {
     this.filesP ??= this.ca().then(async (ca) => {
       removeDeadTlsFolders(); // what runs whose harness died left
