@@ -1,8 +1,4 @@
-/**
- * `subject.activity`: where the drill reads the activity record of a server that logs its own
- * way (another file, or stderr lines matching a pattern) and its own field names and phases.
- * Without it: the drill's file, our format (docs/remote.md, "The server's own activity record").
- */
+/** `subject.activity`: where and how to read the record of a server that logs its own way (docs/remote.md, "The server's own activity record"). */
 import * as z from 'zod';
 import { ACTIVITY_PHASES, type ActivityField, type ActivityPhase, type ActivitySpec } from './types.js';
 

@@ -4,10 +4,8 @@ import { redactCommandLine } from '../util/secrets.js';
 import { subjectName } from './subject-name.js';
 
 /**
- * Splits a command line as a POSIX shell does for plain words, quotes and backslashes; no
- * variables, globs or pipes, since the command runs without a shell. An unclosed quote is a
- * UsageError naming the line with its secrets redacted: guessing where it ends would run
- * another command than the one meant.
+ * Splits a command line as a POSIX shell does for plain words, quotes and backslashes (no shell
+ * runs it). An unclosed quote is a UsageError: guessing where it ends would run another command.
  */
 export function splitCommandLine(line: string): string[] {
   const words: string[] = [];

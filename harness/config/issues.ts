@@ -4,11 +4,7 @@ import { formatFieldPath, valueAt } from './field-path.js';
 import { KNOWN_KEYS } from './schema.js';
 import { suggestKey } from './suggest.js';
 
-/**
- * Turns zod issues into problems that say what was expected and what was found, in the
- * file's own words (mapping, list), e.g. `points[1]: expected one of idle, ..., got "sideways"`.
- * The found value is read from the raw document, so it is exactly what the user wrote.
- */
+/** zod issues as problems in the file's own words, the found value read from the raw document: `points[1]: expected one of ..., got "sideways"`. */
 export function problemsFromIssues(issues: readonly z.core.$ZodIssue[], raw: unknown): ConfigProblem[] {
   const out: ConfigProblem[] = [];
   for (const issue of issues) {

@@ -4,10 +4,7 @@ import { findScenarioFiles } from './find-files.js';
 import { parseScenario, type ScenarioOptions } from './parse.js';
 import type { Scenario } from './types.js';
 
-/**
- * Loads every scenario from files and folders, sorted by path; a file with no subject takes
- * `options.subjects`. Every file is read before failing, so one ConfigError lists every problem.
- */
+/** Loads every scenario from files and folders, sorted by path; every file is read first, so one ConfigError lists every problem. */
 export async function loadScenarios(paths: string[], options: ScenarioOptions = {}): Promise<Scenario[]> {
   const files = await findScenarioFiles(paths);
   const scenarios: Scenario[] = [];

@@ -33,13 +33,9 @@ export const DEFAULT_CHILD_ALIVE_MS = 200;
 export const DEFAULT_EXIT_DEADLINE_MS = 2_000;
 export const DEFAULT_SURVIVOR_GRACE_MS = 2_000;
 
-/**
- * Fills in every default and makes paths absolute. `file` must already be absolute. A file that
- * names no subject drills `given` (the run's `--subject`s); parse.ts refuses it when none is given.
- */
+/** Fills in every default and makes paths absolute; a file with no subject drills `given` (the run's `--subject`s). */
 export function normaliseScenario(parsed: ParsedScenario, file: string, given: readonly SubjectSpec[] = []): Scenario {
   const dir = path.dirname(file);
-  // A bare exits-within in an expectation means the scenario's own exit deadline.
   const exitDeadline = normaliseExpect(parsed.expect, false).exitOnEof?.deadline ?? DEFAULT_EXIT_DEADLINE_MS;
   const written = (parsed.subjects ?? (parsed.subject ? [parsed.subject] : [])).map((s) => {
     const expectation = normaliseExpectation(s.expectation, exitDeadline);
@@ -102,10 +98,7 @@ export function normaliseScenario(parsed: ParsedScenario, file: string, given: r
   return scenario;
 }
 
-/**
- * activity-recorded is on by default where the scenario asks for the server's record: it states
- * records-every-action (for every subject or one), or names where a subject's record is.
- */
+/** activity-recorded is on by default where the scenario asks for the server's record (records-every-action, or a subject's `activity:`). */
 function asksForActivity(parsed: ParsedScenario): boolean {
   const subjects = parsed.subjects ?? (parsed.subject ? [parsed.subject] : []);
   const lists = [parsed.expectation, ...subjects.map((s) => s.expectation)];

@@ -8,10 +8,7 @@ import { type ParsedScenario, ScenarioSchema } from './schema.js';
 import { findUnknownTemplates, hasTemplate } from './templates.js';
 import { DEFAULT_KILL_POINTS, KILL_POINTS, type KillPoint, POINT_NEEDS, type Scenario, type SubjectSpec } from './types.js';
 
-/**
- * Parses and validates one scenario file's text. Throws a ConfigError that names the file
- * and, for each problem, the field path; YAML syntax errors carry line and column.
- */
+/** Parses and validates one scenario file's text; a ConfigError names the file and each problem's field path or line and column. */
 export function parseScenario(text: string, file: string, options: ScenarioOptions = {}): Scenario {
   const abs = path.resolve(file);
   return validateScenario(readYaml(text, abs), abs, options);
@@ -83,8 +80,7 @@ function isKillPoint(value: unknown): value is KillPoint {
 }
 
 function readYaml(text: string, file: string): unknown {
-  // prettyErrors off: its message spans several lines; we build one `file:line:col: message`
-  // and take the position from a LineCounter (linePos is only filled in by prettyErrors).
+  // prettyErrors off: we build one `file:line:col: message`, the position from a LineCounter.
   const lines = new LineCounter();
   const doc = parseDocument(text, { prettyErrors: false, uniqueKeys: true, lineCounter: lines });
   const err: YAMLError | undefined = doc.errors[0];

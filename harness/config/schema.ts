@@ -6,8 +6,8 @@ import { DEFAULT_KILL_MODES, DEFAULT_KILL_POINTS, KILL_MODES, KILL_POINTS, LOSS_
 
 /**
  * The file shape of a scenario, validated with zod 4. Every object is strict, so a misspelt key
- * is an error (with a "did you mean": issues.ts) rather than silently testing something else.
- * `error:` messages are the "expected ..." half; issues.ts adds "got ...", so no end punctuation.
+ * is an error rather than a silent difference. `error:` messages are the "expected ..." half;
+ * issues.ts adds "got ...", so no end punctuation.
  */
 
 export const ID_PATTERN = /^[a-z0-9][a-z0-9._-]*$/;
@@ -91,15 +91,13 @@ export const CancelSchema = z.strictObject({
 /** Which child the `child-spawned` point fires on: any program of its own, or the one named. */
 export const ChildSchema = z
   .strictObject({
-    /** argv[0] or its basename, exactly */
     command: z.string().min(1).optional(),
-    /** a regular expression tested against the argv joined by spaces */
     pattern: z
       .string()
       .min(1)
       .refine((p) => validRegExp(p), { error: 'expected a regular expression (JavaScript syntax)' })
       .optional(),
-    /** how long the child must live after its exec was seen, ms */
+    /** ms the child must live after its exec */
     'alive-for': nonNegativeMs.optional(),
   })
   .superRefine((child, ctx) => {
@@ -190,7 +188,6 @@ export const FaultSchema = z.strictObject({
 export const RemoteSchema = z.strictObject({
   /** A module (path relative to the scenario file) whose `handlers` export is a list of msw 2 handlers. */
   handlers: z.string().min(1).optional(),
-  /** Which of those handlers' routes are writes. */
   writes: z.array(RouteSchema).default([]),
   'job-duration': positiveMs.optional(),
   /** Which request is the kill point for `sent` and `confirmed`; default: the first write after dispatch. */
@@ -222,11 +219,9 @@ export const ScenarioSchema = z
     target: ToolCallSchema.optional(),
     points: uniqueList(z.enum(KILL_POINTS), 'kill point').default([...DEFAULT_KILL_POINTS]),
     modes: uniqueList(z.enum(KILL_MODES), 'kill mode').default([...DEFAULT_KILL_MODES]),
-    /** The protocol era the drill client speaks: auto (probe, fall back), or one pinned revision. */
     protocol: z.enum(PROTOCOL_CHOICES, { error: `expected one of ${PROTOCOL_CHOICES.join(', ')}` }).default('auto'),
     /** The clients whose spawn, stop and crash the drills reproduce, each drill once per profile (harness/client-profiles/). */
     'client-profiles': uniqueList(ProfileRefSchema, 'client profile').optional(),
-    /** Cancel drills: an optional kill of the client some ms after the cancel. */
     cancel: CancelSchema.optional(),
     /** The child the child-spawned point waits for (harness/drill/executor/child-point.ts). */
     child: ChildSchema.optional(),
@@ -248,9 +243,7 @@ export const ScenarioSchema = z
     }
   });
 
-/** The shape of a scenario file, as written (kebab-case keys, defaults optional). */
 export type ScenarioInput = z.input<typeof ScenarioSchema>;
-/** The shape after validation, before normalisation. */
 export type ParsedScenario = z.output<typeof ScenarioSchema>;
 
 /** The keys each object accepts, by field path (list indexes as `[]`), for "did you mean" on unknown keys. */

@@ -1,8 +1,4 @@
-/**
- * The statements of a cleanup expectation as a scenario declares them. It imports only the
- * requirements, so harness/config, harness/expectation/ and the reporters (through
- * harness/results/constants.ts) each reach it without another.
- */
+/** The statements of a cleanup expectation as a scenario declares them; imports only the requirements, so config, expectation and reporters share it. */
 
 import { EXITS_ON_EOF, STOPS_ON_CANCEL } from '../requirements/catalog.js';
 import { practice, type Requirement } from '../requirements/requirement.js';
@@ -42,10 +38,7 @@ export interface DeclaredStatement {
   ms?: number;
 }
 
-/**
- * What each statement requires, and where that comes from (`crash-drill requirements`): two are
- * the spec's or the conformance suite's, the rest the cleanup practice's, each with its reason.
- */
+/** What each statement requires and where that comes from (`crash-drill requirements`). */
 export const STATEMENT_REQUIREMENTS: Readonly<Record<StatementId, Requirement>> = {
   'stops-accepting-calls': practice(
     'stops-accepting-calls',

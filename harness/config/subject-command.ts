@@ -1,8 +1,7 @@
 /**
  * Early refusal: each subject's command is resolved as the drill client's spawn will
- * (harness/shared/spawn-subject.ts), so a missing program is one ConfigError, not one error per
- * drill. Per-drill template values are placeholders; a path that depends on one is left to the
- * drill (never refuse what would have run).
+ * (harness/shared/spawn-subject.ts), so a missing program is one ConfigError, not one per drill;
+ * a path that depends on a per-drill value is left to the drill.
  */
 import { accessSync, constants, statSync } from 'node:fs';
 import path from 'node:path';
@@ -16,9 +15,7 @@ const PER_DRILL = '\u0000per-drill\u0000';
 /** Where a subject came from, for the error: the scenario file and field, or a flag. */
 export interface SubjectOrigin {
   file?: string;
-  /** The field of the command, e.g. `subject.command`, `subjects[1].command`, `--subject`. */
   field: string;
-  /** The field of the working folder; the command's field when the subject came from a flag. */
   cwdField: string;
 }
 
@@ -115,7 +112,7 @@ function renderedSubject(scenario: Scenario, subject: SubjectSpec): { cwd: strin
     );
     return { cwd: rendered.subject.cwd, env: rendered.subject.env };
   } catch {
-    // A template that cannot render is the drill's own error, reported there as today.
+    // A template that cannot render is the drill's own error, reported there.
     return null;
   }
 }

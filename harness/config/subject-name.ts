@@ -1,16 +1,10 @@
-/**
- * A server's name as its user knows it, from its command line: the package a launcher runs, the
- * package owning a script, a module, a JVM's main class or jar, else the program. Never a value:
- * `env NAME=value` and flag arguments are skipped, and a secret-looking name is not used.
- */
+/** A server's name as its user knows it, from its command line (package, script's package, module, jar, else program); never a value. */
 import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { looksLikeSecret } from '../util/secrets.js';
 
 export interface SubjectName {
-  /** `@scope/pkg`, `mcp-server-git`, `com.example.Main`. */
   name: string;
-  /** The version the command pins, where it pins one (`@1.2.3`, `==1.0`). */
   version?: string;
 }
 

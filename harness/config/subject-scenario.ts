@@ -4,10 +4,7 @@ import { validateScenario } from './parse.js';
 import { ID_PATTERN } from './schema.js';
 import { DEFAULT_KILL_MODES, type KillPoint, type Scenario, type SubjectSpec, type ToolCallSpec } from './types.js';
 
-/**
- * With a call: the points any tool's call reaches, as `crash-drill init` drills (harness/init/render.ts).
- * `child-spawned`, `sent` and `confirmed` are chosen, not given: a point never reached is `unknown`.
- */
+/** With a call: the points any call reaches, as `crash-drill init` drills (harness/init/render.ts); others must be chosen. */
 export const SUBJECT_POINTS: readonly KillPoint[] = Object.freeze(['idle'] as const);
 export const SUBJECT_CALL_POINTS: readonly KillPoint[] = Object.freeze(['idle', 'pre-dispatch', 'in-flight', 'after-response'] as const);
 

@@ -4,11 +4,7 @@ import { formatFieldPath } from './field-path.js';
 import { suggestKey } from './suggest.js';
 import type { ActivitySpec, Scenario, TemplateContext } from './types.js';
 
-/**
- * `{{name}}` templates in scenario files. They are checked when the file is loaded (an unknown
- * name is a config error) and rendered per drill, when the remote, the session and the temp
- * folder exist. Only values are templated, never keys.
- */
+/** `{{name}}` templates in scenario values (never keys): checked at load, rendered per drill once the remote, session and temp folder exist. */
 
 /** The context fields a fixed template reads: every one but the files map. */
 type TemplateKey = Exclude<keyof TemplateContext, 'files'>;
@@ -42,7 +38,6 @@ function isKnown(name: string): boolean {
 // `{{ name }}` with optional inner spaces; no nesting, no escapes.
 const TEMPLATE = /\{\{\s*([^{}]*?)\s*\}\}/g;
 
-/** Does this string contain a template? */
 export function hasTemplate(s: string): boolean {
   TEMPLATE.lastIndex = 0;
   return TEMPLATE.test(s);
@@ -66,10 +61,7 @@ export function findUnknownTemplates(value: unknown, at: readonly PropertyKey[])
   return out;
 }
 
-/**
- * The environment variables a value reads through `{{env.NAME}}`, deeply: their values are
- * credentials more often than not, so a drill redacts them from its evidence like its own token.
- */
+/** The variables a value reads through `{{env.NAME}}`: usually credentials, so a drill redacts them from its evidence. */
 export function envTemplateNames(value: unknown): string[] {
   const names = new Set<string>();
   walk(value, [], (s) => {
@@ -82,11 +74,7 @@ export function envTemplateNames(value: unknown): string[] {
   return [...names];
 }
 
-/**
- * Renders every template in `value` deeply into a new value. A missing value throws a
- * ConfigError naming the field (prefixed by `at`), so the drill is `error` rather than a server
- * started with an empty URL.
- */
+/** Renders every template in `value` deeply into a new value; a missing value is a ConfigError naming the field, so the drill is `error`. */
 export function renderTemplates<T>(value: T, ctx: TemplateContext, at = ''): T {
   return renderAt(value, ctx, at, undefined);
 }
@@ -152,7 +140,6 @@ function renderActivity(activity: ActivitySpec, ctx: TemplateContext, cwd: strin
   return { ...activity, source: { kind: 'file', path: path.resolve(cwd, renderAt(activity.source.path, ctx, 'subject.activity.file', file)) } };
 }
 
-/** Maps every string in a value through `fn`, deeply; other values are kept as they are. */
 function walk(value: unknown, at: PropertyKey[], fn: (s: string, at: PropertyKey[]) => string): unknown {
   if (typeof value === 'string') return fn(value, at);
   if (Array.isArray(value)) return value.map((v, i) => walk(v, [...at, i], fn));
