@@ -1,7 +1,4 @@
-/**
- * The incident record's view of the server's activity record: its last action started and ended,
- * beside the last write the remote received, read up to the server's exit or the window's end. Pure.
- */
+/** The incident record's view of the server's activity record: its last actions beside the last write the remote received. Pure. */
 import { activityReads, closingRead, describeActivitySource } from '../evidence/activity-queries.js';
 import { firstGenerationRequests } from '../evidence/queries.js';
 import type { ActivityEntry, DrillEvidence } from '../evidence/types.js';
@@ -18,11 +15,9 @@ export interface ActivityInfo {
   /** Where the record was read: `the file <path>`, `stderr lines matching /.../`. */
   source: string;
   lastStarted: RecordedAction | null;
-  /** The last `result` or `unresolved`. */
   lastEnded: RecordedAction | null;
   /** The last write of the drill's server the remote received, by its key. */
   remoteLast: { key: string | null; route: string; ms: number } | null;
-  /** All of it in one line, as the reports print it. */
   line: string;
 }
 

@@ -9,7 +9,6 @@ export interface ContainersResult {
   /** How the harness changed the subject command to label its container. */
   label: LabelChange | null;
   engine: { name: string; reachable: boolean; version: string | null } | null;
-  /** The subject's own container, when the server runs in one. */
   server: ContainerRow | null;
   /** Running containers of the drill at the end of the grace period: survivors. */
   survivors: ContainerRow[];

@@ -1,14 +1,12 @@
 /**
- * A diagnosis for every failed check: what explains the failure, the server's SDK and its known
- * behaviour at EOF, and the change to make. Each check gives its own `diagnose`
- * (harness/checks/all-checks.ts); derived from the evidence alone, so `crash-drill check` agrees.
+ * A diagnosis for every failed check: what explains it, the server's SDK and its known behaviour
+ * at EOF, and the change to make; each check's own `diagnose` (harness/checks/all-checks.ts).
  */
 import { checkById, type CheckId, type CheckResult } from '../checks/all-checks.js';
 import type { Cause } from '../checks/types.js';
 import type { DrillEvidence } from '../evidence/types.js';
 
 export interface Diagnosis extends Cause {
-  /** The failed check this explains. */
   check: CheckId;
 }
 

@@ -3,10 +3,8 @@ import type { EraChoice } from '../shared/protocol.js';
 import { firstOf, type DrillEvidence } from '../evidence/types.js';
 
 export interface DrillEra {
-  /** The revision spoken: 2025-11-25 (initialize) or 2026-07-28 (server/discover, `_meta` envelope). */
   era: string;
   chosenBy: EraChoice;
-  /** fell-back: what the server/discover probe got instead of an answer. */
   fallbackReason: string | null;
 }
 

@@ -13,7 +13,7 @@ const CRASH_LINES = [
   /.*Unhandled 'error' event.*/,
   /Traceback \(most recent call last\):/,
   /panic: .*/,
-  // Rust names the thread, and newer ones (1.95 here) its id too: "thread 'main' (14591) panicked at ...".
+  // Rust 1.95 names the thread and its id: "thread 'main' (14591) panicked at ...".
   /thread '.*'(?: \(\d+\))? panicked.*/,
   /Uncaught \w*Error.*/,
 ];

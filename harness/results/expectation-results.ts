@@ -19,13 +19,11 @@ export interface WouldShow {
 export interface StatementResult {
   statement: StatementId;
   ms?: number;
-  /** The statement as a sentence: "exits within 2000 ms after its input closes". */
   text: string;
   status: StatementStatus;
   checks: CheckId[];
   /** Drill keys that decide it: for `not met` the ones that showed it not met, for `met` the ones that showed it met. */
   drills: string[];
-  /** Drill keys where a deciding check applied but could not tell. */
   couldNotTell?: string[];
   /** For `not shown`: which point or mode would show it. */
   wouldShow?: WouldShow;
@@ -35,7 +33,6 @@ export interface StatementResult {
   profiles?: ProfileStatement[];
 }
 
-/** A statement under one client profile. */
 export interface ProfileStatement {
   profile: ProfileRef;
   /** The range of the client's versions drilled (`>=0.52`). */
@@ -46,7 +43,6 @@ export interface ProfileStatement {
   known?: { reason: string };
 }
 
-/** One server's expectation: a subject as its drills name it. */
 export interface ServerExpectation {
   server: string;
   command: string;
@@ -59,7 +55,6 @@ export interface ExpectationResults {
   servers: ServerExpectation[];
   /** Statements not met that no baseline lists: each one fails the run (exit 1). */
   notMet: number;
-  /** Statements not met that the baseline lists. Absent without a baseline. */
   known?: number;
 }
 

@@ -1,7 +1,4 @@
-/**
- * The incident record of a drill, derived from the evidence alone, keeping apart when the client
- * became unavailable, when the server's last action started and when authority was revoked.
- */
+/** The incident record of a drill, from the evidence alone: when the client became unavailable, the server's last action started, authority was revoked. */
 import { hadRemote, serverRequests, sessionOf, firstGenerationRequests, SUCCEEDED, survivorCredential } from '../evidence/queries.js';
 import { eventsOf, firstOf, type DrillEvidence } from '../evidence/types.js';
 import { failedCheckContributions, type CheckId, type CheckResult } from '../checks/all-checks.js';
@@ -33,9 +30,7 @@ export interface IncidentRecord {
   result?: { effects: string[]; jobs: string[] };
   revocation?: { at: Moment; operator: string } | null;
   termination: string;
-  /** The protocol era the drill spoke and how it was chosen (harness/results/era-info.ts). */
   protocol: string;
-  /** Cancel drills: when notifications/cancelled was written for the target call. */
   cancelledAt: Moment | null;
   /** Where the record was cut (what the server wrote outside the protocol is bounded): one line a stream, empty when whole. */
   recordCut?: string[];
@@ -97,8 +92,7 @@ export function incidentRecord(evidence: DrillEvidence, checks: CheckResult[], e
     cancelledAt: moment(firstOf(evidence, 'cancel-sent')?.t),
     recordCut: describeRecordCuts(evidence),
     ...activityField(evidence),
-    // The diagnosis says what to change; each failed check what to do now; a survivor holding a
-    // credential is the drill's own follow-up.
+    // The diagnosis says what to change, each failed check what to do now.
     followUp: [...new Set([...diagnosis.map((d) => d.fix), ...fromChecks.followUp, ...credentialFollowUps(evidence)])],
     diagnosis,
     findings: fromChecks.findings,

@@ -1,8 +1,6 @@
 /**
- * The server's exit status read from its launcher's (sh, npm exec, uv), when the launcher reaped
- * the server first. Launchers exit with a code as it is and a signal N as 128 + N (`sh -c`, POSIX
- * "Exit Status"; npx 10 and uv pass it on), so 128 + N reads as signal N, the one ambiguity. The
- * launcher counts only when it exited of a code after the server.
+ * The server's exit status read from its launcher's (sh, npm exec, uv) when the launcher reaped it:
+ * a signal N comes as 128 + N (`sh -c`, POSIX "Exit Status"), so 128 + N reads as signal N.
  */
 import { constants } from 'node:os';
 import { firstOf, type DrillEvidence } from '../evidence/types.js';
