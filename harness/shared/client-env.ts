@@ -1,8 +1,4 @@
-/**
- * The environment a client gives its server (harness/client-profiles/types.ts, `SpawnEnv`): an
- * allowlist of the client's own environment, or all of it less its filter, with the server's
- * variables on top. The client is this process, so its environment is the client's.
- */
+/** The environment a client gives its server (harness/client-profiles/types.ts, `SpawnEnv`); the client is this process. */
 import type { EnvRule, SpawnEnv } from '../client-profiles/profiles.js';
 
 /** Whether `rule` matches the variable (name upper-cased; value tested case-insensitively). */

@@ -1,7 +1,4 @@
-/**
- * The protocol side of one drill client: the era (era-select.ts), the setup steps, the target call,
- * the cancel and the spec's shutdown; one per drill, in the client process or in-process client.
- */
+/** The protocol side of one drill client (era, setup, target call, cancel, shutdown); one per drill. */
 import type { StopStep } from '../client-profiles/profiles.js';
 import { monoNow } from '../util/clock.js';
 import { errorMessage } from '../util/errors.js';
@@ -94,10 +91,9 @@ export class ClientSession {
   }
 
   /**
-   * `tools/list`, as every client sends it once connected: rmcp in the 2026-07-28 era answers
-   * `server/discover` and `ping` from inside `serve()`, which returns only at the first other
-   * request (rust-sdk crates/rmcp/src/service/server.rs `serve_server_with_ct_inner`, 3.11.0).
-   * Any answer counts; none is in the evidence, and exit-on-eof says the server never served.
+   * `tools/list`, as every client sends it once connected: rmcp answers `server/discover` and `ping`
+   * from inside `serve()`, which returns only at the first other request (rust-sdk
+   * crates/rmcp/src/service/server.rs `serve_server_with_ct_inner`, 3.11.0).
    */
   private async listTools(session: EraSession, timeoutMs: number): Promise<void> {
     try {
@@ -177,11 +173,7 @@ export class ClientSession {
     }
   }
 
-  /**
-   * Node's and Bun's ChildProcess destroy the child's stdin at its exit (nodejs/node
-   * lib/internal/child_process.js, onexit; oven-sh/bun src/js/node/child_process.ts, handleOnExit),
-   * so a launcher that exits hands EOF to the server behind it.
-   */
+  /** Node's and Bun's ChildProcess destroy the child's stdin at its exit (nodejs/node lib/internal/child_process.js onexit; oven-sh/bun src/js/node/child_process.ts handleOnExit). */
   private runtimeClosesStdin(spawned: SpawnedServer, closes: boolean): void {
     if (!closes) return;
     spawned.child.once('exit', () => {

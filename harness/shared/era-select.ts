@@ -1,11 +1,9 @@
 /**
- * Which era the drill speaks, and how that was decided. `auto` follows the 2026-07-28 stdio
- * backward-compatibility rule: probe with server/discover on the server's own pipes and fall back
- * to initialize on any error or a timeout. The era never depends on how fast the server starts:
- * after a timeout initialize follows while the probe keeps waiting, and whichever settles first
- * wins (a late modern answer: `probed-late`; a -32022 naming 2026-07-28, since the Python SDK
- * locks a connection to the era of its first distinctive message, python-sdk PR #3038: probe
- * again as its `mcp/client/_probe.py` does, `re-probed`; an initialize answer: `fell-back`).
+ * Which era the drill speaks. `auto` follows the 2026-07-28 stdio backward-compatibility rule:
+ * probe with server/discover, fall back to initialize on any error or a timeout. After a timeout
+ * the probe keeps waiting beside initialize, so the era never depends on start-up speed; a -32022
+ * naming 2026-07-28 means the server is locked to it (python-sdk PR #3038), so probe again as
+ * its `mcp/client/_probe.py` does.
  */
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { monoNow } from '../util/clock.js';

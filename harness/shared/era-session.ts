@@ -13,9 +13,7 @@ export interface EraSession {
   callTool(call: ClientToolCall, meta: Record<string, unknown>, timeoutMs: number): Promise<ToolAnswer>;
   /** tools/list on the same connection; resolves with the number of tools. */
   listTools(timeoutMs: number): Promise<number>;
-  /** A ping round trip; rejects on an error answer, a timeout or a closed pipe. */
   ping(timeoutMs: number): Promise<void>;
-  /** The notifications/cancelled message for a request id, in this era's shape. */
   cancelMessage(requestId: string | number, reason: string): Record<string, unknown>;
 }
 

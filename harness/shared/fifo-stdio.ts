@@ -1,9 +1,7 @@
 /**
- * Real pipes for a server's stdin and stdout, for the clients that give it pipes (SpawnFacts
- * `stdio`). Node's spawn gives a socketpair for 'pipe' (libuv uv__process_init_stdio) and has no
- * pipe(), so these are FIFOs, unlinked before anything runs: S_ISFIFO, read through pipe_read.
- * The server's ends are opened blocking, as a client's pipes are; the stdin reader through a
- * moment's O_RDWR descriptor, so no open ever waits.
+ * Real pipes for a server's stdin and stdout, for clients that give pipes: Node's spawn gives a
+ * socketpair (libuv uv__process_init_stdio) and has no pipe(), so these are FIFOs unlinked before
+ * anything runs, opened blocking, the stdin reader through a moment's O_RDWR so no open waits.
  */
 import { execFileSync } from 'node:child_process';
 import { closeSync, constants as C, mkdtempSync, openSync, rmSync } from 'node:fs';

@@ -1,8 +1,4 @@
-/**
- * The 2026-07-28 era, spoken by hand over the recording transport. Not the SDK 2 client: its
- * `versionNegotiation: 'auto'` probes on a sibling process (typescript-sdk #2514) and rejects
- * instead of falling back on a custom transport; the drill probes the one server it observes.
- */
+/** The 2026-07-28 era by hand: the SDK 2 client probes on a sibling process (typescript-sdk #2514), the drill on the server it observes. */
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { modernEnvelope, MODERN_REVISION, SUBSCRIPTION_ID_META_KEY } from './envelope.js';
 import { resultText, type EraSession, type ToolAnswer } from './era-session.js';

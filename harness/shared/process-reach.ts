@@ -1,9 +1,7 @@
 /**
- * Whom a client's signal reaches (harness/client-profiles/profiles.ts, `Reach`), as identities
- * read from /proc now: the direct child, its process group, its tree (VS Code's
- * terminateProcess.sh `pgrep -P` walk, Zed's kill_descendant_tree: both miss a re-parented
- * process), or its descendants alone (OpenCode). Each is signalled by identity
- * (harness/containment/signal.ts), never by bare pid or group id.
+ * Whom a client's signal reaches (harness/client-profiles/profiles.ts, `Reach`), read from /proc
+ * now: the child, its group, its tree (VS Code's terminateProcess.sh, Zed's kill_descendant_tree)
+ * or its descendants (OpenCode). Each is signalled by identity (harness/containment/signal.ts).
  */
 import { listPids, readStatOnce } from '../observe/index.js';
 import type { ProcIdentity } from '../observe/index.js';

@@ -22,10 +22,8 @@ export class StdinGone extends InternalError {
 }
 
 /**
- * A stdio client transport that behaves like the SDK's StdioClientTransport but records every
- * line the server writes (the SDK's ReadBuffer drops non-JSON-RPC ones) and can stop just before
- * the target call. It takes over the pipes of a server spawned already (spawn-subject.ts);
- * stderr goes to the client's fd 4, which the harness reads past this process's death.
+ * A stdio client transport like the SDK's StdioClientTransport that records every line the server
+ * writes (its ReadBuffer drops non-JSON-RPC ones) and can stop just before the target call.
  */
 export class RecordingStdioTransport implements Transport {
   onclose?: () => void;
@@ -88,7 +86,6 @@ export class RecordingStdioTransport implements Transport {
     await this.write(message);
   }
 
-  /** Writes one message and resolves with the moment the write completed (CLOCK_MONOTONIC ms). */
   async write(message: JSONRPCMessage): Promise<number> {
     const stdin = this.spawned.stdin;
     if (!stdin || stdin.destroyed || stdin.writableEnded) throw new StdinGone('Not connected');
@@ -116,12 +113,7 @@ export class RecordingStdioTransport implements Transport {
     this.release('in-flight');
   }
 
-  /**
-   * Writes one message after draining everything the server wrote before it (stream, then pipe
-   * until EAGAIN); reading stays stopped until the write completes, so a line read before was
-   * written before the server could read this message (silent-after-cancel relies on it).
-   * Resolves with the write's moment and what the drain read.
-   */
+  /** Writes one message after draining what the server wrote before it; a line read before was written before the server could read this one. */
   async writeAfterDrain(message: JSONRPCMessage): Promise<{ t: number; drain: DrainResult }> {
     this.hold('cancel');
     try {
@@ -159,11 +151,7 @@ export class RecordingStdioTransport implements Transport {
     return { bytes, complete: false };
   }
 
-  /**
-   * Stops reading the server's stdout for a reason, until no reason is left: `in-flight` (the
-   * answer stays unread until the kill), `ipc` (backpressure from the harness, so a flood grows
-   * no memory) and `cancel` (between the drain before a cancel and its write).
-   */
+  /** Stops reading stdout until no reason is left: `in-flight` (answer unread until the kill), `ipc` (harness backpressure), `cancel`. */
   hold(reason: HoldReason): void {
     if (this.holds.size === 0) this.spawned.stdout.pause();
     this.holds.add(reason);
@@ -178,7 +166,6 @@ export class RecordingStdioTransport implements Transport {
     this.closeStdin();
   }
 
-  /** Ends the client's write side of the server's stdin (the stop step `close-stdin`). */
   closeStdin(): void {
     this.spawned.stdin?.end();
   }

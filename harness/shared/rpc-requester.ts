@@ -32,11 +32,7 @@ function writeFoundClosed(error: unknown): boolean {
   return error instanceof StdinGone || GONE_CODES.has(String((error as NodeJS.ErrnoException | null)?.code));
 }
 
-/**
- * The server closed the connection: the end of its stdout (RpcClosed, or SDK 1's "Connection
- * closed", typescript-sdk 1.32.2 src/shared/protocol.ts `_onclose`; a cancel has the same code,
- * so the message decides), or a write that found its stdin closed.
- */
+/** The server closed the connection: the end of its stdout (RpcClosed, or SDK 1's "Connection closed", typescript-sdk 1.32.2 src/shared/protocol.ts `_onclose`), or a write that found stdin closed. */
 export function connectionClosed(error: unknown): boolean {
   if (error instanceof RpcClosed || writeFoundClosed(error)) return true;
   return (
@@ -56,7 +52,6 @@ export class RpcRequester {
   onOther: (message: JSONRPCMessage) => void = () => {};
   /** A response whose id was never this requester's (the SDK client's numeric ids while it shares the transport). */
   onStray: (message: JSONRPCMessage) => void = () => {};
-  /** The server closed the connection (after every pending request was rejected). */
   onClosed: () => void = () => {};
 
   constructor(private readonly transport: RecordingStdioTransport) {}
@@ -91,7 +86,6 @@ export class RpcRequester {
     return this.transport.send({ jsonrpc: '2.0', method, params } as JSONRPCMessage);
   }
 
-  /** Stops waiting for every answer (the era is chosen; a late answer is only recorded). */
   detach(): void {
     for (const id of [...this.pending.keys()]) {
       this.abandoned.add(id);

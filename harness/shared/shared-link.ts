@@ -1,8 +1,4 @@
-/**
- * The SDK 1 client's view of a connection shared with a server/discover probe still waiting for
- * its answer (era-select.ts). The probe's own answers (`cd-<n>` ids) stay its own; close() never
- * closes stdin, since an initialize refused with -32022 is when the connection must stay open.
- */
+/** The SDK 1 client's view of a connection shared with a waiting server/discover probe; close() leaves stdin open for the late answer or re-probe. */
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { RecordingStdioTransport } from './recording-transport.js';

@@ -26,9 +26,7 @@ export interface SpawnedServer {
   stdout: Readable;
   /** Calls `listener` once, when the server has exited and its stdout is closed (ChildProcess's 'close'). */
   onClose(listener: () => void): void;
-  /** Resolves true once the process started, false when it could not be spawned. */
   started: Promise<boolean>;
-  /** The direct child by pid and start time, once started (null before, or when it never started). */
   identity(): ProcIdentity | null;
   exited: boolean;
   /** Hands the stdout text (what arrived so far, then every chunk) to the transport. */
@@ -36,12 +34,9 @@ export interface SpawnedServer {
 }
 
 /**
- * Spawns the server at once, before the SDK is loaded, and keeps what it writes until the
- * transport attaches: start-ups overlap as in a real client whose libraries are loaded. It is
- * spawned as the drill's client profile spawns it (harness/client-profiles/): environment
- * (client-env.ts), session, group or parent-death signal (pre-exec.pl: Node has neither), and
- * stderr (`inherit` to fd 4, or a pipe: stderr-room.ts). `stdin` is held here when the profile's
- * runtime does not close it at the child's exit, as Node's ChildProcess does.
+ * Spawns the server at once, before the SDK is loaded, as a real client whose libraries are
+ * loaded would, and as the drill's client profile spawns it (harness/client-profiles/: client-env.ts,
+ * pre-exec.pl, stderr-room.ts). `stdin` is held here where the profile's runtime does not close it.
  */
 export function spawnSubject(subject: SubjectLaunch, emit: (event: ClientEvent) => void, client: ClientSpawn = DEFAULT_CLIENT_SPAWN): SpawnedServer {
   const { spawn: facts } = client;
@@ -62,8 +57,7 @@ export function spawnSubject(subject: SubjectLaunch, emit: (event: ClientEvent) 
   if (child.stderr) readStderr(child.stderr, facts.stderr, stderrSink());
   const stdin: Writable | null = pipes?.stdin ?? child.stdin;
   const stdout = pipes?.stdout ?? child.stdout!;
-  // Node destroys `child.stdin` when the child exits (lib/internal/child_process.js, onexit); a
-  // client whose runtime does not keeps its end open until it closes it itself.
+  // Node destroys `child.stdin` when the child exits (lib/internal/child_process.js, onexit).
   if (!client.closesStdinWhenChildExits) child.stdin = null;
   const early: string[] = [];
   let ended = false;

@@ -1,10 +1,8 @@
 /**
- * A client reading its server's piped stderr: all of it (`pipe-read`), or only as far as a client
- * that never reads it buffers (`pipe-unread`): the TypeScript SDK pipes it into a PassThrough
- * (src/client/stdio.ts, 1.23.0) that stops the flow at its high-water mark (16 KiB on Node 20),
- * so the kernel's pipe fills and the server's next write blocks. Node resumes a child's paused
- * stdio when it exits (lib/internal/child_process.js flushStdio: test/drill/client/text-pipe.test.ts).
- * The one place that stops reading past the room, for spawn-subject.ts and harness/drill/client/text-pipe.ts.
+ * A client reading its server's piped stderr, all of it (`pipe-read`) or only as far as a client
+ * that never reads it buffers (`pipe-unread`): the TypeScript SDK's PassThrough (src/client/stdio.ts,
+ * 1.23.0) stops at its high-water mark, and the server's next write blocks once the pipe fills.
+ * Node resumes a child's paused stdio at its exit (lib/internal/child_process.js flushStdio).
  */
 import type { Readable } from 'node:stream';
 import type { SpawnFacts } from '../client-profiles/profiles.js';
@@ -19,7 +17,6 @@ export function stderrRoom(mode: SpawnFacts['stderr']): number | undefined {
 
 /** A stream read chunk by chunk until `room` bytes were taken (without a room, to its end). */
 export interface RoomReader {
-  /** How many more bytes may be taken (Infinity without a room). */
   left(): number;
   /** Takes a chunk read some other way (a synchronous drain), counted against the same room. */
   take(chunk: Buffer): void;

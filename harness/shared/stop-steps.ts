@@ -1,8 +1,7 @@
 /**
  * Every client's stop sequence, run from data (harness/client-profiles/profiles.ts) by both drill
- * clients over their own `StopHold`; each step is reported with its time, result and the processes
- * it reached. "Until the group is gone" polls, as the Python SDK's terminate_posix_process_tree
- * and Codex's terminate_and_observe do every 10 ms.
+ * clients. "Until the group is gone" polls, as the Python SDK's terminate_posix_process_tree and
+ * Codex's terminate_and_observe do every 10 ms.
  */
 import type { Liveness, Reach, StopStep } from '../client-profiles/profiles.js';
 import { signalIdentity } from '../containment/signal.js';
@@ -15,11 +14,8 @@ import type { ClientEvent, StopStepResult, StopTarget } from './protocol.js';
 export interface StopHold {
   /** The direct child (the server, or its launcher), or null when it never started. */
   child(): ProcIdentity | null;
-  /** The child has exited (a zombie counts). */
   childExited(): boolean;
-  /** Resolves true once the child exits, false after `ms`. */
   childExit(ms: number): Promise<boolean>;
-  /** Ends the client's write side of the server's stdin; a second call does nothing. */
   closeStdin(): void;
   /** The server has a process group of its own (the profile spawns it with setpgid or setsid): its id is the child's pid. */
   ownGroup: boolean;
