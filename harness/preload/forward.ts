@@ -24,7 +24,6 @@ export interface ForwardTarget {
   token: string | undefined;
 }
 
-/** Reads CRASH_DRILL_REMOTE_URL / CRASH_DRILL_TOKEN; throws PRELOAD_NO_REMOTE when the URL is unusable. */
 export function readForwardTarget(env: NodeJS.ProcessEnv): ForwardTarget {
   const raw = env.CRASH_DRILL_REMOTE_URL;
   let remote: URL | undefined;
@@ -42,7 +41,6 @@ export function readForwardTarget(env: NodeJS.ProcessEnv): ForwardTarget {
   return { remote, token: env.CRASH_DRILL_TOKEN || undefined };
 }
 
-/** The remote URL for an intercepted one: the remote's origin (and base path) + the same path and query. */
 export function remoteUrlFor(original: URL, remote: URL): URL {
   const base = remote.pathname.replace(/\/+$/, '');
   const url = new URL(remote.origin);
@@ -51,7 +49,6 @@ export function remoteUrlFor(original: URL, remote: URL): URL {
   return url;
 }
 
-/** The forwarded request: same method, headers (minus hop-by-hop ones) and body, on the remote. */
 export async function forwardRequest(request: Request, target: ForwardTarget): Promise<{ url: URL; init: RequestInit }> {
   const original = new URL(request.url);
   const headers = new Headers();

@@ -13,8 +13,7 @@ export interface InstalledIntercept {
 
 export function installIntercept(origins: readonly string[], env: NodeJS.ProcessEnv = process.env): InstalledIntercept {
   const listed = new Set(origins);
-  // Captured before FetchInterceptor replaces fetch: the forwarded request is not intercepted again,
-  // and leaving from this process lets the remote attribute it to the server.
+  // Captured before FetchInterceptor replaces fetch, so the forwarded request is not intercepted again.
   const realFetch = globalThis.fetch.bind(globalThis);
   const target = () => readForwardTarget(env);
   const forward = async (request: Request): Promise<Response> => {
@@ -34,7 +33,6 @@ export function installIntercept(origins: readonly string[], env: NodeJS.Process
       try {
         controller.respondWith(await forward(request));
       } catch (error) {
-        // The client sees a network error, never the real host: a listed host is never reached.
         controller.errorWith(asNetworkError(error instanceof Error ? error : new Error(String(error))));
       }
     });

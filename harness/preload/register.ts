@@ -1,7 +1,4 @@
-/**
- * The preload, through NODE_OPTIONS so it reaches a server behind `npx` or `sh -c`. A malformed
- * CRASH_DRILL_INTERCEPT stops the process: a drill must never reach a real host. No stdout.
- */
+/** The preload, through NODE_OPTIONS so it reaches a server behind `npx` or `sh -c`; a malformed list stops the process, never reaching a real host. */
 import { INTERCEPT_VAR, parseOrigins } from './origins.js';
 
 const origins = parseOrigins(process.env[INTERCEPT_VAR] ?? '');

@@ -1,8 +1,4 @@
-/**
- * Errors and exit codes, in one place (docs/design.md, "Exit codes"). Every error extends
- * `CrashDrillError` with a stable `code` and whose fault it is: `UserError` exits 3,
- * `InternalError` 4. No imports, so every layer can use it.
- */
+/** Errors and exit codes in one place (docs/design.md, "Exit codes"): `UserError` exits 3, `InternalError` 4. No imports, so every layer can use it. */
 
 export const EXIT = {
   ok: 0,
@@ -21,7 +17,6 @@ export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 /** 128 + the signal number, as a shell reports a process ended by it. */
 export const SIGNAL_EXIT: Partial<Record<NodeJS.Signals, number>> = { SIGINT: 130, SIGTERM: 143 };
 
-/** Who can fix it: the user (exit 3) or us (exit 4). */
 export type Blame = 'user' | 'internal';
 
 /** The base of every error crash-drill throws on purpose. */
@@ -63,10 +58,7 @@ export class EnvVarError extends UserError {
   }
 }
 
-/**
- * A run whose plan holds no drill. Exit 1, not 3: a release gate that asked for a drill must not
- * pass without one (as vitest without `--passWithNoTests`; ours is `--pass-with-no-drills`).
- */
+/** A run whose plan holds no drill: exit 1, not 3, so a release gate that asked for a drill never passes without one (`--pass-with-no-drills`). */
 export class NoDrillsError extends UserError {
   readonly code = 'CRASH_DRILL_NO_DRILLS';
   constructor(

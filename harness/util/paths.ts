@@ -5,7 +5,6 @@ import { HarnessBug } from './errors.js';
 
 let root: string | undefined;
 
-/** The package root: the nearest folder above this file with a package.json (works from src and dist). */
 export function packageRoot(): string {
   if (root) return root;
   let dir = dirname(fileURLToPath(import.meta.url));

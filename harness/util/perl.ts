@@ -4,7 +4,6 @@ import { delimiter, join } from 'node:path';
 
 let perlPath: string | null | undefined;
 
-/** perl on PATH (looked up once), or null. */
 export function findPerl(): string | null {
   if (perlPath !== undefined) return perlPath;
   perlPath = null;
@@ -38,7 +37,6 @@ const PRCTL_SYSCALL: Partial<Record<string, number>> = {
   ppc64: 171,
 };
 
-/** The prctl argument of a perl process: the number, or "" for syscall.ph. */
 export function prctlArgument(arch: string = process.arch): string {
   return String(PRCTL_SYSCALL[arch] ?? '');
 }

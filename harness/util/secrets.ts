@@ -1,9 +1,7 @@
 /**
- * What counts as a secret, and how one is kept out of every output. A secret is found by name
- * (a credential-named variable, flag or `NAME=value`) and by value (a token shape), as Gemini CLI
- * filters a server's environment (google-gemini/gemini-cli 5411f113,
- * packages/core/src/services/environmentSanitization.ts, NEVER_ALLOWED_NAME_PATTERNS). The
- * placeholder names where a secret came from (`[redacted:env.GITHUB_TOKEN]`) and is stable across runs.
+ * What counts as a secret, and how one is kept out of every output: found by name and by token
+ * shape, as Gemini CLI filters a server's environment (google-gemini/gemini-cli 5411f113,
+ * packages/core/src/services/environmentSanitization.ts, NEVER_ALLOWED_NAME_PATTERNS).
  */
 
 /** A value that never appears in an output, and where it came from (the placeholder's name). */
@@ -45,7 +43,6 @@ const ANY_SHAPE = new RegExp(TEXT_SHAPES.map((s) => s.re.source).join('|'));
 /** A whole value that starts like a token, however short the rest (`sk-abc`), or a bearer value. */
 const WHOLE_SHAPES = /^(gh[pousr]_|github_pat_|sk-|xox[abposr]-|AKIA|ASIA|AIza|glpat-|npm_|ey[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]+\.|[Bb]earer\s)/;
 
-/** `?token=...`, `&api_key=...`: a credential-named query parameter. */
 const QUERY_PARAM = /[?&]([^=&#\s]+)=[^&#\s]/g;
 
 /** Whether a whole value looks like a secret: a token shape, a password URL, a credential query parameter, a `Bearer` value, or a 24+ character key. */
@@ -56,7 +53,6 @@ export function looksLikeSecret(value: string): boolean {
   return /^[A-Za-z0-9_\-+=]{24,}$/.test(value) && /[0-9]/.test(value) && /[A-Za-z]/.test(value) && (value.match(/-/g)?.length ?? 0) < 3;
 }
 
-/** `[redacted:from]`, or `[redacted]` for the drill's own credentials. */
 export function placeholder(from: string): string {
   return from ? `[redacted:${from}]` : '[redacted]';
 }
@@ -109,19 +105,16 @@ export function argSecrets(args: readonly string[]): Secret[] {
   return out.filter((s) => s.value.length >= MIN_SECRET_LENGTH);
 }
 
-/** The secrets of an environment: credential-named variables and secret-shaped values (`env.NAME`). */
 export function envSecrets(env: Readonly<Record<string, string>>): Secret[] {
   return Object.entries(env)
     .filter(([name, value]) => !value.includes('{{') && value.length >= MIN_SECRET_LENGTH && (isCredentialName(name) || looksLikeSecret(value)))
     .map(([name, value]) => ({ value, from: `env.${name}` }));
 }
 
-/** Every secret a server's launch holds: its args (an `env NAME=value` prefix included) and its env. */
 export function launchSecrets(subject: { args: readonly string[]; env?: Readonly<Record<string, string>> }): Secret[] {
   return [...argSecrets(subject.args), ...envSecrets(subject.env ?? {})];
 }
 
-/** An argv with its secrets replaced: the known ones and any it holds by name or by shape. */
 export function redactArgv(argv: readonly string[], known: readonly Secret[] = []): string[] {
   const secrets = [...known, ...argSecrets(argv)];
   return argv.map((a) => redact(a, secrets));
