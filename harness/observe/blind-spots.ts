@@ -1,8 +1,4 @@
-/**
- * Plain sentences of what the active tracking methods cannot see, for reports, kept in one place
- * for review; each configuration's list must be true for it (cgroup; subreaper without cgroup;
- * neither, where the floor of observe/unattributed.ts turns an escaped daemon into `unknown`).
- */
+/** Plain sentences of what the active tracking methods cannot see, for reports; each configuration's list must be true for it. */
 export function blindSpots(opts: { cgroup: boolean; subreaper: boolean; sampleIntervalMs: number }): string[] {
   const spots: string[] = [];
   if (!opts.cgroup && !opts.subreaper) {

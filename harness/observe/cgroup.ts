@@ -161,7 +161,6 @@ export class DrillCgroup {
   }
 }
 
-/** The drill's cgroup, created if needed; null where cgroups are not available. */
 export function createDrillCgroup(drillId: string): DrillCgroup | null {
   const support = cgroupSupport();
   if (!support.available || support.root === undefined) return null;
@@ -174,7 +173,6 @@ export function createDrillCgroup(drillId: string): DrillCgroup | null {
   }
 }
 
-/** Drill cgroups that exist now (for the stale sweep). */
 export function listDrillCgroups(): DrillCgroup[] {
   const support = cgroupSupport();
   if (!support.available || support.root === undefined) return [];

@@ -5,7 +5,6 @@ import type { ProcIdentity } from './identity.js';
 import { readStat } from './proc.js';
 
 export type ExitObservation = {
-  /** monoNow() when the exit was noticed. */
   t: number;
   how: 'zombie' | 'gone';
   /** Decoded from stat field 52 while the process was a zombie. */
@@ -23,9 +22,7 @@ export function checkExit(id: ProcIdentity): ExitObservation | null {
 
 export type PollExitOptions = {
   intervalMs?: number;
-  /** Give up after this long and resolve null. */
   timeoutMs?: number;
-  /** Give up when aborted and resolve null. */
   signal?: AbortSignal;
 };
 

@@ -1,15 +1,12 @@
 /**
- * The machine's process table, read once per tick and shared by every tracker with that interval
- * (each needs every process's stat line; read per tracker, /proc reads would dominate the CPU).
- * A tick re-reads new processes and the ones subscribers name (live members and holders); the
- * rest keep their last stat line until every FULL_READ_EVERY-th tick. Only a process outside
- * every drill may be seen late, and verdicts rest on sampleNow(), which reads everything.
+ * The machine's process table, read once per tick and shared by every tracker of that interval.
+ * A tick re-reads only new processes and the ones subscribers name; every FULL_READ_EVERY-th tick
+ * reads all. Verdicts rest on sampleNow(), which always reads everything.
  */
 import { monoNow } from '../util/clock.js';
 import { forgetStatFdsExcept, listPids, readStat, type ProcStat } from './proc.js';
 
 export type ProcTable = {
-  /** monoNow() when the read began. */
   at: number;
   stats: Map<number, ProcStat>;
 };
@@ -18,7 +15,6 @@ let latest: ProcTable | null = null;
 let reads = 0;
 let updates = 0;
 
-/** Read the whole table now. */
 export function readProcTable(): ProcTable {
   const at = monoNow();
   const stats = new Map<number, ProcStat>();
@@ -33,7 +29,6 @@ export function readProcTable(): ProcTable {
   return latest;
 }
 
-/** Every this many ticks, a tick reads the whole table again. */
 export const FULL_READ_EVERY = 10;
 
 /** A table now, re-reading only new pids and `refresh`; a pid reused within one tick keeps its old line until the next full read. */
@@ -57,12 +52,10 @@ export function procTableSince(notBefore: number): ProcTable {
   return latest !== null && latest.at >= notBefore ? latest : readProcTable();
 }
 
-/** How many partial reads (updateProcTable) this process has made. */
 export function procTableUpdates(): number {
   return updates;
 }
 
-/** How many full reads this process has made: the benchmark prints reads per drill. */
 export function procTableReads(): number {
   return reads;
 }

@@ -21,10 +21,8 @@ export interface ProcessFacts {
   ppid: number;
   role: 'server' | 'other';
   state: string;
-  /** The program the kernel runs (/proc/PID/exe), redacted. */
   exe: string | null;
   threadCount: number;
-  /** The first MAX_THREADS threads, the main thread first. */
   threads: ThreadFacts[];
   stdin: {
     /** fd 0: 'pipe', 'socket', 'tty', 'file', '/dev/null', ... or null when closed. */
@@ -40,9 +38,7 @@ export interface ProcessFacts {
   polledOther: number;
   /** timerfd instances: armed timers the kernel shows (Node's and asyncio's timers are not among them). */
   timerfds: number;
-  /** Open fds by kind (pipe, socket, file, tty, anon, other). */
   fdKinds: Record<string, number>;
-  /** Its live children at this moment (pids). */
   children: number[];
 }
 
@@ -86,7 +82,6 @@ export function processFacts(id: ProcIdentity, opts: { role: 'server' | 'other';
   let timerfds = 0;
   const polled = new Set<number>();
   let eventLoop = false;
-  // Unreadable: the counts stay empty.
   for (const fd of listFds(id.pid) ?? []) {
     const target = readFdLink(id.pid, fd);
     if (target === null) continue;

@@ -14,7 +14,6 @@ export function drillIdFor(runId: string, index: number): string {
   return `${runId}.${index}`;
 }
 
-/** The run of a drill id: everything before the last '.'. */
 export function runIdOf(drillId: string): string {
   const dot = drillId.lastIndexOf('.');
   return dot < 0 ? drillId : drillId.slice(0, dot);
@@ -23,10 +22,7 @@ export function runIdOf(drillId: string): string {
 /** The drill marker, CRASH_DRILL_RUN=<drill id>, inherited by every descendant (env-marker membership). */
 export const DRILL_ENV = 'CRASH_DRILL_RUN';
 
-/**
- * CRASH_DRILL_SUITE, passed on when the harness's environment has it, lets whoever starts
- * harnesses find its own drill processes (test/last/no-leftovers.test.ts, .ci/run). Never judged by.
- */
+/** CRASH_DRILL_SUITE, passed on from the harness's environment, lets whoever starts harnesses find its drill processes (test/last/no-leftovers.test.ts). */
 export const SUITE_ENV = 'CRASH_DRILL_SUITE';
 
 /** { CRASH_DRILL_SUITE } as the harness has it, for the drill processes it starts; empty when unset. */

@@ -1,7 +1,4 @@
-/**
- * Which runtime and MCP SDK a server runs on, read once the handshake is done, from its /proc
- * argv, exe, cwd, environment and maps (program-sdk/read-program-sdk.ts); versions from package metadata.
- */
+/** Which runtime and MCP SDK a server runs on, read once the handshake is done from its /proc argv, exe, cwd, environment and maps (program-sdk/read-program-sdk.ts). */
 import { basename } from 'node:path';
 import { redact as redactText, type Secret } from '../util/secrets.js';
 import type { ProcIdentity } from './identity.js';
@@ -12,13 +9,13 @@ import type { ProgramKind, SdkPackage } from './program-sdk/types.js';
 export type { ProgramKind, SdkPackage };
 
 export interface RuntimeFacts {
-  /** What kind of program it is (older logs: node, python or other). */
+  /** What kind of program it is. */
   runtime: ProgramKind;
   /** The runtime's version where it can be read (python3.12 -> 3.12; a Go binary's go1.26.0; a .NET target). */
   version: string | null;
   exe: string | null;
   sdks: SdkPackage[];
-  /** Why no SDK, or no version of one, could be read (absent in older logs). */
+  /** Why no SDK, or no version of one, could be read. */
   reason?: string | null;
 }
 

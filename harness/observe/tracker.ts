@@ -22,7 +22,6 @@ export type DrillTrackerOptions = {
   drillId: string;
   root: ProcIdentity;
   cgroup?: DrillCgroup | null;
-  /** Default 20 ms. */
   sampleIntervalMs?: number;
   /** Move members found by other methods into the cgroup, so their later children are caught. Default true with a cgroup. */
   adopt?: boolean;
@@ -33,7 +32,6 @@ export type DrillTrackerOptions = {
 export type TrackingInfo = {
   methods: string[];
   cgroup: string | null;
-  /** The holder every orphan of the drill is re-parented to, or null without one. */
   subreaper: ProcIdentity | null;
   /** Whether the floor is in force (neither cgroup nor subreaper): see observe/unattributed.ts. */
   floor: boolean;
@@ -121,7 +119,6 @@ export class DrillTracker extends EventEmitter<TrackerEvents> {
     return this.cgroup === null && !this.scanner.subreaperAlive();
   }
 
-  /** One synchronous full sample, of /proc as it is now; returns the live members after it. */
   sampleNow(): TrackedProcess[] {
     return this.sampleFrom(readProcTable());
   }
@@ -149,22 +146,18 @@ export class DrillTracker extends EventEmitter<TrackerEvents> {
     return this.live();
   }
 
-  /** Every process ever seen in the drill, exited ones included. */
   members(): TrackedProcess[] {
     return this.scanner.members().map((p) => ({ ...p, foundBy: [...p.foundBy], cmdline: [...p.cmdline] }));
   }
 
-  /** Members alive now (as of the last sample), zombies excluded. */
   live(): TrackedProcess[] {
     return this.members().filter((p) => p.exitedAt === null);
   }
 
-  /** Average cost of one full sample so far, for the report. */
   sampleStats(): { samples: number; meanMs: number } {
     return { samples: this.sampleCount, meanMs: this.sampleCount ? this.sampleMsTotal / this.sampleCount : 0 };
   }
 
-  /** Resolves when the process exits (zombie or gone), noticed within a few ms. */
   async watchExit(id: ProcIdentity, opts: { intervalMs?: number } = {}): Promise<ExitObservation> {
     const seen = await pollExit(id, { intervalMs: opts.intervalMs ?? 2 });
     const obs = seen as ExitObservation;

@@ -1,10 +1,8 @@
 /**
- * The floor under every verdict: a process the harness cannot attribute (a double-forked daemon
- * that called setsid and cleared its environment, with no cgroup and no live subreaper,
- * harness/drill/holder/holder.pl). It is never signalled, but it keeps a drill from `pass`. It
- * started during the drill, matched no membership method, looks re-parented, is outside the
- * harness's tree, has no other drill's marker, runs as the harness's user (any user under root),
- * and is not a container's (harness/containers).
+ * The floor under every verdict: a process the harness cannot attribute (a setsid daemon with a
+ * cleared environment, no cgroup and no live subreaper). It is never signalled, but it keeps a
+ * drill from `pass`: it started during the drill, matched no method, looks re-parented, is outside
+ * the harness's tree, carries no other drill's marker and is not a container's (harness/containers).
  */
 import { DRILL_ENV } from './run-ids.js';
 import { readCmdline, readEnviron, readOwnerUid, type ProcStat } from './proc.js';
@@ -16,7 +14,6 @@ export type UnattributedProcess = {
   sid: number;
   uid: number | null;
   cmdline: string[];
-  /** monoNow() of the scan that saw it. */
   firstSeen: number;
   reason: string;
 };

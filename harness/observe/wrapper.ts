@@ -1,15 +1,13 @@
 /**
- * Finding the real server below a launcher (`npx pkg`, `sh -c`, `env X=1 node s.js`). The SDK's
- * StdioClientTransport signals only its direct child (typescript-sdk #2023), so exit-on-eof must
- * judge the process that talks on the client's pipes: launchers pass their stdio down, so the
- * server is the first process of the chain holding those pipes that is not a launcher.
+ * Finding the real server below a launcher (`npx pkg`, `sh -c`): the SDK's StdioClientTransport
+ * signals only its direct child (typescript-sdk #2023), so exit-on-eof judges the first
+ * non-launcher that holds the client's pipes.
  */
 import type { ProcIdentity } from './identity.js';
 import { listPids, readCmdline, readFdLink, readStat } from './proc.js';
 
 export type ChainProcess = { pid: number; startTime: number; ppid: number; cmdline: string[] };
 
-/** readlink of /proc/PID/fd/N, or null when the process or the fd is gone. */
 export type ReadFd = (pid: number, fd: number) => string | null;
 
 /** Programs that only start another program and pass their stdio down. */
@@ -91,7 +89,6 @@ export function snapshotChain(): ChainProcess[] {
   return chain;
 }
 
-/** findRealServer over the live process table. */
 export function findRealServerNow(directChild: ProcIdentity): ProcIdentity {
   return findRealServer(snapshotChain(), directChild, readFdLink);
 }

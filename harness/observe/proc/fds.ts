@@ -11,10 +11,7 @@ export function listFds(pid: number): string[] | null {
   }
 }
 
-/**
- * Whether the descriptor is a pipe by its file type (S_ISFIFO): an anonymous pipe, or a FIFO,
- * whose link names a path (harness/shared/fifo-stdio.ts gives servers FIFOs for real pipes).
- */
+/** Whether the descriptor is a pipe by its file type (S_ISFIFO), FIFOs included (harness/shared/fifo-stdio.ts). */
 export function fdIsFifo(pid: number, fd: number | string): boolean {
   try {
     return statSync(`/proc/${pid}/fd/${fd}`).isFIFO();
@@ -23,7 +20,6 @@ export function fdIsFifo(pid: number, fd: number | string): boolean {
   }
 }
 
-/** readlink of /proc/PID/fd/N, or null when the process or the fd is gone. */
 export function readFdLink(pid: number, fd: number | string): string | null {
   try {
     return readlinkSync(`/proc/${pid}/fd/${fd}`);
@@ -32,10 +28,7 @@ export function readFdLink(pid: number, fd: number | string): string | null {
   }
 }
 
-/**
- * readlink of /proc/PID/fd/N that throws the fs error: a caller that must tell "another user's
- * process" (EACCES, the whole answer unknown) from "closed meanwhile" reads the code.
- */
+/** readlink of /proc/PID/fd/N that throws the fs error, so a caller can tell EACCES from "closed meanwhile". */
 export function readFdLinkOrThrow(pid: number, fd: number | string): string {
   return readlinkSync(`/proc/${pid}/fd/${fd}`);
 }
