@@ -39,7 +39,7 @@ function matchedBranch(issue: z.core.$ZodIssue): z.core.$ZodIssue[] | undefined 
 function issueMessage(issue: z.core.$ZodIssue, found: unknown): string {
   switch (issue.code) {
     case 'invalid_type': {
-      // A field that is no longer allowed (z.never) says why in its own words.
+      // A refused field (z.never) says why in its own words.
       if (issue.expected === 'never') return issue.message;
       const expected = typeName(issue.expected);
       if (found === undefined) return `missing; expected ${expected}`;
