@@ -1,24 +1,7 @@
 /**
- * Build step (the last of `npm run build`): bundles what is started as a process, again and
- * again, into few files, so a start reads one or two files instead of hundreds of modules.
- *
- * - **The harness's processes**: the CLI, the drill client process and the run's sentinel,
- *   from tsc's output (dist/harness/...) to dist/bin/crash-drill.js, drill-client.js and
- *   sentinel.js, with their shared code and each command's own code in dist/bin/chunks/ (the
- *   CLI still loads a command's code only when that command runs). A `crash-drill run` of one
- *   drill costs about 0.25 CPU-s less. dist/harness/ stays as tsc wrote it: the library API.
- * - **The fake servers' SDK**: fake-servers/lib/sdk.ts and fake-servers/sdk2/lib/sdk.ts (the
- *   SDK and zod, re-exported) to one CommonJS file each, dist/fake-servers/lib/sdk.cjs and its
- *   SDK 2 twin, with a V8 code cache beside it (sdk.cjs.cache, made by one evaluation in a
- *   process of its own); dist/fake-servers/lib/sdk.js, in place of what tsc emitted there, is a
- *   stub that loads the bundle through the cache (fake-servers/lib/code-cache.ts) and re-exports
- *   the same names. A server starts in about 0.20 CPU-s instead of 0.28 with the bundle, and
- *   loads the SDK in about 60 ms of CPU instead of 100 with the cache. The servers' own modules
- *   are not bundled, so their paths (lib/helper.js beside lib/paths.js) hold.
- *
- * Every build writes every bundle again (about a second), from tsc's fresh output or from the
- * source, so a bundle is never older than the code or the packages it holds. The code is the
- * same code, unminified; only node: built-ins stay imports.
+ * Build step (the last of `npm run build`): bundles what is started as a process again and again
+ * (dist/bin/; the fake servers' SDK with a V8 code cache, fake-servers/lib/code-cache.ts), so a
+ * start reads one or two files, not hundreds of modules. dist/harness/ stays tsc's: the library API.
  */
 import { spawnSync } from 'node:child_process';
 import { builtinModules } from 'node:module';
@@ -37,11 +20,7 @@ export const HARNESS_ENTRIES = {
 /** The entries started as programs by their path (package.json's bin): written with mode 0755. */
 export const RUNNABLE_ENTRIES = ['crash-drill'] as const satisfies readonly (keyof typeof HARNESS_ENTRIES)[];
 
-/**
- * Packages that user code loaded by the harness imports too (a scenario's msw handlers), so the
- * harness must use the very same module instance as the user's: they stay imports, resolved from
- * node_modules as before. A second, bundled copy of msw would not know the user's handlers.
- */
+/** Packages user code imports too (a scenario's msw handlers): kept as imports, so both share one module instance. */
 export const SHARED_WITH_USER_CODE = [/^msw(\/|$)/, /^@mswjs\//];
 
 /** The fake servers' SDK modules: the bundle (dist) of each source. */
@@ -55,18 +34,10 @@ export function importSpecifiers(text: string): string[] {
   return [...text.matchAll(/^\s*(?:import|export)\b[^'"]*?from\s+['"]([^'"]+)['"]/gm)].map((m) => m[1]);
 }
 
-/**
- * Packages whose `main` is a UMD wrapper the bundler cannot follow (jsonc-parser's factory
- * requires `./impl/format` at run time): the bundle takes their ES module build instead. Node
- * itself loads the UMD main fine, so tsc's output keeps the plain import.
- */
+/** Packages whose UMD `main` the bundler cannot follow (jsonc-parser): the bundle takes their ES module build. */
 export const ESM_BUILD_OF = (root: string) => ({ 'jsonc-parser': join(root, 'node_modules/jsonc-parser/lib/esm/main.js') });
 
-/**
- * Built-ins imported by their bare name (`net`, as proxy-chain's socks dependencies do) are
- * imported as `node:net` from the bundle: every import of dist/bin is then a `node:` built-in, a
- * chunk of its own, or a package user code shares (test/build/bundle.test.ts).
- */
+/** Built-ins imported by bare name become `node:` imports, so dist/bin imports only built-ins, chunks and shared packages (test/build/bundle.test.ts). */
 const NODE_PREFIXED: Record<string, string> = Object.fromEntries(builtinModules.filter((m) => !m.startsWith('_')).map((m) => [m, `node:${m}`]));
 
 type Rolldown = typeof import('rolldown');
@@ -85,8 +56,7 @@ export async function bundleHarness(rolldown: Rolldown['rolldown'], root: string
     });
     await build.write({ dir: tmp, format: 'esm', entryFileNames: '[name].js', chunkFileNames: 'chunks/[name]-[hash].js' });
     await build.close();
-    // The package's bin is run as a program (`npx crash-drill`, `./dist/bin/crash-drill.js`):
-    // npm sets its run bit only when it installs a package, so in a checkout the build must.
+    // npm sets a bin's run bit only when it installs a package, so in a checkout the build must.
     for (const name of RUNNABLE_ENTRIES) chmodSync(join(tmp, `${name}.js`), 0o755);
     // Swapped in whole: a build that fails half-way leaves the previous bin/ as it was.
     rmSync(out, { recursive: true, force: true });
@@ -104,10 +74,7 @@ export function sdkBundleOf(stub: string): string {
 /** The loader the stubs import (fake-servers/lib/code-cache.ts, as tsc emitted it). */
 const CODE_CACHE_LOADER = 'dist/fake-servers/lib/code-cache.js';
 
-/**
- * The text of an SDK module's stub: an ES module that loads the CommonJS bundle beside it
- * through its code cache and re-exports what the source module exports.
- */
+/** An SDK module's stub: loads the CommonJS bundle beside it through its code cache and re-exports the source's names. */
 export function sdkStub(stubFromRoot: string, names: string[]): string {
   const loader = relative(dirname(stubFromRoot), CODE_CACHE_LOADER);
   const bundle = basename(sdkBundleOf(stubFromRoot));
@@ -133,8 +100,7 @@ async function bundleSdk(rolldown: Rolldown['rolldown'], root: string, dist: str
     const { output } = await build.write({ file: tmp, format: 'cjs', codeSplitting: false });
     await build.close();
     renameSync(tmp, bundle);
-    // The cache is made by one evaluation of the bundle in a process of its own, with the
-    // node that runs the servers, before the stub that reads it is swapped in.
+    // The cache comes from one evaluation in a process of its own, with the node that runs the servers.
     const made = spawnSync(process.execPath, [join(root, CODE_CACHE_LOADER), '--write', bundle], { encoding: 'utf8' });
     if (made.status !== 0) throw new Error(`the code cache of ${bundle} could not be made: ${made.stderr}`);
     writeFileSync(tmpStub, sdkStub(dist, output[0].exports));
@@ -150,7 +116,6 @@ export async function bundleAll(root: string = packageRoot()): Promise<void> {
   await Promise.all([bundleHarness(rolldown, root), ...Object.entries(SDK_MODULES).map(([dist, source]) => bundleSdk(rolldown, root, dist, source))]);
 }
 
-// `node dist/harness/build/bundle.js`, the last step of `npm run build`.
 if (process.argv[1] && realpathSync(process.argv[1]) === fileURLToPath(import.meta.url)) {
   await bundleAll();
 }

@@ -1,8 +1,6 @@
 /**
- * Build step: writes docs/cli.md, the CLI reference, from the `--help` of each command of the built
- * CLI (dist/bin/crash-drill.js), so the reference is the commands' own definitions and cannot drift
- * (`npm run docs:cli`; test/build/cli-reference.e2e.test.ts fails when docs/cli.md differs).
- * The commands are the ones `crash-drill --help` lists, so a new command is in the next reference.
+ * Build step: writes docs/cli.md from the built CLI's `--help` of each command, so the reference
+ * cannot drift (test/build/cli-reference.e2e.test.ts fails when docs/cli.md differs).
  */
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
@@ -10,13 +8,9 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { distFile, packageRoot } from '../util/paths.js';
 
-/** The help text of `crash-drill <args> --help`. */
 export type HelpOf = (args: string[]) => string;
 
-/**
- * The built CLI's help, as a pipe gets it: without colour (commander colours only a TTY, or when
- * FORCE_COLOR says so) and at commander's width for output that is not a terminal (80 columns).
- */
+/** The built CLI's help as a pipe gets it: no colour, commander's 80 columns. */
 export const builtHelp: HelpOf = (args) => {
   const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1' };
   delete env.FORCE_COLOR;

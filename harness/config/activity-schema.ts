@@ -1,11 +1,4 @@
-/**
- * `subject.activity`: where the drill reads the server's own activity record, for a server that
- * already logs its own way. Without it, the record is one JSON object a line in the file every
- * drill names for it (`{{activity.file}}`, `CRASH_DRILL_ACTIVITY_FILE`), with our field names
- * and phases (docs/remote.md, "The server's own activity record"). With it: another file (templated like
- * env), or the server's stderr lines that match a pattern; and the record's own field names and
- * phase values where they differ from ours.
- */
+/** `subject.activity`: where and how to read the record of a server that logs its own way (docs/remote.md, "The server's own activity record"). */
 import * as z from 'zod';
 import { ACTIVITY_PHASES, type ActivityField, type ActivityPhase, type ActivitySpec } from './types.js';
 

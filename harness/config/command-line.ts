@@ -4,16 +4,8 @@ import { redactCommandLine } from '../util/secrets.js';
 import { subjectName } from './subject-name.js';
 
 /**
- * Splits a command line the way a POSIX shell would for plain words, quotes and backslashes:
- * spaces separate words, single quotes keep everything, double quotes keep spaces and let a
- * backslash escape only `"`, `\`, `$` and a backquote, a backslash outside quotes escapes the
- * next character. No variables, globs or pipes: the command is started without a shell. Both a
- * `--subject` and the command `init` asks for on a terminal (harness/init/ask-command.ts) are
- * split here.
- *
- * An unclosed quote is the user's mistake, and a UsageError that names the line: the shell would
- * wait for more, and guessing where the quote ends would start another command than the one meant.
- * The line is named with its secrets redacted (`--token [redacted:--token]`): it may hold a token.
+ * Splits a command line as a POSIX shell does for plain words, quotes and backslashes (no shell
+ * runs it). An unclosed quote is a UsageError: guessing where it ends would run another command.
  */
 export function splitCommandLine(line: string): string[] {
   const words: string[] = [];
@@ -45,11 +37,7 @@ export function splitCommandLine(line: string): string[] {
   return words;
 }
 
-/**
- * Subjects from command lines, each named as its user knows it, and never two with one name:
- * where two would share one, the versions they pin tell them apart (`pkg@1.0`, `pkg@2.0`), else
- * their places in the list (`a.js (1)`, `a.js (2)`).
- */
+/** Subjects from command lines, each named as its user knows it; two that would share a name differ by pinned version, else by place (`a.js (1)`). */
 export function subjectsFromCommandLines(lines: readonly string[], cwd: string): SubjectSpec[] {
   const parsed = lines.map((line) => {
     const [command, ...args] = splitCommandLine(line);

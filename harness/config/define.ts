@@ -1,9 +1,6 @@
 import type { ScenarioInput } from './schema.js';
 
-/**
- * An identity function that gives a scenario written in TypeScript the file shape's types
- * (vitest's `defineConfig(config) { return config }`); validation happens when it is loaded.
- */
+/** Gives a scenario written in TypeScript the file shape's types (as vitest's `defineConfig`); validated at load. */
 export function defineScenario<T extends ScenarioInput>(s: T): T {
   return s;
 }

@@ -3,29 +3,19 @@ import { UserError } from '../util/errors.js';
 
 /** One thing wrong with one scenario file (or with the set of files). */
 export interface ConfigProblem {
-  /** absolute path of the file the problem is in, when there is one */
   file?: string;
-  /** field path inside the file, e.g. `setup[0].call` */
   field?: string;
   /** 1-based position, for YAML syntax errors */
   line?: number;
   col?: number;
-  /** what was expected and what was found, without the file and field prefix */
   message: string;
 }
 
-/**
- * Every configuration mistake the user can fix by editing a file or an argument. The CLI
- * maps it to exit code 3 (harness/util/errors.ts). Each line of the message reads
- * `file: field: what was expected, got what`, Playwright's errorWithFile style.
- */
+/** Every configuration mistake the user can fix (exit 3); each line reads `file: field: what was expected, got what`, as Playwright's errorWithFile. */
 export class ConfigError extends UserError {
   readonly code = 'CRASH_DRILL_CONFIG' as const;
-  /** absolute path of the (first) file at fault */
   file?: string;
-  /** field path of the (first) problem */
   field?: string;
-  /** every problem found, in order; the message has one line per problem */
   readonly problems: ConfigProblem[];
 
   constructor(problems: ConfigProblem | ConfigProblem[]) {

@@ -1,8 +1,4 @@
-/**
- * The `expectation:` of a scenario (for every subject it drills) or of one subject, as written:
- * a list of statements, each a name, or `{ exits-within: ms }`. A bare `exits-within` takes the
- * scenario's exit deadline (`expect.exit-on-eof.deadline`).
- */
+/** The `expectation:` of a scenario or a subject, as written: statements, each a name or `{ exits-within: ms }`. */
 import * as z from 'zod';
 import { STATEMENT_IDS } from './statements.js';
 

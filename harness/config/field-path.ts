@@ -1,8 +1,4 @@
-/**
- * Field paths as a user would write them in a message: `setup[0].call`,
- * `expect.exit-on-eof.deadline`, `subject.env.API_URL`, and `subject.env["a b"]` for keys
- * that would not read back unambiguously.
- */
+/** Field paths as a user writes them (`setup[0].call`, `subject.env["a b"]` for keys that would not read back). */
 const PLAIN_KEY = /^[A-Za-z0-9_-]+$/;
 
 export function formatFieldPath(segments: readonly PropertyKey[]): string {

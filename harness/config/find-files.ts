@@ -5,11 +5,9 @@ import { ConfigError, type ConfigProblem } from './errors.js';
 const SCENARIO_EXT = /\.ya?ml$/i;
 
 /**
- * Expands files and folders into scenario files: a folder is searched recursively for
- * `*.yaml` / `*.yml` (skipping `node_modules` and dot-folders), a file named on its own is
- * taken whatever its extension. The result is absolute, de-duplicated and sorted by path
- * (code-unit order, the same on every machine). Throws a ConfigError for a missing path or
- * when nothing was found.
+ * Expands files and folders into scenario files (`*.yaml`/`*.yml` below a folder, skipping
+ * `node_modules` and dot-folders; a named file whatever its extension), absolute and sorted by
+ * code unit, the same on every machine. Throws a ConfigError for a missing path or none found.
  */
 export async function findScenarioFiles(paths: readonly string[]): Promise<string[]> {
   if (paths.length === 0) throw new ConfigError({ message: 'no scenario files or folders given' });

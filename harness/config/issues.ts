@@ -4,11 +4,7 @@ import { formatFieldPath, valueAt } from './field-path.js';
 import { KNOWN_KEYS } from './schema.js';
 import { suggestKey } from './suggest.js';
 
-/**
- * Turns zod issues into problems that say what was expected and what was found, in the
- * file's own words (mapping, list), e.g. `points[1]: expected one of idle, ..., got "sideways"`.
- * The found value is read from the raw document, so it is exactly what the user wrote.
- */
+/** zod issues as problems in the file's own words, the found value read from the raw document: `points[1]: expected one of ..., got "sideways"`. */
 export function problemsFromIssues(issues: readonly z.core.$ZodIssue[], raw: unknown): ConfigProblem[] {
   const out: ConfigProblem[] = [];
   for (const issue of issues) {
@@ -29,11 +25,8 @@ export function problemsFromIssues(issues: readonly z.core.$ZodIssue[], raw: unk
 }
 
 /**
- * zod reports a union as failed as a whole when every branch failed, even when the value was
- * clearly meant for one branch (`exit-on-eof: { deadline: x }` is a mapping, so the mapping
- * branch is the one to explain). A branch whose problems all lie below the root (an unknown
- * key inside it counts) accepted the value's kind; when exactly one did, its issues are the
- * ones to show, with full paths.
+ * zod fails a union as a whole when every branch failed. A branch whose problems all lie below
+ * the root accepted the value's kind; when exactly one did, its issues are the ones to show.
  */
 function matchedBranch(issue: z.core.$ZodIssue): z.core.$ZodIssue[] | undefined {
   if (issue.code !== 'invalid_union') return undefined;
@@ -46,7 +39,7 @@ function matchedBranch(issue: z.core.$ZodIssue): z.core.$ZodIssue[] | undefined 
 function issueMessage(issue: z.core.$ZodIssue, found: unknown): string {
   switch (issue.code) {
     case 'invalid_type': {
-      // A field that is no longer allowed (z.never) says why in its own words.
+      // A refused field (z.never) says why in its own words.
       if (issue.expected === 'never') return issue.message;
       const expected = typeName(issue.expected);
       if (found === undefined) return `missing; expected ${expected}`;

@@ -1,8 +1,6 @@
 /**
- * The JSON Schema of scenario files, generated from the zod schema (the one source of truth),
- * for editors: a YAML file that starts with
- *   # yaml-language-server: $schema=./node_modules/mcp-crash-drill/schema/scenario.schema.json
- * gets completion and validation. `npm run build` writes it to schema/scenario.schema.json.
+ * The JSON Schema of scenario files, generated from the zod schema for editors
+ * (`# yaml-language-server: $schema=./node_modules/mcp-crash-drill/schema/scenario.schema.json`).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -10,8 +8,7 @@ import * as z from 'zod';
 import { ScenarioSchema } from './schema.js';
 
 export function scenarioJsonSchema(): Record<string, unknown> {
-  // The file shape (io: input): defaults are optional for the author. The subject/subjects rule
-  // is a refinement, which JSON Schema gets as an anyOf.
+  // The input shape: defaults are optional for the author; the subject/subjects refinement becomes an anyOf.
   const schema = z.toJSONSchema(ScenarioSchema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
   return {
     ...schema,

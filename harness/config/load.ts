@@ -4,12 +4,7 @@ import { findScenarioFiles } from './find-files.js';
 import { parseScenario, type ScenarioOptions } from './parse.js';
 import type { Scenario } from './types.js';
 
-/**
- * Loads every scenario from files and folders (see findScenarioFiles), sorted by path. A file
- * that names no subject takes `options.subjects` (the run's `--subject`s).
- * All files are read before failing, so one ConfigError lists the problems of every bad
- * file, plus any id used twice (naming both files).
- */
+/** Loads every scenario from files and folders, sorted by path; every file is read first, so one ConfigError lists every problem. */
 export async function loadScenarios(paths: string[], options: ScenarioOptions = {}): Promise<Scenario[]> {
   const files = await findScenarioFiles(paths);
   const scenarios: Scenario[] = [];

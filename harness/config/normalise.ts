@@ -27,24 +27,15 @@ export const DEFAULT_TIMEOUTS: Readonly<ScenarioTimeouts> = Object.freeze({
 
 export const DEFAULT_CANCEL_DEADLINE_MS = 2_000;
 
-/**
- * How long the child-spawned point's child must live after its exec was seen. A version probe
- * (`python3 --version`, `node --version`) or a version manager's helper lives less than this;
- * the children a call starts to do its work (a browser, `sleep 300`) live longer. The Java
- * matrix's shortest child at the point, `sleep 0.5`, still lives well past it.
- */
+/** How long the child-spawned point's child must live after its exec: longer than a version probe, shorter than a call's working child. */
 export const DEFAULT_CHILD_ALIVE_MS = 200;
 
 export const DEFAULT_EXIT_DEADLINE_MS = 2_000;
 export const DEFAULT_SURVIVOR_GRACE_MS = 2_000;
 
-/**
- * Fills in every default and makes paths absolute. `file` must already be absolute. A file that
- * names no subject drills `given` (the run's `--subject`s); parse.ts refuses it when none is given.
- */
+/** Fills in every default and makes paths absolute; a file with no subject drills `given` (the run's `--subject`s). */
 export function normaliseScenario(parsed: ParsedScenario, file: string, given: readonly SubjectSpec[] = []): Scenario {
   const dir = path.dirname(file);
-  // A bare exits-within in an expectation means the scenario's own exit deadline.
   const exitDeadline = normaliseExpect(parsed.expect, false).exitOnEof?.deadline ?? DEFAULT_EXIT_DEADLINE_MS;
   const written = (parsed.subjects ?? (parsed.subject ? [parsed.subject] : [])).map((s) => {
     const expectation = normaliseExpectation(s.expectation, exitDeadline);
@@ -107,21 +98,14 @@ export function normaliseScenario(parsed: ParsedScenario, file: string, given: r
   return scenario;
 }
 
-/**
- * activity-recorded is on by default where the scenario asks for the server's record: it states
- * records-every-action (for every subject or one), or names where a subject's record is.
- */
+/** activity-recorded is on by default where the scenario asks for the server's record (records-every-action, or a subject's `activity:`). */
 function asksForActivity(parsed: ParsedScenario): boolean {
   const subjects = parsed.subjects ?? (parsed.subject ? [parsed.subject] : []);
   const lists = [parsed.expectation, ...subjects.map((s) => s.expectation)];
   return lists.some((list) => list?.includes('records-every-action')) || subjects.some((s) => s.activity !== undefined);
 }
 
-/**
- * The cwd defaults to the file's folder, and relative paths resolve against it, so a
- * scenario means the same thing whatever folder the CLI runs from. A cwd that begins with a
- * template (`{{tmp}}/work`) is kept until the drill renders it (renderScenario resolves it).
- */
+/** The cwd defaults to the file's folder and relative paths resolve against it; one starting with a template waits for renderScenario. */
 function resolveCwd(dir: string, cwd: string | undefined): string {
   if (cwd === undefined) return dir;
   if (cwd.startsWith('{{')) return cwd;

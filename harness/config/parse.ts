@@ -8,10 +8,7 @@ import { type ParsedScenario, ScenarioSchema } from './schema.js';
 import { findUnknownTemplates, hasTemplate } from './templates.js';
 import { DEFAULT_KILL_POINTS, KILL_POINTS, type KillPoint, POINT_NEEDS, type Scenario, type SubjectSpec } from './types.js';
 
-/**
- * Parses and validates one scenario file's text. Throws a ConfigError that names the file
- * and, for each problem, the field path; YAML syntax errors carry line and column.
- */
+/** Parses and validates one scenario file's text; a ConfigError names the file and each problem's field path or line and column. */
 export function parseScenario(text: string, file: string, options: ScenarioOptions = {}): Scenario {
   const abs = path.resolve(file);
   return validateScenario(readYaml(text, abs), abs, options);
@@ -22,11 +19,7 @@ export interface ScenarioOptions {
   subjects?: readonly SubjectSpec[];
 }
 
-/**
- * Validates and normalises one scenario already read into plain values (a YAML document, or
- * an inline scenario of a config file): the same schema, template checks and defaults.
- * Problems carry `file` and a field path relative to the scenario.
- */
+/** Validates and normalises one scenario already read into plain values (YAML, or inline in a config file). */
 export function validateScenario(raw: unknown, file: string, options: ScenarioOptions = {}): Scenario {
   const abs = path.resolve(file);
   const fail = (problems: ConfigProblem[]): never => {
@@ -65,11 +58,7 @@ export function validateScenario(raw: unknown, file: string, options: ScenarioOp
   return scenario;
 }
 
-/**
- * What the schema alone cannot say: a subject, unless the run's `--subject` stands in for it, and
- * `target:`, which may be left out only when no point of the scenario needs one (POINT_NEEDS:
- * every point but idle). Read from the raw file, so they are reported beside the schema's problems.
- */
+/** What the schema cannot say: a subject (unless `--subject` stands in) and `target:` where a point needs it (POINT_NEEDS). */
 function needProblems(raw: Record<string, unknown>, subjectGiven: boolean): ConfigProblem[] {
   const problems: ConfigProblem[] = [];
   if (raw.subject === undefined && raw.subjects === undefined && !subjectGiven)
@@ -91,8 +80,7 @@ function isKillPoint(value: unknown): value is KillPoint {
 }
 
 function readYaml(text: string, file: string): unknown {
-  // prettyErrors off: its message spans several lines; we build one `file:line:col: message`
-  // and take the position from a LineCounter (linePos is only filled in by prettyErrors).
+  // prettyErrors off: we build one `file:line:col: message`, the position from a LineCounter.
   const lines = new LineCounter();
   const doc = parseDocument(text, { prettyErrors: false, uniqueKeys: true, lineCounter: lines });
   const err: YAMLError | undefined = doc.errors[0];
@@ -112,11 +100,7 @@ function readYaml(text: string, file: string): unknown {
   }
 }
 
-/**
- * Templates are rendered only in subject args/env/cwd and tool-call args (templates.ts), so
- * an unknown name there is an error, and a template anywhere it would not be rendered is one
- * too: a `{{run.id}}` left literal in a command would fail far from its cause.
- */
+/** A template anywhere it would not be rendered (templates.ts) is an error too: a literal `{{run.id}}` would fail far from its cause. */
 function checkTemplates(p: ParsedScenario): ConfigProblem[] {
   const subjects: Array<[PropertyKey[], NonNullable<ParsedScenario['subject']>]> = p.subjects
     ? p.subjects.map((s, i) => [['subjects', i], s])

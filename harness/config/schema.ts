@@ -5,12 +5,9 @@ import { ExpectationSchema } from './expectation-schema.js';
 import { DEFAULT_KILL_MODES, DEFAULT_KILL_POINTS, KILL_MODES, KILL_POINTS, LOSS_MODES, NETWORK_CHOICES, PROTOCOL_CHOICES } from './types.js';
 
 /**
- * The file shape of a scenario, validated with zod 4. Every object is strict: an unknown key
- * is an error (with a "did you mean", see issues.ts), because a misspelt `timeout` that is
- * silently ignored makes a drill test something other than what its author meant.
- *
- * Messages given here with `error:` are the "expected ..." half of a problem; issues.ts adds
- * the "got ..." half from the raw value, so they must not end in punctuation.
+ * The file shape of a scenario, validated with zod 4. Every object is strict, so a misspelt key
+ * is an error rather than a silent difference. `error:` messages are the "expected ..." half;
+ * issues.ts adds "got ...", so no end punctuation.
  */
 
 export const ID_PATTERN = /^[a-z0-9][a-z0-9._-]*$/;
@@ -35,10 +32,7 @@ function uniqueList<S extends z.ZodType<string>>(item: S, what: string) {
     });
 }
 
-/**
- * A client profile, optionally at a version or a range (`gemini-cli`, `gemini-cli@0.45`,
- * `gemini-cli@0.27-0.51`), to its canonical ref; anything else fails with what was expected.
- */
+/** A client profile, optionally at a version or range (`gemini-cli@0.27-0.51`), to its canonical ref. */
 export const ProfileRefSchema = z.string().transform((text, ctx): ProfileRef => {
   const parsed = parseProfile(text);
   if (parsed.ok) return parsed.ref;
@@ -65,11 +59,7 @@ export const ToolCallSchema = z.strictObject({
   args: z.record(z.string(), z.unknown()).default({}),
 });
 
-/**
- * A setup step: a tool call, or a subscription in one era's terms (`subscribe: <uri>` is
- * resources/subscribe of 2025-11-25; `listen: {...}` is subscriptions/listen of 2026-07-28).
- * Exactly one of call, subscribe and listen.
- */
+/** A setup step: exactly one of call, subscribe (resources/subscribe, 2025-11-25) and listen (subscriptions/listen, 2026-07-28). */
 export const ListenSchema = z.strictObject({
   'tools-list-changed': z.boolean().optional(),
   'prompts-list-changed': z.boolean().optional(),
@@ -101,15 +91,13 @@ export const CancelSchema = z.strictObject({
 /** Which child the `child-spawned` point fires on: any program of its own, or the one named. */
 export const ChildSchema = z
   .strictObject({
-    /** argv[0] or its basename, exactly */
     command: z.string().min(1).optional(),
-    /** a regular expression tested against the argv joined by spaces */
     pattern: z
       .string()
       .min(1)
       .refine((p) => validRegExp(p), { error: 'expected a regular expression (JavaScript syntax)' })
       .optional(),
-    /** how long the child must live after its exec was seen, ms */
+    /** ms the child must live after its exec */
     'alive-for': nonNegativeMs.optional(),
   })
   .superRefine((child, ctx) => {
@@ -154,10 +142,7 @@ export const NoSurvivorsSchema = z.strictObject({ grace: nonNegativeMs.optional(
 export const EXTRA_EXPECT_KEYS = ['idempotent-effects', 'denied-after-revocation', 'quiet-after-loss', 'jobs-settled'] as const;
 
 export const JobsSettledSchema = z.strictObject({ grace: nonNegativeMs.optional() });
-/**
- * `in-flight` was a time after the cancel within which an answer passed; a verdict that rests on
- * when bytes were read flips under load, so it is gone, and a file that still sets it is told so.
- */
+/** `in-flight` under silent-after-cancel is refused: a verdict resting on when bytes were read flips under load. */
 const REMOVED_IN_FLIGHT = z.never({
   error:
     'removed: silent-after-cancel allows no time after the cancel any more (the client reads what the server wrote before it writes the cancel, and an answer the cancel caused fails whenever it comes; docs/drill-model.md, "Writing a cancel drill"): delete the field',
@@ -203,7 +188,6 @@ export const FaultSchema = z.strictObject({
 export const RemoteSchema = z.strictObject({
   /** A module (path relative to the scenario file) whose `handlers` export is a list of msw 2 handlers. */
   handlers: z.string().min(1).optional(),
-  /** Which of those handlers' routes are writes. */
   writes: z.array(RouteSchema).default([]),
   'job-duration': positiveMs.optional(),
   /** Which request is the kill point for `sent` and `confirmed`; default: the first write after dispatch. */
@@ -235,11 +219,9 @@ export const ScenarioSchema = z
     target: ToolCallSchema.optional(),
     points: uniqueList(z.enum(KILL_POINTS), 'kill point').default([...DEFAULT_KILL_POINTS]),
     modes: uniqueList(z.enum(KILL_MODES), 'kill mode').default([...DEFAULT_KILL_MODES]),
-    /** The protocol era the drill client speaks: auto (probe, fall back), or one pinned revision. */
     protocol: z.enum(PROTOCOL_CHOICES, { error: `expected one of ${PROTOCOL_CHOICES.join(', ')}` }).default('auto'),
     /** The clients whose spawn, stop and crash the drills reproduce, each drill once per profile (harness/client-profiles/). */
     'client-profiles': uniqueList(ProfileRefSchema, 'client profile').optional(),
-    /** Cancel drills: an optional kill of the client some ms after the cancel. */
     cancel: CancelSchema.optional(),
     /** The child the child-spawned point waits for (harness/drill/executor/child-point.ts). */
     child: ChildSchema.optional(),
@@ -261,15 +243,10 @@ export const ScenarioSchema = z
     }
   });
 
-/** The shape of a scenario file, as written (kebab-case keys, defaults optional). */
 export type ScenarioInput = z.input<typeof ScenarioSchema>;
-/** The shape after validation, before normalisation. */
 export type ParsedScenario = z.output<typeof ScenarioSchema>;
 
-/**
- * The keys each object accepts, by field path with list indexes written `[]`. Used for
- * "did you mean" on unknown keys, including keys written at the wrong level.
- */
+/** The keys each object accepts, by field path (list indexes as `[]`), for "did you mean" on unknown keys. */
 export const KNOWN_KEYS: Readonly<Record<string, readonly string[]>> = {
   '': Object.keys(ScenarioSchema.shape),
   subject: Object.keys(SubjectSchema.shape),

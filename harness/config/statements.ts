@@ -1,10 +1,4 @@
-/**
- * The statements of a cleanup expectation, as a scenario file declares them: their ids, their
- * labels, what each requires and where that comes from, and a declared statement. It imports only
- * the requirements (a leaf themselves): harness/config reads them from a
- * scenario file, harness/expectation/ judges them, and the reporters name them through
- * harness/results/constants.ts, none of them through another.
- */
+/** The statements of a cleanup expectation as a scenario declares them; imports only the requirements, so config, expectation and reporters share it. */
 
 import { EXITS_ON_EOF, STOPS_ON_CANCEL } from '../requirements/catalog.js';
 import { practice, type Requirement } from '../requirements/requirement.js';
@@ -44,10 +38,7 @@ export interface DeclaredStatement {
   ms?: number;
 }
 
-/**
- * What each statement requires, and where that comes from (`crash-drill requirements`): two are
- * the spec's or the conformance suite's, the rest the cleanup practice's, each with its reason.
- */
+/** What each statement requires and where that comes from (`crash-drill requirements`). */
 export const STATEMENT_REQUIREMENTS: Readonly<Record<StatementId, Requirement>> = {
   'stops-accepting-calls': practice(
     'stops-accepting-calls',

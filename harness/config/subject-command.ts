@@ -1,14 +1,7 @@
 /**
- * Early refusal: before any drill starts, each subject's command is resolved the way the drill
- * client's spawn will resolve it (harness/shared/spawn-subject.ts: Node's spawn, which looks a
- * bare name up on the PATH of the environment it is given, and a name with a slash relative to
- * the working folder). A command that cannot be found or run would otherwise be found once per
- * drill (one `spawn ENOENT` error per point and mode); here it is one ConfigError.
- *
- * Templates are rendered with placeholders: values that exist only per drill (the session
- * token, the remote URL, the drill id, the temp folder) cannot change which program runs,
- * except through a path. A path that depends on such a value cannot be judged ahead, so it is
- * left to the drill rather than refused (never refuse what would have run).
+ * Early refusal: each subject's command is resolved as the drill client's spawn will
+ * (harness/shared/spawn-subject.ts), so a missing program is one ConfigError, not one per drill;
+ * a path that depends on a per-drill value is left to the drill.
  */
 import { accessSync, constants, statSync } from 'node:fs';
 import path from 'node:path';
@@ -22,9 +15,7 @@ const PER_DRILL = '\u0000per-drill\u0000';
 /** Where a subject came from, for the error: the scenario file and field, or a flag. */
 export interface SubjectOrigin {
   file?: string;
-  /** The field of the command, e.g. `subject.command`, `subjects[1].command`, `--subject`. */
   field: string;
-  /** The field of the working folder; the command's field when the subject came from a flag. */
   cwdField: string;
 }
 
@@ -34,10 +25,7 @@ export type Resolution =
   | { ok: 'per-drill' }
   | { ok: false; cwd?: true; message: string };
 
-/**
- * Resolves one command as spawn would: `env` is the environment the server gets (PATH from
- * it), `cwd` its working folder (both with per-drill values as PER_DRILL).
- */
+/** Resolves one command as spawn would: `env` is the environment the server gets (PATH from it), `cwd` its working folder (both with per-drill values as PER_DRILL). */
 export function resolveCommand(command: string, cwd: string, envPath: string | undefined): Resolution {
   if (command === '') return { ok: false, message: 'expected a program to run, got an empty command' };
   if (!cwd.includes(PER_DRILL)) {
@@ -81,11 +69,7 @@ export function resolveCommand(command: string, cwd: string, envPath: string | u
   };
 }
 
-/**
- * Every subject of every scenario, resolved; throws one ConfigError listing each command that
- * cannot run (once per scenario file and field, however many drills would have used it).
- * `originOf` says where a subject came from (a flag replaces the scenarios' own).
- */
+/** Every subject of every scenario, resolved; one ConfigError lists each command that cannot run. */
 export function refuseUnrunnableSubjects(
   scenarios: readonly Scenario[],
   originOf: (scenario: Scenario, index: number) => SubjectOrigin,
@@ -128,7 +112,7 @@ function renderedSubject(scenario: Scenario, subject: SubjectSpec): { cwd: strin
     );
     return { cwd: rendered.subject.cwd, env: rendered.subject.env };
   } catch {
-    // A template that cannot render is the drill's own error, reported there as today.
+    // A template that cannot render is the drill's own error, reported there.
     return null;
   }
 }

@@ -1,19 +1,10 @@
-/**
- * A server's name as its user knows it, read from the command line that starts it: the package a
- * launcher runs (`npx -y @scope/pkg@1.2.3`, `uvx pkg==1.0`, `pipx run pkg`), the package that
- * owns a script (`node .../dist/index.js` names the package.json above it, `python .../x.py` the
- * pyproject.toml above it), a module (`python -m pkg`), a JVM's main class or jar, else the
- * program. Never a value: `env NAME=value` and a flag's argument are skipped, and a name that
- * still looks like a secret is not used.
- */
+/** A server's name as its user knows it, from its command line (package, script's package, module, jar, else program); never a value. */
 import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { looksLikeSecret } from '../util/secrets.js';
 
 export interface SubjectName {
-  /** `@scope/pkg`, `mcp-server-git`, `com.example.Main`. */
   name: string;
-  /** The version the command pins, where it pins one (`@1.2.3`, `==1.0`). */
   version?: string;
 }
 
@@ -120,12 +111,7 @@ function packageArg(args: readonly string[], registry: 'npm' | 'pypi', spec?: st
   return m ? { name: m[1]!, ...(m[2] === '==' || m[2] === '@' ? { version: m[3] } : {}) } : null;
 }
 
-/**
- * The package whose manifest (package.json, pyproject.toml) is the nearest one above a file, when
- * that package is what the file runs: an installed package (under node_modules or site-packages),
- * or the file is the package's `main` or one of its `bin` entries. A script beside others in a
- * project (a test fixture, a tool) keeps its own name.
- */
+/** The package whose manifest is nearest above a file, when the file is what that package runs (installed, `main` or `bin`). */
 function scriptOwner(file: string, manifest: 'package.json' | 'pyproject.toml'): SubjectName | null {
   let real: string;
   try {

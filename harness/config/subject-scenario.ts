@@ -1,20 +1,10 @@
-/**
- * The scenario of `crash-drill run --subject '<cmd>'` on its own (no scenario files, no config):
- * the server at the points that need no tool, `idle`, or with `--call <tool>` also at the points
- * every tool call reaches, in the default modes. `--point` and `--mode` choose others as for any
- * scenario (harness/plan/plan.ts).
- */
+/** The scenario of `crash-drill run --subject '<cmd>'` alone: `idle`, or with `--call <tool>` the points every call reaches. */
 import path from 'node:path';
 import { validateScenario } from './parse.js';
 import { ID_PATTERN } from './schema.js';
 import { DEFAULT_KILL_MODES, type KillPoint, type Scenario, type SubjectSpec, type ToolCallSpec } from './types.js';
 
-/**
- * With a call: the points any tool's call reaches, as `crash-drill init` drills a server
- * (harness/init/render.ts: the lifecycle's idle and pre-dispatch, each tool's in-flight and
- * after-response). `child-spawned` needs a tool that starts a child, `sent` and `confirmed` the
- * server's writes at the drill remote: a point never reached is `unknown`, so they are chosen, not given.
- */
+/** With a call: the points any call reaches, as `crash-drill init` drills (harness/init/render.ts); others must be chosen. */
 export const SUBJECT_POINTS: readonly KillPoint[] = Object.freeze(['idle'] as const);
 export const SUBJECT_CALL_POINTS: readonly KillPoint[] = Object.freeze(['idle', 'pre-dispatch', 'in-flight', 'after-response'] as const);
 

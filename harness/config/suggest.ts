@@ -1,9 +1,4 @@
-/**
- * "Did you mean" for unknown keys. Keys are compared after lower-casing and dropping `-`, `_`
- * and `.`, so `inFlightDelay`, `in_flight_delay` and `InFlight-Delay` all find
- * `in-flight-delay`; then an unambiguous abbreviation or longer spelling; otherwise the
- * closest known key within a small edit distance wins.
- */
+/** "Did you mean" for unknown keys: compared lower-cased without `-`, `_` and `.`, then by abbreviation, else by edit distance. */
 export function suggestKey(unknown: string, known: readonly string[]): string | undefined {
   const norm = (s: string): string => s.toLowerCase().replace(/[-_.]/g, '');
   const target = norm(unknown);
@@ -36,7 +31,6 @@ function isSubsequence(short: string, long: string): boolean {
   return i === short.length;
 }
 
-/** Levenshtein distance, two rows. */
 export function editDistance(a: string, b: string): number {
   let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {

@@ -1,8 +1,4 @@
-/**
- * The survey catalog's shape (survey/catalog.yaml): one entry per published server, with what it
- * takes to start it here with no network and no account. The zod schema is the one source; the
- * JSON Schema in schema/survey-catalog.schema.json is generated from it by `npm run build`.
- */
+/** The survey catalog's shape (survey/catalog.yaml): per published server, what it takes to start it offline; the JSON Schema is generated from it. */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as z from 'zod';
@@ -34,12 +30,8 @@ export const CatalogEntrySchema = z.strictObject({
   registry: z.enum(REGISTRIES),
   /** The package as its registry names it (a Go module path for go; a folder under the project for local). */
   package: z.string().min(1),
-  /** Exact: no ranges, no tags. */
   version: z.string().regex(/^v?[0-9][0-9A-Za-z.+-]*$/, 'an exact version such as 1.2.3 or v0.8.0 (no range, no tag)'),
-  /**
-   * The launch command as a client configuration writes it. {{folder}}, {{repo}}, {{kubeconfig}},
-   * {{chromium}} and {{remote}} are filled in by the survey; {{bin}} is the installed program.
-   */
+  /** The launch command as a client configuration writes it; the survey fills the placeholders, {{bin}} is the installed program. */
   launch: z.array(z.string().min(1)).min(1),
   /** For pypi, go, crate: the console script or binary the package installs (uvx runs it the same way). */
   bin: z.string().min(1).optional(),
@@ -61,7 +53,6 @@ export const CatalogEntrySchema = z.strictObject({
 });
 
 export const CatalogSchema = z.strictObject({
-  /** The catalog's format. */
   version: z.literal(1),
   servers: z.array(CatalogEntrySchema).min(1),
 });

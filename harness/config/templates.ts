@@ -4,11 +4,7 @@ import { formatFieldPath } from './field-path.js';
 import { suggestKey } from './suggest.js';
 import type { ActivitySpec, Scenario, TemplateContext } from './types.js';
 
-/**
- * `{{name}}` templates in scenario files. They are checked when the file is loaded (an unknown
- * name is a config error) and rendered per drill, when the remote, the session and the temp
- * folder exist. Only values are templated, never keys.
- */
+/** `{{name}}` templates in scenario values (never keys): checked at load, rendered per drill once the remote, session and temp folder exist. */
 
 /** The context fields a fixed template reads: every one but the files map. */
 type TemplateKey = Exclude<keyof TemplateContext, 'files'>;
@@ -27,11 +23,7 @@ const TEMPLATES: Readonly<Record<string, { key: TemplateKey; missing: string }>>
   'activity.file': { key: 'activityFile', missing: 'this drill has no activity record file' },
 };
 
-/**
- * `{{env.NAME}}`: the value of NAME in the harness's environment, read when the drill renders
- * its scenario. `crash-drill init --from-client` writes it where a client configuration held a
- * credential, so the scenario file references the secret instead of copying it.
- */
+/** `{{env.NAME}}`: NAME from the harness's environment at render; `init --from-client` writes it so a scenario never copies a secret. */
 const ENV_TEMPLATE = /^env\.([A-Za-z_][A-Za-z0-9_]*)$/;
 
 /** `{{files.<name>}}`: the path of the subject's file of that name (`subject.files`), in the drill's temp folder. */
@@ -46,7 +38,6 @@ function isKnown(name: string): boolean {
 // `{{ name }}` with optional inner spaces; no nesting, no escapes.
 const TEMPLATE = /\{\{\s*([^{}]*?)\s*\}\}/g;
 
-/** Does this string contain a template? */
 export function hasTemplate(s: string): boolean {
   TEMPLATE.lastIndex = 0;
   return TEMPLATE.test(s);
@@ -70,10 +61,7 @@ export function findUnknownTemplates(value: unknown, at: readonly PropertyKey[])
   return out;
 }
 
-/**
- * The environment variables a value reads through `{{env.NAME}}`, deeply: their values are
- * credentials more often than not, so a drill redacts them from its evidence like its own token.
- */
+/** The variables a value reads through `{{env.NAME}}`: usually credentials, so a drill redacts them from its evidence. */
 export function envTemplateNames(value: unknown): string[] {
   const names = new Set<string>();
   walk(value, [], (s) => {
@@ -86,13 +74,7 @@ export function envTemplateNames(value: unknown): string[] {
   return [...names];
 }
 
-/**
- * Renders every template in `value`, deeply (strings inside arrays and plain objects), and
- * returns a new value; the input is not changed. A template whose value `ctx` lacks (no
- * remote yet, say) throws a ConfigError naming the field and the template, so the executor
- * can give that drill `error` rather than start a server with an empty URL.
- * `at` prefixes the field paths in errors, e.g. `target.args`.
- */
+/** Renders every template in `value` deeply into a new value; a missing value is a ConfigError naming the field, so the drill is `error`. */
 export function renderTemplates<T>(value: T, ctx: TemplateContext, at = ''): T {
   return renderAt(value, ctx, at, undefined);
 }
@@ -132,11 +114,7 @@ function joinField(prefix: string, rest: string): string | undefined {
   return rest.startsWith('[') ? prefix + rest : `${prefix}.${rest}`;
 }
 
-/**
- * Renders the templated fields of a scenario for one drill: subject args, env, cwd, files and
- * activity file, and the args of every tool call. A cwd that began with a template is resolved against the
- * scenario folder once rendered, so `subject.cwd` is always absolute afterwards.
- */
+/** Renders a scenario's templated fields for one drill; a templated cwd is then resolved against the scenario folder. */
 export function renderScenario(scenario: Scenario, ctx: TemplateContext): Scenario {
   const f = scenario.file;
   const subject = scenario.subject;
@@ -162,7 +140,6 @@ function renderActivity(activity: ActivitySpec, ctx: TemplateContext, cwd: strin
   return { ...activity, source: { kind: 'file', path: path.resolve(cwd, renderAt(activity.source.path, ctx, 'subject.activity.file', file)) } };
 }
 
-/** Maps every string in a value through `fn`, deeply; other values are kept as they are. */
 function walk(value: unknown, at: PropertyKey[], fn: (s: string, at: PropertyKey[]) => string): unknown {
   if (typeof value === 'string') return fn(value, at);
   if (Array.isArray(value)) return value.map((v, i) => walk(v, [...at, i], fn));

@@ -1,39 +1,25 @@
-/**
- * The normalised shapes a scenario file turns into. The file shape itself (kebab-case keys,
- * optional fields) is `ScenarioInput` in schema.ts; everything here is what the rest of the
- * harness consumes: every default filled in, every path absolute.
- */
+/** The normalised shapes a scenario file turns into (the file shape is `ScenarioInput`, schema.ts): defaults filled, paths absolute. */
 import type { ProfileRef } from '../client-profiles/profiles.js';
 import type { DeclaredStatement } from './statements.js';
 
 export type KillPoint = 'idle' | 'pre-dispatch' | 'in-flight' | 'sent' | 'confirmed' | 'child-spawned' | 'after-response';
 
 /**
- * How the target call ends: the client is killed (`crash`), stops the server with its client
- * profile's stop sequence and quits (`close`), stops it that way and lives on (`stop`), drops it
- * with neither EOF nor a signal and lives on (`abandon`), freezes (`hang`), or stays alive and
- * cancels the call (`cancel`: notifications/cancelled for the target call's request id, then the
- * client keeps reading for the observation window).
+ * How the target call ends: the client is killed (`crash`), stops the server with its profile's
+ * stop sequence and quits (`close`) or lives on (`stop`), drops it with neither EOF nor a signal
+ * (`abandon`), freezes (`hang`), or cancels the call and keeps reading (`cancel`).
  */
 export type KillMode = 'crash' | 'close' | 'stop' | 'abandon' | 'hang' | 'cancel';
 
 /** The kill modes that end the client; a cancel drill may add one after the cancel (`cancel.then`). */
 export type LossMode = Exclude<KillMode, 'cancel'>;
 
-/**
- * The protocol era the drill client speaks. `auto` probes with `server/discover` and falls back
- * to `initialize` on any error or a timeout (the 2026-07-28 stdio backward-compatibility rule);
- * a revision pins that era with no probe and no fallback.
- */
+/** The era the drill client speaks: `auto` probes with `server/discover` and falls back to `initialize`; a revision pins it. */
 export type ProtocolChoice = 'auto' | '2025-11-25' | '2026-07-28';
 
 export const PROTOCOL_CHOICES: readonly ProtocolChoice[] = Object.freeze(['auto', '2025-11-25', '2026-07-28'] as const);
 
-/**
- * The network the server runs in: the host's (`host`, the default of `run`), or a network
- * namespace of its own where only loopback exists and the drill remote is relayed in
- * (`loopback`: harness/drill/network/, docs/network.md).
- */
+/** The network the server runs in: the host's, or a loopback-only namespace (harness/drill/network/, docs/network.md). */
 export type NetworkChoice = 'host' | 'loopback';
 
 export const NETWORK_CHOICES: readonly NetworkChoice[] = Object.freeze(['host', 'loopback'] as const);
@@ -41,12 +27,7 @@ export const NETWORK_CHOICES: readonly NetworkChoice[] = Object.freeze(['host', 
 /** The points where a call is in flight, so a cancel has something to cancel. */
 export const CANCEL_POINTS: readonly KillPoint[] = Object.freeze(['in-flight', 'sent', 'confirmed', 'child-spawned'] as const);
 
-/**
- * What a kill point needs of its scenario: a target call (every point but idle is reached through
- * it), and the server's writes at the drill remote (`sent` and `confirmed` are the remote's own
- * moments). Read by the loader (a file without `target:` may list only points that need none)
- * and by the planner (a point chosen by `--point` that a scenario cannot reach is left out, with why).
- */
+/** What a kill point needs: a target call, and the server's writes at the drill remote (`sent`, `confirmed`). */
 export interface PointNeeds {
   target: boolean;
   remote: boolean;
@@ -84,10 +65,7 @@ export const LOSS_MODES: readonly LossMode[] = Object.freeze(['crash', 'close', 
 /** The modes in which the client lives on after the server lost its session: it is left out of the survivors. */
 export const CLIENT_LIVES_MODES: readonly KillMode[] = Object.freeze(['stop', 'abandon', 'hang', 'cancel'] as const);
 
-/**
- * The points a scenario tries when it names none: `sent` and `confirmed` need the drill
- * remote to be in the server's path, which not every subject has.
- */
+/** The points a scenario tries when it names none: `sent` and `confirmed` need the drill remote to be in the server's path, which not every subject has. */
 export const DEFAULT_KILL_POINTS: readonly KillPoint[] = Object.freeze(['idle', 'pre-dispatch', 'in-flight', 'child-spawned', 'after-response'] as const);
 
 /** The phases of an action in the server's own activity record (docs/remote.md, "The server's own activity record"). */
@@ -95,16 +73,14 @@ export type ActivityPhase = 'started' | 'result' | 'unresolved';
 
 export const ACTIVITY_PHASES: readonly ActivityPhase[] = Object.freeze(['started', 'result', 'unresolved'] as const);
 
-/** The fields of an activity entry, by our name. */
 export type ActivityField = 't' | 'key' | 'phase' | 'session' | 'operation' | 'target' | 'remoteId';
 
 /** Where a drill reads the server's activity record, and how its lines name our fields and phases (harness/config/activity-schema.ts). */
 export interface ActivitySpec {
   /** A file (its path templated like env; by default `{{activity.file}}`), or the server's stderr lines that match `pattern`. */
   source: { kind: 'file'; path: string } | { kind: 'stderr'; pattern: string };
-  /** The record's own name of each field (dotted for a nested one). */
+  /** The record's own name of each field (dotted when nested) and value of each phase. */
   fields: Record<ActivityField, string>;
-  /** The record's own value of each phase. */
   phases: Record<ActivityPhase, string>;
 }
 
@@ -128,12 +104,7 @@ export interface ToolCallSpec {
   args: Record<string, unknown>;
 }
 
-/**
- * A setup step: a tool call (both eras), or a subscription in one era's own terms. `subscribe`
- * is `resources/subscribe` (2025-11-25 only: the 2026-07-28 revision removed it); `listen` is
- * `subscriptions/listen` (2026-07-28 only). `call` holds the JSON-RPC method for those two and
- * `args` its params, so templates render in them like in tool arguments.
- */
+/** A setup step: a tool call, `subscribe` (resources/subscribe, 2025-11-25) or `listen` (subscriptions/listen, 2026-07-28); `call` holds the method, `args` its params. */
 export interface SetupStep extends ToolCallSpec {
   kind?: 'tool' | 'subscribe' | 'listen';
 }
@@ -141,16 +112,10 @@ export interface SetupStep extends ToolCallSpec {
 /** A cancel drill's optional second half: kill the client this long after the cancel. */
 export interface CancelSpec {
   then: LossMode | null;
-  /** ms after the cancel was written */
   after: number;
 }
 
-/**
- * Which process the `child-spawned` point fires on (harness/drill/executor/child-point.ts): a new
- * descendant that runs a program of its own (its argv is neither the server's nor its parent's:
- * not a fork before its exec), alive `aliveFor` ms after that was first seen. `command` or
- * `pattern` narrows it to one program.
- */
+/** Which process `child-spawned` fires on (harness/drill/executor/child-point.ts): a new descendant running a program of its own, alive `aliveFor` ms. */
 export interface ChildSpec {
   /** argv[0] or its basename, exactly (`chrome`, `/usr/bin/sleep`); null: any program */
   command: string | null;
@@ -160,17 +125,13 @@ export interface ChildSpec {
   aliveFor: number;
 }
 
+/** In ms; `point`: to reach the kill point; `inFlightDelay`: after the target call is written, before killing at in-flight. */
 export interface ScenarioTimeouts {
   /** spawn + initialize + setup, ms */
   handshake: number;
-  /** how long to wait for the kill point to be reached, ms */
   point: number;
-  /** extra delay after the target call was written before killing at `in-flight`, ms */
   inFlightDelay: number;
-  /**
-   * close and stop: replaces every wait of the client profile's stop sequence (the TypeScript
-   * SDK's two 2 s waits, VS Code's two 10 s ones), ms; null: each profile's own waits.
-   */
+  /** close and stop: replaces every wait of the profile's stop sequence, ms; null: the profile's own. */
   closeWait: number | null;
   /** protocol auto: how long the server/discover probe may take before the client falls back to initialize, ms */
   discover: number;
@@ -193,49 +154,32 @@ export interface RecordLimits {
 }
 
 export interface ScenarioExpect {
-  /** null: the check is off */
   exitOnEof: { deadline: number } | null;
-  /** null: the check is off */
   noSurvivors: { grace: number } | null;
   stdoutClean: boolean;
   /** The remote checks as written in the file, kept raw under their file keys. */
   extra: Record<string, unknown>;
-  /**
-   * The remote checks that apply: the ones `expect` turns on, and all four by default when the
-   * file has a `remote:` section. jobs-settled's grace defaults to no-survivors' grace.
-   */
+  /** The remote checks that apply: those `expect` turns on, all four by default with a `remote:` section. */
   idempotentEffects: boolean;
   deniedAfterRevocation: boolean;
   quietAfterLoss: boolean;
   jobsSettled: { grace: number } | null;
-  /**
-   * The cancel checks (cancel drills only). `outlastsCancel`: the scenario's word that the target
-   * call's own work cannot end before the server has read the cancel (a fake whose tool works
-   * for a set time that the cancel interrupts at its start), so no answer can cross the cancel:
-   * any message for the call read after the cancel was written after the server read it.
-   */
+  /** Cancel drills only. `outlastsCancel`: the call's work cannot end before the server reads the cancel. */
   silentAfterCancel: { outlastsCancel: boolean } | null;
   /** `deadline`: the cancel drill's observation window, and how long a spawned child may take to end. */
   stopsAfterCancel: { deadline: number } | null;
   /** `deadline`: how long the follow-up tools/list may take to be answered. */
   aliveAfterCancel: { deadline: number } | null;
-  /**
-   * activity-recorded: the server's own record names every write the remote received before it
-   * arrived, and ends every action it started. On by default with a `remote:` section when the
-   * scenario states records-every-action or declares a subject's `activity:`. Absent in evidence
-   * older than the check.
-   */
+  /** activity-recorded: the server's record names every write before it arrived and ends every action it started. */
   activityRecorded?: boolean;
 }
 
 export interface Scenario {
   id: string;
   description?: string;
-  /** absolute path of the scenario file */
   file: string;
-  /** absolute folder of the scenario file */
   dir: string;
-  /** The (first) server under test; a drill's scenario always has exactly the one it drills. */
+  /** The (first) server under test; a drill's scenario has exactly the one it drills. */
   subject: SubjectSpec;
   /** Every server the scenario names (`subjects:`), compared side by side; [subject] otherwise. */
   subjects: SubjectSpec[];
@@ -244,16 +188,11 @@ export interface Scenario {
   target: ToolCallSpec | null;
   points: KillPoint[];
   modes: KillMode[];
-  /** The era the drill client speaks (default auto). */
   protocol: ProtocolChoice;
-  /**
-   * The clients whose spawn, stop and crash the drills reproduce (harness/client-profiles/), each
-   * drill once per profile; absent: the default profile alone (ts-sdk).
-   */
+  /** The clients whose spawn, stop and crash the drills reproduce (harness/client-profiles/), each drill once per profile; absent: the default profile alone (ts-sdk). */
   clientProfiles?: ProfileRef[];
-  /** Cancel drills: what follows the cancel (default: nothing, the client stays). */
+  /** Cancel drills: what follows the cancel (default nothing). */
   cancel: CancelSpec;
-  /** The child the `child-spawned` point waits for. */
   child: ChildSpec;
   timeouts: ScenarioTimeouts;
   record: RecordLimits;

@@ -1,8 +1,4 @@
-/**
- * Queries over the server's own activity record as the drill read it (`activity` events,
- * harness/drill/executor/activity-record.ts): what was in the record at a read, and which read
- * closes the server's part (its exit, or the end of the observation window). Pure.
- */
+/** Queries over the server's activity record as the drill read it (harness/drill/executor/activity-record.ts). Pure. */
 import { serverExitOf } from './queries.js';
 import { eventsOf, firstOf, type ActivityEntry, type DrillEvidence, type EvidenceOf } from './types.js';
 
@@ -19,11 +15,7 @@ export function activityReads(evidence: DrillEvidence): Array<{ read: ActivityRe
   return out;
 }
 
-/**
- * The read that closes what the server could record: at its exit when it exited on its own
- * before containment began, else at the end of the observation window. Null when the drill has
- * no such read (it ended early). `exited` says which.
- */
+/** The read that closes what the server could record: its own exit before containment, else the window's end; null if none. */
 export function closingRead(evidence: DrillEvidence): { read: ActivityReadEvent; known: ActivityEntry[]; exited: boolean } | null {
   const exit = serverExitOf(evidence);
   const containment = firstOf(evidence, 'containment-start');

@@ -6,14 +6,10 @@ export interface CancelWindow {
   cancel: EvidenceOf<'cancel-sent'>;
   /** The later kill (cancel.then) or the start of containment: after it the client reads nothing more. */
   end: number;
-  /** True when a later kill cut the window short. */
   cutByLoss: boolean;
 }
 
-/**
- * The cancel of a cancel drill, or the `unknown` result every cancel check gives when the drill
- * never got that far (the kill point was not reached, or the cancel could not be written).
- */
+/** The cancel of a cancel drill, or the `unknown` result every cancel check gives when the drill never got that far. */
 export function cancelOrUnknown(evidence: DrillEvidence): CancelWindow | NotReached {
   const cancel = firstOf(evidence, 'cancel-sent');
   if (!cancel) {

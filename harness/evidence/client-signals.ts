@@ -1,12 +1,8 @@
-/**
- * What the drill's client did to its server, read from the evidence: the client profile it ran
- * under, and every signal it sent that reached a given process.
- */
+/** What the drill's client did to its server, read from the evidence: the client profile it ran under, and every signal it sent that reached a given process. */
 import { behaviourOf } from '../client-profiles/profiles.js';
 import type { KillMode } from '../config/index.js';
 import { eventsOf, firstOf, type DrillEvidence, type ProfileFacts } from './types.js';
 
-/** The profile the drill ran under, as recorded. */
 export function profileOf(evidence: DrillEvidence): ProfileFacts {
   const recorded = firstOf(evidence, 'client-profile')?.profile;
   if (recorded) return recorded;
@@ -33,13 +29,7 @@ export function clientSignalsTo(evidence: DrillEvidence, target: { pid: number; 
   return out.sort((a, b) => a.t - b.t);
 }
 
-/**
- * Whether the server's loss began with EOF alone, so that an exit after it is the server's own
- * doing: a crash whose profile sends no parent-death signal, or a close or stop whose sequence
- * begins by closing stdin (the SDKs', VS Code's, Goose's). A sequence that signals first
- * (Codex, Gemini CLI, Zed, Claude Code) or a death that signals (Goose) never lets a server show
- * it exits on EOF; abandon and hang close nothing.
- */
+/** Whether the loss began with EOF alone (a crash without parent-death signal, or a stop that closes stdin first), so an exit after it is the server's own. */
 export function lossBeginsWithEof(evidence: DrillEvidence, mode: KillMode): boolean {
   const profile = profileOf(evidence);
   if (mode === 'crash') return profile.crash === 'eof';
@@ -47,11 +37,7 @@ export function lossBeginsWithEof(evidence: DrillEvidence, mode: KillMode): bool
   return false;
 }
 
-/**
- * Whether the client had closed the server's stdin by `t`, so that EOF could have reached it: a
- * crash closes it with the client; close and stop once a `close-stdin` step ran, the client
- * quit or its runtime closed stdin at the direct child's exit; abandon and hang never do.
- */
+/** Whether the client had closed the server's stdin by `t`, so EOF could have reached it. */
 export function eofSentBy(evidence: DrillEvidence, t: number): boolean {
   const mode = evidence.meta.mode;
   if (mode === 'crash') return true;

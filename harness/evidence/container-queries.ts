@@ -1,7 +1,4 @@
-/**
- * Queries over the container events of a drill (harness/containers/types.ts). Pure, like the
- * other evidence queries: checks and results read containers only through these.
- */
+/** Queries over a drill's container events (harness/containers/types.ts): checks and results read containers only through these. */
 import { describeStep, engineCommandLine, type StepOf } from '../containment/step.js';
 import { eventsOf, firstOf, type DrillEvidence, type EvidenceOf } from './types.js';
 import type { ContainerContainment } from '../containment/containers.js';
@@ -21,7 +18,6 @@ export function containerSnapshotOf(evidence: DrillEvidence): EvidenceOf<'contai
   return firstOf(evidence, 'container-snapshot');
 }
 
-/** How each container was contained, every step typed. */
 export function containerContainmentOf(evidence: DrillEvidence): ContainerContainment[] {
   return eventsOf(evidence, 'container-containment').flatMap((e) => e.records);
 }

@@ -4,19 +4,11 @@ import { join } from 'node:path';
 import type { DrillEvidence, EvidenceEvent } from './types.js';
 import { UserError } from '../util/errors.js';
 
-/**
- * One JSONL file per drill: one event a line, in recording order, each line holding `prev`, the
- * SHA-256 of the previous line's exact bytes (the first holds GENESIS). The hash of the last
- * line is the log's head: kept in results.json and the reports, it makes a cut-off tail
- * detectable too. The first event (`drill-start`) carries the drill's meta, so the file alone is
- * enough to re-check the drill.
- */
+/** One JSONL file per drill, each line's `prev` the SHA-256 of the line before; the head, kept in results.json, catches a cut tail. */
 export const GENESIS = '0'.repeat(64);
 
 export interface EvidenceLogInfo {
-  /** The file's name inside the evidence folder. */
   file: string;
-  /** SHA-256 of the last record's bytes. */
   head: string;
   records: number;
 }

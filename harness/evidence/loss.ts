@@ -1,16 +1,9 @@
 import { firstOf, type DrillEvidence, type EvidenceOf } from './types.js';
 
-/**
- * What a check gives when the drill never got to what it judges: `unknown`, with why, and no
- * data. It is a check's judgement (harness/checks/types.ts) as the evidence layer can say it,
- * without knowing the checks above it.
- */
+/** `unknown`, with why: a check's judgement (harness/checks/types.ts) when the drill never got to what it judges. */
 export type NotReached = { verdict: 'unknown'; summary: string; data: Record<string, never> };
 
-/**
- * The moment the server lost its client, or the `unknown` result every loss-based check gives
- * when the drill never got that far (the kill point was not reached).
- */
+/** The moment the server lost its client, or the `unknown` result every loss-based check gives when the drill never got that far (the kill point was not reached). */
 export function lossOrUnknown(evidence: DrillEvidence): EvidenceOf<'client-lost'> | NotReached {
   const loss = firstOf(evidence, 'client-lost');
   if (loss) return loss;

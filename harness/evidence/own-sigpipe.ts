@@ -1,12 +1,7 @@
 /**
- * A server ended by SIGPIPE that nobody sent: it wrote to a pipe with no reader (its stdout or
- * stderr after its client died) and the kernel answered that write with SIGPIPE (pipe(7):
- * "If all file descriptors referring to the read end of a pipe have been closed, then a write(2)
- * will cause a SIGPIPE signal to be generated for the calling process"). A Go program dies of it
- * on fd 1 and 2 unless it handles SIGPIPE (os/signal package docs, "SIGPIPE"; os/file_unix.go
- * epipecheck), a C program always unless it ignores it. The harness never sends SIGPIPE and the
- * client's shutdown sends only SIGTERM and SIGKILL, so a SIGPIPE exit that no recorded signal
- * accounts for is the server's own end, on its own write: it exited on its own.
+ * A server ended by a SIGPIPE nobody sent: the kernel's answer to its write to a pipe with no
+ * reader (pipe(7)), fatal to a Go program on fd 1 and 2 (os/signal docs, "SIGPIPE"; os/file_unix.go
+ * epipecheck). The harness never sends SIGPIPE, so such an exit is the server's own end.
  */
 import type { ServerExit } from './queries.js';
 import { eventsOf, type DrillEvidence } from './types.js';

@@ -3,10 +3,7 @@ import type { RequestRecord } from '../remote/types.js';
 import { clientSignalsTo } from './client-signals.js';
 import { eventsOf, firstOf, type DrillEvidence, type SurvivorRow } from './types.js';
 
-/**
- * Who signalled the server before it exited, as far as the evidence shows: the client's close
- * steps (the spec's shutdown) or the harness (containment). Null when nobody did.
- */
+/** Who signalled the server before it exited: the client's stop steps or the harness; null when nobody did. */
 export function signalBeforeExit(
   evidence: DrillEvidence,
   exitAt: number,
@@ -14,8 +11,7 @@ export function signalBeforeExit(
 ): { signal: string; by: 'client' | 'harness' } | null {
   // Both sides stamp CLOCK_MONOTONIC; 1 ms absorbs rounding between the signal's and the exit's stamps.
   const until = exitAt + 1;
-  // What the client's stop sequence (or its death's parent-death signal) reached: behind a
-  // launcher, a signal to the direct child does not reach the server; one to the group or tree may.
+  // Behind a launcher, a signal to the direct child does not reach the server; one to the group or tree may.
   const step = clientSignalsTo(evidence, server, until).pop();
   const harness = harnessSignalsTo(evidence, server, until).pop();
   if (harness && (!step || harness.t > step.t)) return { signal: harness.signal, by: 'harness' };
@@ -28,12 +24,7 @@ function harnessSignalsTo(evidence: DrillEvidence, server: { pid: number; startT
   return eventsOf(evidence, 'signal').filter((e) => e.pid === server.pid && e.startTime === server.startTime && e.result === 'sent' && e.t <= until);
 }
 
-/**
- * When the first signal reached the server, from the client's stop sequence (stamped before it is
- * sent), its death's parent-death signal or the harness's containment (stamped as sent, before the
- * harness reads any more stderr); null when none did. What the server does after it answers the
- * signal, not EOF.
- */
+/** When the first signal reached the server (client's stop sequence, parent-death signal or containment); null when none did. */
 export function firstSignalAt(evidence: DrillEvidence, server: { pid: number; startTime: number | null }): number | null {
   const times = [clientSignalsTo(evidence, server, Number.POSITIVE_INFINITY)[0]?.t, harnessSignalsTo(evidence, server, Number.POSITIVE_INFINITY)[0]?.t];
   const sent = times.filter((t): t is number => t !== undefined);
@@ -45,10 +36,7 @@ export function describeSignal(sent: { signal: string; by: 'client' | 'harness' 
 }
 
 /** The server under test: the real server below a launcher when there is one, else the direct child. */
-/**
- * What a drill's process runs, as last read: its process-new argv, or the argv of its last
- * process-exec (a process first seen between its fork and its exec carried its parent's argv).
- */
+/** What a drill's process runs: its process-new argv, or that of its last process-exec. */
 export function argvOf(evidence: DrillEvidence, p: { pid: number; startTime: number; cmdline: string[] }): string[] {
   const execs = eventsOf(evidence, 'process-exec').filter((e) => e.pid === p.pid && e.startTime === p.startTime);
   return execs.length > 0 ? execs[execs.length - 1].cmdline : p.cmdline;
@@ -70,15 +58,10 @@ export interface ServerExit {
   signal: string | null;
 }
 
-/**
- * The server's exit as both witnesses saw it. The observer's watch may notice first but only
- * reads a status when it catches the zombie; the client, while alive, reaps its child and
- * knows the code or signal.
- */
+/** The server's exit as both witnesses saw it: the observer may notice first, the client knows the status. */
 export function serverExitOf(evidence: DrillEvidence): ServerExit | null {
   const seen = firstOf(evidence, 'server-exit');
   if (!seen) return null;
-  // The client reaped its direct child: the same process only when no launcher stood in front.
   const direct = firstOf(evidence, 'subject-spawned');
   const reaped = direct?.pid === seen.pid ? firstOf(evidence, 'subject-exit') : undefined;
   return {
@@ -114,11 +97,7 @@ export function serverRequests(evidence: DrillEvidence): RequestRecord[] {
   return remoteRequests(evidence).filter((r) => !(r.process && harnessPids.has(r.process.pid)));
 }
 
-/**
- * Whether the drill had a remote worth reporting: a remote check was on (a `remote:` section, or
- * `expect` turned one on), or the server sent the drill remote a request. Where it had none, the
- * session, its revocation and the harness's own drill token are bookkeeping, not an incident.
- */
+/** Whether the drill had a remote worth reporting (a remote check on, or a request sent); else its session is bookkeeping. */
 export function hadRemote(evidence: DrillEvidence): boolean {
   const e = evidence.meta.expect;
   if (e.idempotentEffects || e.deniedAfterRevocation || e.quietAfterLoss || e.jobsSettled || e.activityRecorded) return true;
@@ -128,24 +107,14 @@ export function hadRemote(evidence: DrillEvidence): boolean {
 /** The variable the harness itself gives every server (harness/drill/executor/render.ts subjectEnv): its drill token. */
 const HARNESS_CREDENTIALS = new Set(['CRASH_DRILL_TOKEN']);
 
-/**
- * What credential a survivor holds (harness/observe/inventory.ts): the harness's own drill token
- * counts only where the drill had a remote that token opens; elsewhere every server holds it and
- * it opens nothing.
- */
+/** What credential a survivor holds (harness/observe/inventory.ts); the drill token counts only where the drill had a remote. */
 export function survivorCredential(evidence: DrillEvidence, row: SurvivorRow): SurvivorRow['credential'] {
   if (hadRemote(evidence)) return row.credential;
   const vars = row.credential.vars.filter((v) => !HARNESS_CREDENTIALS.has(v));
   return { present: row.credential.present && vars.length > 0, vars };
 }
 
-/**
- * Requests made by the first generation, the processes that lost their client, until the
- * harness began containment: not the recovery retry's session (a fresh, authorised session the
- * harness opened on purpose), and not what a process did while the harness was ending it (it
- * is journalled, but the harness's own SIGTERM provoked it, and whether it got that far before
- * the SIGKILL would make the verdict a race).
- */
+/** Requests of the first generation until containment: not the retry's session, nor what the harness's SIGTERM provoked (a race). */
 export function firstGenerationRequests(evidence: DrillEvidence): RequestRecord[] {
   const retry = sessionOf(evidence, 'retry');
   const until = firstOf(evidence, 'containment-start')?.t ?? Infinity;

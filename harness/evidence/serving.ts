@@ -1,10 +1,7 @@
 /**
- * Whether the server served before it lost its client: it answered, with a result, a request of
- * the drill's client other than the era's probe (`server/discover`) and `ping`. Until then a
- * server may still be inside its handshake: rmcp in the 2026-07-28 era answers both from inside
- * `serve()`, which returns only at the first other request (rust-sdk crates/rmcp/src/service/
- * server.rs `serve_server_with_ct_inner`, 3.11.0), and EOF there makes `serve()` fail. An exit
- * then tests that failure, not the server's shutdown.
+ * Whether the server served before it lost its client: it answered a request other than
+ * `server/discover` and `ping`, which rmcp answers from inside `serve()` (rust-sdk
+ * crates/rmcp/src/service/server.rs `serve_server_with_ct_inner`, 3.11.0).
  */
 import { eventsOf, type DrillEvidence } from './types.js';
 

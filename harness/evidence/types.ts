@@ -1,7 +1,4 @@
-/**
- * Evidence: every event observed during a drill, in order. Checks are pure functions of this
- * and nothing else, so a saved evidence log can be re-checked without re-running anything.
- */
+/** Evidence: every event of a drill, in order. Checks are pure functions of it, so a saved log can be re-checked. */
 import type { ClientBehaviour, ProfileRef, StepName } from '../client-profiles/profiles.js';
 import type { ClientEvent } from '../shared/protocol.js';
 import type { CancelSpec, KillMode, KillPoint, ProtocolChoice, ScenarioExpect } from '../config/index.js';
@@ -15,10 +12,7 @@ import type { ContainmentRecord } from '../containment/record.js';
 
 export type { ContainmentRecord, ProcessFacts, RuntimeFacts, SurvivorRow, TrackingInfo };
 
-/**
- * The drill's check options: the scenario's `expect` as harness/config normalised it (each
- * check reads its own key), without the raw file keys.
- */
+/** The scenario's `expect` as normalised, without the raw file keys. */
 export type ExpectOptions = Omit<ScenarioExpect, 'extra'>;
 
 /** A remote job of the drill, as the remote held it at a moment. */
@@ -57,36 +51,30 @@ export interface DrillMeta {
   correlationId: string;
   /** The drill's plan key: `scenario[/subject]/point/mode`, the same in every run. */
   key?: string;
-  /** The tool the target call calls. */
   target?: string;
   /** The protocol the scenario asked for (auto, or a pinned revision); the era spoken is in the handshake event. */
   protocol?: ProtocolChoice;
   /** Cancel drills: the kill that follows the cancel, if any (harness/drill/executor/kill.ts). */
   cancel?: CancelSpec;
-  /** The client profile the drill ran under (harness/client-profiles/). */
   clientProfile: ProfileRef;
 }
 
 /** What a drill's client profile says, as the drill used it (its stop sequence with the waits in force). */
 export type ProfileFacts = Pick<ClientBehaviour, 'name' | 'spawn' | 'stop' | 'closesStdinWhenChildExits' | 'crash'> & {
-  /** The ref the drill named (`gemini-cli@0.27-0.51`); absent in logs of earlier versions. */
+  /** The ref the drill named (`gemini-cli@0.27-0.51`). */
   ref?: ProfileRef;
-  /** The version range drilled (`>=0.52`); absent in logs of earlier versions. */
+  /** The version range drilled (`>=0.52`). */
   versions?: string;
   /** The steps the drill used that rest on no source, with what they rest on instead. */
   unsourced?: { step: StepName; rests: string }[];
 };
 
-/**
- * One action of the server's own activity record, as the drill kept it
- * (harness/drill/executor/activity-record.ts): our field names, whatever the record's are.
- */
+/** One action of the server's own activity record, as the drill kept it (harness/drill/executor/activity-record.ts): our field names, whatever the record's are. */
 export interface ActivityEntry {
   key: string;
   phase: ActivityPhase;
   /** Its line in the record (1-based; stderr lines counted from the start of stderr). */
   line: number;
-  /** The server's own time, as it wrote it. */
   t?: string | number;
   session?: string;
   operation?: string;
@@ -109,18 +97,13 @@ export interface ActivityCounts {
   /** Bytes read; and bytes left unread past `record.activity-bytes`. */
   bytes: number;
   unreadBytes: number;
-  /** The first few problems, each with its line. */
   problems: string[];
 }
 
 /** When the drill read the record: a write of the drill arriving at the remote (`request`: its journal seq), the server's exit, the end of the observation window, the drill's end. */
 export type ActivityRead = 'request' | 'exit' | 'window-end' | 'final';
 
-/** The streams a record can cut (harness/drill/executor/record-cap.ts). */
-/**
- * The process a kill point fired on (child-spawned: the child the target call started,
- * harness/drill/executor/child-point.ts), by identity, with the argv it ran then.
- */
+/** The process a kill point fired on (child-spawned: harness/drill/executor/child-point.ts), by identity. */
 export interface PointProcess {
   pid: number;
   /** /proc start time (clock ticks since boot): with the pid, its identity. */
@@ -128,10 +111,10 @@ export interface PointProcess {
   cmdline: string[];
   /** When it started, ms after the target call was written (from its start time: 10 ms resolution). */
   sinceDispatchMs: number;
-  /** How long it had been seen alive running that program when the point fired, ms. */
   aliveMs: number;
 }
 
+/** The streams a record can cut (harness/drill/executor/record-cap.ts). */
 export type CutStream = 'stdout' | 'retry-stdout' | 'stderr' | 'client-stderr';
 
 /** Events the harness itself records (the client's own events keep their client timestamp). */
@@ -149,53 +132,34 @@ export type HarnessEvent =
    */
   | { type: 'drill-cpu'; cgroupMs: number; clientMs: number | null }
   | { type: 'client-spawned'; pid: number; startTime: number; cmdline?: string[] }
-  /** The client profile the drill reproduces: how it spawns, stops and loses its server (absent in earlier logs: ts-sdk). */
+  /** The client profile the drill reproduces: how it spawns, stops and loses its server. */
   | { type: 'client-profile'; profile: ProfileFacts }
-  /**
-   * The client died, and the kernel sends its direct child the parent-death signal the profile
-   * set at the spawn (prctl PR_SET_PDEATHSIG: Goose's SIGTERM). Recorded at the death, by identity.
-   */
+  /** The client died and the kernel sent its child the profile's parent-death signal (PR_SET_PDEATHSIG). */
   | { type: 'parent-death-signal'; pid: number; startTime: number; signal: string }
   /** close: the client quit once its stop sequence was done (its pipe ends close with it). */
   | { type: 'client-quit'; how: string }
   | { type: 'subject-stderr'; text: string }
   | { type: 'client-stderr'; text: string }
-  /**
-   * A process of the drill, first seen at `t`. `startedAt`: when it started, on the same clock
-   * (from its /proc start time, one clock tick of resolution; absent in older evidence).
-   */
+  /** A process of the drill, first seen at `t`; `startedAt` from its /proc start time, same clock. */
   | { type: 'process-new'; pid: number; startTime: number; startedAt?: number; ppid: number; pgid?: number; cmdline: string[]; foundBy: string[] }
   | { type: 'process-exit'; pid: number; startTime: number }
   /** A member's argv changed after its process-new (seen between fork and exec): what it runs now. */
   | { type: 'process-exec'; pid: number; startTime: number; cmdline: string[] }
-  /**
-   * The process between the harness and the client (harness/drill/holder/holder.pl): a child
-   * subreaper when `subreaper` is true. pid null: no holder could be started (`reason` says why).
-   */
+  /** The holder (harness/drill/holder/holder.pl), a subreaper when `subreaper`; pid null: none started (`reason`). */
   | { type: 'holder'; pid: number | null; startTime: number | null; subreaper: boolean; reason?: string }
-  /**
-   * The server runs in a loopback-only network (`network: loopback`, harness/drill/network/):
-   * `kind` net (a network namespace, as root) or user (owned by a user namespace, the harness's
-   * uid and gid mapped to themselves); its keeper by identity; the host loopback ports relayed in.
-   */
+  /** The server runs in a loopback-only network (harness/drill/network/): `kind` net (as root) or user namespace. */
   | { type: 'network'; mode: 'loopback'; kind: 'net' | 'user'; keeper: { pid: number; startTime: number }; ports: number[] }
   /** A connection the server's namespace relayed to the drill remote: the sender's port inside, the remote's port, the sender named inside (null: it could not be). */
   | { type: 'network-relay'; innerPort: number; port: number; process: { pid: number; startTime: number } | null }
   /** A member's parent changed (its parent died): `toHolder` when it went to the drill's subreaper, not to init. */
   | { type: 'process-reparented'; pid: number; startTime: number; from: number; to: number; toHolder: boolean }
-  /**
-   * A process no tracking method could attribute, seen while the floor was in force (neither a
-   * cgroup nor a subreaper): observe/unattributed.ts. It is never signalled.
-   */
+  /** A process no method could attribute, seen under the floor (observe/unattributed.ts); never signalled. */
   | ({ type: 'process-unattributed' } & UnattributedProcess)
-  /** `process`: the process the point fired on, where it fired on one (child-spawned; absent in older evidence). */
+  /** `process`: the process the point fired on (child-spawned). */
   | { type: 'point-reached'; point: KillPoint; detail: string; process?: PointProcess }
   | { type: 'point-timeout'; point: KillPoint; timeoutMs: number; reason: string }
   | { type: 'kill'; mode: KillMode; signal: 'SIGKILL' | 'SIGSTOP' | null; result: string }
-  /**
-   * The moment the server lost its client: the SIGKILL (crash), the first step of the profile's
-   * stop sequence (close, stop), the drop (abandon), the SIGSTOP (hang).
-   */
+  /** The moment the server lost its client: the SIGKILL, the first stop step, the drop or the SIGSTOP. */
   | { type: 'client-lost'; mode: KillMode; how: string }
   | {
       type: 'server-exit';
@@ -207,23 +171,17 @@ export type HarnessEvent =
     }
   | { type: 'signal'; pid: number; startTime: number; signal: string; by: 'harness' | 'client'; result: string }
   | { type: 'snapshot'; label: 'grace-end' | 'hang-window'; early: boolean; survivors: SurvivorRow[] }
-  /** The harness starts ending the drill: what the processes do from here on is recorded, not judged. */
   /** The direct child is a launcher (npx, sh -c, ...): this process below it is the real server. */
   | { type: 'real-server'; pid: number; startTime: number; cmdline: string[]; wrapper: { pid: number; startTime: number } }
-  /**
-   * The launcher in front of the real server exited: its status as the client reaped it or as
-   * its zombie showed it (null when it was reaped by someone else before either could read it).
-   */
+  /** The launcher in front of the real server exited (null status: someone else reaped it first). */
   | { type: 'launcher-exit'; pid: number; startTime: number; code: number | null; signal: string | null }
+  /** The harness starts ending the drill: what the processes do from here on is recorded, not judged. */
   | { type: 'containment-start' }
   | { type: 'containment'; records: ContainmentRecord[] }
   | { type: 'harness-error'; phase: string; message: string }
   /** Every journal event of the drill remote that concerns this drill (no token, no body). */
   | { type: 'remote'; entry: JournalEvent }
-  /**
-   * A journal event of an API-key request that no session and no process tied to any drill,
-   * seen while this drill was running: it may be this drill's (denied-after-revocation).
-   */
+  /** An API-key request no session or process tied to any drill, seen during this drill: it may be this drill's. */
   | { type: 'remote-unattributed'; entry: JournalEvent }
   | { type: 'session'; role: 'drill' | 'retry'; sessionId: string }
   | { type: 'revoked'; sessionId: string; operator: string }
@@ -234,11 +192,7 @@ export type HarnessEvent =
   /** An event of the recovery retry's client (a fresh client and server, a new session). */
   | { type: 'retry'; event: DistributiveOmit<ClientEvent, 't'> }
   | { type: 'retry-end'; ok: boolean; detail: string }
-  /**
-   * A bounded stream left something out (harness/drill/executor/record-cap.ts): the server's stdout lines
-   * that are not JSON-RPC (`stdout`, `retry-stdout`: head and tail lines kept) or its stderr
-   * (`stderr`, `client-stderr`: head and tail characters kept). Counts are of the whole stream.
-   */
+  /** A bounded stream left something out (harness/drill/executor/record-cap.ts); counts are of the whole stream. */
   | {
       type: 'record-cut';
       stream: CutStream;
@@ -258,21 +212,12 @@ export type HarnessEvent =
       lastDroppedAt: number | null;
     }
   | { type: 'drill-end' }
-  /** Where the drill reads the server's own activity record: a file, or its stderr lines that match a pattern. */
-  /** `drillFile`: the drill's own file (CRASH_DRILL_ACTIVITY_FILE), gone with the drill's temp folder. */
+  /** Where the drill reads the server's activity record; `drillFile`: the drill's own file (CRASH_DRILL_ACTIVITY_FILE). */
   | { type: 'activity-source'; kind: 'file'; file: string; drillFile?: true }
   | { type: 'activity-source'; kind: 'stderr'; pattern: string }
-  /**
-   * A read of the server's own activity record: the actions new since the last read, in order,
-   * and the counts so far. `absent`: the file did not exist (yet) at this read.
-   */
+  /** A read of the server's activity record: new actions in order and the counts so far; `absent`: no file yet. */
   | { type: 'activity'; read: ActivityRead; request?: number; entries: ActivityEntry[]; counts: ActivityCounts; absent?: true }
-  /**
-   * What the harness read from /proc for the drill's diagnosis (harness/observe/process-facts.ts,
-   * runtime-facts.ts; judged by each check's diagnosis, harness/checks/<id>/diagnosis.ts): `start` once the handshake is done
-   * (the runtime and its MCP SDK), `deadline` at the exit deadline while the server still runs,
-   * `snapshot` with every live process of the drill, before containment.
-   */
+  /** What the harness read from /proc for the diagnosis (harness/observe/process-facts.ts): at `start`, the exit `deadline`, the `snapshot`. */
   | { type: 'diagnosis-facts'; label: 'start' | 'deadline' | 'snapshot'; processes: ProcessFacts[]; runtime?: RuntimeFacts | null }
   /** Containers of the drill: label, engine, the subject's container and its exit, snapshot, containment (harness/containers/). */
   | ContainerEvidenceEvent;

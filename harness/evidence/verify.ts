@@ -1,14 +1,6 @@
 /**
- * Verifies hash-chained evidence logs (log.ts): every line's `prev` must be the SHA-256 of the
- * previous line's exact bytes (GENESIS for the first). When the log sits in a report folder
- * (`<report>/evidence/<drill>.jsonl` next to `<report>/results.json`), its head and record count
- * are also compared with what results.json recorded, so a cut-off tail or a changed last record
- * is caught too: the chain alone cannot see those.
- *
- * A break is explained with the record's `seq` (0, 1, 2... in recording order, recorder.ts) and
- * the other lines' hashes: a `prev` that is the hash of some other line of the file means
- * records were reordered, a jump in `seq` means records were dropped, anything else means the
- * bytes of a record changed.
+ * Verifies hash-chained evidence logs (log.ts). In a report folder the head and record count are
+ * also compared with results.json, which catches a cut-off tail the chain cannot see.
  */
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
@@ -41,7 +33,6 @@ export interface ChainBreak {
   line: number | null;
   /** The drill the log belongs to (from its drill-start record, else from the file name). */
   drillId: string;
-  /** One line, without the `record N: ` prefix. */
   message: string;
 }
 
@@ -49,7 +40,6 @@ export interface VerifyResult {
   file: string;
   drillId: string;
   ok: boolean;
-  /** Non-empty lines in the file. */
   records: number;
   /** SHA-256 of the last line's bytes (null for an empty or unreadable file). */
   head: string | null;
@@ -57,11 +47,7 @@ export interface VerifyResult {
   problem: ChainBreak | null;
 }
 
-/**
- * What verification reads of a results.json (results.json's `drills[].evidence`,
- * harness/results/types.ts): declared here, so the evidence layer reads the file without
- * depending on the results layer above it.
- */
+/** What verification reads of results.json, declared here so the evidence layer need not depend on the results layer. */
 export interface ResultsLogs {
   drills: { id: string; evidence: { file: string; head: string; records: number } | null }[];
 }
@@ -170,10 +156,7 @@ function explainBreak(lines: Line[], i: number, byHash: Map<string, number>, dri
   return { code: 'changed', line: before.n, drillId, message: `changed: its bytes no longer hash to the prev of record ${line.n}` };
 }
 
-/**
- * Recomputes one log's chain. `expected` undefined: compare with the results.json beside the
- * evidence folder when there is one; null: chain only; given: compare with it.
- */
+/** Recomputes one log's chain; `expected` undefined: the results.json beside the folder, if any; null: chain only. */
 export function verifyLog(file: string, expected?: ExpectedLog | null): VerifyResult {
   let data: Buffer;
   try {
@@ -231,14 +214,10 @@ export function verifyLog(file: string, expected?: ExpectedLog | null): VerifyRe
 
 export interface FolderVerification {
   dir: string;
-  /** One per log in the folder, by file name, then one per log results.json names that is missing. */
   logs: VerifyResult[];
 }
 
-/**
- * Every `*.jsonl` of an evidence folder (or of `<dir>/evidence` when `dir` is a report folder).
- * With a results.json beside the evidence folder, a log it names that is gone is reported too.
- */
+/** Every `*.jsonl` of an evidence folder (or `<dir>/evidence`); a log results.json names that is gone is reported too. */
 export function verifyFolder(dir: string): FolderVerification {
   const evidenceDir = evidenceFolderOf(dir);
   const files = readdirSync(evidenceDir)
@@ -259,7 +238,6 @@ export function verifyFolder(dir: string): FolderVerification {
   return { dir: evidenceDir, logs };
 }
 
-/** `dir` itself, or its `evidence/` subfolder when `dir` is a report folder. */
 export function evidenceFolderOf(dir: string): string {
   if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new VerifyPathError(`${dir}: not a folder`);
   const nested = join(dir, 'evidence');

@@ -1,15 +1,4 @@
-/**
- * Plain sentences of what the active tracking methods cannot see, for reports. Kept apart from
- * the tracker so the wording can be reviewed in one place. Each configuration's list must be
- * true for it:
- * - cgroup: membership is inherited and survives everything; only a process forked before the
- *   root joined it, and work handed to another service, are outside.
- * - subreaper, no cgroup: every process that loses its parent is re-parented to the holder, so
- *   a live process of the drill always has a parent the drill knows; a process that exits
- *   between two samples is not seen.
- * - neither: a setsid daemon with a cleared environment escapes every method; the floor turns
- *   such a process into `unknown` (observe/unattributed.ts), it never lets it pass.
- */
+/** Plain sentences of what the active tracking methods cannot see, for reports; each configuration's list must be true for it. */
 export function blindSpots(opts: { cgroup: boolean; subreaper: boolean; sampleIntervalMs: number }): string[] {
   const spots: string[] = [];
   if (!opts.cgroup && !opts.subreaper) {

@@ -1,8 +1,6 @@
 /**
- * One cgroup v2 directory per drill. Membership is inherited on fork and survives
- * re-parenting, setsid, double forks and a cleared environment (cgroups(7)), so it is the one
- * tracking method a subject cannot escape. Needs root (or a delegated subtree) and a writable
- * cgroup2 mount; everything here degrades to "not available" instead of throwing.
+ * One cgroup v2 directory per drill: membership is inherited and survives re-parenting, setsid
+ * and a cleared environment (cgroups(7)). Needs root or a delegated subtree; degrades to "not available".
  */
 import { accessSync, constants, existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, watch, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -149,11 +147,7 @@ export class DrillCgroup {
     }
   }
 
-  /**
-   * Calls cb once when the cgroup has no process left (at once if it is empty already). cgroup.events "generates a file
-   * modified event" when populated changes (Documentation/admin-guide/cgroup-v2.rst), which
-   * fs.watch (inotify) sees; measured here at well under a millisecond. Returns an unsubscribe.
-   */
+  /** Calls cb once when the cgroup has no process left; cgroup.events is modified when `populated` changes (Documentation/admin-guide/cgroup-v2.rst). */
   onEmpty(cb: () => void): () => void {
     let done = false;
     const fire = (): void => {
@@ -181,7 +175,6 @@ export class DrillCgroup {
   }
 }
 
-/** The drill's cgroup, created if needed; null where cgroups are not available. */
 export function createDrillCgroup(drillId: string): DrillCgroup | null {
   const support = cgroupSupport();
   if (!support.available || support.root === undefined) return null;
@@ -194,7 +187,6 @@ export function createDrillCgroup(drillId: string): DrillCgroup | null {
   }
 }
 
-/** Drill cgroups that exist now (for the stale sweep). */
 export function listDrillCgroups(): DrillCgroup[] {
   const support = cgroupSupport();
   if (!support.available || support.root === undefined) return [];

@@ -1,8 +1,4 @@
-/**
- * Decoding a wait(2) status, as found in field 52 of /proc/PID/stat of a zombie. Layout per
- * glibc's <bits/waitstatus.h>: low 7 bits = terminating signal (0 when it exited), bits 8-15 =
- * the exit code.
- */
+/** Decoding a wait(2) status (field 52 of a zombie's /proc/PID/stat), per glibc's <bits/waitstatus.h>. */
 import { constants } from 'node:os';
 
 export type ExitStatus = { code: number | null; signal: string | null };

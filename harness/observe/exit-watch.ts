@@ -1,15 +1,10 @@
-/**
- * A fast per-process exit watch. Node has no pidfd and cannot wait(2) for a process it did not
- * spawn, so the watch polls /proc/PID/stat (one small read, tens of microseconds) every few
- * milliseconds. A zombie counts as exited, and its wait status is still readable then.
- */
+/** A per-process exit watch polling /proc/PID/stat: Node has no pidfd and cannot wait(2) for another's child. A zombie counts as exited. */
 import { monoNow } from '../util/clock.js';
 import { decodeWaitStatus, type ExitStatus } from './exit-status.js';
 import type { ProcIdentity } from './identity.js';
 import { readStat } from './proc.js';
 
 export type ExitObservation = {
-  /** monoNow() when the exit was noticed. */
   t: number;
   how: 'zombie' | 'gone';
   /** Decoded from stat field 52 while the process was a zombie. */
@@ -27,9 +22,7 @@ export function checkExit(id: ProcIdentity): ExitObservation | null {
 
 export type PollExitOptions = {
   intervalMs?: number;
-  /** Give up after this long and resolve null. */
   timeoutMs?: number;
-  /** Give up when aborted and resolve null. */
   signal?: AbortSignal;
 };
 

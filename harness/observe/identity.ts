@@ -1,7 +1,4 @@
-/**
- * Process identity is (pid, start time): a pid alone can be reused by an unrelated process
- * once the first one is reaped. Start time is field 22 of /proc/PID/stat.
- */
+/** Process identity is (pid, start time): a pid alone can be reused by an unrelated process once the first one is reaped. Start time is field 22 of /proc/PID/stat. */
 import { readStat } from './proc.js';
 
 export type ProcIdentity = { pid: number; startTime: number };

@@ -1,8 +1,4 @@
-/**
- * What a surviving process holds: its identity, stdio, network endpoints and whether it still
- * carries a session credential. The credential check names the variables, never their values,
- * and argv is redacted, so a row can be written into reports safely.
- */
+/** What a surviving process holds (identity, stdio, endpoints, credential names), redacted so a row is safe in reports. */
 import { monoNow } from '../util/clock.js';
 import { redact, type Secret } from '../util/secrets.js';
 import type { ProcIdentity } from './identity.js';

@@ -1,21 +1,9 @@
 /**
- * Who belongs to a drill, decided from one scan of /proc. A process is a member when any of
- * these holds (each is a "method" in TrackedProcess.foundBy):
- *
- * - cgroup:        it is in the drill's cgroup (inherited, nothing escapes it)
- * - env-marker:    its environment has CRASH_DRILL_RUN=<drillId> exactly
- * - parent-links:  its parent is a member still in the table, alive or a zombie (a zombie
- *                  thread-group leader keeps its children while its other threads exit)
- * - process-group: its pgid is a group led by a member (another process)
- * - session:       its sid is a session led by a member (another process)
- * - subreaper:     its parent is one of the drill's holders, a child subreaper
- *                  (harness/drill/holder/holder.pl): every process of the drill that loses its
- *                  parent is re-parented there, so a double fork with setsid and an empty
- *                  environment still ends up with a parent the drill knows
- *
- * Nothing that started before the root can be a member. Walking parent links alone misses
- * anything whose middle parent already exited (tree-kill, for one, found 1 of 3 such processes), which is
- * why the other methods exist.
+ * Who belongs to a drill, decided from one scan of /proc. A process is a member by any method of
+ * TrackedProcess.foundBy: cgroup, env-marker (CRASH_DRILL_RUN=<drillId>), parent-links (a zombie
+ * leader keeps its children), process-group, session, or subreaper (its parent is a holder,
+ * harness/drill/holder/holder.pl). Nothing that started before the root can be a member; parent
+ * links alone miss anything whose middle parent already exited.
  */
 import { decodeWaitStatus, type ExitStatus } from './exit-status.js';
 import { identityKey, type ProcIdentity } from './identity.js';
@@ -55,10 +43,7 @@ export type ScanResult = {
 export type ScanOptions = {
   /** Pids in the drill cgroup, or null when the drill has no cgroup. */
   cgroupPids: Set<number> | null;
-  /**
-   * Look for processes no method can attribute (unattributed.ts). Only meaningful when neither a
-   * cgroup nor a live subreaper holds the drill: with either, nothing of the drill can leave.
-   */
+  /** Look for processes no method can attribute (unattributed.ts); only needed with neither a cgroup nor a live subreaper. */
   floor: boolean;
 };
 
@@ -101,10 +86,7 @@ export class MembershipScanner {
     if (readStat(id.pid)?.startTime === id.startTime) this.liveSubreapers.add(id.pid);
   }
 
-  /**
-   * The pids whose stat line this drill needs fresh at every sample (proc-table.ts): its live
-   * members (an exit, a zombie, a new parent) and its holders (alive or not).
-   */
+  /** The pids this drill needs re-read at every sample (proc-table.ts): live members and holders. */
   watched(): number[] {
     const pids = [...this.subreapers.keys()];
     for (const member of this.byKey.values()) if (member.exitedAt === null) pids.push(member.pid);
@@ -240,13 +222,8 @@ export class MembershipScanner {
 
   /**
    * The parent is a member, by identity, still in the table: alive, or a zombie. A multi-threaded
-   * process (any Node program) that exits shows its leader as a zombie while its other threads
-   * are still exiting, and its children keep it as their parent until the last thread is gone:
-   * only then are they re-parented (to the holder). A daemon launcher that forks and exits at
-   * once leaves that window open for tens of milliseconds under load; read as "not a live
-   * parent", the daemon belonged to nobody in it, and a drill that looked for quiet then found
-   * it (uid 65534, no cgroup: daemonizes-clean-env no-survivors passed once). A zombie's pid
-   * cannot be reused while it is listed, so a child naming it is that process's child.
+   * process that exits shows its leader as a zombie while its threads exit, and its children keep
+   * it as parent until then; a zombie's pid cannot be reused while listed.
    */
   private parentIsMember(stat: ProcStat, stats: Map<number, ProcStat>): boolean {
     const parent = stats.get(stat.ppid);

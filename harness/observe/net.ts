@@ -1,9 +1,7 @@
 /**
- * Sockets of a process: its fds name socket inodes ("socket:[N]"), and the tables in
- * /proc/PID/net/{tcp,tcp6,unix} (the process's own network namespace) map inodes to endpoints.
- * Formats: proc(5) and Documentation/networking/proc_net_tcp.rst. The files are read by the
- * /proc reader (harness/observe/proc.ts); the lines are parsed here, for the remote's attribution
- * too (harness/remote/attribution/proc-net-tcp.ts).
+ * Sockets of a process: fds name socket inodes, /proc/PID/net/{tcp,tcp6,unix} map them to
+ * endpoints (proc(5), Documentation/networking/proc_net_tcp.rst). Parsed here, also for
+ * harness/remote/attribution/proc-net-tcp.ts.
  */
 import { listFds, readFdLink, readNetTable } from './proc.js';
 

@@ -1,28 +1,12 @@
 /**
- * The machine's process table, read once per tick for every drill of the harness process.
- *
- * Each drill's tracker needs the stat line of every process on the machine at each sample (a
- * member is found by its links to other processes, which may be anywhere). Read per tracker,
- * sixteen drills in flight read /proc sixteen times per tick: at 20 ms that is most of the
- * harness's CPU (measured when the tracker was written). Here the trackers with the same interval share one ticker and one
- * read: the table is read once, then handed to each of them in turn. A tracker that needs the
- * table now (sampleNow() outside the tick) reads it afresh, and that read is shared too.
- *
- * A tick re-reads only what can have changed in a way a drill cares about: processes that are
- * new since the last table (a fork, read at once) and the processes its subscribers name (each
- * drill's live members and holders, whose exit, zombie state or new parent it must see). A
- * process already known and of no drill keeps its last stat line, and every
- * FULL_READ_EVERY-th tick reads everything again. On a machine with a few hundred processes
- * that is most of a tick's cost saved (about 3 ms per full read with 370 processes here).
- * What a tick may see late is the stat line of a process outside every drill (its parent or
- * session after a change): it never made a process a member, and the snapshots that verdicts
- * rest on (sampleNow()) read everything.
+ * The machine's process table, read once per tick and shared by every tracker of that interval.
+ * A tick re-reads only new processes and the ones subscribers name; every FULL_READ_EVERY-th tick
+ * reads all. Verdicts rest on sampleNow(), which always reads everything.
  */
 import { monoNow } from '../util/clock.js';
 import { forgetStatFdsExcept, listPids, readStat, type ProcStat } from './proc.js';
 
 export type ProcTable = {
-  /** monoNow() when the read began. */
   at: number;
   stats: Map<number, ProcStat>;
 };
@@ -31,7 +15,6 @@ let latest: ProcTable | null = null;
 let reads = 0;
 let updates = 0;
 
-/** Read the whole table now. */
 export function readProcTable(): ProcTable {
   const at = monoNow();
   const stats = new Map<number, ProcStat>();
@@ -46,15 +29,9 @@ export function readProcTable(): ProcTable {
   return latest;
 }
 
-/** Every this many ticks, a tick reads the whole table again. */
 export const FULL_READ_EVERY = 10;
 
-/**
- * A table now, re-reading the stat lines of new pids and of `refresh` only; the others come
- * from the latest table. A pid reused within one tick would keep its old line until the next
- * full read (the kernel hands pids out in order: a reuse that fast needs the whole pid range
- * to wrap within one tick).
- */
+/** A table now, re-reading only new pids and `refresh`; a pid reused within one tick keeps its old line until the next full read. */
 export function updateProcTable(refresh: ReadonlySet<number>): ProcTable {
   if (latest === null) return readProcTable();
   const at = monoNow();
@@ -75,12 +52,10 @@ export function procTableSince(notBefore: number): ProcTable {
   return latest !== null && latest.at >= notBefore ? latest : readProcTable();
 }
 
-/** How many partial reads (updateProcTable) this process has made. */
 export function procTableUpdates(): number {
   return updates;
 }
 
-/** How many full reads this process has made: the benchmark prints reads per drill. */
 export function procTableReads(): number {
   return reads;
 }
@@ -102,13 +77,7 @@ function tableForTick(tick: number, count: number, subscribers: Map<Subscriber, 
   return updateProcTable(refresh);
 }
 
-/**
- * Call `fn` with a table read at most once per tick, every `intervalMs`, together with every
- * other subscriber of that interval. `interest` names the pids `fn` needs re-read at every
- * tick (see the top of this file); without it every tick reads everything. Returns the
- * unsubscribe function. The timer is unref'd:
- * an observer never keeps the harness alive.
- */
+/** Call `fn` with a table read at most once per tick shared by every subscriber of `intervalMs`; `interest`: pids to re-read each tick. Unref'd. */
 export function onProcTable(intervalMs: number, fn: Subscriber, interest: Interest | null = null): () => void {
   let ticker = tickers.get(intervalMs);
   if (ticker === undefined) {

@@ -1,10 +1,7 @@
 /**
  * Reading the Linux process table from /proc: the one module of harness/ that opens anything
- * under /proc (test/layering.test.ts keeps it so). Here: the process list, stat, environ and
- * cmdline, and start times; in proc/: descriptors (fds.ts), the socket tables (net-tables.ts)
- * and the other files (files.ts). Every reader returns null (never throws) when the process is
- * gone or unreadable: a process can exit between listing and reading, and that is the normal
- * case for a crash drill, not an error.
+ * there (test/layering.test.ts). Every reader returns null when the process is gone: in a crash
+ * drill that is the normal case, not an error.
  */
 import { execFileSync } from 'node:child_process';
 import { closeSync, openSync, readdirSync, readFileSync, readSync } from 'node:fs';
@@ -45,10 +42,7 @@ export type ProcStat = {
 
 const PF_KTHREAD = 0x00200000;
 
-/**
- * Parse the text of /proc/PID/stat. comm (field 2) may hold spaces and parentheses, so the
- * split is at the LAST ')' (proc(5): "the filename of the executable, in parentheses").
- */
+/** Parse /proc/PID/stat, split at the LAST ')': comm may hold spaces and parentheses (proc(5)). */
 export function parseStat(text: string): ProcStat | null {
   const open = text.indexOf('(');
   const close = text.lastIndexOf(')');
@@ -92,16 +86,12 @@ export function parseStat(text: string): ProcStat | null {
 const statBuf = Buffer.alloc(4096);
 
 /**
- * Open /proc/PID/stat descriptors, kept from one read to the next: a read is then one pread
- * instead of open, read and close, about a third of the cost (3.6 µs against 11.4 µs per process
- * on this machine), and a sample reads the stat of every process on the machine at every tick.
- * A descriptor stays bound to the process it was opened for: once that process is reaped, a read
- * fails (ESRCH) even if its pid is in use again, so a kept descriptor never reads the line of
- * another process; the failed one is closed and the pid opened afresh. The descriptors are
- * close-on-exec (libuv opens every file so): no child inherits them.
+ * Open /proc/PID/stat descriptors, kept from one read to the next: a read is one pread instead
+ * of open, read and close. A descriptor stays bound to its process: once reaped, a read fails
+ * (ESRCH) even if the pid is reused, and the pid is opened afresh. Close-on-exec, as libuv opens.
  */
 const keptStatFds = new Map<number, number>();
-/** At most this many kept descriptors; beyond it, reads open and close as before. */
+/** At most this many kept descriptors; beyond it, reads open and close. */
 export const MAX_KEPT_STAT_FDS = 1024;
 
 function closeQuietly(fd: number): void {
@@ -143,10 +133,7 @@ export function readStat(pid: number): ProcStat | null {
   return stat;
 }
 
-/**
- * The stat line of `pid` read once (open, read, close), keeping no descriptor: for a process
- * read one time, such as a subject's start time right after it was spawned.
- */
+/** The stat line of `pid` read once, keeping no descriptor (a subject's start time right after its spawn). */
 export function readStatOnce(pid: number): ProcStat | null {
   try {
     return parseStat(readFileSync(`/proc/${pid}/stat`, 'utf8'));
@@ -233,10 +220,8 @@ export function clockTicksPerSecond(): number {
 let bootOffsetMs: number | undefined;
 
 /**
- * The kernel counts start times on the boot-time clock (task->start_boottime since Linux 5.3),
- * which also runs during suspend, while monoNow() reads CLOCK_MONOTONIC, which does not. On a
- * machine that never suspended the two agree; otherwise /proc/uptime (boot-time clock, 10 ms
- * resolution) gives the difference. Differences under 50 ms are read noise and ignored.
+ * Start times count on the boot-time clock (task->start_boottime), which runs during suspend;
+ * monoNow() does not, so /proc/uptime gives the difference (under 50 ms is noise).
  */
 function bootToMonotonicOffsetMs(): number {
   if (bootOffsetMs === undefined) {

@@ -1,9 +1,6 @@
 /**
- * What holds a live process up, read from /proc at one moment, for a drill's diagnosis
- * (harness/results/diagnosis.ts): its threads and where each waits (wchan), whether it still
- * polls or reads its stdin, whether it runs an event loop (an epoll instance), what else that
- * loop watches, its timers where the kernel shows them (timerfd), its children. Names and
- * counts only: no fd target but stdin's kind, and every string is redacted of the drill's secrets.
+ * What holds a live process up, read from /proc for a drill's diagnosis (harness/results/diagnosis.ts):
+ * threads and their wchan, stdin reads, event loop, timers, children. Names and counts only, redacted.
  */
 import { redact as redactText, type Secret } from '../util/secrets.js';
 import type { ProcIdentity } from './identity.js';
@@ -24,10 +21,8 @@ export interface ProcessFacts {
   ppid: number;
   role: 'server' | 'other';
   state: string;
-  /** The program the kernel runs (/proc/PID/exe), redacted. */
   exe: string | null;
   threadCount: number;
-  /** The first MAX_THREADS threads, the main thread first. */
   threads: ThreadFacts[];
   stdin: {
     /** fd 0: 'pipe', 'socket', 'tty', 'file', '/dev/null', ... or null when closed. */
@@ -43,9 +38,7 @@ export interface ProcessFacts {
   polledOther: number;
   /** timerfd instances: armed timers the kernel shows (Node's and asyncio's timers are not among them). */
   timerfds: number;
-  /** Open fds by kind (pipe, socket, file, tty, anon, other). */
   fdKinds: Record<string, number>;
-  /** Its live children at this moment (pids). */
   children: number[];
 }
 
@@ -74,12 +67,7 @@ function stdinKind(target: string): string {
   return kind;
 }
 
-/**
- * Whether a thread waits where a blocking read of stdin waits: `pipe_read` for a pipe (what the
- * Python SDK, Codex, Goose and Zed give), the unix stream read for a socket (a Node client's
- * socketpair). A thread reading some other socket looks the same: with stdin a socket and no
- * event loop polling it, it is most likely stdin's reader.
- */
+/** Whether a thread waits where a blocking stdin read waits: `pipe_read`, or the unix stream read for a socketpair. */
 function readsLike(stdin: string | null, wchan: string): boolean {
   if (/pipe_read/.test(wchan)) return true;
   return stdin === 'socket' && /unix_stream_(read_generic|data_wait)/.test(wchan);
@@ -94,7 +82,6 @@ export function processFacts(id: ProcIdentity, opts: { role: 'server' | 'other';
   let timerfds = 0;
   const polled = new Set<number>();
   let eventLoop = false;
-  // Unreadable: the counts stay empty.
   for (const fd of listFds(id.pid) ?? []) {
     const target = readFdLink(id.pid, fd);
     if (target === null) continue;

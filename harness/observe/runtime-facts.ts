@@ -1,13 +1,4 @@
-/**
- * Which runtime and which MCP SDK a server runs on, read once the handshake is done (the process
- * is live and has loaded its libraries): /proc gives its argv, its program (exe), its folder, its
- * environment and its mapped files; the reader that fits the program names the SDK from what the
- * program is (program-sdk/read-program-sdk.ts: a Node script's package.json, a Python
- * interpreter's dist-info, a Go binary's build info, a .NET bundle's or folder's deps.json, a
- * JVM's jars, a Rust binary's crates).
- *
- * Paths only from the server's own argv, cwd, environment and maps; versions from package metadata.
- */
+/** Which runtime and MCP SDK a server runs on, read once the handshake is done from its /proc argv, exe, cwd, environment and maps (program-sdk/read-program-sdk.ts). */
 import { basename } from 'node:path';
 import { redact as redactText, type Secret } from '../util/secrets.js';
 import type { ProcIdentity } from './identity.js';
@@ -18,13 +9,13 @@ import type { ProgramKind, SdkPackage } from './program-sdk/types.js';
 export type { ProgramKind, SdkPackage };
 
 export interface RuntimeFacts {
-  /** What kind of program it is (older logs: node, python or other). */
+  /** What kind of program it is. */
   runtime: ProgramKind;
   /** The runtime's version where it can be read (python3.12 -> 3.12; a Go binary's go1.26.0; a .NET target). */
   version: string | null;
   exe: string | null;
   sdks: SdkPackage[];
-  /** Why no SDK, or no version of one, could be read (absent in older logs). */
+  /** Why no SDK, or no version of one, could be read. */
   reason?: string | null;
 }
 

@@ -1,7 +1,6 @@
 /**
- * Follows every process of one drill: samples /proc on an interval, admits members by the
- * methods in membership.ts, and reports 'new', 'exit', 'reparented' and 'exec' (argv changed after it was first read). One tracker sees only its own drill:
- * membership needs this drill's exact marker, a link to one of its members, or its cgroup.
+ * Follows every process of one drill: samples /proc on an interval, admits members by the methods
+ * in membership.ts, and reports 'new', 'exit', 'reparented' and 'exec'. It sees only its own drill.
  */
 import { EventEmitter } from 'node:events';
 import { monoNow } from '../util/clock.js';
@@ -23,29 +22,18 @@ export type DrillTrackerOptions = {
   drillId: string;
   root: ProcIdentity;
   cgroup?: DrillCgroup | null;
-  /** Default 20 ms. */
   sampleIntervalMs?: number;
-  /**
-   * Move members found by other methods into the cgroup, so their later children are caught
-   * even after a setsid and a cleared environment. Default true when there is a cgroup.
-   */
+  /** Move members found by other methods into the cgroup, so their later children are caught. Default true with a cgroup. */
   adopt?: boolean;
-  /**
-   * The drill's holders: child subreapers that every orphan of the drill is re-parented to
-   * (harness/drill/holder/holder.pl). More can be added later (the recovery retry's client).
-   */
+  /** The drill's holders, child subreapers (harness/drill/holder/holder.pl); the retry's client adds one. */
   subreapers?: ProcIdentity[];
 };
 
 export type TrackingInfo = {
   methods: string[];
   cgroup: string | null;
-  /** The holder every orphan of the drill is re-parented to, or null without one. */
   subreaper: ProcIdentity | null;
-  /**
-   * Whether the floor is in force: with neither a cgroup nor a subreaper, a process that no
-   * method can attribute makes the survivor checks `unknown` (observe/unattributed.ts).
-   */
+  /** Whether the floor is in force (neither cgroup nor subreaper): see observe/unattributed.ts. */
   floor: boolean;
   blindSpots: string[];
 };
@@ -101,7 +89,6 @@ export class DrillTracker extends EventEmitter<TrackerEvents> {
   start(): this {
     if (this.unsubscribe) return this;
     this.sampleNow();
-    // One read of /proc per tick for every tracker of this process (proc-table.ts).
     this.unsubscribe = onProcTable(
       this.sampleIntervalMs,
       (table) => this.sampleFrom(table),
@@ -115,11 +102,7 @@ export class DrillTracker extends EventEmitter<TrackerEvents> {
     this.unsubscribe = null;
   }
 
-  /**
-   * The drill is over: stop sampling and remove the drill's cgroup directory. The kernel only
-   * removes an empty cgroup, so this returns false while a process is still inside (contain
-   * first); true when removed or when there was no cgroup.
-   */
+  /** The drill is over: stop sampling and remove its cgroup; false while a process is still inside (the kernel removes only an empty one). */
   close(): boolean {
     this.stop();
     return this.cgroup ? this.cgroup.remove() : true;
@@ -131,15 +114,11 @@ export class DrillTracker extends EventEmitter<TrackerEvents> {
     this.scanner.addSubreaper(id);
   }
 
-  /**
-   * The floor applies when nothing keeps the drill's processes attributable: no cgroup, and no
-   * holder alive (none could be started, or it died during the drill).
-   */
+  /** The floor applies with no cgroup and no holder alive. */
   floorActive(): boolean {
     return this.cgroup === null && !this.scanner.subreaperAlive();
   }
 
-  /** One synchronous full sample, of /proc as it is now; returns the live members after it. */
   sampleNow(): TrackedProcess[] {
     return this.sampleFrom(readProcTable());
   }
@@ -156,8 +135,7 @@ export class DrillTracker extends EventEmitter<TrackerEvents> {
 
   /** One sample of a table read at table.at (the shared tick's, or a fresh one). */
   private sampleFrom(table: ProcTable): TrackedProcess[] {
-    // Never step back (an older table than the last one scanned would show a newer member as
-    // gone), and never scan one table twice (the tracker and its waitForQuiet share the tick).
+    // Never step back (an older table would show a newer member as gone), never scan one table twice.
     if (table.at <= this.lastTableAt) return this.live();
     this.lastTableAt = table.at;
     const t0 = monoNow();
@@ -178,25 +156,20 @@ export class DrillTracker extends EventEmitter<TrackerEvents> {
     return this.live();
   }
 
-  /** Every process ever seen in the drill, exited ones included. */
   members(): TrackedProcess[] {
     return this.scanner.members().map((p) => ({ ...p, foundBy: [...p.foundBy], cmdline: [...p.cmdline] }));
   }
 
-  /** Members alive now (as of the last sample), zombies excluded. */
   live(): TrackedProcess[] {
     return this.members().filter((p) => p.exitedAt === null);
   }
 
-  /** Average cost of one full sample so far, for the report. */
   sampleStats(): { samples: number; meanMs: number } {
     return { samples: this.sampleCount, meanMs: this.sampleCount ? this.sampleMsTotal / this.sampleCount : 0 };
   }
 
-  /** Resolves when the process exits (zombie or gone), noticed within a few ms. */
   async watchExit(id: ProcIdentity, opts: { intervalMs?: number } = {}): Promise<ExitObservation> {
     const seen = await pollExit(id, { intervalMs: opts.intervalMs ?? 2 });
-    // pollExit without timeout or signal only resolves with an observation.
     const obs = seen as ExitObservation;
     const member = this.scanner.get(id);
     if (member && member.exitedAt === null) {
@@ -230,7 +203,6 @@ export class DrillTracker extends EventEmitter<TrackerEvents> {
         else if (monoNow() >= deadline) finish(false);
       };
       const check = (): void => settle(this.sampleNow());
-      // Polled on the shared tick: the table every tracker of this process samples anyway.
       const stopPoll = onProcTable(
         this.sampleIntervalMs,
         (table) => {
@@ -239,8 +211,7 @@ export class DrillTracker extends EventEmitter<TrackerEvents> {
         () => this.scanner.watched(),
       );
       const limit = setTimeout(() => finish(quiet()), opts.timeoutMs);
-      // The cgroup's empty event ends the wait without waiting for the next sample, and so does
-      // the exit of a member someone watches by identity (recheckQuiet).
+      // The cgroup's empty event, or a watched member's exit (recheckQuiet), ends the wait at once.
       const offEmpty = this.cgroup ? this.cgroup.onEmpty(check) : () => {};
       this.quietChecks.add(check);
       const unsubscribe = (): void => {
@@ -250,11 +221,7 @@ export class DrillTracker extends EventEmitter<TrackerEvents> {
     });
   }
 
-  /**
-   * A member may just have exited (the server seen gone by its 2 ms watch, or the holder's
-   * SIGCHLD): a pending waitForQuiet looks now instead of at the next shared tick (up to
-   * sampleIntervalMs later).
-   */
+  /** A member may just have exited: a pending waitForQuiet looks now, not at the next shared tick. */
   recheckQuiet(): void {
     for (const check of [...this.quietChecks]) check();
   }

@@ -1,20 +1,8 @@
 /**
- * The floor under every verdict: a process the harness cannot attribute. Without a cgroup and
- * without a live subreaper (harness/drill/holder/holder.pl), a double-forked daemon that calls
- * setsid and clears its environment is re-parented to init (or to a subreaper such as
- * `systemd --user`) and no membership method reaches it. The harness cannot prove such a
- * process is the drill's, so it never signals it; but it must not print `pass` either. A
- * process is unattributed when all of these hold:
- *
- * - it started during the drill (no earlier than the drill's root; the scanner filters that);
- * - no membership method matched it;
- * - it looks re-parented: its parent is init, or a process outside the harness's own tree in
- *   another session (what a daemon under a foreign subreaper looks like);
- * - it is not in the harness's own tree (the harness's other drills and holders);
- * - it carries no other drill's marker (then it belongs to that drill);
- * - it runs as the harness's user (an unprivileged subject cannot start a process of another
- *   user); a harness running as root considers every user;
- * - it is not a container's process (harness/containers accounts for those).
+ * The floor under every verdict: a process the harness cannot attribute (a setsid daemon with a
+ * cleared environment, no cgroup and no live subreaper). It is never signalled, but it keeps a
+ * drill from `pass`: it started during the drill, matched no method, looks re-parented, is outside
+ * the harness's tree, carries no other drill's marker and is not a container's (harness/containers).
  */
 import { DRILL_ENV } from './run-ids.js';
 import { readCmdline, readEnviron, readOwnerUid, type ProcStat } from './proc.js';
@@ -26,7 +14,6 @@ export type UnattributedProcess = {
   sid: number;
   uid: number | null;
   cmdline: string[];
-  /** monoNow() of the scan that saw it. */
   firstSeen: number;
   reason: string;
 };

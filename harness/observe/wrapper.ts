@@ -1,21 +1,13 @@
 /**
- * Finding the real server below a launcher. A subject started as `npx pkg`, `uvx pkg`,
- * `sh -c '...'` or `env X=1 node s.js` is a chain of processes (measured here: `npm exec` ->
- * `sh -c` -> `node`). The drill client only knows its direct child, and the SDK's
- * StdioClientTransport signals only that child (typescript-sdk #2023), so judging
- * exit-on-eof on the direct child judges the launcher, not the server.
- *
- * The real server is the process that actually talks on the client's pipes: its fd 0 and 1
- * are the very pipes (Node's stdio pipes are socketpairs: `socket:[inode]`) the direct child
- * got. Launchers pass their stdio down unchanged, so every process of the chain shares them;
- * the server is the first one that is not a launcher.
+ * Finding the real server below a launcher (`npx pkg`, `sh -c`): the SDK's StdioClientTransport
+ * signals only its direct child (typescript-sdk #2023), so exit-on-eof judges the first
+ * non-launcher that holds the client's pipes.
  */
 import type { ProcIdentity } from './identity.js';
 import { listPids, readCmdline, readFdLink, readStat } from './proc.js';
 
 export type ChainProcess = { pid: number; startTime: number; ppid: number; cmdline: string[] };
 
-/** readlink of /proc/PID/fd/N, or null when the process or the fd is gone. */
 export type ReadFd = (pid: number, fd: number) => string | null;
 
 /** Programs that only start another program and pass their stdio down. */
@@ -29,11 +21,7 @@ function baseName(path: string): string {
   return slash < 0 ? path : path.slice(slash + 1);
 }
 
-/**
- * True when argv is one of the known launchers. npm rewrites its process title, after which
- * /proc/PID/cmdline is one string such as `npm exec @scope/pkg` (Node's process.title
- * overwrites argv memory), so the first word of argv[0] is what names the program.
- */
+/** True for a known launcher; npm rewrites its process title into one string, so argv[0]'s first word names it. */
 export function isLauncher(cmdline: readonly string[]): boolean {
   const first = cmdline[0];
   if (first === undefined || first === '') return false;
@@ -47,14 +35,9 @@ export function isLauncher(cmdline: readonly string[]): boolean {
 }
 
 /**
- * The real server among the direct child and its descendants in `chain`.
- *
- * Candidates share the direct child's fd 0 and fd 1 (same pipe or socket). Among them the
- * server is the first non-launcher on the way down from the direct child: deeper candidates
- * below it are its own children that inherited its stdio (`stdio: 'inherit'`), not the
- * server. When no candidate is a non-launcher (the server has not been exec'd yet, or the
- * launcher is unknown to us), the deepest candidate is the best guess. When the direct child's
- * fds cannot be read (it is gone), the direct child itself is returned.
+ * The real server among the direct child and its descendants: of those sharing the child's fd 0
+ * and 1, the first non-launcher on the way down (deeper ones inherited its stdio); else the
+ * deepest candidate; the direct child itself when its fds cannot be read.
  */
 export function findRealServer(chain: readonly ChainProcess[], directChild: ProcIdentity, readFd: ReadFd): ProcIdentity {
   const direct = { pid: directChild.pid, startTime: directChild.startTime };
@@ -106,7 +89,6 @@ export function snapshotChain(): ChainProcess[] {
   return chain;
 }
 
-/** findRealServer over the live process table. */
 export function findRealServerNow(directChild: ProcIdentity): ProcIdentity {
   return findRealServer(snapshotChain(), directChild, readFdLink);
 }

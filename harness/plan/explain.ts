@@ -1,8 +1,4 @@
-/**
- * The plan's left-outs in words: one line per scenario and reason, for the run to say on stderr,
- * and why a plan is empty (harness/util/errors.ts NoDrillsError), which the run fails on unless
- * told to pass with no drills.
- */
+/** The plan's left-outs in words, one line per scenario and reason, and why a plan is empty (NoDrillsError). */
 import type { Scenario } from '../config/index.js';
 import type { LeftOut, Plan, PlanFilter } from './plan.js';
 

@@ -5,15 +5,14 @@ import { type NotRepeated, withoutRepeats } from './not-repeated.js';
 import type { PlannedDrill } from './types.js';
 
 export interface PlanFilter {
-  /** Chooses the points of every scenario, in place of its own `points` (`--point`, the config file's `points`). */
+  /** Chooses the points of every scenario, in place of its own (`--point`). */
   points?: KillPoint[];
-  /** Chooses the modes of every scenario, in place of its own `modes` (`--mode`, the config file's `modes`). */
+  /** Chooses the modes of every scenario, in place of its own (`--mode`). */
   modes?: KillMode[];
-  /** Scenario ids to keep. */
   only?: string[];
-  /** Overrides every scenario's protocol (the config file's `protocol`, `--protocol`). */
+  /** Overrides every scenario's protocol (`--protocol`). */
   protocol?: ProtocolChoice;
-  /** Replaces every scenario's client profiles (the config file's `clientProfiles`, `--client-profile`). */
+  /** Replaces every scenario's client profiles (`--client-profile`). */
   clientProfiles?: ProfileRef[];
 }
 
@@ -25,17 +24,12 @@ export interface LeftOut {
   point: KillPoint;
   mode: KillMode;
   reason: string;
-  /**
-   * The point or the mode was chosen (`points`, `modes`), not the scenario's own: the run says
-   * so. A scenario's own lists pair each point with each mode, and the pairs a cancel cannot make
-   * (a cancel at idle) are left out without a word, as they always were.
-   */
+  /** The point or mode was chosen, not the scenario's own: the run says so. Impossible pairs of a scenario's own lists are left out silently. */
   chosen: boolean;
 }
 
 /** A run's plan: the drills to run, and what the filters kept before drills that cannot differ were left out. */
 export interface Plan {
-  /** The drills to run, in plan order. */
   drills: PlannedDrill[];
   /** Drills the filters kept that are the same drill as one in `drills` (harness/plan/not-repeated.ts). */
   notRepeated: NotRepeated[];
@@ -43,22 +37,15 @@ export interface Plan {
   filtered: PlannedDrill[];
   /** Drills in the full plan, the chosen ones included: every drill's index is below it. */
   size: number;
-  /** What the scenarios kept by `only` cannot be drilled as, and why. */
   leftOut: LeftOut[];
 }
 
 /**
- * Every scenario × its points × its modes × its client profiles, in file order, where `points`,
- * `modes` and `clientProfiles` choose in place of the scenario's own lists: `modes: ['stop']`
- * drills every scenario in stop, whether its file lists stop or not. A pair a scenario cannot be
- * drilled as (a cancel at idle, a point that needs the target of a scenario with none) is left
- * out, with why (`leftOut`).
- *
- * Each drill keeps its index: a drill of the scenario's own lists its index in the plan of those
- * lists, so the same drill has the same id suffix whatever the filters (a run of the default
- * profile alone plans what it planned before profiles); a drill only a choice makes comes after
- * all of those. After the filters, a drill that cannot differ from an earlier one is left out
- * (not-repeated.ts).
+ * Every scenario × points × modes × client profiles, in file order; `points`, `modes` and
+ * `clientProfiles` replace the scenario's own lists, and a pair it cannot be drilled as is left
+ * out with why. A drill of the scenario's own lists keeps its index in their plan, so its id
+ * suffix does not depend on the filters; drills only a choice makes come after. Drills that
+ * cannot differ are then left out (not-repeated.ts).
  */
 export function planRun(scenarios: Scenario[], filter: PlanFilter = {}): Plan {
   const pointsChosen = Boolean(filter.points?.length);
@@ -99,7 +86,6 @@ function drillsOf(
   drillable: (point: KillPoint, mode: KillMode) => boolean,
 ): Omit<PlannedDrill, 'index'>[] {
   const out: Omit<PlannedDrill, 'index'>[] = [];
-  // A scenario naming several subjects drills each of them the same way, side by side.
   const subjects = scenario.subjects?.length ? scenario.subjects : [scenario.subject];
   const pinned = filter.protocol && filter.protocol !== scenario.protocol ? { protocol: filter.protocol } : {};
   const profiles = filter.clientProfiles?.length ? filter.clientProfiles : (scenario.clientProfiles ?? [DEFAULT_PROFILE]);
@@ -113,7 +99,6 @@ function drillsOf(
   return out;
 }
 
-/** The drills a run runs (planRun's `drills`). */
 export function planDrills(scenarios: Scenario[], filter: PlanFilter = {}): PlannedDrill[] {
   return planRun(scenarios, filter).drills;
 }

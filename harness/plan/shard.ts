@@ -1,18 +1,13 @@
 /**
- * Splitting a plan across machines (`--shard i/n`) and repeating it (`--repeat n`).
- *
- * Shards are dealt round-robin over the drills in plan order: drill k of the (filtered) plan
- * goes to shard (k mod n) + 1. That is deterministic for the same scenario files and filters,
- * puts every drill in exactly one shard, and spreads each scenario's slow and fast drills over
- * the shards instead of handing one shard a whole slow scenario (Playwright's `--shard`
- * splits by file; drills are cheaper units, so we deal them one at a time).
+ * Splitting a plan across machines (`--shard i/n`) and repeating it (`--repeat n`). Drills are
+ * dealt round-robin in plan order, so every drill is in exactly one shard and each scenario's
+ * slow drills spread over the shards (Playwright splits by file; drills are cheaper units).
  */
 import { createHash } from 'node:crypto';
 import type { PlannedDrill } from './types.js';
 import { UserError } from '../util/errors.js';
 
 export interface ShardSpec {
-  /** 1-based. */
   index: number;
   total: number;
 }
@@ -32,7 +27,6 @@ export function parseShard(text: string): ShardSpec {
   return { index, total };
 }
 
-/** The drills of one shard, in plan order. */
 export function shardDrills<T extends Pick<PlannedDrill, 'index'>>(drills: readonly T[], shard: ShardSpec | undefined): T[] {
   if (!shard || shard.total === 1) return [...drills];
   const ordered = [...drills].sort((a, b) => a.index - b.index);
@@ -42,34 +36,21 @@ export function shardDrills<T extends Pick<PlannedDrill, 'index'>>(drills: reado
 /** One planned execution of a drill: the drill, which attempt this is, and its own id index. */
 export interface DrillAttempt<T> {
   drill: T;
-  /** 1-based. */
   attempt: number;
 }
 
-/**
- * Each drill `repeat` times, the copies of one drill next to each other (so a flaky drill's
- * attempts run close together and are easy to read in the console).
- */
+/** Each drill `repeat` times, the copies of one drill next to each other. */
 export function repeatDrills<T>(drills: readonly T[], repeat = 1): DrillAttempt<T>[] {
   if (!Number.isInteger(repeat) || repeat < 1) throw new ShardError(`--repeat: expected a positive whole number, got ${repeat}`);
   return drills.flatMap((drill) => Array.from({ length: repeat }, (_, i) => ({ drill, attempt: i + 1 })));
 }
 
-/**
- * The index a repeated attempt runs under, so every attempt gets its own drill id
- * (`<run>.<index>`, harness/registry/runs.ts) without a new id format: attempt a of the drill at
- * plan index k runs as k + (a − 1) × planSize, which no other drill of the full plan uses.
- * Results keep the drill's real plan index and the attempt number.
- */
+/** The index a repeated attempt runs under, k + (a − 1) × planSize, so each attempt gets its own drill id (harness/registry/runs.ts). */
 export function attemptIndex(index: number, attempt: number, planSize: number): number {
   return index + (attempt - 1) * planSize;
 }
 
-/**
- * What every shard of one plan has in common: the ordered drill keys (after filters, before
- * sharding), the repeat count and the drills left out as not repeated, hashed. `merge` refuses
- * results whose plans differ. A plan with no drill left out hashes as it did before there were any.
- */
+/** What every shard of one plan shares, hashed (drill keys after filters, repeat count, not-repeated drills): `merge` refuses others. */
 export function planFingerprint(keys: readonly string[], repeat = 1, notRepeated: readonly { key: string; sameAs: string }[] = []): string {
   const plan = notRepeated.length > 0 ? { keys, repeat, notRepeated } : { keys, repeat };
   return createHash('sha256').update(JSON.stringify(plan), 'utf8').digest('hex').slice(0, 16);

@@ -1,13 +1,7 @@
-/**
- * Turning a request for a listed host into the same request on the drill remote, and the
- * remote's answer into one the intercepted client can take.
- */
+/** A request for a listed host turned into the same request on the drill remote, and its answer back. */
 import { PreloadError } from './errors.js';
 
-/**
- * Hop-by-hop headers (RFC 9110 §7.6.1) and the ones fetch computes itself for the new
- * connection; `host` is a forbidden request header for fetch anyway (Fetch standard).
- */
+/** Hop-by-hop headers (RFC 9110 §7.6.1) and those fetch computes for the new connection. */
 const DROPPED_REQUEST_HEADERS = new Set([
   'host',
   'connection',
@@ -25,13 +19,11 @@ const DROPPED_REQUEST_HEADERS = new Set([
 const NULL_BODY_STATUSES = new Set([101, 103, 204, 205, 304]);
 
 export interface ForwardTarget {
-  /** CRASH_DRILL_REMOTE_URL, parsed. */
   remote: URL;
   /** CRASH_DRILL_TOKEN, added as a bearer when the request carries no Authorization. */
   token: string | undefined;
 }
 
-/** Reads CRASH_DRILL_REMOTE_URL / CRASH_DRILL_TOKEN; throws PRELOAD_NO_REMOTE when the URL is unusable. */
 export function readForwardTarget(env: NodeJS.ProcessEnv): ForwardTarget {
   const raw = env.CRASH_DRILL_REMOTE_URL;
   let remote: URL | undefined;
@@ -49,7 +41,6 @@ export function readForwardTarget(env: NodeJS.ProcessEnv): ForwardTarget {
   return { remote, token: env.CRASH_DRILL_TOKEN || undefined };
 }
 
-/** The remote URL for an intercepted one: the remote's origin (and base path) + the same path and query. */
 export function remoteUrlFor(original: URL, remote: URL): URL {
   const base = remote.pathname.replace(/\/+$/, '');
   const url = new URL(remote.origin);
@@ -58,7 +49,6 @@ export function remoteUrlFor(original: URL, remote: URL): URL {
   return url;
 }
 
-/** The forwarded request: same method, headers (minus hop-by-hop ones) and body, on the remote. */
 export async function forwardRequest(request: Request, target: ForwardTarget): Promise<{ url: URL; init: RequestInit }> {
   const original = new URL(request.url);
   const headers = new Headers();
@@ -70,8 +60,7 @@ export async function forwardRequest(request: Request, target: ForwardTarget): P
   headers.set('x-forwarded-host', original.host);
   headers.set('x-forwarded-proto', original.protocol.slice(0, -1));
   const hasBody = request.method !== 'GET' && request.method !== 'HEAD';
-  // Buffered: the remote journals a request once its body has arrived anyway, and a buffered
-  // body needs no `duplex: 'half'` (undici's streaming-upload switch).
+  // Buffered: the remote journals a request once its body arrived anyway, and no `duplex: 'half'` is needed.
   const body = hasBody ? await request.arrayBuffer() : undefined;
   return {
     url: remoteUrlFor(original, target.remote),
@@ -79,11 +68,7 @@ export async function forwardRequest(request: Request, target: ForwardTarget): P
   };
 }
 
-/**
- * The remote's answer as a fresh Response. fetch has already decoded any content-encoding,
- * so that header (and the length of the encoded body) must not reach the client, which would
- * try to decode the body again.
- */
+/** The remote's answer as a fresh Response, without content-encoding: fetch decoded the body already. */
 export function localResponse(answer: Response): Response {
   const headers = new Headers(answer.headers);
   headers.delete('content-encoding');

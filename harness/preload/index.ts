@@ -10,12 +10,7 @@ export function preloadPath(): string {
   return distFile('harness/preload/register.js');
 }
 
-/**
- * The environment that makes a Node subject route the listed origins to the drill remote:
- * `NODE_OPTIONS` with the preload first, then whatever the subject already had there, and
- * `CRASH_DRILL_INTERCEPT`. Merge it over the subject's env; the remote URL and token are
- * the ones every subject gets anyway. Throws PRELOAD_BAD_ORIGIN for a bad origin.
- */
+/** The environment that routes a Node subject's listed origins to the drill remote (NODE_OPTIONS with the preload first, CRASH_DRILL_INTERCEPT). */
 export function interceptEnv(origins: string[], existingNodeOptions?: string): Record<string, string> {
   const normalised = parseOrigins(origins);
   const importFlag = `--import=${quoteNodeOption(preloadPath())}`;
@@ -26,10 +21,7 @@ export function interceptEnv(origins: string[], existingNodeOptions?: string): R
   };
 }
 
-/**
- * NODE_OPTIONS splits on spaces unless a value is in double quotes, inside which `\` escapes
- * (Node docs, NODE_OPTIONS). Paths without such characters stay bare.
- */
+/** NODE_OPTIONS splits on spaces unless a value is in double quotes, inside which `\` escapes (Node docs, NODE_OPTIONS). Paths without such characters stay bare. */
 function quoteNodeOption(value: string): string {
   if (!/[\s"\\]/.test(value)) return value;
   return `"${value.replace(/[\\"]/g, (c) => `\\${c}`)}"`;

@@ -1,10 +1,4 @@
-/**
- * Installs the interception in this process: global fetch (FetchInterceptor) and
- * http/https `request`/`get`/`ClientRequest` (ClientRequestInterceptor), from
- * @mswjs/interceptors, which msw 2 is built on. A request whose origin is listed is answered
- * with the drill remote's answer to the same request; every other request passes through
- * untouched (the interceptors' default when a listener does not answer).
- */
+/** Installs @mswjs/interceptors' fetch and http(s) interception: a listed origin gets the drill remote's answer. */
 import { syncBuiltinESMExports } from 'node:module';
 import { BatchInterceptor } from '@mswjs/interceptors';
 import { ClientRequestInterceptor } from '@mswjs/interceptors/ClientRequest';
@@ -14,15 +8,12 @@ import { forwardRequest, localResponse, readForwardTarget } from './forward.js';
 
 export interface InstalledIntercept {
   origins: readonly string[];
-  /** Restores fetch and the http/https functions. */
   dispose(): void;
 }
 
 export function installIntercept(origins: readonly string[], env: NodeJS.ProcessEnv = process.env): InstalledIntercept {
   const listed = new Set(origins);
-  // Captured before FetchInterceptor replaces globalThis.fetch: the forwarded request must not
-  // be intercepted again, and it goes out from this very process, so the remote's attribution
-  // (source port -> socket inode -> pid) ties it to the server itself.
+  // Captured before FetchInterceptor replaces fetch, so the forwarded request is not intercepted again.
   const realFetch = globalThis.fetch.bind(globalThis);
   const target = () => readForwardTarget(env);
   const forward = async (request: Request): Promise<Response> => {
@@ -35,16 +26,13 @@ export function installIntercept(origins: readonly string[], env: NodeJS.Process
   };
   const clientRequest = new ClientRequestInterceptor();
   const fetchInterceptor = new FetchInterceptor();
-  // A failure must look like the network failure each API gives, so a server's own error
-  // handling runs as it would against the real host: http.request emits an Error (ours carries
-  // `code`), while undici's fetch rejects with `TypeError('fetch failed')` and the cause.
+  // Fail as each API fails on the network, so the server's own error handling runs.
   const listen = (interceptor: ClientRequestInterceptor | FetchInterceptor, asNetworkError: (error: Error) => Error) => {
     interceptor.on('request', async ({ request, controller }) => {
       if (!listed.has(new URL(request.url).origin)) return; // not ours: pass through untouched
       try {
         controller.respondWith(await forward(request));
       } catch (error) {
-        // The client sees a network error, never the real host: a listed host is never reached.
         controller.errorWith(asNetworkError(error instanceof Error ? error : new Error(String(error))));
       }
     });
@@ -53,9 +41,8 @@ export function installIntercept(origins: readonly string[], env: NodeJS.Process
   listen(fetchInterceptor, (error) => new TypeError('fetch failed', { cause: error }));
   const interceptor = new BatchInterceptor({ name: 'crash-drill-intercept', interceptors: [clientRequest, fetchInterceptor] });
   interceptor.apply();
-  // ESM named imports of builtins (`import { request } from 'node:https'`) are bindings that
-  // follow the CommonJS object only when this is called (Node docs, module.syncBuiltinESMExports).
-  // The preload runs before the application's modules are linked, so they see the patched ones.
+  // Named ESM imports of builtins follow the CommonJS object only when this is called (Node docs,
+  // module.syncBuiltinESMExports); the preload runs before the application links.
   syncBuiltinESMExports();
   return {
     origins: [...listed],

@@ -1,11 +1,6 @@
-/**
- * The hosts to intercept, as origins (`scheme://host[:port]`). Parsed with WHATWG URL, so
- * `https://api.example.invalid:443` and `https://API.example.invalid/` both become
- * `https://api.example.invalid`, the same string `new URL(request.url).origin` gives.
- */
+/** The hosts to intercept, as origins parsed with WHATWG URL, the same string `new URL(request.url).origin` gives. */
 import { PreloadError } from './errors.js';
 
-/** The variable that carries the comma-separated origins into the subject. */
 export const INTERCEPT_VAR = 'CRASH_DRILL_INTERCEPT';
 
 /** Normalises one origin; throws PRELOAD_BAD_ORIGIN for anything but a bare http(s) origin. */
@@ -27,7 +22,6 @@ export function normaliseOrigin(entry: string): string {
   return url.origin;
 }
 
-/** Parses a list (an array, or the variable's comma-separated text); empty entries are skipped. */
 export function parseOrigins(list: string | readonly string[]): string[] {
   const entries = typeof list === 'string' ? list.split(',') : list;
   const origins = entries.filter((e) => e.trim() !== '').map(normaliseOrigin);

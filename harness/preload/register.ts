@@ -1,11 +1,4 @@
-/**
- * The preload: `node --import=<this file, compiled>` (through NODE_OPTIONS, so it also reaches
- * a server started by `npx` or `sh -c`). It intercepts the origins listed in
- * CRASH_DRILL_INTERCEPT and does nothing when that is empty (then the interceptors are not even
- * loaded). A malformed list throws here, so the process does not start: a drill must never
- * reach a real host by accident. It writes nothing to stdout (an MCP server's stdout carries
- * only JSON-RPC).
- */
+/** The preload, through NODE_OPTIONS so it reaches a server behind `npx` or `sh -c`; a malformed list stops the process, never reaching a real host. */
 import { INTERCEPT_VAR, parseOrigins } from './origins.js';
 
 const origins = parseOrigins(process.env[INTERCEPT_VAR] ?? '');

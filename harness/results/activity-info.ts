@@ -1,10 +1,4 @@
-/**
- * The incident record's view of the server's own activity record: the last action it recorded
- * started and the last it recorded an end of, beside the last write the remote received, so a
- * responder sees at once whether the server's own log names what the remote saw. From the
- * record as the drill read it up to the server's exit (or the end of the window), the first
- * generation's; null when the drill did not read the record. Pure.
- */
+/** The incident record's view of the server's activity record: its last actions beside the last write the remote received. Pure. */
 import { activityReads, closingRead, describeActivitySource } from '../evidence/activity-queries.js';
 import { firstGenerationRequests } from '../evidence/queries.js';
 import type { ActivityEntry, DrillEvidence } from '../evidence/types.js';
@@ -21,11 +15,9 @@ export interface ActivityInfo {
   /** Where the record was read: `the file <path>`, `stderr lines matching /.../`. */
   source: string;
   lastStarted: RecordedAction | null;
-  /** The last `result` or `unresolved`. */
   lastEnded: RecordedAction | null;
   /** The last write of the drill's server the remote received, by its key. */
   remoteLast: { key: string | null; route: string; ms: number } | null;
-  /** All of it in one line, as the reports print it. */
   line: string;
 }
 

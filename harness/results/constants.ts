@@ -1,9 +1,6 @@
 /**
- * The values the reporters use, beside the types of harness/results/types.ts: the kill points and
- * modes, the statements and their labels, the one rendering of a containment step, the error
- * bases. Each comes from a module that loads nothing at run time but constants and pure functions
- * (config/types.ts, config/statements.ts, the containment step, util/errors.ts), never from the
- * scenario loader (test/layering.test.ts).
+ * The values the reporters use beside harness/results/types.ts, each from a module that loads
+ * only constants and pure functions, never the scenario loader (test/layering.test.ts).
  */
 export { KILL_MODES, KILL_POINTS } from '../config/types.js';
 export { STATEMENT_IDS, STATEMENT_LABELS } from '../config/statements.js';
@@ -14,12 +11,7 @@ import { DEFAULT_PROFILE, profileLabel, type ProfileRef } from '../client-profil
 
 export { DEFAULT_PROFILE, PROFILE_NAMES, profileLabel } from '../client-profiles/names.js';
 
-/**
- * A drill's mode as the reports show it: `stop`, or under a client profile other than the
- * default `stop@gemini-cli@>=0.52`, the profile with the range of its versions drilled (a log
- * of an earlier version, which has no range, `stop@codex` as its key names it). A run of the
- * default profile alone reads as before.
- */
+/** A drill's mode as reports show it: `stop`, or `stop@<profile>@<range>` under a profile other than the default. */
 export function modeLabel(d: { mode: string; clientProfile?: string; clientVersions?: string }): string {
   return d.clientProfile && d.clientProfile !== DEFAULT_PROFILE ? `${d.mode}@${profileLabel(d.clientProfile as ProfileRef, d.clientVersions)}` : d.mode;
 }
@@ -45,11 +37,7 @@ export function unsourcedText(d: {
   return `unsourced client-profile steps used (${who}): ${d.unsourcedSteps.map((u) => `${u.step}: ${u.rests}`).join('; ')}`;
 }
 
-/**
- * What to do about stale baseline entries or statements, the one wording every reporter uses:
- * "remove them from crash-drill.baseline.json, or run again with --update-baseline to rewrite the
- * file". `code` marks the file and the flag up as the format shows code.
- */
+/** The one wording every reporter uses for stale baseline entries; `code` marks up the file and flag. */
 export function staleAdvice(count: number, file: string, code: (s: string) => string = (s) => s): string {
   return `remove ${count === 1 ? 'it' : 'them'} from ${code(file)}, or run again with ${code('--update-baseline')} to rewrite the file`;
 }

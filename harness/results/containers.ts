@@ -1,8 +1,4 @@
-/**
- * The container part of a drill's result: the subject's container exit (exit-info reads it),
- * the drill's containers at the end of the grace period, what could not be attributed, and how
- * each was contained. Built from the evidence alone, like the rest of the result.
- */
+/** The container part of a drill's result, built from the evidence alone. */
 import { containerContainmentOf, containerExitOf, containerServerOf, containerSnapshotOf, containerStopBefore } from '../evidence/container-queries.js';
 import { firstOf, type DrillEvidence } from '../evidence/types.js';
 import type { AmbiguousContainer, ContainerRow, LabelChange } from '../containers/index.js';
@@ -13,7 +9,6 @@ export interface ContainersResult {
   /** How the harness changed the subject command to label its container. */
   label: LabelChange | null;
   engine: { name: string; reachable: boolean; version: string | null } | null;
-  /** The subject's own container, when the server runs in one. */
   server: ContainerRow | null;
   /** Running containers of the drill at the end of the grace period: survivors. */
   survivors: ContainerRow[];

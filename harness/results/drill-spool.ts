@@ -1,10 +1,4 @@
-/**
- * A run's drill results on disk: each drill's result is one JSON line, written at its end, and
- * read back when a reporter asks for it. What a long run holds in memory is then two numbers a
- * drill (where its line starts, how long it is), not its result: about 5 KB of JSON a drill,
- * several times that as objects, which at 10,000 drills was most of the harness's memory.
- * The file belongs to the run, which removes it at its end (close).
- */
+/** A run's drill results on disk, one JSON line a drill, read back when a reporter asks: memory holds two numbers a drill, not its result. */
 import { closeSync, mkdirSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { DrillList, DrillResult } from './types.js';
@@ -14,10 +8,9 @@ export class DrillSpool implements DrillList {
   /** By plan position: where its latest line starts, and its length in bytes (without the newline). */
   private readonly starts: number[] = [];
   private readonly lengths: number[] = [];
-  /** One buffer for every read, grown to the longest line: reading 10,000 drills allocates no buffer each. */
+  /** One buffer for every read, grown to the longest line. */
   private buffer = Buffer.alloc(64 * 1024);
   private end = 0;
-  /** The positions written, in plan order: the list's order. */
   private order: number[] | null = null;
 
   constructor(readonly file: string) {
@@ -66,7 +59,6 @@ export class DrillSpool implements DrillList {
     for (let i = 0; i < this.length; i++) yield this.at(i)!;
   }
 
-  /** Closes and removes the file. */
   close(): void {
     closeSync(this.fd);
     rmSync(this.file, { force: true });
@@ -75,7 +67,6 @@ export class DrillSpool implements DrillList {
   private positions(): number[] {
     if (this.order) return this.order;
     const order: number[] = [];
-    // forEach skips the holes: drills that never ended.
     this.starts.forEach((_, position) => {
       order.push(position);
     });

@@ -1,18 +1,10 @@
-/**
- * The protocol era a drill spoke and how it was chosen, from the client's handshake event:
- * `probed` (server/discover answered), `probed-late` (answered after its timeout, while
- * initialize was on its way), `re-probed` (initialize was refused with -32022 for the modern era;
- * a second probe was answered), `fell-back` (the probe failed or timed out; initialize was
- * answered), `pinned` (the scenario's protocol named the revision).
- */
+/** The protocol era a drill spoke and how it was chosen (EraChoice), from the client's handshake event. */
 import type { EraChoice } from '../shared/protocol.js';
 import { firstOf, type DrillEvidence } from '../evidence/types.js';
 
 export interface DrillEra {
-  /** The revision spoken: 2025-11-25 (initialize) or 2026-07-28 (server/discover, `_meta` envelope). */
   era: string;
   chosenBy: EraChoice;
-  /** fell-back: what the server/discover probe got instead of an answer. */
   fallbackReason: string | null;
 }
 

@@ -1,6 +1,5 @@
 import type { OWN_WRITE } from '../evidence/own-sigpipe.js';
 
-/** How the server's exit is reported (a drill result's `exit`): its own file, so exit-info.ts and containers.ts, which builds a container's, share it. */
 /** `broken-pipe`: SIGPIPE on its own write to a pipe nobody reads (evidence/own-sigpipe.ts): an exit on its own, not a kill. */
 export type ExitClass = 'clean' | 'exit-code' | 'signal' | 'broken-pipe' | 'crash' | 'unknown' | 'did-not-exit';
 
@@ -15,16 +14,11 @@ export interface ExitInfo {
   endedAfter: string | null;
   /** ms from the loss of the client to the exit (negative: it exited before). */
   afterLossMs: number | null;
-  /** The line of stderr that shows the crash, e.g. an unhandled EPIPE. */
   crash: string | null;
   stderrTail: string;
   /** When the subject was started through a launcher (npx, sh -c, ...): the launcher's pid and command. */
   launcher: { pid: number; command: string } | null;
-  /**
-   * Whose exit status the code, signal and class were read from: the server's own (pid), or,
-   * when its parent in a launcher chain reaped it unseen, the launcher's, which mirrors it
-   * (results/launcher-status.ts). Null: no status was read (`unknown`, `did-not-exit`).
-   */
+  /** Whose exit status was read: the server's own, or its launcher's (results/launcher-status.ts); null: none. */
   statusFrom: 'server' | 'launcher' | null;
 }
 

@@ -6,18 +6,14 @@ import { containerExitInfo } from './containers.js';
 import { statusFromLauncher } from './launcher-status.js';
 import { didNotExit, type ExitClass, type ExitInfo } from './exit-info-types.js';
 
-/**
- * A stack trace in the server's stderr around an abnormal exit: Node's unhandled 'error' (the
- * SDK's StdioServerTransport has no stdout 'error' handler, so a write after the client died
- * throws EPIPE), a Python traceback, a Go or Rust panic.
- */
+/** A stack trace in stderr around an abnormal exit: Node's unhandled 'error' (EPIPE), a Python traceback, a Go or Rust panic. */
 const CRASH_LINES = [
   /Error: (write )?EPIPE.*/,
   /BrokenPipeError.*/,
   /.*Unhandled 'error' event.*/,
   /Traceback \(most recent call last\):/,
   /panic: .*/,
-  // Rust names the thread, and newer ones (1.95 here) its id too: "thread 'main' (14591) panicked at ...".
+  // Rust 1.95 names the thread and its id: "thread 'main' (14591) panicked at ...".
   /thread '.*'(?: \(\d+\))? panicked.*/,
   /Uncaught \w*Error.*/,
 ];

@@ -1,8 +1,4 @@
-/**
- * A run's cleanup expectations as results.json carries them (`expectation`): each server's
- * statements, judged met, not met or not shown (harness/expectation/judge.ts). Types only, in the
- * results layer: results.json's shape is declared here, and harness/expectation/ judges into it.
- */
+/** A run's cleanup expectations as results.json carries them, judged by harness/expectation/judge.ts. Types only. */
 import type { ProfileRef } from '../client-profiles/profiles.js';
 import type { CheckId } from '../checks/all-checks.js';
 import type { StatementId } from '../config/index.js';
@@ -17,39 +13,29 @@ export interface WouldShow {
   modes: KillMode[];
   /** The drill remote must be in the server's path (a `remote:` section). */
   remote: boolean;
-  /** The same, as one line a person reads. */
   text: string;
 }
 
 export interface StatementResult {
   statement: StatementId;
   ms?: number;
-  /** The statement as a sentence: "exits within 2000 ms after its input closes". */
   text: string;
   status: StatementStatus;
-  /** The checks whose results decide it. */
   checks: CheckId[];
   /** Drill keys that decide it: for `not met` the ones that showed it not met, for `met` the ones that showed it met. */
   drills: string[];
-  /** Drill keys where a deciding check applied but could not tell. */
   couldNotTell?: string[];
   /** For `not shown`: which point or mode would show it. */
   wouldShow?: WouldShow;
   /** A `not met` statement the baseline lists: it does not fail the run. */
   known?: { reason: string };
-  /**
-   * The same statement under each client profile the run drilled, in the run's order: present
-   * when the run drilled the server under more than one profile, or under one other than the
-   * default ("leaves no helper: met under codex, zed; not met under ts-sdk, claude-code"). The
-   * statement's own status is over every profile's drills: not met under any is not met.
-   */
+  /** The statement per client profile drilled, present with several profiles or a non-default one; not met under any is not met. */
   profiles?: ProfileStatement[];
 }
 
-/** A statement under one client profile. */
 export interface ProfileStatement {
   profile: ProfileRef;
-  /** The range of the client's versions drilled (`>=0.52`); absent in results of earlier versions. */
+  /** The range of the client's versions drilled (`>=0.52`). */
   versions?: string;
   status: StatementStatus;
   drills: string[];
@@ -57,7 +43,6 @@ export interface ProfileStatement {
   known?: { reason: string };
 }
 
-/** One server's expectation: a subject as its drills name it. */
 export interface ServerExpectation {
   server: string;
   command: string;
@@ -70,7 +55,6 @@ export interface ExpectationResults {
   servers: ServerExpectation[];
   /** Statements not met that no baseline lists: each one fails the run (exit 1). */
   notMet: number;
-  /** Statements not met that the baseline lists. Absent without a baseline. */
   known?: number;
 }
 

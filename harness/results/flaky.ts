@@ -1,7 +1,4 @@
-/**
- * Flakiness across repeated attempts (`--repeat n`, or shards that ran the same drill more
- * than once): a drill key whose attempts did not all get the same verdict. Pure.
- */
+/** Flakiness across repeated attempts: a drill key whose attempts did not all get the same verdict. Pure. */
 import type { DrillResult } from './judge.js';
 import { EXIT } from '../util/errors.js';
 import type { FlakyEntry, RunResults } from './types.js';
@@ -25,15 +22,12 @@ export function findFlaky(drills: Iterable<Pick<DrillResult, 'key' | 'index' | '
     .map(([key, e]) => ({ key, verdicts: [...e.attempts].sort((a, b) => a.attempt - b.attempt).map((a) => a.verdict) }));
 }
 
-/**
- * The exit code of a run or a merge: as `exitCodeFor` (docs/design.md, "Exit codes"), except that a flaky drill
- * counts as failed, so a CI gate never passes on a coin toss.
- */
+/** The exit code of a run or a merge (docs/design.md, "Exit codes"), a flaky drill counting as failed: a CI gate never passes on a coin toss. */
 export function runExitCode(results: Pick<RunResults, 'summary' | 'flaky' | 'baseline' | 'expectation'>): number {
   if ((results.flaky?.length ?? 0) > 0) return EXIT.failed;
   // A baseline entry that now passes fails the run until it is removed (harness/baseline).
   if ((results.baseline?.stale.length ?? 0) > 0) return EXIT.failed;
-  // A cleanup-expectation statement not met fails the run as a failed check does, unless the baseline lists it (harness/expectation/).
+  // A statement not met fails the run as a failed check does, unless the baseline lists it.
   if ((results.expectation?.notMet ?? 0) > 0 || (results.baseline?.statements?.stale.length ?? 0) > 0) return EXIT.failed;
   return exitCodeFor(results.summary);
 }

@@ -1,8 +1,4 @@
-/**
- * The incident record of a drill: what a responder needs on one page. Derived from the evidence
- * alone (pure), so a saved log gives the same record. Three moments are kept apart: when the
- * client became unavailable, when the server's last action started, when authority was revoked.
- */
+/** The incident record of a drill, from the evidence alone: when the client became unavailable, the server's last action started, authority was revoked. */
 import { hadRemote, serverRequests, sessionOf, firstGenerationRequests, SUCCEEDED, survivorCredential } from '../evidence/queries.js';
 import { eventsOf, firstOf, type DrillEvidence } from '../evidence/types.js';
 import { failedCheckContributions, type CheckId, type CheckResult } from '../checks/all-checks.js';
@@ -23,11 +19,7 @@ export interface IncidentRecord {
   observedAt: Moment | null;
   client: { pid: number; command: string } | null;
   server: { pid: number; command: string; ppid: number | null; pgid: number | null } | null;
-  /**
-   * The drill remote's side, only where the drill had a remote (hadRemote: a remote check was on,
-   * or the server sent it a request): a server that never spoke to it has no session, actions or
-   * authority to report, and the harness's own bookkeeping would read as an incident.
-   */
+  /** The drill remote's side, only where the drill had a remote (hadRemote): elsewhere the harness's bookkeeping would read as an incident. */
   sessionId?: string | null;
   authorization?: string;
   clientUnavailableAt: Moment | null;
@@ -38,9 +30,7 @@ export interface IncidentRecord {
   result?: { effects: string[]; jobs: string[] };
   revocation?: { at: Moment; operator: string } | null;
   termination: string;
-  /** The protocol era the drill spoke and how it was chosen (harness/results/era-info.ts). */
   protocol: string;
-  /** Cancel drills: when notifications/cancelled was written for the target call. */
   cancelledAt: Moment | null;
   /** Where the record was cut (what the server wrote outside the protocol is bounded): one line a stream, empty when whole. */
   recordCut?: string[];
@@ -102,8 +92,7 @@ export function incidentRecord(evidence: DrillEvidence, checks: CheckResult[], e
     cancelledAt: moment(firstOf(evidence, 'cancel-sent')?.t),
     recordCut: describeRecordCuts(evidence),
     ...activityField(evidence),
-    // The diagnosis says what to change; each failed check what to do now; a survivor holding a
-    // credential is the drill's own follow-up.
+    // The diagnosis says what to change, each failed check what to do now.
     followUp: [...new Set([...diagnosis.map((d) => d.fix), ...fromChecks.followUp, ...credentialFollowUps(evidence)])],
     diagnosis,
     findings: fromChecks.findings,
@@ -142,11 +131,7 @@ function termination(exit: ExitInfo | null): string {
   }
 }
 
-/**
- * A survivor that still holds a credential (one the drill knows) in its environment or argv: the
- * credential must go. The harness's own drill token counts only where the drill had a remote
- * that token opens; elsewhere every server holds it and it opens nothing.
- */
+/** A survivor that still holds a credential the drill knows; the drill token counts only where the drill had a remote. */
 function credentialFollowUps(evidence: DrillEvidence): string[] {
   const survivors = firstOf(evidence, 'snapshot')?.survivors ?? [];
   return survivors.flatMap((s) => {

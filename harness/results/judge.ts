@@ -15,14 +15,11 @@ import { diagnose } from './diagnosis.js';
 
 export interface DrillResult {
   id: string;
-  /**
-   * `<scenario>/<point>/<mode>`, with `@<profile>` under a client profile other than the default:
-   * the same drill in every run, so shards and repeats can be matched.
-   */
+  /** `<scenario>/<point>/<mode>`, with `@<profile>` under a client profile other than the default: the same drill in every run, so shards and repeats can be matched. */
   key: string;
   /** Position in the full plan (set by the run; absent when a result is re-judged from a log alone). */
   index?: number;
-  /** 1-based attempt of this drill when the run repeats drills (`--repeat`); absent means 1. */
+  /** 1-based attempt of this drill when the run repeats drills; absent means 1. */
   attempt?: number;
   scenario: string;
   subject: { name: string; command: string; args: string[] };
@@ -30,7 +27,7 @@ export interface DrillResult {
   mode: KillMode;
   /** The client profile the drill ran under (harness/client-profiles/): whose spawn, stop and crash it reproduced. */
   clientProfile: ProfileRef;
-  /** The range of the client's versions the profile's behaviour holds for (`>=0.52`); absent in logs of earlier versions. */
+  /** The range of the client's versions the profile's behaviour holds for (`>=0.52`). */
   clientVersions?: string;
   /** The profile's steps the drill used that rest on no source (harness/client-profiles/), with what they rest on. */
   unsourcedSteps?: { step: StepName; rests: string }[];
@@ -38,7 +35,6 @@ export interface DrillResult {
   verdict: Verdict | 'known';
   /** Failed checks a baseline lists (shown as known, apart from new failures). */
   known?: { check: CheckResult['id']; reason: string }[];
-  /** One line: why this verdict. */
   reason: string;
   checks: CheckResult[];
   survivors: SurvivorRow[];
@@ -50,7 +46,6 @@ export interface DrillResult {
   containment: ContainmentRecord[];
   /** The process the kill point fired on (child-spawned: the child the call started); absent elsewhere. */
   pointProcess?: PointProcess;
-  /** True when containment needed SIGKILL for some process. */
   forcedContainment: boolean;
   /** The drill's containers (harness/containers/), when the subject used a container engine. */
   containers?: ContainersResult | null;

@@ -1,14 +1,6 @@
 /**
- * The server's exit status read from its launcher's, when the server's own could not be read: its
- * parent in the chain (sh, npm exec, uv) reaped it before the observer caught its zombie, and
- * only the parent read the status. Launchers exit with their child's status: a code as it is,
- * a signal N as code 128 + N (`sh -c`, POSIX "Exit Status"; `npm exec` passes sh's code on,
- * measured with npx 10: a child's exit 3 gives 3, its SIGTERM 143, its SIGKILL 137; uv does the
- * same). So a code of 128 + N reads as signal N: a server that itself exits with such a code is
- * read as signalled, the one ambiguity of this evidence.
- *
- * The launcher counts only when it exited after the server (it waited for it) and of a code: a
- * launcher killed by a signal, or one that exited before the server, says nothing of the server.
+ * The server's exit status read from its launcher's (sh, npm exec, uv) when the launcher reaped it:
+ * a signal N comes as 128 + N (`sh -c`, POSIX "Exit Status"), so 128 + N reads as signal N.
  */
 import { constants } from 'node:os';
 import { firstOf, type DrillEvidence } from '../evidence/types.js';

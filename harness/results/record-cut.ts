@@ -1,7 +1,4 @@
-/**
- * Where a drill's record was cut (harness/drill/executor/record-cap.ts), one line a stream, for the
- * incident record and every report: a reader must see that the record is not whole, and where.
- */
+/** Where a drill's record was cut (harness/drill/executor/record-cap.ts), one line a stream: a reader must see that it is not whole. */
 import { eventsOf, type DrillEvidence } from '../evidence/types.js';
 
 const STREAM: Record<string, string> = {

@@ -1,8 +1,4 @@
-/**
- * Every check and every cleanup-expectation statement with the requirement it tests
- * (harness/requirements/): what `crash-drill requirements` prints and results.json carries, so
- * each report can show a check's requirement beside its verdict.
- */
+/** Every check and statement with the requirement it tests (harness/requirements/), for `crash-drill requirements` and the reports. */
 import { CHECKS } from '../checks/all-checks.js';
 import { STATEMENT_IDS, STATEMENT_REQUIREMENTS } from '../config/index.js';
 import type { Requirement } from '../requirements/requirement.js';

@@ -1,8 +1,4 @@
-/**
- * The shape of a run's results (results.json) and of a drill's result, as types only: the
- * reporters import this module and harness/results/constants.ts and nothing else of the harness
- * (test/layering.test.ts), so what they load at run time is constants, never the scenario loader.
- */
+/** results.json and a drill's result, types only: reporters import only this and harness/results/constants.ts (test/layering.test.ts). */
 import type { CheckId } from '../checks/all-checks.js';
 import type { RequirementsList } from './requirements.js';
 import type { Verdict } from '../checks/types.js';
@@ -43,11 +39,7 @@ export interface RunSummary {
   known?: number;
 }
 
-/**
- * A drill's verdict in a run with a baseline: `known` when every check that failed is listed
- * in the baseline (and none is unknown). The checks keep their own verdicts; `known` on the
- * drill says which failures were absorbed and why.
- */
+/** A drill's verdict with a baseline: `known` when every failed check is listed (and none is unknown); checks keep their own verdicts. */
 export type DrillVerdict = Verdict | 'known';
 
 /** A failed check the baseline lists: shown as known, apart from new failures. */
@@ -59,7 +51,6 @@ export interface KnownFailure {
 
 /** One entry of a baseline file (harness/baseline/schema.ts). */
 export interface BaselineEntryInfo {
-  /** The drill key: `<scenario>[/<subject>]/<point>/<mode>`. */
   drill: string;
   /** The check, or null for the drill itself (an error, or unknown without a check to blame). */
   check: CheckId | null;
@@ -69,11 +60,8 @@ export interface BaselineEntryInfo {
 
 /** What a baseline did to a run (results.json `baseline`). */
 export interface BaselineInfo {
-  /** The baseline file, as the user named it. */
   file: string;
-  /** Entries in the file. */
   entries: number;
-  /** Failed checks absorbed as known. */
   known: number;
   /** Listed entries whose drill ran and that now pass: the run fails until they are removed. */
   stale: BaselineEntryInfo[];
@@ -97,19 +85,12 @@ export interface StaleProcess {
 /** A drill key whose repeated attempts did not all get the same verdict (harness/results/flaky.ts). */
 export interface FlakyEntry {
   key: string;
-  /** Every attempt's verdict, in attempt order. */
   verdicts: DrillVerdict[];
 }
 
-/**
- * A drill the plan left out because it is the same drill as one that ran (harness/plan/not-repeated.ts):
- * at `idle` and `pre-dispatch` the target call is never sent, so scenarios of one server that
- * differ only in their target drill the same thing there.
- */
+/** A drill left out as the same drill as one that ran (harness/plan/not-repeated.ts). */
 export interface NotRepeatedDrill {
-  /** The key the drill would have had. */
   key: string;
-  /** The key of the drill that ran in its place. */
   sameAs: string;
 }
 
@@ -117,9 +98,7 @@ export interface NotRepeatedDrill {
 export interface PlanInfo {
   /** Hash of the ordered drill keys (after filters, before sharding) and the repeat count. */
   id: string;
-  /** Drills in the whole plan (all shards), each counted once. */
   drills: number;
-  /** Attempts per drill (`--repeat`). */
   repeat: number;
 }
 
@@ -139,23 +118,18 @@ export interface RunResults {
   plan?: PlanInfo;
   /** Drill keys whose attempts disagreed; they count as failed for the exit code. */
   flaky?: FlakyEntry[];
-  /** Drills of the plan left out as the same drill as one that ran; absent when none was (and in older results). */
+  /** Drills of the plan left out as the same drill as one that ran; absent when none was. */
   notRepeated?: NotRepeatedDrill[];
   /** Set when the run had a baseline (`--baseline`, config `baseline`). */
   baseline?: BaselineInfo;
   /** Each server's cleanup expectation, judged (harness/expectation/); set when a scenario declares one. */
   expectation?: ExpectationResults;
-  /** Each check's and statement's requirement (harness/requirements/), for the reports; absent in older results. */
+  /** Each check's and statement's requirement (harness/requirements/), for the reports. */
   requirements?: RequirementsList;
-  /** Set by `merge`: the runs it combined, in shard order. */
   mergedFrom?: { runId: string; shard: { index: number; total: number } | null }[];
 }
 
-/**
- * A run's drills as the reporters get them at its end: counted, read in order or by position.
- * An array is one; a CLI run hands over its spool (harness/results/drill-spool.ts), which
- * reads each drill from disk when asked, so a reporter holds only the drills it keeps.
- */
+/** A run's drills as the reporters get them: an array, or a CLI run's spool (harness/results/drill-spool.ts), read from disk on demand. */
 export interface DrillList extends Iterable<DrillResult> {
   readonly length: number;
   at(index: number): DrillResult | undefined;

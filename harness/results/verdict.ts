@@ -2,10 +2,7 @@ import type { CheckResult } from '../checks/all-checks.js';
 import type { Verdict } from '../checks/types.js';
 import { firstOf, type DrillEvidence } from '../evidence/types.js';
 
-/**
- * A drill's verdict: `error` when the harness or the setup failed; else `fail` if any check
- * failed; else `unknown` if any check is unknown or the kill point was not reached; else `pass`.
- */
+/** A drill's verdict: `error` (harness or setup failed), else `fail`, else `unknown` (a check unknown or the point not reached), else `pass`. */
 export function drillVerdict(evidence: DrillEvidence, checks: CheckResult[]): { verdict: Verdict; reason: string } {
   const error = firstOf(evidence, 'harness-error');
   if (error) return { verdict: 'error', reason: `${error.phase}: ${error.message}` };

@@ -1,10 +1,4 @@
-/**
- * The config file: `crash-drill.config.{ts,mts,js,mjs}`, found the way vitest finds its own
- * (the first of those names in the working folder), whose default export is
- * `defineConfig({...})`. Paths in it (scenarios, out, reporter modules) are relative to the
- * file, so a config means the same thing from any folder. Validation happens here, at load
- * (`defineConfig` is an identity function), and every problem names the file and the field.
- */
+/** The config file, `crash-drill.config.{ts,mts,js,mjs}` in the working folder (found as vitest finds its own); its paths are relative to it. */
 import { existsSync, promises as fs, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -36,9 +30,7 @@ const ConfigSchema = z.strictObject({
   ),
   points: nonEmptyList(z.enum(KILL_POINTS)).optional(),
   modes: nonEmptyList(z.enum(KILL_MODES)).optional(),
-  /** Overrides every scenario's `protocol` (auto, or one pinned revision). */
   protocol: z.enum(PROTOCOL_CHOICES, { error: `expected one of ${PROTOCOL_CHOICES.join(', ')}` }).optional(),
-  /** Overrides every scenario's `network` (host, or loopback: docs/network.md). */
   network: z.enum(NETWORK_CHOICES, { error: `expected one of ${NETWORK_CHOICES.join(', ')}` }).optional(),
   /** Replaces every scenario's client profiles (harness/client-profiles/): each drill runs once per profile. */
   clientProfiles: nonEmptyList(ProfileRefSchema).optional(),
@@ -73,24 +65,13 @@ export function findConfigFile(cwd: string): string | null {
 }
 
 export interface LoadConfigOptions {
-  /**
-   * Where to look for the `typescript` package when the file is TypeScript, in order. Default:
-   * the config file's own project, then this package's. (Tests use it to show the message a
-   * project without typescript gets.)
-   */
+  /** Where to look for `typescript` for a `.ts` config: the config's own project, then this package's. */
   typescriptFrom?: readonly string[];
-  /**
-   * The live-machine commands (orphans, inspect, contain) read only `orphans` from the file: a
-   * config that names no scenarios is valid for them, and gives `scenarios: []`.
-   */
+  /** For the live-machine commands, which read only `orphans`: a config without scenarios is valid. */
   scenariosOptional?: boolean;
 }
 
-/**
- * Imports a config file and validates its default export. Scenario paths, `out` and reporter
- * module paths come back absolute; inline scenarios come back validated and normalised.
- * Throws a ConfigError naming the file (and the field) for anything the user can fix.
- */
+/** Imports a config file and validates its default export; paths come back absolute, a user's mistake as a ConfigError. */
 export async function loadConfigFile(file: string, options: LoadConfigOptions = {}): Promise<DrillConfig> {
   const abs = path.resolve(file);
   if (!existsSync(abs)) throw new ConfigError({ file: abs, message: 'no such config file' });
@@ -98,11 +79,7 @@ export async function loadConfigFile(file: string, options: LoadConfigOptions = 
   return validateConfig(raw, abs, options.scenariosOptional === true);
 }
 
-/**
- * Validates and normalises one inline scenario (`defineScenario({...})`, the file shape) through
- * the same schema, template checks and defaults as a YAML file; relative paths resolve from
- * the folder of `file` (the config file).
- */
+/** Validates and normalises one inline scenario like a YAML file; relative paths resolve from the config file's folder. */
 export function scenarioFromObject(input: unknown, file: string): Scenario {
   return validateScenario(input, file);
 }
@@ -137,7 +114,6 @@ function validateConfig(raw: unknown, file: string, scenariosOptional: boolean):
       scenarios.push(scenario);
     } catch (e) {
       if (!(e instanceof ConfigError)) throw e;
-      // The scenario's own field paths, placed under scenarios[i] of the config.
       for (const p of e.problems) problems.push({ ...p, file, field: p.field ? `scenarios[${i}].${p.field}` : `scenarios[${i}]` });
     }
   });
@@ -191,8 +167,7 @@ async function importDefault(file: string, options: LoadConfigOptions): Promise<
     target = temp;
   }
   try {
-    // A query makes each load a fresh module instance: a long-lived process (watch mode, tests)
-    // that loads an edited config again must not get the cached first version.
+    // A query makes each load a fresh module: a long-lived process must not get a cached, since edited, config.
     const mod = (await import(`${pathToFileURL(target).href}?t=${Date.now()}-${++loads}`)) as { default?: unknown };
     return mod.default;
   } catch (e) {
@@ -203,12 +178,7 @@ async function importDefault(file: string, options: LoadConfigOptions): Promise<
   }
 }
 
-/**
- * Node 20 cannot import TypeScript, so a `.ts` config is transpiled (types stripped, nothing
- * checked) with the typescript package's transpileModule to a temp `.mjs` next to it, so its
- * relative imports and its node_modules resolve as they would from the original (vitest and
- * Vite bundle the config to `<file>.timestamp-<n>.mjs` beside it for the same reason).
- */
+/** Node 20 cannot import TypeScript: a `.ts` config is transpiled to a temp `.mjs` beside it, so its imports resolve (as vitest does). */
 async function transpileToTemp(file: string, options: LoadConfigOptions): Promise<string> {
   const ts = await loadTypeScript(file, options.typescriptFrom ?? [file, import.meta.url]);
   const source = await fs.readFile(file, 'utf8');

@@ -1,9 +1,7 @@
 /**
- * What a run is given: `runDrills(config)`, a config file's default export (`defineConfig`) and
- * the CLI's flags all come to this one type (harness/run/start-run.ts adds the CLI's own).
- * Declared here, in the run layer, and re-exported by harness/index.ts, which only re-exports
- * (vitest's `src/public/*`): the config file's loader (config-file.ts) reads it without
- * importing the public entry.
+ * What a run is given: `runDrills(config)`, a config file's default export and the CLI's flags all
+ * come to this type. Declared in the run layer so the config file's loader (config-file.ts) reads
+ * it without importing the public entry, harness/index.ts, which only re-exports it.
  */
 import type { Reporter } from '../../reports/types.js';
 import type { ProfileRef } from '../client-profiles/profiles.js';
@@ -12,30 +10,17 @@ import type { ClientKind } from '../drill/client/client-kinds.js';
 import type { ShardSpec } from '../plan/shard.js';
 
 export interface DrillConfig {
-  /** Scenario files or folders, or scenarios already loaded. */
   scenarios: Array<string | Scenario>;
-  /**
-   * Chooses the kill points of every scenario, in place of its own `points`: each scenario is
-   * drilled at these, listed in its file or not; one it cannot be drilled at (a point reached
-   * through a target it does not have, `sent` without a `remote:` section) is left out, with why.
-   */
+  /** Chooses the kill points of every scenario, in place of its own; a point one cannot reach is left out, with why. */
   points?: KillPoint[];
   /** Chooses the kill modes of every scenario, in place of its own `modes` (a cancel where no call is in flight is left out, with why). */
   modes?: KillMode[];
   /** Overrides every scenario's protocol era: auto, 2025-11-25 or 2026-07-28. */
   protocol?: ProtocolChoice;
-  /**
-   * Overrides every scenario's `network`: `loopback` starts each server in a network namespace
-   * where only loopback exists (the drill remote relayed in), or the run refuses, saying why;
-   * `host` runs them on the host's network (docs/network.md). Default: each scenario's, else host.
-   */
+  /** Overrides every scenario's `network` (docs/network.md): `loopback` or `host`. Default: each scenario's, else host. */
   network?: NetworkChoice;
-  /**
-   * Replaces every scenario's `client-profiles`: the clients whose spawn, stop and crash the
-   * drills reproduce, each drill once per profile (harness/client-profiles/; default ts-sdk).
-   */
+  /** Replaces every scenario's `client-profiles` (harness/client-profiles/; default ts-sdk). */
   clientProfiles?: ProfileRef[];
-  /** Scenario ids to keep. */
   only?: string[];
   /** Drills in flight at most; without it, the phase-aware schedule (harness/run/scheduler.ts). */
   concurrency?: number;
@@ -43,17 +28,13 @@ export interface DrillConfig {
   client?: ClientKind;
   /** Report folder: results.json, evidence/ and what the reporters write. Default: no files. */
   out?: string;
-  /** Reporter names or module paths, or reporter objects. */
   reporters?: Array<string | Reporter>;
   signal?: AbortSignal;
   /** Run only shard `index` of `total` of the plan (1-based), as `--shard index/total`. */
   shard?: ShardSpec;
   /** Run every drill this many times (`--repeat`); a drill whose verdicts differ is flaky. */
   repeat?: number;
-  /**
-   * A plan of no drill (the choices and filters left nothing) throws a NoDrillsError (exit 1 in
-   * the CLI), unless this is true: then the run runs nothing and passes (`--pass-with-no-drills`).
-   */
+  /** A plan of no drill throws a NoDrillsError (exit 1), unless this is true (`--pass-with-no-drills`). */
   passWithNoDrills?: boolean;
   /** A baseline file (`--baseline`): the failures it lists are known and do not fail the run (harness/baseline). */
   baseline?: string;

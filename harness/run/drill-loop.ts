@@ -1,9 +1,4 @@
-/**
- * The drill loop of a run: each drill admitted in plan order as the phase-aware limits allow
- * (scheduler.ts), executed, judged, its evidence log written, told to the reporters, and kept
- * (in memory, or in the spool on disk). run-scenarios.ts sets up what it needs first and reports
- * what it gives.
- */
+/** The drill loop: each drill admitted in plan order (scheduler.ts), executed, judged, logged, reported and kept. */
 import type { Reporter } from '../../reports/types.js';
 import type { ClientKind } from '../drill/client/drill-client.js';
 import { executeDrill } from '../drill/executor/execute.js';
@@ -31,7 +26,6 @@ export interface DrillLoopInput {
   runId: string;
   drills: readonly LoopDrill[];
   limits: ScheduleLimits;
-  /** Attempts per drill: past 1, each result carries its attempt. */
   repeat: number;
   signal?: AbortSignal;
   sampleIntervalMs?: number;
@@ -44,7 +38,6 @@ export interface DrillLoopInput {
   reporters: readonly Reporter[];
   /** With a spool, each result goes to disk as its drill ends; without one, it is kept in memory. */
   spool: DrillSpool | null;
-  /** Keep each drill's evidence to return it. */
   keepEvidence: boolean;
   /** A drill's client is ready (the harness mostly waits while its server starts). */
   onClientReady(): void;
@@ -57,7 +50,6 @@ export interface DrillLoopOutput {
   results: DrillResult[];
   /** With a spool: what the summary and the flaky list need of each drill, so they need not read the spool. */
   verdicts: Pick<DrillResult, 'key' | 'index' | 'attempt' | 'verdict'>[];
-  /** Each drill's evidence by position, when kept. */
   evidence: DrillEvidence[];
 }
 
@@ -69,12 +61,8 @@ export async function runDrillLoop(input: DrillLoopInput): Promise<DrillLoopOutp
   const verdicts: DrillLoopOutput['verdicts'] = [];
   let done = 0;
   /**
-   * The first failure of a drill's own code (executeDrill rejecting, judging, its evidence log,
-   * a reporter). runOne never rejects: while later drills still waited for admission, its
-   * rejection had no handler yet, and Node ended the harness at once with exit 1, without its
-   * results, without containing the drills in flight and without a word of why (a suite run's
-   * uid-65534 matrix CLI exited 1 within 1.5 s). No drill is admitted after one; the run
-   * throws it once the drills in flight are done (the CLI: "the harness failed", exit 4).
+   * The first failure of a drill's own code. runOne never rejects (an unhandled rejection would end
+   * the harness without containment); no drill is admitted after one, and the run throws it at the end.
    */
   const failures: unknown[] = [];
   const runOne = async (position: number, slot: DrillSlot): Promise<void> => {

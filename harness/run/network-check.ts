@@ -1,9 +1,4 @@
-/**
- * A run that asks for a loopback-only network (`--network loopback`, the config's `network`, a
- * scenario's `network: loopback`) refuses before anything starts where none can be made, with
- * the kernel's reason; it never drills such a server on the host's network instead. `--network
- * host` is the explicit way out (docs/network.md).
- */
+/** A run that asks for a loopback-only network refuses up front where none can be made, and never falls back to the host's (docs/network.md). */
 import type { Scenario } from '../config/index.js';
 import { loopbackUnavailable } from '../drill/network/namespace.js';
 import { UserError } from '../util/errors.js';
@@ -22,11 +17,7 @@ export class NetworkUnavailableError extends UserError {
   }
 }
 
-/**
- * Throws NetworkUnavailableError when a drilled scenario asks for loopback and none can be made
- * here. `override`: where a run-wide `network` came from (`--network`, or the config file), named
- * in the error; without one, the first scenario file that asks is.
- */
+/** Throws NetworkUnavailableError when a scenario asks for loopback and none can be made; names where the ask came from. */
 export async function refuseWithoutNetwork(drilled: readonly Scenario[], override?: string): Promise<void> {
   const first = drilled.find((s) => s.network === 'loopback');
   if (!first) return;

@@ -1,8 +1,4 @@
-/**
- * The drill remotes of a run: one for the built-in API, shared by every drill (each drill has
- * its own session, keys and jobs, so drills stay apart), and one per user handler set. Each
- * serves HTTPS too, with the run's CA (run-tls.ts), from the first scenario with a remote: section.
- */
+/** The drill remotes of a run: one for the built-in API shared by every drill (each with its own session), one per handler set. */
 import { pathToFileURL } from 'node:url';
 import type { RequestHandler } from 'msw';
 import type { Scenario } from '../config/index.js';
@@ -12,7 +8,6 @@ import { RunTls } from './run-tls.js';
 
 export class RemotePool {
   private readonly remotes = new Map<string, Promise<DrillRemote>>();
-  /** The run's CA and trust files. */
   readonly tls: RunTls;
 
   constructor(runId: string) {

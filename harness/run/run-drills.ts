@@ -1,7 +1,4 @@
-/**
- * `runDrills()`, the library's way in: the same run path as `crash-drill run`
- * (harness/run/start-run.ts), from a config object or the config file the CLI would read.
- */
+/** `runDrills()`, the library's way in: the same run path as `crash-drill run` (harness/run/start-run.ts), from a config object or the config file the CLI would read. */
 import type { DrillEvidence } from '../evidence/types.js';
 import type { RunResults } from '../results/types.js';
 import { ConfigError } from '../config/index.js';
@@ -9,13 +6,7 @@ import { findConfigFile, loadConfigFile } from './config-file.js';
 import type { DrillConfig } from './drill-config.js';
 import { startRun } from './start-run.js';
 
-/**
- * Runs the drills and returns what the CLI writes to results.json, plus every drill's evidence.
- * Without a config, it reads the same config file the CLI would (crash-drill.config.* here).
- * The same run path as `crash-drill run` (harness/run/start-run.ts): duplicate ids and `only`
- * are checked, the report folder's old evidence is wiped, shard and repeat apply, concurrency
- * defaults to the cores (at most 4), and named reporters need `out`.
- */
+/** Runs the drills through the same run path as `crash-drill run` (harness/run/start-run.ts) and returns results and evidence. */
 export async function runDrills(given?: DrillConfig): Promise<{ results: RunResults; evidence: DrillEvidence[] }> {
   const file = given ? null : findConfigFile(process.cwd());
   if (!given && !file) throw new ConfigError({ message: `runDrills(): no config given and no crash-drill.config.{ts,mts,js,mjs} in ${process.cwd()}` });

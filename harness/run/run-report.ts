@@ -1,9 +1,4 @@
-/**
- * What a run reports at its end (results.json, and every reporter's onRunEnd): the summary, what
- * the sweep of dead runs ended, the drills, the plan it ran, the flaky drills and each server's
- * cleanup expectation, judged from the whole plan's scenarios (so every shard names the same
- * statements).
- */
+/** What a run reports at its end; expectations judged from the whole plan's scenarios, so every shard names the same statements. */
 import { requirementsList } from '../results/requirements.js';
 import { declaredExpectations, judgeExpectations } from '../expectation/judge.js';
 import { planFingerprint, type ShardSpec } from '../plan/shard.js';
@@ -18,7 +13,6 @@ export interface RunReportInput {
   runId: string;
   startedAt: string;
   interrupted: boolean;
-  /** The whole plan (after filters, before sharding). */
   planned: readonly PlannedDrill[];
   /** The plan before drills the same as another were left out: every scenario that declared a cleanup expectation. */
   filtered: readonly PlannedDrill[];
@@ -26,7 +20,6 @@ export interface RunReportInput {
   notRepeated: NotRepeatedDrill[];
   repeat: number;
   shard?: ShardSpec;
-  /** The drills that ran. */
   finished: DrillList;
   /** What the summary and the flaky list count: each drill's key, index, attempt and verdict. */
   judged: Iterable<Pick<DrillResult, 'key' | 'index' | 'attempt' | 'verdict'>>;
@@ -64,7 +57,6 @@ export function runReport(input: RunReportInput): RunReport {
       repeat,
     },
     flaky: findFlaky(judged),
-    // The drills left out as the same drill as one that ran (harness/plan/not-repeated.ts); absent when none was.
     ...(notRepeated.length > 0 ? { notRepeated } : {}),
     requirements: requirementsList(),
   };

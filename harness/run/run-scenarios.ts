@@ -1,10 +1,4 @@
-/**
- * A run, set up and ended: the plan (filters, shard, repeat), the run's registration and its
- * sentinel, the pools it shares (spare holders, the drill remotes), the spool, and the sweep of
- * what dead runs left, which runs beside this run's drills (never before them: see below). The
- * drills themselves go through the drill loop (drill-loop.ts); what the run reports at its end is
- * run-report.ts's. Whatever happens, the finally below releases all of it.
- */
+/** A run, set up and ended: plan, registration, sentinel, shared pools, spool, and the sweep of dead runs; the finally releases all of it. */
 import { setMaxListeners } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -29,11 +23,7 @@ import { runReport } from './run-report.js';
 import { scheduleLimits } from './scheduler.js';
 
 export interface RunOptions extends PlanFilter {
-  /**
-   * Drills in flight at most (default 1). 'auto' is the phase-aware default: as many drills in
-   * flight as keep the cores busy, a CPU slot per core (harness/run/scheduler.ts). With a number
-   * the CPU slots are still the cores, never more than that number.
-   */
+  /** Drills in flight at most (default 1); 'auto': the phase-aware schedule (harness/run/scheduler.ts). CPU slots stay the cores. */
   concurrency?: number | 'auto';
   /** The drill client (harness/drill/client/drill-client.ts); default: the in-process client (CRASH_DRILL_CLIENT overrides). */
   client?: ClientKind;
@@ -47,22 +37,11 @@ export interface RunOptions extends PlanFilter {
   evidenceDir?: string;
   sampleIntervalMs?: number;
   containTermWaitMs?: number;
-  /** Run only this shard of the plan (harness/plan/shard.ts). */
   shard?: ShardSpec;
-  /** Run each drill this many times (default 1); results keep every attempt. */
   repeat?: number;
-  /**
-   * Keep every drill's evidence in memory to return it (default true). The CLI, which writes each
-   * log to `evidenceDir` as its drill ends, says false: a run's memory then does not grow with
-   * its evidence (about 35 KB a drill), only with its results.
-   */
+  /** Keep every drill's evidence in memory to return it (default true); the CLI writes it to `evidenceDir` instead. */
   keepEvidence?: boolean;
-  /**
-   * Keep every drill's result in memory to return it in `results.drills` (default true). The CLI
-   * says false: each result is then spooled to a file in the report folder as its drill ends
-   * (harness/results/drill-spool.ts), the reporters read them back from it at the run's end, and
-   * `results.drills` comes back empty (the reports and results.json have them).
-   */
+  /** Keep every drill's result in memory for `results.drills` (default true); false spools them (harness/results/drill-spool.ts). */
   keepDrills?: boolean;
   /** The plan of these scenarios under these options, when the caller has made it already (start-run.ts checks it first). */
   plan?: Plan;
@@ -78,7 +57,6 @@ export async function runScenarios(scenarios: Scenario[], options: RunOptions = 
   const plan = options.plan ?? planRun(scenarios, options);
   const planned = plan.drills;
   const repeat = options.repeat ?? 1;
-  // Repeated attempts run under indexes past the end of the full plan, so each gets its own id.
   const planSize = repeat > 1 ? plan.size : 0;
   const drills = repeatDrills(shardDrills(planned, options.shard), repeat).map(({ drill, attempt }) => ({
     planned: drill,
@@ -95,19 +73,13 @@ export async function runScenarios(scenarios: Scenario[], options: RunOptions = 
   const reporters = options.reporters ?? [];
   const startedAt = new Date().toISOString();
   const remotes = new RemotePool(runId);
-  // What dead runs left is swept beside this run's drills, not before them: the sweep touches only
-  // processes and containers of runs with no live harness, never this run's, and its engine probe
-  // (`docker version`, 50 to 150 ms here) and /proc reads would delay every first drill. It starts
-  // once a drill's client runs (while its server starts, the harness mostly waits), or at the end.
+  // Swept beside this run's drills, not before: it never touches this run's processes, and would delay every first drill.
   let swept = null as Promise<StaleReport[]> | null;
   const sweep = (): Promise<StaleReport[]> =>
     (swept ??= Promise.all([sweepStale(), sweepStaleContainerRows()]).then(([processes, containers]) => [...processes, ...containers])); // containers: labelled ones of dead runs
   const keepEvidence = options.keepEvidence !== false || !options.evidenceDir;
   let containerSurvived = false;
-  // Results on disk as drills end (the CLI), or in memory (runDrills() returns them). With no report
-  // folder the spool's folder is named like the drills' temp folders, crash-drill-<runId>.*, so the
-  // run's sentinel removes it when the harness dies (removeDrillTemps); in a report folder, the next
-  // run there removes it (start-run.ts).
+  // A spool outside a report folder is named like the drills' temp folders, so the sentinel removes it (removeDrillTemps).
   const spoolDir = options.keepDrills === false && !options.outDir ? mkdtempSync(join(tmpdir(), `crash-drill-${runId}.drills-`)) : null;
   const spool = options.keepDrills === false ? new DrillSpool(join(options.outDir ?? spoolDir!, `.drills-${runId}.jsonl`)) : null;
   try {
@@ -115,7 +87,6 @@ export async function runScenarios(scenarios: Scenario[], options: RunOptions = 
       options.concurrency === 'auto'
         ? scheduleLimits(undefined, drills.length, options.cpuSlots)
         : scheduleLimits(options.concurrency ?? 1, drills.length, options.cpuSlots);
-    // Every drill in flight listens for the interrupt (harness/util/abortable.ts): more drills in flight, more listeners.
     if (options.signal) setMaxListeners(Math.max(10, limits.inFlight * 4), options.signal);
     for (const r of reporters)
       await r.onRunStart?.({
@@ -175,8 +146,7 @@ export async function runScenarios(scenarios: Scenario[], options: RunOptions = 
     await holders?.close();
     await remotes.close();
     sentinel.release();
-    // Its drills contained their own containers: unless one survived, nothing of this run is left
-    // for a later sweep to ask the engine about.
+    // Its drills contained their own containers: unless one survived, no later sweep need ask the engine.
     if (!containerSurvived) clearEngineMark(runId);
     registration.unregister();
   }

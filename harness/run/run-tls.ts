@@ -1,11 +1,4 @@
-/**
- * A run's TLS: its CA, made at the first drill (in memory; the private key is never written),
- * and its trust files (harness/remote/tls/trust-files.ts) in the run's private folder,
- * `<run registry>/runs/<run>.tls/` (0700, in the registry the run registered in: registry.ts
- * says why nobody else can enter it or plant a name there), written at the first drill whose
- * subject trusts the CA. The folder goes at the run's end; a run whose harness died leaves
- * it, and its sentinel or a later run removes it (removeDeadTlsFolders).
- */
+/** A run's TLS: its CA (in memory only) and trust files in the run's private registry folder (registry.ts), removed at its end or by removeDeadTlsFolders. */
 import { mkdirSync, rmSync } from 'node:fs';
 import type { RunCa } from '../remote/tls/run-ca.js';
 import type { TrustFiles } from '../remote/tls/trust-files.js';
@@ -27,7 +20,6 @@ export class RunTls {
     return this.caP;
   }
 
-  /** The trust files, written once into the run's private folder. */
   files(): Promise<TrustFiles> {
     this.filesP ??= this.ca().then(async (ca) => {
       removeDeadTlsFolders(); // what runs whose harness died left

@@ -1,23 +1,10 @@
 /**
- * Phase-aware scheduling: concurrency is limited by what costs CPU, not by drills in flight.
- * A drill costs CPU while it starts (client and server spawn, handshake, setup, reaching the
- * kill point), while its server exits after the loss of its client, and while it is contained;
- * between its server's exit (or its exit deadline) and the end of its grace window it only
- * waits on events, so it holds no CPU slot and another drill may start.
- *
- * The exit costs CPU: a runtime tears down on EOF (the Python SDK's task groups and the
- * interpreter's teardown, measured here 0.3-0.8 s alone and 2.1 s with six busy loops beside
- * the run). Counted as waiting, its slot went to the next drill's start (a Python server's
- * imports are a second of CPU), so the run's own starts slowed the exits it judges.
- *
- * Rules:
- * - a drill is admitted (in plan order) only while fewer than `cpu` drills are in a CPU phase
- *   and fewer than `inFlight` drills are running;
- * - containment never waits for a slot (delaying it would keep a drill's survivors alive
- *   longer); a containing drill counts against the CPU slots, so no new drill starts beside it;
- *   nor does the exit: a drill that has lost its client moves to `exiting` at once;
- * - each drill keeps its own processes, remote session and evidence whatever runs beside it
- *   (harness/drill/executor/execute.ts gives every drill its own id, cgroup, holder and session).
+ * Phase-aware scheduling: concurrency is limited by what costs CPU, not by drills in flight. A
+ * drill costs CPU while it starts, while its server exits after the loss of its client (a
+ * runtime's teardown, which the run's own starts must not slow), and while it is contained;
+ * between its server's exit and the end of its grace window it only waits, so it holds no CPU
+ * slot. A drill is admitted in plan order while fewer than `cpu` drills are in a CPU phase and
+ * fewer than `inFlight` run; containment and exit never wait for a slot.
  */
 import { availableParallelism } from 'node:os';
 import { serverToldOfLoss } from '../evidence/client-signals.js';
@@ -29,12 +16,8 @@ export type DrillPhase = 'starting' | 'exiting' | 'waiting' | 'containing';
 const CPU_PHASES: ReadonlySet<DrillPhase> = new Set(['starting', 'exiting', 'containing']);
 
 /**
- * The phase a drill in `current` moves to on `event`, or null when it stays. `kill` is the moment
- * the client is lost (or the target call cancelled): a server told of the loss then exits, until
- * its exit is seen (`server-exit`), its exit deadline comes (the `deadline` diagnosis facts,
- * recorded only while it lives) or the grace window ends (`snapshot`); then the drill waits out
- * its windows. The recovery retry (its client's events are `retry`) starts a client and server
- * again, which costs CPU until it has ended.
+ * The phase a drill moves to on `event`, or null. After `kill` a told server exits until its exit
+ * is seen, its deadline comes or the grace window ends; the recovery retry costs CPU again.
  */
 export function nextPhase(current: DrillPhase, event: EvidenceEvent): DrillPhase | null {
   switch (event.type) {
@@ -68,10 +51,7 @@ export interface ScheduleLimits {
 /** In flight by default: enough waiting drills to keep the cores busy, few enough that their observers stay cheap. */
 export const IN_FLIGHT_PER_CORE = 8;
 
-/**
- * The limits for a run. `concurrency` is the user's cap on drills in flight; without it the
- * run uses the phase-aware default. CPU slots are the cores, never more than the cap.
- */
+/** The limits for a run: `concurrency` caps drills in flight; CPU slots are the cores, never more than the cap. */
 export function scheduleLimits(concurrency: number | undefined, total: number, cores = availableParallelism()): ScheduleLimits {
   const inFlight = Math.max(1, Math.min(concurrency ?? cores * IN_FLIGHT_PER_CORE, total || 1));
   return { inFlight, cpu: Math.max(1, Math.min(cores, inFlight)) };

@@ -1,9 +1,7 @@
 /**
- * The sentinel process (harness/registry/sentinel.ts): `node sentinel-main.js <runId>`. Waits for
- * its stdin to end; contains the run only when the harness died without saying "done". With
- * `--now`, its perl front (sentinel.ts, perlWaitScript()) has already seen the harness die: it contains
- * at once. It lives with the run path, not the registry: it ends what every layer of a run
- * leaves (the registry's sweep, the containers', the drills' temp folders), loaded only then.
+ * The sentinel process (harness/registry/sentinel.ts): waits for its stdin to end and contains the
+ * run only when the harness died without saying "done" (`--now`: its perl front saw it die). It
+ * lives with the run path because it ends what every layer of a run leaves.
  */
 import { EXIT } from '../util/errors.js';
 
@@ -28,17 +26,14 @@ async function onEnd(): Promise<void> {
     import('../containers/index.js'),
   ]);
   const mine = (id: string): boolean => id === runId;
-  // The registry checked like every user of it (harness/registry/registry.ts): one that is not
-  // the user's own is neither read nor written. Its holders still end what is below them.
+  // A registry not the user's own is neither read nor written (harness/registry/registry.ts).
   try {
     runsDir();
   } catch {
     process.exit(EXIT.usage);
   }
-  // End of file comes when the kernel closes the dead harness's descriptors, one of which holds
-  // the run's lock (harness/registry/run-lock.ts): the sweep only takes runs proven dead, so wait
-  // for the lock to be free first (a harness still holding it after this wait closed its end
-  // without dying).
+  // EOF comes when the kernel closes the dead harness's descriptors, its run lock among them
+  // (harness/registry/run-lock.ts): the sweep takes only runs proven dead, so wait for the lock.
   await whenRunEnds(runId, HARNESS_GONE_WAIT_MS);
   const ended = [
     ...(await sweepStale({ runFilter: mine, termWaitMs: 500, keepRegistration: true })),
@@ -50,7 +45,6 @@ async function onEnd(): Promise<void> {
     .filter((r) => r.endedBy !== 'already-gone')
     .map((r) => JSON.stringify({ ...r, by: 'sentinel', at }))
     .join('\n');
-  // The drills' temp folders: their processes are ended, nothing will remove them now.
   const { removeDrillTemps } = await import('../drill/executor/temp-folder.js');
   removeDrillTemps(runId);
   const { removeDeadTlsFolders } = await import('./run-tls.js');

@@ -1,8 +1,6 @@
 /**
- * The one run path behind both `crash-drill run` and runDrills(): load and validate the
- * scenarios, check `only`, load the reporters, wipe the report folder's old evidence, and run
- * the plan (shard, repeat, default concurrency). The CLI adds only what a terminal needs
- * (flags, the config file lookup, signals, the exit code).
+ * The one run path behind `crash-drill run` and runDrills(); the CLI adds only what a terminal
+ * needs (flags, the config file lookup, signals, the exit code).
  */
 import { lstatSync, readdirSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -44,10 +42,7 @@ export interface RunRequest extends DrillConfig {
   env?: NodeJS.ProcessEnv;
 }
 
-/**
- * Drills at once when the config names no number: the phase-aware schedule
- * (harness/run/scheduler.ts), a CPU slot per core and several waiting drills beside them.
- */
+/** Drills at once when the config names no number: the phase-aware schedule (harness/run/scheduler.ts). */
 export function defaultConcurrency(): 'auto' {
   return 'auto';
 }
@@ -80,8 +75,7 @@ export async function startRun(request: RunRequest): Promise<RunOutput> {
   );
   const filter = { points: request.points, modes: request.modes, protocol: request.protocol, clientProfiles: request.clientProfiles, only: request.only };
   const plan = planRun(scenarios, filter);
-  // Said before anything is written: an empty plan fails with why, unless asked to pass; else what
-  // a choice asked for that a scenario cannot be drilled as.
+  // Said before anything is written: an empty plan fails with why, unless asked to pass.
   if (plan.drills.length === 0) {
     const { summary, reasons } = whyNoDrills(scenarios, filter, plan);
     if (!request.passWithNoDrills)
@@ -99,7 +93,6 @@ export async function startRun(request: RunRequest): Promise<RunOutput> {
   const reporters = await reportersOf(request, outDir);
   // First, so every reporter is handed results the baseline has already marked.
   if (baseline) reporters.unshift(baselineStage(baseline, { shownAs: displayPath(baseline.file), update: request.updateBaseline }));
-  // Evidence of an earlier run in the same folder would be mixed with this one's.
   if (outDir) {
     rmSync(join(outDir, 'evidence'), { recursive: true, force: true });
     removeDeadSpools(outDir);
@@ -149,11 +142,7 @@ async function scenariosOf(request: RunRequest): Promise<Scenario[]> {
   return scenarios;
 }
 
-/**
- * Named reporters write into the report folder (json always), so they need one: named
- * reporters without `out` are a config error, never silently dropped. Reporter objects run
- * either way.
- */
+/** Named reporters need a report folder: without `out` they are a config error, never silently dropped. */
 async function reportersOf(request: RunRequest, outDir: string | undefined): Promise<Reporter[]> {
   const named = (request.reporters ?? []).filter((r): r is string => typeof r === 'string');
   const objects = (request.reporters ?? []).filter((r): r is Reporter => typeof r !== 'string');
@@ -169,11 +158,7 @@ async function reportersOf(request: RunRequest, outDir: string | undefined): Pro
   return [...(await loadReporters(named, { outDir, stdout: request.stdout, env: request.env })), ...objects];
 }
 
-/**
- * The drill spools (harness/results/drill-spool.ts) a killed run left in this report folder: a
- * run removes its own at its end, a SIGKILLed one cannot. One whose run is still live (a second
- * run writing to the same folder) is left alone.
- */
+/** The drill spools a SIGKILLed run left in this report folder (harness/results/drill-spool.ts); a live run's is left alone. */
 export function removeDeadSpools(outDir: string): string[] {
   let names: string[];
   try {

@@ -1,10 +1,4 @@
-/**
- * The environment a client gives its server (harness/client-profiles/types.ts, `SpawnEnv`): an
- * allowlist of names from the client's own environment, or all of it less what the client's
- * filter drops, and the server's configured variables on top. The drill's client is the harness
- * (or its client process, which inherits the harness's environment), so "the client's
- * environment" is this process's.
- */
+/** The environment a client gives its server (harness/client-profiles/types.ts, `SpawnEnv`); the client is this process. */
 import type { EnvRule, SpawnEnv } from '../client-profiles/profiles.js';
 
 /** Whether `rule` matches the variable (name upper-cased; value tested case-insensitively). */
@@ -18,11 +12,7 @@ function matches(rule: EnvRule, name: string, value: string, strict: boolean): b
   );
 }
 
-/**
- * `allowlist`: those names, skipping a value that is an exported shell function (`()` ...), as
- * the TypeScript and Python SDKs' default environments do. `whole`: every variable the first
- * matching rule keeps, or no rule matches (Gemini CLI's sanitizeEnvironment, in its order).
- */
+/** `allowlist`: those names, skipping exported shell functions, as the SDKs do; `whole`: as Gemini CLI's sanitizeEnvironment keeps. */
 export function clientEnv(env: SpawnEnv, own: NodeJS.ProcessEnv, configured: Record<string, string>): Record<string, string> {
   const out: Record<string, string> = {};
   if (env.kind === 'allowlist') {

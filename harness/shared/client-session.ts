@@ -1,10 +1,4 @@
-/**
- * The protocol side of one drill client: the era (era-select.ts: probe, fall back or pinned),
- * the setup steps, the target call with its correlation id, the cancel of a cancel drill, and
- * the spec's shutdown. One object per drill: the client process (main.ts, through session.ts)
- * holds one, and the in-process client (harness/drill/client/in-process-client.ts) one per drill in
- * the harness itself.
- */
+/** The protocol side of one drill client (era, setup, target call, cancel, shutdown); one per drill. */
 import type { StopStep } from '../client-profiles/profiles.js';
 import { monoNow } from '../util/clock.js';
 import { errorMessage } from '../util/errors.js';
@@ -29,11 +23,7 @@ export class ClientSession {
   /** Every event goes through here: the handshake's protocol version and the target's request id are read off it. */
   readonly emit: (event: ClientEvent) => void;
 
-  /**
-   * @param runtimeRuns whether the client's runtime still runs (the in-process client's is the
-   * harness, which plays a crashed or stopped client by saying so): a dead or frozen runtime
-   * closes nothing when the server exits.
-   */
+  /** @param runtimeRuns whether the client's runtime still runs: a dead or frozen one closes nothing when the server exits. */
   constructor(
     send: (event: ClientEvent) => void,
     private readonly runtimeRuns: () => boolean = () => true,
@@ -101,13 +91,9 @@ export class ClientSession {
   }
 
   /**
-   * `tools/list`, as every client sends it once connected, before anything else: a server is
-   * serving only once it has answered a real request. rmcp in the 2026-07-28 era answers
-   * `server/discover` and `ping` from inside `serve()`, which returns only at the first other
-   * request (rust-sdk crates/rmcp/src/service/server.rs `serve_server_with_ct_inner`, 3.11.0):
-   * EOF before that makes `serve()` fail, a path no real client takes. Any answer counts, an
-   * error too; none within the call timeout is in the evidence (an rpc-out without its rpc-in),
-   * and exit-on-eof says the server never served (evidence/serving.ts).
+   * `tools/list`, as every client sends it once connected: rmcp answers `server/discover` and `ping`
+   * from inside `serve()`, which returns only at the first other request (rust-sdk
+   * crates/rmcp/src/service/server.rs `serve_server_with_ct_inner`, 3.11.0).
    */
   private async listTools(session: EraSession, timeoutMs: number): Promise<void> {
     try {
@@ -118,18 +104,9 @@ export class ClientSession {
   }
 
   /**
-   * A ping round trip before the harness may kill at a point where nothing is pending (`idle`,
-   * `after-response`): a server answers in order, so once its answer is back it has read and
-   * acted on everything sent before (`notifications/initialized`, the tool call) and written
-   * what it wrote in reply. Without it, how soon the harness kills after an event (a client
-   * process takes a few ms of IPC, the in-process client none) would decide whether such a
-   * write beats the kill. Any answer counts, an error too; no answer within the probe's timeout
-   * is recorded (an rpc-out without its rpc-in) and the drill goes on.
-   *
-   * Two round trips: a slow server may read the last message and the first ping in one chunk,
-   * answer the ping at once and write its reply on the next turn of its event loop, after that
-   * answer. The second ping is written only once the first answer is back, so the server reads
-   * it on a later turn, when what it deferred to the next turn is written.
+   * Ping round trips before a kill where nothing is pending: answers come in order, so the server
+   * has acted on everything sent before. Two, the second after the first answer, since a server may
+   * answer a ping read in the same chunk and defer its reply to the next turn of its event loop.
    */
   private async settle(): Promise<void> {
     const { session, start } = this;
@@ -148,14 +125,12 @@ export class ClientSession {
     const { session, transport, start, emit } = this;
     if (!session || !transport || !start) return;
     const { target, correlationId, callTimeoutMs } = start;
-    // The plan gives a scenario without a target only points that send none; this is a guard.
     if (!target) {
       emit({ type: 'client-error', t: monoNow(), message: 'the scenario has no target call' });
       return;
     }
     transport.holdTarget(correlationId);
-    // In a cancel drill the correlation id doubles as the progress token, so progress for the
-    // target call (and for nothing else) can be told apart after the cancel (silent-after-cancel).
+    // The correlation id doubles as progress token, so the target call's progress is told apart after the cancel.
     const meta = { [CORRELATION_META_KEY]: correlationId, ...(start.progressToken ? { progressToken: correlationId } : {}) };
     session
       .callTool(target, meta, callTimeoutMs)
@@ -166,12 +141,7 @@ export class ClientSession {
       .catch((error: unknown) => emit({ type: 'call-error', t: monoNow(), message: errorMessage(error) }));
   }
 
-  /**
-   * The cancel drill: the client reads what the server's stdout holds, writes
-   * notifications/cancelled for the target call's request id, reads the server's stdout again
-   * (it was paused at in-flight) and asks tools/list on the same connection. It stays alive and
-   * reading until the harness says otherwise.
-   */
+  /** The cancel drill: drain stdout, write notifications/cancelled, read on, and ask tools/list on the same connection. */
   async onCancel(followUpTimeoutMs: number): Promise<void> {
     const { session, transport, start, emit } = this;
     if (!session || !transport || !start) return;
@@ -180,8 +150,7 @@ export class ClientSession {
       return;
     }
     const message = session.cancelMessage(this.targetRequestId, 'crash-drill: the client abandoned the call');
-    // Everything the server wrote before the cancel goes out is read first: an answer read then
-    // crossed the cancel (silent-after-cancel).
+    // Read first what the server wrote before the cancel: an answer read then crossed the cancel.
     const { t, drain } = await transport.writeAfterDrain(message as Parameters<RecordingStdioTransport['write']>[0]);
     emit({
       type: 'cancel-sent',
@@ -195,7 +164,6 @@ export class ClientSession {
       const tools = await session.listTools(followUpTimeoutMs);
       emit({ type: 'follow-up', t: monoNow(), ok: true, detail: `tools/list answered with ${tools} tool${tools === 1 ? '' : 's'}` });
     } catch (error) {
-      // One answer for a server that is gone, in either era, whichever side told the client first.
       emit({
         type: 'follow-up',
         t: monoNow(),
@@ -205,12 +173,7 @@ export class ClientSession {
     }
   }
 
-  /**
-   * Node's and Bun's ChildProcess destroy the child's stdin in their exit handler
-   * (nodejs/node lib/internal/child_process.js, onexit; oven-sh/bun src/js/node/child_process.ts,
-   * handleOnExit): a launcher that exits hands EOF to the real server behind it. A client on such a
-   * runtime does it whatever its stop sequence says; one whose runtime does not keeps its end.
-   */
+  /** Node's and Bun's ChildProcess destroy the child's stdin at its exit (nodejs/node lib/internal/child_process.js onexit; oven-sh/bun src/js/node/child_process.ts handleOnExit). */
   private runtimeClosesStdin(spawned: SpawnedServer, closes: boolean): void {
     if (!closes) return;
     spawned.child.once('exit', () => {
@@ -221,11 +184,7 @@ export class ClientSession {
     });
   }
 
-  /**
-   * The client profile's stop sequence (stop-steps.ts), one step at a time, each reported. The
-   * client reads the server's stdout again first (it was paused at in-flight), as a live client
-   * does while it stops a server.
-   */
+  /** The profile's stop sequence (stop-steps.ts), reading stdout again first, as a live client does while it stops a server. */
   async onStop(steps: readonly StopStep[]): Promise<void> {
     const { transport, spawned } = this;
     if (!transport || !spawned) {

@@ -1,8 +1,4 @@
-/**
- * The 2026-07-28 revision's per-request `_meta` envelope: with `initialize` gone, every request
- * names its protocol version and the client's capabilities itself (the reserved keys below, as
- * @modelcontextprotocol/core 2.4.0 spells them). Kept here so the client does not load SDK 2.
- */
+/** The 2026-07-28 per-request `_meta` envelope (keys as @modelcontextprotocol/core 2.4.0 spells them), here so the client need not load SDK 2. */
 export const MODERN_REVISION = '2026-07-28';
 export const LEGACY_REVISION = '2025-11-25';
 

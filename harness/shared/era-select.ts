@@ -1,24 +1,9 @@
 /**
- * Which era the drill speaks, and how that was decided. `auto` follows the 2026-07-28 stdio
- * backward-compatibility rule: probe with server/discover first and fall back to initialize on
- * ANY error or a timeout, never on one particular error code (an UnsupportedProtocolVersion
- * -32022, a -32601 from an SDK 1 server, an answer without 2026-07-28 all fall back alike).
- * The probe runs on the server under test itself, on the same pipes: no sibling process.
- *
- * The era never depends on how fast the server starts. A probe that times out is not given up:
- * initialize follows on the same connection while the probe keeps waiting (up to the call
- * timeout), and whichever settles the era first wins:
- * - the probe's late answer offers 2026-07-28: the modern era (`probed-late`). A server that
- *   was still importing when the timeout passed reads server/discover first and answers it
- *   first, exactly as it would have at full speed;
- * - initialize is refused with -32022 whose `data.supported` names 2026-07-28: the server is
- *   locked to the modern era by the discover it read (the Python SDK locks a connection to the
- *   era of its first distinctive message, python-sdk PR #3038), so the drill waits for that
- *   answer and probes once more beside it, as the Python SDK's own client does
- *   (`mcp/client/_probe.py`): `probed-late` or `re-probed`, whichever answer comes first;
- * - initialize is answered: the old era (`fell-back`, with the probe's timeout as the reason).
- * The timeout (`timeouts.discover`) therefore decides only how soon initialize follows for a
- * server that never answers server/discover, never which era a server that does answer gets.
+ * Which era the drill speaks. `auto` follows the 2026-07-28 stdio backward-compatibility rule:
+ * probe with server/discover, fall back to initialize on any error or a timeout. After a timeout
+ * the probe keeps waiting beside initialize, so the era never depends on start-up speed; a -32022
+ * naming 2026-07-28 means the server is locked to it (python-sdk PR #3038), so probe again as
+ * its `mcp/client/_probe.py` does.
  */
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { monoNow } from '../util/clock.js';
@@ -106,11 +91,7 @@ async function fallBack(
 
 type Settled = { kind: 'modern'; result: Record<string, unknown>; chosenBy: EraChoice } | { kind: 'initialized' } | { kind: 'refused'; error: unknown };
 
-/**
- * The probe timed out and keeps waiting; initialize follows through the SDK client on a link
- * that shares the connection with it. The first of: the probe's late answer offering the modern
- * era, initialize answered, initialize refused.
- */
+/** The probe timed out and keeps waiting; initialize follows on a shared link. The first of: a late modern answer, initialize answered or refused. */
 async function raceAfterTimeout(
   transport: RecordingStdioTransport,
   rpc: RpcRequester,

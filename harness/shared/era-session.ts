@@ -5,11 +5,7 @@ export interface ToolAnswer {
   text: string;
 }
 
-/**
- * One connection in one era: what the drill client does once the era is known. The
- * 2025-11-25 era is the SDK 1 Client (legacy-session.ts), the 2026-07-28 era is spoken by hand
- * (modern-session.ts).
- */
+/** One connection in one era: the SDK 1 Client (legacy-session.ts) or by hand (modern-session.ts). */
 export interface EraSession {
   readonly era: ProtocolEra;
   /** Runs one setup step; throws with a message that says why a step cannot apply in this era. */
@@ -17,9 +13,7 @@ export interface EraSession {
   callTool(call: ClientToolCall, meta: Record<string, unknown>, timeoutMs: number): Promise<ToolAnswer>;
   /** tools/list on the same connection; resolves with the number of tools. */
   listTools(timeoutMs: number): Promise<number>;
-  /** A ping round trip; rejects on an error answer, a timeout or a closed pipe. */
   ping(timeoutMs: number): Promise<void>;
-  /** The notifications/cancelled message for a request id, in this era's shape. */
   cancelMessage(requestId: string | number, reason: string): Record<string, unknown>;
 }
 

@@ -1,15 +1,7 @@
 /**
- * Real pipes for a server's stdin and stdout, for the clients that give it pipes (the Python
- * SDK through subprocess, Codex and Goose through tokio, Zed through std: SpawnFacts `stdio`).
- * Node's spawn gives a child a Unix socketpair for 'pipe' (libuv uv__process_init_stdio), and
- * has no pipe() of its own, so these are FIFOs: made with mkfifo in a private folder, opened,
- * and unlinked before anything runs. A FIFO is a pipe to the server (S_ISFIFO; its reader
- * blocks in pipe_read, as on an anonymous pipe); only its /proc fd link names a deleted path
- * instead of `pipe:[inode]`.
- *
- * The server's ends are opened in blocking mode, as a client's pipes are (the file status flags
- * belong to the open file description, which the server shares): the stdin reader through a
- * moment's O_RDWR descriptor that stands in for the writer, so no open ever waits.
+ * Real pipes for a server's stdin and stdout, for clients that give pipes: Node's spawn gives a
+ * socketpair (libuv uv__process_init_stdio) and has no pipe(), so these are FIFOs unlinked before
+ * anything runs, opened blocking, the stdin reader through a moment's O_RDWR so no open waits.
  */
 import { execFileSync } from 'node:child_process';
 import { closeSync, constants as C, mkdtempSync, openSync, rmSync } from 'node:fs';

@@ -1,7 +1,4 @@
-/**
- * The 2025-11-25 era: the official SDK 1 Client (initialize, then requests without an
- * envelope), exactly as the drill client always spoke to servers.
- */
+/** The 2025-11-25 era: the official SDK 1 Client (initialize, then requests without an envelope). */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { LEGACY_REVISION } from './envelope.js';
 import { resultText, type EraSession, type ToolAnswer } from './era-session.js';

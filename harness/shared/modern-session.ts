@@ -1,11 +1,4 @@
-/**
- * The 2026-07-28 era, spoken by hand over the recording transport: no initialize, the
- * `_meta` envelope on every request and notification, `resultType` on every result. The SDK 2
- * client is not used: its `versionNegotiation: 'auto'` probes on a disposable sibling process
- * for the SDK's own stdio transport (typescript-sdk #2514), and on a custom transport it rejects
- * when the connection closes mid-probe instead of falling back; the drill needs the probe on the
- * one server it observes and a fallback on any error (era-select.ts).
- */
+/** The 2026-07-28 era by hand: the SDK 2 client probes on a sibling process (typescript-sdk #2514), the drill on the server it observes. */
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { modernEnvelope, MODERN_REVISION, SUBSCRIPTION_ID_META_KEY } from './envelope.js';
 import { resultText, type EraSession, type ToolAnswer } from './era-session.js';
@@ -51,11 +44,7 @@ export class ModernSession implements EraSession {
     return { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId, reason, _meta: modernEnvelope() } };
   }
 
-  /**
-   * subscriptions/listen is a request that stays open: the server acknowledges it with a
-   * notification (not a response) and then streams changes on it until it is cancelled or the
-   * connection ends. The step is done at the acknowledgement; an error answer fails it.
-   */
+  /** subscriptions/listen stays open: the step is done at the server's acknowledging notification; an error answer fails it. */
   private async listen(params: Record<string, unknown>, timeoutMs: number): Promise<void> {
     const id = this.rpc.nextId();
     const acked = new Promise<void>((resolve) => this.acks.set(id, () => resolve()));

@@ -1,8 +1,4 @@
-/**
- * The command that spawns a server with the spawn facts Node's spawn cannot set itself (a group
- * of its own, a parent-death signal): `perl -e <pre-exec.pl> ...`, which sets them and execs the
- * server in its place. Without either, the server's own command.
- */
+/** The command that gives a server what Node's spawn cannot (its own group, a parent-death signal): `perl -e <pre-exec.pl>`, which execs it. */
 import { constants } from 'node:os';
 import { join } from 'node:path';
 import type { SignalName, SpawnFacts } from '../client-profiles/profiles.js';

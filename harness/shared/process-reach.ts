@@ -1,12 +1,7 @@
 /**
- * Whom a client's signal reaches (harness/client-profiles/profiles.ts, `Reach`), as identities
- * read from /proc at that moment: the direct child; its process group, which a client that
- * gave the server a group of its own (setpgid or setsid) reaches with killpg; or its tree, the
- * child and every process whose parent chain leads to it now (VS Code's terminateProcess.sh
- * walks `pgrep -P`, Zed's kill_descendant_tree a /proc PPid map: a process already re-parented
- * away is missed by both); or its descendants alone (OpenCode's `pgrep -P` walk). The harness never signals a bare pid or a group id: each member is
- * signalled by identity (harness/containment/signal.ts), which is what killpg reaches minus a
- * process forked between this read and the signal.
+ * Whom a client's signal reaches (harness/client-profiles/profiles.ts, `Reach`), read from /proc
+ * now: the child, its group, its tree (VS Code's terminateProcess.sh, Zed's kill_descendant_tree)
+ * or its descendants (OpenCode). Each is signalled by identity (harness/containment/signal.ts).
  */
 import { listPids, readStatOnce } from '../observe/index.js';
 import type { ProcIdentity } from '../observe/index.js';

@@ -1,8 +1,4 @@
-/**
- * The control channel between the harness and the drill client (Node IPC).
- * Events go up, commands go down. Every event carries `t`, a CLOCK_MONOTONIC timestamp in ms
- * taken in the client at the moment the thing happened (see harness/util/clock.ts).
- */
+/** The control channel between harness and drill client (Node IPC); every event's `t` is the client's CLOCK_MONOTONIC ms (harness/util/clock.ts). */
 
 import type { ProfileRef, SpawnFacts, StopStep } from '../client-profiles/profiles.js';
 
@@ -42,12 +38,7 @@ export type ClientProtocol = 'auto' | '2025-11-25' | '2026-07-28';
 /** The two eras: 2025-11-25 (initialize) and 2026-07-28 (server/discover, a `_meta` envelope on every request). */
 export type ProtocolEra = '2025-11-25' | '2026-07-28';
 
-/**
- * How the era was chosen: the probe was answered in time (`probed`); it was answered after its
- * timeout, while initialize was on its way (`probed-late`); initialize was refused with -32022 for
- * the modern era and a second probe was answered first (`re-probed`); the probe failed or timed
- * out and initialize was answered (`fell-back`); or the scenario pinned it.
- */
+/** How the era was chosen (era-select.ts). */
 export type EraChoice = 'probed' | 'probed-late' | 're-probed' | 'fell-back' | 'pinned';
 
 export interface StartCommand {
@@ -59,21 +50,14 @@ export interface StartCommand {
   /** Null for a scenario with no target: its drills are at points that send none (idle). */
   target: ClientToolCall | null;
   correlationId: string;
-  /** Request timeout for setup and target calls. */
   callTimeoutMs: number;
   /** Which era to speak; absent means auto. */
   protocol?: ClientProtocol;
   /** auto: how long the server/discover probe may take before falling back to initialize. */
   discoverTimeoutMs?: number;
-  /**
-   * The longest stdout line the client holds while it waits for its newline; past it the line
-   * is noise, recorded by its head (`lineBytes`) and its length (absent: record-cap.ts defaults).
-   */
+  /** The longest stdout line held while waiting for its newline (absent: record-cap.ts defaults). */
   lineLimits?: { lineBytes: number; unterminatedBytes: number };
-  /**
-   * Send the correlation id as the target call's progress token (cancel drills only: a server
-   * that gets a token may report progress, which changes what a crash drill of it sees).
-   */
+  /** Send the correlation id as progress token (cancel drills only: progress changes what a crash drill sees). */
   progressToken?: boolean;
 }
 
@@ -81,33 +65,17 @@ export type HarnessCommand =
   | StartCommand
   /** Build the target call and stop just before writing it (emits `before-dispatch`). */
   | { type: 'prepare-target' }
-  /**
-   * Write the target call. With `holdResponses`, the client stops reading the server's stdout
-   * right after the write, so no response can come back before the harness kills it
-   * (that is what makes `in-flight` deterministic: the answer stays unread in the pipe).
-   */
+  /** Write the target call; `holdResponses` stops reading right after, so `in-flight` leaves the answer unread. */
   | { type: 'dispatch'; holdResponses: boolean }
-  /**
-   * Stop the server with a profile's stop sequence (harness/shared/stop-steps.ts), reporting
-   * each step (`stop-step`) and then `stop-done`; the client stays until told otherwise.
-   */
+  /** Stop the server with a profile's stop sequence (harness/shared/stop-steps.ts), reporting each step. */
   | { type: 'stop'; steps: StopStep[] }
   /** Drop the server with neither EOF nor a signal: the client keeps its pipe ends and reads on, and sends nothing more. */
   | { type: 'abandon' }
-  /**
-   * Cancel the target call: write notifications/cancelled for its request id, read the server's
-   * stdout again, then ask `tools/list` on the same connection (alive-after-cancel). The client
-   * stays alive and reading until it is told otherwise.
-   */
+  /** Cancel the target call, read on, then ask `tools/list` on the same connection (alive-after-cancel). */
   | { type: 'cancel'; followUpTimeoutMs: number }
   | { type: 'exit' };
 
-/**
- * What a stop step came to: `done` (stdin closed), `skipped` (its onlyIfAlive found nothing
- * alive), `ended-early` / `ran-out` (a wait), `sent` (a signal reached at least one process),
- * `none-alive` (a signal found no process to reach), `refused` (a group step with no group of
- * the server's own: never the client's).
- */
+/** What a stop step came to; `refused`: a group step with no group of the server's own. */
 export type StopStepResult = 'done' | 'skipped' | 'ended-early' | 'ran-out' | 'sent' | 'none-alive' | 'refused';
 
 /** A process a stop step signalled, by identity, and what the signal came to. */
@@ -128,19 +96,14 @@ export type ClientEvent =
       serverName: string | null;
       serverVersion: string | null;
       protocolVersion: string | null;
-      /** The era spoken and how it was chosen (absent in evidence recorded before eras existed). */
+      /** The era spoken and how it was chosen. */
       era?: ProtocolEra;
       chosenBy?: EraChoice;
-      /** fell-back: what the probe got instead of an answer. */
       fallbackReason?: string;
     }
   | { type: 'rpc-out'; t: number; message: unknown }
   | { type: 'rpc-in'; t: number; message: unknown }
-  /**
-   * A line on the server's stdout that is not a JSON-RPC message. `cutBytes`: how much of it was
-   * left out (a line longer than the record's `line-bytes`, or one that ran past
-   * `unterminated-bytes` with no newline: harness/drill/executor/record-cap.ts).
-   */
+  /** A stdout line that is not JSON-RPC; `cutBytes`: how much was left out (harness/drill/executor/record-cap.ts). */
   | { type: 'stdout-noise'; t: number; line: string; cutBytes?: number }
   | { type: 'setup-done'; t: number; steps: number }
   | { type: 'setup-error'; t: number; step: number; call: string; message: string }
@@ -152,18 +115,12 @@ export type ClientEvent =
   | { type: 'subject-exit'; t: number; code: number | null; signal: string | null }
   /** One step of the profile's stop sequence, as the client took it: when, its result, and whom a signal reached. */
   | { type: 'stop-step'; t: number; index: number; step: StopStep; result: StopStepResult; targets?: StopTarget[] }
-  /** The stop sequence is over (`ms`: how long it took). */
   | { type: 'stop-done'; t: number; ms: number }
   /** The client's runtime closed its end of the server's stdin because the direct child exited (Node's and Bun's ChildProcess do). */
   | { type: 'runtime-stdin-closed'; t: number }
   /** The client dropped the server (abandon): nothing closed, nothing sent from here on. */
   | { type: 'abandoned'; t: number }
-  /**
-   * notifications/cancelled for the target call's request id was fully written to the server,
-   * after the client read what the server had written before it (`drained`: its bytes, and
-   * whether the pipe was found empty; every rpc-in recorded before this event was read then or
-   * earlier).
-   */
+  /** notifications/cancelled was written, after draining what the server wrote before it (`drained`). */
   | {
       type: 'cancel-sent';
       t: number;

@@ -22,15 +22,8 @@ export class StdinGone extends InternalError {
 }
 
 /**
- * A stdio client transport that behaves like the SDK's StdioClientTransport (same default
- * environment, stdin/stdout pipes, newline-delimited JSON-RPC) but records every line the
- * server writes, including the ones that are not JSON-RPC (the SDK's ReadBuffer throws those
- * away), and can stop just before the target call is written. The server was spawned already
- * (spawn-subject.ts); this transport takes over its pipes.
- *
- * The subject's stderr is not read here: it is the client's fd 4, a pipe whose reading end the
- * harness holds, so the harness keeps receiving it (an EPIPE stack trace, say) after this
- * process has been killed.
+ * A stdio client transport like the SDK's StdioClientTransport that records every line the server
+ * writes (its ReadBuffer drops non-JSON-RPC ones) and can stop just before the target call.
  */
 export class RecordingStdioTransport implements Transport {
   onclose?: () => void;
@@ -65,10 +58,7 @@ export class RecordingStdioTransport implements Transport {
     return this.spawned.exited;
   }
 
-  /**
-   * Idempotent: the era probe (era-select.ts) starts the transport, and the SDK client that may
-   * take over after a fallback calls start() again in connect().
-   */
+  /** Idempotent: the era probe starts the transport, and the SDK client calls start() again in connect(). */
   async start(): Promise<void> {
     if (this.started) return;
     this.started = true;
@@ -96,7 +86,6 @@ export class RecordingStdioTransport implements Transport {
     await this.write(message);
   }
 
-  /** Writes one message and resolves with the moment the write completed (CLOCK_MONOTONIC ms). */
   async write(message: JSONRPCMessage): Promise<number> {
     const stdin = this.spawned.stdin;
     if (!stdin || stdin.destroyed || stdin.writableEnded) throw new StdinGone('Not connected');
@@ -124,15 +113,7 @@ export class RecordingStdioTransport implements Transport {
     this.release('in-flight');
   }
 
-  /**
-   * Writes one message after reading everything the server wrote before it: first what the
-   * stream holds, then what the pipe holds, read from its descriptor without blocking until it
-   * has nothing more (EAGAIN). Reading stays stopped until the write has completed, so every
-   * line read before it (an rpc-in before the write's rpc-out) was written by the server before
-   * it could have read this message, and every line after was read after it was written (the
-   * cancel of a cancel drill: silent-after-cancel tells an answer that crossed it this way).
-   * Resolves with the write's moment and what the drain read.
-   */
+  /** Writes one message after draining what the server wrote before it; a line read before was written before the server could read this one. */
   async writeAfterDrain(message: JSONRPCMessage): Promise<{ t: number; drain: DrainResult }> {
     this.hold('cancel');
     try {
@@ -170,13 +151,7 @@ export class RecordingStdioTransport implements Transport {
     return { bytes, complete: false };
   }
 
-  /**
-   * Stops reading the server's stdout for a reason; it is read again once no reason is left.
-   * `in-flight` (the target call's answer must stay unread until the kill), `ipc` (the client
-   * process's channel to the harness is backed up: a flooding server is read no faster than the
-   * harness takes its lines, so neither process's memory grows with the flood) and `cancel`
-   * (between the drain before a cancel and the cancel's write: writeAfterDrain).
-   */
+  /** Stops reading stdout until no reason is left: `in-flight` (answer unread until the kill), `ipc` (harness backpressure), `cancel`. */
   hold(reason: HoldReason): void {
     if (this.holds.size === 0) this.spawned.stdout.pause();
     this.holds.add(reason);
@@ -191,7 +166,6 @@ export class RecordingStdioTransport implements Transport {
     this.closeStdin();
   }
 
-  /** Ends the client's write side of the server's stdin (the stop step `close-stdin`). */
   closeStdin(): void {
     this.spawned.stdin?.end();
   }
@@ -202,12 +176,7 @@ export class RecordingStdioTransport implements Transport {
     return meta?.[CORRELATION_META_KEY] === this.targetCorrelationId;
   }
 
-  /**
-   * Splits the server's stdout into lines. Only the new chunk is searched for a newline, and a
-   * line that runs past `unterminatedBytes` without one is not held: its head is kept and the
-   * rest counted until its newline (or the end of stdout), then it is recorded as noise with
-   * `cutBytes` (a server that prints a 100 MB line, or never a newline, cannot fill our memory).
-   */
+  /** Splits stdout into lines; a line past `unterminatedBytes` keeps its head and counts the rest, so no server can fill our memory. */
   private onChunk(chunk: string): void {
     let from = 0;
     let index: number;

@@ -27,22 +27,12 @@ export class RpcClosed extends InternalError {
 /** Node's codes for a write to a stream that is no more: ended by us, or destroyed (at the child's exit, after an EPIPE). */
 const GONE_CODES = new Set(['EPIPE', 'ERR_STREAM_DESTROYED', 'ERR_STREAM_WRITE_AFTER_END']);
 
-/**
- * A write that found the server's stdin closed is the same news as the end of its stdout, come
- * first. After the server dies, which of them the client meets first is a race (EPIPE, the pipe
- * Node destroyed at the child's exit, or the close of stdout); the answer is one: the server
- * closed the connection.
- */
+/** A write that found stdin closed is the same news as the end of stdout: which comes first after the server dies is a race. */
 function writeFoundClosed(error: unknown): boolean {
   return error instanceof StdinGone || GONE_CODES.has(String((error as NodeJS.ErrnoException | null)?.code));
 }
 
-/**
- * The server closed the connection, whichever news came first: the end of its stdout (RpcClosed,
- * or the SDK 1 Client's "Connection closed", typescript-sdk 1.32.2 src/shared/protocol.ts,
- * `_onclose`; the SDK gives a cancelled request the same code, so the message decides), or a
- * write that found its stdin closed.
- */
+/** The server closed the connection: the end of its stdout (RpcClosed, or SDK 1's "Connection closed", typescript-sdk 1.32.2 src/shared/protocol.ts `_onclose`), or a write that found stdin closed. */
 export function connectionClosed(error: unknown): boolean {
   if (error instanceof RpcClosed || writeFoundClosed(error)) return true;
   return (
@@ -52,12 +42,7 @@ export function connectionClosed(error: unknown): boolean {
 
 type Pending = { resolve: (result: Record<string, unknown>) => void; reject: (error: Error) => void; timer: NodeJS.Timeout };
 
-/**
- * A bare JSON-RPC requester over the recording transport: requests with string ids (`cd-<n>`, so
- * a late answer can never be taken for one of the SDK client's numeric ids after a fallback),
- * responses matched by id, every other message handed to `onOther`. The 2026-07-28 era is
- * spoken with this (modern-session.ts); the 2025-11-25 era with the SDK 1 Client.
- */
+/** A bare JSON-RPC requester over the recording transport; string ids (`cd-<n>`) never clash with the SDK client's numeric ones. */
 export class RpcRequester {
   private next = 1;
   private readonly pending = new Map<string, Pending>();
@@ -67,7 +52,6 @@ export class RpcRequester {
   onOther: (message: JSONRPCMessage) => void = () => {};
   /** A response whose id was never this requester's (the SDK client's numeric ids while it shares the transport). */
   onStray: (message: JSONRPCMessage) => void = () => {};
-  /** The server closed the connection (after every pending request was rejected). */
   onClosed: () => void = () => {};
 
   constructor(private readonly transport: RecordingStdioTransport) {}
@@ -102,7 +86,6 @@ export class RpcRequester {
     return this.transport.send({ jsonrpc: '2.0', method, params } as JSONRPCMessage);
   }
 
-  /** Stops waiting for every answer (the era is chosen; a late answer is only recorded). */
   detach(): void {
     for (const id of [...this.pending.keys()]) {
       this.abandoned.add(id);

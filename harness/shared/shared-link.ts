@@ -1,13 +1,4 @@
-/**
- * The SDK 1 client's view of a connection it shares with the requester of a server/discover
- * probe that is still waiting for its answer (era-select.ts, after the probe's timeout).
- *
- * The requester keeps the recording transport: its own answers (string ids, `cd-<n>`) stay
- * its own, everything else (the SDK client's numeric ids, the server's requests and
- * notifications) comes here. close() never closes the server's stdin: the SDK client closes
- * its transport when initialize fails, and an initialize refused with -32022 for the modern era
- * is exactly when the connection must stay open (the late answer or a re-probe follows on it).
- */
+/** The SDK 1 client's view of a connection shared with a waiting server/discover probe; close() leaves stdin open for the late answer or re-probe. */
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { RecordingStdioTransport } from './recording-transport.js';

@@ -27,9 +27,7 @@ export interface SpawnedServer {
   stdout: Readable;
   /** Calls `listener` once, when the server has exited and its stdout is closed (ChildProcess's 'close'). */
   onClose(listener: () => void): void;
-  /** Resolves true once the process started, false when it could not be spawned. */
   started: Promise<boolean>;
-  /** The direct child by pid and start time, once started (null before, or when it never started). */
   identity(): ProcIdentity | null;
   exited: boolean;
   /** Hands the stdout text (what arrived so far, then every chunk) to the transport. */
@@ -37,18 +35,9 @@ export interface SpawnedServer {
 }
 
 /**
- * Spawns the server at once, before the SDK is loaded, and keeps what it writes until the
- * transport attaches: the server's start-up and the client's overlap, as they do in a real
- * client that has its libraries loaded long before it starts a server.
- *
- * It is spawned as the drill's client profile spawns it (harness/client-profiles/): its
- * environment (client-env.ts), a session of its own (Node's `detached`, setsid), a group of its
- * own or a parent-death signal (pre-exec.pl: Node has neither), and its stderr: the client's
- * own, fd 4, which the harness reads and which outlives this process (`inherit`), or a pipe of
- * this process's, passed on to fd 4, whose reading end dies with it (`pipe-read`, and
- * `pipe-unread`, read only as far as an unread client buffers: stderr-room.ts). `stdin`: the
- * client's end of the server's stdin, held here and not on the ChildProcess when the profile's
- * runtime does not close it at the child's exit (Node's ChildProcess does, in its exit handler).
+ * Spawns the server at once, before the SDK is loaded, as a real client whose libraries are
+ * loaded would, and as the drill's client profile spawns it (harness/client-profiles/: client-env.ts,
+ * pre-exec.pl, stderr-room.ts). `stdin` is held here where the profile's runtime does not close it.
  */
 export function spawnSubject(subject: SubjectLaunch, emit: (event: ClientEvent) => void, client: ClientSpawn = DEFAULT_CLIENT_SPAWN): SpawnedServer {
   const { spawn: facts } = client;
@@ -69,8 +58,7 @@ export function spawnSubject(subject: SubjectLaunch, emit: (event: ClientEvent) 
   if (child.stderr) readStderr(child.stderr, facts.stderr, stderrSink());
   const stdin: Writable | null = pipes?.stdin ?? child.stdin;
   const stdout = pipes?.stdout ?? child.stdout!;
-  // Node destroys `child.stdin` when the child exits (lib/internal/child_process.js, onexit); a
-  // client whose runtime does not keeps its end open until it closes it itself.
+  // Node destroys `child.stdin` when the child exits (lib/internal/child_process.js, onexit).
   if (!client.closesStdinWhenChildExits) child.stdin = null;
   const early: string[] = [];
   let ended = false;

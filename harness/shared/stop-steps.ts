@@ -1,13 +1,7 @@
 /**
- * One piece of code for every client's stop sequence: the steps are data
- * (harness/client-profiles/profiles.ts), so there is no branch per client here. Both drill
- * clients run it (the client process in harness/client-process/, the in-process client in the
- * harness), each over its own hold on the server (`StopHold`). Every step is reported as it is
- * taken, with its time, its result and, for a signal, every process it reached by identity.
- *
- * Waits that end "when the group is gone" poll, as the clients themselves do (the Python SDK's
- * terminate_posix_process_tree and Codex's terminate_and_observe both poll the group every
- * 10 ms): only the members found at the last full read of /proc are re-read between full reads.
+ * Every client's stop sequence, run from data (harness/client-profiles/profiles.ts) by both drill
+ * clients. "Until the group is gone" polls, as the Python SDK's terminate_posix_process_tree and
+ * Codex's terminate_and_observe do every 10 ms.
  */
 import type { Liveness, Reach, StopStep } from '../client-profiles/profiles.js';
 import { signalIdentity } from '../containment/signal.js';
@@ -20,11 +14,8 @@ import type { ClientEvent, StopStepResult, StopTarget } from './protocol.js';
 export interface StopHold {
   /** The direct child (the server, or its launcher), or null when it never started. */
   child(): ProcIdentity | null;
-  /** The child has exited (a zombie counts). */
   childExited(): boolean;
-  /** Resolves true once the child exits, false after `ms`. */
   childExit(ms: number): Promise<boolean>;
-  /** Ends the client's write side of the server's stdin; a second call does nothing. */
   closeStdin(): void;
   /** The server has a process group of its own (the profile spawns it with setpgid or setsid): its id is the child's pid. */
   ownGroup: boolean;

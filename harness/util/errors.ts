@@ -1,25 +1,14 @@
-/**
- * Errors and exit codes, in one place (docs/design.md, "Exit codes"). Every command returns its
- * exit code through `commandExit`; every error of the project extends `CrashDrillError`, with a
- * stable `code` (vitest's `code = 'VITEST_FILES_NOT_FOUND'` style) and whose fault it is: a
- * `UserError` (a flag, a file, a field, an environment variable the user can fix) exits 3, an
- * `InternalError` (ours) exits 4. No imports, so every layer can use it (the results layer's
- * exitCodeFor, the reporters through harness/results/types.ts).
- */
+/** Errors and exit codes in one place (docs/design.md, "Exit codes"): `UserError` exits 3, `InternalError` 4. No imports, so every layer can use it. */
 
-/** Every exit code of crash-drill, declared once. */
 export const EXIT = {
-  /** Every drill passed (or the command did what it was asked). */
   ok: 0,
   /** A drill failed, a log is broken, a drill was flaky; `contain`: SIGKILL was needed or something survived. */
   failed: 1,
-  /** Some drill is unknown and none failed. */
   unknown: 2,
   /** `contain`: refused or stopped, nothing was signalled (the same number as `unknown`: no command gives both). */
   refused: 2,
   /** Usage or configuration: a bad flag, file, field, path, variable or reporter. Nothing was run. */
   usage: 3,
-  /** The harness itself failed. */
   harness: 4,
 } as const;
 
@@ -28,18 +17,17 @@ export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 /** 128 + the signal number, as a shell reports a process ended by it. */
 export const SIGNAL_EXIT: Partial<Record<NodeJS.Signals, number>> = { SIGINT: 130, SIGTERM: 143 };
 
-/** Who can fix it: the user (exit 3) or us (exit 4). */
 export type Blame = 'user' | 'internal';
 
 /** The base of every error crash-drill throws on purpose. */
 export abstract class CrashDrillError extends Error {
-  /** Stable, `CRASH_DRILL_<WHAT>` (older families keep their `OBSERVE_`, `REMOTE_`, `PRELOAD_` prefixes). */
+  /** Stable, `CRASH_DRILL_<WHAT>` (some families keep their `OBSERVE_`, `REMOTE_`, `PRELOAD_` prefixes). */
   abstract readonly code: string;
   abstract readonly fault: Blame;
 
   constructor(message?: string, options?: ErrorOptions) {
     super(message, options);
-    // Set once here for every class (execa's setErrorName): a `UsageError` prints as one, not as "Error".
+    // A `UsageError` prints as one, not as "Error" (execa's setErrorName).
     this.name = new.target.name;
   }
 }
@@ -54,15 +42,11 @@ export abstract class InternalError extends CrashDrillError {
   readonly fault = 'internal' as const;
 }
 
-/** A usage error raised by a command itself (a bad option value, a folder that is not one). */
 export class UsageError extends UserError {
   readonly code: string = 'CRASH_DRILL_USAGE';
 }
 
-/**
- * An environment variable with a value crash-drill does not take. The message names the
- * variable, what it takes and what it got: `CRASH_DRILL_CLIENT: expected process or inprocess, got "x"`.
- */
+/** An environment variable with a value crash-drill does not take. */
 export class EnvVarError extends UserError {
   readonly code = 'CRASH_DRILL_ENV';
   constructor(
@@ -74,13 +58,7 @@ export class EnvVarError extends UserError {
   }
 }
 
-/**
- * A run whose plan holds no drill: the filters and choices left nothing, or every scenario's
- * drills were left out (each with why, `reasons`). It fails the run, exit 1 like a failed drill,
- * not 3: a release gate that asked for the stop drill must not pass without one (vitest exits 1
- * when no test file is found, unless `--passWithNoTests`; ours is `--pass-with-no-drills`,
- * `passWithNoDrills`).
- */
+/** A run whose plan holds no drill: exit 1, not 3, so a release gate that asked for a drill never passes without one (`--pass-with-no-drills`). */
 export class NoDrillsError extends UserError {
   readonly code = 'CRASH_DRILL_NO_DRILLS';
   constructor(
@@ -93,10 +71,8 @@ export class NoDrillsError extends UserError {
 }
 
 /**
- * Control flow, not a fault: a wait cut short because the run was interrupted (SIGINT, SIGTERM).
- * It is neither the user's error nor ours, so it is no `CrashDrillError`: the drill that meets it
- * contains what it started and the run ends with the signal's exit code (execa's
- * `DiscardedError`, lib/return/final-error.js, interrupts the same way without being an error).
+ * Control flow, not a fault: a wait cut short by SIGINT or SIGTERM, so no `CrashDrillError`
+ * (as execa's `DiscardedError`, lib/return/final-error.js); the run ends with the signal's code.
  */
 export class Interrupted extends Error {
   constructor() {
@@ -105,7 +81,6 @@ export class Interrupted extends Error {
   }
 }
 
-/** A broken invariant: something crash-drill itself made is not what it must be. */
 export class HarnessBug extends InternalError {
   readonly code = 'CRASH_DRILL_INTERNAL';
 }
@@ -126,11 +101,7 @@ export function errorMessage(error: unknown): string {
 
 type Out = { write(s: string): unknown };
 
-/**
- * Runs a command and returns its exit code: the body's, or a user error's (exitCodeOf), printed as
- * `crash-drill: [<command>: ]<message>`. Anything else propagates: harness/cli/main.ts prints
- * it with its stack and exits 4 (`reportUncaught`).
- */
+/** Runs a command and returns its exit code; a user error is printed, anything else propagates (harness/cli/main.ts). */
 export async function commandExit(err: Out, command: string | null, body: () => Promise<number> | number): Promise<number> {
   try {
     return await body();

@@ -5,7 +5,6 @@ import { HarnessBug } from './errors.js';
 
 let root: string | undefined;
 
-/** The package root: the nearest folder above this file with a package.json (works from src and dist). */
 export function packageRoot(): string {
   if (root) return root;
   let dir = dirname(fileURLToPath(import.meta.url));
@@ -17,20 +16,12 @@ export function packageRoot(): string {
   return (root = dir);
 }
 
-/**
- * A compiled file of the package. The drill client always runs from dist/, even when the
- * harness itself runs from TypeScript sources under vitest: a process that must start fast
- * should not pay for a transpiler.
- */
+/** A compiled file of the package: the drill client runs from dist/ even under vitest, so it pays for no transpiler. */
 export function distFile(relative: string): string {
   return join(packageRoot(), 'dist', relative);
 }
 
-/**
- * The path to show a user: relative to the working folder when the file is inside it
- * (`scenarios/bad.yaml`), absolute otherwise (a temp folder), so it can be pasted either way.
- * Every message of the CLI and the config loader names files this way.
- */
+/** The path to show a user: relative to the working folder when inside it, else absolute. */
 export function displayPath(file: string): string {
   const abs = resolve(file);
   const rel = relative(process.cwd(), abs);

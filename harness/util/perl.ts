@@ -1,14 +1,9 @@
-/**
- * perl, for the processes the harness starts as perl (the drill holder and its stand-in,
- * harness/drill/holder/; the run's sentinel, harness/registry/sentinel.ts): found on PATH once,
- * and a perl file's code for `perl -e`.
- */
+/** perl for the processes the harness starts as perl (harness/drill/holder/, harness/registry/sentinel.ts): found once, and a file's code for `perl -e`. */
 import { accessSync, constants, readFileSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 
 let perlPath: string | null | undefined;
 
-/** perl on PATH (looked up once), or null. */
 export function findPerl(): string | null {
   if (perlPath !== undefined) return perlPath;
   perlPath = null;
@@ -30,11 +25,7 @@ export function perlFile(path: string): string {
   return readFileSync(path, 'utf8').replace(/^(?:#[^\n]*\n)+/, '');
 }
 
-/**
- * prctl's syscall number by Node's process.arch, for perl's `syscall` (the holder, the stand-in,
- * harness/shared/pre-exec.pl), which then loads no module to find it; an architecture not listed
- * leaves it to perl's syscall.ph.
- */
+/** prctl's syscall number by process.arch, so perl loads no module to find it; others fall back to syscall.ph. */
 const PRCTL_SYSCALL: Partial<Record<string, number>> = {
   x64: 157,
   arm64: 167,
@@ -46,7 +37,6 @@ const PRCTL_SYSCALL: Partial<Record<string, number>> = {
   ppc64: 171,
 };
 
-/** The prctl argument of a perl process: the number, or "" for syscall.ph. */
 export function prctlArgument(arch: string = process.arch): string {
   return String(PRCTL_SYSCALL[arch] ?? '');
 }

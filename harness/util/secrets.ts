@@ -1,26 +1,12 @@
 /**
- * What counts as a secret, and how one is kept out of every output: reports, evidence logs, the
- * console and the run registry. A secret is found two ways, by name and by value, as Gemini CLI
- * filters a server's environment (google-gemini/gemini-cli 5411f113,
- * packages/core/src/services/environmentSanitization.ts, NEVER_ALLOWED_NAME_PATTERNS by name; the
- * token prefixes below are the ones their issuers document, not a copy of that file's list):
- *
- * - by name: the value of a credential-named variable (`GITHUB_TOKEN`, `API_KEY`), of a
- *   credential-named flag (`--api-key X`, `--token=X`), or of `NAME=value` in a command line
- *   (`env GITHUB_PERSONAL_ACCESS_TOKEN=...`, `docker run -e TOKEN=...`);
- * - by value: a token-shaped string (GitHub, Slack, AWS, Google, OpenAI-style `sk-`, npm, GitLab,
- *   a JWT, a PEM private key, a URL with a password), wherever it stands.
- *
- * A secret the drill knows by value is replaced by a placeholder naming where it came from
- * (`[redacted:env.GITHUB_TOKEN]`, `[redacted:--api-key]`); one found only by its shape in free
- * text by `[redacted:<kind>]`. The drill's own credentials (its session token and API key) read
- * `[redacted]`. The placeholders are stable: the same secret reads the same in every run.
+ * What counts as a secret, and how one is kept out of every output: found by name and by token
+ * shape, as Gemini CLI filters a server's environment (google-gemini/gemini-cli 5411f113,
+ * packages/core/src/services/environmentSanitization.ts, NEVER_ALLOWED_NAME_PATTERNS).
  */
 
 /** A value that never appears in an output, and where it came from (the placeholder's name). */
 export interface Secret {
   value: string;
-  /** `env.NAME`, `--flag`, `arg N`; empty for the drill's own credentials. */
   from: string;
 }
 
@@ -57,15 +43,9 @@ const ANY_SHAPE = new RegExp(TEXT_SHAPES.map((s) => s.re.source).join('|'));
 /** A whole value that starts like a token, however short the rest (`sk-abc`), or a bearer value. */
 const WHOLE_SHAPES = /^(gh[pousr]_|github_pat_|sk-|xox[abposr]-|AKIA|ASIA|AIza|glpat-|npm_|ey[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]+\.|[Bb]earer\s)/;
 
-/** `?token=...`, `&api_key=...`: a credential-named query parameter. */
 const QUERY_PARAM = /[?&]([^=&#\s]+)=[^&#\s]/g;
 
-/**
- * Whether a whole value (an env value, an arg) looks like a secret: a token shape, a URL with a
- * password or a credential-named query parameter, a `Bearer` value, or 24+ characters of letters
- * and digits mixed with no spaces or slashes and fewer than three dashes (a key, not a path, a
- * word or an identifier such as a UUID).
- */
+/** Whether a whole value looks like a secret: a token shape, a password URL, a credential query parameter, a `Bearer` value, or a 24+ character key. */
 export function looksLikeSecret(value: string): boolean {
   if (WHOLE_SHAPES.test(value) || ANY_SHAPE.test(value)) return true;
   for (const m of value.matchAll(QUERY_PARAM)) if (isCredentialName(m[1]!.replace(/-/g, '_'))) return true;
@@ -73,15 +53,11 @@ export function looksLikeSecret(value: string): boolean {
   return /^[A-Za-z0-9_\-+=]{24,}$/.test(value) && /[0-9]/.test(value) && /[A-Za-z]/.test(value) && (value.match(/-/g)?.length ?? 0) < 3;
 }
 
-/** `[redacted:from]`, or `[redacted]` for the drill's own credentials. */
 export function placeholder(from: string): string {
   return from ? `[redacted:${from}]` : '[redacted]';
 }
 
-/**
- * `text` with every known secret replaced by its placeholder, then every token shape left. The
- * longest secrets go first, so a secret that holds another is replaced whole.
- */
+/** `text` with every known secret replaced (longest first, so one holding another goes whole), then every token shape. */
 export function redact(text: string, secrets: readonly Secret[] = []): string {
   let out = text;
   if (secrets.some((s) => text.includes(s.value)))
@@ -89,7 +65,6 @@ export function redact(text: string, secrets: readonly Secret[] = []): string {
   return redactShapes(out);
 }
 
-/** `text` with every token shape replaced by `[redacted:<kind>]`. */
 export function redactShapes(text: string): string {
   if (!ANY_SHAPE.test(text)) return text;
   let out = text;
@@ -107,12 +82,7 @@ const FLAG = /^--?[A-Za-z][\w-]*$/;
 const ASSIGNMENT = /^([A-Za-z_][A-Za-z0-9_]*)=(.+)$/s;
 const FLAG_WITH_VALUE = /^(--?[A-Za-z][\w-]*)=(.+)$/s;
 
-/**
- * The secrets an argv holds, each with where it came from: `NAME=value` with a credential name
- * or a secret-shaped value (`env.NAME`), the value of a credential-named flag (`--token X`,
- * `--token=X`: `--token`), and any other secret-shaped arg (`arg N`, counted in `args`). A value
- * that is still a template (`{{env.X}}`) is not one: the drill adds its rendered value itself.
- */
+/** The secrets an argv holds, each with where it came from; a value still templated is not one (the drill adds its rendered value). */
 export function argSecrets(args: readonly string[]): Secret[] {
   const out: Secret[] = [];
   args.forEach((a, i) => {
@@ -135,30 +105,22 @@ export function argSecrets(args: readonly string[]): Secret[] {
   return out.filter((s) => s.value.length >= MIN_SECRET_LENGTH);
 }
 
-/** The secrets of an environment: credential-named variables and secret-shaped values (`env.NAME`). */
 export function envSecrets(env: Readonly<Record<string, string>>): Secret[] {
   return Object.entries(env)
     .filter(([name, value]) => !value.includes('{{') && value.length >= MIN_SECRET_LENGTH && (isCredentialName(name) || looksLikeSecret(value)))
     .map(([name, value]) => ({ value, from: `env.${name}` }));
 }
 
-/** Every secret a server's launch holds: its args (an `env NAME=value` prefix included) and its env. */
 export function launchSecrets(subject: { args: readonly string[]; env?: Readonly<Record<string, string>> }): Secret[] {
   return [...argSecrets(subject.args), ...envSecrets(subject.env ?? {})];
 }
 
-/** An argv with its secrets replaced: the known ones and any it holds by name or by shape. */
 export function redactArgv(argv: readonly string[], known: readonly Secret[] = []): string[] {
   const secrets = [...known, ...argSecrets(argv)];
   return argv.map((a) => redact(a, secrets));
 }
 
-/**
- * A report about processes (`orphans`, `inspect`, `contain`: their text, JSON and evidence) with
- * every command line's secrets replaced: an array under `argv` or `cmdline` by redactArgv, a
- * `command` string word by word the same way, and every other string by its token shapes. The
- * live machine hands us no secret to look for, so names and shapes are all there is.
- */
+/** A report about processes with every command line's secrets replaced: the live machine gives no secret to look for, only names and shapes. */
 export function redactProcessFields<T>(value: T): T {
   return walk(value, null) as T;
 }

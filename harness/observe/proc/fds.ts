@@ -1,9 +1,4 @@
-/**
- * A process's file descriptors, as /proc/PID/fd shows them: one symbolic link a descriptor,
- * whose target names the open object (`pipe:[N]`, `socket:[N]`, `anon_inode:[eventpoll]`, a
- * path) and whose permission bits give the access mode (proc(5)). Like every reader here, these
- * return null (or nothing) when the process or the descriptor is gone.
- */
+/** A process's file descriptors as /proc/PID/fd shows them (proc(5)): link target and access mode; null when gone. */
 import { lstatSync, readdirSync, readFileSync, readlinkSync, statSync } from 'node:fs';
 import { readdir, readlink } from 'node:fs/promises';
 
@@ -16,10 +11,7 @@ export function listFds(pid: number): string[] | null {
   }
 }
 
-/**
- * Whether the descriptor is a pipe by its file type (S_ISFIFO): an anonymous pipe, or a FIFO,
- * whose link names a path (harness/shared/fifo-stdio.ts gives servers FIFOs for real pipes).
- */
+/** Whether the descriptor is a pipe by its file type (S_ISFIFO), FIFOs included (harness/shared/fifo-stdio.ts). */
 export function fdIsFifo(pid: number, fd: number | string): boolean {
   try {
     return statSync(`/proc/${pid}/fd/${fd}`).isFIFO();
@@ -28,7 +20,6 @@ export function fdIsFifo(pid: number, fd: number | string): boolean {
   }
 }
 
-/** readlink of /proc/PID/fd/N, or null when the process or the fd is gone. */
 export function readFdLink(pid: number, fd: number | string): string | null {
   try {
     return readlinkSync(`/proc/${pid}/fd/${fd}`);
@@ -37,10 +28,7 @@ export function readFdLink(pid: number, fd: number | string): string | null {
   }
 }
 
-/**
- * readlink of /proc/PID/fd/N that throws the fs error: a caller that must tell "another user's
- * process" (EACCES, the whole answer unknown) from "closed meanwhile" reads the code.
- */
+/** readlink of /proc/PID/fd/N that throws the fs error, so a caller can tell EACCES from "closed meanwhile". */
 export function readFdLinkOrThrow(pid: number, fd: number | string): string {
   return readlinkSync(`/proc/${pid}/fd/${fd}`);
 }

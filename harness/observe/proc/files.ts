@@ -1,7 +1,4 @@
-/**
- * The other per-process files of /proc the harness reads, and the few machine-wide ones
- * (proc(5)). Each returns null when the process is gone or the file cannot be read.
- */
+/** The other per-process files of /proc the harness reads and a few machine-wide ones (proc(5)); each null when gone or unreadable. */
 import { existsSync, readdirSync, readFileSync, readlinkSync, statSync } from 'node:fs';
 
 /** Whether this machine has a /proc to read (Linux); elsewhere (macOS) the ps + lsof tools stand in. */
@@ -27,7 +24,6 @@ export function readExe(pid: number): string | null {
   }
 }
 
-/** The working directory (/proc/PID/cwd), or null when gone or another user's. */
 export function readCwd(pid: number): string | null {
   try {
     return readlinkSync(`/proc/${pid}/cwd`);
@@ -36,12 +32,7 @@ export function readCwd(pid: number): string | null {
   }
 }
 
-/**
- * A process's I/O counters (/proc/PID/io, proc(5)): bytes passed to read(2)- and write(2)-like
- * calls (rchar, wchar, pipes and sockets included) and how many such calls (syscr, syscw), summed
- * over its threads. Null when gone, or another user's (the file is mode 0400: only the owner or
- * root reads it).
- */
+/** A process's I/O counters (/proc/PID/io, proc(5)); null when gone or another user's (mode 0400). */
 export interface IoCounters {
   rchar: number;
   wchar: number;
@@ -61,7 +52,6 @@ export function readIo(pid: number): IoCounters | null {
   return Object.values(io).every(Number.isFinite) ? io : null;
 }
 
-/** The mapped files (/proc/PID/maps), or null when gone. */
 export function readMaps(pid: number): string | null {
   try {
     return readFileSync(`/proc/${pid}/maps`, 'utf8');
@@ -70,7 +60,6 @@ export function readMaps(pid: number): string | null {
   }
 }
 
-/** The thread ids of `pid` (/proc/PID/task), or null when gone. */
 export function listTasks(pid: number): number[] | null {
   try {
     return readdirSync(`/proc/${pid}/task`).map(Number);
@@ -97,10 +86,7 @@ export function readMounts(): string | null {
   }
 }
 
-/**
- * The value of one environment variable in each of `pids` that has it (what execve got). A raw
- * search of the bytes, not readEnviron's map: this runs over every process of the machine.
- */
+/** One environment variable's value in each of `pids` that has it: a raw byte search, since this runs over every process. */
 export function readEnvironValues(pids: Iterable<number>, name: string): Map<number, string> {
   const out = new Map<number, string>();
   const needle = Buffer.from(`\0${name}=`);

@@ -1,8 +1,4 @@
-/**
- * Random access to a program's bytes: a file read piecewise (only the spans a reader asks for,
- * so a 140 MB .NET bundle costs the few hundred KB its headers, one data section and its
- * manifest take), or a buffer (a jar inside a jar, a test's edited copy).
- */
+/** Random access to a program's bytes: a file read piecewise (a large bundle costs only its headers and manifest), or a buffer. */
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 
 export interface ByteSource {

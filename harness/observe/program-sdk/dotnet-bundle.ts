@@ -1,21 +1,9 @@
 /**
- * A .NET single-file bundle: the apphost with the application's files appended, and a manifest
- * after them, as dotnet/runtime's bundler writes it (src/installer/managed/Microsoft.NET.HostModel/
- * Bundle/: Bundler.cs, Manifest.cs, FileEntry.cs, FileType.cs; read at main, 2026):
- *
- * - the apphost carries `BundleHeaderPlaceholder` (Bundler.cs): an 8-byte little-endian offset of
- *   the manifest, then the 32-byte signature, the SHA-256 of ".net core bundle". A plain apphost
- *   has 0 there; bundling writes the offset. The placeholder is a static array of the host, so it
- *   lies in the data section (ELF `.data`, Mach-O `__DATA,__data`): only that section is searched.
- * - the manifest (Manifest.cs `Write`): major and minor version (u32 each), the file count (i32),
- *   the bundle id (a string), then from version 2 on the deps.json and runtimeconfig.json offsets
- *   and sizes (i64 each) and flags (u64); then per file (FileEntry.cs `Write`) its offset and size
- *   (i64), from version 6 on its compressed size (i64, 0 when stored), its type (a byte:
- *   FileType.cs, 1 assembly, 2 native binary, 3 deps.json, 4 runtimeconfig.json, 5 symbols) and its
- *   path in the bundle. Strings are BinaryWriter's: a 7-bit encoded length, then UTF-8 bytes.
- * - a compressed file (`EnableCompressionInSingleFile`) is raw deflate (Bundler.cs, DeflateStream).
- *
- * Read piecewise: the ELF or Mach-O headers, the data section, the manifest, the one file asked for.
+ * A .NET single-file bundle: the apphost with the application's files and a manifest appended, as
+ * dotnet/runtime's bundler writes it (src/installer/managed/Microsoft.NET.HostModel/Bundle/:
+ * Bundler.cs `BundleHeaderPlaceholder`, Manifest.cs and FileEntry.cs `Write`, FileType.cs).
+ * The placeholder (manifest offset, then the SHA-256 of ".net core bundle") is static data, so
+ * only the data section is searched; compressed files are raw deflate. Read piecewise.
  */
 import { inflateRawSync } from 'node:zlib';
 import { type ByteSource, indexIn } from './byte-source.js';

@@ -1,13 +1,7 @@
 /**
- * Which MCP SDK a .NET program is built on, and at which version: the C# SDK's NuGet packages
- * (`ModelContextProtocol`, `ModelContextProtocol.Core`, `ModelContextProtocol.AspNetCore`) among
- * the libraries of its deps.json, read from
- *
- * - a single-file bundle: the deps.json embedded in the program (dotnet-bundle.ts);
- * - a framework-dependent folder: `<app>.deps.json` beside the apphost `<app>`, or beside the
- *   `<app>.dll` that `dotnet <app>.dll` runs.
- *
- * Or null when the program is not .NET, or why no SDK or version could be read.
+ * Which MCP SDK a .NET program is built on, and its version: the C# SDK's `ModelContextProtocol*`
+ * packages in its deps.json, embedded (dotnet-bundle.ts) or beside the apphost or `<app>.dll`.
+ * Null when it is not .NET; else why nothing could be read.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path';

@@ -1,9 +1,4 @@
-/**
- * Where a named section's bytes lie in an executable file: ELF (32 or 64 bit, either byte order)
- * and Mach-O (64 bit, thin or the first slice of a universal file), read from the file's own
- * headers (elf(5); Apple's <mach-o/loader.h>, <mach-o/fat.h>). Only the headers are read, never
- * the whole file: a file offset and a size, or null when the format or the section is not there.
- */
+/** Where a named section lies in an ELF or Mach-O file, from its headers only (elf(5); Apple's <mach-o/loader.h>, <mach-o/fat.h>). */
 import type { ByteSource } from './byte-source.js';
 
 export interface Span {

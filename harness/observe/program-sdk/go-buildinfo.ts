@@ -1,15 +1,8 @@
 /**
- * A Go binary's embedded build information, read from the file itself, as `go version -m`
- * shows it: the Go version, the main package's path, the main module and every dependency
- * module with its version (and replacement). No `go` tool at run time.
- *
- * The format, as Go's own reader reads it (debug/buildinfo/buildinfo.go, readRawBuildInfo, and
- * runtime/debug/mod.go, ParseBuildInfo, Go 1.26): a 32-byte header at a 16-byte boundary in the
- * section `.go.buildinfo` (ELF) or `__DATA,__go_buildinfo` (Mach-O), starting with the magic
- * "\xff Go buildinf:"; since Go 1.18 (flag bit 2 set) the header is followed by two uvarint-length
- * strings, the Go version and the module info. The module info is framed by 16 sentinel bytes at
- * each end and holds tab-separated lines: `path`, `mod`, `dep`, `=>` (the replacement of the line
- * before), `build`. Binaries from before Go 1.18 keep pointers instead: not read here, and said so.
+ * A Go binary's embedded build information, as `go version -m` shows it, read from the file as
+ * Go's own reader does (debug/buildinfo/buildinfo.go readRawBuildInfo, runtime/debug/mod.go
+ * ParseBuildInfo, Go 1.26): the `.go.buildinfo` header with magic "\xff Go buildinf:", then two
+ * uvarint-length strings (Go 1.18+). Older binaries keep pointers instead: not read, and said so.
  */
 import { type ByteSource, bufferSource, indexIn, withFileSource } from './byte-source.js';
 import { elfHasSectionTable, elfSection, formatOf, machoSection, type Span } from './executable-sections.js';
@@ -52,9 +45,8 @@ export function parseGoBuildInfo(bytes: Buffer, file = 'the program'): GoBuildIn
 export function goBuildInfoOf(source: ByteSource, file = 'the program'): GoBuildInfoResult {
   const format = formatOf(source);
   const section = format === 'elf' ? elfSection(source, '.go.buildinfo') : format === 'mach-o' ? machoSection(source, '__DATA', '__go_buildinfo') : null;
-  // Without a section table (stripped), Go's reader searches the data for the magic at a 16-byte
-  // boundary; so does this one, over the whole file. A file whose table has no such section is not
-  // Go (the linker always writes it), and is not searched: a 140 MB .NET bundle costs nothing here.
+  // Stripped: search the whole file for the magic at a 16-byte boundary, as Go's reader does. A
+  // section table without the section is not Go (the linker always writes it).
   const searched = format === 'other' || (format === 'elf' && !elfHasSectionTable(source));
   const at = section ? headerIn(source, section) : searched ? indexIn(source, MAGIC, 0, source.size, ALIGN) : -1;
   if (at === null || at < 0 || at + HEADER > source.size)

@@ -1,9 +1,4 @@
-/**
- * Which MCP SDK a Go program is built on, and at which version, from its embedded module list
- * (go-buildinfo.ts): go-sdk or mcp-go (a program may hold both, e.g. a client of one and a
- * server of the other), the version the binary holds (a replacement's version when the module
- * was replaced), or why it could not be told. Null when the file is not a Go program.
- */
+/** Which MCP SDK (go-sdk, mcp-go, or both) a Go program holds and at which version (a replacement's when replaced), from go-buildinfo.ts. */
 import type { ByteSource } from './byte-source.js';
 import { goBuildInfoOf } from './go-buildinfo.js';
 import type { ProgramSdk } from './types.js';

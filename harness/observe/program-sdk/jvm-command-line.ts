@@ -1,13 +1,8 @@
 /**
  * The jars a `java` command line runs, as the launcher finds them (the `java` tool's reference,
- * JDK 17: "Synopsis", "Standard Options for Java", "Using the JDK_JAVA_OPTIONS Launcher Environment
- * Variable" and "java Command-Line Argument Files"): `-jar <file>`, else `-cp`/`-classpath`/
- * `--class-path` (or CLASSPATH when none is given), each entry a jar, a folder, or `dir/*` (every
- * .jar and .JAR file in dir, not below), and the `-p`/`--module-path` entries (a jar, or a folder
- * of them). The -jar file's own manifest Class-Path is left to the jar reader (jvm-mcp-sdk.ts),
- * which opens the jar anyway. JDK_JAVA_OPTIONS goes in front of the arguments, and `@file`
- * arguments are read as the launcher reads them: words separated by white space, quotes keeping
- * one. Everything after the main class, `-jar <file>` or `-m <module>` is the program's own.
+ * JDK 17: "Standard Options for Java", JDK_JAVA_OPTIONS, "java Command-Line Argument Files"):
+ * `-jar`, else the class path (or CLASSPATH) with `dir/*` expanded, and the module path. The
+ * -jar manifest's Class-Path is left to jvm-mcp-sdk.ts.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path';

@@ -1,12 +1,7 @@
 /**
- * What a jar says about itself and the jars inside it: its manifest's main attributes (the JAR
- * File Specification: `Name: value` lines, a line starting with one space continuing the one
- * before, the main section up to the first blank line), and every Maven artifact it names in
- * `META-INF/maven/<groupId>/<artifactId>/pom.properties` (written by Maven's archiver into each
- * jar it builds, and carried into a fat jar by the shade and assembly plugins). A jar inside the
- * jar (Spring Boot's BOOT-INF/lib/, a war's WEB-INF/lib/, any *.jar entry) is read the same way,
- * one level down; where it names no artifact, its file name (`<artifactId>-<version>.jar`, as
- * Maven names a dependency) is all there is.
+ * What a jar says about itself: its manifest's main attributes (the JAR File Specification) and
+ * every Maven artifact its `META-INF/maven/.../pom.properties` names (kept in fat jars by the
+ * shade and assembly plugins); nested jars are read one level down, else named by file name.
  */
 import { type ByteSource, bufferSource, withFileSource } from './byte-source.js';
 import { readEntry, type ZipEntry, zipEntries } from './zip-archive.js';

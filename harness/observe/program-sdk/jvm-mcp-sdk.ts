@@ -1,11 +1,7 @@
 /**
- * Which MCP SDK a JVM program runs, and at which version, from its command line and its jars
- * (jvm-command-line.ts finds them, jvm-jar.ts reads them): the Java SDK's artifacts
- * (group io.modelcontextprotocol.sdk: mcp, mcp-core, mcp-json-jackson2/3, ...) named by their
- * pom.properties, in a fat jar, in a jar inside the jar, or as jars of their own on the class
- * path. Where a jar holds the SDK's classes without pom.properties, the version comes from its
- * manifest (the SDK's jars carry Bundle-SymbolicName and Bundle-Version), else its file name, else
- * it is said to be unknown. Or why nothing could be told.
+ * Which MCP SDK a JVM program runs (group io.modelcontextprotocol.sdk), from its command line and
+ * jars (jvm-command-line.ts, jvm-jar.ts): by pom.properties, else the manifest's Bundle-Version,
+ * else the file name.
  */
 import { existsSync, statSync } from 'node:fs';
 import { basename } from 'node:path';

@@ -1,8 +1,6 @@
 /**
- * A Python program's MCP SDK: the site-packages folders the interpreter has mapped (its maps list
- * the extension modules it loaded, pydantic_core among them) or beside a venv's interpreter, and
- * the `mcp-<version>.dist-info` / `fastmcp-<version>.dist-info` in them, narrowed by what the
- * script imports (both often sit in one environment: FastMCP depends on mcp).
+ * A Python program's MCP SDK: the `mcp`/`fastmcp` dist-info in the site-packages its interpreter
+ * mapped or beside its venv, narrowed by what the script imports (FastMCP depends on mcp).
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';

@@ -1,18 +1,8 @@
 /**
- * The one place that picks an SDK reader by what the program is, and gives the one shape
- * (types.ts):
- *
- * - `node <script>`: the script's package.json (node-sdk.ts);
- * - `python <script>`: the interpreter's site-packages and the script's imports (python-sdk.ts);
- * - `java ...`: the jars of its command line (jvm-mcp-sdk.ts);
- * - `dotnet <app>.dll`: `<app>.deps.json` (dotnet-mcp-sdk.ts);
- * - any other program, by its own file: Go build info, a .NET single-file bundle, a
- *   framework-dependent .NET apphost with `<app>.deps.json` beside it, a Rust program's crates
- *   (rust-mcp-sdk.ts); else it says it could not tell.
- *
- * A native program's file is read piecewise (headers and the one section each reader needs) and
- * what it gave is kept per (device, inode, mtime, size): a run drills one binary many times, and
- * a file replaced in between is read again.
+ * The one place that picks an SDK reader by what the program is (node-sdk.ts, python-sdk.ts,
+ * jvm-mcp-sdk.ts, dotnet-mcp-sdk.ts, and for any other program its own file: Go build info, a
+ * .NET bundle or apphost, rust-mcp-sdk.ts) and gives the one shape (types.ts). A native file's
+ * result is kept per (device, inode, mtime, size): a run drills one binary many times.
  */
 import { existsSync, statSync } from 'node:fs';
 import { basename, isAbsolute, resolve } from 'node:path';

@@ -1,21 +1,9 @@
 /**
- * A Rust binary's dependency list, read from the file itself (no cargo, no rust-audit-info):
- *
- * 1. `cargo auditable`'s section where the binary has one: `.dep-v0` (ELF), `__DATA,.dep-v0`
- *    (Mach-O), zlib-compressed JSON `{ packages: [{ name, version, source, kind?, root?,
- *    dependencies? }] }` (rust-secure-code/cargo-auditable PARSING.md and
- *    cargo-auditable.schema.json; read on binaries built by cargo-auditable 0.7.7). Output is
- *    capped at 8 MiB, as PARSING.md advises against zip bombs.
- * 2. Else the crate paths the binary holds: every panic location (`#[track_caller]`,
- *    `core::panic::Location`) keeps its source file's path as a string, and cargo unpacks a
- *    registry crate at `<CARGO_HOME>/registry/src/<index>-<hash>/<name>-<version>/`. So a
- *    `.../registry/src/index.crates.io-1949cf8c6b5b557f/rmcp-3.11.0/src/service.rs` in the file
- *    means rmcp 3.11.0 was compiled in; stripping keeps these strings (they are data, not
- *    symbols). Crates from git or a path carry no version in their path: not listed.
- *
- * The rustc that built it comes from the ELF `.comment` section ("rustc version 1.95.0 (...)").
- * A file with neither a section nor a Rust standard library path (`/rustc/<commit>/library/`)
- * is not a Rust program, and the reason says so.
+ * A Rust binary's dependency list, read from the file itself: `cargo auditable`'s `.dep-v0`
+ * section where there is one (rust-secure-code/cargo-auditable PARSING.md, output capped at
+ * 8 MiB as it advises), else the registry crate paths panic locations keep
+ * (`.../registry/src/<index>-<hash>/<name>-<version>/`, which survive stripping). The rustc
+ * comes from the ELF `.comment` section.
  */
 import { inflateSync } from 'node:zlib';
 import { type ByteSource, bufferSource, withFileSource } from './byte-source.js';

@@ -1,8 +1,4 @@
-/**
- * Which MCP SDK a Rust program is built on, and at which version, from its dependency list
- * (rust-deps.ts): rmcp, the official Rust SDK, in every version the binary holds (two
- * semver-incompatible versions can be linked side by side), or why it could not be told.
- */
+/** Which rmcp versions a Rust program holds (semver-incompatible ones can link side by side), from rust-deps.ts. */
 import type { ByteSource } from './byte-source.js';
 import { readRustDeps, type RustDeps, type RustDepsResult, rustDepsOf } from './rust-deps.js';
 import type { ProgramSdk } from './types.js';

@@ -1,9 +1,6 @@
 /**
- * The one shape every SDK reader gives (Go build info, Rust crates, a .NET deps.json, JVM jars,
- * a Node package.json, a Python dist-info): what kind of program it is, the MCP SDK packages it
- * holds, each named as its own ecosystem names it with the version read, and why nothing (or no
- * version) could be read. It is recorded as evidence (`diagnosis-facts`, label `start`), so the
- * diagnosis, a pure function of the log, names the SDK.
+ * The one shape every SDK reader gives: the kind of program, its MCP SDK packages with versions,
+ * or why none could be read. Recorded as evidence (`diagnosis-facts`), so the diagnosis stays pure.
  */
 
 export type ProgramKind = 'node' | 'python' | 'go' | 'rust' | 'dotnet' | 'jvm' | 'other';

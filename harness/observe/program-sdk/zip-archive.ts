@@ -1,12 +1,7 @@
 /**
- * The entries of a zip file (a jar is one) and the bytes of one entry, from the central directory
- * as APPNOTE.TXT (PKWARE's .ZIP File Format Specification, 4.3) lays it out: the end of central
- * directory record at the tail (4.3.16), ZIP64's locator and record when the 32-bit fields
- * overflow (4.3.14, 4.3.15, the 0x0001 extra field of 4.5.3), each central directory header
- * (4.3.12), and each entry's local header (4.3.7) in front of its data. Entries are stored
- * (method 0) or deflated (method 8: raw deflate, node:zlib's inflateRawSync). Bytes before the
- * archive (a launch script, as in Spring Boot's "fully executable" jars) are allowed, as Java's own
- * reader allows them: the directory's stated offset is corrected by where it actually ends.
+ * The entries of a zip file and the bytes of one, from the central directory as APPNOTE.TXT
+ * (PKWARE's .ZIP File Format Specification, 4.3) lays it out, ZIP64 included; stored or deflated.
+ * Bytes before the archive (Spring Boot's executable jars) are allowed, as Java's reader allows them.
  */
 import { inflateRawSync } from 'node:zlib';
 import { UserError } from '../../util/errors.js';
@@ -50,9 +45,7 @@ export function zipEntries(source: ByteSource): ZipEntry[] {
   let cdSize = tail.readUInt32LE(at + 12);
   let cdOffset = tail.readUInt32LE(at + 16);
   let cdEnd = eocdPos;
-  // A ZIP64 locator right before the end record means a ZIP64 record before it, whether or not
-  // the 32-bit fields overflowed (Java's ZipFile looks for it the same way); the directory then
-  // ends where that record starts.
+  // A ZIP64 locator before the end record means a ZIP64 record, overflowed or not (as Java's ZipFile reads it).
   const locator = eocdPos >= 20 ? source.read(eocdPos - 20, 20) : Buffer.alloc(0);
   if (locator.length === 20 && locator.readUInt32LE(0) === ZIP64_LOCATOR) {
     // The locator's offset is from the archive's start; with bytes in front, the record is found
