@@ -1,11 +1,7 @@
 /**
- * Combining the report folders of one plan's shards (`crash-drill merge`) into one run: the same
- * results.json a single unsharded run would have written (drills in plan order, summary and
- * flakiness recomputed) and every evidence log copied next to it.
- *
- * It refuses, with the reason, anything that would make the merged verdict a lie: results of
- * another harness version (checks may judge differently), of another plan, a shard given twice,
- * a drill present in two inputs, or a missing shard (its drills would silently go unjudged).
+ * `crash-drill merge`: one plan's shard folders as the results.json an unsharded run would write,
+ * evidence copied. Refuses what would make the verdict a lie: another harness version or plan, a
+ * shard twice or missing, a drill in two inputs.
  */
 import { copyFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
