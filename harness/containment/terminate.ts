@@ -1,9 +1,7 @@
 /**
- * One round of ending processes by identity: SIGTERM all, wait (event-driven, per-process exit
- * watch) up to termWaitMs, SIGKILL only those still alive, wait again. Every step is recorded
- * with its monotonic time, as the one step type of harness/containment/step.ts. Used by
- * containDrill() for one drill (drill.ts), by the stale sweep (harness/registry/runs.ts) and by
- * init's look at a server's tools (harness/init/list-tools.ts).
+ * One round of ending processes by identity: SIGTERM all, wait (per-process exit watch) up to
+ * termWaitMs, SIGKILL the rest, wait again; each a step (step.ts). Used by drill.ts, the stale
+ * sweep and init's list-tools.
  */
 import { pollExit, type ExitObservation } from '../observe/index.js';
 import { readCmdline, readStat } from '../observe/index.js';
