@@ -1,8 +1,6 @@
 /**
- * A run's cleanup expectations, judged: for each server, each statement it declared is `met`
- * when some drill showed it and none showed otherwise, `not met` when a drill showed otherwise,
- * and `not shown` when no drill could tell (then it names the point or mode that would). Pure:
- * from the declared statements and the drill results, so `merge` and `report` can say the same.
+ * A run's cleanup expectations judged per server: `met` when some drill showed it and none showed
+ * otherwise, `not met`, or `not shown` (naming what would show it). Pure, so merge and report agree.
  */
 import type { Scenario, SubjectSpec } from '../config/index.js';
 import type { DrillResult } from '../results/judge.js';

@@ -1,8 +1,6 @@
 /**
- * Reading every client configuration: the documented locations (locations.ts) and the files
- * given by name. A file that does not exist is normal (most machines have a few clients) and
- * silent, unless it was named; any other problem is one line (file, field, what was wrong) and
- * the rest is read on.
+ * Reads every client configuration, documented (locations.ts) or named. A missing file is silent
+ * unless named; any other problem is one line and the rest is read on.
  */
 import { statSync } from 'node:fs';
 import path from 'node:path';
