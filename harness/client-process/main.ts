@@ -15,10 +15,8 @@ if (!process.send) {
 }
 
 /**
- * Messages written to the harness and not yet handed to the channel. Past HIGH the client stops
- * reading the server's stdout until they are down to LOW: Node queues what the channel cannot
- * take in this process's memory, so without it a server flooding its stdout (a gigabyte of log
- * lines) grew this process by about as much as it wrote.
+ * Past HIGH unsent messages to the harness the client stops reading the server's stdout until LOW:
+ * Node queues what the IPC channel cannot take in memory, so a flooding server would bloat it.
  */
 const HIGH = 512;
 const LOW = 64;

@@ -16,9 +16,8 @@ function serverKey(s: { name?: string; server?: string; command: string; args: r
 }
 
 /**
- * What each server declared, from the scenarios as drilled (a `--subject` replaces a scenario's
- * own, and gets the scenario's expectation): a subject's own `expectation` first, else its
- * scenario's. One statement per id; where scenarios differ on exits-within, the strictest.
+ * What each server declared, as drilled: a subject's own `expectation`, else its scenario's; one
+ * statement per id, the strictest exits-within where scenarios differ.
  */
 export function declaredExpectations(drilled: ReadonlyArray<{ scenario: Scenario; subject?: SubjectSpec }>): DeclaredExpectation[] {
   const byServer = new Map<string, DeclaredExpectation>();

@@ -88,11 +88,7 @@ function realServer(session: StdioSession, table: readonly ProcessEntry[]): Proc
   return session.members.find((m) => m.pid === id.pid) ?? top;
 }
 
-/**
- * With --all, the processes on piped stdio that nothing counted (no entry, no pattern, no
- * marker), one per stdio pair (a launcher chain is one): those whose client is gone are listed
- * with why they are not counted, so an operator sees what a plain `orphans` leaves out.
- */
+/** With --all, piped-stdio processes nothing counted whose client is gone, with why, so an operator sees what `orphans` leaves out. */
 function uncountedSessions(backend: Backend, scan: ReturnType<typeof scanSessions>): StdioSession[] {
   const taken = new Set(scan.sessions.flatMap((s) => s.members.map((m) => m.pid)));
   const byKey = new Map<string, StdioSession>();

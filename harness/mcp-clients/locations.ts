@@ -113,11 +113,7 @@ export function clientConfigFiles(p: LookupPlaces): ConfigFile[] {
   ];
 }
 
-/**
- * A file given with --client-config / --from-client-config: its client and format from its name
- * and content. A known client's file is read as that client reads it (strict JSON for Claude,
- * Cursor and Windsurf); a file of no known client may have comments.
- */
+/** A file given by --client-config: client and format from name and content; an unknown client's file may have comments. */
 export function explicitConfigFile(f: string, text: string): ConfigFile {
   const abs = path.resolve(f);
   const base = path.basename(abs);

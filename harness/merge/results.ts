@@ -130,11 +130,7 @@ function mergedBaseline(runs: readonly RunResults[]): Pick<RunResults, 'baseline
   return { baseline: { file: first.file, entries: first.entries, known: withBaseline.reduce((n, r) => n + r.baseline!.known, 0), stale: [...stale.values()] } };
 }
 
-/**
- * Copies every drill's evidence log from its shard's folder into `<outDir>/evidence/`; the file
- * names are the drill ids, which carry their run id, so shards never collide. Returns the logs
- * it could not find (the merge still stands; the report says which evidence is absent).
- */
+/** Copies each drill's evidence log into `<outDir>/evidence/` (drill ids carry their run id); returns the ones not found. */
 export function copyEvidence(inputs: readonly ShardInput[], outDir: string): string[] {
   const target = join(outDir, 'evidence');
   mkdirSync(target, { recursive: true });

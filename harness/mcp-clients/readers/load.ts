@@ -86,11 +86,7 @@ export function loadClientConfigs(opts: LoadOptions): ClientConfigs {
   return { servers, problems: out.problems, files };
 }
 
-/**
- * True when nothing is at a documented place (or a folder on its way is a file): silent. A place
- * this user cannot look into (a folder on the way it may not enter) is not absent: reading it
- * gives the one line that says so, as an unreadable file does.
- */
+/** True when nothing is at a documented place (silent); a place this user cannot enter is not absent. */
 function absent(file: string): boolean {
   try {
     statSync(file);
