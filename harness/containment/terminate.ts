@@ -1,8 +1,4 @@
-/**
- * One round of ending processes by identity: SIGTERM all, wait (per-process exit watch) up to
- * termWaitMs, SIGKILL the rest, wait again; each a step (step.ts). Used by drill.ts, the stale
- * sweep and init's list-tools.
- */
+/** One round of ending processes by identity: SIGTERM, wait up to termWaitMs, SIGKILL the rest, wait; each a step (step.ts). */
 import { pollExit, type ExitObservation } from '../observe/index.js';
 import { readCmdline, readStat } from '../observe/index.js';
 import { exitStep, step, type ContainmentRecord } from './record.js';

@@ -1,8 +1,4 @@
-/**
- * `crash-drill init`: lists the server's tools, then writes the config and scenarios
- * (server-files.ts). All is checked first: existing files (unless force), id clashes
- * (id-clash.ts), and every text parsed as `run` would, so init never leaves a file `run` rejects.
- */
+/** `crash-drill init`: lists tools, checks everything (existing files, id-clash.ts, `run`'s parser), then writes (server-files.ts). */
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { CONFIG_FILE_NAMES, findConfigFile } from '../run/config-file.js';

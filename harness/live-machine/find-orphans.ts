@@ -1,8 +1,4 @@
-/**
- * `crash-drill orphans` without the printing: the MCP stdio sessions of the machine, each
- * classified with its evidence (classify.ts; superseded.ts, which needs the look kept from an
- * earlier run), named by its client (client-of.ts) and ranked by what it can still reach.
- */
+/** `crash-drill orphans` without printing: stdio sessions classified (classify.ts, superseded.ts), named by client, ranked by reach. */
 import type { ClientConfigs } from '../mcp-clients/types.js';
 import { problemLine } from '../mcp-clients/types.js';
 import type { ConfigMatch, ConfigMatcher } from '../mcp-clients/matcher.js';
