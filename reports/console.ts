@@ -163,11 +163,7 @@ export class ConsoleReporter implements Reporter {
   }
 }
 
-/**
- * The live status line: how many drills are starting (spawn, handshake, setup: what costs
- * CPU), exiting (the server's teardown after the loss), waiting out their windows and being
- * contained, then which drills are starting.
- */
+/** The live status line: counts starting (the CPU-heavy phase), exiting, waiting and containing, then which are starting. */
 export function statusLine(done: number, total: number, live: Array<{ key: string; phase: string }>): string {
   const count = (phase: string) => live.filter((d) => d.phase === phase).length;
   const starting = live.filter((d) => d.phase === 'starting').map((d) => d.key);

@@ -1,8 +1,6 @@
 /**
- * The cleanup expectation for the terminal, at the end of every run that declared one: one row a
- * statement, one column a server, each cell `met`, `not met`, `not shown` or `known` (a not met
- * the baseline lists), as summary.md and report.html set it out. A first run ends with what this
- * tool is for, not only with the statements that fail.
+ * The cleanup expectation on the terminal, statements × servers, as summary.md sets it out, so a
+ * first run ends with what this tool is for, not only with what fails.
  */
 import type { Colors } from './colors.js';
 import { statusOf } from './expectation-markdown.js';

@@ -1,8 +1,4 @@
-/**
- * The cleanup-expectation page of summary.md: one column per server, one row per statement
- * (servers side by side), then each server's statements with the drills that decide them and,
- * for a statement no drill showed, the point or mode that would.
- */
+/** The cleanup expectation in summary.md: statements × servers, then each statement's deciding drills or what would show it. */
 import { profileLabel, profilesText, staleAdvice, STATEMENT_IDS, STATEMENT_LABELS } from '../harness/results/constants.js';
 import type { BaselineInfo, ExpectationResults, ServerExpectation, StatementResult } from '../harness/results/types.js';
 

@@ -1,9 +1,7 @@
 /**
- * The cleanup expectation in junit.xml (reports/junit.ts): a suite `cleanup expectation`, one
- * testcase per server and statement, named `<server>: <statement>`. Met passes; not met is a
- * <failure> (a <skipped> of type `known` when the baseline lists it, as a known failed check
- * is); not shown is <skipped> with the point or mode that would show it. A baseline statement
- * that is met now fails, as a stale baseline entry does.
+ * The cleanup expectation in junit.xml: a testcase `<server>: <statement>` each; not met is a
+ * <failure> (<skipped> `known` when baselined), not shown <skipped> with what would show it; a
+ * baselined statement met now fails, as a stale entry does.
  */
 import { profilesText, staleAdvice } from '../harness/results/constants.js';
 import { STATEMENT_LABELS } from '../harness/results/constants.js';

@@ -1,16 +1,10 @@
 /**
- * `<out>/junit.xml` for CI: the Ant/Surefire JUnit format as the Jenkins xUnit plugin's
- * junit-10.xsd defines it (the schema most CI parsers follow; test/reports/fixtures/junit.xsd).
- *
- * One <testsuite> per scenario (classname = the scenario id), one <testcase> per drill and
- * check, named `<point>/<mode> <check>`. A failed check is a <failure>, an unknown one
- * <skipped>; a drill whose harness or setup failed (verdict error) is one <testcase>
- * `<point>/<mode>` with an <error>, since its checks judged nothing. A failed check a baseline
- * lists is <skipped> with the baseline's reason (type `known`); a baseline entry that now
- * passes is a failed testcase of a suite `crash-drill baseline`. Each server's cleanup-expectation
- * statements are a suite `cleanup expectation` of their own (reports/junit-expectation.ts). Per-drill facts (drill id,
- * kill point, mode, evidence head) go into the suite's <properties>, keyed by the testcase
- * label, because junit-10.xsd allows no <properties> inside a <testcase>.
+ * `<out>/junit.xml`: the JUnit format of the Jenkins xUnit plugin's junit-10.xsd
+ * (test/reports/fixtures/junit.xsd). A suite per scenario, a testcase per drill and check
+ * (`<point>/<mode> <check>`): failed is <failure>, unknown or baseline-known <skipped>, a drill in
+ * error one <error> testcase. Stale baseline entries and the cleanup expectation
+ * (reports/junit-expectation.ts) get suites of their own. Per-drill facts go into the suite's
+ * <properties>, keyed by label, as junit-10.xsd allows none inside a <testcase>.
  */
 import { modeLabel, staleAdvice } from '../harness/results/constants.js';
 import { closeSync, mkdirSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
@@ -73,10 +67,7 @@ interface SuiteText {
   time: number;
 }
 
-/**
- * Each suite's text, a suite at a time: its drills are read when it is built (in a CLI run from
- * disk) and not held after, only each drill's scenario and label.
- */
+/** Each suite's text, a suite at a time: its drills are read when it is built and not held after. */
 function* suiteTexts(results: RunReport): Generator<SuiteText> {
   const { drills } = results;
   const labels = drillLabels(drills);
@@ -146,10 +137,8 @@ function rootOpen(results: RunReport, total: { tests: number; failures: number; 
 }
 
 /**
- * Writes the file in one pass over the drills, as results.json is written: the root element's
- * totals come first, so the suites go to a file beside it as they are built, and are copied
- * after the root element once all are counted. Built twice instead, the drills' garbage grew
- * the heap by 50 MB at 10,000 drills, more than the file itself.
+ * Writes the file in one pass over the drills: the root's totals come first, so the suites go to
+ * a side file as built and are copied after the root element once all are counted.
  */
 function writeJunit(file: string, results: RunReport): void {
   const suitesFile = `${file}.${process.pid}.suites`;
@@ -321,9 +310,8 @@ function seconds(s: number): string {
 }
 
 /**
- * Characters XML 1.0 cannot carry even as references (§2.2 Char: most C0 controls, lone
- * surrogates, U+FFFE/U+FFFF), plus DEL and the C1 controls (allowed but a terminal may act on
- * them): written as visible `\uXXXX` text, so nothing is lost and no ANSI code gets through.
+ * What XML 1.0 cannot carry even as references (§2.2 Char), plus DEL and C1 controls a terminal
+ * may act on: written as visible `\uXXXX`.
  */
 const UNSAFE = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 

@@ -1,18 +1,10 @@
 /**
- * `<out>/summary.md`: a table of every scenario (and client profile) × (kill point, mode), the
- * closing `N passed, N failed, N unknown` line, then each failed drill as a line with its failed
- * checks' summaries and a link to its incident record in report.html, and one line for each
- * drill that ended unknown or in error.
- *
- * In GitHub Actions (https://docs.github.com/en/actions/reference/workflow-commands-for-github-actions):
- * - with GITHUB_STEP_SUMMARY set, the same Markdown is appended to that file (the job summary);
- * - with GITHUB_ACTIONS set, the first 10 drills that failed or errored are printed to stdout
- *   as `::error title=...::message` annotations; GitHub shows at most 10 error annotations per
- *   step, so one `::notice` says there are more. They are printed as the drills end, so the
- *   console reporter's closing line stays the last line of the log; when results arrive only
- *   at the end (`report`, a shard merge), they are printed then. printsToStdio() stays false:
- *   annotations are commands for the runner, not a terminal report, so the console reporter
- *   is still added and a person reading the log still sees the run.
+ * `<out>/summary.md`: the scenario × (kill point, mode) table, the closing counts, each failed
+ * drill linked to its incident record in report.html, and a line per unknown or errored drill.
+ * In GitHub Actions it is also appended to GITHUB_STEP_SUMMARY, and the first 10 failures are
+ * `::error` annotations (GitHub shows at most 10 per step; one `::notice` says there are more),
+ * printed as drills end so the console's closing line stays last. Annotations are runner
+ * commands, so printsToStdio() stays false and the console reporter is still added.
  */
 import { appendFileSync } from 'node:fs';
 import { writeTextAtomic } from './write-atomic.js';
@@ -112,9 +104,8 @@ export function create(options: ReporterOptions): MarkdownReporter {
 }
 
 /**
- * The summary: short enough for a job summary at any size of run. Each failed drill is a line
- * with its failed checks' summaries, linked to its section of report.html (the incident record,
- * the timeline, the evidence) when the run writes report.html beside it; results.json holds them all.
+ * The summary, short enough for a job summary at any size of run: each failed drill a line with
+ * its failed checks, linked to report.html when the run writes it; results.json holds them all.
  */
 export function summaryMarkdown(results: RunReport, linkHtml = true): string {
   const lines: string[] = ['# Crash drill summary', ''];
@@ -252,10 +243,8 @@ function visible(s: string): string {
 }
 
 /**
- * Free text in Markdown: one line, and the characters that could start HTML, an entity, a link,
- * emphasis, code or a table cell backslash-escaped (CommonMark: any ASCII punctuation may be
- * escaped). `_` is left alone: names like CRASH_DRILL_TOKEN are common here, and GFM never
- * reads an underscore inside a word as emphasis.
+ * Free text in Markdown: one line, with what could start HTML, an entity, a link, emphasis, code
+ * or a cell backslash-escaped. `_` is left alone: GFM never reads it inside a word as emphasis.
  */
 export function md(s: string): string {
   return visible(s)

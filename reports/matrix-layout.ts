@@ -1,8 +1,6 @@
 /**
- * The matrix's shape, shared by summary.md and report.html: columns are kill point × mode, rows
- * are subject × scenario and, when the run drilled under client profiles other than the
- * default, one row per profile beneath its scenario. A mode per profile as a column of its own
- * made 6 profiles × 3 modes × 2 points one row of 36 columns; as rows it is 6 rows of 6.
+ * The matrix's shape for summary.md and report.html: columns kill point × mode, rows subject ×
+ * scenario, and a row per client profile beneath its scenario (as columns they grow too wide).
  */
 import { DEFAULT_PROFILE, KILL_MODES, KILL_POINTS, profileLabel } from '../harness/results/constants.js';
 import type { ProfileRef } from '../harness/results/types.js';

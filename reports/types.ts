@@ -33,10 +33,7 @@ export interface Reporter {
   /** A drill moved on: 'starting' (spawn, handshake, setup, kill point), 'waiting' (deadline and grace windows), 'containing'. */
   onDrillPhase?(drill: DrillInfo, phase: string): void;
   onDrillEnd?(result: DrillResult, progress: { done: number; total: number }): void;
-  /**
-   * The run's results, its drills as a DrillList: in a CLI run each is read from disk when asked
-   * for, so keep only what you need of each (an array of every drill is the memory a long run saves).
-   */
+  /** The run's results; in a CLI run each drill is read from disk when asked for, so keep only what you need. */
   onRunEnd?(results: RunReport): void | Promise<void>;
   /** True when it writes to the terminal (when none does, the console reporter is added). */
   printsToStdio?(): boolean;

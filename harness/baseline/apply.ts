@@ -1,14 +1,9 @@
 /**
- * Applying a baseline to a run. A failed check listed as `fail` for its drill is known: it
- * does not fail the run, and a drill whose every failure is known gets the verdict `known`
- * (unknown when some check could not tell: a baseline never makes a drill pass what it could
- * not see). `unknown` and `error` are never absorbed. A listed entry whose drill ran and that
- * now passes is stale: the run fails until it is removed (`--update-baseline` rewrites the file).
- *
- * An entry of a drill the plan left out as not repeated (harness/plan/not-repeated.ts) is an
- * entry of the drill that ran in its place, which is the same drill: a baseline written before
- * the plan left such drills out (older `crash-drill init` output) still absorbs, and goes stale,
- * as it did.
+ * Applying a baseline: a failed check listed for its drill is known and does not fail the run; a
+ * drill whose every failure is known gets `known` (or `unknown` if some check could not tell).
+ * `unknown` and `error` are never absorbed. A listed entry that passes is stale and fails the run.
+ * An entry of a drill left out as not repeated (harness/plan/not-repeated.ts) counts for the
+ * drill that ran in its place.
  */
 import type { CheckResult } from '../checks/all-checks.js';
 import type { BaselineEntryInfo, DrillResult, NotRepeatedDrill } from '../results/types.js';
@@ -40,10 +35,7 @@ export class BaselineIndex {
     return undefined;
   }
 
-  /**
-   * Marks the drill's known failures and sets its verdict as the baseline sees it. Changes the
-   * result in place: it is the object every reporter is handed next.
-   */
+  /** Marks the drill's known failures and sets its verdict, in place (every reporter gets this object next). */
   apply(drill: DrillResult): DrillResult {
     if (drill.verdict !== 'fail') return drill;
     const known = drill.checks.flatMap((check) => {
@@ -66,9 +58,8 @@ export class BaselineIndex {
   }
 
   /**
-   * Listed entries that now pass, judged only on drills that ran (a filtered or sharded run
-   * says nothing of the others). A check entry is stale when its check passed or no longer
-   * applies in every attempt of a drill that did not err; a drill entry when every attempt passed.
+   * Listed entries that now pass, among drills that ran: a check entry when its check passed or did
+   * not apply in every attempt that did not err; a drill entry when every attempt passed.
    */
   stale(drills: Iterable<DrillResult>): BaselineEntryInfo[] {
     const ranAs = (key: string) => this.ranAs.get(key) ?? key;

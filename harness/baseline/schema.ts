@@ -1,8 +1,4 @@
-/**
- * The baseline file (`crash-drill.baseline.json`): the failures a team knows its server has,
- * each with a reason people fill in. Validated with zod like scenario files
- * (harness/config/schema.ts), so a mistake names the file and the field.
- */
+/** The baseline file (`crash-drill.baseline.json`), validated with zod as scenarios are (harness/config/schema.ts). */
 import * as z from 'zod';
 import { CHECKS } from '../checks/all-checks.js';
 import { KILL_MODES, KILL_POINTS } from '../config/index.js';

@@ -17,10 +17,8 @@ export interface BaselineUpdate {
 }
 
 /**
- * The entries a file should hold after these drills: what did not pass now (reasons kept from
- * `old`), plus the old entries of drills that did not run (a filtered run knows nothing of them).
- * A drill left out as not repeated ran as the drill in its place (harness/baseline/apply.ts): its
- * old entries are replaced by that drill's.
+ * The entries after these drills: what did not pass (old reasons kept), plus old entries of drills
+ * that did not run; a drill left out as not repeated takes the entries of the one that ran (apply.ts).
  */
 export function updatedEntries(old: Baseline | null, drills: Iterable<DrillResult>, notRepeated: readonly NotRepeatedDrill[] = []): BaselineUpdate {
   const previous = old?.entries ?? [];

@@ -1,9 +1,6 @@
 /**
- * The one list of checks, and the only place that goes through it. Adding a check: write its
- * folder (check.ts: id, when it applies, run, follow-up, details, diagnose; see
- * harness/checks/types.ts), add it here, and give it an `expect` option in harness/config if it
- * has one. Nothing else names check ids: the drill's checks are run, their follow-up and
- * findings gathered, and their diagnosis found (harness/results/diagnosis.ts) through this list.
+ * The one list of checks and the only place that goes through it. To add one: its folder
+ * (check.ts, see types.ts), a line here, and an `expect` option in harness/config if any.
  */
 import type { DrillEvidence } from '../evidence/types.js';
 import { activityRecorded } from './activity-recorded/check.js';

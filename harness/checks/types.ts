@@ -11,7 +11,6 @@ export type NoData = Record<string, never>;
 /** What a check judged: its verdict, one line a person can act on, and its typed data. */
 export interface Judgement<D extends object = object> {
   verdict: CheckVerdict;
-  /** One line a person can act on. */
   summary: string;
   data: D | NoData;
 }
@@ -21,11 +20,7 @@ export interface CheckOutcome<Id extends string = string, D extends object = obj
   id: Id;
 }
 
-/**
- * A labelled list a reporter prints under a failed check (`label:` then one item a line).
- * Reporters never read a check's `data`: what they show of it, the check says here, and the
- * incident record carries it (harness/results/incident.ts: `findings`).
- */
+/** A labelled list reporters print under a failed check; reporters never read a check's `data`. */
 export interface CheckDetail {
   label: string;
   items: string[];
@@ -36,17 +31,11 @@ export interface CheckFinding<Id extends string = string> extends CheckDetail {
   check: Id;
 }
 
-/**
- * Why a failed check failed, as the drill observed it: the cause in one line, the facts that
- * show it (from /proc at the deadline or snapshot, the journal, the record), the server's SDK's
- * known behaviour that bears on it (with its public issue; null when none), and the change that
- * fixes this case. A check's own `diagnose` gives it; the incident record carries it
- * (harness/results/diagnosis.ts).
- */
+/** Why a failed check failed and the fix, from its `diagnose` (harness/results/diagnosis.ts). */
 export interface Cause {
   /** One line: the cause, as the drill observed it. */
   cause: string;
-  /** What was observed that shows it, one fact a line (from /proc at the deadline or snapshot, the journal, the record). */
+  /** What was observed that shows it, one fact a line. */
   observed: string[];
   /** The server's SDK's known behaviour that bears on it, with its public issue; null when none. */
   sdk: string | null;
@@ -54,10 +43,7 @@ export interface Cause {
   fix: string;
 }
 
-/**
- * The vitest matcher of a check (harness/vitest/matchers.ts): `expect(drill).<name>()` passes
- * when the check passed; a failure reads "expected the server to <expects>".
- */
+/** A check's vitest matcher (harness/vitest/matchers.ts); a failure reads "expected the server to <expects>". */
 export interface CheckMatcher<Name extends string = string> {
   name: Name;
   expects: string;
@@ -69,11 +55,7 @@ type Pascal<S extends string> = S extends `${infer Head}-${infer Tail}` ? `${Cap
 /** The matcher of a check that names none: `toPass` and its id, `toPassExitOnEof`. */
 export type DefaultMatcherName<Id extends string> = `toPass${Pascal<Id>}`;
 
-/**
- * A check as its folder declares it: its id (once), when it applies, how it judges, and, when it
- * fails, what to do (follow-up), what to show (details) and why (diagnose). Register it in
- * harness/checks/all-checks.ts; nothing else switches on check ids.
- */
+/** A check as its folder declares it; register it in harness/checks/all-checks.ts, nothing else switches on ids. */
 export interface CheckSpec<Id extends string, D extends object, M extends string> {
   id: Id;
   /** What it tests and where that comes from: the spec, the conformance suite, or practice (harness/requirements/). */
@@ -82,20 +64,14 @@ export interface CheckSpec<Id extends string, D extends object, M extends string
   matcher?: CheckMatcher<M>;
   /** Whether the check is configured for this drill and can apply to its mode at all. */
   applies(evidence: DrillEvidence, mode: KillMode): boolean;
-  /**
-   * The check can judge a drill whose client is never lost (a cancel drill without a later
-   * kill). Checks of what a server does after losing its client leave it out.
-   */
+  /** It can judge a drill whose client is never lost (a cancel drill without a kill). */
   withoutLoss?: boolean;
   run(evidence: DrillEvidence): Judgement<D>;
   /** What someone has to do now, when the check failed: its part of the incident record's follow-up. */
   followUp?(outcome: CheckOutcome<Id, D>, evidence: DrillEvidence): string[];
   /** What the failed check found, for the reports, the incident record's findings and the matcher's message. */
   details?(outcome: CheckOutcome<Id, D>, evidence: DrillEvidence): CheckDetail[];
-  /**
-   * Why it failed and the fix (its diagnosis), from the evidence alone; null when the evidence
-   * cannot say. Several causes when the check found several differences, each a finding of its own.
-   */
+  /** Why it failed and the fix, from the evidence alone; null when it cannot say; several causes for several findings. */
   diagnose?(outcome: CheckOutcome<Id, D>, evidence: DrillEvidence): Cause | Cause[] | null;
 }
 

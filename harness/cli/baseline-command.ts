@@ -1,8 +1,6 @@
 /**
- * `crash-drill baseline --out <file> [paths...] [run options]`, or `--from <report folder>`:
- * writes every drill check that did not pass (drill key, check id, verdict, and a reason for
- * people to fill in) to a baseline file that `crash-drill run --baseline <file>` gates on
- * (harness/baseline). Reasons already written in the file are kept. Exit 0 when written.
+ * `crash-drill baseline --out <file>` (or `--from <report folder>`): writes every check that did
+ * not pass to a baseline `run --baseline` gates on (harness/baseline), keeping written reasons.
  */
 import { resolve } from 'node:path';
 import type { Command } from 'commander';

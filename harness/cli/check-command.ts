@@ -57,9 +57,8 @@ export function checkPath(path: string): CheckPathResult {
 }
 
 /**
- * `crash-drill check <evidence file or folder>`: each drill's verdict and checks as `run` prints
- * them, the logs that could not be trusted, and the summary line. Exits like `run`; a broken log
- * counts as a failure (exit 1): evidence that does not verify must not let a gate pass.
+ * `crash-drill check <evidence>`: verdicts as `run` prints them and the untrusted logs; exits like
+ * `run`, a broken log counting as a failure so it cannot let a gate pass.
  */
 export function checkCommand(path: string, out: Out = process.stdout, err: Out = process.stderr): Promise<number> {
   return commandExit(err, 'check', () => {

@@ -1,8 +1,6 @@
 /**
- * `crash-drill contain <pid>` and `contain --all-orphans`: snapshot, revoke and prove it,
- * SIGTERM, wait, re-identify, SIGKILL only proven members; an incident record and, with
- * `--out`, the hash-chained evidence log. Exit 0 ended by SIGTERM, 1 forced (SIGKILL was
- * needed) or something survived, 2 refused or stopped (nothing was signalled), 3 usage.
+ * `crash-drill contain <pid>` / `--all-orphans` (harness/containment/process.ts). Exit 0 ended by
+ * SIGTERM, 1 forced or survived, 2 refused or stopped (nothing signalled), 3 usage.
  */
 import { type Command, InvalidArgumentError } from 'commander';
 import { chooseBackend } from '../live-machine/backend.js';

@@ -1,9 +1,7 @@
 #!/usr/bin/env node
 /**
- * The crash-drill CLI. Only what defines the commands and their options is loaded up front; a
- * command's own code is imported when that command runs, so `verify`, `report` or `--help` do
- * not pay for the drill engine, the remote and the SDK (each CLI start costs CPU, and the test
- * suite and CI jobs start it often).
+ * The crash-drill CLI. Only command definitions load up front; a command's own code is imported
+ * when it runs, so `verify`, `report` or `--help` do not pay for the engine, remote and SDK.
  */
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import { CLIENT_KINDS } from '../drill/client/client-kinds.js';

@@ -1,8 +1,4 @@
-/**
- * `crash-drill orphans`: the MCP stdio servers of this machine whose client is gone or stuck,
- * or whose live client left them behind (detached, superseded). Exit 0 when there are none, 1
- * when there are some (a cron job or a CI post-step gates on it), 3 on a usage error.
- */
+/** `crash-drill orphans`: servers whose client is gone, stuck or left them behind. Exit 0 none, 1 some (for cron/CI gates), 3 usage. */
 import type { Command } from 'commander';
 import { chooseBackend } from '../live-machine/backend.js';
 import {

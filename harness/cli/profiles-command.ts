@@ -1,8 +1,4 @@
-/**
- * `crash-drill profiles [--json]`: every client profile, each range of versions read with the
- * commit or release that brought it, its steps and each step's source (repository, path,
- * function, commit or version), or `unsourced` with what it rests on instead.
- */
+/** `crash-drill profiles [--json]`: every client profile's version ranges, steps and each step's source, or `unsourced` and why. */
 import {
   CLIENT_PROFILES,
   describeRange,

@@ -33,11 +33,9 @@ export function readResults(folder: string): RunResults {
 }
 
 /**
- * `crash-drill report <report folder> [--reporter names] [--out dir]`: renders the reports again
- * from a saved results.json, running nothing. The reporters see the same hooks as in a run
- * (onRunStart, onDrillEnd per drill, onRunEnd), minus the live ones. With --out elsewhere, the
- * evidence folder is copied along, so the new folder verifies like the original. Exit 0 when
- * rendered, 3 for a bad folder or reporter name.
+ * `crash-drill report <folder>`: renders the reports again from results.json with the same hooks
+ * minus the live ones; with --out the evidence is copied so it still verifies. Exit 3 on a bad
+ * folder or reporter name.
  */
 export async function reportCommand(folder: string, options: ReportCommandOptions, out: Out = process.stdout, err: Out = process.stderr): Promise<number> {
   return commandExit(err, 'report', async () => {

@@ -1,8 +1,4 @@
-/**
- * `crash-drill requirements [--json]`: which requirement each check and each cleanup-expectation
- * statement tests, and where it comes from: the MCP spec (a MUST or a SHOULD, its revision and
- * address), the official conformance suite's traceability row, or practice, with the reason.
- */
+/** `crash-drill requirements [--json]`: what each check and statement tests and its source (spec, conformance row, or practice with why). */
 import { requirementLine, requirementsList } from '../results/requirements.js';
 import { EXIT } from '../util/errors.js';
 

@@ -50,28 +50,21 @@ export interface RunCommandOptions {
 }
 
 /**
- * The CLI's defaults where runDrills() has none: scenarios/, a report folder, and reports a
- * person reads (Playwright writes its HTML report by default too). `--reporter` or the config's
- * `reporters` replace the reporters; json is always on and the console is added (reports/load-reporters.ts).
+ * The CLI's defaults where runDrills() has none: scenarios/, a report folder, and reports a person
+ * reads; `--reporter` or the config's `reporters` replace them (reports/load-reporters.ts).
  */
 const DEFAULT_SCENARIOS = ['scenarios'];
 const DEFAULT_OUT = 'crash-drill-report';
 const DEFAULT_REPORTERS = ['markdown', 'html'];
 
-/**
- * `crash-drill run`: the config file (the same one runDrills() reads), overridden by the flags
- * and paths, run through harness/run/start-run.ts like runDrills(); this adds only the
- * terminal's part: signals and the exit code.
- */
+/** `crash-drill run`: runDrills()'s path (harness/run/start-run.ts) plus the terminal's part: signals and the exit code. */
 export async function runCommand(paths: string[], options: RunCommandOptions): Promise<number> {
   return commandExit(process.stderr, null, async () => (await runFromCommandLine(paths, options)).code);
 }
 
 /**
- * The run behind `crash-drill run` (and `crash-drill baseline`, which runs the same way):
- * its exit code, and its results when it ran to the end. With `keepDrills` (`baseline` reads
- * them) the results hold the drills; a plain run leaves them on disk while it reports
- * (harness/results/drill-spool.ts) and returns none in `results.drills`.
+ * The run behind `crash-drill run` and `crash-drill baseline`. With `keepDrills` the results hold
+ * the drills; else they stay on disk (harness/results/drill-spool.ts).
  */
 export async function runFromCommandLine(
   paths: string[],
@@ -145,10 +138,7 @@ export async function runFromCommandLine(
   }
 }
 
-/**
- * `--subject` with no scenario paths, no config file and no scenarios/ folder here: the scenario
- * of that server alone (harness/config/subject-scenario.ts), with `--call` as its target.
- */
+/** `--subject` alone, with no scenarios here: that server's scenario (harness/config/subject-scenario.ts). */
 function subjectAlone(subjects: SubjectSpec[] | undefined, options: RunCommandOptions): Scenario[] | undefined {
   if (!subjects?.length || existsSync(resolve(DEFAULT_SCENARIOS[0]))) return undefined;
   return [subjectScenario(subjects, process.cwd(), options.call === undefined ? null : { call: options.call, args: argsOf(options.args) })];

@@ -1,10 +1,4 @@
-/**
- * The CLI surface of sharding, repeats and merging: `run --shard i/n --repeat n` and
- * `crash-drill merge <folders...> --out <dir>`. main.ts wires them in:
- *
- *   addShardOptions(program.commands.find((c) => c.name() === 'run')!);
- *   registerMergeCommand(program);
- */
+/** `run --shard i/n --repeat n` and `crash-drill merge <folders...> --out <dir>`, wired in by main.ts. */
 import { resolve } from 'node:path';
 import { rmSync } from 'node:fs';
 import { InvalidArgumentError, type Command } from 'commander';

@@ -1,11 +1,8 @@
 /**
- * The drill client: its own Node process, so that its death is real. The kernel closes the
- * subject's stdin and stdout when this process dies, exactly as when an IDE or desktop app
- * crashes. It launches the subject with the official SDK Client over a recording stdio
- * transport, reports every event to the harness over Node IPC and obeys the harness's commands.
- *
- * It spawns the server first and loads the SDK (session.ts) while the server starts: the
- * harness pays for one process start per drill, not for a process start plus an SDK load.
+ * The drill client, its own Node process so its death is real: the kernel closes the subject's
+ * stdio as when an IDE crashes. It runs the SDK Client over a recording transport and talks to
+ * the harness over IPC. It spawns the server first and loads the SDK (session.ts) meanwhile, so
+ * a drill pays for one process start, not a start plus an SDK load.
  */
 import { monoNow } from '../util/clock.js';
 import { errorMessage, EXIT } from '../util/errors.js';
@@ -18,10 +15,8 @@ if (!process.send) {
 }
 
 /**
- * Messages written to the harness and not yet handed to the channel. Past HIGH the client stops
- * reading the server's stdout until they are down to LOW: Node queues what the channel cannot
- * take in this process's memory, so without it a server flooding its stdout (a gigabyte of log
- * lines) grew this process by about as much as it wrote.
+ * Past HIGH unsent messages to the harness the client stops reading the server's stdout until LOW:
+ * Node queues what the IPC channel cannot take in memory, so a flooding server would bloat it.
  */
 const HIGH = 512;
 const LOW = 64;

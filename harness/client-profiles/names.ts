@@ -1,7 +1,4 @@
-/**
- * The client profiles' names and how a drill names the one it ran under. A leaf: the reporters
- * load it for the mode labels, so it holds no facts.
- */
+/** The client profiles' names and how a drill names its profile; a leaf with no facts (reporters load it). */
 
 export const PROFILE_NAMES = [
   'ts-sdk',
@@ -29,9 +26,8 @@ export type ProfileName = (typeof PROFILE_NAMES)[number];
 export const DEFAULT_PROFILE: ProfileName = 'ts-sdk';
 
 /**
- * A profile as a drill names it: the bare name for the newest behaviour read, or
- * `<name>@<range label>` for an older one (`gemini-cli@0.27-0.51`). Canonical: the newest range
- * is always named by the bare name (harness/client-profiles/versions.ts `resolveProfile`).
+ * A profile as a drill names it: the bare name for the newest behaviour read (always:
+ * harness/client-profiles/versions.ts `resolveProfile`), else `<name>@<range label>`.
  */
 export type ProfileRef = ProfileName | `${ProfileName}@${string}`;
 
@@ -41,19 +37,12 @@ export function profileNameOf(ref: ProfileRef): ProfileName {
   return (at < 0 ? ref : ref.slice(0, at)) as ProfileName;
 }
 
-/**
- * How a drill key names the profile its drill ran under: nothing for the default profile's
- * newest behaviour (the keys of every run before profiles stay as they were), `@<ref>` after
- * the mode otherwise.
- */
+/** How a drill key names its profile: nothing for the default profile's newest behaviour, else `@<ref>` after the mode. */
 export function profileKeySuffix(profile: ProfileRef): string {
   return profile === DEFAULT_PROFILE ? '' : `@${profile}`;
 }
 
-/**
- * A drill's profile for a label in a report: the ref, with the version range drilled when it is
- * known (`gemini-cli@>=0.52`), so that a table that says "clean under Gemini CLI" says which.
- */
+/** A drill's profile for a report label: the ref, with the version range drilled when known (`gemini-cli@>=0.52`). */
 export function profileLabel(profile: ProfileRef, versions?: string): string {
   const name = profileNameOf(profile);
   return versions ? `${name}@${versions}` : profile;

@@ -1,8 +1,6 @@
 /**
- * How real MCP clients start, stop and lose their stdio servers: one entry per client
- * (clients/<name>.ts), each holding a behaviour per range of the client's versions, newest
- * first, every step with the source it was read from or marked unsourced (types.ts;
- * docs/client-profiles.md gives the reading). Facts only: one piece of code executes any entry.
+ * How real MCP clients start, stop and lose their stdio servers: clients/<name>.ts, a behaviour
+ * per version range, each step cited or marked unsourced (types.ts, docs/client-profiles.md).
  */
 import { claudeCode } from './clients/claude-code.js';
 import { codex } from './clients/codex.js';

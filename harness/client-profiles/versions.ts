@@ -1,8 +1,6 @@
 /**
- * `--client-profile <name>[@<version or range>]` to the behaviour it names: the bare name is the
- * newest range read, a version picks the range that holds it, a range label names it. Anything
- * else is refused with what was expected, never guessed: a version outside every range read is
- * unknown, not "probably like the newest".
+ * `--client-profile <name>[@<version or range>]` to its behaviour: bare is the newest range, a
+ * version its range, a label its range; anything else, a version outside all ranges included, is refused.
  */
 import { PROFILE_NAMES, type ProfileName, type ProfileRef } from './names.js';
 import type { ClientBehaviour, ClientProfile, VersionRange } from './types.js';

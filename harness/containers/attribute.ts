@@ -1,15 +1,8 @@
 /**
- * Which containers are the drill's. Pure: engine events of the drill window and the engine CLI
- * processes seen among the drill's members in, attribution out.
- *
- * - Labelled with this drill's id: ours (the harness put the label there, label.ts).
- * - Labelled with another drill's id: not ours.
- * - Unlabelled (a tool ran `docker run -d` itself): ours when engine CLI processes of the drill
- *   asked for that image while it was created, at least one process per container. More such
- *   containers than processes (two identical drills on one engine, which events alone cannot
- *   tell apart), or a container created in the window by no process we saw while the drill
- *   uses the engine: ambiguous. The caller makes that `unknown`, never `pass`.
- * - Unlabelled while the drill shows no engine activity at all: not the drill's business.
+ * Which containers are the drill's (pure). Labelled with this drill's id (label.ts): ours; another
+ * drill's: not. Unlabelled: ours when the drill's engine CLI processes asked for that image as it
+ * was created, one process per container; more containers than processes, or one no process we
+ * saw asked for, is ambiguous (the caller's `unknown`, never `pass`). No engine activity: not ours.
  */
 import type { RunCommand } from './engine-cli.js';
 import type { EngineEvent } from './engine.js';

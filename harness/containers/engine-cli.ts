@@ -1,9 +1,7 @@
 /**
- * Recognising a container engine's CLI in an argv: `docker run ...`, `podman run ...`, with
- * global options before the subcommand (`-H unix:///x.sock`, `--context c`). The run options
- * are parsed far enough to find the image and what the container will be told (name, labels,
- * --init, --rm, -d): options that take a value are everything but the known flags, so an
- * unknown flag costs at worst a wrong image name, never a wrong label.
+ * Recognises `docker run` / `podman run` in an argv, global options included, and parses the run
+ * options far enough for the image, name, labels, --init, --rm, -d. Any flag not known to stand
+ * alone takes a value, so an unknown flag costs at worst a wrong image name, never a wrong label.
  */
 import type { Engine } from '../containment/step.js';
 

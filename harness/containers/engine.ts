@@ -1,8 +1,6 @@
 /**
- * The harness's own line to the engine: the same CLI the subject uses (docker or podman, found
- * on PATH) with the same endpoint (its -H/--context options, its DOCKER_HOST/CONTAINER_HOST),
- * so the harness looks at the engine the subject talks to. Every call has a deadline: an engine
- * that hangs must not hang the drill.
+ * The harness's line to the engine: the subject's CLI with the subject's endpoint (-H, --context,
+ * DOCKER_HOST, CONTAINER_HOST); every call has a deadline, so a hung engine cannot hang a drill.
  */
 import { execFile } from 'node:child_process';
 import type { Engine } from './engine-cli.js';

@@ -1,10 +1,7 @@
 /**
- * Processes inside the drill's containers. They are invisible to the drill's tracker (their
- * parent is containerd-shim), but a server in a container that runs `docker run -d` through a
- * mounted engine socket does it from such a process: it is an engine CLI of the drill, and
- * seeing it is what ties the sibling container to the drill (attribute.ts). Sampled every
- * 20 ms, only while the drill has a running container, by walking down from each container's
- * first process (its host pid).
+ * Processes inside the drill's containers, invisible to the tracker (their parent is
+ * containerd-shim): one running `docker run -d` over a mounted socket ties the sibling container
+ * to the drill (attribute.ts). Sampled while a container runs, walking down from its first process.
  */
 import { listPids, readCmdline, readStat } from '../observe/index.js';
 import { isEngineRun } from './engine-cli.js';

@@ -1,14 +1,8 @@
 /**
- * Labelling the drill's container: `docker run -i --rm IMG` becomes
- * `docker run --label dev.crash-drill.run=<drill id> -i --rm IMG`. The label is what ties a
- * container to its drill reliably (measured here: `docker ps` diffs missing a new container
- * for 0.3 s, and `docker events` cannot tell two identical drills apart). The change is
- * returned whole (argv before and after), for the evidence.
- *
- * Reached: the subject command itself, behind `env [VAR=x ...]`, and inside `sh -c '<script>'`
- * where the script runs `docker run`/`podman run` as a command. Not reached: an engine started
- * by a launcher whose script we cannot rewrite (an npm package's bin): that container is tied
- * to the drill by the engine CLI process and the engine's events instead (attribute.ts).
+ * Labels the drill's container (`docker run --label dev.crash-drill.run=<drill id> ...`): the
+ * label ties a container to its drill where `docker ps` diffs and `docker events` cannot. Reached
+ * in the subject command, behind `env`, and inside `sh -c '<script>'`; a launcher's own engine
+ * command is tied by the engine CLI process and the engine's events instead (attribute.ts).
  */
 import { engineOf, parseRunCommand, type Engine } from './engine-cli.js';
 
@@ -49,10 +43,7 @@ export function labelShellScript(script: string, drillId: string): { script: str
   return engine ? { script: out, engine } : null;
 }
 
-/**
- * Why a subject command got no label: it names no container engine at all (nothing to record:
- * most drills), or an engine command that starts no container (recorded with its reason).
- */
+/** Why a subject got no label: no engine at all (most drills), or an engine command that starts no container. */
 export type LabelOutcome =
   | { kind: 'labelled'; change: Extract<LabelChange, { changed: true }> }
   | { kind: 'no-engine' | 'not-a-run'; change: Extract<LabelChange, { changed: false }> };

@@ -1,9 +1,6 @@
 /**
- * Stale-run cleanup for containers (the process side is harness/registry/runs.ts): a container
- * labelled by a drill whose run has no live registered harness was left by a harness that died.
- * It is stopped (`stop --time`, then `kill`) and removed. Containers of live runs are never
- * touched, so harnesses sharing one engine leave each other alone. No engine reachable: nothing
- * to do, and said so.
+ * Stale-run cleanup for containers (processes: harness/registry/runs.ts): a container labelled by a
+ * drill of a run with no live harness is stopped and removed; live runs' are never touched.
  */
 import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -37,12 +34,9 @@ export async function sweepStaleContainers(
 }
 
 /**
- * The mark that a drill of this run used a container engine: <runs>/<runId>.engine, beside the
- * run's registry file. Only a run that used an engine can have left a labelled container, so a
- * run's sweep asks the engine only when a run with a mark has no live harness: `docker version`
- * costs 50 to 150 ms here, and beside a run's first drill it cost that drill about 36 ms (one
- * well-behaved drill: 361 against 325 ms, 12 each, interleaved). A run that ends well takes its
- * mark away; a sweep that reached the engine takes away the marks of the dead runs it swept.
+ * The mark that a drill of this run used a container engine (<runs>/<runId>.engine): a sweep asks
+ * the engine, which is slow to ask, only for a dead run with a mark. A run that ends well, or a
+ * sweep that reached the engine, takes it away.
  */
 export function engineMarkFile(runId: string): string {
   return runFile(runId, MARK);
@@ -50,10 +44,7 @@ export function engineMarkFile(runId: string): string {
 
 const MARK = '.engine';
 
-/**
- * Sets the run's mark (drill-containers.ts, at a drill's first sign of an engine); never fails a
- * drill. Made exclusively in the checked registry (own-files.ts): a mark that exists stays.
- */
+/** Sets the run's mark (exclusively, in the checked registry); never fails a drill. */
 export function markEngineUsed(runId: string): void {
   try {
     createOwnFile(engineMarkFile(runId), `${new Date().toISOString()}\n`);
@@ -72,11 +63,9 @@ export function clearEngineMark(runId: string): void {
 }
 
 /**
- * The container sweep for `crash-drill run`, as stale rows of results.json (pid 0: a container,
- * named in cmdline). Only when a marked run is dead (engineMarkFile()), or
- * with `always` (a run's sentinel, whose harness has just died: a drill's container can exist a
- * tick before the drill sees its engine CLI), and with docker on PATH; an unreachable engine
- * has nothing to sweep, and the marks stay for the next run.
+ * The container sweep for `crash-drill run`, as stale rows (pid 0, named in cmdline): only for a
+ * dead marked run, or with `always` (the sentinel: a container may exist a tick before its drill
+ * sees the engine CLI). An unreachable engine keeps the marks for the next run.
  */
 export async function sweepStaleContainerRows(runFilter?: (runId: string) => boolean, opts: { always?: boolean } = {}): Promise<StaleReport[]> {
   const accept = runFilter ?? (() => true);

@@ -1,7 +1,4 @@
-/**
- * What the evidence holds about containers. Times are the harness's monotonic ms (`t`, like
- * every evidence event), converted from the engine's wall-clock event times.
- */
+/** What the evidence holds about containers; `t` is monotonic ms, converted from the engine's wall clock. */
 import type { Engine } from './engine-cli.js';
 import type { LabelChange } from './label.js';
 import type { ContainerContainment } from '../containment/containers.js';
@@ -16,7 +13,6 @@ export type ContainerRow = {
   name: string;
   image: string;
   command: string[];
-  /** running, exited, created, removed, ... */
   state: string;
   /** The engine's creation time (ISO): with the id, the container's identity. */
   created: string;

@@ -1,13 +1,8 @@
 /**
- * Containment of the drill's containers, by id and created time: re-inspect (a different
- * created time means it is not the container we attributed: left alone), `docker stop --time
- * <wait>` (SIGTERM to the container's first process, the engine's SIGKILL after the wait), then
- * `docker kill` if it still runs, then `docker rm` of what the drill's label left exited. Every
- * step is recorded with its time. Forced: the container ended by SIGKILL (exit code 137 after
- * stop), or needed docker kill. Without `--init`, a shell or a Node process without a SIGTERM
- * handler is PID 1 of the container, which ignores SIGTERM: `docker stop` took its full 10 s
- * there when measured, and 0.05 s with `--init`. Each step is the one containment step
- * (harness/containment/step.ts) aimed at the container by id and created time.
+ * Containment of the drill's containers by id and created time (another created time: not ours,
+ * left alone): re-inspect, `docker stop --time <wait>`, `docker kill` if it still runs, `docker
+ * rm` of what the label left exited; each a step (harness/containment/step.ts). Forced: ended by
+ * SIGKILL or needed kill. Without `--init`, PID 1 ignores SIGTERM and stop waits its full time.
  */
 import { monoNow } from '../util/clock.js';
 import type { ContainerTarget, ContainmentStep, Engine, EngineAction, UntargetedStep } from './step.js';

@@ -1,8 +1,6 @@
 /**
- * Containment of one drill: end every live member by identity, gently first. New members can
- * appear while we work (a dying server's handler forks), so the tracker is re-sampled and the
- * round repeated until nothing lives, up to a bound. The drill cgroup's cgroup.kill is the last
- * resort, used only when no excluded process is inside it.
+ * Containment of one drill: end every live member by identity, gently first, re-sampling and
+ * repeating (a dying handler may fork) up to a bound; cgroup.kill last, only with no excluded process inside.
  */
 import { identityKey, type ProcIdentity } from '../observe/index.js';
 import type { DrillTracker } from '../observe/index.js';

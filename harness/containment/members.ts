@@ -1,10 +1,8 @@
 /**
- * Which processes belong to the same run as the process being contained, each with its proof.
- * Only these may get a SIGKILL. A process group or session counts only when a member leads it
- * (an inherited group is the client's, shared with everything else the client started), and
- * only processes started no earlier than the contained one: an older process cannot be its
- * child. Descendants seen at the snapshot stay members after they are re-parented, as long as
- * their (pid, start time) still match.
+ * The processes of the contained process's run, each with its proof; only these may be SIGKILLed.
+ * A group or session counts only when a member leads it (an inherited one is the client's), and
+ * only processes started no earlier than the contained one; snapshot descendants stay members
+ * after re-parenting while their identity matches.
  */
 import { descendantsOf, type TableProcess } from './process-table.js';
 

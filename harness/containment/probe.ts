@@ -1,9 +1,7 @@
 /**
- * Revoking a process's authority and proving it: `--revoke-cmd` / `--revoke-url` take the
- * authority away, then `--probe-cmd` / `--probe-url` must be denied. A command is denied when
- * it exits non-zero; a URL when it answers 401 or 403. The records never hold the command
- * text or the URL's query (either may carry a token): a command is named by its SHA-256, so an
- * auditor can match it to the command they know.
+ * Revokes a process's authority (`--revoke-cmd`/`--revoke-url`) and proves it: the probe must be
+ * denied (non-zero exit; 401 or 403). Records never hold the command or a URL's query (tokens):
+ * a command is named by its SHA-256.
  */
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';

@@ -1,8 +1,6 @@
 /**
- * Signals and exit waits by identity, for either backend of the live machine (process-table.ts). The /proc backend uses the observer's
- * own (harness/containment/signal.ts re-reads the start time right before kill; exit-watch.ts
- * treats a zombie as exited). The ps backend does the same with `ps`: coarser (whole-second
- * start times, a ps call per check), never by name.
+ * Signals and exit waits by identity for either live-machine backend: /proc uses signal.ts and
+ * exit-watch.ts; ps does the same, coarser (whole-second start times), never by name.
  */
 import { pollExit } from '../observe/index.js';
 import type { ProcIdentity } from '../observe/index.js';

@@ -1,11 +1,8 @@
 /**
- * The process table as containment of a process on a live machine reads it (`contain <pid>`,
- * process.ts): a row per process and a reader of the table, which either backend of
- * harness/live-machine/ fills (/proc, or ps + lsof; its ProcessEntry and Backend are these and more).
- * Containment asks nothing else of a backend, so it depends on none.
+ * The process table as `contain <pid>` (process.ts) reads it, filled by either backend of
+ * harness/live-machine/; containment asks nothing else of a backend.
  */
 
-/** One row of the process table: what containment reads of a process. */
 export interface TableProcess {
   pid: number;
   ppid: number;
@@ -18,14 +15,12 @@ export interface TableProcess {
   state: string;
   /** With the pid, the identity: comparable only within one backend (clock ticks, or whole seconds on ps). */
   startTime: number;
-  /** The full command line. */
   command: string;
 }
 
 /** A reader of the process table: `proc` (/proc, signalled by identity through harness/containment/signal.ts) or another. */
 export interface ProcessTable {
   readonly name: string;
-  /** The whole table. */
   processes(): TableProcess[];
   /** One process, read now; null when it is gone. */
   process(pid: number): TableProcess | null;

@@ -1,14 +1,9 @@
 /**
- * Containment of a process on a live machine and of what belongs to its run (`crash-drill
- * contain <pid>`), in the order that keeps the evidence: snapshot, revoke and prove it, SIGTERM,
- * wait, re-identify and re-check the group and the children, SIGKILL only what is still there and
- * proven to belong to the same run (members.ts). Every step is recorded. It refuses pid 1, its
- * own ancestors, a process whose start time no longer matches, and (without force) another
- * user's process. It never signals by name.
- *
- * What the live machine gives it comes in through its options: the process table (either backend
- * of harness/live-machine/) and the snapshot (harness/live-machine/inspect.ts). What the command keeps of it
- * (the incident record, the evidence log) is its caller's (harness/live-machine/contain.ts).
+ * `crash-drill contain <pid>`: contains a live process and what belongs to its run, in the order
+ * that keeps the evidence: snapshot, revoke and prove it, SIGTERM, wait, re-identify, SIGKILL only
+ * what is still there and proven of the run (members.ts). It refuses pid 1, its own ancestors, a
+ * changed start time and (without force) another user's process; it never signals by name.
+ * The caller (harness/live-machine/contain.ts) gives the table and snapshot and keeps the record.
  */
 import { monoNow } from '../util/clock.js';
 import { runMembers, type Member } from './members.js';
@@ -41,10 +36,7 @@ export interface ProcessContainOptions<S extends ProcessSnapshot> {
   afterSnapshot?: (snapshot: S) => void | Promise<void>;
 }
 
-/**
- * A step of `contain`: the one containment step (step.ts), plus the command's own times, which
- * its output and --json print: `ms` since the command began, `at` the wall-clock time.
- */
+/** A step of `contain`, with `ms` since the command began and `at` the wall-clock time (its output and --json). */
 export type ContainStep = ContainmentStep & { ms: number; at: string };
 
 export interface MemberRecord extends Member {
@@ -122,7 +114,6 @@ export async function containProcess<S extends ProcessSnapshot>(opts: ProcessCon
   if (me !== null && me !== 0 && target.uid !== me && !opts.force) return refuse(`process ${pid} belongs to user ${target.user}, not to you (use --force)`);
   if (me === 0 && target.uid !== 0 && !opts.force) return refuse(`process ${pid} belongs to user ${target.user}, not to root, who runs this (use --force)`);
 
-  // 1. Snapshot.
   const snapshot = opts.snapshot(pid);
   result.snapshot = snapshot;
   root = { pid, startTime: snapshot.process.startTime };
@@ -181,7 +172,6 @@ export async function containProcess<S extends ProcessSnapshot>(opts: ProcessCon
       );
   }
 
-  // 4. Wait.
   await Promise.all(
     members
       .filter((m) => !ended.has(m.pid))

@@ -1,8 +1,6 @@
 /**
- * What containment keeps of a process it ended: the record of one process (its identity, how it
- * ended, whether it was forced, every step), declared once. A drill's evidence (event
- * `containment`), the stale sweep's report (harness/registry/runs.ts) and the watchdog's record
- * all carry it.
+ * The record of one process containment ended (identity, how, forced, steps), carried by drill
+ * evidence, the stale sweep's report (harness/registry/runs.ts) and the watchdog's record.
  */
 import { monoNow } from '../util/clock.js';
 import type { ExitObservation } from '../observe/index.js';

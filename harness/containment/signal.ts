@@ -1,8 +1,6 @@
 /**
- * Signals by identity. The start time is re-read right before process.kill so a reused pid is
- * never hit. A window of microseconds remains between the check and the kill; closing it fully
- * needs pidfd_send_signal(2), which Node does not expose. Reuse inside that window would need
- * the target to exit, be reaped and the pid space to wrap in between.
+ * Signals by identity: the start time is re-read right before process.kill. A microsecond window
+ * remains, which only pidfd_send_signal(2) (not in Node) would close.
  */
 import { readStat } from '../observe/index.js';
 import type { ProcIdentity } from '../observe/index.js';

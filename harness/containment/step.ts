@@ -1,12 +1,7 @@
 /**
- * One containment step, as data: what the harness did to end something a drill, a stale run or
- * `crash-drill contain` left, to which target, and what came of it, with its time. Process
- * containment (terminate.ts, drill.ts), container containment (containers.ts) and `contain <pid>`
- * (process.ts) all record this one type; the evidence keeps it; checks and results read its
- * fields; describeStep() is the only place a step becomes text, and nothing parses that text back.
- *
- * It imports types only, so checks (through harness/evidence/) and reporters (through
- * harness/results/constants.ts) can use it without reaching a process, a file or an engine.
+ * One containment step as data: what the harness did to end something, to which target, what came
+ * of it, and when. Every kind of containment records this type; describeStep() is the only place
+ * it becomes text. Types only, so checks and reporters can import it.
  */
 import type { ExitObservation } from '../observe/index.js';
 import type { SignalOutcome } from './signal.js';
@@ -20,10 +15,8 @@ export type ProcessTarget = { pid: number; startTime: number };
 /** A container, by identity: its id and the engine's creation time (a reused name is another container). */
 export type ContainerTarget = { engine: Engine; id: string; name: string; created: string };
 
-/** The signals containment sends. */
 export type ContainmentSignal = 'SIGTERM' | 'SIGKILL' | 'SIGCONT';
 
-/** The engine commands container containment runs. */
 export type EngineAction = 'stop' | 'kill' | 'rm';
 
 /** How `crash-drill contain` ended (harness/live-machine/contain.ts). */
@@ -79,10 +72,7 @@ export function engineCommandLine(step: Extract<StepBody, { kind: 'engine' }>): 
   return [step.target.engine, step.command, ...(step.args ?? [])].join(' ');
 }
 
-/**
- * The step as one line a person reads: "SIGTERM: sent", "SIGTERM 812 (a descendant of 800):
- * sent", "docker stop --time 1: sent", "exited (zombie, signal SIGKILL)".
- */
+/** The step as one line: "SIGTERM 812 (a descendant of 800): sent", "docker stop --time 1: sent". */
 export function describeStep(step: ContainmentStep | StepBody): string {
   switch (step.kind) {
     case 'signal': {

@@ -1,10 +1,4 @@
-/**
- * One round of ending processes by identity: SIGTERM all, wait (event-driven, per-process exit
- * watch) up to termWaitMs, SIGKILL only those still alive, wait again. Every step is recorded
- * with its monotonic time, as the one step type of harness/containment/step.ts. Used by
- * containDrill() for one drill (drill.ts), by the stale sweep (harness/registry/runs.ts) and by
- * init's look at a server's tools (harness/init/list-tools.ts).
- */
+/** One round of ending processes by identity: SIGTERM, wait up to termWaitMs, SIGKILL the rest, wait; each a step (step.ts). */
 import { pollExit, type ExitObservation } from '../observe/index.js';
 import { readCmdline, readStat } from '../observe/index.js';
 import { exitStep, step, type ContainmentRecord } from './record.js';

@@ -1,11 +1,8 @@
 /**
- * Cleanup-expectation statements in a baseline, as checks are (harness/baseline/): a `not met`
- * statement the file lists for its server is known and does not fail the run; a listed one that
- * is now `met` is stale and fails the run until it is removed. A `not shown` statement is
- * neither: a run that could not show it says nothing of whether it was fixed. An entry may name
- * a client profile: then it covers the statement under that profile alone, and a statement
- * judged per profile (harness/expectation/judge.ts) is known only when every profile it is not
- * met under is covered.
+ * Expectation statements in a baseline, as checks (harness/baseline/): a listed `not met` is known,
+ * a listed `met` is stale and fails the run, `not shown` is neither. An entry naming a client
+ * profile covers that profile alone; a per-profile statement (judge.ts) is known only when every
+ * profile it is not met under is covered.
  */
 import { countNotMet } from './judge.js';
 import type { BaselineStatementInfo, ExpectationResults } from '../results/expectation-results.js';

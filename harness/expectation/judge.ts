@@ -1,8 +1,6 @@
 /**
- * A run's cleanup expectations, judged: for each server, each statement it declared is `met`
- * when some drill showed it and none showed otherwise, `not met` when a drill showed otherwise,
- * and `not shown` when no drill could tell (then it names the point or mode that would). Pure:
- * from the declared statements and the drill results, so `merge` and `report` can say the same.
+ * A run's cleanup expectations judged per server: `met` when some drill showed it and none showed
+ * otherwise, `not met`, or `not shown` (naming what would show it). Pure, so merge and report agree.
  */
 import type { Scenario, SubjectSpec } from '../config/index.js';
 import type { DrillResult } from '../results/judge.js';
@@ -18,9 +16,8 @@ function serverKey(s: { name?: string; server?: string; command: string; args: r
 }
 
 /**
- * What each server declared, from the scenarios as drilled (a `--subject` replaces a scenario's
- * own, and gets the scenario's expectation): a subject's own `expectation` first, else its
- * scenario's. One statement per id; where scenarios differ on exits-within, the strictest.
+ * What each server declared, as drilled: a subject's own `expectation`, else its scenario's; one
+ * statement per id, the strictest exits-within where scenarios differ.
  */
 export function declaredExpectations(drilled: ReadonlyArray<{ scenario: Scenario; subject?: SubjectSpec }>): DeclaredExpectation[] {
   const byServer = new Map<string, DeclaredExpectation>();

@@ -1,8 +1,6 @@
 /**
- * Each statement of a cleanup expectation, mapped to the checks that decide it
- * (harness/checks/all-checks.ts) and to the kill points and modes that can show it
- * (docs/design.md, "Kill points" and "Kill modes"). A drill's say on a statement comes from its
- * check results alone, so a re-judged or merged run says the same.
+ * Each expectation statement, mapped to the checks that decide it and the kill points and modes
+ * that can show it (docs/design.md); judged from check results alone, so a merged run agrees.
  */
 import type { CheckId } from '../checks/all-checks.js';
 import { CANCEL_POINTS, type KillMode, type KillPoint } from '../config/index.js';

@@ -1,8 +1,6 @@
 /**
- * Asks for the server command on a terminal, and splits what was typed into a command and
- * its arguments the way `--subject` is split (harness/config/command-line.ts): plain words, quotes
- * and backslashes, no variables, globs or pipes (the command is spawned directly, never through
- * a shell). A line with an unclosed quote is refused with the same message and asked again.
+ * Asks for the server command on a terminal, split as `--subject` is (harness/config/command-line.ts):
+ * words, quotes, backslashes, no shell. An unclosed quote is refused and asked again.
  */
 import { createInterface } from 'node:readline/promises';
 import { splitCommandLine } from '../config/index.js';

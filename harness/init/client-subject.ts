@@ -1,14 +1,9 @@
 /**
- * A configured client entry as a drill subject, in two forms: what `init` starts now to list
- * the server's tools (the values the client would give it), and what it writes (references,
- * never copies, of anything secret). An env value that is a variable reference (`${env:X}`,
- * `${X}`, `$X`), that a credential-like name holds (credentials.ts) or that looks like a token
- * (a token shape, a URL with a password or a credential-named query parameter) becomes
- * `{{env.NAME}}`, filled from the environment `crash-drill run` runs in (a secret in an arg,
- * `--api-key sk-...`, becomes `{{env.<ENTRY>_ARG_<i>}}`); other values (`LOG_LEVEL:
- * debug`) are written as they are. A shell default (`${X:-d}`, Claude Code and Gemini CLI) whose
- * variable is unset here is what the client starts the server with, so it is written as d
- * (unless d looks like a secret). Pure: the environment comes in, nothing is read or printed.
+ * A configured client entry as a drill subject: what `init` starts now (the values the client
+ * would give), and what it writes, never a copy of a secret. A variable reference, a
+ * credential-named value (credentials.ts) or a token-like one becomes `{{env.NAME}}` (a secret
+ * arg `{{env.<ENTRY>_ARG_<i>}}`); a shell default `${X:-d}` with X unset is written as d unless
+ * d looks secret. Pure.
  */
 import { isCredentialName, looksLikeSecret } from '../util/secrets.js';
 import { envValues } from '../mcp-clients/server.js';

@@ -1,8 +1,4 @@
-/**
- * A minimal valid example of a tool's arguments, built from its inputSchema (JSON Schema, as
- * `tools/list` returns it): only the required properties, each with a placeholder that
- * satisfies its type and simple bounds. It is a starting point; the scenario file says so.
- */
+/** A minimal example of a tool's arguments from its inputSchema: required properties only, placeholders meeting type and simple bounds. */
 
 type JsonSchema = Record<string, unknown>;
 

@@ -1,9 +1,7 @@
 /**
- * `crash-drill init --from-client <name>` / `--from-client-config <file>`: one subject and its
- * scenarios per stdio server a client configuration names, so `crash-drill run` drills the
- * servers a user actually runs, side by side (each subject is named by its entry). Each server
- * is started once, as the client would start it, to list its tools. Env values are referenced,
- * never copied (client-subject.ts); nothing here prints a value.
+ * `init --from-client <name>` / `--from-client-config <file>`: a subject and scenarios per stdio
+ * server the client configures, each started once as the client would to list its tools. Env
+ * values are referenced, never copied or printed (client-subject.ts).
  */
 import path from 'node:path';
 import { EXIT, UsageError } from '../util/errors.js';

@@ -1,10 +1,7 @@
 /**
- * Scenario ids are unique across the files a run loads (harness/config/load.ts refuses two), and
- * init writes its files where an earlier init may have written others: before the lifecycle
- * scenario, init wrote one file per tool at the top of the folder (`scenarios/<tool>.yaml`),
- * which now goes to `scenarios/may-write/<tool>.yaml` under the same id. Overwriting never
- * removes the old file, so init refuses, before writing anything, when a scenario file it does not
- * write has the id of one it does: `run` would refuse both.
+ * Scenario ids are unique across a run's files (harness/config/load.ts), so init refuses, before
+ * writing, when a file it does not write has the id of one it does (`scenarios/<tool>.yaml` beside
+ * `scenarios/may-write/<tool>.yaml`): overwriting removes neither, and `run` would refuse both.
  */
 import { readFileSync, statSync } from 'node:fs';
 import { ConfigError } from '../config/index.js';

@@ -1,9 +1,7 @@
 /**
- * Starts a server with the SDK client, asks it for its tools (`tools/list`, every page), and
- * makes sure nothing of it is left afterwards. The SDK's close() signals only the direct child
- * (typescript-sdk #2023: `npx` leaves the real server behind), so every process started here
- * carries a marker in its environment; after close() we look for the marker in /proc and end
- * what carries it, by identity (SIGTERM, wait, SIGKILL).
+ * Asks a server for its tools (`tools/list`, every page) and leaves nothing behind: the SDK's
+ * close() signals only the direct child (typescript-sdk #2023), so every process carries a marker
+ * and what carries it after close() is ended by identity.
  */
 import { randomUUID } from 'node:crypto';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -48,11 +46,9 @@ export interface ListToolsResult {
 }
 
 /**
- * The server gets the SDK client's default environment (as in a drill) plus the marker.
- * Throws ListToolsError when it cannot be started or does not answer within `timeoutMs`.
- * `network: 'loopback'`: the server is asked in a network namespace where only loopback exists
- * (docs/network.md; no drill remote there), so listing a survey's server reaches no network
- * either; throws NoLoopbackNetwork where none can be made.
+ * The server gets the SDK client's default environment plus the marker; ListToolsError when it
+ * does not start or answer in time. `network: 'loopback'` (docs/network.md) throws
+ * NoLoopbackNetwork where no such namespace can be made.
  */
 export async function listServerTools(server: ServerCommand, timeoutMs: number, opts: { network?: NetworkChoice } = {}): Promise<ListToolsResult> {
   // Under a caller that marks its own (a test file, another init), the marker extends the

@@ -1,8 +1,4 @@
-/**
- * The text of the files `crash-drill init` writes: a server's lifecycle scenario, one scenario per
- * tool, and the config file.
- * Pure: paths in, text out; nothing is read or written here.
- */
+/** The text of the files `crash-drill init` writes (scenarios and config). Pure: paths in, text out. */
 import path from 'node:path';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { Document } from 'yaml';
@@ -12,18 +8,12 @@ import { exampleArgs } from './example-args.js';
 import type { ServerCommand } from './list-tools.js';
 
 /**
- * Where a server's tool does not matter, init writes it once: at `idle` and `pre-dispatch` the
- * client is killed before the target call is written (docs/design.md, "Kill points"), so the
- * server's lifecycle scenario drills those points with any tool as its target, and each tool's
- * scenario drills only the points where its call is written (a first run that repeated both
- * points for every tool spent about half its drills judging the same thing).
- *
- * A tool that may change something gets the remote's points once the server's writes reach it;
- * the annotations are hints (MCP spec, tools), so a tool that does not say it is read-only is
- * treated as one that writes. The first run leaves out the points that need the drill remote
- * (REMOTE_POINTS): until the server's writes reach the remote, each such drill waits out its
- * point timeout (5 s) for an `unknown`. They are written commented out, with how to map the
- * server's API to the remote.
+ * At `idle` and `pre-dispatch` the client is killed before the target call is written
+ * (docs/design.md, "Kill points"), so the lifecycle scenario drills them once with any tool, and
+ * each tool's scenario only the points where its call is written. A tool not annotated read-only
+ * is treated as one that writes (annotations are hints). The remote's points (REMOTE_POINTS) are
+ * written commented out: until the server's writes reach the remote each would wait out its
+ * point timeout for an `unknown`.
  */
 export const LIFECYCLE_POINTS: readonly KillPoint[] = ['idle', 'pre-dispatch'];
 export const TOOL_POINTS: readonly KillPoint[] = ['in-flight', 'after-response'];
@@ -35,9 +25,8 @@ export const INIT_MODES: readonly KillMode[] = ['crash', 'close', 'hang'];
 export const REMOTE_EXPECTATION = ['no-write-after-loss', 'writes-carry-key-and-session'] as const;
 
 /**
- * What a tool that may write states from the first run: that the server keeps its own record of
- * the actions it starts. It is shown once the remote's points are on (until then each run says
- * `not shown`, and what would show it), so it asks for the record without failing a first run.
+ * What a may-write tool states from the first run: the server keeps its own record of the actions
+ * it starts. `not shown` until the remote's points are on, so a first run does not fail on it.
  */
 export const WRITE_EXPECTATION = ['records-every-action'] as const;
 
@@ -69,10 +58,8 @@ export function remoteHint(): string[] {
 }
 
 /**
- * The starting cleanup expectation (harness/expectation/): what these points and modes can show,
- * with the exit deadline the drills use (expect.exit-on-eof's default). Each run says of each
- * statement met, not met or not shown. It is the lifecycle scenario's: statements are judged per
- * server from every drill of the server, whichever scenario declared them.
+ * The starting cleanup expectation (harness/expectation/), with expect.exit-on-eof's default
+ * deadline; the lifecycle scenario's, as statements are judged per server across its drills.
  */
 export const STARTING_EXPECTATION = ['stops-accepting-calls', { 'exits-within': DEFAULT_EXIT_DEADLINE_MS }, 'leaves-no-helper'] as const;
 
@@ -103,9 +90,7 @@ export function scenarioIdFor(toolName: string, taken: Set<string>): string {
 /** What every scenario of one server says alike. */
 export interface ServerTextInput {
   server: ServerCommand;
-  /** absolute folder the scenario file goes into */
   fileDir: string;
-  /** absolute project folder (where node_modules and the config file are) */
   projectDir: string;
   /** From a client configuration (init --from-client): the subject's name and its env, as written. */
   subjectName?: string;
@@ -211,13 +196,9 @@ function fileText(input: ServerTextInput, doc: Document, tail: readonly string[]
 }
 
 /**
- * crash-drill.config.mjs: the scenarios folder and the report folder, relative to the config.
- * It imports nothing: `npx crash-drill init` then `npx crash-drill run` in a folder where the
- * package is not installed (npx runs it from its cache) must load it, and an
- * `import { defineConfig } from 'mcp-crash-drill'` there fails with "Cannot find package". The
- * type comes from a JSDoc `import()` type, which only an editor reads: typed where the package
- * is installed, inert where it is not. (Resolving the import to the running harness instead
- * would make a file that only crash-drill's loader can load, and would hide a second copy.)
+ * crash-drill.config.mjs. It imports nothing: where `npx crash-drill` runs the package from its
+ * cache, an `import ... from 'mcp-crash-drill'` fails with "Cannot find package". The type comes
+ * from a JSDoc `import()`, which only an editor reads.
  */
 export function configText(projectDir: string, scenarioDir: string): string {
   const scenarios = relativeFrom(projectDir, scenarioDir);

@@ -1,11 +1,4 @@
-/**
- * `crash-drill init`: ask the server for its tools, then write a config file, the server's
- * lifecycle scenario and one scenario per tool (harness/init/server-files.ts). Everything is
- * checked before anything is written: a file that exists already is refused (unless force), a
- * file it does not write that has the id of one it does is refused (id-clash.ts), and every
- * scenario text is parsed with the same parser `run` uses, so init never leaves a file `run`
- * would reject.
- */
+/** `crash-drill init`: lists tools, checks everything (existing files, id-clash.ts, `run`'s parser), then writes (server-files.ts). */
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { CONFIG_FILE_NAMES, findConfigFile } from '../run/config-file.js';

@@ -1,9 +1,7 @@
 /**
- * The scenario files `crash-drill init` writes for one server, in the order a run loads them
- * (harness/config/find-files.ts sorts by path): `lifecycle.yaml` (the points where the tool does
- * not matter), then `may-write/<tool>.yaml`, then `read-only/<tool>.yaml`, so a first run drills
- * the tools that may change something first. Each text is parsed with the parser `run` uses
- * before anything is written: init never leaves a file `run` would reject.
+ * The scenario files `init` writes for one server, in load order (harness/config/find-files.ts
+ * sorts by path): `lifecycle.yaml`, then `may-write/<tool>.yaml` (drilled first), then
+ * `read-only/<tool>.yaml`; each parsed as `run` would before anything is written.
  */
 import path from 'node:path';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';

@@ -1,8 +1,6 @@
 /**
- * Writes a set of files all or nothing, as far as a file system allows: every target is
- * checked first (an existing file is refused unless `force`), then every file is written to
- * a temp name beside its target, and only when all of them are written are they renamed into
- * place (rename(2) replaces a file atomically on the same file system).
+ * Writes a set of files all or nothing as far as a file system allows: all checked, all written to
+ * temp names, then all renamed into place (rename(2) is atomic on one file system).
  */
 import { existsSync, promises as fs } from 'node:fs';
 import path from 'node:path';

@@ -1,15 +1,8 @@
 /**
- * Classifying a session by who holds the other end of its stdio:
- * - client gone: no live process holds the write end of its stdin or the read end of its
- *   stdout (for a socket: its peer socket). A ppid of 1 is reported as a hint only.
- * - client stuck: a client is alive but stopped (state T), or it has left the server's output
- *   unread at every look for --stuck-after (pending.ts).
- * - detached: a client is alive and holds an end, but the process it started is gone and the
- *   server was re-parented away from it (detached.ts).
- * - superseded: the same client started the same configuration entry again later, and this one
- *   has had no I/O since (superseded.ts: it needs two looks, so find-orphans.ts decides it).
- * - attached: a client is alive and reading.
- * - unresolved: a stdio socket whose peer cannot be resolved (no `ss`): never guessed.
+ * Classifies a session by who holds the other end of its stdio: client gone (no live holder;
+ * ppid 1 is only a hint); client stuck (stopped, or output unread at every look for
+ * --stuck-after, pending.ts); detached (detached.ts); superseded (superseded.ts, decided in
+ * find-orphans.ts); attached; unresolved (a socket peer `ss` could not resolve: never guessed).
  */
 import { descendantsOf } from '../containment/process-table.js';
 import { detachedEvidence } from './detached.js';

@@ -1,11 +1,7 @@
 /**
- * Which client a server belongs to, from two sources that are read apart and shown together:
- * - the configuration: the MCP clients whose configuration entries its processes match
- *   (harness/mcp-clients/matcher.ts), as `<client>: <entry>`;
- * - the process tree: the live process that is its client. That is a process holding the other
- *   end of its stdin or stdout (classify.ts) that is also its ancestor, since it started it
- *   (directly, or through a launcher); failing that, a holder that is not its ancestor (a
- *   detached server's client, detached.ts); none when no live process holds an end.
+ * Which client a server belongs to, from two sources shown together: the configured entries its
+ * processes match (harness/mcp-clients/matcher.ts), and the live process holding an end of its
+ * stdio that is also its ancestor, else a holder that is not (a detached server's, detached.ts).
  */
 import type { ClientId } from '../mcp-clients/types.js';
 import type { EndHolder, StdioEnd } from './stdio-ends.js';

@@ -1,9 +1,6 @@
 /**
- * `orphans.match` from the config file: extra server patterns, one regex a string. The file is
- * found and loaded by the one config loader `run` uses (harness/run/config-file.ts: the
- * first of crash-drill.config.{ts,mts,js,mjs} in the working folder, a TypeScript one
- * transpiled, every field validated and every problem naming the file and the field), so one
- * file serves `run` and the live-machine commands; for these it need name no scenarios.
+ * `orphans.match` (extra server regexes) from the config file, loaded by `run`'s loader
+ * (harness/run/config-file.ts), so one file serves both; here it need name no scenarios.
  */
 import { resolve } from 'node:path';
 import { findConfigFile, loadConfigFile } from '../run/config-file.js';

@@ -1,8 +1,6 @@
 /**
- * `crash-drill contain <pid>` without the printing: containment of the process and its run
- * (harness/containment/process.ts), given this machine's process table and the snapshot of the
- * process (inspect.ts), and what the command keeps of it: the incident record (incident.ts) and,
- * with an out folder, the hash-chained evidence log (evidence.ts).
+ * `crash-drill contain <pid>` without the printing: harness/containment/process.ts on this machine's
+ * table and snapshot (inspect.ts), with its incident record and evidence log.
  */
 import { containProcess, type ContainStep, type MemberRecord, type ProcessContainment, type ProcessContainOptions } from '../containment/process.js';
 import type { ContainOutcome } from '../containment/step.js';

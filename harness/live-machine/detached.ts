@@ -1,20 +1,11 @@
 /**
- * A detached server: a live client still holds the other end of its stdio, but the process the
- * client started is gone and the server was re-parented away from it. This is what a launcher
- * that forwards no signal leaves when a client signals only its direct child (Gemini CLI's and
- * Claude Code's stop, docs/client-profiles.md): the launcher dies, the real server runs on with
- * the client's pipes, and the client, which counts its server as stopped, never ends it.
- *
- * One look decides it, from the process table and the descriptors:
- * - a live holder of its stdin's write end or its stdout's read end (not stopped: that is
- *   client-stuck) is no ancestor of any of its top processes: the kernel re-parents a process
- *   only when its parent dies, so the process the client started, directly or through a
- *   launcher, is gone;
- * - that holder started no later than the server: it could have started it. A process handed
- *   the pipe later (a reader the client passed the server's stdout to) could not.
- * Its process group and session are shown, not required: a child of a same-group client is in
- * the client's group; a launcher spawned in a group or session of its own (Codex, the Python
- * SDK, Zed) leaves one whose leader is gone.
+ * A detached server: a live client still holds its stdio, but the process the client started is
+ * gone (a launcher that forwards no signal, when a client signals only its direct child:
+ * docs/client-profiles.md), so the real server runs on and the client never ends it. One look:
+ * - a live, not stopped holder of its stdin's write or stdout's read end is no ancestor of its
+ *   top processes (the kernel re-parents only when the parent dies);
+ * - that holder started no later than the server (so it could have started it).
+ * Group and session are shown, not required.
  */
 import type { EndHolder, StdioEnd } from './stdio-ends.js';
 import { heldEnds, parentChain } from './client-of.js';

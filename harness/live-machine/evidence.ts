@@ -1,11 +1,7 @@
 /**
- * The hash-chained evidence log of `inspect --out` and `contain --out`, in the format drills
- * write (harness/evidence/log.ts): one JSON record a line, each holding `prev`, the SHA-256 of
- * the previous line's bytes, GENESIS first; `crash-drill verify` checks it. One log per
- * process identity (`<out>/evidence/pid-<pid>-<start>.jsonl`), so an inspect and the contain
- * that follows it are one chain. An existing log is verified before anything is appended: a
- * broken chain is never extended. The file is rewritten whole through a rename, so a crash
- * leaves the old log or the new one, never half a line.
+ * The hash-chained evidence log of `inspect --out` and `contain --out` (harness/evidence/log.ts
+ * format), one per process identity so an inspect and its contain are one chain. An existing log
+ * is verified before appending (a broken chain is never extended), and rewritten via a rename.
  */
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -1,8 +1,4 @@
-/**
- * `crash-drill orphans` without the printing: the MCP stdio sessions of the machine, each
- * classified with its evidence (classify.ts; superseded.ts, which needs the look kept from an
- * earlier run), named by its client (client-of.ts) and ranked by what it can still reach.
- */
+/** `crash-drill orphans` without printing: stdio sessions classified (classify.ts, superseded.ts), named by client, ranked by reach. */
 import type { ClientConfigs } from '../mcp-clients/types.js';
 import { problemLine } from '../mcp-clients/types.js';
 import type { ConfigMatch, ConfigMatcher } from '../mcp-clients/matcher.js';
@@ -88,11 +84,7 @@ function realServer(session: StdioSession, table: readonly ProcessEntry[]): Proc
   return session.members.find((m) => m.pid === id.pid) ?? top;
 }
 
-/**
- * With --all, the processes on piped stdio that nothing counted (no entry, no pattern, no
- * marker), one per stdio pair (a launcher chain is one): those whose client is gone are listed
- * with why they are not counted, so an operator sees what a plain `orphans` leaves out.
- */
+/** With --all, piped-stdio processes nothing counted whose client is gone, with why, so an operator sees what `orphans` leaves out. */
 function uncountedSessions(backend: Backend, scan: ReturnType<typeof scanSessions>): StdioSession[] {
   const taken = new Set(scan.sessions.flatMap((s) => s.members.map((m) => m.pid)));
   const byKey = new Map<string, StdioSession>();

@@ -1,8 +1,6 @@
 /**
- * The incident record of a containment, in the drill's shape (harness/results/incident.ts), so
- * a responder reads both the same way. Moments count from the snapshot. What a live machine
- * cannot tell (when the client went away, the server's last action: no drill remote saw it) is
- * null, and the follow-up says so.
+ * A containment's incident record in the drill's shape (harness/results/incident.ts), moments from
+ * the snapshot; what a live machine cannot tell is null, and the follow-up says so.
  */
 import type { IncidentRecord, Moment } from '../results/incident.js';
 import type { Snapshot } from './inspect.js';

@@ -1,8 +1,4 @@
-/**
- * `crash-drill inspect <pid>` without the printing: one process, read before anything touches
- * it. Identity, what its stdin, stdout and stderr are and who holds their other ends, its other
- * descriptors, related processes, credential names (never values) and its launcher chain.
- */
+/** `crash-drill inspect <pid>` without printing: one process read before anything touches it (stdio ends, descriptors, kin, credential names). */
 import { resolveEnd, type EndHolder, type StdioEnd } from './stdio-ends.js';
 import type { ConfigMatch, ConfigMatcher } from '../mcp-clients/matcher.js';
 import { credentialNames } from './credentials.js';

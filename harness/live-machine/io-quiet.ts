@@ -1,17 +1,8 @@
 /**
- * "No I/O" between two looks at a server, from its I/O counters (/proc/PID/io, read through
- * harness/observe/proc/files.ts): rchar and wchar (bytes moved by read- and write-like calls,
- * pipes and sockets included), syscr and syscw (how many such calls), summed over its threads.
- *
- * An idle server's counters still move: its event loop is woken through an eventfd, whose every
- * read and write moves exactly 8 bytes (eventfd(2); a timerfd's read too, timerfd_create(2)).
- * Measured here on an idle well-behaved fake server (Node v20.20.2, read every 20 ms for 60 s):
- * 13, 1, 1, 28, 621 and 7 reads, and as many writes, between 8.0 s and 17.4 s after its start
- * (V8's memory reducer and its background threads posting back to the loop), each of exactly 8
- * bytes, then none in the next 42 s. So a change counts as no I/O when every call it adds moved 8 bytes: the bytes are 8 times
- * the calls, on both sides. An MCP message is a JSON-RPC object, never 8 bytes long: a request
- * read or a response written breaks the equality, and so does a read that found nothing (its
- * call adds no bytes), which errs on the side of I/O.
+ * "No I/O" between two looks, from /proc/PID/io (rchar, wchar, syscr, syscw, over its threads).
+ * An idle event loop still moves them through an eventfd, 8 bytes a call (eventfd(2); timerfd
+ * too), so a change is no I/O when every call it adds moved 8 bytes, on both sides. An MCP message
+ * is never 8 bytes, and an empty read adds a call without bytes, which errs toward I/O.
  */
 import type { Backend } from './types.js';
 

@@ -1,10 +1,7 @@
 /**
- * Parsing `lsof -nP -F pfatidnPT` (field output: one field a line, a letter then the value;
- * lsof(8) "OUTPUT FOR OTHER PROGRAMS"). Objects are named as /proc names them, so the two
- * backends can be compared: `pipe:[inode]`, `socket:[inode]`. lsof on Linux puts an IP
- * socket's inode in the device field and a unix socket's in the inode field; with +E it names
- * a unix socket's peer as `->INO=N` (macOS names it `->0xADDR`, the peer's kernel address,
- * which is also what its device field holds there).
+ * Parses `lsof -nP -F pfatidnPT` (lsof(8) "OUTPUT FOR OTHER PROGRAMS"), naming objects as /proc
+ * does (`pipe:[inode]`, `socket:[inode]`). On Linux an IP socket's inode is in the device field;
+ * with +E a unix peer is `->INO=N` (macOS: `->0xADDR`, also its device field).
  */
 import type { Access, Descriptor, DescriptorKind } from './types.js';
 

@@ -1,8 +1,6 @@
 /**
- * When a process counts as an MCP stdio server: by evidence, never by runtime name alone. Its
- * command line matches a server pattern (these defaults, the config's `orphans.match`,
- * `--match`), or it carries a drill marker; and its stdin and stdout are pipes or sockets
- * (checked in find-orphans.ts). Each pattern has a name, so the output can say which one matched.
+ * An MCP stdio server by evidence, never by runtime name: a named server pattern (defaults,
+ * `orphans.match`, `--match`) or a drill marker, and stdio pipes or sockets (find-orphans.ts).
  */
 import { UserError } from '../util/errors.js';
 

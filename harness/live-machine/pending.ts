@@ -1,14 +1,9 @@
 /**
- * What one look at the machine cannot tell, kept for the next look, in one small file:
- * - unread: how long a client has left the server's output unread. One look shows only that
- *   bytes are queued on the client's end (`ss` Recv-Q); how long they have been there needs an
- *   earlier look. Kept per client identity and socket, so a later run (a cron job, the operator
- *   again) can tell "unread at every look since T". Between two looks the queue may have drained
- *   and filled again: the record says "at every look", not "continuously".
- * - io: whether a server its client started again has had any I/O since (superseded.ts). One
- *   read of its I/O counters says nothing; counters that moved only as an idle event loop moves
- *   them (io-quiet.ts) at a later look say "no I/O between the two looks". Kept per (server,
- *   newer server, client) identities.
+ * What one look cannot tell, kept in one small file for the next look:
+ * - unread: how long a client has left the server's output unread (`ss` Recv-Q), per client
+ *   identity and socket; "unread at every look since T", not "continuously".
+ * - io: whether a server its client restarted has had I/O since (superseded.ts, io-quiet.ts),
+ *   per (server, newer server, client) identities.
  */
 import { dirname, join } from 'node:path';
 import { readOwnFile, replaceOwnFile } from '../registry/index.js';
@@ -23,7 +18,6 @@ export interface PendingLook {
 export interface IoLook {
   /** Wall-clock ms of the first look of a row of looks with no I/O between any two of them. */
   since: number;
-  /** The counters as read now. */
   counters: string;
   /** Since the last look: no I/O (`quiet` said so), I/O, or no last look (a first look). */
   previous: 'quiet' | 'io' | 'none';
@@ -37,19 +31,14 @@ interface LookState {
 const STATE_ENV = 'CRASH_DRILL_ORPHANS_STATE';
 
 /**
- * In the run registry (harness/registry/registry.ts): a private folder of the user, checked
- * before every use, so another user can neither read nor forge when a client was first seen
- * stuck. CRASH_DRILL_ORPHANS_STATE names the file outright (tests); its folder gets the same checks.
+ * In the run registry (harness/registry/registry.ts), a private folder checked before every use,
+ * so another user cannot read or forge it. CRASH_DRILL_ORPHANS_STATE names the file (tests).
  */
 export function pendingFile(): string {
   return process.env[STATE_ENV] || join(registryDir(), 'orphans-pending.json');
 }
 
-/**
- * The state's folder, checked (RegistryError when it is not the user's own): `orphans` refuses
- * with it before it looks. A folder other than the registry was named by CRASH_DRILL_ORPHANS_STATE,
- * and the refusal says so.
- */
+/** The state's folder, checked: RegistryError when it is not the user's own. */
 export function checkPendingFolder(file = pendingFile()): void {
   const dir = dirname(file);
   checkedFolder(dir, process.env, dir === registryPath() ? undefined : STATE_ENV);
@@ -58,10 +47,7 @@ export function checkPendingFolder(file = pendingFile()): void {
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 const time = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
 
-/**
- * Only a regular file of this user is believed (own-files.ts); anything else is a first look.
- * A file of one object of unread looks (before io looks were kept) is read as its unread part.
- */
+/** Only a regular file of this user is believed (own-files.ts); a legacy unread-only object is read as its unread part. */
 function load(file: string): LookState {
   try {
     const data = JSON.parse(readOwnFile(file) ?? '{}') as unknown;
@@ -74,7 +60,6 @@ function load(file: string): LookState {
 }
 
 export interface Looks {
-  /** Each key (client identity + socket) to its unread bytes. */
   unread?: Map<string, number>;
   /** Each key (server, newer server and client identities) to the server's I/O counters, as one string. */
   io?: Map<string, string>;
@@ -83,9 +68,8 @@ export interface Looks {
 }
 
 /**
- * Records this look. A kind not given keeps what was kept; of a kind given, keys not seen now
- * are forgotten (the client read; the server or its newer sibling is gone). Unread keys keep
- * their first-seen time; io keys keep it while every look finds the counters quiet since the last.
+ * Records this look. A kind not given keeps what was kept; of a kind given, keys not seen now are
+ * forgotten. Unread keys keep their first-seen time; io keys while every look finds them quiet.
  */
 export function recordLooks(now: Looks, at = Date.now(), file = pendingFile()): { unread: Map<string, PendingLook>; io: Map<string, IoLook> } {
   // A folder that is not this user's own refuses the command (RegistryError, exit 3), never a silent first look.

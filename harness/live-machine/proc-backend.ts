@@ -1,8 +1,6 @@
 /**
- * The /proc backend (Linux): the observer's readers (harness/observe) for the process table,
- * fd links for descriptors, the fd link's permission bits for the access mode (proc(5): "the
- * permission bits of the symbolic link indicate the access mode of the file descriptor"), and
- * `ss` for the peers of unix sockets, which /proc does not show.
+ * The /proc backend (Linux): the observer's readers, fd links, the link's permission bits for the
+ * access mode (proc(5)), and `ss` for unix socket peers, which /proc does not show.
  */
 import {
   classifyFd,

@@ -1,8 +1,4 @@
-/**
- * The ps + lsof backend: the commands operators already use where there is no /proc (macOS),
- * also selectable on Linux (`--backend ps-lsof`) so it can be compared with the /proc backend.
- * What the tools cannot show is said in blindSpots, never guessed.
- */
+/** The ps + lsof backend (macOS; `--backend ps-lsof` on Linux to compare); what the tools cannot show goes in blindSpots. */
 import { spawnSync } from 'node:child_process';
 import { UserError } from '../util/errors.js';
 import { parseLsof, type LsofFile } from './lsof-output.js';

@@ -1,8 +1,4 @@
-/**
- * What a session can still reach, for ranking: credentials in its environment (names only),
- * established TCP connections, children, age. Read over every member and descendant: a
- * server's helper holds what the server handed it.
- */
+/** What a session can still reach, for ranking (credential names, TCP connections, children, age), over every member and descendant. */
 import { credentialNames } from './credentials.js';
 import type { Backend } from './types.js';
 

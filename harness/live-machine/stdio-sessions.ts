@@ -1,8 +1,6 @@
 /**
- * Finding MCP stdio sessions on the machine. A session is the set of processes that share one
- * stdin and one stdout object: a launcher chain (`npm exec` -> `sh -c` -> `node`) passes its
- * stdio down unchanged, so the chain is one session with one client, and two clients running
- * the same command are two sessions (commands repeat, sessions do not).
+ * MCP stdio sessions: the processes sharing one stdin and one stdout object, so a launcher chain
+ * (`npm exec` -> `sh -c` -> `node`) is one session, and the same command run twice is two.
  */
 import { selfAndAncestors } from '../containment/process-table.js';
 import type { ConfigMatch, ConfigMatcher } from '../mcp-clients/matcher.js';

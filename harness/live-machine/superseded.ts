@@ -1,20 +1,12 @@
 /**
- * A superseded server: the same client process started the same configuration entry again
- * later, and this older one has had no I/O since. The logical orphan of a reconnect: Claude
- * Code's `/mcp` reconnect after an edited entry starts the new server and keeps the old one's
- * pipes open, with neither EOF nor a signal (anthropics/claude-code #79740), so the old one waits
- * for input that never comes, until the client exits.
- *
- * - "The same client": one live process (pid and start time) holds an end of both sessions'
- *   stdio and is an ancestor of both (client-of.ts: it started them).
- * - "The same configuration entry": both match one entry (client, file, field) of the
- *   machine's MCP client configurations. A session no entry matches is never superseded.
- * - "No I/O since": its processes' I/O counters (/proc/PID/io: rchar, wchar, syscr, syscw;
- *   every read and write call, its stdio included) moved, between two looks, by nothing but an
- *   idle event loop's 8-byte wake-ups (io-quiet.ts), both looks taken while the newer session
- *   already ran (the look is kept per older, newer and client identity, so a new newer session
- *   starts a new record). One look proves nothing; two `orphans` runs are two looks (pending.ts
- *   keeps the first), and --idle-after sets how far apart they must be.
+ * A superseded server: its client started the same configuration entry again and this older one
+ * has had no I/O since, as after Claude Code's `/mcp` reconnect, which keeps the old server's
+ * pipes open (anthropics/claude-code #79740).
+ * - same client: one live process holds both sessions' stdio and is an ancestor of both (client-of.ts);
+ * - same entry: both match one configured entry; a session no entry matches is never superseded;
+ * - no I/O: its /proc/PID/io counters moved by nothing but an idle event loop's wake-ups
+ *   (io-quiet.ts) between two looks taken while the newer session ran (pending.ts keeps the
+ *   first; --idle-after sets how far apart).
  */
 import type { ConfigMatch } from '../mcp-clients/matcher.js';
 import type { Classified } from './classify.js';

@@ -1,8 +1,4 @@
-/**
- * What `orphans`, `inspect` and `contain` know about processes, whichever backend read it: the
- * /proc backend (Linux) or the ps + lsof backend (macOS, and Linux when asked for). A field a
- * backend cannot see is null, never guessed.
- */
+/** What `orphans`, `inspect` and `contain` know of processes, from /proc or ps + lsof; unseen fields are null, never guessed. */
 import type { ProcessTable, TableProcess } from '../containment/process-table.js';
 import type { IoCounters } from './observe.js';
 
@@ -10,10 +6,8 @@ export type BackendName = 'proc' | 'ps-lsof';
 export type { IoCounters };
 
 /**
- * One row of the process table: what containment reads of a process (TableProcess: pid, ppid,
- * pgid, sid, user, uid, state, command, and startTime, the identity key with pid: clock ticks
- * after boot, /proc field 22, or on the ps backend the start in whole seconds since the epoch,
- * `ps -o lstart`), and more.
+ * A process-table row: TableProcess (startTime is /proc field 22 in ticks, or `ps -o lstart`
+ * seconds on the ps backend) and more.
  */
 export interface ProcessEntry extends TableProcess {
   /** Wall-clock start (ISO); whole seconds on the ps backend. */
@@ -37,10 +31,7 @@ export interface Descriptor {
   fd: number;
   kind: DescriptorKind;
   access: Access;
-  /**
-   * The kernel object, the same string in every process that holds it: `pipe:[inode]`,
-   * `socket:[inode]`, a path. Two descriptors with one object are the two ends' holders.
-   */
+  /** The kernel object (`pipe:[inode]`, `socket:[inode]`, a path), the same string in every holder. */
   object: string;
   /** Protocol of a socket: tcp, tcp6, udp, unix, or null when unknown. */
   protocol: string | null;
@@ -58,10 +49,7 @@ export interface DescriptorHolder {
   access: Access;
 }
 
-/**
- * A backend reads the machine. Every reader may return null when the process is gone or
- * unreadable (another user's process without root): that is normal on a live machine.
- */
+/** A backend reads the machine; a reader returns null for a gone or unreadable process (normal on a live machine). */
 export interface Backend extends ProcessTable {
   readonly name: BackendName;
   /** The whole process table (cheap: one read per process, or one `ps`). */
@@ -72,9 +60,8 @@ export interface Backend extends ProcessTable {
   /** Every descriptor of the process. */
   descriptors(pid: number): Descriptor[] | null;
   /**
-   * Every pipe and socket held by any process, by object (the expensive scan), and the unix
-   * socket peers it could resolve (null: it cannot resolve any, and why). With `wanted`, a
-   * backend may leave out pipes not in it (the scan still reads every fd link).
+   * Every pipe and socket holder by object (the expensive scan), and the unix peers it could
+   * resolve; with `wanted`, pipes not in it may be left out.
    */
   holders(wanted?: ReadonlySet<string>): DescriptorHolders;
   /** Environment variable names (never values); null when unreadable. */
@@ -85,10 +72,7 @@ export interface Backend extends ProcessTable {
   environValues(pids: readonly number[], name: string): Map<number, string>;
   /** The process's working folder; null when unreadable. A backend that cannot see it leaves this out. */
   cwd?(pid: number): string | null;
-  /**
-   * Its I/O counters (read and write calls and their bytes, pipes and sockets included), to
-   * compare between two looks; null when unreadable. A backend that cannot see them leaves this out.
-   */
+  /** I/O counters to compare between two looks; null when unreadable. */
   ioCounters?(pid: number): IoCounters | null;
   /** What this backend cannot see, said once per output. */
   readonly blindSpots: string[];

@@ -1,9 +1,7 @@
 /**
- * The other end of a unix socket. /proc/net/unix lists a socket's inode and path but not its
- * peer; the kernel gives the peer only through the sock_diag netlink (UNIX_DIAG_PEER), which
- * Node cannot open. `ss -xa` (iproute2) asks it for us: one line per socket with the socket's
- * inode and its peer's inode (0 when the peer is gone). Node's child stdio are socketpairs
- * (libuv's uv_socketpair), so for a Node client this is how "who holds the other end" is known.
+ * The other end of a unix socket: /proc/net/unix has no peer, which only the sock_diag netlink
+ * gives (UNIX_DIAG_PEER, not open to Node), so `ss -xa` asks for us. Node's child stdio are
+ * socketpairs (libuv's uv_socketpair): this is how a Node client's end is found.
  */
 import { execFileSync } from 'node:child_process';
 

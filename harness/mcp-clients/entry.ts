@@ -1,9 +1,7 @@
 /**
- * One server entry of any client, checked field by field. The clients agree on the core:
- * `command` (string), `args` (strings), `env` (name -> string), and most accept `cwd`; they
- * differ in how a remote entry is told apart (`type: "http" | "sse"`, `url`, `httpUrl`,
- * `serverUrl`) and how one is switched off (`disabled: true`, `enabled: false`). Remote and
- * switched-off entries launch no process, so they give no matcher and no problem.
+ * One server entry of any client, checked field by field: the core `command`, `args`, `env`,
+ * `cwd`. Remote (`type`, `url`, `httpUrl`, `serverUrl`) and switched-off entries launch nothing,
+ * so they give no matcher and no problem.
  */
 import path from 'node:path';
 import { describeType } from './read-json.js';

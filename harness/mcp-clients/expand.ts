@@ -1,9 +1,7 @@
 /**
- * The variables a client expands in an entry before it spawns it: VS Code-style
- * `${env:NAME}`, `${workspaceFolder}`, `${userHome}`, `${input:ID}` (VS Code, Cursor,
- * Windsurf), shell-style `$NAME`, `${NAME}`, `${NAME:-default}` (Claude Code, Gemini CLI).
- * A value known here (this environment, the workspace folder) is filled in; one that is not
- * (an `${input:...}` prompt, an unset variable) matches any text, and the match says so.
+ * Variables a client expands before spawning: VS Code-style `${env:NAME}`, `${workspaceFolder}`,
+ * `${input:ID}` or shell-style `$NAME`, `${NAME:-default}`. An unknown value matches any text,
+ * and the match says so.
  */
 import type { ConfiguredServer } from './types.js';
 

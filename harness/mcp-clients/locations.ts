@@ -1,9 +1,6 @@
 /**
- * Where each client keeps its MCP servers, on Linux and macOS. Locations marked "documented"
- * are in the client's own documentation; the others say where they come from. The user's
- * folders come from HOME and XDG_CONFIG_HOME, project files from the working folder, the
- * administrator's files from the file system's root, so a test (or an operator checking another
- * account) can point the lookup elsewhere.
+ * Where each client keeps its MCP servers on Linux and macOS ("documented": in the client's docs;
+ * others say their source). All roots come from LookupPlaces, so a test can point them elsewhere.
  */
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
@@ -62,8 +59,7 @@ function subfolders(dir: string): string[] {
 export function clientConfigFiles(p: LookupPlaces): ConfigFile[] {
   const mac = p.platform === 'darwin';
   const appSupport = path.join(p.home, 'Library', 'Application Support');
-  // VS Code's user folder: documented as ~/.config/Code/User (Linux), ~/Library/Application Support/Code/User (macOS);
-  // Insiders keeps its own ("Code - Insiders"), and each profile other than the default its own mcp.json under User/profiles/<id>.
+  // VS Code's User folder (documented), Insiders' own, and each non-default profile's User/profiles/<id>/mcp.json.
   const vscodeFiles = ['Code', 'Code - Insiders'].flatMap((product) => {
     const user = mac ? path.join(appSupport, product, 'User') : path.join(p.xdgConfigHome, product, 'User');
     return [
@@ -73,8 +69,7 @@ export function clientConfigFiles(p: LookupPlaces): ConfigFile[] {
     ];
   });
   return [
-    // Claude Desktop: documented for macOS; there is no official Linux build, and the community
-    // builds (claude-desktop-debian) use $XDG_CONFIG_HOME/Claude.
+    // Claude Desktop: documented for macOS; community Linux builds (claude-desktop-debian) use $XDG_CONFIG_HOME/Claude.
     file(
       'claude-desktop',
       mac ? path.join(appSupport, 'Claude', 'claude_desktop_config.json') : path.join(p.xdgConfigHome, 'Claude', 'claude_desktop_config.json'),
@@ -85,7 +80,7 @@ export function clientConfigFiles(p: LookupPlaces): ConfigFile[] {
     file('claude-code', path.join(p.home, '.claude.json'), 'claude-code-user', false),
     // Cursor: documented: ~/.cursor/mcp.json (global), .cursor/mcp.json (project).
     file('cursor', path.join(p.home, '.cursor', 'mcp.json'), 'mcp-servers', false),
-    // VS Code: documented: the user profile's mcp.json; settings.json `mcp.servers` is the earlier place.
+    // VS Code: documented: the user profile's mcp.json, or settings.json `mcp.servers`.
     ...vscodeFiles,
     // Windsurf: documented: ~/.codeium/windsurf/mcp_config.json.
     file('windsurf', path.join(p.home, '.codeium', 'windsurf', 'mcp_config.json'), 'mcp-servers', false),
@@ -110,7 +105,6 @@ export function clientConfigFiles(p: LookupPlaces): ConfigFile[] {
       'mcp-servers',
       true,
     ),
-    // Project files, from the working folder.
     file('claude-code', path.join(p.cwd, '.mcp.json'), 'mcp-servers', false, p.cwd),
     file('cursor', path.join(p.cwd, '.cursor', 'mcp.json'), 'mcp-servers', false, p.cwd),
     file('vscode', path.join(p.cwd, '.vscode', 'mcp.json'), 'vscode-mcp', true, p.cwd),
@@ -119,11 +113,7 @@ export function clientConfigFiles(p: LookupPlaces): ConfigFile[] {
   ];
 }
 
-/**
- * A file given with --client-config / --from-client-config: its client and format from its name
- * and content. A known client's file is read as that client reads it (strict JSON for Claude,
- * Cursor and Windsurf); a file of no known client may have comments.
- */
+/** A file given by --client-config: client and format from name and content; an unknown client's file may have comments. */
 export function explicitConfigFile(f: string, text: string): ConfigFile {
   const abs = path.resolve(f);
   const base = path.basename(abs);

@@ -1,15 +1,8 @@
 /**
- * Each configured stdio entry as an exact matcher of a process's argv, in the forms a client's
- * spawn takes on the machine:
- * - direct: the command (same program: as written, on PATH, or its real path) and the args;
- * - a script with a shebang: the kernel runs `<interpreter> <script> args...`;
- * - a bare command that PATH maps to a wrapper (pyenv, asdf, nvm shims) which execs the real
- *   program: same file name, the same args, and the match names the program that ran;
- * - npx: npm retitles itself `npm exec <package> <args>` (its own flags, such as -y, dropped)
- *   and runs `sh -c <bin> args` -> `node <bin> args` below it, one session with it;
- * - uvx: `uv tool uvx <args>` (uvx hands over to uv) -> `uv tool run` -> python;
- * - docker: the docker CLI keeps the configured argv; the server itself runs in the container,
- *   outside this process tree.
+ * Each configured stdio entry as an exact argv matcher, in the forms a client's spawn takes: direct
+ * (as written, on PATH, or its real path); a shebang script; a PATH shim (pyenv, asdf, nvm) that
+ * execs the real program; npx (npm retitles itself `npm exec <package> <args>`, then `sh -c` ->
+ * `node <bin>`); uvx (`uv tool uvx` -> `uv tool run` -> python); docker (the CLI keeps the argv).
  */
 import path from 'node:path';
 import { expand, matches, type ExpandContext, type Expanded } from './expand.js';
@@ -100,9 +93,8 @@ export class ConfigMatcher {
   }
 
   /**
-   * Every entry this process is, with how; empty when none. `cwd`: the process's folder, when
-   * known: it resolves a relative command, and it tells apart entries that start the same
-   * command line from different folders (two projects' `node build/index.js`).
+   * Every entry this process is, with how. `cwd` resolves a relative command and tells apart entries
+   * that run the same line from different folders.
    */
   match(argv: readonly string[], cwd: string | null = null): ConfigMatch[] {
     const seen = this.seen(argv, cwd);
@@ -110,21 +102,15 @@ export class ConfigMatcher {
   }
 
   /**
-   * The same for a process seen only as one command line (the ps backend: ps joins argv with
-   * spaces, so its boundaries are lost). Split on spaces first; an entry whose command or args
-   * hold a space (`/Applications/My App.app/...`, `~/Library/Application Support/...`) is then
-   * compared whole: the line must end with its args joined, and start with its program, or with
-   * an interpreter and its program (a shebang script), or with a launcher's words.
+   * The same for a process seen only as one command line (ps joins argv with spaces). An entry
+   * whose command or args hold a space is compared whole: the line must end with its args joined.
    */
   matchLine(command: string, cwd: string | null = null): ConfigMatch[] {
     const seen = this.seen(command.split(' '), cwd);
     return this.collect((e) => this.howArgv(e, seen, cwd) ?? this.howJoined(e, command, cwd), cwd);
   }
 
-  /**
-   * A process as its backend gives it: argv when known (/proc), else its command line (ps).
-   * Its folder is asked for only when more than one entry matches (one read, where it helps).
-   */
+  /** A process as its backend gives it; its folder is read only when more than one entry matches. */
   matchProcess(p: { pid: number; argv: readonly string[] | null; command: string }, folderOf?: (pid: number) => string | null): ConfigMatch[] {
     const run = (cwd: string | null) => (p.argv ? this.match(p.argv, cwd) : this.matchLine(p.command, cwd));
     const first = run(null);
@@ -134,9 +120,8 @@ export class ConfigMatcher {
   }
 
   /**
-   * The entries `how` accepts. When several do and the process's folder is known, those whose
-   * folder it is are kept, if any: a tie-break only, never a reason to drop the one match there
-   * is (a server may change its folder after it starts).
+   * The entries `how` accepts; with several and a known folder, those of that folder are kept if
+   * any (a tie-break, never a reason to drop the only match).
    */
   private collect(how: (e: Prepared) => string | null, cwd: string | null): ConfigMatch[] {
     let hits: { e: Prepared; how: string }[] = [];
@@ -189,9 +174,8 @@ export class ConfigMatcher {
   }
 
   /**
-   * Why a process that matched no entry is not one of them, when it starts the program of an
-   * entry (the near misses an operator asks about); null when it shares nothing with any entry.
-   * Names the entry and where the args differ, never the configured args (they may hold values).
+   * Why a process that starts an entry's program is not that entry (a near miss); null when it shares
+   * nothing. Never prints the configured args (they may hold values).
    */
   nearMiss(argv: readonly string[]): string | null {
     if (argv.length === 0) return null;

@@ -1,8 +1,6 @@
 /**
- * Reading a client's JSON file. Clients that read JSON with comments (VS Code, Zed, Gemini CLI)
- * get comments and trailing commas; strict ones (Claude Desktop, Claude Code, Cursor, Windsurf)
- * reject a comment as their own parser would, so the problem is reported rather than hidden.
- * A problem names the file and the place (line:column), never the content.
+ * Reads a client's JSON as the client does: with comments for VS Code, Zed, Gemini CLI; strictly
+ * for the others, so a comment is reported. A problem names file and line:column, never content.
  */
 import { readFileSync } from 'node:fs';
 import { parse, printParseErrorCode, type ParseError } from 'jsonc-parser';

@@ -1,9 +1,6 @@
 /**
- * A command as the client spawns it: a bare name is looked up on PATH (execvp, as Node's
- * spawn, Python's subprocess and Rust's Command do), a relative path resolves from the working
- * folder the client gives it. Each command has a few names that all denote the same program:
- * as written, its absolute path, and its real path (symlinks followed: /usr/bin/python3 ->
- * python3.12). Two commands are the same program when any of those agree.
+ * A command as the client spawns it (execvp PATH lookup; relative to the client's folder). Two
+ * commands are the same program when their names as written, absolute or real agree.
  */
 import { accessSync, constants, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';

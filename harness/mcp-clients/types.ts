@@ -1,8 +1,6 @@
 /**
- * What the MCP clients of this machine are configured to launch: one entry per configured
- * server, read from the clients' own configuration files (locations.ts). An entry's env
- * values are kept only for `init`, on a property JSON.stringify skips (server.ts): reports,
- * JSON output and messages carry env names only, never values, since they hold tokens.
+ * What this machine's MCP clients are configured to launch, from their files (locations.ts). Env
+ * values are kept only for `init`, on a property JSON.stringify skips (server.ts): they hold tokens.
  */
 export const CLIENT_IDS = ['claude-desktop', 'claude-code', 'cursor', 'vscode', 'windsurf', 'codex', 'gemini', 'zed'] as const;
 export type ClientId = (typeof CLIENT_IDS)[number] | 'other';
@@ -28,7 +26,6 @@ export interface ConfigFile {
 
 export interface ConfiguredServer {
   client: ClientId;
-  /** The entry's name in the file (its key). */
   name: string;
   file: string;
   /** Where in the file: `mcpServers.filesystem`, `projects["/p"].mcpServers.x`, `mcp_servers.x`. */

@@ -1,8 +1,6 @@
 /**
- * The cleanup expectation of merged shards (`crash-drill merge`), judged again on all their
- * drills: a statement one shard showed met and another not met is not met. Every shard names
- * the same statements (they come from the whole plan, harness/run/run-scenarios.ts). The
- * baseline's statements are what the shards knew of the file: those it listed as known or stale.
+ * The cleanup expectation of merged shards, judged again on all their drills (met in one and not
+ * met in another is not met); every shard names the plan's statements (harness/run/run-scenarios.ts).
  */
 import type { RunResults } from '../results/types.js';
 import { applyStatementBaseline, statementKey } from '../expectation/baseline.js';

@@ -1,11 +1,7 @@
 /**
- * Combining the report folders of one plan's shards (`crash-drill merge`) into one run: the same
- * results.json a single unsharded run would have written (drills in plan order, summary and
- * flakiness recomputed) and every evidence log copied next to it.
- *
- * It refuses, with the reason, anything that would make the merged verdict a lie: results of
- * another harness version (checks may judge differently), of another plan, a shard given twice,
- * a drill present in two inputs, or a missing shard (its drills would silently go unjudged).
+ * `crash-drill merge`: one plan's shard folders as the results.json an unsharded run would write,
+ * evidence copied. Refuses what would make the verdict a lie: another harness version or plan, a
+ * shard twice or missing, a drill in two inputs.
  */
 import { copyFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -134,11 +130,7 @@ function mergedBaseline(runs: readonly RunResults[]): Pick<RunResults, 'baseline
   return { baseline: { file: first.file, entries: first.entries, known: withBaseline.reduce((n, r) => n + r.baseline!.known, 0), stale: [...stale.values()] } };
 }
 
-/**
- * Copies every drill's evidence log from its shard's folder into `<outDir>/evidence/`; the file
- * names are the drill ids, which carry their run id, so shards never collide. Returns the logs
- * it could not find (the merge still stands; the report says which evidence is absent).
- */
+/** Copies each drill's evidence log into `<outDir>/evidence/` (drill ids carry their run id); returns the ones not found. */
 export function copyEvidence(inputs: readonly ShardInput[], outDir: string): string[] {
   const target = join(outDir, 'evidence');
   mkdirSync(target, { recursive: true });

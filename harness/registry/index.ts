@@ -1,8 +1,4 @@
-/**
- * The run registry: a private folder of the user (registry.ts), each run's registration and
- * whether it is live (registration.ts, by its lock: run-lock.ts), the records in it, and the
- * sweep of dead runs (runs.ts).
- */
+/** The run registry: its private folder (registry.ts), registrations and liveness (registration.ts, run-lock.ts), and the sweep (runs.ts). */
 export { registerRun, isRunLive, runStates, whenRunEnds, runsDir, runFile, type RunRegistration, type RunState } from './registration.js';
 export { sweepStale, watchdogFile, deadRunsWith, type StaleReport, type SweepOptions } from './runs.js';
 export { RegistryError, REGISTRY_ENV, registryDir, registryPath, checkedRunsDir } from './registry.js';

@@ -1,10 +1,7 @@
 /**
- * The files of the run registry (registry.ts), opened so that nothing another user planted is
- * written through or believed: made with O_CREAT|O_EXCL|O_NOFOLLOW and mode 0600 (a name that
- * already exists, a symlink included, is never opened by a create), and read or appended to only
- * through a descriptor opened with O_NOFOLLOW whose fstat says a regular file of the effective
- * uid. O_NONBLOCK keeps a FIFO in a file's place from blocking the open; fstat then refuses it.
- * Folders are removed only when lstat says a real folder of the effective uid (removeOwnFolders).
+ * The run registry's files (registry.ts), opened so nothing another user planted is written
+ * through or believed: made with O_CREAT|O_EXCL|O_NOFOLLOW, 0600; read or appended only through
+ * an O_NOFOLLOW|O_NONBLOCK descriptor whose fstat says a regular file of the effective uid.
  */
 import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readFileSync, renameSync, rmSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
@@ -29,11 +26,7 @@ export function createOwnFile(file: string, text: string): boolean {
   return true;
 }
 
-/**
- * Writes `file` whole, as one step a reader never sees half of: a temp name beside it, made
- * exclusively, then renamed over it (rename replaces the name itself, never what a symlink
- * there points at).
- */
+/** Writes `file` whole via an exclusive temp name renamed over it (rename never follows a symlink). */
 export function replaceOwnFile(file: string, text: string): void {
   const tmp = `${file}.${process.pid}.tmp`;
   try {
@@ -46,9 +39,8 @@ export function replaceOwnFile(file: string, text: string): void {
 }
 
 /**
- * As replaceOwnFile, but the new file's descriptor is kept and returned (the caller closes it), and
- * `text` is asked for with that descriptor before anything is written or renamed: the name never
- * shows a file without what `text` did to it (a registration's lock, run-lock.ts).
+ * As replaceOwnFile, keeping the new descriptor (the caller closes it); `text` gets it before the
+ * rename, so the name never shows a file without it (run-lock.ts).
  */
 export function replaceOwnFileKeepOpen(file: string, text: (fd: number) => string): number {
   const tmp = `${file}.${process.pid}.tmp`;
@@ -105,10 +97,7 @@ export function readOwnFile(file: string): string | null {
   return opened.text;
 }
 
-/**
- * `file` opened for reading when it is a regular file of ours, with its text; the caller closes
- * the descriptor (a registration's lock is probed through it, run-lock.ts). Null otherwise.
- */
+/** `file` opened for reading when it is a regular file of ours, with its text (the caller closes it); else null. */
 export function openOwnFile(file: string): { fd: number; text: string } | null {
   let fd: number;
   try {
@@ -136,10 +125,8 @@ export function isOwnFile(file: string): boolean {
 }
 
 /**
- * Removes the entries of `dir` that `pick` chooses and that are real folders of ours (lstat: a
- * symlink, a file or another user's folder in a shared folder is left alone); returns how many.
- * An unreadable `dir` removes nothing. The drills' temp folders (harness/drill/executor/
- * temp-folder.ts) and the runs' TLS folders (harness/run/run-tls.ts) go this way.
+ * Removes the entries of `dir` that `pick` chooses and lstat says are real folders of ours;
+ * returns how many (drill temp folders, harness/run/run-tls.ts).
  */
 export function removeOwnFolders(dir: string, pick: (name: string) => boolean): number {
   let names: string[];

@@ -1,11 +1,7 @@
 /**
- * A run's registration and whether its harness still runs. A harness registers each run it
- * executes in <registry>/runs/<runId>.json (registry.ts: a private folder of the user, checked
- * before every use) and holds a lock on that file for as long as it runs (run-lock.ts). A run is
- * `live` while the lock is held, `dead` once its registration is there with the lock free, which
- * the kernel makes so when the harness dies, whatever PID namespace it ran in, and
- * `unregistered` when no registration of it can be read here. The sweep (runs.ts) ends only what
- * belongs to dead runs.
+ * A run's registration, <registry>/runs/<runId>.json, locked while its harness runs (run-lock.ts):
+ * `live` while the lock is held, `dead` once registered with the lock free (the kernel frees it
+ * when the harness dies, in any PID namespace), `unregistered` when none can be read here.
  */
 import { closeSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
@@ -22,10 +18,8 @@ export type RunRegistration = { unregister(): void };
 export const SAFE_ID = /^[A-Za-z0-9._-]+$/;
 
 /**
- * One registry per user (registry.ts): a harness can only vouch for, and only sweep, its own
- * user's drills, and every harness of the user must read the same registry, or one takes the
- * others' live drills for a dead run's and ends them. Checked (and made 0700 when missing) at
- * every call; throws RegistryError when the folder is not the user's own.
+ * One registry per user (registry.ts): a harness may only sweep its own user's drills. Checked
+ * (made 0700 when missing) at every call; RegistryError when not the user's own.
  */
 export function runsDir(): string {
   return checkedRunsDir();
@@ -108,13 +102,10 @@ function registrationFiles(runId: string): string[] {
 }
 
 /**
- * The state of each run, from its registrations that are regular files of this user. A locked
- * registration is live while its lock is held and dead once it is free; when the lock cannot be
- * probed (no perl here) it is taken for live, since it is not proven dead. A registration without
- * a lock (written where there was no perl, or by an earlier version) is judged by its harness's
- * pid and start time, which only this PID namespace's /proc can tell. One perl probes them all.
- * Throws RegistryError when the registry is not private: a sweep must not take every run for
- * dead because it could not read.
+ * The state of each run from its registrations that are regular files of this user. An unprobeable
+ * lock (no perl) counts as live, not proven dead; a registration without a lock is judged by its
+ * harness's pid and start time (this PID namespace's /proc only). One perl probes them all.
+ * RegistryError when the registry is not private, so a failed read never makes every run dead.
  */
 export function runStates(runIds: Iterable<string>): Map<string, RunState> {
   const states = new Map<string, RunState>();
@@ -151,10 +142,8 @@ export function isRunLive(runId: string): boolean {
 }
 
 /**
- * Resolves once the run's harness is proven gone, or after `timeoutMs` (the run's sentinel, whose
- * pipe from the harness closes a moment before the kernel drops the harness's lock): waits on the
- * lock itself, or polls the harness's pid for a registration without one. At once when the run is
- * not registered here.
+ * Resolves once the run's harness is proven gone (lock freed, or pid gone when unlocked), or after
+ * `timeoutMs`; at once when the run is not registered here.
  */
 export async function whenRunEnds(runId: string, timeoutMs: number): Promise<void> {
   const file = openOwnFile(registryFile(runId));

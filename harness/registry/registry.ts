@@ -1,18 +1,12 @@
 /**
- * Where the run registry lives, and the checks it passes before every use: the registrations,
- * watchdog records and engine marks of runs.ts, and the orphans command's state. These are
- * records a sweep acts on and a report repeats, so another local user must not be able to
- * write them. The rule is tmux's for /tmp/tmux-<uid> (and OpenSSH's agent's, and systemd's
- * /run/user/<uid>): a folder the user owns, nobody else may enter, made 0700 when missing, and
- * refused, never silently replaced, when it is not so. Every harness of the user must find the
- * same registry: one that fell back elsewhere would take the others' live drills for a dead run's.
- *
- * - $XDG_RUNTIME_DIR/crash-drill when XDG_RUNTIME_DIR is set and is itself such a folder;
- * - else /tmp/crash-drill-<euid>, whatever TMPDIR says;
- * - CRASH_DRILL_REGISTRY names the folder outright (tests), with the same checks.
- * The folder, and runs/ in it, are checked with lstat: a real folder (not a symlink), owned by
- * the effective uid, no group or other permission bits. Its ancestors must be owned by root or
- * the user and writable by nobody else unless sticky (/tmp), so it cannot be swapped after the check.
+ * Where the run registry lives, checked before every use: its records drive sweeps and reports,
+ * so no other local user may write them. The rule is tmux's for /tmp/tmux-<uid>: a folder the
+ * user owns, 0700, made when missing, refused (never replaced) when not so. Every harness of the
+ * user must find the same one, or it takes the others' live drills for a dead run's.
+ * - $XDG_RUNTIME_DIR/crash-drill when that is itself such a folder; else /tmp/crash-drill-<euid>;
+ *   CRASH_DRILL_REGISTRY names it outright (tests), with the same checks.
+ * Checked with lstat; its ancestors must be root's or the user's and not writable by others
+ * unless sticky (/tmp), so it cannot be swapped after the check.
  */
 import { lstatSync, mkdirSync, realpathSync, type Stats } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -22,7 +16,6 @@ export class RegistryError extends UserError {
   readonly code = 'CRASH_DRILL_UNSAFE_REGISTRY';
   constructor(
     message: string,
-    /** The folder that failed the check. */
     readonly path: string,
   ) {
     super(message);
@@ -43,10 +36,7 @@ export function registryPath(env: NodeJS.ProcessEnv = process.env, uid = euid())
   return `/tmp/crash-drill-${uid}`;
 }
 
-/**
- * The registry folder, checked (made 0700 when missing); throws RegistryError, naming the
- * folder, its owner and mode, and what to do, when it is not the user's own.
- */
+/** The registry folder, checked (made 0700 when missing); RegistryError when it is not the user's own. */
 export function registryDir(env: NodeJS.ProcessEnv = process.env): string {
   const dir = registryPath(env);
   checkedFolder(dir, env);
@@ -61,17 +51,15 @@ export function checkedRunsDir(env: NodeJS.ProcessEnv = process.env): string {
 }
 
 /**
- * The runs/ folders of the user's other registry locations that exist and pass the checks, never
- * made: a harness whose environment has another XDG_RUNTIME_DIR (a cron job beside a login
- * session) registers there, and its live runs must not look dead from here.
+ * The user's other registry locations' runs/ that exist and pass the checks (never made): a cron
+ * job with another XDG_RUNTIME_DIR registers there, and its live runs must not look dead here.
  */
 export function siblingRunsDirs(env: NodeJS.ProcessEnv = process.env, uid = euid()): string[] {
   if (env[REGISTRY_ENV]) return [];
   const own = registryPath(env, uid);
   const others = [`/tmp/crash-drill-${uid}`, join(`/run/user/${uid}`, 'crash-drill')];
   if (env.XDG_RUNTIME_DIR?.startsWith('/')) others.push(join(env.XDG_RUNTIME_DIR, 'crash-drill'));
-  // The checks of checkedFolder(), without making anything: the folders above too, or another
-  // user could swap a folder of ours in there after the check.
+  // The checks of checkedFolder() without making anything, ancestors included.
   return [...new Set(others)]
     .filter((dir) => dir !== own)
     .filter((dir) => ancestorProblem(dirname(dir), uid) === null && privateFolderProblem(dir, uid) === null)
@@ -80,9 +68,8 @@ export function siblingRunsDirs(env: NodeJS.ProcessEnv = process.env, uid = euid
 }
 
 /**
- * `dir` checked (made 0700 when missing); RegistryError when it is not private. `stateVariable`:
- * the variable that named a file in it outright (pending.ts: CRASH_DRILL_ORPHANS_STATE), so the
- * refusal names that folder, and that variable as the way out, instead of the registry's.
+ * `dir` checked (made 0700 when missing). `stateVariable`: the variable that named a file in it
+ * (CRASH_DRILL_ORPHANS_STATE), named in the refusal as the way out.
  */
 export function checkedFolder(dir: string, env: NodeJS.ProcessEnv = process.env, stateVariable?: string): void {
   const uid = euid();
@@ -106,11 +93,8 @@ export function checkedFolder(dir: string, env: NodeJS.ProcessEnv = process.env,
 const MISSING = 'but it does not exist';
 
 /**
- * The refusal: the folder, what it is (owner, mode), and the way out that works for this user.
- * In a sticky /tmp only the owner of a folder (or root) can remove it, so "remove it" is said to
- * the user only when the folder is theirs; for a folder of another user it says who can. Moving
- * elsewhere with CRASH_DRILL_REGISTRY is said with its condition: every harness of the user on
- * the machine must use the same folder, or one takes the others' live drills for a dead run's.
+ * The refusal: the folder, its owner and mode, and a way out that works for this user ("remove
+ * it" only when it is theirs: in a sticky /tmp only the owner or root can).
  */
 function refusal(
   dir: string,
@@ -163,9 +147,8 @@ function inspectFolder(dir: string, uid: number): { problem: string | null; owne
 }
 
 /**
- * Null when no folder above `dir` lets another user swap what is below it: each is owned by
- * root or `uid`, and writable by group or others only with the sticky bit (/tmp). Symlinks on
- * the way are resolved first, so the folders checked are the ones actually walked.
+ * Null when no folder above `dir` lets another user swap what is below it (owned by root or
+ * `uid`, others' write only with the sticky bit); symlinks are resolved first.
  */
 function ancestorProblem(dir: string, uid: number): string | null {
   let real: string;

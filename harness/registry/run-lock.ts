@@ -1,17 +1,9 @@
 /**
- * Whether a run's harness still runs, proven by a lock and not by a pid. The harness holds
- * flock(LOCK_EX) on its registration for as long as it runs: it opens the file, a short perl
- * (run-lock.pl, `take`) locks the descriptor it is given and exits, and the lock stays with the
- * open file description the harness keeps. The kernel drops it when the harness's last descriptor
- * closes: when it unregisters, or when it dies, however it dies. A lock is seen the same from every
- * PID namespace; a pid and start time are not (a harness in a namespace of its own registers a pid
- * that names another process, or none, outside it, and a pid lookup took its live drills for a
- * dead run's).
- *
- * Node has no flock, so perl does it, as for the holder and the sentinel. The descriptor is opened
- * by Node with O_CLOEXEC (libuv's default), so no other child of the harness inherits it and keeps
- * a dead harness's lock held. Without perl nothing is locked: the registration says so (no `lock`
- * field) and is judged by its pid as before, like a registration an earlier version wrote.
+ * Whether a run's harness still runs, proven by flock(LOCK_EX) on its registration rather than a
+ * pid: a short perl (run-lock.pl, `take`) locks the descriptor the harness keeps, and the kernel
+ * drops it when the harness's last descriptor closes, however it dies. A lock looks the same from
+ * every PID namespace; a pid does not. The descriptor is O_CLOEXEC (libuv's default), so no
+ * child inherits it. Without perl nothing is locked (no `lock` field) and the pid is judged.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { join } from 'node:path';

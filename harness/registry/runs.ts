@@ -1,11 +1,7 @@
 /**
- * The stale sweep. A drill process whose run is proven dead (registration.ts: its registration is
- * there and its lock is free) was left behind by a harness that died (crashed, was killed, or its
- * machine slept through a timeout): the sweep ends it. A marked process of a run with no
- * registration this harness can read is never touched: it may be another suite's, another
- * registry's, another namespace's. A live run's processes are never touched either, which is what
- * lets several harnesses (vitest workers, CI jobs side by side, a developer beside the suite)
- * share one machine.
+ * The stale sweep: ends the drill processes of a run proven dead (registration.ts: registered, lock
+ * free). A run this harness cannot see registered, or a live one, is never touched, so several
+ * harnesses can share one machine.
  */
 import { readdirSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
@@ -29,10 +25,7 @@ export type SweepOptions = {
   runFilter?: (runId: string) => boolean;
   termWaitMs?: number;
   killWaitMs?: number;
-  /**
-   * Contain only: leave registry files and watchdog records for the next run to read (the
-   * run's own sentinel, harness/run/sentinel-main.ts, sweeps its dead run this way).
-   */
+  /** Contain only, leaving registry files and watchdog records for the next run (harness/run/sentinel-main.ts). */
   keepRegistration?: boolean;
 };
 
@@ -203,10 +196,8 @@ function runsWith(suffix: string, accept: (runId: string) => boolean): string[] 
 }
 
 /**
- * The runs that `accept` takes, with a registry file ending in `suffix` (runFile()) and no live
- * harness: dead, or no longer registered. These are files the run kept in this registry (its
- * watchdog record, its engine mark, its trust files), not processes: a run that left them here
- * registered here.
+ * The runs `accept` takes with a registry file ending in `suffix` (runFile()) and no live harness:
+ * dead, or no longer registered.
  */
 export function deadRunsWith(suffix: string, accept: (runId: string) => boolean = () => true): string[] {
   const runs = runsWith(suffix, accept);

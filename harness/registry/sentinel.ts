@@ -1,21 +1,12 @@
 /**
- * The run's sentinel: one small process per run, in its own session, outside every drill
- * cgroup, whose stdin is a pipe from the harness. "done" ends it quietly; end of file without
- * "done" means the harness died (a CI job killed by its timeout), and it does at once what the
- * next run's start-up sweep would: ends every process that carries this run's marker or sits in
- * one of its drill cgroups (SIGTERM, wait, SIGKILL, each re-identified by start time), and
- * stops this run's labelled containers. What it ended goes into the run's watchdog record, so
- * the next run still reports it under `stale`.
- *
- * While the harness lives the sentinel only waits, so where perl is on PATH it waits as perl
- * (perlWaitScript(), sentinel-wait.pl: about 5 ms of CPU to start, against about 70 ms for Node, which competed with
- * the run's first server for the cores while it loaded) and execs the Node sweep
- * (sentinel-main.ts, `--now`) only once the harness has died. Without perl the Node process
- * waits itself. Either way the command line carries dist/bin/sentinel.js and the run id.
- *
- * The per-drill holders (harness/drill/holder/holder.pl) already end everything below them;
- * the sentinel covers what they cannot: a run without perl (no holders), processes of the run
- * outside a holder's subtree, and containers, which are the engine's children.
+ * The run's sentinel: a small process in its own session, outside the drill cgroups, reading a pipe
+ * from the harness. "done" ends it; EOF without it means the harness died, and it does at once what
+ * the next run's sweep would (ends the run's marked and cgrouped processes by identity, stops its
+ * containers), recording it in the watchdog record so the next run reports it as `stale`.
+ * It waits as perl where it can (sentinel-wait.pl, far cheaper to start than Node beside the run's
+ * first server) and execs the Node sweep (sentinel-main.ts, `--now`) only once the harness died.
+ * It covers what the per-drill holders (harness/drill/holder/holder.pl) cannot: runs without
+ * perl, processes outside a holder's subtree, and containers.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';

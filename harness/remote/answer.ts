@@ -16,11 +16,7 @@ export interface OutcomeInfo {
   jobId?: string;
 }
 
-/**
- * The last step of a request: journal the outcome, then answer or drop, then journal whether
- * the answer left. The outcome is always journalled before the first byte is written.
- * Each method resolves once the delivery event is written.
- */
+/** A request's last step: journal the outcome (always before the first byte), answer or drop, journal the delivery. */
 export class Answer {
   private readonly onSocketClose = (): void => {
     this.journal.append({ kind: 'disconnect', t: monoNow(), ...this.ids });

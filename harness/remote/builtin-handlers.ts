@@ -8,11 +8,7 @@ export const BUILTIN_WRITES: readonly RouteSpec[] = [
   { method: 'POST', path: '/jobs' },
 ];
 
-/**
- * The built-in fake API, as an msw handler set like any user's. Auth, journal, gates and
- * faults are the remote's job; these handlers only act on the store through the request's
- * context. Documented for server authors in README.md.
- */
+/** The built-in fake API (README.md) as msw handlers; auth, journal, gates and faults are the remote's job. */
 export function builtinHandlers(): RequestHandler[] {
   return [
     http.get('/health', () => HttpResponse.json({ ok: true })),

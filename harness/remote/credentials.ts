@@ -43,11 +43,7 @@ export class Credentials {
   /** The remote-wide key, tied to no drill. */
   apiKey = newSecret('cdk_');
 
-  /**
-   * The drill's own long-lived API key, issued on first use. A request that carries it is that
-   * drill's even when its sender is gone before the remote can look it up, so drills running
-   * side by side never have to share (and weigh) each other's unattributed requests.
-   */
+  /** The drill's own API key, issued on first use: its requests are the drill's even when the sender is gone before lookup. */
   apiKeyFor(drillId: string): string {
     let key = this.drillKeys.get(drillId);
     if (key === undefined) {

@@ -19,11 +19,7 @@ export type CommitResult =
   /** The key was used before for a different operation (Stripe answers this with an error too). */
   | { status: 'conflict'; effect: Effect };
 
-/**
- * Effects and their idempotency keys, scoped per drill. `commit` is synchronous, so two
- * concurrent requests with one key can never both create: JavaScript runs one at a time and
- * there is no await between the lookup and the insert.
- */
+/** Effects and idempotency keys per drill; `commit` is synchronous (no await between lookup and insert), so one key never creates twice. */
 export class EffectsStore {
   private readonly effects: Effect[] = [];
   private readonly byKey = new Map<string, Effect>();

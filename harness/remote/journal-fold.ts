@@ -1,10 +1,6 @@
 import type { JournalEvent, RequestRecord } from './types.js';
 
-/**
- * Folds journal events into one record per request. Pure, so a saved evidence log can be
- * folded again without a remote. Events of unknown seq (their `request` event was filtered
- * out) are ignored.
- */
+/** Folds journal events into one record per request; pure, so a saved log folds without a remote. Unknown seqs are ignored. */
 export function foldRequests(events: readonly JournalEvent[]): RequestRecord[] {
   const bySeq = new Map<number, RequestRecord>();
   for (const e of events) {

@@ -4,11 +4,7 @@ import type { JournalEvent, JournalFilter } from './types.js';
 /** Distributes Omit over the union so each event kind keeps its own fields. */
 export type NewEvent = JournalEvent extends infer E ? (E extends JournalEvent ? Omit<E, 'n'> : never) : never;
 
-/**
- * Append-only event log. Nothing is ever updated in place: a request is a `request` event
- * followed by `hold`/`release`/`commit`/`outcome`/`delivery` events with the same `seq`,
- * so a streamed copy (the engine's evidence log) is always as complete as this one.
- */
+/** Append-only: a request is a `request` event then later events of its `seq`, so a streamed copy is always as complete. */
 export class Journal {
   private readonly events: JournalEvent[] = [];
   private seqCounter = 0;

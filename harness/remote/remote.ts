@@ -27,10 +27,7 @@ export interface RemoteOptions {
   writes?: RouteSpec[];
   /** How long a job runs before it completes (default 1000 ms); per session overridable. */
   jobDurationMs?: number;
-  /**
-   * The run's CA: the remote also serves HTTPS on loopback (`httpsUrl`, a certificate for
-   * 127.0.0.1, ::1 and localhost) and can start intercept proxies (`proxyFor`).
-   */
+  /** The run's CA: the remote also serves loopback HTTPS (`httpsUrl`) and intercept proxies (`proxyFor`). */
   ca?: RunCa;
 }
 
@@ -58,7 +55,6 @@ export class DrillRemote extends EventEmitter {
   readonly port: number;
   /** `https://127.0.0.1:<port>` once the remote serves HTTPS (createRemote({ ca }), enableHttps). */
   httpsUrl?: string;
-  /** The run's CA, once the remote serves HTTPS. */
   ca?: RunCa;
   private httpsReady?: Promise<void>;
   private readonly extraServers: Array<Server | HttpsServer> = [];
@@ -108,9 +104,8 @@ export class DrillRemote extends EventEmitter {
   }
 
   /**
-   * Serves a listener with this remote: each connection attributed at accept time, while the
-   * client surely still lives (cached per socket), and each request through the pipeline.
-   * `origin`: the host an intercept proxy stands in for, journalled with each request.
+   * Serves a listener: each connection attributed at accept time, while the client surely still
+   * lives; `origin`: the host an intercept proxy stands in for.
    */
   private serve(server: Server | HttpsServer, origin: string | null): void {
     this.attributeConnections(server);
@@ -129,11 +124,7 @@ export class DrillRemote extends EventEmitter {
     server.on('connection', (socket: Socket) => void this.attributor.attribute(socket));
   }
 
-  /**
-   * Serves HTTPS too, on another loopback port, with the run's CA's certificate for 127.0.0.1,
-   * ::1 and localhost; once (later calls wait for the first). A run turns it on for the first
-   * scenario with a remote: section, so a run without one never makes a CA.
-   */
+  /** Serves HTTPS too, once, with the run's CA; turned on by the first scenario with a remote: section. */
   enableHttps(ca: RunCa): Promise<void> {
     if (this.closed) return Promise.reject(new RemoteError('REMOTE_CLOSED', 'enableHttps(): the remote is closed'));
     this.httpsReady ??= (async () => {
@@ -146,10 +137,7 @@ export class DrillRemote extends EventEmitter {
     return this.httpsReady;
   }
 
-  /**
-   * The intercept proxy for these origins (normalised, harness/preload/origins.ts), started at
-   * the first call and shared by every drill that lists the same ones. Needs the run's CA.
-   */
+  /** The intercept proxy for these origins (harness/preload/origins.ts), shared by drills that list the same ones. */
   proxyFor(origins: readonly string[]): Promise<InterceptProxy> {
     const ca = this.ca;
     if (!ca) return Promise.reject(new RemoteError('REMOTE_BAD_OPTION', 'proxyFor(): this remote has no CA (createRemote({ ca }))'));
@@ -191,10 +179,7 @@ export class DrillRemote extends EventEmitter {
     return this.credentials.apiKey;
   }
 
-  /**
-   * A drill's own long-lived API key ({{remote.apiKey}} in a drill): like apiKey, tied to no
-   * session and not covered by revoke(), but every request that carries it is the drill's.
-   */
+  /** A drill's own long-lived API key ({{remote.apiKey}}): like apiKey, but its requests are the drill's. */
   apiKeyFor(drillId: string): string {
     return this.credentials.apiKeyFor(drillId);
   }
@@ -223,18 +208,14 @@ export class DrillRemote extends EventEmitter {
     return next;
   }
 
-  /**
-   * Pids to search first when attributing a connection, and whose requests belong to this
-   * drill. Called once per new connection; pass undefined to remove.
-   */
+  /** Pids to search first when attributing a connection, whose requests belong to this drill; undefined removes. */
   setCandidatePids(drillId: string, source: CandidateSource | undefined): void {
     this.attributor.setCandidates(drillId, source);
   }
 
   /**
-   * A connection relayed from a drill's loopback-only network (harness/drill/network/): call right
-   * after the relay's connect() to this remote, with the sender the relay named inside
-   * (attribution/relayed.ts).
+   * A connection relayed from a drill's loopback-only network (harness/drill/network/), with the
+   * sender the relay named inside (attribution/relayed.ts).
    */
   relayedConnection(outbound: Socket, attribution: Attribution): void {
     this.attributor.relayed.add(outbound, attribution);
@@ -259,7 +240,6 @@ export class DrillRemote extends EventEmitter {
     return this.faults.add(drillId, spec);
   }
 
-  /** Raw journal events, in append order. */
   journal(filter?: JournalFilter): JournalEvent[] {
     return this.journalLog.list(filter);
   }

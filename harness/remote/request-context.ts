@@ -3,10 +3,8 @@ import type { Job } from './types.js';
 import type { CredentialKind, ProcIdentity } from './types.js';
 
 /**
- * What a handler may know and do about the request it answers. The remote attaches one to
- * every Request it passes to msw; msw hands resolvers that same Request object
- * (RequestHandler.run passes `args.request` on, it clones only for logging), so a WeakMap
- * keyed by the Request finds it.
+ * What a handler may know and do about its request, found by a WeakMap keyed by the Request: msw
+ * hands resolvers the same object (RequestHandler.run passes `args.request` on).
  */
 export interface RemoteRequestContext {
   readonly seq: number;
@@ -17,12 +15,9 @@ export interface RemoteRequestContext {
   readonly correlationId?: string;
   readonly process?: ProcIdentity;
   /**
-   * Commits an effect in the remote's store and journals it at once. Idempotent per drill:
-   * a second commit with the same Idempotency-Key returns the first effect as `replayed`
-   * (or `conflict` when the key was used for another op or target). `options.key` names the
-   * key instead (a resource name, an object key: the API is idempotent by it, whatever the
-   * headers), and the journal says the write was keyed by name; on a replay the handler
-   * chooses its answer (the first object again, or 409 as Kubernetes does).
+   * Commits an effect and journals it at once. A second commit with the same Idempotency-Key is
+   * `replayed` (`conflict` for another op or target); `options.key` names the idempotency key
+   * instead, and on a replay the handler chooses its answer (as Kubernetes answers 409).
    */
   commit(input: { kind?: string; op: string; target?: string }, options?: { key?: string }): CommitResult;
   /** Starts a job (an effect of kind `job`) that completes after the session's duration. */
@@ -34,9 +29,8 @@ export interface RemoteRequestContext {
 }
 
 /**
- * One map per process, kept on globalThis under a registered symbol: the bundled CLI
- * (dist/bin/) holds its own copy of this module, and a user's handlers import
- * `mcp-crash-drill/remote` (dist/harness/), another copy. Both must see the same contexts.
+ * One map per process on globalThis: the bundled CLI (dist/bin/) and a user's handlers importing
+ * `mcp-crash-drill/remote` (dist/harness/) hold two copies of this module.
  */
 const CONTEXTS_KEY = Symbol.for('mcp-crash-drill/remote-request-contexts');
 const shared = globalThis as unknown as Record<symbol, WeakMap<Request, RemoteRequestContext> | undefined>;

@@ -1,7 +1,4 @@
-/**
- * Data shapes of the drill remote. Pure types, no runtime code: checks and reporters can
- * import this file without pulling in node:http or msw.
- */
+/** Data shapes of the drill remote: pure types, so checks and reporters need not pull in node:http or msw. */
 
 import type { ProcIdentity } from '../observe/index.js';
 import type { AttributionMethod } from './attribution/attributor.js';
@@ -12,10 +9,7 @@ export type { ProcIdentity };
 /** Which credential a request carried. `unknown`: a bearer token the remote never issued. */
 export type CredentialKind = 'session' | 'api-key' | 'unknown' | 'none';
 
-/**
- * What became of a request. `held` only appears in a folded record, until its outcome is known.
- * See README.md for the exact meaning of each value.
- */
+/** What became of a request (README.md); `held` only in a folded record until the outcome is known. */
 export type Outcome = 'committed' | 'replayed' | 'denied' | 'failed' | 'cancelled' | 'ok' | 'held';
 
 export type GatePoint = 'sent' | 'confirmed';
@@ -25,7 +19,7 @@ export type GateAction = 'proceed' | 'fail' | 'drop';
 export type { AttributionMethod };
 
 interface EventBase {
-  /** Position in the journal: 0, 1, 2, ... in append order, over all kinds. */
+  /** Position in the journal, in append order over all kinds. */
   n: number;
   /** monoNow() when the event happened. */
   t: number;
@@ -58,10 +52,7 @@ export interface RequestEvent extends EventBase {
   origin?: string;
 }
 
-/**
- * The intercept proxy refused a request for a destination outside the drill (not a listed
- * origin): nothing was contacted. Tied to a drill by its sender only.
- */
+/** The intercept proxy refused a destination outside the drill; nothing was contacted. */
 export interface OutsideEvent extends EventBase {
   kind: 'outside';
   /** `CONNECT`, or the method of a plain http request. */
@@ -121,10 +112,7 @@ export interface DeliveryEvent extends EventBase {
   reason?: string;
 }
 
-/**
- * The client's connection closed while the remote still held the request (before its
- * outcome): whoever sent it is gone or gave up, e.g. the server exited at a kill point.
- */
+/** The client's connection closed while the remote still held the request (before its outcome). */
 export interface DisconnectEvent extends EventBase {
   kind: 'disconnect';
   seq: number;
@@ -187,11 +175,9 @@ export interface RequestRecord {
   effectId?: string;
   jobId?: string;
   reason?: string;
-  /** undefined while no answer was attempted. */
   delivered?: boolean;
   /** When the client's connection closed while the remote still held the request. */
   disconnectedT?: number;
-  /** The gates it went through, in order. */
   holds: Array<{ point: GatePoint; gateId: string; t: number; releasedT?: number; action?: ReleaseEvent['action'] }>;
 }
 
@@ -200,7 +186,6 @@ export interface JournalFilter {
   sessionId?: string;
   kind?: JournalEventKind | JournalEventKind[];
   seq?: number;
-  /** Only events with t >= since. */
   since?: number;
 }
 
@@ -214,7 +199,6 @@ export interface Effect {
   idempotencyKey?: string;
   /** The key its handler named (`commit(..., { key })`): the write is idempotent by it. */
   namedKey?: string;
-  /** The request that created it. */
   seq: number;
   t: number;
   /** How many later requests replayed it. */
@@ -230,7 +214,6 @@ export interface Job {
   op: string;
   status: JobStatus;
   createdT: number;
-  /** When it completed or was cancelled. */
   settledT?: number;
   durationMs: number;
   effectId: string;
@@ -264,7 +247,6 @@ export interface GateHit {
 export type FaultKind = 'drop-after-commit' | 'delay' | 'status';
 
 export interface FaultSpec {
-  /** Default: any write of the drill. */
   match?: RouteMatch;
   kind: FaultKind;
   /** For `delay`: how long to hold the answer. */

@@ -1,8 +1,4 @@
-/**
- * The spec's and the conformance suite's requirements that more than one check or statement
- * tests, worded as their sources word them (read at the commits requirement.ts names). A check
- * or statement that tests a requirement of practice declares it beside itself.
- */
+/** Spec and conformance requirements that several checks or statements test, in their sources' words; practice ones live beside their check. */
 import { conformance, spec } from './requirement.js';
 
 export const EXITS_ON_EOF = spec(

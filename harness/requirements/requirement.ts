@@ -1,10 +1,7 @@
 /**
- * What each check and each cleanup-expectation statement tests, and where that requirement comes
- * from: the MCP specification (a MUST or a SHOULD, with its revision and address), a row of the
- * official conformance suite's traceability files (its check id), or practice, with the reason a
- * server should meet it though the spec does not say so. A leaf: checks (checks/<id>/check.ts)
- * and statements (config/statements.ts) declare theirs with these helpers; `crash-drill
- * requirements` lists them and results.json carries them for the reports.
+ * What each check and expectation statement tests, and where that comes from: the MCP spec (MUST
+ * or SHOULD, revision, address), a conformance-suite traceability row, or practice (with why).
+ * A leaf: checks and statements declare theirs here; `crash-drill requirements` lists them.
  */
 
 export type RequirementSource = 'spec' | 'conformance' | 'practice';
@@ -49,8 +46,7 @@ export function spec(id: string, level: 'MUST' | 'SHOULD', page: SpecPage, secti
 
 /**
  * A row of the conformance suite's SEP traceability file. Its stdio rows are excluded there
- * ("stdio client harness not implemented", conformance #258) and carry no check id: the id is
- * the one this project uses for the row, in the suite's own naming (sep-<n>-<side>-<what>).
+ * (conformance #258) and carry no check id, so the id is ours, in the suite's naming.
  */
 export function conformance(id: string, level: 'MUST' | 'SHOULD', section: string, text: string, row: string): Requirement {
   return {

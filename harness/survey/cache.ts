@@ -1,8 +1,4 @@
-/**
- * Where the survey keeps what it installs: outside the project, one folder per registry and
- * pinned version, so a second run (or another clone on the machine) installs nothing.
- * `CRASH_DRILL_SURVEY_CACHE` moves it (CI restores it from its cache).
- */
+/** The survey's install cache outside the project, a folder per registry and pinned version; `CRASH_DRILL_SURVEY_CACHE` moves it. */
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 

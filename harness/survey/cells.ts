@@ -1,8 +1,6 @@
 /**
- * One server's row of the table, from its run's results.json: one cell per client profile, each
- * one of clean / leaves N processes / does not exit on EOF / stdout not clean / could not start
- * (or not judged, with the harness's reason). Cells say only what is the same in every run (no
- * milliseconds): two runs of a catalog give the same table.
+ * One server's row from its results.json, a cell per client profile. Cells hold only what every
+ * run agrees on (no milliseconds), so two runs of a catalog give the same table.
  */
 import { readFileSync } from 'node:fs';
 import { basename, join, relative } from 'node:path';

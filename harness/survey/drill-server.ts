@@ -1,8 +1,6 @@
 /**
- * The survey's worker for one server, run inside the loopback-only namespace
- * (loopback-only.ts): make what the server needs, list its tools with init's code, write its
- * scenarios, drill them under every client profile, and leave `server.json` beside the run's
- * report folder for the table. Its scratch folder is removed whatever happens.
+ * The survey's worker for one server, inside the loopback-only namespace: lists its tools with
+ * init's code, writes and drills its scenarios under every profile, leaves `server.json`.
  */
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -1,16 +1,9 @@
 /**
- * Installs one catalog entry at its pinned version with its own registry's tool, into the survey
- * cache (cache.ts), once: a folder is complete when its `.done` marker is there, and a failed
- * install leaves nothing behind.
- * - npm: `npm exec --yes --package=<pkg>@<ver> -- true` with npm's cache in ours. npm checks every
- *   tarball against the `integrity` of the registry's packument, and the install it makes is the
- *   one the drills' `npx -y <pkg>@<ver>` finds again offline (the same spec, the same _npx folder).
- * - pypi: a venv per entry and `pip install <pkg>==<ver>`; pip checks each file against the
- *   sha256 the index gives with its link. (No lock of the dependencies: they are what a user's
- *   `uvx` would resolve on the day.)
- * - go: `go install <module>@<ver>` with GOBIN in the cache (the module proxy's checksum database
- *   checks the module).
- * - local: nothing (a file of this project, built by `npm run build`).
+ * Installs one catalog entry at its pinned version into the survey cache (cache.ts), once: complete
+ * when its `.done` marker is there; a failed install leaves nothing. npm: `npm exec --yes
+ * --package=<pkg>@<ver> -- true` with npm's cache in ours (integrity-checked; the drills' `npx -y`
+ * finds it offline). pypi: a venv and `pip install <pkg>==<ver>` (sha256-checked; dependencies
+ * unlocked, as a user's `uvx` would). go: `go install` with GOBIN in the cache. local: nothing.
  */
 import { spawn } from 'node:child_process';
 import { createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';

@@ -1,10 +1,8 @@
 /**
- * THE SEAM for the survey's network rule: every survey drill runs in a network namespace where only
- * loopback exists, so a write-capable tool can never reach a real API. Until the `--network
- * loopback` option of `crash-drill run` lands (branch `network`), this wraps the survey's worker
- * (harness, drill remote and server alike) in `unshare -n` as root, or `unshare -rn` (a user
- * namespace too) where the kernel allows it, with loopback brought up first; where neither
- * works it refuses, with why. Replace `loopbackOnly` with that option and nothing else changes.
+ * THE SEAM for the survey's network rule: each survey worker runs where only loopback exists
+ * (`unshare -n` as root, else `unshare -rn`, loopback up), so a write-capable tool never reaches a
+ * real API; it refuses, with why, where neither works. `crash-drill run --network loopback` can
+ * replace `loopbackOnly` with nothing else changing.
  */
 import { spawnSync } from 'node:child_process';
 

@@ -1,9 +1,7 @@
 /**
- * `crash-drill survey --merge <folders...> --out <dir>`: the table of a catalog surveyed in
- * shards (`--shard i/n` deals the entries round-robin, each entry's drills whole to one shard),
- * as one. Every server's run folder is a whole plan of its own, so nothing of a run is merged:
- * rows are put back in catalog order and the folders copied beside them. It refuses shards of
- * another catalog or other profiles, and a server in two shards.
+ * `crash-drill survey --merge`: the table of sharded surveys as one. Each server's run folder is a
+ * whole plan, so rows go back in catalog order and folders are copied; refuses another catalog or
+ * profiles, or a server in two shards.
  */
 import { cpSync, existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';

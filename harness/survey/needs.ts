@@ -1,8 +1,4 @@
-/**
- * What a catalog entry needs to start with no network and no account, made in a scratch folder
- * per server (removed when its drills are done), and the placeholders of its launch command and
- * env filled in from it.
- */
+/** What a catalog entry needs to start with no network or account, made in a per-server scratch folder, and its placeholders filled. */
 import { execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,8 +1,6 @@
 /**
- * `crash-drill survey`: install each catalog entry at its pinned version (install.ts), drill it
- * where only loopback exists (loopback-only.ts, drill-server.ts), and write the table
- * (survey.json, survey.md, survey.html) and one maintainer's report per server with a finding.
- * Entries run one after another; the drills of one entry are scheduled by the run (phase-aware).
+ * `crash-drill survey`: installs each catalog entry (install.ts), drills it where only loopback
+ * exists (loopback-only.ts, drill-server.ts), and writes the table and a report per finding.
  */
 import { spawn } from 'node:child_process';
 import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';

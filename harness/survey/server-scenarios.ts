@@ -1,9 +1,7 @@
 /**
- * A catalog entry's scenarios, written with init's own code (harness/init/server-files.ts, the
- * files `crash-drill init` writes), then narrowed to what the survey drills: the lifecycle
- * scenario at `idle`, and for each of the entry's safe calls its tool's scenario at
- * `after-response` (and `child-spawned` where the call starts a child), with the catalog's args.
- * Each text is parsed again with run's parser before it is written.
+ * A catalog entry's scenarios, written by init's code (harness/init/server-files.ts) and narrowed:
+ * lifecycle at `idle`, each safe call's at `after-response` (and `child-spawned` where it starts
+ * a child). Each text is parsed with run's parser before it is written.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';

@@ -1,8 +1,6 @@
 /**
- * The survey's table, as data (survey.json) and as text: Markdown (survey.md, and
- * docs/ecosystem.md with its preamble) and one self-contained HTML page (survey.html). One row
- * per server, one column per client profile; each cell links to its evidence, and the row names
- * the SDK documented and the SDK read from the program.
+ * The survey's table as survey.json, Markdown (survey.md, docs/ecosystem.md) and one HTML page: a
+ * row per server, a column per client profile, each cell linked to its evidence.
  */
 import type { ProfileName } from '../client-profiles/profiles.js';
 import type { Cell } from './cells.js';

@@ -1,8 +1,4 @@
-/**
- * The survey's worker process (drill-server.ts), started by run-survey.ts inside the loopback-only
- * namespace. Its spec (with the dummy secrets) comes on stdin; a path as its argument is read
- * instead, as the first version of run-survey.ts gave it.
- */
+/** The survey's worker (drill-server.ts) inside the loopback-only namespace; its spec comes on stdin, or from a path argument. */
 import { readFileSync } from 'node:fs';
 import { workerMain } from './drill-server.js';
 

@@ -1,16 +1,7 @@
 /**
- * vitest matchers for a team's own tests:
- *
- *   import { expect } from 'vitest';
- *   import { crashDrillMatchers } from 'mcp-crash-drill/vitest';
- *   expect.extend(crashDrillMatchers);
- *   expect(drill).toExitOnEof();
- *
- * One matcher per check of the registry (harness/checks/all-checks.ts), named by the check
- * (`matcher` in its defineCheck): a new check gets its matcher here without a line of this file.
- * Each takes a DrillResult (from runDrills) and passes when its check passed; the failure
- * message shows the evidence: the check's summary, what the check found (its details, as the
- * reports print them), the processes that survived, the follow-up and the evidence log.
+ * vitest matchers (`expect.extend(crashDrillMatchers)` from 'mcp-crash-drill/vitest', then
+ * `expect(drill).toExitOnEof()`): one per registered check (harness/checks/all-checks.ts), passing
+ * when it passed; a failure shows the summary, findings, survivors, follow-up and evidence log.
  */
 import { CHECKS } from '../checks/all-checks.js';
 import type { Check } from '../checks/types.js';

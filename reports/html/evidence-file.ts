@@ -1,9 +1,7 @@
 /**
- * Reads a drill's evidence log for the report. Reporters import only result types (the layering
- * test), so this parses the JSONL itself, the way harness/evidence/log.ts writes it: one event a
- * line, each with `prev` = SHA-256 of the previous line's exact bytes (64 zeros for the first),
- * and the head = SHA-256 of the last line. It checks that chain too, so the report can say
- * whether the log it drew the timeline from is intact.
+ * Reads a drill's evidence log for the report, parsing the JSONL itself (reporters import only
+ * result types) and checking its SHA-256 chain (harness/evidence/log.ts), so the report can say
+ * whether the log behind the timeline is intact.
  */
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';

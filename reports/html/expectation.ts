@@ -1,8 +1,4 @@
-/**
- * The cleanup-expectation page of report.html: one column per server (side by side), one row
- * per statement; a cell says met, not met or not shown, links each deciding drill to its
- * section, and for a statement no drill showed, says which point or mode would.
- */
+/** The cleanup expectation in report.html: statements × servers, each cell linking its deciding drills or naming what would show it. */
 import { profilesText, staleAdvice, STATEMENT_IDS, STATEMENT_LABELS } from '../../harness/results/constants.js';
 import type { BaselineInfo, DrillResult, ExpectationResults, StatementResult } from '../../harness/results/types.js';
 import { anchorOf, codeHtml, esc } from './escape.js';

@@ -1,8 +1,6 @@
 /**
- * The matrix: one row per scenario (and its subject), one column per kill point × mode; each
- * cell links to its drills, coloured by verdict. A repeated drill gets one chip per run. A run
- * under client profiles other than the default gives each scenario a row per profile
- * (reports/matrix-layout.ts), its name spanning them.
+ * The matrix: a row per scenario (and per profile beneath it, matrix-layout.ts), a column per kill
+ * point × mode; each cell links to its drills, coloured by verdict, a chip per repeat.
  */
 import { drillsAt, matrixLayout, type MatrixRow } from '../matrix-layout.js';
 import type { DrillLine } from './types.js';

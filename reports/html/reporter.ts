@@ -1,13 +1,8 @@
 /**
- * The HTML reporter: at run end, `<out>/report.html`, one self-contained file (inline CSS and
- * script, nothing fetched). Each drill's timeline is drawn from its evidence log in
- * `<out>/evidence/`, read here (a reporter sees results and evidence, never processes).
- *
- * A run of more than INLINE_DRILLS drills would make that file too large for a browser to open
- * (about 15 KB a drill: 150 MB at 10,000), so then the page holds one line a drill and each
- * drill's body goes to `<out>/report-drills/<drill>.js`, which the page loads with a script tag
- * when the drill is opened (a script, not a fetch: it works from file://). The evidence logs
- * are read one at a time, so the reporter holds one drill's events at once.
+ * `<out>/report.html`, one self-contained file; timelines are drawn from `<out>/evidence/`. Past
+ * INLINE_DRILLS the file would be too large for a browser, so each drill's body goes to
+ * `<out>/report-drills/<drill>.js`, loaded by a script tag when opened (works from file://).
+ * Evidence logs are read one at a time.
  */
 export const INLINE_DRILLS = 500;
 

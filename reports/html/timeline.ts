@@ -1,8 +1,4 @@
-/**
- * Renders a drill's timeline: one row per lane on a shared axis (ms since the drill started),
- * a vertical line at the kill, the server's exit and the revocation, then the same entries as
- * a compact table. Pure CSS positioning: no script is needed to read it.
- */
+/** A drill's timeline: a row per lane on one axis, lines at kill, exit and revocation, then a compact table; CSS only, no script. */
 import { esc } from './escape.js';
 import { LANES, type TimelineEntry } from './timeline-entries.js';
 

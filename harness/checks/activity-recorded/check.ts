@@ -9,12 +9,10 @@ import { activityCauses } from './diagnosis.js';
 import { practice } from '../../requirements/requirement.js';
 
 /**
- * activity-recorded: the server's own record is one an operator can rely on. For every write of
- * the drill that the remote received, a `started` entry with its key (its Idempotency-Key or
- * correlation id) was already in the record when the request arrived (read then, before the
- * remote acted: harness/drill/executor/activity-record.ts); and every action the record started
- * has a `result` or `unresolved` entry by the time the server exited, or by the end of the grace
- * period when it did not. A drill with no write of its own cannot tell.
+ * activity-recorded: each write the remote received had a `started` entry with its key in the
+ * server's record when it arrived (harness/drill/executor/activity-record.ts), and each started
+ * action has a `result` or `unresolved` entry by the server's exit or the grace's end. No write:
+ * cannot tell.
  */
 export const activityRecorded = defineCheck({
   id: 'activity-recorded',

@@ -1,8 +1,4 @@
-/**
- * Why activity-recorded failed, one cause a difference between the server's record and what the
- * remote saw: a write recorded only after it arrived, a write never recorded, actions started and
- * never ended. Each is a finding of its own, with its fix. Pure: from the check's data.
- */
+/** Why activity-recorded failed: a finding with its fix per write recorded late or never, and per action never ended. Pure. */
 import type { Cause } from '../types.js';
 import type { ActivityRecordedData } from './data.js';
 

@@ -11,10 +11,8 @@ export interface AliveAfterCancelData {
 }
 
 /**
- * alive-after-cancel: after the cancel, the server still answers a follow-up call (tools/list)
- * on the same connection, within the deadline. A server that exits, closes its connection or
- * wedges on a cancel fails. When a later kill (cancel.then) came before the answer and before
- * the deadline, the check cannot tell: unknown.
+ * alive-after-cancel: after the cancel the server still answers a follow-up tools/list within the
+ * deadline; unknown when a later kill (cancel.then) came first.
  */
 export const aliveAfterCancel = defineCheck({
   id: 'alive-after-cancel',

@@ -26,10 +26,8 @@ export interface DeniedAfterRevocationData {
 }
 
 /**
- * denied-after-revocation: once the session is revoked, the probe with its token is denied,
- * no request from the drill's processes succeeds whatever credential it carries, and every
- * attempt is journalled as denied with the process that made it. In `hang` mode, where the
- * server never sees EOF, this is the main check.
+ * denied-after-revocation: after revocation the probe is denied, no drill request succeeds with any
+ * credential, and each attempt is journalled as denied with its process; the main check in `hang`.
  */
 export const deniedAfterRevocation = defineCheck({
   id: 'denied-after-revocation',

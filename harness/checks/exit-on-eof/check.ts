@@ -14,11 +14,9 @@ import { EXITS_ON_EOF } from '../../requirements/catalog.js';
 import { errorLine, firstServed } from '../../evidence/serving.js';
 
 /**
- * exit-on-eof: the server exits within the deadline after it lost its client, without a signal
- * from anyone. It applies where the loss begins with EOF alone (evidence/client-signals.ts):
- * a crash, and a close or stop whose client profile closes stdin first. There is no EOF in
- * `hang` and `abandon` (the pipes stay open), and a profile that signals first (or, in a crash,
- * whose death signals) gives the server no chance to show it, so it does not apply there.
+ * exit-on-eof: the server exits within the deadline after losing its client, unsignalled. It
+ * applies only where the loss begins with EOF alone (evidence/client-signals.ts): not in `hang`
+ * or `abandon`, nor under a profile that signals first.
  */
 export const exitOnEof = defineCheck({
   id: 'exit-on-eof',

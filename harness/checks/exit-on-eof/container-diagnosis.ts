@@ -1,8 +1,4 @@
-/**
- * Why exit-on-eof failed when the server runs in a container (`docker run -i ...`): the process
- * the drill started is the engine CLI, so what held the server up is the container's, not the
- * CLI's threads. From the container events in the evidence (harness/containers/). Pure.
- */
+/** Why a containerised server did not exit on EOF: the container held it up, not the engine CLI the drill started. Pure. */
 import { containerContainmentOf, containerExitOf, containerServerOf, containerStepLines, shortId } from '../../evidence/container-queries.js';
 import type { DrillEvidence } from '../../evidence/types.js';
 import type { Cause } from '../types.js';

@@ -5,11 +5,8 @@ import type { Judgement } from '../types.js';
 import type { ExitOnEofData } from './data.js';
 
 /**
- * exit-on-eof for a server in a container: the server is the container's process, not the
- * engine CLI in front of it (which may die while the container runs on, or live on while the
- * container is gone), so its exit is the container's exit as the engine reports it (`die`,
- * with the exit code). A `docker stop` from the harness before that exit means containment
- * ended it; a SIGTERM from the client's shutdown reaches it through the CLI's signal proxy.
+ * exit-on-eof in a container: the server's exit is the container's `die` as the engine reports it,
+ * not the CLI's; a harness `docker stop` before it means containment ended it.
  */
 export function judgeContainerExit(
   evidence: DrillEvidence,

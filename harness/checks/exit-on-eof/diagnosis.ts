@@ -1,8 +1,6 @@
 /**
- * Why exit-on-eof failed: why the server itself did not exit on EOF in time, from what the drill read from /proc at
- * the exit deadline (evidence `diagnosis-facts`, label `deadline`, else `snapshot`): did it read
- * its stdin to the end, what still runs in it (threads and where they wait, an event loop and
- * what it watches, children), and the SDK's known behaviour. Pure: evidence in, text out.
+ * Why the server did not exit on EOF in time, from /proc at the deadline (`diagnosis-facts`):
+ * stdin read to the end?, what still runs (threads, event loop, children), the SDK's behaviour. Pure.
  */
 import { diedOfOwnSigpipe, OWN_WRITE } from '../../evidence/own-sigpipe.js';
 import { clientSignalsTo, eofSentBy } from '../../evidence/client-signals.js';

@@ -1,8 +1,6 @@
 /**
- * The server's runtime and MCP SDK as the drill read them from the program (evidence
- * `diagnosis-facts`, label `start`), which SDK of the facts table that is, what it is known to do
- * at stdin EOF, and what it does and how to fix it in the case a drill shows: a handler in flight,
- * something else keeping the process up, a child left behind, a write after the client died.
+ * The server's runtime and SDK as the drill read them (`diagnosis-facts`, `start`), matched to the
+ * facts table: what it does at stdin EOF, and the fix for the case the drill shows.
  */
 import { eventsOf, firstOf, type DrillEvidence, type RuntimeFacts } from '../../evidence/types.js';
 import { type SdkFacts, type SdkId, SDK_FACTS, sdkFacts, stated } from './sdk-facts.js';

@@ -16,11 +16,9 @@ export interface IdempotentEffectsData {
 }
 
 /**
- * idempotent-effects: after the crash and the recovery retry, the remote holds exactly one
- * effect per logical operation (per Idempotency-Key; a keyless effect is one operation with
- * every other effect of the same op and target), and every write carried a key: its
- * Idempotency-Key, or a name its handler committed it under (`commit(..., { key })`: a
- * Kubernetes resource name, an object key), "keyed by name".
+ * idempotent-effects: after the crash and retry, one effect per logical operation (per
+ * Idempotency-Key; keyless effects group by op and target), and every write carried a key or was
+ * committed under a name (`commit(..., { key })`).
  */
 export const idempotentEffects = defineCheck({
   id: 'idempotent-effects',

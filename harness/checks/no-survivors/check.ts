@@ -16,16 +16,10 @@ export type NoSurvivorsData =
   | { afterMs: number; survivors: Array<{ pid: number; startTime: number; ppid: number }>; containers?: Array<{ id: string; name: string; image: string }> };
 
 /**
- * no-survivors: after the deadline and the grace period no process of the drill remains: the
- * server, its children, grandchildren, daemons that re-parented or changed session. In `hang`
- * mode the client is alive (stopped), so its server may rightly live on: not applicable. In
- * `stop` and `abandon` the client lives on too, and is left out: a server it stopped must be
- * gone, and one it dropped (a logical orphan) should notice and go.
- *
- * The floor: where neither a cgroup nor a subreaper held the drill, a process that appeared
- * during it and that no method could attribute (evidence `process-unattributed`,
- * harness/observe/unattributed.ts) may be a daemon of the drill. Then an empty snapshot proves
- * nothing, and the verdict is `unknown`, never `pass`.
+ * no-survivors: after deadline and grace no process of the drill remains (children, re-parented
+ * daemons included). Not in `hang` (the client lives); in `stop` and `abandon` the client is left
+ * out. Without a cgroup or subreaper, an unattributed new process (harness/observe/unattributed.ts)
+ * makes an empty snapshot prove nothing: `unknown`, never `pass`.
  */
 export const noSurvivors = defineCheck({
   id: 'no-survivors',

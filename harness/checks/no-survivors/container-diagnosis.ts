@@ -1,8 +1,4 @@
-/**
- * Why no-survivors failed when containers of the drill outlived it: a container the server asked
- * the engine for is nobody's child. From the container events in the evidence
- * (harness/containers/). Pure.
- */
+/** Why containers outlived the drill (a container the server asked the engine for is nobody's child), from container events. Pure. */
 import { containerServerOf } from '../../evidence/container-queries.js';
 import type { DrillEvidence } from '../../evidence/types.js';
 import type { Cause } from '../types.js';

@@ -1,11 +1,7 @@
 import { containerSnapshotOf, shortId } from '../../evidence/container-queries.js';
 import type { DrillEvidence } from '../../evidence/types.js';
 
-/**
- * The container half of no-survivors: a running container of the drill at the end of the
- * grace period survived, like a process. A container that could not be tied to the drill or
- * ruled out, or an engine that could not be asked, leaves the check unable to pass.
- */
+/** no-survivors for containers: a running drill container survived; an ambiguous one or an unreachable engine blocks a pass. */
 export type ContainerSurvivors = {
   running: Array<{ id: string; name: string; image: string; line: string }>;
   /** Why the check cannot pass on containers, or null. */

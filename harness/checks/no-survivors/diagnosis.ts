@@ -1,9 +1,7 @@
 /**
- * Why no-survivors failed: why processes of the drill outlived it: for each survivor, who started it and when relative
- * to the client's loss (the `process-new` events), whether it left the server's process group
- * or session (a daemon), whether its parent died (re-parented to the drill's subreaper), what it
- * holds, and the change that would have ended it. The server itself surviving is the server's
- * own cause (harness/checks/exit-on-eof/diagnosis.ts). Pure: evidence in, text out.
+ * Why processes outlived the drill: per survivor, who started it and when relative to the loss,
+ * whether it left the server's group or session or was re-parented, what it holds, and the fix.
+ * The server's own survival is exit-on-eof's (harness/checks/exit-on-eof/diagnosis.ts). Pure.
  */
 import { argvOf, serverExitOf, serverOf } from '../../evidence/queries.js';
 import { eventsOf, firstOf, type DrillEvidence, type SurvivorRow } from '../../evidence/types.js';

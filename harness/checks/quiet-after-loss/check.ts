@@ -14,9 +14,8 @@ export interface QuietAfterLossData {
 }
 
 /**
- * quiet-after-loss: the server starts no new write after it lost its client. Cancellations and
- * status reads are fine (the remote does not count them as writes), and so is the write of the
- * call that was already in flight: it carries the target call's correlation id.
+ * quiet-after-loss: no new write after the client is lost; cancellations, status reads and the
+ * in-flight call's own write (its correlation id) are fine.
  */
 export const quietAfterLoss = defineCheck({
   id: 'quiet-after-loss',

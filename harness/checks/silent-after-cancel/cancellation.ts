@@ -1,22 +1,15 @@
 /**
- * What a server sends when a cancel ended a call: an answer that is one of these was caused by
- * the cancel, whenever it was read. Data with sources, one reader (cancellationIn).
- *
- * What the SDKs do with a cancelled request (read from their sources):
- * - go-sdk v1.8.0 and v1.6.1: notifications/cancelled cancels the handler's context
- *   (mcp/transport.go canceller.Preempt, then jsonrpc2 Connection.Cancel), and whatever the
- *   handler then returns is written (internal/jsonrpc2/conn.go Connection.processResult): a
- *   tool's error becomes an isError result with the error's text.
- * - mcp-go v1.2.1: the notification cancels the request's context (server/server.go
- *   handleNotification, inflightCancels); a tool handler's error is answered with -32603 and its
- *   text. Its own code for an interrupted request is -32800, REQUEST_INTERRUPTED (mcp/types.go).
- * - rmcp 3.11.0: the serve loop drops the response of a cancelled request (src/service.rs,
- *   "dropping response for cancelled request"): nothing is sent.
- * - Java SDK 2.2.0: its 2026-07-28 transport drops it (StdioMcpTransport, "Dropping outbound
- *   message of a cancelled request"); its 2025-11-25 session (McpServerSession) does not handle
- *   the notification, so the handler's answer goes out when it returns.
- * - TypeScript SDK 1.32.2: an aborted request's result or error is not sent
- *   (src/shared/protocol.ts, _onrequest checks abortController.signal.aborted).
+ * What a server sends when a cancel ended a call; such an answer was caused by the cancel. What
+ * the SDKs do, from their sources:
+ * - go-sdk v1.8.0, v1.6.1: cancels the handler's context (mcp/transport.go canceller.Preempt,
+ *   jsonrpc2 Connection.Cancel) and writes what it returns (internal/jsonrpc2/conn.go
+ *   Connection.processResult): an error becomes an isError result.
+ * - mcp-go v1.2.1: cancels the context (server/server.go handleNotification, inflightCancels);
+ *   errors are -32603; its interrupted code is -32800, REQUEST_INTERRUPTED (mcp/types.go).
+ * - rmcp 3.11.0: drops the response (src/service.rs, "dropping response for cancelled request").
+ * - Java SDK 2.2.0: the 2026-07-28 transport drops it (StdioMcpTransport); the 2025-11-25 session
+ *   (McpServerSession) ignores the notification, so the answer goes out.
+ * - TypeScript SDK 1.32.2: not sent (src/shared/protocol.ts, _onrequest abortController.signal.aborted).
  */
 
 /** One sign that an answer is a cancellation: what it is and where it comes from. */

@@ -29,26 +29,15 @@ interface Message {
 }
 
 /**
- * silent-after-cancel: once the server has the cancel, it sends nothing more for the cancelled
- * request: no response, no progress (the spec: it should not answer it, and must not send any
- * further message for it). Nothing here depends on when a message was read, only on what it
- * is and on the order of the server's own output:
- * - before it writes the cancel, the client reads everything the server wrote (the stream's
- *   buffer, then the pipe until it is empty: harness/shared/recording-transport.ts,
- *   writeAfterDrain); a message read then was written before the server could read the cancel.
- *   It crossed the cancel, which is fine;
- * - an answer read after the cancel that is a cancellation (cancellation.ts) was caused by it:
- *   it fails;
- * - progress read after the server answered the request sent right behind the cancel (the
- *   follow-up tools/list) was written after the server read the cancel (it reads its input in
- *   order): it fails;
- * - with `outlasts-cancel`, the scenario says the call's own work cannot end before the server
- *   reads the cancel: no answer can cross it, so any message for the call read after the cancel
- *   fails;
- * - any other answer read after the cancel is the call's own end, which may have been written
- *   after the drain but before the server read the cancel: only a clock could tell, so it
- *   passes, and the check says so.
- * The target call's progress token is its correlation id (harness/shared/client-session.ts).
+ * silent-after-cancel: once the server has the cancel it sends nothing more for the request (the
+ * spec). Judged by what a message is and the order of the server's output, never by read times:
+ * - read before the cancel was written (the client drains first: harness/shared/
+ *   recording-transport.ts, writeAfterDrain): it crossed the cancel, fine;
+ * - a cancellation answer (cancellation.ts) read after it: fails;
+ * - progress read after the answer to the follow-up tools/list sent behind the cancel: fails;
+ * - with `outlasts-cancel`, any message for the call read after the cancel: fails;
+ * - any other answer read after it may have crossed it inside the server: passes, and says so.
+ * The call's progress token is its correlation id (harness/shared/client-session.ts).
  */
 export const silentAfterCancel = defineCheck({
   id: 'silent-after-cancel',
@@ -121,10 +110,7 @@ function allowed(crossed: number, ownEnd: Message[]): string {
   return parts.length === 0 ? '' : ` (${parts.join('; ')})`;
 }
 
-/**
- * The answer to the first request written after the cancel (the follow-up), or null when there
- * was none before `end`.
- */
+/** The answer to the first request written after the cancel (the follow-up), or null before `end`. */
 function barrierAnswer(evidence: DrillEvidence, cancel: EvidenceOf<'cancel-sent'>, end: number): { seq: number; t: number } | null {
   const request = eventsOf(evidence, 'rpc-out').find((e) => e.seq > cancel.seq && hasRequestId(e.message));
   if (!request) return null;

@@ -13,11 +13,9 @@ export interface StopsAfterCancelData {
 }
 
 /**
- * stops-after-cancel: after the cancel the call's work stops. No new remote write comes from
- * the drill's processes; every child that appeared after the target call was written has ended
- * within the deadline; every remote job of the drill's session is cancelled or completed by the
- * end of the window. A child still running when a later kill (cancel.then) cut the window short
- * of the deadline cannot be judged: unknown.
+ * stops-after-cancel: no new remote write from the drill, every child that appeared after the call
+ * ended within the deadline, and every session job is cancelled or completed. A child still
+ * running when a later kill cut the window short: unknown.
  */
 export const stopsAfterCancel = defineCheck({
   id: 'stops-after-cancel',

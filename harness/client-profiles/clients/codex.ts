@@ -52,10 +52,8 @@ const close: ClientBehaviour = {
 };
 
 /**
- * The same version when the client drops a server's handle instead of closing it
- * (StdioServerProcessHandleInner's Drop -> LocalProcessTerminator::terminate): killpg SIGTERM
- * and, if the group was there, a thread that killpg SIGKILLs it 2 s later without looking
- * again; the transport dropped with it closes stdin at once.
+ * Dropping a server's handle (StdioServerProcessHandleInner's Drop -> LocalProcessTerminator::terminate):
+ * killpg SIGTERM, then a thread killpg SIGKILLs 2 s later without looking; stdin closes at once.
  */
 const drop: ClientBehaviour = {
   ...close,

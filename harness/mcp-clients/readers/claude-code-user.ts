@@ -1,8 +1,6 @@
 /**
- * Claude Code's ~/.claude.json: user-scoped servers at the top (`mcpServers`) and local-scoped
- * ones per project (`projects[PATH].mcpServers`), which Claude Code starts with the project
- * folder as the working folder (and as the base of a relative command). Each project's own
- * .mcp.json (project scope) is read too: `orphans` from a cron job runs in no project folder.
+ * Claude Code's ~/.claude.json: `mcpServers`, and `projects[PATH].mcpServers` started in that
+ * folder; each project's .mcp.json too, as `orphans` from cron runs in no project folder.
  */
 import path from 'node:path';
 import { fieldPath, readEntryMap } from '../entry.js';

@@ -1,8 +1,6 @@
 /**
- * Codex's config.toml, read with a real TOML parser (smol-toml): `[mcp_servers.NAME]` with
- * `command`, `args`, `env` (a table), `cwd`, `enabled`, and `env_vars` (names of variables
- * forwarded from Codex's own environment: names only, there are no values to keep). A table
- * with `url` is a remote server.
+ * Codex's config.toml (smol-toml): `[mcp_servers.NAME]` with command, args, env, cwd, enabled and
+ * `env_vars` (forwarded names only); one with `url` is remote.
  */
 import path from 'node:path';
 import { parse, TomlError } from 'smol-toml';

@@ -1,8 +1,6 @@
 /**
- * Reading every client configuration: the documented locations (locations.ts) and the files
- * given by name. A file that does not exist is normal (most machines have a few clients) and
- * silent, unless it was named; any other problem is one line (file, field, what was wrong) and
- * the rest is read on.
+ * Reads every client configuration, documented (locations.ts) or named. A missing file is silent
+ * unless named; any other problem is one line and the rest is read on.
  */
 import { statSync } from 'node:fs';
 import path from 'node:path';
@@ -88,11 +86,7 @@ export function loadClientConfigs(opts: LoadOptions): ClientConfigs {
   return { servers, problems: out.problems, files };
 }
 
-/**
- * True when nothing is at a documented place (or a folder on its way is a file): silent. A place
- * this user cannot look into (a folder on the way it may not enter) is not absent: reading it
- * gives the one line that says so, as an unreadable file does.
- */
+/** True when nothing is at a documented place (silent); a place this user cannot enter is not absent. */
 function absent(file: string): boolean {
   try {
     statSync(file);

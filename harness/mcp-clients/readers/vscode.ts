@@ -1,8 +1,6 @@
 /**
- * VS Code: `.vscode/mcp.json` and the user profile's mcp.json hold `{ "servers": {...},
- * "inputs": [...] }`; older user settings.json hold `"mcp": { "servers": {...} }`. Entries carry
- * `type: "stdio"` (or `http`/`sse` for remote ones) and may use `${env:NAME}`,
- * `${workspaceFolder}`, `${userHome}` and `${input:ID}` (a value prompted for; never stored).
+ * VS Code: mcp.json `{ servers, inputs }`, or settings.json `"mcp": { servers }`; `type: "stdio"`,
+ * with `${env:NAME}`, `${workspaceFolder}`, `${userHome}`, `${input:ID}` (prompted, never stored).
  */
 import path from 'node:path';
 import { readEntryMap } from '../entry.js';

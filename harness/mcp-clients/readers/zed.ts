@@ -1,8 +1,6 @@
 /**
- * Zed's settings.json (JSON with comments): `context_servers`. A custom server is
- * `{ "command": "...", "args": [...], "env": {...} }` (zed.dev/docs/ai/mcp); settings written
- * before that nest it as `"command": { "path", "args", "env" }`. Servers from extensions
- * (`source: "extension"`, no command) are started by the extension: not matched here.
+ * Zed's settings.json `context_servers` (zed.dev/docs/ai/mcp): `{ command, args, env }`, or the
+ * older nested `"command": { path, args, env }`; extension servers have no command and are skipped.
  */
 import path from 'node:path';
 import { readEntryMap } from '../entry.js';

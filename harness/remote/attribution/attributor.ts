@@ -12,24 +12,14 @@ export type { Attribution, AttributionMethod };
 export type CandidateSource = () => readonly number[];
 
 /**
- * Names the process at the other end of each accepted loopback connection, once per socket
- * (a keep-alive connection is attributed once). Source port → client socket inode
- * (/proc/net/tcp) → pid holding it (/proc/PID/fd) → (pid, start time).
- *
- * The answer exists only while the sender holds its socket, so the remote calls attribute() on
- * 'connection', and everything up to a drill's candidate and its identity is read there,
- * synchronously: a sender that writes its request and exits (or stops waiting for its answer
- * and exits, as static-key-holder does after 200 ms) is named all the same. Only a connection
- * no drill's candidate holds (the harness's own, or a process no drill has seen yet) is looked
- * for asynchronously after that turn, in this process and then in every process.
+ * Names the process at the other end of each accepted loopback connection, once per socket: source
+ * port → socket inode (/proc/net/tcp) → pid holding it → (pid, start time). Read synchronously on
+ * 'connection', while the sender surely holds its socket (one that writes and exits is named all
+ * the same); only a connection no drill's candidate holds is looked for asynchronously after.
  */
 export class Attributor {
   private readonly cache = new WeakMap<Socket, Promise<Attribution>>();
-  /**
-   * The same attributions by the connection's ports while it is open: a TLS listener's request
-   * comes on the TLSSocket that wraps the socket accepted (and attributed) on 'connection', a
-   * different object with the same ports.
-   */
+  /** The same attributions by ports while open: a TLS request arrives on the TLSSocket wrapping the accepted socket. */
   private readonly byPorts = new Map<string, Promise<Attribution>>();
   private readonly candidates = new Map<string, CandidateSource>();
 

@@ -1,10 +1,7 @@
 /**
- * Connections relayed from a drill's loopback-only network (harness/drill/network/): the remote
- * accepts them from the harness's own relay socket, so /proc/net/tcp names the harness as their
- * sender. The sender inside is named where the relay receives the connection, while it surely
- * holds its socket (attributeInside: its port in that namespace's /proc/PID/net/tcp, then the
- * drill's candidates), and the relay's outbound socket carries that attribution to the remote:
- * the attributor asks here by the outbound socket's port before it looks anywhere else.
+ * Connections relayed from a drill's loopback-only network (harness/drill/network/) come from the
+ * harness's relay socket, so the sender is named inside, where the relay receives it
+ * (attributeInside), and the attributor looks here first, by the outbound socket's port.
  */
 import type { Socket } from 'node:net';
 import { identify } from '../../observe/index.js';
@@ -46,9 +43,8 @@ export class RelayedConnections {
   }
 
   /**
-   * The attribution of the relayed connection from `port` to `listener`: the remote accepted it, so its
-   * outbound socket has connected in the kernel; its 'connect' event may come a turn after the
-   * accept, so every relay still connecting is waited for (an event, never a timer).
+   * The attribution of the relayed connection from `port` to `listener`; its 'connect' event may
+   * come a turn after the accept, so relays still connecting are waited for (an event, no timer).
    */
   async find(port: number, listener: number): Promise<Attribution | undefined> {
     const now = this.known(port, listener);
@@ -59,9 +55,8 @@ export class RelayedConnections {
 }
 
 /**
- * Names the sender of a connection inside a network namespace, synchronously: its socket by its
- * port in the tables `keeperPid` sees (the namespace's), then the first of `candidates` holding
- * it. `method: 'none'` when it cannot be named (the sender has already closed it).
+ * Names the sender inside a network namespace, synchronously: its socket by port in the tables
+ * `keeperPid` sees, then the first of `candidates` holding it; `method: 'none'` when closed.
  */
 export function attributeInside(keeperPid: number, innerPort: number, port: number, candidates: readonly number[], drillId: string): Attribution {
   const inode = clientSocketInode(innerPort, port, keeperPid);

@@ -1,15 +1,10 @@
 import { fdLinkedTo, listPids, readFdLinksAsync } from '../../observe/index.js';
 
 /**
- * Finds a process holding `socket:[inode]` among its open files (readlink of
- * /proc/PID/fd/N gives that text for sockets, proc(5)). Reading every fd of every process is
- * the expensive part, so the likely pids come first, checked synchronously (candidateHolding,
- * about 0.06 ms for one pid here: the attributor calls it in the turn that accepted the
- * connection, while the sender surely holds its socket); then this process itself,
- * asynchronously (`self`: the harness's own requests, the revocation probe of every drill
- * among them, which a scan found last, at about 17 ms of CPU a drill here); only if none holds
- * it are all pids scanned, asynchronously so a scan (about 6 ms for 80 processes and 500 fds
- * here) does not stall the harness.
+ * Finds a process holding `socket:[inode]` (readlink of /proc/PID/fd/N, proc(5)). Reading every fd
+ * is expensive, so the likely pids come first, synchronously (candidateHolding, in the accepting
+ * turn); then this process (the harness's own requests, revocation probes among them); only then
+ * every pid, asynchronously so the scan does not stall the harness.
  */
 export async function findSocketOwner(
   inode: number,
@@ -28,8 +23,7 @@ export async function findOtherOwner(
 ): Promise<{ pid: number; method: 'self' | 'scan' } | undefined> {
   const link = socketLink(inode);
   const skip = new Set(tried);
-  // Asynchronously: the harness keeps a descriptor open per process it watches (hundreds), and
-  // reading them all in one turn stalled it by about 9 ms a probe here.
+  // Asynchronously: the harness holds a descriptor per watched process (hundreds).
   if ((opts.self ?? true) && !skip.has(process.pid)) {
     skip.add(process.pid);
     if (await holds(process.pid, link)) return { pid: process.pid, method: 'self' };

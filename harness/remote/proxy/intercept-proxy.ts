@@ -1,12 +1,8 @@
 /**
- * The intercept proxy: a forwarding HTTP proxy (proxy-chain) that a subject reaches through
- * HTTPS_PROXY and its kin (proxy-env.ts). A CONNECT to a listed `https` origin is answered
- * `200 Connection Established` and its socket handed, through proxy-chain's
- * `customConnectServer`, to an HTTPS server of ours that holds a certificate for that host from
- * the run's CA: TLS ends there (node:tls), and each request inside the tunnel goes to the drill
- * remote's pipeline like any other (auth, journal, gates, faults, attribution by the socket the
- * subject opened to the proxy). Every other request, a CONNECT elsewhere or a plain `http://`
- * one, is refused with 403 before anything is contacted, and journalled as `outside`.
+ * The intercept proxy (proxy-chain), reached through HTTPS_PROXY and its kin (proxy-env.ts). A
+ * CONNECT to a listed `https` origin is handed (`customConnectServer`) to our HTTPS server with a
+ * certificate from the run's CA, and its requests go through the remote's pipeline like any other.
+ * Anything else is refused with 403 before anything is contacted, journalled as `outside`.
  */
 import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
 import type { Server as HttpServer } from 'node:http';
@@ -55,8 +51,7 @@ export class InterceptProxy {
     for (const origin of origins) {
       const url = new URL(origin);
       if (url.protocol !== 'https:') continue;
-      // One TLS server per origin with that host's certificate: a client that sends no SNI
-      // (an IP address) still gets the right one.
+      // One TLS server per origin, so a client that sends no SNI (an IP address) still gets the right certificate.
       const context = await ca.contextFor(url.hostname.replace(/^\[|\]$/g, ''));
       const server = createHttpsServer({ SNICallback: (_name, done) => done(null, context) });
       hooks.serve(server, origin);

@@ -1,11 +1,8 @@
 /**
- * The variables that send a subject's outgoing HTTP(S) through the intercept proxy, and keep
- * its loopback traffic (the drill remote itself, `{{remote.url}}` and `{{remote.httpsUrl}}`)
- * off it. Both spellings are set: curl reads only lower-case `http_proxy`, Go, Python and
- * reqwest read either (Go: golang.org/x/net/http/httpproxy FromEnvironment; Python:
- * urllib.request.getproxies_environment; reqwest: its system proxy from the environment). A JVM
- * reads none of them: it gets the `http(s).proxyHost` properties through JAVA_TOOL_OPTIONS.
- * A scenario that sets one of these itself keeps its value.
+ * The variables that send a subject's outgoing HTTP(S) through the intercept proxy and keep its
+ * loopback traffic off it. Both spellings: curl reads only lower-case `http_proxy`; Go (x/net
+ * httpproxy FromEnvironment), Python (urllib.request.getproxies_environment) and reqwest either.
+ * A JVM gets `http(s).proxyHost` through JAVA_TOOL_OPTIONS. A scenario's own value is kept.
  */
 import type { EnvPart } from '../tls/trust-env.js';
 

@@ -1,9 +1,7 @@
 /**
- * A JVM truststore that holds the JDK's own CAs and the run's, made with the JDK's keytool:
- * a copy of `<java.home>/lib/security/cacerts` (password `changeit`, the JDK's default) with
- * the run's CA imported (`keytool -importcert -noprompt`). A JVM reads it through
- * `-Djavax.net.ssl.trustStore` in JAVA_TOOL_OPTIONS (trust-env.ts), which replaces the default
- * store, hence the copy. No JDK on PATH: no truststore, and no JVM to give one to.
+ * A JVM truststore: a copy of the JDK's `<java.home>/lib/security/cacerts` (password `changeit`)
+ * with the run's CA imported by keytool. `-Djavax.net.ssl.trustStore` (trust-env.ts) replaces the
+ * default store, hence the copy.
  */
 import { execFile } from 'node:child_process';
 import { chmodSync, copyFileSync, existsSync, realpathSync } from 'node:fs';
@@ -30,11 +28,9 @@ export async function makeTruststore(file: string, caFile: string, env: NodeJS.P
   const jdk = findJdk(env);
   if (!jdk) return null;
   copyFileSync(jdk.cacerts, file);
-  // -J-XX:-UsePerfData: the JVM under keytool keeps no performance file, so it makes no
-  // /tmp/hsperfdata_<user> for a user that had none. HotSpot makes that folder in /tmp whatever
-  // TMPDIR says and leaves it at exit (openjdk/jdk17u-dev 192d9c27,
-  // src/hotspot/os/posix/perfMemory_posix.cpp: get_user_tmp_dir, create_sharedmem_file,
-  // delete_shared_memory); seen here with OpenJDK 17.0.15's keytool as uid 65534.
+  // -J-XX:-UsePerfData: no /tmp/hsperfdata_<user>, which HotSpot makes in /tmp whatever TMPDIR says
+  // and leaves (openjdk/jdk17u-dev 192d9c27, src/hotspot/os/posix/perfMemory_posix.cpp:
+  // get_user_tmp_dir, create_sharedmem_file, delete_shared_memory).
   const args = [
     '-J-XX:-UsePerfData',
     '-importcert',

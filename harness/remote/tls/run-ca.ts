@@ -1,8 +1,6 @@
 /**
- * A run's certificate authority: made once per run, kept in memory (its private key is never
- * written anywhere), and the server certificates it issues: one for the remote's own HTTPS
- * listener (127.0.0.1, ::1, localhost) and one per host the intercept proxy stands in for,
- * each made once and kept.
+ * A run's CA, in memory only (its key is never written), and the server certificates it issues:
+ * the remote's loopback listener's and one per intercepted host, each made once.
  */
 import { isIP } from 'node:net';
 import { createSecureContext, type SecureContext } from 'node:tls';

@@ -1,8 +1,6 @@
 /**
- * The system's CA certificates, as PEM, for the bundle a subject gets in SSL_CERT_FILE: that
- * variable replaces the system store for OpenSSL and Go, so it must hold the system's CAs as
- * well as the run's. The first bundle file of Go's list that exists (crypto/x509/root_linux.go,
- * `certFiles`, Go 1.26), else the CAs Node was built with (tls.rootCertificates).
+ * The system's CAs for the SSL_CERT_FILE bundle (which replaces the system store for OpenSSL and
+ * Go): the first of Go's `certFiles` that exists (crypto/x509/root_linux.go, Go 1.26), else tls.rootCertificates.
  */
 import { readFileSync } from 'node:fs';
 import { rootCertificates } from 'node:tls';

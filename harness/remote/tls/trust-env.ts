@@ -1,15 +1,8 @@
 /**
- * The variables that make a subject trust the run's CA, each runtime's own way. Where the
- * scenario's env sets one already, the scenario wins (its author chose that file), except
- * JAVA_TOOL_OPTIONS, which is a list: ours is added after theirs.
- *
- * | variable | read by |
- * | --- | --- |
- * | SSL_CERT_FILE | OpenSSL (Python's ssl, Ruby, PHP, curl built on OpenSSL), Go (crypto/x509 root_unix.go), rustls-native-certs (reqwest's native roots) |
- * | NODE_EXTRA_CA_CERTS | Node: added to its built-in CAs, so only the run's CA |
- * | REQUESTS_CA_BUNDLE | Python requests |
- * | CURL_CA_BUNDLE | curl, and requests again |
- * | JAVA_TOOL_OPTIONS | every JVM: -Djavax.net.ssl.trustStore (and its password) |
+ * The variables that make a subject trust the run's CA; a scenario's own value wins, except
+ * JAVA_TOOL_OPTIONS (a list: ours goes after). SSL_CERT_FILE: OpenSSL (Python, Ruby, PHP, curl),
+ * Go (crypto/x509 root_unix.go), rustls-native-certs. NODE_EXTRA_CA_CERTS: Node, added to its
+ * own CAs. REQUESTS_CA_BUNDLE, CURL_CA_BUNDLE: requests, curl. JAVA_TOOL_OPTIONS: every JVM.
  */
 import { TRUSTSTORE_PASSWORD } from './jvm-truststore.js';
 import type { TrustFiles } from './trust-files.js';

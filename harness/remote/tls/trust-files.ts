@@ -1,16 +1,9 @@
 /**
- * The run's trust files, in the run's private folder (`<run registry>/runs/<run>.tls/`, 0700,
- * made by the run: harness/run/remotes.ts): what a subject needs to trust the run's CA. None
- * holds a private key.
- *
- * | file | holds | read through |
- * | --- | --- | --- |
- * | `ca.pem` | the run's CA certificate | `{{remote.caFile}}`, NODE_EXTRA_CA_CERTS |
- * | `bundle.pem` | the system's CAs, then the run's | SSL_CERT_FILE, REQUESTS_CA_BUNDLE, CURL_CA_BUNDLE |
- * | `truststore.p12` | the JDK's cacerts plus the run's CA (only where a JDK is on PATH) | JAVA_TOOL_OPTIONS |
- *
- * Written once per run, at the first drill that needs them; removed with the folder at the
- * run's end, or by the next run when the harness died first (harness/run/remotes.ts).
+ * The run's trust files (no private key), in its private `<run registry>/runs/<run>.tls/`
+ * (harness/run/remotes.ts), written at the first drill that needs them:
+ * `ca.pem` (`{{remote.caFile}}`, NODE_EXTRA_CA_CERTS); `bundle.pem`, the system's CAs then the
+ * run's (SSL_CERT_FILE, REQUESTS_CA_BUNDLE, CURL_CA_BUNDLE); `truststore.p12`, the JDK's cacerts
+ * plus the run's CA, where a JDK is on PATH (JAVA_TOOL_OPTIONS).
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -1,11 +1,7 @@
 /**
- * The run's certificates, made with @peculiar/x509 (X.509 through WebCrypto; we write no ASN.1).
- * Keys are ECDSA P-256 with SHA-256 signatures: Go's crypto/tls, OpenSSL (Python, curl),
- * rustls, Node and the JVM all verify them, and a key takes about 1 ms to make where RSA-2048
- * takes 50 to 100.
- *
- * @peculiar/x509 2.x resolves its parts through tsyringe, which needs a Reflect metadata
- * polyfill loaded first (the package's README, "Reflect Polyfill Required"): hence the import.
+ * The run's certificates via @peculiar/x509: ECDSA P-256/SHA-256, which every client runtime
+ * verifies and which is far cheaper to make than RSA. Its tsyringe needs a Reflect metadata
+ * polyfill first (its README, "Reflect Polyfill Required"): hence the import.
  */
 import 'reflect-metadata';
 import { randomBytes, webcrypto } from 'node:crypto';
