@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { identify, type ProcIdentity } from '../../observe/index.js';
 import { packageRoot } from '../../util/paths.js';
+import { UserError } from '../../util/errors.js';
 import { findPerl, perlFile } from '../../util/perl.js';
 import type { Socket } from 'node:net';
 import { listenRelay, type RelayedConnection } from './relay.js';
@@ -38,10 +39,10 @@ const SYSCALLS: Partial<Record<string, { unshare: number; setns: number }>> = {
 export type NamespaceKind = 'net' | 'user';
 
 /** Why a loopback-only network could not be made here (the keeper's stage and errno, explained). */
-export class NoLoopbackNetwork extends Error {
+export class NoLoopbackNetwork extends UserError {
+  readonly code = 'CRASH_DRILL_NETWORK_UNAVAILABLE';
   constructor(readonly reason: string) {
     super(reason);
-    this.name = 'NoLoopbackNetwork';
   }
 }
 
