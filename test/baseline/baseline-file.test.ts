@@ -42,7 +42,7 @@ describe('baseline file validation', () => {
         FILE,
         'entries[0].drill',
         expect.stringMatching(
-          /^expected a drill key <scenario>\[\/<subject>\]\/<point>\/<mode>\[@<client profile>\] \(points: idle, .*\), got "a\/idle\/crush"$/,
+          /^expected a drill key <scenario>\[\/<subject>\]\/<point>\/<mode>\[@<client profile>\[@<range>\]\] \(points: idle, .*\), got "a\/idle\/crush"$/,
         ),
       ],
     ]);
