@@ -40,19 +40,17 @@ function scenario(id: string, intercept: string) {
 }
 
 /**
- * The server (the launcher's child): first seen after the client's first line was written (it is
- * forked only then, so no sample before that line could see it) and before the target call went
- * out. The drill client now sends tools/list before its handshake event, and in a fresh-clone
- * run (ci6) the server's process-new was recorded before the handshake event (seq 9 against 17),
- * which this test's earlier bound (after the handshake) took for a failure; which look recorded
- * it in that time is not yet found. What the test is for, a member before the dispatch, held.
+ * The server (the launcher's child): first seen after the tracker started (the `tracking` event,
+ * recorded before the handshake sends the first line the launcher forks on) and before the
+ * target call went out. The client's first `rpc-out` is no bound: it is recorded after its write,
+ * and the fork it causes may be recorded first (seq 9 against 11 in a fresh-clone run).
  */
 function expectSeenBeforeDispatch(evidence: DrillEvidence): void {
-  const seqOf = (type: 'rpc-out' | 'dispatched') => evidence.events.find((e) => e.type === type)!.seq;
+  const seqOf = (type: 'tracking' | 'dispatched') => evidence.events.find((e) => e.type === type)!.seq;
   const launcher = eventsOf(evidence, 'client-spawned')[0];
   const server = eventsOf(evidence, 'process-new').find((p) => p.cmdline.includes(PYTHON_HTTPS.args[0]) && !p.cmdline.includes('-c'));
   expect(server, `no process-new for the forked server; launcher under ${launcher?.pid}`).toBeDefined();
-  expect(server!.seq).toBeGreaterThan(seqOf('rpc-out'));
+  expect(server!.seq).toBeGreaterThan(seqOf('tracking'));
   expect(server!.seq).toBeLessThan(seqOf('dispatched'));
 }
 
