@@ -8,6 +8,7 @@ import type { Scenario } from '../config/index.js';
 import { clearEngineMark, sweepStaleContainerRows } from '../containers/index.js';
 import { defaultClientKind, type ClientKind } from '../drill/client/drill-client.js';
 import { inProcessHolderPool } from '../drill/client/in-process-client.js';
+import { removeDrillTemps } from '../drill/executor/temp-folder.js';
 import type { DrillEvidence } from '../evidence/types.js';
 import { newRunId } from '../observe/index.js';
 import { type Plan, planRun, type PlanFilter } from '../plan/plan.js';
@@ -145,6 +146,8 @@ export async function runScenarios(scenarios: Scenario[], options: RunOptions = 
     await swept?.catch(() => []);
     await holders?.close();
     await remotes.close();
+    // A drill whose clean-up stopped half way left its temp folder: the run removes what is left of its own.
+    removeDrillTemps(runId);
     sentinel.release();
     // Its drills contained their own containers: unless one survived, no later sweep need ask the engine.
     if (!containerSurvived) clearEngineMark(runId);

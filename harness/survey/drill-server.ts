@@ -20,6 +20,8 @@ export interface WorkerSpec {
   cacheRoot: string;
   profiles: ProfileName[];
   timeoutMs: number;
+  /** The scratch folder for the entry's needs: the survey makes it and removes it once the worker has ended, however it ended. */
+  scratch: string;
 }
 
 /** What the worker found, for the table (no secret in it: names only). */
@@ -38,7 +40,7 @@ export const RUN_DIR = 'run';
 
 export async function drillServer(spec: WorkerSpec): Promise<ServerOutcome> {
   const { entry } = spec;
-  const prepared = prepareNeeds(entry);
+  const prepared = prepareNeeds(entry, spec.scratch);
   try {
     const values = prepared.values;
     const words = serverWords(entry, spec.program, values);

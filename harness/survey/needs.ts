@@ -35,8 +35,12 @@ export function missingNeed(entry: CatalogEntry): string | null {
   return null;
 }
 
-export function prepareNeeds(entry: CatalogEntry): Prepared {
-  const scratch = mkdtempSync(join(tmpdir(), `crash-drill-survey-${entry.id}-`));
+/** A scratch folder for one entry's needs, made by whoever removes it after the server is done. */
+export function makeScratch(entry: CatalogEntry): string {
+  return mkdtempSync(join(tmpdir(), `crash-drill-survey-${entry.id}-`));
+}
+
+export function prepareNeeds(entry: CatalogEntry, scratch = makeScratch(entry)): Prepared {
   const values: Record<string, string> = { remote: LOOPBACK_API, project: packageRoot() };
   const folder = join(scratch, 'folder');
   mkdirSync(folder);

@@ -19,7 +19,7 @@ import { RUN_DIR, SERVER_FILE, type ServerOutcome, type WorkerSpec } from './dri
 import { install } from './install.js';
 import { loopbackOnly, loopbackRefusal } from './loopback-only.js';
 import { maintainerReport } from './maintainer-report.js';
-import { missingNeed } from './needs.js';
+import { makeScratch, missingNeed } from './needs.js';
 import { type SurveyRow, type SurveyTable, serversMarkdown, tableHtml, tableMarkdown } from './table.js';
 
 export class SurveyError extends UserError {
@@ -83,7 +83,14 @@ export async function runSurvey(options: SurveyOptions, say: (line: string) => v
     }
     say(`${tag}: ${installed}; drilling under ${profiles.length} client profiles…`);
     const t0 = Date.now();
-    const outcome = await runWorker({ entry, program: inst.program, serverDir, cacheRoot, profiles, timeoutMs: options.timeoutMs ?? 90_000 });
+    const scratch = makeScratch(entry);
+    let outcome: ServerOutcome;
+    try {
+      outcome = await runWorker({ entry, program: inst.program, serverDir, cacheRoot, profiles, timeoutMs: options.timeoutMs ?? 90_000, scratch });
+    } finally {
+      // The worker's own finally does not run when it is killed.
+      rmSync(scratch, { recursive: true, force: true });
+    }
     const row = rowFromOutcome(entry, profiles, out, serverDir, outcome);
     rows.push(row);
     const kinds = Object.values(row.cells).map((c) => c!.kind);
