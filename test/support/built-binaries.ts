@@ -3,7 +3,7 @@
  * build-all.sh, which .ci/run calls): when a file is missing, every test of the file that asks is
  * skipped and the reason printed once (the skipped-tests reporter lists it at the end), naming the
  * file, the script that builds it and what the script needs; when the build is required
- * (CRASH_DRILL_REQUIRE_FAKES=1, set by .ci/run after building, or the group's own variable) a
+ * (CRASH_DRILL_REQUIRE_FAKES=1, set by .ci/run; npm test builds first with test/prepare.sh, or the group's own variable) a
  * missing file is a failed test instead.
  */
 import { existsSync } from 'node:fs';

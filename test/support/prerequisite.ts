@@ -1,6 +1,6 @@
 /**
  * A test file whose prerequisite is missing (a built fake, an SDK's interpreter, a published
- * server): where CI requires it (.ci/run sets the variable after installing or building), one
+ * server): where CI requires it (.ci/run sets the variable; npm test builds first, test/prepare.sh), one
  * failing test says what is missing; elsewhere the file skips, and the reason is printed once
  * (the skipped-tests reporter lists it at the end of the run).
  */

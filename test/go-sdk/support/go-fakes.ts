@@ -1,6 +1,6 @@
 /**
  * The Go fake servers' binaries (fake-servers/go/bin/, built by fake-servers/go/build.sh, which
- * fake-servers/build-all.sh and so .ci/run call): one per SDK build, its first argument the
+ * fake-servers/build-all.sh and so npm test (test/prepare.sh) call): one per SDK build, its first argument the
  * behaviour. Missing, a file that calls `goFakesSuite()` skips with the reason, unless the build
  * is required (test/support/built-binaries.ts).
  */

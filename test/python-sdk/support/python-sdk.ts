@@ -1,6 +1,6 @@
 /**
  * The interpreter the Python SDK group drills with: CRASH_DRILL_PYTHON_SDK (a python with mcp
- * 2.3.0 and FastMCP 4.0.10), else `<repo>/.venv-pysdk/bin/python` (.ci/run makes that venv).
+ * 2.3.0 and FastMCP 4.0.10), else `<repo>/.venv-pysdk/bin/python` (npm test makes that venv: test/prepare.sh).
  * Without one, every test of a file that calls `pythonSdkSuite()` is skipped and the reason is
  * printed once, as the container group does; with CRASH_DRILL_REQUIRE_PYTHON_SDK=1 (.ci/run sets
  * it after installing the packages) a missing interpreter fails instead.
