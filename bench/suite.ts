@@ -17,17 +17,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { packageRoot } from '../harness/util/paths.js';
-
-/** clock ticks per second (sysconf(_SC_CLK_TCK)); 100 on every Linux Node runs on. */
-const TICKS = 100;
-
-/** Seconds of CPU of this process's waited-for children. */
-function childrenCpu(): number {
-  const stat = readFileSync('/proc/self/stat', 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  // Fields 16 and 17 (1-based, counting from pid) are cutime and cstime: 13 and 14 after the name.
-  return (Number(fields[13]) + Number(fields[14])) / TICKS;
-}
+import { cpuSnapshot } from './cpu-split.js';
 
 /** The machine's busy and total jiffies (/proc/stat's cpu line). */
 function machine(): { busy: number; total: number } {
@@ -44,7 +34,7 @@ async function main(): Promise<number> {
   const report = join(dir, 'vitest.json');
   try {
     const cores = availableParallelism();
-    const cpu0 = childrenCpu();
+    const cpu0 = cpuSnapshot().childrenMs / 1000;
     const m0 = machine();
     const t0 = performance.now();
     const vitest = spawn(
@@ -54,7 +44,7 @@ async function main(): Promise<number> {
     );
     const code = await new Promise<number>((resolve) => vitest.on('close', (c, signal) => resolve(c ?? (signal ? 128 : 1))));
     const wall = (performance.now() - t0) / 1000;
-    const cpu = childrenCpu() - cpu0;
+    const cpu = cpuSnapshot().childrenMs / 1000 - cpu0;
     const m1 = machine();
     const machineBusy = (m1.busy - m0.busy) / Math.max(1, m1.total - m0.total);
     console.log();
