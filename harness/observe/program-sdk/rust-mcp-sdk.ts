@@ -1,22 +1,18 @@
 /** Which rmcp versions a Rust program holds (semver-incompatible ones can link side by side), from rust-deps.ts. */
 import type { ByteSource } from './byte-source.js';
-import { readRustDeps, type RustDeps, type RustDepsResult, rustDepsOf } from './rust-deps.js';
+import { type RustDeps, type RustDepsResult, rustDepsOf } from './rust-deps.js';
 import type { ProgramSdk } from './types.js';
 
 /** The Rust MCP SDKs by crate name. */
-export const RUST_MCP_SDKS = ['rmcp'] as const;
-export type RustMcpSdkName = (typeof RUST_MCP_SDKS)[number];
+const RUST_MCP_SDKS = ['rmcp'] as const;
+type RustMcpSdkName = (typeof RUST_MCP_SDKS)[number];
 
-export interface RustSdkCrate {
+interface RustSdkCrate {
   sdk: RustMcpSdkName;
   version: string;
 }
 
-export type RustMcpSdk = { sdks: RustSdkCrate[]; from: RustDeps['from']; rustc: string | null; reason: null } | { sdks: []; reason: string };
-
-export function rustMcpSdk(file: string): RustMcpSdk {
-  return fromDeps(file, readRustDeps(file));
-}
+type RustMcpSdk = { sdks: RustSdkCrate[]; from: RustDeps['from']; rustc: string | null; reason: null } | { sdks: []; reason: string };
 
 function fromDeps(file: string, read: RustDepsResult): RustMcpSdk {
   if (read.deps === null) return { sdks: [], reason: read.reason };

@@ -9,15 +9,24 @@ import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { elfSection } from '../../../harness/observe/program-sdk/executable-sections.js';
-import { bufferSource } from '../../../harness/observe/program-sdk/byte-source.js';
+import { bufferSource, withFileSource } from '../../../harness/observe/program-sdk/byte-source.js';
 import { parseRustDeps, readRustDeps } from '../../../harness/observe/program-sdk/rust-deps.js';
-import { rustMcpSdk } from '../../../harness/observe/program-sdk/rust-mcp-sdk.js';
+import { rustProgramSdk } from '../../../harness/observe/program-sdk/rust-mcp-sdk.js';
 import { packageRoot } from '../../../harness/util/paths.js';
 import { AUDITABLE_FAKE, RMCP_VERSION, rustFake, rustFakesSuite } from '../../rust-sdk/support/rust-fakes.js';
 import { tempDir } from '../../support/temp-dir.js';
 
 const built = rustFakesSuite('test/observe/program-sdk/rust-deps.test.ts');
 const RUSTC = /^rustc version \d+\.\d+\.\d+ \(/;
+
+/** What the program-SDK reader says of a Rust program (null: not one). */
+const sdkOf = (file: string) => withFileSource(file, (source) => rustProgramSdk(file, source));
+const rmcp = (file: string, from: string) => ({
+  kind: 'rust',
+  runtimeVersion: expect.stringMatching(RUSTC),
+  sdks: [{ name: 'rmcp', version: RMCP_VERSION, file, from, note: null }],
+  reason: null,
+});
 
 /** name@version of every package Cargo.lock pins. */
 function locked(): Set<string> {
@@ -27,12 +36,7 @@ function locked(): Set<string> {
 
 describe.skipIf(!built)('the Rust dependency reader', () => {
   it('names rmcp and its version from the cargo auditable section', () => {
-    expect(rustMcpSdk(AUDITABLE_FAKE)).toEqual({
-      sdks: [{ sdk: 'rmcp', version: RMCP_VERSION }],
-      from: 'cargo-auditable',
-      rustc: expect.stringMatching(RUSTC),
-      reason: null,
-    });
+    expect(sdkOf(AUDITABLE_FAKE)).toEqual(rmcp(AUDITABLE_FAKE, 'cargo auditable'));
   });
 
   it('reads the whole cargo auditable list: the root package, build dependencies, every version as Cargo.lock pins it', () => {
@@ -48,12 +52,7 @@ describe.skipIf(!built)('the Rust dependency reader', () => {
 
   it('names rmcp from the crate paths of a binary built without cargo auditable', () => {
     for (const behaviour of ['well-behaved', 'slow-tool', 'writes-after-eof'] as const) {
-      expect(rustMcpSdk(rustFake(behaviour))).toEqual({
-        sdks: [{ sdk: 'rmcp', version: RMCP_VERSION }],
-        from: 'crate-paths',
-        rustc: expect.stringMatching(RUSTC),
-        reason: null,
-      });
+      expect(sdkOf(rustFake(behaviour))).toEqual(rmcp(rustFake(behaviour), 'crate path'));
     }
     const { deps } = readRustDeps(rustFake('well-behaved'));
     const pinned = locked();
@@ -65,7 +64,7 @@ describe.skipIf(!built)('the Rust dependency reader', () => {
     const copy = join(tempDir('crash-drill-rust-deps-'), 'stripped');
     copyFileSync(rustFake('leaks-child'), copy);
     expect(spawnSync('strip', [copy]).status).toBe(0);
-    expect(rustMcpSdk(copy)).toMatchObject({ sdks: [{ sdk: 'rmcp', version: RMCP_VERSION }], from: 'crate-paths' });
+    expect(sdkOf(copy)).toEqual(rmcp(copy, 'crate path'));
   });
 
   it('falls back to the crate paths when the section table is gone (the auditable build, e_shoff zeroed)', () => {
@@ -91,8 +90,9 @@ describe.skipIf(!built)('the Rust dependency reader', () => {
 
 describe('a program that is not Rust, or no program', () => {
   it('says why: an ELF program with neither (node itself)', () => {
-    expect(rustMcpSdk(process.execPath)).toEqual({
-      sdks: [],
+    expect(sdkOf(process.execPath)).toBeNull();
+    expect(readRustDeps(process.execPath)).toEqual({
+      deps: null,
       reason: `${process.execPath} is not a Rust program (no cargo auditable section, no Rust standard library path)`,
     });
   });
@@ -100,14 +100,16 @@ describe('a program that is not Rust, or no program', () => {
   const goTool = spawnSync('go', ['env', 'GOROOT'], { encoding: 'utf8' });
   it.skipIf(goTool.status !== 0)('says why: a Go program (the go tool)', () => {
     const go = join(goTool.stdout.trim(), 'bin/go');
-    expect(rustMcpSdk(go).reason).toBe(`${go} is not a Rust program (no cargo auditable section, no Rust standard library path)`);
+    expect(sdkOf(go)).toBeNull();
+    expect(readRustDeps(go).reason).toBe(`${go} is not a Rust program (no cargo auditable section, no Rust standard library path)`);
   });
 
   it('says why: a text file, and a file that is not there', () => {
     const dir = tempDir('crash-drill-rust-deps-');
     const text = join(dir, 'server.py');
     writeFileSync(text, 'print("hi")\n');
-    expect(rustMcpSdk(text).reason).toBe(`${text} is not a Rust program (no cargo auditable section, no Rust standard library path)`);
-    expect(rustMcpSdk(join(dir, 'gone')).reason).toMatch(new RegExp(`^${join(dir, 'gone')} could not be read: ENOENT`));
+    expect(sdkOf(text)).toBeNull();
+    expect(readRustDeps(text).reason).toBe(`${text} is not a Rust program (no cargo auditable section, no Rust standard library path)`);
+    expect(readRustDeps(join(dir, 'gone')).reason).toMatch(new RegExp(`^${join(dir, 'gone')} could not be read: ENOENT`));
   });
 });
