@@ -11,8 +11,9 @@
 import { spawn } from 'node:child_process';
 import { chmodSync, chownSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { CliRun } from '../support/cli.js';
+import { holdExclusive } from '../support/exclusive.js';
 import { fakeSubject, scenarioYaml } from '../support/scenarios.js';
 import { tempDir } from '../support/temp-dir.js';
 import { NOBODY, unprivileged } from '../support/unprivileged.js';
@@ -93,12 +94,19 @@ const stat = (p: string) => {
 const staleOf = (out: string) => (JSON.parse(readFileSync(join(out, 'results.json'), 'utf8')) as { stale: unknown[] }).stale;
 
 describe.skipIf(reason !== null)('the run registry with another local user (uid 65534) against the victim (uid 4242)', () => {
+  // The victim's default registry is one path for the whole machine: another suite beside this one
+  // (a second checkout, the private checkout's nested run) waits for it.
+  let release: (() => Promise<void>) | undefined;
+  beforeAll(async () => {
+    release = await holdExclusive('/tmp');
+  });
   beforeEach(() => rmSync(REGISTRY, { recursive: true, force: true }));
   afterEach(() => {
     for (const dir of [REGISTRY, `${REGISTRY}.aside`]) rmSync(dir, { recursive: true, force: true });
   });
-  afterAll(() => {
+  afterAll(async () => {
     if (u?.available) u.cleanup();
+    await release?.();
   });
 
   it('the first run of a new user makes /tmp/crash-drill-<uid> and runs/ 0700, passes, and leaves no registration', async () => {

@@ -8,7 +8,8 @@
  * every unattributable uid-65534 daemon, so its two runs (this suite's and the private checkout's,
  * test/unprivileged/private-checkout.e2e.test.ts) must not run beside each other. The folder is the
  * outermost suite's temp folder (FLOOR_LOCK_ENV, set in vitest.config.ts and inherited by the
- * nested suite).
+ * nested suite). A test that uses a path fixed for the whole machine (a uid's default registry,
+ * /tmp/crash-drill-<uid>) locks /tmp instead, which every suite on the machine sees.
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -16,6 +17,16 @@ import { once } from 'node:events';
 export const FLOOR_LOCK_ENV = 'CRASH_DRILL_FLOOR_LOCK';
 
 export async function exclusively<T>(path: string, fn: () => Promise<T>): Promise<T> {
+  const release = await holdExclusive(path);
+  try {
+    return await fn();
+  } finally {
+    await release();
+  }
+}
+
+/** The same lock, held until the function it gives back is called (for a describe's beforeAll and afterAll). */
+export async function holdExclusive(path: string): Promise<() => Promise<void>> {
   const holder = spawn('flock', ['--exclusive', path, 'sh', '-c', 'echo held; exec cat'], { stdio: ['pipe', 'pipe', 'pipe'] });
   let stderr = '';
   holder.stderr.setEncoding('utf8').on('data', (chunk: string) => {
@@ -27,10 +38,8 @@ export async function exclusively<T>(path: string, fn: () => Promise<T>): Promis
     holder.once('error', reject);
     holder.once('close', (code, signal) => reject(new Error(`flock --exclusive ${path} ended (${code ?? signal}) before it held the lock: ${stderr.trim()}`)));
   });
-  try {
-    return await fn();
-  } finally {
+  return async () => {
     holder.stdin.end();
     await exited;
-  }
+  };
 }
