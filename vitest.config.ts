@@ -1,5 +1,6 @@
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 import { defineConfig } from 'vitest/config';
+import { leftToPrivateCheckout } from './test/support/private-checkout.js';
 import { suiteTmp } from './test/support/suite-tmp.js';
 
 /**
@@ -29,6 +30,12 @@ process.env.CRASH_DRILL_FLOOR_LOCK ??= process.env.TMPDIR;
 
 /** The end-to-end tests, by file name: `*.e2e.test.ts` (real drills, the real CLI) and `*.browser.test.ts` (Chromium). */
 const E2E = ['test/**/*.e2e.test.ts', 'test/**/*.browser.test.ts'];
+
+/**
+ * The unprivileged group's end-to-end files, where test/unprivileged/private-checkout.e2e.test.ts
+ * runs them from a private copy of this checkout: they run there, once (test/support/private-checkout.ts).
+ */
+const NESTED = leftToPrivateCheckout(process.argv, (file) => /\.(e2e|browser)\.test\.ts$/.test(file));
 
 /**
  * The files that take longest, longest first: started early they overlap with everything else
@@ -108,7 +115,7 @@ export default defineConfig({
       // the unit half alone).
       {
         extends: true,
-        test: { name: 'e2e', isolate: false, include: E2E, exclude: ['test/last/**', 'test/final/**'], sequence: { groupOrder: 0 } },
+        test: { name: 'e2e', isolate: false, include: E2E, exclude: ['test/last/**', 'test/final/**', ...NESTED], sequence: { groupOrder: 0 } },
       },
       { extends: true, test: { name: 'last', include: ['test/last/**/*.test.ts'], sequence: { groupOrder: 1 } } },
       // After everything: the files the suite left behind (test/final/no-files-left.test.ts).

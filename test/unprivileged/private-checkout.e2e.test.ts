@@ -5,37 +5,24 @@
  * so without this test it never sees that path (a copy that left out the perl scripts failed 10
  * tests in 4 files there). The group is every test file that drops privileges through that helper,
  * run by a vitest of its own from a copy of this checkout (the working tree as git sees it, dist/,
- * and node_modules linked) inside a 0700 folder. Where this checkout is private already, the group
- * itself runs from a private checkout and this test says so instead of running it twice.
+ * and node_modules linked) inside a 0700 folder. The group's end-to-end files run there alone:
+ * vitest.config.ts leaves them out of this suite (test/support/private-checkout.ts). Where this
+ * checkout is private already, or the suite does not run as root, the group runs in the suite
+ * itself and this test says why it does not.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { chmodSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, mkdirSync, readFileSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { packageRoot } from '../../harness/util/paths.js';
 import { collect } from '../support/cli.js';
+import { PRIVATE_CHECKOUT_TEST, privateCheckoutUnavailable, readableByNobody, unprivilegedGroup } from '../support/private-checkout.js';
 import { NESTED_SUITE_ENV, SUITE_TMP_ENV } from '../support/suite-tmp.js';
 import { tempDir } from '../support/temp-dir.js';
-import { NOBODY, unprivileged } from '../support/unprivileged.js';
+import { unprivileged } from '../support/unprivileged.js';
 
 const ROOT = packageRoot();
-const SELF = 'test/unprivileged/private-checkout.e2e.test.ts';
-
-/** The test files that drop privileges through test/support/unprivileged.ts, this one aside. */
-function unprivilegedGroup(dir = 'test'): string[] {
-  return readdirSync(join(ROOT, dir)).flatMap((name) => {
-    const path = join(dir, name);
-    if (statSync(join(ROOT, path)).isDirectory()) return unprivilegedGroup(path);
-    if (!name.endsWith('.test.ts') || path === SELF) return [];
-    return /from '(\.\.\/)+support\/unprivileged\.js'/.test(readFileSync(join(ROOT, path), 'utf8')) ? [path] : [];
-  });
-}
-
-/** Whether uid 65534 can read a file (as the helper decides whether to copy). */
-function readableByNobody(file: string): boolean {
-  return spawnSync('setpriv', ['--reuid', String(NOBODY), '--regid', String(NOBODY), '--clear-groups', 'test', '-r', file], { stdio: 'ignore' }).status === 0;
-}
 
 /** This checkout as git sees its working tree, with dist/ and node_modules, in `<0700 folder>/checkout`. */
 function privateCheckout(): string | null {
@@ -56,16 +43,9 @@ function privateCheckout(): string | null {
 }
 
 const nobody = unprivileged();
-const isRoot = process.getuid?.() === 0;
-const why = !nobody.available
-  ? nobody.reason
-  : !isRoot
-    ? 'an ordinary user cannot make a folder that uid 65534 may not read and still run as 65534'
-    : !readableByNobody(join(ROOT, 'dist/bin/crash-drill.js'))
-      ? `this checkout (${ROOT}) is private already: the unprivileged group runs from it`
-      : null;
+const why = !nobody.available ? nobody.reason : privateCheckoutUnavailable();
 if (nobody.available) nobody.cleanup();
-if (why) console.log(`[skip] ${SELF}: ${why}`);
+if (why) console.log(`[skip] ${PRIVATE_CHECKOUT_TEST}: ${why}`);
 
 describe.skipIf(why !== null)('from a checkout in a 0700 folder', () => {
   it('the unprivileged group passes, every test of it run', async () => {
@@ -97,10 +77,15 @@ describe.skipIf(why !== null)('from a checkout in a 0700 folder', () => {
     const results = JSON.parse(readFileSync(report, 'utf8')) as {
       numTotalTests: number;
       numPassedTests: number;
-      testResults: Array<{ name: string; assertionResults: Array<{ fullName: string; status: string }> }>;
+      testResults: Array<{ name: string; assertionResults: Array<{ fullName: string; status: string; failureMessages?: string[] }> }>;
     };
     const notPassed = results.testResults.flatMap((file) =>
-      file.assertionResults.filter((t) => t.status !== 'passed').map((t) => `${relative(checkout!, file.name)}: ${t.fullName} (${t.status})`),
+      file.assertionResults
+        .filter((t) => t.status !== 'passed')
+        .map(
+          (t) =>
+            `${relative(checkout!, file.name)}: ${t.fullName} (${t.status})${(t.failureMessages ?? []).map((m) => `\n  ${m.split('\n').slice(0, 12).join('\n  ')}`).join('')}`,
+        ),
     );
     expect(notPassed, run.stderr.slice(-4000)).toEqual([]);
     expect(results.testResults.map((file) => relative(checkout!, file.name)).sort()).toEqual([...group].sort());
