@@ -26,7 +26,8 @@ import { parseArgs } from 'node:util';
 import { loadScenarios } from '../harness/config/index.js';
 import type { DrillResult } from '../harness/results/types.js';
 import type { ClientKind } from '../harness/drill/client/drill-client.js';
-import { runScenarios } from '../harness/run/run-scenarios.js';
+import { planRun } from '../harness/plan/plan.js';
+import { runPlan } from '../harness/run/run-plan.js';
 import { packageRoot } from '../harness/util/paths.js';
 import { runBareSdk } from './bare-sdk.js';
 import { exitLatency, runQuiet, timeDrill, wellBehavedScenario } from './drills.js';
@@ -97,7 +98,7 @@ async function overhead(dir: string, runs: number, signal: AbortSignal): Promise
   const bareMs = bare.map((b) => b.ms);
   const samples = (v: number[]): string => `[${v.map((x) => x.toFixed(0)).join(', ')}]`;
   say('1. Drill overhead: well-behaved, setup subscribe + spawn-helper, target spawn-helper');
-  say(`   (${runs} runs each after one warm-up, interleaved; drill = runScenarios end to end at after-response/crash,`);
+  say(`   (${runs} runs each after one warm-up, interleaved; drill = runPlan end to end at after-response/crash,`);
   say('    bare = SDK StdioClientTransport + Client: spawn, initialize, the same 3 calls, close)');
   say(`   drill, client process median:     ${ms(median(drillMs))}   ${samples(drillMs)}`);
   say(`   drill, in-process client median:  ${ms(median(inprocMs))}   ${samples(inprocMs)}`);
@@ -159,11 +160,11 @@ async function remote(dir: string, runs: number, signal: AbortSignal): Promise<v
 
 async function bundled(signal: AbortSignal, splitOnly = false): Promise<void> {
   const scenarios = await loadScenarios([join(packageRoot(), 'scenarios')]);
-  say('4. Bundled run: every drill of scenarios/ through runScenarios, wall clock');
-  const all: Array<[string, { concurrency: number | 'auto'; client: ClientKind }]> = [
+  say('4. Bundled run: every drill of scenarios/ through runPlan, wall clock');
+  const all: Array<[string, { concurrency?: number; client: ClientKind }]> = [
     ['concurrency 1, client process', { concurrency: 1, client: 'process' }],
-    ['phase-aware, client process', { concurrency: 'auto', client: 'process' }],
-    ['phase-aware, in-process client', { concurrency: 'auto', client: 'inprocess' }],
+    ['phase-aware, client process', { client: 'process' }],
+    ['phase-aware, in-process client', { client: 'inprocess' }],
   ];
   const runs = splitOnly ? all.slice(1, 2) : all;
   const wall: number[] = [];
@@ -174,7 +175,7 @@ async function bundled(signal: AbortSignal, splitOnly = false): Promise<void> {
     await allReaped(REAP_WAIT_MS);
     const before = cpuSnapshot();
     const t0 = performance.now();
-    const { results, evidence } = await runScenarios(scenarios, { ...options, reporters: [], signal });
+    const { results, evidence } = await runPlan(planRun(scenarios), { ...options, reporters: [], signal });
     const seconds = (performance.now() - t0) / 1000;
     const unreaped = await allReaped(REAP_WAIT_MS);
     const split = cpuSplit(before, cpuSnapshot(), evidence);

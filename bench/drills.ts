@@ -8,7 +8,8 @@ import { join } from 'node:path';
 import { parseScenario, type KillPoint, type Scenario } from '../harness/config/index.js';
 import type { ClientKind } from '../harness/drill/client/drill-client.js';
 import type { DrillEvidence } from '../harness/evidence/types.js';
-import { runScenarios, type RunOutput } from '../harness/run/run-scenarios.js';
+import { planRun } from '../harness/plan/plan.js';
+import { runPlan, type RunOutput } from '../harness/run/run-plan.js';
 import { parseExitMark } from '../fake-servers/lib/exit-mark.js';
 import { BenchError } from './errors.js';
 import { drillPhases, type Phases } from './phases.js';
@@ -40,7 +41,7 @@ export async function wellBehavedScenario(dir: string, serverScript: string, poi
  * drills are the same drill, which the plan runs once (harness/plan/not-repeated.ts).
  */
 export async function runQuiet(scenarios: Scenario[], signal?: AbortSignal, client: ClientKind = 'process', repeat = 1): Promise<RunOutput> {
-  const output = await runScenarios(scenarios, { concurrency: 1, reporters: [], signal, client, repeat });
+  const output = await runPlan(planRun(scenarios), { concurrency: 1, reporters: [], signal, client, repeat });
   const bad = output.results.drills.filter((d) => d.verdict !== 'pass');
   if (bad.length > 0) {
     const list = bad.map((d) => `${d.scenario}/${d.point}/${d.mode}: ${d.verdict} (${d.reason})`).join(', ');
@@ -49,7 +50,7 @@ export async function runQuiet(scenarios: Scenario[], signal?: AbortSignal, clie
   return output;
 }
 
-/** One drill, timed end to end around runScenarios (performance.now()), in ms, with where the time went. */
+/** One drill, timed end to end around runPlan (performance.now()), in ms, with where the time went. */
 export async function timeDrill(scenario: Scenario, signal?: AbortSignal, client: ClientKind = 'process'): Promise<{ ms: number; phases: Phases }> {
   const t0 = performance.now();
   const { evidence } = await runQuiet([scenario], signal, client);

@@ -11,7 +11,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseScenario } from '../harness/config/index.js';
 import { chainEvents } from '../harness/evidence/log.js';
-import { runScenarios } from '../harness/run/run-scenarios.js';
+import { planRun } from '../harness/plan/plan.js';
+import { runPlan } from '../harness/run/run-plan.js';
 
 const FLOODS = fileURLToPath(new URL('../fake-servers/floods.js', import.meta.url));
 
@@ -39,7 +40,7 @@ async function main(): Promise<void> {
     ].join('\n');
     await writeFile(file, yaml);
     const t0 = performance.now();
-    const run = await runScenarios([parseScenario(yaml, file)], { concurrency: 1 });
+    const run = await runPlan(planRun([parseScenario(yaml, file)]), { concurrency: 1 });
     const ms = performance.now() - t0;
     const drill = run.results.drills[0]!;
     const log = `${chainEvents(run.evidence[0]!.events).lines.join('\n')}\n`;

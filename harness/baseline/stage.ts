@@ -1,5 +1,5 @@
 /**
- * The baseline in a run: a reporter placed before every other one (harness/run/start-run.ts),
+ * The baseline in a run: a reporter placed before every other one (harness/run/run-drills.ts),
  * so each result is marked before anyone prints it, and results.json carries the `baseline`
  * section. With `update`, the file is rewritten from the run at its end and the run is judged
  * against the new file (what failed is now listed, stale entries are gone).

@@ -7,11 +7,11 @@ import type { Command } from 'commander';
 import type { BaselineEntryInfo, RunResults } from '../results/types.js';
 import { displayPath } from '../util/paths.js';
 import { commandExit, EXIT, UsageError } from '../util/errors.js';
-import type { RunCommandOptions } from './run-command.js';
+import { addRunFlags, runFlagsOf, SHARED_RUN_FLAGS, type RunFlags } from './run-flags.js';
 
 export const DEFAULT_BASELINE_FILE = 'crash-drill.baseline.json';
 
-export interface BaselineCommandOptions extends Omit<RunCommandOptions, 'out' | 'baseline' | 'updateBaseline'> {
+export interface BaselineCommandOptions extends Omit<RunFlags, 'out' | 'baseline' | 'updateBaseline'> {
   /** The baseline file to write. */
   out?: string;
   /** Read this report folder's results.json instead of running. */
@@ -24,7 +24,7 @@ type Out = { write(s: string): unknown };
 
 export async function baselineCommand(paths: string[], options: BaselineCommandOptions, err: Out = process.stderr): Promise<number> {
   // Loaded when the command runs, not when the CLI starts (harness/cli/main.ts).
-  const [{ collectEntries }, { entryKey, loadBaseline }, { sortEntries, writeBaseline }, { readResults }, { runFromCommandLine }] = await Promise.all([
+  const [{ collectEntries }, { entryKey, loadBaseline }, { sortEntries, writeBaseline }, { readResults }, { runCommand }] = await Promise.all([
     import('../baseline/collect.js'),
     import('../baseline/load.js'),
     import('../baseline/write.js'),
@@ -39,20 +39,21 @@ export async function baselineCommand(paths: string[], options: BaselineCommandO
     if (options.from !== undefined) {
       const runOnly = Object.entries({
         paths: paths.length > 0,
-        '--point': options.point,
-        '--mode': options.mode,
+        '--point': options.points,
+        '--mode': options.modes,
         '--only': options.only,
         '--subject': options.subject,
         '--report-out': options.reportOut,
         '--concurrency': options.concurrency,
-        '--reporter': options.reporter,
+        '--reporter': options.reporters,
       })
         .filter(([, v]) => v !== undefined && v !== false)
         .map(([k]) => k);
       if (runOnly.length > 0) throw new UsageError(`--from reads a report folder and runs nothing; ${runOnly.join(', ')} cannot apply`);
       results = readResults(resolve(options.from));
     } else {
-      const run = await runFromCommandLine(paths, { ...options, out: options.reportOut }, { keepDrills: true });
+      const { out: _file, from: _from, reportOut, ...flags } = options;
+      const run = await runCommand(paths, { ...flags, out: reportOut }, { keepDrills: true });
       if (!run.results) return run.code;
       results = run.results;
     }
@@ -84,7 +85,7 @@ function describe(entries: BaselineEntryInfo[], shown: string): string {
   return `${lines.join('\n')}\n`;
 }
 
-export function registerBaselineCommand(program: Command, addRunOptions: (command: Command) => Command): void {
+export function registerBaselineCommand(program: Command): void {
   const command = program
     .command('baseline')
     .description(
@@ -94,7 +95,11 @@ export function registerBaselineCommand(program: Command, addRunOptions: (comman
     .option('--out <file>', `the baseline file to write (default: ${DEFAULT_BASELINE_FILE}); reasons already in it are kept`)
     .option('--from <dir>', "read this report folder's results.json instead of running the drills")
     .option('--report-out <dir>', 'report folder of the run (default: crash-drill-report)');
-  addRunOptions(command).action(async (paths: string[], options: BaselineCommandOptions) => {
-    process.exitCode = await baselineCommand(paths, options);
-  });
+  addRunFlags(command, SHARED_RUN_FLAGS).action(
+    async (paths: string[], parsed: Record<string, unknown> & Pick<BaselineCommandOptions, 'out' | 'from' | 'reportOut'>) => {
+      // The table's `out` is the report folder; this command's --out is the baseline file.
+      const { out, from, reportOut } = parsed;
+      process.exitCode = await baselineCommand(paths, { ...runFlagsOf(parsed), out, from, reportOut });
+    },
+  );
 }

@@ -1,6 +1,6 @@
 /**
  * The cleanup expectation of merged shards, judged again on all their drills (met in one and not
- * met in another is not met); every shard names the plan's statements (harness/run/run-scenarios.ts).
+ * met in another is not met); every shard names the plan's statements (harness/run/run-plan.ts).
  */
 import type { RunResults } from '../results/types.js';
 import { applyStatementBaseline, statementKey } from '../expectation/baseline.js';

@@ -10,20 +10,12 @@ import { pollExit } from '../observe/index.js';
 import { identify, isAlive, type ProcIdentity } from '../observe/index.js';
 import { SUITE_ENV } from '../observe/index.js';
 import { openOwnFile, replaceOwnFileKeepOpen } from './own-files.js';
-import { checkedRunsDir, RegistryError, siblingRunsDirs } from './registry.js';
+import { RegistryError, runsDir, siblingRunsDirs } from './registry.js';
 import { probeLocks, takeLock, whenLockFree } from './run-lock.js';
 
 export type RunRegistration = { unregister(): void };
 
 export const SAFE_ID = /^[A-Za-z0-9._-]+$/;
-
-/**
- * One registry per user (registry.ts): a harness may only sweep its own user's drills. Checked
- * (made 0700 when missing) at every call; RegistryError when not the user's own.
- */
-export function runsDir(): string {
-  return checkedRunsDir();
-}
 
 /** A file of one run in the registry, <runs>/<runId><suffix>: its registration, its watchdog records, its engine mark. */
 export function runFile(runId: string, suffix: string): string {

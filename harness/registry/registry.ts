@@ -43,8 +43,8 @@ export function registryDir(env: NodeJS.ProcessEnv = process.env): string {
   return dir;
 }
 
-/** The registry's runs/ folder, checked like the registry itself (made 0700 when missing). */
-export function checkedRunsDir(env: NodeJS.ProcessEnv = process.env): string {
+/** The registry's runs/ folder, checked like the registry itself (made 0700 when missing) at every call: a harness may only sweep its own user's drills (RegistryError). */
+export function runsDir(env: NodeJS.ProcessEnv = process.env): string {
   const runs = join(registryDir(env), 'runs');
   checkedFolder(runs, env);
   return runs;

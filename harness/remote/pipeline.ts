@@ -32,11 +32,49 @@ export interface PipelineDeps {
   closing: AbortSignal;
 }
 
+/** A request once read and journalled: what every later stage reads. */
+interface Received {
+  d: PipelineDeps;
+  req: IncomingMessage;
+  method: string;
+  url: URL;
+  route: string;
+  write: boolean;
+  ids: RequestIds;
+  cred: CredentialCheck;
+  idempotencyKey: string | undefined;
+  correlationId: string | undefined;
+  process: GateHit['process'];
+  body: Buffer;
+  bodyError: unknown;
+  /** `GET /health` passes no gate and no fault. */
+  isHealth: boolean;
+  answer: Answer;
+  candidate: GateCandidate;
+}
+
+/** What the handler gave: its response, read, and the outcome it came to. */
+interface Handled {
+  response: Response;
+  payload: Buffer;
+  info: OutcomeInfo;
+  state: RequestState;
+}
+
 /**
- * One request, in order: read → journal `request` → auth → `sent` gate → status fault →
- * handler → `confirmed` gate → delay fault → drop fault → journal `outcome` → answer.
+ * One request, in stages: read and journal `request` → refusals (body, auth) → `sent` gate and
+ * status fault → handler → `confirmed` gate, delay and drop faults → answer (journal `outcome`).
+ * A stage that answers returns true, and the request ends there.
  */
 export async function handleRequest(d: PipelineDeps, req: IncomingMessage, res: ServerResponse, origin?: string): Promise<void> {
+  const r = await receive(d, req, res, origin);
+  if ((await refuse(r)) || (await beforeHandler(r))) return;
+  const handled = await runHandler(r);
+  if (!handled || (await afterHandler(r, handled))) return;
+  await r.answer.send(handled.response.status, toNodeHeaders(handled.response.headers), handled.payload, handled.info);
+}
+
+async function receive(d: PipelineDeps, req: IncomingMessage, res: ServerResponse, origin: string | undefined): Promise<Received> {
   // Started on 'connection' already; runs while the body is read.
   const attributionP = d.attributor.attribute(req.socket);
   const method = (req.method ?? 'GET').toUpperCase();
@@ -79,113 +117,141 @@ export async function handleRequest(d: PipelineDeps, req: IncomingMessage, res: 
     processDrillId: attribution.drillId,
     ...(origin ? { origin } : {}),
   });
-  const answer = new Answer(d.journal, req, res, ids);
-
-  if (bodyError !== undefined) {
-    if (bodyError instanceof BodyTooLargeError) {
-      return answer.json(413, { error: 'body-too-large' }, { outcome: 'failed', reason: 'body-too-large' }, { connection: 'close' });
-    }
-    return answer.drop({ outcome: 'cancelled', reason: 'client-gone' });
-  }
-  const isHealth = method === 'GET' && url.pathname === '/health';
-  if (!isHealth && !cred.allowed) {
-    // RFC 6750 §3: a refused bearer token is answered with WWW-Authenticate.
-    return answer.json(
-      401,
-      { error: 'unauthorized' },
-      { outcome: 'denied', reason: denialReason(cred) },
-      {
-        'www-authenticate': 'Bearer error="invalid_token"',
-      },
-    );
-  }
-
-  const candidate: GateCandidate = {
-    drillId: ids.drillId,
-    write,
-    matches: (m) => d.routes.matches(m, method, url, correlationId),
-  };
-  const hitOf = (gate: ArmedGate, extra: Partial<GateHit> = {}): GateHit => ({
-    gateId: gate.id,
-    point: gate.point,
-    t: monoNow(),
-    seq: ids.seq,
-    drillId: ids.drillId,
+  return {
+    d,
+    req,
     method,
-    path: url.pathname,
+    url,
     route,
+    write,
+    ids,
+    cred,
     idempotencyKey,
     correlationId,
     process: attribution.process,
-    ...extra,
-  });
+    body,
+    bodyError,
+    isHealth: method === 'GET' && url.pathname === '/health',
+    answer: new Answer(d.journal, req, res, ids),
+    candidate: { drillId: ids.drillId, write, matches: (m) => d.routes.matches(m, method, url, correlationId) },
+  };
+}
 
-  if (!isHealth) {
-    const gate = d.gates.take('sent', candidate);
-    if (gate) {
-      const action = await hold(d, gate, ids, hitOf(gate));
-      if (action === 'fail') return answer.json(503, { error: 'unavailable' }, { outcome: 'failed', reason: 'gate:fail' });
-      if (action === 'drop') return answer.drop({ outcome: 'failed', reason: 'gate:drop' });
-      if (action === 'closed') return answer.drop({ outcome: 'cancelled', reason: 'remote-closed' });
-    }
-    const fault = d.faults.take('status', candidate);
-    if (fault) {
-      return answer.json(fault.status ?? 503, { error: 'injected-fault' }, { outcome: 'failed', reason: 'fault:status' });
-    }
+/** A body that could not be read, or a request without a valid credential. */
+async function refuse(r: Received): Promise<boolean> {
+  const { answer, bodyError } = r;
+  if (bodyError !== undefined) {
+    if (bodyError instanceof BodyTooLargeError) {
+      await answer.json(413, { error: 'body-too-large' }, { outcome: 'failed', reason: 'body-too-large' }, { connection: 'close' });
+    } else await answer.drop({ outcome: 'cancelled', reason: 'client-gone' });
+    return true;
   }
+  if (r.isHealth || r.cred.allowed) return false;
+  // RFC 6750 §3: a refused bearer token is answered with WWW-Authenticate.
+  await answer.json(
+    401,
+    { error: 'unauthorized' },
+    { outcome: 'denied', reason: denialReason(r.cred) },
+    { 'www-authenticate': 'Bearer error="invalid_token"' },
+  );
+  return true;
+}
 
+/** The `sent` gate, then a status fault: both before the handler, so nothing is committed. */
+async function beforeHandler(r: Received): Promise<boolean> {
+  if (r.isHealth) return false;
+  const { answer, d } = r;
+  const gate = d.gates.take('sent', r.candidate);
+  if (gate) {
+    const action = await hold(d, gate, r.ids, hitOf(r, gate));
+    if (action === 'fail') return answered(answer.json(503, { error: 'unavailable' }, { outcome: 'failed', reason: 'gate:fail' }));
+    if (action === 'drop') return answered(answer.drop({ outcome: 'failed', reason: 'gate:drop' }));
+    if (action === 'closed') return answered(answer.drop({ outcome: 'cancelled', reason: 'remote-closed' }));
+  }
+  const fault = d.faults.take('status', r.candidate);
+  if (fault) return answered(answer.json(fault.status ?? 503, { error: 'injected-fault' }, { outcome: 'failed', reason: 'fault:status' }));
+  return false;
+}
+
+/** The handlers (msw's getResponse), with the request's state attached; null when the handler threw (answered 500). */
+async function runHandler(r: Received): Promise<Handled | null> {
+  const { d, ids, cred } = r;
   const state = new RequestState(
     {
       seq: ids.seq,
       drillId: ids.drillId,
       sessionId: ids.sessionId,
       credential: cred.credential,
-      idempotencyKey,
-      correlationId,
-      process: attribution.process,
+      idempotencyKey: r.idempotencyKey,
+      correlationId: r.correlationId,
+      process: r.process,
       jobDurationMs: cred.session?.jobDurationMs ?? d.jobDurationMs,
     },
     d.journal,
     d.effects,
     d.jobs,
   );
-  const request = toFetchRequest(req, body, url);
+  const request = toFetchRequest(r.req, r.body, r.url);
   attachContext(request, state);
   let response: Response;
   try {
-    response = (await getResponse(d.handlers, request, { baseUrl: d.baseUrl })) ?? Response.json({ error: 'not-found', route }, { status: 404 });
+    response = (await getResponse(d.handlers, request, { baseUrl: d.baseUrl })) ?? Response.json({ error: 'not-found', route: r.route }, { status: 404 });
   } catch {
     // The handler's error message could echo a body value, so it is not journalled.
-    return answer.json(500, { error: 'handler-error' }, { outcome: 'failed', reason: 'handler-error' });
+    await r.answer.json(500, { error: 'handler-error' }, { outcome: 'failed', reason: 'handler-error' });
+    return null;
   }
   const payload = Buffer.from(await response.arrayBuffer());
-  const info: OutcomeInfo = { outcome: decideOutcome(write, response.status, state), effectId: state.effectId, jobId: state.jobId };
-  const succeeded = info.outcome !== 'failed' && info.outcome !== 'denied';
+  return { response, payload, state, info: { outcome: decideOutcome(r.write, response.status, state), effectId: state.effectId, jobId: state.jobId } };
+}
 
-  if (!isHealth && succeeded) {
-    const gate = d.gates.take('confirmed', candidate);
+/** After a success, the `confirmed` gate; then the delay and drop-after-commit faults. The effect is committed whatever happens now; only the answer changes. */
+async function afterHandler(r: Received, { response, info, state }: Handled): Promise<boolean> {
+  if (r.isHealth) return false;
+  const { answer, d } = r;
+  const succeeded = info.outcome !== 'failed' && info.outcome !== 'denied';
+  if (succeeded) {
+    const gate = d.gates.take('confirmed', r.candidate);
     if (gate) {
-      const action = await hold(d, gate, ids, hitOf(gate, { effectId: state.effectId, status: response.status }));
-      // The effect is committed whatever happens now; only the answer changes.
-      if (action === 'fail') return answer.json(503, { error: 'unavailable' }, { ...info, reason: 'gate:fail' });
-      if (action === 'drop') return answer.drop({ ...info, reason: 'gate:drop' });
-      if (action === 'closed') return answer.drop({ ...info, reason: 'remote-closed' });
+      const action = await hold(d, gate, r.ids, hitOf(r, gate, { effectId: state.effectId, status: response.status }));
+      if (action === 'fail') return answered(answer.json(503, { error: 'unavailable' }, { ...info, reason: 'gate:fail' }));
+      if (action === 'drop') return answered(answer.drop({ ...info, reason: 'gate:drop' }));
+      if (action === 'closed') return answered(answer.drop({ ...info, reason: 'remote-closed' }));
     }
   }
-  if (!isHealth) {
-    const delay = d.faults.take('delay', candidate);
-    if (delay) {
-      try {
-        await sleep(delay.ms ?? 1000, undefined, { signal: d.closing });
-      } catch {
-        return answer.drop({ ...info, reason: 'remote-closed' });
-      }
-    }
-    if (succeeded && d.faults.take('drop-after-commit', candidate)) {
-      return answer.drop({ ...info, reason: 'fault:drop-after-commit' });
+  const delay = d.faults.take('delay', r.candidate);
+  if (delay) {
+    try {
+      await sleep(delay.ms ?? 1000, undefined, { signal: d.closing });
+    } catch {
+      return answered(answer.drop({ ...info, reason: 'remote-closed' }));
     }
   }
-  return answer.send(response.status, toNodeHeaders(response.headers), payload, info);
+  if (succeeded && d.faults.take('drop-after-commit', r.candidate)) return answered(answer.drop({ ...info, reason: 'fault:drop-after-commit' }));
+  return false;
+}
+
+/** Waits for an answer a stage gave, and says the request ends there. */
+async function answered(answer: Promise<void>): Promise<true> {
+  await answer;
+  return true;
+}
+
+function hitOf(r: Received, gate: ArmedGate, extra: Partial<GateHit> = {}): GateHit {
+  return {
+    gateId: gate.id,
+    point: gate.point,
+    t: monoNow(),
+    seq: r.ids.seq,
+    drillId: r.ids.drillId,
+    method: r.method,
+    path: r.url.pathname,
+    route: r.route,
+    idempotencyKey: r.idempotencyKey,
+    correlationId: r.correlationId,
+    process: r.process,
+    ...extra,
+  };
 }
 
 async function hold(d: PipelineDeps, gate: ArmedGate, ids: RequestIds, hit: GateHit): Promise<GateAction | 'closed'> {

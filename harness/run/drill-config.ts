@@ -1,12 +1,15 @@
 /**
- * What a run is given: `runDrills(config)`, a config file's default export and the CLI's flags all
- * come to this type. Declared in the run layer so the config file's loader (config-file.ts) reads
- * it without importing the public entry, harness/index.ts, which only re-exports it.
+ * What a run is given. A config file's default export and `runDrills(config)` are a DrillConfig;
+ * the CLI's flags are keyed by the same names (harness/cli/run-flags.ts). RunOptions adds what only
+ * the harness sets, and is the one options type from the command line to the drill loop.
+ * Declared in the run layer so the config file's loader (config-file.ts) reads it without
+ * importing the public entry, harness/index.ts, which only re-exports DrillConfig.
  */
-import type { Reporter } from '../../reports/types.js';
+import type { Reporter, ReporterOptions } from '../../reports/types.js';
 import type { ProfileRef } from '../client-profiles/profiles.js';
-import type { KillMode, KillPoint, NetworkChoice, ProtocolChoice, Scenario } from '../config/index.js';
+import type { KillMode, KillPoint, NetworkChoice, ProtocolChoice, Scenario, SubjectSpec } from '../config/index.js';
 import type { ClientKind } from '../drill/client/client-kinds.js';
+import type { DrillOptions } from '../drill/executor/types.js';
 import type { ShardSpec } from '../plan/shard.js';
 
 export interface DrillConfig {
@@ -22,7 +25,7 @@ export interface DrillConfig {
   /** Replaces every scenario's `client-profiles` (harness/client-profiles/; default ts-sdk). */
   clientProfiles?: ProfileRef[];
   only?: string[];
-  /** Drills in flight at most; without it, the phase-aware schedule (harness/run/scheduler.ts). */
+  /** Drills in flight at most; without it, the phase-aware schedule (harness/run/scheduler.ts). CPU slots stay the cores. */
   concurrency?: number;
   /** The drill client: 'process' (its own Node process) or 'inprocess' (in the harness, over the server's pipes). */
   client?: ClientKind;
@@ -40,6 +43,31 @@ export interface DrillConfig {
   baseline?: string;
   /** For `crash-drill orphans`: extra server patterns (regular expressions) besides the defaults. */
   orphans?: { match?: string[] };
+}
+
+/** A DrillConfig and what the harness itself sets for a run; every field is optional but `scenarios`. */
+export interface RunOptions extends DrillConfig, DrillOptions {
+  /** Drill these servers instead of every scenario's own (`--subject`), side by side. */
+  subjects?: SubjectSpec[];
+  /** The config file the options came from, named in errors. */
+  configFile?: string;
+  /** Where `only` came from, said back in an error: the CLI passes '--only' for the flag. */
+  onlyField?: string;
+  /** Where `network` came from, said back in an error: the CLI passes '--network' for the flag. */
+  networkField?: string;
+  /** `--update-baseline`: rewrite the baseline file from this run (harness/baseline/stage.ts). */
+  updateBaseline?: boolean;
+  /** Keep every drill's evidence in memory to return it (default true; without `out` always); the CLI, which writes the logs, says false. */
+  keepEvidence?: boolean;
+  /** Keep every drill's result in memory for `results.drills` (default true); false spools them (harness/results/drill-spool.ts). */
+  keepDrills?: boolean;
+  /** Where the run says what it leaves out of the plan and why (the CLI: stderr), one line at a time. */
+  warn?: (line: string) => void;
+  /** Where terminal reporters print, and the environment they read (GitHub Actions). */
+  stdout?: ReporterOptions['stdout'];
+  env?: NodeJS.ProcessEnv;
+  /** CPU slots (default: the cores); for tests and the bench. */
+  cpuSlots?: number;
 }
 
 /** Identity function for types: `defineConfig({...})` in a config file; validation happens at load. */

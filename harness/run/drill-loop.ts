@@ -3,6 +3,7 @@ import type { Reporter } from '../../reports/types.js';
 import type { ClientKind } from '../drill/client/drill-client.js';
 import { executeDrill } from '../drill/executor/execute.js';
 import { containersExtension } from '../drill/executor/drill-containers.js';
+import type { DrillOptions } from '../drill/executor/types.js';
 import type { HolderPool } from '../drill/holder/holder-pool.js';
 import { containerContainmentOf } from '../evidence/container-queries.js';
 import { writeEvidenceLog } from '../evidence/log.js';
@@ -22,17 +23,15 @@ export interface LoopDrill {
   run: PlannedDrill;
 }
 
+/** The run's drills, limits and shared resources; `options` go to every drill as they are (its client chosen). */
 export interface DrillLoopInput {
   runId: string;
   drills: readonly LoopDrill[];
   limits: ScheduleLimits;
   repeat: number;
-  signal?: AbortSignal;
-  sampleIntervalMs?: number;
-  containTermWaitMs?: number;
+  options: DrillOptions & { client: ClientKind };
   /** Where each drill's hash-chained evidence log goes (results then name the file and its head). */
   evidenceDir?: string;
-  client: ClientKind;
   holders: HolderPool | null;
   remotes: RemotePool;
   reporters: readonly Reporter[];
@@ -71,14 +70,11 @@ export async function runDrillLoop(input: DrillLoopInput): Promise<DrillLoopOutp
     try {
       for (const r of reporters) r.onDrillStart?.(info);
       const ev = await executeDrill(drill, {
+        ...input.options,
         runId,
         // Each drill in flight listens to its remote's journal: as many listeners as drills in flight.
         remoteFor: (scenario) => input.remotes.remoteFor(scenario).then((remote) => remote.setMaxListeners(Math.max(10, limits.inFlight * 4))),
         trustFiles: () => input.remotes.tls.files(),
-        signal: input.signal,
-        sampleIntervalMs: input.sampleIntervalMs,
-        containTermWaitMs: input.containTermWaitMs,
-        client: input.client,
         holders: input.holders,
         // Servers in containers: labelled, attributed, snapshotted and contained with the drill.
         extensions: [containersExtension],
@@ -110,7 +106,7 @@ export async function runDrillLoop(input: DrillLoopInput): Promise<DrillLoopOutp
   // Drills are admitted in plan order as the limits allow (harness/run/scheduler.ts); each runs on its own.
   const running: Array<Promise<void>> = [];
   for (let position = 0; position < drills.length && failures.length === 0; position++) {
-    const slot = await scheduler.admit(input.signal);
+    const slot = await scheduler.admit(input.options.signal);
     if (!slot) break;
     if (failures.length > 0) {
       slot.release();

@@ -1,7 +1,7 @@
 /**
  * Early refusal, end to end: a subject command that cannot run is one configuration error
  * naming the scenario file and field, exit 3, before any drill starts and before the report
- * folder is touched; the same through runDrills() (one run path, harness/run/start-run.ts).
+ * folder is touched; the same through runDrills() (one run path, harness/run/run-drills.ts).
  */
 import { chmodSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -56,7 +56,7 @@ describe('what a scenario file needs', () => {
     expect(problems('id: x\ntarget: { call: t }\npoints: [idle]\n')).toEqual(['subject: expected a subject (or a list of subjects), got nothing']);
   });
 
-  it("a file's own subject stays its own when --subject is given (the run replaces it: harness/run/start-run.ts)", () => {
+  it("a file's own subject stays its own when --subject is given (the run replaces it: harness/run/run-drills.ts)", () => {
     expect(parse('id: x\nsubject: { command: python3 }\ntarget: { call: t }\n', [given]).subject.command).toBe('python3');
   });
 });

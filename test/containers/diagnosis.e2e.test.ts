@@ -5,7 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { DrillResult } from '../../harness/results/types.js';
-import { runScenarios } from '../../harness/run/run-scenarios.js';
+import { planRun } from '../../harness/plan/plan.js';
+import { runPlan } from '../../harness/run/run-plan.js';
 import { containerScenario } from './support/scenarios.js';
 import { engineSuite } from './support/with-engine.js';
 
@@ -22,7 +23,7 @@ describe('diagnosis of container servers', () => {
     if (suite.skip) return ctx.skip();
     const engine = suite.engine();
     const scenarios = (['exits-on-eof', 'ignores-eof-no-init', 'starts-sibling'] as const).map((name) => containerScenario(name, engine, TIMING));
-    const { results } = await runScenarios(scenarios, { concurrency: 1, containTermWaitMs: 1000, modes: ['crash'] });
+    const { results } = await runPlan(planRun(scenarios, { modes: ['crash'] }), { concurrency: 1, containTermWaitMs: 1000 });
     const d = new Map(results.drills.map((r) => [r.key, r]));
 
     const noInit = d.get('container-ignores-eof-no-init/idle/crash');

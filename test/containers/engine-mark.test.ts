@@ -11,7 +11,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { clearEngineMark, engineMarkFile, markEngineUsed, sweepStaleContainerRows } from '../../harness/containers/stale.js';
 import { newRunId } from '../../harness/observe/index.js';
 import { registerRun, runsDir } from '../../harness/registry/index.js';
-import { runScenarios } from '../../harness/run/run-scenarios.js';
+import { planRun } from '../../harness/plan/plan.js';
+import { runPlan } from '../../harness/run/run-plan.js';
 import { packageRoot } from '../../harness/util/paths.js';
 import { scenarioFrom, scenarioYaml } from '../support/scenarios.js';
 import { tempDir } from '../support/temp-dir.js';
@@ -171,7 +172,7 @@ describe('a run whose drill uses an engine', () => {
       points: ['idle'],
       modes: ['crash'],
     });
-    const { results } = await runScenarios([scenarioFrom(yaml, dir)], { concurrency: 1, reporters: [], client: 'inprocess' });
+    const { results } = await runPlan(planRun([scenarioFrom(yaml, dir)]), { concurrency: 1, reporters: [], client: 'inprocess' });
     expect(results.drills).toHaveLength(1);
     expect(called()).toContain('run marked');
     expect(called()).not.toContain('run unmarked');

@@ -6,7 +6,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { DrillResult } from '../../harness/results/types.js';
-import { runScenarios } from '../../harness/run/run-scenarios.js';
+import { planRun } from '../../harness/plan/plan.js';
+import { runPlan } from '../../harness/run/run-plan.js';
 import { engineSuite } from './support/with-engine.js';
 import { containerScenario, CONTAINER_SCENARIOS } from './support/scenarios.js';
 import { verdictTable as table } from '../support/truth-table.js';
@@ -51,7 +52,7 @@ describe('the container confusion matrix', () => {
     if (suite.skip) return ctx.skip();
     const engine = suite.engine();
     const scenarios = CONTAINER_SCENARIOS.map((name) => containerScenario(name, engine, TIMING));
-    const { results } = await runScenarios(scenarios, { concurrency: 1, containTermWaitMs: 1000 });
+    const { results } = await runPlan(planRun(scenarios), { concurrency: 1, containTermWaitMs: 1000 });
     drills = results.drills;
     const unexplained = drills.filter((d) => d.verdict === 'error' || d.verdict === 'unknown').map((d) => `${d.key}: ${d.reason}`);
     expect(unexplained).toEqual([]);

@@ -10,7 +10,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { KillMode, KillPoint } from '../../harness/config/index.js';
-import { runScenarios } from '../../harness/run/run-scenarios.js';
+import { planRun } from '../../harness/plan/plan.js';
+import { runPlan } from '../../harness/run/run-plan.js';
 import type { DrillResult } from '../../harness/results/types.js';
 import { fakeSubject, scenarioFrom, scenarioYaml, type FakeServer, type ScenarioParts } from '../support/scenarios.js';
 import { tempDir } from '../support/temp-dir.js';
@@ -86,10 +87,10 @@ function expectedTable(cases = CASES): Record<string, Record<string, string>> {
 
 describe('the activity record matrix', () => {
   let drills: DrillResult[] = [];
-  let expectation: Awaited<ReturnType<typeof runScenarios>>['results']['expectation'];
+  let expectation: Awaited<ReturnType<typeof runPlan>>['results']['expectation'];
 
   it('every server × sent, confirmed × crash, close gives exactly the expected verdicts', async () => {
-    const { results } = await runScenarios(scenarios(), { concurrency: 'auto', client: 'inprocess', containTermWaitMs: 500 });
+    const { results } = await runPlan(planRun(scenarios()), { client: 'inprocess', containTermWaitMs: 500 });
     drills = results.drills;
     expectation = results.expectation;
     const unexplained = drills.filter((d) => d.verdict === 'error' || d.verdict === 'unknown').map((d) => `${d.key}: ${d.reason}\n${d.exit?.stderrTail ?? ''}`);
@@ -99,7 +100,7 @@ describe('the activity record matrix', () => {
 
   it("with a client process: the record on stderr is read the same way, the server's stderr pipe drained at each read", async () => {
     const cases = CASES.filter((c) => c.activity);
-    const { results } = await runScenarios(scenarios(cases), { concurrency: 'auto', client: 'process', containTermWaitMs: 500 });
+    const { results } = await runPlan(planRun(scenarios(cases)), { client: 'process', containTermWaitMs: 500 });
     expect(results.drills.filter((d) => d.verdict === 'error' || d.verdict === 'unknown').map((d) => `${d.key}: ${d.reason}`)).toEqual([]);
     expect(table(results.drills)).toEqual(expectedTable(cases));
   }, 600_000);

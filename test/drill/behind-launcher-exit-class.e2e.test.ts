@@ -9,7 +9,8 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { DrillResult } from '../../harness/results/types.js';
-import { runScenarios } from '../../harness/run/run-scenarios.js';
+import { planRun } from '../../harness/plan/plan.js';
+import { runPlan } from '../../harness/run/run-plan.js';
 import { ensureBuilt } from '../fake-servers/support/subjects.js';
 import { fakeSubject, scenarioFrom, scenarioYaml, type FakeServer } from '../support/scenarios.js';
 import { markedProcesses } from '../support/markers.js';
@@ -39,7 +40,7 @@ describe('the exit class behind sh -c', () => {
   const exitOf = (id: string) => drills.find((d) => d.scenario === id)?.exit;
 
   beforeAll(async () => {
-    const { results } = await runScenarios([behindSh('clean-behind-sh', 'well-behaved'), behindSh('crash-behind-sh', 'crashes-on-epipe')], {
+    const { results } = await runPlan(planRun([behindSh('clean-behind-sh', 'well-behaved'), behindSh('crash-behind-sh', 'crashes-on-epipe')]), {
       concurrency: 1,
     });
     drills = results.drills;

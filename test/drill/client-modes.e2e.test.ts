@@ -15,7 +15,8 @@ import type { KillMode } from '../../harness/config/index.js';
 import type { ProfileName } from '../../harness/client-profiles/profiles.js';
 import type { DrillEvidence } from '../../harness/evidence/types.js';
 import type { DrillResult } from '../../harness/results/types.js';
-import { runScenarios } from '../../harness/run/run-scenarios.js';
+import { planRun } from '../../harness/plan/plan.js';
+import { runPlan } from '../../harness/run/run-plan.js';
 import { ensureBuilt } from '../fake-servers/support/subjects.js';
 import { fakeSubject, scenarioFrom, scenarioYaml, type FakeServer } from '../support/scenarios.js';
 import { tempDir } from '../support/temp-dir.js';
@@ -47,14 +48,14 @@ describe('close, stop and abandon under a client profile', () => {
   const drill = (key: string) => drills.find((d) => d.key === key)!;
 
   beforeAll(async () => {
-    const { results, evidence } = await runScenarios(
-      [
+    const { results, evidence } = await runPlan(
+      planRun([
         scenario('sigterm-ignored', 'ignores-sigterm-exits-on-eof', ['stop', 'close'], ['gemini-cli']),
         scenario('dropped', 'well-behaved', ['abandon', 'stop', 'crash'], ['ts-sdk', 'codex', 'goose']),
         scenario('dropped-idle', 'exits-when-idle', ['abandon'], ['ts-sdk']),
         scenario('behind-launcher', 'launcher-forwards-nothing', ['stop'], ['gemini-cli'], { FAKE_LAUNCH: 'well-behaved' }),
-      ],
-      { concurrency: 'auto', containTermWaitMs: 500 },
+      ]),
+      { concurrency: 1, containTermWaitMs: 500 },
     );
     drills = results.drills;
     logs = evidence;

@@ -9,7 +9,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { KillMode, KillPoint } from '../../harness/config/index.js';
 import type { DrillResult } from '../../harness/results/types.js';
-import { runScenarios } from '../../harness/run/run-scenarios.js';
+import { planRun } from '../../harness/plan/plan.js';
+import { runPlan } from '../../harness/run/run-plan.js';
 import { packageRoot } from '../../harness/util/paths.js';
 import { scenarioFrom, scenarioYaml, type ScenarioParts, type SubjectInput } from '../support/scenarios.js';
 import { tempDir } from '../support/temp-dir.js';
@@ -131,7 +132,7 @@ describe('the era and cancel matrix', () => {
   let drills: DrillResult[] = [];
 
   it('every SDK 2 server × point × mode, and every cancel drill, gives exactly the expected verdicts', async () => {
-    const { results } = await runScenarios(scenarios(), { concurrency: 'auto', client: 'inprocess', containTermWaitMs: 500 });
+    const { results } = await runPlan(planRun(scenarios()), { client: 'inprocess', containTermWaitMs: 500 });
     drills = results.drills;
     const unexplained = drills.filter((d) => d.verdict === 'error' || d.verdict === 'unknown').map((d) => `${d.key}: ${d.reason}`);
     expect(unexplained).toEqual([]);

@@ -9,7 +9,8 @@
  * with the default phase-aware schedule (harness/run/scheduler.ts).
  */
 import { describe, expect, it } from 'vitest';
-import { runScenarios } from '../../harness/run/run-scenarios.js';
+import { planRun } from '../../harness/plan/plan.js';
+import { runPlan } from '../../harness/run/run-plan.js';
 import type { DrillResult } from '../../harness/results/types.js';
 import { DEADLINE, expectedTable, MODES, matrixYaml, POINTS, table, unexplained } from '../support/engine-matrix.js';
 import { FAKE_SERVERS, scenarioFrom } from '../support/scenarios.js';
@@ -24,7 +25,7 @@ describe('the confusion matrix', () => {
   const runs: DrillResult[][] = [];
 
   it('every server × point × mode gives exactly the expected verdicts', async () => {
-    const { results } = await runScenarios(scenarios(), { concurrency: 'auto', client: 'process', containTermWaitMs: 500 });
+    const { results } = await runPlan(planRun(scenarios()), { client: 'process', containTermWaitMs: 500 });
     runs.push(results.drills);
     expect(results.drills).toHaveLength(FAKE_SERVERS.length * POINTS.length * MODES.length);
     expect(unexplained(results.drills)).toEqual([]);

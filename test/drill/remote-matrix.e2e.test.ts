@@ -8,7 +8,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { KillMode, KillPoint } from '../../harness/config/index.js';
-import { runScenarios } from '../../harness/run/run-scenarios.js';
+import { planRun } from '../../harness/plan/plan.js';
+import { runPlan } from '../../harness/run/run-plan.js';
 import type { DrillResult } from '../../harness/results/types.js';
 import { fakeSubject, scenarioFrom, scenarioYaml, type FakeServer, type ScenarioParts } from '../support/scenarios.js';
 import { tempDir } from '../support/temp-dir.js';
@@ -119,7 +120,7 @@ describe('the remote confusion matrix', () => {
   let drills: DrillResult[] = [];
 
   it('every remote server × point × mode gives exactly the expected verdicts', async () => {
-    const { results } = await runScenarios(scenarios(), { concurrency: 'auto', client: 'inprocess', containTermWaitMs: 500 });
+    const { results } = await runPlan(planRun(scenarios()), { client: 'inprocess', containTermWaitMs: 500 });
     drills = results.drills;
     const unexplained = drills
       .filter((d) => d.verdict === 'error' || d.verdict === 'unknown')

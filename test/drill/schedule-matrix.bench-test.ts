@@ -8,7 +8,8 @@
  */
 import { writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { runScenarios } from '../../harness/run/run-scenarios.js';
+import { planRun } from '../../harness/plan/plan.js';
+import { runPlan } from '../../harness/run/run-plan.js';
 import { expectedTable, matrixYaml, table } from '../support/engine-matrix.js';
 import { FAKE_SERVERS, scenarioFrom } from '../support/scenarios.js';
 import { tempDir } from '../support/temp-dir.js';
@@ -23,9 +24,9 @@ function scenarios() {
 describe('the engine matrix at concurrency 1 and with the phase-aware schedule', () => {
   it('gives identical verdicts, each matching the truth table', async () => {
     const t0 = performance.now();
-    const one = await runScenarios(scenarios(), { concurrency: 1, containTermWaitMs: 500 });
+    const one = await runPlan(planRun(scenarios()), { concurrency: 1, containTermWaitMs: 500 });
     const t1 = performance.now();
-    const phased = await runScenarios(scenarios(), { concurrency: 'auto', containTermWaitMs: 500 });
+    const phased = await runPlan(planRun(scenarios()), { containTermWaitMs: 500 });
     const t2 = performance.now();
     const a = table(one.results.drills);
     const b = table(phased.results.drills);

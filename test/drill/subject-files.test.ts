@@ -9,7 +9,8 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { eventsOf } from '../../harness/evidence/types.js';
-import { runScenarios } from '../../harness/run/run-scenarios.js';
+import { planRun } from '../../harness/plan/plan.js';
+import { runPlan } from '../../harness/run/run-plan.js';
 import { packageRoot } from '../../harness/util/paths.js';
 import { scenarioFrom, scenarioYaml } from '../support/scenarios.js';
 
@@ -44,7 +45,7 @@ describe('subject files', () => {
         remote: {},
       }),
     );
-    const { results, evidence } = await runScenarios([scenario], { client: 'inprocess', containTermWaitMs: 500 });
+    const { results, evidence } = await runPlan(planRun([scenario]), { concurrency: 1, client: 'inprocess', containTermWaitMs: 500 });
     const [drill] = results.drills;
     expect(drill.verdict).toBe('pass');
     const stderr = eventsOf(evidence[0], 'subject-stderr')

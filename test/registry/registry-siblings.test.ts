@@ -9,7 +9,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { checkedRunsDir, siblingRunsDirs } from '../../harness/registry/registry.js';
+import { runsDir, siblingRunsDirs } from '../../harness/registry/registry.js';
 import { packageRoot } from '../../harness/util/paths.js';
 import { tempDir } from '../support/temp-dir.js';
 
@@ -35,14 +35,14 @@ function askLive(runId: string, env: NodeJS.ProcessEnv): { live: boolean; dir: s
 
 describe("the user's other registry locations", () => {
   it('are those that exist and are private; none with CRASH_DRILL_REGISTRY', () => {
-    const tmpRuns = checkedRunsDir(envWith({}));
+    const tmpRuns = runsDir(envWith({}));
     expect(tmpRuns).toBe(`/tmp/crash-drill-${uid}/runs`);
     const xdg = xdgDir();
     expect(siblingRunsDirs({ XDG_RUNTIME_DIR: xdg }, uid)).toContain(tmpRuns);
     expect(siblingRunsDirs({ XDG_RUNTIME_DIR: xdg, CRASH_DRILL_REGISTRY: xdg }, uid)).toEqual([]);
     // Seen from /tmp: the XDG registry counts once it exists and is private, not before, not when open to others.
     expect(siblingRunsDirs({ XDG_RUNTIME_DIR: xdg }, uid)).not.toContain(join(xdg, 'crash-drill/runs'));
-    const xdgRuns = checkedRunsDir({ XDG_RUNTIME_DIR: xdg });
+    const xdgRuns = runsDir({ XDG_RUNTIME_DIR: xdg });
     expect(xdgRuns).toBe(join(xdg, 'crash-drill/runs'));
     // XDG_RUNTIME_DIR open to others: /tmp is the registry, and the XDG one, open to others too, is not read.
     chmodSync(join(xdg, 'crash-drill'), 0o755);

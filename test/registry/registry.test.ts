@@ -7,7 +7,7 @@
 import { chmodSync, chownSync, lstatSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { checkedRunsDir, RegistryError, registryDir, registryPath } from '../../harness/registry/registry.js';
+import { runsDir, RegistryError, registryDir, registryPath } from '../../harness/registry/registry.js';
 import { runDrills } from '../../harness/index.js';
 import { scenarioFrom } from '../support/scenarios.js';
 import { tempDir } from '../support/temp-dir.js';
@@ -45,10 +45,10 @@ describe('where the registry is', () => {
 
   it('made 0700 when missing, runs/ too, and used as it is when it is already private', () => {
     const dir = join(base(), 'registry');
-    expect(checkedRunsDir(env(dir))).toBe(join(dir, 'runs'));
+    expect(runsDir(env(dir))).toBe(join(dir, 'runs'));
     expect(modeOf(dir)).toEqual([true, uid, 0o700]);
     expect(modeOf(join(dir, 'runs'))).toEqual([true, uid, 0o700]);
-    expect(checkedRunsDir(env(dir))).toBe(join(dir, 'runs'));
+    expect(runsDir(env(dir))).toBe(join(dir, 'runs'));
   });
 });
 
@@ -62,7 +62,7 @@ describe('a registry that is not private is refused, naming the folder, its owne
     chmodSync(dir, 0o700);
     expect(registryDir(env(dir))).toBe(dir);
     mkdirSync(join(dir, 'runs'), { mode: 0o750 });
-    expect(() => checkedRunsDir(env(dir))).toThrow(exactly(refusal(join(dir, 'runs'), `got a folder owned by uid ${uid} with mode 0750`)));
+    expect(() => runsDir(env(dir))).toThrow(exactly(refusal(join(dir, 'runs'), `got a folder owned by uid ${uid} with mode 0750`)));
   });
 
   it('a symlink in its place, even to a private folder of ours; a file in its place', () => {

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { newRunId } from '../../harness/observe/index.js';
 import { registerRun } from '../../harness/registry/index.js';
-import { removeDeadSpools } from '../../harness/run/start-run.js';
+import { removeDeadSpools } from '../../harness/run/run-plan.js';
 import { runCli } from '../support/cli.js';
 import { fakeSubject, scenarioYaml } from '../support/scenarios.js';
 import { tempDir } from '../support/temp-dir.js';

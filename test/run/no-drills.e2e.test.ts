@@ -1,5 +1,5 @@
 /**
- * A plan of no drills (harness/run/start-run.ts): runDrills() throws a NoDrillsError naming why
+ * A plan of no drills (harness/run/run-drills.ts): runDrills() throws a NoDrillsError naming why
  * each scenario gave none, before anything is written, unless `passWithNoDrills`; then the run
  * runs nothing and passes. And the chosen mode that a scenario lists nowhere is drilled.
  */

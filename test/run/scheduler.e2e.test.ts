@@ -6,7 +6,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { DrillInfo, DrillResult, Reporter } from '../../reports/types.js';
-import { runScenarios } from '../../harness/run/run-scenarios.js';
+import { planRun } from '../../harness/plan/plan.js';
+import { runPlan } from '../../harness/run/run-plan.js';
 import { type DrillPhase, nextPhase, PhaseScheduler, scheduleLimits, type DrillSlot } from '../../harness/run/scheduler.js';
 import type { EvidenceEvent } from '../../harness/evidence/types.js';
 import { fakeSubject, scenarioFrom, scenarioYaml, type ScenarioParts } from '../support/scenarios.js';
@@ -174,9 +175,9 @@ describe('a run with phase-aware scheduling', () => {
     );
     const verdicts = (drills: DrillResult[]) => drills.map((d) => [d.key, d.verdict, ...d.checks.map((c) => `${c.id}:${c.verdict}`)]);
     const watchOne = new PhaseWatch();
-    const one = await runScenarios(scenarios, { concurrency: 1, containTermWaitMs: 500, reporters: [watchOne] });
+    const one = await runPlan(planRun(scenarios), { concurrency: 1, containTermWaitMs: 500, reporters: [watchOne] });
     const watch = new PhaseWatch();
-    const phased = await runScenarios(scenarios, { concurrency: 'auto', cpuSlots: 1, containTermWaitMs: 500, reporters: [watch] });
+    const phased = await runPlan(planRun(scenarios), { cpuSlots: 1, containTermWaitMs: 500, reporters: [watch] });
     expect(verdicts(phased.results.drills)).toEqual(verdicts(one.results.drills));
     expect(verdicts(one.results.drills).map(([key, verdict]) => `${key} ${verdict}`)).toEqual([
       'well-behaved/after-response/crash pass',

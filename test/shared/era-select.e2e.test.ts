@@ -10,7 +10,8 @@ import { describe, expect, it } from 'vitest';
 import type { DrillEvidence } from '../../harness/evidence/types.js';
 import { eventsOf, firstOf } from '../../harness/evidence/types.js';
 import type { DrillResult } from '../../harness/results/types.js';
-import { runScenarios } from '../../harness/run/run-scenarios.js';
+import { planRun } from '../../harness/plan/plan.js';
+import { runPlan } from '../../harness/run/run-plan.js';
 import { packageRoot } from '../../harness/util/paths.js';
 import { scenarioFrom, scenarioYaml, type ScenarioParts } from '../support/scenarios.js';
 import { tempDir } from '../support/temp-dir.js';
@@ -108,8 +109,8 @@ describe('the era of a drill', () => {
 
   it('auto falls back to initialize on any error or a timeout, not on one error code', async () => {
     const dir = tempDir();
-    const run = await runScenarios(
-      [
+    const run = await runPlan(
+      planRun([
         scenario(dir, 'silent', 'silent'),
         scenario(dir, 'unsupported', 'unsupported'),
         scenario(dir, 'bad-request', 'bad-request'),
@@ -120,7 +121,7 @@ describe('the era of a drill', () => {
         scenario(dir, 'listen-in-2025', 'unsupported', { setup: [{ listen: { 'tools-list-changed': true } }] }),
         scenario(dir, 'subscribe-in-2025', 'unsupported', { setup: [{ subscribe: 'file:///data.txt' }] }),
         modernScenario(dir),
-      ],
+      ]),
       { concurrency: 3, containTermWaitMs: 300 },
     );
     drills = run.results.drills;
@@ -142,15 +143,15 @@ describe('the era of a drill', () => {
   it('the era never depends on how fast the server starts: a late answer counts, a -32022 for the modern era probes again', async () => {
     const dir = tempDir();
     // The slow ones start reading 1500 ms after their start, so their probe's 300 ms timeout has always passed.
-    const run = await runScenarios(
-      [
+    const run = await runPlan(
+      planRun([
         scenario(dir, 'locked-fast', 'locked', {}, 0, 8000),
         scenario(dir, 'locked-slow', 'locked', {}, 1500),
         scenario(dir, 'locked-reprobe', 'locked-reprobe', {}, 1500),
         scenario(dir, 'silent-slow', 'silent', {}, 1500),
         scenario(dir, 'bad-request-slow', 'bad-request', {}, 1500),
         scenario(dir, 'closes-slow', 'close', {}, 1500),
-      ],
+      ]),
       { concurrency: 3, containTermWaitMs: 300 },
     );
     const slow = (id: string) => run.results.drills.find((d) => d.scenario === id)!;

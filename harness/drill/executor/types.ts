@@ -8,12 +8,8 @@ import type { HolderPool } from '../holder/holder-pool.js';
 import type { DrillExtensionFactory, Extensions } from './extension.js';
 import type { EvidenceRecorder } from './recorder.js';
 
-export interface ExecuteOptions {
-  runId: string;
-  /** The drill remote this scenario's drills talk to (one per run, or per handler set). */
-  remoteFor: (scenario: Scenario) => Promise<DrillRemote>;
-  /** The run's trust files (harness/remote/tls/trust-files.ts), written at the first drill that asks. */
-  trustFiles?: () => Promise<TrustFiles>;
+/** What a run's options say to each of its drills; the run's options type (harness/run/drill-config.ts) extends it. */
+export interface DrillOptions {
   /** Aborted when the harness is interrupted: the drill stops waiting and contains at once. */
   signal?: AbortSignal;
   /** How often the observer samples the process table while a drill runs (ms). */
@@ -22,6 +18,15 @@ export interface ExecuteOptions {
   containTermWaitMs?: number;
   /** The drill client: the SDK client in the harness process (the default) or a process of its own (harness/drill/client/drill-client.ts). */
   client?: ClientKind;
+}
+
+/** A drill's options and what the run shares with it. */
+export interface ExecuteOptions extends DrillOptions {
+  runId: string;
+  /** The drill remote this scenario's drills talk to (one per run, or per handler set). */
+  remoteFor: (scenario: Scenario) => Promise<DrillRemote>;
+  /** The run's trust files (harness/remote/tls/trust-files.ts), written at the first drill that asks. */
+  trustFiles?: () => Promise<TrustFiles>;
   /** Every evidence event as it is recorded (progress reporting). */
   onEvent?: (event: EvidenceEvent) => void;
   /** The run's spare holders for in-process clients (holder-pool.ts); without it each drill starts its own. */

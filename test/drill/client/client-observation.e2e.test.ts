@@ -15,7 +15,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ClientKind } from '../../../harness/drill/client/drill-client.js';
 import type { DrillEvidence } from '../../../harness/evidence/types.js';
-import { runScenarios } from '../../../harness/run/run-scenarios.js';
+import { planRun } from '../../../harness/plan/plan.js';
+import { runPlan } from '../../../harness/run/run-plan.js';
 import { packageRoot } from '../../../harness/util/paths.js';
 import { scenarioFrom, scenarioYaml } from '../../support/scenarios.js';
 import { tempDir } from '../../support/temp-dir.js';
@@ -33,7 +34,7 @@ async function drill(kind: ClientKind, dir: string) {
     timeouts: { 'close-wait': 600 },
     expect: { 'exit-on-eof': { deadline: 600 }, 'no-survivors': { grace: 600 } },
   });
-  const { results, evidence } = await runScenarios([scenarioFrom(yaml, dir, `${kind}.yaml`)], { concurrency: 1, client: kind, containTermWaitMs: 500 });
+  const { results, evidence } = await runPlan(planRun([scenarioFrom(yaml, dir, `${kind}.yaml`)]), { concurrency: 1, client: kind, containTermWaitMs: 500 });
   const seen = readFileSync(log, 'utf8')
     .trim()
     .split('\n')

@@ -5,7 +5,8 @@
  */
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runScenarios } from '../../../harness/run/run-scenarios.js';
+import { planRun } from '../../../harness/plan/plan.js';
+import { runPlan } from '../../../harness/run/run-plan.js';
 import { packageRoot } from '../../../harness/util/paths.js';
 import { scenarioFrom, scenarioYaml } from '../../support/scenarios.js';
 
@@ -32,7 +33,7 @@ describe('a credential read through {{env.NAME}}', () => {
       points: ['after-response'],
       modes: ['crash'],
     });
-    const run = await runScenarios([scenarioFrom(yaml)], { concurrency: 1 });
+    const run = await runPlan(planRun([scenarioFrom(yaml)]), { concurrency: 1 });
     const text = JSON.stringify(run.evidence[0].events);
     const noise = run.evidence[0].events.filter((e) => e.type === 'stdout-noise');
     const placeholder = `[redacted:env.${NAME}]`;

@@ -3,7 +3,8 @@
  * EPIPE an SDK server throws when it writes after its client died), a signal and who sent it.
  */
 import { describe, expect, it } from 'vitest';
-import { runScenarios } from '../../../harness/run/run-scenarios.js';
+import { planRun } from '../../../harness/plan/plan.js';
+import { runPlan } from '../../../harness/run/run-plan.js';
 import { fakeSubject, scenarioFrom, scenarioYaml, type ScenarioParts } from '../../support/scenarios.js';
 
 const FAST: ScenarioParts = { expect: { 'exit-on-eof': { deadline: 1500 }, 'no-survivors': { grace: 500 } }, timeouts: { 'close-wait': 1500 } };
@@ -20,7 +21,7 @@ describe('exit classification', () => {
         ...FAST,
       }),
     );
-    const { results } = await runScenarios([scenario]);
+    const { results } = await runPlan(planRun([scenario]), { concurrency: 1 });
     const drill = results.drills[0];
     expect(drill.exit).toMatchObject({ class: 'crash', code: 1, signal: null, signalFrom: null, endedAfter: null });
     expect(drill.exit!.crash).toMatch(/EPIPE|Unhandled 'error' event/);
@@ -42,7 +43,7 @@ describe('exit classification', () => {
         timeouts: { 'close-wait': 500 },
       }),
     );
-    const { results } = await runScenarios([scenario]);
+    const { results } = await runPlan(planRun([scenario]), { concurrency: 1 });
     const drill = results.drills[0];
     expect(drill.verdict).toBe('fail');
     expect(drill.exit).toMatchObject({ class: 'clean', code: 0, endedAfter: "SIGTERM from the client's shutdown" });
@@ -60,7 +61,7 @@ describe('exit classification', () => {
         ...FAST,
       }),
     );
-    const { results } = await runScenarios([scenario]);
+    const { results } = await runPlan(planRun([scenario]), { concurrency: 1 });
     expect(results.drills[0].verdict).toBe('pass');
     expect(results.drills[0].exit).toMatchObject({ class: 'clean', code: 0 });
     expect(results.drills[0].handshake).toMatchObject({ serverName: 'py-well-behaved' });

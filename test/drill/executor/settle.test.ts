@@ -8,7 +8,8 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ClientKind } from '../../../harness/drill/client/drill-client.js';
-import { runScenarios } from '../../../harness/run/run-scenarios.js';
+import { planRun } from '../../../harness/plan/plan.js';
+import { runPlan } from '../../../harness/run/run-plan.js';
 import { packageRoot } from '../../../harness/util/paths.js';
 import { scenarioFrom, scenarioYaml } from '../../support/scenarios.js';
 import { tempDir } from '../../support/temp-dir.js';
@@ -31,7 +32,7 @@ describe('the ping round trip before a kill where nothing is pending', () => {
         modes: ['crash'],
         expect: { 'exit-on-eof': { deadline: 1000 }, 'no-survivors': { grace: 500 } },
       });
-      const { results, evidence } = await runScenarios([scenarioFrom(yaml, tempDir(), 'eager.yaml')], { concurrency: 1, client, containTermWaitMs: 500 });
+      const { results, evidence } = await runPlan(planRun([scenarioFrom(yaml, tempDir(), 'eager.yaml')]), { concurrency: 1, client, containTermWaitMs: 500 });
       expect(results.drills.map((d) => [d.point, d.verdict, d.exit?.class, d.exit?.code])).toEqual([
         ['idle', 'pass', 'clean', 0],
         ['after-response', 'pass', 'clean', 0],

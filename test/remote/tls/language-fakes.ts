@@ -7,7 +7,8 @@
 import { join } from 'node:path';
 import { expect } from 'vitest';
 import type { KillPoint } from '../../../harness/config/index.js';
-import { runScenarios } from '../../../harness/run/run-scenarios.js';
+import { planRun } from '../../../harness/plan/plan.js';
+import { runPlan } from '../../../harness/run/run-plan.js';
 import { eventsOf, type DrillEvidence } from '../../../harness/evidence/types.js';
 import type { DrillResult } from '../../../harness/results/types.js';
 import { packageRoot } from '../../../harness/util/paths.js';
@@ -122,7 +123,7 @@ function scenarios(fake: LanguageFake) {
 
 /** Drills the fake through every case and asserts the table exactly; returns the drills for further looks. */
 export async function drillLanguage(fake: LanguageFake): Promise<{ drills: DrillResult[]; evidence: DrillEvidence[] }> {
-  const { results, evidence } = await runScenarios(scenarios(fake), { concurrency: 'auto', client: 'inprocess', containTermWaitMs: 500 });
+  const { results, evidence } = await runPlan(planRun(scenarios(fake)), { client: 'inprocess', containTermWaitMs: 500 });
   const expected = Object.fromEntries(CASES.flatMap((c) => POINTS.map((p) => [`${fake.name}-${c.id}/${p}/crash`, c.expected])));
   const errors = results.drills.filter((d) => d.verdict === 'error').map((d) => `${d.key}: ${d.reason}`);
   expect(errors).toEqual([]);

@@ -10,7 +10,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { eventsOf, type DrillEvidence } from '../../../harness/evidence/types.js';
-import { runScenarios } from '../../../harness/run/run-scenarios.js';
+import { planRun } from '../../../harness/plan/plan.js';
+import { runPlan } from '../../../harness/run/run-plan.js';
 import { scenarioFrom, scenarioYaml } from '../../support/scenarios.js';
 import { tempDir } from '../../support/temp-dir.js';
 import { HTTPS_WRITER_ENV, HTTPS_WRITER_REMOTE, HTTPS_WRITER_TIMEOUTS, PYTHON_HTTPS } from './language-fakes.js';
@@ -55,8 +56,8 @@ function expectSeenBeforeDispatch(evidence: DrillEvidence): void {
 
 describe('a server forked after the tracker started', () => {
   it('is the drill candidate of its proxied write and of the refusal of a host not listed', async () => {
-    const { results, evidence } = await runScenarios(
-      [scenario('late-listed', 'https://api.example.invalid'), scenario('late-not-listed', 'https://other.example.invalid')],
+    const { results, evidence } = await runPlan(
+      planRun([scenario('late-listed', 'https://api.example.invalid'), scenario('late-not-listed', 'https://other.example.invalid')]),
       {
         concurrency: 1,
         client: 'inprocess',

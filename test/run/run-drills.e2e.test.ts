@@ -1,5 +1,5 @@
 /**
- * One run path (harness/run/start-run.ts): the CLI and runDrills() give the same drills,
+ * One run path (harness/run/run-drills.ts): the CLI and runDrills() give the same drills,
  * verdicts and check verdicts for the same config, and runDrills() now has what only the CLI
  * had: the duplicate-id and `only` checks, the evidence wipe, shards, and an error instead of
  * silently dropping named reporters when `out` is unset.

@@ -1,32 +1,9 @@
-/** `run --shard i/n --repeat n` and `crash-drill merge <folders...> --out <dir>`, wired in by main.ts. */
+/** `crash-drill merge <folders...> --out <dir>`: the report folders of a plan's shards (`run --shard i/n`) made one report. */
 import { resolve } from 'node:path';
 import { rmSync } from 'node:fs';
-import { InvalidArgumentError, type Command } from 'commander';
-import { parseShard, ShardError } from '../plan/shard.js';
+import type { Command } from 'commander';
 import { commandExit, UsageError } from '../util/errors.js';
-
-export function shardArg(value: string) {
-  try {
-    return parseShard(value);
-  } catch (error) {
-    // Commander turns InvalidArgumentError into a usage error; main.ts exits 3 on those.
-    if (error instanceof ShardError) throw new InvalidArgumentError(error.message.replace(/^--shard: /, ''));
-    throw error;
-  }
-}
-
-function repeatArg(value: string): number {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError(`expected a positive whole number, got "${value}"`);
-  return n;
-}
-
-/** Adds `--shard <i/n>` and `--repeat <n>` to the run command (options reach runCommand as `shard` and `repeat`). */
-export function addShardOptions(command: Command): Command {
-  return command
-    .option('--shard <i/n>', 'run only shard i of n (drills dealt round-robin in plan order); merge the shards with `crash-drill merge`', shardArg)
-    .option('--repeat <n>', 'run every drill n times; a drill whose verdicts differ is reported as flaky and counts as failed', repeatArg);
-}
+import { commaList } from './run-flags.js';
 
 export interface MergeCommandOptions {
   out: string;
@@ -70,13 +47,7 @@ export function registerMergeCommand(program: Command): void {
     .description('merge the report folders of the shards of one plan into one report')
     .argument('<folders...>', 'report folders written by `run --shard i/n` (each holding results.json and evidence/)')
     .option('--out <dir>', 'merged report folder', 'crash-drill-report')
-    .option('--reporter <names>', 'reporters, as for run (json is always on)', (v: string, p: string[] = []) => [
-      ...p,
-      ...v
-        .split(',')
-        .map((s) => s.trim())
-        .filter(Boolean),
-    ])
+    .option('--reporter <names>', 'reporters, as for run (json is always on)', commaList)
     .action(async (folders: string[], options: MergeCommandOptions) => {
       process.exitCode = await mergeCommand(folders, options);
     });
