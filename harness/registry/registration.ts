@@ -17,10 +17,7 @@ export type RunRegistration = { unregister(): void };
 
 export const SAFE_ID = /^[A-Za-z0-9._-]+$/;
 
-/**
- * One registry per user (registry.ts): a harness may only sweep its own user's drills. Checked
- * (made 0700 when missing) at every call; RegistryError when not the user's own.
- */
+/** One registry per user (registry.ts), checked at every call: a harness may only sweep its own user's drills. */
 export function runsDir(): string {
   return checkedRunsDir();
 }
@@ -102,10 +99,9 @@ function registrationFiles(runId: string): string[] {
 }
 
 /**
- * The state of each run from its registrations that are regular files of this user. An unprobeable
- * lock (no perl) counts as live, not proven dead; a registration without a lock is judged by its
- * harness's pid and start time (this PID namespace's /proc only). One perl probes them all.
- * RegistryError when the registry is not private, so a failed read never makes every run dead.
+ * Each run's state from this user's registrations. An unprobeable lock counts as live; without a
+ * lock, the harness's pid and start time decide. RegistryError when the registry is not private,
+ * so a failed read never makes every run dead.
  */
 export function runStates(runIds: Iterable<string>): Map<string, RunState> {
   const states = new Map<string, RunState>();
@@ -141,10 +137,7 @@ export function isRunLive(runId: string): boolean {
   return runStates([runId]).get(runId) === 'live';
 }
 
-/**
- * Resolves once the run's harness is proven gone (lock freed, or pid gone when unlocked), or after
- * `timeoutMs`; at once when the run is not registered here.
- */
+/** Resolves once the run's harness is proven gone, or after `timeoutMs`; at once when it is not registered here. */
 export async function whenRunEnds(runId: string, timeoutMs: number): Promise<void> {
   const file = openOwnFile(registryFile(runId));
   if (file === null) return;
