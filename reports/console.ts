@@ -10,10 +10,7 @@ import type { DrillInfo, DrillResult, Reporter, RunReport, RunStartInfo } from '
 
 type Out = { write(s: string): unknown; isTTY?: boolean };
 
-/**
- * Progress while drills run (one line per finished drill, and on a TTY a live status line of
- * what is running), then every drill that did not pass with its reason, and the final line.
- */
+/** Progress while drills run (on a TTY a live status line too), then every drill that did not pass, and the final line. */
 export class ConsoleReporter implements Reporter {
   name = 'console';
   private readonly c: Colors;
@@ -200,10 +197,7 @@ function label(d: DrillResult): string {
   return `${d.scenario}${compared ? ` [${d.subject.name}]` : ''} ${d.point}/${modeLabel(d)}`;
 }
 
-/**
- * A table of the drills of scenarios that name several subjects: one row per scenario, point
- * and mode, one column per subject, each cell the verdict and the checks that failed.
- */
+/** For scenarios naming several subjects: a row per scenario, point and mode, a column per subject. */
 export function comparison(drills: Iterable<DrillResult>): string | null {
   const subjectSet = new Set<string>();
   const rows = new Map<string, Map<string, string>>();
@@ -234,10 +228,7 @@ export function comparison(drills: Iterable<DrillResult>): string | null {
   );
 }
 
-/**
- * Where the run's reports are: the folder as the user can paste it (relative to the working
- * folder when inside it), each file written there, and report.html as a file:// URL to open.
- */
+/** Where the run's reports are, pasteable (relative when inside the working folder), and report.html as a file:// URL. */
 export function reportsLine({ outDir, files }: { outDir?: string; files?: string[] }, cwd = process.cwd()): string | null {
   if (!outDir || !files?.length) return null;
   const rel = relative(cwd, outDir);

@@ -1,10 +1,7 @@
 /**
- * `<out>/junit.xml`: the JUnit format of the Jenkins xUnit plugin's junit-10.xsd
- * (test/reports/fixtures/junit.xsd). A suite per scenario, a testcase per drill and check
- * (`<point>/<mode> <check>`): failed is <failure>, unknown or baseline-known <skipped>, a drill in
- * error one <error> testcase. Stale baseline entries and the cleanup expectation
- * (reports/junit-expectation.ts) get suites of their own. Per-drill facts go into the suite's
- * <properties>, keyed by label, as junit-10.xsd allows none inside a <testcase>.
+ * `<out>/junit.xml` in the Jenkins xUnit plugin's junit-10.xsd (test/reports/fixtures/junit.xsd):
+ * a suite per scenario, a testcase per drill and check. Per-drill facts go into the suite's
+ * <properties>, as junit-10.xsd allows none inside a <testcase>.
  */
 import { modeLabel, staleAdvice } from '../harness/results/constants.js';
 import { closeSync, mkdirSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
@@ -136,10 +133,7 @@ function rootOpen(results: RunReport, total: { tests: number; failures: number; 
   return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites${root}>\n`;
 }
 
-/**
- * Writes the file in one pass over the drills: the root's totals come first, so the suites go to
- * a side file as built and are copied after the root element once all are counted.
- */
+/** One pass: the root's totals come first, so the suites go to a side file and are copied after the root once counted. */
 function writeJunit(file: string, results: RunReport): void {
   const suitesFile = `${file}.${process.pid}.suites`;
   try {
@@ -309,10 +303,7 @@ function seconds(s: number): string {
   return Math.max(0, s).toFixed(3);
 }
 
-/**
- * What XML 1.0 cannot carry even as references (§2.2 Char), plus DEL and C1 controls a terminal
- * may act on: written as visible `\uXXXX`.
- */
+/** What XML 1.0 cannot carry even as references (§2.2 Char), plus DEL and C1 controls a terminal may act on: written as visible `\uXXXX`. */
 const UNSAFE = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
 function visible(s: string): string {

@@ -1,10 +1,7 @@
 /**
- * `<out>/summary.md`: the scenario × (kill point, mode) table, the closing counts, each failed
- * drill linked to its incident record in report.html, and a line per unknown or errored drill.
- * In GitHub Actions it is also appended to GITHUB_STEP_SUMMARY, and the first 10 failures are
- * `::error` annotations (GitHub shows at most 10 per step; one `::notice` says there are more),
- * printed as drills end so the console's closing line stays last. Annotations are runner
- * commands, so printsToStdio() stays false and the console reporter is still added.
+ * `<out>/summary.md`, also appended to GITHUB_STEP_SUMMARY in GitHub Actions, where the first 10
+ * failures become `::error` annotations (GitHub shows at most 10 per step), printed as drills end
+ * so the console's closing line stays last. Annotations are runner commands, so printsToStdio() is false.
  */
 import { appendFileSync } from 'node:fs';
 import { writeTextAtomic } from './write-atomic.js';
@@ -164,10 +161,7 @@ export function summaryMarkdown(results: RunReport, linkHtml = true): string {
   return lines.join('\n');
 }
 
-/**
- * Rows: subject / scenario, and one per client profile when the run drilled under others than
- * the default (reports/matrix-layout.ts); columns: kill point × mode; a cell holds each verdict.
- */
+/** Rows: subject / scenario, and per client profile (reports/matrix-layout.ts); columns: kill point × mode. */
 function table(drills: Brief[]): string[] {
   const { columns, profiled, rows } = matrixLayout(drills);
   const client = profiled ? ' client |' : '';

@@ -80,10 +80,7 @@ export interface Citation {
 export const STEP_NAMES = ['spawn', 'env', 'stop', 'crash', 'abandon'] as const;
 export type StepName = (typeof STEP_NAMES)[number];
 
-/**
- * Where a step was read (at least one citation), or `unsourced` with what it rests on instead:
- * a report of a drill that uses an unsourced step says so.
- */
+/** Where a step was read (at least one citation), or `unsourced` with what it rests on instead: a report of a drill that uses an unsourced step says so. */
 export type StepSource = { cited: readonly Citation[] } | { unsourced: string };
 
 /**

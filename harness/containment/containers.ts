@@ -1,8 +1,6 @@
 /**
- * Containment of the drill's containers by id and created time (another created time: not ours,
- * left alone): re-inspect, `docker stop --time <wait>`, `docker kill` if it still runs, `docker
- * rm` of what the label left exited; each a step (harness/containment/step.ts). Forced: ended by
- * SIGKILL or needed kill. Without `--init`, PID 1 ignores SIGTERM and stop waits its full time.
+ * Containment of the drill's containers by id and created time: stop, kill if it still runs, rm.
+ * Without `--init`, PID 1 ignores SIGTERM and stop waits its full time.
  */
 import { monoNow } from '../util/clock.js';
 import type { ContainerTarget, ContainmentStep, Engine, EngineAction, UntargetedStep } from './step.js';

@@ -1,8 +1,6 @@
 /**
  * The processes of the contained process's run, each with its proof; only these may be SIGKILLed.
- * A group or session counts only when a member leads it (an inherited one is the client's), and
- * only processes started no earlier than the contained one; snapshot descendants stay members
- * after re-parenting while their identity matches.
+ * A group or session counts only when a member leads it: an inherited one is the client's.
  */
 import { descendantsOf, type TableProcess } from './process-table.js';
 

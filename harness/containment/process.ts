@@ -1,9 +1,6 @@
 /**
- * `crash-drill contain <pid>`: contains a live process and what belongs to its run, in the order
- * that keeps the evidence: snapshot, revoke and prove it, SIGTERM, wait, re-identify, SIGKILL only
- * what is still there and proven of the run (members.ts). It refuses pid 1, its own ancestors, a
- * changed start time and (without force) another user's process; it never signals by name.
- * The caller (harness/live-machine/contain.ts) gives the table and snapshot and keeps the record.
+ * `crash-drill contain <pid>`, in the order that keeps the evidence: snapshot, revoke and prove it,
+ * SIGTERM, wait, re-identify, SIGKILL only what is proven of the run (members.ts). Never by name.
  */
 import { monoNow } from '../util/clock.js';
 import { runMembers, type Member } from './members.js';

@@ -11,10 +11,7 @@ export function signalIdentity(id: ProcIdentity, signal: NodeJS.Signals | number
   return signalIfSame(id, signal, readStat);
 }
 
-/**
- * The same, with the process read by another means (the ps backend of harness/live-machine/): its
- * start time and state, or null when it is gone.
- */
+/** The same, with the process read by another means (the ps backend of harness/live-machine/): its start time and state, or null when it is gone. */
 export function signalIfSame(
   id: ProcIdentity,
   signal: NodeJS.Signals | number,

@@ -1,8 +1,4 @@
-/**
- * One containment step as data: what the harness did to end something, to which target, what came
- * of it, and when. Every kind of containment records this type; describeStep() is the only place
- * it becomes text. Types only, so checks and reporters can import it.
- */
+/** One containment step as data; describeStep() is the only place it becomes text. Types only, so checks and reporters can import it. */
 import type { ExitObservation } from '../observe/index.js';
 import type { SignalOutcome } from './signal.js';
 

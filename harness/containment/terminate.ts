@@ -22,10 +22,8 @@ export async function waitAll(records: ContainmentRecord[], timeoutMs: number, p
 /** SIGTERM, wait, SIGKILL the rest, wait. Mutates and returns the records. */
 export async function terminate(records: ContainmentRecord[], opts: TerminateOptions): Promise<ContainmentRecord[]> {
   const termed: ContainmentRecord[] = [];
-  // Who is alive, and its argv, before the first signal: a process ended first may end its own
-  // children at once, and those were alive when containment began; they are ended by it, not
-  // "already gone". argv as it is now: a process first seen between fork and exec still showed
-  // its parent's.
+  // Alive before the first signal: a child that dies with its parent was ended by containment, not
+  // "already gone". argv as it is now: one first seen between fork and exec showed its parent's.
   const before = records.map((r) => {
     const stat = readStat(r.pid);
     const alive = stat !== null && stat.startTime === r.startTime && stat.state !== 'Z' && stat.state !== 'X';

@@ -123,13 +123,7 @@ export type HarnessEvent =
   | { type: 'drill-start'; meta: DrillMeta; wall?: string }
   /** Which process-tracking methods were in force, and what they cannot see. */
   | { type: 'tracking'; tracking: TrackingInfo }
-  /**
-   * The CPU the drill's processes used, recorded as the drill ends, once its cgroup is empty
-   * (only with a cgroup): `cgroupMs` everything that ran in it (the client or stand-in, the
-   * server and what it started; cpu.stat, µs resolution), `clientMs` the drill's own clients'
-   * part (read by the holder from each client's zombie: 10 ms resolution; null when one could
-   * not be read). The server's part is the difference.
-   */
+  /** CPU at the drill's end (with a cgroup): `cgroupMs` all of it (cpu.stat), `clientMs` the clients' (from their zombies); the server's is the difference. */
   | { type: 'drill-cpu'; cgroupMs: number; clientMs: number | null }
   | { type: 'client-spawned'; pid: number; startTime: number; cmdline?: string[] }
   /** The client profile the drill reproduces: how it spawns, stops and loses its server. */

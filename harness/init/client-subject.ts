@@ -1,9 +1,6 @@
 /**
- * A configured client entry as a drill subject: what `init` starts now (the values the client
- * would give), and what it writes, never a copy of a secret. A variable reference, a
- * credential-named value (credentials.ts) or a token-like one becomes `{{env.NAME}}` (a secret
- * arg `{{env.<ENTRY>_ARG_<i>}}`); a shell default `${X:-d}` with X unset is written as d unless
- * d looks secret. Pure.
+ * A configured client entry as a drill subject: what `init` starts now, and what it writes, never
+ * a copy of a secret: a variable reference, a credential-named or a token-like value becomes `{{env.NAME}}`.
  */
 import { isCredentialName, looksLikeSecret } from '../util/secrets.js';
 import { envValues } from '../mcp-clients/server.js';

@@ -1,8 +1,4 @@
-/**
- * `init --from-client <name>` / `--from-client-config <file>`: a subject and scenarios per stdio
- * server the client configures, each started once as the client would to list its tools. Env
- * values are referenced, never copied or printed (client-subject.ts).
- */
+/** `init --from-client`: scenarios per configured stdio server, each started once to list its tools; env values are referenced, never copied. */
 import path from 'node:path';
 import { EXIT, UsageError } from '../util/errors.js';
 import { loadClientConfigs } from '../mcp-clients/readers/load.js';

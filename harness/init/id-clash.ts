@@ -1,7 +1,6 @@
 /**
  * Scenario ids are unique across a run's files (harness/config/load.ts), so init refuses, before
- * writing, when a file it does not write has the id of one it does (`scenarios/<tool>.yaml` beside
- * `scenarios/may-write/<tool>.yaml`): overwriting removes neither, and `run` would refuse both.
+ * writing, when a file it does not write has the id of one it does: `run` would refuse both.
  */
 import { readFileSync, statSync } from 'node:fs';
 import { ConfigError } from '../config/index.js';

@@ -45,14 +45,9 @@ export interface ListToolsResult {
   ended: Array<ProcIdentity & { cmdline: string[]; endedBy: string }>;
 }
 
-/**
- * The server gets the SDK client's default environment plus the marker; ListToolsError when it
- * does not start or answer in time. `network: 'loopback'` (docs/network.md) throws
- * NoLoopbackNetwork where no such namespace can be made.
- */
+/** The server gets the SDK client's default environment plus the marker; ListToolsError when it does not start or answer in time. */
 export async function listServerTools(server: ServerCommand, timeoutMs: number, opts: { network?: NetworkChoice } = {}): Promise<ListToolsResult> {
-  // Under a caller that marks its own (a test file, another init), the marker extends the
-  // caller's, so the caller can tell its processes from those of inits running beside it.
+  // The marker extends a caller's own, so it can tell its processes from those of inits beside it.
   const outer = process.env[INIT_MARKER_ENV];
   const marker = outer ? `${outer}.${randomUUID()}` : randomUUID();
   const network = opts.network === 'loopback' ? await openLoopbackNetwork(`init-${marker}`, []) : null;

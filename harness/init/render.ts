@@ -8,12 +8,9 @@ import { exampleArgs } from './example-args.js';
 import type { ServerCommand } from './list-tools.js';
 
 /**
- * At `idle` and `pre-dispatch` the client is killed before the target call is written
- * (docs/design.md, "Kill points"), so the lifecycle scenario drills them once with any tool, and
- * each tool's scenario only the points where its call is written. A tool not annotated read-only
- * is treated as one that writes (annotations are hints). The remote's points (REMOTE_POINTS) are
- * written commented out: until the server's writes reach the remote each would wait out its
- * point timeout for an `unknown`.
+ * `idle` and `pre-dispatch` kill before the target call is written (docs/design.md, "Kill points"),
+ * so the lifecycle scenario drills them once. A tool not annotated read-only counts as writing.
+ * The remote's points are commented out: until writes reach the remote each would time out `unknown`.
  */
 export const LIFECYCLE_POINTS: readonly KillPoint[] = ['idle', 'pre-dispatch'];
 export const TOOL_POINTS: readonly KillPoint[] = ['in-flight', 'after-response'];
@@ -24,10 +21,7 @@ export const INIT_MODES: readonly KillMode[] = ['crash', 'close', 'hang'];
 /** What the remote's points can show of the server's cleanup expectation (harness/expectation/statements.ts). */
 export const REMOTE_EXPECTATION = ['no-write-after-loss', 'writes-carry-key-and-session'] as const;
 
-/**
- * What a may-write tool states from the first run: the server keeps its own record of the actions
- * it starts. `not shown` until the remote's points are on, so a first run does not fail on it.
- */
+/** A may-write tool's statement that the server records its actions: `not shown` until the remote's points are on. */
 export const WRITE_EXPECTATION = ['records-every-action'] as const;
 
 /** Above a may-write tool's expectation: what the server has to do to meet it. */
@@ -124,10 +118,7 @@ export function lifecycleText(input: ServerTextInput & { id: string; tools: read
   return fileText(input, doc, []);
 }
 
-/**
- * A tool's scenario: the points where its call is written; a may-write tool also states that the
- * server records its actions, and has the remote's points commented out.
- */
+/** A tool's scenario: the points where its call is written. */
 export function toolScenarioText(input: ServerTextInput & { id: string; tool: Tool }): string {
   const { tool } = input;
   const write = isWriteCapable(tool);
@@ -195,11 +186,7 @@ function fileText(input: ServerTextInput, doc: Document, tail: readonly string[]
   return `${lines.join('\n')}\n`;
 }
 
-/**
- * crash-drill.config.mjs. It imports nothing: where `npx crash-drill` runs the package from its
- * cache, an `import ... from 'mcp-crash-drill'` fails with "Cannot find package". The type comes
- * from a JSDoc `import()`, which only an editor reads.
- */
+/** crash-drill.config.mjs, importing nothing: run from npx's cache, an import of 'mcp-crash-drill' fails; the type is a JSDoc `import()`. */
 export function configText(projectDir: string, scenarioDir: string): string {
   const scenarios = relativeFrom(projectDir, scenarioDir);
   return [

@@ -1,8 +1,4 @@
-/**
- * The scenario files `init` writes for one server, in load order (harness/config/find-files.ts
- * sorts by path): `lifecycle.yaml`, then `may-write/<tool>.yaml` (drilled first), then
- * `read-only/<tool>.yaml`; each parsed as `run` would before anything is written.
- */
+/** The scenario files `init` writes for one server, in load order, each parsed as `run` would before anything is written. */
 import path from 'node:path';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { ConfigError } from '../config/index.js';

@@ -1,9 +1,4 @@
-/**
- * Classifies a session by who holds the other end of its stdio: client gone (no live holder;
- * ppid 1 is only a hint); client stuck (stopped, or output unread at every look for
- * --stuck-after, pending.ts); detached (detached.ts); superseded (superseded.ts, decided in
- * find-orphans.ts); attached; unresolved (a socket peer `ss` could not resolve: never guessed).
- */
+/** Classifies a session by who holds the other end of its stdio (ppid 1 is only a hint; an unresolved peer is never guessed). */
 import { descendantsOf } from '../containment/process-table.js';
 import { detachedEvidence } from './detached.js';
 import { resolveEnd, type EndHolder, type StdioEnd } from './stdio-ends.js';

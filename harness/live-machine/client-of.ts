@@ -1,8 +1,4 @@
-/**
- * Which client a server belongs to, from two sources shown together: the configured entries its
- * processes match (harness/mcp-clients/matcher.ts), and the live process holding an end of its
- * stdio that is also its ancestor, else a holder that is not (a detached server's, detached.ts).
- */
+/** Which client a server belongs to: the configured entries it matches, and the live ancestor holding its stdio. */
 import type { ClientId } from '../mcp-clients/types.js';
 import type { EndHolder, StdioEnd } from './stdio-ends.js';
 import type { StdioSession } from './stdio-sessions.js';

@@ -1,11 +1,7 @@
 /**
- * A detached server: a live client still holds its stdio, but the process the client started is
- * gone (a launcher that forwards no signal, when a client signals only its direct child:
- * docs/client-profiles.md), so the real server runs on and the client never ends it. One look:
- * - a live, not stopped holder of its stdin's write or stdout's read end is no ancestor of its
- *   top processes (the kernel re-parents only when the parent dies);
- * - that holder started no later than the server (so it could have started it).
- * Group and session are shown, not required.
+ * A detached server: a live client still holds its stdio, but the launcher it started is gone
+ * (docs/client-profiles.md), so the client never ends the real server. Seen as a live holder of
+ * its stdio, started no later than the server, that is no ancestor of it.
  */
 import type { EndHolder, StdioEnd } from './stdio-ends.js';
 import { heldEnds, parentChain } from './client-of.js';

@@ -1,8 +1,4 @@
-/**
- * The hash-chained evidence log of `inspect --out` and `contain --out` (harness/evidence/log.ts
- * format), one per process identity so an inspect and its contain are one chain. An existing log
- * is verified before appending (a broken chain is never extended), and rewritten via a rename.
- */
+/** The hash-chained log of `inspect --out` and `contain --out`, one per process identity; a broken chain is never extended. */
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { GENESIS, sha256 } from '../evidence/log.js';

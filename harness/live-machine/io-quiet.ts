@@ -1,8 +1,6 @@
 /**
- * "No I/O" between two looks, from /proc/PID/io (rchar, wchar, syscr, syscw, over its threads).
- * An idle event loop still moves them through an eventfd, 8 bytes a call (eventfd(2); timerfd
- * too), so a change is no I/O when every call it adds moved 8 bytes, on both sides. An MCP message
- * is never 8 bytes, and an empty read adds a call without bytes, which errs toward I/O.
+ * "No I/O" between two looks, from /proc/PID/io: an idle event loop still moves the counters
+ * through an eventfd, 8 bytes a call (eventfd(2)), and an MCP message is never 8 bytes.
  */
 import type { Backend } from './types.js';
 

@@ -1,9 +1,6 @@
 /**
- * What one look cannot tell, kept in one small file for the next look:
- * - unread: how long a client has left the server's output unread (`ss` Recv-Q), per client
- *   identity and socket; "unread at every look since T", not "continuously".
- * - io: whether a server its client restarted has had I/O since (superseded.ts, io-quiet.ts),
- *   per (server, newer server, client) identities.
+ * What one look cannot tell, kept for the next: how long output has stayed unread ("at every look
+ * since T", not "continuously"), and whether a restarted server has had I/O since (superseded.ts).
  */
 import { dirname, join } from 'node:path';
 import { readOwnFile, replaceOwnFile } from '../registry/index.js';
@@ -30,10 +27,7 @@ interface LookState {
 
 const STATE_ENV = 'CRASH_DRILL_ORPHANS_STATE';
 
-/**
- * In the run registry (harness/registry/registry.ts), a private folder checked before every use,
- * so another user cannot read or forge it. CRASH_DRILL_ORPHANS_STATE names the file (tests).
- */
+/** In the run registry's private folder (harness/registry/registry.ts), so another user cannot forge it. */
 export function pendingFile(): string {
   return process.env[STATE_ENV] || join(registryDir(), 'orphans-pending.json');
 }
@@ -67,10 +61,7 @@ export interface Looks {
   quiet?: (before: string, now: string) => boolean;
 }
 
-/**
- * Records this look. A kind not given keeps what was kept; of a kind given, keys not seen now are
- * forgotten. Unread keys keep their first-seen time; io keys while every look finds them quiet.
- */
+/** Records this look: of a kind given, keys not seen now are forgotten; a kind not given is kept. */
 export function recordLooks(now: Looks, at = Date.now(), file = pendingFile()): { unread: Map<string, PendingLook>; io: Map<string, IoLook> } {
   // A folder that is not this user's own refuses the command (RegistryError, exit 3), never a silent first look.
   checkPendingFolder(file);

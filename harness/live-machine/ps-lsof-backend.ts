@@ -62,10 +62,7 @@ function envLines(pids: readonly number[]): Map<number, { line: string; command:
   return out;
 }
 
-/**
- * One lsof of the whole machine per look (a look starts with processes()): per-process lsof
- * calls cost about 50 ms each, the whole machine about as much as one of them.
- */
+/** One lsof of the whole machine per look: it costs about as much as one per-process call (docs/measurements.md). */
 let machine: Map<number, LsofFile[]> | null = null;
 
 function files(pid: number): LsofFile[] | null {

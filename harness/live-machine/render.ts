@@ -1,7 +1,4 @@
-/**
- * Human text for `orphans` and `inspect`. Plain text: no colour, so it reads the same in a
- * terminal, a cron mail and a CI log.
- */
+/** Human text for `orphans` and `inspect`. Plain text: no colour, so it reads the same in a terminal, a cron mail and a CI log. */
 import { matchLine } from '../mcp-clients/matcher.js';
 import { duration } from './duration.js';
 import type { OrphanEntry, OrphanReport } from './find-orphans.js';

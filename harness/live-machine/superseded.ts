@@ -1,12 +1,8 @@
 /**
- * A superseded server: its client started the same configuration entry again and this older one
- * has had no I/O since, as after Claude Code's `/mcp` reconnect, which keeps the old server's
- * pipes open (anthropics/claude-code #79740).
- * - same client: one live process holds both sessions' stdio and is an ancestor of both (client-of.ts);
- * - same entry: both match one configured entry; a session no entry matches is never superseded;
- * - no I/O: its /proc/PID/io counters moved by nothing but an idle event loop's wake-ups
- *   (io-quiet.ts) between two looks taken while the newer session ran (pending.ts keeps the
- *   first; --idle-after sets how far apart).
+ * A superseded server: the same client (an ancestor holding both sessions' stdio) started the same
+ * configured entry again, and this older one has had no I/O (io-quiet.ts) between two looks while
+ * the newer ran, as after Claude Code's `/mcp` reconnect, which keeps the old server's pipes open
+ * (anthropics/claude-code #79740).
  */
 import type { ConfigMatch } from '../mcp-clients/matcher.js';
 import type { Classified } from './classify.js';

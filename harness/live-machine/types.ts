@@ -5,10 +5,7 @@ import type { IoCounters } from './observe.js';
 export type BackendName = 'proc' | 'ps-lsof';
 export type { IoCounters };
 
-/**
- * A process-table row: TableProcess (startTime is /proc field 22 in ticks, or `ps -o lstart`
- * seconds on the ps backend) and more.
- */
+/** A process-table row; startTime is /proc field 22 in ticks, or `ps -o lstart` seconds. */
 export interface ProcessEntry extends TableProcess {
   /** Wall-clock start (ISO); whole seconds on the ps backend. */
   startedAt: string;
@@ -59,10 +56,7 @@ export interface Backend extends ProcessTable {
   stdio(pid: number): Descriptor[] | null;
   /** Every descriptor of the process. */
   descriptors(pid: number): Descriptor[] | null;
-  /**
-   * Every pipe and socket holder by object (the expensive scan), and the unix peers it could
-   * resolve; with `wanted`, pipes not in it may be left out.
-   */
+  /** Every pipe and socket holder by object (the expensive scan); with `wanted`, other pipes may be left out. */
   holders(wanted?: ReadonlySet<string>): DescriptorHolders;
   /** Environment variable names (never values); null when unreadable. */
   environNames(pid: number): string[] | null;

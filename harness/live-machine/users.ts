@@ -1,7 +1,4 @@
-/**
- * uid -> user name from /etc/passwd, read once. Enough for local accounts; a uid the file does
- * not name is shown as the number, as ps does.
- */
+/** uid -> user name from /etc/passwd, read once. Enough for local accounts; a uid the file does not name is shown as the number, as ps does. */
 import { readFileSync } from 'node:fs';
 
 let names: Map<number, string> | undefined;

@@ -1,8 +1,4 @@
-/**
- * One server entry of any client, checked field by field: the core `command`, `args`, `env`,
- * `cwd`. Remote (`type`, `url`, `httpUrl`, `serverUrl`) and switched-off entries launch nothing,
- * so they give no matcher and no problem.
- */
+/** One server entry of any client, checked field by field; remote and switched-off entries launch nothing, so give no matcher and no problem. */
 import path from 'node:path';
 import { describeType } from './read-json.js';
 import { withEnvValues } from './server.js';

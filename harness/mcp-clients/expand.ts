@@ -1,8 +1,4 @@
-/**
- * Variables a client expands before spawning: VS Code-style `${env:NAME}`, `${workspaceFolder}`,
- * `${input:ID}` or shell-style `$NAME`, `${NAME:-default}`. An unknown value matches any text,
- * and the match says so.
- */
+/** Variables a client expands before spawning (`${env:NAME}`, `$NAME`, `${NAME:-default}`); an unknown value matches any text, and says so. */
 import type { ConfiguredServer } from './types.js';
 
 export type Expanded = { text: string; unknown: [] } | { regex: RegExp; unknown: string[] };

@@ -92,10 +92,7 @@ export class ConfigMatcher {
     return this.entries.length;
   }
 
-  /**
-   * Every entry this process is, with how. `cwd` resolves a relative command and tells apart entries
-   * that run the same line from different folders.
-   */
+  /** Every entry this process is, with how. `cwd` resolves a relative command and tells apart entries that run the same line from different folders. */
   match(argv: readonly string[], cwd: string | null = null): ConfigMatch[] {
     const seen = this.seen(argv, cwd);
     return this.collect((e) => this.howArgv(e, seen, cwd), cwd);
@@ -119,10 +116,7 @@ export class ConfigMatcher {
     return cwd === null ? first : run(cwd);
   }
 
-  /**
-   * The entries `how` accepts; with several and a known folder, those of that folder are kept if
-   * any (a tie-break, never a reason to drop the only match).
-   */
+  /** The entries `how` accepts; with several and a known folder, those of that folder are kept if any (a tie-break, never a reason to drop the only match). */
   private collect(how: (e: Prepared) => string | null, cwd: string | null): ConfigMatch[] {
     let hits: { e: Prepared; how: string }[] = [];
     for (const e of this.entries) {

@@ -1,8 +1,4 @@
-/**
- * A configured server with its env values kept apart: they live on a non-enumerable symbol
- * property, so JSON.stringify, object spread and a report that copies the entry never carry
- * them. Only `init` reads them, through envValues(), to decide what becomes a placeholder.
- */
+/** A configured server's env values live on a non-enumerable symbol, so JSON.stringify and spread never carry them; only `init` reads them. */
 import type { ConfiguredServer } from './types.js';
 
 const VALUES = Symbol('crash-drill.env-values');

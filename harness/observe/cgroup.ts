@@ -107,11 +107,7 @@ export class DrillCgroup {
     }
   }
 
-  /**
-   * CPU time used in this cgroup, µs: cpu.stat's usage_usec, which the cgroup core keeps for
-   * every cgroup (no cpu controller needed) and which keeps what its processes used after they
-   * exit. Null where it cannot be read.
-   */
+  /** cpu.stat's usage_usec: kept for every cgroup (no cpu controller needed), exited processes included; null when unreadable. */
   cpuUsageUsec(): number | null {
     try {
       const m = /^usage_usec (\d+)$/m.exec(readFileSync(join(this.path, 'cpu.stat'), 'utf8'));

@@ -1,9 +1,6 @@
 /**
- * Who belongs to a drill, decided from one scan of /proc. A process is a member by any method of
- * TrackedProcess.foundBy: cgroup, env-marker (CRASH_DRILL_RUN=<drillId>), parent-links (a zombie
- * leader keeps its children), process-group, session, or subreaper (its parent is a holder,
- * harness/drill/holder/holder.pl). Nothing that started before the root can be a member; parent
- * links alone miss anything whose middle parent already exited.
+ * Who belongs to a drill, from one scan of /proc, by any method of TrackedProcess.foundBy: parent
+ * links alone miss anything whose middle parent already exited. Nothing older than the root is a member.
  */
 import { decodeWaitStatus, type ExitStatus } from './exit-status.js';
 import { identityKey, type ProcIdentity } from './identity.js';
@@ -220,11 +217,7 @@ export class MembershipScanner {
     return marked;
   }
 
-  /**
-   * The parent is a member, by identity, still in the table: alive, or a zombie. A multi-threaded
-   * process that exits shows its leader as a zombie while its threads exit, and its children keep
-   * it as parent until then; a zombie's pid cannot be reused while listed.
-   */
+  /** The parent is a member still in the table, alive or a zombie: a zombie's pid cannot be reused while listed. */
   private parentIsMember(stat: ProcStat, stats: Map<number, ProcStat>): boolean {
     const parent = stats.get(stat.ppid);
     if (parent === undefined || parent.state === 'X') return false;

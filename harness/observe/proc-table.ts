@@ -1,7 +1,6 @@
 /**
- * The machine's process table, read once per tick and shared by every tracker of that interval.
- * A tick re-reads only new processes and the ones subscribers name; every FULL_READ_EVERY-th tick
- * reads all. Verdicts rest on sampleNow(), which always reads everything.
+ * The machine's process table, read once per tick for every tracker: a tick re-reads only new and
+ * named processes, every FULL_READ_EVERY-th all. Verdicts rest on sampleNow(), which reads everything.
  */
 import { monoNow } from '../util/clock.js';
 import { forgetStatFdsExcept, listPids, readStat, type ProcStat } from './proc.js';

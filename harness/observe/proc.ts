@@ -86,9 +86,8 @@ export function parseStat(text: string): ProcStat | null {
 const statBuf = Buffer.alloc(4096);
 
 /**
- * Open /proc/PID/stat descriptors, kept from one read to the next: a read is one pread instead
- * of open, read and close. A descriptor stays bound to its process: once reaped, a read fails
- * (ESRCH) even if the pid is reused, and the pid is opened afresh. Close-on-exec, as libuv opens.
+ * Open /proc/PID/stat descriptors, kept so a read is one pread: a descriptor stays bound to its
+ * process, so once reaped a read fails (ESRCH) even if the pid is reused.
  */
 const keptStatFds = new Map<number, number>();
 /** At most this many kept descriptors; beyond it, reads open and close. */

@@ -1,7 +1,4 @@
-/**
- * What holds a live process up, read from /proc for a drill's diagnosis (harness/results/diagnosis.ts):
- * threads and their wchan, stdin reads, event loop, timers, children. Names and counts only, redacted.
- */
+/** What holds a live process up, read from /proc for the diagnosis (harness/results/diagnosis.ts): names and counts only, redacted. */
 import { redact as redactText, type Secret } from '../util/secrets.js';
 import type { ProcIdentity } from './identity.js';
 import { classifyFd } from './inventory.js';

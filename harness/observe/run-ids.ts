@@ -1,7 +1,4 @@
-/**
- * Run and drill ids: what every drill process carries in its environment (membership.ts,
- * CRASH_DRILL_RUN=<drill id>) and what the run registry (harness/registry/registration.ts) files runs under.
- */
+/** Run and drill ids: every drill process carries one in CRASH_DRILL_RUN, and the run registry files runs under them. */
 import { randomBytes } from 'node:crypto';
 
 /** cd-YYYYMMDDTHHMMSS-xxxxxx (UTC, six random hex digits). */

@@ -1,7 +1,4 @@
-/**
- * Follows every process of one drill: samples /proc on an interval, admits members by the methods
- * in membership.ts, and reports 'new', 'exit', 'reparented' and 'exec'. It sees only its own drill.
- */
+/** Follows every process of one drill: samples /proc, admits members (membership.ts), and reports 'new', 'exit', 'reparented' and 'exec'. */
 import { EventEmitter } from 'node:events';
 import { monoNow } from '../util/clock.js';
 import type { DrillCgroup } from './cgroup.js';
@@ -124,10 +121,8 @@ export class DrillTracker extends EventEmitter<TrackerEvents> {
   }
 
   /**
-   * One synchronous sample that re-reads only what can make or end a member: the pids new since
-   * the latest table, and the drill's live members and holders (proc-table.ts, updateProcTable).
-   * For a poll every few ms that must see a new member at once (the child-spawned point): a full
-   * read costs several times as much, for stat lines of processes outside the drill.
+   * One synchronous sample of only what can make or end a member (new pids, live members and
+   * holders), for the child-spawned point's fast poll: a full read is mostly processes outside the drill.
    */
   sampleNew(): TrackedProcess[] {
     return this.sampleFrom(updateProcTable(new Set(this.scanner.watched())));

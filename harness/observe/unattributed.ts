@@ -1,8 +1,7 @@
 /**
- * The floor under every verdict: a process the harness cannot attribute (a setsid daemon with a
- * cleared environment, no cgroup and no live subreaper). It is never signalled, but it keeps a
- * drill from `pass`: it started during the drill, matched no method, looks re-parented, is outside
- * the harness's tree, carries no other drill's marker and is not a container's (harness/containers).
+ * The floor under every verdict: a process started during the drill that no method attributes (a
+ * setsid daemon with a cleared environment, no cgroup, no live subreaper). Never signalled, but it
+ * keeps a drill from `pass`.
  */
 import { DRILL_ENV } from './run-ids.js';
 import { readCmdline, readEnviron, readOwnerUid, type ProcStat } from './proc.js';

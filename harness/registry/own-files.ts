@@ -38,10 +38,7 @@ export function replaceOwnFile(file: string, text: string): void {
   renameSync(tmp, file);
 }
 
-/**
- * As replaceOwnFile, keeping the new descriptor (the caller closes it); `text` gets it before the
- * rename, so the name never shows a file without it (run-lock.ts).
- */
+/** As replaceOwnFile, keeping the new descriptor: `text` gets it before the rename (run-lock.ts). */
 export function replaceOwnFileKeepOpen(file: string, text: (fd: number) => string): number {
   const tmp = `${file}.${process.pid}.tmp`;
   try {
@@ -124,10 +121,7 @@ export function isOwnFile(file: string): boolean {
   }
 }
 
-/**
- * Removes the entries of `dir` that `pick` chooses and lstat says are real folders of ours;
- * returns how many (drill temp folders, harness/run/run-tls.ts).
- */
+/** Removes the entries of `dir` that `pick` chooses and lstat says are real folders of ours; returns how many. */
 export function removeOwnFolders(dir: string, pick: (name: string) => boolean): number {
   let names: string[];
   try {

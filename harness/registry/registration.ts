@@ -94,10 +94,9 @@ function registrationFiles(runId: string): string[] {
 }
 
 /**
- * The state of each run from its registrations that are regular files of this user. An unprobeable
- * lock (no perl) counts as live, not proven dead; a registration without a lock is judged by its
- * harness's pid and start time (this PID namespace's /proc only). One perl probes them all.
- * RegistryError when the registry is not private, so a failed read never makes every run dead.
+ * Each run's state from this user's registrations. An unprobeable lock counts as live; without a
+ * lock, the harness's pid and start time decide. RegistryError when the registry is not private,
+ * so a failed read never makes every run dead.
  */
 export function runStates(runIds: Iterable<string>): Map<string, RunState> {
   const states = new Map<string, RunState>();
@@ -133,10 +132,7 @@ export function isRunLive(runId: string): boolean {
   return runStates([runId]).get(runId) === 'live';
 }
 
-/**
- * Resolves once the run's harness is proven gone (lock freed, or pid gone when unlocked), or after
- * `timeoutMs`; at once when the run is not registered here.
- */
+/** Resolves once the run's harness is proven gone, or after `timeoutMs`; at once when it is not registered here. */
 export async function whenRunEnds(runId: string, timeoutMs: number): Promise<void> {
   const file = openOwnFile(registryFile(runId));
   if (file === null) return;

@@ -1,12 +1,7 @@
 /**
- * Where the run registry lives, checked before every use: its records drive sweeps and reports,
- * so no other local user may write them. The rule is tmux's for /tmp/tmux-<uid>: a folder the
- * user owns, 0700, made when missing, refused (never replaced) when not so. Every harness of the
- * user must find the same one, or it takes the others' live drills for a dead run's.
- * - $XDG_RUNTIME_DIR/crash-drill when that is itself such a folder; else /tmp/crash-drill-<euid>;
- *   CRASH_DRILL_REGISTRY names it outright (tests), with the same checks.
- * Checked with lstat; its ancestors must be root's or the user's and not writable by others
- * unless sticky (/tmp), so it cannot be swapped after the check.
+ * Where the run registry lives: $XDG_RUNTIME_DIR/crash-drill, else /tmp/crash-drill-<euid>, or
+ * CRASH_DRILL_REGISTRY. Its records drive sweeps, so tmux's rule for /tmp/tmux-<uid> holds: the
+ * user's own 0700 folder, refused (never replaced) when not so, below ancestors no other user can swap.
  */
 import { lstatSync, mkdirSync, realpathSync, type Stats } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -28,7 +23,7 @@ export function euid(): number {
   return typeof process.geteuid === 'function' ? process.geteuid() : 0;
 }
 
-/** The registry folder this process uses (not checked): see the top of this file. */
+/** The registry folder this process uses (not checked). */
 export function registryPath(env: NodeJS.ProcessEnv = process.env, uid = euid()): string {
   if (env[REGISTRY_ENV]) return resolve(env[REGISTRY_ENV]);
   const xdg = env.XDG_RUNTIME_DIR;
@@ -50,10 +45,7 @@ export function runsDir(env: NodeJS.ProcessEnv = process.env): string {
   return runs;
 }
 
-/**
- * The user's other registry locations' runs/ that exist and pass the checks (never made): a cron
- * job with another XDG_RUNTIME_DIR registers there, and its live runs must not look dead here.
- */
+/** The user's other registries' runs/ (never made): a cron job with another XDG_RUNTIME_DIR registers there. */
 export function siblingRunsDirs(env: NodeJS.ProcessEnv = process.env, uid = euid()): string[] {
   if (env[REGISTRY_ENV]) return [];
   const own = registryPath(env, uid);
@@ -67,10 +59,7 @@ export function siblingRunsDirs(env: NodeJS.ProcessEnv = process.env, uid = euid
     .filter((runs) => privateFolderProblem(runs, uid) === null);
 }
 
-/**
- * `dir` checked (made 0700 when missing). `stateVariable`: the variable that named a file in it
- * (CRASH_DRILL_ORPHANS_STATE), named in the refusal as the way out.
- */
+/** `dir` checked (made 0700 when missing); `stateVariable` is named in the refusal as the way out. */
 export function checkedFolder(dir: string, env: NodeJS.ProcessEnv = process.env, stateVariable?: string): void {
   const uid = euid();
   const named = { env, stateVariable };
@@ -92,10 +81,7 @@ export function checkedFolder(dir: string, env: NodeJS.ProcessEnv = process.env,
 
 const MISSING = 'but it does not exist';
 
-/**
- * The refusal: the folder, its owner and mode, and a way out that works for this user ("remove
- * it" only when it is theirs: in a sticky /tmp only the owner or root can).
- */
+/** The refusal, with a way out that works for this user ("remove it" only when it is theirs: /tmp is sticky). */
 function refusal(
   dir: string,
   found: { problem: string; owner?: number; above?: boolean },
@@ -146,10 +132,7 @@ function inspectFolder(dir: string, uid: number): { problem: string | null; owne
   return { problem: null, owner: st.uid };
 }
 
-/**
- * Null when no folder above `dir` lets another user swap what is below it (owned by root or
- * `uid`, others' write only with the sticky bit); symlinks are resolved first.
- */
+/** Null when no folder above `dir` lets another user swap what is below it; symlinks are resolved first. */
 function ancestorProblem(dir: string, uid: number): string | null {
   let real: string;
   try {

@@ -1,9 +1,7 @@
 /**
- * Whether a run's harness still runs, proven by flock(LOCK_EX) on its registration rather than a
- * pid: a short perl (run-lock.pl, `take`) locks the descriptor the harness keeps, and the kernel
- * drops it when the harness's last descriptor closes, however it dies. A lock looks the same from
- * every PID namespace; a pid does not. The descriptor is O_CLOEXEC (libuv's default), so no
- * child inherits it. Without perl nothing is locked (no `lock` field) and the pid is judged.
+ * Whether a run's harness still runs, by flock(LOCK_EX) on its registration (run-lock.pl): the
+ * kernel drops it however the harness dies, and it looks the same from every PID namespace, which
+ * a pid does not. The descriptor is O_CLOEXEC, so no child inherits it. Without perl, the pid is judged.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { join } from 'node:path';

@@ -196,10 +196,7 @@ function runsWith(suffix: string, accept: (runId: string) => boolean): string[] 
     .filter((runId) => SAFE_ID.test(runId) && accept(runId));
 }
 
-/**
- * The runs `accept` takes with a registry file ending in `suffix` (runFile()) and no live harness:
- * dead, or no longer registered.
- */
+/** The runs `accept` takes with a registry file ending in `suffix` and no live harness. */
 export function deadRunsWith(suffix: string, accept: (runId: string) => boolean = () => true): string[] {
   const runs = runsWith(suffix, accept);
   const states = runStates(runs);

@@ -1,12 +1,9 @@
 /**
- * The run's sentinel: a small process in its own session, outside the drill cgroups, reading a pipe
- * from the harness. "done" ends it; EOF without it means the harness died, and it does at once what
- * the next run's sweep would (ends the run's marked and cgrouped processes by identity, stops its
- * containers), recording it in the watchdog record so the next run reports it as `stale`.
- * It waits as perl where it can (sentinel-wait.pl, far cheaper to start than Node beside the run's
- * first server) and execs the Node sweep (sentinel-main.ts, `--now`) only once the harness died.
- * It covers what the per-drill holders (harness/drill/holder/holder.pl) cannot: runs without
- * perl, processes outside a holder's subtree, and containers.
+ * The run's sentinel, in its own session outside the drill cgroups: EOF on its pipe without "done"
+ * means the harness died, and it does the next sweep's work at once, recorded for the next run as
+ * `stale`. It waits as perl (sentinel-wait.pl, cheaper than Node) and execs the Node sweep
+ * (sentinel-main.ts) only then. It covers what holders cannot: no perl, processes outside a
+ * holder's subtree, containers.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';

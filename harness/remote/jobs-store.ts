@@ -4,10 +4,7 @@ import type { Job, JobStatus } from './types.js';
 /** `seq`: the request that settled it; undefined when its timer completed it. */
 export type JobListener = (job: Job, status: JobStatus, seq?: number) => void;
 
-/**
- * Remote jobs. Each running job owns one timer that completes it after its duration: no
- * polling, and cancel() or close() clear the timer so nothing fires afterwards.
- */
+/** Remote jobs: each running job owns one timer that completes it; cancel() or close() clear it. */
 export class JobsStore {
   private readonly jobs = new Map<string, Job>();
   private readonly timers = new Map<string, NodeJS.Timeout>();

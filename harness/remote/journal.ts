@@ -20,9 +20,8 @@ export class Journal {
     const full = { ...event, n: this.events.length } as JournalEvent;
     Object.freeze(full);
     this.events.push(full);
-    // Synchronous emit: a listener sees the event before the remote acts on it. A listener
-    // that throws must not leave a request half-journalled, so its error is rethrown on the
-    // next tick, where it surfaces as the harness's own failure.
+    // Synchronous, so a listener sees the event before the remote acts; a listener's throw is
+    // rethrown on the next tick, never leaving a request half-journalled.
     try {
       this.emitter.emit('journal', full);
     } catch (err) {

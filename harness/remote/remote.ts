@@ -45,10 +45,7 @@ export interface DrillRemote {
 /** How long close() waits for requests that are still being answered. */
 const CLOSE_GRACE_MS = 1000;
 
-/**
- * The drill remote: a loopback HTTP credential broker and fake API. Emits `'journal'` with
- * every JournalEvent, synchronously, before the remote acts on it.
- */
+/** The drill remote: a loopback HTTP credential broker and fake API. Emits `'journal'` with every JournalEvent, synchronously, before the remote acts on it. */
 // biome-ignore lint/suspicious/noUnsafeDeclarationMerging: the interface above only types the class's own EventEmitter methods
 export class DrillRemote extends EventEmitter {
   readonly url: string;
@@ -103,10 +100,7 @@ export class DrillRemote extends EventEmitter {
     this.serve(server, null);
   }
 
-  /**
-   * Serves a listener: each connection attributed at accept time, while the client surely still
-   * lives; `origin`: the host an intercept proxy stands in for.
-   */
+  /** Serves a listener: each connection attributed at accept time, while the client surely still lives; `origin`: the host an intercept proxy stands in for. */
   private serve(server: Server | HttpsServer, origin: string | null): void {
     this.attributeConnections(server);
     if (server !== this.server) this.extraServers.push(server);
@@ -213,10 +207,7 @@ export class DrillRemote extends EventEmitter {
     this.attributor.setCandidates(drillId, source);
   }
 
-  /**
-   * A connection relayed from a drill's loopback-only network (harness/drill/network/), with the
-   * sender the relay named inside (attribution/relayed.ts).
-   */
+  /** A connection relayed from a drill's loopback-only network (harness/drill/network/), with the sender the relay named inside (attribution/relayed.ts). */
   relayedConnection(outbound: Socket, attribution: Attribution): void {
     this.attributor.relayed.add(outbound, attribution);
   }

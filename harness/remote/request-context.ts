@@ -15,9 +15,8 @@ export interface RemoteRequestContext {
   readonly correlationId?: string;
   readonly process?: ProcIdentity;
   /**
-   * Commits an effect and journals it at once. A second commit with the same Idempotency-Key is
-   * `replayed` (`conflict` for another op or target); `options.key` names the idempotency key
-   * instead, and on a replay the handler chooses its answer (as Kubernetes answers 409).
+   * Commits an effect and journals it at once; a second commit with the same key is `replayed`
+   * (`conflict` for another op or target). With `options.key` the handler answers a replay (as Kubernetes answers 409).
    */
   commit(input: { kind?: string; op: string; target?: string }, options?: { key?: string }): CommitResult;
   /** Starts a job (an effect of kind `job`) that completes after the session's duration. */

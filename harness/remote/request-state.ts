@@ -16,10 +16,7 @@ export interface RequestStateInit {
   jobDurationMs: number;
 }
 
-/**
- * One request's context as handlers see it, plus what it committed, which the pipeline
- * needs for the outcome. Every commit is journalled the moment it happens.
- */
+/** One request's context as handlers see it, plus what it committed; every commit is journalled the moment it happens. */
 export class RequestState implements RemoteRequestContext {
   readonly seq: number;
   readonly drillId?: string;

@@ -104,9 +104,8 @@ export class ClientSession {
   }
 
   /**
-   * Ping round trips before a kill where nothing is pending: answers come in order, so the server
-   * has acted on everything sent before. Two, the second after the first answer, since a server may
-   * answer a ping read in the same chunk and defer its reply to the next turn of its event loop.
+   * Ping round trips before a kill where nothing is pending: answers come in order. Two, the second after the
+   * first answer: a server may answer a ping read in the same chunk and defer its reply to its loop's next turn.
    */
   private async settle(): Promise<void> {
     const { session, start } = this;

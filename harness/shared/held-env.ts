@@ -1,9 +1,7 @@
 /**
- * Variables the drill client process's own Node start would pay for and never uses, held back
- * from it and given back to the server it starts, so the server's environment is the one it
- * would have had. NODE_EXTRA_CA_CERTS: Node parses every certificate of that file before it
- * runs a line (a system bundle: about 40 ms of CPU a start), and the client makes no TLS
- * connection. The values ride in one variable of the client's environment, JSON.
+ * Variables the drill client's Node start would pay for and never use, held back from it and
+ * given back to its server: Node parses all of NODE_EXTRA_CA_CERTS before it runs a line
+ * (docs/measurements.md), and the client makes no TLS connection.
  */
 const HELD_BACK = ['NODE_EXTRA_CA_CERTS'] as const;
 const CARRIER = 'CRASH_DRILL_HELD_ENV';

@@ -35,9 +35,8 @@ export interface SpawnedServer {
 }
 
 /**
- * Spawns the server at once, before the SDK is loaded, as a real client whose libraries are
- * loaded would, and as the drill's client profile spawns it (harness/client-profiles/: client-env.ts,
- * pre-exec.pl, stderr-room.ts). `stdin` is held here where the profile's runtime does not close it.
+ * Spawns the server at once, before the SDK is loaded, as the drill's client profile spawns it.
+ * `stdin` is held here where the profile's runtime does not close it.
  */
 export function spawnSubject(subject: SubjectLaunch, emit: (event: ClientEvent) => void, client: ClientSpawn = DEFAULT_CLIENT_SPAWN): SpawnedServer {
   const { spawn: facts } = client;

@@ -1,8 +1,4 @@
-/**
- * Reads a drill's evidence log for the report, parsing the JSONL itself (reporters import only
- * result types) and checking its SHA-256 chain (harness/evidence/log.ts), so the report can say
- * whether the log behind the timeline is intact.
- */
+/** A drill's evidence log, parsed here (reporters import only result types), with its SHA-256 chain checked (harness/evidence/log.ts). */
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 

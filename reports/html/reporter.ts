@@ -1,8 +1,6 @@
 /**
- * `<out>/report.html`, one self-contained file; timelines are drawn from `<out>/evidence/`. Past
- * INLINE_DRILLS the file would be too large for a browser, so each drill's body goes to
- * `<out>/report-drills/<drill>.js`, loaded by a script tag when opened (works from file://).
- * Evidence logs are read one at a time.
+ * `<out>/report.html`, one self-contained file. Past INLINE_DRILLS it would be too large for a
+ * browser, so each drill's body goes to `<out>/report-drills/<drill>.js`, loaded when opened (works from file://).
  */
 export const INLINE_DRILLS = 500;
 

@@ -1,7 +1,6 @@
 /**
- * The drill's events as timeline entries on one axis (ms since the drill's first event), each in
- * a lane. Only what a reader needs is kept; message contents, stderr text and request bodies are
- * left out on purpose (an RPC shows its method only), so nothing here can carry a token.
+ * The drill's events as timeline entries, each in a lane. Message contents, stderr text and
+ * request bodies are left out (an RPC shows its method only), so nothing here can carry a token.
  */
 import { describeStep } from '../../harness/results/constants.js';
 import type { ContainmentStep } from '../types.js';

@@ -1,8 +1,4 @@
-/**
- * What both kinds of drill client (client-process.ts, in-process-client.ts) keep the same way:
- * the client's events and who waits for them, whether the client has exited, what the holder
- * reports on its stdout (holder.ts), and the holder's control pipe.
- */
+/** What both drill clients (client-process.ts, in-process-client.ts) share: events and waiters, the holder's report and control pipe. */
 import type { ChildProcess } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
 import type { ClientEvent } from '../../shared/protocol.js';
@@ -11,7 +7,6 @@ import { parseHolderLine, type HolderState } from '../holder/holder.js';
 
 type Waiter = { match: (event: ClientEvent) => boolean; resolve: (event: ClientEvent | null) => void; timer: NodeJS.Timeout };
 
-/** Resolves once `promise` does, or after `timeoutMs`, whichever is first. */
 async function within(promise: Promise<unknown>, timeoutMs: number): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
   await Promise.race([promise, new Promise<void>((resolve) => (timer = setTimeout(resolve, timeoutMs)))]);
@@ -28,7 +23,6 @@ export class ClientEvents {
   private gone = false;
   private readonly exitListeners: Array<() => void> = [];
 
-  /** `handler` sees every event, before any waiter is settled with it. */
   constructor(private readonly handler: (event: ClientEvent) => void) {}
 
   /** The client (for a held client: the holder's child, or the holder itself) has exited. */
@@ -36,11 +30,7 @@ export class ClientEvents {
     return this.gone;
   }
 
-  /**
-   * Records an event, hands it to the handler and settles the waiters it matches. The wire's own
-   * traffic is not kept here: nothing waits for a past message or noise line (the evidence holds
-   * them, bounded), and a server that floods its stdout must not grow this list without end.
-   */
+  /** Wire traffic is not kept: nothing waits for a past message, and a flooding server must not grow this list. */
   add(event: ClientEvent): void {
     if (!UNKEPT.has(event.type)) this.events.push(event);
     this.handler(event);
@@ -71,7 +61,6 @@ export class ClientEvents {
     });
   }
 
-  /** Settles every waiter with null. */
   flushWaiters(): void {
     for (const waiter of this.waiters) {
       clearTimeout(waiter.timer);
@@ -88,10 +77,7 @@ export class ClientEvents {
     for (const listener of this.exitListeners.splice(0)) listener();
   }
 
-  /**
-   * Resolves once the client has exited and the subject's stderr pipe has reached its end (every
-   * process holding it is gone), or after `timeoutMs`: the last words of a dying server count.
-   */
+  /** Resolves once the client has exited and the subject's stderr has ended (its last words count), or after `timeoutMs`. */
   async closed(subjectStderr: Readable | null, timeoutMs: number): Promise<void> {
     const ended =
       !subjectStderr || subjectStderr.readableEnded || subjectStderr.destroyed
@@ -109,11 +95,7 @@ export class HolderReport {
   /** Resolves once the holder has said whether it is a subreaper and named its child (or is gone). */
   private readonly lines = new Promise<void>((resolve) => (this.reported = resolve));
 
-  /**
-   * Reads the report of `holder` (the spawned holder process); `onClientExit` when it says its
-   * child exited, `onChildChanged` at each SIGCHLD it got (a process re-parented to it, the
-   * server after a crash among them, may just have exited).
-   */
+  /** `onChildChanged` at each SIGCHLD the holder got: an orphan re-parented to it may just have exited. */
   read(holder: ChildProcess, onClientExit: () => void, onChildChanged?: () => void): void {
     const out = holder.stdout;
     if (!out) return;
@@ -133,22 +115,15 @@ export class HolderReport {
   }
 
   /**
-   * Resolves once the holder has said whether it is a subreaper and named its child, or it is
-   * gone, or after timeoutMs. The holder's report pipe and the client's own channel (IPC, or the
-   * stand-in's report pipe) are two streams with no order between them: the client may say ready
-   * before the harness has read the holder's "subreaper" line. Whether the holder is a subreaper
-   * decides how the drill is tracked, so ready() waits for that line (it comes before "child").
+   * Resolves once the holder has said whether it is a subreaper (which decides how the drill is
+   * tracked), or is gone, or after timeoutMs: the client's ready comes on another stream, in no order.
    */
   known(timeoutMs: number): Promise<void> {
     return within(this.lines, timeoutMs);
   }
 }
 
-/**
- * Closes the holder's control pipe (its stdin): with "done\n" the drill is over and the holder
- * may go; bare, it is what the holder's watchdog takes for the harness's death, so it ends
- * every process below it.
- */
+/** Closes the holder's control pipe: "done\n" lets it go; bare, its watchdog takes it for the harness's death and ends everything below. */
 export function endControl(stdin: Writable | null | undefined, text?: string): void {
   if (!stdin || stdin.destroyed) return;
   stdin.on('error', () => {});

@@ -50,16 +50,9 @@ export function startCommand(
 export interface ClientProcessHandlers {
   onEvent(event: ClientEvent): void;
   onSubjectStderr(text: string): void;
-  /**
-   * The server's stderr reached its end: every process holding it (the server, unless it passed
-   * it on) has exited or closed it. A prompt to look for the server's exit now instead of at
-   * the next poll.
-   */
+  /** The server's stderr reached its end (every holder of it exited or closed it): look for the server's exit now. */
   onSubjectStderrEnd?(): void;
-  /**
-   * The holder got a SIGCHLD: one of its children (the client, or a process re-parented to it,
-   * such as the server after a crash) exited. Another prompt to look now.
-   */
+  /** The holder got a SIGCHLD (the client, or an orphan re-parented to it, exited): look now. */
   onHolderChild?(): void;
   onClientStderr(text: string): void;
 }
@@ -74,31 +67,22 @@ export function recordFileFor(drillId: string): string {
 }
 
 /**
- * The harness's handle on one drill client process. Where perl is available the client runs
- * under a holder (holder.ts): harness -> holder (child subreaper, watchdog) -> client -> server.
- * The holder leads its own process group and session (detached), so a Ctrl-C at the terminal
- * reaches only the harness, which then contains the drill itself, and a signal to the
- * harness's group does not take the watchdog with it. fd 4 of the client is a pipe the subject
- * gets as its stderr; the harness holds the reading end so the subject's last words survive
- * the client.
+ * One drill client process, under a holder where perl is available (holder.ts). The holder is
+ * detached, so a Ctrl-C reaches only the harness, which contains the drill itself. The harness
+ * holds the reading end of the server's stderr, so its last words survive the client.
  */
 export class DrillClientProcess {
   /** The process the harness spawned: the holder, or the client itself without one. */
   readonly child: ChildProcess;
   identity: ProcIdentity | null = null;
-  /** The holder's state, or null when the client runs without one (no perl, or turned off). */
+  /** Null when the client runs without a holder (no perl, or turned off). */
   readonly holder: HolderState | null;
   private readonly report: HolderReport | null;
   private readonly events: ClientEvents;
   /** Hands over at once what waits in the server's stderr pipe (text-pipe.ts). */
   drainSubjectStderr: () => void = () => {};
 
-  /**
-   * With `cgroupDir`, the client enters the drill's cgroup before it runs a line of its own: the
-   * holder's child (or, without a holder, a shell) writes its own pid into cgroup.procs and
-   * then execs Node (same pid, same IPC fd), so not even the server's first fork happens
-   * outside the cgroup.
-   */
+  /** With `cgroupDir`, the client joins the cgroup before exec, so not even the server's first fork happens outside it. */
   constructor(drillId: string, handlers: ClientProcessHandlers, cgroupDir?: string) {
     this.events = new ClientEvents((event) => handlers.onEvent(event));
     const main = distFile('bin/drill-client.js');
@@ -136,8 +120,7 @@ export class DrillClientProcess {
   async ready(timeoutMs: number): Promise<ProcIdentity | null> {
     const event = await this.waitFor((e) => e.type === 'client-ready', timeoutMs);
     if (!event || event.type !== 'client-ready' || this.child.pid === undefined) return null;
-    // The holder's report pipe and the client's IPC channel are two streams: the client may say
-    // ready before the harness has read the holder's "subreaper" line (HolderReport.known).
+    // Two streams: the client may say ready before the holder's "subreaper" line is read.
     if (this.report) await this.report.known(timeoutMs);
     this.identity = identify(this.holder ? event.pid : this.child.pid);
     return this.identity;
@@ -148,11 +131,7 @@ export class DrillClientProcess {
     return this.holder ? (this.holder.clientPid ?? undefined) : this.child.pid;
   }
 
-  /**
-   * The drill is over (contained): let the holder go. It reaps the zombies it still keeps and
-   * exits. Until this is called the holder stays, so every orphan of the drill has a parent the
-   * observer knows, even after the client is gone.
-   */
+  /** The drill is contained: let the holder go. Until then every orphan of the drill has a parent the observer knows. */
   release(): void {
     endControl(this.child.stdin, 'done\n');
   }
@@ -176,28 +155,17 @@ export class DrillClientProcess {
     return this.events.waitFor(match, timeoutMs);
   }
 
-  /**
-   * Resolves once the client has exited and the subject's stderr pipe has reached its end (every
-   * process holding it is gone), or after `timeoutMs`: the last words of a dying server count.
-   */
+  /** Resolves once the client has exited and the subject's stderr has ended (its last words count), or after `timeoutMs`. */
   closed(timeoutMs: number): Promise<void> {
     return this.events.closed(this.child.stdio[SUBJECT_STDERR_FD] as Readable | null, timeoutMs);
   }
 
-  /**
-   * The harness cannot track this client (it never reported): close the holder's control pipe
-   * without "done", which is what the holder's watchdog takes for the harness's death, so it
-   * ends every process below it.
-   */
+  /** The client never reported: closing the control pipe without "done" makes the holder's watchdog end everything below it. */
   abandon(): void {
     endControl(this.child.stdin);
   }
 
-  /**
-   * Releases the harness's ends of the pipes (after containment, when nothing is left to say).
-   * The holder's control pipe is left to release(): closing it without "done" is what tells the
-   * holder the harness died.
-   */
+  /** Releases the harness's ends of the pipes, but the control pipe: closing it without "done" means the harness died. */
   dispose(): void {
     this.events.flushWaiters();
     for (const [fd, stream] of this.child.stdio.entries()) if (fd !== 0 || !this.holder) stream?.destroy();

@@ -1,9 +1,4 @@
-/**
- * The harness's handle on a drill's client, whichever kind: a client process
- * (client-process.ts, `--client process`) or the SDK client in the harness process over the
- * server's pipes, with a stand-in as the server's parent (in-process-client.ts, `--client
- * inprocess`). The executor, the kill points and the kill modes use only this.
- */
+/** A drill's client, either kind (client-process.ts, in-process-client.ts): the executor uses only this. */
 import type { ChildProcess } from 'node:child_process';
 import type { ClientEvent, HarnessCommand } from '../../shared/protocol.js';
 import type { ProcIdentity } from '../../observe/index.js';
@@ -30,32 +25,17 @@ export interface DrillClient {
   abandon(): void;
   dispose(): void;
   release(): void;
-  /**
-   * Called in the very tick the client is lost, right after the signal (crash: SIGKILL, hang:
-   * SIGSTOP): an in-process client closes or freezes its ends of the server's pipes there.
-   */
+  /** Called in the tick of the loss's signal: an in-process client closes or freezes its pipe ends there. */
   onLoss?(mode: 'crash' | 'hang'): void;
-  /**
-   * The exit deadline has passed: a piped stderr whose reading end the lost client held, kept
-   * open until now so that no log line could end the server before exit-on-eof judged it,
-   * closes as the client's death or quit closed it.
-   */
+  /** The exit deadline has passed: a lost client's piped stderr, held open until now, closes. */
   releaseStderr?(): void;
   /** Hands over, synchronously, what waits in the server's stderr pipe now (text-pipe.ts). */
   drainSubjectStderr(): void;
 }
 
 /**
- * The kind when a run names none: CRASH_DRILL_CLIENT (process or inprocess) when set, so a
- * whole test group or CI job can be run with either client unchanged; else the in-process
- * client: one Node process per drill (the server's) instead of two. It falls back to a client
- * process where the holder cannot run (createDrillClient).
- *
- * The in-process client reaches a point within a millisecond of the event, where a client
- * process takes a few milliseconds of IPC. Before the ping round trip at `idle` and
- * `after-response` (harness/shared/client-session.ts), that decided whether a real server's
- * reply to its last message beat the kill (server-everything at idle then exited as a crash
- * instead of cleanly); with it, both clients give the same results on the real servers.
+ * The kind when a run names none: CRASH_DRILL_CLIENT when set, so a test group can run with
+ * either client unchanged; else the in-process client (one Node process per drill, not two).
  */
 export function defaultClientKind(env: NodeJS.ProcessEnv = process.env): ClientKind {
   const kind = env.CRASH_DRILL_CLIENT;
@@ -64,10 +44,7 @@ export function defaultClientKind(env: NodeJS.ProcessEnv = process.env): ClientK
   throw new EnvVarError('CRASH_DRILL_CLIENT', CLIENT_KINDS.join(' or '), kind);
 }
 
-/**
- * A client of the kind asked for. The in-process client needs the holder (perl, Linux); without
- * it the drill runs with a client process, and `fellBack` says why.
- */
+/** A client of the kind asked for; without the holder (perl, Linux) a client process, and `fellBack` says why. */
 export function createDrillClient(
   kind: ClientKind,
   drillId: string,

@@ -1,9 +1,7 @@
 /**
- * The server as the in-process client sees it: a ChildProcess-shaped handle over the pipes the
- * harness holds and the stand-in's reports (stand-in.pl), so the recording transport
- * (harness/shared/recording-transport.ts) and the session run unchanged over it. Its `kill`
- * signals the server by identity (pid and start time): the server is the stand-in's child, not
- * the harness's, so only its identity proves the pid is still the server's.
+ * The server as the in-process client sees it: a ChildProcess-shaped handle over the harness's
+ * pipes, so the transport and session run unchanged. `kill` signals by identity: the server is
+ * the stand-in's child, not the harness's, so only its start time proves the pid is still its.
  */
 import { EventEmitter } from 'node:events';
 import { constants } from 'node:os';
@@ -36,12 +34,7 @@ export class SubjectHandle extends EventEmitter {
   }
 }
 
-/**
- * Reads the stand-in's report lines and hands the server to the transport the way
- * spawn-subject.ts does for a client process: the same events (subject-spawned with the
- * server's identity, spawn-error with Node's wording, subject-exit), the same early buffering
- * of stdout until the transport attaches.
- */
+/** Reads the stand-in's reports and hands the server over as spawn-subject.ts does: the same events, the same early buffering. */
 export function heldSubject(
   command: string,
   stdin: Writable,
@@ -77,11 +70,7 @@ export function heldSubject(
     exited: false,
     started,
     identity: () => (child.pid !== undefined && child.startTime !== null ? { pid: child.pid, startTime: child.startTime } : null),
-    /**
-     * The drill is over: tell the transport the connection is closed, so the SDK client in this
-     * process settles its pending requests and clears their timers (a dead client process
-     * takes them with it; here they would keep the harness waiting).
-     */
+    /** Tells the transport the connection closed, so the SDK settles its pending requests and clears their timers. */
     shut: emitClose,
     attach(onChunk: (chunk: string) => void, onEnd: () => void) {
       for (const chunk of early.splice(0)) onChunk(chunk);

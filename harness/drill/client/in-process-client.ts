@@ -1,26 +1,10 @@
 /**
- * The in-process client (`--client inprocess`): the SDK client of the drill runs in the
- * harness process, over the server's pipes, so a drill costs one Node process (the server's)
- * instead of two. The server's parent is a stand-in (stand-in.pl) below the drill's
- * holder: harness -> holder (subreaper, watchdog) -> stand-in -> server. The holder outlives
- * the stand-in, so every orphan of the drill is re-parented to it, as with a client process.
- *
- * The stand-in plays the client's part in the process tree: it is the tracker's root, the
- * process the crash SIGKILLs and the hang SIGSTOPs. What the server sees is what it sees when
- * a client process dies (harness/drill/executor/kill.ts calls onLoss in the same tick as the signal):
- * - crash: the harness closes its ends of the server's stdin and stdout, and the stand-in is
- *   SIGKILLed: EOF, EPIPE and re-parenting at once; a piped stderr's end closes at the exit
- *   deadline (releaseStderr);
- * - hang: the harness stops reading and writing (the pipes stay open) and the stand-in is
- *   SIGSTOPped;
- * - stop and close: the client profile's stop sequence (harness/shared/stop-steps.ts), its
- *   signals sent by identity; close then quits as `exit` does;
- * - abandon: nothing: the harness keeps its ends of the pipes and reads on.
- * The server is spawned as the drill's client profile spawns it (its environment, group or
- * session, parent-death signal: stand-in.pl), and its stderr is read as that client reads it:
- * a piped stderr's reading end is the client's, so it closes when the client dies or quits.
- * After a crash or a hang the session is muted: a dead or stopped client reports nothing more.
- * The recovery retry still uses a client process (harness/drill/executor/retry.ts).
+ * The in-process client (`--client inprocess`): the drill's SDK client runs in the harness over
+ * the server's pipes, so a drill costs one Node process instead of two. The server's parent is a
+ * stand-in (stand-in.pl) below the drill's holder, so orphans are re-parented to the holder as
+ * with a client process. The stand-in is what the crash SIGKILLs and the hang SIGSTOPs; onLoss
+ * does to the pipes what a dead or stopped client does (harness/drill/executor/kill.ts calls it
+ * in the same tick as the signal). The recovery retry still uses a client process.
  */
 import type { ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
@@ -67,7 +51,6 @@ export class InProcessClient {
   identity: ProcIdentity | null = null;
   private readonly report = new HolderReport();
   readonly holder: HolderState = this.report.state;
-  /** The client's events; its exit is the stand-in's (or the holder's). */
   private readonly events: ClientEvents;
   /** Hands over at once what waits in the server's stderr pipe (text-pipe.ts). */
   drainSubjectStderr: () => void = () => {};
@@ -118,8 +101,7 @@ export class InProcessClient {
         void this.session?.then((s) => s.onCancel(command.followUpTimeoutMs)).catch(fail);
         break;
       case 'exit': {
-        // A client process that is told to exit closes its ends of the server's pipes as it goes.
-        // The stand-in is the client here; the holder stays (the drill's subreaper) until release().
+        // The holder stays (the drill's subreaper) until release().
         this.onLoss('crash');
         const standIn = this.identity ?? (this.holder.clientPid !== null ? identify(this.holder.clientPid) : null);
         if (standIn) signalIdentity(standIn, 'SIGTERM');
@@ -143,10 +125,8 @@ export class InProcessClient {
     const facts = this.spawnFacts.spawn;
     const procs = this.cgroupDir ? join(this.cgroupDir, 'cgroup.procs') : '';
     const standInArgs = [subject.cwd, facts.group, String(signalNumber(facts.parentDeathSignal)), prctlArgument(), '--', subject.command, ...subject.args];
-    // A holder that waits for its drill (holder-pool.ts): the run's spare, started before this
-    // drill, or one started now. Either gets the drill in one line; the holder runs the stand-in
-    // in its fork ("-e"), and the stand-in passes the server's environment on unchanged.
-    // A client that gives real pipes (harness/shared/fifo-stdio.ts) needs a holder started with them, not a spare's socketpairs.
+    // The run's spare holder (holder-pool.ts) or a new one; a client that gives real pipes
+    // (harness/shared/fifo-stdio.ts) needs a holder started with them, not a spare's socketpairs.
     const pipes = facts.stdio === 'pipe' ? fifoStdio() : null;
     try {
       this.child = pipes
@@ -165,9 +145,8 @@ export class InProcessClient {
       this.events.clientExited();
     });
     const stdio = this.child.stdio as unknown as Array<Readable | Writable | null>;
-    // The holder reports the stand-in's exit on one pipe, the stand-in its own reports (ready,
-    // spawn-error) on another, with no order between them: the exit counts once the stand-in's
-    // reports have all been read, so a spawn error is never lost to a "did not start".
+    // The exit and the stand-in's reports come on two pipes in no order: the exit counts once
+    // the reports are read, so a spawn error is never lost to a "did not start".
     const reports = stdio[FD.reports] as Readable;
     const reportsRead = new Promise<void>((resolve) => {
       if (reports.readableEnded || reports.destroyed) return resolve();
@@ -193,7 +172,6 @@ export class InProcessClient {
       this.serverEnds?.stdout ?? (stdio[FD.stdout] as Readable),
       stdio[FD.reports] as Readable,
       (event) => this.onEvent(event),
-      // The stand-in runs (under its own name): it is the drill's client from now on.
       (pid) => this.onEvent({ type: 'client-ready', t: monoNow(), pid }),
     );
     this.session = import('../../shared/client-session.js').then(
@@ -219,15 +197,12 @@ export class InProcessClient {
     const stdin = this.serverEnds?.stdin ?? (this.child?.stdio[FD.stdin] as Writable | null);
     const stdout = this.serverEnds?.stdout ?? (this.child?.stdio[FD.stdout] as Readable | null);
     if (mode === 'crash') {
-      // Synchronous closes of the harness's ends, right after the SIGKILL of the stand-in, in the same tick.
       // stdout first: a server that wakes on EOF and writes at once must already meet EPIPE, as
-      // it does when the kernel closes a dead client's descriptors all together.
+      // when the kernel closes a dead client's descriptors together.
       stdout?.destroy();
       stdin?.destroy();
-      // A piped stderr was the client's own pipe: its reading end dies with the client, but not
-      // before the exit deadline (releaseStderr), so that no log line can end the server before
-      // exit-on-eof judges it: the verdict then never depends on whether a write came first. An
-      // inherited one is the client's stderr, which outlives it (the harness reads on).
+      // A piped stderr dies with the client, but only at the exit deadline (releaseStderr), so
+      // no log line's EPIPE ends the server before exit-on-eof judges it. An inherited one outlives it.
       if (this.spawnFacts.spawn.stderr !== 'inherit') {
         this.stderrHeld = true;
         if (this.stderrReleased) this.releaseStderr();

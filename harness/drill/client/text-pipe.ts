@@ -1,13 +1,8 @@
 /**
- * A pipe's text as it comes, and, when asked, what waits in the pipe now, read synchronously.
- *
- * Node reads a pipe when its event loop polls it; a reader that must know what a process wrote
- * before some moment (the server's activity record on stderr, read when its request arrives at
- * the remote: harness/drill/executor/activity-record.ts) cannot wait for that poll, as the remote
- * may answer first. `drainNow` reads the pipe's descriptor itself until it would block, and hands
- * what it read to the same sink through the same decoder, so the stream and the drain give one
- * text in order. The descriptor is libuv's (non-blocking: a read with nothing waiting fails with
- * EAGAIN at once); a read of 0 is end of file, which libuv's next read sees too.
+ * A pipe's text as it comes, and on demand what waits in it now, read synchronously: the
+ * activity record on stderr (harness/drill/executor/activity-record.ts) must be read before the
+ * remote answers, not at the next poll. The drain reads libuv's non-blocking descriptor until
+ * EAGAIN, through the same decoder, so stream and drain give one text in order.
  */
 import { readSync } from 'node:fs';
 import type { Readable } from 'node:stream';
@@ -18,11 +13,7 @@ const CHUNK = 64 * 1024;
 /** A drain reads at most this much: a pipe holds 64 KiB by default (pipe(7)). */
 const MAX_DRAIN = 4 * 1024 * 1024;
 
-/**
- * Hands the stream's text to `sink`; returns the synchronous drain (a no-op without a stream).
- * With `room`, reading stops once that many bytes were taken, stream and drain alike: a client
- * that never reads its server's stderr (harness/shared/stderr-room.ts) leaves the rest in the pipe.
- */
+/** Returns the synchronous drain. With `room`, reading stops after that many bytes (harness/shared/stderr-room.ts). */
 export function textPipe(stream: Readable | null | undefined, sink: (text: string) => void, onEnd?: () => void, room?: number): () => void {
   if (!stream) return () => {};
   const decoder = new StringDecoder('utf8');

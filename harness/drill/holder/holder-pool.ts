@@ -1,15 +1,8 @@
 /**
- * The in-process client's holders (holder.pl, `--wait`): a holder started before its
- * drill is known, so that perl's start, the prctl and the stand-in's compile are done by the
- * time a drill needs its client. A drill then writes one line (holder.goLine()) and its server
- * is exec'd a few milliseconds later, instead of after the 40 to 90 ms a holder takes to start
- * here. Every in-process drill gets its holder this way: the run's spare (HolderPool), or one
- * started at once (startSpareHolder) where there is no pool or no spare. A run keeps at most
- * `size` spares while drills are still to come; each one taken is replaced while more drills
- * remain, and the ones left over are ended with the run (their watchdog sees "done", or end of
- * file if the harness died: with nothing below them, they exit).
- *
- * A spare carries no drill marker and no drill's environment: both come with its go line.
+ * The in-process client's holders (holder.pl, `--wait`), started before their drill is known, so
+ * perl's start and the stand-in's compile are done when a drill writes its go line
+ * (docs/measurements.md). A spare carries no drill marker and no drill's environment: both come
+ * with the go line. Spares left over end with the run ("done", or EOF if the harness died).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { spareHolderCommand } from './holder.js';
@@ -17,23 +10,16 @@ import { spareHolderCommand } from './holder.js';
 /** The in-process client's pipes: the control pipe, reports, stderr, then the server's stdin, stdout, stderr and the stand-in's reports. */
 export const IN_PROCESS_STDIO = ['pipe', 'pipe', 'pipe', 'pipe', 'pipe', 'pipe', 'pipe'] as const;
 
-/**
- * Starts one holder that waits for its go line (holder.goLine()), or null where there can be
- * none. The in-process client's only way to a holder: taken from the run's pool, or started now.
- */
+/** Starts one holder that waits for its go line (holder.goLine()), or null where there can be none. */
 export function startSpareHolder(command: string[], clientOnlyFds: string, fds: Readonly<Record<number, number>> = {}): ChildProcess | null {
   const held = spareHolderCommand(command, clientOnlyFds);
   if (held === null) return null;
   const [perl, args] = held;
-  // Its own process group, like every holder (detached): a signal to the harness's group does not reach it.
-  // Its environment is only PATH: the client's comes with the go line.
-  // `fds`: descriptors given in place of pipes (a server's real pipes: harness/shared/fifo-stdio.ts).
+  // Detached, so a signal to the harness's group does not reach it; the client's environment comes with the go line.
   const stdio = IN_PROCESS_STDIO.map((kind, i) => fds[i] ?? kind);
   const spare = spawn(perl, args, { detached: true, stdio, env: { PATH: process.env.PATH ?? '/usr/bin:/bin' } });
   spare.on('error', () => {}); // a failed start: take() skips it; a drill's client sees the error and the exit
-  // A holder that died before its go line: the write fails, and the drill sees its client gone.
-  spare.stdin?.on('error', () => {});
-  // Nobody reads its pipes until a drill has it; its few report lines wait in the pipe.
+  spare.stdin?.on('error', () => {}); // died before its go line: the drill sees its client gone
   return spare;
 }
 
@@ -57,16 +43,11 @@ export class HolderPool {
     this.fill();
   }
 
-  /**
-   * A started spare, or null (none ready, or no holder here); a replacement is started while
-   * drills remain, in a later turn: Node's spawn holds this process for 10 to 25 ms here, and the
-   * caller's go line, which starts its server, must not wait behind it.
-   */
+  /** A started spare, or null; its replacement starts in a later turn, so the caller's go line does not wait behind a spawn. */
   take(): ChildProcess | null {
     if (this.remaining > 0) this.remaining--;
     let spare: ChildProcess | undefined;
     while ((spare = this.spares.shift()) !== undefined) {
-      // One that died meanwhile (killed from outside) is no use: the next, or a fresh start.
       if (spare.exitCode === null && spare.signalCode === null && spare.stdin?.writable) break;
     }
     if (!this.refill) {

@@ -1,8 +1,4 @@
-/**
- * Starting the drill holder (holder.pl) and reading what it reports. The holder needs
- * perl; without it, or with CRASH_DRILL_SUBREAPER=off (to drill the fallback on purpose), the
- * client runs without one and the tracking says so.
- */
+/** Starting the drill holder (holder.pl) and reading its reports; without perl the client runs without one and the tracking says so. */
 import type { ProcIdentity } from '../../observe/index.js';
 import { DRILL_ENV } from '../../observe/index.js';
 import { findPerl, prctlArgument } from '../../util/perl.js';
@@ -15,14 +11,13 @@ export type HolderState = {
   clientPid: number | null;
   /** How many processes the watchdog signalled (only when the harness died). */
   watchdogSignalled: number | null;
-  /** The client's own CPU (user + system, clock ticks), read from its zombie before the reap; null until then, or when the holder could not read it. */
+  /** The client's own CPU (clock ticks), read from its zombie before the reap; null when not read. */
   clientCpuTicks?: number | null;
 };
 
 /** The holder's inherited descriptors that belong to the client alone: the IPC channel and the subject's stderr. */
 const CLIENT_ONLY_FDS = '3,4';
 
-/** Why there is no holder, or null when one can be started. */
 export function holderUnavailable(): string | null {
   if (process.platform !== 'linux') return `a child subreaper needs Linux (this is ${process.platform})`;
   if (process.env.CRASH_DRILL_SUBREAPER === 'off') return 'turned off by CRASH_DRILL_SUBREAPER=off';
@@ -33,10 +28,7 @@ export function holderUnavailable(): string | null {
 /** The holder's prctl argument: the number, or "" for syscall.ph (harness/util/perl.ts). */
 export { prctlArgument };
 
-/**
- * The command that starts `command` under a holder, or null when there can be none.
- * `clientOnlyFds`: the inherited descriptors the holder closes in itself (they are the client's).
- */
+/** `command` under a holder, or null; `clientOnlyFds`: inherited descriptors the holder closes in itself. */
 export function holderCommand(
   cgroupProcs: string,
   command: string[],
@@ -48,10 +40,7 @@ export function holderCommand(
   return [findPerl()!, ['-e', HOLDER_SCRIPT, cgroupProcs, clientOnlyFds, recordFile, drillId, prctlArgument(), '--', ...command]];
 }
 
-/**
- * A spare holder's command (holder-pool.ts): started before its drill, it takes its drill from
- * goLine() on its control pipe. `command` is the part known in advance (the stand-in's code).
- */
+/** A spare holder's command (holder-pool.ts): it takes its drill from goLine(); `command` is the part known in advance. */
 export function spareHolderCommand(command: string[], clientOnlyFds: string): [string, string[]] | null {
   if (holderUnavailable() !== null) return null;
   // "--" ends perl's own switches: "--wait" is the script's.
@@ -70,11 +59,7 @@ export function goLine(cgroupProcs: string, recordFile: string, drillId: string,
   return `go ${[cgroupProcs, recordFile, drillId, pairs, ...args].map(hexField).join(' ')}\n`;
 }
 
-/**
- * The holder's environment: the given one without the drill marker. The holder passes the
- * marker to its child alone, so a sweep of a dead run (its sentinel's, or the next run's)
- * never ends a holder before its watchdog has recorded what it ended.
- */
+/** Without the drill marker, which the holder passes to its child alone: a sweep never ends a holder before its watchdog recorded what it ended. */
 export function holderEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   const out = { ...env };
   delete out.CRASH_DRILL_RUN;
@@ -86,10 +71,7 @@ export function perlForStandIn(): string | null {
   return holderUnavailable() === null ? findPerl() : null;
 }
 
-/**
- * Applies one report line to the state; 'client-exit' when the line says the client exited,
- * 'child-changed' when a child of the holder (the client, or a process re-parented to it) did.
- */
+/** Applies one report line to the state; 'child-changed' when any child of the holder (an orphan too) exited. */
 export function parseHolderLine(line: string, state: HolderState): 'client-exit' | 'child-changed' | null {
   const [word, ...rest] = line.trim().split(' ');
   if (word === 'subreaper') state.subreaper = rest[0] === '1' ? { ok: true } : { ok: false, reason: rest.slice(1).join(' ') || 'unknown' };

@@ -1,9 +1,6 @@
 /**
- * The holder's perl (holder.pl) and the stand-in's (stand-in.pl), read once from the package:
- * real perl files that `perl -c` checks (test/drill/holder/perl-scripts.test.ts) and the package ships
- * (package.json "files"). The holder is started as `perl -e <holder.pl> ...`; the stand-in's code
- * goes to the holder as an argument and is compiled in the holder before its fork. Each file's
- * leading comment (what it is and how it is called) stays in the file, not in every command line.
+ * The holder's and the stand-in's perl, read once from the package: real files that `perl -c`
+ * checks (test/drill/holder/perl-scripts.test.ts), run with `perl -e` without their leading comment.
  */
 import { join } from 'node:path';
 import { packageRoot } from '../../util/paths.js';

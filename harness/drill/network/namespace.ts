@@ -1,10 +1,7 @@
 /**
- * A drill's loopback-only network (`network: loopback`, docs/network.md): a keeper process
- * (keeper.pl) makes a network namespace where only `lo` exists and relays the drill remote's
- * ports into it (relay.ts); the server's command becomes `perl -e <join.pl> ... -- <command>`,
- * which enters that namespace and execs the server with its own pid. No pid namespace is made:
- * the harness sees the server and its descendants in the host's /proc by pid and start time, as
- * on the host's network.
+ * A drill's loopback-only network (`network: loopback`, docs/network.md): keeper.pl makes a network
+ * namespace with only `lo` and relays the drill remote's ports into it (relay.ts); join.pl enters
+ * it and execs the server. No pid namespace: the harness still sees the server in the host's /proc.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -79,9 +76,8 @@ export class LoopbackNetwork {
 }
 
 /**
- * Makes a loopback-only network with `ports` of the host's loopback relayed into it, at the same
- * numbers. `drillId` names the relay folder like the drill's temp folder, so a run's sentinel
- * removes it if the harness dies. Throws NoLoopbackNetwork with why when it cannot be made.
+ * Makes a loopback-only network with `ports` relayed in at the same numbers; `drillId` names the
+ * relay folder so a run's sentinel removes it if the harness dies. Throws NoLoopbackNetwork.
  */
 export async function openLoopbackNetwork(
   drillId: string,

@@ -1,9 +1,7 @@
 /**
- * The harness's end of the relay into a drill's loopback-only network (keeper.pl): a unix
- * socket in the file system, which a process in another network namespace can connect to,
- * where each connection is passed on to one port of the host's loopback (the drill remote's
- * HTTP, HTTPS or intercept proxy listener). The keeper writes one line first,
- * `crash-drill-relay <port>\n`: the port the sender connected from, inside the namespace.
+ * The harness's end of the relay into a loopback-only network (keeper.pl): a unix socket, which
+ * another network namespace can reach, passing each connection on to a host loopback port. The
+ * keeper writes `crash-drill-relay <port>\n` first: the sender's port inside.
  */
 import { connect, createServer, type Server, type Socket } from 'node:net';
 
@@ -18,11 +16,7 @@ export interface RelayedConnection {
   port: number;
 }
 
-/**
- * Called in the turn the connection's first line arrived, right after the connect() to the host
- * port: the sender still holds its socket inside, so it can be named now (the drill remote's
- * attribution/relayed.ts), and `outbound` is the socket the remote will accept.
- */
+/** Called in the turn the first line arrived, while the sender still holds its socket inside (attribution/relayed.ts names it). */
 export type OnRelayed = (c: RelayedConnection, outbound: Socket) => void;
 
 /** Listens on `path` and passes every connection on to 127.0.0.1:`port`; resolves once it listens. */

@@ -1,7 +1,4 @@
-/**
- * Reads every client configuration, documented (locations.ts) or named. A missing file is silent
- * unless named; any other problem is one line and the rest is read on.
- */
+/** Reads every client configuration; a missing file is silent unless named, any other problem is one line and the rest is read on. */
 import { statSync } from 'node:fs';
 import path from 'node:path';
 import { clientConfigFiles, explicitConfigFile, type LookupPlaces } from '../locations.js';

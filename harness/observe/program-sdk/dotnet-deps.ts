@@ -1,9 +1,7 @@
 /**
- * A .NET application's dependency manifest, `<app>.deps.json`, as .NET's own reader reads it
- * (dotnet/runtime src/libraries/Microsoft.Extensions.DependencyModel/src/DependencyContextJsonReader.cs):
- * `runtimeTarget.name` (the target framework and runtime, `.NETCoreApp,Version=v10.0/linux-x64`),
- * and `libraries`, keyed `<name>/<version>`, each with its `type` (`project` for the application
- * itself, `package` for a NuGet package, `reference` for a plain assembly).
+ * A .NET `<app>.deps.json`, as .NET reads it (dotnet/runtime
+ * src/libraries/Microsoft.Extensions.DependencyModel/src/DependencyContextJsonReader.cs):
+ * `runtimeTarget.name`, and `libraries` keyed `<name>/<version>` with their `type`.
  */
 
 export interface DepsLibrary {

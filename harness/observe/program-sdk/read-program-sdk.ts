@@ -1,7 +1,5 @@
 /**
- * The one place that picks an SDK reader by what the program is (node-sdk.ts, python-sdk.ts,
- * jvm-mcp-sdk.ts, dotnet-mcp-sdk.ts, and for any other program its own file: Go build info, a
- * .NET bundle or apphost, rust-mcp-sdk.ts) and gives the one shape (types.ts). A native file's
+ * Picks an SDK reader by what the program is and gives the one shape (types.ts). A native file's
  * result is kept per (device, inode, mtime, size): a run drills one binary many times.
  */
 import { existsSync, statSync } from 'node:fs';

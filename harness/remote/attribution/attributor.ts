@@ -12,10 +12,8 @@ export type { Attribution, AttributionMethod };
 export type CandidateSource = () => readonly number[];
 
 /**
- * Names the process at the other end of each accepted loopback connection, once per socket: source
- * port → socket inode (/proc/net/tcp) → pid holding it → (pid, start time). Read synchronously on
- * 'connection', while the sender surely holds its socket (one that writes and exits is named all
- * the same); only a connection no drill's candidate holds is looked for asynchronously after.
+ * Names the process at the other end of each accepted loopback connection (port → inode → pid),
+ * synchronously on 'connection', while the sender surely holds its socket.
  */
 export class Attributor {
   private readonly cache = new WeakMap<Socket, Promise<Attribution>>();

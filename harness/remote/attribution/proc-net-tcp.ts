@@ -2,11 +2,8 @@ import { parseTcpLine } from '../../observe/index.js';
 import { scanNetTable } from '../../observe/index.js';
 
 /**
- * The inode of the client end of a loopback TCP connection (in `inNetworkOf`'s namespace when
- * given, relayed.ts): in /proc/net/tcp (proc(5)) the line whose local port is the client's and
- * remote port the server's. Read synchronously in the accepting turn (attributor.ts): the line
- * lives only while the sender holds its socket, and a lookup off the main thread came too late.
- * The read stops at the wanted line (scanNetTable, harness/observe/proc/net-tables.ts).
+ * The inode of the client end of a loopback TCP connection, from /proc/net/tcp (proc(5)), read in
+ * the accepting turn: the line lives only while the sender holds its socket.
  */
 export function clientSocketInode(clientPort: number, serverPort: number, inNetworkOf?: number): number | undefined {
   // AF_INET6 clients are in tcp6 only: read it when tcp has no line, not when its inode is 0 (closed).

@@ -1,8 +1,4 @@
-/**
- * Connections relayed from a drill's loopback-only network (harness/drill/network/) come from the
- * harness's relay socket, so the sender is named inside, where the relay receives it
- * (attributeInside), and the attributor looks here first, by the outbound socket's port.
- */
+/** Relayed connections come from the harness's own relay socket, so their sender is named inside the namespace. */
 import type { Socket } from 'node:net';
 import { identify } from '../../observe/index.js';
 import type { Attribution } from './attribution.js';
@@ -42,10 +38,7 @@ export class RelayedConnections {
     return undefined;
   }
 
-  /**
-   * The attribution of the relayed connection from `port` to `listener`; its 'connect' event may
-   * come a turn after the accept, so relays still connecting are waited for (an event, no timer).
-   */
+  /** The relayed connection's attribution; its 'connect' may come a turn after the accept, so it is waited for. */
   async find(port: number, listener: number): Promise<Attribution | undefined> {
     const now = this.known(port, listener);
     if (now || this.entries.size === 0) return now;

@@ -1,10 +1,8 @@
 import { fdLinkedTo, listPids, readFdLinksAsync } from '../../observe/index.js';
 
 /**
- * Finds a process holding `socket:[inode]` (readlink of /proc/PID/fd/N, proc(5)). Reading every fd
- * is expensive, so the likely pids come first, synchronously (candidateHolding, in the accepting
- * turn); then this process (the harness's own requests, revocation probes among them); only then
- * every pid, asynchronously so the scan does not stall the harness.
+ * Finds a process holding `socket:[inode]` (readlink of /proc/PID/fd/N): the likely pids first,
+ * synchronously, then this process, and only then every pid, asynchronously (it is expensive).
  */
 export async function findSocketOwner(
   inode: number,

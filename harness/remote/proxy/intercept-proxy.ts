@@ -1,8 +1,6 @@
 /**
- * The intercept proxy (proxy-chain), reached through HTTPS_PROXY and its kin (proxy-env.ts). A
- * CONNECT to a listed `https` origin is handed (`customConnectServer`) to our HTTPS server with a
- * certificate from the run's CA, and its requests go through the remote's pipeline like any other.
- * Anything else is refused with 403 before anything is contacted, journalled as `outside`.
+ * The intercept proxy (proxy-chain): a CONNECT to a listed origin goes to our HTTPS server with a
+ * certificate from the run's CA; anything else gets 403 before anything is contacted (`outside`).
  */
 import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
 import type { Server as HttpServer } from 'node:http';

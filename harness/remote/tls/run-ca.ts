@@ -1,7 +1,4 @@
-/**
- * A run's CA, in memory only (its key is never written), and the server certificates it issues:
- * the remote's loopback listener's and one per intercepted host, each made once.
- */
+/** A run's CA, in memory only (its key is never written), and the server certificates it issues, each made once. */
 import { isIP } from 'node:net';
 import { createSecureContext, type SecureContext } from 'node:tls';
 import { issueServerCert, makeAuthority, type CertAuthority, type IssuedCert } from './x509.js';

@@ -1,9 +1,6 @@
 /**
- * The run's trust files (no private key), in its private `<run registry>/runs/<run>.tls/`
- * (harness/run/remotes.ts), written at the first drill that needs them:
- * `ca.pem` (`{{remote.caFile}}`, NODE_EXTRA_CA_CERTS); `bundle.pem`, the system's CAs then the
- * run's (SSL_CERT_FILE, REQUESTS_CA_BUNDLE, CURL_CA_BUNDLE); `truststore.p12`, the JDK's cacerts
- * plus the run's CA, where a JDK is on PATH (JAVA_TOOL_OPTIONS).
+ * The run's trust files (no private key) in its private `<run registry>/runs/<run>.tls/`, written
+ * at the first drill that needs them: `ca.pem`, `bundle.pem` (system CAs then the run's), `truststore.p12`.
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';

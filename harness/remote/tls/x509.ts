@@ -1,7 +1,6 @@
 /**
- * The run's certificates via @peculiar/x509: ECDSA P-256/SHA-256, which every client runtime
- * verifies and which is far cheaper to make than RSA. Its tsyringe needs a Reflect metadata
- * polyfill first (its README, "Reflect Polyfill Required"): hence the import.
+ * The run's certificates via @peculiar/x509, ECDSA P-256 (every runtime verifies it, cheaper than RSA).
+ * Its tsyringe needs a Reflect metadata polyfill first (its README, "Reflect Polyfill Required").
  */
 import 'reflect-metadata';
 import { randomBytes, webcrypto } from 'node:crypto';
