@@ -128,6 +128,15 @@ describe('html reporter', () => {
         `<tr><th class="profile">codex</th><td class="cell v-fail">${chip('b', 'fail', 'FAIL')}</td><td class="cell empty">&middot;</td></tr>` +
         '</tbody></table>',
     );
+    // A drill not repeated (codex's close, the same drill as ts-sdk's): its own cell, the chip of the drill that ran, marked.
+    const same = `<a class="chip v-pass same-as" href="#drill-c" data-drill="c" title="not repeated, the same drill as s/c: pass: pass">= pass</a>`;
+    expect(renderMatrix(drills, [{ key: 's/close@codex', sameAs: 's/c', scenario: 's', clientProfile: 'codex' }])).toBe(
+      '<table class="matrix profiled"><thead><tr><th rowspan="2">scenario / subject</th><th rowspan="2">client</th><th colspan="2" class="point">idle</th></tr>' +
+        '<tr><th class="mode">crash</th><th class="mode">close</th></tr></thead><tbody>' +
+        `<tr class="group"><th class="scenario" rowspan="2">s<span class="subject">srv</span></th><th class="profile">ts-sdk</th><td class="cell v-pass">${chip('a', 'pass', 'pass')}</td><td class="cell v-pass">${chip('c', 'pass', 'pass')}</td></tr>` +
+        `<tr><th class="profile">codex</th><td class="cell v-fail">${chip('b', 'fail', 'FAIL')}</td><td class="cell v-pass">${same}</td></tr>` +
+        '</tbody></table><p class="muted">= : not repeated; the verdict of the same drill, which ran under another scenario or client profile (results.json notRepeated).</p>',
+    );
     // Under the default profile only: one row a scenario, no client column, as before profiles.
     expect(renderMatrix([drills[0], drills[2]])).toBe(
       '<table class="matrix"><thead><tr><th rowspan="2">scenario / subject</th><th colspan="2" class="point">idle</th></tr>' +
