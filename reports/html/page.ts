@@ -101,7 +101,7 @@ export function* pageChunks<T extends DrillLine>(results: PageRun<T>, section: (
 <p class="muted">run ${esc(results.runId)} · ${esc(results.startedAt)} → ${esc(results.finishedAt)} · ${esc(results.harness.name)} ${esc(results.harness.version)}${results.interrupted ? ' · <span class="warn">interrupted</span>' : ''}</p></header>
 <h2>Matrix</h2>
 ${renderMatrix(results.drills, results.notRepeated)}
-${renderExpectation(results.expectation, results.baseline, results.drills)}
+${renderExpectation(results.expectation, results.baseline, results.drills, results.notRepeated)}
 ${stale(results)}
 ${staleBaseline(results)}
 <h2>Drills</h2>

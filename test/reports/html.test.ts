@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { writeEvidenceLog } from '../../harness/evidence/log.js';
 import { judge } from '../../harness/results/judge.js';
 import { create } from '../../reports/html/reporter.js';
+import { renderExpectation } from '../../reports/html/expectation.js';
 import { renderMatrix } from '../../reports/html/matrix.js';
 import type { DrillLine } from '../../reports/html/types.js';
 import { EvidenceBuilder, survivor } from '../checks/evidence-builder.js';
@@ -144,5 +145,31 @@ describe('html reporter', () => {
         `<tr><th class="scenario">s<span class="subject">srv</span></th><td class="cell v-pass">${chip('a', 'pass', 'pass')}</td><td class="cell v-pass">${chip('c', 'pass', 'pass')}</td></tr>` +
         '</tbody></table>',
     );
+  });
+  it("links a statement's drill not repeated to the drill that ran in its place", () => {
+    const expectation = {
+      servers: [
+        {
+          server: 'srv',
+          command: 'node',
+          args: ['srv.js'],
+          statements: [
+            {
+              statement: 'leaves-no-helper' as const,
+              text: 'leaves no helper',
+              status: 'met' as const,
+              checks: [],
+              drills: ['s/idle/crash@vscode', 's/idle/crash@cursor'],
+            },
+          ],
+        },
+      ],
+      notMet: 0,
+    };
+    const drills = [{ id: 'r1', key: 's/idle/crash@vscode' }];
+    const link = (key: string) => `<a class="drill-key" href="#drill-r1" data-drill="r1"><code>${key}</code></a>`;
+    const html = renderExpectation(expectation, undefined, drills, [{ key: 's/idle/crash@cursor', sameAs: 's/idle/crash@vscode' }]);
+    expect(html).toContain(`${link('s/idle/crash@vscode')} ${link('s/idle/crash@cursor')}`);
+    expect(renderExpectation(expectation, undefined, drills)).toContain(`${link('s/idle/crash@vscode')} <code>s/idle/crash@cursor</code>`);
   });
 });
