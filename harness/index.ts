@@ -4,6 +4,7 @@
  *
  *   import { runDrills, defineScenario } from 'mcp-crash-drill';
  *   const { results } = await runDrills({ scenarios: ['scenarios'], concurrency: 2 });
+ *   const all = [...results.drills, ...notRepeatedCopies(results.drills, results.notRepeated)];
  */
 export { defineConfig, type DrillConfig } from './run/drill-config.js';
 export { runDrills } from './run/run-drills.js';
@@ -16,6 +17,14 @@ export type { DrillEvidence, EvidenceEvent } from './evidence/types.js';
 export { readEvidenceLog } from './evidence/log.js';
 export { judge } from './results/judge.js';
 export type { DrillList, DrillResult, ExitInfo, IncidentRecord, RunReport, RunResults, RunSummary } from './results/types.js';
+/**
+ * `results.drills` holds the drills that ran; `results.notRepeated` the drills left out as the
+ * same drill as one that ran (under client profiles with the same facts, of other scenarios at
+ * idle). notRepeatedCopies gives each as a copy of that drill's result under its own key, scenario
+ * and profile, with `sameAs`.
+ */
+export { notRepeatedCopies } from './results/constants.js';
+export type { NotRepeatedDrill } from './results/types.js';
 /** results.json's `expectation`: each server's cleanup expectation, judged (harness/expectation/). */
 export type { ExpectationResults, ServerExpectation, StatementId, StatementResult } from './results/types.js';
 export type { CheckId, CheckResult } from './checks/all-checks.js';

@@ -1,5 +1,5 @@
 import { makeColors, colorsEnabled, type Colors } from './colors.js';
-import { modeLabel, staleAdvice, unsourcedNotes } from '../harness/results/constants.js';
+import { modeLabel, notRepeatedCopies, staleAdvice, unsourcedNotes } from '../harness/results/constants.js';
 import { summaryLine } from './summary-line.js';
 import { notRepeatedLine } from './not-repeated-line.js';
 import { notMetLines } from './expectation-markdown.js';
@@ -125,7 +125,7 @@ export class ConsoleReporter implements Reporter {
     if (table) this.write(`\n${this.c.bold('Cleanup expectation:')}\n${table}`);
     const unmet = notMetLines(results.expectation);
     if (unmet.length > 0) this.write(`\n${this.c.red('Cleanup expectation not met (fails the run):')}\n${unmet.join('')}`);
-    const unsourced = unsourcedNotes(results.drills);
+    const unsourced = unsourcedNotes([...results.drills, ...notRepeatedCopies(results.drills, results.notRepeated)]);
     if (unsourced.length > 0) this.write(`\n${this.c.yellow('Unsourced client-profile steps:')}\n${unsourced.map((u) => `  ${u}\n`).join('')}`);
     const notRepeated = notRepeatedLine(results);
     if (notRepeated) this.write(`\n${notRepeated}.\n`);

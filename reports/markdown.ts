@@ -10,7 +10,7 @@ import type { ReporterOptions } from './types.js';
 import { summaryLine } from './summary-line.js';
 import { notRepeatedLine } from './not-repeated-line.js';
 import { expectationMarkdown } from './expectation-markdown.js';
-import { modeLabel, staleAdvice, unsourcedNotes } from '../harness/results/constants.js';
+import { modeLabel, notRepeatedCopies, staleAdvice, unsourcedNotes } from '../harness/results/constants.js';
 import { drillsAt, matrixLayout } from './matrix-layout.js';
 import { anchorOf } from './html/escape.js';
 import type { DrillList, DrillResult, Reporter, RunReport } from './types.js';
@@ -18,11 +18,13 @@ import { InternalError, requirementLine } from '../harness/results/constants.js'
 
 type Out = { write(s: string): unknown };
 /** What the table and the lists need of a drill; the failed drills are read again in full. */
-type Brief = Pick<DrillResult, 'id' | 'scenario' | 'point' | 'mode' | 'verdict' | 'reason' | 'known'> & {
+type Brief = Pick<DrillResult, 'id' | 'key' | 'scenario' | 'point' | 'mode' | 'verdict' | 'reason' | 'known'> & {
   subject: { name: string };
   clientProfile: DrillResult['clientProfile'];
   clientVersions?: string;
   unsourcedSteps?: DrillResult['unsourcedSteps'];
+  /** A drill not repeated: the key of the drill whose verdict it shows. */
+  sameAs?: string;
 };
 
 function briefs(drills: DrillList): Brief[] {
@@ -30,6 +32,7 @@ function briefs(drills: DrillList): Brief[] {
   for (const d of drills)
     out.push({
       id: d.id,
+      key: d.key,
       scenario: d.scenario,
       point: d.point,
       mode: d.mode,
@@ -112,9 +115,11 @@ export function summaryMarkdown(results: RunReport, linkHtml = true): string {
   const notRepeated = notRepeatedLine(results);
   if (notRepeated) lines.push(`${md(notRepeated)}.`, '');
   if (results.interrupted) lines.push('**The run was interrupted**; the active drills were contained.', '');
-  lines.push(...table(drills), '', summaryLine(results), '');
+  // A drill not repeated shows, in its own cell, the verdict of the drill that ran in its place.
+  const shown = [...drills, ...notRepeatedCopies(drills, results.notRepeated)];
+  lines.push(...table(shown), '', summaryLine(results), '');
   // A verdict under a client profile is only as good as the profile's steps: say which rest on no source.
-  const unsourced = unsourcedNotes(drills);
+  const unsourced = unsourcedNotes(shown);
   if (unsourced.length > 0) lines.push('## Unsourced client-profile steps', '', ...unsourced.map((u) => `- ${md(u)}`), '');
   // Each server's cleanup expectation, side by side (reports/expectation-markdown.ts).
   lines.push(...expectationMarkdown(results.expectation, results.baseline, md, code));
@@ -171,12 +176,16 @@ function table(drills: Brief[]): string[] {
     const cells = columns.map(([p, m]) => cell(drillsAt(row, p, m)));
     return `| ${md(row.subject)} / ${md(row.scenario)} |${profiled ? ` ${md(row.profile)} |` : ''} ${cells.join(' | ')} |`;
   });
-  return [head, rule, ...body];
+  const same = drills.some((d) => d.sameAs !== undefined) ? ['', SAME_AS_NOTE] : [];
+  return [head, rule, ...body, ...same];
 }
 
-/** `✅ pass`; with repeats, each verdict with its count (`❌ fail ×1, ✅ pass ×2`); `–` when not drilled. */
+const SAME_AS_NOTE = '`=`: not repeated; the verdict of the same drill, which ran under another scenario or client profile (results.json `notRepeated`).';
+
+/** `✅ pass`; with repeats, each verdict with its count (`❌ fail ×1, ✅ pass ×2`); `–` when not drilled; `= ✅ pass` when not repeated. */
 function cell(drills: Brief[]): string {
   if (drills.length === 0) return '–';
+  if (drills.every((d) => d.sameAs !== undefined)) return `= ${cell(drills.map(({ sameAs: _sameAs, ...d }) => d))}`;
   const counts = new Map<string, number>();
   for (const d of drills) counts.set(d.verdict, (counts.get(d.verdict) ?? 0) + 1);
   if (drills.length === 1) return `${VERDICT_ICON[drills[0].verdict]} ${drills[0].verdict}`;

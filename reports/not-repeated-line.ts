@@ -7,5 +7,5 @@ import type { RunResults } from './types.js';
 export function notRepeatedLine(results: Pick<RunResults, 'notRepeated'>): string | null {
   const n = results.notRepeated?.length ?? 0;
   if (n === 0) return null;
-  return `${n} drill${n === 1 ? ' was' : 's were'} not repeated: each is the same drill as one that ran (at idle and pre-dispatch the target call is never sent, so scenarios of one server that differ only in their target drill the same thing); results.json lists them under notRepeated`;
+  return `${n} drill${n === 1 ? ' was' : 's were'} not repeated: each is the same drill as one that ran (under client profiles that spawn and lose a server alike a drill gets the same inputs, and at idle and pre-dispatch the target call is never sent, so scenarios of one server that differ only in their target drill the same thing); the matrix shows each with that drill's verdict, marked =, and results.json lists them under notRepeated`;
 }

@@ -81,6 +81,12 @@ export function unsourcedSteps(behaviour: ClientBehaviour): { step: StepName; re
   return Object.entries(behaviour.sources).flatMap(([step, source]) => ('unsourced' in source ? [{ step: step as StepName, rests: source.unsourced }] : []));
 }
 
+/** The steps a drill in `mode` uses that rest on no source: what its report says its verdict rests on. */
+export function unsourcedStepsUsed(behaviour: ClientBehaviour, mode: string): { step: StepName; rests: string }[] {
+  const used = stepsUsedBy(mode);
+  return unsourcedSteps(behaviour).filter((u) => used.includes(u.step));
+}
+
 /**
  * A stop sequence with every wait replaced by `ms` (a scenario's `timeouts.close-wait`), or as
  * read when `ms` is null. The steps and their order stay the client's.

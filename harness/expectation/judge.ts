@@ -4,6 +4,8 @@
  */
 import type { Scenario, SubjectSpec } from '../config/index.js';
 import type { DrillResult } from '../results/judge.js';
+import { notRepeatedCopies } from '../results/constants.js';
+import type { NotRepeatedDrill } from '../results/types.js';
 import { statementDef, wouldShow, type DrillSay } from './statements.js';
 import type { DeclaredExpectation } from './types.js';
 import { STATEMENT_IDS, type DeclaredStatement } from '../config/index.js';
@@ -40,8 +42,16 @@ export function declaredExpectations(drilled: ReadonlyArray<{ scenario: Scenario
 /**
  * Each server's statements judged on its drills; undefined when no server declared any. One pass
  * over the drills, holding only the keys each statement names: a run's drills may be on disk.
+ * A drill not repeated under another client profile than the drill that ran in its place is
+ * judged from that drill's result, under its own key and profile: the two got the same inputs
+ * (harness/plan/profile-inputs.ts), and no statement reads the profile, so each profile's
+ * statements stand on its own drills. One not repeated under the same profile adds nothing.
  */
-export function judgeExpectations(declared: readonly DeclaredExpectation[], drills: Iterable<DrillResult>): ExpectationResults | undefined {
+export function judgeExpectations(
+  declared: readonly DeclaredExpectation[],
+  drills: Iterable<DrillResult>,
+  notRepeated: readonly NotRepeatedDrill[] = [],
+): ExpectationResults | undefined {
   if (declared.length === 0) return undefined;
   const tallies = declared.map((d) => ({
     key: serverKey(d),
@@ -49,9 +59,11 @@ export function judgeExpectations(declared: readonly DeclaredExpectation[], dril
     versions: new Map<ProfileRef, string>(),
     statements: d.statements.map((s) => ({ statement: s, keys: emptyKeys(), byProfile: new Map<ProfileRef, Keys>() })),
   }));
-  for (const drill of drills) {
+  const named = new Set(notRepeated.map((n) => n.sameAs));
+  const stoodFor: DrillResult[] = [];
+  const judgeDrill = (drill: DrillResult) => {
     // A drill that erred did not happen as planned: its checks show nothing of the server.
-    if (drill.verdict === 'error') continue;
+    if (drill.verdict === 'error') return;
     const key = serverKey(drill.subject);
     const profile = drill.clientProfile;
     for (const tally of tallies) {
@@ -66,7 +78,14 @@ export function judgeExpectations(declared: readonly DeclaredExpectation[], dril
         byProfile.get(profile)![say].add(drill.key);
       }
     }
+  };
+  for (const drill of drills) {
+    judgeDrill(drill);
+    if (named.has(drill.key)) stoodFor.push(drill);
   }
+  const profileOf = new Map(stoodFor.map((d) => [d.key, d.clientProfile]));
+  const otherProfile = notRepeated.filter((n) => n.clientProfile !== undefined && profileOf.has(n.sameAs) && n.clientProfile !== profileOf.get(n.sameAs));
+  for (const copy of notRepeatedCopies(stoodFor, otherProfile)) judgeDrill(copy);
   const servers: ServerExpectation[] = declared.map((d, i) => {
     const { profiles, versions } = tallies[i];
     // A client axis only where the run had one: a run of the default profile alone reads as it did before profiles.

@@ -28,7 +28,7 @@ export function withMergedExpectation(merged: RunResults, runs: readonly RunResu
     }
     for (const e of run.baseline?.statements?.stale ?? []) listed.set(statementKey(e), e);
   }
-  const expectation = judgeExpectations([...declared.values()], merged.drills);
+  const expectation = judgeExpectations([...declared.values()], merged.drills, merged.notRepeated);
   if (!expectation) return merged;
   merged.expectation = expectation;
   const entries = runs.find((r) => r.baseline?.statements)?.baseline?.statements?.entries;

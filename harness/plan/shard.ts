@@ -52,6 +52,6 @@ export function attemptIndex(index: number, attempt: number, planSize: number): 
 
 /** What every shard of one plan shares, hashed (drill keys after filters, repeat count, not-repeated drills): `merge` refuses others. */
 export function planFingerprint(keys: readonly string[], repeat = 1, notRepeated: readonly { key: string; sameAs: string }[] = []): string {
-  const plan = notRepeated.length > 0 ? { keys, repeat, notRepeated } : { keys, repeat };
+  const plan = notRepeated.length > 0 ? { keys, repeat, notRepeated: notRepeated.map(({ key, sameAs }) => ({ key, sameAs })) } : { keys, repeat };
   return createHash('sha256').update(JSON.stringify(plan), 'utf8').digest('hex').slice(0, 16);
 }

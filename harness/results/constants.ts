@@ -8,6 +8,7 @@ export { describeStep } from '../containment/step.js';
 export { InternalError, UserError } from '../util/errors.js';
 export { requirementLine } from '../requirements/requirement.js';
 import { DEFAULT_PROFILE, profileLabel, type ProfileRef } from '../client-profiles/names.js';
+import type { NotRepeatedDrill } from './types.js';
 
 export { DEFAULT_PROFILE, PROFILE_NAMES, profileLabel } from '../client-profiles/names.js';
 
@@ -51,4 +52,36 @@ export function profilesText(profiles: ReadonlyArray<{ profile: string; versions
     .filter(([, names]) => names.length > 0)
     .map(([status, names]) => `${status} under ${names.join(', ')}`)
     .join('; ');
+}
+
+/** What a reader keeps of a drill that a copy of it needs. */
+type Copied = { key: string; scenario: string; clientProfile: ProfileRef; clientVersions?: string; unsourcedSteps?: NotRepeatedDrill['unsourcedSteps'] };
+
+/**
+ * The drills a run left out as not repeated (results.json `notRepeated`), each as a copy of every
+ * attempt of the drill that ran in its place, under its own key, scenario and client profile and
+ * marked `sameAs`: what a matrix or a table per profile shows in its cell. Entries of older
+ * results, which name no scenario, give none. Only the drills an entry names are held, so a
+ * spooled run's drills stay on disk.
+ */
+export function notRepeatedCopies<T extends Copied>(drills: Iterable<T>, notRepeated: readonly NotRepeatedDrill[] = []): (T & { sameAs: string })[] {
+  const entries = notRepeated.filter((n) => n.scenario !== undefined && n.clientProfile !== undefined);
+  if (entries.length === 0) return [];
+  const named = new Set(entries.map((n) => n.sameAs));
+  const ran = new Map<string, T[]>();
+  for (const d of drills) if (named.has(d.key)) ran.set(d.key, [...(ran.get(d.key) ?? []), d]);
+  return entries.flatMap((n) =>
+    (ran.get(n.sameAs) ?? []).map((d) => {
+      const { clientVersions: _versions, unsourcedSteps: _unsourced, ...rest } = d;
+      return {
+        ...(rest as T),
+        key: n.key,
+        scenario: n.scenario!,
+        clientProfile: n.clientProfile!,
+        ...(n.clientVersions ? { clientVersions: n.clientVersions } : {}),
+        ...(n.unsourcedSteps?.length ? { unsourcedSteps: n.unsourcedSteps } : {}),
+        sameAs: n.sameAs,
+      };
+    }),
+  );
 }

@@ -4,6 +4,7 @@ import type { RequirementsList } from './requirements.js';
 import type { Verdict } from '../checks/types.js';
 import type { KillMode, KillPoint } from '../config/index.js';
 import type { DrillResult } from './judge.js';
+import type { ProfileRef } from '../client-profiles/names.js';
 import type { BaselineStatementInfo, ExpectationResults } from './expectation-results.js';
 
 export type { KillMode, KillPoint } from '../config/index.js';
@@ -88,10 +89,20 @@ export interface FlakyEntry {
   verdicts: DrillVerdict[];
 }
 
-/** A drill left out as the same drill as one that ran (harness/plan/not-repeated.ts). */
+/**
+ * A drill left out as the same drill as one that ran (harness/plan/not-repeated.ts): its verdict
+ * is that drill's. Its own scenario and client profile are given (older results give key and
+ * sameAs alone); its subject, point and mode are those of the drill that ran.
+ */
 export interface NotRepeatedDrill {
   key: string;
   sameAs: string;
+  scenario?: string;
+  clientProfile?: ProfileRef;
+  /** Its profile's range of versions, as a drill's `clientVersions`. */
+  clientVersions?: string;
+  /** The steps of its own profile it would use that rest on no source, as a drill's `unsourcedSteps`. */
+  unsourcedSteps?: DrillResult['unsourcedSteps'];
 }
 
 /** Which plan a run executed: shards of one plan share it, and `merge` refuses any other. */

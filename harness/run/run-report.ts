@@ -1,6 +1,7 @@
 /** What a run reports at its end; expectations judged from the whole plan's scenarios, so every shard names the same statements. */
 import { requirementsList } from '../results/requirements.js';
 import { declaredExpectations, judgeExpectations } from '../expectation/judge.js';
+import { notRepeatedEntries } from '../plan/not-repeated.js';
 import { planFingerprint, type ShardSpec } from '../plan/shard.js';
 import type { PlannedDrill } from '../plan/types.js';
 import type { StaleReport } from '../registry/index.js';
@@ -27,7 +28,8 @@ export interface RunReportInput {
 }
 
 export function runReport(input: RunReportInput): RunReport {
-  const { planned, repeat, shard, notRepeated } = input;
+  const { planned, repeat, shard } = input;
+  const notRepeated = notRepeatedEntries(input.notRepeated, input.filtered);
   const judged = [...input.judged];
   const report: RunReport = {
     version: 1,
@@ -61,7 +63,7 @@ export function runReport(input: RunReportInput): RunReport {
     requirements: requirementsList(),
   };
   // The drills not repeated included: a scenario all of whose drills were left out still declared its statements.
-  const expectation = judgeExpectations(declaredExpectations(input.filtered), input.finished);
+  const expectation = judgeExpectations(declaredExpectations(input.filtered), input.finished, notRepeated);
   if (expectation) report.expectation = expectation;
   return report;
 }

@@ -5,6 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { basename, join, relative } from 'node:path';
 import type { ProfileName } from '../client-profiles/profiles.js';
+import { notRepeatedCopies } from '../results/constants.js';
 import type { DrillResult, RunResults } from '../results/types.js';
 
 export type CellKind = 'clean' | 'leaves-processes' | 'no-exit-on-eof' | 'stdout-not-clean' | 'could-not-start' | 'not-judged';
@@ -32,24 +33,17 @@ export function couldNotStart(reason: string): Cell {
   return { kind: 'could-not-start', text: `could not start: ${reason}`, shownBy: [], evidence: null, drill: null, diagnosis: null };
 }
 
-/** Every drill of each profile, the ones not repeated read from the drill that ran in their place. */
-export function drillsByProfile(results: RunResults, profiles: readonly ProfileName[]): Map<ProfileName, DrillResult[]> {
-  const byKey = new Map(results.drills.map((d) => [d.key, d]));
-  const out = new Map<ProfileName, DrillResult[]>(profiles.map((p) => [p, []]));
-  for (const d of results.drills) out.get(d.clientProfile as ProfileName)?.push(d); // a survey drills each profile's newest range, whose ref is its name
-  for (const n of results.notRepeated ?? []) {
-    const ran = byKey.get(n.sameAs);
-    const profile = profileOfKey(n.key);
-    if (ran && profile) out.get(profile)?.push({ ...ran, key: n.key, clientProfile: profile });
-  }
+/** Every drill of each profile, the ones not repeated read from the drill that ran in their place (marked `sameAs`). */
+export function drillsByProfile(results: RunResults, profiles: readonly ProfileName[]): Map<ProfileName, ShownDrill[]> {
+  const out = new Map<ProfileName, ShownDrill[]>(profiles.map((p) => [p, []]));
+  // A survey drills each profile's newest range, whose ref is its name.
+  for (const d of [...results.drills, ...notRepeatedCopies(results.drills, results.notRepeated)]) out.get(d.clientProfile as ProfileName)?.push(d);
   for (const list of out.values()) list.sort((a, b) => (a.index ?? 0) - (b.index ?? 0) || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
   return out;
 }
 
-function profileOfKey(key: string): ProfileName | null {
-  const at = key.lastIndexOf('@');
-  return at < 0 ? 'ts-sdk' : (key.slice(at + 1) as ProfileName);
-}
+/** A drill of a cell: one that ran, or one not repeated, with the key of the drill that ran in its place. */
+export type ShownDrill = DrillResult & { sameAs?: string };
 
 const failed = (d: DrillResult, check: string) => d.checks.some((c) => c.id === check && c.verdict === 'fail');
 
@@ -100,10 +94,10 @@ export function cellOf(drills: readonly DrillResult[], surveyDir: string, runDir
   };
 }
 
-/** `scenario point/mode`, without the entry's id prefix. */
-function label(d: DrillResult): string {
+/** `scenario point/mode`, without the entry's id prefix; a drill not repeated says which drill ran in its place. */
+function label(d: ShownDrill): string {
   const scenario = d.scenario.slice(d.subject.name.length + 1) || d.scenario;
-  return `${scenario} ${d.point}/${d.mode}`;
+  return `${scenario} ${d.point}/${d.mode}${d.sameAs === undefined ? '' : ` (not repeated: the same drill as ${d.sameAs})`}`;
 }
 
 function howItEnded(d: DrillResult): string {

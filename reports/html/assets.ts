@@ -20,6 +20,7 @@ table{border-collapse:collapse}
 .matrix td.cell{background:color-mix(in srgb,var(--v) 18%,#fff);min-width:54px}.matrix td.empty{background:#fff;color:var(--line)}
 .chip{display:inline-block;margin:1px;padding:0 6px;border-radius:3px;background:var(--v);color:#fff;text-decoration:none;font-weight:600;font-size:11px}
 .chip:hover{outline:2px solid var(--fg)}
+.chip.same-as{opacity:.75;font-style:italic}
 .toolbar{margin:10px 0}.toolbar button{font:inherit;margin-right:6px}
 details.drill{border:1px solid var(--line);border-left:6px solid var(--v);border-radius:4px;margin:8px 0;background:#fff}
 details.drill>summary{cursor:pointer;padding:6px 10px;background:color-mix(in srgb,var(--v) 7%,#fff)}

@@ -1,6 +1,6 @@
 /** The cleanup expectation in report.html: statements × servers, each cell linking its deciding drills or naming what would show it. */
 import { profilesText, staleAdvice, STATEMENT_IDS, STATEMENT_LABELS } from '../../harness/results/constants.js';
-import type { BaselineInfo, DrillResult, ExpectationResults, StatementResult } from '../../harness/results/types.js';
+import type { BaselineInfo, DrillResult, ExpectationResults, NotRepeatedDrill, StatementResult } from '../../harness/results/types.js';
 import { anchorOf, codeHtml, esc } from './escape.js';
 
 /** `not met` of a statement the baseline lists reads `known`, as a check's known failure does. */
@@ -19,12 +19,17 @@ export function renderExpectation(
   expectation: ExpectationResults | undefined,
   baseline: BaselineInfo | undefined,
   drills: readonly Pick<DrillResult, 'id' | 'key'>[],
+  notRepeated: readonly NotRepeatedDrill[] = [],
 ): string {
   const stale = staleStatements(baseline);
   if (!expectation || expectation.servers.length === 0) return stale;
-  // A drill key links to its first attempt's section.
+  // A drill key links to its first attempt's section; a drill not repeated, to the one that ran in its place.
   const idOf = new Map<string, string>();
   for (const d of drills) if (!idOf.has(d.key)) idOf.set(d.key, d.id);
+  for (const n of notRepeated) {
+    const id = idOf.get(n.sameAs);
+    if (id !== undefined && !idOf.has(n.key)) idOf.set(n.key, id);
+  }
   const link = (key: string) => {
     const id = idOf.get(key);
     return id ? `<a class="drill-key" href="#${esc(anchorOf(id))}" data-drill="${esc(id)}"><code>${esc(key)}</code></a>` : `<code>${esc(key)}</code>`;

@@ -23,6 +23,7 @@ export function drillLine(d: DrillResult): DrillLine {
     point: d.point,
     mode: d.mode,
     clientProfile: d.clientProfile,
+    ...(d.clientVersions ? { clientVersions: d.clientVersions } : {}),
     verdict: d.verdict,
     reason: d.reason,
     durationMs: d.durationMs,
@@ -99,8 +100,8 @@ export function* pageChunks<T extends DrillLine>(results: PageRun<T>, section: (
 <p class="counts">${counts}</p>
 <p class="muted">run ${esc(results.runId)} · ${esc(results.startedAt)} → ${esc(results.finishedAt)} · ${esc(results.harness.name)} ${esc(results.harness.version)}${results.interrupted ? ' · <span class="warn">interrupted</span>' : ''}</p></header>
 <h2>Matrix</h2>
-${renderMatrix(results.drills)}
-${renderExpectation(results.expectation, results.baseline, results.drills)}
+${renderMatrix(results.drills, results.notRepeated)}
+${renderExpectation(results.expectation, results.baseline, results.drills, results.notRepeated)}
 ${stale(results)}
 ${staleBaseline(results)}
 <h2>Drills</h2>

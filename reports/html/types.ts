@@ -5,4 +5,5 @@ import type { DrillResult } from '../types.js';
 export type DrillLine = Pick<DrillResult, 'id' | 'key' | 'scenario' | 'point' | 'mode' | 'verdict' | 'reason' | 'durationMs'> & {
   subject: { name: string };
   clientProfile: DrillResult['clientProfile'];
+  clientVersions?: string;
 };

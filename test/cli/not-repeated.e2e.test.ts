@@ -22,18 +22,19 @@ interface Results {
   drills: { id: string; key: string; verdict: string; attempt?: number }[];
   summary: Record<string, number>;
   plan: { id: string; drills: number };
-  notRepeated?: { key: string; sameAs: string }[];
+  notRepeated?: { key: string; sameAs: string; scenario?: string; clientProfile?: string }[];
   baseline?: { stale: { drill: string; check: string }[] };
 }
 const results = (dir: string) => JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')) as Results;
 
 const LINE =
-  '3 drills were not repeated: each is the same drill as one that ran (at idle and pre-dispatch the target call is never sent, so scenarios of one server that differ only in their target drill the same thing); results.json lists them under notRepeated';
+  "3 drills were not repeated: each is the same drill as one that ran (under client profiles that spawn and lose a server alike a drill gets the same inputs, and at idle and pre-dispatch the target call is never sent, so scenarios of one server that differ only in their target drill the same thing); the matrix shows each with that drill's verdict, marked =, and results.json lists them under notRepeated";
+/** Each drill left out with its own scenario and profile (the default's range: the TypeScript SDK version read). */
 const NOT_REPEATED = [
-  { key: 'wb-b/idle/crash', sameAs: 'wb-a/idle/crash' },
-  { key: 'wb-b/idle/close', sameAs: 'wb-a/idle/close' },
-  { key: 'stays-b/idle/crash', sameAs: 'stays-a/idle/crash' },
-];
+  ['wb-b/idle/crash', 'wb-a/idle/crash', 'wb-b'],
+  ['wb-b/idle/close', 'wb-a/idle/close', 'wb-b'],
+  ['stays-b/idle/crash', 'stays-a/idle/crash', 'stays-b'],
+].map(([key, sameAs, scenario]) => ({ key, sameAs, scenario, clientProfile: 'ts-sdk', clientVersions: expect.any(String) }));
 
 beforeAll(() => {
   mkdirSync(scenarios);
@@ -101,7 +102,36 @@ describe('drills that cannot differ, through the CLI', () => {
     expect(run.code).toBe(1);
     expect(run.stdout).toContain(`\n${LINE}.\n`);
     expect(lastLine(run.stdout)).toBe('2 passed, 0 failed, 1 known, 0 unknown, 1 stale baseline entry');
-    expect(readFileSync(join(out('whole'), 'summary.md'), 'utf8')).toContain(`\n${LINE}.\n`);
+    const summary = readFileSync(join(out('whole'), 'summary.md'), 'utf8');
+    expect(summary).toContain(`\n${LINE}.\n`);
+    // The matrix shows each drill left out in its own row, with the verdict of the drill that ran, marked.
+    expect(summary).toContain('| well-behaved / wb-b | = ✅ pass | = ✅ pass |\n');
+    expect(summary).toContain('| ignores-eof / stays-b | = 🔷 known | – |\n');
+  });
+
+  it('under client profiles with the same facts: one drill, the other judged from it under its own row and baseline entries', async () => {
+    writeFileSync(
+      join(root, 'profile-baseline.json'),
+      JSON.stringify({
+        version: 1,
+        entries: [
+          { drill: 'stays-a/idle/crash@cursor', check: 'exit-on-eof', verdict: 'fail', reason: 'never exits on EOF' },
+          { drill: 'stays-a/idle/crash@cursor', check: 'no-survivors', verdict: 'fail', reason: 'survives its client' },
+        ],
+      }),
+    );
+    const args = ['run', scenarios, '--only', 'stays-a', '--client-profile', 'vscode', '--client-profile', 'cursor', '--out', out('profiles')];
+    const run = await cli([...args, '--baseline', join(root, 'profile-baseline.json'), '--reporter', 'console,markdown']);
+    const r = results(out('profiles'));
+    expect(r.drills.map((d) => `${d.key} ${d.verdict}`)).toEqual(['stays-a/idle/crash@vscode known']);
+    expect(r.notRepeated).toEqual([
+      expect.objectContaining({ key: 'stays-a/idle/crash@cursor', sameAs: 'stays-a/idle/crash@vscode', scenario: 'stays-a', clientProfile: 'cursor' }),
+    ]);
+    expect(run.code).toBe(0);
+    const summary = readFileSync(join(out('profiles'), 'summary.md'), 'utf8');
+    expect(summary).toContain('| ignores-eof / stays-a | vscode@0baa8cd7 | 🔷 known |\n| ignores-eof / stays-a | cursor@observed | = 🔷 known |\n');
+    // Cursor's own steps rest on no source, and the report says so though its drill did not run.
+    expect(summary).toContain('unsourced client-profile steps used (cursor@observed)');
   });
 
   it('shards agree on the list, merge keeps it, and --repeat gives every attempt its own id', async () => {

@@ -4,13 +4,14 @@
  * observed) gives exactly the no-survivors verdicts that a stand-in client of that profile
  * measured (bench/client-profiles/: the SDK's own StdioClientTransport at the version each client
  * pins, a raw Node client for the Cline CLI, scripted ones for the rest; measured.json), stop and
- * crash, over the fakes the bench measured. Every profile has both a pass and a fail, and the
- * record shows the steps that tell these clients apart.
+ * crash, over the fakes the bench measured; a crash under a profile with the facts of one before
+ * it is not repeated, its verdict the drill's that ran. Every profile has both a pass and a fail,
+ * and the record shows the steps that tell these clients apart.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { RunResults } from '../../harness/results/types.js';
 import { ensureBuilt } from '../fake-servers/support/subjects.js';
-import { drillEvents, expectedTable, keysOf, MORE_PROFILES, runMatrix } from './support/profile-matrix.js';
+import { crashLeftOut, drillEvents, expectedTable, keysOf, leftOut, MORE_PROFILES, runMatrix, verdictsOf } from './support/profile-matrix.js';
 
 beforeAll(ensureBuilt);
 
@@ -25,9 +26,14 @@ describe('the drill under the clients read since', () => {
   }, 1_200_000);
 
   it('gives exactly the measured no-survivors verdicts, per profile, in stop and crash', () => {
-    const got = Object.fromEntries(results.drills.map((d) => [d.key, d.checks.find((c) => c.id === 'no-survivors')?.verdict ?? 'absent']));
     expect(results.drills.filter((d) => d.verdict === 'error' || d.verdict === 'unknown').map((d) => `${d.key}: ${d.reason}`)).toEqual([]);
-    expect(got).toEqual(expectedTable(MORE_PROFILES));
+    expect(verdictsOf(results)).toEqual(expectedTable(MORE_PROFILES));
+  });
+
+  it('drills a crash once per set of facts: Roo Code as Cline, and four clients as the Cline CLI', () => {
+    const asClineCli = ['opencode', 'claude-code-reconnect', 'claude-desktop', 'cursor'] as const;
+    expect(leftOut(results)).toEqual(crashLeftOut([['roo-code', 'cline'], ...asClineCli.map((p) => [p, 'cline-cli'] as [typeof p, 'cline-cli'])]));
+    expect(results.drills).toHaveLength(Object.keys(expectedTable(MORE_PROFILES)).length - leftOut(results).length);
   });
 
   it('each profile is proven both ways: it has a pass and a fail', () => {

@@ -5,8 +5,10 @@
  * profiles apart and the bundled ones the bench measured, at after-response (spawn-helper has
  * started the helper), and the table of drill key -> no-survivors verdict asserted exactly, as
  * derived from bench/client-profiles/measured.json (the file the docs' tables are checked
- * against: test/client-profiles/measured-docs.test.ts). Every profile has both a pass and a
- * fail in it. The grace is the bench's: 2000 ms after the stop sequence's end, or the death.
+ * against: test/client-profiles/measured-docs.test.ts). A crash under a profile with the facts of
+ * one before it is not repeated (harness/plan/profile-inputs.ts): its verdict is the drill's that
+ * ran, and the measurement, taken under each profile apart, agrees. Every profile has both a pass
+ * and a fail in it. The grace is the bench's: 2000 ms after the stop sequence's end, or the death.
  * The clients read since are drilled the same way by more-clients-matrix.e2e.test.ts.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -19,7 +21,7 @@ import { ensureBuilt } from '../fake-servers/support/subjects.js';
 import { fakeSubject, scenarioYaml, type FakeServer } from '../support/scenarios.js';
 import { tempDir } from '../support/temp-dir.js';
 import { measured, measuredFakes, noSurvivorsVerdict, type Situation } from './support/measured.js';
-import { FIRST_PROFILES } from './support/profile-matrix.js';
+import { crashLeftOut, FIRST_PROFILES, leftOut, verdictsOf } from './support/profile-matrix.js';
 
 const MODES: Situation[] = ['stop', 'crash'];
 const GRACE = 2000;
@@ -65,9 +67,20 @@ describe('the drill under the first eight client profiles', () => {
   }, 900_000);
 
   it('gives exactly the measured no-survivors verdicts, per profile, in stop and crash', () => {
-    const got = Object.fromEntries(results.drills.map((d) => [d.key, d.checks.find((c) => c.id === 'no-survivors')?.verdict ?? 'absent']));
     expect(results.drills.filter((d) => d.verdict === 'error' || d.verdict === 'unknown').map((d) => `${d.key}: ${d.reason}`)).toEqual([]);
-    expect(got).toEqual(expectedTable());
+    expect(verdictsOf(results)).toEqual(expectedTable());
+  });
+
+  it('drills a crash once per set of facts: each older range as its newest, Claude Code as VS Code', () => {
+    expect(leftOut(results)).toEqual(
+      crashLeftOut([
+        ['codex@drop', 'codex'],
+        ['gemini-cli@0.27-0.51', 'gemini-cli'],
+        ['vscode@ce34ccc3', 'vscode'],
+        ['claude-code', 'vscode'],
+      ]),
+    );
+    expect(results.drills).toHaveLength(Object.keys(expectedTable()).length - leftOut(results).length);
   });
 
   it('each profile is proven both ways: it has a pass and a fail', () => {

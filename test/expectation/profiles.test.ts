@@ -8,7 +8,7 @@ import type { ProfileRef } from '../../harness/client-profiles/profiles.js';
 import { profilesText } from '../../harness/results/constants.js';
 import { applyStatementBaseline, collectStatements } from '../../harness/expectation/baseline.js';
 import { judgeExpectations } from '../../harness/expectation/judge.js';
-import type { DrillResult } from '../../harness/results/types.js';
+import type { DrillResult, NotRepeatedDrill } from '../../harness/results/types.js';
 
 const SERVER = { name: 'srv', command: 'node', args: ['srv.js'] };
 
@@ -26,8 +26,8 @@ function drill(profile: ProfileRef, helperLeft: boolean, versions?: string): Dri
   } as unknown as DrillResult;
 }
 
-const judge = (drills: DrillResult[]) =>
-  judgeExpectations([{ server: 'srv', command: 'node', args: ['srv.js'], statements: [{ id: 'leaves-no-helper' }] }], drills)!;
+const judge = (drills: DrillResult[], notRepeated: NotRepeatedDrill[] = []) =>
+  judgeExpectations([{ server: 'srv', command: 'node', args: ['srv.js'], statements: [{ id: 'leaves-no-helper' }] }], drills, notRepeated)!;
 
 describe('a cleanup expectation with a client axis', () => {
   it('judges each profile on its own drills, and the statement on all of them', () => {
@@ -40,6 +40,25 @@ describe('a cleanup expectation with a client axis', () => {
       { profile: 'zed', status: 'met', drills: ['s/child-spawned/stop@zed'] },
       { profile: 'claude-code', status: 'not met', drills: ['s/child-spawned/stop@claude-code'] },
     ]);
+  });
+
+  it('a profile whose drill was not repeated is judged, under its own key and range, from the drill that ran in its place', () => {
+    const cursor = { key: 's/child-spawned/stop@cursor', sameAs: 's/child-spawned/stop@codex', scenario: 's', clientProfile: 'cursor' as const };
+    const results = judge([drill('ts-sdk', true), drill('codex', false)], [{ ...cursor, clientVersions: 'observed' }]);
+    expect(results.servers[0].statements[0].profiles).toEqual([
+      { profile: 'ts-sdk', status: 'not met', drills: ['s/child-spawned/stop'] },
+      { profile: 'codex', status: 'met', drills: ['s/child-spawned/stop@codex'] },
+      { profile: 'cursor', versions: 'observed', status: 'met', drills: ['s/child-spawned/stop@cursor'] },
+    ]);
+    // Its baseline entry is its own: a not met under the profile left out is listed under it.
+    const failing = judge([drill('codex', true)], [cursor]);
+    expect(collectStatements(failing).map((e) => e.profile)).toEqual(['codex', 'cursor']);
+    // A drill left out under the same profile (another scenario at idle) adds nothing; one whose drill did not run, nothing.
+    const same = { key: 't/child-spawned/stop@codex', sameAs: 's/child-spawned/stop@codex', scenario: 't', clientProfile: 'codex' as const };
+    expect(judge([drill('codex', false)], [same]).servers[0].statements[0].profiles).toEqual([
+      { profile: 'codex', status: 'met', drills: ['s/child-spawned/stop@codex'] },
+    ]);
+    expect(judge([drill('ts-sdk', false)], [cursor]).servers[0].statements[0].profiles).toBeUndefined();
   });
 
   it("each profile's line names the range drilled: Gemini CLI by version is two lines, not one", () => {

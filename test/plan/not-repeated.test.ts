@@ -182,9 +182,11 @@ describe('drills that cannot differ', () => {
     expect(keys(plan.drills)).toEqual(['a/in-flight/cancel', 'b/in-flight/cancel']);
     expect(plan.notRepeated).toEqual([]);
     // Nor at a point where the target is never sent (the plan has none there: a cancel needs a call in flight).
-    const a = scenario('a');
-    expect(sameDrillKey({ index: 0, key: 'a/idle/cancel', scenario: a, point: 'idle', mode: 'cancel', profile: 'ts-sdk' })).toBeNull();
-    expect(sameDrillKey({ index: 0, key: 'a/idle/crash', scenario: a, point: 'idle', mode: 'crash', profile: 'ts-sdk' })).not.toBeNull();
+    const [a, b] = [scenario('a'), scenario('b', { target: { call: 'write' } })];
+    const key = (s: Scenario, mode: 'cancel' | 'crash') =>
+      sameDrillKey({ index: 0, key: `${s.id}/idle/${mode}`, scenario: s, point: 'idle', mode, profile: 'ts-sdk' });
+    expect(key(a, 'cancel')).not.toBe(key(b, 'cancel'));
+    expect(key(a, 'crash')).toBe(key(b, 'crash'));
   });
 
   it('the child child-spawned waits for does not count at idle and pre-dispatch', () => {
@@ -195,8 +197,10 @@ describe('drills that cannot differ', () => {
     );
   });
 
-  it('the points where the target is written never merge', () => {
-    for (const point of ['in-flight', 'sent', 'confirmed', 'child-spawned', 'after-response'] as const)
-      expect(sameDrillKey({ index: 0, key: `a/${point}/crash`, scenario: scenario('a'), point, mode: 'crash', profile: 'ts-sdk' })).toBeNull();
+  it('the points where the target is written never merge two scenarios, even identical ones', () => {
+    for (const point of ['in-flight', 'sent', 'confirmed', 'child-spawned', 'after-response'] as const) {
+      const key = (id: string) => sameDrillKey({ index: 0, key: `${id}/${point}/crash`, scenario: scenario(id), point, mode: 'crash', profile: 'ts-sdk' });
+      expect(key('a'), point).not.toBe(key('b'));
+    }
   });
 });

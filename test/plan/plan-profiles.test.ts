@@ -46,7 +46,7 @@ describe('client profiles in the plan', () => {
     expect(keys(plan)).toEqual([[1, 'a/idle/stop@zed', 'zed']]);
   });
 
-  it('two profiles never make the same drill (not-repeated.ts counts the profile)', () => {
+  it('two profiles whose facts differ never make the same drill (not-repeated.ts counts what the drill reads of them)', () => {
     const plan = planRun([scenario('a'), scenario('b')], { clientProfiles: ['ts-sdk', 'zed'] });
     expect(plan.notRepeated.map((n) => [n.key, n.sameAs])).toEqual([
       ['b/idle/crash', 'a/idle/crash'],

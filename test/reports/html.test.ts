@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { writeEvidenceLog } from '../../harness/evidence/log.js';
 import { judge } from '../../harness/results/judge.js';
 import { create } from '../../reports/html/reporter.js';
+import { renderExpectation } from '../../reports/html/expectation.js';
 import { renderMatrix } from '../../reports/html/matrix.js';
 import type { DrillLine } from '../../reports/html/types.js';
 import { EvidenceBuilder, survivor } from '../checks/evidence-builder.js';
@@ -128,6 +129,15 @@ describe('html reporter', () => {
         `<tr><th class="profile">codex</th><td class="cell v-fail">${chip('b', 'fail', 'FAIL')}</td><td class="cell empty">&middot;</td></tr>` +
         '</tbody></table>',
     );
+    // A drill not repeated (codex's close, the same drill as ts-sdk's): its own cell, the chip of the drill that ran, marked.
+    const same = `<a class="chip v-pass same-as" href="#drill-c" data-drill="c" title="not repeated, the same drill as s/c: pass: pass">= pass</a>`;
+    expect(renderMatrix(drills, [{ key: 's/close@codex', sameAs: 's/c', scenario: 's', clientProfile: 'codex' }])).toBe(
+      '<table class="matrix profiled"><thead><tr><th rowspan="2">scenario / subject</th><th rowspan="2">client</th><th colspan="2" class="point">idle</th></tr>' +
+        '<tr><th class="mode">crash</th><th class="mode">close</th></tr></thead><tbody>' +
+        `<tr class="group"><th class="scenario" rowspan="2">s<span class="subject">srv</span></th><th class="profile">ts-sdk</th><td class="cell v-pass">${chip('a', 'pass', 'pass')}</td><td class="cell v-pass">${chip('c', 'pass', 'pass')}</td></tr>` +
+        `<tr><th class="profile">codex</th><td class="cell v-fail">${chip('b', 'fail', 'FAIL')}</td><td class="cell v-pass">${same}</td></tr>` +
+        '</tbody></table><p class="muted">= : not repeated; the verdict of the same drill, which ran under another scenario or client profile (results.json notRepeated).</p>',
+    );
     // Under the default profile only: one row a scenario, no client column, as before profiles.
     expect(renderMatrix([drills[0], drills[2]])).toBe(
       '<table class="matrix"><thead><tr><th rowspan="2">scenario / subject</th><th colspan="2" class="point">idle</th></tr>' +
@@ -135,5 +145,31 @@ describe('html reporter', () => {
         `<tr><th class="scenario">s<span class="subject">srv</span></th><td class="cell v-pass">${chip('a', 'pass', 'pass')}</td><td class="cell v-pass">${chip('c', 'pass', 'pass')}</td></tr>` +
         '</tbody></table>',
     );
+  });
+  it("links a statement's drill not repeated to the drill that ran in its place", () => {
+    const expectation = {
+      servers: [
+        {
+          server: 'srv',
+          command: 'node',
+          args: ['srv.js'],
+          statements: [
+            {
+              statement: 'leaves-no-helper' as const,
+              text: 'leaves no helper',
+              status: 'met' as const,
+              checks: [],
+              drills: ['s/idle/crash@vscode', 's/idle/crash@cursor'],
+            },
+          ],
+        },
+      ],
+      notMet: 0,
+    };
+    const drills = [{ id: 'r1', key: 's/idle/crash@vscode' }];
+    const link = (key: string) => `<a class="drill-key" href="#drill-r1" data-drill="r1"><code>${key}</code></a>`;
+    const html = renderExpectation(expectation, undefined, drills, [{ key: 's/idle/crash@cursor', sameAs: 's/idle/crash@vscode' }]);
+    expect(html).toContain(`${link('s/idle/crash@vscode')} ${link('s/idle/crash@cursor')}`);
+    expect(renderExpectation(expectation, undefined, drills)).toContain(`${link('s/idle/crash@vscode')} <code>s/idle/crash@cursor</code>`);
   });
 });

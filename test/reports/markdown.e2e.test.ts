@@ -199,6 +199,44 @@ describe('markdown reporter', () => {
     );
   });
 
+  it('a drill not repeated has its own cell with the verdict of the drill that ran, marked =, and its own unsourced steps', () => {
+    const wb = drillOf(run.results, 'wb');
+    const as = (n: number, mode: string, profile: string, verdict: DrillResult['verdict']): DrillResult => ({
+      ...structuredClone(wb),
+      id: `p${n}`,
+      key: `wb/idle/${mode}@${profile}`,
+      mode: mode as DrillResult['mode'],
+      clientProfile: profile as DrillResult['clientProfile'],
+      clientVersions: undefined,
+      verdict,
+    });
+    const drills = [as(0, 'crash', 'vscode', 'fail'), as(1, 'stop', 'vscode', 'pass'), as(2, 'stop', 'cursor', 'fail')];
+    const unsourced = [{ step: 'crash' as const, rests: 'no report of what a server sees when Cursor dies' }];
+    const notRepeated = [
+      { key: 'wb/idle/crash@cursor', sameAs: 'wb/idle/crash@vscode', scenario: 'wb', clientProfile: 'cursor' as const, unsourcedSteps: unsourced },
+    ];
+    const text = summaryMarkdown({ ...run.results, drills, notRepeated });
+    expect(text).toContain(
+      [
+        '| subject / scenario | client | idle / crash | idle / stop |',
+        '| --- | --- | :---: | :---: |',
+        '| well-behaved / wb | vscode | ❌ fail | ✅ pass |',
+        '| well-behaved / wb | cursor | = ❌ fail | ❌ fail |',
+        '',
+        '`=`: not repeated; the verdict of the same drill, which ran under another scenario or client profile (results.json `notRepeated`).',
+        '',
+      ].join('\n'),
+    );
+    expect(text).toContain('- unsourced client-profile steps used (cursor): crash: no report of what a server sees when Cursor dies\n');
+    expect(text).toContain('1 drill was not repeated');
+    // The failed drills are the ones that ran: the copy is no line of its own.
+    expect(text.match(/^- ❌ /gm)).toHaveLength(2);
+    // Without the entry's scenario (results of an older run), no copy and no mark: the cell stays empty.
+    const older = summaryMarkdown({ ...run.results, drills, notRepeated: [{ key: 'wb/idle/crash@cursor', sameAs: 'wb/idle/crash@vscode' }] });
+    expect(older).toContain('| well-behaved / wb | cursor | – | ❌ fail |\n');
+    expect(older).not.toContain('`=`');
+  });
+
   it('names the range drilled and says which client-profile steps rest on no source; a sourced drill says nothing of it', () => {
     const wb = drillOf(run.results, 'wb');
     const unsourced = [{ step: 'stop' as const, rests: 'seen only at the end of a session' }];

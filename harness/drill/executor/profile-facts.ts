@@ -1,13 +1,12 @@
 /** A drill's client profile as the drill uses it (harness/client-profiles/): its stop sequence with the scenario's close-wait in force. */
-import { behaviourOf, stepsUsedBy, unsourcedSteps, withWaits } from '../../client-profiles/profiles.js';
+import { behaviourOf, unsourcedStepsUsed, withWaits } from '../../client-profiles/profiles.js';
 import type { ProfileFacts } from '../../evidence/types.js';
 import type { PlannedDrill } from '../../plan/types.js';
 
 export function profileFacts(drill: Pick<PlannedDrill, 'profile' | 'scenario' | 'mode'>): ProfileFacts {
   const behaviour = behaviourOf(drill.profile);
   const { name, spawn, stop, closesStdinWhenChildExits, crash } = behaviour;
-  const used = stepsUsedBy(drill.mode);
-  const unsourced = unsourcedSteps(behaviour).filter((u) => used.includes(u.step));
+  const unsourced = unsourcedStepsUsed(behaviour, drill.mode);
   return {
     name,
     ref: drill.profile,

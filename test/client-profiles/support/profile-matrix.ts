@@ -11,7 +11,8 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { PROFILE_NAMES, type ProfileName, profileKeySuffix } from '../../../harness/client-profiles/profiles.js';
+import { PROFILE_NAMES, type ProfileName, type ProfileRef, profileKeySuffix } from '../../../harness/client-profiles/profiles.js';
+import { notRepeatedCopies } from '../../../harness/index.js';
 import type { RunResults } from '../../../harness/results/types.js';
 import { runCli } from '../../support/cli.js';
 import { type FakeServer, fakeSubject, scenarioYaml } from '../../support/scenarios.js';
@@ -70,4 +71,26 @@ export function drillEvents(out: string, results: RunResults, key: string): (Rec
     .trim()
     .split('\n')
     .map((l) => JSON.parse(l) as Record<string, unknown> & { type: string });
+}
+
+/**
+ * Drill key -> its no-survivors verdict, each drill not repeated (the same drill under a profile
+ * with the same facts) given the verdict of the drill that ran in its place.
+ */
+export function verdictsOf(results: RunResults): Record<string, string> {
+  const all = [...results.drills, ...notRepeatedCopies(results.drills, results.notRepeated)];
+  return Object.fromEntries(all.map((d) => [d.key, d.checks.find((c) => c.id === 'no-survivors')?.verdict ?? 'absent']));
+}
+
+/** The drills a run left out, as `<key> = <sameAs>`, sorted: each crash drill under a profile of `[profile, ran as]`. */
+export function leftOut(results: RunResults): string[] {
+  return (results.notRepeated ?? []).map((n) => `${n.key} = ${n.sameAs}`).sort();
+}
+
+/** The same under the plan: over every measured fake, crash at after-response under each `[profile, ran as]`. */
+export function crashLeftOut(pairs: ReadonlyArray<[ProfileRef, ProfileRef]>): string[] {
+  const key = (server: string, profile: ProfileRef) => `${server}/after-response/crash${profileKeySuffix(profile)}`;
+  return measuredFakes()
+    .flatMap((server) => pairs.map(([p, q]) => `${key(server, p)} = ${key(server, q)}`))
+    .sort();
 }
