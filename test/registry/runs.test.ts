@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { drillIdFor, identify, newRunId, procState, runIdOf, type ProcIdentity } from '../../harness/observe/index.js';
-import { isRunLive, registerRun, runStates, runsDir, sweepStale } from '../../harness/registry/index.js';
+import { isRunLive, registerRun, runStates, runsDir, sweepStale, whenRunEnds } from '../../harness/registry/index.js';
 import { packageRoot } from '../../harness/util/paths.js';
 import { tempDir } from '../support/temp-dir.js';
 import { envWith, start } from '../observe/helpers.js';
@@ -85,6 +85,9 @@ describe('run ids', () => {
     harness.child.kill('SIGKILL'); // unshare: --kill-child takes the namespace with it
     await gone;
     await until('the namespaced harness to end', () => procState(harness.harness) !== 'alive');
+    // Its leader shows Z before its other threads have exited: the descriptor, and so the lock,
+    // goes with the last of them, which only the lock itself tells.
+    await whenRunEnds(runId, 10_000);
     expect(runStates([runId]).get(runId)).toBe('dead');
     rmSync(join(runsDir(), `${runId}.json`));
   });
