@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runDrills, type DrillResult, type RunResults } from '../../harness/index.js';
 import { packageRoot } from '../../harness/util/paths.js';
+import { assertDiagnosesAgree } from '../support/diagnosis-agrees.js';
 import { markedProcesses } from '../support/markers.js';
 import { until } from '../support/until.js';
 
@@ -15,6 +16,7 @@ let results: RunResults;
 
 beforeAll(async () => {
   ({ results } = await runDrills({ scenarios: [join(packageRoot(), 'scenarios-real')], concurrency: 2 }));
+  assertDiagnosesAgree(results.drills);
 }, 170_000);
 
 afterAll(async () => {

@@ -5,9 +5,16 @@ import { diagnosisContradictions } from './diagnosis-agrees.js';
 
 const row = (pid: number, ppid: number) => ({ pid, ppid }) as DrillResult['survivors'][number];
 
-function drill(over: { mode?: DrillResult['mode']; profile?: DrillResult['clientProfile']; survivors: DrillResult['survivors']; sentences: string[] }) {
+function drill(over: {
+  mode?: DrillResult['mode'];
+  profile?: DrillResult['clientProfile'];
+  survivors: DrillResult['survivors'];
+  sentences: string[];
+  realServer?: number;
+}) {
   return {
     key: 'k',
+    ...(over.realServer ? { exit: { pid: over.realServer } as DrillResult['exit'] } : {}),
     mode: over.mode ?? 'crash',
     clientProfile: over.profile ?? 'ts-sdk',
     survivors: over.survivors,
@@ -34,6 +41,14 @@ describe('diagnosisContradictions', () => {
         drill({ mode: 'stop', profile: 'gemini-cli', survivors: [row(10, 1)], sentences: ['the server read EOF but nothing acted on it'] }),
       ),
     ).toHaveLength(1);
+  });
+
+  it("behind a launcher, speaks of the real server: its children, not the launcher's (npx 10 -> node 11)", () => {
+    const zero = ['its event loop stays alive (2 other watched fds, 0 children)'];
+    expect(diagnosisContradictions(drill({ survivors: [row(10, 1), row(11, 10)], sentences: zero, realServer: 11 }))).toEqual([]);
+    expect(diagnosisContradictions(drill({ survivors: [row(10, 1), row(11, 10), row(12, 11)], sentences: zero, realServer: 11 }))).toEqual([
+      'k exit-on-eof: "its event loop stays alive (2 other watched fds, 0 children)": the snapshot lists 1 live child(ren) of the server: 12',
+    ]);
   });
 
   it('finds nothing in a diagnosis that agrees with its evidence', () => {

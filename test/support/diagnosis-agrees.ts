@@ -10,9 +10,9 @@ import type { DrillResult } from '../../harness/results/types.js';
 
 type Drill = Pick<DrillResult, 'key' | 'mode' | 'clientProfile' | 'survivors' | 'incident'> & { exit?: DrillResult['exit'] };
 
-/** The server's pid: the incident's, which is the process the client started. */
+/** The server's pid as the diagnoses name it: the real server behind a launcher (npx, sh -c), else the process the client started. */
 function serverPid(d: Drill): number | null {
-  return d.incident?.server?.pid ?? null;
+  return d.exit?.pid ?? d.incident?.server?.pid ?? null;
 }
 
 /** Whether the drill's client could have closed the server's stdin: abandon and hang never do, nor a stop with no close-stdin step while the server lived. */

@@ -15,6 +15,7 @@ import { PROFILE_NAMES, type ProfileName, type ProfileRef, profileKeySuffix } fr
 import { notRepeatedCopies } from '../../../harness/index.js';
 import type { RunResults } from '../../../harness/results/types.js';
 import { runCli } from '../../support/cli.js';
+import { assertDiagnosesAgree } from '../../support/diagnosis-agrees.js';
 import { type FakeServer, fakeSubject, scenarioYaml } from '../../support/scenarios.js';
 import { tempDir } from '../../support/temp-dir.js';
 import { measured, measuredFakes, noSurvivorsVerdict, type Situation } from './measured.js';
@@ -60,7 +61,9 @@ export async function runMatrix(profiles: readonly ProfileName[]): Promise<{ out
       }),
     );
   const run = await runCli(['run', dir, ...profiles.flatMap((p) => ['--client-profile', p]), '--out', out, '--reporter', 'json']);
-  return { out, stderr: run.stderr, results: JSON.parse(readFileSync(join(out, 'results.json'), 'utf8')) as RunResults };
+  const results = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8')) as RunResults;
+  assertDiagnosesAgree(results.drills);
+  return { out, stderr: run.stderr, results };
 }
 
 /** The evidence events of one drill of a run. */
