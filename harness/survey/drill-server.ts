@@ -1,11 +1,12 @@
 /**
- * The survey's worker for one server, inside the loopback-only namespace: lists its tools with
- * init's code, writes and drills its scenarios under every profile, leaves `server.json`.
+ * The survey's worker for one server: lists its tools with init's code and writes and drills its
+ * scenarios under every profile, each on the survey's network (a loopback-only namespace per
+ * listing and per drill unless `host`: docs/network.md), and leaves `server.json`.
  */
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ProfileName } from '../client-profiles/profiles.js';
-import type { CatalogEntry } from '../config/index.js';
+import type { CatalogEntry, NetworkChoice } from '../config/index.js';
 import { ListToolsError, listServerTools } from '../init/list-tools.js';
 import { runDrills } from '../run/run-drills.js';
 import { packageRoot } from '../util/paths.js';
@@ -22,6 +23,7 @@ export interface WorkerSpec {
   timeoutMs: number;
   /** The scratch folder for the entry's needs: the survey makes it and removes it once the worker has ended, however it ended. */
   scratch: string;
+  network: NetworkChoice;
 }
 
 /** What the worker found, for the table (no secret in it: names only). */
@@ -56,7 +58,7 @@ export async function drillServer(spec: WorkerSpec): Promise<ServerOutcome> {
     const base = { id: entry.id, command: words, missingTools: [] as string[] };
     let tools;
     try {
-      ({ tools } = await listServerTools(server, spec.timeoutMs));
+      ({ tools } = await listServerTools(server, spec.timeoutMs, { network: spec.network }));
     } catch (error) {
       if (!(error instanceof ListToolsError)) throw error;
       return { ...base, status: 'could-not-start', reason: error.message, stderrTail: error.stderrTail || null, tools: [] };
@@ -76,6 +78,7 @@ export async function drillServer(spec: WorkerSpec): Promise<ServerOutcome> {
       out: join(spec.serverDir, RUN_DIR),
       modes: [...SURVEY_MODES],
       clientProfiles: spec.profiles,
+      network: spec.network,
       reporters: ['json', 'html'],
     });
     return { ...base, status: 'drilled', reason: null, stderrTail: null, tools: tools.map((t) => t.name), missingTools };

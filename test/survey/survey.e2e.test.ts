@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadCatalog } from '../../harness/survey/catalog.js';
 import { install, isInstalled } from '../../harness/survey/install.js';
-import { loopbackRefusal } from '../../harness/survey/loopback-only.js';
+import { loopbackUnavailable } from '../../harness/drill/network/namespace.js';
 import type { SurveyTable } from '../../harness/survey/table.js';
 import type { RunResults } from '../../harness/results/types.js';
 import { packageRoot } from '../../harness/util/paths.js';
@@ -32,11 +32,11 @@ const IDS = ['server-memory', 'kubernetes-mcp-server', 'mcp-server-time', 'fake-
 const PROFILES = ['codex', 'gemini-cli'];
 
 /** Whether every entry is in the cache (a look at its `.done`, nothing installed) and a loopback-only namespace can be made. */
-function cached(): string | null {
+async function cached(): Promise<string | null> {
   const missing = loadCatalog(CATALOG).servers.find((s) => IDS.includes(s.id) && !isInstalled(s));
   if (missing)
     return `${missing.registry} ${missing.package}@${missing.version} is not in the survey cache (.ci/real-servers.sh runs \`crash-drill survey --install-only\`)`;
-  return loopbackRefusal();
+  return loopbackUnavailable();
 }
 
 function filesUnder(dir: string): string[] {
@@ -46,7 +46,7 @@ function filesUnder(dir: string): string[] {
   });
 }
 
-const why = cached();
+const why = await cached();
 const skip =
   why === null
     ? null
