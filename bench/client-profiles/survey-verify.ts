@@ -21,7 +21,7 @@ import { drillsByProfile, processName } from '../../harness/survey/cells.js';
 import { npmCacheDir } from '../../harness/survey/cache.js';
 import { install } from '../../harness/survey/install.js';
 import { openLoopbackNetwork } from '../../harness/drill/network/namespace.js';
-import { fill, prepareNeeds, serverWords } from '../../harness/survey/needs.js';
+import { fill, prepareNeeds, serverWords, withoutDrillRemote } from '../../harness/survey/needs.js';
 import { writeTable } from '../../harness/survey/run-survey.js';
 import type { SurveyTable } from '../../harness/survey/table.js';
 import type { RunResults } from '../../harness/results/types.js';
@@ -83,8 +83,11 @@ async function main(): Promise<void> {
     // The same loopback-only network as the survey's drills (docs/network.md): its keeper lives for this server's trials.
     const network = await openLoopbackNetwork(`verify-${row.id}`, []);
     try {
-      const words = serverWords(entry, inst.program, prepared.values);
-      const env: Record<string, string> = { ...Object.fromEntries(Object.entries(entry.env).map(([k, v]) => [k, fill(v, prepared.values)])), ...entry.secrets };
+      const words = serverWords(entry, inst.program, prepared.values).map(withoutDrillRemote);
+      const env: Record<string, string> = {
+        ...Object.fromEntries(Object.entries(entry.env).map(([k, v]) => [k, withoutDrillRemote(fill(v, prepared.values))])),
+        ...entry.secrets,
+      };
       if (entry.registry === 'npm') Object.assign(env, { npm_config_cache: npmCacheDir(), npm_config_offline: 'true', npm_config_update_notifier: 'false' });
       // Every client here passes its own choice of variables: `env` in front gives the server its own.
       const [command, args] = network.command('env', [...Object.entries(env).map(([k, v]) => `${k}=${v}`), ...words]);

@@ -11,7 +11,7 @@ import { ListToolsError, listServerTools } from '../init/list-tools.js';
 import { runDrills } from '../run/run-drills.js';
 import { packageRoot } from '../util/paths.js';
 import { npmCacheDir } from './cache.js';
-import { fill, prepareNeeds, serverWords } from './needs.js';
+import { fill, prepareNeeds, serverWords, withoutDrillRemote } from './needs.js';
 import { scenariosDir, SURVEY_MODES, writeServerScenarios } from './server-scenarios.js';
 
 export interface WorkerSpec {
@@ -55,10 +55,15 @@ export async function drillServer(spec: WorkerSpec): Promise<ServerOutcome> {
     for (const [k, v] of Object.entries(entry.secrets)) process.env[k] = v;
     const subjectEnv = { ...plain, ...Object.fromEntries(Object.keys(entry.secrets).map((k) => [k, `{{env.${k}}}`])) };
     const server = { command: words[0], args: words.slice(1), cwd: values.folder, env: { ...plain, ...entry.secrets } };
+    const listed = {
+      ...server,
+      args: server.args.map(withoutDrillRemote),
+      env: Object.fromEntries(Object.entries(server.env).map(([k, v]) => [k, withoutDrillRemote(v)])),
+    };
     const base = { id: entry.id, command: words, missingTools: [] as string[] };
     let tools;
     try {
-      ({ tools } = await listServerTools(server, spec.timeoutMs, { network: spec.network }));
+      ({ tools } = await listServerTools(listed, spec.timeoutMs, { network: spec.network }));
     } catch (error) {
       if (!(error instanceof ListToolsError)) throw error;
       return { ...base, status: 'could-not-start', reason: error.message, stderrTail: error.stderrTail || null, tools: [] };

@@ -24,7 +24,7 @@ import { until } from '../support/until.js';
 
 const CATALOG = join(packageRoot(), 'survey/catalog.yaml');
 /** In catalog order, the order the survey drills them in. */
-const IDS = ['server-memory', 'kubernetes-mcp-server', 'mcp-server-time', 'fake-leaks-child'];
+const IDS = ['server-memory', 'kubernetes-mcp-server', 'firecrawl', 'mcp-server-time', 'fake-leaks-child'];
 /**
  * Two clients whose stop signals at once (codex: killpg SIGTERM; gemini-cli: SIGTERM to the direct
  * child), so no cell waits on a Python server's 1-2 s exit racing a 2 s ladder.
@@ -103,7 +103,7 @@ describe.skipIf(skip !== null)('crash-drill survey of three cached entries', () 
   it('prints a line per server and its time, and exits 0', () => {
     expect(run.code).toBe(0);
     for (const [i, id] of IDS.entries()) expect(run.stdout).toMatch(new RegExp(`\\[${i + 1}/${IDS.length}\\] ${id}: [0-9.]+ s: `));
-    expect(run.stdout).toMatch(/survey: 4 servers in [0-9.]+ s/);
+    expect(run.stdout).toMatch(/survey: 5 servers in [0-9.]+ s/);
   });
 
   it("gives each server its cells, exactly: clean where it is, the launcher's stdout line only under the client that signals the group, the leak everywhere", () => {
@@ -112,6 +112,7 @@ describe.skipIf(skip !== null)('crash-drill survey of three cached entries', () 
       'server-memory': { codex: 'clean', 'gemini-cli': 'clean' },
       'mcp-server-time': { codex: 'clean', 'gemini-cli': 'clean' },
       'kubernetes-mcp-server': { codex: 'stdout not clean', 'gemini-cli': 'clean' },
+      firecrawl: { codex: 'clean', 'gemini-cli': 'clean' },
       'fake-leaks-child': { codex: 'leaves 1 process (node helper.js)', 'gemini-cli': 'leaves 1 process (node helper.js)' },
     });
   });
@@ -139,6 +140,25 @@ describe.skipIf(skip !== null)('crash-drill survey of three cached entries', () 
     expect(readFileSync(join(out, 'survey.html'), 'utf8')).toMatch(
       /<td style="background:#d7f5dd"><a href="servers\/server-memory\/run\/evidence\/[^"]+\.jsonl">clean<\/a><\/td>/,
     );
+  });
+
+  it("drills a write tool against the drill's own remote as the server's API base URL, through the loopback-only network", () => {
+    const results = JSON.parse(readFileSync(join(out, 'servers/firecrawl/run/results.json'), 'utf8')) as RunResults;
+    const drills = results.drills.filter((d) => d.scenario === 'firecrawl-firecrawl_monitor_create');
+    expect(drills.map((d) => `${d.clientProfile} ${d.mode}`).sort()).toEqual(
+      PROFILES.flatMap((p) => ['close', 'crash', 'stop'].map((m) => `${p} ${m}`)).sort(),
+    );
+    for (const d of drills) {
+      const events = readFileSync(join(out, 'servers/firecrawl/run/evidence', d.evidence!.file), 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as { type: string; mode?: string; entry?: Record<string, unknown> });
+      expect(events.filter((e) => e.type === 'network')).toMatchObject([{ mode: 'loopback' }]);
+      // The server's POST (npx's node grandchild sends it), with its session's token as the API key,
+      // journalled by this drill's remote and tied to a process of this drill.
+      const writes = events.filter((e) => e.type === 'remote' && e.entry?.kind === 'request' && e.entry.method === 'POST').map((e) => e.entry);
+      expect(writes).toMatchObject([{ path: '/v2/monitor', credential: 'session', drillId: d.id, processDrillId: d.id }]);
+    }
   });
 
   it('never writes the dummy secret, in a file or on the console', () => {
