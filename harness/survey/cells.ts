@@ -4,7 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { basename, join, relative } from 'node:path';
-import type { ProfileName } from '../client-profiles/profiles.js';
+import { behaviourOf, type ProfileName } from '../client-profiles/profiles.js';
 import type { DrillResult, RunResults } from '../results/types.js';
 
 export type CellKind = 'clean' | 'leaves-processes' | 'no-exit-on-eof' | 'stdout-not-clean' | 'could-not-start' | 'not-judged';
@@ -44,6 +44,25 @@ export function drillsByProfile(results: RunResults, profiles: readonly ProfileN
   }
   for (const list of out.values()) list.sort((a, b) => (a.index ?? 0) - (b.index ?? 0) || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
   return out;
+}
+
+/**
+ * The profiles that abandon a server (drop it with neither EOF nor a signal, their pipes held:
+ * harness/client-profiles/, `abandons`), each with its own column. A profile whose stop sequence
+ * is the abandon (claude-desktop) shows its stop drills there; the others are drilled in the
+ * `abandon` mode.
+ */
+export function abandoningProfiles(profiles: readonly ProfileName[]): ProfileName[] {
+  return profiles.filter((p) => behaviourOf(p).abandons !== null);
+}
+
+export function stopAbandons(profile: ProfileName): boolean {
+  return behaviourOf(profile).stop.some((step) => step.kind === 'abandon');
+}
+
+/** Whether a drill of `profile` is an abandonment: the `abandon` mode, or a stop that is one. */
+export function isAbandonDrill(d: Pick<DrillResult, 'mode'>, profile: ProfileName): boolean {
+  return d.mode === 'abandon' || (d.mode === 'stop' && stopAbandons(profile));
 }
 
 function profileOfKey(key: string): ProfileName | null {

@@ -11,6 +11,7 @@ import { ListToolsError, listServerTools } from '../init/list-tools.js';
 import { runDrills } from '../run/run-drills.js';
 import { packageRoot } from '../util/paths.js';
 import { npmCacheDir } from './cache.js';
+import { abandoningProfiles, stopAbandons } from './cells.js';
 import { fill, prepareNeeds, serverWords, withoutDrillRemote } from './needs.js';
 import { scenariosDir, SURVEY_MODES, writeServerScenarios } from './server-scenarios.js';
 
@@ -39,6 +40,8 @@ export interface ServerOutcome {
 
 export const SERVER_FILE = 'server.json';
 export const RUN_DIR = 'run';
+/** The run of the `abandon` mode, under the profiles that abandon and whose stop is not already the abandon. */
+export const ABANDON_RUN_DIR = 'run-abandon';
 
 export async function drillServer(spec: WorkerSpec): Promise<ServerOutcome> {
   const { entry } = spec;
@@ -86,6 +89,16 @@ export async function drillServer(spec: WorkerSpec): Promise<ServerOutcome> {
       network: spec.network,
       reporters: ['json', 'html'],
     });
+    const abandonRun = abandoningProfiles(spec.profiles).filter((p) => !stopAbandons(p));
+    if (abandonRun.length > 0)
+      await runDrills({
+        scenarios: [scenariosDir(spec.serverDir)],
+        out: join(spec.serverDir, ABANDON_RUN_DIR),
+        modes: ['abandon'],
+        clientProfiles: abandonRun,
+        reporters: ['json', 'html'],
+        network: spec.network,
+      });
     return { ...base, status: 'drilled', reason: null, stderrTail: null, tools: tools.map((t) => t.name), missingTools };
   } finally {
     rmSync(prepared.scratch, { recursive: true, force: true });

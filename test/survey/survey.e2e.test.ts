@@ -46,6 +46,7 @@ function filesUnder(dir: string): string[] {
   });
 }
 
+const netWhy = await loopbackUnavailable();
 const why = await cached();
 const skip =
   why === null
@@ -168,4 +169,36 @@ describe.skipIf(skip !== null)('crash-drill survey of three cached entries', () 
     const holding = filesUnder(out).filter((f) => readFileSync(f, 'latin1').includes(secret));
     expect(holding).toEqual([]);
   });
+});
+
+describe.skipIf(netWhy !== null)('crash-drill survey under clients that abandon a server', () => {
+  it('gives each abandoning profile its own column: the abandon mode, or a stop that is the abandon', async () => {
+    const out = join(tempDir(), 'survey');
+    const run = await runCli(['survey', '--only', 'fake-leaks-child', '--client-profile', 'codex,claude-code-reconnect,claude-desktop', '--out', out]);
+    expect(run.code, run.stderr).toBe(0);
+    const table = JSON.parse(readFileSync(join(out, 'survey.json'), 'utf8')) as SurveyTable;
+    expect(table.abandoning).toEqual(['claude-code-reconnect', 'claude-desktop']);
+    const [row] = table.rows;
+    const texts = (cells: Partial<Record<string, { text: string }>> | undefined) =>
+      Object.fromEntries(Object.entries(cells ?? {}).map(([p, c]) => [p, c!.text]));
+    // Told to go, the server goes and its helper stays; abandoned, both stay.
+    expect(texts(row!.cells)).toEqual({
+      codex: 'leaves 1 process (node helper.js)',
+      'claude-code-reconnect': 'leaves 1 process (node helper.js)',
+      'claude-desktop': 'leaves 1 process (node helper.js)',
+    });
+    expect(texts(row!.abandoned)).toEqual({
+      'claude-code-reconnect': 'leaves 2 processes (node helper.js, node leaks-child.js)',
+      'claude-desktop': 'leaves 2 processes (node helper.js, node leaks-child.js)',
+    });
+    expect(row!.abandoned!['claude-code-reconnect']!.shownBy).toContain('lifecycle idle/abandon');
+    expect(row!.abandoned!['claude-desktop']!.shownBy).toContain('lifecycle idle/stop');
+    expect(row!.cells['claude-desktop']!.shownBy.filter((s) => s.endsWith('/stop'))).toEqual([]);
+    const abandonRun = JSON.parse(readFileSync(join(out, 'servers/fake-leaks-child/run-abandon/results.json'), 'utf8')) as RunResults;
+    expect([...new Set(abandonRun.drills.map((d) => `${d.clientProfile} ${d.mode}`))]).toEqual(['claude-code-reconnect abandon']);
+    expect(readFileSync(join(out, 'survey.md'), 'utf8')).toContain(
+      '| codex | claude-code-reconnect | claude-desktop | claude-code-reconnect: abandon | claude-desktop: abandon |',
+    );
+    await until('no process of the abandon run', () => markedProcesses(abandonRun.runId).length === 0);
+  }, 300_000);
 });
