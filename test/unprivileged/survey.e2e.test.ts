@@ -131,33 +131,37 @@ describe.skipIf(skip !== null)('crash-drill survey as an ordinary user', () => {
 });
 
 describe.skipIf(!u.available)('crash-drill survey where no namespace can be made', () => {
-  it('refuses before anything is installed or written, saying why, exit 3', async () => {
+  it('refuses before anything is installed or written, saying why, exit 3; --network host is the way out', async () => {
     if (!u.available) return;
     const dir = u.workDir();
     const out = join(dir, 'survey');
     copyFileSync(CATALOG, join(dir, 'catalog.yaml'));
     // As test/unprivileged/network.e2e.test.ts: a user namespace whose limits allow no network
     // namespace and no further user namespace, and the harness uid 65534 again inside it.
-    const [command, ...argv] = [
-      ...drop,
-      'unshare',
-      '--user',
-      '--map-root-user',
-      'sh',
-      '-c',
-      'echo 0 > /proc/sys/user/max_net_namespaces && echo 1 > /proc/sys/user/max_user_namespaces && exec unshare --user --map-user=65534 --map-group=65534 "$@"',
-      'sh',
-      process.execPath,
-      join(u.root, 'dist/bin/crash-drill.js'),
-      'survey',
-      '--only',
-      'fake-leaks-child',
-      '--catalog',
-      join(dir, 'catalog.yaml'),
-      '--out',
-      out,
-    ];
-    const refused = await collect(spawn(command!, argv, { cwd: dir, env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] }));
+    const limited = (args: string[]) => {
+      const [command, ...argv] = [
+        ...drop,
+        'unshare',
+        '--user',
+        '--map-root-user',
+        'sh',
+        '-c',
+        'echo 0 > /proc/sys/user/max_net_namespaces && echo 1 > /proc/sys/user/max_user_namespaces && exec unshare --user --map-user=65534 --map-group=65534 "$@"',
+        'sh',
+        process.execPath,
+        join(u.root, 'dist/bin/crash-drill.js'),
+        'survey',
+        '--only',
+        'fake-leaks-child',
+        '--client-profile',
+        'codex',
+        '--catalog',
+        join(dir, 'catalog.yaml'),
+        ...args,
+      ];
+      return collect(spawn(command!, argv, { cwd: dir, env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] }));
+    };
+    const refused = await limited(['--out', out]);
     expect(refused.code).toBe(3);
     expect(refused.stderr).toContain(
       "crash-drill survey: network loopback (the survey's default): no loopback-only network can be made here for the servers under drill",
@@ -165,5 +169,10 @@ describe.skipIf(!u.available)('crash-drill survey where no namespace can be made
     expect(refused.stderr).toContain('(unshare: ENOSPC)');
     expect(refused.stderr).toContain('--network host runs them on the host');
     expect(existsSync(out)).toBe(false);
-  });
+    const hostOut = join(dir, 'host');
+    const way = await limited(['--network', 'host', '--out', hostOut]);
+    expect(way.code, way.stderr).toBe(0);
+    const table = JSON.parse(readFileSync(join(hostOut, 'survey.json'), 'utf8')) as SurveyTable;
+    expect(table.rows.map((r) => r.cells.codex!.text)).toEqual(['leaves 1 process (node helper.js)']);
+  }, 120_000);
 });
