@@ -3,9 +3,10 @@
  * (.ci/real-servers.sh installs them with `survey --install-only`): a published Node server and a
  * published Python server that clean up; kubernetes-mcp-server 0.0.67, a Go binary behind an npm
  * launcher that prints "Received SIGTERM, terminating child process..." on stdout when a client
- * signals the group; and the bundled leaks-child, which leaves its helper (a crash is EOF alone
- * under every client). Their cells are asserted exactly, both ways. A catalog with a wrong field
- * is refused before anything is written.
+ * signals the group; firecrawl-mcp 3.26.0, whose API base URL is each drill's remote, so its write
+ * tool writes there; and the bundled leaks-child, which leaves its helper (a crash is EOF alone
+ * under every client), also under the clients that abandon a server. Their cells are asserted
+ * exactly, both ways. A catalog with a wrong field is refused before anything is written.
  */
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -78,7 +79,7 @@ describe('crash-drill survey: a catalog with a wrong field', () => {
   });
 });
 
-describe.skipIf(skip !== null)('crash-drill survey of three cached entries', () => {
+describe.skipIf(skip !== null)('crash-drill survey of four cached entries and a bundled fake', () => {
   let run: CliRun;
   let table: SurveyTable;
   let out: string;
