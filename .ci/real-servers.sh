@@ -21,7 +21,7 @@ else
   echo "real servers: $store is installed"
 fi
 rm -rf .real-servers && ln -s "$store" .real-servers
-# The survey's test (test/survey/survey.e2e.test.ts) drills three entries of survey/catalog.yaml from
-# the survey's cache (~/.cache/mcp-crash-drill/survey): installed here with the registries' tools,
-# found there on the next run.
-node dist/bin/crash-drill.js survey --install-only --only server-memory,mcp-server-time,kubernetes-mcp-server
+# The survey's tests (test/survey/survey.e2e.test.ts, test/unprivileged/survey.e2e.test.ts) drill four
+# entries of survey/catalog.yaml from the survey's cache (~/.cache/mcp-crash-drill/survey): installed
+# here with the registries' tools, found there on the next run.
+node dist/bin/crash-drill.js survey --install-only --only server-memory,mcp-server-time,kubernetes-mcp-server,firecrawl

@@ -20,8 +20,8 @@ import { loadCatalog } from '../../harness/survey/catalog.js';
 import { drillsByProfile, processName } from '../../harness/survey/cells.js';
 import { npmCacheDir } from '../../harness/survey/cache.js';
 import { install } from '../../harness/survey/install.js';
-import { loopbackOnly } from '../../harness/survey/loopback-only.js';
-import { fill, prepareNeeds, serverWords } from '../../harness/survey/needs.js';
+import { openLoopbackNetwork } from '../../harness/drill/network/namespace.js';
+import { fill, prepareNeeds, serverWords, withoutDrillRemote } from '../../harness/survey/needs.js';
 import { writeTable } from '../../harness/survey/run-survey.js';
 import type { SurveyTable } from '../../harness/survey/table.js';
 import type { RunResults } from '../../harness/results/types.js';
@@ -80,12 +80,17 @@ async function main(): Promise<void> {
     const byProfile = drillsByProfile(results, table.profiles);
     const prepared = prepareNeeds(entry);
     const secrets = envSecrets(entry.secrets);
+    // The same loopback-only network as the survey's drills (docs/network.md): its keeper lives for this server's trials.
+    const network = await openLoopbackNetwork(`verify-${row.id}`, []);
     try {
-      const words = serverWords(entry, inst.program, prepared.values);
-      const env: Record<string, string> = { ...Object.fromEntries(Object.entries(entry.env).map(([k, v]) => [k, fill(v, prepared.values)])), ...entry.secrets };
+      const words = serverWords(entry, inst.program, prepared.values).map(withoutDrillRemote);
+      const env: Record<string, string> = {
+        ...Object.fromEntries(Object.entries(entry.env).map(([k, v]) => [k, withoutDrillRemote(fill(v, prepared.values))])),
+        ...entry.secrets,
+      };
       if (entry.registry === 'npm') Object.assign(env, { npm_config_cache: npmCacheDir(), npm_config_offline: 'true', npm_config_update_notifier: 'false' });
       // Every client here passes its own choice of variables: `env` in front gives the server its own.
-      const server = loopbackOnly('env', [...Object.entries(env).map(([k, v]) => `${k}=${v}`), ...words]);
+      const [command, args] = network.command('env', [...Object.entries(env).map(([k, v]) => `${k}=${v}`), ...words]);
       for (const profile of table.profiles) {
         for (const situation of ['stop', 'crash'] as const) {
           // The stand-in clients call spawn-helper when a server has it (a bundled fake), so such a
@@ -102,7 +107,7 @@ async function main(): Promise<void> {
           const trial = await runTrial({
             holder: ['python3', `${SOURCE}holder.py`],
             client: clientArgv(profile, installed),
-            server: [server.command, ...server.args],
+            server: [command, ...args],
             situation,
             graceMs,
             readyMs: 60_000,
@@ -128,6 +133,7 @@ async function main(): Promise<void> {
         }
       }
     } finally {
+      await network.close();
       rmSync(prepared.scratch, { recursive: true, force: true });
     }
   }

@@ -83,7 +83,7 @@ program
 registerMergeCommand(program);
 registerInitCommand(program);
 registerOrphanCommands(program);
-registerSurveyCommand(program, listOf, shardArg);
+registerSurveyCommand(program, listOf, shardArg, oneOf);
 
 try {
   await program.parseAsync(process.argv);

@@ -3,6 +3,7 @@
  */
 import type { Command } from 'commander';
 import { PROFILE_NAMES, type ProfileName } from '../client-profiles/profiles.js';
+import { NETWORK_CHOICES, type NetworkChoice } from '../config/index.js';
 import type { ShardSpec } from '../plan/shard.js';
 import { commandExit, EXIT } from '../util/errors.js';
 import { packageRoot } from '../util/paths.js';
@@ -20,12 +21,14 @@ interface SurveyCommandOptions {
   installOnly?: boolean;
   render?: boolean;
   verify?: boolean;
+  network?: NetworkChoice;
 }
 
 export function registerSurveyCommand(
   program: Command,
   listOf: (names: readonly string[], what: string) => (v: string, p?: string[]) => string[],
   shardArg: (v: string) => ShardSpec,
+  oneOf: (allowed: readonly string[], what: string) => (v: string) => string,
 ): void {
   program
     .command('survey')
@@ -44,6 +47,11 @@ export function registerSurveyCommand(
       ...new Set(listOf(PROFILE_NAMES, 'client profile')(v, p)),
     ])
     .option('--out <dir>', 'the survey folder', 'crash-drill-survey')
+    .option(
+      '--network <network>',
+      `the servers' network: ${NETWORK_CHOICES.join(', ')} (default loopback: each listing and drill in a network namespace where only loopback exists and the drill remote is reachable; the survey refuses where none can be made; host runs them on the host's network)`,
+      oneOf(NETWORK_CHOICES, 'network'),
+    )
     .option('--shard <i/n>', 'only entry i, i+n, ... of the catalog (1-based); put the shards together with --merge', shardArg)
     .option('--merge <folders...>', 'write one table from the survey folders of a sharded survey into --out (drills nothing)')
     .option(
@@ -88,6 +96,7 @@ export function registerSurveyCommand(
             shard: options.shard,
             ecosystem: options.ecosystem,
             installOnly: options.installOnly,
+            network: options.network,
           },
           (line) => process.stdout.write(`${line}\n`),
         );

@@ -110,6 +110,13 @@ async function raceAfterTimeout(
     (error: unknown): Settled => ({ kind: 'refused', error }),
   );
   let settled = await Promise.race([lateModern, initialized]);
+  if (settled.kind === 'refused' && !lockedToModern(settled.error)) {
+    // A server whose probe started its session refuses the initialize sent meanwhile (go-sdk:
+    // `duplicate "initialize" received`), and may send that refusal before the probe's answer:
+    // the probe's answer decides, once it has one.
+    const ended = await probe;
+    if (ended.ok && offersModern(ended.result) === null) settled = { kind: 'modern', result: ended.result, chosenBy: 'probed-late' };
+  }
   if (settled.kind === 'refused' && lockedToModern(settled.error)) {
     // The server read the probe and is locked to the modern era: its answer is on the way; probe once more beside it.
     const refusal = settled.error;

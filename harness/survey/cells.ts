@@ -4,7 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { basename, join, relative } from 'node:path';
-import type { ProfileName } from '../client-profiles/profiles.js';
+import { behaviourOf, type ProfileName } from '../client-profiles/profiles.js';
 import { notRepeatedCopies } from '../results/constants.js';
 import type { DrillResult, RunResults } from '../results/types.js';
 
@@ -44,6 +44,25 @@ export function drillsByProfile(results: RunResults, profiles: readonly ProfileN
 
 /** A drill of a cell: one that ran, or one not repeated, with the key of the drill that ran in its place. */
 export type ShownDrill = DrillResult & { sameAs?: string };
+
+/**
+ * The profiles that abandon a server (drop it with neither EOF nor a signal, their pipes held:
+ * harness/client-profiles/, `abandons`), each with its own column. A profile whose stop sequence
+ * is the abandon (claude-desktop) shows its stop drills there; the others are drilled in the
+ * `abandon` mode.
+ */
+export function abandoningProfiles(profiles: readonly ProfileName[]): ProfileName[] {
+  return profiles.filter((p) => behaviourOf(p).abandons !== null);
+}
+
+export function stopAbandons(profile: ProfileName): boolean {
+  return behaviourOf(profile).stop.some((step) => step.kind === 'abandon');
+}
+
+/** Whether a drill of `profile` is an abandonment: the `abandon` mode, or a stop that is one. */
+export function isAbandonDrill(d: Pick<DrillResult, 'mode'>, profile: ProfileName): boolean {
+  return d.mode === 'abandon' || (d.mode === 'stop' && stopAbandons(profile));
+}
 
 const failed = (d: DrillResult, check: string) => d.checks.some((c) => c.id === check && c.verdict === 'fail');
 

@@ -1,16 +1,18 @@
 /**
- * The survey's worker for one server, inside the loopback-only namespace: lists its tools with
- * init's code, writes and drills its scenarios under every profile, leaves `server.json`.
+ * The survey's worker for one server: lists its tools with init's code and writes and drills its
+ * scenarios under every profile, each on the survey's network (a loopback-only namespace per
+ * listing and per drill unless `host`: docs/network.md), and leaves `server.json`.
  */
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ProfileName } from '../client-profiles/profiles.js';
-import type { CatalogEntry } from '../config/index.js';
+import type { CatalogEntry, NetworkChoice } from '../config/index.js';
 import { ListToolsError, listServerTools } from '../init/list-tools.js';
 import { runDrills } from '../run/run-drills.js';
 import { packageRoot } from '../util/paths.js';
 import { npmCacheDir } from './cache.js';
-import { fill, prepareNeeds, serverWords } from './needs.js';
+import { abandoningProfiles, stopAbandons } from './cells.js';
+import { fill, prepareNeeds, serverWords, withoutDrillRemote } from './needs.js';
 import { scenariosDir, SURVEY_MODES, writeServerScenarios } from './server-scenarios.js';
 
 export interface WorkerSpec {
@@ -22,6 +24,7 @@ export interface WorkerSpec {
   timeoutMs: number;
   /** The scratch folder for the entry's needs: the survey makes it and removes it once the worker has ended, however it ended. */
   scratch: string;
+  network: NetworkChoice;
 }
 
 /** What the worker found, for the table (no secret in it: names only). */
@@ -37,6 +40,8 @@ export interface ServerOutcome {
 
 export const SERVER_FILE = 'server.json';
 export const RUN_DIR = 'run';
+/** The run of the `abandon` mode, under the profiles that abandon and whose stop is not already the abandon. */
+export const ABANDON_RUN_DIR = 'run-abandon';
 
 export async function drillServer(spec: WorkerSpec): Promise<ServerOutcome> {
   const { entry } = spec;
@@ -53,10 +58,15 @@ export async function drillServer(spec: WorkerSpec): Promise<ServerOutcome> {
     for (const [k, v] of Object.entries(entry.secrets)) process.env[k] = v;
     const subjectEnv = { ...plain, ...Object.fromEntries(Object.keys(entry.secrets).map((k) => [k, `{{env.${k}}}`])) };
     const server = { command: words[0], args: words.slice(1), cwd: values.folder, env: { ...plain, ...entry.secrets } };
+    const listed = {
+      ...server,
+      args: server.args.map(withoutDrillRemote),
+      env: Object.fromEntries(Object.entries(server.env).map(([k, v]) => [k, withoutDrillRemote(v)])),
+    };
     const base = { id: entry.id, command: words, missingTools: [] as string[] };
     let tools;
     try {
-      ({ tools } = await listServerTools(server, spec.timeoutMs));
+      ({ tools } = await listServerTools(listed, spec.timeoutMs, { network: spec.network }));
     } catch (error) {
       if (!(error instanceof ListToolsError)) throw error;
       return { ...base, status: 'could-not-start', reason: error.message, stderrTail: error.stderrTail || null, tools: [] };
@@ -76,8 +86,19 @@ export async function drillServer(spec: WorkerSpec): Promise<ServerOutcome> {
       out: join(spec.serverDir, RUN_DIR),
       modes: [...SURVEY_MODES],
       clientProfiles: spec.profiles,
+      network: spec.network,
       reporters: ['json', 'html'],
     });
+    const abandonRun = abandoningProfiles(spec.profiles).filter((p) => !stopAbandons(p));
+    if (abandonRun.length > 0)
+      await runDrills({
+        scenarios: [scenariosDir(spec.serverDir)],
+        out: join(spec.serverDir, ABANDON_RUN_DIR),
+        modes: ['abandon'],
+        clientProfiles: abandonRun,
+        reporters: ['json', 'html'],
+        network: spec.network,
+      });
     return { ...base, status: 'drilled', reason: null, stderrTail: null, tools: tools.map((t) => t.name), missingTools };
   } finally {
     rmSync(prepared.scratch, { recursive: true, force: true });

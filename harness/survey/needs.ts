@@ -98,7 +98,25 @@ export function prepareNeeds(entry: CatalogEntry, scratch = makeScratch(entry)):
   return { scratch, values };
 }
 
-/** `{{name}}` filled in from `values`; `{{bin}}` too when given. An unknown name is left as it is. */
+/**
+ * The drill remote's templates (docs/remote.md) an entry may give a server, as its API base URL and
+ * token: `{{remote.url}}` and `{{session.token}}` stay in its scenarios, and each drill renders them
+ * for its own remote, relayed into its loopback-only network. Listing the tools happens before any
+ * drill remote exists, so there they are the no-listener address of `{{remote}}` and a dummy.
+ */
+const DRILL_REMOTE_TEMPLATES: Readonly<Record<string, string>> = {
+  'remote.url': LOOPBACK_API,
+  'remote.httpsUrl': 'https://127.0.0.1:9',
+  'session.token': 'survey-listing-token',
+  'remote.apiKey': 'survey-listing-key',
+};
+
+/** `text` with the drill remote's templates as they are where there is no drill remote (init's listing, the stand-in clients of --verify). */
+export function withoutDrillRemote(text: string): string {
+  return text.replace(/\{\{\s*([a-zA-Z.]+)\s*\}\}/g, (whole, name: string) => DRILL_REMOTE_TEMPLATES[name] ?? whole);
+}
+
+/** `{{name}}` filled in from `values`; `{{bin}}` too when given. An unknown name is left as it is, and so is a drill remote's template (above). */
 export function fill(text: string, values: Record<string, string>): string {
   return text.replace(/\{\{([a-z]+)\}\}/g, (whole, name: string) => values[name] ?? whole);
 }

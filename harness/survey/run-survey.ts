@@ -1,23 +1,25 @@
 /**
- * `crash-drill survey`: installs each catalog entry (install.ts), drills it where only loopback
- * exists (loopback-only.ts, drill-server.ts), and writes the table and a report per finding.
+ * `crash-drill survey`: installs each catalog entry (install.ts), drills it in a worker process
+ * (drill-server.ts) on the run's network (`loopback` unless asked otherwise: docs/network.md),
+ * and writes the table and a report per finding.
  */
 import { spawn } from 'node:child_process';
 import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { PROFILE_NAMES, type ProfileName } from '../client-profiles/profiles.js';
-import type { CatalogEntry } from '../config/index.js';
+import type { CatalogEntry, NetworkChoice } from '../config/index.js';
+import { loopbackUnavailable } from '../drill/network/namespace.js';
 import type { ShardSpec } from '../plan/shard.js';
 import type { DrillResult, RunResults } from '../results/types.js';
 import { UserError } from '../util/errors.js';
 import { distFile, packageRoot } from '../util/paths.js';
+import { NetworkUnavailableError } from '../run/network-check.js';
 import { envSecrets, redact } from '../util/secrets.js';
 import { surveyCacheRoot } from './cache.js';
 import { loadCatalog, selectEntries } from './catalog.js';
-import { type Cell, cellOf, couldNotStart, drillsByProfile, sdkRead } from './cells.js';
-import { RUN_DIR, SERVER_FILE, type ServerOutcome, type WorkerSpec } from './drill-server.js';
+import { abandoningProfiles, type Cell, cellOf, couldNotStart, drillsByProfile, isAbandonDrill, sdkRead } from './cells.js';
+import { ABANDON_RUN_DIR, RUN_DIR, SERVER_FILE, type ServerOutcome, type WorkerSpec } from './drill-server.js';
 import { install } from './install.js';
-import { loopbackOnly, loopbackRefusal } from './loopback-only.js';
 import { maintainerReport } from './maintainer-report.js';
 import { makeScratch, missingNeed } from './needs.js';
 import { type SurveyRow, type SurveyTable, serversMarkdown, tableHtml, tableMarkdown } from './table.js';
@@ -38,6 +40,8 @@ export interface SurveyOptions {
   ecosystem?: string;
   /** Install (or find in the cache) and stop: what CI runs with network before the drills. */
   installOnly?: boolean;
+  /** The servers' network for listing their tools and for every drill (docs/network.md). Default: loopback. */
+  network?: NetworkChoice;
 }
 
 export const SURVEY_FILES = { json: 'survey.json', markdown: 'survey.md', html: 'survey.html' } as const;
@@ -47,8 +51,13 @@ export async function runSurvey(options: SurveyOptions, say: (line: string) => v
   const catalog = loadCatalog(catalogFile);
   let entries = selectEntries(catalog, catalogFile, options.only);
   if (options.shard) entries = entries.filter((_, i) => i % options.shard!.total === options.shard!.index - 1);
-  const refusal = options.installOnly ? null : loopbackRefusal();
-  if (refusal) throw new SurveyError(`crash-drill survey: ${refusal}`);
+  const network = options.network ?? 'loopback';
+  // Before anything is installed or written: a survey never falls back to the host's network.
+  if (!options.installOnly && network === 'loopback') {
+    const reason = await loopbackUnavailable();
+    if (reason !== null)
+      throw new NetworkUnavailableError(`crash-drill survey: ${options.network ? '--network loopback' : "network loopback (the survey's default)"}`, reason);
+  }
   const profiles = options.profiles && options.profiles.length > 0 ? options.profiles : [...PROFILE_NAMES];
   const out = resolve(options.out);
   if (!options.installOnly) mkdirSync(out, { recursive: true });
@@ -86,7 +95,7 @@ export async function runSurvey(options: SurveyOptions, say: (line: string) => v
     const scratch = makeScratch(entry);
     let outcome: ServerOutcome;
     try {
-      outcome = await runWorker({ entry, program: inst.program, serverDir, cacheRoot, profiles, timeoutMs: options.timeoutMs ?? 90_000, scratch });
+      outcome = await runWorker({ entry, program: inst.program, serverDir, cacheRoot, profiles, timeoutMs: options.timeoutMs ?? 90_000, scratch, network });
     } finally {
       // The worker's own finally does not run when it is killed.
       rmSync(scratch, { recursive: true, force: true });
@@ -101,7 +110,7 @@ export async function runSurvey(options: SurveyOptions, say: (line: string) => v
     say(`survey: ${entries.length} entries installed or found in ${cacheRoot} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
     return { version: 1, catalog: relative(packageRoot(), catalogFile), profiles, rows: [] };
   }
-  const table: SurveyTable = { version: 1, catalog: relative(packageRoot(), catalogFile), profiles, rows };
+  const table: SurveyTable = { version: 1, catalog: relative(packageRoot(), catalogFile), profiles, abandoning: abandoningProfiles(profiles), rows };
   writeTable(table, out);
   if (options.ecosystem) writeEcosystem(table, resolve(options.ecosystem), 'Generated by `npm run survey`');
   say(`survey: ${rows.length} servers in ${((Date.now() - started) / 1000).toFixed(1)} s; table: ${join(out, SURVEY_FILES.markdown)}`);
@@ -144,7 +153,7 @@ export function renderSurvey(options: Pick<SurveyOptions, 'catalog' | 'only' | '
       if (cell) cell.verify = { ...cell.verify, [m.situation]: m.mark };
     }
   }
-  const table: SurveyTable = { version: 1, catalog: relative(packageRoot(), catalogFile), profiles, rows };
+  const table: SurveyTable = { version: 1, catalog: relative(packageRoot(), catalogFile), profiles, abandoning: abandoningProfiles(profiles), rows };
   writeTable(table, out);
   if (options.ecosystem) writeEcosystem(table, resolve(options.ecosystem), 'Rendered by `crash-drill survey --render` from the server folders of survey runs');
   return table;
@@ -153,11 +162,14 @@ export function renderSurvey(options: Pick<SurveyOptions, 'catalog' | 'only' | '
 async function runWorker(spec: WorkerSpec): Promise<ServerOutcome> {
   mkdirSync(spec.serverDir, { recursive: true });
   // The spec holds the dummy secrets: it goes to the worker on its stdin, never into a file.
-  const wrapped = loopbackOnly(process.execPath, [distFile('harness/survey/worker-main.js')]);
   const secrets = envSecrets(spec.entry.secrets);
   const log = createWriteStream(join(spec.serverDir, 'worker.log'));
   const code = await new Promise<number>((done) => {
-    const child = spawn(wrapped.command, wrapped.args, { cwd: packageRoot(), env: { ...process.env, NO_COLOR: '1' }, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [distFile('harness/survey/worker-main.js')], {
+      cwd: packageRoot(),
+      env: { ...process.env, NO_COLOR: '1' },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     const keep = (d: Buffer) => log.write(redact(d.toString('utf8'), secrets));
     child.stdout.on('data', keep);
     child.stderr.on('data', keep);
@@ -201,6 +213,7 @@ function rowOf(entry: CatalogEntry, profiles: readonly ProfileName[], how: { not
     notStarted: how.notStarted,
     missingTools: [],
     cells: Object.fromEntries(profiles.map((p) => [p, cell])),
+    abandoned: Object.fromEntries(abandoningProfiles(profiles).map((p) => [p, cell])),
     report: null,
   };
 }
@@ -210,14 +223,28 @@ function rowFromOutcome(entry: CatalogEntry, profiles: readonly ProfileName[], o
   const runDir = join(serverDir, RUN_DIR);
   const results = JSON.parse(readFileSync(join(runDir, 'results.json'), 'utf8')) as RunResults;
   const byProfile = drillsByProfile(results, profiles);
+  const abandonDir = join(serverDir, ABANDON_RUN_DIR);
+  const abandonFile = join(abandonDir, 'results.json');
+  const abandonRun = existsSync(abandonFile) ? drillsByProfile(JSON.parse(readFileSync(abandonFile, 'utf8')) as RunResults, profiles) : null;
   const cells: Partial<Record<ProfileName, Cell>> = {};
-  for (const p of profiles) cells[p] = cellOf(byProfile.get(p) ?? [], out, runDir);
+  for (const p of profiles)
+    cells[p] = cellOf(
+      (byProfile.get(p) ?? []).filter((d) => !isAbandonDrill(d, p)),
+      out,
+      runDir,
+    );
+  const abandoned: Partial<Record<ProfileName, Cell>> = {};
+  for (const p of abandoningProfiles(profiles)) {
+    const viaStop = (byProfile.get(p) ?? []).filter((d) => isAbandonDrill(d, p));
+    abandoned[p] = viaStop.length > 0 ? cellOf(viaStop, out, runDir) : cellOf(abandonRun?.get(p) ?? [], out, abandonDir);
+  }
   const row: SurveyRow = {
     ...rowOf(entry, profiles, { notStarted: '' }),
     notStarted: null,
     sdkRead: sdkRead(results.drills, runDir),
     missingTools: outcome.missingTools,
     cells,
+    abandoned,
   };
   const leadIds = [...new Set(Object.values(cells).flatMap((c) => (c!.kind !== 'clean' && c!.drill ? [c!.drill] : [])))];
   if (leadIds.length > 0) {
@@ -254,7 +281,8 @@ export function writeEcosystem(table: SurveyTable, file: string, how: string): v
     `${how} (harness/survey/run-survey.ts) on ${date} from ${table.catalog}; do not edit by hand.`,
     `Each published server was installed at the pinned version below from its registry and drilled where only loopback exists,`,
     `under each client profile (docs/client-profiles.md), at idle, after each safe call's response, and where a call starts a`,
-    `child, in crash, close and stop. How to read a cell and how the survey works: docs/survey.md. Each cell's evidence,`,
+    `child, in crash, close and stop, and abandon in a column of its own where a profile abandons a server. How to read a`,
+    `cell and how the survey works: docs/survey.md. Each cell's evidence,`,
     `diagnosis and maintainer's report are in the report folder of the run (survey.md there links them); the repository keeps none.`,
     '',
     tableMarkdown(table, null),

@@ -1,6 +1,7 @@
 /**
  * The survey's table as survey.json, Markdown (survey.md, docs/ecosystem.md) and one HTML page: a
- * row per server, a column per client profile, each cell linked to its evidence.
+ * row per server, a column per client profile and one more per profile that abandons a server
+ * (`<profile>: abandon`), each cell linked to its evidence.
  */
 import type { ProfileName } from '../client-profiles/profiles.js';
 import type { Cell } from './cells.js';
@@ -21,6 +22,8 @@ export interface SurveyRow {
   notStarted: string | null;
   missingTools: string[];
   cells: Partial<Record<ProfileName, Cell>>;
+  /** The abandon column's cells, of each profile in the table's `abandoning`. */
+  abandoned?: Partial<Record<ProfileName, Cell>>;
   /** The maintainer's report, relative to the survey folder, when a cell found something. */
   report: string | null;
 }
@@ -29,7 +32,21 @@ export interface SurveyTable {
   version: 1;
   catalog: string;
   profiles: ProfileName[];
+  /** The profiles of `profiles` that abandon a server, each with an abandon column after the profiles' (cells.ts). */
+  abandoning?: ProfileName[];
   rows: SurveyRow[];
+}
+
+interface Column {
+  name: string;
+  cell: (r: SurveyRow) => Cell | undefined;
+}
+
+function columnsOf(table: SurveyTable): Column[] {
+  return [
+    ...table.profiles.map((p) => ({ name: p, cell: (r: SurveyRow) => r.cells[p] })),
+    ...(table.abandoning ?? []).map((p) => ({ name: `${p}: abandon`, cell: (r: SurveyRow) => r.abandoned?.[p] })),
+  ];
 }
 
 const esc = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
@@ -37,12 +54,13 @@ const html = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').repla
 
 /** `base` is how links are written: '' inside the survey folder, a prefix from elsewhere; null for none (docs/ecosystem.md, whose repository keeps no survey folder). */
 export function tableMarkdown(table: SurveyTable, base: string | null = ''): string {
-  const head = `| server | version | SDK read from the program | ${table.profiles.join(' | ')} |`;
-  const rule = `| --- | --- | --- | ${table.profiles.map(() => '---').join(' | ')} |`;
+  const columns = columnsOf(table);
+  const head = `| server | version | SDK read from the program | ${columns.map((c) => c.name).join(' | ')} |`;
+  const rule = `| --- | --- | --- | ${columns.map(() => '---').join(' | ')} |`;
   const rows = table.rows.map((r) => {
     const name = r.report && base !== null ? `[${r.id}](${base}${r.report})` : r.id;
-    const cells = table.profiles.map((p) => {
-      const c = r.cells[p];
+    const cells = columns.map((column) => {
+      const c = column.cell(r);
       if (!c) return '';
       const marks = c.verify ? Object.values(c.verify) : [];
       const mark = marks.length === 0 ? '' : marks.every((m) => m === 'verified') ? ' ✓' : ` (${marks.filter((m) => m !== 'verified').join(', ')})`;
@@ -62,10 +80,11 @@ export function tableHtml(table: SurveyTable): string {
     'could-not-start': '#e0e0e0',
     'not-judged': '#e8e8f8',
   };
-  const head = `<tr><th>server</th><th>version</th><th>SDK read</th>${table.profiles.map((p) => `<th>${html(p)}</th>`).join('')}</tr>`;
+  const columns = columnsOf(table);
+  const head = `<tr><th>server</th><th>version</th><th>SDK read</th>${columns.map((c) => `<th>${html(c.name)}</th>`).join('')}</tr>`;
   const rows = table.rows.map((r) => {
-    const cells = table.profiles.map((p) => {
-      const c = r.cells[p];
+    const cells = columns.map((column) => {
+      const c = column.cell(r);
       if (!c) return '<td></td>';
       const body = c.evidence ? `<a href="${html(c.evidence)}">${html(c.text)}</a>` : html(c.text);
       const title = c.diagnosis ? ` title="${html(`${c.diagnosis.cause} Fix: ${c.diagnosis.fix}`)}"` : '';

@@ -1,4 +1,4 @@
-/** The survey's worker (drill-server.ts) inside the loopback-only namespace; its spec comes on stdin, or from a path argument. */
+/** The survey's worker (drill-server.ts), a process per server; its spec comes on stdin, or from a path argument. */
 import { readFileSync } from 'node:fs';
 import { workerMain } from './drill-server.js';
 

@@ -30,9 +30,15 @@ const send = (m) => process.stdout.write(JSON.stringify({ jsonrpc: '2.0', ...m }
 let buf = '';
 let era = null;
 let discovers = 0;
+let held = null;
 const modernResult = { resultType: 'complete', supportedVersions: ['2026-07-28', '2025-11-25'], capabilities: { tools: {} }, serverInfo: { name: 'raw', version: '1' } };
 function handle(m) {
   if (m.method === 'server/discover') {
+    if (mode === 'duplicate' || mode === 'duplicate-first') {
+      era = 'started';
+      if (mode === 'duplicate-first') return (held = m);
+      return send({ id: m.id, result: modernResult });
+    }
     if (mode === 'locked' || mode === 'locked-reprobe') {
       era = era ?? 'modern';
       if (mode === 'locked-reprobe' && discovers++ === 0) return;
@@ -46,6 +52,11 @@ function handle(m) {
     return;
   }
   if (m.method === 'initialize') {
+    if (era === 'started') {
+      send({ id: m.id, error: { code: 0, message: 'duplicate "initialize" received' } });
+      if (held) send({ id: held.id, result: modernResult });
+      return;
+    }
     if (era === 'modern') return send({ id: m.id, error: { code: -32022, message: 'connection is serving the 2026-07-28 protocol', data: { supported: ['2026-07-28'] } } });
     era = 'legacy';
     send({ id: m.id, result: { protocolVersion: '2025-11-25', capabilities: { tools: {}, resources: { subscribe: true } }, serverInfo: { name: 'raw', version: '1' } } });
@@ -151,11 +162,13 @@ describe('the era of a drill', () => {
         scenario(dir, 'silent-slow', 'silent', {}, 1500),
         scenario(dir, 'bad-request-slow', 'bad-request', {}, 1500),
         scenario(dir, 'closes-slow', 'close', {}, 1500),
+        scenario(dir, 'duplicate-slow', 'duplicate', {}, 1500),
+        scenario(dir, 'duplicate-first-slow', 'duplicate-first', {}, 1500),
       ]),
       { concurrency: 3, containTermWaitMs: 300 },
     );
     const slow = (id: string) => run.results.drills.find((d) => d.scenario === id)!;
-    for (const id of ['locked-fast', 'locked-slow', 'locked-reprobe', 'silent-slow', 'bad-request-slow']) {
+    for (const id of ['locked-fast', 'locked-slow', 'locked-reprobe', 'silent-slow', 'bad-request-slow', 'duplicate-slow', 'duplicate-first-slow']) {
       expect(slow(id).verdict, `${id}: ${slow(id).reason}`).toBe('pass');
     }
     expect(slow('locked-fast').era).toEqual({ era: '2026-07-28', chosenBy: 'probed', fallbackReason: null });
@@ -164,6 +177,9 @@ describe('the era of a drill', () => {
       '2026-07-28, probed (server/discover answered after its timeout; the initialize sent meanwhile was not used)',
     );
     expect(slow('locked-reprobe').era).toEqual({ era: '2026-07-28', chosenBy: 're-probed', fallbackReason: null });
+    // A server whose probe started the session refuses the initialize sent meanwhile; its answer to the probe decides, whichever comes first.
+    expect(slow('duplicate-slow').era).toEqual({ era: '2026-07-28', chosenBy: 'probed-late', fallbackReason: null });
+    expect(slow('duplicate-first-slow').era).toEqual({ era: '2026-07-28', chosenBy: 'probed-late', fallbackReason: null });
     const reprobe = run.evidence.find((e) => e.meta.scenario === 'locked-reprobe')!;
     const methods = eventsOf(reprobe, 'rpc-out').map((e) => (e.message as { method?: string }).method);
     expect(methods.slice(0, 3)).toEqual(['server/discover', 'initialize', 'server/discover']);

@@ -3,16 +3,17 @@
  * (.ci/real-servers.sh installs them with `survey --install-only`): a published Node server and a
  * published Python server that clean up; kubernetes-mcp-server 0.0.67, a Go binary behind an npm
  * launcher that prints "Received SIGTERM, terminating child process..." on stdout when a client
- * signals the group; and the bundled leaks-child, which leaves its helper (a crash is EOF alone
- * under every client). Their cells are asserted exactly, both ways. A catalog with a wrong field
- * is refused before anything is written.
+ * signals the group; firecrawl-mcp 3.26.0, whose API base URL is each drill's remote, so its write
+ * tool writes there; and the bundled leaks-child, which leaves its helper (a crash is EOF alone
+ * under every client), also under the clients that abandon a server. Their cells are asserted
+ * exactly, both ways. A catalog with a wrong field is refused before anything is written.
  */
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadCatalog } from '../../harness/survey/catalog.js';
 import { install, isInstalled } from '../../harness/survey/install.js';
-import { loopbackRefusal } from '../../harness/survey/loopback-only.js';
+import { loopbackUnavailable } from '../../harness/drill/network/namespace.js';
 import type { SurveyTable } from '../../harness/survey/table.js';
 import type { RunResults } from '../../harness/results/types.js';
 import { packageRoot } from '../../harness/util/paths.js';
@@ -24,7 +25,7 @@ import { until } from '../support/until.js';
 
 const CATALOG = join(packageRoot(), 'survey/catalog.yaml');
 /** In catalog order, the order the survey drills them in. */
-const IDS = ['server-memory', 'kubernetes-mcp-server', 'mcp-server-time', 'fake-leaks-child'];
+const IDS = ['server-memory', 'kubernetes-mcp-server', 'firecrawl', 'mcp-server-time', 'fake-leaks-child'];
 /**
  * Two clients whose stop signals at once (codex: killpg SIGTERM; gemini-cli: SIGTERM to the direct
  * child), so no cell waits on a Python server's 1-2 s exit racing a 2 s ladder.
@@ -32,11 +33,11 @@ const IDS = ['server-memory', 'kubernetes-mcp-server', 'mcp-server-time', 'fake-
 const PROFILES = ['codex', 'gemini-cli'];
 
 /** Whether every entry is in the cache (a look at its `.done`, nothing installed) and a loopback-only namespace can be made. */
-function cached(): string | null {
+async function cached(): Promise<string | null> {
   const missing = loadCatalog(CATALOG).servers.find((s) => IDS.includes(s.id) && !isInstalled(s));
   if (missing)
     return `${missing.registry} ${missing.package}@${missing.version} is not in the survey cache (.ci/real-servers.sh runs \`crash-drill survey --install-only\`)`;
-  return loopbackRefusal();
+  return loopbackUnavailable();
 }
 
 function filesUnder(dir: string): string[] {
@@ -46,7 +47,8 @@ function filesUnder(dir: string): string[] {
   });
 }
 
-const why = cached();
+const netWhy = await loopbackUnavailable();
+const why = await cached();
 const skip =
   why === null
     ? null
@@ -77,7 +79,7 @@ describe('crash-drill survey: a catalog with a wrong field', () => {
   });
 });
 
-describe.skipIf(skip !== null)('crash-drill survey of three cached entries', () => {
+describe.skipIf(skip !== null)('crash-drill survey of four cached entries and a bundled fake', () => {
   let run: CliRun;
   let table: SurveyTable;
   let out: string;
@@ -103,7 +105,7 @@ describe.skipIf(skip !== null)('crash-drill survey of three cached entries', () 
   it('prints a line per server and its time, and exits 0', () => {
     expect(run.code).toBe(0);
     for (const [i, id] of IDS.entries()) expect(run.stdout).toMatch(new RegExp(`\\[${i + 1}/${IDS.length}\\] ${id}: [0-9.]+ s: `));
-    expect(run.stdout).toMatch(/survey: 4 servers in [0-9.]+ s/);
+    expect(run.stdout).toMatch(/survey: 5 servers in [0-9.]+ s/);
   });
 
   it("gives each server its cells, exactly: clean where it is, the launcher's stdout line only under the client that signals the group, the leak everywhere", () => {
@@ -112,6 +114,7 @@ describe.skipIf(skip !== null)('crash-drill survey of three cached entries', () 
       'server-memory': { codex: 'clean', 'gemini-cli': 'clean' },
       'mcp-server-time': { codex: 'clean', 'gemini-cli': 'clean' },
       'kubernetes-mcp-server': { codex: 'stdout not clean', 'gemini-cli': 'clean' },
+      firecrawl: { codex: 'clean', 'gemini-cli': 'clean' },
       'fake-leaks-child': { codex: 'leaves 1 process (node helper.js)', 'gemini-cli': 'leaves 1 process (node helper.js)' },
     });
   });
@@ -141,6 +144,25 @@ describe.skipIf(skip !== null)('crash-drill survey of three cached entries', () 
     );
   });
 
+  it("drills a write tool against the drill's own remote as the server's API base URL, through the loopback-only network", () => {
+    const results = JSON.parse(readFileSync(join(out, 'servers/firecrawl/run/results.json'), 'utf8')) as RunResults;
+    const drills = results.drills.filter((d) => d.scenario === 'firecrawl-firecrawl_monitor_create');
+    expect(drills.map((d) => `${d.clientProfile} ${d.mode}`).sort()).toEqual(
+      PROFILES.flatMap((p) => ['close', 'crash', 'stop'].map((m) => `${p} ${m}`)).sort(),
+    );
+    for (const d of drills) {
+      const events = readFileSync(join(out, 'servers/firecrawl/run/evidence', d.evidence!.file), 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as { type: string; mode?: string; entry?: Record<string, unknown> });
+      expect(events.filter((e) => e.type === 'network')).toMatchObject([{ mode: 'loopback' }]);
+      // The server's POST (npx's node grandchild sends it), with its session's token as the API key,
+      // journalled by this drill's remote and tied to a process of this drill.
+      const writes = events.filter((e) => e.type === 'remote' && e.entry?.kind === 'request' && e.entry.method === 'POST').map((e) => e.entry);
+      expect(writes).toMatchObject([{ path: '/v2/monitor', credential: 'session', drillId: d.id, processDrillId: d.id }]);
+    }
+  });
+
   it('never writes the dummy secret, in a file or on the console', () => {
     const secret = loadCatalog(CATALOG).servers.find((s) => s.id === 'fake-leaks-child')!.secrets.FAKE_API_TOKEN!;
     expect(secret.length).toBeGreaterThan(20);
@@ -148,4 +170,36 @@ describe.skipIf(skip !== null)('crash-drill survey of three cached entries', () 
     const holding = filesUnder(out).filter((f) => readFileSync(f, 'latin1').includes(secret));
     expect(holding).toEqual([]);
   });
+});
+
+describe.skipIf(netWhy !== null)('crash-drill survey under clients that abandon a server', () => {
+  it('gives each abandoning profile its own column: the abandon mode, or a stop that is the abandon', async () => {
+    const out = join(tempDir(), 'survey');
+    const run = await runCli(['survey', '--only', 'fake-leaks-child', '--client-profile', 'codex,claude-code-reconnect,claude-desktop', '--out', out]);
+    expect(run.code, run.stderr).toBe(0);
+    const table = JSON.parse(readFileSync(join(out, 'survey.json'), 'utf8')) as SurveyTable;
+    expect(table.abandoning).toEqual(['claude-code-reconnect', 'claude-desktop']);
+    const [row] = table.rows;
+    const texts = (cells: Partial<Record<string, { text: string }>> | undefined) =>
+      Object.fromEntries(Object.entries(cells ?? {}).map(([p, c]) => [p, c!.text]));
+    // Told to go, the server goes and its helper stays; abandoned, both stay.
+    expect(texts(row!.cells)).toEqual({
+      codex: 'leaves 1 process (node helper.js)',
+      'claude-code-reconnect': 'leaves 1 process (node helper.js)',
+      'claude-desktop': 'leaves 1 process (node helper.js)',
+    });
+    expect(texts(row!.abandoned)).toEqual({
+      'claude-code-reconnect': 'leaves 2 processes (node helper.js, node leaks-child.js)',
+      'claude-desktop': 'leaves 2 processes (node helper.js, node leaks-child.js)',
+    });
+    expect(row!.abandoned!['claude-code-reconnect']!.shownBy).toContain('lifecycle idle/abandon');
+    expect(row!.abandoned!['claude-desktop']!.shownBy).toContain('lifecycle idle/stop');
+    expect(row!.cells['claude-desktop']!.shownBy.filter((s) => s.endsWith('/stop'))).toEqual([]);
+    const abandonRun = JSON.parse(readFileSync(join(out, 'servers/fake-leaks-child/run-abandon/results.json'), 'utf8')) as RunResults;
+    expect([...new Set(abandonRun.drills.map((d) => `${d.clientProfile} ${d.mode}`))]).toEqual(['claude-code-reconnect abandon']);
+    expect(readFileSync(join(out, 'survey.md'), 'utf8')).toContain(
+      '| codex | claude-code-reconnect | claude-desktop | claude-code-reconnect: abandon | claude-desktop: abandon |',
+    );
+    await until('no process of the abandon run', () => markedProcesses(abandonRun.runId).length === 0);
+  }, 300_000);
 });
