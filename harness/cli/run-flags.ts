@@ -59,7 +59,7 @@ export function listOf<T extends string>(allowed: readonly T[], what: string) {
   };
 }
 
-function oneOf<T extends string>(allowed: readonly T[], what: string) {
+export function oneOf<T extends string>(allowed: readonly T[], what: string) {
   return (value: string): T => {
     if (!allowed.includes(value as T)) throw new InvalidArgumentError(`unknown ${what} "${value}"; expected one of ${allowed.join(', ')}`);
     return value as T;
