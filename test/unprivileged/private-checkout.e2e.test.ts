@@ -62,8 +62,11 @@ describe.skipIf(why !== null)('from a checkout in a 0700 folder', () => {
     // One file at a time: this suite's own workers are running beside it. In a process group of
     // its own, which is ended if this test ends first (its timeout): the nested suite must not go
     // on drilling into test/last/, whose checks count every drill process left (its holders'
-    // watchdogs then end its drills).
-    const nested = spawn(process.execPath, [vitest, 'run', ...group, '--maxWorkers=1', '--reporter=json', `--outputFile=${report}`], {
+    // watchdogs then end its drills). If this worker dies instead (the outer suite interrupted),
+    // the kernel sends the nested vitest SIGTERM (setpriv's parent-death signal), on which it
+    // ends its own workers.
+    const argv = [process.execPath, vitest, 'run', ...group, '--maxWorkers=1', '--reporter=json', `--outputFile=${report}`];
+    const nested = spawn('setpriv', ['--pdeathsig', 'SIGTERM', '--', ...argv], {
       cwd: checkout!,
       env,
       stdio: ['ignore', 'pipe', 'pipe'],
