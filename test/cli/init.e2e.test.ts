@@ -107,7 +107,15 @@ describe('crash-drill init', () => {
       ...[...WRITERS].sort().map((t) => `${t}/in-flight/crash`),
       'echo/in-flight/crash',
     ]);
-    expect(results.notRepeated).toEqual([...[...WRITERS].sort(), 'echo'].map((t) => ({ key: `${t}/idle/crash`, sameAs: 'lifecycle/idle/crash' })));
+    expect(results.notRepeated).toEqual(
+      [...[...WRITERS].sort(), 'echo'].map((t) => ({
+        key: `${t}/idle/crash`,
+        sameAs: 'lifecycle/idle/crash',
+        scenario: t,
+        clientProfile: 'ts-sdk',
+        clientVersions: '>=1.24',
+      })),
+    );
   });
 
   it('refuses to overwrite without --force and writes nothing half-way; --force overwrites', async () => {

@@ -32,14 +32,14 @@ const BEFORE: Record<number, Record<string, string>> = {
   40: {
     console: '2d7026472caa0f303d714883b0f28afc2f0d63781510a594e71348290d6c0e35',
     'junit.xml': 'e7e8ee3a5d3be387f20932308765a5240f24c8b76d82147e5055354c24f2a98b',
-    'report.html': '058c630c72993c56f3974990c2461ec44dcd4076564d98ce2a14b66994fba02b',
+    'report.html': 'bbe04c90584c1a60fad6649a1f6eb4d864212812f99be9503e3c45acd21b6968',
     'results.json': 'fabddd34e799bd3cd0a3636bf8dc51ab1f51e20b10749e25221919a28f0cfda7',
     'summary.md': 'a82aa12c8e0ec4e740a0e5062bde1da0f4f5889e762f518470b406b3a50e599e',
   },
   600: {
     console: '3297038533c97b737fca70d1fef0231a94e52cc77683b5e690acabeee5a8caef',
     'junit.xml': '0f8cb614de6b2169b18bebe41546fe5aeff0c3169f695ad22766bd80e8e9ed0e',
-    'report.html': 'c378e9b82760db3c25b64c05783896e173ee9d50deadcd3ca8f87236d8e75c6f',
+    'report.html': '5f865736ae1d8b74da30aebd45aef217c5ec47f9691e05b22203b7e4e0d56e7c',
     'results.json': '0c918916803ae625657afd1c2cce47c9ead3f25958749847bf994e66228a42a5',
     'summary.md': 'e89627e6510acae02b6416fe9367edb06fa80ca3a8f9ba69273b7132e93efb65',
     'report-drills/': 'c280fb151f7022b37e39191b147fe047c06dd50e90d7d12ed288c3f0a9524dff',

@@ -8,6 +8,7 @@ import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { behaviourOf, PROFILE_REFS } from '../../harness/client-profiles/profiles.js';
+import { notRepeatedCopies } from '../../harness/results/constants.js';
 import type { RunResults } from '../../harness/results/types.js';
 import { packageRoot } from '../../harness/util/paths.js';
 import { ensureBuilt } from '../fake-servers/support/subjects.js';
@@ -41,7 +42,8 @@ async function reported(client: 'inprocess' | 'process'): Promise<{ got: Record<
   const byPid = new Map(readdirSync(reports).map((pid) => [Number(pid), readFileSync(join(reports, pid), 'utf8').trim()]));
   const got: Record<string, string> = {};
   const named: Record<string, string> = {};
-  for (const d of results.drills) {
+  // A profile whose drill is another's (the same spawn facts, stdio among them) is read from the drill that ran.
+  for (const d of [...results.drills, ...notRepeatedCopies(results.drills, results.notRepeated)]) {
     const events = readFileSync(join(out, 'evidence', d.evidence!.file), 'utf8')
       .trim()
       .split('\n')
