@@ -1,7 +1,8 @@
 /**
  * Build step (the last of `npm run build`): bundles what is started as a process again and again
- * (dist/bin/; the fake servers' SDK with a V8 code cache, fake-servers/lib/code-cache.ts), so a
- * start reads one or two files, not hundreds of modules. dist/harness/ stays tsc's: the library API.
+ * (dist/bin/; the drill client and the fake servers' SDK each in one CommonJS file with a V8 code
+ * cache, harness/util/code-cache.ts), so a start reads one or two files, not hundreds of modules.
+ * dist/harness/ stays tsc's: the library API.
  */
 import { spawnSync } from 'node:child_process';
 import { builtinModules } from 'node:module';
@@ -13,8 +14,19 @@ import { packageRoot } from '../util/paths.js';
 /** The harness's entry points: dist/bin/<name>.js from the tsc output at the path given. */
 export const HARNESS_ENTRIES = {
   'crash-drill': 'dist/harness/cli/main.js',
-  'drill-client': 'dist/harness/client-process/main.js',
   sentinel: 'dist/harness/run/sentinel-main.js',
+} as const;
+
+/**
+ * The drill client, started once a drill: dist/bin/drill-client.js, a stub that runs `run` of
+ * one CommonJS bundle of `source` (dist/bin/drill-client.cjs) through its code cache. The build's
+ * evaluation awaits `warmUp` (the SDK's load) before it writes the cache.
+ */
+export const DRILL_CLIENT = {
+  stub: 'dist/bin/drill-client.js',
+  source: 'dist/harness/client-process/main.js',
+  run: 'runClient',
+  warmUp: 'loadSession',
 } as const;
 
 /** The entries started as programs by their path (package.json's bin): written with mode 0755. */
@@ -66,23 +78,27 @@ export async function bundleHarness(rolldown: Rolldown['rolldown'], root: string
   }
 }
 
-/** The CommonJS bundle beside an SDK module's stub: dist/fake-servers/lib/sdk.js holds sdk.cjs. */
+/** The CommonJS bundle beside a stub: dist/fake-servers/lib/sdk.js holds sdk.cjs. */
 export function sdkBundleOf(stub: string): string {
   return stub.replace(/\.js$/, '.cjs');
 }
 
-/** The loader the stubs import (fake-servers/lib/code-cache.ts, as tsc emitted it). */
-const CODE_CACHE_LOADER = 'dist/fake-servers/lib/code-cache.js';
+/** The loader the stubs import (harness/util/code-cache.ts, as tsc emitted it). */
+export const CODE_CACHE_LOADER = 'dist/harness/util/code-cache.js';
+
+function loaderFrom(stubFromRoot: string): string {
+  const loader = relative(dirname(stubFromRoot), CODE_CACHE_LOADER);
+  return loader.startsWith('.') ? loader : `./${loader}`;
+}
 
 /** An SDK module's stub: loads the CommonJS bundle beside it through its code cache and re-exports the source's names. */
 export function sdkStub(stubFromRoot: string, names: string[]): string {
-  const loader = relative(dirname(stubFromRoot), CODE_CACHE_LOADER);
   const bundle = basename(sdkBundleOf(stubFromRoot));
   return [
     '// Written by harness/build/bundle.ts: the SDK and zod in one CommonJS file beside this one,',
-    '// loaded through the V8 code cache the build made for it (fake-servers/lib/code-cache.ts).',
+    '// loaded through the V8 code cache the build made for it (harness/util/code-cache.ts).',
     "import { fileURLToPath } from 'node:url';",
-    `import { loadBundle } from '${loader.startsWith('.') ? loader : `./${loader}`}';`,
+    `import { loadBundle } from '${loaderFrom(stubFromRoot)}';`,
     '',
     `const sdk = loadBundle(fileURLToPath(new URL('./${bundle}', import.meta.url)));`,
     ...names.map((name) => `export const ${name} = sdk.${name};`),
@@ -90,20 +106,51 @@ export function sdkStub(stubFromRoot: string, names: string[]): string {
   ].join('\n');
 }
 
-async function bundleSdk(rolldown: Rolldown['rolldown'], root: string, dist: string, source: string): Promise<void> {
+/** The drill client's stub: runs the bundle beside it, loaded through its code cache. */
+export function drillClientStub(): string {
+  return [
+    '// Written by harness/build/bundle.ts: the drill client (harness/client-process/main.ts) in one',
+    '// CommonJS file beside this one, loaded through the V8 code cache the build made for it',
+    '// (harness/util/code-cache.ts).',
+    "import { fileURLToPath } from 'node:url';",
+    `import { loadBundle } from '${loaderFrom(DRILL_CLIENT.stub)}';`,
+    '',
+    `loadBundle(fileURLToPath(new URL('./${basename(sdkBundleOf(DRILL_CLIENT.stub))}', import.meta.url))).${DRILL_CLIENT.run}();`,
+    '',
+  ].join('\n');
+}
+
+/**
+ * Bundles `source` into one CommonJS file beside the stub (`dist`), makes its code cache, then
+ * writes the stub from the bundle's exports: a stub is there only with its bundle and cache.
+ */
+async function bundleCached(
+  rolldown: Rolldown['rolldown'],
+  root: string,
+  dist: string,
+  source: string,
+  stubOf: (exports: string[]) => string,
+  warmUp?: string,
+): Promise<void> {
   const stub = join(root, dist);
   const bundle = sdkBundleOf(stub);
   const tmp = `${bundle}.tmp-${process.pid}.cjs`;
   const tmpStub = `${stub}.tmp-${process.pid}.js`;
   try {
-    const build = await rolldown({ input: join(root, source), platform: 'node', logLevel: 'warn', external: [/^node:/] });
+    const build = await rolldown({
+      input: join(root, source),
+      platform: 'node',
+      logLevel: 'warn',
+      external: [/^node:/],
+      resolve: { alias: { ...NODE_PREFIXED, ...ESM_BUILD_OF(root) } },
+    });
     const { output } = await build.write({ file: tmp, format: 'cjs', codeSplitting: false });
     await build.close();
     renameSync(tmp, bundle);
-    // The cache comes from one evaluation in a process of its own, with the node that runs the servers.
-    const made = spawnSync(process.execPath, [join(root, CODE_CACHE_LOADER), '--write', bundle], { encoding: 'utf8' });
+    // The cache comes from one evaluation in a process of its own, with the node that runs the bundle.
+    const made = spawnSync(process.execPath, [join(root, CODE_CACHE_LOADER), '--write', bundle, ...(warmUp ? [warmUp] : [])], { encoding: 'utf8' });
     if (made.status !== 0) throw new Error(`the code cache of ${bundle} could not be made: ${made.stderr}`);
-    writeFileSync(tmpStub, sdkStub(dist, output[0].exports));
+    writeFileSync(tmpStub, stubOf(output[0].exports));
     renameSync(tmpStub, stub);
   } finally {
     rmSync(tmp, { force: true });
@@ -113,7 +160,11 @@ async function bundleSdk(rolldown: Rolldown['rolldown'], root: string, dist: str
 
 export async function bundleAll(root: string = packageRoot()): Promise<void> {
   const { rolldown } = await import('rolldown'); // a devDependency: needed to build, not to run
-  await Promise.all([bundleHarness(rolldown, root), ...Object.entries(SDK_MODULES).map(([dist, source]) => bundleSdk(rolldown, root, dist, source))]);
+  // The client goes into dist/bin once bundleHarness has swapped that folder in.
+  await Promise.all([
+    bundleHarness(rolldown, root).then(() => bundleCached(rolldown, root, DRILL_CLIENT.stub, DRILL_CLIENT.source, drillClientStub, DRILL_CLIENT.warmUp)),
+    ...Object.entries(SDK_MODULES).map(([dist, source]) => bundleCached(rolldown, root, dist, source, (names) => sdkStub(dist, names))),
+  ]);
 }
 
 if (process.argv[1] && realpathSync(process.argv[1]) === fileURLToPath(import.meta.url)) {

@@ -1,13 +1,28 @@
 /** The 2025-11-25 era: the official SDK 1 Client (initialize, then requests without an envelope). */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv-provider.js';
+import type { JsonSchemaType, JsonSchemaValidator, jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
 import { LEGACY_REVISION } from './envelope.js';
 import { resultText, type EraSession, type ToolAnswer } from './era-session.js';
 import type { ClientSetupStep, ClientToolCall } from './protocol.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 
+/**
+ * The Client's own default validator (Ajv, for tools' output schemas), made when a tool first
+ * needs one: most servers declare no output schema, and Ajv's start is a few ms of every drill.
+ */
+export class AjvOnFirstUse implements jsonSchemaValidator {
+  private ajv: AjvJsonSchemaValidator | undefined;
+
+  getValidator<T>(schema: JsonSchemaType): JsonSchemaValidator<T> {
+    this.ajv ??= new AjvJsonSchemaValidator();
+    return this.ajv.getValidator<T>(schema);
+  }
+}
+
 export class LegacySession implements EraSession {
   readonly era = LEGACY_REVISION;
-  readonly client = new Client({ name: 'crash-drill', version: '0.1.0' }, { capabilities: {} });
+  readonly client = new Client({ name: 'crash-drill', version: '0.1.0' }, { capabilities: {}, jsonSchemaValidator: new AjvOnFirstUse() });
 
   constructor() {
     // EPIPE on the subject's stdin after it died is part of what a drill observes, not a client failure.
