@@ -6,8 +6,8 @@
  * copied to a world-readable temp folder first. Run as an ordinary user already, the CLI runs as is.
  */
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { chmodSync, chownSync, cpSync, mkdirSync, rmSync } from 'node:fs';
-import { delimiter, join, relative } from 'node:path';
+import { chmodSync, chownSync, cpSync, mkdirSync, realpathSync, rmSync } from 'node:fs';
+import { delimiter, dirname, join, relative } from 'node:path';
 import { packageRoot } from '../../harness/util/paths.js';
 import { collect, type CliRun } from './cli.js';
 import { tempDir } from './temp-dir.js';
@@ -54,11 +54,14 @@ function readableCopy(): string {
   const dest = tempDir('crash-drill-pkg-');
   chmodSync(dest, 0o755);
   for (const file of packedFiles(src)) cpSync(join(src, file), join(dest, file));
+  // Listed where node_modules really is: through a linked node_modules (the private checkout's),
+  // npm ls --omit=dev left out ajv, a dev dependency here that the SDK depends on too.
+  const tree = dirname(realpathSync(join(src, 'node_modules')));
   // npm ls exits non-zero on any peer or extraneous complaint; the listing on stdout is still whole.
-  const listing = spawnSync('npm', ['ls', '--omit=dev', '--all', '--parseable'], { cwd: src, encoding: 'utf8' }).stdout ?? '';
+  const listing = spawnSync('npm', ['ls', '--omit=dev', '--all', '--parseable'], { cwd: tree, encoding: 'utf8' }).stdout ?? '';
   for (const dir of listing.split('\n').slice(1)) {
     if (dir.trim() === '') continue;
-    const rel = relative(src, dir);
+    const rel = relative(tree, dir);
     if (!rel.startsWith('node_modules')) continue;
     cpSync(dir, join(dest, rel), { recursive: true, force: false, errorOnExist: false });
   }
