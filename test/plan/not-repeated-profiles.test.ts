@@ -6,7 +6,7 @@
  * Then the real profiles, and how results.json describes a drill left out.
  */
 import { describe, expect, it } from 'vitest';
-import { behaviourOf, type ClientBehaviour, type ProfileRef } from '../../harness/client-profiles/profiles.js';
+import { behaviourOf, type ClientBehaviour, PROFILE_NAMES, type ProfileRef } from '../../harness/client-profiles/profiles.js';
 import { type KillMode, type KillPoint, parseScenario, type Scenario } from '../../harness/config/index.js';
 import { notRepeatedEntries, withoutRepeats } from '../../harness/plan/not-repeated.js';
 import { planRun } from '../../harness/plan/plan.js';
@@ -138,10 +138,10 @@ describe('one drill under profiles that give it the same inputs', () => {
 
 describe('the real profiles', () => {
   it('crash: the ten sets of facts of the seventeen profiles; stop: every range its own', () => {
-    const all = planRun([scenario('a', { modes: ['crash', 'stop'] })], { clientProfiles: PROFILES });
+    const all = planRun([scenario('a', { modes: ['crash', 'stop'] })], { clientProfiles: [...PROFILE_NAMES] });
     const ran = (mode: string) => all.drills.filter((d) => d.mode === mode).map((d) => d.profile);
     expect(ran('crash')).toEqual(['ts-sdk', 'python-sdk', 'codex', 'gemini-cli', 'vscode', 'zed', 'goose', 'cline', 'continue', 'amazon-q']);
-    expect(ran('stop')).toEqual(PROFILES);
+    expect(ran('stop')).toEqual(PROFILE_NAMES);
     expect(all.notRepeated.map((n) => [n.key.slice('a/after-response/'.length), n.sameAs.slice('a/after-response/'.length)])).toEqual([
       ['crash@claude-code', 'crash@vscode'],
       ['crash@cline-cli', 'crash@vscode'],
@@ -177,25 +177,6 @@ describe('the real profiles', () => {
   });
 });
 
-const PROFILES: ProfileRef[] = [
-  'ts-sdk',
-  'python-sdk',
-  'codex',
-  'gemini-cli',
-  'vscode',
-  'zed',
-  'goose',
-  'claude-code',
-  'cline',
-  'cline-cli',
-  'roo-code',
-  'continue',
-  'opencode',
-  'amazon-q',
-  'claude-code-reconnect',
-  'claude-desktop',
-  'cursor',
-];
 
 const CURSOR_CRASH = [
   { step: 'spawn', rests: 'no report shows how Cursor spawns a server' },
