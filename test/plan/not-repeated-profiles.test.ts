@@ -177,7 +177,6 @@ describe('the real profiles', () => {
   });
 });
 
-
 const CURSOR_CRASH = [
   { step: 'spawn', rests: 'no report shows how Cursor spawns a server' },
   { step: 'env', rests: 'no report shows what a server receives' },
