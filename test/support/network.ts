@@ -13,6 +13,7 @@ import type { DrillResult } from '../../harness/results/types.js';
 import type { CliRun } from './cli.js';
 import { markedProcesses } from './markers.js';
 import { fakeSubject, scenarioYaml } from './scenarios.js';
+import { NOBODY } from './unprivileged.js';
 
 /** A public address: never reached from the namespace, whatever the machine's network. */
 export const PUBLIC_TARGET = '1.1.1.1:443';
@@ -101,4 +102,26 @@ export function leftovers(files: RunFiles, dir = tmpdir()): string[] {
     }
   for (const name of readdirSync(dir)) if (name.startsWith(`crash-drill-${files.runId}.`)) left.push(`folder ${join(dir, name)}`);
   return left;
+}
+
+/**
+ * The command, run as uid 65534, where no network namespace can be made: the ordinary user's own
+ * user namespace (mapped root there, which may set its limits: one user namespace, no network
+ * namespace), and in it one more where the command is uid 65534 again (its limit's one), as an
+ * ordinary user would run it. Every unshare the harness tries then counts against the first
+ * namespace's limits and fails with ENOSPC. (In the first alone the harness would be root over
+ * files whose real owner it cannot map, and its run registry would refuse the unmapped /tmp.)
+ */
+export function withoutNamespaces(command: string[]): string[] {
+  return [
+    ...(process.getuid?.() === 0 ? ['setpriv', '--reuid', String(NOBODY), '--regid', String(NOBODY), '--clear-groups'] : []),
+    'unshare',
+    '--user',
+    '--map-root-user',
+    'sh',
+    '-c',
+    'echo 0 > /proc/sys/user/max_net_namespaces && echo 1 > /proc/sys/user/max_user_namespaces && exec unshare --user --map-user=65534 --map-group=65534 "$@"',
+    'sh',
+    ...command,
+  ];
 }

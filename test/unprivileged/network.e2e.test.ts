@@ -9,7 +9,17 @@ import { readlinkSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { collect } from '../support/cli.js';
-import { anyAddressListener, hostAddress, leftovers, PUBLIC_TARGET, reachYaml, readReport, runFiles, verdictTable } from '../support/network.js';
+import {
+  anyAddressListener,
+  hostAddress,
+  leftovers,
+  PUBLIC_TARGET,
+  reachYaml,
+  readReport,
+  runFiles,
+  verdictTable,
+  withoutNamespaces,
+} from '../support/network.js';
 import { fakeSubject, scenarioYaml } from '../support/scenarios.js';
 import { NOBODY, unprivileged } from '../support/unprivileged.js';
 
@@ -103,32 +113,10 @@ describe.skipIf(!u.available)('network: loopback as an ordinary user', () => {
     const dir = u.workDir();
     const report = join(dir, 'report.json');
     writeFileSync(join(dir, 'reach.yaml'), reachYaml('reach', report, targets(), u.root));
-    // The ordinary user's own user namespace (mapped root there, which may set its limits: one
-    // user namespace, no network namespace), and in it one more where the harness is uid 65534
-    // again (its limit's one), as an ordinary user would run it: every unshare the harness
-    // tries then counts against the first namespace's limits and fails with ENOSPC. (In the first
-    // alone the harness would be root over files whose real owner it cannot map, and its run
-    // registry would refuse the unmapped /tmp.)
-    const limited = (args: string[]) =>
-      collect(
-        spawn(
-          'setpriv',
-          [
-            ...(process.getuid?.() === 0 ? ['--reuid', String(NOBODY), '--regid', String(NOBODY), '--clear-groups'] : []),
-            'unshare',
-            '--user',
-            '--map-root-user',
-            'sh',
-            '-c',
-            'echo 0 > /proc/sys/user/max_net_namespaces && echo 1 > /proc/sys/user/max_user_namespaces && exec unshare --user --map-user=65534 --map-group=65534 "$@"',
-            'sh',
-            process.execPath,
-            join(u.root, 'dist/bin/crash-drill.js'),
-            ...args,
-          ],
-          { cwd: dir, env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] },
-        ),
-      );
+    const limited = (args: string[]) => {
+      const [command, ...argv] = withoutNamespaces([process.execPath, join(u.root, 'dist/bin/crash-drill.js'), ...args]);
+      return collect(spawn(command!, argv, { cwd: dir, env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] }));
+    };
     const refused = await limited(['run', dir, '--network', 'loopback', '--out', join(dir, 'refused')]);
     expect(refused.code).toBe(3);
     expect(refused.stderr).toContain('--network loopback: no loopback-only network can be made here for the servers under drill');

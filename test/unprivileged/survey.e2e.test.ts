@@ -21,6 +21,7 @@ import { install, isInstalled } from '../../harness/survey/install.js';
 import type { SurveyTable } from '../../harness/survey/table.js';
 import { packageRoot } from '../../harness/util/paths.js';
 import { type CliRun, collect } from '../support/cli.js';
+import { withoutNamespaces } from '../support/network.js';
 import { missingPrerequisite } from '../support/prerequisite.js';
 import { tempDir } from '../support/temp-dir.js';
 import { NOBODY, unprivileged } from '../support/unprivileged.js';
@@ -139,29 +140,9 @@ describe.skipIf(!u.available)('crash-drill survey where no namespace can be made
     const dir = u.workDir();
     const out = join(dir, 'survey');
     copyFileSync(CATALOG, join(dir, 'catalog.yaml'));
-    // As test/unprivileged/network.e2e.test.ts: a user namespace whose limits allow no network
-    // namespace and no further user namespace, and the harness uid 65534 again inside it.
     const limited = (args: string[]) => {
-      const [command, ...argv] = [
-        ...drop,
-        'unshare',
-        '--user',
-        '--map-root-user',
-        'sh',
-        '-c',
-        'echo 0 > /proc/sys/user/max_net_namespaces && echo 1 > /proc/sys/user/max_user_namespaces && exec unshare --user --map-user=65534 --map-group=65534 "$@"',
-        'sh',
-        process.execPath,
-        join(u.root, 'dist/bin/crash-drill.js'),
-        'survey',
-        '--only',
-        'fake-leaks-child',
-        '--client-profile',
-        'codex',
-        '--catalog',
-        join(dir, 'catalog.yaml'),
-        ...args,
-      ];
+      const cli = [process.execPath, join(u.root, 'dist/bin/crash-drill.js'), 'survey', '--only', 'fake-leaks-child', '--client-profile', 'codex'];
+      const [command, ...argv] = withoutNamespaces([...cli, '--catalog', join(dir, 'catalog.yaml'), ...args]);
       return collect(spawn(command!, argv, { cwd: dir, env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] }));
     };
     const refused = await limited(['--out', out]);
