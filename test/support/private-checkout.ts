@@ -6,13 +6,12 @@
  * drilled the same thing twice. Anywhere else (an ordinary user, a private checkout) the group runs
  * in the suite itself and private-checkout says why it does not run.
  */
-import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { packageRoot } from '../../harness/util/paths.js';
+import { NOBODY, readableBy } from './unprivileged.js';
 
 export const PRIVATE_CHECKOUT_TEST = 'test/unprivileged/private-checkout.e2e.test.ts';
-const NOBODY = 65534;
 const ROOT = packageRoot();
 
 /** The test files that drop privileges through test/support/unprivileged.ts, private-checkout aside. */
@@ -26,9 +25,7 @@ export function unprivilegedGroup(dir = 'test'): string[] {
 }
 
 /** Whether uid 65534 can read a file (as test/support/unprivileged.ts decides whether to copy). */
-export function readableByNobody(file: string): boolean {
-  return spawnSync('setpriv', ['--reuid', String(NOBODY), '--regid', String(NOBODY), '--clear-groups', 'test', '-r', file], { stdio: 'ignore' }).status === 0;
-}
+export const readableByNobody = (file: string): boolean => readableBy(NOBODY, file);
 
 /** Why the group cannot run from a private copy of this checkout here, or null where it can. */
 export function privateCheckoutUnavailable(): string | null {

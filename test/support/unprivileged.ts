@@ -34,7 +34,8 @@ function dropArgs(uid: number): string[] {
   return isRoot() ? ['--reuid', String(uid), '--regid', String(uid), '--clear-groups'] : [];
 }
 
-function readableBy(uid: number, file: string): boolean {
+/** Whether `uid` can read `file` (as root, checked as that user; otherwise as oneself). */
+export function readableBy(uid: number, file: string): boolean {
   return spawnSync('setpriv', [...dropArgs(uid), 'test', '-r', file], { stdio: 'ignore' }).status === 0;
 }
 
