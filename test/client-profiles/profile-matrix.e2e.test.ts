@@ -11,59 +11,28 @@
  * and a fail in it. The grace is the bench's: 2000 ms after the stop sequence's end, or the death.
  * The clients read since are drilled the same way by more-clients-matrix.e2e.test.ts.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { PROFILE_REFS as ALL_REFS, profileKeySuffix, profileNameOf, type ProfileRef } from '../../harness/client-profiles/profiles.js';
 import type { RunResults } from '../../harness/results/types.js';
-import { runCli } from '../support/cli.js';
 import { ensureBuilt } from '../fake-servers/support/subjects.js';
-import { fakeSubject, scenarioYaml, type FakeServer } from '../support/scenarios.js';
-import { tempDir } from '../support/temp-dir.js';
-import { measured, measuredFakes, noSurvivorsVerdict, type Situation } from './support/measured.js';
-import { crashLeftOut, FIRST_PROFILES, leftOut, verdictsOf } from './support/profile-matrix.js';
+import { crashLeftOut, drillEvents, expectedTable as table, FIRST_PROFILES, keysOf, leftOut, runMatrix, verdictsOf } from './support/profile-matrix.js';
 
-const MODES: Situation[] = ['stop', 'crash'];
-const GRACE = 2000;
 /** Every range read of the first eight profiles. */
 const PROFILE_REFS = ALL_REFS.filter((r) => FIRST_PROFILES.includes(profileNameOf(r)));
 
 beforeAll(ensureBuilt);
 
-function expectedTable(): Record<string, string> {
-  const data = measured();
-  const out: Record<string, string> = {};
-  for (const server of measuredFakes())
-    for (const mode of MODES)
-      for (const profile of PROFILE_REFS) out[`${server}/after-response/${mode}${profileKeySuffix(profile)}`] = noSurvivorsVerdict(data[mode][server][profile]);
-  return out;
-}
+const expectedTable = () => table(PROFILE_REFS);
 
 describe('the drill under the first eight client profiles', () => {
   let results: RunResults;
   let out: string;
 
   beforeAll(async () => {
-    const dir = tempDir();
-    out = join(dir, 'report');
-    for (const server of measuredFakes())
-      writeFileSync(
-        join(dir, `${server}.yaml`),
-        scenarioYaml({
-          id: server,
-          subject: fakeSubject(server as FakeServer),
-          target: { call: 'spawn-helper' },
-          points: ['after-response'],
-          modes: MODES,
-          timeouts: { point: 10000, handshake: 20000 },
-          expect: { 'no-survivors': { grace: GRACE } },
-        }),
-      );
     // Gemini CLI's older range by a version inside it, as a user names it: it must key as the range.
-    const asTyped = PROFILE_REFS.map((p) => (p === 'gemini-cli@0.27-0.51' ? 'gemini-cli@0.45' : p));
-    const run = await runCli(['run', dir, ...asTyped.flatMap((p) => ['--client-profile', p]), '--out', out, '--reporter', 'json']);
+    const run = await runMatrix(PROFILE_REFS.map((p) => (p === 'gemini-cli@0.27-0.51' ? 'gemini-cli@0.45' : p)));
     expect(run.stderr).not.toMatch(/error/i);
-    results = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8')) as RunResults;
+    ({ out, results } = run);
   }, 900_000);
 
   it('gives exactly the measured no-survivors verdicts, per profile, in stop and crash', () => {
@@ -85,19 +54,12 @@ describe('the drill under the first eight client profiles', () => {
 
   it('each profile is proven both ways: it has a pass and a fail', () => {
     const table = expectedTable();
-    for (const profile of PROFILE_REFS) {
-      const mine = Object.entries(table).filter(([key]) => (profile === 'ts-sdk' ? !key.includes('@') : key.endsWith(`@${profile}`)));
-      expect(new Set(mine.map(([, v]) => v)), profile).toEqual(new Set(['pass', 'fail']));
-    }
+    for (const profile of PROFILE_REFS) expect(new Set(keysOf(profile, table).map(([, v]) => v)), profile).toEqual(new Set(['pass', 'fail']));
   });
 
   it('the record names the profile and every step its client took', () => {
     const drill = (key: string) => results.drills.find((d) => d.key === key)!;
-    const events = (key: string) =>
-      readFileSync(join(out, 'evidence', drill(key).evidence!.file), 'utf8')
-        .trim()
-        .split('\n')
-        .map((l) => JSON.parse(l) as Record<string, unknown> & { type: string });
+    const events = (key: string) => drillEvents(out, results, key);
     for (const profile of PROFILE_REFS) expect(drill(`well-behaved/after-response/stop${profileKeySuffix(profile)}`).clientProfile).toBe(profile as ProfileRef);
     // Codex: SIGTERM to the group (by identity, the server's group), then its wait, its conditional SIGKILL, and the stdin close.
     const codex = events('helper-own-group/after-response/stop@codex');

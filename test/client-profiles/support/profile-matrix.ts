@@ -6,8 +6,7 @@
  * else: fail). The grace is the bench's: 2000 ms after the stop sequence's end, or the death.
  *
  * The profiles come in two groups, each drilled by its own test file: every range read of the
- * first eight (profile-matrix.e2e.test.ts, which names its refs itself) and the clients read
- * since (more-clients-matrix.e2e.test.ts, through runMatrix).
+ * first eight (profile-matrix.e2e.test.ts) and the clients read since (more-clients-matrix.e2e.test.ts).
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -28,8 +27,8 @@ export const FIRST_PROFILES: ProfileName[] = PROFILE_NAMES.slice(0, PROFILE_NAME
 /** The clients read since (docs/client-profiles.md, "More clients"). */
 export const MORE_PROFILES: ProfileName[] = PROFILE_NAMES.slice(FIRST_PROFILES.length);
 
-/** Drill key -> the measured no-survivors verdict, for these profiles. */
-export function expectedTable(profiles: readonly ProfileName[]): Record<string, string> {
+/** Drill key -> the measured no-survivors verdict, for these profiles (or ranges of one). */
+export function expectedTable(profiles: readonly ProfileRef[]): Record<string, string> {
   const data = measured();
   const out: Record<string, string> = {};
   for (const server of measuredFakes())
@@ -39,12 +38,12 @@ export function expectedTable(profiles: readonly ProfileName[]): Record<string, 
 }
 
 /** The keys of one profile's drills in a table (the default profile's keys carry no suffix). */
-export function keysOf(profile: ProfileName, table: Record<string, string>): [string, string][] {
+export function keysOf(profile: ProfileRef, table: Record<string, string>): [string, string][] {
   return Object.entries(table).filter(([key]) => (profileKeySuffix(profile) === '' ? !key.includes('@') : key.endsWith(profileKeySuffix(profile))));
 }
 
-/** Runs the matrix for these profiles; the report folder and the results. */
-export async function runMatrix(profiles: readonly ProfileName[]): Promise<{ out: string; results: RunResults; stderr: string }> {
+/** Runs the matrix for these profiles, as a user types them (a ref or a version); the report folder and the results. */
+export async function runMatrix(profiles: readonly string[]): Promise<{ out: string; results: RunResults; stderr: string }> {
   const dir = tempDir();
   const out = join(dir, 'report');
   for (const server of measuredFakes())
