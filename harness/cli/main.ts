@@ -7,7 +7,7 @@ import { Command, CommanderError } from 'commander';
 import { harnessInfo } from '../util/version.js';
 import type { ReportCommandOptions } from './report-command.js';
 import { registerMergeCommand } from './merge-command.js';
-import { addRunFlags, commaList, listOf, oneOf, REPORTER_HELP, runFlagsOf, SHARED_RUN_FLAGS, shardArg } from './run-flags.js';
+import { addRunFlags, commaList, REPORTER_HELP, runFlagsOf, SHARED_RUN_FLAGS } from './run-flags.js';
 import { registerSurveyCommand } from './survey-command.js';
 import { registerInitCommand } from './init-command.js';
 import { registerOrphanCommands } from './orphans-command.js';
@@ -83,7 +83,7 @@ program
 registerMergeCommand(program);
 registerInitCommand(program);
 registerOrphanCommands(program);
-registerSurveyCommand(program, listOf, shardArg, oneOf);
+registerSurveyCommand(program);
 
 try {
   await program.parseAsync(process.argv);

@@ -7,6 +7,7 @@ import { NETWORK_CHOICES, type NetworkChoice } from '../config/index.js';
 import type { ShardSpec } from '../plan/shard.js';
 import { commandExit, EXIT } from '../util/errors.js';
 import { packageRoot } from '../util/paths.js';
+import { listOf, oneOf, shardArg } from './run-flags.js';
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 
@@ -24,12 +25,7 @@ interface SurveyCommandOptions {
   network?: NetworkChoice;
 }
 
-export function registerSurveyCommand(
-  program: Command,
-  listOf: (names: readonly string[], what: string) => (v: string, p?: string[]) => string[],
-  shardArg: (v: string) => ShardSpec,
-  oneOf: (allowed: readonly string[], what: string) => (v: string) => string,
-): void {
+export function registerSurveyCommand(program: Command): void {
   program
     .command('survey')
     .description(
@@ -43,7 +39,7 @@ export function registerSurveyCommand(
         .map((s) => s.trim())
         .filter(Boolean),
     ])
-    .option('--client-profile <names>', `the columns: ${PROFILE_NAMES.join(', ')} (default: all)`, (v: string, p: string[] = []) => [
+    .option('--client-profile <names>', `the columns: ${PROFILE_NAMES.join(', ')} (default: all)`, (v: string, p: ProfileName[] = []) => [
       ...new Set(listOf(PROFILE_NAMES, 'client profile')(v, p)),
     ])
     .option('--out <dir>', 'the survey folder', 'crash-drill-survey')
