@@ -111,9 +111,10 @@ async function raceAfterTimeout(
   );
   let settled = await Promise.race([lateModern, initialized]);
   if (settled.kind === 'refused' && !lockedToModern(settled.error)) {
-    // A server whose probe started its session refuses the initialize sent meanwhile (go-sdk:
-    // `duplicate "initialize" received`), and may send that refusal before the probe's answer:
-    // the probe's answer decides, once it has one.
+    // A server whose probe started its session refuses the initialize sent meanwhile (go-sdk
+    // v1.8.0 mcp/server.go: handling server/discover fills the session's InitializeParams, and
+    // (*ServerSession).initialize then answers `duplicate "initialize" received`), and may send
+    // that refusal before the probe's answer: the probe's answer decides, once it has one.
     const ended = await probe;
     if (ended.ok && offersModern(ended.result) === null) settled = { kind: 'modern', result: ended.result, chosenBy: 'probed-late' };
   }
