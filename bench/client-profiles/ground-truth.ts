@@ -14,11 +14,10 @@ import { fileURLToPath } from 'node:url';
 import { PROFILE_REFS, type ProfileRef } from '../../harness/client-profiles/profiles.js';
 import { ensureInstalled, type Installed, REAL_SERVER } from './setup.js';
 import { cell } from './ground-truth-cell.js';
+import { HOLDER, standInClient } from './stand-ins.js';
 import { runTrial, type Situation, type TrialResult } from './trial.js';
 
-const SOURCE = fileURLToPath(new URL('../../../bench/client-profiles/', import.meta.url));
 const DIST = fileURLToPath(new URL('../../', import.meta.url));
-const SDK_1322 = fileURLToPath(new URL('../../../node_modules/@modelcontextprotocol/sdk', import.meta.url));
 
 /** The fakes that tell the profiles apart, then the bundled ones the issue names. */
 export const FAKES = [
@@ -38,22 +37,6 @@ const SITUATIONS: Situation[] = ['stop', 'crash'];
 function serverArgv(name: string, installed: Installed): string[] {
   if (name === REAL) return ['unshare', '-n', process.execPath, installed.realLauncher];
   return [process.execPath, `${DIST}fake-servers/${name}.js`];
-}
-
-/** The client that stands in for a profile ref: the SDKs' own transports where a client runs on one, else the scripted stand-in. */
-function clientArgv(profile: ProfileRef, installed: Installed): string[] {
-  const node = (flavour: string, sdk: string) => [process.execPath, `${DIST}bench/client-profiles/node-sdk-client.js`, flavour, sdk];
-  if (profile === 'ts-sdk') return node(profile, SDK_1322);
-  // Gemini CLI's package-lock: SDK 1.23.0 from v0.52.0, 1.26.0 at v0.51.0 (1.25.3 from v0.27.0).
-  if (profile === 'gemini-cli') return node(profile, installed.sdk123);
-  if (profile === 'gemini-cli@0.27-0.51') return node('gemini-cli', installed.sdk126);
-  if (profile === 'cline') return node(profile, installed.sdks['1.30.0']);
-  if (profile === 'roo-code') return node(profile, installed.sdks['1.12.0']);
-  if (profile === 'continue' || profile === 'opencode') return node(profile, installed.sdks['1.29.0']);
-  if (profile === 'cline-cli') return [process.execPath, `${DIST}bench/client-profiles/node-raw-client.js`];
-  if (profile === 'python-sdk') return [installed.python, `${SOURCE}python_sdk_client.py`];
-  // The scripted stand-ins name a behaviour by its ref (codex@drop, vscode@ce34ccc3).
-  return ['python3', `${SOURCE}scripted_client.py`, profile];
 }
 
 function options(argv: string[]) {
@@ -84,8 +67,8 @@ async function main(): Promise<void> {
     while (next < jobs.length) {
       const job = jobs[next++];
       const result = await runTrial({
-        holder: ['python3', `${SOURCE}holder.py`],
-        client: clientArgv(job.profile, installed),
+        holder: HOLDER,
+        client: standInClient(job.profile, installed),
         server: serverArgv(job.server, installed),
         situation: job.situation,
         graceMs: opts.graceMs,

@@ -8,13 +8,12 @@
  * mode left. Same answer (something left, or nothing): verified; else disputed, each one a bug in
  * the harness or a profile to be found at its event.
  *
- *   node dist/bench/client-profiles/survey-verify.js <survey folder> [--only id,...] [--grace-ms N]
+ *   node dist/bench/client-profiles/survey-verify.js <survey folder> [--only id,...] [--grace-ms N] [--parallel N]
  *
  * Writes verify.json and verify.md into the folder and marks the cells of survey.json.
  */
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { ProfileName } from '../../harness/client-profiles/profiles.js';
 import { loadCatalog } from '../../harness/survey/catalog.js';
 import { drillsByProfile, processName } from '../../harness/survey/cells.js';
@@ -27,12 +26,10 @@ import type { SurveyTable } from '../../harness/survey/table.js';
 import type { RunResults } from '../../harness/results/types.js';
 import { packageRoot } from '../../harness/util/paths.js';
 import { envSecrets, redact } from '../../harness/util/secrets.js';
-import { ensureInstalled, type Installed } from './setup.js';
+import { ensureInstalled } from './setup.js';
+import { HOLDER, standInClient } from './stand-ins.js';
 import { runTrial, type Situation } from './trial.js';
 
-const SOURCE = fileURLToPath(new URL('../../../bench/client-profiles/', import.meta.url));
-const DIST = fileURLToPath(new URL('../../', import.meta.url));
-const SDK_1322 = fileURLToPath(new URL('../../../node_modules/@modelcontextprotocol/sdk', import.meta.url));
 
 export type Mark = 'verified' | 'disputed' | 'error';
 
@@ -44,14 +41,6 @@ export interface VerifyRecord {
   survey: string[];
   standIn: string[];
   error: string | null;
-}
-
-function clientArgv(profile: ProfileName, installed: Installed): string[] {
-  const node = (sdk: string) => [process.execPath, `${DIST}bench/client-profiles/node-sdk-client.js`, profile, sdk];
-  if (profile === 'ts-sdk') return node(SDK_1322);
-  if (profile === 'gemini-cli') return node(installed.sdk123);
-  if (profile === 'python-sdk') return [installed.python, `${SOURCE}python_sdk_client.py`];
-  return ['python3', `${SOURCE}scripted_client.py`, profile];
 }
 
 export function markOf(surveyLeft: number, standInLeft: number, error: string | null): Mark {
@@ -66,6 +55,8 @@ async function main(): Promise<void> {
   const only = flag('--only')?.split(',');
   // The survey's snapshot of survivors comes about 4 s after the loss (the exit deadline, then its grace).
   const graceMs = Number(flag('--grace-ms') ?? 4000);
+  const parallel = Number(flag('--parallel') ?? 4);
+  if (!Number.isInteger(parallel) || parallel < 1) throw new Error(`--parallel: expected a whole number of trials at once, at least 1, got "${flag('--parallel')}"`);
   const table = JSON.parse(readFileSync(join(dir, 'survey.json'), 'utf8')) as SurveyTable;
   const catalog = loadCatalog(resolve(packageRoot(), table.catalog));
   const installed = ensureInstalled();
@@ -91,11 +82,11 @@ async function main(): Promise<void> {
       if (entry.registry === 'npm') Object.assign(env, { npm_config_cache: npmCacheDir(), npm_config_offline: 'true', npm_config_update_notifier: 'false' });
       // Every client here passes its own choice of variables: `env` in front gives the server its own.
       const [command, args] = network.command('env', [...Object.entries(env).map(([k, v]) => `${k}=${v}`), ...words]);
-      for (const profile of table.profiles) {
-        for (const situation of ['stop', 'crash'] as const) {
-          // The stand-in clients call spawn-helper when a server has it (a bundled fake), so such a
-          // server is compared with the survey's drill after that call; every other at idle.
-          const helper = results.drills.some((d) => d.scenario === `${row.id}-spawn-helper`);
+      // The stand-in clients call spawn-helper when a server has it (a bundled fake), so such a
+      // server is compared with the survey's drill after that call; every other at idle.
+      const helper = results.drills.some((d) => d.scenario === `${row.id}-spawn-helper`);
+      const jobs = table.profiles.flatMap((profile) =>
+        (['stop', 'crash'] as const).flatMap((situation) => {
           const drill = byProfile
             .get(profile)
             ?.find((d) =>
@@ -103,10 +94,17 @@ async function main(): Promise<void> {
                 ? d.scenario === `${row.id}-spawn-helper` && d.point === 'after-response' && d.mode === situation
                 : d.scenario === `${row.id}-lifecycle` && d.point === 'idle' && d.mode === situation,
             );
-          if (!drill) continue;
+          return drill ? [{ profile, situation, drill }] : [];
+        }),
+      );
+      // A trial mostly waits (the server's start, the stop sequence, the grace): several at once.
+      let next = 0;
+      const worker = async () => {
+        while (next < jobs.length) {
+          const { profile, situation, drill } = jobs[next++]!;
           const trial = await runTrial({
-            holder: ['python3', `${SOURCE}holder.py`],
-            client: clientArgv(profile, installed),
+            holder: HOLDER,
+            client: standInClient(profile, installed),
             server: [command, ...args],
             situation,
             graceMs,
@@ -125,13 +123,12 @@ async function main(): Promise<void> {
             error: trial.error ? redact(trial.error.split('\n')[0]!, secrets) : null,
           };
           records.push(rec);
-          const cell = row.cells[profile];
-          if (cell) cell.verify = { ...cell.verify, [situation]: rec.mark };
           process.stderr.write(
             `${row.id} × ${profile} × ${situation}: ${rec.mark}${rec.mark === 'verified' ? '' : ` (survey: ${rec.survey.join(', ') || 'none'}; stand-in: ${rec.standIn.join(', ') || rec.error || 'none'})`}\n`,
           );
         }
-      }
+      };
+      await Promise.all(Array.from({ length: parallel }, worker));
     } finally {
       await network.close();
       rmSync(prepared.scratch, { recursive: true, force: true });
@@ -142,11 +139,17 @@ async function main(): Promise<void> {
   const key = (r: VerifyRecord) => `${r.id}|${r.profile}|${r.situation}`;
   const fresh = new Set(records.map(key));
   const earlier = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as VerifyRecord[]).filter((r) => !fresh.has(key(r))) : [];
-  for (const r of earlier) {
+  records.unshift(...earlier);
+  // In the table's order (rows, then profiles, stop before crash), whatever order the trials ended in.
+  const rank = (r: VerifyRecord) => [table.rows.findIndex((row) => row.id === r.id), table.profiles.indexOf(r.profile), r.situation === 'stop' ? 0 : 1];
+  records.sort((a, b) => {
+    const [x, y] = [rank(a), rank(b)];
+    return x[0]! - y[0]! || x[1]! - y[1]! || x[2]! - y[2]!;
+  });
+  for (const r of records) {
     const cell = table.rows.find((row) => row.id === r.id)?.cells[r.profile];
     if (cell) cell.verify = { ...cell.verify, [r.situation]: r.mark };
   }
-  records.unshift(...earlier);
   writeTable(table, dir);
   writeFileSync(file, `${JSON.stringify(records, null, 2)}\n`);
   const count = (m: Mark) => records.filter((r) => r.mark === m).length;
