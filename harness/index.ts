@@ -6,7 +6,7 @@
  *   const { results } = await runDrills({ scenarios: ['scenarios'], concurrency: 2 });
  *   const all = [...results.drills, ...notRepeatedCopies(results.drills, results.notRepeated)];
  */
-export { defineConfig, type DrillConfig } from './run/drill-config.js';
+export { defineConfig, type DrillConfig } from './run/run-plan.js';
 export { runDrills } from './run/run-drills.js';
 export { defineScenario, loadScenarios, parseScenario, ConfigError, KILL_MODES, KILL_POINTS } from './config/index.js';
 /** The error bases: `error instanceof UserError` is a mistake in what was given (a config, a file, a variable), `error.code` says which. */

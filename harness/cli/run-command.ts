@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { findConfigFile, loadConfigFile } from '../run/config-file.js';
 import type { Scenario, SubjectSpec } from '../config/index.js';
 import { subjectScenario } from '../config/index.js';
-import type { DrillConfig } from '../run/drill-config.js';
+import type { DrillConfig } from '../run/run-plan.js';
 import { baselineNotes } from '../baseline/notes.js';
 import { runExitCode } from '../results/flaky.js';
 import type { RunResults } from '../results/types.js';

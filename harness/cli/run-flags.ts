@@ -8,7 +8,7 @@ import { parseProfile, PROFILE_NAMES, type ProfileRef } from '../client-profiles
 import { KILL_MODES, KILL_POINTS, NETWORK_CHOICES, PROTOCOL_CHOICES } from '../config/index.js';
 import { CLIENT_KINDS } from '../drill/client/client-kinds.js';
 import { parseShard, ShardError } from '../plan/shard.js';
-import type { RunOptions } from '../run/drill-config.js';
+import type { RunOptions } from '../run/run-plan.js';
 
 /** What the command line gives a run: the run's own options, and what only a command line has. */
 export interface RunFlags

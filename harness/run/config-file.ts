@@ -4,7 +4,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import * as z from 'zod';
-import type { DrillConfig } from './drill-config.js';
+import type { DrillConfig } from './run-plan.js';
 import { ConfigError, type ConfigProblem } from '../config/index.js';
 import { formatFieldPath } from '../config/index.js';
 import { problemsFromIssues } from '../config/index.js';

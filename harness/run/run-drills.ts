@@ -16,9 +16,8 @@ import { runsDir } from '../registry/index.js';
 import { NoDrillsError } from '../util/errors.js';
 import { displayPath } from '../util/paths.js';
 import { findConfigFile, loadConfigFile } from './config-file.js';
-import type { RunOptions } from './drill-config.js';
 import { refuseWithoutNetwork } from './network-check.js';
-import { runPlan, type RunOutput } from './run-plan.js';
+import { runPlan, type RunOptions, type RunOutput } from './run-plan.js';
 
 /** Runs the drills of these options, or of the config file the CLI would read, and returns results and evidence. */
 export async function runDrills(given?: RunOptions): Promise<RunOutput> {

@@ -1,32 +1,112 @@
 /**
- * A plan run: the run's resources set up as tasks (registration, engine mark, sentinel, drill temp
- * folders, holders, remotes, the sweep of dead runs, report folder and spool), the drill loop, and
- * what the run reports; the tasks are torn down in reverse order (harness/util/tasks.ts).
+ * A plan's run and what it is given. `DrillConfig` is what a config file and `runDrills(config)`
+ * take; `RunOptions` adds what only the harness sets, and is the one options type from the command
+ * line (harness/cli/run-flags.ts) through runDrills (run-drills.ts) to every drill (it extends the
+ * executor's DrillOptions). runPlan sets the run's resources up as tasks (registration, engine mark,
+ * sentinel, drill temp folders, holders, remotes, the sweep of dead runs, report folder and spool),
+ * runs the drill loop, and reports; the tasks are torn down in reverse order (harness/util/tasks.ts).
  */
 import { setMaxListeners } from 'node:events';
 import { lstatSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import type { Reporter } from '../../reports/types.js';
+import type { Reporter, ReporterOptions } from '../../reports/types.js';
+import type { ProfileRef } from '../client-profiles/profiles.js';
+import type { KillMode, KillPoint, NetworkChoice, ProtocolChoice, Scenario, SubjectSpec } from '../config/index.js';
 import { clearEngineMark, sweepStaleContainerRows } from '../containers/index.js';
+import type { ClientKind } from '../drill/client/client-kinds.js';
 import { defaultClientKind } from '../drill/client/drill-client.js';
 import { inProcessHolderPool } from '../drill/client/in-process-client.js';
+import { containersExtension } from '../drill/executor/drill-containers.js';
+import { executeDrill } from '../drill/executor/execute.js';
 import { removeDrillTemps } from '../drill/executor/temp-folder.js';
+import type { DrillOptions } from '../drill/executor/types.js';
 import type { HolderPool } from '../drill/holder/holder-pool.js';
+import { containerContainmentOf } from '../evidence/container-queries.js';
+import { writeEvidenceLog } from '../evidence/log.js';
 import type { DrillEvidence } from '../evidence/types.js';
-import { newRunId } from '../observe/index.js';
+import { declaredExpectations, judgeExpectations } from '../expectation/judge.js';
+import { drillIdFor, newRunId } from '../observe/index.js';
+import { notRepeatedEntries } from '../plan/not-repeated.js';
 import type { Plan } from '../plan/plan.js';
-import { attemptIndex, repeatDrills, shardDrills } from '../plan/shard.js';
+import { attemptIndex, planFingerprint, repeatDrills, shardDrills, type ShardSpec } from '../plan/shard.js';
+import type { PlannedDrill } from '../plan/types.js';
 import { isRunLive, registerRun, startSentinel, sweepStale, type RunRegistration, type Sentinel, type StaleReport } from '../registry/index.js';
 import { DrillSpool } from '../results/drill-spool.js';
-import type { DrillList, DrillResult, RunResults } from '../results/types.js';
-import { collectGarbage } from './collect-garbage.js';
-import type { RunOptions } from './drill-config.js';
-import { runDrillLoop } from './drill-loop.js';
-import { RemotePool } from './remotes.js';
-import { runReport } from './run-report.js';
-import { scheduleLimits } from './scheduler.js';
+import { findFlaky } from '../results/flaky.js';
+import { judge } from '../results/judge.js';
+import { requirementsList } from '../results/requirements.js';
+import { summarize } from '../results/summary.js';
+import type { DrillInfo, DrillList, DrillResult, NotRepeatedDrill, RunReport, RunResults } from '../results/types.js';
 import { type Task, withTasks } from '../util/tasks.js';
+import { harnessInfo } from '../util/version.js';
+import { collectGarbage } from './collect-garbage.js';
+import { RemotePool } from './remotes.js';
+import { nextPhase, PhaseScheduler, scheduleLimits, type DrillSlot, type ScheduleLimits } from './scheduler.js';
+
+/** What a config file's default export and `runDrills(config)` take; the CLI's flags are keyed by the same names. */
+export interface DrillConfig {
+  scenarios: Array<string | Scenario>;
+  /** Chooses the kill points of every scenario, in place of its own; a point one cannot reach is left out, with why. */
+  points?: KillPoint[];
+  /** Chooses the kill modes of every scenario, in place of its own `modes` (a cancel where no call is in flight is left out, with why). */
+  modes?: KillMode[];
+  /** Overrides every scenario's protocol era: auto, 2025-11-25 or 2026-07-28. */
+  protocol?: ProtocolChoice;
+  /** Overrides every scenario's `network` (docs/network.md): `loopback` or `host`. Default: each scenario's, else host. */
+  network?: NetworkChoice;
+  /** Replaces every scenario's `client-profiles` (harness/client-profiles/; default ts-sdk). */
+  clientProfiles?: ProfileRef[];
+  only?: string[];
+  /** Drills in flight at most; without it, the phase-aware schedule (harness/run/scheduler.ts). CPU slots stay the cores. */
+  concurrency?: number;
+  /** The drill client: 'process' (its own Node process) or 'inprocess' (in the harness, over the server's pipes). */
+  client?: ClientKind;
+  /** Report folder: results.json, evidence/ and what the reporters write. Default: no files. */
+  out?: string;
+  reporters?: Array<string | Reporter>;
+  signal?: AbortSignal;
+  /** Run only shard `index` of `total` of the plan (1-based), as `--shard index/total`. */
+  shard?: ShardSpec;
+  /** Run every drill this many times (`--repeat`); a drill whose verdicts differ is flaky. */
+  repeat?: number;
+  /** A plan of no drill throws a NoDrillsError (exit 1), unless this is true (`--pass-with-no-drills`). */
+  passWithNoDrills?: boolean;
+  /** A baseline file (`--baseline`): the failures it lists are known and do not fail the run (harness/baseline). */
+  baseline?: string;
+  /** For `crash-drill orphans`: extra server patterns (regular expressions) besides the defaults. */
+  orphans?: { match?: string[] };
+}
+
+/** A DrillConfig and what the harness itself sets for a run; every field is optional but `scenarios`. */
+export interface RunOptions extends DrillConfig, DrillOptions {
+  /** Drill these servers instead of every scenario's own (`--subject`), side by side. */
+  subjects?: SubjectSpec[];
+  /** The config file the options came from, named in errors. */
+  configFile?: string;
+  /** Where `only` came from, said back in an error: the CLI passes '--only' for the flag. */
+  onlyField?: string;
+  /** Where `network` came from, said back in an error: the CLI passes '--network' for the flag. */
+  networkField?: string;
+  /** `--update-baseline`: rewrite the baseline file from this run (harness/baseline/stage.ts). */
+  updateBaseline?: boolean;
+  /** Keep every drill's evidence in memory to return it (default true; without `out` always); the CLI, which writes the logs, says false. */
+  keepEvidence?: boolean;
+  /** Keep every drill's result in memory for `results.drills` (default true); false spools them (harness/results/drill-spool.ts). */
+  keepDrills?: boolean;
+  /** Where the run says what it leaves out of the plan and why (the CLI: stderr), one line at a time. */
+  warn?: (line: string) => void;
+  /** Where terminal reporters print, and the environment they read (GitHub Actions). */
+  stdout?: ReporterOptions['stdout'];
+  env?: NodeJS.ProcessEnv;
+  /** CPU slots (default: the cores); for tests and the bench. */
+  cpuSlots?: number;
+}
+
+/** Identity function for types: `defineConfig({...})` in a config file; validation happens at load. */
+export function defineConfig<T extends DrillConfig>(config: T): T {
+  return config;
+}
 
 /** What runPlan reads of the run's options: the plan is made, and the reporters are loaded (run-drills.ts). */
 export type PlanRunOptions = Omit<RunOptions, 'scenarios' | 'reporters'> & { reporters?: readonly Reporter[] };
@@ -153,6 +233,173 @@ export async function runPlan(plan: Plan, options: PlanRunOptions = {}): Promise
     for (const r of reporters) await r.onRunEnd?.(output);
     return { results: { ...output, drills: spool ? [] : (finished as DrillResult[]) }, evidence: evidence.filter(Boolean) };
   });
+}
+
+/** One drill of the plan as the loop runs it: the planned drill, its attempt, and the drill run (an attempt past the first runs under its own index). */
+interface LoopDrill {
+  planned: PlannedDrill;
+  attempt: number;
+  run: PlannedDrill;
+}
+
+/** The run's drills, limits and shared resources; `options` go to every drill as they are (its client chosen). */
+interface DrillLoopInput {
+  runId: string;
+  drills: readonly LoopDrill[];
+  limits: ScheduleLimits;
+  repeat: number;
+  options: DrillOptions & { client: ClientKind };
+  /** Where each drill's hash-chained evidence log goes (results then name the file and its head). */
+  evidenceDir?: string;
+  holders: HolderPool | null;
+  remotes: RemotePool;
+  reporters: readonly Reporter[];
+  /** With a spool, each result goes to disk as its drill ends; without one, it is kept in memory. */
+  spool: DrillSpool | null;
+  keepEvidence: boolean;
+  /** A drill's client is ready (the harness mostly waits while its server starts). */
+  onClientReady(): void;
+  /** A drill's container survived its containment: the run's engine mark stays for a later sweep. */
+  onContainerSurvived(): void;
+}
+
+interface DrillLoopOutput {
+  /** Without a spool: each drill's result by its position in the plan (holes where a drill did not run). */
+  results: DrillResult[];
+  /** With a spool: what the summary and the flaky list need of each drill, so they need not read the spool. */
+  verdicts: Pick<DrillResult, 'key' | 'index' | 'attempt' | 'verdict'>[];
+  evidence: DrillEvidence[];
+}
+
+/** The drill loop: each drill admitted in plan order (scheduler.ts), executed, judged, logged, reported and kept. */
+async function runDrillLoop(input: DrillLoopInput): Promise<DrillLoopOutput> {
+  const { runId, drills, limits, reporters, spool } = input;
+  const scheduler = new PhaseScheduler(limits);
+  const evidence: DrillEvidence[] = new Array(drills.length);
+  const results: DrillResult[] = new Array(spool ? 0 : drills.length);
+  const verdicts: DrillLoopOutput['verdicts'] = [];
+  let done = 0;
+  /**
+   * The first failure of a drill's own code. runOne never rejects (an unhandled rejection would end
+   * the harness without containment); no drill is admitted after one, and the run throws it at the end.
+   */
+  const failures: unknown[] = [];
+  const runOne = async (position: number, slot: DrillSlot): Promise<void> => {
+    const { planned: plannedDrill, attempt, run: drill } = drills[position];
+    const info = drillInfo(drill, runId);
+    try {
+      for (const r of reporters) r.onDrillStart?.(info);
+      const ev = await executeDrill(drill, {
+        ...input.options,
+        runId,
+        // Each drill in flight listens to its remote's journal: as many listeners as drills in flight.
+        remoteFor: (scenario) => input.remotes.remoteFor(scenario).then((remote) => remote.setMaxListeners(Math.max(10, limits.inFlight * 4))),
+        trustFiles: () => input.remotes.tls.files(),
+        holders: input.holders,
+        // Servers in containers: labelled, attributed, snapshotted and contained with the drill.
+        extensions: [containersExtension],
+        onEvent: (event) => {
+          if (event.type === 'client-ready') input.onClientReady();
+          const phase = nextPhase(slot.phase, event);
+          if (!phase || phase === slot.phase) return;
+          slot.enter(phase);
+          for (const r of reporters) r.onDrillPhase?.(info, phase);
+        },
+      });
+      if (input.keepEvidence) evidence[position] = ev;
+      if (containerContainmentOf(ev).some((r) => r.endedBy === 'survived')) input.onContainerSurvived();
+      const result: DrillResult = { ...judge(ev), key: plannedDrill.key, index: plannedDrill.index, ...(input.repeat > 1 ? { attempt } : {}) };
+      if (input.evidenceDir) result.evidence = writeEvidenceLog(input.evidenceDir, ev);
+      done++;
+      for (const r of reporters) r.onDrillEnd?.(result, { done, total: drills.length });
+      // After every onDrillEnd: a baseline marks the result in its own (harness/baseline/stage.ts).
+      if (spool) {
+        spool.put(position, result);
+        verdicts[position] = { key: result.key, index: result.index, attempt: result.attempt, verdict: result.verdict };
+      } else results[position] = result;
+    } catch (error) {
+      failures.push(error);
+    } finally {
+      slot.release();
+    }
+  };
+  // Drills are admitted in plan order as the limits allow (harness/run/scheduler.ts); each runs on its own.
+  const running: Array<Promise<void>> = [];
+  for (let position = 0; position < drills.length && failures.length === 0; position++) {
+    const slot = await scheduler.admit(input.options.signal);
+    if (!slot) break;
+    if (failures.length > 0) {
+      slot.release();
+      break;
+    }
+    running.push(runOne(position, slot));
+  }
+  await Promise.all(running);
+  if (failures.length > 0) throw failures[0];
+  return { results, verdicts, evidence };
+}
+
+function drillInfo(drill: PlannedDrill, runId: string): DrillInfo {
+  return { id: drillIdFor(runId, drill.index), key: drill.key, scenario: drill.scenario.id, point: drill.point, mode: drill.mode };
+}
+
+interface RunReportInput {
+  runId: string;
+  startedAt: string;
+  interrupted: boolean;
+  planned: readonly PlannedDrill[];
+  /** The plan before drills the same as another were left out: every scenario that declared a cleanup expectation. */
+  filtered: readonly PlannedDrill[];
+  /** The drills left out as the same drill as one that ran (harness/plan/not-repeated.ts). */
+  notRepeated: NotRepeatedDrill[];
+  repeat: number;
+  shard?: ShardSpec;
+  finished: DrillList;
+  /** What the summary and the flaky list count: each drill's key, index, attempt and verdict. */
+  judged: Iterable<Pick<DrillResult, 'key' | 'index' | 'attempt' | 'verdict'>>;
+  stale: readonly StaleReport[];
+}
+
+/** What a run reports at its end; expectations judged from the whole plan's scenarios, so every shard names the same statements. */
+function runReport(input: RunReportInput): RunReport {
+  const { planned, repeat, shard } = input;
+  const notRepeated = notRepeatedEntries(input.notRepeated, input.filtered);
+  const judged = [...input.judged];
+  const report: RunReport = {
+    version: 1,
+    harness: harnessInfo(),
+    runId: input.runId,
+    startedAt: input.startedAt,
+    finishedAt: new Date().toISOString(),
+    interrupted: input.interrupted,
+    summary: summarize(judged),
+    stale: input.stale.map((s) => ({
+      drillId: s.drillId,
+      pid: s.pid,
+      startTime: s.startTime,
+      cmdline: s.cmdline,
+      endedBy: s.endedBy,
+      ...(s.containedBy ? { containedBy: s.containedBy } : {}),
+    })),
+    drills: input.finished,
+    ...(shard ? { shard: { index: shard.index, total: shard.total } } : {}),
+    plan: {
+      id: planFingerprint(
+        planned.map((d) => d.key),
+        repeat,
+        notRepeated,
+      ),
+      drills: planned.length,
+      repeat,
+    },
+    flaky: findFlaky(judged),
+    ...(notRepeated.length > 0 ? { notRepeated } : {}),
+    requirements: requirementsList(),
+  };
+  // The drills not repeated included: a scenario all of whose drills were left out still declared its statements.
+  const expectation = judgeExpectations(declaredExpectations(input.filtered), input.finished, notRepeated);
+  if (expectation) report.expectation = expectation;
+  return report;
 }
 
 /** The drill spools a SIGKILLed run left in this report folder (harness/results/drill-spool.ts); a live run's is left alone. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { runChecks, type CheckResult } from '../../harness/checks/all-checks.js';
-import { drillVerdict } from '../../harness/results/verdict.js';
+import { drillVerdict } from '../../harness/results/judge.js';
 import { EvidenceBuilder, passingDrill, survivor } from './evidence-builder.js';
 
 const pass = (id: CheckResult['id'], summary: string): CheckResult => ({ id, verdict: 'pass', summary, data: {} });

@@ -8,7 +8,7 @@ import type { HolderPool } from '../holder/holder-pool.js';
 import type { DrillExtensionFactory, Extensions } from './extension.js';
 import type { EvidenceRecorder } from './recorder.js';
 
-/** What a run's options say to each of its drills; the run's options type (harness/run/drill-config.ts) extends it. */
+/** What a run's options say to each of its drills; the run's options type (RunOptions, harness/run/run-plan.ts) extends it. */
 export interface DrillOptions {
   /** Aborted when the harness is interrupted: the drill stops waiting and contains at once. */
   signal?: AbortSignal;
