@@ -30,7 +30,6 @@ import { ensureInstalled } from './setup.js';
 import { HOLDER, standInClient } from './stand-ins.js';
 import { runTrial, type Situation } from './trial.js';
 
-
 export type Mark = 'verified' | 'disputed' | 'error';
 
 export interface VerifyRecord {
@@ -56,7 +55,8 @@ async function main(): Promise<void> {
   // The survey's snapshot of survivors comes about 4 s after the loss (the exit deadline, then its grace).
   const graceMs = Number(flag('--grace-ms') ?? 4000);
   const parallel = Number(flag('--parallel') ?? 4);
-  if (!Number.isInteger(parallel) || parallel < 1) throw new Error(`--parallel: expected a whole number of trials at once, at least 1, got "${flag('--parallel')}"`);
+  if (!Number.isInteger(parallel) || parallel < 1)
+    throw new Error(`--parallel: expected a whole number of trials at once, at least 1, got "${flag('--parallel')}"`);
   const table = JSON.parse(readFileSync(join(dir, 'survey.json'), 'utf8')) as SurveyTable;
   const catalog = loadCatalog(resolve(packageRoot(), table.catalog));
   const installed = ensureInstalled();
