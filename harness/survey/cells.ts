@@ -8,12 +8,14 @@ import { behaviourOf, type ProfileName } from '../client-profiles/profiles.js';
 import { notRepeatedCopies } from '../results/constants.js';
 import type { DrillResult, RunResults } from '../results/types.js';
 
-export type CellKind = 'clean' | 'leaves-processes' | 'no-exit-on-eof' | 'stdout-not-clean' | 'could-not-start' | 'not-judged';
+export type CellKind = 'clean' | 'leaves-processes' | 'no-exit-on-eof' | 'exits-late' | 'stdout-not-clean' | 'could-not-start' | 'not-judged';
 
 export interface Cell {
   kind: CellKind;
-  /** The words of the table: "clean", "leaves 1 process (sleep 300)", ... joined by "; ". */
+  /** The words of a finding: "clean", "leaves 1 process (sleep 300)", ... joined by "; ". */
   text: string;
+  /** The table's words: each finding's kind and count only ("leaves 1", "no exit on EOF"), joined by " · ". */
+  short: string;
   /** The drills that show it (point/mode), in plan order. */
   shownBy: string[];
   /** The first failing drill's evidence log, relative to the survey folder. */
@@ -27,10 +29,10 @@ export interface Cell {
 }
 
 /** Not judged is a harness result, not a finding: the worst kind wins, in this order. */
-const ORDER: CellKind[] = ['could-not-start', 'leaves-processes', 'no-exit-on-eof', 'stdout-not-clean', 'not-judged', 'clean'];
+const ORDER: CellKind[] = ['could-not-start', 'leaves-processes', 'no-exit-on-eof', 'exits-late', 'stdout-not-clean', 'not-judged', 'clean'];
 
 export function couldNotStart(reason: string): Cell {
-  return { kind: 'could-not-start', text: `could not start: ${reason}`, shownBy: [], evidence: null, drill: null, diagnosis: null };
+  return { kind: 'could-not-start', text: `could not start: ${reason}`, short: 'could not start', shownBy: [], evidence: null, drill: null, diagnosis: null };
 }
 
 /** Every drill of each profile, the ones not repeated read from the drill that ran in their place (marked `sameAs`). */
@@ -70,35 +72,71 @@ const failed = (d: DrillResult, check: string) => d.checks.some((c) => c.id === 
 export function processName(cmdline: readonly string[]): string {
   const [exe, ...rest] = cmdline;
   const words = [basename(exe ?? '?'), ...rest.slice(0, 2).map((a) => (a.startsWith('/') ? basename(a) : a))];
-  const text = words.join(' ');
+  // npm exec sets its process title to the package with trailing spaces where argv was.
+  const text = words.join(' ').replace(/\s+/g, ' ').trim();
   return text.length > 48 ? `${text.slice(0, 47)}…` : text;
+}
+
+/** A drill's survivors as names, a name left by several processes counted: `sleep 300 ×2`. */
+function survivorNames(d: DrillResult): string {
+  const counts = new Map<string, number>();
+  for (const s of d.survivors) counts.set(processName(s.cmdline), (counts.get(processName(s.cmdline)) ?? 0) + 1);
+  return [...counts.entries()]
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([name, n]) => (n === 1 ? name : `${name} ×${n}`))
+    .join(', ');
+}
+
+/** Whether a drill's server, up at the exit deadline, ended by itself afterwards (not by a signal, not contained). */
+function exitedByItself(d: DrillResult): boolean {
+  const c = d.exit?.class;
+  return c === 'clean' || c === 'exit-code' || c === 'crash' || c === 'broken-pipe';
 }
 
 export function cellOf(drills: readonly DrillResult[], surveyDir: string, runDir: string): Cell {
   if (drills.length === 0)
-    return { kind: 'not-judged', text: 'not judged: no drill under this client', shownBy: [], evidence: null, drill: null, diagnosis: null };
-  const parts: { kind: CellKind; text: string; drills: DrillResult[] }[] = [];
-  const leaving = drills.filter((d) => failed(d, 'no-survivors'));
+    return {
+      kind: 'not-judged',
+      text: 'not judged: no drill under this client',
+      short: 'not judged',
+      shownBy: [],
+      evidence: null,
+      drill: null,
+      diagnosis: null,
+    };
+  const parts: { kind: CellKind; text: string; short: string; drills: DrillResult[] }[] = [];
+  // The drill that left the most leads, so the count and the names are one drill's: another run may catch a short-lived process the first did not.
+  const leaving = drills.filter((d) => failed(d, 'no-survivors')).sort((a, b) => b.survivors.length - a.survivors.length);
   if (leaving.length > 0) {
-    const most = Math.max(...leaving.map((d) => d.survivors.length));
-    const names = [...new Set(leaving.flatMap((d) => d.survivors.map((s) => processName(s.cmdline))))].sort();
-    parts.push({ kind: 'leaves-processes', text: `leaves ${most} process${most === 1 ? '' : 'es'} (${names.join(', ')})`, drills: leaving });
+    const most = leaving[0].survivors.length;
+    parts.push({
+      kind: 'leaves-processes',
+      text: `leaves ${most} process${most === 1 ? '' : 'es'} (${survivorNames(leaving[0])})`,
+      short: `leaves ${most}`,
+      drills: leaving,
+    });
   }
   const staying = drills.filter((d) => failed(d, 'exit-on-eof'));
-  if (staying.length > 0) {
-    const ends = [...new Set(staying.map(howItEnded))].sort();
-    parts.push({ kind: 'no-exit-on-eof', text: `does not exit on EOF (up at the exit deadline; ${ends.join(' / ')})`, drills: staying });
+  const late = staying.filter(exitedByItself);
+  const held = staying.filter((d) => !exitedByItself(d));
+  if (held.length > 0) {
+    const ends = [...new Set(held.map(howItEnded))].sort();
+    parts.push({ kind: 'no-exit-on-eof', text: `does not exit on EOF (up at the exit deadline; ${ends.join(' / ')})`, short: 'no exit on EOF', drills: held });
+  }
+  if (late.length > 0) {
+    const ends = [...new Set(late.map(lateEnd))].sort();
+    parts.push({ kind: 'exits-late', text: `exits on EOF only after the exit deadline (${ends.join(' / ')})`, short: 'exits late', drills: late });
   }
   const noisy = drills.filter((d) => failed(d, 'stdout-clean'));
-  if (noisy.length > 0) parts.push({ kind: 'stdout-not-clean', text: 'stdout not clean', drills: noisy });
+  if (noisy.length > 0) parts.push({ kind: 'stdout-not-clean', text: 'stdout not clean', short: 'stdout not clean', drills: noisy });
   const unjudged = drills.filter((d) => d.verdict === 'error' || d.verdict === 'unknown');
   if (parts.length === 0 && unjudged.length > 0) {
     const why = [...new Set(unjudged.map((d) => d.reason))].sort()[0] ?? '';
-    parts.push({ kind: 'not-judged', text: `not judged: ${why}`, drills: unjudged });
+    parts.push({ kind: 'not-judged', text: `not judged: ${why}`, short: 'not judged', drills: unjudged });
   }
   if (parts.length === 0) {
     const first = drills[0];
-    return { kind: 'clean', text: 'clean', shownBy: [], evidence: evidenceOf(first, surveyDir, runDir), drill: first.id, diagnosis: null };
+    return { kind: 'clean', text: 'clean', short: 'clean', shownBy: [], evidence: evidenceOf(first, surveyDir, runDir), drill: first.id, diagnosis: null };
   }
   parts.sort((a, b) => ORDER.indexOf(a.kind) - ORDER.indexOf(b.kind));
   const lead = parts[0].drills[0];
@@ -106,6 +144,7 @@ export function cellOf(drills: readonly DrillResult[], surveyDir: string, runDir
   return {
     kind: parts[0].kind,
     text: parts.map((p) => p.text).join('; '),
+    short: parts.map((p) => p.short).join(' · '),
     shownBy: [...new Set(parts.flatMap((p) => p.drills.map(label)))],
     evidence: evidenceOf(lead, surveyDir, runDir),
     drill: lead.id,
@@ -124,8 +163,15 @@ function howItEnded(d: DrillResult): string {
   if (!exit) return 'its end was not seen';
   if (exit.class === 'signal') return `ended by ${exit.signal ?? 'a signal'} from ${exit.signalFrom ?? 'someone'}`;
   if (exit.class === 'did-not-exit') return 'still running, contained by the harness';
-  if (exit.class === 'crash' || exit.class === 'broken-pipe') return `ended by its own ${exit.class === 'crash' ? 'crash' : 'write to a broken pipe'}, late`;
-  return `exited late (${exit.class})`;
+  return 'its end is not known';
+}
+
+/** How a server that was up at the exit deadline ended by itself. */
+function lateEnd(d: DrillResult): string {
+  const exit = d.exit!;
+  if (exit.class === 'crash') return 'a crash';
+  if (exit.class === 'broken-pipe') return 'a write to a broken pipe';
+  return `exit ${exit.code ?? '?'}`;
 }
 
 function evidenceOf(d: DrillResult, surveyDir: string, runDir: string): string | null {

@@ -22,7 +22,7 @@ import { ABANDON_RUN_DIR, RUN_DIR, SERVER_FILE, type ServerOutcome, type WorkerS
 import { install } from './install.js';
 import { maintainerReport } from './maintainer-report.js';
 import { makeScratch, missingNeed } from './needs.js';
-import { type SurveyRow, type SurveyTable, serversMarkdown, tableHtml, tableMarkdown } from './table.js';
+import { findingsMarkdown, type SurveyRow, type SurveyTable, serversMarkdown, tableHtml, tableMarkdown } from './table.js';
 
 export class SurveyError extends UserError {
   readonly code = 'CRASH_DRILL_SURVEY';
@@ -269,7 +269,10 @@ function firstLine(s: string): string {
 
 export function writeTable(table: SurveyTable, out: string): void {
   writeFileSync(join(out, SURVEY_FILES.json), `${JSON.stringify(table, null, 2)}\n`);
-  writeFileSync(join(out, SURVEY_FILES.markdown), `# crash-drill survey\n\n${tableMarkdown(table)}\n\n${serversMarkdown(table)}\n`);
+  writeFileSync(
+    join(out, SURVEY_FILES.markdown),
+    `# crash-drill survey\n\n${tableMarkdown(table)}\n\n## Findings\n\n${findingsMarkdown(table)}\n\n## The servers\n\n${serversMarkdown(table)}\n`,
+  );
   writeFileSync(join(out, SURVEY_FILES.html), tableHtml(table));
 }
 
@@ -286,6 +289,10 @@ export function writeEcosystem(table: SurveyTable, file: string, how: string): v
     `diagnosis and maintainer's report are in the report folder of the run (survey.md there links them); the repository keeps none.`,
     '',
     tableMarkdown(table, null),
+    '',
+    '## Findings',
+    '',
+    findingsMarkdown(table, null),
     '',
     '## The servers',
     '',

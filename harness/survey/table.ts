@@ -52,7 +52,17 @@ function columnsOf(table: SurveyTable): Column[] {
 const esc = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 const html = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
-/** `base` is how links are written: '' inside the survey folder, a prefix from elsewhere; null for none (docs/ecosystem.md, whose repository keeps no survey folder). */
+function markOf(c: Cell): string {
+  const marks = c.verify ? Object.values(c.verify) : [];
+  return marks.length === 0 ? '' : marks.every((m) => m === 'verified') ? ' ✓' : ` (${marks.filter((m) => m !== 'verified').join(', ')})`;
+}
+
+/**
+ * The table, each cell in its short words ("leaves 2", "no exit on EOF"); what each finding is
+ * comes after it, in findingsMarkdown. `base` is how links are written: '' inside the survey
+ * folder, a prefix from elsewhere; null for none (docs/ecosystem.md, whose repository keeps no
+ * survey folder).
+ */
 export function tableMarkdown(table: SurveyTable, base: string | null = ''): string {
   const columns = columnsOf(table);
   const head = `| server | version | SDK read from the program | ${columns.map((c) => c.name).join(' | ')} |`;
@@ -62,13 +72,37 @@ export function tableMarkdown(table: SurveyTable, base: string | null = ''): str
     const cells = columns.map((column) => {
       const c = column.cell(r);
       if (!c) return '';
-      const marks = c.verify ? Object.values(c.verify) : [];
-      const mark = marks.length === 0 ? '' : marks.every((m) => m === 'verified') ? ' ✓' : ` (${marks.filter((m) => m !== 'verified').join(', ')})`;
-      return (c.evidence && c.kind !== 'clean' && base !== null ? `[${esc(c.text)}](${base}${c.evidence})` : esc(c.text)) + mark;
+      return (c.evidence && c.kind !== 'clean' && base !== null ? `[${esc(c.short)}](${base}${c.evidence})` : esc(c.short)) + markOf(c);
     });
     return `| ${name} | ${r.registry} ${esc(r.package)}@${r.version} | ${esc(r.sdkRead ?? `(documented) ${r.sdkDocumented}`)} | ${cells.join(' | ')} |`;
   });
   return [head, rule, ...rows].join('\n');
+}
+
+/** Each server's findings in full: every distinct cell text that is not clean, the columns that show it, its diagnosis, and why a server could not start. */
+export function findingsMarkdown(table: SurveyTable, base: string | null = ''): string {
+  const columns = columnsOf(table);
+  const lines: string[] = [];
+  for (const r of table.rows) {
+    const byText = new Map<string, { cell: Cell; columns: string[] }>();
+    for (const column of columns) {
+      const c = column.cell(r);
+      if (!c || c.kind === 'clean') continue;
+      const seen = byText.get(c.text);
+      if (seen) seen.columns.push(column.name);
+      else byText.set(c.text, { cell: c, columns: [column.name] });
+    }
+    if (byText.size === 0) continue;
+    lines.push(`### ${r.id}`, '');
+    for (const [text, { cell, columns: names }] of byText) {
+      const where = names.length === columns.length ? 'every column' : names.join(', ');
+      const link = cell.evidence && base !== null ? ` ([evidence](${base}${cell.evidence}))` : '';
+      lines.push(`- **${esc(text)}**: ${where}${link}`);
+      if (cell.diagnosis) lines.push(`  - ${esc(cell.diagnosis.cause)} Fix: ${esc(cell.diagnosis.fix)}`);
+    }
+    lines.push('');
+  }
+  return lines.length === 0 ? 'No findings.' : lines.join('\n').trimEnd();
 }
 
 export function tableHtml(table: SurveyTable): string {
@@ -76,6 +110,7 @@ export function tableHtml(table: SurveyTable): string {
     clean: '#d7f5dd',
     'leaves-processes': '#f8d0d0',
     'no-exit-on-eof': '#f8e0c0',
+    'exits-late': '#f8ecd8',
     'stdout-not-clean': '#f5f0b0',
     'could-not-start': '#e0e0e0',
     'not-judged': '#e8e8f8',
@@ -86,8 +121,8 @@ export function tableHtml(table: SurveyTable): string {
     const cells = columns.map((column) => {
       const c = column.cell(r);
       if (!c) return '<td></td>';
-      const body = c.evidence ? `<a href="${html(c.evidence)}">${html(c.text)}</a>` : html(c.text);
-      const title = c.diagnosis ? ` title="${html(`${c.diagnosis.cause} Fix: ${c.diagnosis.fix}`)}"` : '';
+      const body = (c.evidence ? `<a href="${html(c.evidence)}">${html(c.short)}</a>` : html(c.short)) + html(markOf(c));
+      const title = ` title="${html(c.diagnosis ? `${c.text}. ${c.diagnosis.cause} Fix: ${c.diagnosis.fix}` : c.text)}"`;
       return `<td style="background:${colour[c.kind]}"${title}>${body}</td>`;
     });
     const name = r.report ? `<a href="${html(r.report)}">${html(r.id)}</a>` : html(r.id);

@@ -5,6 +5,8 @@
 import { describe, expect, it } from 'vitest';
 import { cellOf, drillsByProfile } from '../../harness/survey/cells.js';
 import type { DrillResult } from '../../harness/results/types.js';
+import { judge } from '../../harness/results/judge.js';
+import { EvidenceBuilder, survivor } from '../checks/evidence-builder.js';
 import { failed, runResults } from '../reports/fixtures.js';
 
 describe('survey cells of a drill not repeated', () => {
@@ -14,7 +16,12 @@ describe('survey cells of a drill not repeated', () => {
   it("gives the profile left out the verdict of the drill that ran, its label marked, its link that drill's", () => {
     const byProfile = drillsByProfile(runResults([ran], { notRepeated: [entry] }), ['vscode', 'cursor']);
     const [vscode, cursor] = [cellOf(byProfile.get('vscode')!, '/s', '/s/run'), cellOf(byProfile.get('cursor')!, '/s', '/s/run')];
-    expect(vscode).toMatchObject({ kind: 'stdout-not-clean', text: 'stdout not clean', shownBy: [`${ran.scenario} in-flight/close`] });
+    expect(vscode).toMatchObject({
+      kind: 'stdout-not-clean',
+      text: 'stdout not clean',
+      short: 'stdout not clean',
+      shownBy: [`${ran.scenario} in-flight/close`],
+    });
     expect(cursor).toMatchObject({
       kind: 'stdout-not-clean',
       text: 'stdout not clean',
@@ -26,6 +33,57 @@ describe('survey cells of a drill not repeated', () => {
 
   it('without the entry the profile has no drill', () => {
     const byProfile = drillsByProfile(runResults([ran]), ['vscode', 'cursor']);
-    expect(cellOf(byProfile.get('cursor')!, '/s', '/s/run')).toMatchObject({ kind: 'not-judged', text: 'not judged: no drill under this client' });
+    expect(cellOf(byProfile.get('cursor')!, '/s', '/s/run')).toMatchObject({
+      kind: 'not-judged',
+      text: 'not judged: no drill under this client',
+      short: 'not judged',
+    });
+  });
+});
+
+/** A close drill whose server was still up at the 2000 ms exit deadline, then ended as `end` says; `left` alive at the snapshot. */
+function upAtDeadline(n: number, end: { exit?: { code: number }; signal?: 'harness' }, left: string[][] = []) {
+  const b = new EvidenceBuilder({ drillId: `cells-${n}`, point: 'idle', mode: 'close' })
+    .start(1000)
+    .spawned(1010)
+    .handshake(1100)
+    .pointReached(1200)
+    .clientLost(1200, 'close', 'stdin closed')
+    .stopStep(1200, 'close-stdin');
+  if (end.signal) b.signal(3300, { by: 'harness' }).serverExit(3310, { code: null, signal: 'SIGTERM' });
+  else b.serverExit(3900, { code: end.exit!.code });
+  return judge(
+    b
+      .snapshot(
+        5300,
+        left.map((cmdline, i) => survivor({ pid: 6000 + i, cmdline })),
+      )
+      .end(5400)
+      .build(),
+  );
+}
+
+describe('survey cells of a server up at the exit deadline', () => {
+  it('one that then exits by itself exits late; one ended by a signal does not exit on EOF', () => {
+    const late = cellOf([upAtDeadline(1, { exit: { code: 0 } })], '/s', '/s/run');
+    expect(late).toMatchObject({ kind: 'exits-late', text: 'exits on EOF only after the exit deadline (exit 0)', short: 'exits late' });
+    const held = cellOf([upAtDeadline(2, { signal: 'harness' })], '/s', '/s/run');
+    expect(held).toMatchObject({
+      kind: 'no-exit-on-eof',
+      text: 'does not exit on EOF (up at the exit deadline; ended by SIGTERM from harness)',
+      short: 'no exit on EOF',
+    });
+  });
+
+  it("counts and names one drill's survivors, the drill that left the most, each name once with its count", () => {
+    const drills = [
+      upAtDeadline(3, { signal: 'harness' }, [['sleep', '300']]),
+      upAtDeadline(4, { signal: 'harness' }, [['sleep', '300'], ['sleep', '300'], ['/usr/bin/bash', '-l', '-c', 'x'], ['npm exec pkg@1.0.0  ']]),
+    ];
+    expect(cellOf(drills, '/s', '/s/run')).toMatchObject({
+      kind: 'leaves-processes',
+      text: 'leaves 4 processes (bash -l -c, npm exec pkg@1.0.0, sleep 300 ×2); does not exit on EOF (up at the exit deadline; ended by SIGTERM from harness)',
+      short: 'leaves 4 · no exit on EOF',
+    });
   });
 });

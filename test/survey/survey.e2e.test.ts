@@ -138,9 +138,13 @@ describe.skipIf(skip !== null)('crash-drill survey of four cached entries and a 
     expect(report).toContain('Incident record:');
     expect(table.rows.filter((r) => r.report !== null).map((r) => r.id)).toEqual(['kubernetes-mcp-server', 'fake-leaks-child']);
     expect(readFileSync(join(out, 'reports/kubernetes-mcp-server.md'), 'utf8')).toContain('Received SIGTERM, terminating child process...');
-    expect(readFileSync(join(out, 'survey.md'), 'utf8')).toContain(`[leaves 1 process (node helper.js)](${cell.evidence})`);
+    // The table in short words, each finding in full after it, both linked to the evidence.
+    const md = readFileSync(join(out, 'survey.md'), 'utf8');
+    expect(md).toContain(`| [leaves 1](${cell.evidence}) |`);
+    expect(md).toContain(`### fake-leaks-child\n\n- **leaves 1 process (node helper.js)**: every column ([evidence](${cell.evidence}))\n  - `);
+    expect(md).toContain('### kubernetes-mcp-server\n\n- **stdout not clean**: codex (');
     expect(readFileSync(join(out, 'survey.html'), 'utf8')).toMatch(
-      /<td style="background:#d7f5dd"><a href="servers\/server-memory\/run\/evidence\/[^"]+\.jsonl">clean<\/a><\/td>/,
+      /<td style="background:#d7f5dd" title="clean"><a href="servers\/server-memory\/run\/evidence\/[^"]+\.jsonl">clean<\/a><\/td>/,
     );
   });
 
