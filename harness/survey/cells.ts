@@ -77,10 +77,23 @@ export function processName(cmdline: readonly string[]): string {
   return text.length > 48 ? `${text.slice(0, 47)}…` : text;
 }
 
-/** A drill's survivors as names, a name left by several processes counted: `sleep 300 ×2`. */
+/**
+ * The survivors a cell counts and names: those already alive when the client was lost. One the
+ * server started after that (a polling loop's `sleep 0.1`) is caught by one run's snapshot and not
+ * the next; the evidence keeps every one. All of them where none was alive at the loss.
+ */
+export function lastingSurvivors(d: DrillResult): DrillResult['survivors'] {
+  const check = d.checks.find((c) => c.id === 'no-survivors');
+  const data = check?.data as { afterMs?: number } | undefined;
+  if (typeof data?.afterMs !== 'number') return d.survivors;
+  const lasting = d.survivors.filter((s) => s.elapsedMs >= data.afterMs!);
+  return lasting.length > 0 ? lasting : d.survivors;
+}
+
+/** A drill's lasting survivors as names, a name left by several processes counted: `sleep 300 ×2`. */
 function survivorNames(d: DrillResult): string {
   const counts = new Map<string, number>();
-  for (const s of d.survivors) counts.set(processName(s.cmdline), (counts.get(processName(s.cmdline)) ?? 0) + 1);
+  for (const s of lastingSurvivors(d)) counts.set(processName(s.cmdline), (counts.get(processName(s.cmdline)) ?? 0) + 1);
   return [...counts.entries()]
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
     .map(([name, n]) => (n === 1 ? name : `${name} ×${n}`))
@@ -106,9 +119,9 @@ export function cellOf(drills: readonly DrillResult[], surveyDir: string, runDir
     };
   const parts: { kind: CellKind; text: string; short: string; drills: DrillResult[] }[] = [];
   // The drill that left the most leads, so the count and the names are one drill's: another run may catch a short-lived process the first did not.
-  const leaving = drills.filter((d) => failed(d, 'no-survivors')).sort((a, b) => b.survivors.length - a.survivors.length);
+  const leaving = drills.filter((d) => failed(d, 'no-survivors')).sort((a, b) => lastingSurvivors(b).length - lastingSurvivors(a).length);
   if (leaving.length > 0) {
-    const most = leaving[0].survivors.length;
+    const most = lastingSurvivors(leaving[0]).length;
     parts.push({
       kind: 'leaves-processes',
       text: `leaves ${most} process${most === 1 ? '' : 'es'} (${survivorNames(leaving[0])})`,

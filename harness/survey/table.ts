@@ -40,12 +40,14 @@ export interface SurveyTable {
 interface Column {
   name: string;
   cell: (r: SurveyRow) => Cell | undefined;
+  /** A column of a client that abandons the server: what it leaves is the client's doing, so no diagnosis of the server. */
+  abandon: boolean;
 }
 
 function columnsOf(table: SurveyTable): Column[] {
   return [
-    ...table.profiles.map((p) => ({ name: p, cell: (r: SurveyRow) => r.cells[p] })),
-    ...(table.abandoning ?? []).map((p) => ({ name: `${p}: abandon`, cell: (r: SurveyRow) => r.abandoned?.[p] })),
+    ...table.profiles.map((p) => ({ name: p, cell: (r: SurveyRow) => r.cells[p], abandon: false })),
+    ...(table.abandoning ?? []).map((p) => ({ name: `${p}: abandon`, cell: (r: SurveyRow) => r.abandoned?.[p], abandon: true })),
   ];
 }
 
@@ -84,21 +86,22 @@ export function findingsMarkdown(table: SurveyTable, base: string | null = ''): 
   const columns = columnsOf(table);
   const lines: string[] = [];
   for (const r of table.rows) {
-    const byText = new Map<string, { cell: Cell; columns: string[] }>();
+    const byText = new Map<string, { cell: Cell; columns: string[]; abandon: boolean }>();
     for (const column of columns) {
       const c = column.cell(r);
       if (!c || c.kind === 'clean') continue;
-      const seen = byText.get(c.text);
+      const key = `${column.abandon}|${c.text}`;
+      const seen = byText.get(key);
       if (seen) seen.columns.push(column.name);
-      else byText.set(c.text, { cell: c, columns: [column.name] });
+      else byText.set(key, { cell: c, columns: [column.name], abandon: column.abandon });
     }
     if (byText.size === 0) continue;
     lines.push(`### ${r.id}`, '');
-    for (const [text, { cell, columns: names }] of byText) {
+    for (const { cell, columns: names, abandon } of byText.values()) {
       const where = names.length === columns.length ? 'every column' : names.join(', ');
       const link = cell.evidence && base !== null ? ` ([evidence](${base}${cell.evidence}))` : '';
-      lines.push(`- **${esc(text)}**: ${where}${link}`);
-      if (cell.diagnosis) lines.push(`  - ${esc(cell.diagnosis.cause)} Fix: ${esc(cell.diagnosis.fix)}`);
+      lines.push(`- **${esc(cell.text)}**: ${where}${link}${abandon ? ' (abandoned by the client: never told to go)' : ''}`);
+      if (cell.diagnosis && !abandon) lines.push(`  - ${esc(cell.diagnosis.cause)} Fix: ${esc(cell.diagnosis.fix)}`);
     }
     lines.push('');
   }

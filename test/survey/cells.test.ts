@@ -75,6 +75,18 @@ describe('survey cells of a server up at the exit deadline', () => {
     });
   });
 
+  it('counts and names only survivors alive at the loss; one the server started after it is in the evidence, not the cell', () => {
+    const [young] = upAtDeadline(6, { signal: 'harness' }, [['sleep', '300']]).survivors;
+    const drill = upAtDeadline(5, { signal: 'harness' }, [['sleep', '300']]);
+    // The snapshot came 4100 ms after the loss: a process 80 ms old was started after it.
+    drill.survivors = [
+      { ...drill.survivors[0]!, elapsedMs: 4500 },
+      { ...young!, pid: 6100, cmdline: ['sleep', '0.1'], elapsedMs: 80 },
+    ];
+    expect(cellOf([drill], '/s', '/s/run')).toMatchObject({ kind: 'leaves-processes', short: 'leaves 1 · no exit on EOF' });
+    expect(cellOf([drill], '/s', '/s/run').text).toMatch(/^leaves 1 process \(sleep 300\);/);
+  });
+
   it("counts and names one drill's survivors, the drill that left the most, each name once with its count", () => {
     const drills = [
       upAtDeadline(3, { signal: 'harness' }, [['sleep', '300']]),
