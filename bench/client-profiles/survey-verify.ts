@@ -8,7 +8,7 @@
  * mode left. Same answer (something left, or nothing): verified; else disputed, each one a bug in
  * the harness or a profile to be found at its event.
  *
- *   node dist/bench/client-profiles/survey-verify.js <survey folder> [--only id,...] [--grace-ms N] [--parallel N]
+ *   node dist/bench/client-profiles/survey-verify.js <survey folder> [--only id,...] [--grace-ms N] [--since-loss-ms N] [--parallel N]
  *
  * Writes verify.json and verify.md into the folder and marks the cells of survey.json.
  */
@@ -52,9 +52,11 @@ async function main(): Promise<void> {
   const dir = resolve(argv[0] ?? 'crash-drill-survey');
   const flag = (name: string) => (argv.includes(name) ? argv[argv.indexOf(name) + 1] : undefined);
   const only = flag('--only')?.split(',');
-  // The survey's snapshot of survivors comes about 4 s after the loss (the exit deadline, then its grace).
-  const graceMs = Number(flag('--grace-ms') ?? 4000);
-  const parallel = Number(flag('--parallel') ?? 4);
+  // Where the survey's snapshot of survivors is: the exit deadline then the grace after the loss, and
+  // at least the grace after a stop sequence's end (docs/drill-model.md, no-survivors).
+  const graceMs = Number(flag('--grace-ms') ?? 2000);
+  const sinceLossMs = Number(flag('--since-loss-ms') ?? 4000);
+  const parallel = Number(flag('--parallel') ?? 8);
   if (!Number.isInteger(parallel) || parallel < 1)
     throw new Error(`--parallel: expected a whole number of trials at once, at least 1, got "${flag('--parallel')}"`);
   const table = JSON.parse(readFileSync(join(dir, 'survey.json'), 'utf8')) as SurveyTable;
@@ -108,6 +110,9 @@ async function main(): Promise<void> {
             server: [command, ...args],
             situation,
             graceMs,
+            sinceLossMs,
+            // The folder the survey's drills run the server in (a server may read it: cclsp scans it for its language servers).
+            cwd: prepared.values.folder,
             readyMs: 60_000,
             stoppedMs: 60_000,
           });
@@ -156,7 +161,7 @@ async function main(): Promise<void> {
   const lines = [
     '# survey --verify',
     '',
-    `${count('verified')} verified, ${count('disputed')} disputed, ${count('error')} errors, of ${records.length} stop and crash cells, grace ${graceMs} ms.`,
+    `${count('verified')} verified, ${count('disputed')} disputed, ${count('error')} errors, of ${records.length} stop and crash cells, survivors listed ${sinceLossMs} ms after the loss and at least ${graceMs} ms after a stop's end.`,
     '',
     '| server | profile | mode | mark | survey left | stand-in left |',
     '| --- | --- | --- | --- | --- | --- |',

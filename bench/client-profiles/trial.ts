@@ -28,7 +28,12 @@ export interface TrialSpec {
   client: string[];
   server: string[];
   situation: Situation;
+  /** The wait after the stop sequence's end (stop) or the client's death (crash) before survivors are listed. */
   graceMs: number;
+  /** And no earlier than this long after the stop or crash was sent, where a run's snapshot is (the survey's: exit deadline plus grace). */
+  sinceLossMs?: number;
+  /** The folder the client (and so the server) runs in: the survey's server folder; else this process's. */
+  cwd?: string;
   /** Bounds on the client's reports: a missing one is an error, not a hang. */
   readyMs: number;
   stoppedMs: number;
@@ -37,7 +42,7 @@ export interface TrialSpec {
 type Line = Record<string, unknown>;
 
 export async function runTrial(spec: TrialSpec): Promise<TrialResult> {
-  const holder = spawn(spec.holder[0], [...spec.holder.slice(1), ...spec.client, ...spec.server], { stdio: ['pipe', 'pipe', 'pipe'] });
+  const holder = spawn(spec.holder[0], [...spec.holder.slice(1), ...spec.client, ...spec.server], { stdio: ['pipe', 'pipe', 'pipe'], cwd: spec.cwd });
   let stderr = '';
   holder.stderr.on('data', (chunk: Buffer) => {
     stderr = (stderr + chunk.toString()).slice(-4000);
@@ -71,11 +76,13 @@ export async function runTrial(spec: TrialSpec): Promise<TrialResult> {
   try {
     const ready = await next('ready', spec.readyMs);
     let stopMs: number | null = null;
+    const lost = performance.now();
     send(spec.situation);
     if (spec.situation === 'stop') stopMs = Number((await next('stopped', spec.stoppedMs)).ms);
     // The grace is the measurement's definition ("alive after the sequence plus the grace"),
     // a deadline from configuration, not a wait for an event.
-    await new Promise((resolve) => setTimeout(resolve, spec.graceMs));
+    const wait = Math.max(spec.graceMs, (spec.sinceLossMs ?? 0) - (performance.now() - lost));
+    await new Promise((resolve) => setTimeout(resolve, wait));
     send('survivors');
     const listed = (await next('survivors', 10_000)).survivors as { pid: number; cmd: string[] }[];
     const role = (pid: number): Survivor['role'] => (pid === ready.child ? 'child' : pid === ready.helper ? 'helper' : 'descendant');
