@@ -100,10 +100,10 @@ function survivorNames(d: DrillResult): string {
     .join(', ');
 }
 
-/** Whether a drill's server, up at the exit deadline, ended by itself afterwards (not by a signal, not contained). */
+/** Whether a drill's server, up at the exit deadline, ended by itself afterwards: no signal from anyone before its exit, not contained. */
 function exitedByItself(d: DrillResult): boolean {
   const c = d.exit?.class;
-  return c === 'clean' || c === 'exit-code' || c === 'crash' || c === 'broken-pipe';
+  return (c === 'clean' || c === 'exit-code' || c === 'crash' || c === 'broken-pipe') && d.exit?.endedAfter === null;
 }
 
 export function cellOf(drills: readonly DrillResult[], surveyDir: string, runDir: string): Cell {
@@ -176,6 +176,8 @@ function howItEnded(d: DrillResult): string {
   if (!exit) return 'its end was not seen';
   if (exit.class === 'signal') return `ended by ${exit.signal ?? 'a signal'} from ${exit.signalFrom ?? 'someone'}`;
   if (exit.class === 'did-not-exit') return 'still running, contained by the harness';
+  // It handled the signal and exited with a code.
+  if (exit.endedAfter !== null) return `exited after ${exit.endedAfter}`;
   return 'its end is not known';
 }
 

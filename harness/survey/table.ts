@@ -98,7 +98,7 @@ export function findingsMarkdown(table: SurveyTable, base: string | null = ''): 
     if (byText.size === 0) continue;
     lines.push(`### ${r.id}`, '');
     for (const { cell, columns: names, abandon } of byText.values()) {
-      const where = names.length === columns.length ? 'every column' : names.join(', ');
+      const where = names.length === columns.filter((c) => c.abandon === abandon).length ? 'every column' : names.join(', ');
       const link = cell.evidence && base !== null ? ` ([evidence](${base}${cell.evidence}))` : '';
       lines.push(`- **${esc(cell.text)}**: ${where}${link}${abandon ? ' (abandoned by the client: never told to go)' : ''}`);
       if (cell.diagnosis && !abandon) lines.push(`  - ${esc(cell.diagnosis.cause)} Fix: ${esc(cell.diagnosis.fix)}`);

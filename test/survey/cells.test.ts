@@ -42,7 +42,7 @@ describe('survey cells of a drill not repeated', () => {
 });
 
 /** A close drill whose server was still up at the 2000 ms exit deadline, then ended as `end` says; `left` alive at the snapshot. */
-function upAtDeadline(n: number, end: { exit?: { code: number }; signal?: 'harness' }, left: string[][] = []) {
+function upAtDeadline(n: number, end: { exit?: { code: number }; signal?: 'harness'; handled?: boolean }, left: string[][] = []) {
   const b = new EvidenceBuilder({ drillId: `cells-${n}`, point: 'idle', mode: 'close' })
     .start(1000)
     .spawned(1010)
@@ -50,7 +50,7 @@ function upAtDeadline(n: number, end: { exit?: { code: number }; signal?: 'harne
     .pointReached(1200)
     .clientLost(1200, 'close', 'stdin closed')
     .stopStep(1200, 'close-stdin');
-  if (end.signal) b.signal(3300, { by: 'harness' }).serverExit(3310, { code: null, signal: 'SIGTERM' });
+  if (end.signal) b.signal(3300, { by: 'harness' }).serverExit(3310, end.handled ? { code: 0 } : { code: null, signal: 'SIGTERM' });
   else b.serverExit(3900, { code: end.exit!.code });
   return judge(
     b
@@ -67,6 +67,9 @@ describe('survey cells of a server up at the exit deadline', () => {
   it('one that then exits by itself exits late; one ended by a signal does not exit on EOF', () => {
     const late = cellOf([upAtDeadline(1, { exit: { code: 0 } })], '/s', '/s/run');
     expect(late).toMatchObject({ kind: 'exits-late', text: 'exits on EOF only after the exit deadline (exit 0)', short: 'exits late' });
+    // Exit 0 in its SIGTERM handler is still an end by the harness's signal.
+    const handled = cellOf([upAtDeadline(7, { signal: 'harness', handled: true })], '/s', '/s/run');
+    expect(handled).toMatchObject({ kind: 'no-exit-on-eof', text: 'does not exit on EOF (up at the exit deadline; exited after SIGTERM from the harness)' });
     const held = cellOf([upAtDeadline(2, { signal: 'harness' })], '/s', '/s/run');
     expect(held).toMatchObject({
       kind: 'no-exit-on-eof',
