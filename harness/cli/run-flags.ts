@@ -86,7 +86,7 @@ function profileList(value: string, previous: ProfileRef[] = []): ProfileRef[] {
   return [...new Set([...previous, ...refs])];
 }
 
-function positiveInt(value: string): number {
+export function positiveInt(value: string): number {
   const n = Number(value);
   if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError(`expected a positive whole number, got "${value}"`);
   return n;

@@ -7,7 +7,7 @@ import { NETWORK_CHOICES, type NetworkChoice } from '../config/index.js';
 import type { ShardSpec } from '../plan/shard.js';
 import { commandExit, EXIT } from '../util/errors.js';
 import { packageRoot } from '../util/paths.js';
-import { listOf, oneOf, shardArg } from './run-flags.js';
+import { listOf, oneOf, positiveInt, shardArg } from './run-flags.js';
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 
@@ -23,6 +23,7 @@ interface SurveyCommandOptions {
   render?: boolean;
   verify?: boolean;
   network?: NetworkChoice;
+  parallel?: number;
 }
 
 export function registerSurveyCommand(program: Command): void {
@@ -48,6 +49,7 @@ export function registerSurveyCommand(program: Command): void {
       `the servers' network: ${NETWORK_CHOICES.join(', ')} (default loopback: each listing and drill in a network namespace where only loopback exists and the drill remote is reachable; the survey refuses where none can be made; host runs them on the host's network)`,
       oneOf(NETWORK_CHOICES, 'network'),
     )
+    .option('--parallel <n>', 'servers drilled at once; their drills share the CPU slots of the cores (default: 2, or 1 on one core)', positiveInt)
     .option('--shard <i/n>', 'only entry i, i+n, ... of the catalog (1-based); put the shards together with --merge', shardArg)
     .option('--merge <folders...>', 'write one table from the survey folders of a sharded survey into --out (drills nothing)')
     .option(
@@ -93,6 +95,7 @@ export function registerSurveyCommand(program: Command): void {
             ecosystem: options.ecosystem,
             installOnly: options.installOnly,
             network: options.network,
+            parallel: options.parallel,
           },
           (line) => process.stdout.write(`${line}\n`),
         );

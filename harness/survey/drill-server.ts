@@ -25,6 +25,8 @@ export interface WorkerSpec {
   /** The scratch folder for the entry's needs: the survey makes it and removes it once the worker has ended, however it ended. */
   scratch: string;
   network: NetworkChoice;
+  /** The CPU slots of this server's drills: the cores, split among the servers drilled at once. */
+  cpuSlots: number;
 }
 
 /** What the worker found, for the table (no secret in it: names only). */
@@ -88,6 +90,7 @@ export async function drillServer(spec: WorkerSpec): Promise<ServerOutcome> {
       clientProfiles: spec.profiles,
       network: spec.network,
       reporters: ['json', 'html'],
+      cpuSlots: spec.cpuSlots,
     });
     const abandonRun = abandoningProfiles(spec.profiles).filter((p) => !stopAbandons(p));
     if (abandonRun.length > 0)
@@ -98,6 +101,7 @@ export async function drillServer(spec: WorkerSpec): Promise<ServerOutcome> {
         clientProfiles: abandonRun,
         reporters: ['json', 'html'],
         network: spec.network,
+        cpuSlots: spec.cpuSlots,
       });
     return { ...base, status: 'drilled', reason: null, stderrTail: null, tools: tools.map((t) => t.name), missingTools };
   } finally {

@@ -5,13 +5,14 @@
  */
 import { spawn } from 'node:child_process';
 import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { PROFILE_NAMES, type ProfileName } from '../client-profiles/profiles.js';
 import type { CatalogEntry, NetworkChoice } from '../config/index.js';
 import { loopbackUnavailable } from '../drill/network/namespace.js';
 import type { ShardSpec } from '../plan/shard.js';
 import type { DrillResult, RunResults } from '../results/types.js';
-import { UserError } from '../util/errors.js';
+import { UsageError, UserError } from '../util/errors.js';
 import { distFile, packageRoot } from '../util/paths.js';
 import { NetworkUnavailableError } from '../run/network-check.js';
 import { envSecrets, redact } from '../util/secrets.js';
@@ -42,6 +43,8 @@ export interface SurveyOptions {
   installOnly?: boolean;
   /** The servers' network for listing their tools and for every drill (docs/network.md). Default: loopback. */
   network?: NetworkChoice;
+  /** Servers drilled at once (default: 2 where there are 2 cores or more); their drills share the cores' CPU slots. */
+  parallel?: number;
 }
 
 export const SURVEY_FILES = { json: 'survey.json', markdown: 'survey.md', html: 'survey.html' } as const;
@@ -64,9 +67,13 @@ export async function runSurvey(options: SurveyOptions, say: (line: string) => v
   const cacheRoot = surveyCacheRoot();
   const started = Date.now();
   const rows: SurveyRow[] = [];
-  let n = 0;
-  for (const entry of entries) {
-    n++;
+  const cores = availableParallelism();
+  const parallel = Math.max(1, Math.min(options.parallel ?? Math.min(2, cores), entries.length || 1));
+  // One server's drills often wait (exit deadlines, a slow server's shutdown) while another's need
+  // a core: servers overlap, and the CPU slots stay the cores' (the scheduler's), split between them.
+  const cpuSlots = Math.max(1, Math.floor(cores / parallel));
+  const surveyOne = async (n: number): Promise<void> => {
+    const entry = entries[n - 1]!;
     const tag = `[${n}/${entries.length}] ${entry.id}`;
     const serverDir = join(out, 'servers', entry.id);
     if (!options.installOnly) rmSync(serverDir, { recursive: true, force: true });
@@ -74,38 +81,54 @@ export async function runSurvey(options: SurveyOptions, say: (line: string) => v
     if (early) {
       say(`${tag}: could not start: ${early}`);
       if (!options.installOnly) notStarted(entry, serverDir, early);
-      rows.push(rowOf(entry, profiles, { notStarted: early }));
-      continue;
+      rows[n - 1] = rowOf(entry, profiles, { notStarted: early });
+      return;
     }
     say(`${tag}: installing ${entry.registry} ${entry.package}@${entry.version}…`);
     const inst = await install(entry, cacheRoot);
     if (!inst.ok) {
       say(`${tag}: could not install: ${inst.reason}`);
       if (!options.installOnly) notStarted(entry, serverDir, `install failed: ${inst.reason}`);
-      rows.push(rowOf(entry, profiles, { notStarted: `install failed: ${inst.reason}` }));
-      continue;
+      rows[n - 1] = rowOf(entry, profiles, { notStarted: `install failed: ${inst.reason}` });
+      return;
     }
     const installed = inst.fromCache ? 'installed (cache)' : `installed in ${(inst.ms / 1000).toFixed(1)} s`;
     if (options.installOnly) {
       say(`${tag}: ${installed}`);
-      continue;
+      return;
     }
     say(`${tag}: ${installed}; drilling under ${profiles.length} client profiles…`);
     const t0 = Date.now();
     const scratch = makeScratch(entry);
     let outcome: ServerOutcome;
     try {
-      outcome = await runWorker({ entry, program: inst.program, serverDir, cacheRoot, profiles, timeoutMs: options.timeoutMs ?? 90_000, scratch, network });
+      outcome = await runWorker({
+        entry,
+        program: inst.program,
+        serverDir,
+        cacheRoot,
+        profiles,
+        timeoutMs: options.timeoutMs ?? 90_000,
+        scratch,
+        network,
+        cpuSlots,
+      });
     } finally {
       // The worker's own finally does not run when it is killed.
       rmSync(scratch, { recursive: true, force: true });
     }
     const row = rowFromOutcome(entry, profiles, out, serverDir, outcome);
-    rows.push(row);
+    rows[n - 1] = row;
     const kinds = Object.values(row.cells).map((c) => c!.kind);
     const counts = [...new Set(kinds)].map((k) => `${k} ×${kinds.filter((x) => x === k).length}`).join(', ');
     say(`${tag}: ${((Date.now() - t0) / 1000).toFixed(1)} s: ${outcome.status === 'drilled' ? counts : `could not start: ${firstLine(outcome.reason ?? '')}`}`);
-  }
+  };
+  // --install-only installs one entry at a time (the step with the network); a survey overlaps its servers.
+  let next = 0;
+  const lane = async () => {
+    while (next < entries.length) await surveyOne(++next);
+  };
+  await Promise.all(Array.from({ length: options.installOnly ? 1 : parallel }, lane));
   if (options.installOnly) {
     say(`survey: ${entries.length} entries installed or found in ${cacheRoot} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
     return { version: 1, catalog: relative(packageRoot(), catalogFile), profiles, rows: [] };
@@ -132,6 +155,8 @@ export function renderSurvey(options: Pick<SurveyOptions, 'catalog' | 'only' | '
   const catalogFile = resolve(options.catalog);
   const entries = selectEntries(loadCatalog(catalogFile), catalogFile, options.only);
   const out = resolve(options.out);
+  if (!existsSync(join(out, 'servers')))
+    throw new UsageError(`--out: ${out} holds no survey (no servers/ folder): --render writes the table again from a folder a survey drilled into`);
   const profiles = options.profiles && options.profiles.length > 0 ? options.profiles : [...PROFILE_NAMES];
   const rows = entries.map((entry) => {
     const serverDir = join(out, 'servers', entry.id);

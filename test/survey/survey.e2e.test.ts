@@ -24,7 +24,7 @@ import { tempDir } from '../support/temp-dir.js';
 import { until } from '../support/until.js';
 
 const CATALOG = join(packageRoot(), 'survey/catalog.yaml');
-/** In catalog order, the order the survey drills them in. */
+/** In catalog order, the order of the table's rows. */
 const IDS = ['server-memory', 'kubernetes-mcp-server', 'firecrawl', 'mcp-server-time', 'fake-leaks-child'];
 /**
  * Two clients whose stop signals at once (codex: killpg SIGTERM; gemini-cli: SIGTERM to the direct
@@ -77,6 +77,15 @@ describe('crash-drill survey: a catalog with a wrong field', () => {
     expect(run.stderr).toContain('--only: no entry "no-such-server"');
     expect(existsSync(out)).toBe(false);
   });
+
+  it('refuses --render of a folder no survey drilled into, naming it, exit 3, and writes nothing there', async () => {
+    const out = tempDir();
+    const run = await runCli(['survey', '--render', '--out', out]);
+    expect(run.code).toBe(3);
+    expect(run.stderr).toContain(`--out: ${out} holds no survey (no servers/ folder)`);
+    expect(run.stderr).not.toMatch(/\bat /);
+    expect(readdirSync(out)).toEqual([]);
+  });
 });
 
 describe.skipIf(skip !== null)('crash-drill survey of four cached entries and a bundled fake', () => {
@@ -89,7 +98,7 @@ describe.skipIf(skip !== null)('crash-drill survey of four cached entries and a 
     for (const entry of loadCatalog(CATALOG).servers.filter((s) => IDS.includes(s.id)))
       expect(await install(entry)).toMatchObject({ ok: true, fromCache: true });
     out = join(tempDir(), 'survey');
-    run = await runCli(['survey', '--only', IDS.join(','), '--client-profile', PROFILES.join(','), '--out', out]);
+    run = await runCli(['survey', '--only', IDS.join(','), '--client-profile', PROFILES.join(','), '--parallel', '2', '--out', out]);
     table = JSON.parse(readFileSync(join(out, 'survey.json'), 'utf8')) as SurveyTable;
   }, 600_000);
 
@@ -106,6 +115,16 @@ describe.skipIf(skip !== null)('crash-drill survey of four cached entries and a 
     expect(run.code).toBe(0);
     for (const [i, id] of IDS.entries()) expect(run.stdout).toMatch(new RegExp(`\\[${i + 1}/${IDS.length}\\] ${id}: [0-9.]+ s: `));
     expect(run.stdout).toMatch(/survey: 5 servers in [0-9.]+ s/);
+  });
+
+  it('with --parallel 2 drills two servers at once and keeps the rows in catalog order', () => {
+    // Server 2 begins before server 1 is done: the two lanes start together.
+    const lines = run.stdout.split('\n');
+    const secondBegins = lines.findIndex((l) => l.startsWith(`[2/${IDS.length}] ${IDS[1]}: installing`));
+    const firstDone = lines.findIndex((l) => new RegExp(`^\\[1/${IDS.length}\\] ${IDS[0]}: [0-9.]+ s: `).test(l));
+    expect(secondBegins).toBeGreaterThan(-1);
+    expect(firstDone).toBeGreaterThan(secondBegins);
+    expect(table.rows.map((r) => r.id)).toEqual(IDS);
   });
 
   it("gives each server its cells, exactly: clean where it is, the launcher's stdout line only under the client that signals the group, the leak everywhere", () => {
