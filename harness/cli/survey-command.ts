@@ -5,7 +5,7 @@ import type { Command } from 'commander';
 import { PROFILE_NAMES, type ProfileName } from '../client-profiles/profiles.js';
 import { NETWORK_CHOICES, type NetworkChoice } from '../config/index.js';
 import type { ShardSpec } from '../plan/shard.js';
-import { commandExit, EXIT } from '../util/errors.js';
+import { commandExit, EXIT, Interrupted, SIGNAL_EXIT } from '../util/errors.js';
 import { packageRoot } from '../util/paths.js';
 import { listOf, oneOf, positiveInt, shardArg } from './run-flags.js';
 import { spawn } from 'node:child_process';
@@ -85,20 +85,40 @@ export function registerSurveyCommand(program: Command): void {
           return EXIT.ok;
         }
         const { runSurvey } = await import('../survey/run-survey.js');
-        await runSurvey(
-          {
-            catalog,
-            only: options.only,
-            profiles: options.clientProfile,
-            out: options.out,
-            shard: options.shard,
-            ecosystem: options.ecosystem,
-            installOnly: options.installOnly,
-            network: options.network,
-            parallel: options.parallel,
-          },
-          (line) => process.stdout.write(`${line}\n`),
-        );
+        const controller = new AbortController();
+        let caught: NodeJS.Signals | null = null;
+        // Interrupted: no server starts, each worker contains its drills, scratch folders go, no table.
+        const onSignal = (signal: NodeJS.Signals) => {
+          if (caught) return;
+          caught = signal;
+          process.stderr.write(`\ncrash-drill: ${signal} received, containing the active drills...\n`);
+          controller.abort();
+        };
+        process.on('SIGINT', onSignal);
+        process.on('SIGTERM', onSignal);
+        try {
+          await runSurvey(
+            {
+              catalog,
+              only: options.only,
+              profiles: options.clientProfile,
+              out: options.out,
+              shard: options.shard,
+              ecosystem: options.ecosystem,
+              installOnly: options.installOnly,
+              network: options.network,
+              parallel: options.parallel,
+              signal: controller.signal,
+            },
+            (line) => process.stdout.write(`${line}\n`),
+          );
+        } catch (error) {
+          if (caught && error instanceof Interrupted) return SIGNAL_EXIT[caught] ?? EXIT.harness;
+          throw error;
+        } finally {
+          process.off('SIGINT', onSignal);
+          process.off('SIGTERM', onSignal);
+        }
         return EXIT.ok;
       });
     });

@@ -45,7 +45,7 @@ export const RUN_DIR = 'run';
 /** The run of the `abandon` mode, under the profiles that abandon and whose stop is not already the abandon. */
 export const ABANDON_RUN_DIR = 'run-abandon';
 
-export async function drillServer(spec: WorkerSpec): Promise<ServerOutcome> {
+export async function drillServer(spec: WorkerSpec, signal?: AbortSignal): Promise<ServerOutcome> {
   const { entry } = spec;
   const prepared = prepareNeeds(entry, spec.scratch);
   try {
@@ -91,9 +91,10 @@ export async function drillServer(spec: WorkerSpec): Promise<ServerOutcome> {
       network: spec.network,
       reporters: ['json', 'html'],
       cpuSlots: spec.cpuSlots,
+      signal,
     });
     const abandonRun = abandoningProfiles(spec.profiles).filter((p) => !stopAbandons(p));
-    if (abandonRun.length > 0)
+    if (abandonRun.length > 0 && !signal?.aborted)
       await runDrills({
         scenarios: [scenariosDir(spec.serverDir)],
         out: join(spec.serverDir, ABANDON_RUN_DIR),
@@ -102,6 +103,7 @@ export async function drillServer(spec: WorkerSpec): Promise<ServerOutcome> {
         reporters: ['json', 'html'],
         network: spec.network,
         cpuSlots: spec.cpuSlots,
+        signal,
       });
     return { ...base, status: 'drilled', reason: null, stderrTail: null, tools: tools.map((t) => t.name), missingTools };
   } finally {
@@ -110,10 +112,12 @@ export async function drillServer(spec: WorkerSpec): Promise<ServerOutcome> {
 }
 
 /** The worker's entry (worker-main.ts, the spec's JSON read from stdin): writes server.json and returns 0; a harness error throws. */
-export async function workerMain(specText: string): Promise<number> {
+export async function workerMain(specText: string, signal?: AbortSignal): Promise<number> {
   const spec = JSON.parse(specText) as WorkerSpec;
   mkdirSync(spec.serverDir, { recursive: true });
-  const outcome = await drillServer(spec);
+  const outcome = await drillServer(spec, signal);
+  // An interrupted server's drills are not all there: no server.json, so no row is made of them.
+  if (signal?.aborted) return 1;
   writeFileSync(join(spec.serverDir, SERVER_FILE), `${JSON.stringify(outcome, null, 2)}\n`);
   return 0;
 }

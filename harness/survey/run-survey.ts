@@ -12,7 +12,7 @@ import type { CatalogEntry, NetworkChoice } from '../config/index.js';
 import { loopbackUnavailable } from '../drill/network/namespace.js';
 import type { ShardSpec } from '../plan/shard.js';
 import type { DrillResult, RunResults } from '../results/types.js';
-import { UsageError, UserError } from '../util/errors.js';
+import { Interrupted, UsageError, UserError } from '../util/errors.js';
 import { distFile, packageRoot } from '../util/paths.js';
 import { NetworkUnavailableError } from '../run/network-check.js';
 import { envSecrets, redact } from '../util/secrets.js';
@@ -45,6 +45,8 @@ export interface SurveyOptions {
   network?: NetworkChoice;
   /** Servers drilled at once (default: 2 where there are 2 cores or more); their drills share the cores' CPU slots. */
   parallel?: number;
+  /** Aborted (SIGINT, SIGTERM): no server starts; each worker contains its drills and ends; scratch folders go; the table is not written. */
+  signal?: AbortSignal;
 }
 
 export const SURVEY_FILES = { json: 'survey.json', markdown: 'survey.md', html: 'survey.html' } as const;
@@ -102,20 +104,27 @@ export async function runSurvey(options: SurveyOptions, say: (line: string) => v
     const scratch = makeScratch(entry);
     let outcome: ServerOutcome;
     try {
-      outcome = await runWorker({
-        entry,
-        program: inst.program,
-        serverDir,
-        cacheRoot,
-        profiles,
-        timeoutMs: options.timeoutMs ?? 90_000,
-        scratch,
-        network,
-        cpuSlots,
-      });
+      outcome = await runWorker(
+        {
+          entry,
+          program: inst.program,
+          serverDir,
+          cacheRoot,
+          profiles,
+          timeoutMs: options.timeoutMs ?? 90_000,
+          scratch,
+          network,
+          cpuSlots,
+        },
+        options.signal,
+      );
     } finally {
       // The worker's own finally does not run when it is killed.
       rmSync(scratch, { recursive: true, force: true });
+    }
+    if (options.signal?.aborted) {
+      say(`${tag}: interrupted; its drills were contained`);
+      return;
     }
     const row = rowFromOutcome(entry, profiles, out, serverDir, outcome);
     rows[n - 1] = row;
@@ -126,9 +135,10 @@ export async function runSurvey(options: SurveyOptions, say: (line: string) => v
   // --install-only installs one entry at a time (the step with the network); a survey overlaps its servers.
   let next = 0;
   const lane = async () => {
-    while (next < entries.length) await surveyOne(++next);
+    while (next < entries.length && !options.signal?.aborted) await surveyOne(++next);
   };
   await Promise.all(Array.from({ length: options.installOnly ? 1 : parallel }, lane));
+  if (options.signal?.aborted) throw new Interrupted();
   if (options.installOnly) {
     say(`survey: ${entries.length} entries installed or found in ${cacheRoot} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
     return { version: 1, catalog: relative(packageRoot(), catalogFile), profiles, rows: [] };
@@ -184,7 +194,7 @@ export function renderSurvey(options: Pick<SurveyOptions, 'catalog' | 'only' | '
   return table;
 }
 
-async function runWorker(spec: WorkerSpec): Promise<ServerOutcome> {
+async function runWorker(spec: WorkerSpec, signal?: AbortSignal): Promise<ServerOutcome> {
   mkdirSync(spec.serverDir, { recursive: true });
   // The spec holds the dummy secrets: it goes to the worker on its stdin, never into a file.
   const secrets = envSecrets(spec.entry.secrets);
@@ -198,8 +208,13 @@ async function runWorker(spec: WorkerSpec): Promise<ServerOutcome> {
     const keep = (d: Buffer) => log.write(redact(d.toString('utf8'), secrets));
     child.stdout.on('data', keep);
     child.stderr.on('data', keep);
+    const stop = () => child.kill('SIGTERM');
+    signal?.addEventListener('abort', stop, { once: true });
     child.on('error', () => done(127));
-    child.on('close', (c) => done(c ?? 1));
+    child.on('close', (c) => {
+      signal?.removeEventListener('abort', stop);
+      done(c ?? 1);
+    });
     child.stdin.end(JSON.stringify(spec));
   });
   await new Promise<void>((done) => log.end(done));

@@ -9,4 +9,7 @@ else {
   for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
   text = Buffer.concat(chunks).toString('utf8');
 }
-process.exit(await workerMain(text));
+// The survey stops a worker with SIGTERM: its drills are contained as `crash-drill run` contains them.
+const controller = new AbortController();
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => controller.abort());
+process.exit(await workerMain(text, controller.signal));

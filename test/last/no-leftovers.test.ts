@@ -4,11 +4,13 @@
  * holder (harness/drill/holder/holder.pl) ends what the drill started, and the next run reports it. These run last and alone (vitest.config.ts).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CLI, lastLine, runCli } from '../support/cli.js';
 import { checkExit, type ProcIdentity } from '../../harness/observe/index.js';
+import { runIdOf as runOfDrill } from '../../harness/observe/run-ids.js';
 import { childrenOf, markedProcesses, sentinelProcesses } from '../support/markers.js';
 import { until } from '../support/until.js';
 import { fakeSubject, scenarioYaml, type FakeServer } from '../support/scenarios.js';
@@ -215,6 +217,50 @@ describe('no process is left behind', () => {
       expect(ours.filter((s) => s.cmdline.join(' ').includes('lib/helper.js'))).toHaveLength(3);
       expect(ours.every((s) => s.containedBy === 'watchdog')).toBe(true);
     });
+  }
+
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    it(`${signal} mid-survey: both workers contain their drills, every scratch folder goes, no table, exit ${signal === 'SIGINT' ? 130 : 143}`, async () => {
+      const dir = tempDir('crash-drill-survey-stop-');
+      const leak = (id: string) =>
+        `  - { id: ${id}, registry: local, package: fake-servers/leaks-child.ts, version: 0.1.0, launch: [node, "{{project}}/dist/fake-servers/leaks-child.js"], needs: [folder], calls: [{ tool: spawn-helper, args: {}, spawns: "a sleep helper" }], language: TypeScript, sdk: "@modelcontextprotocol/sdk 1.32.2", use: { figure: null, source: "bundled fake" }, repository: mcp-crash-drill/mcp-crash-drill }\n`;
+      writeFileSync(join(dir, 'catalog.yaml'), `version: 1\nservers:\n${leak('leak-a')}${leak('leak-b')}${leak('leak-c')}`);
+      const out = join(dir, 'out');
+      const cli = startCli([
+        'survey',
+        '--catalog',
+        join(dir, 'catalog.yaml'),
+        '--client-profile',
+        'ts-sdk',
+        '--network',
+        'host',
+        '--parallel',
+        '2',
+        '--out',
+        out,
+      ]);
+      let code: number | null;
+      try {
+        // Both servers' drills are under way (a helper in each one's run), so both lanes are busy and the third has not started.
+        const runsWithHelpers = () =>
+          new Set(
+            markedProcesses(undefined, { suite: suiteName() })
+              .filter((p) => p.cmdline.includes('lib/helper.js'))
+              .map((p) => runOfDrill(p.marker)),
+          ).size;
+        await until("a helper in each of the first two servers' runs", () => runsWithHelpers() >= 2, 60_000);
+        cli.child.kill(signal);
+        code = (await cli.exit).code;
+        expect(markedProcesses(undefined, { suite: suiteName() })).toEqual([]);
+      } finally {
+        await stopCli(cli);
+      }
+      expect(code).toBe(signal === 'SIGINT' ? 130 : 143);
+      expect(cli.stdout()).not.toContain('[3/3] leak-c');
+      expect(cli.stdout()).toContain('[1/3] leak-a: interrupted; its drills were contained');
+      expect(existsSync(join(out, 'survey.json'))).toBe(false);
+      expect(readdirSync(tmpdir()).filter((name) => /^crash-drill-survey-leak-/.test(name))).toEqual([]);
+    }, 120_000);
   }
 
   // Only the suite's own (CRASH_DRILL_SUITE, test/support/suite-tmp.ts): a drill run beside the suite on this machine is not a leak of it.
