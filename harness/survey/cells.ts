@@ -66,6 +66,7 @@ export function isAbandonDrill(d: Pick<DrillResult, 'mode'>, profile: ProfileNam
   return d.mode === 'abandon' || (d.mode === 'stop' && stopAbandons(profile));
 }
 
+const resultOf = (d: DrillResult, check: string) => d.checks.find((c) => c.id === check);
 const failed = (d: DrillResult, check: string) => d.checks.some((c) => c.id === check && c.verdict === 'fail');
 
 /** A survivor as a person names it: the program's base name and its first arguments, cut short. */
@@ -83,8 +84,7 @@ export function processName(cmdline: readonly string[]): string {
  * the next; the evidence keeps every one. All of them where none was alive at the loss.
  */
 export function lastingSurvivors(d: DrillResult): DrillResult['survivors'] {
-  const check = d.checks.find((c) => c.id === 'no-survivors');
-  const data = check?.data as { afterMs?: number } | undefined;
+  const data = resultOf(d, 'no-survivors')?.data as { afterMs?: number } | undefined;
   if (typeof data?.afterMs !== 'number') return d.survivors;
   const lasting = d.survivors.filter((s) => s.elapsedMs >= data.afterMs!);
   return lasting.length > 0 ? lasting : d.survivors;
