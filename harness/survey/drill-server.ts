@@ -71,7 +71,15 @@ export async function drillServer(spec: WorkerSpec, signal?: AbortSignal): Promi
       ({ tools } = await listServerTools(listed, spec.timeoutMs, { network: spec.network }));
     } catch (error) {
       if (!(error instanceof ListToolsError)) throw error;
-      return { ...base, status: 'could-not-start', reason: error.message, stderrTail: error.stderrTail || null, tools: [] };
+      // The scratch folder's name is new each run: the table says {{folder}}, so two runs read the same.
+      const placeholders = (text: string) => text.replaceAll(values.folder, '{{folder}}').replaceAll(prepared.scratch, '{{scratch}}');
+      return {
+        ...base,
+        status: 'could-not-start',
+        reason: placeholders(error.message),
+        stderrTail: error.stderrTail ? placeholders(error.stderrTail) : null,
+        tools: [],
+      };
     }
     if (tools.length === 0) return { ...base, status: 'could-not-start', reason: 'it lists no tools', stderrTail: null, tools: [] };
     const { missingTools } = writeServerScenarios({

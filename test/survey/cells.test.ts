@@ -76,6 +76,9 @@ describe('survey cells of a server up at the exit deadline', () => {
       text: 'does not exit on EOF (up at the exit deadline; ended by SIGTERM from harness)',
       short: 'no exit on EOF',
     });
+    // Both in one column: the drills that needed a signal say it; the late one adds nothing.
+    const both = cellOf([upAtDeadline(8, { exit: { code: 0 } }), upAtDeadline(9, { signal: 'harness' })], '/s', '/s/run');
+    expect(both).toMatchObject({ kind: 'no-exit-on-eof', text: held.text, short: 'no exit on EOF' });
   });
 
   it('counts and names only survivors alive at the loss; one the server started after it is in the evidence, not the cell', () => {
