@@ -1,6 +1,6 @@
 /**
  * Installs one catalog entry at its pinned version into the survey cache (cache.ts), once: complete
- * when its `.done` marker is there; a failed install leaves nothing. npm: `npm exec --yes
+ * when its `.done` marker is there; a failed install leaves nothing. npm: `npm exec --yes --foreground-scripts
  * --package=<pkg>@<ver> -- true` with npm's cache in ours (integrity-checked; the drills' `npx -y`
  * finds it offline). pypi: a venv and `pip install <pkg>==<ver>` (sha256-checked; dependencies
  * unlocked, as a user's `uvx` would). go: `go install` with GOBIN in the cache. local: nothing.
@@ -73,7 +73,8 @@ function installSteps(entry: CatalogEntry, dir: string, root: string): Step[] | 
       return [
         {
           command: 'npm',
-          args: ['exec', '--yes', `--package=${entry.package}@${entry.version}`, '--', 'true'],
+          // --foreground-scripts: an install script's output (a native build that fails) lands in the log.
+          args: ['exec', '--yes', '--foreground-scripts', `--package=${entry.package}@${entry.version}`, '--', 'true'],
           env: { ...quiet, npm_config_cache: npmCacheDir(root) },
         },
       ];
