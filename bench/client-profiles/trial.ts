@@ -57,13 +57,25 @@ export async function runTrial(spec: TrialSpec): Promise<TrialResult> {
     }
     wake();
   });
-  const closed = new Promise<void>((resolve) => holder.once('close', () => resolve()));
+  // A holder that cannot start (its folder gone, no python3) is this trial's error, not the caller's crash.
+  let spawnError: Error | null = null;
+  // A write to a holder that never started or already ended: its reports (or their absence) say what happened.
+  holder.stdin.on('error', () => {});
+  holder.once('error', (error) => {
+    spawnError = error;
+    wake();
+  });
+  const closed = new Promise<void>((resolve) => {
+    holder.once('close', () => resolve());
+    holder.once('error', () => resolve());
+  });
   const next = async (key: string, ms: number): Promise<Line> => {
     const deadline = performance.now() + ms;
     for (;;) {
       const i = lines.findIndex((l) => key in l);
       if (i >= 0) return lines.splice(i, 1)[0];
       const left = deadline - performance.now();
+      if (spawnError) throw new Error(`the holder could not start: ${(spawnError as Error).message}`);
       if (left <= 0 || holder.exitCode !== null) throw new Error(`no "${key}" report within ${ms} ms; holder stderr:\n${stderr}`);
       await new Promise<void>((resolve) => {
         wake = resolve;
