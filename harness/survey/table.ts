@@ -89,7 +89,8 @@ export function findingsMarkdown(table: SurveyTable, base: string | null = ''): 
     const byText = new Map<string, { cell: Cell; columns: string[]; abandon: boolean }>();
     for (const column of columns) {
       const c = column.cell(r);
-      if (!c || c.kind === 'clean') continue;
+      // A server that could not start says so once, not again for its abandon columns.
+      if (!c || c.kind === 'clean' || (column.abandon && c.kind === 'could-not-start')) continue;
       const key = `${column.abandon}|${c.text}`;
       const seen = byText.get(key);
       if (seen) seen.columns.push(column.name);
