@@ -9,7 +9,8 @@ import { runExitCode } from '../results/flaky.js';
 import type { RunResults } from '../results/types.js';
 import { runDrills } from '../run/run-drills.js';
 import { subjectsFromCommandLines } from '../config/index.js';
-import { errorMessage, EXIT, SIGNAL_EXIT, UsageError } from '../util/errors.js';
+import { errorMessage, UsageError } from '../util/errors.js';
+import { catchInterrupts } from './interrupts.js';
 import type { RunFlags } from './run-flags.js';
 
 /**
@@ -42,17 +43,8 @@ export async function runCommand(
     );
   const { config: _file, subject: _lines, call: _call, args: _args, reporters: named, ...given } = flags;
   const configReporters = config.reporters ?? [];
-  const controller = new AbortController();
-  let caught: NodeJS.Signals | null = null;
   // Interrupted: stop starting drills, contain the active ones, write what we have, then exit.
-  const onSignal = (signal: NodeJS.Signals) => {
-    if (caught) return;
-    caught = signal;
-    process.stderr.write(`\ncrash-drill: ${signal} received, containing the active drills...\n`);
-    controller.abort();
-  };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
+  const interrupts = catchInterrupts();
   try {
     const { results } = await runDrills({
       ...config,
@@ -69,17 +61,16 @@ export async function runCommand(
       reporters: named ? [...named, ...configReporters.filter((r) => typeof r !== 'string')] : config.reporters ? configReporters : DEFAULT_REPORTERS,
       subjects,
       warn: (line) => process.stderr.write(`crash-drill: ${line}\n`),
-      signal: controller.signal,
+      signal: interrupts.signal,
       configFile: configFile ?? undefined,
       baseline: flags.baseline ? resolve(flags.baseline) : config.baseline,
     });
-    if (caught) return { code: SIGNAL_EXIT[caught] ?? EXIT.harness, results: null };
+    if (interrupts.caught()) return { code: interrupts.exitCode(), results: null };
     if (results.baseline) process.stderr.write(baselineNotes(results.baseline));
     // A flaky drill counts as failed (harness/results/flaky.ts); so does a stale baseline entry.
     return { code: runExitCode(results), results };
   } finally {
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
+    interrupts.release();
   }
 }
 

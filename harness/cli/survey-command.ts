@@ -5,7 +5,8 @@ import type { Command } from 'commander';
 import { PROFILE_NAMES, type ProfileName } from '../client-profiles/profiles.js';
 import { NETWORK_CHOICES, type NetworkChoice } from '../config/index.js';
 import type { ShardSpec } from '../plan/shard.js';
-import { commandExit, EXIT, Interrupted, SIGNAL_EXIT } from '../util/errors.js';
+import { commandExit, EXIT, Interrupted } from '../util/errors.js';
+import { catchInterrupts } from './interrupts.js';
 import { packageRoot } from '../util/paths.js';
 import { listOf, oneOf, positiveInt, shardArg } from './run-flags.js';
 import { spawn } from 'node:child_process';
@@ -85,17 +86,8 @@ export function registerSurveyCommand(program: Command): void {
           return EXIT.ok;
         }
         const { runSurvey } = await import('../survey/run-survey.js');
-        const controller = new AbortController();
-        let caught: NodeJS.Signals | null = null;
         // Interrupted: no server starts, each worker contains its drills, scratch folders go, no table.
-        const onSignal = (signal: NodeJS.Signals) => {
-          if (caught) return;
-          caught = signal;
-          process.stderr.write(`\ncrash-drill: ${signal} received, containing the active drills...\n`);
-          controller.abort();
-        };
-        process.on('SIGINT', onSignal);
-        process.on('SIGTERM', onSignal);
+        const interrupts = catchInterrupts();
         try {
           await runSurvey(
             {
@@ -108,16 +100,15 @@ export function registerSurveyCommand(program: Command): void {
               installOnly: options.installOnly,
               network: options.network,
               parallel: options.parallel,
-              signal: controller.signal,
+              signal: interrupts.signal,
             },
             (line) => process.stdout.write(`${line}\n`),
           );
         } catch (error) {
-          if (caught && error instanceof Interrupted) return SIGNAL_EXIT[caught] ?? EXIT.harness;
+          if (interrupts.caught() && error instanceof Interrupted) return interrupts.exitCode();
           throw error;
         } finally {
-          process.off('SIGINT', onSignal);
-          process.off('SIGTERM', onSignal);
+          interrupts.release();
         }
         return EXIT.ok;
       });
