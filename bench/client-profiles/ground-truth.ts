@@ -14,6 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { PROFILE_REFS, type ProfileRef } from '../../harness/client-profiles/profiles.js';
 import { ensureInstalled, type Installed, REAL_SERVER } from './setup.js';
 import { cell } from './ground-truth-cell.js';
+import { inLanes } from '../../harness/util/lanes.js';
 import { HOLDER, standInClient } from './stand-ins.js';
 import { runTrial, type Situation, type TrialResult } from './trial.js';
 
@@ -62,26 +63,20 @@ async function main(): Promise<void> {
   if (!root && servers.length < opts.servers.length) process.stderr.write(`skipped ${REAL}: unshare -n needs root\n`);
   const jobs = opts.profiles.flatMap((profile) => servers.flatMap((server) => opts.situations.map((situation) => ({ profile, server, situation }))));
   const results = new Map<string, TrialResult>();
-  let next = 0;
-  const worker = async () => {
-    while (next < jobs.length) {
-      const job = jobs[next++];
-      const result = await runTrial({
-        holder: HOLDER,
-        client: standInClient(job.profile, installed),
-        server: serverArgv(job.server, installed),
-        situation: job.situation,
-        graceMs: opts.graceMs,
-        readyMs: 30_000,
-        stoppedMs: 30_000,
-      });
-      results.set(`${job.profile}|${job.server}|${job.situation}`, result);
-      process.stderr.write(
-        `${job.profile} × ${job.server} × ${job.situation}: ${cell(result)}${result.stopMs === null ? '' : ` (stop ${result.stopMs} ms)`}\n`,
-      );
-    }
-  };
-  await Promise.all([worker(), worker()]);
+  // Two trials at once (the machine has 2 cores).
+  await inLanes(jobs, 2, async (job) => {
+    const result = await runTrial({
+      holder: HOLDER,
+      client: standInClient(job.profile, installed),
+      server: serverArgv(job.server, installed),
+      situation: job.situation,
+      graceMs: opts.graceMs,
+      readyMs: 30_000,
+      stoppedMs: 30_000,
+    });
+    results.set(`${job.profile}|${job.server}|${job.situation}`, result);
+    process.stderr.write(`${job.profile} × ${job.server} × ${job.situation}: ${cell(result)}${result.stopMs === null ? '' : ` (stop ${result.stopMs} ms)`}\n`);
+  });
 
   for (const situation of opts.situations) {
     console.log(`\n### ${situation}: survivors after the ${situation === 'stop' ? 'stop sequence' : "client's death"} + ${opts.graceMs} ms\n`);

@@ -24,6 +24,7 @@ import { fill, prepareNeeds, serverWords, withoutDrillRemote } from '../../harne
 import { writeTable } from '../../harness/survey/run-survey.js';
 import type { SurveyTable } from '../../harness/survey/table.js';
 import type { RunResults } from '../../harness/results/types.js';
+import { inLanes } from '../../harness/util/lanes.js';
 import { packageRoot } from '../../harness/util/paths.js';
 import { envSecrets, redact } from '../../harness/util/secrets.js';
 import { ensureInstalled } from './setup.js';
@@ -100,40 +101,35 @@ async function main(): Promise<void> {
         }),
       );
       // A trial mostly waits (the server's start, the stop sequence, the grace): several at once.
-      let next = 0;
-      const worker = async () => {
-        while (next < jobs.length) {
-          const { profile, situation, drill } = jobs[next++]!;
-          const trial = await runTrial({
-            holder: HOLDER,
-            client: standInClient(profile, installed),
-            server: [command, ...args],
-            situation,
-            graceMs,
-            sinceLossMs,
-            // The folder the survey's drills run the server in (a server may read it: cclsp scans it for its language servers).
-            cwd: prepared.values.folder,
-            readyMs: 60_000,
-            stoppedMs: 60_000,
-          });
-          // A process with no command line has released its memory: it is exiting, not left behind.
-          const left = trial.survivors.filter((s) => s.cmd.length > 0);
-          const rec: VerifyRecord = {
-            id: row.id,
-            profile,
-            situation,
-            mark: markOf(drill.survivors.length, left.length, trial.error),
-            survey: drill.survivors.map((s) => processName(s.cmdline)).sort(),
-            standIn: left.map((s) => redact(processName(s.cmd), secrets)).sort(),
-            error: trial.error ? redact(trial.error.split('\n')[0]!, secrets) : null,
-          };
-          records.push(rec);
-          process.stderr.write(
-            `${row.id} × ${profile} × ${situation}: ${rec.mark}${rec.mark === 'verified' ? '' : ` (survey: ${rec.survey.join(', ') || 'none'}; stand-in: ${rec.standIn.join(', ') || rec.error || 'none'})`}\n`,
-          );
-        }
-      };
-      await Promise.all(Array.from({ length: parallel }, worker));
+      await inLanes(jobs, parallel, async ({ profile, situation, drill }) => {
+        const trial = await runTrial({
+          holder: HOLDER,
+          client: standInClient(profile, installed),
+          server: [command, ...args],
+          situation,
+          graceMs,
+          sinceLossMs,
+          // The folder the survey's drills run the server in (a server may read it: cclsp scans it for its language servers).
+          cwd: prepared.values.folder,
+          readyMs: 60_000,
+          stoppedMs: 60_000,
+        });
+        // A process with no command line has released its memory: it is exiting, not left behind.
+        const left = trial.survivors.filter((s) => s.cmd.length > 0);
+        const rec: VerifyRecord = {
+          id: row.id,
+          profile,
+          situation,
+          mark: markOf(drill.survivors.length, left.length, trial.error),
+          survey: drill.survivors.map((s) => processName(s.cmdline)).sort(),
+          standIn: left.map((s) => redact(processName(s.cmd), secrets)).sort(),
+          error: trial.error ? redact(trial.error.split('\n')[0]!, secrets) : null,
+        };
+        records.push(rec);
+        process.stderr.write(
+          `${row.id} × ${profile} × ${situation}: ${rec.mark}${rec.mark === 'verified' ? '' : ` (survey: ${rec.survey.join(', ') || 'none'}; stand-in: ${rec.standIn.join(', ') || rec.error || 'none'})`}\n`,
+        );
+      });
     } finally {
       await network.close();
       rmSync(prepared.scratch, { recursive: true, force: true });

@@ -13,6 +13,7 @@ import { loopbackUnavailable } from '../drill/network/namespace.js';
 import type { ShardSpec } from '../plan/shard.js';
 import type { DrillResult, RunResults } from '../results/types.js';
 import { Interrupted, UsageError, UserError } from '../util/errors.js';
+import { inLanes } from '../util/lanes.js';
 import { distFile, packageRoot } from '../util/paths.js';
 import { NetworkUnavailableError } from '../run/network-check.js';
 import { envSecrets, redact } from '../util/secrets.js';
@@ -74,8 +75,8 @@ export async function runSurvey(options: SurveyOptions, say: (line: string) => v
   // One server's drills often wait (exit deadlines, a slow server's shutdown) while another's need
   // a core: servers overlap, and the CPU slots stay the cores' (the scheduler's), split between them.
   const cpuSlots = Math.max(1, Math.floor(cores / parallel));
-  const surveyOne = async (n: number): Promise<void> => {
-    const entry = entries[n - 1]!;
+  const surveyOne = async (entry: CatalogEntry, index: number): Promise<void> => {
+    const n = index + 1;
     const tag = `[${n}/${entries.length}] ${entry.id}`;
     const serverDir = join(out, 'servers', entry.id);
     if (!options.installOnly) rmSync(serverDir, { recursive: true, force: true });
@@ -99,6 +100,8 @@ export async function runSurvey(options: SurveyOptions, say: (line: string) => v
       say(`${tag}: ${installed}`);
       return;
     }
+    // Interrupted while it installed: it is not drilled.
+    if (options.signal?.aborted) return;
     say(`${tag}: ${installed}; drilling under ${profiles.length} client profiles…`);
     const t0 = Date.now();
     const scratch = makeScratch(entry);
@@ -133,11 +136,7 @@ export async function runSurvey(options: SurveyOptions, say: (line: string) => v
     say(`${tag}: ${((Date.now() - t0) / 1000).toFixed(1)} s: ${outcome.status === 'drilled' ? counts : `could not start: ${firstLine(outcome.reason ?? '')}`}`);
   };
   // --install-only installs one entry at a time (the step with the network); a survey overlaps its servers.
-  let next = 0;
-  const lane = async () => {
-    while (next < entries.length && !options.signal?.aborted) await surveyOne(++next);
-  };
-  await Promise.all(Array.from({ length: options.installOnly ? 1 : parallel }, lane));
+  await inLanes(entries, options.installOnly ? 1 : parallel, surveyOne, () => options.signal?.aborted === true);
   if (options.signal?.aborted) throw new Interrupted();
   if (options.installOnly) {
     say(`survey: ${entries.length} entries installed or found in ${cacheRoot} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
@@ -209,7 +208,8 @@ async function runWorker(spec: WorkerSpec, signal?: AbortSignal): Promise<Server
     child.stdout.on('data', keep);
     child.stderr.on('data', keep);
     const stop = () => child.kill('SIGTERM');
-    signal?.addEventListener('abort', stop, { once: true });
+    if (signal?.aborted) stop();
+    else signal?.addEventListener('abort', stop, { once: true });
     child.on('error', () => done(127));
     child.on('close', (c) => {
       signal?.removeEventListener('abort', stop);
