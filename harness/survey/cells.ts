@@ -83,7 +83,7 @@ export function processName(cmdline: readonly string[]): string {
  * server started after that (a polling loop's `sleep 0.1`) is caught by one run's snapshot and not
  * the next; the evidence keeps every one. All of them where none was alive at the loss.
  */
-export function lastingSurvivors(d: DrillResult): DrillResult['survivors'] {
+function lastingSurvivors(d: DrillResult): DrillResult['survivors'] {
   const data = resultOf(d, 'no-survivors')?.data as { afterMs?: number } | undefined;
   if (typeof data?.afterMs !== 'number') return d.survivors;
   const lasting = d.survivors.filter((s) => s.elapsedMs >= data.afterMs!);
@@ -93,7 +93,10 @@ export function lastingSurvivors(d: DrillResult): DrillResult['survivors'] {
 /** A drill's lasting survivors as names, a name left by several processes counted: `sleep 300 ×2`. */
 function survivorNames(d: DrillResult): string {
   const counts = new Map<string, number>();
-  for (const s of lastingSurvivors(d)) counts.set(processName(s.cmdline), (counts.get(processName(s.cmdline)) ?? 0) + 1);
+  for (const s of lastingSurvivors(d)) {
+    const name = processName(s.cmdline);
+    counts.set(name, (counts.get(name) ?? 0) + 1);
+  }
   return [...counts.entries()]
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
     .map(([name, n]) => (n === 1 ? name : `${name} ×${n}`))
