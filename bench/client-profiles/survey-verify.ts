@@ -109,7 +109,8 @@ async function main(): Promise<void> {
           situation,
           graceMs,
           sinceLossMs,
-          // The folder the survey's drills run the server in (a server may read it: cclsp scans it for its language servers).
+          // The folder the survey's drills run the server in. A server may read it: cclsp 0.7.0 scans it for the
+          // languages to start servers for (its stderr: "Scanning . for extensions: rs", "Starting 1 LSP servers...").
           cwd: prepared.values.folder,
           readyMs: 60_000,
           stoppedMs: 60_000,
