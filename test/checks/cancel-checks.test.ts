@@ -102,6 +102,33 @@ describe('silent-after-cancel', () => {
     );
   });
 
+  it('with outlasts-cancel, still passes progress read before the follow-up’s answer (it crossed the cancel) and fails progress after it', () => {
+    const crossing = dispatched(true)
+      .add(1210, CANCEL, 'client')
+      .add(1211, { type: 'rpc-out', message: followUp }, 'client')
+      .rpcIn(1212, progress)
+      .rpcIn(1240, followUpAnswer)
+      .add(2100, { type: 'containment-start' })
+      .build();
+    const r = silentAfterCancel.run(crossing);
+    expect(r.verdict).toBe('pass');
+    expect(r.summary).toBe(
+      'nothing the cancel caused for the cancelled request "cd-3" (1 read after it that is not a cancellation and may have crossed it: a progress notification)',
+    );
+    const late = dispatched(true)
+      .add(1210, CANCEL, 'client')
+      .add(1211, { type: 'rpc-out', message: followUp }, 'client')
+      .rpcIn(1240, followUpAnswer)
+      .rpcIn(1250, progress)
+      .add(2100, { type: 'containment-start' })
+      .build();
+    expect(silentAfterCancel.run(late)).toMatchObject({
+      verdict: 'fail',
+      summary:
+        '1 message for the cancelled request "cd-3" after the cancel, the first 40 ms after: a progress notification, read after the server answered the request sent behind the cancel, so written after it read the cancel',
+    });
+  });
+
   it('fails progress read after the server answered the request sent behind the cancel, not progress before it, nor other ids', () => {
     const ev = cancelled()
       .add(1211, { type: 'rpc-out', message: followUp }, 'client')
