@@ -24,9 +24,11 @@ import { fill, prepareNeeds, serverWords, withoutDrillRemote } from '../../harne
 import { writeTable } from '../../harness/survey/run-survey.js';
 import type { SurveyTable } from '../../harness/survey/table.js';
 import type { RunResults } from '../../harness/results/types.js';
+import { catchInterrupts } from '../../harness/cli/interrupts.js';
 import { inLanes } from '../../harness/util/lanes.js';
 import { packageRoot } from '../../harness/util/paths.js';
 import { envSecrets, redact } from '../../harness/util/secrets.js';
+import { withEnvFile } from './env-file.js';
 import { ensureInstalled } from './setup.js';
 import { HOLDER, standInClient } from './stand-ins.js';
 import { runTrial, type Situation } from './trial.js';
@@ -48,7 +50,7 @@ export function markOf(surveyLeft: number, standInLeft: number, error: string | 
   return surveyLeft > 0 === standInLeft > 0 ? 'verified' : 'disputed';
 }
 
-async function main(): Promise<void> {
+async function main(): Promise<number> {
   const argv = process.argv.slice(2);
   const dir = resolve(argv[0] ?? 'crash-drill-survey');
   const flag = (name: string) => (argv.includes(name) ? argv[argv.indexOf(name) + 1] : undefined);
@@ -64,7 +66,11 @@ async function main(): Promise<void> {
   const catalog = loadCatalog(resolve(packageRoot(), table.catalog));
   const installed = ensureInstalled();
   const records: VerifyRecord[] = [];
+  // Interrupted: no trial starts, the running ones end what they hold, the network and the
+  // scratch folder go, and nothing is written.
+  const interrupts = catchInterrupts();
   for (const row of table.rows) {
+    if (interrupts.caught()) break;
     if (row.notStarted !== null || (only && !only.includes(row.id))) continue;
     const entry = catalog.servers.find((s) => s.id === row.id);
     if (!entry) continue;
@@ -83,8 +89,10 @@ async function main(): Promise<void> {
         ...entry.secrets,
       };
       if (entry.registry === 'npm') Object.assign(env, { npm_config_cache: npmCacheDir(), npm_config_offline: 'true', npm_config_update_notifier: 'false' });
-      // Every client here passes its own choice of variables: `env` in front gives the server its own.
-      const [command, args] = network.command('env', [...Object.entries(env).map(([k, v]) => `${k}=${v}`), ...words]);
+      // Every client here passes its own choice of variables: a shell in front, which reads them
+      // from a private file and execs the server, gives the server its own (env-file.ts).
+      const [shell, ...rest] = withEnvFile(env, words, prepared.scratch);
+      const [command, args] = network.command(shell!, rest);
       // The stand-in clients call spawn-helper when a server has it (a bundled fake), so such a
       // server is compared with the survey's drill after that call; every other at idle.
       const helper = results.drills.some((d) => d.scenario === `${row.id}-spawn-helper`);
@@ -101,41 +109,50 @@ async function main(): Promise<void> {
         }),
       );
       // A trial mostly waits (the server's start, the stop sequence, the grace): several at once.
-      await inLanes(jobs, parallel, async ({ profile, situation, drill }) => {
-        const trial = await runTrial({
-          holder: HOLDER,
-          client: standInClient(profile, installed),
-          server: [command, ...args],
-          situation,
-          graceMs,
-          sinceLossMs,
-          // The folder the survey's drills run the server in. A server may read it: cclsp 0.7.0 scans it for the
-          // languages to start servers for (its stderr: "Scanning . for extensions: rs", "Starting 1 LSP servers...").
-          cwd: prepared.values.folder,
-          readyMs: 60_000,
-          stoppedMs: 60_000,
-        });
-        // A process with no command line has released its memory: it is exiting, not left behind.
-        const left = trial.survivors.filter((s) => s.cmd.length > 0);
-        const rec: VerifyRecord = {
-          id: row.id,
-          profile,
-          situation,
-          mark: markOf(drill.survivors.length, left.length, trial.error),
-          survey: drill.survivors.map((s) => processName(s.cmdline)).sort(),
-          standIn: left.map((s) => redact(processName(s.cmd), secrets)).sort(),
-          error: trial.error ? redact(trial.error.split('\n')[0]!, secrets) : null,
-        };
-        records.push(rec);
-        process.stderr.write(
-          `${row.id} × ${profile} × ${situation}: ${rec.mark}${rec.mark === 'verified' ? '' : ` (survey: ${rec.survey.join(', ') || 'none'}; stand-in: ${rec.standIn.join(', ') || rec.error || 'none'})`}\n`,
-        );
-      });
+      await inLanes(
+        jobs,
+        parallel,
+        async ({ profile, situation, drill }) => {
+          const trial = await runTrial({
+            holder: HOLDER,
+            client: standInClient(profile, installed),
+            server: [command, ...args],
+            situation,
+            graceMs,
+            sinceLossMs,
+            // The folder the survey's drills run the server in. A server may read it: cclsp 0.7.0 scans it for the
+            // languages to start servers for (its stderr: "Scanning . for extensions: rs", "Starting 1 LSP servers...").
+            cwd: prepared.values.folder,
+            readyMs: 60_000,
+            stoppedMs: 60_000,
+            signal: interrupts.signal,
+          });
+          if (interrupts.caught()) return;
+          // A process with no command line has released its memory: it is exiting, not left behind.
+          const left = trial.survivors.filter((s) => s.cmd.length > 0);
+          const rec: VerifyRecord = {
+            id: row.id,
+            profile,
+            situation,
+            mark: markOf(drill.survivors.length, left.length, trial.error),
+            survey: drill.survivors.map((s) => processName(s.cmdline)).sort(),
+            standIn: left.map((s) => redact(processName(s.cmd), secrets)).sort(),
+            error: trial.error ? redact(trial.error.split('\n')[0]!, secrets) : null,
+          };
+          records.push(rec);
+          process.stderr.write(
+            `${row.id} × ${profile} × ${situation}: ${rec.mark}${rec.mark === 'verified' ? '' : ` (survey: ${rec.survey.join(', ') || 'none'}; stand-in: ${rec.standIn.join(', ') || rec.error || 'none'})`}\n`,
+          );
+        },
+        () => interrupts.caught() !== null,
+      );
     } finally {
       await network.close();
       rmSync(prepared.scratch, { recursive: true, force: true });
     }
   }
+  interrupts.release();
+  if (interrupts.caught()) return interrupts.exitCode();
   // An earlier --verify of other servers keeps its marks: records of the same cell are replaced.
   const file = join(dir, 'verify.json');
   const key = (r: VerifyRecord) => `${r.id}|${r.profile}|${r.situation}`;
@@ -169,6 +186,7 @@ async function main(): Promise<void> {
   ];
   writeFileSync(join(dir, 'verify.md'), lines.join('\n'));
   process.stdout.write(`${lines[2]}\n`);
+  return 0;
 }
 
-await main();
+process.exitCode = await main();

@@ -37,6 +37,8 @@ export interface TrialSpec {
   /** Bounds on the client's reports: a missing one is an error, not a hang. */
   readyMs: number;
   stoppedMs: number;
+  /** Aborted (survey --verify interrupted): the trial stops waiting, and the holder ends what it holds. */
+  signal?: AbortSignal;
 }
 
 type Line = Record<string, unknown>;
@@ -69,13 +71,16 @@ export async function runTrial(spec: TrialSpec): Promise<TrialResult> {
     holder.once('close', () => resolve());
     holder.once('error', () => resolve());
   });
-  const next = async (key: string, ms: number): Promise<Line> => {
+  spec.signal?.addEventListener('abort', () => wake(), { once: true });
+  const interrupted = () => spec.signal?.aborted === true;
+  const next = async (key: string, ms: number, evenInterrupted = false): Promise<Line> => {
     const deadline = performance.now() + ms;
     for (;;) {
       const i = lines.findIndex((l) => key in l);
       if (i >= 0) return lines.splice(i, 1)[0];
       const left = deadline - performance.now();
       if (spawnError) throw new Error(`the holder could not start: ${(spawnError as Error).message}`);
+      if (interrupted() && !evenInterrupted) throw new Error('interrupted');
       if (left <= 0 || holder.exitCode !== null) throw new Error(`no "${key}" report within ${ms} ms; holder stderr:\n${stderr}`);
       await new Promise<void>((resolve) => {
         wake = resolve;
@@ -94,7 +99,11 @@ export async function runTrial(spec: TrialSpec): Promise<TrialResult> {
     // The grace is the measurement's definition ("alive after the sequence plus the grace"),
     // a deadline from configuration, not a wait for an event.
     const wait = Math.max(spec.graceMs, (spec.sinceLossMs ?? 0) - (performance.now() - lost));
-    await new Promise((resolve) => setTimeout(resolve, wait));
+    await new Promise<void>((resolve) => {
+      wake = resolve;
+      setTimeout(resolve, wait);
+    });
+    if (interrupted()) throw new Error('interrupted');
     send('survivors');
     const listed = (await next('survivors', 10_000)).survivors as { pid: number; cmd: string[] }[];
     const role = (pid: number): Survivor['role'] => (pid === ready.child ? 'child' : pid === ready.helper ? 'helper' : 'descendant');
@@ -104,7 +113,7 @@ export async function runTrial(spec: TrialSpec): Promise<TrialResult> {
   }
   send('cleanup');
   try {
-    const clean = await next('clean', 15_000);
+    const clean = await next('clean', 15_000, true);
     if (clean.clean !== true) result.error ??= 'the holder could not end every process it holds';
   } catch (error) {
     result.error ??= (error as Error).message;

@@ -5,7 +5,7 @@ import type { Command } from 'commander';
 import { PROFILE_NAMES, type ProfileName } from '../client-profiles/profiles.js';
 import { NETWORK_CHOICES, type NetworkChoice } from '../config/index.js';
 import type { ShardSpec } from '../plan/shard.js';
-import { commandExit, EXIT, Interrupted } from '../util/errors.js';
+import { commandExit, EXIT, Interrupted, SIGNAL_EXIT } from '../util/errors.js';
 import { catchInterrupts } from './interrupts.js';
 import { packageRoot } from '../util/paths.js';
 import { listOf, oneOf, positiveInt, shardArg } from './run-flags.js';
@@ -72,11 +72,18 @@ export function registerSurveyCommand(program: Command): void {
         if (options.verify) {
           const script = join(packageRoot(), 'dist/bench/client-profiles/survey-verify.js');
           const args = [script, options.out, ...(options.only ? ['--only', options.only.join(',')] : [])];
+          // A SIGINT or SIGTERM is the verify's to act on (it ends its trials and cleans up), so it
+          // is passed on, and the command exits with the verify's code once it has.
+          const forward = (signal: NodeJS.Signals) => child.kill(signal);
+          const child = spawn(process.execPath, args, { stdio: 'inherit' });
+          process.on('SIGINT', forward);
+          process.on('SIGTERM', forward);
           const code = await new Promise<number>((done) => {
-            const child = spawn(process.execPath, args, { stdio: 'inherit' });
             child.on('error', () => done(EXIT.harness));
-            child.on('close', (c) => done(c === 0 ? EXIT.ok : EXIT.harness));
+            child.on('close', (c) => done(c === 0 ? EXIT.ok : c === SIGNAL_EXIT.SIGINT || c === SIGNAL_EXIT.SIGTERM ? c : EXIT.harness));
           });
+          process.off('SIGINT', forward);
+          process.off('SIGTERM', forward);
           return code;
         }
         if (options.render) {
