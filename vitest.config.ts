@@ -91,7 +91,7 @@ export default defineConfig({
     reporters: ['default', './test/support/skipped-reporter.ts'],
     globalSetup: ['./test/support/suite-tmp.ts'],
     // Each test file removes the temp folders tempDir() made for it (test/support/temp-dir.ts).
-    setupFiles: ['./test/support/remove-temp-dirs.ts'],
+    setupFiles: ['./test/support/remove-temp-dirs.ts', './test/support/file-cpu.ts'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
     projects: [
