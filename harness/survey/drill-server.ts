@@ -71,8 +71,10 @@ export async function drillServer(spec: WorkerSpec, signal?: AbortSignal): Promi
       ({ tools } = await listServerTools(listed, spec.timeoutMs, { network: spec.network }));
     } catch (error) {
       if (!(error instanceof ListToolsError)) throw error;
-      // The scratch folder's name is new each run: the table says {{folder}}, so two runs read the same.
-      const placeholders = (text: string) => text.replaceAll(values.folder, '{{folder}}').replaceAll(prepared.scratch, '{{scratch}}');
+      // The scratch folder's name is new each run: the table says {{folder}}, so two runs read the same;
+      // the cache's place is the surveying user's home: {{cache}}, so the table is the same for every user.
+      const placeholders = (text: string) =>
+        text.replaceAll(values.folder, '{{folder}}').replaceAll(prepared.scratch, '{{scratch}}').replaceAll(spec.cacheRoot, '{{cache}}');
       return {
         ...base,
         status: 'could-not-start',
