@@ -6,7 +6,7 @@
  * unlocked, as a user's `uvx` would). go: `go install` with GOBIN in the cache. local: nothing.
  */
 import { spawn } from 'node:child_process';
-import { createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { accessSync, constants, createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CatalogEntry } from '../config/index.js';
 import { npmCacheDir, surveyCacheRoot } from './cache.js';
@@ -33,6 +33,10 @@ function programOf(entry: CatalogEntry, dir: string): string | null {
 export async function install(entry: CatalogEntry, root = surveyCacheRoot()): Promise<Installed> {
   if (entry.registry === 'local') return { ok: true, dir: '', fromCache: true, ms: 0, program: null };
   const dir = entryDir(entry, root);
+  if (entry.registry === 'npm') {
+    const unwritable = npmCacheUnwritable(root);
+    if (unwritable) return { ok: false, reason: unwritable, log: null };
+  }
   if (existsSync(join(dir, '.done'))) return { ok: true, dir, fromCache: true, ms: 0, program: programOf(entry, dir) };
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
@@ -55,6 +59,24 @@ export async function install(entry: CatalogEntry, root = surveyCacheRoot()): Pr
   }
   writeFileSync(join(dir, '.done'), `${entry.registry} ${entry.package} ${entry.version}\n`);
   return { ok: true, dir, fromCache: false, ms: Date.now() - started, program: programOf(entry, dir) };
+}
+
+/**
+ * npx finds a package in its cache offline only where it may write there: as a user who may not
+ * (another user's cache, read in place), `npx -y pkg@ver` fails with ENOTCACHED, having read the
+ * package's entry (measured with npm 11.19.1, as uid 65534 on root's survey cache; with a copy of
+ * it the user owns, the same npx starts the server). Said before any drill, not as the server's
+ * "Connection closed".
+ */
+function npmCacheUnwritable(root: string): string | null {
+  const cache = npmCacheDir(root);
+  if (!existsSync(cache)) return null;
+  try {
+    accessSync(cache, constants.W_OK);
+    return null;
+  } catch {
+    return `npx cannot use the survey cache's npm folder ${cache}: this user may not write there, and npx reads a package from it offline only where it may (ENOTCACHED); survey with a cache of your own (CRASH_DRILL_SURVEY_CACHE, filled once by survey --install-only)`;
+  }
 }
 
 interface Step {

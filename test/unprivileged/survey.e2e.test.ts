@@ -28,12 +28,14 @@ import { NOBODY, unprivileged } from '../support/unprivileged.js';
 
 const CATALOG = join(packageRoot(), 'survey/catalog.yaml');
 const IDS = ['mcp-server-time', 'fake-leaks-child'];
+/** An npm entry, from the same cache, which this user may read but not write: npx cannot use it. */
+const NPM_ID = 'server-memory';
 const PROFILES = ['codex', 'gemini-cli'];
 const isRoot = process.getuid?.() === 0;
 const drop = isRoot ? ['setpriv', '--reuid', String(NOBODY), '--regid', String(NOBODY), '--clear-groups'] : [];
 
 const u = unprivileged();
-const entries = loadCatalog(CATALOG).servers.filter((s) => IDS.includes(s.id));
+const entries = loadCatalog(CATALOG).servers.filter((s) => IDS.includes(s.id) || s.id === NPM_ID);
 const notCached = entries.find((s) => !isInstalled(s));
 const why = !u.available
   ? u.reason
@@ -115,14 +117,20 @@ describe.skipIf(skip !== null)('crash-drill survey as an ordinary user', () => {
     const dir = u.workDir();
     copyFileSync(CATALOG, join(dir, 'catalog.yaml'));
     out = join(dir, 'survey');
-    run = await asUser(['survey', '--catalog', join(dir, 'catalog.yaml'), '--only', IDS.join(','), '--client-profile', PROFILES.join(','), '--out', out], dir);
+    run = await asUser(
+      ['survey', '--catalog', join(dir, 'catalog.yaml'), '--only', [...IDS, NPM_ID].join(','), '--client-profile', PROFILES.join(','), '--out', out],
+      dir,
+    );
     table = JSON.parse(readFileSync(join(out, 'survey.json'), 'utf8')) as SurveyTable;
   }, 600_000);
 
   it('drills each cached entry in a user namespace, with the same cells as root', () => {
     expect(run.code, run.stderr).toBe(0);
     const cells = Object.fromEntries(table.rows.map((r) => [r.id, Object.fromEntries(PROFILES.map((p) => [p, r.cells[p as 'codex']!.text]))]));
+    // Root's cache, read in place: npx would fail ENOTCACHED, so the npm entry says why before any drill.
+    const refused = `could not start: install failed: npx cannot use the survey cache's npm folder ${join(surveyCacheRoot(), 'npm-cache')}: this user may not write there, and npx reads a package from it offline only where it may (ENOTCACHED); survey with a cache of your own (CRASH_DRILL_SURVEY_CACHE, filled once by survey --install-only)`;
     expect(cells).toEqual({
+      [NPM_ID]: { codex: refused, 'gemini-cli': refused },
       'mcp-server-time': { codex: 'clean', 'gemini-cli': 'clean' },
       'fake-leaks-child': { codex: 'leaves 1 process (node helper.js)', 'gemini-cli': 'leaves 1 process (node helper.js)' },
     });
