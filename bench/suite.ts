@@ -90,7 +90,10 @@ const FILE_CPU_ENV = 'CRASH_DRILL_FILE_CPU';
 
 /** The files that cost the most CPU, from test/support/file-cpu.ts's lines. */
 function printFileCpu(perFile: string, root: string, suiteCpu: number): void {
-  if (!existsSync(perFile)) return console.log('  (no per-file CPU was written)');
+  if (!existsSync(perFile)) {
+    console.log('  (no per-file CPU was written)');
+    return;
+  }
   const hz = clockTicksPerSecond();
   const rows = readFileSync(perFile, 'utf8')
     .trim()
