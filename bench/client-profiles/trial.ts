@@ -71,7 +71,9 @@ export async function runTrial(spec: TrialSpec): Promise<TrialResult> {
     holder.once('close', () => resolve());
     holder.once('error', () => resolve());
   });
-  spec.signal?.addEventListener('abort', () => wake(), { once: true });
+  // One signal serves every trial of a verify (hundreds): each removes its listener at its end.
+  const onAbort = () => wake();
+  spec.signal?.addEventListener('abort', onAbort, { once: true });
   const interrupted = () => spec.signal?.aborted === true;
   const next = async (key: string, ms: number, evenInterrupted = false): Promise<Line> => {
     const deadline = performance.now() + ms;
@@ -118,6 +120,7 @@ export async function runTrial(spec: TrialSpec): Promise<TrialResult> {
   } catch (error) {
     result.error ??= (error as Error).message;
   }
+  spec.signal?.removeEventListener('abort', onAbort);
   holder.stdin.end();
   await closed;
   return result;
