@@ -130,8 +130,12 @@ export type HarnessEvent =
   | { type: 'client-profile'; profile: ProfileFacts }
   /** The client died and the kernel sent its child the profile's parent-death signal (PR_SET_PDEATHSIG). */
   | { type: 'parent-death-signal'; pid: number; startTime: number; signal: string }
-  /** close: the client quit once its stop sequence was done (its pipe ends close with it). */
-  | { type: 'client-quit'; how: string }
+  /**
+   * close: the client quit once its stop sequence was done (its pipe ends close with it). `alive`:
+   * the drill's processes alive as it quit, the client left out; `serverExited`: the server's exit
+   * was recorded by then (both absent in logs written before they were).
+   */
+  | { type: 'client-quit'; how: string; alive?: number; serverExited?: boolean }
   | { type: 'subject-stderr'; text: string }
   | { type: 'client-stderr'; text: string }
   /** A process of the drill, first seen at `t`; `startedAt` from its /proc start time, same clock. */

@@ -79,7 +79,15 @@ export async function observeWindow(ctx: DrillContext, lost: LostDrill): Promise
     if (done?.type !== 'stop-done') ctx.rec.harness({ type: 'harness-error', phase: 'kill', message: 'the client did not finish its stop sequence' });
     else end = Math.max(end, done.t + grace);
     if (mode === 'close' && client.alive) {
-      ctx.rec.harness({ type: 'client-quit', how: 'the client quit after its stop sequence: its ends of the pipes closed with it' });
+      // What the quit could reach: with the server's exit recorded and no process of the drill left, nothing (harness/plan/by-evidence.ts).
+      const quitting = identityKey(clientId);
+      const alive = tracker.sampleNow().filter((p) => identityKey(p) !== quitting).length;
+      ctx.rec.harness({
+        type: 'client-quit',
+        how: 'the client quit after its stop sequence: its ends of the pipes closed with it',
+        alive,
+        serverExited: watch.exited,
+      });
       client.send({ type: 'exit' });
     }
   }
