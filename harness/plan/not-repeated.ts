@@ -5,7 +5,7 @@
  * only in what is not used before the kill.
  */
 import { behaviourOf, type ClientBehaviour, type ProfileRef, profileKeySuffix, type StepName, unsourcedStepsUsed } from '../client-profiles/profiles.js';
-import { envTemplateNames, type KillPoint, type Scenario } from '../config/index.js';
+import { envTemplateNames, type KillMode, type KillPoint, type Scenario } from '../config/index.js';
 import { profileInputs } from './profile-inputs.js';
 import type { PlannedDrill } from './types.js';
 
@@ -15,6 +15,8 @@ export const TARGET_NEVER_SENT: readonly KillPoint[] = Object.freeze(['idle', 'p
 export interface NotRepeated {
   key: string;
   sameAs: string;
+  /** Left out at run time by the evidence of `sameAs`, which ran in another mode (by-evidence.ts): its own mode, and why. */
+  byEvidence?: { mode: KillMode; reason: string };
 }
 
 /**
@@ -59,7 +61,7 @@ export function withoutRepeats(drills: readonly PlannedDrill[], behaviour: Behav
 /** Each drill left out, described from the plan's drills (`filtered` holds them all). */
 export function notRepeatedEntries(notRepeated: readonly NotRepeated[], filtered: readonly PlannedDrill[]): NotRepeatedEntry[] {
   const byKey = new Map(filtered.map((d) => [d.key, d]));
-  return notRepeated.flatMap(({ key, sameAs }) => {
+  return notRepeated.flatMap(({ key, sameAs, byEvidence }) => {
     const drill = byKey.get(key);
     if (!drill) return [];
     const behaviour = behaviourOf(drill.profile);
@@ -71,6 +73,7 @@ export function notRepeatedEntries(notRepeated: readonly NotRepeated[], filtered
       clientProfile: drill.profile,
       clientVersions: behaviour.versions.label,
       ...(unsourced.length > 0 ? { unsourcedSteps: unsourced } : {}),
+      ...(byEvidence ? { byEvidence } : {}),
     };
     return [entry];
   });

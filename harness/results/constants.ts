@@ -55,7 +55,14 @@ export function profilesText(profiles: ReadonlyArray<{ profile: string; versions
 }
 
 /** What a reader keeps of a drill that a copy of it needs. */
-type Copied = { key: string; scenario: string; clientProfile: ProfileRef; clientVersions?: string; unsourcedSteps?: NotRepeatedDrill['unsourcedSteps'] };
+type Copied = {
+  key: string;
+  scenario: string;
+  clientProfile: ProfileRef;
+  mode?: string;
+  clientVersions?: string;
+  unsourcedSteps?: NotRepeatedDrill['unsourcedSteps'];
+};
 
 /**
  * The drills a run left out as not repeated (results.json `notRepeated`), each as a copy of every
@@ -78,6 +85,7 @@ export function notRepeatedCopies<T extends Copied>(drills: Iterable<T>, notRepe
         key: n.key,
         scenario: n.scenario!,
         clientProfile: n.clientProfile!,
+        ...(n.byEvidence ? { mode: n.byEvidence.mode } : {}),
         ...(n.clientVersions ? { clientVersions: n.clientVersions } : {}),
         ...(n.unsourcedSteps?.length ? { unsourcedSteps: n.unsourcedSteps } : {}),
         sameAs: n.sameAs,

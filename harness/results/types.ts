@@ -103,6 +103,8 @@ export interface NotRepeatedDrill {
   clientVersions?: string;
   /** The steps of its own profile it would use that rest on no source, as a drill's `unsourcedSteps`. */
   unsourcedSteps?: DrillResult['unsourcedSteps'];
+  /** Left out at run time, the evidence of `sameAs` (a drill in another mode) showing it the same drill: its own mode, and why. */
+  byEvidence?: { mode: KillMode; reason: string };
 }
 
 /** Which plan a run executed: shards of one plan share it, and `merge` refuses any other. */

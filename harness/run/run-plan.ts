@@ -24,10 +24,12 @@ import type { DrillOptions } from '../drill/executor/types.js';
 import type { HolderPool } from '../drill/holder/holder-pool.js';
 import { containerContainmentOf } from '../evidence/container-queries.js';
 import { writeEvidenceLog } from '../evidence/log.js';
+import { quitReachedNothing } from '../evidence/client-signals.js';
 import type { DrillEvidence } from '../evidence/types.js';
 import { declaredExpectations, judgeExpectations } from '../expectation/judge.js';
 import { drillIdFor, newRunId } from '../observe/index.js';
-import { notRepeatedEntries } from '../plan/not-repeated.js';
+import { closeTwins, SAME_BY_QUIT } from '../plan/by-evidence.js';
+import { type NotRepeated, notRepeatedEntries } from '../plan/not-repeated.js';
 import type { Plan } from '../plan/plan.js';
 import { attemptIndex, planFingerprint, repeatDrills, shardDrills, type ShardSpec } from '../plan/shard.js';
 import type { PlannedDrill } from '../plan/types.js';
@@ -101,6 +103,11 @@ export interface RunOptions extends DrillConfig, DrillOptions {
   env?: NodeJS.ProcessEnv;
   /** CPU slots (default: the cores); for tests and the bench. */
   cpuSlots?: number;
+  /**
+   * Leave out a stop drill whose close twin's evidence shows it cannot differ (harness/plan/by-evidence.ts):
+   * the survey's runs. Not with `repeat` or `shard`.
+   */
+  notRepeatedByEvidence?: boolean;
 }
 
 /** Identity function for types: `defineConfig({...})` in a config file; validation happens at load. */
@@ -184,7 +191,9 @@ export async function runPlan(plan: Plan, options: PlanRunOptions = {}): Promise
   ];
   return withTasks(tasks, async () => {
     const limits = scheduleLimits(options.concurrency, drills.length, options.cpuSlots);
-    if (options.signal) setMaxListeners(Math.max(10, limits.inFlight * 4), options.signal);
+    const twins = options.notRepeatedByEvidence && repeat === 1 && !options.shard ? closeTwins(drills.map((d) => d.planned)) : new Map<number, number>();
+    // Each drill in flight listens to the signal, and so does each stop drill waiting to be admitted once its twin has ended.
+    if (options.signal) setMaxListeners(Math.max(10, limits.inFlight * 4 + twins.size), options.signal);
     for (const r of reporters)
       await r.onRunStart?.({
         runId,
@@ -194,11 +203,12 @@ export async function runPlan(plan: Plan, options: PlanRunOptions = {}): Promise
         outDir: outDir ?? '',
         ...(plan.notRepeated.length > 0 ? { notRepeated: plan.notRepeated } : {}),
       });
-    const { results, verdicts, evidence } = await runDrillLoop({
+    const { results, verdicts, evidence, byEvidence } = await runDrillLoop({
       runId,
       drills,
       limits,
       repeat,
+      twins,
       options: { ...options, client },
       evidenceDir,
       holders,
@@ -222,6 +232,7 @@ export async function runPlan(plan: Plan, options: PlanRunOptions = {}): Promise
       planned,
       filtered: plan.filtered,
       notRepeated: plan.notRepeated,
+      byEvidence,
       repeat,
       shard: options.shard,
       finished,
@@ -248,6 +259,8 @@ interface DrillLoopInput {
   drills: readonly LoopDrill[];
   limits: ScheduleLimits;
   repeat: number;
+  /** Each drill that runs only if the drill at the other position may differ from it, by that drill's evidence (harness/plan/by-evidence.ts). */
+  twins: ReadonlyMap<number, number>;
   options: DrillOptions & { client: ClientKind };
   /** Where each drill's hash-chained evidence log goes (results then name the file and its head). */
   evidenceDir?: string;
@@ -269,6 +282,8 @@ interface DrillLoopOutput {
   /** With a spool: what the summary and the flaky list need of each drill, so they need not read the spool. */
   verdicts: Pick<DrillResult, 'key' | 'index' | 'attempt' | 'verdict'>[];
   evidence: DrillEvidence[];
+  /** The drills left out by an earlier drill's evidence, in plan order. */
+  byEvidence: NotRepeated[];
 }
 
 /** The drill loop: each drill admitted in plan order (scheduler.ts), executed, judged, logged, reported and kept. */
@@ -279,6 +294,17 @@ async function runDrillLoop(input: DrillLoopInput): Promise<DrillLoopOutput> {
   const results: DrillResult[] = new Array(spool ? 0 : drills.length);
   const verdicts: DrillLoopOutput['verdicts'] = [];
   let done = 0;
+  let total = drills.length;
+  // Of a drill a twin waits on: whether its evidence shows the twin the same drill, once it has ended (false if it ran into an error).
+  const waitedOn = new Set(input.twins.values());
+  const shows = new Map<number, { promise: Promise<boolean>; resolve: (same: boolean) => void }>();
+  for (const position of waitedOn) {
+    let resolve = (_same: boolean) => {};
+    const promise = new Promise<boolean>((r) => (resolve = r));
+    shows.set(position, { promise, resolve });
+  }
+  const leftOut: { position: number; entry: NotRepeated }[] = [];
+  const started = new Set<number>();
   /**
    * The first failure of a drill's own code. runOne never rejects (an unhandled rejection would end
    * the harness without containment); no drill is admitted after one, and the run throws it at the end.
@@ -307,11 +333,12 @@ async function runDrillLoop(input: DrillLoopInput): Promise<DrillLoopOutput> {
         },
       });
       if (input.keepEvidence) evidence[position] = ev;
+      shows.get(position)?.resolve(quitReachedNothing(ev));
       if (containerContainmentOf(ev).some((r) => r.endedBy === 'survived')) input.onContainerSurvived();
       const result: DrillResult = { ...judge(ev), key: plannedDrill.key, index: plannedDrill.index, ...(input.repeat > 1 ? { attempt } : {}) };
       if (input.evidenceDir) result.evidence = writeEvidenceLog(input.evidenceDir, ev);
       done++;
-      for (const r of reporters) r.onDrillEnd?.(result, { done, total: drills.length });
+      for (const r of reporters) r.onDrillEnd?.(result, { done, total });
       // After every onDrillEnd: a baseline marks the result in its own (harness/baseline/stage.ts).
       if (spool) {
         spool.put(position, result);
@@ -320,23 +347,50 @@ async function runDrillLoop(input: DrillLoopInput): Promise<DrillLoopOutput> {
     } catch (error) {
       failures.push(error);
     } finally {
+      shows.get(position)?.resolve(false);
       slot.release();
     }
+  };
+  /** A drill with a twin: left out if the twin's evidence shows it the same drill, else admitted and run. */
+  const afterTwin = async (position: number, twin: number): Promise<void> => {
+    if (await shows.get(twin)!.promise) {
+      total--;
+      const { planned: drill } = drills[position];
+      leftOut.push({ position, entry: { key: drill.key, sameAs: drills[twin].planned.key, byEvidence: { mode: drill.mode, reason: SAME_BY_QUIT } } });
+      return;
+    }
+    if (failures.length > 0) return;
+    const slot = await scheduler.admit(input.options.signal);
+    if (!slot) return;
+    if (failures.length > 0) {
+      slot.release();
+      return;
+    }
+    await runOne(position, slot);
   };
   // Drills are admitted in plan order as the limits allow (harness/run/scheduler.ts); each runs on its own.
   const running: Array<Promise<void>> = [];
   for (let position = 0; position < drills.length && failures.length === 0; position++) {
+    const twin = input.twins.get(position);
+    if (twin !== undefined) {
+      running.push(afterTwin(position, twin));
+      continue;
+    }
     const slot = await scheduler.admit(input.options.signal);
     if (!slot) break;
     if (failures.length > 0) {
       slot.release();
       break;
     }
+    started.add(position);
     running.push(runOne(position, slot));
   }
+  // A twin the loop never reached (an abort, a failure) shows nothing: what waits on it is not left out by it.
+  for (const position of waitedOn) if (!started.has(position)) shows.get(position)!.resolve(false);
   await Promise.all(running);
   if (failures.length > 0) throw failures[0];
-  return { results, verdicts, evidence };
+  leftOut.sort((a, b) => a.position - b.position);
+  return { results, verdicts, evidence, byEvidence: leftOut.map((l) => l.entry) };
 }
 
 function drillInfo(drill: PlannedDrill, runId: string): DrillInfo {
@@ -352,6 +406,8 @@ interface RunReportInput {
   filtered: readonly PlannedDrill[];
   /** The drills left out as the same drill as one that ran (harness/plan/not-repeated.ts). */
   notRepeated: NotRepeatedDrill[];
+  /** The drills left out at run time by an earlier drill's evidence (harness/plan/by-evidence.ts). */
+  byEvidence: NotRepeated[];
   repeat: number;
   shard?: ShardSpec;
   finished: DrillList;
@@ -363,7 +419,9 @@ interface RunReportInput {
 /** What a run reports at its end; expectations judged from the whole plan's scenarios, so every shard names the same statements. */
 function runReport(input: RunReportInput): RunReport {
   const { planned, repeat, shard } = input;
-  const notRepeated = notRepeatedEntries(input.notRepeated, input.filtered);
+  // The plan is what was planned: the drills its evidence left out at run time count in the report, not in the plan's id.
+  const notRepeatedInPlan = notRepeatedEntries(input.notRepeated, input.filtered);
+  const notRepeated = [...notRepeatedInPlan, ...notRepeatedEntries(input.byEvidence, input.filtered)];
   const judged = [...input.judged];
   const report: RunReport = {
     version: 1,
@@ -387,7 +445,7 @@ function runReport(input: RunReportInput): RunReport {
       id: planFingerprint(
         planned.map((d) => d.key),
         repeat,
-        notRepeated,
+        notRepeatedInPlan,
       ),
       drills: planned.length,
       repeat,

@@ -101,6 +101,8 @@ export async function drillServer(spec: WorkerSpec, signal?: AbortSignal): Promi
       network: spec.network,
       reporters: ['json', 'html'],
       cpuSlots: spec.cpuSlots,
+      // A stop drill whose close drill's client quit with nothing left to reach is that drill (harness/plan/by-evidence.ts).
+      notRepeatedByEvidence: true,
       signal,
     });
     const abandonRun = abandoningProfiles(spec.profiles).filter((p) => !stopAbandons(p));

@@ -49,7 +49,7 @@ export function renderMatrix(ran: readonly DrillLine[], notRepeated: readonly No
   const corner = profiled ? '<th rowspan="2">scenario / subject</th><th rowspan="2">client</th>' : '<th rowspan="2">scenario / subject</th>';
   const note =
     copies.length > 0
-      ? '<p class="muted">= : not repeated; the verdict of the same drill, which ran under another scenario or client profile (results.json notRepeated).</p>'
+      ? '<p class="muted">= : not repeated; the verdict of the same drill, which ran under another scenario or client profile, or in close where the client quit with nothing left to reach (results.json notRepeated).</p>'
       : '';
   return `<table class="matrix${profiled ? ' profiled' : ''}"><thead><tr>${corner}${head1}</tr><tr>${head2}</tr></thead><tbody>${body}</tbody></table>${note}`;
 }

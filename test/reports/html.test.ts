@@ -136,7 +136,7 @@ describe('html reporter', () => {
         '<tr><th class="mode">crash</th><th class="mode">close</th></tr></thead><tbody>' +
         `<tr class="group"><th class="scenario" rowspan="2">s<span class="subject">srv</span></th><th class="profile">ts-sdk</th><td class="cell v-pass">${chip('a', 'pass', 'pass')}</td><td class="cell v-pass">${chip('c', 'pass', 'pass')}</td></tr>` +
         `<tr><th class="profile">codex</th><td class="cell v-fail">${chip('b', 'fail', 'FAIL')}</td><td class="cell v-pass">${same}</td></tr>` +
-        '</tbody></table><p class="muted">= : not repeated; the verdict of the same drill, which ran under another scenario or client profile (results.json notRepeated).</p>',
+        '</tbody></table><p class="muted">= : not repeated; the verdict of the same drill, which ran under another scenario or client profile, or in close where the client quit with nothing left to reach (results.json notRepeated).</p>',
     );
     // Under the default profile only: one row a scenario, no client column, as before profiles.
     expect(renderMatrix([drills[0], drills[2]])).toBe(

@@ -223,7 +223,7 @@ describe('markdown reporter', () => {
         '| well-behaved / wb | vscode | ❌ fail | ✅ pass |',
         '| well-behaved / wb | cursor | = ❌ fail | ❌ fail |',
         '',
-        '`=`: not repeated; the verdict of the same drill, which ran under another scenario or client profile (results.json `notRepeated`).',
+        '`=`: not repeated; the verdict of the same drill, which ran under another scenario or client profile, or in close where the client quit with nothing left to reach (results.json `notRepeated`).',
         '',
       ].join('\n'),
     );
