@@ -43,6 +43,7 @@ import type { DrillInfo, DrillList, DrillResult, NotRepeatedDrill, RunReport, Ru
 import { type Task, withTasks } from '../util/tasks.js';
 import { harnessInfo } from '../util/version.js';
 import { collectGarbage } from './collect-garbage.js';
+import type { CpuPool } from './cpu-pool.js';
 import { RemotePool } from './remotes.js';
 import { nextPhase, PhaseScheduler, scheduleLimits, type DrillSlot, type ScheduleLimits } from './scheduler.js';
 
@@ -103,6 +104,8 @@ export interface RunOptions extends DrillConfig, DrillOptions {
   env?: NodeJS.ProcessEnv;
   /** CPU slots (default: the cores); for tests and the bench. */
   cpuSlots?: number;
+  /** The CPU slots to draw on, shared with other runs (harness/run/cpu-pool.ts: the survey's servers drilled at once); `cpuSlots` then only caps the run's own. */
+  cpuPool?: CpuPool;
   /**
    * Leave out a stop drill whose close twin's evidence shows it cannot differ (harness/plan/by-evidence.ts):
    * the survey's runs. Not with `repeat` or `shard`.
@@ -209,6 +212,7 @@ export async function runPlan(plan: Plan, options: PlanRunOptions = {}): Promise
       limits,
       repeat,
       twins,
+      cpuPool: options.cpuPool,
       options: { ...options, client },
       evidenceDir,
       holders,
@@ -261,6 +265,8 @@ interface DrillLoopInput {
   repeat: number;
   /** Each drill that runs only if the drill at the other position may differ from it, by that drill's evidence (harness/plan/by-evidence.ts). */
   twins: ReadonlyMap<number, number>;
+  /** The CPU slots shared with other runs, if any (scheduler.ts). */
+  cpuPool?: CpuPool;
   options: DrillOptions & { client: ClientKind };
   /** Where each drill's hash-chained evidence log goes (results then name the file and its head). */
   evidenceDir?: string;
@@ -289,7 +295,7 @@ interface DrillLoopOutput {
 /** The drill loop: each drill admitted in plan order (scheduler.ts), executed, judged, logged, reported and kept. */
 async function runDrillLoop(input: DrillLoopInput): Promise<DrillLoopOutput> {
   const { runId, drills, limits, reporters, spool } = input;
-  const scheduler = new PhaseScheduler(limits);
+  const scheduler = new PhaseScheduler(limits, input.cpuPool);
   const evidence: DrillEvidence[] = new Array(drills.length);
   const results: DrillResult[] = new Array(spool ? 0 : drills.length);
   const verdicts: DrillLoopOutput['verdicts'] = [];

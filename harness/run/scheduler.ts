@@ -4,9 +4,11 @@
  * runtime's teardown, which the run's own starts must not slow), and while it is contained;
  * between its server's exit and the end of its grace window it only waits, so it holds no CPU
  * slot. A drill is admitted in plan order while fewer than `cpu` drills are in a CPU phase and
- * fewer than `inFlight` run; containment and exit never wait for a slot.
+ * fewer than `inFlight` run; containment and exit never wait for a slot. The CPU slots are a pool
+ * (cpu-pool.ts): the run's own, or one shared with the runs beside it (the survey's servers).
  */
 import { availableParallelism } from 'node:os';
+import { type CpuPool, LocalCpuPool } from './cpu-pool.js';
 import { serverToldOfLoss } from '../evidence/client-signals.js';
 import type { EvidenceEvent } from '../evidence/types.js';
 
@@ -77,7 +79,16 @@ export class PhaseScheduler {
   /** Most drills that were ever in a CPU phase at once, and in flight at once (for tests and the bench). */
   peak = { cpu: 0, inFlight: 0 };
 
-  constructor(readonly limits: ScheduleLimits) {}
+  private readonly pool: CpuPool;
+  private readonly wakeUp = () => this.pump();
+
+  /** `pool`: the CPU slots, shared with other runs (cpu-pool.ts); by default the run's own, `limits.cpu` of them. */
+  constructor(
+    readonly limits: ScheduleLimits,
+    pool?: CpuPool,
+  ) {
+    this.pool = pool ?? new LocalCpuPool(limits.cpu);
+  }
 
   /** Resolves with a slot in the `starting` phase once the limits allow it, or null when aborted first. */
   admit(signal?: AbortSignal): Promise<DrillSlot | null> {
@@ -119,13 +130,13 @@ export class PhaseScheduler {
     return n;
   }
 
-  private canAdmit(): boolean {
-    return this.slots.size < this.limits.inFlight && this.cpuBusy() < this.limits.cpu;
-  }
-
-  /** Admits waiting drills, first come first served, while the limits allow. */
+  /** Admits waiting drills, first come first served, while the limits allow: a drill in flight to spare, and a CPU slot of the pool. */
   private pump(): void {
-    while (this.waiters.length > 0 && this.canAdmit()) {
+    while (this.waiters.length > 0 && this.slots.size < this.limits.inFlight) {
+      if (!this.pool.tryTake()) {
+        this.pool.wake(this.wakeUp);
+        return;
+      }
       const waiter = this.waiters.shift()!;
       const slot = new Slot(this);
       this.slots.add(slot);
@@ -134,9 +145,13 @@ export class PhaseScheduler {
     }
   }
 
-  /** @internal */
-  moved(slot: Slot, released: boolean): void {
+  /** @internal A slot moved from phase `from` (or was released, in it): the pool counts its CPU slot. */
+  moved(slot: Slot, from: DrillPhase, released: boolean): void {
+    const was = CPU_PHASES.has(from);
+    const is = !released && CPU_PHASES.has(slot.phase);
     if (released) this.slots.delete(slot);
+    if (was && !is) this.pool.give();
+    else if (!was && is) this.pool.force();
     this.changed();
     this.pump();
   }
@@ -157,13 +172,14 @@ class Slot implements DrillSlot {
 
   enter(phase: DrillPhase): void {
     if (this.released || phase === this.phase) return;
+    const from = this.phase;
     this.phase = phase;
-    this.scheduler.moved(this, false);
+    this.scheduler.moved(this, from, false);
   }
 
   release(): void {
     if (this.released) return;
     this.released = true;
-    this.scheduler.moved(this, true);
+    this.scheduler.moved(this, this.phase, true);
   }
 }

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import type { ProfileName } from '../client-profiles/profiles.js';
 import type { CatalogEntry, NetworkChoice } from '../config/index.js';
 import { ListToolsError, listServerTools } from '../init/list-tools.js';
+import { cpuPoolClient, LocalCpuPool, takeSlot } from '../run/cpu-pool.js';
 import { runDrills } from '../run/run-drills.js';
 import { packageRoot } from '../util/paths.js';
 import { npmCacheDir } from './cache.js';
@@ -25,8 +26,10 @@ export interface WorkerSpec {
   /** The scratch folder for the entry's needs: the survey makes it and removes it once the worker has ended, however it ended. */
   scratch: string;
   network: NetworkChoice;
-  /** The CPU slots of this server's drills: the cores, split among the servers drilled at once. */
+  /** The CPU slots of this server's drills where the survey shares none: the cores, split among the servers drilled at once. */
   cpuSlots: number;
+  /** The survey's pool of CPU slots (harness/run/cpu-pool.ts, a Unix socket), shared by the servers drilled at once; null: `cpuSlots` of its own. */
+  cpuPool: string | null;
 }
 
 /** What the worker found, for the table (no secret in it: names only). */
@@ -48,6 +51,8 @@ export const ABANDON_RUN_DIR = 'run-abandon';
 export async function drillServer(spec: WorkerSpec, signal?: AbortSignal): Promise<ServerOutcome> {
   const { entry } = spec;
   const prepared = prepareNeeds(entry, spec.scratch);
+  // The survey's CPU slots (harness/run/cpu-pool.ts): the listing and both runs draw on them.
+  const cpuPool = spec.cpuPool ? await cpuPoolClient(spec.cpuPool) : new LocalCpuPool(spec.cpuSlots);
   try {
     const values = prepared.values;
     const words = serverWords(entry, spec.program, values);
@@ -67,8 +72,14 @@ export async function drillServer(spec: WorkerSpec, signal?: AbortSignal): Promi
     };
     const base = { id: entry.id, command: words, missingTools: [] as string[] };
     let tools;
+    // Listing starts the server: CPU work, so it holds a slot of the pool as a starting drill does.
     try {
-      ({ tools } = await listServerTools(listed, spec.timeoutMs, { network: spec.network }));
+      await takeSlot(cpuPool);
+      try {
+        ({ tools } = await listServerTools(listed, spec.timeoutMs, { network: spec.network }));
+      } finally {
+        cpuPool.give();
+      }
     } catch (error) {
       if (!(error instanceof ListToolsError)) throw error;
       // The scratch folder's name is new each run: the table says {{folder}}, so two runs read the same;
@@ -93,32 +104,41 @@ export async function drillServer(spec: WorkerSpec, signal?: AbortSignal): Promi
       projectDir: packageRoot(),
       values,
     });
-    await runDrills({
-      scenarios: [scenariosDir(spec.serverDir)],
-      out: join(spec.serverDir, RUN_DIR),
-      modes: [...SURVEY_MODES],
-      clientProfiles: spec.profiles,
-      network: spec.network,
-      reporters: ['json', 'html'],
-      cpuSlots: spec.cpuSlots,
-      // A stop drill whose close drill's client quit with nothing left to reach is that drill (harness/plan/by-evidence.ts).
-      notRepeatedByEvidence: true,
-      signal,
-    });
+    // The two runs at once, on one pool of CPU slots: the abandon drills mostly wait, beside the others.
     const abandonRun = abandoningProfiles(spec.profiles).filter((p) => !stopAbandons(p));
-    if (abandonRun.length > 0 && !signal?.aborted)
-      await runDrills({
+    const runs = await Promise.allSettled([
+      runDrills({
         scenarios: [scenariosDir(spec.serverDir)],
-        out: join(spec.serverDir, ABANDON_RUN_DIR),
-        modes: ['abandon'],
-        clientProfiles: abandonRun,
-        reporters: ['json', 'html'],
+        out: join(spec.serverDir, RUN_DIR),
+        modes: [...SURVEY_MODES],
+        clientProfiles: spec.profiles,
         network: spec.network,
+        reporters: ['json', 'html'],
         cpuSlots: spec.cpuSlots,
+        cpuPool,
+        // A stop drill whose close drill's client quit with nothing left to reach is that drill (harness/plan/by-evidence.ts).
+        notRepeatedByEvidence: true,
         signal,
-      });
+      }),
+      abandonRun.length > 0
+        ? runDrills({
+            scenarios: [scenariosDir(spec.serverDir)],
+            out: join(spec.serverDir, ABANDON_RUN_DIR),
+            modes: ['abandon'],
+            clientProfiles: abandonRun,
+            reporters: ['json', 'html'],
+            network: spec.network,
+            cpuSlots: spec.cpuSlots,
+            cpuPool,
+            signal,
+          })
+        : null,
+    ]);
+    // Both ended (each contains its own drills), then a harness failure of either is thrown.
+    for (const run of runs) if (run.status === 'rejected') throw run.reason;
     return { ...base, status: 'drilled', reason: null, stderrTail: null, tools: tools.map((t) => t.name), missingTools };
   } finally {
+    if ('close' in cpuPool) cpuPool.close();
     rmSync(prepared.scratch, { recursive: true, force: true });
   }
 }
