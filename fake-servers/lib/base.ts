@@ -45,6 +45,8 @@ export interface FakeServerOptions {
   helper: 'child' | 'daemon' | 'shell-daemon';
   /** Where a 'child' helper runs (default its own group: the server's). */
   helperPlacement?: HelperPlacement;
+  /** A 'child' helper keeps the server's stdin (inherited, never read). */
+  helperHoldsStdin?: boolean;
   /** A live interval from startup, like an SDK server with a timer or subscription. */
   keepAliveTimer: boolean;
   /** Non-JSON lines on stdout: one banner at startup and one at the first tool call. */
@@ -105,7 +107,7 @@ export async function runFakeServer(options: FakeServerOptions): Promise<void> {
     spawnHelper: () => {
       if (options.helper === 'daemon') return startDaemon();
       if (options.helper === 'shell-daemon') return startShellDaemon();
-      return children.spawnHelper(options.helperPlacement);
+      return children.spawnHelper(options.helperPlacement, options.helperHoldsStdin);
     },
     beforeCall,
   });

@@ -28,11 +28,15 @@ export class ChildTracker {
    * server's process group, in a group of its own (a job-control shell's pipeline, a tool that
    * calls setpgid) or in a session of its own (`detached`, which is setsid in Node).
    */
-  spawnHelper(placement: HelperPlacement = 'same-group'): number | Promise<number> {
+  spawnHelper(placement: HelperPlacement = 'same-group', holdsStdin = false): number | Promise<number> {
     // stdio 'ignore': a helper that held the server's stdout or stderr pipe would keep the
-    // harness waiting for EOF on it and blur what the server itself did.
+    // harness waiting for EOF on it and blur what the server itself did. `holdsStdin`: it keeps
+    // the server's stdin open (never reading it), as a child spawned with stdio inherited does.
     if (placement === 'own-group') return this.spawnInOwnGroup();
-    const child = spawn(process.execPath, [HELPER_SCRIPT], { stdio: 'ignore', detached: placement === 'own-session' });
+    const child = spawn(process.execPath, [HELPER_SCRIPT], {
+      stdio: [holdsStdin ? 'inherit' : 'ignore', 'ignore', 'ignore'],
+      detached: placement === 'own-session',
+    });
     this.track(child);
     // No pid means the spawn failed; the 'error' event follows asynchronously.
     if (child.pid === undefined) throw new HelperStartError(`could not start ${HELPER_SCRIPT}`);

@@ -57,12 +57,16 @@ export function serverToldOfLoss(mode: KillMode): boolean {
 
 /**
  * Whether a close drill's client quit with nothing of the drill left to reach: the server's exit
- * recorded and no process of the drill alive, the quit's own sample says, and no harness error. The
- * quit is then all that tells close from stop under the same profile, and it acts on nothing, so
- * the stop drill cannot differ (harness/plan/by-evidence.ts).
+ * recorded, and no process of the drill alive that the quit can reach (none that holds the server's
+ * stdio ends, is the client's child or is stopped: harness/drill/executor/observation.ts), the
+ * quit's own sample says, and no harness error. The quit is then all that tells close from stop
+ * under the same profile, and it acts on nothing, so the stop drill cannot differ
+ * (harness/plan/by-evidence.ts).
  */
 export function quitReachedNothing(evidence: DrillEvidence): boolean {
   if (evidence.meta.mode !== 'close' || eventsOf(evidence, 'harness-error').length > 0) return false;
   const quits = eventsOf(evidence, 'client-quit');
-  return quits.length === 1 && quits[0].alive === 0 && quits[0].serverExited === true;
+  if (quits.length !== 1 || quits[0].serverExited !== true) return false;
+  const { alive, reachable } = quits[0];
+  return alive === 0 || reachable === 0;
 }

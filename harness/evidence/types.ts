@@ -132,10 +132,13 @@ export type HarnessEvent =
   | { type: 'parent-death-signal'; pid: number; startTime: number; signal: string }
   /**
    * close: the client quit once its stop sequence was done (its pipe ends close with it). `alive`:
-   * the drill's processes alive as it quit, the client left out; `serverExited`: the server's exit
-   * was recorded by then (both absent in logs written before they were).
+   * the drill's processes alive as it quit, the client left out; `reachable`: those of them the
+   * quit can reach (observation.ts, quitReaches); `serverExited`: the server's exit was recorded by
+   * then (all absent in logs written before they were).
    */
-  | { type: 'client-quit'; how: string; alive?: number; serverExited?: boolean }
+  | { type: 'client-quit'; how: string; alive?: number; reachable?: number; serverExited?: boolean }
+  /** The server's ends of its stdio, the direct child's fds 0-2 read after the handshake (null: closed or unreadable). */
+  | { type: 'subject-stdio'; links: (string | null)[] }
   | { type: 'subject-stderr'; text: string }
   | { type: 'client-stderr'; text: string }
   /** A process of the drill, first seen at `t`; `startedAt` from its /proc start time, same clock. */

@@ -28,7 +28,7 @@ export { tcpConnections, unixSockets, socketInodes, type TcpConn, type UnixSock 
 export { newRunId, drillIdFor, runIdOf, DRILL_ENV, SUITE_ENV, suiteEnv } from './run-ids.js';
 export { ObserveError, type ObserveErrorCode } from './errors.js';
 export { findRealServer, findRealServerNow, isLauncher, snapshotChain, type ChainProcess, type ReadFd } from './wrapper.js';
-export { type IoCounters, fdLinkedTo, readCwd, readFdLinksAsync, readIo, readStatOnce, readSysctl, scanNetTable } from './proc.js';
+export { type IoCounters, fdLinkedTo, readCwd, readFdLinks, readFdLinksAsync, readIo, readStatOnce, readSysctl, scanNetTable } from './proc.js';
 export { type ProcessFacts, processFacts } from './process-facts.js';
 export { type RuntimeFacts, runtimeFacts } from './runtime-facts.js';
 export { parseTcpLine } from './net.js';

@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { closeSync, openSync, readdirSync, readFileSync, readSync } from 'node:fs';
 import { monoNow } from '../util/clock.js';
 
-export { fdIsFifo, fdLinkedTo, fdLinkMode, listFds, readFdinfo, readFdLink, readFdLinkOrThrow, readFdLinksAsync } from './proc/fds.js';
+export { fdIsFifo, fdLinkedTo, fdLinkMode, listFds, readFdinfo, readFdLink, readFdLinkOrThrow, readFdLinks, readFdLinksAsync } from './proc/fds.js';
 export {
   listTasks,
   procAvailable,

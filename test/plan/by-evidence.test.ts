@@ -54,12 +54,15 @@ function evidence(mode: 'close' | 'stop', events: Partial<EvidenceEvent>[]): Dri
 const QUIT = { type: 'client-quit', how: 'quit' } as const;
 
 describe('quitReachedNothing', () => {
-  it('is true where the close drill quit with the server exited and nothing alive', () => {
+  it('is true where the close drill quit with the server exited and nothing alive, or nothing alive it can reach', () => {
     expect(quitReachedNothing(evidence('close', [{ ...QUIT, alive: 0, serverExited: true }]))).toBe(true);
+    expect(quitReachedNothing(evidence('close', [{ ...QUIT, alive: 2, reachable: 0, serverExited: true }]))).toBe(true);
   });
 
   it('is false where anything was left, the exit was not recorded, a harness error came, or it is no close drill', () => {
     expect(quitReachedNothing(evidence('close', [{ ...QUIT, alive: 1, serverExited: true }]))).toBe(false);
+    expect(quitReachedNothing(evidence('close', [{ ...QUIT, alive: 2, reachable: 1, serverExited: true }]))).toBe(false);
+    expect(quitReachedNothing(evidence('close', [{ ...QUIT, alive: 1, reachable: 0, serverExited: false }]))).toBe(false);
     expect(quitReachedNothing(evidence('close', [{ ...QUIT, alive: 0, serverExited: false }]))).toBe(false);
     // A log written before the quit said what it could reach.
     expect(quitReachedNothing(evidence('close', [QUIT]))).toBe(false);

@@ -23,7 +23,7 @@ export const FAKE_SERVERS = [
   'ignores-sigterm',
   'python-well-behaved',
 ] as const;
-export type FakeServer = (typeof FAKE_SERVERS)[number] | 'crashes-on-epipe';
+export type FakeServer = (typeof FAKE_SERVERS)[number] | 'crashes-on-epipe' | 'leaks-stdin-holder';
 
 let python: string | undefined;
 

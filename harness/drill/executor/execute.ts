@@ -11,7 +11,7 @@
 import type { Scenario } from '../../config/index.js';
 import type { DrillEvidence, DrillMeta } from '../../evidence/types.js';
 import { profileFacts } from './profile-facts.js';
-import { drillIdFor } from '../../observe/index.js';
+import { drillIdFor, readFdLink } from '../../observe/index.js';
 import type { PlannedDrill } from '../../plan/types.js';
 import { abortable } from '../../util/abortable.js';
 import { errorMessage, Interrupted } from '../../util/errors.js';
@@ -148,6 +148,11 @@ async function drive(ctx: DrillContext, held: Holdings, watch: ServerWatch): Pro
   // recorded 3 ms after the dispatch).
   tracker.sampleNow();
   recordStartFacts(rec, watch.server, rec.knownSecrets()); // diagnosis: runtime and SDK
+  // The server's ends of its stdio as the client gave them (the direct child's fds 0-2): what a close
+  // drill's quit can reach in a process that holds one (observation.ts).
+  const direct = watch.directChild;
+  const stdio = direct ? [0, 1, 2].map((fd) => readFdLink(direct.pid, fd)) : [];
+  rec.harness({ type: 'subject-stdio', links: stdio });
   await ctx.extensions.afterHandshake(watch.server, wait);
 
   const outcome = await wait(
@@ -176,7 +181,16 @@ async function drive(ctx: DrillContext, held: Holdings, watch: ServerWatch): Pro
   });
   // A cancel drill without a later kill ends here: its client never got lost (harness/drill/executor/kill.ts).
   if (ended === null || ended.mode === 'cancel') return;
-  const lost: LostDrill = { started, scenario, link, watch, lossAt: ended.lossAt, mode: ended.mode, profile: profileFacts(drill) };
+  const lost: LostDrill = {
+    started,
+    scenario,
+    link,
+    watch,
+    lossAt: ended.lossAt,
+    mode: ended.mode,
+    profile: profileFacts(drill),
+    stdio: stdio.filter((l): l is string => l !== null),
+  };
   await wait(revokeAfterLoss(lost));
   await observeWindow(ctx, lost);
   held.activity?.read('window-end');

@@ -7,7 +7,7 @@
 import { longestStop } from '../../client-profiles/profiles.js';
 import { DEFAULT_EXIT_DEADLINE_MS, DEFAULT_SURVIVOR_GRACE_MS, type LossMode, type Scenario } from '../../config/index.js';
 import type { ProfileFacts } from '../../evidence/types.js';
-import { identityKey, inventory } from '../../observe/index.js';
+import { identityKey, inventory, readFdLinks, readStatOnce, type TrackedProcess } from '../../observe/index.js';
 import { monoNow } from '../../util/clock.js';
 import { recordProcessFacts } from './diagnosis-facts.js';
 import type { SnapshotLabel } from './extension.js';
@@ -27,6 +27,8 @@ export interface LostDrill {
   mode: LossMode;
   /** The drill's client profile (its stop sequence, in close and stop). */
   profile: ProfileFacts;
+  /** The server's ends of its stdio (fd links: `pipe:[N]`, `socket:[N]`, a FIFO's path), as read after the handshake; empty if none could be read. */
+  stdio: readonly string[];
 }
 
 /** How much longer than its waits a stop sequence may take to report its end (its signals and /proc reads). */
@@ -79,13 +81,14 @@ export async function observeWindow(ctx: DrillContext, lost: LostDrill): Promise
     if (done?.type !== 'stop-done') ctx.rec.harness({ type: 'harness-error', phase: 'kill', message: 'the client did not finish its stop sequence' });
     else end = Math.max(end, done.t + grace);
     if (mode === 'close' && client.alive) {
-      // What the quit could reach: with the server's exit recorded and no process of the drill left, nothing (harness/plan/by-evidence.ts).
+      // What the quit could reach (harness/plan/by-evidence.ts): with the server's exit recorded, no process left that it can.
       const quitting = identityKey(clientId);
-      const alive = tracker.sampleNow().filter((p) => identityKey(p) !== quitting).length;
+      const live = tracker.sampleNow().filter((p) => identityKey(p) !== quitting);
       ctx.rec.harness({
         type: 'client-quit',
         how: 'the client quit after its stop sequence: its ends of the pipes closed with it',
-        alive,
+        alive: live.length,
+        reachable: live.filter((p) => quitReaches(p, clientId.pid, lost.stdio)).length,
         serverExited: watch.exited,
       });
       client.send({ type: 'exit' });
@@ -105,6 +108,23 @@ export async function observeWindow(ctx: DrillContext, lost: LostDrill): Promise
   snapshot(ctx, lost, 'grace-end', quiet && monoNow() < end);
   await ctx.extensions.snapshot('grace-end', ctx.wait);
   link.recordState('grace-end');
+}
+
+/**
+ * Whether a client's quit can reach a live process of its drill: the quit closes the client's ends
+ * of the server's stdio (EOF or EPIPE for a process holding the server's ends) and ends the client,
+ * which re-parents its children (a parent-death signal, a changed ppid) and can orphan a process
+ * group (SIGHUP to a stopped member). A process that holds none of the server's stdio ends, is not
+ * the client's child and is not stopped is out of its reach. One whose fds cannot be read, or where
+ * the server's ends are not known, counts as reached.
+ */
+function quitReaches(p: TrackedProcess, clientPid: number, stdio: readonly string[]): boolean {
+  if (stdio.length === 0 || p.ppid === clientPid) return true;
+  const state = readStatOnce(p.pid);
+  if (state === null || state.startTime !== p.startTime) return false; // gone since the sample
+  if (state.ppid === clientPid || state.state === 'T' || state.state === 't') return true;
+  const links = readFdLinks(p.pid);
+  return links === null || links.some((l) => stdio.includes(l));
 }
 
 /** Every live process of the drill but the client, with what it holds, before containment changes anything. */

@@ -76,3 +76,21 @@ export async function readFdLinksAsync(pid: number): Promise<string[]> {
   const fds = await readdir(dir).catch(() => [] as string[]);
   return Promise.all(fds.map((fd) => readlink(`${dir}/${fd}`).catch(() => '')));
 }
+
+/** Every fd link of `pid`, read synchronously ('' for an fd that closed meanwhile), or null when gone or not readable. */
+export function readFdLinks(pid: number): string[] | null {
+  const dir = `/proc/${pid}/fd`;
+  let fds: string[];
+  try {
+    fds = readdirSync(dir);
+  } catch {
+    return null;
+  }
+  return fds.map((fd) => {
+    try {
+      return readlinkSync(`${dir}/${fd}`);
+    } catch {
+      return '';
+    }
+  });
+}
