@@ -180,7 +180,8 @@ function table(drills: Brief[]): string[] {
   return [head, rule, ...body, ...same];
 }
 
-const SAME_AS_NOTE = '`=`: not repeated; the verdict of the same drill, which ran under another scenario or client profile, or in close where the client quit with nothing left to reach (results.json `notRepeated`).';
+const SAME_AS_NOTE =
+  '`=`: not repeated; the verdict of the same drill, which ran under another scenario or client profile, or in close where the client quit with nothing left to reach (results.json `notRepeated`).';
 
 /** `✅ pass`; with repeats, each verdict with its count (`❌ fail ×1, ✅ pass ×2`); `–` when not drilled; `= ✅ pass` when not repeated. */
 function cell(drills: Brief[]): string {

@@ -16,7 +16,7 @@ import type { PlannedDrill } from './types.js';
 
 /** Why a stop drill left out by its close twin's evidence is the same drill, as results.json says it. */
 export const SAME_BY_QUIT =
-  'its close drill showed the client quit with the server exited and no process of the drill left that the quit could reach (none holding the server\'s stdio, a child of the client or stopped): the stop drill, whose client lives on instead, is the same drill';
+  "its close drill showed the client quit with the server exited and no process of the drill left that the quit could reach (none holding the server's stdio, a child of the client or stopped): the stop drill, whose client lives on instead, is the same drill";
 
 /** Each stop drill's close twin among `drills`, by position: the stop drill at the key's position waits for the twin's evidence. */
 export function closeTwins(drills: readonly PlannedDrill[]): Map<number, number> {
