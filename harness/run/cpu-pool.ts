@@ -9,6 +9,7 @@
  * waits), and given back when the drill leaves its CPU phases.
  */
 import { createServer, type Server, type Socket, connect } from 'node:net';
+import { pipeLines } from '../util/lines.js';
 
 export interface CpuPool {
   /** Takes a slot if one is free here and now. */
@@ -64,19 +65,7 @@ export class LocalCpuPool implements CpuPool {
 /** One message a line: want a slot, take one regardless, give one back (client to server); a slot granted (server to client). */
 type Message = 'want' | 'take' | 'give' | 'grant';
 
-function lines(socket: Socket, on: (message: Message) => void): void {
-  let buffered = '';
-  socket.setEncoding('utf8');
-  socket.on('data', (chunk: string) => {
-    buffered += chunk;
-    let at = buffered.indexOf('\n');
-    while (at >= 0) {
-      on(buffered.slice(0, at) as Message);
-      buffered = buffered.slice(at + 1);
-      at = buffered.indexOf('\n');
-    }
-  });
-}
+const lines = (socket: Socket, on: (message: Message) => void): void => pipeLines(socket, (line) => on(line as Message));
 
 /**
  * The shared pool, in the process that starts the workers: `size` slots, granted first come first
@@ -89,6 +78,7 @@ export class CpuPoolServer {
   private readonly server: Server;
   /** Most slots taken at once (for tests and the bench). */
   peak = 0;
+  private wantListeners: Array<() => void> = [];
 
   private constructor(
     readonly size: number,
@@ -113,6 +103,9 @@ export class CpuPoolServer {
       if (message === 'want') {
         this.wanting.push(socket);
         this.grant();
+        const listeners = this.wantListeners;
+        this.wantListeners = [];
+        for (const listener of listeners) listener();
       } else if (message === 'take') this.count(socket, 1);
       else if (message === 'give') {
         this.count(socket, -1);
@@ -128,6 +121,16 @@ export class CpuPoolServer {
     };
     socket.on('close', gone);
     socket.on('error', gone);
+  }
+
+  /** Resolves once a worker's next want has come (and been granted, or queued): for tests. */
+  nextWant(): Promise<void> {
+    return new Promise((resolve) => this.wantListeners.push(resolve));
+  }
+
+  /** Wants queued for want of a free slot. */
+  get waiting(): number {
+    return this.wanting.length;
   }
 
   private count(socket: Socket, by: number): void {
@@ -155,7 +158,7 @@ export class CpuPoolServer {
  * A worker's side of the shared pool: a slot it was granted and has not used yet is `spare`, taken
  * by the next tryTake; one nobody took at once goes back, so no worker sits on a slot.
  */
-export async function cpuPoolClient(path: string): Promise<CpuPool & { close(): void }> {
+export async function cpuPoolClient(path: string): Promise<CpuPool & { close(): void; closed: Promise<void> }> {
   const socket = await new Promise<Socket>((resolve, reject) => {
     const s = connect(path, () => resolve(s));
     s.once('error', reject);
@@ -172,9 +175,12 @@ export async function cpuPoolClient(path: string): Promise<CpuPool & { close(): 
   const send = (message: Message) => {
     if (!socket.destroyed) socket.write(`${message}\n`);
   };
+  let ended = () => {};
+  const closed = new Promise<void>((resolve) => (ended = resolve));
   socket.on('error', () => undefined);
   socket.on('close', () => {
     alone = new LocalCpuPool(1, held);
+    ended();
     const woken = listeners;
     listeners = [];
     for (const listener of woken) listener();
@@ -220,6 +226,8 @@ export async function cpuPoolClient(path: string): Promise<CpuPool & { close(): 
       else if (!listeners.includes(listener)) listeners.push(listener);
     },
     close: () => socket.destroy(),
+    /** Resolves once the socket has closed: from then on the worker counts its own one slot. */
+    closed,
   };
 }
 

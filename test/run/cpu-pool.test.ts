@@ -10,11 +10,11 @@ import { CpuPoolServer, cpuPoolClient, LocalCpuPool, takeSlot } from '../../harn
 import { PhaseScheduler } from '../../harness/run/scheduler.js';
 import { tempDir } from '../support/temp-dir.js';
 
-/** Whether the promise has settled by the time queued callbacks and a socket round trip have run. */
-async function settled<T>(promise: Promise<T>, ms = 0): Promise<boolean> {
+/** Whether the promise has settled by the time queued callbacks have run. */
+async function settled<T>(promise: Promise<T>): Promise<boolean> {
   let done = false;
   void promise.then(() => (done = true));
-  await new Promise((resolve) => (ms > 0 ? setTimeout(resolve, ms) : setImmediate(resolve)));
+  await new Promise((resolve) => setImmediate(resolve));
   return done;
 }
 
@@ -70,8 +70,12 @@ describe("the survey's pool over a Unix socket", () => {
       await a;
       await b;
       expect(server.peak).toBe(2);
+      const wanted = server.nextWant();
       const c = s2.admit();
-      expect(await settled(c, 50)).toBe(false);
+      // The second client's want has reached the pool, and waits there: no slot is free.
+      await wanted;
+      expect(server.waiting).toBe(1);
+      expect(await settled(c)).toBe(false);
       // The first client goes with both its slots: they come back, and the second gets one.
       one.close();
       await c;
@@ -108,13 +112,14 @@ describe("the survey's pool over a Unix socket", () => {
     const s = new PhaseScheduler({ inFlight: 8, cpu: 2 }, client);
     const first = (await s.admit())!;
     await server.close();
+    await client.closed;
     const second = s.admit();
     // Alone, its one slot is the one its first drill holds.
-    expect(await settled(second, 50)).toBe(false);
+    expect(await settled(second)).toBe(false);
     first.enter('waiting');
     await second;
     expect(s.counts()).toEqual({ starting: 1, exiting: 0, waiting: 1, containing: 0 });
-    expect(await settled(s.admit(), 50)).toBe(false);
+    expect(await settled(s.admit())).toBe(false);
     client.close();
   });
 });

@@ -3,6 +3,7 @@ import type { ChildProcess } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
 import type { ClientEvent } from '../../shared/protocol.js';
 import { identify } from '../../observe/index.js';
+import { pipeLines } from '../../util/lines.js';
 import { parseHolderLine, type HolderState } from '../holder/holder.js';
 
 type Waiter = { match: (event: ClientEvent) => boolean; resolve: (event: ClientEvent | null) => void; timer: NodeJS.Timeout };
@@ -129,22 +130,6 @@ export function endControl(stdin: Writable | null | undefined, text?: string): v
   stdin.on('error', () => {});
   if (text) stdin.end(text);
   else stdin.end();
-}
-
-/** Calls `onLine` with each complete line of a report pipe (the holder's, the stand-in's), without its newline. */
-export function pipeLines(stream: Readable, onLine: (line: string) => void): void {
-  let buffered = '';
-  stream.setEncoding('utf8');
-  stream.on('error', () => {});
-  stream.on('data', (chunk: string) => {
-    buffered += chunk;
-    let nl: number;
-    while ((nl = buffered.indexOf('\n')) >= 0) {
-      const line = buffered.slice(0, nl);
-      buffered = buffered.slice(nl + 1);
-      onLine(line);
-    }
-  });
 }
 
 /** Hands a stream's text to `sink` as it comes; a broken stream is not an error of the drill. */

@@ -10,7 +10,7 @@ import type { SpawnedServer } from '../../shared/spawn-subject.js';
 import type { ClientEvent } from '../../shared/protocol.js';
 import { readStatOnce } from '../../observe/index.js';
 import { monoNow } from '../../util/clock.js';
-import { pipeLines } from './client-base.js';
+import { pipeLines } from '../../util/lines.js';
 import { signalIdentity } from '../../containment/signal.js';
 
 const SIGNAL_NAMES = new Map<number, NodeJS.Signals>(Object.entries(constants.signals).map(([name, n]) => [n, name as NodeJS.Signals]));

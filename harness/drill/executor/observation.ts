@@ -119,7 +119,7 @@ export async function observeWindow(ctx: DrillContext, lost: LostDrill): Promise
  * the server's ends are not known, counts as reached.
  */
 function quitReaches(p: TrackedProcess, clientPid: number, stdio: readonly string[]): boolean {
-  if (stdio.length === 0 || p.ppid === clientPid) return true;
+  if (stdio.length === 0) return true;
   const state = readStatOnce(p.pid);
   if (state === null || state.startTime !== p.startTime) return false; // gone since the sample
   if (state.ppid === clientPid || state.state === 'T' || state.state === 't') return true;
