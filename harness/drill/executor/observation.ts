@@ -114,7 +114,9 @@ export async function observeWindow(ctx: DrillContext, lost: LostDrill): Promise
  * Whether a client's quit can reach a live process of its drill: the quit closes the client's ends
  * of the server's stdio (EOF or EPIPE for a process holding the server's ends) and ends the client,
  * which re-parents its children (a parent-death signal, a changed ppid) and can orphan a process
- * group (SIGHUP to a stopped member). A process that holds none of the server's stdio ends, is not
+ * group (SIGHUP to a stopped member): torvalds/linux kernel/exit.c, forget_original_parent() sends
+ * each re-parented child its pdeath_signal, and reparent_leader() calls kill_orphaned_pgrp() (read
+ * in the code since Linux 4.19, whose group_send_sig_info takes PIDTYPE_TGID). A process that holds none of the server's stdio ends, is not
  * the client's child and is not stopped is out of its reach. One whose fds cannot be read, or where
  * the server's ends are not known, counts as reached.
  */
