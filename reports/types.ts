@@ -30,8 +30,12 @@ export interface Reporter {
   name: string;
   onRunStart?(info: RunStartInfo): void | Promise<void>;
   onDrillStart?(drill: DrillInfo): void;
-  /** A drill moved on: 'starting' (spawn, handshake, setup, kill point), 'waiting' (deadline and grace windows), 'containing'. */
-  onDrillPhase?(drill: DrillInfo, phase: string): void;
+  /**
+   * A drill moved on: 'starting' (spawn, handshake, setup, kill point), 'exiting' (its server told of the loss),
+   * 'waiting' (deadline and grace windows), 'containing'. `idle`: it moved to 'waiting' because its processes used
+   * almost no CPU while it started or exited (harness/run/scheduler.ts), not on an event of its own.
+   */
+  onDrillPhase?(drill: DrillInfo, phase: string, idle?: boolean): void;
   onDrillEnd?(result: DrillResult, progress: { done: number; total: number }): void;
   /** The run's results; in a CLI run each drill is read from disk when asked for, so keep only what you need. */
   onRunEnd?(results: RunReport): void | Promise<void>;

@@ -36,6 +36,8 @@ export type ProcStat = {
   flags: number;
   /** Field 22: clock ticks after boot. With pid, the identity of a process. */
   startTime: number;
+  /** Fields 14 and 15, utime + stime: the CPU it has used, in clock ticks. */
+  cpuTicks: number;
   /** Field 52: the wait(2) status; only meaningful while the process is a zombie. */
   exitCode: number;
 };
@@ -51,7 +53,7 @@ export function parseStat(text: string): ProcStat | null {
   const comm = text.slice(open + 1, close);
   // Walk the space-separated fields after comm, keeping only the ones we use: this runs for
   // every process on the machine at every sample, so no array of all 50 fields is built.
-  const want = [3, 4, 5, 6, 9, 22, 52];
+  const want = [3, 4, 5, 6, 9, 14, 15, 22, 52];
   const got: string[] = [];
   let field = 3;
   let start = close + 2;
@@ -67,7 +69,7 @@ export function parseStat(text: string): ProcStat | null {
     start = end + 1;
   }
   // Field 22 is required; field 52 exists since Linux 3.5, older kernels leave it out.
-  if (got.length < 6) return null;
+  if (got.length < 8) return null;
   const num = (i: number): number => Number(got[i]);
   return {
     pid,
@@ -77,8 +79,9 @@ export function parseStat(text: string): ProcStat | null {
     pgid: num(2),
     sid: num(3),
     flags: num(4),
-    startTime: num(5),
-    exitCode: got.length >= 7 ? num(6) : 0,
+    cpuTicks: num(5) + num(6),
+    startTime: num(7),
+    exitCode: got.length >= 9 ? num(8) : 0,
   };
 }
 

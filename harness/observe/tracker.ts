@@ -76,7 +76,7 @@ export class DrillTracker extends EventEmitter<TrackerEvents> {
     } else {
       // The root died before tracking began: keep it as an exited member so reports show it.
       this.scanner.admit(
-        { pid: this.root.pid, comm: '', state: 'X', ppid: 0, pgid: 0, sid: 0, flags: 0, startTime: this.root.startTime, exitCode: 0 },
+        { pid: this.root.pid, comm: '', state: 'X', ppid: 0, pgid: 0, sid: 0, flags: 0, cpuTicks: 0, startTime: this.root.startTime, exitCode: 0 },
         ['root'],
         now,
       );

@@ -330,6 +330,11 @@ async function runDrillLoop(input: DrillLoopInput): Promise<DrillLoopOutput> {
         holders: input.holders,
         // Servers in containers: labelled, attributed, snapshotted and contained with the drill.
         extensions: [containersExtension],
+        // A drill that uses almost no CPU while it starts or exits gives its slot back (scheduler.ts).
+        onCpuMeter: (meter) =>
+          slot.measure(meter, () => {
+            for (const r of reporters) r.onDrillPhase?.(info, 'waiting', true);
+          }),
         onEvent: (event) => {
           if (event.type === 'client-ready') input.onClientReady();
           const phase = nextPhase(slot.phase, event);

@@ -6,9 +6,19 @@
  * slot. A drill is admitted in plan order while fewer than `cpu` drills are in a CPU phase and
  * fewer than `inFlight` run; containment and exit never wait for a slot. The CPU slots are a pool
  * (cpu-pool.ts): the run's own, or one shared with the runs beside it (the survey's servers).
+ *
+ * A phase is named by events, but what a drill does in it is measured too: a drill whose processes
+ * use almost no CPU while it starts or exits (a server that ignores EOF until its deadline, one
+ * that sleeps before it exits or before it answers, a remote call held at its gate) is waiting,
+ * and gives its slot back. Its meter (the drill cgroup's cpu.stat, or its tracked processes'
+ * utime + stime) is read every IDLE_WINDOW_MS while it holds a slot; under IDLE_CPU_SHARE of one
+ * core in a window, with none of its processes runnable at the reading (a drill starved by the
+ * load beside it uses little CPU too), moves it to `waiting`. Only what runs beside it changes:
+ * every verdict comes from the drill's own events.
  */
 import { availableParallelism } from 'node:os';
 import { type CpuPool, LocalCpuPool } from './cpu-pool.js';
+import type { CpuReading } from '../drill/executor/cpu-meter.js';
 import { serverToldOfLoss } from '../evidence/client-signals.js';
 import type { EvidenceEvent } from '../evidence/types.js';
 
@@ -61,11 +71,23 @@ export function scheduleLimits(concurrency: number | undefined, total: number, c
 
 export type PhaseCounts = Record<DrillPhase, number>;
 
+/** How often a drill holding a CPU slot has its CPU read, in ms. */
+export const IDLE_WINDOW_MS = 100;
+/** Under this share of one core over a whole window, a starting or exiting drill is waiting. */
+export const IDLE_CPU_SHARE = 0.1;
+/** The phases a measured drill leaves when idle: containment is short and never waits. */
+const MEASURED_PHASES: ReadonlySet<DrillPhase> = new Set(['starting', 'exiting']);
+
+/** A drill's CPU so far (harness/drill/executor/cpu-meter.ts); null when it cannot be read. */
+export type CpuMeter = () => CpuReading | null;
+
 /** One admitted drill's hold on the scheduler. */
 export interface DrillSlot {
   readonly phase: DrillPhase;
   /** Moves the drill to `phase`; never waits (a phase change is something that already happened). */
   enter(phase: DrillPhase): void;
+  /** From now on the drill's CPU is read by `meter`: a window under IDLE_CPU_SHARE moves it to `waiting`, and `onIdle` is called. */
+  measure(meter: CpuMeter, onIdle?: () => void): void;
   /** The drill has ended: its slots go to the next drill. */
   release(): void;
 }
@@ -81,6 +103,9 @@ export class PhaseScheduler {
 
   private readonly pool: CpuPool;
   private readonly wakeUp = () => this.pump();
+  private idleTimer: NodeJS.Timeout | null = null;
+  /** Drills moved to `waiting` by their meter (tests and the bench). */
+  idled = 0;
 
   /** `pool`: the CPU slots, shared with other runs (cpu-pool.ts); by default the run's own, `limits.cpu` of them. */
   constructor(
@@ -154,6 +179,31 @@ export class PhaseScheduler {
     else if (!was && is) this.pool.force();
     this.changed();
     this.pump();
+    this.watchIdle();
+  }
+
+  /** Reads the meters every IDLE_WINDOW_MS while a measured drill holds a slot in a phase it may leave idle. */
+  watchIdle(): void {
+    const any = [...this.slots].some((slot) => slot.metered());
+    if (any && this.idleTimer === null) {
+      this.idleTimer = setInterval(() => this.readMeters(), IDLE_WINDOW_MS);
+      this.idleTimer.unref();
+    } else if (!any && this.idleTimer !== null) {
+      clearInterval(this.idleTimer);
+      this.idleTimer = null;
+    }
+  }
+
+  private readMeters(): void {
+    const now = performance.now();
+    for (const slot of [...this.slots]) {
+      if (slot.idleSince(now)) {
+        this.idled++;
+        slot.enter('waiting');
+        slot.onIdle?.();
+      }
+    }
+    this.watchIdle();
   }
 
   private changed(): void {
@@ -167,6 +217,10 @@ export class PhaseScheduler {
 class Slot implements DrillSlot {
   phase: DrillPhase = 'starting';
   private released = false;
+  private meter: CpuMeter | null = null;
+  onIdle: (() => void) | undefined;
+  /** The meter's last reading in this phase (its CPU ms), and when it was taken. */
+  private last: { cpuMs: number; at: number } | null = null;
 
   constructor(private readonly scheduler: PhaseScheduler) {}
 
@@ -174,7 +228,42 @@ class Slot implements DrillSlot {
     if (this.released || phase === this.phase) return;
     const from = this.phase;
     this.phase = phase;
+    this.base();
     this.scheduler.moved(this, from, false);
+  }
+
+  measure(meter: CpuMeter, onIdle?: () => void): void {
+    if (this.released) return;
+    this.meter = meter;
+    this.onIdle = onIdle;
+    this.base();
+    this.scheduler.watchIdle();
+  }
+
+  /** The reading a phase's first window starts from: taken as it begins. */
+  private base(): void {
+    const reading = this.metered() ? this.meter!() : null;
+    this.last = reading === null ? null : { cpuMs: reading.cpuMs, at: performance.now() };
+  }
+
+  /** @internal Whether its meter is read now: it has one, and holds a slot in a phase it may leave idle. */
+  metered(): boolean {
+    return !this.released && this.meter !== null && MEASURED_PHASES.has(this.phase);
+  }
+
+  /** @internal Reads the meter: whether a whole window since the last reading used under IDLE_CPU_SHARE of a core. */
+  idleSince(now: number): boolean {
+    if (!this.metered()) return false;
+    const reading = this.meter!();
+    if (reading === null) return false;
+    const { cpuMs } = reading;
+    const last = this.last;
+    if (last === null || now - last.at < IDLE_WINDOW_MS / 2) {
+      if (last === null) this.last = { cpuMs, at: now };
+      return false;
+    }
+    this.last = { cpuMs, at: now };
+    return !reading.runnable && cpuMs - last.cpuMs < IDLE_CPU_SHARE * (now - last.at);
   }
 
   release(): void {

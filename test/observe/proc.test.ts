@@ -49,7 +49,7 @@ describe('/proc reading', () => {
     const fields = Array.from({ length: 50 }, (_, i) => String(i + 3));
     fields[0] = 'Z';
     const s = parseStat(`42 (x ) y) ${fields.join(' ')}\n`)!;
-    expect(s).toMatchObject({ pid: 42, comm: 'x ) y', state: 'Z', ppid: 4, pgid: 5, sid: 6, startTime: 22, exitCode: 52 });
+    expect(s).toMatchObject({ pid: 42, comm: 'x ) y', state: 'Z', ppid: 4, pgid: 5, sid: 6, cpuTicks: 14 + 15, startTime: 22, exitCode: 52 });
     expect(parseStat('garbage')).toBeNull();
   });
 

@@ -4,11 +4,11 @@
  * verdicts are the same as one drill at a time. The whole engine matrix at both schedules is a
  * benchmark (bench/schedule-verdicts.ts), too slow for the suite.
  */
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { DrillInfo, DrillResult, Reporter } from '../../reports/types.js';
 import { planRun } from '../../harness/plan/plan.js';
 import { runPlan } from '../../harness/run/run-plan.js';
-import { type DrillPhase, nextPhase, PhaseScheduler, scheduleLimits, type DrillSlot } from '../../harness/run/scheduler.js';
+import { type DrillPhase, IDLE_WINDOW_MS, nextPhase, PhaseScheduler, scheduleLimits, type DrillSlot } from '../../harness/run/scheduler.js';
 import type { EvidenceEvent } from '../../harness/evidence/types.js';
 import { fakeSubject, scenarioFrom, scenarioYaml, type ScenarioParts } from '../support/scenarios.js';
 import { tempDir } from '../support/temp-dir.js';
@@ -112,6 +112,76 @@ describe('the phase-aware scheduler', () => {
     expect(next('starting', { type: 'rpc-out' })).toBeNull();
   });
 
+  describe('a drill that uses almost no CPU gives its slot back', () => {
+    afterEach(() => {
+      vi.useRealTimers();
+    });
+    /** A meter the test moves: the drill's CPU in ms and whether a process of it is runnable. */
+    const meter = () => {
+      const m = { cpuMs: 0, runnable: false, reads: 0 };
+      return { m, read: () => (m.reads++, { cpuMs: m.cpuMs, runnable: m.runnable }) };
+    };
+    const windows = async (n: number) => {
+      for (let i = 0; i < n; i++) await vi.advanceTimersByTimeAsync(IDLE_WINDOW_MS);
+    };
+
+    it('while its server exits: a window under a tenth of a core moves it to waiting, and the next drill starts', async () => {
+      vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval', 'performance'] });
+      const s = new PhaseScheduler({ inFlight: 4, cpu: 1 });
+      const a = (await s.admit())!;
+      const { m, read } = meter();
+      const idle = vi.fn();
+      a.measure(read, idle);
+      a.enter('exiting');
+      const b = s.admit();
+      // The phase's first window starts at its entry: through it the server tears down at half a core.
+      m.cpuMs += IDLE_WINDOW_MS / 2;
+      await windows(1);
+      expect(a.phase).toBe('exiting');
+      expect(await settled(b)).toBe(false);
+      // A window at 5 ms of CPU: it only waits now.
+      m.cpuMs += 5;
+      await windows(1);
+      expect(a.phase).toBe('waiting');
+      expect(idle).toHaveBeenCalledTimes(1);
+      expect(s.idled).toBe(1);
+      expect(await settled(b)).toBe(true);
+      // Nothing is read once no drill holds a slot in a phase it could leave idle.
+      const reads = m.reads;
+      (await b)!.enter('waiting');
+      await windows(3);
+      expect(m.reads).toBe(reads);
+      expect(vi.getTimerCount()).toBe(0);
+    });
+
+    it('a drill starved of CPU (a process of it runnable) is not idle; an unreadable meter changes nothing; containment is never measured', async () => {
+      vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval', 'performance'] });
+      const s = new PhaseScheduler({ inFlight: 4, cpu: 1 });
+      const a = (await s.admit())!;
+      const { m, read } = meter();
+      m.runnable = true;
+      a.measure(read);
+      await windows(5);
+      expect(a.phase).toBe('starting');
+      a.measure(() => null);
+      await windows(5);
+      expect(a.phase).toBe('starting');
+      m.runnable = false;
+      a.measure(read);
+      a.enter('containing');
+      await windows(5);
+      expect(a.phase).toBe('containing');
+      expect(s.idled).toBe(0);
+      // The same meter while it starts: idle, it waits (a server asleep in its start, a call held at the remote).
+      a.enter('starting');
+      await windows(1);
+      expect(a.phase).toBe('waiting');
+      expect(s.idled).toBe(1);
+      a.release();
+      expect(vi.getTimerCount()).toBe(0);
+    });
+  });
+
   it('a drill whose server is exiting holds its CPU slot', async () => {
     const scheduler = new PhaseScheduler({ inFlight: 4, cpu: 1 });
     const first = (await scheduler.admit())!;
@@ -141,7 +211,10 @@ class PhaseWatch implements Reporter {
     this.maxExitingBesideAdmission = Math.max(this.maxExitingBesideAdmission, [...this.phase.values()].filter((p) => p === 'exiting').length);
     this.set(drill.id, 'starting');
   }
-  onDrillPhase(drill: DrillInfo, phase: string): void {
+  /** The drills that moved to waiting because they used almost no CPU, by key. */
+  readonly idle = new Set<string>();
+  onDrillPhase(drill: DrillInfo, phase: string, idle?: boolean): void {
+    if (idle) this.idle.add(drill.key);
     this.set(drill.id, phase);
   }
   onDrillEnd(result: DrillResult): void {
@@ -193,9 +266,13 @@ describe('a run with phase-aware scheduling', () => {
     // that began between the slot being granted and the reporter hearing of the start.
     expect(watch.maxInFlight).toBeGreaterThan(1);
     expect(watch.maxCpuBesideAdmission).toBeLessThanOrEqual(1);
-    // With one CPU slot, no drill starts while another's server exits (slow-exit takes 1.1 s).
+    // With one CPU slot, no drill starts while another's server exits using CPU. slow-exit sleeps
+    // 1.1 s after EOF and ignores-eof never exits: both only wait, so they give their slot back
+    // by their meters, long before their deadline's facts would (720 ms after the loss).
     expect([...watch.seen].sort()).toEqual(['containing', 'exiting', 'starting', 'waiting']);
     expect(watch.maxExitingBesideAdmission).toBe(0);
+    // (A drill may also idle while it starts, waiting on the harness, so the set is not asserted whole.)
+    expect([...watch.idle]).toEqual(expect.arrayContaining(['ignores-eof/after-response/crash', 'slow-exit/after-response/crash']));
     // Every drill has its own id, its own processes and its own evidence.
     const ids = phased.evidence.map((e) => e.meta.drillId);
     expect(new Set(ids).size).toBe(ids.length);

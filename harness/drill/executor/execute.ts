@@ -18,6 +18,7 @@ import { errorMessage, Interrupted } from '../../util/errors.js';
 import { launchSecrets, redact, redactArgv } from '../../util/secrets.js';
 import { defaultClientKind } from '../client/drill-client.js';
 import { containAndClean, type Holdings } from './clean-up.js';
+import { drillCpuMeter } from './cpu-meter.js';
 import { openDrillNetwork } from './drill-network.js';
 import { recordStartFacts } from './diagnosis-facts.js';
 import { Extensions } from './extension.js';
@@ -131,6 +132,7 @@ async function drive(ctx: DrillContext, held: Holdings, watch: ServerWatch): Pro
   held.activity = watchActivity(ctx, scenario, link, watch, () => held.client?.drainSubjectStderr(), activityFileFor(tmp, 'drill'));
   const started = await startDrill(ctx, held, scenario, link, watch);
   if (!started) return;
+  ctx.opts.onCpuMeter?.(drillCpuMeter(started.cgroup, started.tracker));
   const shaken = await handshake(started.client, scenario, () => watch.exited, wait);
   if (!shaken.done) {
     rec.harness({ type: 'harness-error', phase: shaken.phase, message: shaken.message });

@@ -1,3 +1,4 @@
+import type { CpuReading } from './cpu-meter.js';
 import type { Scenario } from '../../config/index.js';
 import type { EvidenceEvent } from '../../evidence/types.js';
 import type { PlannedDrill } from '../../plan/types.js';
@@ -29,6 +30,8 @@ export interface ExecuteOptions extends DrillOptions {
   trustFiles?: () => Promise<TrustFiles>;
   /** Every evidence event as it is recorded (progress reporting). */
   onEvent?: (event: EvidenceEvent) => void;
+  /** Once the drill's processes are tracked: its CPU so far, in ms, for the run's scheduler (cpu-meter.ts). */
+  onCpuMeter?: (meter: () => CpuReading | null) => void;
   /** The run's spare holders for in-process clients (holder-pool.ts); without it each drill starts its own. */
   holders?: HolderPool | null;
   /** Each drill gets one of each (extension.ts): servers in containers are one. */
