@@ -6,9 +6,7 @@
  * the sum go down. Beside it, whether one of them is runnable (state R) now: a drill starved of
  * CPU by the load beside it uses little too, and is not idle.
  */
-import type { DrillCgroup } from '../../observe/cgroup.js';
-import { clockTicksPerSecond, identityKey, readStat } from '../../observe/index.js';
-import type { DrillTracker } from '../../observe/tracker.js';
+import { clockTicksPerSecond, type DrillCgroup, type DrillTracker, identityKey, readStat } from '../../observe/index.js';
 
 /** A drill's CPU so far in ms (all its processes', the client's included), and whether one of them is runnable now. */
 export type CpuReading = { cpuMs: number; runnable: boolean };
