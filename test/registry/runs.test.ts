@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { drillIdFor, identify, newRunId, procState, runIdOf, type ProcIdentity } from '../../harness/observe/index.js';
-import { isRunLive, registerRun, runStates, runsDir, sweepStale, whenRunEnds } from '../../harness/registry/index.js';
+import { isRunLive, REGISTRY_ENV, registerRun, runStates, runsDir, sweepStale, whenRunEnds } from '../../harness/registry/index.js';
 import { packageRoot } from '../../harness/util/paths.js';
 import { tempDir } from '../support/temp-dir.js';
 import { envWith, start } from '../observe/helpers.js';
@@ -60,15 +60,34 @@ describe('run ids', () => {
     }
   });
 
+  /**
+   * A registry of the test's own (CRASH_DRILL_REGISTRY, inherited by the registrant) for a test that
+   * reads a dead run's state: in the machine's registry, any run that starts meanwhile (another test
+   * file's, another job's) sweeps the dead run's registration away, and the state reads
+   * `unregistered` (1 of 8 unit runs here). These tests sweep nothing, so no drill is at stake.
+   */
+  function ownRegistry(): () => void {
+    const saved = process.env[REGISTRY_ENV];
+    process.env[REGISTRY_ENV] = join(tempDir(), 'registry');
+    return () => {
+      if (saved === undefined) delete process.env[REGISTRY_ENV];
+      else process.env[REGISTRY_ENV] = saved;
+    };
+  }
+
   it('a run is live while its harness holds the lock, and dead once the harness is killed', async () => {
-    const runId = newRunId();
-    const harness = await startRegistrant(cleanup, [runId]);
-    expect(isRunLive(runId)).toBe(true);
-    const gone = new Promise((r) => harness.child.once('exit', r));
-    harness.child.kill('SIGKILL');
-    await gone;
-    expect(runStates([runId]).get(runId)).toBe('dead');
-    rmSync(join(runsDir(), `${runId}.json`));
+    const restore = ownRegistry();
+    try {
+      const runId = newRunId();
+      const harness = await startRegistrant(cleanup, [runId]);
+      expect(isRunLive(runId)).toBe(true);
+      const gone = new Promise((r) => harness.child.once('exit', r));
+      harness.child.kill('SIGKILL');
+      await gone;
+      expect(runStates([runId]).get(runId)).toBe('dead');
+    } finally {
+      restore();
+    }
   });
 
   // Before the lock, liveness was the registered pid and start time read in this namespace's
@@ -76,20 +95,24 @@ describe('run ids', () => {
   const namespace = noPidNamespace();
   if (namespace) console.warn(`[skip] test/registry/runs.test.ts, the PID namespace test: ${namespace}`);
   it.skipIf(namespace !== null)('a run whose harness is in another PID namespace is live while that harness runs, and dead once it is killed', async () => {
-    const runId = newRunId();
-    const harness = await startRegistrant(cleanup, [runId], { namespace: true });
-    const registered = JSON.parse(readFileSync(join(runsDir(), `${runId}.json`), 'utf8')) as { pid: number; startTime: number };
-    expect(registered.pid).not.toBe(harness.harness.pid); // the pid it has in its namespace
-    expect(isRunLive(runId)).toBe(true);
-    const gone = new Promise((r) => harness.child.once('exit', r));
-    harness.child.kill('SIGKILL'); // unshare: --kill-child takes the namespace with it
-    await gone;
-    await until('the namespaced harness to end', () => procState(harness.harness) !== 'alive');
-    // Its leader shows Z before its other threads have exited: the descriptor, and so the lock,
-    // goes with the last of them, which only the lock itself tells.
-    await whenRunEnds(runId, 10_000);
-    expect(runStates([runId]).get(runId)).toBe('dead');
-    rmSync(join(runsDir(), `${runId}.json`));
+    const restore = ownRegistry();
+    try {
+      const runId = newRunId();
+      const harness = await startRegistrant(cleanup, [runId], { namespace: true });
+      const registered = JSON.parse(readFileSync(join(runsDir(), `${runId}.json`), 'utf8')) as { pid: number; startTime: number };
+      expect(registered.pid).not.toBe(harness.harness.pid); // the pid it has in its namespace
+      expect(isRunLive(runId)).toBe(true);
+      const gone = new Promise((r) => harness.child.once('exit', r));
+      harness.child.kill('SIGKILL'); // unshare: --kill-child takes the namespace with it
+      await gone;
+      await until('the namespaced harness to end', () => procState(harness.harness) !== 'alive');
+      // Its leader shows Z before its other threads have exited: the descriptor, and so the lock,
+      // goes with the last of them, which only the lock itself tells.
+      await whenRunEnds(runId, 10_000);
+      expect(runStates([runId]).get(runId)).toBe('dead');
+    } finally {
+      restore();
+    }
   });
 });
 
