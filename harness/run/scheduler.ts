@@ -104,7 +104,7 @@ export class PhaseScheduler {
   private readonly pool: CpuPool;
   private readonly wakeUp = () => this.pump();
   private idleTimer: NodeJS.Timeout | null = null;
-  /** Drills moved to `waiting` by their meter (tests and the bench). */
+  /** Drills moved to `waiting` by their meter (its tests read it). */
   idled = 0;
 
   /** `pool`: the CPU slots, shared with other runs (cpu-pool.ts); by default the run's own, `limits.cpu` of them. */

@@ -21,6 +21,7 @@ export function drillCpuMeter(cgroup: DrillCgroup | null, tracker: DrillTracker)
       const stat = readStat(p.pid);
       if (stat === null || stat.startTime !== p.startTime) continue;
       if (stat.state === 'R') runnable = true;
+      if (cgroup !== null) continue; // the cgroup counts its CPU
       const key = identityKey(p);
       const before = seen.get(key) ?? 0;
       if (stat.cpuTicks > before) total += stat.cpuTicks - before;
