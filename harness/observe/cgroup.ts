@@ -143,6 +143,20 @@ export class DrillCgroup {
     }
   }
 
+  /** Resolves true once no process is left inside (at once when none is), false after `timeoutMs`. */
+  whenEmpty(timeoutMs: number): Promise<boolean> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        unsubscribe();
+        resolve(false);
+      }, timeoutMs);
+      const unsubscribe = this.onEmpty(() => {
+        clearTimeout(timer);
+        resolve(true);
+      });
+    });
+  }
+
   /** Calls cb once when the cgroup has no process left; cgroup.events is modified when `populated` changes (Documentation/admin-guide/cgroup-v2.rst). */
   onEmpty(cb: () => void): () => void {
     let done = false;

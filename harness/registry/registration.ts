@@ -81,16 +81,19 @@ function parseRegistration(text: string): Registration | null {
   }
 }
 
-/** Where a run's registration may be: here, or in the user's other registry locations (registry.ts siblingRunsDirs()). */
-function registrationFiles(runId: string): string[] {
-  let file: string;
-  try {
-    file = registryFile(runId);
-  } catch (err) {
-    if (err instanceof RegistryError) throw err;
-    return []; // a bad id: never registered
-  }
-  return [file, ...siblingRunsDirs().map((dir) => join(dir, `${runId}.json`))];
+/**
+ * The folders a registration may be in: this registry's runs/ (checked, RegistryError when it is
+ * not private) and the user's other registries' (registry.ts siblingRunsDirs). Read once per
+ * question, not once per run: each check resolves and lstats every folder above.
+ */
+function registrationDirs(): string[] {
+  return [runsDir(), ...siblingRunsDirs()];
+}
+
+/** Where `runId`'s registration may be, in the folders `dirs()` gives; none for a bad id (never registered). */
+function registrationFiles(runId: string, dirs: () => readonly string[]): string[] {
+  if (!SAFE_ID.test(runId)) return [];
+  return dirs().map((dir) => join(dir, `${runId}.json`));
 }
 
 /**
@@ -107,10 +110,12 @@ export function runStates(runIds: Iterable<string>): Map<string, RunState> {
   };
   const opened: number[] = [];
   const locked: Array<{ runId: string; fd: number }> = [];
+  let dirs: string[] | undefined;
+  const registries = (): string[] => (dirs ??= registrationDirs());
   try {
     for (const runId of new Set(runIds)) {
       note(runId, 'unregistered');
-      for (const candidate of registrationFiles(runId)) {
+      for (const candidate of registrationFiles(runId, registries)) {
         const file = openOwnFile(candidate);
         if (file === null) continue;
         opened.push(file.fd);

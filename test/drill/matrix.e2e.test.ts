@@ -9,6 +9,7 @@
  * with the default phase-aware schedule (harness/run/scheduler.ts).
  */
 import { describe, expect, it } from 'vitest';
+import { listDrillCgroups } from '../../harness/observe/index.js';
 import { planRun } from '../../harness/plan/plan.js';
 import { runPlan } from '../../harness/run/run-plan.js';
 import type { DrillResult } from '../../harness/results/types.js';
@@ -30,6 +31,12 @@ describe('the confusion matrix', () => {
     expect(results.drills).toHaveLength(FAKE_SERVERS.length * POINTS.length * MODES.length);
     expect(unexplained(results.drills)).toEqual([]);
     expect(table(results.drills)).toEqual(expectedTable());
+    // Each drill's cgroup goes with it, its released holder's exit waited for: none of the run's is left.
+    expect(
+      listDrillCgroups()
+        .filter((cg) => cg.drillId.startsWith(`${results.runId}.`))
+        .map((cg) => cg.drillId),
+    ).toEqual([]);
   }, 600_000);
 
   it('the evidence behind the verdicts says what each mutant did', () => {

@@ -135,6 +135,21 @@ describe.skipIf(!support.available)('DrillCgroup', () => {
     expect(existsSync(cg.path)).toBe(false);
   });
 
+  it('whenEmpty: false while a process stays inside past the wait, true as soon as the last one exits, and the cgroup can go then', async () => {
+    const cg = cleanup.cgroup(testDrillId())!;
+    expect(await cg.whenEmpty(50)).toBe(true);
+    // Like a released holder: it exits once told, a moment after the drill's end asked for its cgroup.
+    const p = start(cleanup, 'sh', ['-c', 'read go; exit 0'], { detached: true });
+    expect(cg.addPid(p.id)).toBe(true);
+    expect(await cg.whenEmpty(100)).toBe(false);
+    expect(cg.remove()).toBe(false);
+    const empty = cg.whenEmpty(30_000);
+    p.child.stdin!.write('go\n');
+    expect(await empty).toBe(true);
+    expect(cg.remove()).toBe(true);
+    expect(existsSync(cg.path)).toBe(false);
+  });
+
   it('lets containDrill() end a daemon that only the cgroup sees', async () => {
     const drillId = testDrillId();
     const cg = cleanup.cgroup(drillId)!;

@@ -18,6 +18,8 @@ import type { DrillContext } from './types.js';
 const STDERR_DRAIN_MS = 300;
 /** Containment: how long SIGTERM gets before SIGKILL when the run names no wait (ms). */
 const CONTAIN_TERM_WAIT_MS = 1000;
+/** How long the drill's cgroup gets to empty once its holder is released (ms): the holder's exit, not a fixed wait. */
+const CGROUP_EMPTY_WAIT_MS = 2000;
 
 /** What the drill holds so far: each part is set the moment it exists, and containment ends or removes whatever is set. */
 export interface Holdings {
@@ -77,6 +79,10 @@ export async function containAndClean(ctx: DrillContext, held: Holdings, watch: 
   }
   // After containment: nothing of the drill is left to talk through its relays.
   await held.network?.close();
+  // The released holder exits on its own a moment later, and the kernel refuses to remove a
+  // cgroup with a process inside (EBUSY): removed then, every drill's cgroup was left behind
+  // whenever the holder had not yet gone, and each sweep of every later run read it again.
+  if (held.cgroup) await held.cgroup.whenEmpty(CGROUP_EMPTY_WAIT_MS);
   recordCpu(ctx, held);
   held.cgroup?.remove();
   if (held.tmp) await rm(held.tmp, { recursive: true, force: true });
