@@ -11,7 +11,7 @@ import { readEvidenceLog } from '../../harness/evidence/log.js';
 import { judge } from '../../harness/results/judge.js';
 import type { Diagnosis, DrillResult, RunResults } from '../../harness/results/types.js';
 import { packageRoot } from '../../harness/util/paths.js';
-import { runCli } from '../support/cli.js';
+import { lastLine, runCli } from '../support/cli.js';
 import { markedProcesses } from '../support/markers.js';
 import { tempDir } from '../support/temp-dir.js';
 import { pythonSdkSuite } from '../python-sdk/support/python-sdk.js';
@@ -152,8 +152,19 @@ const BUNDLED_CAUSES: Record<string, RegExp> = {
 };
 
 describe('the bundled broken servers (npm run drill)', () => {
-  it("every known failure carries a diagnosis naming that server's actual cause, and no passing drill has one", async () => {
-    const { results } = await drill([join(ROOT, 'scenarios'), '--baseline', join(ROOT, 'scenarios/crash-drill.baseline.json')]);
+  // `npm run drill` itself, run once for both: the gate on the bundled baseline
+  // (test/baseline/bundled.test.ts checks the file) and the diagnosis of each known failure.
+  it("npm run drill's run passes its gate, and every known failure carries a diagnosis naming that server's actual cause, no passing drill one", async () => {
+    const out = tempDir('cd-diagnosis-');
+    const run = await runCli(['run', 'scenarios', '--baseline', 'scenarios/crash-drill.baseline.json', '--out', out]);
+    expect(run.stderr).not.toMatch(/crash-drill:/);
+    // On a miss or an over-report this shows which drill and why.
+    expect(run.stdout.slice(run.stdout.indexOf('\nDrills that did not pass'))).not.toContain('Drills that did not pass');
+    expect(run.stdout).not.toContain('Cleanup expectation not met');
+    expect(lastLine(run.stdout)).toMatch(/^\d+ passed, 0 failed, 24 known, 0 unknown$/);
+    expect(run.code).toBe(0);
+    const results = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8')) as RunResults;
+    expect(markedProcesses(results.runId)).toEqual([]);
     expect(results.summary).toMatchObject({ fail: 0, unknown: 0, error: 0, known: 24 });
     const causes: string[] = [];
     for (const d of results.drills) {
