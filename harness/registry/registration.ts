@@ -10,7 +10,7 @@ import { pollExit } from '../observe/index.js';
 import { identify, isAlive, type ProcIdentity } from '../observe/index.js';
 import { SUITE_ENV } from '../observe/index.js';
 import { openOwnFile, replaceOwnFileKeepOpen } from './own-files.js';
-import { RegistryError, runsDir, siblingRunsDirs } from './registry.js';
+import { runsDir, siblingRunsDirs } from './registry.js';
 import { probeLocks, takeLock, whenLockFree } from './run-lock.js';
 
 export type RunRegistration = { unregister(): void };

@@ -6,7 +6,12 @@
  * era and check outcome is asserted exactly (`npm run bench:schedule` runs it one drill at a time
  * too, and holds both runs to the same table).
  */
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { readEvidenceLog } from '../../harness/evidence/log.js';
+import { judge } from '../../harness/results/judge.js';
+import type { Diagnosis, DrillResult } from '../../harness/results/types.js';
+import { DAEMON_FIX, NODE_CHILD_FIX, NODE_STDOUT_FIX, POPEN_FIX, SDK1_FIX, THREAD_FIX } from '../support/diagnosis-fixes.js';
 import { sdkMatrixRuns } from '../support/sdk-matrix.js';
 import { REMOTE_CHECKS_PASS } from '../support/truth-table.js';
 import { pythonSdkSuite } from './support/python-sdk.js';
@@ -99,5 +104,55 @@ describe.skipIf(!python)('the Python SDK matrix', () => {
         lastEnded: { key: `${drill.id}:write` },
       });
     }
+  });
+
+  // The diagnosis of the mcpserver fakes' crash drills, from this run: each names its server's
+  // actual cause and fix (harness/results/diagnosis.ts), the well-behaved one gets none, and
+  // judging the saved evidence log again gives the same.
+  it('the diagnosis: thread-keeps-alive waits for a non-daemon thread; popen and new-session children; well-behaved: none', () => {
+    const names = ['mcpserver-well-behaved', 'mcpserver-thread-keeps-alive', 'mcpserver-popen-child', 'mcpserver-new-session-child'];
+    const drills = runs.one.filter((r) => names.includes(r.scenario) && r.mode === 'crash');
+    expect(drills.map((r) => r.key).sort()).toEqual([
+      'mcpserver-new-session-child/after-response/crash',
+      'mcpserver-popen-child/after-response/crash',
+      'mcpserver-thread-keeps-alive/idle/crash',
+      'mcpserver-well-behaved/after-response/crash',
+      'mcpserver-well-behaved/idle/crash',
+    ]);
+    const d = new Map(drills.map((r) => [r.key, r]));
+    const diagnosisOf = (r: DrillResult | undefined): Diagnosis[] => r?.incident.diagnosis ?? [];
+    const fixes = (r: DrillResult | undefined): string[] => diagnosisOf(r).map((g) => `${g.check}: ${g.fix}`);
+    const thread = diagnosisOf(d.get('mcpserver-thread-keeps-alive/idle/crash'));
+    expect(fixes(d.get('mcpserver-thread-keeps-alive/idle/crash'))).toEqual([`exit-on-eof: ${THREAD_FIX}`, `no-survivors: ${THREAD_FIX}`]);
+    expect(thread[0].cause).toMatch(
+      /^the interpreter waits for a non-daemon thread: the SDK's stdio transport read EOF and run\(\) returned \(no event loop, no thread reads stdin\), but the main thread is blocked at shutdown \(futex\w*\) joining 1 other thread \(\d+( in \w+)?\); it ended \d+ ms after the loss by SIGTERM from the harness$/,
+    );
+    // The watcher sleeps 100 ms at a time: caught asleep (hrtimer_nanosleep) or, on a busy machine, running.
+    expect(thread[0].observed).toContain('no event loop (no epoll instance)');
+    expect(thread[0].observed).toContainEqual(expect.stringMatching(/^2 threads: main \(python\d*(\.\d+)?\) S in futex\w*; 1 python\S* [RS]( in \w+)?$/));
+    // The script imports mcp only: FastMCP beside it in the venv is not named.
+    expect(thread[0].observed).toContainEqual(
+      expect.stringMatching(/^SDK: python 3\.\d+; serverInfo mcpserver-thread-keeps-alive( \S+)?; MCP SDK: mcp 2\.3\.0 \(\S+mcp-2\.3\.0\.dist-info\)$/),
+    );
+    expect(thread[0].sdk).toBe(
+      'Python SDK 2.3.0: at stdin EOF, run() returns; the interpreter then exits unless a non-daemon thread or a child keeps it (python-sdk #2678)',
+    );
+
+    expect(fixes(d.get('mcpserver-popen-child/after-response/crash'))).toEqual([`no-survivors: ${POPEN_FIX}`]);
+    expect(fixes(d.get('mcpserver-new-session-child/after-response/crash'))).toEqual([`no-survivors: ${DAEMON_FIX}`]);
+    expect(diagnosisOf(d.get('mcpserver-popen-child/after-response/crash'))[0].observed[0]).toMatch(
+      /^pid \d+ was started by the server \(pid \d+\), \d+ ms before the client was lost: sleep 300; in process group \d+; its parent died and it was re-parented$/,
+    );
+
+    // The other way: the well-behaved server gets none; no Node fix on a Python server, and each
+    // child server only its own (exact lists above).
+    for (const key of ['mcpserver-well-behaved/idle/crash', 'mcpserver-well-behaved/after-response/crash']) {
+      expect(d.get(key)?.verdict, key).toBe('pass');
+      expect(diagnosisOf(d.get(key)), key).toEqual([]);
+    }
+    const everyFix = drills.flatMap((r) => diagnosisOf(r).map((g) => g.fix));
+    for (const fix of [SDK1_FIX, NODE_CHILD_FIX, NODE_STDOUT_FIX]) expect(everyFix).not.toContain(fix);
+
+    for (const r of drills) expect(judge(readEvidenceLog(join(runs.out, 'evidence', `${r.id}.jsonl`))).incident.diagnosis, r.key).toEqual(r.incident.diagnosis);
   });
 });

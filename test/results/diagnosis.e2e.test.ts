@@ -14,22 +14,9 @@ import { packageRoot } from '../../harness/util/paths.js';
 import { lastLine, runCli } from '../support/cli.js';
 import { markedProcesses } from '../support/markers.js';
 import { tempDir } from '../support/temp-dir.js';
-import { pythonSdkSuite } from '../python-sdk/support/python-sdk.js';
+import { DAEMON_FIX, NODE_CHILD_FIX, NODE_STDOUT_FIX, POPEN_FIX, SDK1_FIX, THREAD_FIX } from '../support/diagnosis-fixes.js';
 
 const ROOT = packageRoot();
-const python = pythonSdkSuite('test/results/diagnosis.e2e.test.ts');
-
-const SDK1_FIX =
-  "listen for the end of stdin yourself, since the SDK 1.x transport does not (typescript-sdk #2002): process.stdin.on('end', () => server.close().then(() => process.exit(0))), and clear the intervals and timers it started; or move to SDK 2, whose transport closes on stdin end";
-const THREAD_FIX =
-  'the interpreter waits for a non-daemon thread: make it a daemon (threading.Thread(..., daemon=True)), or stop it and join it with a deadline when run() returns';
-const NODE_CHILD_FIX =
-  "the server exits without ending its child: keep the ChildProcess and kill it on stdin 'end' and on 'exit' (or spawn it in a group and signal the group)";
-const POPEN_FIX =
-  'the subprocess.Popen child is never ended: keep the Popen and terminate() it (then wait with a timeout) when run() returns or in the lifespan cleanup';
-const DAEMON_FIX =
-  'a tool starts a daemon (setsid, a session of its own) that nothing ends: do not detach it; if it must outlive a call, keep its pid and stop it when stdin ends';
-const NODE_STDOUT_FIX = 'log to stderr (console.error, or a logger bound to process.stderr), never console.log: stdout is the protocol';
 
 async function drill(args: string[]): Promise<{ results: RunResults; out: string }> {
   const out = tempDir('cd-diagnosis-');
@@ -179,50 +166,5 @@ describe('the bundled broken servers (npm run drill)', () => {
     }
     expect(causes).toHaveLength(27);
     expect(causes.filter((c) => !c.endsWith(': named'))).toEqual([]);
-  }, 180_000);
-});
-
-describe.skipIf(!python)('diagnosis of the Python SDK fake servers (mcp 2.3.0, MCPServer)', () => {
-  it('thread-keeps-alive: the interpreter waits for a non-daemon thread; popen and new-session children; well-behaved: none', async () => {
-    const { results, out } = await drill([
-      join(ROOT, 'test/python-sdk/scenarios'),
-      '--only',
-      'mcpserver-well-behaved,mcpserver-thread-keeps-alive,mcpserver-popen-child,mcpserver-new-session-child',
-      '--mode',
-      'crash',
-    ]);
-    const d = byKey(results);
-    const thread = diagnosisOf(d.get('mcpserver-thread-keeps-alive/idle/crash'));
-    expect(fixes(d.get('mcpserver-thread-keeps-alive/idle/crash'))).toEqual([`exit-on-eof: ${THREAD_FIX}`, `no-survivors: ${THREAD_FIX}`]);
-    expect(thread[0].cause).toMatch(
-      /^the interpreter waits for a non-daemon thread: the SDK's stdio transport read EOF and run\(\) returned \(no event loop, no thread reads stdin\), but the main thread is blocked at shutdown \(futex\w*\) joining 1 other thread \(\d+( in \w+)?\); it ended \d+ ms after the loss by SIGTERM from the harness$/,
-    );
-    // The watcher sleeps 100 ms at a time: caught asleep (hrtimer_nanosleep) or, on a busy machine, running.
-    expect(thread[0].observed).toContain('no event loop (no epoll instance)');
-    expect(thread[0].observed).toContainEqual(expect.stringMatching(/^2 threads: main \(python\d*(\.\d+)?\) S in futex\w*; 1 python\S* [RS]( in \w+)?$/));
-    // The script imports mcp only: FastMCP beside it in the venv is not named.
-    expect(thread[0].observed).toContainEqual(
-      expect.stringMatching(/^SDK: python 3\.\d+; serverInfo mcpserver-thread-keeps-alive( \S+)?; MCP SDK: mcp 2\.3\.0 \(\S+mcp-2\.3\.0\.dist-info\)$/),
-    );
-    expect(thread[0].sdk).toBe(
-      'Python SDK 2.3.0: at stdin EOF, run() returns; the interpreter then exits unless a non-daemon thread or a child keeps it (python-sdk #2678)',
-    );
-
-    expect(fixes(d.get('mcpserver-popen-child/after-response/crash'))).toEqual([`no-survivors: ${POPEN_FIX}`]);
-    expect(fixes(d.get('mcpserver-new-session-child/after-response/crash'))).toEqual([`no-survivors: ${DAEMON_FIX}`]);
-    expect(diagnosisOf(d.get('mcpserver-popen-child/after-response/crash'))[0].observed[0]).toMatch(
-      /^pid \d+ was started by the server \(pid \d+\), \d+ ms before the client was lost: sleep 300; in process group \d+; its parent died and it was re-parented$/,
-    );
-
-    // The other way: the well-behaved server gets none; no Node fix on a Python server, and each
-    // child server only its own (exact lists above).
-    for (const key of ['mcpserver-well-behaved/idle/crash', 'mcpserver-well-behaved/after-response/crash']) {
-      expect(d.get(key)?.verdict, key).toBe('pass');
-      expect(diagnosisOf(d.get(key)), key).toEqual([]);
-    }
-    const everyFix = results.drills.flatMap((r) => diagnosisOf(r).map((g) => g.fix));
-    for (const fix of [SDK1_FIX, NODE_CHILD_FIX, NODE_STDOUT_FIX]) expect(everyFix).not.toContain(fix);
-
-    for (const r of results.drills) expect(rejudged(out, r), r.key).toEqual(r.incident.diagnosis);
   }, 180_000);
 });

@@ -119,7 +119,13 @@ describe('the phase-aware scheduler', () => {
     /** A meter the test moves: the drill's CPU in ms and whether a process of it is runnable. */
     const meter = () => {
       const m = { cpuMs: 0, runnable: false, reads: 0 };
-      return { m, read: () => (m.reads++, { cpuMs: m.cpuMs, runnable: m.runnable }) };
+      return {
+        m,
+        read: () => {
+          m.reads++;
+          return { cpuMs: m.cpuMs, runnable: m.runnable };
+        },
+      };
     };
     const windows = async (n: number) => {
       for (let i = 0; i < n; i++) await vi.advanceTimersByTimeAsync(IDLE_WINDOW_MS);

@@ -70,7 +70,11 @@ function scenarioCopy(spec: SdkMatrix): string {
  * the summary line, so that a failure names the drills that differ), the summary line the
  * table's, nothing of the run left.
  */
-async function runMatrix(spec: SdkMatrix, args: string[], table: (drills: DrillResult[]) => Record<string, VerdictRow>): Promise<DrillResult[]> {
+async function runMatrix(
+  spec: SdkMatrix,
+  args: string[],
+  table: (drills: DrillResult[]) => Record<string, VerdictRow>,
+): Promise<{ drills: DrillResult[]; out: string }> {
   const dir = scenarioCopy(spec);
   const out = join(dir, 'out');
   const run = await runCli(['run', join(dir, 'scenarios'), '--out', out, ...args]);
@@ -93,21 +97,21 @@ async function runMatrix(spec: SdkMatrix, args: string[], table: (drills: DrillR
   expect(lastLine(run.stdout)).toBe(`${Object.keys(expected).length - failed} passed, ${failed} failed, 0 unknown`);
   // Nothing of the run remains: containment ended every survivor.
   expect(markedProcesses(results.runId)).toEqual([]);
-  return drills;
+  return { drills, out };
 }
 
 /**
  * Call inside the matrix's describe: the run at the default schedule as one test asserting the
- * whole table exactly; its drills are left in `one` for the file's own tests of the evidence.
+ * whole table exactly; its drills are left in `one`, and its report folder in `out`, for the file's own tests of the evidence.
  * With CRASH_DRILL_MATRIX_TWICE=1 (`npm run bench:schedule` sets it) the matrix also runs one
  * drill at a time, first, and must give the same table: a server's speed, or the load beside it,
  * must not change a verdict. The suite runs it once; the second run is the benchmark's.
  */
-export function sdkMatrixRuns(spec: SdkMatrix): { one: DrillResult[] } {
+export function sdkMatrixRuns(spec: SdkMatrix): { one: DrillResult[]; out: string } {
   const era = spec.era ?? eraChosen;
   const table = (drills: DrillResult[]) => verdictTable(drills, (d) => ({ era: era(d) }));
   const timeout = spec.timeout ?? 600_000;
-  const runs = { one: [] as DrillResult[] };
+  const runs = { one: [] as DrillResult[], out: '' };
 
   if (process.env.CRASH_DRILL_MATRIX_TWICE === '1')
     it(
@@ -121,7 +125,7 @@ export function sdkMatrixRuns(spec: SdkMatrix): { one: DrillResult[] } {
   it(
     `with the default schedule: every ${spec.dimensions} gives exactly the expected ${spec.columns ?? 'verdicts and eras'}`,
     async () => {
-      runs.one = await runMatrix(spec, [], table);
+      ({ drills: runs.one, out: runs.out } = await runMatrix(spec, [], table));
     },
     timeout,
   );
