@@ -28,7 +28,7 @@ suiteTmp();
  */
 process.env.CRASH_DRILL_FLOOR_LOCK ??= process.env.TMPDIR;
 
-/** The end-to-end tests, by file name: `*.e2e.test.ts` (real drills, the real CLI) and `*.browser.test.ts` (Chromium). */
+/** The end-to-end tests, by file name: `*.e2e.test.ts` (real drills, the real CLI, a real bundler build) and `*.browser.test.ts` (Chromium). */
 const E2E = ['test/**/*.e2e.test.ts', 'test/**/*.browser.test.ts'];
 
 /**
