@@ -42,7 +42,7 @@ import { summarize } from '../results/summary.js';
 import type { DrillInfo, DrillList, DrillResult, NotRepeatedDrill, RunReport, RunResults } from '../results/types.js';
 import { type Task, withTasks } from '../util/tasks.js';
 import { harnessInfo } from '../util/version.js';
-import { collectGarbage } from './collect-garbage.js';
+import { COLLECT_ABOVE_BYTES, collectGarbage } from './collect-garbage.js';
 import type { CpuPool } from './cpu-pool.js';
 import { RemotePool } from './remotes.js';
 import { nextPhase, PhaseScheduler, scheduleLimits, type DrillSlot, type ScheduleLimits } from './scheduler.js';
@@ -243,8 +243,8 @@ export async function runPlan(plan: Plan, options: PlanRunOptions = {}): Promise
       judged: spool ? verdicts.filter(Boolean) : finished,
       stale,
     });
-    // A spooled run has kept no drill: what the heap holds now is mostly dead (harness/run/collect-garbage.ts).
-    if (spool) collectGarbage();
+    // A spooled run has kept no drill: what a large heap holds now is mostly dead (harness/run/collect-garbage.ts).
+    if (spool) collectGarbage(COLLECT_ABOVE_BYTES);
     for (const r of reporters) await r.onRunEnd?.(output);
     return { results: { ...output, drills: spool ? [] : (finished as DrillResult[]) }, evidence: evidence.filter(Boolean) };
   });
