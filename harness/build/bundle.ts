@@ -120,6 +120,23 @@ export function drillClientStub(): string {
   ].join('\n');
 }
 
+type RolldownInput = Parameters<Rolldown['rolldown']>[0];
+
+/** One input into one file, node: built-ins left as imports: the file's chunk (its exports and modules). */
+async function bundleFile(
+  rolldown: Rolldown['rolldown'],
+  input: string,
+  file: string,
+  format: 'cjs' | 'esm',
+  alias: Record<string, string>,
+  plugins?: RolldownInput['plugins'],
+) {
+  const build = await rolldown({ input, platform: 'node', logLevel: 'warn', external: [/^node:/], resolve: { alias }, plugins });
+  const { output } = await build.write({ file, format, codeSplitting: false });
+  await build.close();
+  return output[0];
+}
+
 /**
  * Bundles `source` into one CommonJS file beside the stub (`dist`), makes its code cache, then
  * writes the stub from the bundle's exports: a stub is there only with its bundle and cache.
@@ -137,20 +154,12 @@ async function bundleCached(
   const tmp = `${bundle}.tmp-${process.pid}.cjs`;
   const tmpStub = `${stub}.tmp-${process.pid}.js`;
   try {
-    const build = await rolldown({
-      input: join(root, source),
-      platform: 'node',
-      logLevel: 'warn',
-      external: [/^node:/],
-      resolve: { alias: { ...NODE_PREFIXED, ...ESM_BUILD_OF(root) } },
-    });
-    const { output } = await build.write({ file: tmp, format: 'cjs', codeSplitting: false });
-    await build.close();
+    const chunk = await bundleFile(rolldown, join(root, source), tmp, 'cjs', { ...NODE_PREFIXED, ...ESM_BUILD_OF(root) });
     renameSync(tmp, bundle);
     // The cache comes from one evaluation in a process of its own, with the node that runs the bundle.
     const made = spawnSync(process.execPath, [join(root, CODE_CACHE_LOADER), '--write', bundle, ...(warmUp ? [warmUp] : [])], { encoding: 'utf8' });
     if (made.status !== 0) throw new Error(`the code cache of ${bundle} could not be made: ${made.stderr}`);
-    writeFileSync(tmpStub, stubOf(output[0].exports));
+    writeFileSync(tmpStub, stubOf(chunk.exports));
     renameSync(tmpStub, stub);
   } finally {
     rmSync(tmp, { force: true });
@@ -204,19 +213,10 @@ export async function bundleFakeServers(rolldown: Rolldown['rolldown'], root: st
     const tmp = `${out}.tmp-${process.pid}.js`;
     const tmpStub = `${entry}.tmp-${process.pid}.js`;
     try {
-      const build = await rolldown({
-        input: join(sources, file),
-        platform: 'node',
-        logLevel: 'warn',
-        external: [/^node:/],
-        resolve: { alias: NODE_PREFIXED },
-        plugins: [fromDist],
-      });
-      const { output } = await build.write({ file: tmp, format: 'esm', codeSplitting: false });
-      await build.close();
+      const chunk = await bundleFile(rolldown, join(sources, file), tmp, 'esm', NODE_PREFIXED, [fromDist]);
       // The code-cache loader's import.meta.url only tells whether it was run as the build's step: never, inlined.
       const loader = join(root, CODE_CACHE_LOADER);
-      const movesMeta = output[0].moduleIds.some(
+      const movesMeta = chunk.moduleIds.some(
         (id) => dirname(id) !== lib && id !== loader && existsSync(id) && readFileSync(id, 'utf8').includes('import.meta'),
       );
       if (movesMeta) continue;
