@@ -133,7 +133,7 @@ export async function sweepStale(opts: SweepOptions = {}): Promise<StaleReport[]
   for (const cg of cgroups) {
     // Anything inside that slipped the identity scan (born meanwhile) goes with the cgroup.
     if (cg.populated()) cg.kill();
-    await waitEmpty(cg, opts.killWaitMs ?? 1000);
+    await cg.whenEmpty(opts.killWaitMs ?? 1000);
     cg.remove();
   }
   let watched: StaleReport[] = [];
@@ -153,19 +153,6 @@ export async function sweepStale(opts: SweepOptions = {}): Promise<StaleReport[]
     containedBy: 'sweep',
   }));
   return [...watched, ...swept];
-}
-
-function waitEmpty(cg: { onEmpty(cb: () => void): () => void }, timeoutMs: number): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => {
-      unsubscribe();
-      resolve();
-    }, timeoutMs);
-    const unsubscribe = cg.onEmpty(() => {
-      clearTimeout(timer);
-      resolve();
-    });
-  });
 }
 
 function removeRegistry(runId: string): void {
