@@ -90,12 +90,6 @@ function registrationDirs(): string[] {
   return [runsDir(), ...siblingRunsDirs()];
 }
 
-/** Where `runId`'s registration may be, in the folders `dirs()` gives; none for a bad id (never registered). */
-function registrationFiles(runId: string, dirs: () => readonly string[]): string[] {
-  if (!SAFE_ID.test(runId)) return [];
-  return dirs().map((dir) => join(dir, `${runId}.json`));
-}
-
 /**
  * Each run's state from this user's registrations. An unprobeable lock counts as live; without a
  * lock, the harness's pid and start time decide. RegistryError when the registry is not private,
@@ -110,12 +104,14 @@ export function runStates(runIds: Iterable<string>): Map<string, RunState> {
   };
   const opened: number[] = [];
   const locked: Array<{ runId: string; fd: number }> = [];
-  let dirs: string[] | undefined;
-  const registries = (): string[] => (dirs ??= registrationDirs());
+  // A bad id was never registered; with none but bad ids, no folder is read (nor refused).
+  const ids = [...new Set(runIds)];
+  const dirs = ids.some((id) => SAFE_ID.test(id)) ? registrationDirs() : [];
   try {
-    for (const runId of new Set(runIds)) {
+    for (const runId of ids) {
       note(runId, 'unregistered');
-      for (const candidate of registrationFiles(runId, registries)) {
+      if (!SAFE_ID.test(runId)) continue;
+      for (const candidate of dirs.map((dir) => join(dir, `${runId}.json`))) {
         const file = openOwnFile(candidate);
         if (file === null) continue;
         opened.push(file.fd);
