@@ -176,7 +176,7 @@ export const fakeBundleOf = (name: string): string => `lib/${name}.entry.js`;
 export function fakeServerStub(name: string): string {
   return [
     '// Written by harness/build/bundle.ts: this fake server and the fake-servers/lib/ modules it uses,',
-    '// in one file in lib/ (where their import.meta.url finds what sits beside them).',
+    '// in one file in lib/, where the paths they take from their own URL still hold.',
     `import './${fakeBundleOf(name)}';`,
     '',
   ].join('\n');
@@ -193,16 +193,21 @@ export async function bundleFakeServers(rolldown: Rolldown['rolldown'], root: st
   const dir = join(root, FAKE_SERVERS_DIR);
   const lib = join(dir, 'lib');
   const sources = join(root, 'fake-servers');
-  // The entry from its TypeScript source (tsc's output at its path becomes the stub, and an
-  // incremental tsc may not write it again), everything it imports from tsc's output in dist/:
-  // the lib/ modules as they are now, and lib/sdk.js, the stub of the SDK's cached bundle.
+  // Each top-level fake from its TypeScript source (tsc's output at its path becomes the stub, and
+  // an incremental tsc may not write it again), the entry and a fake it imports alike
+  // (daemonizes-clean-env imports daemonizes); everything else from tsc's output in dist/: the
+  // lib/ modules as they are now, and lib/sdk.js, the stub of the SDK's cached bundle.
   const fromDist = {
     name: 'fake-servers-from-dist',
     resolveId(source: string, importer: string | undefined) {
       if (!importer || !source.startsWith('.') || !importer.startsWith(`${sources}/`)) return null;
-      return join(root, 'dist', relative(root, join(dirname(importer), source)));
+      const target = join(dirname(importer), source);
+      if (dirname(target) === sources && target.endsWith('.js')) return `${target.slice(0, -'.js'.length)}.ts`;
+      return join(root, 'dist', relative(root, target));
     },
   };
+  // The code-cache loader's import.meta.url only tells whether it was run as the build's step: never, inlined.
+  const loader = join(root, CODE_CACHE_LOADER);
   const bundled: string[] = [];
   for (const file of readdirSync(sources)) {
     if (!file.endsWith('.ts') || file.endsWith('.d.ts')) continue;
@@ -214,12 +219,15 @@ export async function bundleFakeServers(rolldown: Rolldown['rolldown'], root: st
     const tmpStub = `${entry}.tmp-${process.pid}.js`;
     try {
       const chunk = await bundleFile(rolldown, join(sources, file), tmp, 'esm', NODE_PREFIXED, [fromDist]);
-      // The code-cache loader's import.meta.url only tells whether it was run as the build's step: never, inlined.
-      const loader = join(root, CODE_CACHE_LOADER);
       const movesMeta = chunk.moduleIds.some(
         (id) => dirname(id) !== lib && id !== loader && existsSync(id) && readFileSync(id, 'utf8').includes('import.meta'),
       );
-      if (movesMeta) continue;
+      if (movesMeta) {
+        // tsc's output stays; a stub an earlier build wrote there (incremental tsc need not write it again) would run a stale bundle.
+        if (readFileSync(entry, 'utf8') === fakeServerStub(name))
+          throw new Error(`${entry} is the stub of an earlier build, and ${name} can no longer be bundled: remove dist/ and build again`);
+        continue;
+      }
       renameSync(tmp, out);
       writeFileSync(tmpStub, fakeServerStub(name));
       renameSync(tmpStub, entry);

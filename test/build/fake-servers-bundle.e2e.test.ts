@@ -16,6 +16,16 @@ import { tempDir } from '../support/temp-dir.js';
 
 const root = packageRoot();
 
+const where = "export const WHERE = new URL('./beside', import.meta.url).pathname;\n";
+
+/** Writes files into a small tree shaped like the checkout (fake-servers/ and dist/fake-servers/). */
+const treeWriter =
+  (tree: string) =>
+  (path: string, text: string): void => {
+    mkdirSync(dirname(join(tree, path)), { recursive: true });
+    writeFileSync(join(tree, path), text);
+  };
+
 describe("the fake servers' bundles", () => {
   it('after the build, each top-level fake server is a stub of its bundle in lib/, which imports only node: built-ins, and runs', () => {
     const sources = readdirSync(join(root, 'fake-servers')).filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts'));
@@ -38,11 +48,7 @@ describe("the fake servers' bundles", () => {
 
   it('bundles a fake whose import.meta.url readers are all in lib/, and leaves one that would move another as tsc wrote it', async () => {
     const tree = tempDir('crash-drill-fake-bundles-');
-    const put = (path: string, text: string) => {
-      mkdirSync(dirname(join(tree, path)), { recursive: true });
-      writeFileSync(join(tree, path), text);
-    };
-    const where = "export const WHERE = new URL('./beside', import.meta.url).pathname;\n";
+    const put = treeWriter(tree);
     put('fake-servers/in-lib.ts', "import { WHERE } from './lib/where.js';\nconsole.log(WHERE);\n");
     put('fake-servers/elsewhere.ts', "import { WHERE } from './other/where.js';\nconsole.log(WHERE);\n");
     put('dist/fake-servers/in-lib.js', "import { WHERE } from './lib/where.js';\nconsole.log(WHERE);\n");
@@ -60,5 +66,34 @@ describe("the fake servers' bundles", () => {
     expect(out('in-lib.js')).toBe(join(dist, 'lib/beside'));
     expect(readFileSync(join(dist, 'elsewhere.js'), 'utf8')).toBe("import { WHERE } from './other/where.js';\nconsole.log(WHERE);\n");
     expect(out('elsewhere.js')).toBe(join(dist, 'other/beside'));
+
+    // An earlier build's stub where that fake now cannot be bundled (an incremental tsc did not
+    // write its output again): refused with the way out, never left to run a stale bundle.
+    writeFileSync(join(dist, 'elsewhere.js'), fakeServerStub('elsewhere'));
+    await expect(bundleFakeServers(rolldown, tree)).rejects.toThrow(
+      `${join(dist, 'elsewhere.js')} is the stub of an earlier build, and elsewhere can no longer be bundled: remove dist/ and build again`,
+    );
+  });
+
+  it('a fake that imports another top-level fake takes it from its source, so a second build (the other now a stub) bundles the same', async () => {
+    const tree = tempDir('crash-drill-fake-bundles-');
+    const put = treeWriter(tree);
+    put('fake-servers/a.ts', "import { WHERE } from './lib/where.js';\nconsole.log(WHERE);\n");
+    put('fake-servers/b.ts', "await import('./a.js');\n");
+    put('dist/fake-servers/a.js', "import { WHERE } from './lib/where.js';\nconsole.log(WHERE);\n");
+    put('dist/fake-servers/b.js', "await import('./a.js');\n");
+    put('dist/fake-servers/lib/where.js', where);
+    const { rolldown } = await import('rolldown');
+    const dist = join(tree, 'dist/fake-servers');
+    const out = () => spawnSync(process.execPath, [join(dist, 'b.js')], { encoding: 'utf8' });
+    for (const build of ['first', 'second']) {
+      expect(await bundleFakeServers(rolldown, tree), build).toEqual(['a', 'b']);
+      expect(readFileSync(join(dist, 'b.js'), 'utf8'), build).toBe(fakeServerStub('b'));
+      expect(out().stdout.trim(), `${build}: ${out().stderr}`).toBe(join(dist, 'lib/beside'));
+      // a's code from its source, never the bundle an earlier build made of it (stale until a's own turn).
+      const b = readFileSync(join(dist, fakeBundleOf('b')), 'utf8');
+      expect(b, build).toMatch(/^\/\/ \S*fake-servers\/a\.ts$/m);
+      expect(b, build).not.toContain('a.entry.js');
+    }
   });
 });
