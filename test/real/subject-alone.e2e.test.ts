@@ -18,9 +18,14 @@ import { unshareArgs } from './support/native-servers.js';
 const SPEC = '@modelcontextprotocol/server-memory@2026.8.31';
 
 function cached(): string | null {
-  // The registry is reached here, before the drill: npm's cache gets the package's metadata and tarball.
-  const r = spawnSync('npm', ['cache', 'add', SPEC], { encoding: 'utf8', timeout: 120_000 });
-  return r.status === 0 ? null : `npm cache add ${SPEC} failed (exit ${r.status}): ${(r.stderr ?? '').trim().split('\n').pop()}`;
+  // The registry is reached here, before the drill, as by the author's first online run: npx installs
+  // the package and what it depends on, and npm's cache keeps their metadata; the server reads EOF
+  // on its empty stdin and exits. In an empty folder, as the drill runs: in this checkout npx finds
+  // the package in node_modules (a devDependency) and caches nothing. `npm cache add` cached the
+  // package alone: on a machine whose cache never held its dependencies' metadata (a fresh one),
+  // npx then retried the registry for @modelcontextprotocol/sdk past the handshake's 30 s.
+  const r = spawnSync('npx', ['-y', SPEC], { cwd: tempDir('crash-drill-first-run-'), input: '', encoding: 'utf8', timeout: 120_000 });
+  return r.status === 0 ? null : `npx -y ${SPEC} with no input failed (exit ${r.status}): ${(r.stderr ?? '').trim().split('\n').pop()}`;
 }
 
 const unshare = unshareArgs();
