@@ -6,6 +6,7 @@ import (
 	"context"
 	"fmt"
 	"os/exec"
+	"time"
 )
 
 // Work runs `sleep` for ms milliseconds as a child bound to ctx (exec.CommandContext: the
@@ -24,6 +25,26 @@ func Work(ctx context.Context, ms int) error {
 func WorkIgnoringCancel(ms int) error {
 	Log.Printf("slow: working for %d ms", ms)
 	return exec.Command("sleep", seconds(ms)).Run()
+}
+
+// WorkIgnoringCancelUntil is WorkIgnoringCancel, and with untilCancelled it answers only once
+// the SDK has also cancelled ctx, which both SDKs do when they read the request's
+// notifications/cancelled (go-sdk: mcp/transport.go canceller.Preempt; mcp-go v1.2.1:
+// server/request_handler.go keeps each request's cancel func for it), or at 10 s. The answer then
+// follows the cancel by an event, however late the client wrote the cancel: a `sleep` of ms alone
+// answered by a clock, and crossed a cancel written more than ms after the child started.
+func WorkIgnoringCancelUntil(ctx context.Context, ms int, untilCancelled bool) error {
+	err := WorkIgnoringCancel(ms)
+	if !untilCancelled {
+		return err
+	}
+	select {
+	case <-ctx.Done():
+		Log.Printf("slow: the SDK cancelled the call (%v); answering all the same", context.Cause(ctx))
+	case <-time.After(10 * time.Second):
+		Log.Printf("slow: no cancel within 10 s")
+	}
+	return err
 }
 
 // RunHelper runs `sleep 0.05` to its end (well-behaved's run-helper).

@@ -19,6 +19,8 @@ func init() { fakekit.Add("slow-tool", slowTool) }
 
 type slowIn struct {
 	Ms int `json:"ms" jsonschema:"how long to work, in milliseconds"`
+	// UntilCancelled: ignores-cancel answers only once the SDK has read a cancel for the call.
+	UntilCancelled bool `json:"until-cancelled,omitempty" jsonschema:"ignores-cancel: answer only once the call was cancelled"`
 }
 
 func slowTool() {

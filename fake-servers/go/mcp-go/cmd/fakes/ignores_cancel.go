@@ -17,7 +17,7 @@ func init() { fakekit.Add("ignores-cancel", ignoresCancel) }
 
 func ignoresCancel() {
 	fake.Serve(fake.New("ignores-cancel"), slowToolOf("Works for ms milliseconds, whatever happens."),
-		func(_ context.Context, req mcp.CallToolRequest) (string, error) {
-			return "done", fakekit.WorkIgnoringCancel(req.GetInt("ms", 0))
+		func(ctx context.Context, req mcp.CallToolRequest) (string, error) {
+			return "done", fakekit.WorkIgnoringCancelUntil(ctx, req.GetInt("ms", 0), req.GetBool("until-cancelled", false))
 		})
 }

@@ -22,7 +22,8 @@ func slowTool() {
 		})
 }
 
-// slowToolOf is the `slow` tool of slow-tool and ignores-cancel: its one argument, `ms`.
+// slowToolOf is the `slow` tool of slow-tool and ignores-cancel: `ms`, and ignores-cancel's
+// `until-cancelled`.
 func slowToolOf(description string) mcp.Tool {
-	return mcp.NewTool("slow", mcp.WithDescription(description), mcp.WithNumber("ms", mcp.Required()))
+	return mcp.NewTool("slow", mcp.WithDescription(description), mcp.WithNumber("ms", mcp.Required()), mcp.WithBoolean("until-cancelled"))
 }

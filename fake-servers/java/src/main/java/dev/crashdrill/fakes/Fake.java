@@ -34,6 +34,12 @@ public final class Fake {
 		System.err.println(LocalTime.now() + " " + String.format(format, args));
 	}
 
+	/** A boolean argument of a call, or the fallback when it is absent. */
+	public static boolean boolArg(CallToolRequest request, String name, boolean fallback) {
+		Object value = request.arguments() == null ? null : request.arguments().get(name);
+		return value instanceof Boolean b ? b : fallback;
+	}
+
 	/** A tool whose arguments are the named integer properties (none for an empty list). */
 	public static Tool tool(String name, String description, String... integerArgs) {
 		Map<String, Object> properties = new java.util.LinkedHashMap<>();
@@ -67,6 +73,8 @@ public final class Fake {
 				(exchange, request) -> text(String.valueOf(request.arguments().get("text"))));
 		List<SyncToolSpecification> all = new java.util.ArrayList<>(List.of(echo));
 		all.addAll(Arrays.asList(tools));
+		// The transport reads System.in when it is built: the watch sits in front of it first.
+		System.setIn(CancelWatch.in(System.in));
 		McpSyncServer server = McpServer.sync(new StdioServerTransportProvider(McpJsonDefaults.getMapper()))
 			.serverInfo("java-sdk-" + behaviour, "1.0.0")
 			.capabilities(ServerCapabilities.builder().tools(false).build())
