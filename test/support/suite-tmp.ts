@@ -24,6 +24,8 @@ export const SUITE_TMP_ENV = 'CRASH_DRILL_SUITE_TMP';
 export const NESTED_SUITE_ENV = 'CRASH_DRILL_NESTED_SUITE';
 /** The /tmp entries that look like ours, listed when the suite started. */
 export const BEFORE_FILE = '.tmp-before.json';
+/** The readable copy of the package that uid 65534 runs the CLI from, one per suite (test/support/unprivileged.ts). */
+export const SHARED_COPY = '.nobody-package';
 const JVM_PERF = /^hsperfdata_/;
 
 /**

@@ -6,10 +6,11 @@
  * copied to a world-readable temp folder first. Run as an ordinary user already, the CLI runs as is.
  */
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { chmodSync, chownSync, cpSync, mkdirSync, realpathSync, rmSync } from 'node:fs';
+import { chmodSync, chownSync, cpSync, existsSync, mkdirSync, mkdtempSync, realpathSync, renameSync, rmSync } from 'node:fs';
 import { delimiter, dirname, join, relative } from 'node:path';
 import { packageRoot } from '../../harness/util/paths.js';
 import { collect, type CliRun } from './cli.js';
+import { SHARED_COPY, SUITE_TMP_ENV } from './suite-tmp.js';
 import { tempDir } from './temp-dir.js';
 
 export const NOBODY = 65534;
@@ -49,10 +50,34 @@ export function packedFiles(root: string): string[] {
   return (JSON.parse(out) as Array<{ files: Array<{ path: string }> }>)[0].files.map((file) => file.path);
 }
 
-/** What the package ships (packedFiles) and node_modules of the production dependencies, copied. */
-function readableCopy(): string {
+/**
+ * The readable copy of one suite run, in its temp folder (SUITE_TMP_ENV), shared by every test file
+ * that needs it: a copy is 25 MB of the package and 85 MB of dependencies, 8.5 s and about 9 CPU-s
+ * here, which each file of the unprivileged group paid again (in a private checkout, about a tenth
+ * of the suite's CPU). Made under another name and renamed into place, so a file finds it whole or
+ * not at all; two files that make it at once keep the first and remove the second. The suite's
+ * teardown removes it with the folder (test/final/no-files-left.test.ts lets it be).
+ */
+function sharedReadableCopy(): { root: string; shared: boolean } {
+  const suite = process.env[SUITE_TMP_ENV];
+  if (suite === undefined) return { root: readableCopy(tempDir('crash-drill-pkg-')), shared: false };
+  const root = join(suite, SHARED_COPY);
+  if (existsSync(root)) return { root, shared: true };
+  const partial = mkdtempSync(join(suite, `${SHARED_COPY}.partial-`));
+  try {
+    readableCopy(partial);
+    renameSync(partial, root);
+  } catch (error) {
+    // A copy that failed, or another file's copy got there first (rename(2) onto a folder that is not empty).
+    rmSync(partial, { recursive: true, force: true });
+    if (!existsSync(root)) throw error;
+  }
+  return { root, shared: true };
+}
+
+/** What the package ships (packedFiles) and node_modules of the production dependencies, copied into `dest`. */
+function readableCopy(dest: string): string {
   const src = packageRoot();
-  const dest = tempDir('crash-drill-pkg-');
   chmodSync(dest, 0o755);
   for (const file of packedFiles(src)) cpSync(join(src, file), join(dest, file));
   // Listed where node_modules really is: through a linked node_modules (the private checkout's),
@@ -97,8 +122,8 @@ export function unprivileged(uid: number = NOBODY): Unprivileged {
     };
   const own = packageRoot();
   const mustCopy = process.env.CRASH_DRILL_TEST_COPY_PACKAGE === '1' || !readableBy(uid, join(own, 'dist/bin/crash-drill.js'));
-  const copied = isRoot() && mustCopy ? readableCopy() : null;
-  const root = copied ?? own;
+  const copied = isRoot() && mustCopy ? sharedReadableCopy() : null;
+  const root = copied?.root ?? own;
   const dirs: string[] = [];
   const cli = join(root, 'dist/bin/crash-drill.js');
   const start = (args: string[], opts: { cwd?: string; env?: NodeJS.ProcessEnv; prefix?: string[] } = {}) => {
@@ -121,7 +146,7 @@ export function unprivileged(uid: number = NOBODY): Unprivileged {
     },
     cleanup() {
       for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-      if (copied) rmSync(copied, { recursive: true, force: true });
+      if (copied && !copied.shared) rmSync(copied.root, { recursive: true, force: true });
     },
   };
 }
