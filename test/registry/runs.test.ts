@@ -20,6 +20,22 @@ afterEach(async () => {
   await cleanup.run();
 });
 
+/**
+ * A registry of the test's own (CRASH_DRILL_REGISTRY, inherited by the registrant) for a test that
+ * reads or sweeps a dead run: in the machine's registry, any run that starts meanwhile (another test
+ * file's, another job's) sweeps the dead run away first, and the state reads `unregistered` (1 of 8
+ * unit runs here) or the test's own sweep finds nothing of it (1 whole-suite run of 4 here). In a
+ * registry of its own no other harness sees the runs registered, so none judges them.
+ */
+function ownRegistry(): () => void {
+  const saved = process.env[REGISTRY_ENV];
+  process.env[REGISTRY_ENV] = join(tempDir(), 'registry');
+  return () => {
+    if (saved === undefined) delete process.env[REGISTRY_ENV];
+    else process.env[REGISTRY_ENV] = saved;
+  };
+}
+
 describe('run ids', () => {
   it('makes run ids and drill ids that round-trip', () => {
     const runId = newRunId(new Date('2026-11-29T09:45:12Z'));
@@ -59,21 +75,6 @@ describe('run ids', () => {
       rmSync(planted, { force: true });
     }
   });
-
-  /**
-   * A registry of the test's own (CRASH_DRILL_REGISTRY, inherited by the registrant) for a test that
-   * reads a dead run's state: in the machine's registry, any run that starts meanwhile (another test
-   * file's, another job's) sweeps the dead run's registration away, and the state reads
-   * `unregistered` (1 of 8 unit runs here). These tests sweep nothing, so no drill is at stake.
-   */
-  function ownRegistry(): () => void {
-    const saved = process.env[REGISTRY_ENV];
-    process.env[REGISTRY_ENV] = join(tempDir(), 'registry');
-    return () => {
-      if (saved === undefined) delete process.env[REGISTRY_ENV];
-      else process.env[REGISTRY_ENV] = saved;
-    };
-  }
 
   it('a run is live while its harness holds the lock, and dead once the harness is killed', async () => {
     const restore = ownRegistry();
@@ -146,71 +147,90 @@ describe('sweepStale', () => {
   });
 
   it("ends processes of dead runs and leaves a live run's alone", async () => {
-    // Every run starts out live, so that no other harness on the machine (another test file's
-    // run sweeps at start-up) takes our processes; the two "dead" runs die just before our sweep.
-    const killed = newRunId();
-    const deadHarness = newRunId();
-    const live = newRunId();
-    for (const run of [killed, deadHarness, live]) cleanup.trackDrill(drillIdFor(run, 1));
-    const killedHarness = await startRegistrant(cleanup, [killed]);
-    registrations.push(registerRun(live));
-    // A stand-in harness for deadHarness, registered without a lock (as where there is no perl, or
-    // by an earlier version): its registry file names a process we will kill.
-    const harness = start(cleanup, 'sleep', ['300'], { stdio: 'ignore' });
-    mkdirSync(runsDir(), { recursive: true });
-    const deadFile = join(runsDir(), `${deadHarness}.json`);
-    writeFileSync(deadFile, JSON.stringify({ runId: deadHarness, pid: harness.id.pid, startTime: harness.id.startTime }));
-    expect(isRunLive(deadHarness)).toBe(true);
-
-    const orphanA = start(cleanup, 'sleep', ['300'], { detached: true, stdio: 'ignore', env: envWith({ CRASH_DRILL_RUN: drillIdFor(killed, 1) }) });
-    // Ignores SIGTERM (the ignored disposition survives exec): needs the SIGKILL. "ok" comes once the trap is set.
-    const orphanB = start(cleanup, 'sh', ['-c', 'trap "" TERM; echo ok; exec sleep 300'], {
-      detached: true,
-      env: envWith({ CRASH_DRILL_RUN: drillIdFor(deadHarness, 1) }),
-    });
-    expect(await orphanB.nextLine()).toBe('ok');
-    const liveOne = start(cleanup, 'sleep', ['300'], { detached: true, stdio: 'ignore', env: envWith({ CRASH_DRILL_RUN: drillIdFor(live, 1) }) });
-
-    // With cgroups: a dead run's cgroup holding a process with no marker at all.
-    const cg = cleanup.cgroup(drillIdFor(deadHarness, 2));
-    let hidden: ProcIdentity | null = null;
-    if (cg) {
-      const h = start(cleanup, 'sleep', ['300'], { detached: true, stdio: 'ignore', env: envWith({}) });
-      expect(cg.addPid(h.id)).toBe(true);
-      hidden = h.id;
+    // The runs are registered where no other harness looks (ownRegistry), so no other test file's
+    // run, sweeping at its start, takes our dead runs' processes between their death and our sweep.
+    const restore = ownRegistry();
+    try {
+      await deadRunsSwept();
+    } finally {
+      restore();
     }
-    const liveCg = cleanup.cgroup(drillIdFor(live, 2));
-
-    for (const h of [harness, killedHarness]) {
-      const gone = new Promise((r) => h.child.once('exit', r));
-      h.child.kill('SIGKILL');
-      await gone;
-    }
-    expect(runStates([killed, deadHarness]).get(killed)).toBe('dead');
-    expect(isRunLive(deadHarness)).toBe(false);
-
-    const mine = new Set([killed, deadHarness, live]);
-    const rows = await sweepStale({ runFilter: (r) => mine.has(r), termWaitMs: 500 });
-
-    const row = (id: ProcIdentity) => rows.find((r) => r.pid === id.pid && r.startTime === id.startTime);
-    expect(row(orphanA.id)).toMatchObject({ drillId: drillIdFor(killed, 1), endedBy: 'SIGTERM', cmdline: ['sleep', '300'] });
-    expect(row(orphanB.id)).toMatchObject({ drillId: drillIdFor(deadHarness, 1), endedBy: 'SIGKILL', cmdline: ['sleep', '300'] });
-    expect(procState(orphanA.id)).not.toBe('alive');
-    expect(procState(orphanB.id)).not.toBe('alive');
-    expect(existsSync(deadFile)).toBe(false);
-    expect(existsSync(join(runsDir(), `${killed}.json`))).toBe(false);
-
-    expect(row(liveOne.id)).toBeUndefined();
-    expect(procState(liveOne.id)).toBe('alive');
-    expect(isRunLive(live)).toBe(true);
-    expect(rows.every((r) => mine.has(runIdOf(r.drillId)))).toBe(true);
-
-    if (cg && hidden) {
-      expect(row(hidden)).toMatchObject({ drillId: drillIdFor(deadHarness, 2), endedBy: 'SIGTERM' });
-      expect(procState(hidden)).not.toBe('alive');
-      expect(cg.exists()).toBe(false);
-      expect(liveCg!.exists()).toBe(true);
-    }
-    expect(identify(process.pid)).not.toBeNull();
   });
 });
+
+/** The body of "ends processes of dead runs and leaves a live run's alone", in a registry of its own. */
+async function deadRunsSwept(): Promise<void> {
+  const killed = newRunId();
+  const deadHarness = newRunId();
+  const live = newRunId();
+  for (const run of [killed, deadHarness, live]) cleanup.trackDrill(drillIdFor(run, 1));
+  const killedHarness = await startRegistrant(cleanup, [killed]);
+  registrations.push(registerRun(live));
+  // A stand-in harness for deadHarness, registered without a lock (as where there is no perl, or
+  // by an earlier version): its registry file names a process we will kill.
+  const harness = start(cleanup, 'sleep', ['300'], { stdio: 'ignore' });
+  mkdirSync(runsDir(), { recursive: true });
+  const deadFile = join(runsDir(), `${deadHarness}.json`);
+  writeFileSync(deadFile, JSON.stringify({ runId: deadHarness, pid: harness.id.pid, startTime: harness.id.startTime }));
+  expect(isRunLive(deadHarness)).toBe(true);
+
+  const orphanA = start(cleanup, 'sleep', ['300'], { detached: true, stdio: 'ignore', env: envWith({ CRASH_DRILL_RUN: drillIdFor(killed, 1) }) });
+  // Ignores SIGTERM (the ignored disposition survives exec): needs the SIGKILL. "ok" comes once the trap is set.
+  const orphanB = start(cleanup, 'sh', ['-c', 'trap "" TERM; echo ok; exec sleep 300'], {
+    detached: true,
+    env: envWith({ CRASH_DRILL_RUN: drillIdFor(deadHarness, 1) }),
+  });
+  expect(await orphanB.nextLine()).toBe('ok');
+  const liveOne = start(cleanup, 'sleep', ['300'], { detached: true, stdio: 'ignore', env: envWith({ CRASH_DRILL_RUN: drillIdFor(live, 1) }) });
+
+  // With cgroups: a dead run's cgroup holding a process with no marker at all.
+  const cg = cleanup.cgroup(drillIdFor(deadHarness, 2));
+  let hidden: ProcIdentity | null = null;
+  if (cg) {
+    const h = start(cleanup, 'sleep', ['300'], { detached: true, stdio: 'ignore', env: envWith({}) });
+    expect(cg.addPid(h.id)).toBe(true);
+    hidden = h.id;
+  }
+  const liveCg = cleanup.cgroup(drillIdFor(live, 2));
+
+  for (const h of [harness, killedHarness]) {
+    const gone = new Promise((r) => h.child.once('exit', r));
+    h.child.kill('SIGKILL');
+    await gone;
+  }
+  expect(runStates([killed, deadHarness]).get(killed)).toBe('dead');
+  expect(isRunLive(deadHarness)).toBe(false);
+
+  const mine = new Set([killed, deadHarness, live]);
+  // Another harness of the user's, as another test file's run is, sweeping right now with the
+  // machine's registry: it finds none of our runs registered, so it takes nothing of theirs.
+  const observe = pathToFileURL(join(packageRoot(), 'dist/harness/registry/index.js')).href;
+  const ids = JSON.stringify([...mine]);
+  const script = `import(${JSON.stringify(observe)}).then(async (m) => { const ids = new Set(${ids}); console.log(JSON.stringify(await m.sweepStale({ runFilter: (id) => ids.has(id), termWaitMs: 300 }))); })`;
+  const { [REGISTRY_ENV]: _, ...machineEnv } = process.env;
+  const other = spawnSync(process.execPath, ['--input-type=module', '-e', script], { env: machineEnv, encoding: 'utf8' });
+  expect(other.status, other.stderr).toBe(0);
+  expect(JSON.parse(other.stdout)).toEqual([]);
+  const rows = await sweepStale({ runFilter: (r) => mine.has(r), termWaitMs: 500 });
+
+  const row = (id: ProcIdentity) => rows.find((r) => r.pid === id.pid && r.startTime === id.startTime);
+  expect(row(orphanA.id)).toMatchObject({ drillId: drillIdFor(killed, 1), endedBy: 'SIGTERM', cmdline: ['sleep', '300'] });
+  expect(row(orphanB.id)).toMatchObject({ drillId: drillIdFor(deadHarness, 1), endedBy: 'SIGKILL', cmdline: ['sleep', '300'] });
+  expect(procState(orphanA.id)).not.toBe('alive');
+  expect(procState(orphanB.id)).not.toBe('alive');
+  expect(existsSync(deadFile)).toBe(false);
+  expect(existsSync(join(runsDir(), `${killed}.json`))).toBe(false);
+
+  expect(row(liveOne.id)).toBeUndefined();
+  expect(procState(liveOne.id)).toBe('alive');
+  expect(isRunLive(live)).toBe(true);
+  expect(rows.every((r) => mine.has(runIdOf(r.drillId)))).toBe(true);
+
+  if (cg && hidden) {
+    expect(row(hidden)).toMatchObject({ drillId: drillIdFor(deadHarness, 2), endedBy: 'SIGTERM' });
+    expect(procState(hidden)).not.toBe('alive');
+    expect(cg.exists()).toBe(false);
+    expect(liveCg!.exists()).toBe(true);
+  }
+  expect(identify(process.pid)).not.toBeNull();
+}
