@@ -180,7 +180,11 @@ describe.skipIf(!u.available)('as an ordinary user', () => {
     scenario('leaks', 'leaks-child');
     scenario('daemon', 'daemonizes');
     scenario('no-term', 'ignores-sigterm');
-    const cli = u.start(['run', dir, '--out', join(dir, 'out'), '--concurrency', '4']);
+    // Both runs register where no other harness looks (as test/run/runs-apart.e2e.test.ts): a run of
+    // the user's that starts between the kill and the next run (another test file's, of this suite
+    // or of the suite around it) would sweep the dead run and take its holders' records first.
+    const env = { CRASH_DRILL_REGISTRY: join(u.workDir(), 'registry') };
+    const cli = u.start(['run', dir, '--out', join(dir, 'out'), '--concurrency', '4'], { env });
     let stdout = '';
     let stderr = '';
     cli.stdout!.on('data', (d) => (stdout += d));
@@ -208,9 +212,16 @@ describe.skipIf(!u.available)('as an ordinary user', () => {
     // test/last/no-leftovers.test.ts): the next run reads the records only once they are written.
     await until("the killed run's holders and sentinel to write their records and exit", () => writers.every((id) => checkExit(id) !== null), 10_000);
 
+    // A run of the user's in the machine's registry, right now: it does not see the dead run.
+    const between = u.workDir();
+    writeFileSync(join(between, 'b.yaml'), idleDrill('between', u.root));
+    const other = await u.run(['run', between, '--out', join(between, 'out')]);
+    expect(other.code).toBe(0);
+    expect(results(join(between, 'out'), other).stale.filter((s) => s.drillId.startsWith(`${runId}.`))).toEqual([]);
+
     const next = u.workDir();
     writeFileSync(join(next, 'n.yaml'), idleDrill('next', u.root));
-    const run = await u.run(['run', next, '--out', join(next, 'out')]);
+    const run = await u.run(['run', next, '--out', join(next, 'out')], { env });
     const stale = results(join(next, 'out'), run).stale.filter((s) => s.drillId.startsWith(`${runId}.`));
     expect(run.code).toBe(0);
     expect(stale.filter((s) => s.cmdline.join(' ').includes('lib/helper.js'))).toHaveLength(4);
