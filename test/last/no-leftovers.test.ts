@@ -53,6 +53,15 @@ function startCli(
   return { child, stdout: () => out, exit };
 }
 
+/**
+ * A run registry of the test's own (CRASH_DRILL_REGISTRY) for a killed run and the run after it:
+ * a harness of this user's that starts in between (another crash-drill run beside the suite) would
+ * otherwise sweep the dead run and take its records first (test/unprivileged/unprivileged.e2e.test.ts).
+ */
+function ownRegistry(): NodeJS.ProcessEnv {
+  return { CRASH_DRILL_REGISTRY: join(tempDir('crash-drill-registry-'), 'registry') };
+}
+
 /** Exited: gone, or a zombie. */
 const exited = (id: ProcIdentity): boolean => checkExit(id) !== null;
 
@@ -127,7 +136,8 @@ describe('no process is left behind', () => {
   it("SIGKILL mid-run: the holders' watchdogs end every drill process within 2 s, and the next run reports what they ended", async () => {
     const dir = leakyFolder();
     writeFileSync(join(dir, 'd.yaml'), slowLeak('no-term', 'ignores-sigterm'));
-    const cli = startCli(['run', dir, '--out', join(dir, 'out'), '--concurrency', '4']);
+    const registry = ownRegistry();
+    const cli = startCli(['run', dir, '--out', join(dir, 'out'), '--concurrency', '4'], registry);
     let runId: string;
     let killedAt: number;
     let writers: ProcIdentity[];
@@ -153,7 +163,7 @@ describe('no process is left behind', () => {
 
     const next = tempDir('crash-drill-next-');
     writeFileSync(join(next, 'n.yaml'), NEXT);
-    const run = await runCli(['run', next, '--out', join(next, 'out')]);
+    const run = await runCli(['run', next, '--out', join(next, 'out')], { env: registry });
     expect(run.code).toBe(0);
     expect(run.stdout).toContain('Left behind by an earlier, killed run (now contained):');
     expect(run.stdout).toContain("(by its holder's watchdog)");
@@ -181,7 +191,8 @@ describe('no process is left behind', () => {
     it(`SIGKILL mid-run without holders, ${variant}: the run's sentinel ends every drill process within 2 s, and the next run reports it`, async () => {
       const dir = leakyFolder();
       const perl = variant.endsWith('perl sentinel');
-      const env = perl ? { CRASH_DRILL_SUBREAPER: 'off' } : { PATH: pathWithoutPerl() };
+      const registry = ownRegistry();
+      const env = { ...registry, ...(perl ? { CRASH_DRILL_SUBREAPER: 'off' } : { PATH: pathWithoutPerl() }) };
       const cli = startCli(['run', dir, '--out', join(dir, 'out'), '--concurrency', '3'], env);
       let runId: string;
       let killedAt: number;
@@ -205,7 +216,7 @@ describe('no process is left behind', () => {
 
       const next = tempDir('crash-drill-next-');
       writeFileSync(join(next, 'n.yaml'), NEXT);
-      const run = await runCli(['run', next, '--out', join(next, 'out')]);
+      const run = await runCli(['run', next, '--out', join(next, 'out')], { env: registry });
       expect(run.code).toBe(0);
       const stale = JSON.parse(readFileSync(join(next, 'out', 'results.json'), 'utf8')).stale as Array<{
         drillId: string;
