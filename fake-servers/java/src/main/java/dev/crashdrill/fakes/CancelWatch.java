@@ -1,15 +1,16 @@
 package dev.crashdrill.fakes;
 
+import java.io.ByteArrayOutputStream;
 import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 
 /**
  * What the server has read of notifications/cancelled: stdin passes through this stream on its way
  * to the SDK's transport, byte for byte (its reads, its EOF and its errors are the transport's own),
- * and each line it hands over that is a notifications/cancelled is counted once handed over. A
+ * and each line that is a notifications/cancelled is counted as it is handed over (before the read
+ * that carries it returns to the transport). A
  * handler that must answer only after its server read the cancel (IgnoresCancel's
  * {@code until-cancelled}) waits on that count: an event, never a length of time, so its answer
  * cannot cross the cancel however slowly the client wrote it.
