@@ -26,6 +26,14 @@ const treeWriter =
     writeFileSync(join(tree, path), text);
   };
 
+/** A top-level fake as the build finds it: its source, and tsc's output of it (the same text, plain JavaScript). */
+const fakeWriter =
+  (put: (path: string, text: string) => void) =>
+  (name: string, text: string): void => {
+    put(`fake-servers/${name}.ts`, text);
+    put(`dist/fake-servers/${name}.js`, text);
+  };
+
 describe("the fake servers' bundles", () => {
   it('after the build, each top-level fake server is a stub of its bundle in lib/, which imports only node: built-ins, and runs', () => {
     const sources = readdirSync(join(root, 'fake-servers')).filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts'));
@@ -49,10 +57,9 @@ describe("the fake servers' bundles", () => {
   it('bundles a fake whose import.meta.url readers are all in lib/, and leaves one that would move another as tsc wrote it', async () => {
     const tree = tempDir('crash-drill-fake-bundles-');
     const put = treeWriter(tree);
-    put('fake-servers/in-lib.ts', "import { WHERE } from './lib/where.js';\nconsole.log(WHERE);\n");
-    put('fake-servers/elsewhere.ts', "import { WHERE } from './other/where.js';\nconsole.log(WHERE);\n");
-    put('dist/fake-servers/in-lib.js', "import { WHERE } from './lib/where.js';\nconsole.log(WHERE);\n");
-    put('dist/fake-servers/elsewhere.js', "import { WHERE } from './other/where.js';\nconsole.log(WHERE);\n");
+    const fake = fakeWriter(put);
+    fake('in-lib', "import { WHERE } from './lib/where.js';\nconsole.log(WHERE);\n");
+    fake('elsewhere', "import { WHERE } from './other/where.js';\nconsole.log(WHERE);\n");
     put('dist/fake-servers/lib/where.js', where);
     put('dist/fake-servers/other/where.js', where);
     const { rolldown } = await import('rolldown');
@@ -78,10 +85,9 @@ describe("the fake servers' bundles", () => {
   it('a fake that imports another top-level fake takes it from its source, so a second build (the other now a stub) bundles the same', async () => {
     const tree = tempDir('crash-drill-fake-bundles-');
     const put = treeWriter(tree);
-    put('fake-servers/a.ts', "import { WHERE } from './lib/where.js';\nconsole.log(WHERE);\n");
-    put('fake-servers/b.ts', "await import('./a.js');\n");
-    put('dist/fake-servers/a.js', "import { WHERE } from './lib/where.js';\nconsole.log(WHERE);\n");
-    put('dist/fake-servers/b.js', "await import('./a.js');\n");
+    const fake = fakeWriter(put);
+    fake('a', "import { WHERE } from './lib/where.js';\nconsole.log(WHERE);\n");
+    fake('b', "await import('./a.js');\n");
     put('dist/fake-servers/lib/where.js', where);
     const { rolldown } = await import('rolldown');
     const dist = join(tree, 'dist/fake-servers');
