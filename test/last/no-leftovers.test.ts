@@ -14,6 +14,7 @@ import { runIdOf as runOfDrill } from '../../harness/observe/run-ids.js';
 import { childrenOf, markedProcesses, sentinelProcesses } from '../support/markers.js';
 import { until } from '../support/until.js';
 import { fakeSubject, scenarioYaml, type FakeServer } from '../support/scenarios.js';
+import { ownRegistryEnv } from '../support/own-registry.js';
 import { tempDir } from '../support/temp-dir.js';
 import { suiteName } from '../support/suite-tmp.js';
 
@@ -51,15 +52,6 @@ function startCli(
   child.stderr!.on('data', () => {});
   const exit = new Promise<{ code: number | null; signal: string | null }>((resolve) => child.on('close', (code, signal) => resolve({ code, signal })));
   return { child, stdout: () => out, exit };
-}
-
-/**
- * A run registry of the test's own (CRASH_DRILL_REGISTRY) for a killed run and the run after it:
- * a harness of this user's that starts in between (another crash-drill run beside the suite) would
- * otherwise sweep the dead run and take its records first (test/unprivileged/unprivileged.e2e.test.ts).
- */
-function ownRegistry(): NodeJS.ProcessEnv {
-  return { CRASH_DRILL_REGISTRY: join(tempDir('crash-drill-registry-'), 'registry') };
 }
 
 /** Exited: gone, or a zombie. */
@@ -136,7 +128,7 @@ describe('no process is left behind', () => {
   it("SIGKILL mid-run: the holders' watchdogs end every drill process within 2 s, and the next run reports what they ended", async () => {
     const dir = leakyFolder();
     writeFileSync(join(dir, 'd.yaml'), slowLeak('no-term', 'ignores-sigterm'));
-    const registry = ownRegistry();
+    const registry = ownRegistryEnv();
     const cli = startCli(['run', dir, '--out', join(dir, 'out'), '--concurrency', '4'], registry);
     let runId: string;
     let killedAt: number;
@@ -191,7 +183,7 @@ describe('no process is left behind', () => {
     it(`SIGKILL mid-run without holders, ${variant}: the run's sentinel ends every drill process within 2 s, and the next run reports it`, async () => {
       const dir = leakyFolder();
       const perl = variant.endsWith('perl sentinel');
-      const registry = ownRegistry();
+      const registry = ownRegistryEnv();
       const env = { ...registry, ...(perl ? { CRASH_DRILL_SUBREAPER: 'off' } : { PATH: pathWithoutPerl() }) };
       const cli = startCli(['run', dir, '--out', join(dir, 'out'), '--concurrency', '3'], env);
       let runId: string;

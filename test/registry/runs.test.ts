@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { drillIdFor, identify, newRunId, procState, runIdOf, type ProcIdentity } from '../../harness/observe/index.js';
 import { isRunLive, REGISTRY_ENV, registerRun, runStates, runsDir, sweepStale, whenRunEnds } from '../../harness/registry/index.js';
 import { packageRoot } from '../../harness/util/paths.js';
+import { ownRegistryEnv } from '../support/own-registry.js';
 import { tempDir } from '../support/temp-dir.js';
 import { envWith, start } from '../observe/helpers.js';
 import { Cleanup } from '../support/cleanup.js';
@@ -21,15 +22,14 @@ afterEach(async () => {
 });
 
 /**
- * A registry of the test's own (CRASH_DRILL_REGISTRY, inherited by the registrant) for a test that
- * reads or sweeps a dead run: in the machine's registry, any run that starts meanwhile (another test
- * file's, another job's) sweeps the dead run away first, and the state reads `unregistered` (1 of 8
- * unit runs here) or the test's own sweep finds nothing of it (1 whole-suite run of 4 here). In a
- * registry of its own no other harness sees the runs registered, so none judges them.
+ * Points this process (and the registrants it starts) at a registry of its own
+ * (test/support/own-registry.ts) for a test that reads or sweeps a dead run; in the machine's
+ * registry the state read `unregistered` (1 of 8 unit runs here) or the sweep found nothing (1
+ * whole-suite run of 4 here). Returns the way back.
  */
 function ownRegistry(): () => void {
   const saved = process.env[REGISTRY_ENV];
-  process.env[REGISTRY_ENV] = join(tempDir(), 'registry');
+  process.env[REGISTRY_ENV] = ownRegistryEnv()[REGISTRY_ENV];
   return () => {
     if (saved === undefined) delete process.env[REGISTRY_ENV];
     else process.env[REGISTRY_ENV] = saved;

@@ -10,7 +10,7 @@ import { chmodSync, chownSync, cpSync, existsSync, mkdirSync, mkdtempSync, realp
 import { delimiter, dirname, join, relative } from 'node:path';
 import { packageRoot } from '../../harness/util/paths.js';
 import { collect, type CliRun } from './cli.js';
-import { SHARED_COPY, SUITE_TMP_ENV } from './suite-tmp.js';
+import { SHARED_COPY, suiteTmp } from './suite-tmp.js';
 import { tempDir } from './temp-dir.js';
 
 export const NOBODY = 65534;
@@ -51,18 +51,17 @@ export function packedFiles(root: string): string[] {
 }
 
 /**
- * The readable copy of one suite run, in its temp folder (SUITE_TMP_ENV), shared by every test file
+ * The readable copy of one suite run, in its temp folder (suiteTmp()), shared by every test file
  * that needs it: a copy is 25 MB of the package and 85 MB of dependencies, 8.5 s and about 9 CPU-s
  * here, which each file of the unprivileged group paid again (in a private checkout, about a tenth
  * of the suite's CPU). Made under another name and renamed into place, so a file finds it whole or
  * not at all; two files that make it at once keep the first and remove the second. The suite's
  * teardown removes it with the folder (test/final/no-files-left.test.ts lets it be).
  */
-function sharedReadableCopy(): { root: string; shared: boolean } {
-  const suite = process.env[SUITE_TMP_ENV];
-  if (suite === undefined) return { root: readableCopy(tempDir('crash-drill-pkg-')), shared: false };
+function sharedReadableCopy(): string {
+  const suite = suiteTmp();
   const root = join(suite, SHARED_COPY);
-  if (existsSync(root)) return { root, shared: true };
+  if (existsSync(root)) return root;
   const partial = mkdtempSync(join(suite, `${SHARED_COPY}.partial-`));
   try {
     readableCopy(partial);
@@ -72,11 +71,11 @@ function sharedReadableCopy(): { root: string; shared: boolean } {
     rmSync(partial, { recursive: true, force: true });
     if (!existsSync(root)) throw error;
   }
-  return { root, shared: true };
+  return root;
 }
 
 /** What the package ships (packedFiles) and node_modules of the production dependencies, copied into `dest`. */
-function readableCopy(dest: string): string {
+function readableCopy(dest: string): void {
   const src = packageRoot();
   chmodSync(dest, 0o755);
   for (const file of packedFiles(src)) cpSync(join(src, file), join(dest, file));
@@ -92,7 +91,6 @@ function readableCopy(dest: string): string {
     cpSync(dir, join(dest, rel), { recursive: true, force: false, errorOnExist: false });
   }
   execFileSync('chmod', ['-R', 'a+rX', dest]);
-  return dest;
 }
 
 /**
@@ -123,7 +121,7 @@ export function unprivileged(uid: number = NOBODY): Unprivileged {
   const own = packageRoot();
   const mustCopy = process.env.CRASH_DRILL_TEST_COPY_PACKAGE === '1' || !readableBy(uid, join(own, 'dist/bin/crash-drill.js'));
   const copied = isRoot() && mustCopy ? sharedReadableCopy() : null;
-  const root = copied?.root ?? own;
+  const root = copied ?? own;
   const dirs: string[] = [];
   const cli = join(root, 'dist/bin/crash-drill.js');
   const start = (args: string[], opts: { cwd?: string; env?: NodeJS.ProcessEnv; prefix?: string[] } = {}) => {
@@ -146,7 +144,6 @@ export function unprivileged(uid: number = NOBODY): Unprivileged {
     },
     cleanup() {
       for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-      if (copied && !copied.shared) rmSync(copied.root, { recursive: true, force: true });
     },
   };
 }

@@ -16,6 +16,7 @@ import { expectedTable, MODES, matrixYaml, POINTS, table, unexplained } from '..
 import { childrenOf, markedProcesses } from '../support/markers.js';
 import { until } from '../support/until.js';
 import { FAKE_SERVERS, fakeSubject, python3, scenarioYaml, type FakeServer } from '../support/scenarios.js';
+import { ownRegistryEnv } from '../support/own-registry.js';
 import { NOBODY, unprivileged } from '../support/unprivileged.js';
 import { signalIdentity } from '../../harness/containment/signal.js';
 import { exclusively, FLOOR_LOCK_ENV } from '../support/exclusive.js';
@@ -180,10 +181,9 @@ describe.skipIf(!u.available)('as an ordinary user', () => {
     scenario('leaks', 'leaks-child');
     scenario('daemon', 'daemonizes');
     scenario('no-term', 'ignores-sigterm');
-    // Both runs register where no other harness looks (as test/run/runs-apart.e2e.test.ts): a run of
-    // the user's that starts between the kill and the next run (another test file's, of this suite
-    // or of the suite around it) would sweep the dead run and take its holders' records first.
-    const env = { CRASH_DRILL_REGISTRY: join(u.workDir(), 'registry') };
+    // Both runs register where no other harness looks (test/support/own-registry.ts): a run of the
+    // user's between the kill and the next run (this suite's or the suite around it) took the records.
+    const env = ownRegistryEnv(u.workDir());
     const cli = u.start(['run', dir, '--out', join(dir, 'out'), '--concurrency', '4'], { env });
     let stdout = '';
     let stderr = '';
