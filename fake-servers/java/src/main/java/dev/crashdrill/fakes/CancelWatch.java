@@ -31,10 +31,10 @@ final class CancelWatch extends FilterInputStream {
 		return new CancelWatch(in);
 	}
 
-	/** Waits until the server has read more than {@code seen} cancels, or until {@code deadlineNanos} (System.nanoTime); true if it has. */
-	static boolean awaitAfter(int seen, long deadlineNanos) throws InterruptedException {
+	/** Waits until the server has read a cancel, or until {@code deadlineNanos} (System.nanoTime); true if it has. */
+	static boolean awaitCancel(long deadlineNanos) throws InterruptedException {
 		synchronized (LOCK) {
-			while (cancels <= seen) {
+			while (cancels == 0) {
 				long left = (deadlineNanos - System.nanoTime()) / 1_000_000L;
 				if (left <= 0) {
 					return false;

@@ -34,7 +34,7 @@ public final class IgnoresCancel {
 					long end = System.nanoTime() + ms * 1_000_000L;
 					if (untilCancelled) {
 						try {
-							if (CancelWatch.awaitAfter(0, end)) {
+							if (CancelWatch.awaitCancel(end)) {
 								Fake.log("slow: the server read a cancel; answering all the same");
 								return Fake.text("done");
 							}
