@@ -78,7 +78,7 @@ describe.skipIf(!built)('the Java SDK matrices', () => {
     const waited = find('slow-tool/child-spawned/crash');
     expect(waited.exit).toMatchObject({ class: 'exit-code', code: 143, signal: null, endedAfter: 'SIGTERM from the harness' });
     expect(waited.survivors.map((s) => s.cmdline.join(' ')).sort()).toEqual([
-      expect.stringMatching(/^java -XX:-UsePerfData -jar \/.+\/slow-tool\.jar$/),
+      expect.stringMatching(/^java -XX:-UsePerfData -XX:SharedArchiveFile=\/.+\/cds\/slow-tool\.jsa -Xlog:cds\*=off -jar \/.+\/slow-tool\.jar$/),
       'sleep 30.000',
     ]);
     expect(find('thread-keeps-alive/idle/close').exit).toMatchObject({ class: 'exit-code', code: 143, endedAfter: "SIGTERM from the client's shutdown" });

@@ -14,7 +14,7 @@ import { readEvidenceLog } from '../../harness/evidence/log.js';
 import { judge } from '../../harness/results/judge.js';
 import type { Diagnosis, DrillResult, RunResults } from '../../harness/results/types.js';
 import { goFake, goFakesBinary, goFakesSuite } from '../go-sdk/support/go-fakes.js';
-import { javaFake, javaFakesSuite } from '../java-sdk/support/java-fakes.js';
+import { javaFakeArgs, javaFakesSuite } from '../java-sdk/support/java-fakes.js';
 import { runCli } from '../support/cli.js';
 import { markedProcesses } from '../support/markers.js';
 import type { ScenarioInput } from '../../harness/config/index.js';
@@ -120,7 +120,7 @@ describe.skipIf(!go)('a Go binary: the diagnosis names go-sdk or mcp-go and the 
 
 describe.skipIf(!java)('a JVM program: the diagnosis names the Java SDK and its version from the jars', () => {
   it('a thread that keeps the JVM up: the Java SDK row and its fix; the well-behaved server gets none', async () => {
-    const jar = (b: 'thread-keeps-alive' | 'well-behaved') => ({ command: 'java', args: ['-XX:-UsePerfData', '-jar', javaFake(b)] });
+    const jar = (b: 'thread-keeps-alive' | 'well-behaved') => ({ command: 'java', args: javaFakeArgs(b) });
     const { drills } = await drill({
       thread: { subject: jar('thread-keeps-alive'), target: { call: 'echo', args: { text: 'hi' } }, points: ['idle'] },
       well: { subject: jar('well-behaved'), target: { call: 'echo', args: { text: 'hi' } }, points: ['idle'] },

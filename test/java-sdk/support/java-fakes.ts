@@ -33,10 +33,20 @@ export function javaFake(behaviour: JavaBehaviour): string {
   return join(JAVA_BIN, `${behaviour}.jar`);
 }
 
+/** A behaviour's class-data archive (fake-servers/java/build.sh make_archives): made against its jar at this checkout's path. */
+export function javaArchive(behaviour: JavaBehaviour): string {
+  return join(JAVA_BIN, 'cds', `${behaviour}.jsa`);
+}
+
+/** `java`'s arguments for a behaviour, as test/java-sdk/scenarios/ write them: its jar, with its class-data archive. */
+export function javaFakeArgs(behaviour: JavaBehaviour): string[] {
+  return ['-XX:-UsePerfData', `-XX:SharedArchiveFile=${javaArchive(behaviour)}`, '-Xlog:cds*=off', '-jar', javaFake(behaviour)];
+}
+
 /** Call at the top of a test file: true when the jars are there, else false after printing why the file skips. */
 export const javaFakesSuite = builtGroup({
   what: 'Java fake server',
-  files: [...JAVA_BEHAVIOURS.map(javaFake), FAT_JAR, THIN_JAR, join(THIN_LIB, `mcp-core-${JAVA_SDK_VERSION}.jar`)],
+  files: [...JAVA_BEHAVIOURS.map(javaFake), ...JAVA_BEHAVIOURS.map(javaArchive), FAT_JAR, THIN_JAR, join(THIN_LIB, `mcp-core-${JAVA_SDK_VERSION}.jar`)],
   buildWith: 'fake-servers/build-all.sh or fake-servers/java/build.sh; it needs a JDK 17, Maven and Maven Central once',
   requireEnv: 'CRASH_DRILL_REQUIRE_JAVA',
 });
