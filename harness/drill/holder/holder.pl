@@ -36,6 +36,7 @@
 #   exit <code|-> <signal number|-> <cpu|->  (the client's exit; cpu: its utime + stime in clock ticks)
 #   watchdog <number of processes signalled>   (only when the harness died)
 #   chld                                     (a SIGCHLD: a child of the holder exited or stopped)
+#   reaping <n>                              (after "done" or the watchdog: n children not yet reaped, waited for)
 # With a record file, the watchdog appends one JSON line per process it ended (drill id, pid,
 # start time read before the signal, argv, how it ended), so the next
 # run can report what a killed harness left and how it was contained. The file is made with
@@ -226,5 +227,15 @@ if (!$done) {
   close $fh if $fh;
   print "watchdog " . scalar(@order) . "\n";
 }
+# Every child reaped before the holder exits, so that none goes to init with its exit status and
+# its CPU: a process leaves its cgroup (cgroup_exit) before it becomes a zombie (exit_notify), so
+# the harness, which reads a cgroup's members, can say "done" while a process is between the two.
+# One that is still a child after the first pass is waited for, 10 ms at a time and 1 s at most
+# (what is alive then was not ended by containment, and is left to init, as before).
+sub children { open(my $f, '<', "/proc/$$/task/$$/children") or return 0; my $c = <$f> // ''; close $f; return scalar(() = $c =~ /\d+/g); }
 1 while waitpid(-1, 1) > 0;
+if (my $left = children()) {
+  print "reaping $left\n";
+  for (1 .. 100) { select(undef, undef, undef, 0.01); 1 while waitpid(-1, 1) > 0; last unless children(); }
+}
 exit 0;
