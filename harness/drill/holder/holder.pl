@@ -230,12 +230,22 @@ if (!$done) {
 # Every child reaped before the holder exits, so that none goes to init with its exit status and
 # its CPU: a process leaves its cgroup (cgroup_exit) before it becomes a zombie (exit_notify), so
 # the harness, which reads a cgroup's members, can say "done" while a process is between the two.
-# One that is still a child after the first pass is waited for, 10 ms at a time and 1 s at most
-# (what is alive then was not ended by containment, and is left to init, as before).
-sub children { open(my $f, '<', "/proc/$$/task/$$/children") or return 0; my $c = <$f> // ''; close $f; return scalar(() = $c =~ /\d+/g); }
+# While a child is left after the first pass, the holder waits for each exit (a blocking
+# waitpid, until ECHILD), 1 s at most (what is alive then was not ended by containment, and is
+# left to init, as before).
 1 while waitpid(-1, 1) > 0;
-if (my $left = children()) {
-  print "reaping $left\n";
-  for (1 .. 100) { select(undef, undef, undef, 0.01); 1 while waitpid(-1, 1) > 0; last unless children(); }
+if (open(my $f, '<', "/proc/$$/task/$$/children")) {
+  my $left = scalar(() = (<$f> // '') =~ /\d+/g);
+  close $f;
+  if ($left) {
+    print "reaping $left\n";
+    $SIG{CHLD} = 'DEFAULT';
+    eval {
+      local $SIG{ALRM} = sub { die "alarm\n" };
+      alarm 1;
+      1 while waitpid(-1, 0) > 0;
+      alarm 0;
+    };
+  }
 }
 exit 0;
