@@ -16,27 +16,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { holderCommand } from '../../../harness/drill/holder/holder.js';
 import { signalIdentity } from '../../../harness/containment/signal.js';
 import { identify, readStat, type ProcIdentity } from '../../../harness/observe/index.js';
+import { lineOf } from '../../support/line-of.js';
 import { tempDir } from '../../support/temp-dir.js';
-
-/** Resolves with the first line of the stream that matches, or null when the stream ends first. */
-function lineOf(stream: Readable, re: RegExp): Promise<RegExpExecArray | null> {
-  return new Promise((resolve) => {
-    let text = '';
-    const onData = (d: Buffer): void => {
-      text += d.toString();
-      const m = text
-        .split('\n')
-        .map((line) => re.exec(line))
-        .find((x) => x !== null);
-      if (m) {
-        stream.off('data', onData);
-        resolve(m);
-      }
-    };
-    stream.on('data', onData);
-    stream.once('end', () => resolve(null));
-  });
-}
 
 let holder: ChildProcess | null = null;
 let orphanId: ProcIdentity | null = null;
@@ -68,7 +49,7 @@ describe('the holder at the end of a drill', () => {
     const exited = lineOf(out, /^exit 0 /);
     expect(await exited).not.toBeNull();
 
-    const orphan = Number((await pidLine)?.[1]);
+    const orphan = Number((await pidLine)[1]);
     orphanId = identify(orphan);
     expect(orphanId).not.toBeNull();
     expect(readStat(orphan)?.ppid).toBe(holder.pid);
@@ -76,8 +57,8 @@ describe('the holder at the end of a drill', () => {
     const reaping = lineOf(out, /^reaping (\d+)$/);
     const holderExit = new Promise<void>((resolve) => holder!.once('exit', () => resolve()));
     holder.stdin!.write('done\n');
-    // The holder waits: it says so, and has not exited. A holder that did not wait exits, and the stream ends with no such line.
-    expect((await reaping)?.[1]).toBe('1');
+    // The holder waits: it says so, and has not exited. A holder that did not wait exits, and the stream ends with no such line (lineOf rejects).
+    expect((await reaping)[1]).toBe('1');
     expect(holder.exitCode).toBeNull();
     expect(readStat(orphan)?.ppid).toBe(holder.pid);
     // The orphan's line: it ends, and the holder with it.

@@ -14,6 +14,7 @@ import { STAND_IN_COMMAND, STAND_IN_FDS } from '../../../harness/drill/client/in
 import { decodeWaitStatus, identify, readStat, type ProcIdentity } from '../../../harness/observe/index.js';
 import { signalIdentity } from '../../../harness/containment/signal.js';
 import { prctlArgument } from '../../../harness/util/perl.js';
+import { lineOf } from '../../support/line-of.js';
 import { until } from '../../support/until.js';
 
 let holder: ChildProcess | null = null;
@@ -27,20 +28,6 @@ afterEach(async () => {
   }
   holder = null;
 });
-
-function lineOf(stream: Readable, re: RegExp): Promise<RegExpExecArray> {
-  return new Promise((resolve) => {
-    let text = '';
-    stream.on('data', (d: Buffer) => {
-      text += d.toString();
-      const m = text
-        .split('\n')
-        .map((l) => re.exec(l))
-        .find(Boolean);
-      if (m) resolve(m);
-    });
-  });
-}
 
 /** holder -> stand-in -> `sleep 30`, spawned with these facts; the stand-in's and the server's identities. */
 async function spawnWith(group: string, deathSignal: number): Promise<{ standIn: ProcIdentity; server: ProcIdentity }> {

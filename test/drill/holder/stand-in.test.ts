@@ -17,26 +17,7 @@ import { startSpareHolder } from '../../../harness/drill/holder/holder-pool.js';
 import { STAND_IN_COMMAND, STAND_IN_FDS } from '../../../harness/drill/client/in-process-client.js';
 import { decodeWaitStatus, identify, pollExit, readStat, type ProcIdentity } from '../../../harness/observe/index.js';
 import { signalIdentity } from '../../../harness/containment/signal.js';
-
-/** Resolves with the first line that matches, as it arrives on the stream. */
-function lineOf(stream: Readable, re: RegExp): Promise<RegExpExecArray> {
-  return new Promise((resolve, reject) => {
-    let text = '';
-    const onData = (d: Buffer): void => {
-      text += d.toString();
-      for (const line of text.split('\n')) {
-        const m = re.exec(line);
-        if (m) {
-          stream.off('data', onData);
-          resolve(m);
-          return;
-        }
-      }
-    };
-    stream.on('data', onData);
-    stream.once('end', () => reject(new Error(`the stream ended without a line like ${re}: ${JSON.stringify(text)}`)));
-  });
-}
+import { lineOf } from '../../support/line-of.js';
 
 let holder: ChildProcess | null = null;
 let standIn: ProcIdentity | null = null;
