@@ -30,7 +30,8 @@ stamp="$({ java -version 2>&1; mvn -v 2>&1 | head -1; sha256sum build.sh pom.xml
 # the classes a JVM of that launcher loaded through a handshake, mapped at start instead of read
 # from the jars and verified (a JVM's start to its initialize answer: about 1.8 CPU-s here, 0.9 with
 # its archive). It changes what a start costs, not what the server does. A JVM takes an archive only
-# with the class path it was made with, word for word, and the same jars (size and time), so the
+# with the class path it was made with, word for word, and the same jars (size and time; seen on
+# OpenJDK 17.0.15, -Xlog:class+path=info: "Required classpath entry does not exist"), so the
 # archives are made here, against the jars at this folder's physical path (the drills name them
 # by absolute path, as Node resolves the checkout), and again when that path or the build changes:
 # they are not kept outside the clone. A drill that names a jar another way gets no archive, and

@@ -228,7 +228,8 @@ if (!$done) {
   print "watchdog " . scalar(@order) . "\n";
 }
 # Every child reaped before the holder exits, so that none goes to init with its exit status and
-# its CPU: a process leaves its cgroup (cgroup_exit) before it becomes a zombie (exit_notify), so
+# its CPU: a process leaves its cgroup before it becomes a zombie (Linux kernel/exit.c, do_exit:
+# cgroup_exit(tsk) before exit_notify(tsk, group_dead), in 5.x and 6.x alike), so
 # the harness, which reads a cgroup's members, can say "done" while a process is between the two.
 # While a child is left after the first pass, the holder waits for each exit (a blocking
 # waitpid, until ECHILD), 1 s at most (what is alive then was not ended by containment, and is
