@@ -3,7 +3,6 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { registerRun } from '../../harness/registry/index.js';
 import { interceptEnv } from '../../harness/preload/index.js';
 import { createRemote, type DrillRemote } from '../../harness/remote/index.js';
 import { Cleanup } from '../support/cleanup.js';
@@ -59,7 +58,7 @@ async function probe(url: string, env: NodeJS.ProcessEnv): Promise<{ fetch: Prob
 
 function drillEnv(): { drillId: string; env: NodeJS.ProcessEnv } {
   const drillId = `preload-test-${randomUUID()}`;
-  registerRun(drillId);
+  janitor.registerRun(drillId);
   const { token } = remote.openSession(drillId);
   return { drillId, env: { ...baseEnv(), CRASH_DRILL_RUN: drillId, CRASH_DRILL_REMOTE_URL: remote.url, CRASH_DRILL_TOKEN: token } };
 }

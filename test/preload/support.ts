@@ -4,7 +4,6 @@
  */
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import { registerRun } from '../../harness/registry/index.js';
 import type { DrillRemote } from '../../harness/remote/index.js';
 import { interceptEnv, preloadPath } from '../../harness/preload/index.js';
 import type { Cleanup } from '../support/cleanup.js';
@@ -46,7 +45,7 @@ export async function startSubject(
   opts: { intercept: string[] | null; command?: string; args?: string[]; env?: NodeJS.ProcessEnv; handshake?: boolean },
 ): Promise<Started> {
   const drillId = `preload-test-${randomUUID()}`;
-  registerRun(drillId); // an unregistered marked process looks like a crashed harness's leftover
+  janitor.registerRun(drillId); // an unregistered marked process looks like a crashed harness's leftover; unregistered after the test
   const { token } = remote.openSession(drillId);
   const env: NodeJS.ProcessEnv = {
     ...baseEnv(),

@@ -37,6 +37,16 @@ export class Cleanup {
   private ids: ProcIdentity[] = [];
   private drillIds = new Set<string>();
   private cgroups: DrillCgroup[] = [];
+  private registered: RunRegistration[] = [];
+
+  /**
+   * Registers a run whose marked processes the test starts itself, unregistered by run(): any
+   * harness on the machine sweeps the marked processes of an unregistered run as stale, and a
+   * registration left behind is a file left in the user's own registry.
+   */
+  registerRun(runId: string): void {
+    this.registered.push(registerRun(runId));
+  }
 
   /**
    * Remembers a process. A pid is identified now (null when it is already gone); an identity is
@@ -80,6 +90,7 @@ export class Cleanup {
       this.ids = [];
       this.cgroups = [];
       this.drillIds.clear();
+      for (const reg of this.registered.splice(0)) reg.unregister();
       for (const reg of registrations.values()) reg.unregister();
       registrations.clear();
     }

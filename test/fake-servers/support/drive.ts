@@ -19,7 +19,7 @@ export async function startTracked(
   env: NodeJS.ProcessEnv = {},
   runId?: string,
 ): Promise<{ subject: RawSubject; runId: string; server: ProcIdentity }> {
-  const started = startFake(name, env, runId);
+  const started = startFake(name, janitor, env, runId);
   const { subject } = started;
   // Every process carrying the fake's marker is ended after the test, the ones it starts that the
   // test never sees too: a launcher's real server (launcher-forwards-*), a helper's own children.

@@ -1,9 +1,9 @@
 /** Where the subjects under test live, and how to start one with a fresh drill id. */
-import { registerRun } from '../../../harness/registry/index.js';
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { python3 } from '../../support/scenarios.js';
 import { RawSubject } from './raw-subject.js';
+import type { Cleanup } from '../../support/cleanup.js';
 import { ensureBuilt as ensureOutputs } from '../../support/ensure-built.js';
 
 export const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
@@ -52,10 +52,11 @@ export function newRunId(): string {
   return `fake-servers-test-${randomUUID()}`;
 }
 
-export function startFake(name: FakeName, extraEnv: NodeJS.ProcessEnv = {}, runId = newRunId()): { subject: RawSubject; runId: string } {
+export function startFake(name: FakeName, janitor: Cleanup, extraEnv: NodeJS.ProcessEnv = {}, runId = newRunId()): { subject: RawSubject; runId: string } {
   // A marked process of a run nobody registered is what a crashed harness leaves behind, and
-  // any drill run that starts meanwhile (another test file) would contain it as stale.
-  registerRun(runId);
+  // any drill run that starts meanwhile (another test file) would contain it as stale. The
+  // janitor unregisters it after the test.
+  janitor.registerRun(runId);
   const env = { ...process.env, CRASH_DRILL_RUN: runId, ...extraEnv };
   const subject =
     name === 'python/well-behaved' ? new RawSubject(python3(), [PYTHON_WELL_BEHAVED], env) : new RawSubject(process.execPath, [`${DIST_FAKES}${name}.js`], env);
