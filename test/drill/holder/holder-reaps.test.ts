@@ -11,7 +11,6 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createReadStream, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Readable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import { holderCommand } from '../../../harness/drill/holder/holder.js';
 import { signalIdentity } from '../../../harness/containment/signal.js';
