@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 import { defineConfig } from 'vitest/config';
 import { leftToPrivateCheckout } from './test/support/private-checkout.js';
@@ -77,15 +78,20 @@ class LongestFirst extends BaseSequencer {
  * (an interrupted run, a killed harness, and "no drill process remains after the whole suite")
  * see no drill of another test file in flight.
  *
- * Two test files at a time: most of a file's time is spent waiting on drills (deadlines,
- * exits, the remote), and vitest's default on a 2-core machine is one file at a time. Drills
- * of different files may run side by side: each harness sweeps and contains only its own runs
+ * As many test files at a time as the machine has cores, two at least and four at most. Two on
+ * 2 cores: a file's drills wait as well as compute (deadlines, exits, the remote), and vitest's
+ * default there is one file at a time; on 2 cores the suite is CPU-bound, so more than two do
+ * not shorten it (docs/measurements.md). Four at most: the most the suite has been run with, and
+ * passed, here (`--maxWorkers=4` on 2 cores, every file beside three others). Drills of different
+ * files may run side by side: each harness sweeps and contains only its own runs
  * (harness/registry/runs.ts).
  */
+const WORKERS = Math.min(4, Math.max(2, availableParallelism()));
+
 export default defineConfig({
   test: {
     pool: 'forks',
-    maxWorkers: 2,
+    maxWorkers: WORKERS,
     sequence: { sequencer: LongestFirst },
     // The run ends with what was skipped and why (test/support/skipped-reporter.ts).
     reporters: ['default', './test/support/skipped-reporter.ts'],
