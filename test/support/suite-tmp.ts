@@ -105,17 +105,40 @@ export function isRegistry(name: string): boolean {
 }
 
 /**
+ * Removes these run registries of /tmp (names like `crash-drill-0`), but one that holds a run's
+ * registration. After test/final/ none is the suite's: it is a harness's beside the suite, which
+ * may have made the registry after the suite listed /tmp, and may still be drilling: removing its
+ * registration would leave its drills' processes unregistered, stale to every sweep.
+ */
+export function removeRegistries(names: string[]): void {
+  for (const name of names) {
+    const registry = join('/tmp', name);
+    if (holdsRegistration(registry)) continue;
+    rmSync(registry, { recursive: true, force: true });
+  }
+}
+
+function holdsRegistration(registry: string): boolean {
+  try {
+    return readdirSync(join(registry, 'runs')).some((file) => file.endsWith('.json'));
+  } catch {
+    return false; // no runs/ folder
+  }
+}
+
+/**
  * vitest globalSetup: the teardown removes the suite's temp folder, whatever the suite found, and
  * the run registries it made in /tmp (a user's registry is meant to outlive a run, like
  * /tmp/tmux-<uid>, but the suite makes ones for users that had none: root on a fresh machine,
- * uid 65534). test/final/ has checked them first: no run is left registered in them.
+ * uid 65534), but one holding another harness's run (removeRegistries). test/final/ has checked
+ * them first: no run of the suite is left registered in them.
  */
 export default function setup(): () => void {
   const dir = suiteTmp();
   return () => {
     if (process.env[NESTED_SUITE_ENV] !== '1') {
       try {
-        for (const name of addedFixedEntries(dir).filter(isRegistry)) rmSync(join('/tmp', name), { recursive: true, force: true });
+        removeRegistries(addedFixedEntries(dir).filter(isRegistry));
       } catch {
         // the list is gone with an earlier teardown (one a project): nothing more to remove
       }
