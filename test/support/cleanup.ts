@@ -28,8 +28,13 @@ const registrations = new Map<string, RunRegistration>();
  */
 export function testDrillId(index = 1): string {
   const runId = newRunId();
-  registrations.set(runId, registerRun(runId));
+  registerTestRun(runId);
   return drillIdFor(runId, index);
+}
+
+/** Registers a run, unregistered by the next Cleanup.run(): a registration left is a file left in the user's own registry. */
+function registerTestRun(runId: string): void {
+  registrations.set(runId, registerRun(runId));
 }
 
 /** Everything a test created, ended by run() (in afterEach). */
@@ -37,15 +42,14 @@ export class Cleanup {
   private ids: ProcIdentity[] = [];
   private drillIds = new Set<string>();
   private cgroups: DrillCgroup[] = [];
-  private registered: RunRegistration[] = [];
 
   /**
-   * Registers a run whose marked processes the test starts itself, unregistered by run(): any
-   * harness on the machine sweeps the marked processes of an unregistered run as stale, and a
-   * registration left behind is a file left in the user's own registry.
+   * Registers a run whose marked processes the test starts itself, unregistered by run(), as
+   * testDrillId()'s are: any harness on the machine sweeps the marked processes of an
+   * unregistered run as stale.
    */
   registerRun(runId: string): void {
-    this.registered.push(registerRun(runId));
+    registerTestRun(runId);
   }
 
   /**
@@ -90,7 +94,6 @@ export class Cleanup {
       this.ids = [];
       this.cgroups = [];
       this.drillIds.clear();
-      for (const reg of this.registered.splice(0)) reg.unregister();
       for (const reg of registrations.values()) reg.unregister();
       registrations.clear();
     }
